@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+// Build everything: native (build/native), wasm (build/wasm -> web/dist/lib/collidoscope_wasm.mjs),
+// JS bundles (web/dist/lib/*.mjs, web/dist/viz/*).
+//   node scripts/build.mjs [--native-only | --wasm-only | --js-only]
+// Any failing step aborts with a non-zero exit code and its error; nothing is skipped silently.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rel = (...p) => path.join(ROOT, ...p);
+const JOBS = process.env.BUILD_JOBS ?? '2';
+
+export class BuildError extends Error {}
+
+function log(msg) {
+  console.log(`build: ${msg}`);
+}
+
+function run(cmd, args, { env } = {}) {
+  console.log(`$ ${[cmd, ...args].join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.error) throw new BuildError(`${cmd}: ${r.error.message}`);
+  if (r.status !== 0) throw new BuildError(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
+}
+
+function configured(buildDir) {
+  return existsSync(path.join(buildDir, 'CMakeCache.txt')) && existsSync(path.join(buildDir, 'Makefile'));
+}
+
+export function buildNative() {
+  const dir = rel('build', 'native');
+  const t = Date.now();
+  log('native (g++) -> build/native');
+  if (!configured(dir)) run('cmake', ['-S', ROOT, '-B', dir, '-DCMAKE_BUILD_TYPE=Release']);
+  run('cmake', ['--build', dir, '--parallel', JOBS]);
+  log(`native done in ${((Date.now() - t) / 1000).toFixed(1)}s`);
+}
+
+// em++ runs node tools (acorn from Debian's node-acorn) that need this at -O1 and above.
+const EM_ENV = {
+  NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(path.delimiter),
+};
+
+export function buildWasm() {
+  const dir = rel('build', 'wasm');
+  const t = Date.now();
+  log('wasm (em++) -> web/dist/lib/collidoscope_wasm.mjs');
+  if (!configured(dir)) run('emcmake', ['cmake', '-S', ROOT, '-B', dir, '-DCMAKE_BUILD_TYPE=Release'], { env: EM_ENV });
+  run('cmake', ['--build', dir, '--parallel', JOBS], { env: EM_ENV });
+  if (!existsSync(rel('web', 'dist', 'lib', 'collidoscope_wasm.mjs'))) {
+    throw new BuildError('wasm build finished but web/dist/lib/collidoscope_wasm.mjs is missing');
+  }
+  log(`wasm done in ${((Date.now() - t) / 1000).toFixed(1)}s`);
+}
+
+const WASM_GLUE = rel('web', 'dist', 'lib', 'collidoscope_wasm.mjs');
+// web/lib imports the Emscripten glue as '#collidoscope-wasm' (package.json "imports"; types from
+// web/lib/wasm.d.ts); a direct '.../collidoscope_wasm.mjs' path is accepted too.
+const WASM_IMPORT = /^#collidoscope-wasm$|(^|\/)collidoscope_wasm\.mjs$/;
+
+/** esbuild plugin: the glue import becomes './collidoscope_wasm.mjs', the sibling file in web/dist/lib
+ *  (library bundles), or is bundled from web/dist/lib (the page). */
+function wasmGlue({ bundle }) {
+  return {
+    name: 'collidoscope-wasm-glue',
+    setup(b) {
+      b.onResolve({ filter: WASM_IMPORT }, () =>
+        bundle ? { path: WASM_GLUE } : { path: './collidoscope_wasm.mjs', external: true },
+      );
+    },
+  };
+}
+
+function requireFile(p) {
+  if (!existsSync(p)) throw new BuildError(`missing input ${path.relative(ROOT, p)}`);
+  return p;
+}
+
+export async function buildJs() {
+  const t = Date.now();
+  log('js (esbuild) -> web/dist/lib, web/dist/viz');
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch (err) {
+    throw new BuildError(`cannot load esbuild (run scripts/bootstrap.sh / npm ci): ${err.message}`);
+  }
+  const common = {
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    logLevel: 'warning',
+    absWorkingDir: ROOT,
+    legalComments: 'none',
+  };
+  const distLib = rel('web', 'dist', 'lib');
+  const distViz = rel('web', 'dist', 'viz');
+  mkdirSync(distLib, { recursive: true });
+  mkdirSync(distViz, { recursive: true });
+  try {
+    await Promise.all([
+      esbuild.build({
+        ...common,
+        entryPoints: [requireFile(rel('web', 'lib', 'index.ts'))],
+        outfile: path.join(distLib, 'index.mjs'),
+        platform: 'neutral',
+        external: ['node:*'],
+        plugins: [wasmGlue({ bundle: false })],
+      }),
+      esbuild.build({
+        ...common,
+        entryPoints: [requireFile(rel('web', 'lib', 'cli.ts'))],
+        outfile: path.join(distLib, 'cli.mjs'),
+        platform: 'node',
+        banner: { js: '#!/usr/bin/env node' },
+        external: ['node:*'],
+        plugins: [wasmGlue({ bundle: false })],
+      }),
+      esbuild.build({
+        ...common,
+        entryPoints: [requireFile(rel('web', 'viz', 'main.ts'))],
+        outfile: path.join(distViz, 'main.js'),
+        platform: 'browser',
+        external: ['node:*'],
+        minify: true,
+        keepNames: true,
+        sourcemap: 'linked',
+        plugins: [wasmGlue({ bundle: true })],
+      }),
+    ]);
+  } catch (err) {
+    // esbuild has already printed its diagnostics
+    throw new BuildError(`esbuild failed: ${err.message.split('\n')[0]}`);
+  }
+
+  chmodSync(path.join(distLib, 'cli.mjs'), 0o755); // package.json "bin"
+
+  // Static files of the page.
+  copyFileSync(requireFile(rel('web', 'viz', 'index.html')), path.join(distViz, 'index.html'));
+  for (const f of readdirSync(rel('web', 'viz'))) {
+    if (f.endsWith('.css')) copyFileSync(rel('web', 'viz', f), path.join(distViz, f));
+  }
+  writeGallery(path.join(distViz, 'gallery.json'));
+  log(`js done in ${((Date.now() - t) / 1000).toFixed(1)}s`);
+}
+
+/** web/dist/viz/gallery.json = [{name, file, scene}] from shared/scenes/*.json, sorted by file name. */
+export function writeGallery(out) {
+  const dir = rel('shared', 'scenes');
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+  const gallery = files.map((file) => {
+    let scene;
+    try {
+      scene = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+    } catch (err) {
+      throw new BuildError(`shared/scenes/${file}: invalid JSON: ${err.message}`);
+    }
+    const name = typeof scene?.name === 'string' && scene.name ? scene.name : file.replace(/\.json$/, '');
+    return { name, file, scene };
+  });
+  writeFileSync(out, JSON.stringify(gallery, null, 2) + '\n');
+  log(`gallery.json: ${gallery.length} scene(s)`);
+}
+
+export const STEPS = { native: buildNative, wasm: buildWasm, js: buildJs };
+
+/** Run the given steps in order; throws BuildError on the first failure. */
+export async function build(steps = ['native', 'wasm', 'js']) {
+  for (const s of steps) await STEPS[s]();
+}
+
+const isMain = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (isMain) {
+  const args = process.argv.slice(2);
+  const only = { '--native-only': 'native', '--wasm-only': 'wasm', '--js-only': 'js' };
+  const unknown = args.filter((a) => !(a in only));
+  if (unknown.length) {
+    console.error(`usage: node scripts/build.mjs [--native-only|--wasm-only|--js-only]  (unknown: ${unknown.join(' ')})`);
+    process.exit(2);
+  }
+  const steps = args.length ? args.map((a) => only[a]) : ['native', 'wasm', 'js'];
+  const t = Date.now();
+  try {
+    await build(steps);
+    log(`ok (${steps.join(', ')}) in ${((Date.now() - t) / 1000).toFixed(1)}s`);
+  } catch (err) {
+    console.error(`build: FAILED: ${err.message}`);
+    if (!(err instanceof BuildError)) console.error(err.stack);
+    process.exit(1);
+  }
+}

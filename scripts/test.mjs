@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// `npm test`: bootstrap, build (native + wasm + JS), then three suites:
+//   C++      ctest in build/native (GoogleTest, one ctest test per TEST)
+//   JS       vitest (vitest.config.ts)       tests/js/**/*.test.ts
+//   browser  vitest (vitest.e2e.config.ts)   tests/e2e/**/*.test.ts, headless Debian Chromium
+// Last line, always: "tests: N passed, M failed". Exit code 1 if anything failed (a failed
+// build step counts as one failed test, and the suites that need it are not run).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'build', 'test-results');
+const t0 = Date.now();
+
+const rows = []; // { name, passed, failed, skipped, note }
+function record(name, passed, failed, skipped = 0, note = '') {
+  rows.push({ name, passed, failed, skipped, note });
+}
+
+function banner(title) {
+  console.log(`\n=== ${title} ${'='.repeat(Math.max(3, 72 - title.length))}`);
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', ...opts });
+  if (r.error) console.error(`test: ${cmd}: ${r.error.message}`);
+  return r.status ?? 1;
+}
+
+function finish() {
+  const passed = rows.reduce((s, r) => s + r.passed, 0);
+  const failed = rows.reduce((s, r) => s + r.failed, 0);
+  banner('summary');
+  for (const r of rows) {
+    const skipped = r.skipped ? `, ${r.skipped} skipped` : '';
+    console.log(`  ${r.name.padEnd(14)} ${r.passed} passed, ${r.failed} failed${skipped}${r.note ? `  (${r.note})` : ''}`);
+  }
+  console.log(`  time ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+  console.log(`tests: ${passed} passed, ${failed} failed`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+// ------------------------------------------------------------------ bootstrap + build
+banner('bootstrap');
+if (run('bash', [path.join(ROOT, 'scripts', 'bootstrap.sh')]) !== 0) {
+  record('bootstrap', 0, 1, 0, 'scripts/bootstrap.sh failed');
+  finish();
+  process.exit();
+}
+
+const { buildNative, buildWasm, buildJs } = await import('./build.mjs');
+async function step(name, fn) {
+  banner(`build ${name}`);
+  try {
+    await fn();
+    return true;
+  } catch (err) {
+    console.error(`build ${name}: FAILED: ${err.message}`);
+    if (err.name !== 'BuildError' && err.constructor?.name !== 'BuildError') console.error(err.stack);
+    record(`build ${name}`, 0, 1, 0, 'build step failed');
+    return false;
+  }
+}
+const nativeOk = await step('native', buildNative);
+const wasmOk = await step('wasm', buildWasm);
+const jsOk = wasmOk && (await step('js', buildJs));
+
+mkdirSync(RESULTS, { recursive: true });
+
+// ------------------------------------------------------------------ C++ (ctest)
+function ctestSuite() {
+  banner('C++ tests (ctest)');
+  if (!nativeOk) return record('C++', 0, 0, 0, 'not run: native build failed');
+  const junit = path.join(RESULTS, 'ctest.xml');
+  rmSync(junit, { force: true });
+  const status = run('ctest', [
+    '--test-dir', path.join(ROOT, 'build', 'native'),
+    '--output-on-failure', '--no-tests=ignore', '--parallel', '2', '--timeout', '300',
+    '--output-junit', junit,
+  ]);
+  let passed = 0, failed = 0, skipped = 0;
+  if (existsSync(junit)) {
+    const xml = readFileSync(junit, 'utf8');
+    // One <testcase ... status="run|fail|notrun|disabled"> per ctest test; a GTEST_SKIP'd test is
+    // "notrun" with a <skipped/> child, while "notrun" without one (e.g. missing executable) is a failure.
+    for (const block of xml.split(/(?=<testcase\b)/).slice(1)) {
+      const status = /^<testcase\b[^>]*?\bstatus="([^"]*)"/.exec(block)?.[1];
+      const body = block.split('</testcase>')[0];
+      if (status === 'run') passed++;
+      else if (status === 'disabled' || (status === 'notrun' && /<skipped\b/.test(body))) skipped++;
+      else failed++;
+    }
+  }
+  let note = '';
+  if (status !== 0 && failed === 0) {
+    failed = 1;
+    note = `ctest exited ${status}`;
+  }
+  record('C++', passed, failed, skipped, note);
+}
+
+// ------------------------------------------------------------------ Vitest suites
+function vitestSuite(name, config, prerequisite) {
+  banner(`${name} tests (vitest -c ${config})`);
+  if (!prerequisite.ok) return record(name, 0, 0, 0, `not run: ${prerequisite.why}`);
+  const json = path.join(RESULTS, `${path.basename(config, '.ts')}.json`);
+  rmSync(json, { force: true });
+  const status = run(process.execPath, [
+    path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run',
+    '--config', config,
+    '--reporter=default', '--reporter=json', `--outputFile.json=${json}`,
+  ]);
+  let passed = 0, failed = 0, skipped = 0, note = '';
+  if (existsSync(json)) {
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    for (const file of report.testResults ?? []) {
+      const asserts = file.assertionResults ?? [];
+      for (const a of asserts) {
+        if (a.status === 'passed') passed++;
+        else if (a.status === 'failed') failed++;
+        else skipped++;
+      }
+      // A file that failed outside any test (import error, failing hook) counts as one failure.
+      if (file.status === 'failed' && !asserts.some((a) => a.status === 'failed')) {
+        failed++;
+        note = 'a test file failed to load or a hook failed';
+      }
+    }
+  } else {
+    note = 'no JSON report';
+  }
+  if (status !== 0 && failed === 0) {
+    failed = 1;
+    note = note || `vitest exited ${status}`;
+  }
+  record(name, passed, failed, skipped, note);
+}
+
+ctestSuite();
+const needJs = jsOk
+  ? { ok: true }
+  : { ok: false, why: wasmOk ? 'JS build failed' : 'wasm build failed' };
+vitestSuite('JS', 'vitest.config.ts', needJs);
+vitestSuite('browser', 'vitest.e2e.config.ts', needJs);
+finish();

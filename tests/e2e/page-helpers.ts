@@ -1,0 +1,108 @@
+// Helpers shared by the page's browser tests (the server and browser come from ./harness).
+import type { Browser, Page } from 'playwright-core';
+
+export interface PageState {
+  scene: { version: 1; query: string; shapes: Record<string, unknown>[] } | null;
+  frameIndex: number;
+  frameCount: number;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  link: string;
+  ready: boolean;
+}
+
+export interface OpenedPage {
+  page: Page;
+  /** Uncaught exceptions and console errors seen so far. */
+  errors: string[];
+}
+
+/** Opens `url` in a fresh page and waits until the page says it is ready. */
+export async function openPage(browser: Browser, url: string): Promise<OpenedPage> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    // Ignore resource 404s (e.g. favicon) and driver chatter; keep script errors.
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(`console: ${m.text()}`);
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => (window as any).__collidoscope?.ready === true, null, { timeout: 30_000 });
+  return { page, errors };
+}
+
+export function state(page: Page): Promise<PageState> {
+  return page.evaluate(() => JSON.parse(JSON.stringify((window as any).__collidoscope)) as PageState);
+}
+
+export async function counterText(page: Page): Promise<string> {
+  return (await page.textContent('#counter')) ?? '';
+}
+
+/**
+ * How a canvas looks: the number of distinct colours (quantized to 4 bits per channel) and the share of
+ * pixels that differ from its most common colour (the background). Measured on a real screenshot, so it
+ * sees what a person sees, whatever the WebGL buffer settings.
+ */
+export async function canvasStats(page: Page, selector: string): Promise<{ colours: number; foreground: number }> {
+  const png = await page.locator(selector).screenshot();
+  const dataUrl = 'data:image/png;base64,' + png.toString('base64');
+  return page.evaluate(async (src) => {
+    const img = new Image();
+    img.src = src;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    const counts = new Map<number, number>();
+    for (let i = 0; i < data.length; i += 4) {
+      const key = ((data[i] >> 4) << 8) | ((data[i + 1] >> 4) << 4) | (data[i + 2] >> 4);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const total = data.length / 4;
+    const background = Math.max(...counts.values());
+    return { colours: counts.size, foreground: (total - background) / total };
+  }, dataUrl);
+}
+
+/** Base64url of UTF-8 text, the encoding of permalink payloads. */
+export function base64url(text: string): string {
+  return Buffer.from(text, 'utf8').toString('base64url');
+}
+
+export interface ColourRange { r: [number, number]; g: [number, number]; b: [number, number] }
+
+/**
+ * Centre (page coordinates) of the pixels of an element whose colour falls in `range`, and their count:
+ * finds where a shape is drawn without knowing the camera.
+ */
+export async function colourCentroid(page: Page, selector: string, range: ColourRange): Promise<{ x: number; y: number; count: number }> {
+  const loc = page.locator(selector);
+  const box = (await loc.boundingBox())!;
+  const png = await loc.screenshot();
+  const found = await page.evaluate(async ({ src, range }) => {
+    const img = new Image();
+    img.src = src;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    let sx = 0, sy = 0, n = 0;
+    for (let y = 0; y < c.height; y++) {
+      for (let x = 0; x < c.width; x++) {
+        const i = 4 * (y * c.width + x);
+        if (d[i] >= range.r[0] && d[i] <= range.r[1] && d[i + 1] >= range.g[0] && d[i + 1] <= range.g[1]
+          && d[i + 2] >= range.b[0] && d[i + 2] <= range.b[1]) { sx += x; sy += y; n++; }
+      }
+    }
+    return { x: n ? sx / n : 0, y: n ? sy / n : 0, count: n, w: c.width, h: c.height };
+  }, { src: 'data:image/png;base64,' + png.toString('base64'), range });
+  const scale = box.width / found.w;
+  return { x: box.x + found.x * scale, y: box.y + found.y * scale, count: found.count };
+}

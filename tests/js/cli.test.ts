@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeLink, init, run, type Scene } from '../../web/lib/index';
+import { expected, galleryFiles, root, sceneDir, vectorDir } from './vectors';
+
+const cli = join(root, 'web', 'dist', 'lib', 'cli.mjs');
+
+function collidoscope(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: 'utf8', input, timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(async () => {
+  await init();
+});
+
+describe('collidoscope run', () => {
+  for (const [name, exp] of Object.entries(expected)) {
+    it(`answers ${name} like the analytic reference`, () => {
+      const r = collidoscope(['run', join(vectorDir, `${name}.json`)]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout);
+      if (exp.distance !== undefined) expect(Math.abs(out.distance - exp.distance)).toBeLessThanOrEqual(exp.tolerance);
+      if (exp.intersecting !== undefined) expect(out.intersecting).toBe(exp.intersecting);
+    });
+  }
+
+  it('runs every gallery scene and prints what the API returns', () => {
+    for (const file of galleryFiles()) {
+      const r = collidoscope(['run', join(sceneDir, file)]);
+      expect(r.code, file).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(run(readScene(join(sceneDir, file))));
+    }
+  });
+
+  it('reads the scene from standard input with -', () => {
+    const r = collidoscope(['run', '-'], JSON.stringify({ version: 1, query: 'distance', shapes: [{ type: 'sphere', radius: 1 }, { type: 'sphere', radius: 1, position: [0, 5, 0] }] }));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).distance).toBe(3);
+  });
+});
+
+function readScene(path: string): Scene {
+  return JSON.parse(readFileSync(path, 'utf8')) as Scene;
+}
+
+describe('collidoscope trace and link', () => {
+  it('trace prints pseudocode and frames ending in the result', () => {
+    const r = collidoscope(['trace', join(vectorDir, 'sphere-box.json')]);
+    expect(r.code).toBe(0);
+    const t = JSON.parse(r.stdout);
+    expect(t.pseudocode.length).toBeGreaterThan(5);
+    expect(t.frames.length).toBeGreaterThan(2);
+    expect(t.frames[t.frames.length - 1].kind).toBe('done');
+    expect(t.result.distance).toBeCloseTo(Math.sqrt(18) - 0.5, 12);
+  });
+
+  it('link prints a permalink that decodes to the same scene', () => {
+    const file = join(sceneDir, galleryFiles()[0]);
+    const r = collidoscope(['link', file, '--base', 'https://example.org/viz/']);
+    expect(r.code).toBe(0);
+    const link = r.stdout.trim();
+    expect(link.startsWith('https://example.org/viz/#v1=')).toBe(true);
+    expect(decodeLink(link)).toEqual(readScene(file));
+  });
+});
+
+describe('bad scene files: a message naming the field, exit code 2', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'collidoscope-cli-'));
+  const write = (name: string, text: string) => {
+    const p = join(dir, name);
+    writeFileSync(p, text);
+    return p;
+  };
+  const cases: [string, string, RegExp][] = [
+    ['negative radius', JSON.stringify({ version: 1, query: 'distance', shapes: [{ type: 'sphere', radius: -1 }, { type: 'point' }] }), /shapes\[0\]\.radius: must not be negative/],
+    ['unknown type', JSON.stringify({ version: 1, query: 'distance', shapes: [{ type: 'blob' }, { type: 'point' }] }), /shapes\[0\]\.type: unknown shape type "blob"/],
+    ['not JSON', '{ version: 1 ', /not valid JSON/],
+    ['overflowing number', '{"version":1,"query":"distance","shapes":[{"type":"sphere","radius":1e999},{"type":"point"}]}', /shapes\[0\]\.radius: must be a finite number/],
+    ['missing version', JSON.stringify({ query: 'distance', shapes: [] }), /version: is missing/],
+  ];
+  for (const [name, text, pattern] of cases) {
+    it(name, () => {
+      const r = collidoscope(['run', write(`${name.replace(/ /g, '-')}.json`, text)]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(pattern);
+      expect(r.stderr).not.toMatch(/at .*\.mjs|RuntimeError|Aborted/);
+    });
+  }
+
+  it('a missing file', () => {
+    const r = collidoscope(['run', join(dir, 'nope.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot read .*nope\.json: no such file/);
+  });
+
+  it('an unknown command prints the usage', () => {
+    const r = collidoscope(['frobnicate', 'x.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown command "frobnicate"/);
+    expect(r.stderr).toMatch(/usage: collidoscope/);
+  });
+});

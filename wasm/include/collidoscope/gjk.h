@@ -1,0 +1,421 @@
+// collidoscope — the Gilbert–Johnson–Keerthi algorithm: distance and
+// intersection of two convex shapes given by support mappings.
+//
+// Reference: E. G. Gilbert, D. W. Johnson, S. S. Keerthi, "A fast procedure
+// for computing the distance between complex objects in three-dimensional
+// space", IEEE J. Robotics and Automation, 1988; the iteration and its error
+// bound as presented in ../shared/seeds/002 (GJK chapter) and G. van den
+// Bergen, "A fast and robust GJK implementation for collision detection of
+// convex objects", JGT 1999.
+//
+// The iteration. Let C = A − B. Start from any v ∈ C. Each step takes the
+// support point w = s_C(−v) = s_A(−v) − s_B(v), then replaces v by the point
+// of conv(W ∪ {w}) nearest the origin, keeping in W only the vertices that
+// point needs (simplex.h). ‖v‖ decreases strictly until v = v(C).
+//
+// Termination (seed 002, theorem 4). For every step,
+//     ‖v − v(C)‖² ≤ ‖v‖² − v·w,
+// and since v·w/‖v‖ ≤ d(A, B) ≤ ‖v‖ the distance error is at most
+// (‖v‖² − v·w)/‖v‖. We stop when the gap ‖v‖² − v·w is at most
+//     max(ε_rel · ‖v‖²,  k·u·‖v‖·S)
+// where ε_rel is GjkSettings::relativeTolerance (distance error ≤ ε_rel·‖v‖)
+// and the second, absolute guard is the rounding error of v·w itself: w is
+// the difference of two support points of magnitude up to S (the largest
+// coordinate seen), so v·w carries an error of a few u·‖v‖·S, u = 2^−53.
+// Without the guard, shapes far from the world origin (S = 1e4) at small
+// distances would chase rounding noise until the iteration cap.
+//
+// Other exits: the tetrahedron containing the origin (overlap), and two that
+// only rounding can cause — w already in W (in real arithmetic that implies
+// v·w = ‖v‖², caught by the test above) and ‖v‖ failing to decrease. Those
+// two return the best bound reached with status Degenerate: the error bound
+// was not met, so the answer is not reported as converged.
+//
+// Near touching contact ‖v‖ is far smaller than the support points it is
+// made of; simplex.h computes v from the face normal so that its direction
+// stays accurate (see solveTriangle).
+//
+// Rounded shapes. Shapes are cores plus radii (shapes.h). GJK runs on the
+// cores; the distance is max(0, ‖v‖ − r_A − r_B) and the closest points move
+// out along the normal by each radius. Curved cores (cylinder, cone,
+// ellipsoid) converge asymptotically and rely on the tolerance; polytopal
+// cores terminate in finitely many steps.
+//
+// Memory: the simplex is fixed-size; nothing in a query allocates (the
+// GjkRecorder trace policy does, outside the NoTrace fast path).
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "collidoscope/math.h"
+#include "collidoscope/shapes.h"
+#include "collidoscope/simplex.h"
+#include "collidoscope/trace.h"
+
+namespace collidoscope {
+
+struct GjkSettings {
+  // Iteration cap. Polytopal cores need at most a handful of steps per
+  // face they visit (typically < 20); curved cores reach 1e-10 relative
+  // accuracy in well under 100 steps except near touching contact.
+  int maxIterations = 256;
+  // ε_rel: stop when ‖v‖² − v·w ≤ ε_rel·‖v‖², which bounds the distance
+  // error by ε_rel·‖v‖. 1e-10 gives ~1e-10 of the scene scale: the design's
+  // "exact by default". Games may loosen it (1e-6 halves the iterations on
+  // curved shapes).
+  double relativeTolerance = 1e-10;
+};
+
+// Headroom, in units of u·S, for the rounding error of products of support
+// points (see the termination note above). 64 ulps cover the ≤ 6 roundings
+// in w = a − b and v·w with a factor of 10 to spare.
+constexpr double kRoundingUlps = 64;
+constexpr double kUnitRoundoff = std::numeric_limits<double>::epsilon() / 2;
+
+struct DistanceResult {
+  double distance = 0;   // between the full (rounded) shapes; 0 when they overlap
+  Vec3 pointA;           // on A
+  Vec3 pointB;           // on B; |pointA − pointB| = distance
+  int iterations = 0;
+  GjkStatus status = GjkStatus::Converged;
+  bool coresOverlap = false;  // the cores intersect (or touch within rounding)
+  Vec3 v;                     // final v = core(A) point − core(B) point
+};
+
+struct IntersectResult {
+  bool intersecting = false;  // true also for touching within rounding
+  int iterations = 0;
+  GjkStatus status = GjkStatus::Converged;
+};
+
+// Warm start for gjkIntersect: the last v, kept by the caller between
+// frames. When the pose changes little, the old v still separates and the
+// query ends after one support call.
+struct GjkCache {
+  Vec3 direction;
+  bool valid = false;
+};
+
+// Pseudocode line numbers, shared with the page (gjkPseudocode()).
+namespace gjk_lines {
+constexpr int kDistInit = 1, kDistSupport = 3, kDistConverged = 4, kDistDuplicate = 5, kDistReduce = 6,
+              kDistInside = 7, kDistNoProgress = 8, kDistCap = 9, kDistRadii = 10;
+constexpr int kIsInit = 1, kIsSupport = 3, kIsSeparated = 4, kIsConverged = 5, kIsReduce = 6, kIsInside = 7,
+              kIsNoProgress = 8, kIsCap = 9;
+}  // namespace gjk_lines
+
+// Lines of the pseudocode for "distance" or "intersect" (nullptr-terminated).
+const char* const* gjkPseudocode(bool intersect);
+
+namespace detail {
+
+template <class SA, class SB>
+inline SimplexVertex cso(const SA& a, const SB& b, const Vec3& d) {
+  SimplexVertex s;
+  s.a = a.support(d);
+  s.b = b.support(-d);
+  s.w = s.a - s.b;
+  return s;
+}
+
+inline double magnitudeOf(const SimplexVertex& s) { return std::fmax(maxAbs(s.a), maxAbs(s.b)); }
+
+// First search direction: from B's centre towards A's (so −v points from A
+// to B), or +x when the centres coincide.
+template <class SA, class SB>
+inline Vec3 initialDirection(const SA& a, const SB& b) {
+  return normalizedOr(a.center() - b.center(), Vec3{1, 0, 0});
+}
+
+template <class Trace>
+inline void recordFrame(Trace& trace, GjkEvent event, GjkReason reason, int line, int iteration,
+                        const Simplex& simplex, const Vec3& v, const Vec3& direction, const SimplexVertex* support,
+                        bool hasTest, double vv, double vw, double tolerance) {
+  GjkFrame f;
+  f.event = event;
+  f.reason = reason;
+  f.line = line;
+  f.iteration = iteration;
+  f.simplex = simplex;
+  f.v = v;
+  f.direction = direction;
+  f.hasSupport = support != nullptr;
+  if (support) f.support = *support;
+  f.hasTest = hasTest;
+  f.vv = vv;
+  f.vw = vw;
+  f.gap = vv - vw;
+  f.tolerance = tolerance;
+  trace.record(f);
+}
+
+}  // namespace detail
+
+// Distance between two convex shapes and a pair of closest points.
+// SA and SB provide `Vec3 support(const Vec3&) const` (world-space core),
+// `double radius() const` and `Vec3 center() const` — PosedShape does.
+template <class Trace = NoTrace, class SA, class SB>
+DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings& settings, Trace& trace) {
+  using namespace gjk_lines;
+  DistanceResult out;
+  const double radius = shapeA.radius() + shapeB.radius();
+
+  // v starts as a point of A − B: the support point in the direction that
+  // points from B to A, W = {it}.
+  Simplex simplex;
+  simplex.vertex[0] = detail::cso(shapeA, shapeB, detail::initialDirection(shapeA, shapeB));
+  simplex.lambda[0] = 1;
+  simplex.size = 1;
+  Vec3 v = simplex.vertex[0].w;
+  double vv = dot(v, v);
+  double scale = detail::magnitudeOf(simplex.vertex[0]);
+  if constexpr (Trace::enabled) {
+    detail::recordFrame(trace, GjkEvent::Init, GjkReason::StartFromPoint, kDistInit, 0, simplex, v, Vec3{}, nullptr,
+                        false, vv, 0, 0);
+  }
+
+  GjkStatus status = GjkStatus::MaxIterations;
+  GjkReason reason = GjkReason::IterationCap;
+  int line = kDistCap;
+  bool overlap = false;
+  int iteration = 0;
+  // ‖v‖ within this of zero counts as touching: below it v is rounding noise.
+  auto zeroBound = [&]() { return kRoundingUlps * kUnitRoundoff * scale; };
+
+  if (!(vv > zeroBound() * zeroBound())) {
+    overlap = true;
+    status = GjkStatus::Converged;
+    reason = GjkReason::OriginTouching;
+    line = kDistInside;
+  }
+  while (!overlap && iteration < settings.maxIterations) {
+    ++iteration;
+    const Vec3 direction = -v;
+    const SimplexVertex w = detail::cso(shapeA, shapeB, direction);
+    scale = std::fmax(scale, detail::magnitudeOf(w));
+    const double vw = dot(v, w.w);
+    const double gap = vv - vw;
+    const double tolerance =
+        std::fmax(settings.relativeTolerance * vv, kRoundingUlps * kUnitRoundoff * std::sqrt(vv) * scale);
+
+    bool stop = false;
+    if (gap <= tolerance) {
+      stop = true;
+      reason = GjkReason::GapWithinTolerance;
+      line = kDistConverged;
+    } else if (simplex.contains(w.w)) {
+      // In exact arithmetic w ∈ W implies gap ≤ 0, caught above; here it
+      // means rounding hides the next support point. The answer is the best
+      // bound reached, not a proven one.
+      stop = true;
+      reason = GjkReason::DuplicateSupport;
+      line = kDistDuplicate;
+    }
+    if (stop) status = reason == GjkReason::DuplicateSupport ? GjkStatus::Degenerate : GjkStatus::Converged;
+    if constexpr (Trace::enabled) {
+      detail::recordFrame(trace, GjkEvent::Support, stop ? reason : GjkReason::Progress, stop ? line : kDistSupport,
+                          iteration, simplex, v, direction, &w, true, vv, vw, tolerance);
+    }
+    if (stop) break;
+
+    const Simplex previous = simplex;
+    simplex.vertex[simplex.size] = w;
+    simplex.lambda[simplex.size] = 0;
+    ++simplex.size;
+    const Vec3 next = reduceSimplex(&simplex);
+    const double nextVV = dot(next, next);
+
+    if (simplex.size == 4) {
+      overlap = true;
+      reason = GjkReason::OriginInside;
+    } else if (!(nextVV > zeroBound() * zeroBound())) {
+      overlap = true;
+      reason = GjkReason::OriginTouching;
+    } else if (!(nextVV < vv)) {
+      // Rounding only: in exact arithmetic ‖v‖ strictly decreases while the
+      // gap is positive. Keep the previous (smaller) v.
+      simplex = previous;
+      status = GjkStatus::Degenerate;
+      reason = GjkReason::NoProgress;
+      line = kDistNoProgress;
+      if constexpr (Trace::enabled) {
+        detail::recordFrame(trace, GjkEvent::Simplex, reason, kDistNoProgress, iteration, simplex, v, direction, &w,
+                            false, vv, 0, 0);
+      }
+      break;
+    }
+    v = overlap ? Vec3{} : next;
+    vv = overlap ? 0 : nextVV;
+    if (overlap) {
+      status = GjkStatus::Converged;
+      line = kDistInside;
+    }
+    if constexpr (Trace::enabled) {
+      detail::recordFrame(trace, GjkEvent::Simplex, overlap ? reason : GjkReason::Progress,
+                          overlap ? kDistInside : kDistReduce, iteration, simplex, v, direction, &w, false, vv, 0, 0);
+    }
+  }
+
+  out.iterations = iteration;
+  out.status = status;
+  out.coresOverlap = overlap;
+  out.v = v;
+  const Vec3 pa = simplex.pointA();
+  const Vec3 pb = simplex.pointB();
+  if (overlap) {
+    // Σλa = Σλb in exact arithmetic when Σλw = 0: a common point.
+    out.distance = 0;
+    out.pointA = out.pointB = (pa + pb) * 0.5;
+  } else {
+    const double coreDistance = std::sqrt(vv);
+    const Vec3 normal = v / -coreDistance;  // from A towards B
+    if (coreDistance > radius) {
+      out.distance = coreDistance - radius;
+      out.pointA = pa + normal * shapeA.radius();
+      out.pointB = pb - normal * shapeB.radius();
+    } else {
+      // The rounded shapes overlap: the point splitting the core gap in the
+      // ratio r_A : r_B lies within r_A of A's core and r_B of B's.
+      out.distance = 0;
+      out.pointA = out.pointB = pa + normal * (radius > 0 ? coreDistance * (shapeA.radius() / radius) : 0);
+    }
+  }
+  if constexpr (Trace::enabled) {
+    detail::recordFrame(trace, GjkEvent::Done, reason, radius > 0 && !overlap ? kDistRadii : line, iteration,
+                        simplex, v, Vec3{}, nullptr, false, vv, 0, 0);
+  }
+  return out;
+}
+
+template <class SA, class SB>
+DistanceResult gjkDistance(const SA& a, const SB& b, const GjkSettings& settings = {}) {
+  NoTrace none;
+  return gjkDistance(a, b, settings, none);
+}
+
+// Boolean intersection. "Separated" is only reported with a certificate:
+// some v with v·w > (r + τ)‖v‖ (τ the rounding bound), i.e. a plane that
+// separates the shapes by more than rounding. Everything else — overlap,
+// touching, or a stall within tolerance of touching — is "intersecting".
+// Separated pairs usually take a few steps, and one step with a warm cache. The cache (optional) is read at the start and updated with the
+// final v.
+template <class Trace = NoTrace, class SA, class SB>
+IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettings& settings, GjkCache* cache,
+                             Trace& trace) {
+  using namespace gjk_lines;
+  IntersectResult out;
+  const double radius = shapeA.radius() + shapeB.radius();
+
+  // v starts as a direction only (the cached one, or from B's centre to
+  // A's); W stays empty until the first support point arrives.
+  Simplex simplex;
+  const bool warm = cache != nullptr && cache->valid && isFinite(cache->direction) &&
+                    maxAbs(cache->direction) > 0;
+  Vec3 v = warm ? cache->direction : detail::initialDirection(shapeA, shapeB);
+  double vv = dot(v, v);
+  double scale = 0;
+  if constexpr (Trace::enabled) {
+    detail::recordFrame(trace, GjkEvent::Init, warm ? GjkReason::StartFromCache : GjkReason::StartFromPoint,
+                        kIsInit, 0, simplex, v, Vec3{}, nullptr, false, vv, 0, 0);
+  }
+
+  int iteration = 0;
+  int line = kIsCap;
+  GjkReason reason = GjkReason::IterationCap;
+  GjkStatus status = GjkStatus::MaxIterations;
+  bool intersecting = false;
+  bool decided = false;
+  while (!decided && iteration < settings.maxIterations) {
+    ++iteration;
+    const Vec3 direction = -v;
+    const SimplexVertex w = detail::cso(shapeA, shapeB, direction);
+    scale = std::fmax(scale, detail::magnitudeOf(w));
+    const double tau = kRoundingUlps * kUnitRoundoff * scale;
+    const double vNorm = std::sqrt(vv);
+    const double vw = dot(v, w.w);
+    const double tolerance = std::fmax(settings.relativeTolerance * vv, tau * vNorm);
+
+    // v·w/‖v‖ is a lower bound on the core distance.
+    if (vw > (radius + tau) * vNorm) {
+      decided = true;
+      intersecting = false;
+      reason = GjkReason::Separated;
+      line = kIsSeparated;
+      status = GjkStatus::Converged;
+    } else if (simplex.size > 0 && (vv - vw <= tolerance || simplex.contains(w.w))) {
+      // Converged without a separating axis: the distance lies between
+      // v·w/‖v‖ ≤ r + τ and ‖v‖, i.e. within tolerance of touching.
+      // Separation is only ever reported with a certificate.
+      decided = true;
+      intersecting = true;
+      const bool duplicate = !(vv - vw <= tolerance);
+      reason = duplicate ? GjkReason::DuplicateSupport : GjkReason::GapWithinTolerance;
+      line = kIsConverged;
+      status = duplicate ? GjkStatus::Degenerate : GjkStatus::Converged;
+    }
+    if constexpr (Trace::enabled) {
+      detail::recordFrame(trace, GjkEvent::Support, decided ? reason : GjkReason::Progress,
+                          decided ? line : kIsSupport, iteration, simplex, v, direction, &w, simplex.size > 0, vv,
+                          vw, tolerance);
+    }
+    if (decided) break;
+
+    const Simplex previous = simplex;
+    simplex.vertex[simplex.size] = w;
+    simplex.lambda[simplex.size] = 0;
+    ++simplex.size;
+    const Vec3 next = reduceSimplex(&simplex);
+    const double nextVV = dot(next, next);
+    const double nextNorm = std::sqrt(nextVV);
+    if (simplex.size == 4 || nextNorm <= radius + tau) {
+      decided = true;
+      intersecting = true;
+      reason = simplex.size == 4 ? GjkReason::OriginInside
+                                 : (radius > 0 ? GjkReason::WithinMargins : GjkReason::OriginTouching);
+      line = kIsInside;
+      status = GjkStatus::Converged;
+    } else if (previous.size > 0 && !(nextVV < vv)) {
+      simplex = previous;
+      decided = true;
+      intersecting = true;  // no separating axis found
+      reason = GjkReason::NoProgress;
+      line = kIsNoProgress;
+      status = GjkStatus::Degenerate;
+      if constexpr (Trace::enabled) {
+        detail::recordFrame(trace, GjkEvent::Simplex, reason, line, iteration, simplex, v, direction, &w, false, vv,
+                            0, 0);
+      }
+      break;
+    }
+    v = simplex.size == 4 ? Vec3{} : next;
+    vv = simplex.size == 4 ? 0 : nextVV;
+    if constexpr (Trace::enabled) {
+      detail::recordFrame(trace, GjkEvent::Simplex, decided ? reason : GjkReason::Progress,
+                          decided ? line : kIsReduce, iteration, simplex, v, direction, &w, false, vv, 0, 0);
+    }
+  }
+  if (!decided) intersecting = true;  // iteration cap without a separating axis
+
+  if (cache != nullptr) {
+    // Keep the last v as the next frame's first direction (only a non-zero one).
+    cache->valid = maxAbs(v) > 0;
+    if (cache->valid) cache->direction = v;
+  }
+  out.intersecting = intersecting;
+  out.iterations = iteration;
+  out.status = status;
+  if constexpr (Trace::enabled) {
+    detail::recordFrame(trace, GjkEvent::Done, reason, line, iteration, simplex, v, Vec3{}, nullptr, false, vv, 0,
+                        0);
+  }
+  return out;
+}
+
+template <class SA, class SB>
+IntersectResult gjkIntersect(const SA& a, const SB& b, const GjkSettings& settings = {}, GjkCache* cache = nullptr) {
+  NoTrace none;
+  return gjkIntersect(a, b, settings, cache, none);
+}
+
+}  // namespace collidoscope

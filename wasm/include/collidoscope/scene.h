@@ -1,0 +1,87 @@
+// collidoscope — the scene format, version 1 (../shared/DESIGN.md, "Scene
+// format"): parsing with errors that name the field, and running a scene's
+// query to the result JSON of the format. Permalinks, the CLI, the page and
+// the tests all come through here, so every front end validates the same way.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "collidoscope/json.h"
+#include "collidoscope/math.h"
+#include "collidoscope/shapes.h"
+
+namespace collidoscope {
+
+enum class QueryKind { Intersect, Distance, Penetration, ChungWang, Raycast, Shapecast, Hull, Obb, Sat };
+
+const char* queryName(QueryKind q);
+
+struct Ray {
+  Vec3 origin;
+  Vec3 direction;
+  double maxT = 1;
+};
+
+struct Motion {
+  Vec3 translationA;
+  Vec3 translationB;
+};
+
+struct Scene {
+  int version = 1;
+  std::vector<Shape> shapes;
+  QueryKind query = QueryKind::Distance;
+  bool hasRay = false;
+  Ray ray;
+  bool hasMotion = false;
+  Motion motion;
+  bool hasStep = false;
+  int step = 0;
+};
+
+// Error codes: "invalid-json" (not JSON), "invalid-scene" (a field is wrong;
+// `field` is its path, e.g. "shapes[1].halfExtents[2]"), "unsupported-query"
+// (a query of the format that this build does not run yet).
+struct SceneError {
+  std::string code;
+  std::string field;  // empty when the problem is not one field's
+  std::string message;
+};
+
+// Largest "step" accepted (a trace never has more frames than
+// 2·maxIterations + 2; this bound only rejects nonsense).
+constexpr int kMaxStep = 1000000;
+
+bool parseScene(const std::string& json, Scene* out, SceneError* err);
+bool parseScene(const JsonValue& json, Scene* out, SceneError* err);
+// Parses one SHAPE object (field paths are prefixed with `path`).
+bool parseShape(const JsonValue& json, const std::string& path, Shape* out, SceneError* err);
+
+// Writes a scene (defaults filled in, rotations normalized) as JSON.
+std::string sceneToJson(const Scene& scene);
+
+// Runs the scene's query. On success returns true with the result JSON
+// (the fields of DESIGN.md plus "status") in *json; with trace = true the
+// JSON is {"query", "pseudocode", "frames", "result", "marginA", "marginB"}.
+bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
+
+// World-space points whose convex hull is the shape as the library sees it:
+// the vertices of a polytopal core without radius, otherwise support points
+// of the full shape in `samples` directions spread over the sphere.
+std::vector<Vec3> shapeSurface(const Shape& s, int samples);
+
+// Points of A − B (full shapes) and of core(A) − core(B): exact vertex
+// differences when both are polytopal (and there are at most
+// kMaxVertexDifferences of them), support samples otherwise.
+void minkowskiSurface(const Shape& a, const Shape& b, int samples, std::vector<Vec3>* full,
+                      std::vector<Vec3>* core);
+
+// Cap on |V_A|·|V_B| for exact vertex differences: beyond it the page draws
+// support samples instead (a hull of 2e5 points is slow to draw).
+constexpr std::size_t kMaxVertexDifferences = 200000;
+// Bounds on the number of sample directions a caller may ask for.
+constexpr int kMinSamples = 6;
+constexpr int kMaxSamples = 20000;
+
+}  // namespace collidoscope

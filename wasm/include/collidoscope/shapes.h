@@ -1,0 +1,153 @@
+// collidoscope — the shapes of the scene format and their support mappings.
+//
+// A support mapping s_C(d) returns a point of C that is extreme in direction
+// d: d·s_C(d) = max over x in C of d·x. GJK needs nothing else from a shape.
+//
+// Every shape is stored as a *core* plus a *radius*: the shape is the
+// Minkowski sum core ⊕ sphere(radius). A sphere is a point core, a capsule a
+// segment core, and the optional "margin" of the scene format adds to the
+// radius of any shape. The queries run GJK on the cores — polytopal cores
+// make GJK terminate exactly — and add the radii afterwards, so a sphere's
+// distance is exact instead of the slow asymptotic convergence GJK shows on
+// round surfaces (van den Bergen, "Collision Detection in Interactive 3D
+// Environments", 2004, §4.3.4 uses the same split).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "collidoscope/math.h"
+
+namespace collidoscope {
+
+enum class ShapeType {
+  Point,
+  Sphere,
+  Box,
+  Capsule,
+  Cylinder,
+  Cone,
+  Ellipsoid,
+  Segment,
+  Triangle,
+  Polytope,
+};
+
+// Scene-format name of a type ("point", "sphere", ...).
+const char* shapeTypeName(ShapeType t);
+// Parses a scene-format type name; returns false when the name is unknown.
+bool parseShapeType(const std::string& name, ShapeType* out);
+
+// Largest number of points a polytope may have (scene input and API): large
+// enough for hulls of dense render meshes, small enough that a hostile scene
+// cannot exhaust the 32-bit wasm heap (1e6 points = 24 MB).
+constexpr std::size_t kMaxPolytopePoints = 1000000;
+
+// Largest magnitude accepted for any coordinate or size. Support points are
+// multiplied three at a time in GJK's signed volumes; (1e15)^3 = 1e45 stays
+// far from overflow, and no game or CAD scene needs more.
+constexpr double kMaxMagnitude = 1e15;
+
+struct Shape {
+  ShapeType type = ShapeType::Point;
+  double radius = 0;          // sphere, capsule, cylinder, cone
+  double halfHeight = 0;      // capsule, cylinder, cone (along local y)
+  Vec3 halfExtents;           // box
+  Vec3 radii;                 // ellipsoid
+  std::vector<Vec3> points;   // segment (2), triangle (3), polytope (>= 1)
+  double margin = 0;          // extra radius on any shape
+  Transform pose;             // local -> world
+
+  static Shape point() { return Shape{}; }
+  static Shape sphere(double r) { Shape s; s.type = ShapeType::Sphere; s.radius = r; return s; }
+  static Shape box(const Vec3& h) { Shape s; s.type = ShapeType::Box; s.halfExtents = h; return s; }
+  static Shape capsule(double r, double hh) {
+    Shape s; s.type = ShapeType::Capsule; s.radius = r; s.halfHeight = hh; return s;
+  }
+  static Shape cylinder(double r, double hh) {
+    Shape s; s.type = ShapeType::Cylinder; s.radius = r; s.halfHeight = hh; return s;
+  }
+  static Shape cone(double r, double hh) {
+    Shape s; s.type = ShapeType::Cone; s.radius = r; s.halfHeight = hh; return s;
+  }
+  static Shape ellipsoid(const Vec3& r) { Shape s; s.type = ShapeType::Ellipsoid; s.radii = r; return s; }
+  static Shape segment(const Vec3& a, const Vec3& b) {
+    Shape s; s.type = ShapeType::Segment; s.points = {a, b}; return s;
+  }
+  static Shape triangle(const Vec3& a, const Vec3& b, const Vec3& c) {
+    Shape s; s.type = ShapeType::Triangle; s.points = {a, b, c}; return s;
+  }
+  static Shape polytope(std::vector<Vec3> pts) {
+    Shape s; s.type = ShapeType::Polytope; s.points = std::move(pts); return s;
+  }
+
+  Shape& at(const Vec3& position, const Quat& rotation = Quat{}) {
+    pose.position = position;
+    pose.rotation = rotation;
+    return *this;
+  }
+  Shape& withMargin(double m) { margin = m; return *this; }
+};
+
+// A problem with a shape's parameters: the field (relative to the shape, e.g.
+// "radius" or "points[3][1]") and a sentence saying what is wrong.
+struct ShapeError {
+  std::string field;
+  std::string message;
+};
+
+// Checks the parameters of s: finite, non-negative sizes, the point counts
+// the type needs, magnitudes within kMaxMagnitude, a unit rotation. Returns
+// false and fills *err on the first problem found.
+bool validateShape(const Shape& s, ShapeError* err);
+
+// Radius added to the core: sphere and capsule radius plus the margin.
+double coreRadius(const Shape& s);
+
+// True when the core is a polytope (finitely many support points), so GJK
+// on it terminates exactly: point, sphere, box, capsule, segment, triangle,
+// polytope. Cylinder, cone and ellipsoid cores are curved.
+bool hasPolytopalCore(const Shape& s);
+
+// Support point of the core in local coordinates. d need not be unit and may
+// be zero (then any point of the core is returned). Ties are broken
+// deterministically (first point, + side of a box), so traces are
+// reproducible.
+Vec3 localCoreSupport(const Shape& s, const Vec3& d);
+
+// Vertices of a polytopal core in local coordinates (8 for a box, 2 for a
+// capsule's segment, 1 for a sphere's centre; the input points for
+// segment, triangle and polytope). Empty for curved cores.
+std::vector<Vec3> localCoreVertices(const Shape& s);
+
+// Radius of a ball about the local origin that contains the whole shape
+// (core plus radius). Used for scale-relative tolerances.
+double localBoundingRadius(const Shape& s);
+
+// A shape under its pose, as GJK sees it: a world-space core support mapping
+// and a radius. Any type with these three members can be passed to the
+// algorithms (see gjk.h).
+class PosedShape {
+ public:
+  explicit PosedShape(const Shape& s) : shape_(&s) {}
+
+  Vec3 support(const Vec3& worldDir) const {
+    const Transform& t = shape_->pose;
+    return t.apply(localCoreSupport(*shape_, t.toLocalDirection(worldDir)));
+  }
+  double radius() const { return coreRadius(*shape_); }
+  // The pose's origin. Only used to choose GJK's first search direction,
+  // so it need not lie inside the shape (a polytope's points may be
+  // anywhere relative to its local origin).
+  Vec3 center() const { return shape_->pose.position; }
+  const Shape& shape() const { return *shape_; }
+
+ private:
+  const Shape* shape_;
+};
+
+// Support of the full shape (core plus radius) in world space, for drawing.
+Vec3 fullSupport(const Shape& s, const Vec3& worldDir);
+
+}  // namespace collidoscope

@@ -1,0 +1,234 @@
+// collidoscope — GJK's simplex and its distance sub-algorithm.
+//
+// Given a simplex Y = {y_0 .. y_{n-1}} (n ≤ 4 points of A − B), the
+// sub-algorithm finds v = the point of conv(Y) closest to the origin, the
+// smallest X ⊆ Y with v ∈ conv(X), and barycentric weights λ with v = Σ λ_i
+// x_i, λ_i > 0, Σ λ_i = 1. The same λ applied to the points a_i on A and b_i
+// on B that produced each y_i = a_i − b_i give GJK's closest points.
+//
+// Method: signed volumes (Montanari, Petrinic, Barbieri, "Improving the GJK
+// algorithm for faster and more reliable distance queries between convex
+// objects", ACM TOG 2017), rather than Johnson's sub-algorithm described in
+// ../shared/seeds/002 (which solves the same problem through the cofactors
+// Δ_i(X) of every subset X and is known to lose the correct subset when the
+// simplex is nearly degenerate). Here each face is tested once:
+//
+//   tetrahedron  The origin's barycentric coordinates are C_j / D, where C_j
+//                is the signed volume of the tetrahedron with y_j replaced by
+//                the origin and D = Σ C_j the tetrahedron's own signed volume.
+//                All C_j of D's sign: the origin is inside (A and B overlap).
+//                Otherwise the closest point lies on a face opposite a vertex
+//                whose C_j has the other sign; each such face is solved as a
+//                triangle and the nearest result wins.
+//   triangle     With n = (y1 − y0) × (y2 − y0), the barycentric coordinates
+//                of the origin's projection onto the plane are
+//                n·(y1 × y2), n·(y2 × y0), n·(y0 × y1), divided by n·n (the
+//                projection along n does not change these triple products).
+//                Same sign test, recursing into edges.
+//   segment      t = −y0·(y1 − y0)/|y1 − y0|², clamped to a vertex when
+//                t ≤ 0 or t ≥ 1.
+//
+// Departure from the paper: where a simplex is flat within rounding
+// (|D| or |n| tiny relative to its edge lengths, kFlatRelative below) it is
+// not trusted to classify the origin; its faces are solved instead. That can
+// only move the answer to the boundary, never produce a point outside
+// conv(Y), so the result stays an upper bound on the distance.
+//
+// All storage is fixed-size; nothing here allocates.
+#pragma once
+
+#include <cmath>
+
+#include "collidoscope/math.h"
+
+namespace collidoscope {
+
+struct SimplexVertex {
+  Vec3 w;  // a − b, a point of the Minkowski difference
+  Vec3 a;  // support point on A
+  Vec3 b;  // support point on B
+};
+
+struct Simplex {
+  SimplexVertex vertex[4];
+  double lambda[4] = {0, 0, 0, 0};
+  int size = 0;
+
+  // Closest points on A and on B: Σ λ_i a_i and Σ λ_i b_i.
+  Vec3 pointA() const {
+    Vec3 p;
+    for (int i = 0; i < size; ++i) p += vertex[i].a * lambda[i];
+    return p;
+  }
+  Vec3 pointB() const {
+    Vec3 p;
+    for (int i = 0; i < size; ++i) p += vertex[i].b * lambda[i];
+    return p;
+  }
+  Vec3 point() const {
+    Vec3 p;
+    for (int i = 0; i < size; ++i) p += vertex[i].w * lambda[i];
+    return p;
+  }
+  bool contains(const Vec3& w) const {
+    for (int i = 0; i < size; ++i)
+      if (vertex[i].w == w) return true;
+    return false;
+  }
+};
+
+namespace detail {
+
+// A simplex counts as flat when its measure (|n| of a triangle, |D| of a
+// tetrahedron) is below this fraction of the product of its edge lengths,
+// i.e. when its sine-like "angle" is below 1e-12. Rounding in the cross and
+// triple products is ~1e-16 relative to that product, so 1e-12 leaves a
+// margin of four orders of magnitude before sign tests become noise.
+constexpr double kFlatRelative = 1e-12;
+
+// Result of a sub-simplex solve: the kept vertex indices and their weights.
+struct SubSolution {
+  int index[4];
+  double lambda[4];
+  int size = 0;
+  Vec3 v;
+  double vv = 0;
+};
+
+inline SubSolution vertexSolution(const Vec3* y, int i) {
+  SubSolution s;
+  s.index[0] = i;
+  s.lambda[0] = 1;
+  s.size = 1;
+  s.v = y[i];
+  s.vv = dot(s.v, s.v);
+  return s;
+}
+
+inline SubSolution solveSegment(const Vec3* y, int i, int j) {
+  const Vec3 e = y[j] - y[i];
+  const double ee = dot(e, e);
+  if (!(ee > 0)) return vertexSolution(y, j);  // coincident: keep the newer point
+  const double t = -dot(y[i], e) / ee;
+  if (t <= 0) return vertexSolution(y, i);
+  if (t >= 1) return vertexSolution(y, j);
+  SubSolution s;
+  s.index[0] = i;
+  s.index[1] = j;
+  s.lambda[0] = 1 - t;
+  s.lambda[1] = t;
+  s.size = 2;
+  s.v = y[i] * (1 - t) + y[j] * t;
+  s.vv = dot(s.v, s.v);
+  return s;
+}
+
+inline void keepNearer(SubSolution* best, const SubSolution& candidate) {
+  if (best->size == 0 || candidate.vv < best->vv) *best = candidate;
+}
+
+inline SubSolution solveTriangle(const Vec3* y, int i, int j, int k) {
+  const Vec3 e1 = y[j] - y[i];
+  const Vec3 e2 = y[k] - y[i];
+  const Vec3 n = cross(e1, e2);
+  const double nn = dot(n, n);
+  const double scale = dot(e1, e1) * dot(e2, e2);
+  const bool flat = !(nn > kFlatRelative * kFlatRelative * scale);
+  double c[3] = {0, 0, 0};
+  if (!flat) {
+    c[0] = dot(n, cross(y[j], y[k]));
+    c[1] = dot(n, cross(y[k], y[i]));
+    c[2] = dot(n, cross(y[i], y[j]));
+    if (c[0] > 0 && c[1] > 0 && c[2] > 0) {
+      const double sum = c[0] + c[1] + c[2];
+      SubSolution s;
+      s.index[0] = i;
+      s.index[1] = j;
+      s.index[2] = k;
+      s.size = 3;
+      for (int m = 0; m < 3; ++m) s.lambda[m] = c[m] / sum;
+      // v from the normal, not from Σ λ y: the sum carries an absolute
+      // error of u·|y|, which near touching contact (‖v‖ ≪ |y|) swamps
+      // v's direction, and with it the next support point. n is exact to
+      // u·|e1||e2| per component, so v = n (n·y_i)/(n·n) keeps its
+      // direction accurate relative to ‖v‖ itself.
+      s.v = n * (dot(n, y[i]) / nn);
+      s.vv = dot(s.v, s.v);
+      return s;
+    }
+  }
+  // The origin projects outside the triangle (or it is flat): the nearest
+  // point is on an edge opposite a vertex with a non-positive coordinate.
+  SubSolution best;
+  if (flat || c[0] <= 0) keepNearer(&best, solveSegment(y, j, k));
+  if (flat || c[1] <= 0) keepNearer(&best, solveSegment(y, i, k));
+  if (flat || c[2] <= 0) keepNearer(&best, solveSegment(y, i, j));
+  return best;
+}
+
+inline double det3(const Vec3& a, const Vec3& b, const Vec3& c) { return dot(a, cross(b, c)); }
+
+inline SubSolution solveTetrahedron(const Vec3* y) {
+  const Vec3 e1 = y[1] - y[0], e2 = y[2] - y[0], e3 = y[3] - y[0];
+  const double C[4] = {det3(y[1], y[2], y[3]), -det3(y[0], y[2], y[3]), det3(y[0], y[1], y[3]),
+                       -det3(y[0], y[1], y[2])};
+  const double D = C[0] + C[1] + C[2] + C[3];
+  const double scale = length(e1) * length(e2) * length(e3);
+  const bool flat = !(std::fabs(D) > kFlatRelative * scale);
+  bool same[4] = {false, false, false, false};
+  if (!flat) {
+    for (int m = 0; m < 4; ++m) same[m] = D > 0 ? C[m] > 0 : C[m] < 0;
+    if (same[0] && same[1] && same[2] && same[3]) {
+      SubSolution s;
+      s.size = 4;
+      for (int m = 0; m < 4; ++m) {
+        s.index[m] = m;
+        s.lambda[m] = C[m] / D;
+      }
+      s.v = Vec3{};  // the origin lies inside: distance zero
+      s.vv = 0;
+      return s;
+    }
+  }
+  SubSolution best;
+  if (flat || !same[0]) keepNearer(&best, solveTriangle(y, 1, 2, 3));
+  if (flat || !same[1]) keepNearer(&best, solveTriangle(y, 0, 2, 3));
+  if (flat || !same[2]) keepNearer(&best, solveTriangle(y, 0, 1, 3));
+  if (flat || !same[3]) keepNearer(&best, solveTriangle(y, 0, 1, 2));
+  return best;
+}
+
+}  // namespace detail
+
+// Replaces s by the smallest sub-simplex whose hull contains the point of
+// conv(s) nearest the origin, sets the weights, and returns that point.
+// Returns the origin (and keeps 4 vertices) when the tetrahedron contains it.
+inline Vec3 reduceSimplex(Simplex* s) {
+  Vec3 y[4];
+  for (int i = 0; i < s->size; ++i) y[i] = s->vertex[i].w;
+  detail::SubSolution sol;
+  switch (s->size) {
+    case 1:
+      sol = detail::vertexSolution(y, 0);
+      break;
+    case 2:
+      sol = detail::solveSegment(y, 0, 1);
+      break;
+    case 3:
+      sol = detail::solveTriangle(y, 0, 1, 2);
+      break;
+    default:
+      sol = detail::solveTetrahedron(y);
+      break;
+  }
+  SimplexVertex kept[4];
+  for (int m = 0; m < sol.size; ++m) kept[m] = s->vertex[sol.index[m]];
+  for (int m = 0; m < sol.size; ++m) {
+    s->vertex[m] = kept[m];
+    s->lambda[m] = sol.lambda[m];
+  }
+  s->size = sol.size;
+  return sol.v;
+}
+
+}  // namespace collidoscope

@@ -1,0 +1,554 @@
+// collidoscope — scene format v1: parsing, validation, running (see scene.h).
+#include "collidoscope/scene.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "collidoscope/gjk.h"
+
+namespace collidoscope {
+
+namespace {
+
+const char* const kQueryNames[] = {"intersect", "distance", "penetration", "chungwang", "raycast",
+                                   "shapecast", "hull",     "obb",         "sat"};
+
+// |q|² of a normalized quaternion differs from 1 by a few rounding errors
+// (4 products, 3 sums, a square root and 4 divisions): 8 ulps of 1 cover it.
+constexpr double kUnitQuatSlack = 8 * 2.220446049250313e-16;
+
+bool fail(SceneError* err, const std::string& field, const std::string& message) {
+  *err = {"invalid-scene", field, message};
+  return false;
+}
+
+std::string quoted(const std::string& s) {
+  // Field names from the input are echoed in messages: cap their length so
+  // a hostile key cannot blow up an error message.
+  return "\"" + (s.size() > 64 ? s.substr(0, 64) + "…" : s) + "\"";
+}
+
+// Non-finite numbers cannot be written in JSON; the JS API sends them as
+// these strings so the error can say what the caller passed.
+bool isNonFiniteMarker(const JsonValue& v) {
+  return v.isString() && (v.string == "NaN" || v.string == "Infinity" || v.string == "-Infinity");
+}
+
+bool readNumber(const JsonValue& v, const std::string& field, double* out, SceneError* err) {
+  if (isNonFiniteMarker(v)) return fail(err, field, "must be a finite number, got " + v.string);
+  if (!v.isNumber()) return fail(err, field, std::string("must be a number, got ") + jsonKindName(v.kind));
+  if (!std::isfinite(v.number)) return fail(err, field, "must be a finite number (it overflows a double)");
+  *out = v.number;
+  return true;
+}
+
+bool readVec(const JsonValue& v, const std::string& field, int n, double* out, SceneError* err) {
+  if (!v.isArray())
+    return fail(err, field, "must be an array of " + std::to_string(n) + " numbers, got " + jsonKindName(v.kind));
+  if (static_cast<int>(v.items.size()) != n)
+    return fail(err, field,
+                "must have " + std::to_string(n) + " numbers, got " + std::to_string(v.items.size()));
+  for (int i = 0; i < n; ++i)
+    if (!readNumber(v.items[i], field + "[" + std::to_string(i) + "]", &out[i], err)) return false;
+  return true;
+}
+
+bool readVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err) {
+  double d[3];
+  if (!readVec(v, field, 3, d, err)) return false;
+  *out = {d[0], d[1], d[2]};
+  return true;
+}
+
+// Allowed keys per shape type, besides type/position/rotation/margin.
+struct TypeKeys {
+  const char* keys[2];
+};
+
+TypeKeys keysOf(ShapeType t) {
+  switch (t) {
+    case ShapeType::Point: return {{nullptr, nullptr}};
+    case ShapeType::Sphere: return {{"radius", nullptr}};
+    case ShapeType::Box: return {{"halfExtents", nullptr}};
+    case ShapeType::Capsule:
+    case ShapeType::Cylinder:
+    case ShapeType::Cone: return {{"radius", "halfHeight"}};
+    case ShapeType::Ellipsoid: return {{"radii", nullptr}};
+    default: return {{"points", nullptr}};
+  }
+}
+
+bool checkKeys(const JsonValue& obj, const std::string& path, const char* const* allowed, int n, SceneError* err) {
+  for (const auto& m : obj.members) {
+    bool ok = false;
+    for (int i = 0; i < n && !ok; ++i) ok = allowed[i] != nullptr && m.first == allowed[i];
+    if (!ok) return fail(err, path + m.first, "unknown field " + quoted(m.first));
+  }
+  return true;
+}
+
+void writeVec(JsonWriter& w, const Vec3& v) {
+  const double d[3] = {v.x, v.y, v.z};
+  w.vec(d, 3);
+}
+
+void writeShape(JsonWriter& w, const Shape& s) {
+  w.beginObject().key("type").value(shapeTypeName(s.type));
+  switch (s.type) {
+    case ShapeType::Point: break;
+    case ShapeType::Sphere: w.key("radius").value(s.radius); break;
+    case ShapeType::Box: w.key("halfExtents"); writeVec(w, s.halfExtents); break;
+    case ShapeType::Capsule:
+    case ShapeType::Cylinder:
+    case ShapeType::Cone: w.key("radius").value(s.radius).key("halfHeight").value(s.halfHeight); break;
+    case ShapeType::Ellipsoid: w.key("radii"); writeVec(w, s.radii); break;
+    default:
+      w.key("points").beginArray();
+      for (const Vec3& p : s.points) writeVec(w, p);
+      w.endArray();
+  }
+  if (s.margin != 0) w.key("margin").value(s.margin);
+  w.key("position");
+  writeVec(w, s.pose.position);
+  const double q[4] = {s.pose.rotation.x, s.pose.rotation.y, s.pose.rotation.z, s.pose.rotation.w};
+  w.key("rotation").vec(q, 4);
+  w.endObject();
+}
+
+// ---- captions -------------------------------------------------------------
+
+std::string fmt(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", d);
+  return buf;
+}
+
+std::string fmtVec(const Vec3& v) { return "(" + fmt(v.x) + ", " + fmt(v.y) + ", " + fmt(v.z) + ")"; }
+
+std::string caption(const GjkFrame& f, bool intersect, double radius, const std::string& resultText) {
+  const double vNorm = std::sqrt(f.vv);
+  switch (f.event) {
+    case GjkEvent::Init:
+      if (f.reason == GjkReason::StartFromCache)
+        return "Start from the cached direction v = " + fmtVec(f.v) +
+               " kept from the previous query (warm start). W is empty.";
+      if (intersect)
+        return "Start with the direction v = " + fmtVec(f.v) +
+               ", from B's centre towards A's. W is empty until the first support point.";
+      return "Start: v = " + fmtVec(f.v) + ", the support point of A − B in the direction from B's centre to A's, "
+             "so v is a point of A − B. W = {v}, ‖v‖ = " + fmt(vNorm) + ".";
+    case GjkEvent::Support: {
+      std::string s = "Support point w = s_A(−v) − s_B(v) = " + fmtVec(f.support.w) + ", from a = " +
+                      fmtVec(f.support.a) + " on A and b = " + fmtVec(f.support.b) + " on B. ";
+      switch (f.reason) {
+        case GjkReason::Separated:
+          return s + "v·w = " + fmt(f.vw) + " exceeds (r_A + r_B)‖v‖ = " + fmt(radius * vNorm) +
+                 ": the plane through w normal to v separates A − B from the origin. Separated.";
+        case GjkReason::GapWithinTolerance:
+          if (intersect)
+            return s + "Gap ‖v‖² − v·w = " + fmt(f.gap) + " ≤ tolerance " + fmt(f.tolerance) +
+                   ", yet v·w ≤ (r_A + r_B)‖v‖: no axis separates the shapes by more than rounding. They touch: "
+                   "intersecting.";
+          return s + "Gap ‖v‖² − v·w = " + fmt(f.gap) + " ≤ tolerance " + fmt(f.tolerance) +
+                 ": by the error bound ‖v‖ is within " + fmt(vNorm > 0 ? f.gap / vNorm : 0) +
+                 " of the distance. Stop.";
+        case GjkReason::DuplicateSupport:
+          return s + "w is already in W, although the gap " + fmt(f.gap) + " is above the tolerance " +
+                 fmt(f.tolerance) + ": rounding hides any further progress. Stop with the best v (degenerate).";
+        default:
+          if (!f.hasTest) return s + "W is empty, so w starts the simplex.";
+          return s + "Gap ‖v‖² − v·w = " + fmt(f.gap) + " > tolerance " + fmt(f.tolerance) +
+                 ": v is not yet optimal, add w to W.";
+      }
+    }
+    case GjkEvent::Simplex: {
+      switch (f.reason) {
+        case GjkReason::OriginInside:
+          return "The tetrahedron W contains the origin: the cores of A and B overlap. Distance 0.";
+        case GjkReason::OriginTouching:
+          return "‖v‖ fell below the rounding bound: the origin is on the boundary of A − B, the shapes touch.";
+        case GjkReason::WithinMargins:
+          return "‖v‖ = " + fmt(vNorm) + " ≤ r_A + r_B = " + fmt(radius) + ": the rounded shapes overlap.";
+        case GjkReason::NoProgress:
+          return "The new v was not shorter than the old one (rounding limit): keep the previous v and stop "
+                 "(status degenerate).";
+        default: {
+          std::string s = "Nearest point of conv(W ∪ {w}) to the origin: v = " + fmtVec(f.v) + ", ‖v‖ = " +
+                          fmt(vNorm) + ". W keeps " + std::to_string(f.simplex.size) +
+                          (f.simplex.size == 1 ? " vertex with weight" : " vertices with weights");
+          for (int i = 0; i < f.simplex.size; ++i) s += (i ? ", " : " ") + fmt(f.simplex.lambda[i]);
+          return s + ".";
+        }
+      }
+    }
+    case GjkEvent::Done:
+      return "Result: " + resultText;
+  }
+  return "";
+}
+
+std::string resultSentence(bool intersect, const IntersectResult& ir, const DistanceResult& dr) {
+  if (intersect)
+    return std::string(ir.intersecting ? "intersecting" : "separated") + " after " + std::to_string(ir.iterations) +
+           (ir.iterations == 1 ? " iteration" : " iterations") + " (" + gjkStatusName(ir.status) + ").";
+  return "distance " + fmt(dr.distance) + " after " + std::to_string(dr.iterations) +
+         (dr.iterations == 1 ? " iteration" : " iterations") + " (" + gjkStatusName(dr.status) + ").";
+}
+
+void writeSimplexVertex(JsonWriter& w, const SimplexVertex& s) {
+  w.key("w");
+  writeVec(w, s.w);
+  w.key("a");
+  writeVec(w, s.a);
+  w.key("b");
+  writeVec(w, s.b);
+}
+
+void writeFrame(JsonWriter& w, const GjkFrame& f, bool intersect, double radius, const std::string& resultText) {
+  static const char* const kEvents[] = {"init", "support", "simplex", "done"};
+  w.beginObject();
+  w.key("kind").value(kEvents[static_cast<int>(f.event)]);
+  w.key("reason").value(gjkReasonName(f.reason));
+  w.key("line").value(f.line);
+  w.key("iteration").value(f.iteration);
+  w.key("simplex").beginArray();
+  for (int i = 0; i < f.simplex.size; ++i) {
+    w.beginObject();
+    writeSimplexVertex(w, f.simplex.vertex[i]);
+    w.key("lambda").value(f.simplex.lambda[i]);
+    w.endObject();
+  }
+  w.endArray();
+  w.key("v");
+  writeVec(w, f.v);
+  w.key("direction");
+  writeVec(w, f.direction);
+  w.key("support");
+  if (f.hasSupport) {
+    w.beginObject();
+    writeSimplexVertex(w, f.support);
+    w.endObject();
+  } else {
+    w.null();
+  }
+  w.key("vv").value(f.vv);
+  if (f.hasTest) {
+    w.key("vw").value(f.vw).key("gap").value(f.gap);
+  } else {
+    w.key("vw").null().key("gap").null();
+  }
+  w.key("tolerance").value(f.tolerance);
+  w.key("closestA");
+  writeVec(w, f.simplex.pointA());
+  w.key("closestB");
+  writeVec(w, f.simplex.pointB());
+  w.key("caption").value(caption(f, intersect, radius, resultText));
+  w.endObject();
+}
+
+void writeIntersect(JsonWriter& w, const IntersectResult& r) {
+  w.beginObject()
+      .key("intersecting").value(r.intersecting)
+      .key("iterations").value(r.iterations)
+      .key("status").value(gjkStatusName(r.status))
+      .endObject();
+}
+
+void writeDistance(JsonWriter& w, const DistanceResult& r) {
+  w.beginObject().key("distance").value(r.distance).key("pointA");
+  writeVec(w, r.pointA);
+  w.key("pointB");
+  writeVec(w, r.pointB);
+  w.key("iterations").value(r.iterations).key("status").value(gjkStatusName(r.status)).endObject();
+}
+
+// Directions spread evenly over the unit sphere (Fibonacci lattice).
+Vec3 sphereDirection(int i, int n) {
+  const double golden = 2.399963229728653;  // π(3 − √5), the golden angle
+  const double y = 1 - (2.0 * i + 1) / n;
+  const double r = std::sqrt(std::fmax(0.0, 1 - y * y));
+  const double phi = golden * i;
+  return {r * std::cos(phi), y, r * std::sin(phi)};
+}
+
+int clampSamples(int samples) { return samples < kMinSamples ? kMinSamples : (samples > kMaxSamples ? kMaxSamples : samples); }
+
+std::vector<Vec3> worldCoreVertices(const Shape& s) {
+  std::vector<Vec3> v = localCoreVertices(s);
+  for (Vec3& p : v) p = s.pose.apply(p);
+  return v;
+}
+
+}  // namespace
+
+const char* queryName(QueryKind q) { return kQueryNames[static_cast<int>(q)]; }
+
+bool parseShape(const JsonValue& json, const std::string& path, Shape* out, SceneError* err) {
+  if (!json.isObject()) return fail(err, path.empty() ? "shape" : path, std::string("must be an object, got ") + jsonKindName(json.kind));
+  const std::string prefix = path.empty() ? "" : path + ".";
+  const JsonValue* type = json.find("type");
+  if (type == nullptr) return fail(err, prefix + "type", "is missing (one of point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope)");
+  if (!type->isString()) return fail(err, prefix + "type", std::string("must be a string, got ") + jsonKindName(type->kind));
+  Shape s;
+  if (!parseShapeType(type->string, &s.type))
+    return fail(err, prefix + "type",
+                "unknown shape type " + quoted(type->string) +
+                    " (expected point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle or polytope)");
+  const TypeKeys tk = keysOf(s.type);
+  const char* const allowed[] = {"type", "position", "rotation", "margin", tk.keys[0], tk.keys[1]};
+  if (!checkKeys(json, prefix, allowed, 6, err)) return false;
+
+  for (const char* k : tk.keys) {
+    if (k == nullptr) continue;
+    const JsonValue* v = json.find(k);
+    const std::string field = prefix + k;
+    if (v == nullptr) return fail(err, field, std::string("is missing (a ") + type->string + " needs it)");
+    const std::string key = k;
+    if (key == "radius") {
+      if (!readNumber(*v, field, &s.radius, err)) return false;
+    } else if (key == "halfHeight") {
+      if (!readNumber(*v, field, &s.halfHeight, err)) return false;
+    } else if (key == "halfExtents") {
+      if (!readVec3(*v, field, &s.halfExtents, err)) return false;
+    } else if (key == "radii") {
+      if (!readVec3(*v, field, &s.radii, err)) return false;
+    } else {  // points
+      if (!v->isArray()) return fail(err, field, std::string("must be an array of [x, y, z] points, got ") + jsonKindName(v->kind));
+      if (v->items.size() > kMaxPolytopePoints)
+        return fail(err, field, "has " + std::to_string(v->items.size()) + " points; the limit is 1000000");
+      s.points.resize(v->items.size());
+      for (std::size_t i = 0; i < v->items.size(); ++i)
+        if (!readVec3(v->items[i], field + "[" + std::to_string(i) + "]", &s.points[i], err)) return false;
+    }
+  }
+  if (const JsonValue* m = json.find("margin")) {
+    if (!readNumber(*m, prefix + "margin", &s.margin, err)) return false;
+  }
+  if (const JsonValue* p = json.find("position")) {
+    if (!readVec3(*p, prefix + "position", &s.pose.position, err)) return false;
+  }
+  if (const JsonValue* r = json.find("rotation")) {
+    double q[4];
+    if (!readVec(*r, prefix + "rotation", 4, q, err)) return false;
+    double m = 0;
+    for (double c : q) m = std::fmax(m, std::fabs(c));
+    if (!(m > 0)) return fail(err, prefix + "rotation", "must not be the zero quaternion");
+    // A quaternion that is already unit to rounding is kept bit for bit, so
+    // normalizing is idempotent and a scene written back out (permalinks,
+    // sceneToJson) reproduces the same bits. Others are normalized, scaled
+    // first so that tiny or huge quaternions survive.
+    const double qq = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    if (!(std::fabs(qq - 1) <= kUnitQuatSlack)) {
+      for (double& c : q) c /= m;
+      const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+      for (double& c : q) c /= n;
+    }
+    s.pose.rotation = {q[0], q[1], q[2], q[3]};
+  }
+  ShapeError se;
+  if (!validateShape(s, &se)) return fail(err, prefix + se.field, se.message);
+  *out = std::move(s);
+  return true;
+}
+
+bool parseScene(const std::string& text, Scene* out, SceneError* err) {
+  JsonValue json;
+  std::string why;
+  if (!parseJson(text, &json, &why)) {
+    *err = {"invalid-json", "", "the scene is not valid JSON: " + why};
+    return false;
+  }
+  return parseScene(json, out, err);
+}
+
+bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
+  if (!json.isObject()) return fail(err, "", std::string("a scene must be a JSON object, got ") + jsonKindName(json.kind));
+  static const char* const allowed[] = {"version", "shapes", "query", "ray", "motion", "step"};
+  if (!checkKeys(json, "", allowed, 6, err)) return false;
+
+  Scene scene;
+  const JsonValue* version = json.find("version");
+  if (version == nullptr) return fail(err, "version", "is missing (this is scene format version 1)");
+  if (!version->isNumber() || version->number != 1)
+    return fail(err, "version", "must be 1 (the only scene format version this build reads)");
+
+  const JsonValue* query = json.find("query");
+  if (query == nullptr) return fail(err, "query", "is missing");
+  if (!query->isString()) return fail(err, "query", std::string("must be a string, got ") + jsonKindName(query->kind));
+  bool known = false;
+  for (int i = 0; i < 9 && !known; ++i) {
+    if (query->string == kQueryNames[i]) {
+      scene.query = static_cast<QueryKind>(i);
+      known = true;
+    }
+  }
+  if (!known)
+    return fail(err, "query", "unknown query " + quoted(query->string) +
+                                  " (expected intersect, distance, penetration, chungwang, raycast, shapecast, "
+                                  "hull, obb or sat)");
+
+  const JsonValue* shapes = json.find("shapes");
+  if (shapes == nullptr) return fail(err, "shapes", "is missing");
+  if (!shapes->isArray()) return fail(err, "shapes", std::string("must be an array of shapes, got ") + jsonKindName(shapes->kind));
+  const bool oneShape = scene.query == QueryKind::Hull || scene.query == QueryKind::Obb || scene.query == QueryKind::Raycast;
+  const std::size_t need = oneShape ? 1 : 2;
+  if (shapes->items.size() < need || shapes->items.size() > 2)
+    return fail(err, "shapes",
+                std::string("query ") + quoted(query->string) + " needs " + (oneShape ? "1 shape (A)" : "2 shapes (A and B)") +
+                    ", got " + std::to_string(shapes->items.size()));
+  for (std::size_t i = 0; i < shapes->items.size(); ++i) {
+    Shape s;
+    if (!parseShape(shapes->items[i], "shapes[" + std::to_string(i) + "]", &s, err)) return false;
+    scene.shapes.push_back(std::move(s));
+  }
+
+  if (const JsonValue* ray = json.find("ray")) {
+    if (!ray->isObject()) return fail(err, "ray", std::string("must be an object, got ") + jsonKindName(ray->kind));
+    static const char* const rayKeys[] = {"origin", "direction", "maxT"};
+    if (!checkKeys(*ray, "ray.", rayKeys, 3, err)) return false;
+    const JsonValue* o = ray->find("origin");
+    const JsonValue* d = ray->find("direction");
+    if (o == nullptr) return fail(err, "ray.origin", "is missing");
+    if (d == nullptr) return fail(err, "ray.direction", "is missing");
+    if (!readVec3(*o, "ray.origin", &scene.ray.origin, err) || !readVec3(*d, "ray.direction", &scene.ray.direction, err))
+      return false;
+    if (const JsonValue* t = ray->find("maxT")) {
+      if (!readNumber(*t, "ray.maxT", &scene.ray.maxT, err)) return false;
+      if (scene.ray.maxT < 0) return fail(err, "ray.maxT", "must not be negative");
+    }
+    if (!(maxAbs(scene.ray.direction) > 0)) return fail(err, "ray.direction", "must not be the zero vector");
+    scene.hasRay = true;
+  }
+  if (const JsonValue* motion = json.find("motion")) {
+    if (!motion->isObject()) return fail(err, "motion", std::string("must be an object, got ") + jsonKindName(motion->kind));
+    static const char* const motionKeys[] = {"translationA", "translationB"};
+    if (!checkKeys(*motion, "motion.", motionKeys, 2, err)) return false;
+    if (const JsonValue* a = motion->find("translationA"))
+      if (!readVec3(*a, "motion.translationA", &scene.motion.translationA, err)) return false;
+    if (const JsonValue* b = motion->find("translationB"))
+      if (!readVec3(*b, "motion.translationB", &scene.motion.translationB, err)) return false;
+    scene.hasMotion = true;
+  }
+  if (scene.query == QueryKind::Raycast && !scene.hasRay)
+    return fail(err, "ray", "is missing (the raycast query needs {\"origin\", \"direction\", \"maxT\"})");
+  if (scene.hasRay && scene.query != QueryKind::Raycast)
+    return fail(err, "ray", "is only used by the raycast query");
+  if (scene.query == QueryKind::Shapecast && !scene.hasMotion)
+    return fail(err, "motion", "is missing (the shapecast query needs {\"translationA\", \"translationB\"})");
+  if (scene.hasMotion && scene.query != QueryKind::Shapecast)
+    return fail(err, "motion", "is only used by the shapecast query");
+  if (const JsonValue* step = json.find("step")) {
+    double st = 0;
+    if (!readNumber(*step, "step", &st, err)) return false;
+    if (st < 0 || st != std::floor(st) || st > kMaxStep)
+      return fail(err, "step", "must be a whole number from 0 to 1000000");
+    scene.hasStep = true;
+    scene.step = static_cast<int>(st);
+  }
+  *out = std::move(scene);
+  return true;
+}
+
+std::string sceneToJson(const Scene& scene) {
+  JsonWriter w;
+  w.beginObject().key("version").value(scene.version).key("shapes").beginArray();
+  for (const Shape& s : scene.shapes) writeShape(w, s);
+  w.endArray().key("query").value(queryName(scene.query));
+  if (scene.hasRay) {
+    w.key("ray").beginObject().key("origin");
+    writeVec(w, scene.ray.origin);
+    w.key("direction");
+    writeVec(w, scene.ray.direction);
+    w.key("maxT").value(scene.ray.maxT).endObject();
+  }
+  if (scene.hasMotion) {
+    w.key("motion").beginObject().key("translationA");
+    writeVec(w, scene.motion.translationA);
+    w.key("translationB");
+    writeVec(w, scene.motion.translationB);
+    w.endObject();
+  }
+  if (scene.hasStep) w.key("step").value(scene.step);
+  w.endObject();
+  return w.str();
+}
+
+bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (scene.query != QueryKind::Intersect && scene.query != QueryKind::Distance) {
+    *err = {"unsupported-query", "query",
+            std::string("query \"") + queryName(scene.query) +
+                "\" is part of the scene format but not implemented in this version (available: intersect, distance)"};
+    return false;
+  }
+  if (scene.shapes.size() != 2) {
+    *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
+    return false;
+  }
+  const bool intersect = scene.query == QueryKind::Intersect;
+  const PosedShape a(scene.shapes[0]);
+  const PosedShape b(scene.shapes[1]);
+  const GjkSettings settings;
+  JsonWriter w;
+  if (!trace) {
+    if (intersect) writeIntersect(w, gjkIntersect(a, b, settings));
+    else writeDistance(w, gjkDistance(a, b, settings));
+    *json = w.str();
+    return true;
+  }
+  GjkRecorder rec;
+  IntersectResult ir;
+  DistanceResult dr;
+  if (intersect) ir = gjkIntersect(a, b, settings, nullptr, rec);
+  else dr = gjkDistance(a, b, settings, rec);
+  const std::string sentence = resultSentence(intersect, ir, dr);
+  const double radius = a.radius() + b.radius();
+
+  w.beginObject().key("query").value(queryName(scene.query)).key("pseudocode").beginArray();
+  for (const char* const* line = gjkPseudocode(intersect); *line != nullptr; ++line) w.value(*line);
+  w.endArray().key("frames").beginArray();
+  for (const GjkFrame& f : rec.frames) writeFrame(w, f, intersect, radius, sentence);
+  w.endArray().key("result");
+  if (intersect) writeIntersect(w, ir);
+  else writeDistance(w, dr);
+  w.key("marginA").value(a.radius()).key("marginB").value(b.radius()).endObject();
+  *json = w.str();
+  return true;
+}
+
+std::vector<Vec3> shapeSurface(const Shape& s, int samples) {
+  if (hasPolytopalCore(s) && coreRadius(s) == 0) return worldCoreVertices(s);
+  const int n = clampSamples(samples);
+  std::vector<Vec3> pts;
+  pts.reserve(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) pts.push_back(fullSupport(s, sphereDirection(i, n)));
+  return pts;
+}
+
+void minkowskiSurface(const Shape& a, const Shape& b, int samples, std::vector<Vec3>* full, std::vector<Vec3>* core) {
+  full->clear();
+  core->clear();
+  const int n = clampSamples(samples);
+  const PosedShape pa(a), pb(b);
+  const bool polytopal = hasPolytopalCore(a) && hasPolytopalCore(b);
+  const std::vector<Vec3> va = polytopal ? worldCoreVertices(a) : std::vector<Vec3>{};
+  const std::vector<Vec3> vb = polytopal ? worldCoreVertices(b) : std::vector<Vec3>{};
+  if (polytopal && va.size() * vb.size() <= kMaxVertexDifferences) {
+    for (const Vec3& p : va)
+      for (const Vec3& q : vb) core->push_back(p - q);
+  } else {
+    for (int i = 0; i < n; ++i) {
+      const Vec3 d = sphereDirection(i, n);
+      core->push_back(pa.support(d) - pb.support(-d));
+    }
+  }
+  if (coreRadius(a) + coreRadius(b) == 0) {
+    *full = *core;
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    const Vec3 d = sphereDirection(i, n);
+    full->push_back(fullSupport(a, d) - fullSupport(b, -d));
+  }
+}
+
+}  // namespace collidoscope

@@ -1,0 +1,268 @@
+// collidoscope — shape validation and support mappings (see shapes.h).
+#include "collidoscope/shapes.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace collidoscope {
+
+namespace {
+
+const char* const kTypeNames[] = {"point",    "sphere",   "box",       "capsule",  "cylinder",
+                                  "cone",     "ellipsoid", "segment",  "triangle", "polytope"};
+
+// A quaternion counts as unit when | |q|^2 - 1 | <= this. The scene parser
+// normalizes every rotation, which leaves an error of a few ulps; 1e-9 also
+// accepts rotations typed in with ~10 significant digits by C++ callers.
+constexpr double kUnitQuatTolerance = 1e-9;
+
+std::string indexField(const char* name, std::size_t i) {
+  return std::string(name) + "[" + std::to_string(i) + "]";
+}
+
+bool checkSize(double v, const std::string& field, ShapeError* err) {
+  if (!std::isfinite(v)) {
+    *err = {field, "must be a finite number"};
+    return false;
+  }
+  if (v < 0) {
+    *err = {field, "must not be negative"};
+    return false;
+  }
+  if (v > kMaxMagnitude) {
+    *err = {field, "must be at most 1e15"};
+    return false;
+  }
+  return true;
+}
+
+bool checkCoordinate(double v, const std::string& field, ShapeError* err) {
+  if (!std::isfinite(v)) {
+    *err = {field, "must be a finite number"};
+    return false;
+  }
+  if (std::fabs(v) > kMaxMagnitude) {
+    *err = {field, "must be at most 1e15 in magnitude"};
+    return false;
+  }
+  return true;
+}
+
+bool checkVec(const Vec3& v, const std::string& field, bool sizes, ShapeError* err) {
+  for (int i = 0; i < 3; ++i) {
+    const std::string f = indexField(field.c_str(), static_cast<std::size_t>(i));
+    if (!(sizes ? checkSize(v[i], f, err) : checkCoordinate(v[i], f, err))) return false;
+  }
+  return true;
+}
+
+// Extreme point of a finite point set; the first of equal maxima wins.
+Vec3 pointSetSupport(const std::vector<Vec3>& pts, const Vec3& d) {
+  std::size_t best = 0;
+  double bestDot = dot(pts[0], d);
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    const double p = dot(pts[i], d);
+    if (p > bestDot) {
+      bestDot = p;
+      best = i;
+    }
+  }
+  return pts[best];
+}
+
+}  // namespace
+
+const char* shapeTypeName(ShapeType t) { return kTypeNames[static_cast<int>(t)]; }
+
+bool parseShapeType(const std::string& name, ShapeType* out) {
+  for (int i = 0; i < 10; ++i) {
+    if (name == kTypeNames[i]) {
+      *out = static_cast<ShapeType>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool validateShape(const Shape& s, ShapeError* err) {
+  if (!checkVec(s.pose.position, "position", false, err)) return false;
+  const Quat& q = s.pose.rotation;
+  const double qs[4] = {q.x, q.y, q.z, q.w};
+  for (int i = 0; i < 4; ++i) {
+    if (!std::isfinite(qs[i])) {
+      *err = {indexField("rotation", static_cast<std::size_t>(i)), "must be a finite number"};
+      return false;
+    }
+  }
+  const double qq = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+  if (!(std::fabs(qq - 1) <= kUnitQuatTolerance)) {
+    *err = {"rotation", "must be a unit quaternion [qx, qy, qz, qw]"};
+    return false;
+  }
+  if (!checkSize(s.margin, "margin", err)) return false;
+
+  switch (s.type) {
+    case ShapeType::Point:
+      return true;
+    case ShapeType::Sphere:
+      return checkSize(s.radius, "radius", err);
+    case ShapeType::Box:
+      return checkVec(s.halfExtents, "halfExtents", true, err);
+    case ShapeType::Capsule:
+    case ShapeType::Cylinder:
+    case ShapeType::Cone:
+      return checkSize(s.radius, "radius", err) && checkSize(s.halfHeight, "halfHeight", err);
+    case ShapeType::Ellipsoid:
+      return checkVec(s.radii, "radii", true, err);
+    case ShapeType::Segment:
+    case ShapeType::Triangle:
+    case ShapeType::Polytope: {
+      const std::size_t need = s.type == ShapeType::Segment ? 2 : (s.type == ShapeType::Triangle ? 3 : 1);
+      const bool exact = s.type != ShapeType::Polytope;
+      if (exact && s.points.size() != need) {
+        *err = {"points", std::string("a ") + shapeTypeName(s.type) + " needs exactly " + std::to_string(need) +
+                              " points, got " + std::to_string(s.points.size())};
+        return false;
+      }
+      if (s.points.empty()) {
+        *err = {"points", "a polytope needs at least 1 point, got 0"};
+        return false;
+      }
+      if (s.points.size() > kMaxPolytopePoints) {
+        *err = {"points", "a polytope may have at most 1000000 points, got " + std::to_string(s.points.size())};
+        return false;
+      }
+      for (std::size_t i = 0; i < s.points.size(); ++i) {
+        if (!checkVec(s.points[i], indexField("points", i), false, err)) return false;
+      }
+      return true;
+    }
+  }
+  *err = {"type", "unknown shape type"};
+  return false;
+}
+
+double coreRadius(const Shape& s) {
+  switch (s.type) {
+    case ShapeType::Sphere:
+    case ShapeType::Capsule:
+      return s.radius + s.margin;
+    default:
+      return s.margin;
+  }
+}
+
+bool hasPolytopalCore(const Shape& s) {
+  return s.type != ShapeType::Cylinder && s.type != ShapeType::Cone && s.type != ShapeType::Ellipsoid;
+}
+
+Vec3 localCoreSupport(const Shape& s, const Vec3& d) {
+  switch (s.type) {
+    case ShapeType::Point:
+    case ShapeType::Sphere:
+      return {};
+    case ShapeType::Box:
+      return {d.x >= 0 ? s.halfExtents.x : -s.halfExtents.x, d.y >= 0 ? s.halfExtents.y : -s.halfExtents.y,
+              d.z >= 0 ? s.halfExtents.z : -s.halfExtents.z};
+    case ShapeType::Capsule:
+      return {0, d.y >= 0 ? s.halfHeight : -s.halfHeight, 0};
+    case ShapeType::Cylinder: {
+      // Rim point of the cap facing d: radial part along (dx, dz).
+      const double m = maxAbs(d);
+      const double y = d.y >= 0 ? s.halfHeight : -s.halfHeight;
+      if (!(m > 0)) return {0, y, 0};
+      const double dx = d.x / m, dz = d.z / m;
+      const double sigma = std::sqrt(dx * dx + dz * dz);
+      if (!(sigma > 0)) return {0, y, 0};
+      return {s.radius * dx / sigma, y, s.radius * dz / sigma};
+    }
+    case ShapeType::Cone: {
+      // Candidates: the apex (0, h, 0) and the base rim point facing d,
+      // (r dx/σ, −h, r dz/σ) with σ = |(dx, dz)|. Comparing their dot
+      // products, h·dy versus −h·dy + r·σ, needs no trigonometry.
+      const double m = maxAbs(d);
+      if (!(m > 0)) return {0, s.halfHeight, 0};
+      const double dx = d.x / m, dy = d.y / m, dz = d.z / m;
+      const double sigma = std::sqrt(dx * dx + dz * dz);
+      if (2 * s.halfHeight * dy >= s.radius * sigma) return {0, s.halfHeight, 0};
+      if (!(sigma > 0)) return {0, -s.halfHeight, 0};
+      return {s.radius * dx / sigma, -s.halfHeight, s.radius * dz / sigma};
+    }
+    case ShapeType::Ellipsoid: {
+      // Maximize d·x over x = R u, |u| = 1 (R = diag(radii)): u = R d / |R d|,
+      // so x = R² d / |R d|. Pre-scaling d keeps |R d| from under/overflowing.
+      const double m = maxAbs(d);
+      if (!(m > 0)) return {s.radii.x, 0, 0};
+      const Vec3 e{s.radii.x * d.x / m, s.radii.y * d.y / m, s.radii.z * d.z / m};
+      const double n = length(e);
+      if (!(n > 0)) return {};
+      return {s.radii.x * e.x / n, s.radii.y * e.y / n, s.radii.z * e.z / n};
+    }
+    case ShapeType::Segment:
+    case ShapeType::Triangle:
+    case ShapeType::Polytope:
+      return pointSetSupport(s.points, d);
+  }
+  return {};
+}
+
+std::vector<Vec3> localCoreVertices(const Shape& s) {
+  switch (s.type) {
+    case ShapeType::Point:
+    case ShapeType::Sphere:
+      return {Vec3{}};
+    case ShapeType::Box: {
+      std::vector<Vec3> v;
+      for (int i = 0; i < 8; ++i) {
+        v.push_back({(i & 1) ? s.halfExtents.x : -s.halfExtents.x, (i & 2) ? s.halfExtents.y : -s.halfExtents.y,
+                     (i & 4) ? s.halfExtents.z : -s.halfExtents.z});
+      }
+      return v;
+    }
+    case ShapeType::Capsule:
+      return {Vec3{0, s.halfHeight, 0}, Vec3{0, -s.halfHeight, 0}};
+    case ShapeType::Segment:
+    case ShapeType::Triangle:
+    case ShapeType::Polytope:
+      return s.points;
+    default:
+      return {};
+  }
+}
+
+double localBoundingRadius(const Shape& s) {
+  double core = 0;
+  switch (s.type) {
+    case ShapeType::Point:
+    case ShapeType::Sphere:
+      break;
+    case ShapeType::Box:
+      core = length(s.halfExtents);
+      break;
+    case ShapeType::Capsule:
+      core = s.halfHeight;
+      break;
+    case ShapeType::Cylinder:
+    case ShapeType::Cone:
+      core = std::sqrt(s.radius * s.radius + s.halfHeight * s.halfHeight);
+      break;
+    case ShapeType::Ellipsoid:
+      core = maxAbs(s.radii);
+      break;
+    case ShapeType::Segment:
+    case ShapeType::Triangle:
+    case ShapeType::Polytope:
+      for (const Vec3& p : s.points) core = std::fmax(core, length(p));
+      break;
+  }
+  return core + coreRadius(s);
+}
+
+Vec3 fullSupport(const Shape& s, const Vec3& worldDir) {
+  const Vec3 core = PosedShape(s).support(worldDir);
+  const double r = coreRadius(s);
+  if (r == 0) return core;
+  return core + normalizedOr(worldDir, Vec3{1, 0, 0}) * r;
+}
+
+}  // namespace collidoscope

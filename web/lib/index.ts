@@ -1,0 +1,198 @@
+// collidoscope — the JavaScript API: load the WebAssembly module, run
+// scene-format queries, get traces, make and read permalinks.
+//
+//   import { init, run, trace } from 'collidoscope';
+//   await init();
+//   const r = run({ version: 1, query: 'distance', shapes: [
+//     { type: 'sphere', radius: 1 },
+//     { type: 'box', halfExtents: [1, 1, 1], position: [3, 0, 0] } ] });
+//   // r.distance === 1, r.pointA = [1, 0, 0], r.pointB = [2, 0, 0]
+//
+// All validation happens once, in C++ (wasm/src/scene.cpp), so the API, the
+// CLI, the page and permalinks report the same errors for the same input.
+import createCollidoscopeModule from '#collidoscope-wasm';
+import type { WasmModule } from '#collidoscope-wasm';
+import { CollidoscopeError, toSceneJson } from './errors';
+
+export { CollidoscopeError } from './errors';
+export { encodeLink, decodeLinkPayload } from './link';
+import { decodeLinkPayload } from './link';
+
+export type Vec3 = [number, number, number];
+export type Quat = [number, number, number, number];
+export type ShapeType =
+  | 'point' | 'sphere' | 'box' | 'capsule' | 'cylinder' | 'cone' | 'ellipsoid' | 'segment' | 'triangle'
+  | 'polytope';
+
+/** A shape of the scene format (see the README for each type's fields). */
+export interface Shape {
+  type: ShapeType;
+  radius?: number;
+  halfHeight?: number;
+  halfExtents?: Vec3;
+  radii?: Vec3;
+  points?: Vec3[];
+  margin?: number;
+  position?: Vec3;
+  rotation?: Quat;
+}
+
+/** Queries this build runs. The scene format names more (penetration, hull, ...), which later versions add. */
+export type Query = 'intersect' | 'distance';
+
+export interface Scene {
+  version: 1;
+  shapes: Shape[];
+  query: Query;
+  /** Trace frame to show (the page and permalinks). */
+  step?: number;
+}
+
+export type Status = 'converged' | 'max-iterations' | 'degenerate';
+
+export interface IntersectResult {
+  intersecting: boolean;
+  iterations: number;
+  status: Status;
+}
+
+export interface DistanceResult {
+  /** Distance between the shapes; 0 when they overlap. */
+  distance: number;
+  pointA: Vec3;
+  pointB: Vec3;
+  iterations: number;
+  status: Status;
+}
+
+export type Result = IntersectResult | DistanceResult;
+
+export interface SimplexVertex {
+  /** w = a − b, a point of the Minkowski difference A − B. */
+  w: Vec3;
+  a: Vec3;
+  b: Vec3;
+  /** Barycentric weight of this vertex in v. */
+  lambda: number;
+}
+
+export interface GjkFrame {
+  kind: 'init' | 'support' | 'simplex' | 'done';
+  /** Why the step did what it did, e.g. 'progress', 'separated', 'gap-within-tolerance'. */
+  reason: string;
+  /** 1-based line of Trace.pseudocode that produced this frame. */
+  line: number;
+  iteration: number;
+  /** The simplex W after this step. */
+  simplex: SimplexVertex[];
+  /** Current v: the point of conv(W) nearest the origin (a direction at intersect's first frame). */
+  v: Vec3;
+  /** Search direction of this step's support point (−v). */
+  direction: Vec3;
+  support: { w: Vec3; a: Vec3; b: Vec3 } | null;
+  /** ‖v‖² */
+  vv: number;
+  /** v·w for the new support point (support frames only). */
+  vw: number | null;
+  /** ‖v‖² − v·w, the termination quantity (support frames only). */
+  gap: number | null;
+  /** What the gap is compared with. */
+  tolerance: number;
+  /** Current closest points on the cores of A and B. */
+  closestA: Vec3;
+  closestB: Vec3;
+  caption: string;
+}
+
+export interface Trace {
+  query: Query;
+  pseudocode: string[];
+  frames: GjkFrame[];
+  result: Result;
+  /** GJK runs on the cores; these radii (sphere/capsule radius + margin) are added afterwards. */
+  marginA: number;
+  marginB: number;
+}
+
+let wasm: WasmModule | null = null;
+let loading: Promise<void> | null = null;
+
+/** Loads the WebAssembly module. Idempotent: later calls return the same promise. */
+export function init(): Promise<void> {
+  if (loading === null) {
+    loading = createCollidoscopeModule().then(
+      (m) => {
+        wasm = m;
+      },
+      (e: unknown) => {
+        loading = null;
+        throw new CollidoscopeError('load-failed', null, `could not load the WebAssembly module: ${String(e)}`);
+      },
+    );
+  }
+  return loading;
+}
+
+function mod(): WasmModule {
+  if (wasm === null) throw new CollidoscopeError('not-initialized', null, 'call and await init() before using collidoscope');
+  return wasm;
+}
+
+interface Reply<T> {
+  ok: boolean;
+  value?: T;
+  error?: { code: string; field: string | null; message: string };
+}
+
+function unwrap<T>(replyText: string): T {
+  const reply = JSON.parse(replyText) as Reply<T>;
+  if (!reply.ok) {
+    const e = reply.error ?? { code: 'internal', field: null, message: 'unknown error' };
+    throw new CollidoscopeError(e.code, e.field, e.message);
+  }
+  return reply.value as T;
+}
+
+/** Runs the scene's query and returns the result object of the scene format. */
+export function run(scene: Scene | string): Result {
+  return unwrap<Result>(mod().runScene(toSceneJson(scene), false));
+}
+
+/** Runs the scene's query with a recording trace: every GJK step as a frame. */
+export function trace(scene: Scene | string): Trace {
+  return unwrap<Trace>(mod().runScene(toSceneJson(scene), true));
+}
+
+/** Checks a scene; returns a normalized copy (defaults filled in, rotations normalized) or throws. */
+export function validateScene(scene: unknown): Scene {
+  return unwrap<Scene>(mod().validateScene(toSceneJson(scene)));
+}
+
+/** World-space points whose convex hull is the shape as the library sees it. */
+export function shapeSurface(shape: Shape, samples = 1200): Vec3[] {
+  return unwrap<Vec3[]>(mod().shapeSurface(toSceneJson(shape), samples));
+}
+
+/** Points of A − B (full shapes) and of core(A) − core(B), whose hulls are the two differences. */
+export function minkowskiSurface(a: Shape, b: Shape, samples = 1200): { points: Vec3[]; corePoints: Vec3[] } {
+  return unwrap<{ points: Vec3[]; corePoints: Vec3[] }>(
+    mod().minkowskiSurface(toSceneJson(a), toSceneJson(b), samples),
+  );
+}
+
+/**
+ * Reads a permalink (a full URL or just its hash) and returns its scene, exactly as it was encoded.
+ * Throws CollidoscopeError with code 'bad-link' when the link is garbled or its scene is invalid.
+ */
+export function decodeLink(urlOrHash: string): Scene {
+  const scene = decodeLinkPayload(urlOrHash);
+  try {
+    validateScene(scene);
+  } catch (e) {
+    if (e instanceof CollidoscopeError) {
+      throw new CollidoscopeError('bad-link', e.field, `the link's scene is invalid: ${e.detail}`);
+    }
+    throw e;
+  }
+  return scene as Scene;
+}

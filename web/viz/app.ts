@@ -1,0 +1,240 @@
+// The page's state (scene, trace, step) and every action that changes it. Views and panel only render.
+import { CollidoscopeError, trace as runTrace, validateScene, type Quat, type Scene, type Shape, type Trace, type Vec3 } from '../lib/index';
+import { defaultScene } from './defaults';
+import { round } from './format';
+import { MinkowskiView } from './minkowski-view';
+import { Banner, renderFrameText, renderPseudocode, renderStepper } from './panel';
+import { HashWriter, linkFor, sceneFromHash } from './permalink';
+import { ShapeEditor } from './shape-editor';
+import { ShapesView } from './shapes-view';
+
+/** Time between frames while playing. */
+const PLAY_INTERVAL_MS = 900;
+
+export interface PublicState {
+  scene: Scene | null;
+  frameIndex: number;
+  frameCount: number;
+  result: Trace['result'] | null;
+  error: string | null;
+  link: string;
+  ready: boolean;
+}
+
+declare global {
+  interface Window { __collidoscope: PublicState }
+}
+
+/** A message for the banner from anything thrown by the library (or by us). */
+export function errorText(e: unknown): string {
+  if (e instanceof CollidoscopeError || (e && typeof e === 'object' && 'code' in e && 'message' in e)) {
+    const err = e as CollidoscopeError;
+    const field = err.field && !err.message.includes(err.field) ? ` (field: ${err.field})` : '';
+    return `${err.message}${field}`;
+  }
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+interface ApplyOptions {
+  step?: number;
+  /** Frame both cameras on the new scene. */
+  fit?: boolean;
+  /** Keep the banner's current message on success (used when falling back to the default scene). */
+  keepError?: boolean;
+  /** Prefix for the banner when the scene is rejected. */
+  errorPrefix?: string;
+}
+
+export class App {
+  scene: Scene = defaultScene();
+  trace: Trace | null = null;
+  frameIndex = 0;
+  playing = false;
+  private playTimer: ReturnType<typeof setInterval> | null = null;
+  private pendingPose: Scene | null = null;
+  readonly banner = new Banner();
+  readonly hash = new HashWriter();
+  readonly shapesView: ShapesView;
+  readonly minkView: MinkowskiView;
+  readonly editors: [ShapeEditor, ShapeEditor];
+  readonly state: PublicState = {
+    scene: null, frameIndex: 0, frameCount: 0, result: null, error: null, link: '', ready: false,
+  };
+
+  constructor() {
+    window.__collidoscope = this.state;
+    this.banner.onChange = () => this.publish();
+    this.shapesView = new ShapesView(document.getElementById('view-shapes')!);
+    this.minkView = new MinkowskiView(document.getElementById('view-minkowski')!);
+    this.editors = [0, 1].map((i) => new ShapeEditor(
+      document.getElementById(i === 0 ? 'editor-a' : 'editor-b')!, i as 0 | 1,
+      (shape) => this.editShape(i as 0 | 1, shape),
+    )) as [ShapeEditor, ShapeEditor];
+    this.shapesView.onPoseChange = (i, p, q) => this.dragShape(i, p, q);
+  }
+
+  get frameCount(): number { return this.trace?.frames.length ?? 0; }
+
+  /**
+   * Validate and trace `candidate`; on success it becomes the scene and everything is redrawn.
+   * On failure the banner shows the library's error and the current scene stays.
+   */
+  apply(candidate: unknown, opts: ApplyOptions = {}): boolean {
+    let scene: Scene;
+    let tr: Trace;
+    try {
+      validateScene(candidate);
+      // The scene is kept as given, not as the library's normalized copy (which renormalizes quaternions,
+      // changing last bits): a permalink then reopens exactly the scene that was encoded. The library
+      // normalizes the same way inside every query, so the trace is the same either way.
+      scene = JSON.parse(JSON.stringify(candidate)) as Scene;
+      tr = runTrace(scene);
+    } catch (e) {
+      this.banner.show((opts.errorPrefix ?? '') + errorText(e));
+      return false;
+    }
+    const { step, ...rest } = scene;
+    this.scene = rest as Scene;
+    this.trace = tr;
+    const wanted = opts.step ?? (typeof step === 'number' ? step : this.frameIndex);
+    this.frameIndex = clampStep(wanted, tr.frames.length);
+    if (!opts.keepError) this.banner.clear();
+    this.shapesView.setShapes(this.scene.shapes);
+    this.minkView.setShapes(this.scene.shapes, tr.marginA > 0 || tr.marginB > 0);
+    this.scene.shapes.forEach((s, i) => this.editors[i]?.show(s));
+    (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
+    // The example list shows an example only while its scene is unchanged (the gallery sets it after this).
+    (document.getElementById('gallery') as HTMLSelectElement).value = '';
+    if (opts.fit) this.fitViews();
+    this.showFrame();
+    return true;
+  }
+
+  /** Load the scene in the URL hash, or the default scene (with an error banner) when it is unusable. */
+  loadFromHash(): void {
+    let fromHash: Scene | null = null;
+    try {
+      fromHash = sceneFromHash();
+    } catch (e) {
+      this.loadDefault('Could not open this link: ' + errorText(e));
+      return;
+    }
+    if (fromHash === null) {
+      this.apply(defaultScene(), { step: 0, fit: true });
+      return;
+    }
+    const step = typeof fromHash.step === 'number' ? fromHash.step : 0;
+    if (!this.apply(fromHash, { step, fit: true, errorPrefix: 'Could not show the scene of this link: ' })) {
+      this.loadDefault(this.banner.message ?? 'Could not open this link.');
+    }
+  }
+
+  private loadDefault(message: string): void {
+    this.banner.show(sentence(message) + ' Showing the default scene instead.');
+    this.apply(defaultScene(), { step: 0, fit: true, keepError: true });
+  }
+
+  setStep(i: number): void {
+    const n = this.frameCount;
+    const next = clampStep(i, n);
+    if (next === this.frameIndex && n > 0) { this.publish(); return; }
+    this.frameIndex = next;
+    if (this.playing && this.frameIndex >= n - 1) this.pause();
+    this.showFrame();
+  }
+
+  step(delta: number): void { this.setStep(this.frameIndex + delta); }
+
+  play(): void {
+    if (this.frameCount <= 1) return;
+    if (this.frameIndex >= this.frameCount - 1) this.setStep(0);
+    this.playing = true;
+    this.playTimer = setInterval(() => this.step(1), PLAY_INTERVAL_MS);
+    this.renderStepper();
+  }
+
+  pause(): void {
+    this.playing = false;
+    if (this.playTimer !== null) clearInterval(this.playTimer);
+    this.playTimer = null;
+    this.renderStepper();
+  }
+
+  togglePlay(): void { if (this.playing) this.pause(); else this.play(); }
+
+  setQuery(q: Scene['query']): void {
+    this.apply({ ...this.scene, query: q });
+  }
+
+  editShape(i: 0 | 1, shape: Shape): boolean {
+    const shapes = this.scene.shapes.map((s, j) => (j === i ? shape : s));
+    return this.apply({ ...this.scene, shapes }, { errorPrefix: `Shape ${i === 0 ? 'A' : 'B'}: ` });
+  }
+
+  /** Gizmo drags arrive at pointer rate; the trace is re-run at most once per animation frame. */
+  private dragShape(i: 0 | 1, p: Vec3, q: Quat): void {
+    const base = this.pendingPose ?? this.scene;
+    const shapes = base.shapes.map((s, j) => (j === i ? {
+      ...s, position: p.map((x) => round(x, 4)) as Vec3, rotation: q.map((x) => round(x, 6)) as Quat,
+    } : s));
+    const first = this.pendingPose === null;
+    this.pendingPose = { ...base, shapes };
+    if (first) {
+      requestAnimationFrame(() => {
+        const s = this.pendingPose;
+        this.pendingPose = null;
+        if (s) this.apply(s);
+      });
+    }
+  }
+
+  fitViews(): void {
+    this.shapesView.fitGround();
+    const a = this.shapesView.bounds();
+    this.shapesView.view.frame(a.center, a.radius);
+    const b = this.minkView.viewBounds();
+    this.minkView.view.frame(b.center, b.radius);
+  }
+
+  private renderStepper(): void {
+    renderStepper(this.frameIndex, this.frameCount, this.playing);
+  }
+
+  private showFrame(): void {
+    const tr = this.trace;
+    const frame = tr?.frames[this.frameIndex] ?? null;
+    this.renderStepper();
+    renderPseudocode(tr?.pseudocode ?? [], frame?.line ?? 0);
+    renderFrameText(frame, tr);
+    this.shapesView.setFrame(frame, tr);
+    this.minkView.setFrame(frame, tr);
+    this.hash.write(linkFor(this.scene, this.frameIndex));
+    this.publish();
+  }
+
+  publish(): void {
+    const s = this.state;
+    s.scene = JSON.parse(JSON.stringify(this.scene)) as Scene;
+    s.frameIndex = this.frameIndex;
+    s.frameCount = this.frameCount;
+    s.result = this.trace ? JSON.parse(JSON.stringify(this.trace.result)) : null;
+    s.error = this.banner.message;
+    try {
+      s.link = linkFor(this.scene, this.frameIndex);
+    } catch {
+      s.link = '';
+    }
+  }
+}
+
+/** The message ending with a full stop, so that another sentence can follow it. */
+function sentence(s: string): string {
+  const t = s.trim();
+  return /[.!?]$/.test(t) ? t : t + '.';
+}
+
+function clampStep(i: number, n: number): number {
+  if (n <= 0 || Number.isNaN(i)) return 0;
+  return Math.min(n - 1, Math.max(0, Math.floor(i)));
+}

@@ -1,0 +1,28 @@
+// Number and vector formatting for the panel and the labels. Plain text only.
+import type { Vec3 } from '../lib/index';
+
+/** A number with `digits` significant digits, without trailing zeros; exponent form when tiny or huge. */
+export function fmt(x: number | null | undefined, digits = 6): string {
+  if (x === null || x === undefined) return '—';
+  if (!Number.isFinite(x)) return String(x);
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  if (a < 1e-4 || a >= 1e6) return x.toExponential(Math.max(0, digits - 1)).replace(/\.?0+e/, 'e');
+  const s = x.toPrecision(digits);
+  return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+}
+
+export function fmtVec(v: readonly number[] | null | undefined, digits = 4): string {
+  if (!v) return '—';
+  return '(' + v.map((x) => fmt(x, digits)).join(', ') + ')';
+}
+
+/** Round to a fixed number of decimals, for coordinates coming from mouse drags (shorter permalinks). */
+export function round(x: number, decimals = 4): number {
+  const f = 10 ** decimals;
+  const r = Math.round(x * f) / f;
+  return Object.is(r, -0) ? 0 : r;
+}
+
+export const dot3 = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+export const len3 = (a: Vec3): number => Math.sqrt(dot3(a, a));

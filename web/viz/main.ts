@@ -1,0 +1,153 @@
+// Entry point: builds the page, loads the WebAssembly library, wires buttons, keys, gallery and the URL hash.
+import { init, type Scene } from '../lib/index';
+import { App, errorText } from './app';
+import { $ } from './panel';
+
+interface GalleryEntry { name: string; file: string; scene: Scene }
+
+async function main(): Promise<void> {
+  const app = new App();
+  wireControls(app);
+  try {
+    await init();
+  } catch (e) {
+    app.banner.show('Could not load the collidoscope WebAssembly module: ' + errorText(e));
+    app.state.ready = true;
+    return;
+  }
+  app.loadFromHash();
+  window.addEventListener('hashchange', () => {
+    if (location.hash !== app.hash.written) app.loadFromHash();
+  });
+  await loadGallery(app);
+  app.publish();
+  app.state.ready = true;
+}
+
+function wireControls(app: App): void {
+  const click = (id: string, f: () => void) => {
+    const b = $(id);
+    b.addEventListener('click', f);
+    // Buttons do not take focus on mouse clicks, so the keyboard shortcuts keep working afterwards.
+    b.addEventListener('mousedown', (e) => e.preventDefault());
+  };
+  click('first', () => app.setStep(0));
+  click('prev', () => app.step(-1));
+  click('play', () => app.togglePlay());
+  click('next', () => app.step(1));
+  click('last', () => app.setStep(Infinity));
+  click('reset-view', () => app.fitViews());
+  click('mode-translate', () => setMode(app, 'translate'));
+  click('mode-rotate', () => setMode(app, 'rotate'));
+  click('select-a', () => app.shapesView.select(app.shapesView.selection === 0 ? null : 0));
+  click('select-b', () => app.shapesView.select(app.shapesView.selection === 1 ? null : 1));
+  click('copy-link', () => copyLink(app));
+  app.shapesView.onSelect = () => renderGizmoButtons(app);
+  renderGizmoButtons(app);
+
+  const scrub = $('scrubber') as HTMLInputElement;
+  scrub.addEventListener('input', () => app.setStep(scrub.valueAsNumber));
+  const query = $('query') as HTMLSelectElement;
+  query.addEventListener('change', () => {
+    app.setQuery(query.value as Scene['query']);
+    query.blur();
+  });
+
+  window.addEventListener('keydown', (e) => {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target as HTMLElement | null;
+    const tag = t?.tagName;
+    // The scrubber handles arrows, Home and End itself; Space still plays from it.
+    const range = tag === 'INPUT' && (t as HTMLInputElement).type === 'range';
+    if (range && e.key !== ' ') return;
+    if ((tag === 'INPUT' && !range) || tag === 'SELECT' || tag === 'TEXTAREA' || t?.isContentEditable) return;
+    // A focused button answers Space and Enter itself.
+    if ((tag === 'BUTTON' || tag === 'SUMMARY') && (e.key === ' ' || e.key === 'Enter')) return;
+    let handled = true;
+    switch (e.key) {
+      case 'ArrowLeft': app.step(-1); break;
+      case 'ArrowRight': app.step(1); break;
+      case 'Home': app.setStep(0); break;
+      case 'End': app.setStep(Infinity); break;
+      case ' ': app.togglePlay(); break;
+      case 't': case 'T': setMode(app, 'translate'); break;
+      case 'r': case 'R': setMode(app, 'rotate'); break;
+      case 'Escape': app.shapesView.select(null); break;
+      default: handled = false;
+    }
+    if (handled) e.preventDefault();
+  });
+}
+
+function setMode(app: App, mode: 'translate' | 'rotate'): void {
+  app.shapesView.setMode(mode);
+  renderGizmoButtons(app);
+}
+
+function renderGizmoButtons(app: App): void {
+  const v = app.shapesView;
+  $('mode-translate').classList.toggle('on', v.mode === 'translate');
+  $('mode-rotate').classList.toggle('on', v.mode === 'rotate');
+  $('select-a').classList.toggle('on', v.selection === 0);
+  $('select-b').classList.toggle('on', v.selection === 1);
+}
+
+async function copyLink(app: App): Promise<void> {
+  const link = app.state.link;
+  const status = $('copy-status');
+  try {
+    await navigator.clipboard.writeText(link);
+    status.textContent = 'Link copied.';
+  } catch {
+    // No clipboard permission (e.g. plain http): the address bar holds the same link.
+    status.textContent = 'Copy the address bar: it holds this scene and step.';
+  }
+  setTimeout(() => { status.textContent = ''; }, 2500);
+}
+
+async function loadGallery(app: App): Promise<void> {
+  const select = $('gallery') as HTMLSelectElement;
+  let entries: GalleryEntry[] = [];
+  try {
+    const res = await fetch('gallery.json');
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const data: unknown = await res.json();
+    if (!Array.isArray(data)) throw new Error('gallery.json is not an array');
+    entries = data.filter((e): e is GalleryEntry => !!e && typeof e === 'object' && 'scene' in e);
+  } catch (e) {
+    const o = document.createElement('option');
+    o.value = '';
+    o.textContent = 'No examples available';
+    select.replaceChildren(o);
+    select.disabled = true;
+    console.warn('collidoscope: gallery not loaded:', e);
+    return;
+  }
+  const head = document.createElement('option');
+  head.value = '';
+  head.textContent = entries.length ? `Choose an example (${entries.length})…` : 'No examples';
+  select.replaceChildren(head, ...entries.map((e, i) => {
+    const o = document.createElement('option');
+    o.value = String(i);
+    o.textContent = String(e.name ?? e.file ?? `example ${i + 1}`);
+    return o;
+  }));
+  select.addEventListener('change', () => {
+    const entry = entries[Number(select.value)];
+    if (!entry || select.value === '') return;
+    app.pause();
+    const raw = (entry.scene as { step?: unknown } | null)?.step;
+    const step = typeof raw === 'number' ? raw : 0;
+    const chosen = select.value;
+    if (app.apply(entry.scene, { step, fit: true, errorPrefix: `Example "${String(entry.name)}": ` })) select.value = chosen;
+    select.blur(); // give the step shortcuts back to the page
+  });
+}
+
+main().catch((e) => {
+  // Last resort: never leave an uncaught error; show it.
+  const box = document.getElementById('banner');
+  const text = document.getElementById('banner-text');
+  if (box && text) { text.textContent = 'Unexpected error: ' + errorText(e); box.hidden = false; }
+  if (window.__collidoscope) { window.__collidoscope.error = text?.textContent ?? String(e); window.__collidoscope.ready = true; }
+});

@@ -1,0 +1,128 @@
+// The side panel's read-only parts: step counter, caption, pseudocode, values, result, error banner.
+// Everything is written with textContent: captions, pseudocode and error messages are never parsed as HTML.
+import type { GjkFrame, Trace } from '../lib/index';
+import { fmt, fmtVec, len3 } from './format';
+
+export function $(id: string): HTMLElement {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`missing element #${id}`);
+  return el;
+}
+
+export class Banner {
+  private readonly box = $('banner');
+  private readonly text = $('banner-text');
+  /** The message shown, or null. */
+  message: string | null = null;
+  onChange: (() => void) | null = null;
+
+  constructor() {
+    $('banner-close').addEventListener('click', () => this.clear());
+  }
+
+  show(message: string): void {
+    this.message = message;
+    this.text.textContent = message;
+    this.box.hidden = false;
+    this.onChange?.();
+  }
+
+  clear(): void {
+    if (this.message === null) return;
+    this.message = null;
+    this.text.textContent = '';
+    this.box.hidden = true;
+    this.onChange?.();
+  }
+}
+
+export function renderStepper(index: number, count: number, playing: boolean): void {
+  const scrub = $('scrubber') as HTMLInputElement;
+  scrub.max = String(Math.max(0, count - 1));
+  scrub.value = String(index);
+  scrub.disabled = count <= 1;
+  $('counter').textContent = count ? `step ${index + 1} / ${count}` : 'step 0 / 0';
+  const play = $('play') as HTMLButtonElement;
+  play.textContent = playing ? '⏸ Pause' : '▶ Play';
+  play.setAttribute('aria-label', playing ? 'Pause' : 'Play');
+  ($('first') as HTMLButtonElement).disabled = index <= 0;
+  ($('prev') as HTMLButtonElement).disabled = index <= 0;
+  ($('next') as HTMLButtonElement).disabled = index >= count - 1;
+  ($('last') as HTMLButtonElement).disabled = index >= count - 1;
+}
+
+let shownCode: string[] | null = null;
+
+export function renderPseudocode(lines: string[], active: number): void {
+  const ol = $('pseudocode');
+  if (shownCode !== lines) {
+    shownCode = lines;
+    ol.replaceChildren(...lines.map((text, i) => {
+      const li = document.createElement('li');
+      // "code   // comment": the column padding before the comment is for monospace terminals; here the
+      // comment gets its own muted span and wraps under the code instead.
+      const at = text.indexOf('//');
+      const code = document.createElement('span');
+      code.className = 'code';
+      code.textContent = at >= 0 ? text.slice(0, at).trimEnd() : text;
+      li.append(code);
+      if (at >= 0) {
+        const comment = document.createElement('span');
+        comment.className = 'comment';
+        comment.textContent = text.slice(at);
+        li.append(' ', comment);
+      }
+      li.dataset.line = String(i + 1);
+      return li;
+    }));
+  }
+  for (const li of Array.from(ol.children) as HTMLElement[]) {
+    const on = li.dataset.line === String(active);
+    li.classList.toggle('active', on);
+    if (on) li.setAttribute('aria-current', 'step');
+    else li.removeAttribute('aria-current');
+  }
+}
+
+export function renderFrameText(frame: GjkFrame | null, trace: Trace | null): void {
+  $('caption').textContent = frame ? frame.caption : '';
+  const rows: [string, string, string?][] = [];
+  if (frame && trace) {
+    const vnorm = len3(frame.v);
+    rows.push(['iteration', String(frame.iteration)]);
+    rows.push([frame.simplex.length ? 'v' : 'v (direction)', fmtVec(frame.v)]);
+    rows.push(['‖v‖', fmt(vnorm)]);
+    rows.push(['‖v‖²', fmt(frame.vv)]);
+    rows.push(['w', frame.support ? fmtVec(frame.support.w) : '—']);
+    rows.push(['v·w', fmt(frame.vw)]);
+    if (frame.gap !== null) {
+      const ok = frame.gap <= frame.tolerance;
+      rows.push(['gap ‖v‖² − v·w', `${fmt(frame.gap)} ${ok ? '≤' : '>'} ${fmt(frame.tolerance, 3)}`, ok ? 'ok' : 'pending']);
+    }
+    rows.push(['|W|', String(frame.simplex.length)]);
+    if (frame.simplex.length) rows.push(['weights λ', frame.simplex.map((x) => fmt(x.lambda, 4)).join(', ')]);
+    if (trace.marginA > 0 || trace.marginB > 0) {
+      rows.push(['r_A, r_B', `${fmt(trace.marginA)}, ${fmt(trace.marginB)}`]);
+      if (frame.simplex.length) rows.push(['‖v‖ − r_A − r_B', fmt(vnorm - trace.marginA - trace.marginB)]);
+    }
+  }
+  const tbody = $('values').querySelector('tbody')!;
+  tbody.replaceChildren(...rows.map(([k, v, cls]) => {
+    const tr = document.createElement('tr');
+    const th = document.createElement('th');
+    th.textContent = k;
+    const td = document.createElement('td');
+    td.textContent = v;
+    if (cls) td.className = cls;
+    tr.append(th, td);
+    return tr;
+  }));
+  $('result').textContent = trace ? describeResult(trace) : '';
+}
+
+export function describeResult(trace: Trace): string {
+  const r = trace.result;
+  const tail = `${r.iterations} iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
+  if ('intersecting' in r) return `${r.intersecting ? 'Intersecting' : 'Separated'} (${tail}).`;
+  return `Distance ${fmt(r.distance, 9)} between ${fmtVec(r.pointA)} on A and ${fmtVec(r.pointB)} on B (${tail}).`;
+}

@@ -1,0 +1,218 @@
+// Editor of one shape: type, parameters, optional margin, position and rotation (as Euler angles in degrees).
+// The editor never validates: whatever the user types goes to the library, whose errors name the field.
+import * as THREE from 'three';
+import type { Quat, Shape, ShapeType, Vec3 } from '../lib/index';
+import { SHAPE_TYPES, changeType, randomPolytopePoints } from './defaults';
+import { round } from './format';
+
+interface Bound {
+  input: HTMLInputElement;
+  /** Value to display for a shape. */
+  get: (s: Shape) => number | undefined;
+}
+
+export class ShapeEditor {
+  private readonly root: HTMLDetailsElement;
+  private readonly body = document.createElement('div');
+  private readonly typeSelect = document.createElement('select');
+  private bound: Bound[] = [];
+  private structure = '';
+  private shape: Shape = { type: 'point' };
+
+  /** `onChange` answers whether the library accepted the edited shape. */
+  constructor(container: HTMLElement, index: 0 | 1, private readonly onChange: (shape: Shape) => boolean) {
+    const name = index === 0 ? 'A' : 'B';
+    this.root = document.createElement('details');
+    this.root.open = true;
+    this.root.className = `shape-editor shape-${name.toLowerCase()}`;
+    const summary = document.createElement('summary');
+    summary.textContent = `Shape ${name}`;
+    this.root.append(summary);
+
+    this.typeSelect.id = `type-${name.toLowerCase()}`;
+    this.typeSelect.setAttribute('aria-label', `Type of shape ${name}`);
+    for (const t of SHAPE_TYPES) {
+      const o = document.createElement('option');
+      o.value = t;
+      o.textContent = t;
+      this.typeSelect.append(o);
+    }
+    this.typeSelect.addEventListener('change', () => {
+      this.emit(changeType(this.shape, this.typeSelect.value as ShapeType));
+    });
+    this.root.append(fieldRow('type', this.typeSelect), this.body);
+    container.append(this.root);
+  }
+
+  /** Show `shape`: rebuild the fields when their layout changes, else refresh the values not being edited. */
+  show(shape: Shape): void {
+    this.shape = clone(shape);
+    const structure = `${shape.type}:${shape.points?.length ?? 0}`;
+    if (structure !== this.structure) {
+      this.structure = structure;
+      this.build();
+    }
+    this.typeSelect.value = shape.type;
+    this.clearInvalid();
+    for (const b of this.bound) {
+      if (document.activeElement === b.input) continue;
+      const v = b.get(this.shape);
+      b.input.value = v === undefined || Number.isNaN(v) ? '' : String(v);
+    }
+  }
+
+  private emit(s: Shape): boolean {
+    this.shape = s;
+    const ok = this.onChange(clone(s));
+    if (ok) this.clearInvalid();
+    return ok;
+  }
+
+  private clearInvalid(): void {
+    for (const el of this.root.querySelectorAll('.invalid')) {
+      el.classList.remove('invalid');
+      el.removeAttribute('aria-invalid');
+    }
+  }
+
+  private build(): void {
+    this.bound = [];
+    this.body.replaceChildren();
+    const s = this.shape;
+    const num = (get: (s: Shape) => number | undefined, set: (s: Shape, v: number) => void, step = 0.05, label = '') => {
+      const input = document.createElement('input');
+      input.type = 'number';
+      input.step = String(step);
+      if (label) input.setAttribute('aria-label', label);
+      input.addEventListener('input', () => {
+        const next = clone(this.shape);
+        set(next, input.valueAsNumber);
+        const ok = this.emit(next);
+        input.classList.toggle('invalid', !ok);
+        input.setAttribute('aria-invalid', String(!ok));
+      });
+      this.bound.push({ input, get });
+      return input;
+    };
+    const vec = (name: string, key: 'halfExtents' | 'radii' | 'position') =>
+      this.body.append(fieldRow(name, ...[0, 1, 2].map((k) => num(
+        (x) => (x[key] as Vec3 | undefined)?.[k] ?? 0,
+        (x, v) => { const a = ((x[key] as Vec3 | undefined) ?? [0, 0, 0]).slice() as Vec3; a[k] = v; x[key] = a; },
+        0.05, `${name} ${'xyz'[k]}`))));
+
+    switch (s.type) {
+      case 'sphere':
+        this.body.append(fieldRow('radius', num((x) => x.radius, (x, v) => { x.radius = v; })));
+        break;
+      case 'box':
+        vec('half extents', 'halfExtents');
+        break;
+      case 'capsule': case 'cylinder': case 'cone':
+        this.body.append(fieldRow('radius', num((x) => x.radius, (x, v) => { x.radius = v; })));
+        this.body.append(fieldRow('half height', num((x) => x.halfHeight, (x, v) => { x.halfHeight = v; })));
+        break;
+      case 'ellipsoid':
+        vec('radii', 'radii');
+        break;
+      case 'segment': case 'triangle': case 'polytope':
+        this.buildPoints(num);
+        break;
+      case 'point':
+        break;
+    }
+    this.body.append(fieldRow('margin', num((x) => x.margin, (x, v) => {
+      if (Number.isNaN(v)) delete x.margin; else x.margin = v;
+    }, 0.05, 'margin')));
+    vec('position', 'position');
+    this.body.append(fieldRow('rotation °', ...[0, 1, 2].map((k) => num(
+      (x) => round(toEulerDeg(x.rotation)[k], 2),
+      (x, v) => {
+        const e = toEulerDeg(x.rotation);
+        e[k] = v;
+        x.rotation = fromEulerDeg(e);
+      }, 5, `rotation ${'xyz'[k]} in degrees`))));
+  }
+
+  private buildPoints(num: (get: (s: Shape) => number | undefined, set: (s: Shape, v: number) => void, step?: number, label?: string) => HTMLInputElement): void {
+    const s = this.shape;
+    const pts = s.points ?? [];
+    const editable = s.type === 'polytope';
+    const list = document.createElement('div');
+    list.className = 'points';
+    pts.forEach((_, i) => {
+      const inputs = [0, 1, 2].map((k) => num(
+        (x) => x.points?.[i]?.[k],
+        (x, v) => { const p = (x.points ?? []).map((q) => q.slice() as Vec3); p[i][k] = v; x.points = p; },
+        0.05, `point ${i + 1} ${'xyz'[k]}`));
+      const row = fieldRow(`p${i + 1}`, ...inputs);
+      if (editable && pts.length > 1) {
+        const del = smallButton('−', `Remove point ${i + 1}`, () => {
+          const next = clone(this.shape);
+          next.points = next.points!.filter((_, j) => j !== i);
+          this.emit(next);
+          this.show(next);
+        });
+        row.append(del);
+      }
+      list.append(row);
+    });
+    this.body.append(list);
+    if (editable) {
+      const bar = document.createElement('div');
+      bar.className = 'buttons';
+      bar.append(
+        smallButton('+ point', 'Add a point', () => {
+          const next = clone(this.shape);
+          const last = next.points?.[next.points.length - 1] ?? [0, 0, 0];
+          next.points = [...(next.points ?? []), [round(last[0] + 0.2, 2), round(last[1] + 0.1, 2), round(last[2] - 0.1, 2)]];
+          this.emit(next);
+          this.show(next);
+        }),
+        smallButton('Random polytope', 'Replace the points with a random set', () => {
+          const next = clone(this.shape);
+          next.points = randomPolytopePoints();
+          this.emit(next);
+          this.show(next);
+        }),
+      );
+      this.body.append(bar);
+    }
+  }
+}
+
+function clone(s: Shape): Shape {
+  return JSON.parse(JSON.stringify(s, (_k, v) => (typeof v === 'number' && Number.isNaN(v) ? '__NaN__' : v)),
+    (_k, v) => (v === '__NaN__' ? NaN : v)) as Shape;
+}
+
+function fieldRow(name: string, ...controls: HTMLElement[]): HTMLDivElement {
+  const row = document.createElement('div');
+  row.className = 'field-row';
+  const l = document.createElement('span');
+  l.className = 'field-name';
+  l.textContent = name;
+  row.append(l, ...controls);
+  return row;
+}
+
+function smallButton(text: string, title: string, onClick: () => void): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'small';
+  b.textContent = text;
+  b.title = title;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function toEulerDeg(q: Quat | undefined): [number, number, number] {
+  const [x, y, z, w] = q ?? [0, 0, 0, 1];
+  const e = new THREE.Euler().setFromQuaternion(new THREE.Quaternion(x, y, z, w).normalize(), 'XYZ');
+  return [e.x, e.y, e.z].map((r) => THREE.MathUtils.radToDeg(r)) as [number, number, number];
+}
+
+function fromEulerDeg(e: [number, number, number]): Quat {
+  if (!e.every(Number.isFinite)) return [NaN, NaN, NaN, NaN];
+  const q = new THREE.Quaternion().setFromEuler(new THREE.Euler(...e.map((d) => THREE.MathUtils.degToRad(d)) as [number, number, number], 'XYZ'));
+  return [q.x, q.y, q.z, q.w].map((c) => round(c, 6)) as Quat;
+}
