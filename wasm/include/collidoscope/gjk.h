@@ -17,13 +17,14 @@
 //     ‖v − v(C)‖² ≤ ‖v‖² − v·w,
 // and since v·w/‖v‖ ≤ d(A, B) ≤ ‖v‖ the distance error is at most
 // (‖v‖² − v·w)/‖v‖. We stop when the gap ‖v‖² − v·w is at most
-//     max(ε_rel · ‖v‖²,  k·u·‖v‖·S)
+//     max(ε_rel · ‖v‖²,  k·‖v‖·S)
 // where ε_rel is GjkSettings::relativeTolerance (distance error ≤ ε_rel·‖v‖)
-// and the second, absolute guard is the rounding error of v·w itself: w is
-// the difference of two support points of magnitude up to S (the largest
-// coordinate seen), so v·w carries an error of a few u·‖v‖·S, u = 2^−53.
-// Without the guard, shapes far from the world origin (S = 1e4) at small
-// distances would chase rounding noise until the iteration cap.
+// and the absolute term bounds the error by a fraction of S, the largest
+// support-point coordinate seen: k = GjkSettings::absoluteTolerance, never
+// below 64u (u = 2^−53), the rounding error of v·w itself — w is the
+// difference of two support points of magnitude up to S. Without it,
+// shapes far from the world origin (S = 1e4) at small distances, or curved
+// shapes nearly touching, would chase rounding noise until the cap.
 //
 // Other exits: the tetrahedron containing the origin (overlap), and two that
 // only rounding can cause — w already in W (in real arithmetic that implies
@@ -65,6 +66,14 @@ struct GjkSettings {
   // "exact by default". Games may loosen it (1e-6 halves the iterations on
   // curved shapes).
   double relativeTolerance = 1e-10;
+  // ε_abs: also stop when the certified distance error (‖v‖² − v·w)/‖v‖
+  // is at most ε_abs·S, S the largest support-point coordinate seen (the
+  // scene's scale near the shapes). Near touching contact ‖v‖ → 0 and the
+  // relative test alone would demand more than doubles can resolve on
+  // curved surfaces (GJK converges linearly there, and a sliver simplex
+  // stalls near 1e-11·S). 1e-10 stays a factor 10 inside the design's
+  // promise of 1e-9 of the scene scale.
+  double absoluteTolerance = 1e-10;
 };
 
 // Headroom, in units of u·S, for the rounding error of products of support
@@ -109,6 +118,12 @@ constexpr int kIsInit = 1, kIsSupport = 3, kIsSeparated = 4, kIsConverged = 5, k
 const char* const* gjkPseudocode(bool intersect);
 
 namespace detail {
+
+// The absolute termination factor: the caller's, but never below the
+// rounding error of v·w (smaller values could never be met).
+inline double absoluteBound(const GjkSettings& s) {
+  return std::fmax(s.absoluteTolerance, kRoundingUlps * kUnitRoundoff);
+}
 
 template <class SA, class SB>
 inline SimplexVertex cso(const SA& a, const SB& b, const Vec3& d) {
@@ -196,8 +211,7 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     scale = std::fmax(scale, detail::magnitudeOf(w));
     const double vw = dot(v, w.w);
     const double gap = vv - vw;
-    const double tolerance =
-        std::fmax(settings.relativeTolerance * vv, kRoundingUlps * kUnitRoundoff * std::sqrt(vv) * scale);
+    const double tolerance = std::fmax(settings.relativeTolerance * vv, detail::absoluteBound(settings) * std::sqrt(vv) * scale);
 
     bool stop = false;
     if (gap <= tolerance) {
@@ -220,10 +234,7 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     if (stop) break;
 
     const Simplex previous = simplex;
-    simplex.vertex[simplex.size] = w;
-    simplex.lambda[simplex.size] = 0;
-    ++simplex.size;
-    const Vec3 next = reduceSimplex(&simplex);
+    const Vec3 next = addAndReduce(&simplex, w);
     const double nextVV = dot(next, next);
 
     if (simplex.size == 4) {
@@ -334,7 +345,7 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
     const double tau = kRoundingUlps * kUnitRoundoff * scale;
     const double vNorm = std::sqrt(vv);
     const double vw = dot(v, w.w);
-    const double tolerance = std::fmax(settings.relativeTolerance * vv, tau * vNorm);
+    const double tolerance = std::fmax(settings.relativeTolerance * vv, detail::absoluteBound(settings) * vNorm * scale);
 
     // v·w/‖v‖ is a lower bound on the core distance.
     if (vw > (radius + tau) * vNorm) {
@@ -362,10 +373,7 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
     if (decided) break;
 
     const Simplex previous = simplex;
-    simplex.vertex[simplex.size] = w;
-    simplex.lambda[simplex.size] = 0;
-    ++simplex.size;
-    const Vec3 next = reduceSimplex(&simplex);
+    const Vec3 next = addAndReduce(&simplex, w);
     const double nextVV = dot(next, next);
     const double nextNorm = std::sqrt(nextVV);
     if (simplex.size == 4 || nextNorm <= radius + tau) {

@@ -231,4 +231,12 @@ inline Vec3 reduceSimplex(Simplex* s) {
   return sol.v;
 }
 
+// GJK's update: W ← W ∪ {w}, then reduce (s must hold at most 3 vertices).
+inline Vec3 addAndReduce(Simplex* s, const SimplexVertex& w) {
+  s->vertex[s->size] = w;
+  s->lambda[s->size] = 0;
+  ++s->size;
+  return reduceSimplex(s);
+}
+
 }  // namespace collidoscope
