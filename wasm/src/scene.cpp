@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "collidoscope/gjk.h"
+#include "collidoscope/support.h"
 
 namespace collidoscope {
 

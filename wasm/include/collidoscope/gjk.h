@@ -52,6 +52,7 @@
 #include "collidoscope/math.h"
 #include "collidoscope/shapes.h"
 #include "collidoscope/simplex.h"
+#include "collidoscope/support.h"
 #include "collidoscope/trace.h"
 
 namespace collidoscope {
@@ -125,15 +126,6 @@ inline double absoluteBound(const GjkSettings& s) {
   return std::fmax(s.absoluteTolerance, kRoundingUlps * kUnitRoundoff);
 }
 
-template <class SA, class SB>
-inline SimplexVertex cso(const SA& a, const SB& b, const Vec3& d) {
-  SimplexVertex s;
-  s.a = a.support(d);
-  s.b = b.support(-d);
-  s.w = s.a - s.b;
-  return s;
-}
-
 inline double magnitudeOf(const SimplexVertex& s) { return std::fmax(maxAbs(s.a), maxAbs(s.b)); }
 
 // First search direction: from B's centre towards A's (so −v points from A
@@ -179,7 +171,7 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
   // v starts as a point of A − B: the support point in the direction that
   // points from B to A, W = {it}.
   Simplex simplex;
-  simplex.vertex[0] = detail::cso(shapeA, shapeB, detail::initialDirection(shapeA, shapeB));
+  simplex.vertex[0] = minkowskiSupport(shapeA, shapeB, detail::initialDirection(shapeA, shapeB));
   simplex.lambda[0] = 1;
   simplex.size = 1;
   Vec3 v = simplex.vertex[0].w;
@@ -207,7 +199,7 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
   while (!overlap && iteration < settings.maxIterations) {
     ++iteration;
     const Vec3 direction = -v;
-    const SimplexVertex w = detail::cso(shapeA, shapeB, direction);
+    const SimplexVertex w = minkowskiSupport(shapeA, shapeB, direction);
     scale = std::fmax(scale, detail::magnitudeOf(w));
     const double vw = dot(v, w.w);
     const double gap = vv - vw;
@@ -340,7 +332,7 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   while (!decided && iteration < settings.maxIterations) {
     ++iteration;
     const Vec3 direction = -v;
-    const SimplexVertex w = detail::cso(shapeA, shapeB, direction);
+    const SimplexVertex w = minkowskiSupport(shapeA, shapeB, direction);
     scale = std::fmax(scale, detail::magnitudeOf(w));
     const double tau = kRoundingUlps * kUnitRoundoff * scale;
     const double vNorm = std::sqrt(vv);

@@ -125,29 +125,4 @@ std::vector<Vec3> localCoreVertices(const Shape& s);
 // (core plus radius). Used for scale-relative tolerances.
 double localBoundingRadius(const Shape& s);
 
-// A shape under its pose, as GJK sees it: a world-space core support mapping
-// and a radius. Any type with these three members can be passed to the
-// algorithms (see gjk.h).
-class PosedShape {
- public:
-  explicit PosedShape(const Shape& s) : shape_(&s) {}
-
-  Vec3 support(const Vec3& worldDir) const {
-    const Transform& t = shape_->pose;
-    return t.apply(localCoreSupport(*shape_, t.toLocalDirection(worldDir)));
-  }
-  double radius() const { return coreRadius(*shape_); }
-  // The pose's origin. Only used to choose GJK's first search direction,
-  // so it need not lie inside the shape (a polytope's points may be
-  // anywhere relative to its local origin).
-  Vec3 center() const { return shape_->pose.position; }
-  const Shape& shape() const { return *shape_; }
-
- private:
-  const Shape* shape_;
-};
-
-// Support of the full shape (core plus radius) in world space, for drawing.
-Vec3 fullSupport(const Shape& s, const Vec3& worldDir);
-
 }  // namespace collidoscope
