@@ -178,8 +178,8 @@ TEST(Scene, DeepNestingIsInvalidJsonNotACrash) {
 
 TEST(Scene, UnsupportedQueryAtRunTime) {
   const std::string two = R"("shapes":[{"type":"box","halfExtents":[1,1,1]},{"type":"sphere","radius":1}])";
-  const Scene s = parseOk(R"({"version":1,)" + two + R"(,"query":"penetration"})");
-  EXPECT_EQ(s.query, QueryKind::Penetration);
+  const Scene s = parseOk(R"({"version":1,)" + two + R"(,"query":"sat"})");
+  EXPECT_EQ(s.query, QueryKind::Sat);
   std::string out;
   SceneError err;
   EXPECT_FALSE(collidoscope::runScene(s, false, &out, &err));

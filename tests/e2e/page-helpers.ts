@@ -5,6 +5,8 @@ export interface PageState {
   scene: { version: 1; query: string; shapes: Record<string, unknown>[] } | null;
   frameIndex: number;
   frameCount: number;
+  /** Kind of the frame shown: GJK 'init' | 'support' | 'simplex' | 'done'; EPA 'seed' | 'closest' | 'support' | 'expand' | 'done'. */
+  frameKind: string | null;
   result: Record<string, unknown> | null;
   error: string | null;
   link: string;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CollidoscopeError, init, minkowskiSurface, run, shapeSurface, trace, validateScene,
-  type DistanceResult, type IntersectResult, type Scene, type Shape,
+  type DistanceResult, type GjkTrace, type IntersectResult, type Scene, type Shape,
 } from '../../web/lib/index';
 import { expected, vectorScene } from './vectors';
 
@@ -83,7 +83,7 @@ describe('trace', () => {
   };
 
   it('has the same result as run, and frames that follow the pseudocode', () => {
-    const t = trace(scene);
+    const t = trace(scene) as GjkTrace;
     expect(t.result).toEqual(run(scene));
     expect(t.frames[0].kind).toBe('init');
     expect(t.frames[t.frames.length - 1].kind).toBe('done');
@@ -100,7 +100,7 @@ describe('trace', () => {
   });
 
   it('each support frame gap decreases towards the tolerance (the error bound)', () => {
-    const t = trace(scene);
+    const t = trace(scene) as GjkTrace;
     const gaps = t.frames.filter((f) => f.kind === 'support' && f.gap !== null).map((f) => f.gap as number);
     expect(gaps.length).toBeGreaterThan(0);
     const last = t.frames.filter((f) => f.kind === 'support').pop()!;
@@ -127,7 +127,7 @@ describe('bad input is a CollidoscopeError naming the field', () => {
     ['string number', () => { const s = base(); (s.shapes[0] as unknown as Record<string, unknown>).radius = '1'; return s; }, 'shapes[0].radius', /number/],
     ['not an object', () => 42, null, /object/],
     ['null scene', () => null, null, /object/],
-    ['unsupported query', () => ({ ...base(), query: 'penetration' }), 'query', /not implemented/],
+    ['unsupported query', () => ({ ...base(), query: 'sat' }), 'query', /not implemented/],
     ['unknown query', () => ({ ...base(), query: 'teleport' }), 'query', /unknown query/],
     ['negative step', () => ({ ...base(), step: -1 }), 'step', /whole number/],
   ];

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/support.h"
 
@@ -93,6 +94,14 @@ void writeVec(JsonWriter& w, const Vec3& v) {
   w.vec(d, 3);
 }
 
+// Result vectors: −0 is written as 0 (x + 0.0 maps −0 to +0 and changes
+// nothing else), so a normal reads [0, 1, 0], not [0, 1, -0]. Scenes are
+// written with writeVec, bit for bit.
+void writeResultVec(JsonWriter& w, const Vec3& v) {
+  const double d[3] = {v.x + 0.0, v.y + 0.0, v.z + 0.0};
+  w.vec(d, 3);
+}
+
 void writeShape(JsonWriter& w, const Shape& s) {
   w.beginObject().key("type").value(shapeTypeName(s.type));
   switch (s.type) {
@@ -119,6 +128,7 @@ void writeShape(JsonWriter& w, const Shape& s) {
 // ---- captions -------------------------------------------------------------
 
 std::string fmt(double d) {
+  if (d == 0) d = 0;  // captions read "0", not "-0"
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", d);
   return buf;
@@ -257,10 +267,117 @@ void writeIntersect(JsonWriter& w, const IntersectResult& r) {
 
 void writeDistance(JsonWriter& w, const DistanceResult& r) {
   w.beginObject().key("distance").value(r.distance).key("pointA");
-  writeVec(w, r.pointA);
+  writeResultVec(w, r.pointA);
   w.key("pointB");
-  writeVec(w, r.pointB);
+  writeResultVec(w, r.pointB);
   w.key("iterations").value(r.iterations).key("status").value(gjkStatusName(r.status)).endObject();
+}
+
+void writePenetration(JsonWriter& w, const PenetrationResult& r) {
+  w.beginObject().key("intersecting").value(r.intersecting).key("depth").value(r.depth).key("normal");
+  writeResultVec(w, r.normal);
+  w.key("pointA");
+  writeResultVec(w, r.pointA);
+  w.key("pointB");
+  writeResultVec(w, r.pointB);
+  w.key("iterations").value(r.iterations).key("status").value(epaStatusName(r.status)).endObject();
+}
+
+void writeEpaFace(JsonWriter& w, const EpaFace& f) {
+  w.beginObject().key("id").value(f.id).key("v").beginArray().value(f.v[0]).value(f.v[1]).value(f.v[2]).endArray();
+  w.key("normal");
+  writeVec(w, f.normal);
+  w.key("distance").value(f.distance).endObject();
+}
+
+std::string epaCaption(const EpaFrame& f, const PenetrationResult& r, double radius) {
+  switch (f.event) {
+    case EpaEvent::Seed:
+      return "GJK found the origin inside A − B (the cores overlap). Its simplex, grown to a tetrahedron, is the "
+             "first polytope P: " + std::to_string(f.vertices.size()) + " vertices, " + std::to_string(f.faces.size()) +
+             " faces around the origin.";
+    case EpaEvent::Closest:
+      return "The face of P nearest the origin is at distance d = " + fmt(f.depth) + " along n = " + fmtVec(f.normal) +
+             ": no point of the boundary of A − B is nearer than d, so the depth is at least d.";
+    case EpaEvent::Support: {
+      std::string s = "Support point w = s_A(n) − s_B(−n) = " + fmtVec(f.support.w) + " (a on A, b on B). Gap n·w − d = " +
+                      fmt(f.gap);
+      switch (f.reason) {
+        case EpaReason::GapWithinTolerance:
+          return s + " ≤ tolerance " + fmt(f.tolerance) + ": the face lies on the boundary of A − B. Stop.";
+        case EpaReason::DuplicateSupport:
+          return s + " > tolerance " + fmt(f.tolerance) + ", but w is already a vertex: rounding hides further "
+                 "progress. Stop with the best face (degenerate).";
+        case EpaReason::Capacity:
+          return s + ": the polytope is full (" + std::to_string(kEpaMaxVertices) + " vertices). Stop with the best face.";
+        default:
+          return s + " > tolerance " + fmt(f.tolerance) + ": A − B reaches beyond this face, so P must grow towards w.";
+      }
+    }
+    case EpaEvent::Expand:
+      return "w sees " + std::to_string(f.removed.size()) + (f.removed.size() == 1 ? " face" : " faces") +
+             " (removed, red); their " + std::to_string(f.horizon.size()) + " horizon edges are joined to w by " +
+             std::to_string(f.added.size()) + " new faces (green). P now has " + std::to_string(f.faces.size()) +
+             " faces.";
+    case EpaEvent::Done:
+      switch (f.reason) {
+        case EpaReason::Apart:
+          return r.intersecting
+                     ? "GJK: the cores are apart by " + fmt(radius - r.depth) + " < r_A + r_B = " + fmt(radius) +
+                           ", so the rounded shapes overlap by depth " + fmt(r.depth) + " (exact, no EPA needed)."
+                     : "GJK: the shapes are apart: depth 0, not intersecting. The normal is the separating direction.";
+        case EpaReason::Flat:
+          return "A − B is flat (no volume): the origin lies on it, so the shapes only touch. Depth " + fmt(r.depth) +
+                 ", normal " + fmtVec(r.normal) + ".";
+        default:
+          return "Result: depth " + fmt(r.depth) + (radius > 0 ? " (d + r_A + r_B)" : "") + ", normal " + fmtVec(r.normal) +
+                 " (move B this way), after " + std::to_string(r.iterations) +
+                 (r.iterations == 1 ? " iteration (" : " iterations (") + epaStatusName(r.status) + ").";
+      }
+  }
+  return "";
+}
+
+void writeEpaFrame(JsonWriter& w, const EpaFrame& f, const PenetrationResult& r, double radius) {
+  static const char* const kEvents[] = {"seed", "closest", "support", "expand", "done"};
+  w.beginObject();
+  w.key("kind").value(kEvents[static_cast<int>(f.event)]);
+  w.key("reason").value(epaReasonName(f.reason));
+  w.key("line").value(f.line).key("iteration").value(f.iteration);
+  w.key("vertices").beginArray();
+  for (const SimplexVertex& v : f.vertices) {
+    w.beginObject();
+    writeSimplexVertex(w, v);
+    w.endObject();
+  }
+  w.endArray().key("faces").beginArray();
+  for (const EpaFace& face : f.faces) writeEpaFace(w, face);
+  w.endArray().key("closest");
+  if (f.closest >= 0) w.value(f.closest);
+  else w.null();
+  w.key("support");
+  if (f.hasSupport) {
+    w.beginObject();
+    writeSimplexVertex(w, f.support);
+    w.endObject();
+  } else {
+    w.null();
+  }
+  w.key("removed").beginArray();
+  for (const EpaFace& face : f.removed) writeEpaFace(w, face);
+  w.endArray().key("horizon").beginArray();
+  for (const auto& e : f.horizon) w.beginArray().value(e.first).value(e.second).endArray();
+  w.endArray().key("added").beginArray();
+  for (int id : f.added) w.value(id);
+  w.endArray();
+  w.key("depth").value(f.depth).key("normal");
+  writeVec(w, f.normal);
+  w.key("gap");
+  if (f.hasGap) w.value(f.gap);
+  else w.null();
+  w.key("tolerance").value(f.tolerance);
+  w.key("caption").value(epaCaption(f, r, radius));
+  w.endObject();
 }
 
 // Directions spread evenly over the unit sphere (Fibonacci lattice).
@@ -474,17 +591,42 @@ std::string sceneToJson(const Scene& scene) {
   return w.str();
 }
 
+static bool runPenetration(const PosedShape& a, const PosedShape& b, bool trace, std::string* json) {
+  JsonWriter w;
+  if (!trace) {
+    writePenetration(w, penetration(a, b));
+    *json = w.str();
+    return true;
+  }
+  EpaRecorder rec;
+  const PenetrationResult r = penetration(a, b, GjkSettings{}, EpaSettings{}, rec);
+  const double radius = a.radius() + b.radius();
+  w.beginObject().key("query").value("penetration").key("pseudocode").beginArray();
+  for (const char* const* line = epaPseudocode(); *line != nullptr; ++line) w.value(*line);
+  w.endArray().key("frames").beginArray();
+  for (const EpaFrame& f : rec.frames) writeEpaFrame(w, f, r, radius);
+  w.endArray().key("result");
+  writePenetration(w, r);
+  w.key("marginA").value(a.radius()).key("marginB").value(b.radius()).endObject();
+  *json = w.str();
+  return true;
+}
+
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
-  if (scene.query != QueryKind::Intersect && scene.query != QueryKind::Distance) {
+  if (scene.query != QueryKind::Intersect && scene.query != QueryKind::Distance &&
+      scene.query != QueryKind::Penetration) {
     *err = {"unsupported-query", "query",
             std::string("query \"") + queryName(scene.query) +
-                "\" is part of the scene format but not implemented in this version (available: intersect, distance)"};
+                "\" is part of the scene format but not implemented in this version (available: intersect, "
+                "distance, penetration)"};
     return false;
   }
   if (scene.shapes.size() != 2) {
     *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
     return false;
   }
+  if (scene.query == QueryKind::Penetration)
+    return runPenetration(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]), trace, json);
   const bool intersect = scene.query == QueryKind::Intersect;
   const PosedShape a(scene.shapes[0]);
   const PosedShape b(scene.shapes[1]);

@@ -37,8 +37,8 @@ export interface Shape {
   rotation?: Quat;
 }
 
-/** Queries this build runs. The scene format names more (penetration, hull, ...), which later versions add. */
-export type Query = 'intersect' | 'distance';
+/** Queries this build runs. The scene format names more (hull, raycast, ...), which later versions add. */
+export type Query = 'intersect' | 'distance' | 'penetration';
 
 export interface Scene {
   version: 1;
@@ -65,7 +65,22 @@ export interface DistanceResult {
   status: Status;
 }
 
-export type Result = IntersectResult | DistanceResult;
+export interface PenetrationResult {
+  /** True also when the shapes only touch (depth 0). */
+  intersecting: boolean;
+  /** Minimum translation distance; 0 when apart or touching. */
+  depth: number;
+  /** Unit vector: move B by depth·normal to separate it from A. Always finite. */
+  normal: Vec3;
+  /** On A; pointA − pointB = depth·normal (the closest points when apart). */
+  pointA: Vec3;
+  pointB: Vec3;
+  /** EPA iterations (0 when GJK alone decided). */
+  iterations: number;
+  status: 'converged' | 'touching' | 'max-iterations' | 'degenerate';
+}
+
+export type Result = IntersectResult | DistanceResult | PenetrationResult;
 
 export interface SimplexVertex {
   /** w = a − b, a point of the Minkowski difference A − B. */
@@ -104,15 +119,73 @@ export interface GjkFrame {
   caption: string;
 }
 
-export interface Trace {
-  query: Query;
+/** A point of the EPA polytope: w = a − b, a point of core(A) − core(B). */
+export interface EpaVertex {
+  w: Vec3;
+  a: Vec3;
+  b: Vec3;
+}
+
+export interface EpaFace {
+  /** Stable name of the face across frames. */
+  id: number;
+  /** Indices into the frame's vertices, counter-clockwise seen from outside. */
+  v: [number, number, number];
+  /** Unit outward normal. */
+  normal: Vec3;
+  /** Distance of the face's plane from the origin. */
+  distance: number;
+}
+
+export interface EpaFrame {
+  kind: 'seed' | 'closest' | 'support' | 'expand' | 'done';
+  reason: string;
+  /** 1-based line of Trace.pseudocode. */
+  line: number;
+  iteration: number;
+  /** All polytope vertices so far (indices stable across frames). */
+  vertices: EpaVertex[];
+  /** The polytope's faces after this step. */
+  faces: EpaFace[];
+  /** Id of the face nearest the origin. */
+  closest: number | null;
+  /** The new support point (support and expand frames). */
+  support: EpaVertex | null;
+  /** Expand frames: the faces the support point saw, now removed. */
+  removed: EpaFace[];
+  /** Expand frames: horizon edges as vertex index pairs. */
+  horizon: [number, number][];
+  /** Expand frames: ids of the new faces. */
+  added: number[];
+  /** Current depth estimate (nearest face distance) and its normal, in core space. */
+  depth: number;
+  normal: Vec3;
+  /** Support frames: n·w − d, compared with tolerance. */
+  gap: number | null;
+  tolerance: number;
+  caption: string;
+}
+
+interface TraceBase {
   pseudocode: string[];
-  frames: GjkFrame[];
-  result: Result;
-  /** GJK runs on the cores; these radii (sphere/capsule radius + margin) are added afterwards. */
+  /** The algorithms run on the cores; these radii (sphere/capsule radius + margin) are added afterwards. */
   marginA: number;
   marginB: number;
 }
+
+export interface GjkTrace extends TraceBase {
+  query: 'intersect' | 'distance';
+  frames: GjkFrame[];
+  result: IntersectResult | DistanceResult;
+}
+
+export interface EpaTrace extends TraceBase {
+  query: 'penetration';
+  frames: EpaFrame[];
+  result: PenetrationResult;
+}
+
+export type Trace = GjkTrace | EpaTrace;
 
 let wasm: WasmModule | null = null;
 let loading: Promise<void> | null = null;
@@ -158,7 +231,10 @@ export function run(scene: Scene | string): Result {
   return unwrap<Result>(mod().runScene(toSceneJson(scene), false));
 }
 
-/** Runs the scene's query with a recording trace: every GJK step as a frame. */
+/** Runs the scene's query with a recording trace: every step of GJK (or EPA for penetration) as a frame. */
+export function trace(scene: Scene & { query: 'penetration' }): EpaTrace;
+export function trace(scene: Scene & { query: 'intersect' | 'distance' }): GjkTrace;
+export function trace(scene: Scene | string): Trace;
 export function trace(scene: Scene | string): Trace {
   return unwrap<Trace>(mod().runScene(toSceneJson(scene), true));
 }

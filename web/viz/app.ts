@@ -3,6 +3,7 @@ import { CollidoscopeError, trace as runTrace, validateScene, type Quat, type Sc
 import { defaultScene } from './defaults';
 import { round } from './format';
 import { MinkowskiView } from './minkowski-view';
+import { isEpaTrace, overlayFor } from './overlay';
 import { Banner, renderFrameText, renderPseudocode, renderStepper } from './panel';
 import { HashWriter, linkFor, sceneFromHash } from './permalink';
 import { ShapeEditor } from './shape-editor';
@@ -15,6 +16,8 @@ export interface PublicState {
   scene: Scene | null;
   frameIndex: number;
   frameCount: number;
+  /** Kind of the frame shown ('support', 'expand', 'done' ...), null without a trace. */
+  frameKind: string | null;
   result: Trace['result'] | null;
   error: string | null;
   link: string;
@@ -59,7 +62,7 @@ export class App {
   readonly minkView: MinkowskiView;
   readonly editors: [ShapeEditor, ShapeEditor];
   readonly state: PublicState = {
-    scene: null, frameIndex: 0, frameCount: 0, result: null, error: null, link: '', ready: false,
+    scene: null, frameIndex: 0, frameCount: 0, frameKind: null, result: null, error: null, link: '', ready: false,
   };
 
   constructor() {
@@ -204,11 +207,13 @@ export class App {
   private showFrame(): void {
     const tr = this.trace;
     const frame = tr?.frames[this.frameIndex] ?? null;
+    const overlay = overlayFor(tr, this.frameIndex);
     this.renderStepper();
     renderPseudocode(tr?.pseudocode ?? [], frame?.line ?? 0);
-    renderFrameText(frame, tr);
-    this.shapesView.setFrame(frame, tr);
-    this.minkView.setFrame(frame, tr);
+    renderFrameText(overlay, frame?.caption ?? '', tr);
+    document.getElementById('app')!.dataset.algorithm = isEpaTrace(tr) ? 'epa' : 'gjk';
+    this.shapesView.setFrame(overlay);
+    this.minkView.setFrame(overlay);
     this.hash.write(linkFor(this.scene, this.frameIndex));
     this.publish();
   }
@@ -218,6 +223,7 @@ export class App {
     s.scene = JSON.parse(JSON.stringify(this.scene)) as Scene;
     s.frameIndex = this.frameIndex;
     s.frameCount = this.frameCount;
+    s.frameKind = this.trace?.frames[this.frameIndex]?.kind ?? null;
     s.result = this.trace ? JSON.parse(JSON.stringify(this.trace.result)) : null;
     s.error = this.banner.message;
     try {

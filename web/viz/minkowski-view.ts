@@ -1,10 +1,10 @@
-// Right view: the Minkowski difference A − B (full shapes, and the cores GJK runs on), the origin, and the
-// current GJK frame: simplex, search direction, new support point w, closest point v.
+// Right view: the Minkowski difference A − B (full shapes, and the cores GJK and EPA run on), the origin, and
+// the current frame as drawn by its algorithm's overlay (gjk-overlay.ts, epa-overlay.ts).
 import * as THREE from 'three';
-import { minkowskiSurface, type GjkFrame, type Shape, type Trace } from '../lib/index';
-import { fmt, len3 } from './format';
+import { minkowskiSurface, type Shape } from '../lib/index';
 import { buildHull, enclosingSphere, type Hull } from './hull';
-import { COLORS, clearGroup, hullObject, label, line, marker, toV3, triangles } from './objects';
+import { COLORS, clearGroup, hullObject, label, marker } from './objects';
+import type { FrameOverlay } from './overlay';
 import { View } from './view';
 
 export class MinkowskiView {
@@ -71,48 +71,10 @@ export class MinkowskiView {
     return this.bounds().radius * 0.4;
   }
 
-  setFrame(frame: GjkFrame | null, trace: Trace | null): void {
+  /** Draw the current frame (GJK's simplex or EPA's polytope: see overlay.ts). */
+  setFrame(overlay: FrameOverlay | null): void {
     clearGroup(this.frameGroup);
-    if (!frame || !trace) { this.view.requestRender(); return; }
-    const g = this.frameGroup;
-    const W = frame.simplex.map((s) => s.w);
-    const scale = this.bounds().radius;
-
-    // Simplex: vertices, every edge, every face (a tetrahedron shows its four faces).
-    for (const w of W) g.add(marker(COLORS.simplex, 5, w));
-    for (let i = 0; i < W.length; i++) for (let j = i + 1; j < W.length; j++) g.add(line([W[i], W[j]], COLORS.simplex));
-    const tris: (readonly number[])[][] = [];
-    for (let i = 0; i < W.length; i++) for (let j = i + 1; j < W.length; j++) for (let k = j + 1; k < W.length; k++) tris.push([W[i], W[j], W[k]]);
-    if (tris.length) g.add(triangles(tris, COLORS.simplex, 0.18));
-
-    // Search direction, drawn from the origin.
-    const d = toV3(frame.direction);
-    if (d.lengthSq() > 0 && Number.isFinite(d.lengthSq()) && frame.kind !== 'done') {
-      const arrowLen = this.arrowLength();
-      const arrow = new THREE.ArrowHelper(d.clone().normalize(), new THREE.Vector3(), arrowLen, COLORS.direction, arrowLen * 0.18, arrowLen * 0.09);
-      arrow.renderOrder = 6;
-      g.add(arrow);
-      g.add(label('d', 'label-point label-direction', d.clone().normalize().multiplyScalar(arrowLen * 1.08)));
-    }
-
-    // New support point w.
-    if (frame.support) {
-      g.add(marker(COLORS.support, 6, frame.support.w));
-      g.add(label('w', 'label-point label-support', frame.support.w));
-      if (frame.kind === 'support') {
-        // Dashed from v to w: how far the support point reaches beyond v along the search direction.
-        g.add(line([frame.v, frame.support.w], COLORS.support, { dashed: Math.max(0.02, scale * 0.02), opacity: 0.7 }));
-      }
-    }
-
-    // Closest point v and its distance to the origin (before the first support point of an intersect
-    // query, W is empty and v is only a direction).
-    if (W.length === 0) { this.view.requestRender(); return; }
-    g.add(marker(COLORS.closest, 5, frame.v));
-    g.add(line([[0, 0, 0], frame.v], COLORS.closest));
-    g.add(label('v', 'label-point label-closest', frame.v));
-    const n = len3(frame.v);
-    if (n > 0) g.add(label('‖v‖ = ' + fmt(n, 5), 'label-note', toV3(frame.v).multiplyScalar(0.5)));
+    if (overlay) overlay.minkowski(this.frameGroup, { scale: this.bounds().radius, arrowLength: this.arrowLength() });
     this.view.requestRender();
   }
 }

@@ -1,5 +1,8 @@
 // Small Three.js building blocks shared by both views: hull meshes, markers, lines, labels, disposal.
 import * as THREE from 'three';
+import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js';
+import { LineSegments2 } from 'three/examples/jsm/lines/LineSegments2.js';
+import { LineSegmentsGeometry } from 'three/examples/jsm/lines/LineSegmentsGeometry.js';
 import { CSS2DObject } from 'three/examples/jsm/renderers/CSS2DRenderer.js';
 import type { Hull } from './hull';
 
@@ -13,6 +16,13 @@ export const COLORS = {
   closest: 0xffffff, // closest points v, on A and on B: white
   direction: 0xffd166, // search direction: yellow
   origin: 0xff6b6b,
+  // EPA
+  polytope: 0x5ad1e6, // the expanding polytope: cyan
+  face: 0xffd166, // the face nearest the origin, its normal and distance: yellow
+  removed: 0xff4d4d, // faces the new support point sees (removed): red
+  horizon: 0xff9f1c, // horizon edges: orange, bold
+  added: 0x3ddc97, // new faces: green
+  contact: 0xffffff, // final contact points and normal: white
 };
 
 export interface HullStyle {
@@ -92,6 +102,34 @@ export function line(points: (THREE.Vector3 | readonly number[])[], color: numbe
   if (opts.dashed) l.computeLineDistances();
   l.renderOrder = 4;
   return l;
+}
+
+/** Line segments `width` pixels wide (WebGL draws plain lines one pixel wide). `pairs` holds both ends of each segment. */
+export function boldSegments(pairs: (readonly number[])[], color: number, width: number, opacity = 1): LineSegments2 {
+  const flat: number[] = [];
+  for (const p of pairs) flat.push(p[0], p[1], p[2]);
+  const geom = new LineSegmentsGeometry().setPositions(flat);
+  // LineMaterial measures widths in drawing-buffer pixels; the views render at up to 2 device pixels per CSS pixel.
+  const ratio = Math.min(window.devicePixelRatio || 1, 2);
+  // Transparent, so that it is drawn in the transparent pass after the translucent faces (renderOrder decides).
+  const mat = new LineMaterial({ color, linewidth: width * ratio, transparent: true, opacity, depthTest: false, depthWrite: false });
+  const l = new LineSegments2(geom, mat);
+  l.renderOrder = 7;
+  return l;
+}
+
+/** An arrow from `from` along the unit vector `dir`, `length` long, drawn over the translucent bodies. */
+export function arrow(from: THREE.Vector3 | readonly number[], dir: THREE.Vector3 | readonly number[], length: number, color: number): THREE.ArrowHelper {
+  const d = dir instanceof THREE.Vector3 ? dir.clone() : toV3(dir);
+  const o = from instanceof THREE.Vector3 ? from.clone() : toV3(from);
+  const a = new THREE.ArrowHelper(d.normalize(), o, length, color, length * 0.2, length * 0.1);
+  a.renderOrder = 6;
+  a.traverse((x) => {
+    const m = (x as THREE.Mesh).material as THREE.Material | undefined;
+    if (m) { m.depthTest = false; m.transparent = true; }
+    x.renderOrder = 6;
+  });
+  return a;
 }
 
 /** Translucent triangles (both sides) through the given vertex triples. */

@@ -1,7 +1,7 @@
 // The side panel's read-only parts: step counter, caption, pseudocode, values, result, error banner.
 // Everything is written with textContent: captions, pseudocode and error messages are never parsed as HTML.
-import type { GjkFrame, Trace } from '../lib/index';
-import { fmt, fmtVec, len3 } from './format';
+import { algorithmName, describeResult, type FrameOverlay } from './overlay';
+import type { Trace } from '../lib/index';
 
 export function $(id: string): HTMLElement {
   const el = document.getElementById(id);
@@ -84,28 +84,9 @@ export function renderPseudocode(lines: string[], active: number): void {
   }
 }
 
-export function renderFrameText(frame: GjkFrame | null, trace: Trace | null): void {
-  $('caption').textContent = frame ? frame.caption : '';
-  const rows: [string, string, string?][] = [];
-  if (frame && trace) {
-    const vnorm = len3(frame.v);
-    rows.push(['iteration', String(frame.iteration)]);
-    rows.push([frame.simplex.length ? 'v' : 'v (direction)', fmtVec(frame.v)]);
-    rows.push(['‖v‖', fmt(vnorm)]);
-    rows.push(['‖v‖²', fmt(frame.vv)]);
-    rows.push(['w', frame.support ? fmtVec(frame.support.w) : '—']);
-    rows.push(['v·w', fmt(frame.vw)]);
-    if (frame.gap !== null) {
-      const ok = frame.gap <= frame.tolerance;
-      rows.push(['gap ‖v‖² − v·w', `${fmt(frame.gap)} ${ok ? '≤' : '>'} ${fmt(frame.tolerance, 3)}`, ok ? 'ok' : 'pending']);
-    }
-    rows.push(['|W|', String(frame.simplex.length)]);
-    if (frame.simplex.length) rows.push(['weights λ', frame.simplex.map((x) => fmt(x.lambda, 4)).join(', ')]);
-    if (trace.marginA > 0 || trace.marginB > 0) {
-      rows.push(['r_A, r_B', `${fmt(trace.marginA)}, ${fmt(trace.marginB)}`]);
-      if (frame.simplex.length) rows.push(['‖v‖ − r_A − r_B', fmt(vnorm - trace.marginA - trace.marginB)]);
-    }
-  }
+export function renderFrameText(overlay: FrameOverlay | null, caption: string, trace: Trace | null): void {
+  $('caption').textContent = caption;
+  const rows = overlay ? overlay.values() : [];
   const tbody = $('values').querySelector('tbody')!;
   tbody.replaceChildren(...rows.map(([k, v, cls]) => {
     const tr = document.createElement('tr');
@@ -118,11 +99,5 @@ export function renderFrameText(frame: GjkFrame | null, trace: Trace | null): vo
     return tr;
   }));
   $('result').textContent = trace ? describeResult(trace) : '';
-}
-
-export function describeResult(trace: Trace): string {
-  const r = trace.result;
-  const tail = `${r.iterations} iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
-  if ('intersecting' in r) return `${r.intersecting ? 'Intersecting' : 'Separated'} (${tail}).`;
-  return `Distance ${fmt(r.distance, 9)} between ${fmtVec(r.pointA)} on A and ${fmtVec(r.pointB)} on B (${tail}).`;
+  $('algorithm').textContent = algorithmName(trace);
 }

@@ -1,10 +1,11 @@
 // Left view: shapes A and B in world space, moved with TransformControls, plus the current frame's
-// points on the shapes (support sources a and b, simplex sources, closest points).
+// points on the shapes (support sources a and b, closest or contact points), drawn by the frame's overlay.
 import * as THREE from 'three';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
-import { shapeSurface, type GjkFrame, type Quat, type Shape, type Trace, type Vec3 } from '../lib/index';
+import { shapeSurface, type Quat, type Shape, type Vec3 } from '../lib/index';
 import { buildHull, enclosingSphere, type Hull } from './hull';
-import { COLORS, clearGroup, hullObject, label, line, marker } from './objects';
+import { COLORS, clearGroup, hullObject, label } from './objects';
+import type { FrameOverlay } from './overlay';
 import { View } from './view';
 
 export type TransformMode = 'translate' | 'rotate';
@@ -72,7 +73,7 @@ export class ShapesView {
         this.bodies[i].add(hullObject(hull, {
           color: i === 0 ? COLORS.a : COLORS.b, opacity: 0.42, edgeOpacity: 0.85, pointSize: 5,
         }));
-        // GJK runs on the core (sphere → centre, capsule → segment, margin removed): draw it as a wireframe
+        // GJK and EPA run on the core (sphere → centre, capsule → segment, margin removed): draw it as a wireframe
         // so the support points a and b, which lie on the core, are seen where they are.
         const core = coreOf(local);
         if (core) {
@@ -127,31 +128,11 @@ export class ShapesView {
     this.view.requestRender();
   }
 
-  /** Draw the frame's points that live on the shapes. */
-  setFrame(frame: GjkFrame | null, trace: Trace | null): void {
+  /** Draw the frame's points that live on the shapes (see overlay.ts). */
+  setFrame(overlay: FrameOverlay | null): void {
     clearGroup(this.overlay);
-    if (!frame || !trace) { this.view.requestRender(); return; }
-    for (const s of frame.simplex) {
-      this.overlay.add(marker(COLORS.simplex, 3, s.a, 0.9));
-      this.overlay.add(marker(COLORS.simplex, 3, s.b, 0.9));
-    }
-    const dash = Math.max(0.02, this.bounds().radius * 0.02);
-    if (frame.support) {
-      const { a, b } = frame.support;
-      this.overlay.add(marker(COLORS.support, 5, a), marker(COLORS.support, 5, b));
-      this.overlay.add(line([a, b], COLORS.support, { dashed: dash, opacity: 0.9 }));
-      this.overlay.add(label('a', 'label-point label-support', a), label('b', 'label-point label-support', b));
-    }
-    if (frame.simplex.length) {
-      this.overlay.add(marker(COLORS.closest, 4, frame.closestA), marker(COLORS.closest, 4, frame.closestB));
-      this.overlay.add(line([frame.closestA, frame.closestB], COLORS.closest, { opacity: 0.85 }));
-    }
-    const r = trace.result;
-    if (frame.kind === 'done' && 'pointA' in r && (trace.marginA > 0 || trace.marginB > 0)) {
-      // With margins the reported points lie on the full shapes, not on the cores GJK ran on.
-      this.overlay.add(marker(COLORS.closest, 4, r.pointA), marker(COLORS.closest, 4, r.pointB));
-      this.overlay.add(line([r.pointA, r.pointB], COLORS.closest, { dashed: dash }));
-    }
+    const radius = this.bounds().radius;
+    if (overlay) overlay.shapes(this.overlay, { scale: radius, arrowLength: radius * 0.45 });
     this.view.requestRender();
   }
 

@@ -91,6 +91,8 @@ struct DistanceResult {
   GjkStatus status = GjkStatus::Converged;
   bool coresOverlap = false;  // the cores intersect (or touch within rounding)
   Vec3 v;                     // final v = core(A) point − core(B) point
+  Simplex simplex;            // final W (EPA starts from it)
+  double scale = 0;           // largest support-point coordinate seen (S)
 };
 
 struct IntersectResult {
@@ -264,6 +266,8 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
   out.status = status;
   out.coresOverlap = overlap;
   out.v = v;
+  out.simplex = simplex;
+  out.scale = scale;
   const Vec3 pa = simplex.pointA();
   const Vec3 pb = simplex.pointB();
   if (overlap) {

@@ -1,0 +1,629 @@
+// collidoscope — the Expanding Polytope Algorithm: penetration depth,
+// normal and contact points of two overlapping convex shapes.
+//
+// References: G. van den Bergen, "Proximity queries and penetration depth
+// computation on 3D game objects", GDC 2001; the 2D/3D EPA of
+// ../shared/seeds/002 and the thesis ../shared/seeds/001, ch. 6.
+//
+// Let C = core(A) − core(B). When the cores overlap, the origin lies in C,
+// and the penetration depth of the cores is the distance from the origin to
+// the boundary of C; the boundary point p nearest the origin gives the
+// normal n = p/|p| (the direction to move B) and, through the weights of
+// the face holding p, the contact points on A and B. EPA grows a polytope
+// P ⊆ C that contains the origin:
+//
+//   1. P starts as GJK's final simplex, grown to a tetrahedron (seeds
+//      with 1–3 points get support points in perpendicular directions).
+//   2. Take the face f of P nearest the origin (normal n, distance d) and
+//      the support point w = s_C(n). If n·w − d is within tolerance, f lies
+//      on the boundary of C: done, depth = d.
+//   3. Otherwise remove every face w can see, and join w to each edge of the
+//      horizon (edges between a removed and a kept face).
+//
+// d never decreases and n·w bounds the depth from above, so n·w − d is a
+// certified error bound, tested exactly like GJK's: n·w − d ≤ max(ε_rel·d,
+// ε_abs·S). Rounded shapes run on the cores and add their radii, so a
+// sphere's depth is exact.
+//
+// Touching contact — where other libraries return a NaN normal or a depth
+// from rounding noise — is handled explicitly: when GJK's simplex cannot be
+// grown to a tetrahedron (C is flat, a segment or a point) the shapes touch
+// with depth 0 and the normal of the flat difference; when the nearest face
+// has distance ~0 and nothing of C lies beyond it, the status is Touching
+// with that face's normal. The normal is always a unit vector.
+//
+// Departures from the textbook: the visible faces are found by a flood fill
+// from the nearest face that skips faces w is coplanar with to rounding (so
+// flat caps and box faces do not split the region), and the horizon is
+// checked to be a single loop (else status Degenerate, keeping the last
+// valid polytope). Storage is fixed: at most
+// kEpaMaxVertices vertices (faces ≤ 2V − 4), so nothing allocates.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "collidoscope/gjk.h"
+#include "collidoscope/math.h"
+#include "collidoscope/simplex.h"
+#include "collidoscope/support.h"
+#include "collidoscope/trace.h"
+
+namespace collidoscope {
+
+// Polytope capacity. Polytopal shapes need a few dozen vertices. Curved
+// ones need more where the depth is nearly the same in many directions (a
+// point near the centre of a near-spherical ellipsoid, or near a
+// cylinder's axis): there EPA must refine a whole region to certify 1e-10.
+// 512 vertices leave 2 of 30 000 random curved pairs at the cap (256 left
+// 12), for ~170 KB of stack; such a pair ends with status MaxIterations
+// and its best bound (measured ~1e-7 relative).
+constexpr int kEpaMaxVertices = 512;
+constexpr int kEpaMaxFaces = 2 * kEpaMaxVertices;  // a closed triangulated polytope has 2V − 4 faces
+
+enum class EpaStatus {
+  Converged,      // the depth is certified within tolerance
+  Touching,       // the shapes overlap by at most rounding: depth 0, normal valid
+  MaxIterations,  // iteration cap or polytope capacity reached: best estimate
+  Degenerate,     // rounding broke the polytope: best estimate
+};
+
+const char* epaStatusName(EpaStatus s);
+
+struct EpaSettings {
+  int maxIterations = kEpaMaxVertices - 6;  // each iteration adds one vertex
+  double relativeTolerance = 1e-10;         // as GjkSettings: error ≤ ε_rel·depth
+  double absoluteTolerance = 1e-10;         // or ≤ ε_abs·S
+};
+
+struct PenetrationResult {
+  bool intersecting = false;  // true also when touching
+  double depth = 0;           // minimum translation distance; 0 when apart or touching
+  Vec3 normal{0, 1, 0};       // unit: move B by depth·normal to separate it from A
+  Vec3 pointA;                // on A (deepest point of A inside B)
+  Vec3 pointB;                // on B; pointA − pointB = depth·normal
+  int iterations = 0;         // EPA iterations (0 when GJK alone decided)
+  EpaStatus status = EpaStatus::Converged;
+};
+
+// ---- trace ---------------------------------------------------------------
+
+enum class EpaEvent { Seed, Closest, Support, Expand, Done };
+
+enum class EpaReason {
+  None,
+  Apart,              // GJK: the cores are apart (depth from the radii, or 0)
+  Tetrahedron,        // seed grown into a tetrahedron around the origin
+  Flat,               // A − B is flat (or a segment or a point): touching
+  NearestFace,        // the face nearest the origin
+  Progress,           // gap above tolerance: expand
+  GapWithinTolerance, // converged
+  DuplicateSupport,   // w is already a vertex: rounding limit
+  Capacity,           // no room for another vertex
+  BrokenHorizon,      // rounding made the visible region non-simple
+  IterationCap,
+};
+
+const char* epaReasonName(EpaReason r);
+
+struct EpaFace {
+  int v[3] = {0, 0, 0};  // vertex indices, counter-clockwise seen from outside
+  Vec3 normal;           // unit, outward
+  double distance = 0;   // normal·vertex: distance of the plane from the origin
+  int id = 0;            // creation number (stable name for traces)
+  bool alive = false;
+};
+
+struct EpaFrame {
+  EpaEvent event = EpaEvent::Seed;
+  EpaReason reason = EpaReason::None;
+  int line = 0;
+  int iteration = 0;
+  std::vector<SimplexVertex> vertices;
+  std::vector<EpaFace> faces;  // alive faces after this step
+  int closest = -1;            // face id
+  bool hasSupport = false;
+  SimplexVertex support;
+  std::vector<EpaFace> removed;
+  std::vector<std::pair<int, int>> horizon;
+  std::vector<int> added;  // face ids
+  double depth = 0;        // core depth estimate
+  Vec3 normal;
+  bool hasGap = false;
+  double gap = 0;
+  double tolerance = 0;
+};
+
+struct EpaRecorder {
+  static constexpr bool enabled = true;
+  std::vector<EpaFrame> frames;
+  void record(EpaFrame&& f) { frames.push_back(std::move(f)); }
+};
+
+namespace epa_lines {
+constexpr int kGjk = 1, kSeed = 2, kLoop = 3, kClosest = 4, kSupport = 5, kConverged = 6, kRemove = 7,
+              kStitch = 8, kResult = 9;
+}
+
+// Lines of the EPA pseudocode (nullptr-terminated); numbers as epa_lines.
+const char* const* epaPseudocode();
+
+// ---- the polytope ----------------------------------------------------------
+
+namespace detail {
+
+struct EpaPolytope {
+  SimplexVertex vertex[kEpaMaxVertices];
+  int vertexCount = 0;
+  EpaFace face[kEpaMaxFaces];
+  int faceSlots = 0;  // slots ever used; dead slots are reused
+  int nextId = 0;
+
+  // Adds a face (a, b, c), counter-clockwise from outside. Returns its slot,
+  // or −1 when there is no room or the triangle has no normal.
+  int addFace(int a, int b, int c) {
+    int slot = -1;
+    for (int i = 0; i < faceSlots; ++i)
+      if (!face[i].alive) {
+        slot = i;
+        break;
+      }
+    if (slot < 0) {
+      if (faceSlots == kEpaMaxFaces) return -1;
+      slot = faceSlots++;
+    }
+    const Vec3& p = vertex[a].w;
+    const Vec3 n = cross(vertex[b].w - p, vertex[c].w - p);
+    if (!(maxAbs(n) > 0)) return -1;
+    EpaFace& f = face[slot];
+    f.v[0] = a;
+    f.v[1] = b;
+    f.v[2] = c;
+    f.normal = normalizedOr(n, Vec3{0, 1, 0});
+    f.distance = dot(f.normal, p);
+    f.id = nextId++;
+    f.alive = true;
+    return slot;
+  }
+
+  int nearestFace() const {
+    int best = -1;
+    for (int i = 0; i < faceSlots; ++i)
+      if (face[i].alive && (best < 0 || face[i].distance < face[best].distance)) best = i;
+    return best;
+  }
+
+  // The alive face holding the directed edge (a, b), or −1.
+  int neighbour(int a, int b) const {
+    for (int i = 0; i < faceSlots; ++i) {
+      const EpaFace& f = face[i];
+      if (!f.alive) continue;
+      for (int k = 0; k < 3; ++k)
+        if (f.v[k] == a && f.v[(k + 1) % 3] == b) return i;
+    }
+    return -1;
+  }
+
+  bool hasVertex(const Vec3& w) const {
+    for (int i = 0; i < vertexCount; ++i)
+      if (vertex[i].w == w) return true;
+    return false;
+  }
+};
+
+template <class Trace>
+void recordEpa(Trace& trace, EpaEvent event, EpaReason reason, int line, int iteration, const EpaPolytope* poly,
+               int closestSlot, const SimplexVertex* support, const EpaFace* removed, int removedCount,
+               const int (*horizon)[2], int horizonCount, const int* addedSlots, int addedCount, bool hasGap,
+               double gap, double tolerance) {
+  EpaFrame f;
+  f.event = event;
+  f.reason = reason;
+  f.line = line;
+  f.iteration = iteration;
+  if (poly != nullptr) {
+    f.vertices.assign(poly->vertex, poly->vertex + poly->vertexCount);
+    for (int i = 0; i < poly->faceSlots; ++i)
+      if (poly->face[i].alive) f.faces.push_back(poly->face[i]);
+    if (closestSlot >= 0) {
+      const EpaFace& c = poly->face[closestSlot];
+      f.closest = c.id;
+      f.depth = c.distance;
+      f.normal = c.normal;
+    }
+    if (closestSlot < 0 && removedCount > 0) {
+      // Expand frames: the face just expanded (removed[0], where the flood
+      // fill started) is the current estimate.
+      f.closest = removed[0].id;
+      f.depth = removed[0].distance;
+      f.normal = removed[0].normal;
+    }
+    for (int i = 0; i < addedCount; ++i) f.added.push_back(poly->face[addedSlots[i]].id);
+  }
+  if (support != nullptr) {
+    f.hasSupport = true;
+    f.support = *support;
+  }
+  f.removed.assign(removed, removed + removedCount);
+  for (int i = 0; i < horizonCount; ++i) f.horizon.emplace_back(horizon[i][0], horizon[i][1]);
+  f.hasGap = hasGap;
+  f.gap = gap;
+  f.tolerance = tolerance;
+  trace.record(std::move(f));
+}
+
+// Unit vector perpendicular to e (e non-zero).
+inline Vec3 perpendicular(const Vec3& e) {
+  const Vec3 ax = std::fabs(e.x) <= std::fabs(e.y) && std::fabs(e.x) <= std::fabs(e.z)
+                      ? Vec3{1, 0, 0}
+                      : (std::fabs(e.y) <= std::fabs(e.z) ? Vec3{0, 1, 0} : Vec3{0, 0, 1});
+  return normalizedOr(cross(e, ax), Vec3{0, 1, 0});
+}
+
+// Grows a 1–4 point seed into a tetrahedron of positive volume, by support
+// points perpendicular to what is there. Returns false when A − B has no
+// extent in some direction (flat, a segment or a point): then *flatNormal is
+// a unit normal of the flat set (oriented from A towards B when possible).
+template <class SA, class SB>
+bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double tiny, EpaPolytope* poly,
+                       Vec3* flatNormal) {
+  SimplexVertex pts[4];
+  int n = 0;
+  for (int i = 0; i < seed.size; ++i) {
+    bool dup = false;
+    for (int j = 0; j < n; ++j) dup = dup || pts[j].w == seed.vertex[i].w;
+    if (!dup) pts[n++] = seed.vertex[i];
+  }
+  const Vec3 towardsB = normalizedOr(b.center() - a.center(), Vec3{0, 1, 0});
+  *flatNormal = towardsB;
+  if (n == 0) {
+    pts[n++] = minkowskiSupport(a, b, towardsB);
+  }
+  if (n == 1) {
+    // Any second point: the six axis directions.
+    const Vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (const Vec3& d : axes) {
+      const SimplexVertex s = minkowskiSupport(a, b, d);
+      if (length(s.w - pts[0].w) > tiny) {
+        pts[n++] = s;
+        break;
+      }
+    }
+    if (n == 1) return false;  // A − B is a single point
+  }
+  if (n == 2) {
+    // Off the line: one of ±p, ±q (p, q ⟂ e) finds C's extent if it has any.
+    const Vec3 e = pts[1].w - pts[0].w;
+    const Vec3 p = perpendicular(e);
+    const Vec3 q = normalizedOr(cross(e, p), Vec3{0, 0, 1});
+    const Vec3 dirs[4] = {p, -p, q, -q};
+    double best = tiny;
+    SimplexVertex pick;
+    for (const Vec3& d : dirs) {
+      const SimplexVertex s = minkowskiSupport(a, b, d);
+      const double off = length(cross(e, s.w - pts[0].w)) / length(e);
+      if (off > best) {
+        best = off;
+        pick = s;
+      }
+    }
+    if (!(best > tiny)) {
+      *flatNormal = normalizedOr(towardsB - e * (dot(towardsB, e) / dot(e, e)), p);
+      return false;  // a segment
+    }
+    pts[n++] = pick;
+  }
+  if (n == 3) {
+    const Vec3 nrm = normalizedOr(cross(pts[1].w - pts[0].w, pts[2].w - pts[0].w), Vec3{0, 1, 0});
+    const SimplexVertex up = minkowskiSupport(a, b, nrm);
+    const SimplexVertex down = minkowskiSupport(a, b, -nrm);
+    const double hUp = dot(nrm, up.w - pts[0].w);
+    const double hDown = -dot(nrm, down.w - pts[0].w);
+    if (!(hUp > tiny) && !(hDown > tiny)) {
+      *flatNormal = dot(nrm, towardsB) >= 0 ? nrm : -nrm;
+      return false;  // flat
+    }
+    // Prefer the side the origin is on, so it ends up inside; else the taller.
+    const double originSide = -dot(nrm, pts[0].w);
+    const bool useUp = originSide > tiny ? hUp > tiny : (originSide < -tiny ? !(hDown > tiny) : hUp >= hDown);
+    pts[n++] = useUp ? up : down;
+  }
+  for (int i = 0; i < 4; ++i) poly->vertex[i] = pts[i];
+  poly->vertexCount = 4;
+  // Orient the four faces outwards: if vertex 3 is above face (0,1,2), flip.
+  const Vec3 nrm = cross(pts[1].w - pts[0].w, pts[2].w - pts[0].w);
+  const double side = dot(nrm, pts[3].w - pts[0].w);
+  if (!(std::fabs(side) > tiny * length(nrm))) {
+    *flatNormal = normalizedOr(nrm, towardsB);
+    if (dot(*flatNormal, towardsB) < 0) *flatNormal = -*flatNormal;
+    return false;
+  }
+  const bool flip = side > 0;
+  const int faces[4][3] = {{0, 1, 2}, {0, 3, 1}, {1, 3, 2}, {2, 3, 0}};
+  for (const auto& f : faces) {
+    if (flip) {
+      if (poly->addFace(f[0], f[2], f[1]) < 0) return false;
+    } else if (poly->addFace(f[0], f[1], f[2]) < 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace detail
+
+// Penetration of two convex shapes (SA, SB as for gjkDistance).
+template <class Trace = NoTrace, class SA, class SB>
+PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSettings& gjkSettings,
+                              const EpaSettings& settings, Trace& trace) {
+  using namespace epa_lines;
+  PenetrationResult out;
+  const double rA = shapeA.radius(), rB = shapeB.radius();
+  const DistanceResult g = gjkDistance(shapeA, shapeB, gjkSettings);
+  double scale = g.scale;
+
+  // ‖·‖ below this is rounding noise of the support points.
+  const double tiny = kRoundingUlps * kUnitRoundoff * std::fmax(scale, 1e-300);
+  if (!g.coresOverlap) {
+    // Cores apart: the rounded shapes overlap by r_A + r_B − |v|, exactly
+    // (touching when that is zero to rounding).
+    const double coreDistance = length(g.v);
+    const Vec3 n = g.v / -coreDistance;
+    const Vec3 pa = g.simplex.pointA();
+    out.normal = n;
+    out.status = g.status == GjkStatus::Converged
+                     ? EpaStatus::Converged
+                     : (g.status == GjkStatus::MaxIterations ? EpaStatus::MaxIterations : EpaStatus::Degenerate);
+    if (coreDistance <= rA + rB + tiny) {
+      out.intersecting = true;
+      out.depth = rA + rB - coreDistance;
+      if (out.depth <= tiny) {
+        out.depth = 0;
+        if (out.status == EpaStatus::Converged) out.status = EpaStatus::Touching;
+      }
+      out.pointA = pa + n * rA;
+      out.pointB = out.pointA - n * out.depth;
+    } else {
+      out.intersecting = false;
+      out.depth = 0;
+      out.pointA = g.pointA;
+      out.pointB = g.pointB;
+    }
+    if constexpr (Trace::enabled) {
+      detail::recordEpa(trace, EpaEvent::Done, EpaReason::Apart, kGjk, 0, nullptr, -1, nullptr, nullptr, 0,
+                        nullptr, 0, nullptr, 0, false, 0, 0);
+    }
+    return out;
+  }
+
+  detail::EpaPolytope poly;
+  Vec3 flatNormal;
+  if (!detail::growToTetrahedron(shapeA, shapeB, g.simplex, tiny, &poly, &flatNormal)) {
+    // A − B has no volume: the origin lies on it, so the cores touch.
+    out.intersecting = true;
+    out.normal = flatNormal;
+    const Vec3 p = (g.simplex.pointA() + g.simplex.pointB()) * 0.5;
+    out.depth = rA + rB;
+    out.pointA = p + flatNormal * rA;
+    out.pointB = p - flatNormal * rB;
+    out.status = rA + rB > 0 ? EpaStatus::Converged : EpaStatus::Touching;
+    if constexpr (Trace::enabled) {
+      detail::recordEpa(trace, EpaEvent::Done, EpaReason::Flat, kSeed, 0, nullptr, -1, nullptr, nullptr, 0, nullptr,
+                        0, nullptr, 0, false, 0, 0);
+    }
+    return out;
+  }
+  for (int i = 0; i < poly.vertexCount; ++i) scale = std::fmax(scale, detail::magnitudeOf(poly.vertex[i]));
+  if constexpr (Trace::enabled) {
+    detail::recordEpa(trace, EpaEvent::Seed, EpaReason::Tetrahedron, kSeed, 0, &poly, -1, nullptr, nullptr, 0,
+                      nullptr, 0, nullptr, 0, false, 0, 0);
+  }
+
+  EpaStatus status = EpaStatus::MaxIterations;
+  EpaReason reason = EpaReason::IterationCap;
+  int line = kLoop;
+  int iteration = 0;
+  int closest = poly.nearestFace();
+  double lastGap = 0, lastTolerance = 0;
+  // Scratch for one expansion (fixed size).
+  EpaFace removed[kEpaMaxFaces];
+  int horizon[kEpaMaxFaces][2];
+  int added[kEpaMaxFaces];
+  bool done = false;
+
+  while (!done && iteration < settings.maxIterations) {
+    ++iteration;
+    closest = poly.nearestFace();
+    const EpaFace& f = poly.face[closest];
+    if constexpr (Trace::enabled) {
+      detail::recordEpa(trace, EpaEvent::Closest, EpaReason::NearestFace, kClosest, iteration, &poly, closest,
+                        nullptr, nullptr, 0, nullptr, 0, nullptr, 0, false, 0, 0);
+    }
+    const SimplexVertex w = minkowskiSupport(shapeA, shapeB, f.normal);
+    scale = std::fmax(scale, detail::magnitudeOf(w));
+    const double d = std::fmax(f.distance, 0.0);
+    const double gap = dot(f.normal, w.w) - f.distance;
+    const double tolerance =
+        std::fmax(settings.relativeTolerance * d,
+                  std::fmax(settings.absoluteTolerance, kRoundingUlps * kUnitRoundoff) * scale);
+    lastGap = gap;
+    lastTolerance = tolerance;
+    if (gap <= tolerance) {
+      status = EpaStatus::Converged;
+      reason = EpaReason::GapWithinTolerance;
+      line = kConverged;
+      done = true;
+    } else if (poly.hasVertex(w.w)) {
+      status = EpaStatus::Degenerate;
+      reason = EpaReason::DuplicateSupport;
+      line = kConverged;
+      done = true;
+    } else if (poly.vertexCount == kEpaMaxVertices) {
+      status = EpaStatus::MaxIterations;
+      reason = EpaReason::Capacity;
+      line = kLoop;
+      done = true;
+    }
+    if constexpr (Trace::enabled) {
+      detail::recordEpa(trace, EpaEvent::Support, done ? reason : EpaReason::Progress,
+                        done ? line : kSupport, iteration, &poly, closest, &w, nullptr, 0, nullptr, 0, nullptr, 0,
+                        true, gap, tolerance);
+    }
+    if (done) break;
+
+    // Faces w sees: flood fill from the nearest face (which w always sees:
+    // its gap is positive) across shared edges, taking a neighbour only when
+    // w is above its plane by more than rounding. Faces coplanar with w to
+    // rounding — common on flat caps and box faces — stay, so the visible
+    // region is connected and its boundary is one loop.
+    const int wi = poly.vertexCount;
+    bool visible[kEpaMaxFaces] = {};
+    int stack[kEpaMaxFaces];
+    int stackSize = 0;
+    visible[closest] = true;
+    stack[stackSize++] = closest;
+    while (stackSize > 0) {
+      const EpaFace& fi = poly.face[stack[--stackSize]];
+      for (int k = 0; k < 3; ++k) {
+        const int nb = poly.neighbour(fi.v[(k + 1) % 3], fi.v[k]);
+        if (nb < 0 || visible[nb]) continue;
+        const EpaFace& fn = poly.face[nb];
+        if (dot(fn.normal, w.w - poly.vertex[fn.v[0]].w) > tiny) {
+          visible[nb] = true;
+          stack[stackSize++] = nb;
+        }
+      }
+    }
+    // Horizon: directed edges of visible faces whose neighbour stays.
+    int horizonCount = 0;
+    for (int i = 0; i < poly.faceSlots; ++i) {
+      if (!visible[i]) continue;
+      for (int k = 0; k < 3; ++k) {
+        const int e0 = poly.face[i].v[k], e1 = poly.face[i].v[(k + 1) % 3];
+        const int nb = poly.neighbour(e1, e0);
+        if (nb >= 0 && visible[nb]) continue;
+        horizon[horizonCount][0] = e0;
+        horizon[horizonCount][1] = e1;
+        ++horizonCount;
+      }
+    }
+    // The expanded (nearest) face first: traces show it as the estimate.
+    int removedCount = 0;
+    removed[removedCount++] = poly.face[closest];
+    for (int i = 0; i < poly.faceSlots; ++i)
+      if (visible[i] && i != closest) removed[removedCount++] = poly.face[i];
+    // A simple loop: every horizon vertex starts exactly one edge and ends one.
+    bool simpleLoop = horizonCount >= 3;
+    for (int h = 0; h < horizonCount && simpleLoop; ++h) {
+      int starts = 0, ends = 0;
+      for (int m = 0; m < horizonCount; ++m) {
+        starts += horizon[m][0] == horizon[h][0];
+        ends += horizon[m][1] == horizon[h][0];
+      }
+      simpleLoop = starts == 1 && ends == 1;
+    }
+    if (!simpleLoop) {
+      status = EpaStatus::Degenerate;
+      reason = EpaReason::BrokenHorizon;
+      line = kRemove;
+      break;
+    }
+    // Every new face (horizon edge, w) must have a normal and keep the
+    // origin behind it (up to rounding); check before changing anything.
+    bool ok = true;
+    for (int h = 0; h < horizonCount && ok; ++h) {
+      const Vec3& e0 = poly.vertex[horizon[h][0]].w;
+      const Vec3 n = cross(poly.vertex[horizon[h][1]].w - e0, w.w - e0);
+      ok = maxAbs(n) > 0 && dot(normalizedOr(n, Vec3{}), e0) >= -tiny;
+    }
+    if (!ok) {
+      status = EpaStatus::Degenerate;
+      reason = EpaReason::BrokenHorizon;
+      line = kStitch;
+      break;
+    }
+    // Expand: remove the visible faces, add w and the cone of new faces.
+    for (int i = 0; i < poly.faceSlots; ++i)
+      if (visible[i]) poly.face[i].alive = false;
+    poly.vertex[wi] = w;
+    ++poly.vertexCount;
+    int addedCount = 0;
+    for (int h = 0; h < horizonCount; ++h) {
+      const int slot = poly.addFace(horizon[h][0], horizon[h][1], wi);
+      if (slot >= 0) added[addedCount++] = slot;
+    }
+    if constexpr (Trace::enabled) {
+      detail::recordEpa(trace, EpaEvent::Expand, EpaReason::Progress, kStitch, iteration, &poly, -1, &w, removed,
+                        removedCount, horizon, horizonCount, added, addedCount, false, 0, 0);
+    }
+  }
+
+  // The answer from the nearest face: p = d·n, weights from its triangle.
+  // p lies in P on the face's plane, so in that face — or, where faces are
+  // coplanar (two halves of a box face, fans of slivers on a cylinder's
+  // cap), in a coplanar neighbour: among the faces as near as f within the
+  // termination tolerance, use the one whose triangle holds p.
+  closest = poly.nearestFace();
+  const EpaFace& f = poly.face[closest];
+  const double depthCore = std::fmax(f.distance, 0.0);
+  const Vec3 p = f.normal * depthCore;
+  double lam[3] = {0, 0, 0};
+  int holder = closest;
+  double bestMin = -1e300;
+  for (int i = 0; i < poly.faceSlots; ++i) {
+    const EpaFace& g = poly.face[i];
+    if (!g.alive || !(g.distance <= f.distance + std::fmax(lastTolerance, tiny)) || !(dot(g.normal, f.normal) > 0))
+      continue;
+    const Vec3& w0 = poly.vertex[g.v[0]].w;
+    const Vec3& w1 = poly.vertex[g.v[1]].w;
+    const Vec3& w2 = poly.vertex[g.v[2]].w;
+    const double l[3] = {dot(g.normal, cross(w1 - p, w2 - p)), dot(g.normal, cross(w2 - p, w0 - p)),
+                         dot(g.normal, cross(w0 - p, w1 - p))};
+    const double total = l[0] + l[1] + l[2];
+    if (!(total > 0)) continue;
+    const double lowest = std::fmin(l[0], std::fmin(l[1], l[2])) / total;
+    if (lowest > bestMin) {
+      bestMin = lowest;
+      holder = i;
+      for (int k = 0; k < 3; ++k) lam[k] = l[k];
+    }
+  }
+  const EpaFace& h = poly.face[holder];
+  double sum = 0;
+  for (double& l : lam) {
+    l = std::fmax(l, 0.0);  // p may fall a rounding error outside the face
+    sum += l;
+  }
+  Vec3 pa, pb;
+  for (int k = 0; k < 3; ++k) {
+    const double l = sum > 0 ? lam[k] / sum : 1.0 / 3;
+    pa += poly.vertex[h.v[k]].a * l;
+    pb += poly.vertex[h.v[k]].b * l;
+  }
+  out.intersecting = true;
+  out.normal = f.normal;
+  out.depth = depthCore + rA + rB;
+  out.pointA = pa + f.normal * rA;
+  out.pointB = pb - f.normal * rB;
+  out.iterations = iteration;
+  out.status = status;
+  if (status == EpaStatus::Converged && out.depth <= tiny) {
+    out.status = EpaStatus::Touching;
+    out.depth = 0;
+    out.pointB = out.pointA;
+  }
+  if constexpr (Trace::enabled) {
+    detail::recordEpa(trace, EpaEvent::Done, reason, kResult, iteration, &poly, closest, nullptr, nullptr, 0,
+                      nullptr, 0, nullptr, 0, true, lastGap, lastTolerance);
+  }
+  return out;
+}
+
+template <class SA, class SB>
+PenetrationResult penetration(const SA& a, const SB& b, const GjkSettings& gjkSettings = {},
+                              const EpaSettings& settings = {}) {
+  NoTrace none;
+  return penetration(a, b, gjkSettings, settings, none);
+}
+
+}  // namespace collidoscope

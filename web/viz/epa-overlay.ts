@@ -1,0 +1,204 @@
+// EPA frames (penetration): the polytope inside core(A) − core(B), the face nearest the origin with its normal
+// and distance, the new support point w, the faces it sees (removed), the horizon, the new faces; on the shapes
+// the sources a and b of w and, at the end, the contact points and the normal along which B moves out of A.
+import * as THREE from 'three';
+import type { EpaFace, EpaFrame, EpaTrace, Vec3 } from '../lib/index';
+import { dot3, fmt, fmtVec, len3 } from './format';
+import { COLORS, arrow, boldSegments, label, line, marker, toV3, triangles } from './objects';
+import type { DrawContext, FrameOverlay, Row } from './overlay';
+
+/** Width in pixels of the horizon edges. */
+const HORIZON_WIDTH = 4;
+
+export function epaOverlay(frame: EpaFrame, trace: EpaTrace): FrameOverlay {
+  return {
+    minkowski: (g, ctx) => drawMinkowski(g, frame, trace, ctx),
+    shapes: (g, ctx) => drawShapes(g, frame, trace, ctx),
+    values: () => values(frame, trace),
+  };
+}
+
+/** The face of this frame with id `id`: among the polytope's faces, or among those just removed. */
+function findFace(frame: EpaFrame, id: number | null): EpaFace | null {
+  if (id === null) return null;
+  return frame.faces.find((f) => f.id === id) ?? frame.removed.find((f) => f.id === id) ?? null;
+}
+
+function drawMinkowski(g: THREE.Group, frame: EpaFrame, trace: EpaTrace, ctx: DrawContext): void {
+  const W = frame.vertices.map((v) => v.w);
+  const tri = (f: EpaFace) => f.v.map((i) => W[i]);
+  const edgesOf = (faces: EpaFace[]) => {
+    const seen = new Set<string>();
+    const pts: Vec3[] = [];
+    for (const f of faces) {
+      for (let e = 0; e < 3; e++) {
+        const i = f.v[e], j = f.v[(e + 1) % 3];
+        const key = i < j ? `${i},${j}` : `${j},${i}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        pts.push(W[i], W[j]);
+      }
+    }
+    return pts;
+  };
+  const segments = (pts: Vec3[], color: number, opacity: number) => {
+    if (!pts.length) return;
+    const geom = new THREE.BufferGeometry().setFromPoints(pts.map((p) => toV3(p)));
+    const l = new THREE.LineSegments(geom, new THREE.LineBasicMaterial({ color, transparent: true, opacity }));
+    l.renderOrder = 4;
+    g.add(l);
+  };
+
+  if (frame.vertices.length === 0) {
+    // GJK found the cores apart: no polytope. Show the closest point of A − B to the origin.
+    const r = trace.result;
+    const p = r.pointA.map((x, i) => x - r.pointB[i]) as Vec3;
+    g.add(marker(COLORS.contact, 5, p), line([[0, 0, 0], p], COLORS.contact, { dashed: Math.max(0.02, ctx.scale * 0.02) }));
+    g.add(label('separated: ‖pA − pB‖ = ' + fmt(len3(p), 6), 'label-note', toV3(p).multiplyScalar(0.5)));
+    return;
+  }
+
+  const closest = findFace(frame, frame.closest);
+  const added = new Set(frame.added);
+  const plain = frame.faces.filter((f) => f.id !== closest?.id && !added.has(f.id));
+
+  // The polytope: translucent faces and thin edges; vertices as small dots.
+  if (plain.length) g.add(triangles(plain.map(tri), COLORS.polytope, 0.13));
+  segments(edgesOf(frame.faces), COLORS.polytope, 0.6);
+  for (const w of W) g.add(marker(COLORS.polytope, 3, w));
+
+  // Expand: removed faces in red, the horizon bold, the new faces in green.
+  // The new faces cover the removed ones on screen: they get a light fill and bright edges, and the removed
+  // faces are drawn after them, so that red stays red and green stays green.
+  const newFaces = frame.faces.filter((f) => added.has(f.id));
+  if (newFaces.length) {
+    g.add(triangles(newFaces.map(tri), COLORS.added, 0.22));
+    segments(edgesOf(newFaces), COLORS.added, 1);
+  }
+  if (frame.removed.length) {
+    const red = triangles(frame.removed.map(tri), COLORS.removed, 0.45);
+    red.renderOrder = 5;
+    g.add(red);
+    segments(edgesOf(frame.removed), COLORS.removed, 0.9);
+  }
+  if (frame.horizon.length) {
+    g.add(boldSegments(frame.horizon.flatMap(([i, j]) => [W[i], W[j]]), COLORS.horizon, HORIZON_WIDTH));
+  }
+
+  // The closest face highlighted (on expand frames it is among the removed faces, red), and the current
+  // estimate: the face's nearest point d·n to the origin, its normal n and its distance d.
+  if (closest && !frame.removed.some((f) => f.id === closest.id)) {
+    g.add(triangles([tri(closest)], COLORS.face, 0.42));
+    segments(edgesOf([closest]), COLORS.face, 1);
+  }
+  const n = toV3(frame.normal);
+  const p = n.clone().multiplyScalar(frame.depth);
+  const estimate = frame.kind !== 'seed' && n.lengthSq() > 0;
+  if (estimate) {
+    g.add(marker(COLORS.face, 5, p));
+    if (frame.depth > 0) g.add(line([new THREE.Vector3(), p], COLORS.face, { dashed: Math.max(0.01, ctx.scale * 0.015), opacity: 0.9 }));
+    const len = ctx.arrowLength * 0.7;
+    g.add(arrow(p, n, len, COLORS.face));
+    g.add(label('n', 'label-point label-face', p.clone().addScaledVector(n, len * 1.1)));
+    const final = frame.kind === 'done';
+    g.add(label(`${final ? 'depth' : 'd'} = ${fmt(frame.depth, 6)}`, 'label-note label-face-note', p.clone().multiplyScalar(0.5)));
+  }
+
+  // The new support point w; on support frames, dashed from d·n to w: the gap n·w − d along n.
+  if (frame.support) {
+    const w = frame.support.w;
+    g.add(marker(COLORS.support, 6, w));
+    g.add(label('w', 'label-point label-support', w));
+    if (frame.kind === 'support' && estimate) {
+      g.add(line([p, toV3(w)], COLORS.support, { dashed: Math.max(0.01, ctx.scale * 0.015), opacity: 0.8 }));
+    }
+  }
+}
+
+function drawShapes(g: THREE.Group, frame: EpaFrame, trace: EpaTrace, ctx: DrawContext): void {
+  const dash = Math.max(0.01, ctx.scale * 0.015);
+  // The sources on A and B of the closest face's vertices: the contact points are their weighted sums.
+  const closest = findFace(frame, frame.closest);
+  if (closest && frame.kind !== 'done') {
+    for (const i of closest.v) {
+      const v = frame.vertices[i];
+      if (!v) continue;
+      g.add(marker(COLORS.face, 3, v.a, 0.9), marker(COLORS.face, 3, v.b, 0.9));
+    }
+  }
+  if (frame.support) {
+    const { a, b } = frame.support;
+    g.add(marker(COLORS.support, 5, a), marker(COLORS.support, 5, b));
+    g.add(line([a, b], COLORS.support, { dashed: dash, opacity: 0.9 }));
+    g.add(label('a', 'label-point label-support', a), label('b', 'label-point label-support', b));
+  }
+  if (frame.kind !== 'done') return;
+
+  // The answer: contact points on A and B, and the normal: the direction to move B to separate it from A.
+  const r = trace.result;
+  g.add(marker(COLORS.contact, 5, r.pointA), marker(COLORS.contact, 5, r.pointB));
+  g.add(line([r.pointA, r.pointB], COLORS.contact, { opacity: 0.9 }));
+  if (len3(r.pointA.map((x, i) => x - r.pointB[i]) as Vec3) > ctx.scale * 0.03) {
+    g.add(label('pA', 'label-point label-contact', r.pointA), label('pB', 'label-point label-contact', r.pointB));
+  } else {
+    g.add(label('pA, pB', 'label-point label-contact', r.pointA)); // too close to label apart
+  }
+  const n = toV3(r.normal);
+  if (n.lengthSq() > 0) {
+    // From pA: moving B by depth·n brings pB to pA, where the shapes then only touch.
+    const from = toV3(r.pointA);
+    g.add(arrow(from, n, ctx.arrowLength, COLORS.contact));
+    g.add(label('n (move B)', 'label-point label-contact', from.clone().addScaledVector(n.normalize(), ctx.arrowLength * 1.1)));
+  }
+  const mid = toV3(r.pointA).add(toV3(r.pointB)).multiplyScalar(0.5);
+  const text = r.intersecting ? `depth = ${fmt(r.depth, 6)}` : `apart by ${fmt(len3(r.pointA.map((x, i) => x - r.pointB[i]) as Vec3), 6)}`;
+  g.add(label(text, 'label-note label-depth', mid));
+}
+
+function values(frame: EpaFrame, trace: EpaTrace): Row[] {
+  const rows: Row[] = [];
+  rows.push(['iteration', String(frame.iteration)]);
+  if (frame.vertices.length) {
+    // A frame without a current estimate (the seed; the expand frames of the current trace) has a zero normal.
+    const known = len3(frame.normal) > 0;
+    rows.push(['depth d (nearest face)', known ? fmt(frame.depth, 9) : '—']);
+    rows.push(['normal n', known ? fmtVec(frame.normal) : '—']);
+    if (frame.support) {
+      rows.push(['w', fmtVec(frame.support.w)]);
+      rows.push(['n·w', fmt(dot3(frame.normal, frame.support.w), 9)]);
+    }
+    if (frame.gap !== null) {
+      const ok = frame.gap <= frame.tolerance;
+      rows.push(['gap n·w − d', `${fmt(frame.gap)} ${ok ? '≤' : '>'} ${fmt(frame.tolerance, 3)}`, ok ? 'ok' : 'pending']);
+    }
+    rows.push(['faces', String(frame.faces.length)]);
+    rows.push(['vertices', String(frame.vertices.length)]);
+    if (frame.kind === 'expand') {
+      rows.push(['removed / horizon / new', `${frame.removed.length} / ${frame.horizon.length} / ${frame.added.length}`]);
+    }
+  }
+  const margins = trace.marginA > 0 || trace.marginB > 0;
+  if (margins) {
+    rows.push(['r_A, r_B', `${fmt(trace.marginA)}, ${fmt(trace.marginB)}`]);
+    if (frame.vertices.length) rows.push(['d + r_A + r_B', fmt(frame.depth + trace.marginA + trace.marginB, 9)]);
+  }
+  if (frame.kind === 'done') {
+    const r = trace.result;
+    rows.push(['result depth', fmt(r.depth, 9), r.intersecting ? 'ok' : undefined]);
+    rows.push(['result normal', fmtVec(r.normal, 6)]);
+    rows.push(['pointA', fmtVec(r.pointA)]);
+    rows.push(['pointB', fmtVec(r.pointB)]);
+  }
+  return rows;
+}
+
+export function describeEpaResult(trace: EpaTrace): string {
+  const r = trace.result;
+  const tail = `${r.iterations} EPA iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
+  if (!r.intersecting) {
+    const d = len3(r.pointA.map((x, i) => x - r.pointB[i]) as Vec3);
+    return `Separated (distance ${fmt(d, 9)}): no penetration. Closest points ${fmtVec(r.pointA)} on A and ${fmtVec(r.pointB)} on B (${tail}).`;
+  }
+  return `Penetration depth ${fmt(r.depth, 9)} along n = ${fmtVec(r.normal, 6)} (move B by depth·n to separate); `
+    + `contact ${fmtVec(r.pointA)} on A, ${fmtVec(r.pointB)} on B (${tail}).`;
+}
