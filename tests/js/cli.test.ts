@@ -48,6 +48,25 @@ function readScene(path: string): Scene {
   return JSON.parse(readFileSync(path, 'utf8')) as Scene;
 }
 
+describe('collidoscope run on the EPA hard cases (shared/vectors/epa)', () => {
+  const epaDir = join(root, 'shared', 'vectors', 'epa');
+  const epaExpected = JSON.parse(readFileSync(join(epaDir, 'expected.json'), 'utf8')) as Record<string, {
+    depth: number; tolerance: number; intersecting: boolean; statusMayBe?: string[]; uncertifiedTolerance?: number;
+  }>;
+  for (const [name, exp] of Object.entries(epaExpected)) {
+    it(`${name}: depth within its tolerance (the wasm build, as native)`, () => {
+      const r = collidoscope(['run', join(epaDir, `${name}.json`)]);
+      expect(r.stderr).toBe('');
+      const out = JSON.parse(r.stdout);
+      expect(out.intersecting).toBe(exp.intersecting);
+      const allowedLoose = out.status !== 'converged' && out.status !== 'touching' && exp.statusMayBe?.includes(out.status);
+      const tol = allowedLoose ? (exp.uncertifiedTolerance as number) : exp.tolerance;
+      if (!allowedLoose) expect(['converged', 'touching']).toContain(out.status);
+      expect(Math.abs(out.depth - exp.depth)).toBeLessThanOrEqual(tol);
+    });
+  }
+});
+
 describe('collidoscope trace and link', () => {
   it('trace prints pseudocode and frames ending in the result', () => {
     const r = collidoscope(['trace', join(vectorDir, 'sphere-box.json')]);

@@ -215,6 +215,17 @@ void writeSimplexVertex(JsonWriter& w, const SimplexVertex& s) {
   writeVec(w, s.b);
 }
 
+// A {w, a, b} object, or null.
+void writeOptionalVertex(JsonWriter& w, bool present, const SimplexVertex& v) {
+  if (!present) {
+    w.null();
+    return;
+  }
+  w.beginObject();
+  writeSimplexVertex(w, v);
+  w.endObject();
+}
+
 void writeFrame(JsonWriter& w, const GjkFrame& f, bool intersect, double radius, const std::string& resultText) {
   static const char* const kEvents[] = {"init", "support", "simplex", "done"};
   w.beginObject();
@@ -235,13 +246,7 @@ void writeFrame(JsonWriter& w, const GjkFrame& f, bool intersect, double radius,
   w.key("direction");
   writeVec(w, f.direction);
   w.key("support");
-  if (f.hasSupport) {
-    w.beginObject();
-    writeSimplexVertex(w, f.support);
-    w.endObject();
-  } else {
-    w.null();
-  }
+  writeOptionalVertex(w, f.hasSupport, f.support);
   w.key("vv").value(f.vv);
   if (f.hasTest) {
     w.key("vw").value(f.vw).key("gap").value(f.gap);
@@ -356,13 +361,7 @@ void writeEpaFrame(JsonWriter& w, const EpaFrame& f, const PenetrationResult& r,
   if (f.closest >= 0) w.value(f.closest);
   else w.null();
   w.key("support");
-  if (f.hasSupport) {
-    w.beginObject();
-    writeSimplexVertex(w, f.support);
-    w.endObject();
-  } else {
-    w.null();
-  }
+  writeOptionalVertex(w, f.hasSupport, f.support);
   w.key("removed").beginArray();
   for (const EpaFace& face : f.removed) writeEpaFace(w, face);
   w.endArray().key("horizon").beginArray();
