@@ -5,9 +5,14 @@ export interface PageState {
   scene: { version: 1; query: string; shapes: Record<string, unknown>[] } | null;
   frameIndex: number;
   frameCount: number;
-  /** Kind of the frame shown: GJK 'init' | 'support' | 'simplex' | 'done'; EPA 'seed' | 'closest' | 'support' | 'expand' | 'done'. */
+  /** Kind of the frame shown: GJK 'init' | 'support' | 'simplex' | 'done'; EPA 'seed' | 'closest' | 'support' | 'expand' | 'done';
+   *  quickhull 'extremes' | 'tetrahedron' | 'eye' | 'visible' | 'horizon' | 'cone' | 'done' | 'degenerate'. */
   frameKind: string | null;
   result: Record<string, unknown> | null;
+  /** Hull view: the "obb" query's answer for the cloud (aabb, sphere, fits, and the refined box), else null. */
+  bounds: Record<string, any> | null;
+  /** Hull view: ids of the bounding volumes drawn ('aabb', 'sphere', 'obbPoints', 'obbTriangles', 'obb'). */
+  boundsShown: string[];
   error: string | null;
   link: string;
   ready: boolean;
@@ -39,6 +44,21 @@ export function state(page: Page): Promise<PageState> {
 
 export async function counterText(page: Page): Promise<string> {
   return (await page.textContent('#counter')) ?? '';
+}
+
+export async function captionText(page: Page): Promise<string> {
+  return ((await page.textContent('#caption')) ?? '').trim();
+}
+
+/** Steps forward from the first frame until a frame of `kind` is shown; its index, or -1 at the end. */
+export async function stepToKind(page: Page, kind: string, after = 0): Promise<number> {
+  await page.keyboard.press('Home');
+  for (;;) {
+    const s = await state(page);
+    if (s.frameKind === kind && s.frameIndex >= after) return s.frameIndex;
+    if (s.frameIndex >= s.frameCount - 1) return -1;
+    await page.keyboard.press('ArrowRight');
+  }
 }
 
 /**

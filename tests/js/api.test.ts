@@ -35,7 +35,7 @@ describe('analytic vectors (shared/vectors/gjk)', () => {
         expect(Math.abs(gap - d.distance)).toBeLessThanOrEqual(1e-9);
       }
       if (exp.intersecting !== undefined) expect((r as IntersectResult).intersecting).toBe(exp.intersecting);
-      expect(r.status).toBe('converged');
+      expect((r as DistanceResult | IntersectResult).status).toBe('converged');
     });
   }
 });

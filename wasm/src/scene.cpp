@@ -6,6 +6,8 @@
 
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
+#include "collidoscope/hull.h"
+#include "collidoscope/obb.h"
 #include "collidoscope/support.h"
 
 namespace collidoscope {
@@ -379,6 +381,109 @@ void writeEpaFrame(JsonWriter& w, const EpaFrame& f, const PenetrationResult& r,
   w.endObject();
 }
 
+void writeHull(JsonWriter& w, const ConvexHull& h) {
+  w.beginObject().key("kind").value(hullKindName(h.kind)).key("vertices").beginArray();
+  for (const Vec3& v : h.vertices) writeVec(w, v);
+  w.endArray().key("faces").beginArray();
+  for (const auto& t : h.triangles) w.beginArray().value(t[0]).value(t[1]).value(t[2]).endArray();
+  w.endArray().key("polygons").beginArray();
+  for (const auto& poly : h.faces) {
+    w.beginArray();
+    for (int i : poly) w.value(i);
+    w.endArray();
+  }
+  w.endArray().key("adjacency").beginArray();
+  for (const auto& adj : h.adjacency) {
+    w.beginArray();
+    for (int i : adj) w.value(i);
+    w.endArray();
+  }
+  w.endArray().key("normal");
+  writeResultVec(w, h.normal);
+  w.key("tolerance").value(h.tolerance).endObject();
+}
+
+const char* hullEventName(HullEvent e) {
+  switch (e) {
+    case HullEvent::Extremes: return "extremes";
+    case HullEvent::Tetrahedron: return "tetrahedron";
+    case HullEvent::Eye: return "eye";
+    case HullEvent::Visible: return "visible";
+    case HullEvent::Horizon: return "horizon";
+    case HullEvent::Cone: return "cone";
+    case HullEvent::Done: return "done";
+    case HullEvent::Degenerate: return "degenerate";
+  }
+  return "done";
+}
+
+std::string hullCaption(const HullFrame& f, const ConvexHull& h, std::size_t inputCount) {
+  std::size_t conflicts = 0;
+  for (const auto& face : f.faces) conflicts += face.conflicts.size();
+  switch (f.event) {
+    case HullEvent::Extremes:
+      return "The extreme points along x, y and z (" + std::to_string(inputCount) +
+             " input points): the farthest pair of them, the point farthest from their line and the point "
+             "farthest from their plane will make the first tetrahedron.";
+    case HullEvent::Tetrahedron:
+      return "First tetrahedron: 4 faces. Every other point went to the face it lies farthest above (" +
+             std::to_string(conflicts) + " points outside; the rest are inside and done).";
+    case HullEvent::Eye:
+      return "Iteration " + std::to_string(f.iteration) + ": the eye is the farthest conflict point of a face, " +
+             fmt(f.eyeDistance) + " above it. " + std::to_string(conflicts) + " points are still outside.";
+    case HullEvent::Visible:
+      return "The eye lies above " + std::to_string(f.visible.size()) +
+             (f.visible.size() == 1 ? " face" : " faces") + " (red): found by walking from the eye's face to "
+             "neighbours it also sees.";
+    case HullEvent::Horizon:
+      return "The horizon: " + std::to_string(f.horizon.size()) +
+             " edges where a visible face meets a hidden one, forming one loop around the visible region.";
+    case HullEvent::Cone:
+      return "The visible faces are replaced by " + std::to_string(f.added.size()) +
+             " new faces (green) joining the eye to the horizon; their conflict points moved to the new faces "
+             "they lie above, or were dropped as inside. " + std::to_string(f.faces.size()) + " faces now.";
+    case HullEvent::Done:
+      return "Done: no face has conflict points. The hull has " + std::to_string(h.vertices.size()) + " vertices, " +
+             std::to_string(h.triangles.size()) + " triangles, " + std::to_string(h.faces.size()) +
+             " faces after merging coplanar ones.";
+    case HullEvent::Degenerate:
+      return std::string("All points lie within tolerance ") + fmt(h.tolerance) + " of a " +
+             (h.kind == HullKind::Point ? "single point" : h.kind == HullKind::Segment ? "line" : "plane") +
+             ": the hull is a " + hullKindName(h.kind) + " with " + std::to_string(h.vertices.size()) +
+             (h.vertices.size() == 1 ? " vertex." : " vertices.");
+  }
+  return "";
+}
+
+void writeHullFrame(JsonWriter& w, const HullFrame& f, const ConvexHull& h, const std::vector<Vec3>& input,
+                    bool first) {
+  w.beginObject().key("kind").value(hullEventName(f.event)).key("line").value(f.line);
+  w.key("iteration").value(f.iteration).key("caption").value(hullCaption(f, h, input.size()));
+  w.key("points").beginArray();
+  if (first)
+    for (const Vec3& p : input) writeVec(w, p);
+  w.endArray().key("faces").beginArray();
+  for (const auto& face : f.faces) {
+    w.beginObject().key("id").value(face.id).key("v").beginArray();
+    for (int k = 0; k < 3; ++k) w.value(face.v[k]);
+    w.endArray().key("conflicts").beginArray();
+    for (int c : face.conflicts) w.value(c);
+    w.endArray().endObject();
+  }
+  w.endArray().key("eye");
+  if (f.eye >= 0) w.value(f.eye);
+  else w.null();
+  w.key("visible").beginArray();
+  for (int id : f.visible) w.value(id);
+  w.endArray().key("horizon").beginArray();
+  for (const auto& e : f.horizon) w.beginArray().value(e.first).value(e.second).endArray();
+  w.endArray().key("added").beginArray();
+  for (int id : f.added) w.value(id);
+  w.endArray().key("extremes").beginArray();
+  for (int i : f.extremes) w.value(i);
+  w.endArray().endObject();
+}
+
 // Directions spread evenly over the unit sphere (Fibonacci lattice).
 Vec3 sphereDirection(int i, int n) {
   const double golden = 2.399963229728653;  // π(3 − √5), the golden angle
@@ -611,13 +716,119 @@ static bool runPenetration(const PosedShape& a, const PosedShape& b, bool trace,
   return true;
 }
 
+// The points a hull or bounding-volume query works on: shape A's
+// polytopal core vertices in world space.
+static bool queryPoints(const Scene& scene, std::vector<Vec3>* pts, SceneError* err) {
+  const Shape& a = scene.shapes[0];
+  if (!hasPolytopalCore(a)) {
+    *err = {"invalid-scene", "shapes[0].type",
+            std::string("query \"") + queryName(scene.query) + "\" needs a shape with vertices (polytope, box, " +
+                "segment, triangle, point), got " + shapeTypeName(a.type)};
+    return false;
+  }
+  *pts = localCoreVertices(a);
+  for (Vec3& p : *pts) p = a.pose.apply(p);
+  return true;
+}
+
+static bool runHull(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  std::vector<Vec3> pts;
+  if (!queryPoints(scene, &pts, err)) return false;
+  ConvexHull hull;
+  HullError he;
+  JsonWriter w;
+  if (!trace) {
+    if (!buildHull(pts, &hull, &he)) {
+      *err = {"invalid-scene", "shapes[0]." + he.field, he.message};
+      return false;
+    }
+    writeHull(w, hull);
+    *json = w.str();
+    return true;
+  }
+  HullRecorder rec;
+  if (!buildHull(pts, HullSettings{}, &hull, &he, rec)) {
+    *err = {"invalid-scene", "shapes[0]." + he.field, he.message};
+    return false;
+  }
+  w.beginObject().key("query").value("hull").key("pseudocode").beginArray();
+  for (const char* const* line = hullPseudocode(); *line != nullptr; ++line) w.value(*line);
+  w.endArray().key("frames").beginArray();
+  for (std::size_t k = 0; k < rec.frames.size(); ++k) writeHullFrame(w, rec.frames[k], hull, pts, k == 0);
+  w.endArray().key("result");
+  writeHull(w, hull);
+  w.endObject();
+  *json = w.str();
+  return true;
+}
+
+static void writeObbFields(JsonWriter& w, const Obb& b) {
+  w.key("center");
+  writeResultVec(w, b.center);
+  w.key("axes").beginArray();
+  for (const Vec3& a : b.axes) writeResultVec(w, a);
+  w.endArray().key("halfExtents");
+  writeResultVec(w, b.halfExtents);
+  w.key("volume").value(b.volume());
+}
+
+// Bounding volumes of shape A's points: the answer is the smaller of the two
+// PCA fits (points, area-weighted hull triangles) after refinement, never
+// larger than the AABB; the AABB, the bounding sphere and both raw fits
+// come along for comparison (the page overlays them).
+static bool runObb(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace) {
+    *err = {"invalid-scene", "query", "the obb query has no trace (it is not iterative); use run"};
+    return false;
+  }
+  std::vector<Vec3> pts;
+  if (!queryPoints(scene, &pts, err)) return false;
+  ConvexHull hull;
+  HullError he;
+  if (!buildHull(pts, &hull, &he)) {
+    *err = {"invalid-scene", "shapes[0]." + he.field, he.message};
+    return false;
+  }
+  const Obb byPoints = obbFromPoints(pts);
+  const Obb byTriangles = obbFromTriangles(hull.vertices, hull.triangles);
+  RefineInfo fromPoints, fromTriangles;
+  const Obb refinedP = refineObb(byPoints, hull.vertices, &fromPoints);
+  const Obb refinedT = refineObb(byTriangles, hull.vertices, &fromTriangles);
+  const bool pickT = refinedT.volume() <= refinedP.volume();
+  const Obb& best = pickT ? refinedT : refinedP;
+  const RefineInfo& info = pickT ? fromTriangles : fromPoints;
+  const Aabb box = computeAabb(pts);
+  const BoundingSphere sphere = computeBoundingSphere(hull.vertices);
+  JsonWriter w;
+  w.beginObject();
+  writeObbFields(w, best);
+  w.key("method").value(info.usedAabb ? "aabb" : (pickT ? "triangles" : "points"));
+  w.key("aabb").beginObject().key("min");
+  writeResultVec(w, box.min);
+  w.key("max");
+  writeResultVec(w, box.max);
+  w.key("volume").value(box.volume()).endObject();
+  w.key("sphere").beginObject().key("center");
+  writeResultVec(w, sphere.center);
+  w.key("radius").value(sphere.radius).key("volume").value(sphere.volume()).endObject();
+  w.key("fits").beginObject().key("points").beginObject();
+  writeObbFields(w, byPoints);
+  w.endObject().key("triangles").beginObject();
+  writeObbFields(w, byTriangles);
+  w.endObject().endObject().endObject();
+  *json = w.str();
+  return true;
+}
+
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (scene.query == QueryKind::Hull) return runHull(scene, trace, json, err);
+  if (scene.query == QueryKind::Obb) return runObb(scene, trace, json, err);
   if (scene.query != QueryKind::Intersect && scene.query != QueryKind::Distance &&
       scene.query != QueryKind::Penetration) {
     *err = {"unsupported-query", "query",
             std::string("query \"") + queryName(scene.query) +
                 "\" is part of the scene format but not implemented in this version (available: intersect, "
-                "distance, penetration)"};
+                "distance, penetration, hull, obb)"};
     return false;
   }
   if (scene.shapes.size() != 2) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "collidoscope/polytope_support.h"
+
 namespace collidoscope {
 
 namespace {
@@ -71,6 +73,20 @@ Vec3 pointSetSupport(const std::vector<Vec3>& pts, const Vec3& d) {
 }
 
 }  // namespace
+
+Shape Shape::polytope(std::vector<Vec3> pts) {
+  Shape s;
+  s.type = ShapeType::Polytope;
+  s.points = std::move(pts);
+  preparePolytopeSupport(&s);
+  return s;
+}
+
+void preparePolytopeSupport(Shape* s) {
+  s->polytopeSupport.reset();
+  if (s->type != ShapeType::Polytope || s->points.size() < kPolytopeSupportMinPoints) return;
+  s->polytopeSupport = PolytopeSupport::build(s->points);  // null for non-finite points
+}
 
 const char* shapeTypeName(ShapeType t) { return kTypeNames[static_cast<int>(t)]; }
 
@@ -198,9 +214,12 @@ Vec3 localCoreSupport(const Shape& s, const Vec3& d) {
       if (!(n > 0)) return {};
       return {s.radii.x * e.x / n, s.radii.y * e.y / n, s.radii.z * e.z / n};
     }
+    case ShapeType::Polytope:
+      if (s.polytopeSupport && s.polytopeSupport->inputCount() == s.points.size())
+        return s.polytopeSupport->support(d);
+      return pointSetSupport(s.points, d);
     case ShapeType::Segment:
     case ShapeType::Triangle:
-    case ShapeType::Polytope:
       return pointSetSupport(s.points, d);
   }
   return {};

@@ -38,7 +38,7 @@ export interface Shape {
 }
 
 /** Queries this build runs. The scene format names more (hull, raycast, ...), which later versions add. */
-export type Query = 'intersect' | 'distance' | 'penetration';
+export type Query = 'intersect' | 'distance' | 'penetration' | 'hull' | 'obb';
 
 export interface Scene {
   version: 1;
@@ -80,7 +80,43 @@ export interface PenetrationResult {
   status: 'converged' | 'touching' | 'max-iterations' | 'degenerate';
 }
 
-export type Result = IntersectResult | DistanceResult | PenetrationResult;
+/** The convex hull of shape A's points (query "hull"). */
+export interface HullResult {
+  /** Dimension of the hull: a flat input gives a polygon, a collinear one a segment. */
+  kind: 'point' | 'segment' | 'polygon' | 'polyhedron';
+  /** The extreme points only. */
+  vertices: Vec3[];
+  /** Outward counter-clockwise triangles (a polygon: fanned, CCW around `normal`). */
+  faces: [number, number, number][];
+  /** Coplanar triangles merged into convex polygons. */
+  polygons: number[][];
+  /** Per vertex: the vertices sharing a hull edge with it. */
+  adjacency: number[][];
+  /** Polygon hulls: the plane's unit normal; otherwise [0, 0, 0]. */
+  normal: Vec3;
+  /** Points within this distance of a face plane count as on it. */
+  tolerance: number;
+}
+
+export interface BoxFit {
+  center: Vec3;
+  /** Orthonormal, right-handed. */
+  axes: [Vec3, Vec3, Vec3];
+  halfExtents: Vec3;
+  volume: number;
+}
+
+/** Bounding volumes of shape A's points (query "obb"). The box itself is the best refined fit. */
+export interface ObbResult extends BoxFit {
+  /** Which fit the box came from after refinement ('aabb' when nothing beat the axis-aligned box). */
+  method: 'points' | 'triangles' | 'aabb';
+  aabb: { min: Vec3; max: Vec3; volume: number };
+  sphere: { center: Vec3; radius: number; volume: number };
+  /** The two PCA fits before refinement: of the points, and of the area-weighted hull triangles. */
+  fits: { points: BoxFit; triangles: BoxFit };
+}
+
+export type Result = IntersectResult | DistanceResult | PenetrationResult | HullResult | ObbResult;
 
 export interface SimplexVertex {
   /** w = a − b, a point of the Minkowski difference A − B. */
@@ -168,24 +204,54 @@ export interface EpaFrame {
 
 interface TraceBase {
   pseudocode: string[];
+}
+
+interface PairTraceBase extends TraceBase {
   /** The algorithms run on the cores; these radii (sphere/capsule radius + margin) are added afterwards. */
   marginA: number;
   marginB: number;
 }
 
-export interface GjkTrace extends TraceBase {
+export interface HullFrame {
+  kind: 'extremes' | 'tetrahedron' | 'eye' | 'visible' | 'horizon' | 'cone' | 'done' | 'degenerate';
+  line: number;
+  iteration: number;
+  caption: string;
+  /** The input points (frame 0 only; later frames: []). */
+  points: Vec3[];
+  /** The current hull; v and conflicts index the input points. */
+  faces: { id: number; v: [number, number, number]; conflicts: number[] }[];
+  /** Input index of the eye point. */
+  eye: number | null;
+  /** Face ids the eye sees. */
+  visible: number[];
+  /** Horizon edges as input-index pairs. */
+  horizon: [number, number][];
+  /** Ids of the new faces. */
+  added: number[];
+  /** Input indices of the extreme points (extremes and degenerate frames). */
+  extremes: number[];
+}
+
+export interface HullTrace extends TraceBase {
+  query: 'hull';
+  frames: HullFrame[];
+  result: HullResult;
+}
+
+export interface GjkTrace extends PairTraceBase {
   query: 'intersect' | 'distance';
   frames: GjkFrame[];
   result: IntersectResult | DistanceResult;
 }
 
-export interface EpaTrace extends TraceBase {
+export interface EpaTrace extends PairTraceBase {
   query: 'penetration';
   frames: EpaFrame[];
   result: PenetrationResult;
 }
 
-export type Trace = GjkTrace | EpaTrace;
+export type Trace = GjkTrace | EpaTrace | HullTrace;
 
 let wasm: WasmModule | null = null;
 let loading: Promise<void> | null = null;
@@ -233,6 +299,7 @@ export function run(scene: Scene | string): Result {
 
 /** Runs the scene's query with a recording trace: every step of GJK (or EPA for penetration) as a frame. */
 export function trace(scene: Scene & { query: 'penetration' }): EpaTrace;
+export function trace(scene: Scene & { query: 'hull' }): HullTrace;
 export function trace(scene: Scene & { query: 'intersect' | 'distance' }): GjkTrace;
 export function trace(scene: Scene | string): Trace;
 export function trace(scene: Scene | string): Trace {

@@ -1,9 +1,13 @@
 // The page's state (scene, trace, step) and every action that changes it. Views and panel only render.
-import { CollidoscopeError, trace as runTrace, validateScene, type Quat, type Scene, type Shape, type Trace, type Vec3 } from '../lib/index';
+import { CollidoscopeError, run as runQuery, trace as runTrace, validateScene, type Quat, type Scene, type Shape, type Vec3 } from '../lib/index';
+import { defaultCloud } from './cloud';
+import { CloudPanel } from './cloud-panel';
 import { defaultScene } from './defaults';
 import { round } from './format';
+import { cloudScene, isCloudQuery, isHullTrace, type BoundsResult } from './hull-types';
+import { HullView } from './hull-view';
 import { MinkowskiView } from './minkowski-view';
-import { isEpaTrace, overlayFor } from './overlay';
+import { algorithmMode, overlayFor, type AnyTrace } from './overlay';
 import { Banner, renderFrameText, renderPseudocode, renderStepper } from './panel';
 import { HashWriter, linkFor, sceneFromHash } from './permalink';
 import { ShapeEditor } from './shape-editor';
@@ -16,9 +20,13 @@ export interface PublicState {
   scene: Scene | null;
   frameIndex: number;
   frameCount: number;
-  /** Kind of the frame shown ('support', 'expand', 'done' ...), null without a trace. */
+  /** Kind of the frame shown ('support', 'expand', 'eye', 'done' ...), null without a trace. */
   frameKind: string | null;
-  result: Trace['result'] | null;
+  result: AnyTrace['result'] | null;
+  /** Hull view: the "obb" query's answer for the cloud (AABB, sphere, both PCA boxes, the refined box). */
+  bounds: BoundsResult | null;
+  /** Hull view: the bounding volumes drawn. */
+  boundsShown: string[];
   error: string | null;
   link: string;
   ready: boolean;
@@ -51,7 +59,14 @@ interface ApplyOptions {
 
 export class App {
   scene: Scene = defaultScene();
-  trace: Trace | null = null;
+  trace: AnyTrace | null = null;
+  /** Hull view: the bounding volumes of the cloud, or why they are missing. */
+  bounds: BoundsResult | null = null;
+  boundsError: string | null = null;
+  /** The last two-shape scene and the last cloud, to come back to when the query changes family. */
+  private lastPair: Scene | null = null;
+  private lastCloud: Scene | null = null;
+  private hullViewInst: HullView | null = null;
   frameIndex = 0;
   playing = false;
   private playTimer: ReturnType<typeof setInterval> | null = null;
@@ -61,8 +76,10 @@ export class App {
   readonly shapesView: ShapesView;
   readonly minkView: MinkowskiView;
   readonly editors: [ShapeEditor, ShapeEditor];
+  readonly cloudPanel: CloudPanel;
   readonly state: PublicState = {
-    scene: null, frameIndex: 0, frameCount: 0, frameKind: null, result: null, error: null, link: '', ready: false,
+    scene: null, frameIndex: 0, frameCount: 0, frameKind: null, result: null, bounds: null, boundsShown: [],
+    error: null, link: '', ready: false,
   };
 
   constructor() {
@@ -75,6 +92,27 @@ export class App {
       (shape) => this.editShape(i as 0 | 1, shape),
     )) as [ShapeEditor, ShapeEditor];
     this.shapesView.onPoseChange = (i, p, q) => this.dragShape(i, p, q);
+    this.cloudPanel = new CloudPanel();
+    this.cloudPanel.onPoints = (points) => this.apply(cloudScene(points, this.cloudQuery()), {
+      step: 0, fit: true, errorPrefix: 'Point cloud: ',
+    });
+    this.cloudPanel.onError = (message) => this.banner.show(message);
+    this.cloudPanel.onBoundsChange = () => {
+      this.hullView.setBounds(this.bounds, this.cloudPanel.shown, true);
+      this.publish();
+    };
+  }
+
+  /** The hull view, created the first time a cloud is shown (one WebGL context less for GJK and EPA). */
+  get hullView(): HullView {
+    this.hullViewInst ??= new HullView(document.getElementById('view-hull')!);
+    return this.hullViewInst;
+  }
+
+  get isCloud(): boolean { return isCloudQuery(this.scene.query as string); }
+
+  private cloudQuery(): 'hull' | 'obb' {
+    return (this.scene.query as string) === 'obb' ? 'obb' : 'hull';
   }
 
   get frameCount(): number { return this.trace?.frames.length ?? 0; }
@@ -85,27 +123,46 @@ export class App {
    */
   apply(candidate: unknown, opts: ApplyOptions = {}): boolean {
     let scene: Scene;
-    let tr: Trace;
+    let tr: AnyTrace;
     try {
       validateScene(candidate);
       // The scene is kept as given, not as the library's normalized copy (which renormalizes quaternions,
       // changing last bits): a permalink then reopens exactly the scene that was encoded. The library
       // normalizes the same way inside every query, so the trace is the same either way.
       scene = JSON.parse(JSON.stringify(candidate)) as Scene;
-      tr = runTrace(scene);
+      // The "obb" query has no steps of its own: its page shows quickhull's, with the boxes over them.
+      const traced = (scene.query as string) === 'obb' ? { ...scene, query: 'hull' } : scene;
+      tr = runTrace(traced as Scene) as unknown as AnyTrace;
     } catch (e) {
-      this.banner.show((opts.errorPrefix ?? '') + errorText(e));
+      this.banner.show((opts.errorPrefix ?? '') + explain(errorText(e), candidate));
       return false;
     }
     const { step, ...rest } = scene;
+    const wasObb = (this.scene.query as string) === 'obb' && this.trace !== null;
     this.scene = rest as Scene;
     this.trace = tr;
     const wanted = opts.step ?? (typeof step === 'number' ? step : this.frameIndex);
     this.frameIndex = clampStep(wanted, tr.frames.length);
     if (!opts.keepError) this.banner.clear();
-    this.shapesView.setShapes(this.scene.shapes);
-    this.minkView.setShapes(this.scene.shapes, tr.marginA > 0 || tr.marginB > 0);
-    this.scene.shapes.forEach((s, i) => this.editors[i]?.show(s));
+    const mode = algorithmMode(tr);
+    document.getElementById('app')!.dataset.algorithm = mode;
+    if (isHullTrace(tr)) {
+      this.lastCloud = this.scene;
+      const points = tr.frames[0]?.points?.length ? tr.frames[0].points : (this.scene.shapes[0]?.points ?? []);
+      this.computeBounds();
+      if ((this.scene.query as string) === 'obb' && !wasObb) this.cloudPanel.setShown(['aabb', 'obb']);
+      const a = this.scene.shapes[0];
+      this.cloudPanel.show(points, a && a.type !== 'polytope' ? `the vertices of shape A (${a.type})` : '');
+      this.cloudPanel.showBounds(this.bounds, this.boundsError);
+      this.hullView.setPoints(points);
+      this.hullView.setBounds(this.bounds, this.cloudPanel.shown);
+    } else {
+      this.lastPair = this.scene;
+      const margins = 'marginA' in tr && (tr.marginA > 0 || tr.marginB > 0);
+      this.shapesView.setShapes(this.scene.shapes);
+      this.minkView.setShapes(this.scene.shapes, margins);
+      this.scene.shapes.forEach((s, i) => this.editors[i]?.show(s));
+    }
     (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
     // The example list shows an example only while its scene is unchanged (the gallery sets it after this).
     (document.getElementById('gallery') as HTMLSelectElement).value = '';
@@ -166,8 +223,27 @@ export class App {
 
   togglePlay(): void { if (this.playing) this.pause(); else this.play(); }
 
-  setQuery(q: Scene['query']): void {
-    this.apply({ ...this.scene, query: q });
+  setQuery(q: string): void {
+    const cloudNow = this.isCloud;
+    if (isCloudQuery(q)) {
+      if (cloudNow) this.apply({ ...this.scene, query: q });
+      else this.apply({ ...(this.lastCloud ?? cloudScene(defaultCloud())), query: q }, { step: 0, fit: true });
+    } else if (cloudNow) {
+      this.apply({ ...(this.lastPair ?? defaultScene()), query: q }, { fit: true });
+    } else {
+      this.apply({ ...this.scene, query: q });
+    }
+  }
+
+  /** The bounding volumes of the cloud: the "obb" query's answer. */
+  private computeBounds(): void {
+    try {
+      this.bounds = runQuery({ ...this.scene, query: 'obb' } as unknown as Scene) as unknown as BoundsResult;
+      this.boundsError = null;
+    } catch (e) {
+      this.bounds = null;
+      this.boundsError = errorText(e);
+    }
   }
 
   editShape(i: 0 | 1, shape: Shape): boolean {
@@ -193,6 +269,10 @@ export class App {
   }
 
   fitViews(): void {
+    if (this.isCloud) {
+      this.hullView.fit();
+      return;
+    }
     this.shapesView.fitGround();
     const a = this.shapesView.bounds();
     this.shapesView.view.frame(a.center, a.radius);
@@ -211,9 +291,14 @@ export class App {
     this.renderStepper();
     renderPseudocode(tr?.pseudocode ?? [], frame?.line ?? 0);
     renderFrameText(overlay, frame?.caption ?? '', tr);
-    document.getElementById('app')!.dataset.algorithm = isEpaTrace(tr) ? 'epa' : 'gjk';
-    this.shapesView.setFrame(overlay);
-    this.minkView.setFrame(overlay);
+    const mode = algorithmMode(tr);
+    document.getElementById('app')!.dataset.algorithm = mode;
+    if (mode === 'hull') {
+      this.hullView.setFrame(overlay);
+    } else {
+      this.shapesView.setFrame(overlay);
+      this.minkView.setFrame(overlay);
+    }
     this.hash.write(linkFor(this.scene, this.frameIndex));
     this.publish();
   }
@@ -225,6 +310,9 @@ export class App {
     s.frameCount = this.frameCount;
     s.frameKind = this.trace?.frames[this.frameIndex]?.kind ?? null;
     s.result = this.trace ? JSON.parse(JSON.stringify(this.trace.result)) : null;
+    const cloud = this.isCloud;
+    s.bounds = cloud && this.bounds ? JSON.parse(JSON.stringify(this.bounds)) : null;
+    s.boundsShown = cloud ? [...this.cloudPanel.shown] : [];
     s.error = this.banner.message;
     try {
       s.link = linkFor(this.scene, this.frameIndex);
@@ -232,6 +320,16 @@ export class App {
       s.link = '';
     }
   }
+}
+
+/** The library's refusal to trace a large cloud, said with the cloud's size and what to do about it. */
+function explain(message: string, candidate: unknown): string {
+  const m = /tracing is limited to (\d+) points/.exec(message);
+  if (!m) return message;
+  const pts = (candidate as { shapes?: { points?: unknown[] }[] } | null)?.shapes?.[0]?.points;
+  const size = Array.isArray(pts) ? `This cloud has ${pts.length} points; the` : 'The';
+  return `${size} page steps through quickhull only for clouds of up to ${m[1]} points (the library refuses `
+    + `longer traces: "${message}"). Generate or paste fewer points; run() with query "hull" builds larger hulls without a trace.`;
 }
 
 /** The message ending with a full stop, so that another sentence can follow it. */

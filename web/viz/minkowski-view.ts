@@ -74,7 +74,7 @@ export class MinkowskiView {
   /** Draw the current frame (GJK's simplex or EPA's polytope: see overlay.ts). */
   setFrame(overlay: FrameOverlay | null): void {
     clearGroup(this.frameGroup);
-    if (overlay) overlay.minkowski(this.frameGroup, { scale: this.bounds().radius, arrowLength: this.arrowLength() });
+    overlay?.minkowski?.(this.frameGroup, { scale: this.bounds().radius, arrowLength: this.arrowLength() });
     this.view.requestRender();
   }
 }

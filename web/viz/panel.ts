@@ -1,7 +1,6 @@
 // The side panel's read-only parts: step counter, caption, pseudocode, values, result, error banner.
 // Everything is written with textContent: captions, pseudocode and error messages are never parsed as HTML.
-import { algorithmName, describeResult, type FrameOverlay } from './overlay';
-import type { Trace } from '../lib/index';
+import { algorithmName, describeResult, type AnyTrace, type FrameOverlay } from './overlay';
 
 export function $(id: string): HTMLElement {
   const el = document.getElementById(id);
@@ -84,7 +83,7 @@ export function renderPseudocode(lines: string[], active: number): void {
   }
 }
 
-export function renderFrameText(overlay: FrameOverlay | null, caption: string, trace: Trace | null): void {
+export function renderFrameText(overlay: FrameOverlay | null, caption: string, trace: AnyTrace | null): void {
   $('caption').textContent = caption;
   const rows = overlay ? overlay.values() : [];
   const tbody = $('values').querySelector('tbody')!;

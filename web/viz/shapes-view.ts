@@ -132,7 +132,7 @@ export class ShapesView {
   setFrame(overlay: FrameOverlay | null): void {
     clearGroup(this.overlay);
     const radius = this.bounds().radius;
-    if (overlay) overlay.shapes(this.overlay, { scale: radius, arrowLength: radius * 0.45 });
+    overlay?.shapes?.(this.overlay, { scale: radius, arrowLength: radius * 0.45 });
     this.view.requestRender();
   }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,17 @@ constexpr std::size_t kMaxPolytopePoints = 1000000;
 // far from overflow, and no game or CAD scene needs more.
 constexpr double kMaxMagnitude = 1e15;
 
+class PolytopeSupport;  // polytope_support.h
+
+// A polytope with at least this many points gets a precomputed support
+// structure (its hull plus a hill-climbing / Dobkin–Kirkpatrick walk, see
+// polytope_support.h) from Shape::polytope() or preparePolytopeSupport():
+// below it scanning the points is faster (bench/results.md: the walk beats
+// the scan from ~96 hull vertices). The scene parser does not prepare one:
+// a scene is parsed for one query, and a hull build costs more than the
+// support calls of one GJK/EPA query save (bench/results.md, break-even).
+constexpr std::size_t kPolytopeSupportMinPoints = 96;
+
 struct Shape {
   ShapeType type = ShapeType::Point;
   double radius = 0;          // sphere, capsule, cylinder, cone
@@ -58,6 +70,13 @@ struct Shape {
   std::vector<Vec3> points;   // segment (2), triangle (3), polytope (>= 1)
   double margin = 0;          // extra radius on any shape
   Transform pose;             // local -> world
+  // Polytope only: precomputed support over the hull of `points`, shared by
+  // copies. Set by Shape::polytope() (for kPolytopeSupportMinPoints points
+  // or more) or preparePolytopeSupport();
+  // null means the support scans `points`. Call preparePolytopeSupport()
+  // again after changing `points` (a changed point count is detected and
+  // falls back to the scan; edits in place are not).
+  std::shared_ptr<const PolytopeSupport> polytopeSupport;
 
   static Shape point() { return Shape{}; }
   static Shape sphere(double r) { Shape s; s.type = ShapeType::Sphere; s.radius = r; return s; }
@@ -78,9 +97,7 @@ struct Shape {
   static Shape triangle(const Vec3& a, const Vec3& b, const Vec3& c) {
     Shape s; s.type = ShapeType::Triangle; s.points = {a, b, c}; return s;
   }
-  static Shape polytope(std::vector<Vec3> pts) {
-    Shape s; s.type = ShapeType::Polytope; s.points = std::move(pts); return s;
-  }
+  static Shape polytope(std::vector<Vec3> pts);
 
   Shape& at(const Vec3& position, const Quat& rotation = Quat{}) {
     pose.position = position;
@@ -102,6 +119,12 @@ struct ShapeError {
 // false and fills *err on the first problem found.
 bool validateShape(const Shape& s, ShapeError* err);
 
+// (Re)builds s->polytopeSupport from s->points when s is a polytope with at
+// least kPolytopeSupportMinPoints finite points; clears it otherwise. Costs
+// one hull construction (O(n log n)); queries then cost O(log n)–O(√n)
+// instead of O(n).
+void preparePolytopeSupport(Shape* s);
+
 // Radius added to the core: sphere and capsule radius plus the margin.
 double coreRadius(const Shape& s);
 
@@ -112,8 +135,9 @@ bool hasPolytopalCore(const Shape& s);
 
 // Support point of the core in local coordinates. d need not be unit and may
 // be zero (then any point of the core is returned). Ties are broken
-// deterministically (first point, + side of a box), so traces are
-// reproducible.
+// deterministically (first point, + side of a box; a polytope with a
+// precomputed support returns the maximizer its walk reaches first), so
+// traces are reproducible.
 Vec3 localCoreSupport(const Shape& s, const Vec3& d);
 
 // Vertices of a polytopal core in local coordinates (8 for a box, 2 for a

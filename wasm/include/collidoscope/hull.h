@@ -1,0 +1,765 @@
+// collidoscope — 3D convex hull by quickhull, with typed results for
+// degenerate inputs and a trace of every step for the page.
+//
+// References: C. B. Barber, D. P. Dobkin, H. Huhdanpaa, "The Quickhull
+// algorithm for convex hulls", ACM TOMS 1996; the incremental construction
+// of ../shared/seeds/000 ch. 4 (visible faces, horizon, new faces).
+//
+//   1. Extremes: the two most distant of the six axis-extreme points, the
+//      point farthest from their line, the point farthest from that plane.
+//      Each step that finds no distance above the tolerance ends the build
+//      with a lower-dimensional hull: Point, Segment or (2D hull, Andrew's
+//      monotone chain in the plane) Polygon.
+//   2. A tetrahedron; every other point goes to the conflict list of the
+//      face it lies farthest above (if any: otherwise it is inside).
+//   3. While a face has conflicts: its farthest point is the eye. The faces
+//      the eye sees (above their plane by more than the tolerance) are found
+//      by a search from that face over shared edges; the boundary of that
+//      region is the horizon. The visible faces are replaced by a cone of
+//      new faces from the eye to the horizon edges, and their conflict
+//      points move to the new face they are farthest above, or are dropped
+//      (inside).
+//   4. Output: the extreme vertices, outward counter-clockwise triangles,
+//      coplanar triangles merged into convex polygons, and the vertex
+//      adjacency (for hill-climbing support).
+//
+// Tolerance. Points within `tolerance` of a face plane count as on it:
+//   tolerance = relativeTolerance · (extent sum) + 32·u·(largest |coordinate|),
+// where the extent sum is Σ over axes of the half-extent of the bounding
+// box. The first term makes near-coplanar points (integer grids, meshes)
+// coplanar; the second covers the rounding of plane distances, which is
+// relative to the raw coordinates (a cloud of size 1 at 1e6 is resolved to
+// ~1e-9, not to 1e-6). Work is done in coordinates relative to the
+// bounding-box centre, which keeps the plane arithmetic small.
+//
+// Construction allocates (it is preprocessing, not a query); every loop is
+// bounded (each iteration adds a point or stops).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "collidoscope/math.h"
+#include "collidoscope/trace.h"
+
+namespace collidoscope {
+
+enum class HullKind { Point, Segment, Polygon, Polyhedron };
+
+const char* hullKindName(HullKind k);
+
+struct HullSettings {
+  // Near-coplanar points within this fraction of the cloud's extent of a
+  // face count as on it. 1e-12 merges what rounding of mesh data produces
+  // while keeping genuinely extreme points of any sane cloud.
+  double relativeTolerance = 1e-12;
+};
+
+struct ConvexHull {
+  HullKind kind = HullKind::Point;
+  std::vector<Vec3> vertices;                // extreme points (copies of input points)
+  std::vector<int> inputIndex;               // vertices[i] == input[inputIndex[i]]
+  std::vector<std::array<int, 3>> triangles; // outward CCW (Polygon: fan, CCW around normal)
+  std::vector<std::vector<int>> faces;       // merged coplanar triangles: convex polygons, CCW
+  std::vector<std::vector<int>> adjacency;   // per vertex: vertices sharing a hull edge
+  Vec3 normal;                               // Polygon: unit normal; else zero
+  double tolerance = 0;                      // absolute plane tolerance used
+};
+
+struct HullError {
+  std::string field;
+  std::string message;
+};
+
+// Largest input that may be traced: a trace snapshots the hull and the
+// conflict lists per step, which is quadratic in the point count.
+constexpr std::size_t kHullMaxTracedPoints = 5000;
+
+// ---- trace -----------------------------------------------------------------
+
+enum class HullEvent { Extremes, Tetrahedron, Eye, Visible, Horizon, Cone, Done, Degenerate };
+
+struct HullTraceFace {
+  int id = 0;
+  int v[3] = {0, 0, 0};       // input indices
+  std::vector<int> conflicts;  // input indices
+};
+
+struct HullFrame {
+  HullEvent event = HullEvent::Extremes;
+  int line = 0;
+  int iteration = 0;
+  std::vector<HullTraceFace> faces;
+  int eye = -1;
+  std::vector<int> visible;  // face ids
+  std::vector<std::pair<int, int>> horizon;
+  std::vector<int> added;    // face ids
+  std::vector<int> extremes; // input indices (Extremes / Degenerate frames)
+  double eyeDistance = 0;
+  HullKind kind = HullKind::Polyhedron;  // Done / Degenerate
+};
+
+struct HullRecorder {
+  static constexpr bool enabled = true;
+  std::vector<HullFrame> frames;
+  void record(HullFrame&& f) { frames.push_back(std::move(f)); }
+};
+
+namespace hull_lines {
+constexpr int kExtremes = 1, kDegenerate = 2, kTetra = 3, kAssign = 4, kLoop = 5, kEye = 6, kVisible = 7,
+              kHorizon = 8, kCone = 9, kReassign = 10, kDone = 11;
+}
+const char* const* hullPseudocode();
+
+// ---- implementation ----------------------------------------------------------
+
+namespace detail {
+
+// Accurate plane normals. A sliver triangle's normal, computed as a plain
+// double cross product, loses everything to rounding: the edge differences
+// and the products cancel. Here the edges are exact (TwoSum) and the cross
+// product is evaluated in double-double (TwoProduct via std::fma, which is
+// correctly rounded natively and in wasm alike, so the bits agree), then
+// rounded once: the normal's direction is accurate to a few ulps however
+// thin the triangle.
+struct DoubleDouble {
+  double hi, lo;
+};
+inline DoubleDouble ddTwoSum(double a, double b) {
+  const double s = a + b;
+  const double bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+inline DoubleDouble ddFast(double a, double b) {
+  const double s = a + b;
+  return {s, b - (s - a)};
+}
+inline DoubleDouble ddMul(DoubleDouble a, DoubleDouble b) {
+  const double p = a.hi * b.hi;
+  const double e = std::fma(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi);
+  return ddFast(p, e);
+}
+inline DoubleDouble ddSub(DoubleDouble a, DoubleDouble b) {
+  const DoubleDouble s = ddTwoSum(a.hi, -b.hi);
+  return ddFast(s.hi, s.lo + (a.lo - b.lo));
+}
+inline Vec3 accurateNormal(const Vec3& a, const Vec3& b, const Vec3& c) {
+  const DoubleDouble e1[3] = {ddTwoSum(b.x, -a.x), ddTwoSum(b.y, -a.y), ddTwoSum(b.z, -a.z)};
+  const DoubleDouble e2[3] = {ddTwoSum(c.x, -a.x), ddTwoSum(c.y, -a.y), ddTwoSum(c.z, -a.z)};
+  const DoubleDouble x = ddSub(ddMul(e1[1], e2[2]), ddMul(e1[2], e2[1]));
+  const DoubleDouble y = ddSub(ddMul(e1[2], e2[0]), ddMul(e1[0], e2[2]));
+  const DoubleDouble z = ddSub(ddMul(e1[0], e2[1]), ddMul(e1[1], e2[0]));
+  return Vec3{x.hi + x.lo, y.hi + y.lo, z.hi + z.lo};
+}
+
+struct QhFace {
+  int v[3];
+  int nb[3];  // face across edge (v[k], v[k+1])
+  Vec3 normal;
+  double offset = 0;  // normal·p for points p on the plane
+  bool alive = true;
+  int id = 0;
+  std::vector<int> conflicts;
+  int farthest = -1;
+  double farthestDistance = 0;
+  int visitMark = -1;
+};
+
+class Quickhull {
+ public:
+  Quickhull(const std::vector<Vec3>& input, double relTol) : input_(input) {
+    Vec3 lo = input[0], hi = input[0];
+    double big = 0;
+    for (const Vec3& p : input) {
+      for (int a = 0; a < 3; ++a) {
+        lo[a] = std::fmin(lo[a], p[a]);
+        hi[a] = std::fmax(hi[a], p[a]);
+      }
+      big = std::fmax(big, maxAbs(p));
+    }
+    center_ = (lo + hi) * 0.5;
+    startStamp_.assign(input.size(), 0);
+    startEdge_.assign(input.size(), -1);
+    pts_.reserve(input.size());
+    for (const Vec3& p : input) pts_.push_back(p - center_);
+    const Vec3 half = (hi - lo) * 0.5;
+    roundingTolerance_ = 32 * (std::numeric_limits<double>::epsilon() / 2) * big;
+    tolerance_ = relTol * (half.x + half.y + half.z) + roundingTolerance_;
+  }
+
+  double tolerance() const { return tolerance_; }
+
+  template <class Trace>
+  void run(ConvexHull* out, Trace& trace) {
+    using namespace hull_lines;
+    out->tolerance = tolerance_;
+    const int n = static_cast<int>(pts_.size());
+    // 1. Extremes.
+    int ext[6];
+    for (int a = 0; a < 3; ++a) {
+      ext[2 * a] = ext[2 * a + 1] = 0;
+      for (int i = 1; i < n; ++i) {
+        if (pts_[i][a] < pts_[ext[2 * a]][a]) ext[2 * a] = i;
+        if (pts_[i][a] > pts_[ext[2 * a + 1]][a]) ext[2 * a + 1] = i;
+      }
+    }
+    int i0 = ext[0], i1 = ext[1];
+    double best = -1;
+    for (int s = 0; s < 6; ++s)
+      for (int t = s + 1; t < 6; ++t) {
+        const double d = lengthSquared(pts_[ext[s]] - pts_[ext[t]]);
+        if (d > best) {
+          best = d;
+          i0 = ext[s];
+          i1 = ext[t];
+        }
+      }
+    if constexpr (Trace::enabled) {
+      HullFrame f;
+      f.event = HullEvent::Extremes;
+      f.line = kExtremes;
+      f.extremes.assign(ext, ext + 6);
+      trace.record(std::move(f));
+    }
+    if (!(std::sqrt(best) > tolerance_)) return finishPoint(out, i0, trace);
+    const Vec3 e = pts_[i1] - pts_[i0];
+    int i2 = -1;
+    best = tolerance_;
+    for (int i = 0; i < n; ++i) {
+      const double d = length(cross(e, pts_[i] - pts_[i0])) / length(e);
+      if (d > best) {
+        best = d;
+        i2 = i;
+      }
+    }
+    if (i2 < 0) return finishSegment(out, i0, i1, trace);
+    const Vec3 nrm = normalizedOr(accurateNormal(pts_[i0], pts_[i1], pts_[i2]), Vec3{0, 0, 1});
+    int i3 = -1;
+    best = tolerance_;
+    for (int i = 0; i < n; ++i) {
+      // The first three define the plane: with a nearly collinear triple its
+      // computed normal is poor and they may seem off their own plane.
+      if (i == i0 || i == i1 || i == i2 || pts_[i] == pts_[i0] || pts_[i] == pts_[i1] || pts_[i] == pts_[i2]) continue;
+      const double d = std::fabs(dot(nrm, pts_[i] - pts_[i0]));
+      if (d > best) {
+        best = d;
+        i3 = i;
+      }
+    }
+    if (i3 < 0) return finishPolygon(out, nrm, i0, trace);
+
+    // 2. Tetrahedron, oriented so that i3 is below face (i0, i1, i2).
+    if (dot(nrm, pts_[i3] - pts_[i0]) > 0) std::swap(i1, i2);
+    const int t[4] = {i0, i1, i2, i3};
+    const int fv[4][3] = {{t[0], t[1], t[2]}, {t[0], t[3], t[1]}, {t[1], t[3], t[2]}, {t[2], t[3], t[0]}};
+    for (const auto& f : fv) addFace(f[0], f[1], f[2]);
+    linkAll();
+    std::vector<int> all;
+    all.reserve(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i)
+      if (i != i0 && i != i1 && i != i2 && i != i3) all.push_back(i);
+    const std::vector<int> first = {0, 1, 2, 3};
+    assign(all, first);
+    if constexpr (Trace::enabled) record(trace, HullEvent::Tetrahedron, kTetra, 0);
+
+    // 3. Expand. Each iteration adds a point as a vertex or drops points,
+    // so it runs at most n times.
+    int iteration = 0;
+    for (int guard = 0; guard <= n; ++guard) {
+      const int fi = nextFaceWithConflicts();
+      if (fi < 0) break;
+      ++iteration;
+      const int eye = faces_[fi].farthest;
+      if constexpr (Trace::enabled) {
+        HullFrame f = snapshot(HullEvent::Eye, kEye, iteration);
+        f.eye = eye;
+        f.eyeDistance = faces_[fi].farthestDistance;
+        trace.record(std::move(f));
+      }
+      if (!addPoint(fi, eye, iteration, trace)) {
+        // The horizon was not a simple loop (rounding): the eye is within a
+        // hair of the hull. Drop it rather than corrupt the surface.
+        removeConflict(fi, eye);
+      }
+    }
+    finishPolyhedron(out, trace, iteration);
+  }
+
+ private:
+  double distance(const QhFace& f, const Vec3& p) const { return dot(f.normal, p) - f.offset; }
+
+  int addFace(int a, int b, int c) {
+    QhFace f;
+    f.v[0] = a;
+    f.v[1] = b;
+    f.v[2] = c;
+    f.nb[0] = f.nb[1] = f.nb[2] = -1;
+    const Vec3& pa = pts_[a];
+    const Vec3& pb = pts_[b];
+    const Vec3& pc = pts_[c];
+    f.normal = normalizedOr(accurateNormal(pa, pb, pc), Vec3{0, 0, 1});
+    f.offset = (dot(f.normal, pa) + dot(f.normal, pb) + dot(f.normal, pc)) / 3;
+    f.id = nextId_++;
+    faces_.push_back(std::move(f));
+    return static_cast<int>(faces_.size()) - 1;
+  }
+
+  // Links all alive faces by shared edges (used once, for the tetrahedron).
+  void linkAll() {
+    for (std::size_t i = 0; i < faces_.size(); ++i)
+      for (int k = 0; k < 3; ++k)
+        for (std::size_t j = 0; j < faces_.size(); ++j)
+          for (int m = 0; m < 3; ++m)
+            if (faces_[j].v[m] == faces_[i].v[(k + 1) % 3] && faces_[j].v[(m + 1) % 3] == faces_[i].v[k])
+              faces_[i].nb[k] = static_cast<int>(j);
+  }
+
+  void assign(const std::vector<int>& points, const std::vector<int>& candidates) {
+    for (int p : points) {
+      int bestFace = -1;
+      double bestD = tolerance_;
+      for (int c : candidates) {
+        const double d = distance(faces_[c], pts_[p]);
+        if (d > bestD) {
+          bestD = d;
+          bestFace = c;
+        }
+      }
+      if (bestFace < 0) continue;  // inside (or on) the hull
+      QhFace& f = faces_[bestFace];
+      if (f.conflicts.empty()) queue_.push_back(bestFace);
+      f.conflicts.push_back(p);
+      if (f.farthest < 0 || bestD > f.farthestDistance) {
+        f.farthest = p;
+        f.farthestDistance = bestD;
+      }
+    }
+  }
+
+  // Faces that received conflict points wait in a FIFO queue; a face
+  // retired meanwhile (or emptied) is skipped when it comes up.
+  int nextFaceWithConflicts() {
+    while (head_ < queue_.size()) {
+      const int f = queue_[head_++];
+      if (faces_[static_cast<std::size_t>(f)].alive && !faces_[static_cast<std::size_t>(f)].conflicts.empty()) {
+        --head_;  // keep it queued until it is processed or emptied
+        return f;
+      }
+    }
+    return -1;
+  }
+
+  void removeConflict(int fi, int p) {
+    QhFace& f = faces_[fi];
+    std::vector<int> rest;
+    for (int q : f.conflicts)
+      if (q != p) rest.push_back(q);
+    f.conflicts.swap(rest);
+    f.farthest = -1;
+    f.farthestDistance = 0;
+    for (int q : f.conflicts) {
+      const double d = distance(f, pts_[q]);
+      if (f.farthest < 0 || d > f.farthestDistance) {
+        f.farthest = q;
+        f.farthestDistance = d;
+      }
+    }
+  }
+
+  template <class Trace>
+  bool addPoint(int fi, int eye, int iteration, Trace& trace) {
+    using namespace hull_lines;
+    const Vec3& pe = pts_[eye];
+    // Visible region: search from fi over shared edges.
+    ++mark_;
+    std::vector<int> visible{fi};
+    faces_[fi].visitMark = mark_;
+    for (std::size_t k = 0; k < visible.size(); ++k) {
+      const QhFace& f = faces_[visible[k]];
+      for (int e = 0; e < 3; ++e) {
+        const int g = f.nb[e];
+        if (g < 0 || faces_[g].visitMark == mark_) continue;
+        // A neighbour counts as seen when the eye is above its plane by more
+        // than rounding (not the full tolerance): keeping a neighbour the eye
+        // is slightly above would leave a reflex edge beside the new cone
+        // (thin slabs), while exactly coplanar data stays below this bound.
+        if (distance(faces_[g], pe) > roundingTolerance_) {
+          faces_[g].visitMark = mark_;
+          visible.push_back(g);
+        }
+      }
+    }
+    // Horizon: edges (a, b) of visible faces whose neighbour is not visible,
+    // chained into one loop.
+    struct Edge {
+      int a, b, outside;
+    };
+    std::vector<Edge> edges;
+    for (int v : visible) {
+      const QhFace& f = faces_[v];
+      for (int e = 0; e < 3; ++e)
+        if (faces_[f.nb[e]].visitMark != mark_) edges.push_back({f.v[e], f.v[(e + 1) % 3], f.nb[e]});
+    }
+    // Chain by start vertex; a vertex starting two edges (pinch) or a loop
+    // closing before all edges are used (two loops) is not a simple loop.
+    ++stamp_;
+    for (std::size_t k = 0; k < edges.size(); ++k) {
+      const std::size_t a = static_cast<std::size_t>(edges[k].a);
+      if (startStamp_[a] == stamp_) return false;
+      startStamp_[a] = stamp_;
+      startEdge_[a] = static_cast<int>(k);
+    }
+    std::vector<Edge> loop;
+    loop.reserve(edges.size());
+    loop.push_back(edges[0]);
+    while (loop.size() < edges.size()) {
+      const std::size_t b = static_cast<std::size_t>(loop.back().b);
+      if (startStamp_[b] != stamp_ || loop.back().b == loop.front().a) return false;
+      loop.push_back(edges[static_cast<std::size_t>(startEdge_[b])]);
+    }
+    if (loop.back().b != loop.front().a) return false;
+    if constexpr (Trace::enabled) {
+      HullFrame f = snapshot(HullEvent::Visible, kVisible, iteration);
+      f.eye = eye;
+      for (int v : visible) f.visible.push_back(faces_[v].id);
+      trace.record(std::move(f));
+      HullFrame h = snapshot(HullEvent::Horizon, kHorizon, iteration);
+      h.eye = eye;
+      for (int v : visible) h.visible.push_back(faces_[v].id);
+      for (const Edge& e : loop) h.horizon.emplace_back(e.a, e.b);
+      trace.record(std::move(h));
+    }
+    // Collect the orphaned points, retire the visible faces.
+    std::vector<int> orphans;
+    for (int v : visible) {
+      QhFace& f = faces_[v];
+      for (int q : f.conflicts)
+        if (q != eye) orphans.push_back(q);
+      f.conflicts.clear();
+      f.conflicts.shrink_to_fit();
+      f.alive = false;
+    }
+    // The cone: one face per horizon edge, linked in order.
+    std::vector<int> cone;
+    cone.reserve(loop.size());
+    for (const Edge& e : loop) {
+      const int nf = addFace(e.a, e.b, eye);
+      faces_[nf].nb[0] = e.outside;
+      QhFace& out = faces_[e.outside];
+      for (int k = 0; k < 3; ++k)
+        if (out.v[k] == e.b && out.v[(k + 1) % 3] == e.a) out.nb[k] = nf;
+      cone.push_back(nf);
+    }
+    const std::size_t m = cone.size();
+    for (std::size_t k = 0; k < m; ++k) {
+      faces_[cone[k]].nb[1] = cone[(k + 1) % m];      // edge (b, eye) borders the next face
+      faces_[cone[k]].nb[2] = cone[(k + m - 1) % m];  // edge (eye, a) borders the previous one
+    }
+    assign(orphans, cone);
+    if constexpr (Trace::enabled) {
+      HullFrame f = snapshot(HullEvent::Cone, kCone, iteration);
+      f.eye = eye;
+      for (int c : cone) f.added.push_back(faces_[c].id);
+      trace.record(std::move(f));
+    }
+    return true;
+  }
+
+  HullFrame snapshot(HullEvent event, int line, int iteration) const {
+    HullFrame f;
+    f.event = event;
+    f.line = line;
+    f.iteration = iteration;
+    for (const QhFace& q : faces_) {
+      if (!q.alive) continue;
+      HullTraceFace t;
+      t.id = q.id;
+      for (int k = 0; k < 3; ++k) t.v[k] = q.v[k];
+      t.conflicts = q.conflicts;
+      f.faces.push_back(std::move(t));
+    }
+    return f;
+  }
+  template <class Trace>
+  void record(Trace& trace, HullEvent event, int line, int iteration) const {
+    trace.record(snapshot(event, line, iteration));
+  }
+
+  template <class Trace>
+  void recordDegenerate(Trace& trace, HullKind kind, std::vector<int> extremes) const {
+    if constexpr (Trace::enabled) {
+      HullFrame f;
+      f.event = HullEvent::Degenerate;
+      f.line = hull_lines::kDegenerate;
+      f.kind = kind;
+      f.extremes = std::move(extremes);
+      trace.record(std::move(f));
+    }
+  }
+
+  void setVertices(ConvexHull* out, const std::vector<int>& idx) const {
+    for (int i : idx) {
+      out->inputIndex.push_back(i);
+      out->vertices.push_back(input_[static_cast<std::size_t>(i)]);
+    }
+    out->adjacency.assign(idx.size(), {});
+  }
+
+  template <class Trace>
+  void finishPoint(ConvexHull* out, int i0, Trace& trace) {
+    out->kind = HullKind::Point;
+    setVertices(out, {i0});
+    recordDegenerate(trace, out->kind, {i0});
+  }
+
+  template <class Trace>
+  void finishSegment(ConvexHull* out, int i0, int i1, Trace& trace) {
+    out->kind = HullKind::Segment;
+    setVertices(out, {i0, i1});
+    out->adjacency[0] = {1};
+    out->adjacency[1] = {0};
+    recordDegenerate(trace, out->kind, {i0, i1});
+  }
+
+  // Flat input: Andrew's monotone chain in the plane (u, v) ⟂ nrm, keeping
+  // only turns that leave a point more than the tolerance off the chord.
+  template <class Trace>
+  void finishPolygon(ConvexHull* out, const Vec3& nrm, int i0, Trace& trace) {
+    out->kind = HullKind::Polygon;
+    out->normal = nrm;
+    const Vec3 u = normalizedOr(cross(nrm, std::fabs(nrm.x) < 0.9 ? Vec3{1, 0, 0} : Vec3{0, 1, 0}), Vec3{1, 0, 0});
+    const Vec3 v = cross(nrm, u);
+    struct P2 {
+      double x, y;
+      int i;
+    };
+    std::vector<P2> q;
+    q.reserve(pts_.size());
+    for (std::size_t i = 0; i < pts_.size(); ++i)
+      q.push_back({dot(pts_[i] - pts_[i0], u), dot(pts_[i] - pts_[i0], v), static_cast<int>(i)});
+    std::sort(q.begin(), q.end(), [](const P2& a, const P2& b) {
+      return a.x < b.x || (a.x == b.x && (a.y < b.y || (a.y == b.y && a.i < b.i)));
+    });
+    // Keep c only if it turns left of (a, b) by more than the tolerance.
+    auto left = [&](const P2& a, const P2& b, const P2& c) {
+      const double cr = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+      return cr > tolerance_ * std::hypot(c.x - a.x, c.y - a.y);
+    };
+    std::vector<P2> h;
+    for (int pass = 0; pass < 2; ++pass) {
+      const std::size_t start = h.size();
+      for (std::size_t k = 0; k < q.size(); ++k) {
+        const P2& p = pass == 0 ? q[k] : q[q.size() - 1 - k];
+        while (h.size() >= start + 2 && !left(h[h.size() - 2], h[h.size() - 1], p)) h.pop_back();
+        h.push_back(p);
+      }
+      h.pop_back();  // the last point starts the other chain
+    }
+    std::vector<int> idx;
+    for (const P2& p : h) idx.push_back(p.i);
+    setVertices(out, idx);
+    const int m = static_cast<int>(idx.size());
+    std::vector<int> poly;
+    for (int k = 0; k < m; ++k) {
+      poly.push_back(k);
+      out->adjacency[static_cast<std::size_t>(k)] = {(k + m - 1) % m, (k + 1) % m};
+      if (k >= 2) out->triangles.push_back({0, k - 1, k});
+    }
+    out->faces.push_back(poly);
+    // Report the flatness actually met: every input point lies within
+    // `tolerance` of the polygon's plane. That exceeds the build tolerance
+    // when the plane is ill-conditioned (a nearly collinear triple: its
+    // computed normal is uncertain by ~u·|e1||e2|/|e1 × e2|).
+    double deviation = 0;
+    for (const Vec3& p : pts_) deviation = std::fmax(deviation, std::fabs(dot(nrm, p - pts_[i0])));
+    out->tolerance = std::fmax(tolerance_, deviation);
+    recordDegenerate(trace, out->kind, idx);
+  }
+
+  template <class Trace>
+  void finishPolyhedron(ConvexHull* out, Trace& trace, int iteration) {
+    out->kind = HullKind::Polyhedron;
+    std::vector<int> remap(pts_.size(), -1);
+    std::vector<int> idx;
+    std::vector<int> alive;
+    for (std::size_t i = 0; i < faces_.size(); ++i) {
+      if (!faces_[i].alive) continue;
+      alive.push_back(static_cast<int>(i));
+      for (int k = 0; k < 3; ++k) {
+        const int p = faces_[i].v[k];
+        if (remap[static_cast<std::size_t>(p)] < 0) {
+          remap[static_cast<std::size_t>(p)] = static_cast<int>(idx.size());
+          idx.push_back(p);
+        }
+      }
+    }
+    setVertices(out, idx);
+    for (int fi : alive) {
+      const QhFace& f = faces_[fi];
+      const int a = remap[f.v[0]], b = remap[f.v[1]], c = remap[f.v[2]];
+      out->triangles.push_back({a, b, c});
+      const int tri[3] = {a, b, c};
+      for (int k = 0; k < 3; ++k) {
+        auto& adj = out->adjacency[static_cast<std::size_t>(tri[k])];
+        const int nxt = tri[(k + 1) % 3];
+        if (std::find(adj.begin(), adj.end(), nxt) == adj.end()) adj.push_back(nxt);
+        auto& back = out->adjacency[static_cast<std::size_t>(nxt)];
+        if (std::find(back.begin(), back.end(), tri[k]) == back.end()) back.push_back(tri[k]);
+      }
+    }
+    mergeCoplanar(out, alive);
+    if constexpr (Trace::enabled) {
+      HullFrame f = snapshot(HullEvent::Done, hull_lines::kDone, iteration);
+      f.kind = out->kind;
+      trace.record(std::move(f));
+    }
+  }
+
+  // Adjacent triangles whose far vertices lie within the tolerance of each
+  // other's plane form one polygon; its boundary is chained from the
+  // group's unshared directed edges.
+  void mergeCoplanar(ConvexHull* out, const std::vector<int>& alive) {
+    std::vector<int> slotOf(faces_.size(), -1);
+    for (std::size_t k = 0; k < alive.size(); ++k) slotOf[static_cast<std::size_t>(alive[k])] = static_cast<int>(k);
+    std::vector<int> parent(alive.size());
+    for (std::size_t k = 0; k < parent.size(); ++k) parent[k] = static_cast<int>(k);
+    auto root = [&](int x) {
+      while (parent[static_cast<std::size_t>(x)] != x) x = parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+      return x;
+    };
+    for (std::size_t k = 0; k < alive.size(); ++k) {
+      const QhFace& f = faces_[static_cast<std::size_t>(alive[k])];
+      for (int e = 0; e < 3; ++e) {
+        if (f.nb[e] < 0 || slotOf[static_cast<std::size_t>(f.nb[e])] < 0) continue;
+        const QhFace& g = faces_[static_cast<std::size_t>(f.nb[e])];
+        const int gFar = g.v[0] != f.v[e] && g.v[0] != f.v[(e + 1) % 3]
+                             ? g.v[0]
+                             : (g.v[1] != f.v[e] && g.v[1] != f.v[(e + 1) % 3] ? g.v[1] : g.v[2]);
+        const int fFar = f.v[(e + 2) % 3];
+        if (dot(f.normal, g.normal) > 0 && std::fabs(distance(f, pts_[gFar])) <= tolerance_ &&
+            std::fabs(distance(g, pts_[fFar])) <= tolerance_) {
+          parent[static_cast<std::size_t>(root(static_cast<int>(k)))] = root(slotOf[static_cast<std::size_t>(f.nb[e])]);
+        }
+      }
+    }
+    std::vector<std::vector<int>> groups(alive.size());
+    for (std::size_t k = 0; k < alive.size(); ++k) groups[static_cast<std::size_t>(root(static_cast<int>(k)))].push_back(static_cast<int>(k));
+    for (const auto& grp : groups) {
+      if (grp.empty()) continue;
+      std::vector<std::pair<int, int>> edges;
+      for (int k : grp) {
+        const auto& t = out->triangles[static_cast<std::size_t>(k)];
+        for (int e = 0; e < 3; ++e) {
+          const int a = t[e], b = t[(e + 1) % 3];
+          bool shared = false;
+          for (int j : grp) {
+            const auto& s = out->triangles[static_cast<std::size_t>(j)];
+            for (int m = 0; m < 3 && !shared; ++m) shared = s[m] == b && s[(m + 1) % 3] == a;
+            if (shared) break;
+          }
+          if (!shared) edges.emplace_back(a, b);
+        }
+      }
+      std::vector<int> poly{edges[0].first};
+      int cur = edges[0].second;
+      for (std::size_t guard = 0; guard < edges.size() && cur != poly.front(); ++guard) {
+        poly.push_back(cur);
+        int next = -1;
+        for (const auto& e : edges)
+          if (e.first == cur) next = e.second;
+        if (next < 0) break;
+        cur = next;
+      }
+      out->faces.push_back(poly);
+    }
+  }
+
+  const std::vector<Vec3>& input_;
+  std::vector<Vec3> pts_;
+  Vec3 center_;
+  double tolerance_ = 0;
+  double roundingTolerance_ = 0;  // rounding part of tolerance_ alone
+  std::vector<QhFace> faces_;
+  std::vector<int> queue_;
+  std::size_t head_ = 0;
+  int nextId_ = 0;
+  int mark_ = 0;
+  int stamp_ = 0;
+  std::vector<int> startStamp_;  // horizon chaining: vertex → edge it starts
+  std::vector<int> startEdge_;
+};
+
+}  // namespace detail
+
+template <class Trace>
+bool buildHull(const std::vector<Vec3>& points, const HullSettings& settings, ConvexHull* out, HullError* err,
+               Trace& trace) {
+  *out = ConvexHull{};
+  if (points.empty()) {
+    *err = {"points", "is empty: a hull needs at least 1 point"};
+    return false;
+  }
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!isFinite(points[i])) {
+      *err = {"points[" + std::to_string(i) + "]", "must be finite"};
+      return false;
+    }
+  }
+  if constexpr (Trace::enabled) {
+    if (points.size() > kHullMaxTracedPoints) {
+      *err = {"points", "tracing is limited to 5000 points (got " + std::to_string(points.size()) + ")"};
+      return false;
+    }
+  }
+  detail::Quickhull qh(points, settings.relativeTolerance);
+  qh.run(out, trace);
+  if (out->kind == HullKind::Polyhedron) {
+    // Quickhull never removes a vertex, so a point that was extreme for an
+    // intermediate hull can end up on an edge or inside a face of the final
+    // one (common with grids and other coplanar data). Keep the vertices
+    // that are a corner of some merged face (off the line through their
+    // loop neighbours by more than the tolerance); if any are not, build
+    // again from the corners alone, which are all extreme.
+    std::vector<char> corner(out->vertices.size(), 0);
+    for (const auto& poly : out->faces) {
+      const std::size_t m = poly.size();
+      for (std::size_t k = 0; k < m; ++k) {
+        const Vec3& a = out->vertices[static_cast<std::size_t>(poly[(k + m - 1) % m])];
+        const Vec3& b = out->vertices[static_cast<std::size_t>(poly[k])];
+        const Vec3& c = out->vertices[static_cast<std::size_t>(poly[(k + 1) % m])];
+        const Vec3 chord = c - a;
+        const double off = length(cross(chord, b - a)) / std::fmax(length(chord), 1e-300);
+        if (off > out->tolerance) corner[static_cast<std::size_t>(poly[k])] = 1;
+      }
+    }
+    if (std::find(corner.begin(), corner.end(), 0) != corner.end()) {
+      std::vector<Vec3> extreme;
+      std::vector<int> origin;
+      for (std::size_t i = 0; i < corner.size(); ++i) {
+        if (!corner[i]) continue;
+        extreme.push_back(out->vertices[i]);
+        origin.push_back(out->inputIndex[i]);
+      }
+      const double tolerance = out->tolerance;
+      ConvexHull second;
+      NoTrace none;
+      detail::Quickhull again(extreme, settings.relativeTolerance);
+      again.run(&second, none);
+      for (int& i : second.inputIndex) i = origin[static_cast<std::size_t>(i)];
+      second.tolerance = std::fmax(second.tolerance, tolerance);
+      *out = std::move(second);
+    }
+  }
+  return true;
+}
+
+inline bool buildHull(const std::vector<Vec3>& points, ConvexHull* out, HullError* err) {
+  NoTrace none;
+  return buildHull(points, HullSettings{}, out, err, none);
+}
+
+}  // namespace collidoscope
