@@ -8,7 +8,7 @@
 // Contenders per cloud (100 000 points uniform in a ball and on a sphere;
 // 10 000 too for the curve):
 //   three      new ConvexHull().setFromPoints(vectors)   (THREE.Vector3[] built beforehand)
-//   wasm       run({version: 1, query: 'hull', shapes: [{type: 'polytope', points}]})
+//   wasm       hull(Float64Array) — the typed-array API (the scene path adds JSON parsing)
 //              through web/dist/lib/index.mjs — includes the scene's JSON round trip,
 //              which is what a user of the npm package pays
 //   native     build/bench/collidoscope_hull_timing (g++ -O2), same cloud via a
@@ -95,10 +95,13 @@ async function loadWasm() {
   } catch (e) {
     return { pending: `the wasm 'hull' query is not wired yet (${e.code ?? ''} ${e.message})` };
   }
+  // The typed-array API (one copy into wasm memory, no JSON), as a game
+  // would call it with a geometry's position array; the input is prepared
+  // outside the timing, as three.js's Vector3 list is.
   return {
-    prepare: (pts) => ({ version: 1, query: 'hull', shapes: [{ type: 'polytope', points: pts }] }),
-    run: (scene) => {
-      const r = api.run(scene);
+    prepare: (pts) => Float64Array.from(pts.flat()),
+    run: (flat) => {
+      const r = api.hull(flat);
       return { vertices: r.vertices.length, faces: r.faces.length };
     },
   };

@@ -151,7 +151,7 @@ md.push('## Hull construction', '');
 md.push('Native buildHull, median ms:', '', '| cloud | points | hull vertices | ms |', '|---|---:|---:|---:|');
 for (const r of hullNative) md.push(`| ${r.cloud} | ${r.points} | ${r.vertices ?? '—'} | ${f(r.ms)} |`);
 md.push('');
-md.push(`Against three.js's ConvexHull (setFromPoints), same clouds, interleaved in one Node process after warm-up, medians of ${hull.rows[0]?.repeats ?? '?'} repeats. Ratio = collidoscope time / three.js time (< 1: collidoscope faster). wasm goes through \`run({query: 'hull'})\` of web/dist/lib/index.mjs (scene JSON round trip included); native is build/bench/collidoscope_hull_timing.`, '');
+md.push(`Against three.js's ConvexHull (setFromPoints), same clouds, interleaved in one Node process after warm-up, medians of ${hull.rows[0]?.repeats ?? '?'} repeats. Ratio = collidoscope time / three.js time (< 1: collidoscope faster). wasm goes through \`hull(Float64Array)\` of web/dist/lib/index.mjs (one copy into wasm memory, no scene JSON; the result JSON is included); native is build/bench/collidoscope_hull_timing.`, '');
 if (Object.keys(hull.pending).length) {
   for (const [k, v] of Object.entries(hull.pending)) md.push(`- **${k} pending**: ${v}`);
   md.push('');

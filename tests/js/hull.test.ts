@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CollidoscopeError, init, run, trace, type HullResult, type ObbResult, type Scene, type Vec3 } from '../../web/lib/index';
+import { boundingVolumes, CollidoscopeError, hull, init, run, trace, type HullResult, type ObbResult, type Scene, type Vec3 } from '../../web/lib/index';
 
 beforeAll(async () => {
   await init();
@@ -145,4 +145,63 @@ describe('obb query', () => {
     const r = run({ version: 1, query: 'obb', shapes: [{ type: 'polytope', points: pts }] }) as ObbResult;
     expect(r.volume).toBeLessThanOrEqual(r.aabb.volume * (1 + 1e-12));
   });
+});
+
+describe('hull() and boundingVolumes() on typed arrays', () => {
+  const cube: Vec3[] = [];
+  for (const x of [-1, 1]) for (const y of [-2, 2]) for (const z of [-3, 3]) cube.push([x, y, z]);
+
+  it('gives the same answer as the scene query, for Float64Array, Float32Array, flat numbers and triples', () => {
+    const viaScene = run({ version: 1, query: 'hull', shapes: [{ type: 'polytope', points: cube }] }) as HullResult;
+    const flat = cube.flat();
+    for (const input of [Float64Array.from(flat), Float32Array.from(flat), flat, cube]) {
+      expect(hull(input)).toEqual(viaScene);
+    }
+    const bounds = boundingVolumes(Float32Array.from(flat));
+    expect(bounds).toEqual(run({ version: 1, query: 'obb', shapes: [{ type: 'polytope', points: cube }] }));
+    expect(Math.abs(bounds.volume - 48)).toBeLessThan(1e-9);
+  });
+
+  it('a three.js-like Float32Array of 30 000 points: every point inside or on the hull', () => {
+    const n = 30000;
+    const pos = new Float32Array(3 * n);
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2 - 1;
+    for (let i = 0; i < 3 * n; i += 3) pos.set([rnd() * 2, rnd(), rnd() * 0.5], i);
+    const h = hull(pos);
+    expect(h.kind).toBe('polyhedron');
+    let worst = -Infinity;
+    for (const [a, b, c] of h.faces) {
+      const [p, q, r] = [h.vertices[a], h.vertices[b], h.vertices[c]];
+      const e1 = [q[0] - p[0], q[1] - p[1], q[2] - p[2]], e2 = [r[0] - p[0], r[1] - p[1], r[2] - p[2]];
+      const nx = e1[1] * e2[2] - e1[2] * e2[1], ny = e1[2] * e2[0] - e1[0] * e2[2], nz = e1[0] * e2[1] - e1[1] * e2[0];
+      const len = Math.hypot(nx, ny, nz);
+      for (let i = 0; i < n; i++) {
+        const d = (nx * (pos[3 * i] - p[0]) + ny * (pos[3 * i + 1] - p[1]) + nz * (pos[3 * i + 2] - p[2])) / len;
+        if (d > worst) worst = d;
+      }
+    }
+    expect(worst).toBeLessThanOrEqual(h.tolerance * 2);
+  });
+
+  const bad: [string, unknown, string, RegExp][] = [
+    ['empty', new Float64Array(0), 'points', /empty/],
+    ['not a multiple of 3', [1, 2, 3, 4], 'points', /multiple of 3/],
+    ['NaN', new Float64Array([0, 0, 0, 1, NaN, 1]), 'points[1]', /finite/],
+    ['Infinity in a triple', [[0, 0, 0], [Infinity, 1, 1]], 'points[1]', /finite/],
+    ['a triple of 2', [[0, 0, 0], [1, 1]], 'points[1]', /3 numbers/],
+    ['a string', [[0, 0, '1']], 'points[0][2]', /number/],
+  ];
+  for (const [name, input, field, pattern] of bad) {
+    it(`rejects ${name}, naming ${field}`, () => {
+      try {
+        hull(input as Float64Array);
+        throw new Error('no error');
+      } catch (e) {
+        expect(e).toBeInstanceOf(CollidoscopeError);
+        expect((e as CollidoscopeError).field).toBe(field);
+        expect((e as CollidoscopeError).message).toMatch(pattern);
+      }
+    });
+  }
 });

@@ -5,6 +5,7 @@
 // into results or CollidoscopeError. Strings keep the boundary simple and
 // the doubles exact (17 significant digits both ways).
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <string>
 #include <vector>
@@ -80,9 +81,54 @@ std::string minkowskiSurfaceJson(const std::string& aText, const std::string& bT
   return ok("{\"points\":" + points(full) + ",\"corePoints\":" + points(core) + "}");
 }
 
+// Points from a Float64Array (x0, y0, z0, x1, ...): copied into wasm
+// memory by one TypedArray.set, no JSON.
+bool readPointArray(const emscripten::val& array, std::vector<Vec3>* pts, SceneError* err) {
+  const std::vector<double> flat = emscripten::convertJSArrayToNumberVector<double>(array);
+  if (flat.empty()) {
+    *err = {"invalid-scene", "points", "is empty: at least 1 point (3 numbers) is needed"};
+    return false;
+  }
+  if (flat.size() % 3 != 0) {
+    *err = {"invalid-scene", "points", "has " + std::to_string(flat.size()) + " numbers, not a multiple of 3"};
+    return false;
+  }
+  if (flat.size() / 3 > kMaxPolytopePoints) {
+    *err = {"invalid-scene", "points", "has more than 1000000 points"};
+    return false;
+  }
+  pts->resize(flat.size() / 3);
+  for (std::size_t i = 0; i < pts->size(); ++i) {
+    (*pts)[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
+    if (!isFinite((*pts)[i])) {
+      *err = {"invalid-scene", "points[" + std::to_string(i) + "]", "must be finite"};
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string hullOfArray(const emscripten::val& array) {
+  std::vector<Vec3> pts;
+  SceneError err;
+  std::string out;
+  if (!readPointArray(array, &pts, &err) || !hullOfPoints(pts, "", &out, &err)) return error(err);
+  return ok(out);
+}
+
+std::string boundsOfArray(const emscripten::val& array) {
+  std::vector<Vec3> pts;
+  SceneError err;
+  std::string out;
+  if (!readPointArray(array, &pts, &err) || !boundsOfPoints(pts, "", &out, &err)) return error(err);
+  return ok(out);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(collidoscope) {
+  emscripten::function("hullOfPoints", &hullOfArray);
+  emscripten::function("boundsOfPoints", &boundsOfArray);
   emscripten::function("runScene", &runSceneJson);
   emscripten::function("validateScene", &validateSceneJson);
   emscripten::function("shapeSurface", &shapeSurfaceJson);

@@ -731,21 +731,26 @@ static bool queryPoints(const Scene& scene, std::vector<Vec3>* pts, SceneError* 
   return true;
 }
 
+bool hullOfPoints(const std::vector<Vec3>& pts, const std::string& fieldPrefix, std::string* json, SceneError* err) {
+  ConvexHull hull;
+  HullError he;
+  if (!buildHull(pts, &hull, &he)) {
+    *err = {"invalid-scene", fieldPrefix + he.field, he.message};
+    return false;
+  }
+  JsonWriter w;
+  writeHull(w, hull);
+  *json = w.str();
+  return true;
+}
+
 static bool runHull(const Scene& scene, bool trace, std::string* json, SceneError* err) {
   std::vector<Vec3> pts;
   if (!queryPoints(scene, &pts, err)) return false;
+  if (!trace) return hullOfPoints(pts, "shapes[0].", json, err);
   ConvexHull hull;
   HullError he;
   JsonWriter w;
-  if (!trace) {
-    if (!buildHull(pts, &hull, &he)) {
-      *err = {"invalid-scene", "shapes[0]." + he.field, he.message};
-      return false;
-    }
-    writeHull(w, hull);
-    *json = w.str();
-    return true;
-  }
   HullRecorder rec;
   if (!buildHull(pts, HullSettings{}, &hull, &he, rec)) {
     *err = {"invalid-scene", "shapes[0]." + he.field, he.message};
@@ -783,10 +788,14 @@ static bool runObb(const Scene& scene, bool trace, std::string* json, SceneError
   }
   std::vector<Vec3> pts;
   if (!queryPoints(scene, &pts, err)) return false;
+  return boundsOfPoints(pts, "shapes[0].", json, err);
+}
+
+bool boundsOfPoints(const std::vector<Vec3>& pts, const std::string& fieldPrefix, std::string* json, SceneError* err) {
   ConvexHull hull;
   HullError he;
   if (!buildHull(pts, &hull, &he)) {
-    *err = {"invalid-scene", "shapes[0]." + he.field, he.message};
+    *err = {"invalid-scene", fieldPrefix + he.field, he.message};
     return false;
   }
   const Obb byPoints = obbFromPoints(pts);

@@ -323,6 +323,52 @@ export function minkowskiSurface(a: Shape, b: Shape, samples = 1200): { points: 
   );
 }
 
+/** Points for hull() and boundingVolumes(): flat x0, y0, z0, x1, … (e.g. a three.js position attribute's array), or [x, y, z] triples. */
+export type PointArray = Float64Array | Float32Array | ArrayLike<number> | readonly Vec3[];
+
+function flatPoints(points: PointArray): Float64Array {
+  if (points instanceof Float64Array) return points;
+  if (points instanceof Float32Array) return Float64Array.from(points);
+  const list = points as ArrayLike<unknown>;
+  if (list.length > 0 && Array.isArray(list[0])) {
+    const triples = points as readonly Vec3[];
+    const out = new Float64Array(triples.length * 3);
+    for (let i = 0; i < triples.length; i++) {
+      const p = triples[i];
+      if (!Array.isArray(p) || p.length !== 3) {
+        throw new CollidoscopeError('invalid-scene', `points[${i}]`, 'must be an array of 3 numbers [x, y, z]');
+      }
+      for (let k = 0; k < 3; k++) {
+        if (typeof p[k] !== 'number') throw new CollidoscopeError('invalid-scene', `points[${i}][${k}]`, `must be a number, got ${typeof p[k]}`);
+        out[3 * i + k] = p[k];
+      }
+    }
+    return out;
+  }
+  const out = new Float64Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const x = list[i];
+    if (typeof x !== 'number') throw new CollidoscopeError('invalid-scene', `points[${Math.floor(i / 3)}]`, `must hold numbers, got ${typeof x}`);
+    out[i] = x;
+  }
+  return out;
+}
+
+/**
+ * Convex hull of a point cloud: the "hull" result without building a scene. Points go to wasm memory in
+ * one copy (no JSON), so a 100 000-point cloud costs about the hull itself.
+ *
+ *   const h = hull(mesh.geometry.attributes.position.array);   // Float32Array: widened to doubles
+ */
+export function hull(points: PointArray): HullResult {
+  return unwrap<HullResult>(mod().hullOfPoints(flatPoints(points)));
+}
+
+/** AABB, bounding sphere and oriented boxes of a point cloud: the "obb" result without a scene. */
+export function boundingVolumes(points: PointArray): ObbResult {
+  return unwrap<ObbResult>(mod().boundsOfPoints(flatPoints(points)));
+}
+
 /**
  * Reads a permalink (a full URL or just its hash) and returns its scene, exactly as it was encoded.
  * Throws CollidoscopeError with code 'bad-link' when the link is garbled or its scene is invalid.

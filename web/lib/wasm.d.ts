@@ -12,6 +12,10 @@ export interface WasmModule {
   shapeSurface(shapeJson: string, samples: number): string;
   /** Points of A − B and of core(A) − core(B); value: {points, corePoints}. */
   minkowskiSurface(aJson: string, bJson: string, samples: number): string;
+  /** Hull of x0,y0,z0,x1,… (copied by one TypedArray.set); value: the "hull" result. */
+  hullOfPoints(points: Float64Array): string;
+  /** Bounding volumes of x0,y0,z0,x1,…; value: the "obb" result. */
+  boundsOfPoints(points: Float64Array): string;
 }
 
 export interface ModuleOptions {

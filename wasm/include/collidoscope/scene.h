@@ -66,6 +66,12 @@ std::string sceneToJson(const Scene& scene);
 // JSON is {"query", "pseudocode", "frames", "result", "marginA", "marginB"}.
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
 
+// The "hull" and "obb" answers for a plain point list (the API's typed-array
+// path, which skips the scene JSON). Field names in errors start with
+// fieldPrefix (e.g. "" gives "points[3]").
+bool hullOfPoints(const std::vector<Vec3>& pts, const std::string& fieldPrefix, std::string* json, SceneError* err);
+bool boundsOfPoints(const std::vector<Vec3>& pts, const std::string& fieldPrefix, std::string* json, SceneError* err);
+
 // World-space points whose convex hull is the shape as the library sees it:
 // the vertices of a polytopal core without radius, otherwise support points
 // of the full shape in `samples` directions spread over the sphere.
