@@ -4,7 +4,7 @@
 import * as THREE from 'three';
 import type { EpaFace, EpaFrame, EpaTrace, Vec3 } from '../lib/index';
 import { dot3, fmt, fmtVec, len3 } from './format';
-import { COLORS, arrow, boldSegments, label, line, marker, toV3, triangles } from './objects';
+import { COLORS, arrow, boldSegments, label, line, marker, toV3, triangles, uniqueEdges } from './objects';
 import type { DrawContext, FrameOverlay, Row } from './overlay';
 
 /** Width in pixels of the horizon edges. */
@@ -27,20 +27,7 @@ function findFace(frame: EpaFrame, id: number | null): EpaFace | null {
 function drawMinkowski(g: THREE.Group, frame: EpaFrame, trace: EpaTrace, ctx: DrawContext): void {
   const W = frame.vertices.map((v) => v.w);
   const tri = (f: EpaFace) => f.v.map((i) => W[i]);
-  const edgesOf = (faces: EpaFace[]) => {
-    const seen = new Set<string>();
-    const pts: Vec3[] = [];
-    for (const f of faces) {
-      for (let e = 0; e < 3; e++) {
-        const i = f.v[e], j = f.v[(e + 1) % 3];
-        const key = i < j ? `${i},${j}` : `${j},${i}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        pts.push(W[i], W[j]);
-      }
-    }
-    return pts;
-  };
+  const edgesOf = (faces: EpaFace[]) => uniqueEdges(faces, W);
   const segments = (pts: Vec3[], color: number, opacity: number) => {
     if (!pts.length) return;
     const geom = new THREE.BufferGeometry().setFromPoints(pts.map((p) => toV3(p)));

@@ -5,7 +5,7 @@ import * as THREE from 'three';
 import type { Vec3 } from '../lib/index';
 import { fmt, fmtVec } from './format';
 import type { HullFace, HullFrame, HullTrace } from './hull-types';
-import { COLORS, boldSegments, label, line, marker, toV3, triangles } from './objects';
+import { COLORS, boldSegments, label, line, marker, toV3, triangles, uniqueEdges } from './objects';
 import type { DrawContext, FrameOverlay, Row } from './overlay';
 
 /** Face colours by face id: distinct from red (visible), green (new), orange (horizon) and white (eye). */
@@ -103,20 +103,7 @@ function drawHull(g: THREE.Group, frame: HullFrame, trace: HullTrace, ctx: DrawC
     l.renderOrder = 4;
     g.add(l);
   };
-  const edgesOf = (faces: HullFace[]) => {
-    const seen = new Set<string>();
-    const out: Vec3[] = [];
-    for (const f of faces) {
-      for (let e = 0; e < 3; e++) {
-        const i = f.v[e], j = f.v[(e + 1) % 3];
-        const key = i < j ? `${i},${j}` : `${j},${i}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push(P[i], P[j]);
-      }
-    }
-    return out;
-  };
+  const edgesOf = (faces: HullFace[]) => uniqueEdges(faces, P);
 
   // Points: conflict points in their face's colour, hull vertices light, the rest (inside) dim.
   const owner = new Map<number, number>();

@@ -169,3 +169,19 @@ export function clearGroup(g: THREE.Object3D): void {
     });
   }
 }
+
+/** Each edge of the triangles once, as endpoint pairs (for LineSegments): faces index `points`. */
+export function uniqueEdges<P>(faces: readonly { v: readonly number[] }[], points: readonly P[]): P[] {
+  const seen = new Set<string>();
+  const out: P[] = [];
+  for (const f of faces) {
+    for (let e = 0; e < 3; e++) {
+      const i = f.v[e], j = f.v[(e + 1) % 3];
+      const key = i < j ? `${i},${j}` : `${j},${i}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(points[i], points[j]);
+    }
+  }
+  return out;
+}
