@@ -571,14 +571,14 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
   int holder = closest;
   double bestMin = -1e300;
   for (int i = 0; i < poly.faceSlots; ++i) {
-    const EpaFace& g = poly.face[i];
-    if (!g.alive || !(g.distance <= f.distance + std::fmax(lastTolerance, tiny)) || !(dot(g.normal, f.normal) > 0))
+    const EpaFace& cand = poly.face[i];
+    if (!cand.alive || !(cand.distance <= f.distance + std::fmax(lastTolerance, tiny)) || !(dot(cand.normal, f.normal) > 0))
       continue;
-    const Vec3& w0 = poly.vertex[g.v[0]].w;
-    const Vec3& w1 = poly.vertex[g.v[1]].w;
-    const Vec3& w2 = poly.vertex[g.v[2]].w;
-    const double l[3] = {dot(g.normal, cross(w1 - p, w2 - p)), dot(g.normal, cross(w2 - p, w0 - p)),
-                         dot(g.normal, cross(w0 - p, w1 - p))};
+    const Vec3& w0 = poly.vertex[cand.v[0]].w;
+    const Vec3& w1 = poly.vertex[cand.v[1]].w;
+    const Vec3& w2 = poly.vertex[cand.v[2]].w;
+    const double l[3] = {dot(cand.normal, cross(w1 - p, w2 - p)), dot(cand.normal, cross(w2 - p, w0 - p)),
+                         dot(cand.normal, cross(w0 - p, w1 - p))};
     const double total = l[0] + l[1] + l[2];
     if (!(total > 0)) continue;
     const double lowest = std::fmin(l[0], std::fmin(l[1], l[2])) / total;
