@@ -1,24 +1,12 @@
 // The EPA view in a real browser: a penetration scene opens from a permalink or the gallery, steps frame by
 // frame (buttons and keys) with a new caption each time, draws the polytope on expand frames, and its link
 // reopens the same scene at the same step; stacked boxes show their 0.001 overlap as the depth.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { encodeLink } from '../../web/lib/link';
-import { launchBrowser, startServer } from './harness';
-import { canvasStats, colourCentroid, counterText, openPage, state } from './page-helpers';
+import { useServerAndBrowser } from './harness';
+import { canvasStats, captionText, colourCentroid, counterText, openPage, state, stepThroughAll, stepToKind } from './page-helpers';
 
-let server: { url: string; close: () => Promise<void> | void };
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useServerAndBrowser();
 
 type V3 = [number, number, number];
 
@@ -42,24 +30,9 @@ const stackedBoxes = {
   ],
 };
 
-async function caption(page: Page): Promise<string> {
-  return ((await page.textContent('#caption')) ?? '').trim();
-}
-
-/** Steps forward until a frame of `kind` is shown; returns its index (or -1 at the end of the trace). */
-async function stepTo(page: Page, kind: string): Promise<number> {
-  await page.keyboard.press('Home');
-  for (;;) {
-    const s = await state(page);
-    if (s.frameKind === kind) return s.frameIndex;
-    if (s.frameIndex >= s.frameCount - 1) return -1;
-    await page.keyboard.press('ArrowRight');
-  }
-}
-
 describe('EPA view', () => {
   it('steps through every frame of a penetration trace with the buttons and the keys', async () => {
-    const { page, errors } = await openPage(browser, encodeLink({ ...boxEllipsoid, step: 0 }, server.url));
+    const { page, errors } = await openPage(env.browser, encodeLink({ ...boxEllipsoid, step: 0 }, env.url));
     try {
       let s = await state(page);
       expect(s.error).toBeNull();
@@ -73,24 +46,8 @@ describe('EPA view', () => {
       const n = s.frameCount;
       expect(await counterText(page)).toBe(`step 1 / ${n}`);
 
-      const kinds = [s.frameKind];
-      let prev = await caption(page);
-      expect(prev.length).toBeGreaterThan(0);
-      for (let i = 1; i < n; i++) {
-        // Alternate the next button and the right arrow key.
-        if (i % 2) await page.click('#next');
-        else await page.keyboard.press('ArrowRight');
-        s = await state(page);
-        expect(s.frameIndex).toBe(i);
-        expect(s.frameCount).toBe(n);
-        expect(await counterText(page)).toBe(`step ${i + 1} / ${n}`);
-        const c = await caption(page);
-        expect(c.length).toBeGreaterThan(0);
-        expect(c, `caption of step ${i + 1}`).not.toBe(prev);
-        prev = c;
-        expect(await page.locator('#pseudocode li.active').count()).toBe(1);
-        kinds.push(s.frameKind);
-      }
+      const kinds = await stepThroughAll(page);
+      s = await state(page);
       expect(kinds).toContain('closest');
       expect(kinds).toContain('support');
       expect(kinds).toContain('expand');
@@ -119,9 +76,9 @@ describe('EPA view', () => {
   }, 120_000);
 
   it('draws the polytope, the removed faces and the horizon on an expand frame', async () => {
-    const { page, errors } = await openPage(browser, encodeLink({ ...boxEllipsoid, step: 0 }, server.url));
+    const { page, errors } = await openPage(env.browser, encodeLink({ ...boxEllipsoid, step: 0 }, env.url));
     try {
-      const at = await stepTo(page, 'expand');
+      const at = await stepToKind(page, 'expand');
       expect(at).toBeGreaterThan(0);
       const values = (await page.textContent('#values')) ?? '';
       expect(values).toMatch(/faces/);
@@ -141,7 +98,7 @@ describe('EPA view', () => {
   }, 120_000);
 
   it("the page's link reopens the same penetration scene at the same step", async () => {
-    const first = await openPage(browser, encodeLink({ ...boxEllipsoid, step: 0 }, server.url));
+    const first = await openPage(env.browser, encodeLink({ ...boxEllipsoid, step: 0 }, env.url));
     const { page } = first;
     const n = (await state(page)).frameCount;
     const target = Math.min(3, n - 1);
@@ -152,7 +109,7 @@ describe('EPA view', () => {
     const url = page.url();
     expect(url).toContain('#v1=');
 
-    const second = await openPage(browser, url);
+    const second = await openPage(env.browser, url);
     const s2 = await state(second.page);
     expect(s2.error).toBeNull();
     expect(s2.scene).toEqual(s1.scene);
@@ -162,7 +119,7 @@ describe('EPA view', () => {
     expect(s2.frameCount).toBe(s1.frameCount);
     expect(s2.result).toEqual(s1.result);
     expect(await counterText(second.page)).toBe(await counterText(page));
-    expect(await caption(second.page)).toBe(await caption(page));
+    expect(await captionText(second.page)).toBe(await captionText(page));
     expect(first.errors).toEqual([]);
     expect(second.errors).toEqual([]);
     await page.close();
@@ -170,7 +127,7 @@ describe('EPA view', () => {
   }, 120_000);
 
   it('stacked boxes overlapping by 0.001 give depth 0.001 along y', async () => {
-    const { page, errors } = await openPage(browser, encodeLink({ ...stackedBoxes, step: 1_000 }, server.url));
+    const { page, errors } = await openPage(env.browser, encodeLink({ ...stackedBoxes, step: 1_000 }, env.url));
     try {
       const s = await state(page);
       expect(s.error).toBeNull();
@@ -190,7 +147,7 @@ describe('EPA view', () => {
   }, 120_000);
 
   it('the query selector switches between the GJK and the EPA drawings', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(env.browser, env.url);
     try {
       expect(await page.textContent('#algorithm')).toBe('GJK');
       expect(await page.isVisible('.legend-epa >> nth=0')).toBe(false);
@@ -212,7 +169,7 @@ describe('EPA view', () => {
   }, 120_000);
 
   it('opens the penetration scenes of the gallery', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(env.browser, env.url);
     try {
       const entries = await page.evaluate(async () => (await fetch('gallery.json')).json()) as { name: string; scene: { query: string } }[];
       const picks = entries.map((e, i) => (e.scene.query === 'penetration' ? i : -1)).filter((i) => i >= 0);

@@ -3,6 +3,7 @@
 // which `npm test` builds first.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { DEFAULT_ROOT, startServer as startStaticServer } from '../../scripts/serve.mjs';
 
@@ -41,4 +42,31 @@ export async function launchBrowser(): Promise<Browser> {
     args: CHROMIUM_ARGS,
     timeout: 60_000,
   });
+}
+
+/**
+ * Starts the server and the browser before a test file's tests and closes them after; the returned
+ * object's `url` and `browser` are valid inside tests and later hooks.
+ */
+export function useServerAndBrowser(): { readonly url: string; readonly browser: Browser } {
+  let server: { url: string; close: () => Promise<void> } | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get url() {
+      if (!server) throw new Error('the server is not started yet (use it inside tests or hooks)');
+      return server.url;
+    },
+    get browser() {
+      if (!browser) throw new Error('the browser is not launched yet (use it inside tests or hooks)');
+      return browser;
+    },
+  };
 }

@@ -2,24 +2,13 @@
 // quickhull build (buttons and keys) with a new caption at every step, draws the cone of new faces, and its
 // link reopens the same step; the bounding-volume overlays toggle and list their volumes; a garbled pasted
 // point list and a cloud too large to trace are reported in the banner.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { encodeLink } from '../../web/lib/link';
-import { launchBrowser, startServer } from './harness';
-import { canvasStats, captionText, colourCentroid, counterText, openPage, state, stepToKind } from './page-helpers';
+import { useServerAndBrowser } from './harness';
+import { canvasStats, captionText, colourCentroid, counterText, openPage, state, stepThroughAll, stepToKind } from './page-helpers';
 
-let server: { url: string; close: () => Promise<void> | void };
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useServerAndBrowser();
 
 type V3 = [number, number, number];
 
@@ -49,7 +38,7 @@ async function bannerText(page: Page): Promise<string> {
 
 describe('hull view', () => {
   it('opens a hull permalink and steps through the whole quickhull build with the buttons and the keys', async () => {
-    const { page, errors } = await openPage(browser, encodeLink({ ...hullScene, step: 0 }, server.url));
+    const { page, errors } = await openPage(env.browser, encodeLink({ ...hullScene, step: 0 }, env.url));
     try {
       let s = await state(page);
       expect(s.error).toBeNull();
@@ -68,22 +57,8 @@ describe('hull view', () => {
       expect(n).toBeGreaterThanOrEqual(8);
       expect(await counterText(page)).toBe(`step 1 / ${n}`);
 
-      const kinds = [s.frameKind];
-      let prev = await captionText(page);
-      expect(prev.length).toBeGreaterThan(0);
-      for (let i = 1; i < n; i++) {
-        if (i % 2) await page.click('#next');
-        else await page.keyboard.press('ArrowRight');
-        s = await state(page);
-        expect(s.frameIndex).toBe(i);
-        expect(await counterText(page)).toBe(`step ${i + 1} / ${n}`);
-        const c = await captionText(page);
-        expect(c.length).toBeGreaterThan(0);
-        expect(c, `caption of step ${i + 1}`).not.toBe(prev);
-        prev = c;
-        expect(await page.locator('#pseudocode li.active').count()).toBe(1);
-        kinds.push(s.frameKind);
-      }
+      const kinds = await stepThroughAll(page);
+      s = await state(page);
       for (const k of ['tetrahedron', 'eye', 'visible', 'horizon', 'cone']) expect(kinds, k).toContain(k);
       expect(kinds[kinds.length - 1]).toBe('done');
       expect(await page.isDisabled('#next')).toBe(true);
@@ -108,7 +83,7 @@ describe('hull view', () => {
   }, 120_000);
 
   it('draws the cloud, the hull and the new faces on a cone frame', async () => {
-    const { page, errors } = await openPage(browser, encodeLink({ ...hullScene, step: 0 }, server.url));
+    const { page, errors } = await openPage(env.browser, encodeLink({ ...hullScene, step: 0 }, env.url));
     try {
       const at = await stepToKind(page, 'cone');
       expect(at).toBeGreaterThan(0);
@@ -132,7 +107,7 @@ describe('hull view', () => {
   }, 120_000);
 
   it("the page's link reopens the same cloud at the same step", async () => {
-    const first = await openPage(browser, encodeLink({ ...hullScene, step: 0 }, server.url));
+    const first = await openPage(env.browser, encodeLink({ ...hullScene, step: 0 }, env.url));
     const { page } = first;
     const target = await stepToKind(page, 'horizon');
     expect(target).toBeGreaterThan(0);
@@ -141,7 +116,7 @@ describe('hull view', () => {
     const url = page.url();
     expect(url).toContain('#v1=');
 
-    const second = await openPage(browser, url);
+    const second = await openPage(env.browser, url);
     const s2 = await state(second.page);
     expect(s2.error).toBeNull();
     expect(s2.scene).toEqual(hullScene);
@@ -159,7 +134,7 @@ describe('hull view', () => {
   }, 120_000);
 
   it('toggles the AABB, sphere and OBB overlays and lists their volumes', async () => {
-    const { page, errors } = await openPage(browser, encodeLink({ ...hullScene, step: 1000 }, server.url));
+    const { page, errors } = await openPage(env.browser, encodeLink({ ...hullScene, step: 1000 }, env.url));
     try {
       let s = await state(page);
       expect(s.frameKind).toBe('done');
@@ -206,7 +181,7 @@ describe('hull view', () => {
   }, 120_000);
 
   it('a garbled pasted point list shows the banner with its line, as text', async () => {
-    const { page, errors } = await openPage(browser, encodeLink({ ...hullScene, step: 2 }, server.url));
+    const { page, errors } = await openPage(env.browser, encodeLink({ ...hullScene, step: 2 }, env.url));
     try {
       const before = await state(page);
       await page.fill('#cloud-points', '0 0 0\n1 0 0\n[0, 1\n0 0 1\n');
@@ -240,7 +215,7 @@ describe('hull view', () => {
   }, 120_000);
 
   it('generates clouds, refuses to trace more than 5000 points, and switches back to two shapes', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(env.browser, env.url);
     try {
       expect((await state(page)).scene?.query).toBe('distance');
       await page.selectOption('#query', 'hull');

@@ -1,4 +1,5 @@
 // Helpers shared by the page's browser tests (the server and browser come from ./harness).
+import { expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 
 export interface PageState {
@@ -127,4 +128,32 @@ export async function colourCentroid(page: Page, selector: string, range: Colour
   }, { src: 'data:image/png;base64,' + png.toString('base64'), range });
   const scale = box.width / found.w;
   return { x: box.x + found.x * scale, y: box.y + found.y * scale, count: found.count };
+}
+
+/**
+ * From the first frame, steps through every frame, alternating the next button and the right arrow key.
+ * At each step: the index advances by one, the frame count and the counter stay right, the caption is
+ * non-empty and new, and exactly one pseudocode line is active. Returns the kinds of all frames in order.
+ */
+export async function stepThroughAll(page: Page): Promise<(string | null)[]> {
+  let s = await state(page);
+  const n = s.frameCount;
+  const kinds = [s.frameKind];
+  let prev = await captionText(page);
+  expect(prev.length).toBeGreaterThan(0);
+  for (let i = 1; i < n; i++) {
+    if (i % 2) await page.click('#next');
+    else await page.keyboard.press('ArrowRight');
+    s = await state(page);
+    expect(s.frameIndex).toBe(i);
+    expect(s.frameCount).toBe(n);
+    expect(await counterText(page)).toBe(`step ${i + 1} / ${n}`);
+    const c = await captionText(page);
+    expect(c.length).toBeGreaterThan(0);
+    expect(c, `caption of step ${i + 1}`).not.toBe(prev);
+    prev = c;
+    expect(await page.locator('#pseudocode li.active').count()).toBe(1);
+    kinds.push(s.frameKind);
+  }
+  return kinds;
 }

@@ -1,26 +1,14 @@
 // The page in a real browser: it loads, steps (buttons, scrubber, keys), draws, edits shapes, reports errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, startServer } from './harness';
+import { useServerAndBrowser } from './harness';
 import { canvasStats, colourCentroid, counterText, openPage, state, type OpenedPage } from './page-helpers';
 
-let server: { url: string; close: () => Promise<void> | void };
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useServerAndBrowser();
 
 describe('page', () => {
   let opened: OpenedPage;
   beforeAll(async () => {
-    opened = await openPage(browser, server.url);
+    opened = await openPage(env.browser, env.url);
   }, 60_000);
   afterAll(async () => {
     await opened?.page.close();
@@ -198,7 +186,7 @@ describe('page', () => {
 
 describe('gallery', () => {
   it('loads an example scene', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(env.browser, env.url);
     try {
       const entries = await page.evaluate(async () => (await fetch('gallery.json')).json()) as { name: string; scene: { query: string; shapes: { type: string }[] } }[];
       expect(Array.isArray(entries)).toBe(true);

@@ -1,27 +1,18 @@
 // Permalinks in a real browser: a link reproduces scene and step; a bad link shows a banner and the
 // default scene, and nothing in it is ever parsed as HTML.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeLink } from '../../web/lib/link';
-import { launchBrowser, startServer } from './harness';
+import { useServerAndBrowser } from './harness';
 import { base64url, openPage, state, type PageState } from './page-helpers';
 
-let server: { url: string; close: () => Promise<void> | void };
-let browser: Browser;
+const env = useServerAndBrowser();
 let defaults: PageState;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  const { page } = await openPage(browser, server.url);
+  const { page } = await openPage(env.browser, env.url);
   defaults = await state(page);
   await page.close();
 }, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 const scene = {
   version: 1 as const,
@@ -34,7 +25,7 @@ const scene = {
 
 describe('permalinks', () => {
   it("the page's own link reopens the same scene and step", async () => {
-    const first = await openPage(browser, server.url);
+    const first = await openPage(env.browser, env.url);
     const { page } = first;
     await page.selectOption('#type-a', 'ellipsoid');
     await page.selectOption('#query', 'intersect');
@@ -47,7 +38,7 @@ describe('permalinks', () => {
     const url = page.url();
     expect(url).toContain('#v1=');
 
-    const second = await openPage(browser, url);
+    const second = await openPage(env.browser, url);
     const s2 = await state(second.page);
     expect(s2.scene).toEqual(s1.scene);
     expect(s2.frameIndex).toBe(s1.frameIndex);
@@ -60,8 +51,8 @@ describe('permalinks', () => {
   }, 60_000);
 
   it('a link made with encodeLink opens its scene at its step', async () => {
-    const link = encodeLink({ ...scene, step: 2 }, server.url);
-    const { page, errors } = await openPage(browser, link);
+    const link = encodeLink({ ...scene, step: 2 }, env.url);
+    const { page, errors } = await openPage(env.browser, link);
     const s = await state(page);
     expect(s.error).toBeNull();
     expect(s.scene).toEqual(scene);
@@ -72,7 +63,7 @@ describe('permalinks', () => {
   }, 60_000);
 
   it('follows hashchange (a link pasted into the address bar of an open page)', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(env.browser, env.url);
     const hash = encodeLink({ ...scene, query: 'intersect', step: 1 });
     await page.evaluate((h) => { location.hash = h; }, hash);
     await page.waitForFunction(() => (window as any).__collidoscope.scene.query === 'intersect', null, { timeout: 5000 });
@@ -84,7 +75,7 @@ describe('permalinks', () => {
   }, 60_000);
 
   it('a step beyond the trace is clamped to the last frame', async () => {
-    const { page } = await openPage(browser, encodeLink({ ...scene, step: 10_000 }, server.url));
+    const { page } = await openPage(env.browser, encodeLink({ ...scene, step: 10_000 }, env.url));
     const s = await state(page);
     expect(s.frameIndex).toBe(s.frameCount - 1);
     await page.close();
@@ -107,7 +98,7 @@ describe('bad permalinks', () => {
 
   for (const [name, hash] of cases) {
     it(`${name}: banner, default scene, nothing injected`, async () => {
-      const { page, errors } = await openPage(browser, server.url + hash);
+      const { page, errors } = await openPage(env.browser, env.url + hash);
       const s = await state(page);
       expect(s.error).toBeTruthy();
       expect(await page.isVisible('#banner')).toBe(true);
@@ -129,7 +120,7 @@ describe('bad permalinks', () => {
   }
 
   it('the banner can be dismissed and a later good scene works', async () => {
-    const { page } = await openPage(browser, server.url + '#v1=%%%garbage');
+    const { page } = await openPage(env.browser, env.url + '#v1=%%%garbage');
     await page.click('#banner-close');
     expect(await page.isVisible('#banner')).toBe(false);
     expect((await state(page)).error).toBeNull();
