@@ -19,9 +19,15 @@
 //      new faces from the eye to the horizon edges, and their conflict
 //      points move to the new face they are farthest above, or are dropped
 //      (inside).
-//   4. Output: the extreme vertices, outward counter-clockwise triangles,
+//      Points above a face by at most the tolerance are kept on the face's
+//      near list and assigned again when the face is replaced.
+//   4. Repair: an edge that folds inward by more than the tolerance (a new
+//      face through a horizon edge nearly coplanar with its neighbour) is
+//      flipped to the quadrilateral's other diagonal.
+//   5. Output: the extreme vertices, outward counter-clockwise triangles,
 //      coplanar triangles merged into convex polygons, and the vertex
-//      adjacency (for hill-climbing support).
+//      adjacency (for hill-climbing support). Vertices that end up on no
+//      face corner are dropped by building again from the corners.
 //
 // Tolerance. Points within `tolerance` of a face plane count as on it:
 //   tolerance = relativeTolerance · (extent sum) + 32·u·(largest |coordinate|),
@@ -164,6 +170,7 @@ struct QhFace {
   bool alive = true;
   int id = 0;
   std::vector<int> conflicts;
+  std::vector<int> near;  // points above the plane by at most the tolerance
   int farthest = -1;
   double farthestDistance = 0;
   int visitMark = -1;
@@ -250,7 +257,7 @@ class Quickhull {
         i3 = i;
       }
     }
-    if (i3 < 0) return finishPolygon(out, nrm, i0, trace);
+    if (i3 < 0) return finishPolygon(out, nrm, i0, e, trace);
 
     // 2. Tetrahedron, oriented so that i3 is below face (i0, i1, i2).
     if (dot(nrm, pts_[i3] - pts_[i0]) > 0) std::swap(i1, i2);
@@ -291,6 +298,12 @@ class Quickhull {
 
  private:
   double distance(const QhFace& f, const Vec3& p) const { return dot(f.normal, p) - f.offset; }
+  static double segmentDistance(const Vec3& p, const Vec3& a, const Vec3& b) {
+    const Vec3 e = b - a;
+    const double ee = dot(e, e);
+    const double t = ee > 0 ? std::fmin(1.0, std::fmax(0.0, dot(p - a, e) / ee)) : 0.0;
+    return length(p - (a + e * t));
+  }
 
   int addFace(int a, int b, int c) {
     QhFace f;
@@ -318,10 +331,19 @@ class Quickhull {
               faces_[i].nb[k] = static_cast<int>(j);
   }
 
+  // Each point goes to the candidate face it is farthest above: as a
+  // conflict if that is more than the tolerance, else (above by at most the
+  // tolerance) to the face's list of near points, else it is inside and
+  // dropped. Near points count as on the hull, but they are outside it by a
+  // hair: when their face is replaced, the new faces near the horizon can
+  // pass below them by more than the tolerance (a new face through a
+  // horizon edge that is nearly coplanar with the old one tilts), so they
+  // are assigned again with the face's conflicts. Points inside stay inside:
+  // each step only grows the hull.
   void assign(const std::vector<int>& points, const std::vector<int>& candidates) {
     for (int p : points) {
       int bestFace = -1;
-      double bestD = tolerance_;
+      double bestD = 0;
       for (int c : candidates) {
         const double d = distance(faces_[c], pts_[p]);
         if (d > bestD) {
@@ -331,6 +353,10 @@ class Quickhull {
       }
       if (bestFace < 0) continue;  // inside (or on) the hull
       QhFace& f = faces_[bestFace];
+      if (bestD <= tolerance_) {
+        f.near.push_back(p);
+        continue;
+      }
       if (f.conflicts.empty()) queue_.push_back(bestFace);
       f.conflicts.push_back(p);
       if (f.farthest < 0 || bestD > f.farthestDistance) {
@@ -439,8 +465,11 @@ class Quickhull {
       QhFace& f = faces_[v];
       for (int q : f.conflicts)
         if (q != eye) orphans.push_back(q);
+      orphans.insert(orphans.end(), f.near.begin(), f.near.end());
       f.conflicts.clear();
       f.conflicts.shrink_to_fit();
+      f.near.clear();
+      f.near.shrink_to_fit();
       f.alive = false;
     }
     // The cone: one face per horizon edge, linked in order.
@@ -528,10 +557,15 @@ class Quickhull {
   // Flat input: Andrew's monotone chain in the plane (u, v) ⟂ nrm, keeping
   // only turns that leave a point more than the tolerance off the chord.
   template <class Trace>
-  void finishPolygon(ConvexHull* out, const Vec3& nrm, int i0, Trace& trace) {
+  void finishPolygon(ConvexHull* out, const Vec3& nrm, int i0, const Vec3& along, Trace& trace) {
     out->kind = HullKind::Polygon;
     out->normal = nrm;
-    const Vec3 u = normalizedOr(cross(nrm, std::fabs(nrm.x) < 0.9 ? Vec3{1, 0, 0} : Vec3{0, 1, 0}), Vec3{1, 0, 0});
+    // u along the longest extent (the farthest pair of extremes): the chain
+    // sorts by u, and on a needle-like polygon a sideways u would put the
+    // needle's ends in the middle of the order, where a chord test that
+    // measures distance to a line (not a segment) can drop them.
+    const Vec3 fallback = normalizedOr(cross(nrm, std::fabs(nrm.x) < 0.9 ? Vec3{1, 0, 0} : Vec3{0, 1, 0}), Vec3{1, 0, 0});
+    const Vec3 u = normalizedOr(along - nrm * dot(nrm, along), fallback);
     const Vec3 v = cross(nrm, u);
     struct P2 {
       double x, y;
@@ -544,10 +578,12 @@ class Quickhull {
     std::sort(q.begin(), q.end(), [](const P2& a, const P2& b) {
       return a.x < b.x || (a.x == b.x && (a.y < b.y || (a.y == b.y && a.i < b.i)));
     });
-    // Keep c only if it turns left of (a, b) by more than the tolerance.
+    // Keep b (a left turn a → b → c) only if b lies outside the chord (a, c)
+    // by more than half the tolerance. (Half: a point dropped beside one chord can be dropped
+    // again when that chord's end goes, and the distances add up.)
     auto left = [&](const P2& a, const P2& b, const P2& c) {
       const double cr = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-      return cr > tolerance_ * std::hypot(c.x - a.x, c.y - a.y);
+      return cr > 0.5 * tolerance_ * std::hypot(c.x - a.x, c.y - a.y);
     };
     std::vector<P2> h;
     for (int pass = 0; pass < 2; ++pass) {
@@ -558,6 +594,22 @@ class Quickhull {
         h.push_back(p);
       }
       h.pop_back();  // the last point starts the other chain
+    }
+    if (h.size() < 3) {
+      // Everything is within the tolerance of one chord after all (the
+      // third point was off the first line by little more than it): a
+      // segment, reporting the distance it actually meets.
+      const int a = h.front().i, b = h.back().i;
+      out->kind = HullKind::Segment;
+      out->normal = Vec3{};
+      double deviation = 0;
+      for (const Vec3& p : pts_) deviation = std::fmax(deviation, segmentDistance(p, pts_[a], pts_[b]));
+      out->tolerance = std::fmax(tolerance_, deviation);
+      setVertices(out, {a, b});
+      out->adjacency[0] = {1};
+      out->adjacency[1] = {0};
+      recordDegenerate(trace, out->kind, {a, b});
+      return;
     }
     std::vector<int> idx;
     for (const P2& p : h) idx.push_back(p.i);
@@ -583,6 +635,7 @@ class Quickhull {
   template <class Trace>
   void finishPolyhedron(ConvexHull* out, Trace& trace, int iteration) {
     out->kind = HullKind::Polyhedron;
+    flipReflexEdges();
     std::vector<int> remap(pts_.size(), -1);
     std::vector<int> idx;
     std::vector<int> alive;
@@ -619,6 +672,70 @@ class Quickhull {
     }
   }
 
+  // A point that joins the hull within the tolerance of a horizon face
+  // leaves that face in place, and the new face beside it can be tilted
+  // (a sliver) so that the pair folds inward: the edge is reflex. Reflex by
+  // at most the tolerance, the pair is merged into one face below; by more,
+  // the shared edge is flipped to the other diagonal of the quadrilateral,
+  // which adds the tetrahedron between the two choices (points stay inside)
+  // and makes the edge convex. Each flip strictly grows the volume, so no
+  // configuration repeats; the count is capped all the same.
+  void flipReflexEdges() {
+    std::vector<int> work;
+    for (std::size_t i = 0; i < faces_.size(); ++i)
+      if (faces_[i].alive) work.push_back(static_cast<int>(i));
+    const std::size_t cap = 8 * work.size() + 64;
+    std::size_t flips = 0;
+    while (!work.empty() && flips < cap) {
+      const int fi = work.back();
+      work.pop_back();
+      for (int e = 0; e < 3; ++e) {
+        QhFace& f = faces_[static_cast<std::size_t>(fi)];
+        const int gi = f.nb[e];
+        if (gi < 0) continue;
+        QhFace& g = faces_[static_cast<std::size_t>(gi)];
+        const int a = f.v[e], b = f.v[(e + 1) % 3], c = f.v[(e + 2) % 3];
+        int m = 0;
+        while (m < 3 && !(g.v[m] == b && g.v[(m + 1) % 3] == a)) ++m;
+        if (m == 3) continue;
+        const int d = g.v[(m + 2) % 3];
+        const double df = distance(f, pts_[d]), dg = distance(g, pts_[c]);
+        if (!(df > 0 && dg > 0 && std::fmax(df, dg) > tolerance_) || c == d || hasEdge(c, d)) continue;
+        const int fCA = f.nb[(e + 2) % 3], fBC = f.nb[(e + 1) % 3];
+        const int gAD = g.nb[(m + 1) % 3], gDB = g.nb[(m + 2) % 3];
+        // f becomes (c, a, d), g becomes (d, b, c).
+        setTriangle(fi, {c, a, d}, {fCA, gAD, gi});
+        setTriangle(gi, {d, b, c}, {gDB, fBC, fi});
+        relink(gAD, gi, fi);
+        relink(fBC, fi, gi);
+        ++flips;
+        work.push_back(fi);
+        work.push_back(gi);
+        break;
+      }
+    }
+  }
+  bool hasEdge(int p, int q) const {
+    for (const QhFace& f : faces_) {
+      if (!f.alive) continue;
+      for (int k = 0; k < 3; ++k)
+        if (f.v[k] == p && f.v[(k + 1) % 3] == q) return true;
+    }
+    return false;
+  }
+  void setTriangle(int fi, std::array<int, 3> v, std::array<int, 3> nb) {
+    QhFace& f = faces_[static_cast<std::size_t>(fi)];
+    for (int k = 0; k < 3; ++k) f.v[k] = v[static_cast<std::size_t>(k)], f.nb[k] = nb[static_cast<std::size_t>(k)];
+    const Vec3 &pa = pts_[v[0]], &pb = pts_[v[1]], &pc = pts_[v[2]];
+    f.normal = normalizedOr(accurateNormal(pa, pb, pc), Vec3{0, 0, 1});
+    f.offset = (dot(f.normal, pa) + dot(f.normal, pb) + dot(f.normal, pc)) / 3;
+  }
+  void relink(int face, int from, int to) {
+    if (face < 0) return;
+    for (int& n : faces_[static_cast<std::size_t>(face)].nb)
+      if (n == from) n = to;
+  }
+
   // Adjacent triangles whose far vertices lie within the tolerance of each
   // other's plane form one polygon; its boundary is chained from the
   // group's unshared directed edges.
@@ -640,42 +757,98 @@ class Quickhull {
                              ? g.v[0]
                              : (g.v[1] != f.v[e] && g.v[1] != f.v[(e + 1) % 3] ? g.v[1] : g.v[2]);
         const int fFar = f.v[(e + 2) % 3];
-        if (dot(f.normal, g.normal) > 0 && std::fabs(distance(f, pts_[gFar])) <= tolerance_ &&
-            std::fabs(distance(g, pts_[fFar])) <= tolerance_) {
+        if (dot(f.normal, g.normal) > 0 && distance(f, pts_[gFar]) >= -tolerance_ &&
+            distance(g, pts_[fFar]) >= -tolerance_) {
           parent[static_cast<std::size_t>(root(static_cast<int>(k)))] = root(slotOf[static_cast<std::size_t>(f.nb[e])]);
         }
       }
     }
-    std::vector<std::vector<int>> groups(alive.size());
-    for (std::size_t k = 0; k < alive.size(); ++k) groups[static_cast<std::size_t>(root(static_cast<int>(k)))].push_back(static_cast<int>(k));
-    for (const auto& grp : groups) {
-      if (grp.empty()) continue;
-      std::vector<std::pair<int, int>> edges;
-      for (int k : grp) {
-        const auto& t = out->triangles[static_cast<std::size_t>(k)];
-        for (int e = 0; e < 3; ++e) {
-          const int a = t[e], b = t[(e + 1) % 3];
-          bool shared = false;
-          for (int j : grp) {
-            const auto& s = out->triangles[static_cast<std::size_t>(j)];
-            for (int m = 0; m < 3 && !shared; ++m) shared = s[m] == b && s[(m + 1) % 3] == a;
-            if (shared) break;
-          }
-          if (!shared) edges.emplace_back(a, b);
+    // Pairwise merging can leave a vertex that is nearly coplanar with its
+    // whole ring split between groups, so that a group's outline turns the
+    // wrong way at it. Then every triangle around that vertex joins one
+    // group (the vertex becomes interior; the non-corner pass in buildHull
+    // drops it), and the outlines are traced again.
+    std::vector<std::vector<int>> trianglesAt(out->vertices.size());
+    for (std::size_t k = 0; k < out->triangles.size(); ++k)
+      for (int c : out->triangles[k]) trianglesAt[static_cast<std::size_t>(c)].push_back(static_cast<int>(k));
+    const Vec3 origin = out->vertices.empty() ? Vec3{} : out->vertices[0];
+    auto at = [&](int i) { return out->vertices[static_cast<std::size_t>(i)] - origin; };
+    std::vector<std::vector<int>> polys, previous;
+    for (int round = 0; round < 8; ++round) {
+      std::vector<std::vector<int>> groups(alive.size());
+      for (std::size_t k = 0; k < alive.size(); ++k) groups[static_cast<std::size_t>(root(static_cast<int>(k)))].push_back(static_cast<int>(k));
+      previous.swap(polys);
+      polys.clear();
+      bool reflex = false, closed = false;
+      std::vector<int> rings;
+      for (const auto& grp : groups) {
+        if (grp.empty()) continue;
+        std::vector<int> poly = outline(out, grp);
+        if (poly.empty()) {
+          closed = true;  // one group took the whole surface
+          break;
         }
+        if (grp.size() > 1) {
+          Vec3 n{0, 0, 0};
+          for (int k : grp) {
+            const auto& t = out->triangles[static_cast<std::size_t>(k)];
+            n += cross(at(t[1]) - at(t[0]), at(t[2]) - at(t[0]));
+          }
+          n = normalizedOr(n, Vec3{0, 0, 1});
+          const std::size_t m = poly.size();
+          for (std::size_t i = 0; i < m; ++i) {
+            const Vec3 pa = at(poly[(i + m - 1) % m]), pb = at(poly[i]), pc = at(poly[(i + 1) % m]);
+            // b inside the chord (a, c) by more than the tolerance: a wrong
+            // turn. (Within it, b is on the chord: the corner pass drops it.)
+            if (dot(cross(pb - pa, pc - pa), n) >= -tolerance_ * length(pc - pa)) continue;
+            reflex = true;
+            rings.push_back(poly[i]);
+          }
+        }
+        polys.push_back(std::move(poly));
       }
-      std::vector<int> poly{edges[0].first};
-      int cur = edges[0].second;
-      for (std::size_t guard = 0; guard < edges.size() && cur != poly.front(); ++guard) {
-        poly.push_back(cur);
-        int next = -1;
-        for (const auto& e : edges)
-          if (e.first == cur) next = e.second;
-        if (next < 0) break;
-        cur = next;
+      if (closed) {
+        polys.swap(previous);
+        break;
       }
-      out->faces.push_back(poly);
+      if (!reflex) break;
+      for (int b : rings) {
+        const auto& ring = trianglesAt[static_cast<std::size_t>(b)];
+        for (int k : ring) parent[static_cast<std::size_t>(root(k))] = root(ring[0]);
+      }
     }
+    for (auto& poly : polys) out->faces.push_back(std::move(poly));
+  }
+
+  // The outline of a group of triangles: its unshared directed edges,
+  // chained.
+  static std::vector<int> outline(const ConvexHull* out, const std::vector<int>& grp) {
+    std::vector<std::pair<int, int>> edges;
+    for (int k : grp) {
+      const auto& t = out->triangles[static_cast<std::size_t>(k)];
+      for (int e = 0; e < 3; ++e) {
+        const int a = t[e], b = t[(e + 1) % 3];
+        bool shared = false;
+        for (int j : grp) {
+          const auto& s = out->triangles[static_cast<std::size_t>(j)];
+          for (int m = 0; m < 3 && !shared; ++m) shared = s[m] == b && s[(m + 1) % 3] == a;
+          if (shared) break;
+        }
+        if (!shared) edges.emplace_back(a, b);
+      }
+    }
+    if (edges.empty()) return {};
+    std::vector<int> poly{edges[0].first};
+    int cur = edges[0].second;
+    for (std::size_t guard = 0; guard < edges.size() && cur != poly.front(); ++guard) {
+      poly.push_back(cur);
+      int next = -1;
+      for (const auto& e : edges)
+        if (e.first == cur) next = e.second;
+      if (next < 0) break;
+      cur = next;
+    }
+    return poly;
   }
 
   const std::vector<Vec3>& input_;
@@ -692,6 +865,21 @@ class Quickhull {
   std::vector<int> startStamp_;  // horizon chaining: vertex → edge it starts
   std::vector<int> startEdge_;
 };
+
+// How far p lies above a polyhedral hull: the largest signed distance to
+// its triangles' planes (accurate normals, differences taken from a
+// corner). Lower-dimensional hulls: the distance to the nearest vertex is
+// not needed by the caller, which only builds polyhedra here; 0.
+inline double heightAbove(const ConvexHull& h, const Vec3& p) {
+  if (h.kind != HullKind::Polyhedron) return 0;
+  double best = -std::numeric_limits<double>::infinity();
+  for (const auto& t : h.triangles) {
+    const Vec3& a = h.vertices[static_cast<std::size_t>(t[0])];
+    const Vec3 n = normalizedOr(accurateNormal(a, h.vertices[static_cast<std::size_t>(t[1])], h.vertices[static_cast<std::size_t>(t[2])]), Vec3{});
+    best = std::fmax(best, dot(n, p - a));
+  }
+  return best;
+}
 
 }  // namespace detail
 
@@ -736,11 +924,17 @@ bool buildHull(const std::vector<Vec3>& points, const HullSettings& settings, Co
         if (off > out->tolerance) corner[static_cast<std::size_t>(poly[k])] = 1;
       }
     }
-    if (std::find(corner.begin(), corner.end(), 0) != corner.end()) {
+    // A group merged pair by pair can bend by more than the tolerance
+    // overall, so a vertex inside it is not always on the rebuilt hull:
+    // any dropped vertex left more than the tolerance outside is put back
+    // and the corners are built again (a few rounds; if that does not
+    // settle, the first hull, which holds every point, stands).
+    std::vector<char> keep = corner;
+    for (int round = 0; round < 4 && std::find(keep.begin(), keep.end(), 0) != keep.end(); ++round) {
       std::vector<Vec3> extreme;
       std::vector<int> origin;
-      for (std::size_t i = 0; i < corner.size(); ++i) {
-        if (!corner[i]) continue;
+      for (std::size_t i = 0; i < keep.size(); ++i) {
+        if (!keep[i]) continue;
         extreme.push_back(out->vertices[i]);
         origin.push_back(out->inputIndex[i]);
       }
@@ -749,9 +943,14 @@ bool buildHull(const std::vector<Vec3>& points, const HullSettings& settings, Co
       NoTrace none;
       detail::Quickhull again(extreme, settings.relativeTolerance);
       again.run(&second, none);
+      bool outside = false;
+      for (std::size_t i = 0; i < keep.size(); ++i)
+        if (!keep[i] && detail::heightAbove(second, out->vertices[i]) > tolerance) keep[i] = 1, outside = true;
+      if (outside) continue;
       for (int& i : second.inputIndex) i = origin[static_cast<std::size_t>(i)];
       second.tolerance = std::fmax(second.tolerance, tolerance);
       *out = std::move(second);
+      break;
     }
   }
   return true;
