@@ -176,15 +176,123 @@ TEST(Scene, DeepNestingIsInvalidJsonNotACrash) {
   EXPECT_TRUE(collidoscope::parseJson(std::string(60, '[') + std::string(60, ']'), &v, &why)) << why;
 }
 
-TEST(Scene, UnsupportedQueryAtRunTime) {
-  const std::string two = R"("shapes":[{"type":"box","halfExtents":[1,1,1]},{"type":"sphere","radius":1}])";
-  const Scene s = parseOk(R"({"version":1,)" + two + R"(,"query":"sat"})");
-  EXPECT_EQ(s.query, QueryKind::Sat);
+// Runs a scene that must succeed and returns its parsed result.
+static JsonValue runOk(const std::string& text) {
+  const Scene s = parseOk(text);
   std::string out;
   SceneError err;
-  EXPECT_FALSE(collidoscope::runScene(s, false, &out, &err));
-  EXPECT_EQ(err.code, "unsupported-query");
-  EXPECT_EQ(err.field, "query");
+  EXPECT_TRUE(collidoscope::runScene(s, false, &out, &err)) << err.field << ": " << err.message;
+  JsonValue v;
+  std::string why;
+  EXPECT_TRUE(collidoscope::parseJson(out, &v, &why)) << why;
+  return v;
+}
+
+// The sat, raycast, shapecast and chungwang queries run but have no trace
+// yet: tracing them is a clear error naming the query, not a crash.
+TEST(Scene, TracingAQueryWithoutAViewIsAnError) {
+  const std::string two = R"("shapes":[{"type":"box","halfExtents":[1,1,1]},{"type":"sphere","radius":1}])";
+  for (const char* q : {"sat", "chungwang"}) {
+    const Scene s = parseOk(R"({"version":1,)" + two + R"(,"query":")" + q + R"("})");
+    std::string out;
+    SceneError err;
+    EXPECT_TRUE(collidoscope::runScene(s, false, &out, &err)) << q << ": " << err.message;
+    EXPECT_FALSE(collidoscope::runScene(s, true, &out, &err)) << q;
+    EXPECT_EQ(err.code, "unsupported-query");
+    EXPECT_EQ(err.field, "query");
+  }
+}
+
+TEST(Scene, ChungWangQueryAgreesWithTheGeometry) {
+  // Unit spheres 3 apart: separated, the axis along +x; 1.5 apart: intersecting, no axis.
+  const auto scene = [](double x) {
+    return R"({"version":1,"shapes":[{"type":"sphere","radius":1},{"type":"sphere","radius":1,"position":[)" +
+           std::to_string(x) + R"(,0,0]}],"query":"chungwang"})";
+  };
+  JsonValue v = runOk(scene(3));
+  EXPECT_FALSE(v.find("intersecting")->boolean);
+  EXPECT_NEAR(v.find("separatingAxis")->items[0].number, 1.0, 1e-12);
+  EXPECT_EQ(v.find("status")->string, "separated");
+  v = runOk(scene(1.5));
+  EXPECT_TRUE(v.find("intersecting")->boolean);
+  EXPECT_EQ(v.find("separatingAxis")->kind, JsonValue::Kind::Null);
+}
+
+TEST(Scene, SatQueryAnswersBoxes) {
+  // Unit boxes, B at (1.5, 0.2, 0): overlap 2 − 1.5 = 0.5 along +x (the
+  // least of 0.5, 1.8, 2). Apart at (2.5, 0, 0): gap 0.5 along +x.
+  for (const double x : {1.5, 2.5}) {
+    const std::string shapes = R"("shapes":[{"type":"box","halfExtents":[1,1,1]},{"type":"box","halfExtents":[1,1,1],)"
+                               R"("position":[)" + std::to_string(x) + R"(,0.2,0]}])";
+    const Scene s = parseOk(R"({"version":1,)" + shapes + R"(,"query":"sat"})");
+    std::string out;
+    SceneError err;
+    ASSERT_TRUE(collidoscope::runScene(s, false, &out, &err)) << err.message;
+    JsonValue v;
+    std::string why;
+    ASSERT_TRUE(collidoscope::parseJson(out, &v, &why)) << why;
+    EXPECT_EQ(v.find("intersecting")->boolean, x < 2);
+    EXPECT_NEAR(v.find(x < 2 ? "depth" : "gap")->number, 0.5, 1e-15);
+    EXPECT_EQ(v.find(x < 2 ? "gap" : "depth")->number, 0.0);
+    EXPECT_NEAR(v.find("axis")->items[0].number, 1.0, 1e-15);
+    EXPECT_EQ(v.find("status")->string, "ok");
+  }
+  // A cylinder has no finite axis set: an error naming the shape.
+  const Scene c = parseOk(
+      R"({"version":1,"shapes":[{"type":"box","halfExtents":[1,1,1]},{"type":"cylinder","radius":1,"halfHeight":1}],"query":"sat"})");
+  std::string out;
+  SceneError err;
+  EXPECT_FALSE(collidoscope::runScene(c, false, &out, &err));
+  EXPECT_EQ(err.field, "shapes[1].type");
+}
+
+TEST(Scene, RaycastQueryAgainstAUnitSphere) {
+  const std::string sphere = R"({"version":1,"shapes":[{"type":"sphere","radius":1}],"query":"raycast",)";
+  // From (−5, 0, 0) along +x: enters at x = −1, t = 4, normal −x.
+  JsonValue v = runOk(sphere + R"("ray":{"origin":[-5,0,0],"direction":[1,0,0],"maxT":10}})");
+  EXPECT_TRUE(v.find("hit")->boolean);
+  EXPECT_NEAR(v.find("t")->number, 4.0, 1e-12);
+  EXPECT_NEAR(v.find("point")->items[0].number, -1.0, 1e-12);
+  EXPECT_NEAR(v.find("normal")->items[0].number, -1.0, 1e-12);
+  // Direction of length 2: t is in units of direction, so t = 2.
+  v = runOk(sphere + R"("ray":{"origin":[-5,0,0],"direction":[2,0,0],"maxT":10}})");
+  EXPECT_NEAR(v.find("t")->number, 2.0, 1e-12);
+  // Passing 2 above the centre: a miss, with no t, point or normal.
+  v = runOk(sphere + R"("ray":{"origin":[-5,2,0],"direction":[1,0,0],"maxT":10}})");
+  EXPECT_FALSE(v.find("hit")->boolean);
+  EXPECT_EQ(v.find("t")->kind, JsonValue::Kind::Null);
+  EXPECT_EQ(v.find("normal")->kind, JsonValue::Kind::Null);
+  // maxT short of the sphere: a miss. Starting inside: t = 0, no normal.
+  v = runOk(sphere + R"("ray":{"origin":[-5,0,0],"direction":[1,0,0],"maxT":3.9}})");
+  EXPECT_FALSE(v.find("hit")->boolean);
+  v = runOk(sphere + R"("ray":{"origin":[0.2,0,0],"direction":[1,0,0],"maxT":3}})");
+  EXPECT_TRUE(v.find("hit")->boolean);
+  EXPECT_EQ(v.find("t")->number, 0.0);
+  EXPECT_TRUE(v.find("startedInside")->boolean);
+  EXPECT_EQ(v.find("normal")->kind, JsonValue::Kind::Null);
+}
+
+TEST(Scene, ShapecastQueryTwoSpheresAndAThinWall) {
+  // Unit spheres 5 apart, B moving −4 along x: they touch when 2 apart,
+  // after 3 of the 4 units: t = 3/4, contact at x = 1, normal +x.
+  JsonValue v = runOk(
+      R"({"version":1,"shapes":[{"type":"sphere","radius":1},{"type":"sphere","radius":1,"position":[5,0,0]}],)"
+      R"("query":"shapecast","motion":{"translationA":[0,0,0],"translationB":[-4,0,0]}})");
+  EXPECT_TRUE(v.find("hit")->boolean);
+  EXPECT_NEAR(v.find("t")->number, 0.75, 1e-12);
+  EXPECT_NEAR(v.find("normal")->items[0].number, 1.0, 1e-12);
+  EXPECT_NEAR(v.find("pointA")->items[0].number, 1.0, 1e-12);
+  EXPECT_NEAR(v.find("pointB")->items[0].number, 1.0, 1e-12);
+  // A small box fired at a wall 1e-3 thick, 100 units in one step, does not
+  // tunnel: its leading face starts at x = −49.99 and meets the wall's face
+  // at x = −0.0005 after 49.9895 of the 100 units. The normal, the direction
+  // to move B (coming from −x) off the wall A, is −x.
+  v = runOk(
+      R"({"version":1,"shapes":[{"type":"box","halfExtents":[0.0005,10,10]},{"type":"box","halfExtents":[0.01,0.01,0.01],"position":[-50,0,0]}],)"
+      R"("query":"shapecast","motion":{"translationA":[0,0,0],"translationB":[100,0,0]}})");
+  EXPECT_TRUE(v.find("hit")->boolean);
+  EXPECT_NEAR(v.find("t")->number, (49.99 - 0.0005) / 100, 1e-12);
+  EXPECT_NEAR(v.find("normal")->items[0].number, -1.0, 1e-12);
 }
 
 TEST(Scene, RunSceneAnswersDistanceAndIntersect) {

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CollidoscopeError, init, minkowskiSurface, run, shapeSurface, trace, validateScene,
-  type DistanceResult, type GjkTrace, type IntersectResult, type Scene, type Shape,
+  type ChungWangResult, type DistanceResult, type GjkTrace, type IntersectResult, type RaycastResult, type SatResult,
+  type Scene, type Shape, type ShapecastResult, type Vec3,
 } from '../../web/lib/index';
 import { expected, vectorScene } from './vectors';
 
@@ -60,6 +61,55 @@ describe('run', () => {
     const scene = twoSpheres(1, 1, 0);
     scene.shapes[1].position = new Float32Array([5, 0, 0]) as unknown as [number, number, number];
     expect((run(scene) as DistanceResult).distance).toBe(3);
+  });
+
+  it('sat on two boxes, one turned 45° about z so that its edge faces A', () => {
+    // B's edge reaches √2 toward A along x, A's face is at 1: overlap along
+    // x is 1 + √2 − x. Along B's own face normals it is √2 + 1 − x/√2 and
+    // along y and z it is 1 + √2 and 2, all larger for x ≥ 2.
+    const scene = (x: number): Scene => ({
+      version: 1, query: 'sat',
+      shapes: [{ type: 'box', halfExtents: [1, 1, 1] },
+        { type: 'box', halfExtents: [1, 1, 1], position: [x, 0, 0], rotation: [0, 0, Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)] }],
+    });
+    const hit = run(scene(2.2)) as SatResult;
+    expect(hit.intersecting).toBe(true);
+    expect(hit.depth).toBeCloseTo(1 + Math.SQRT2 - 2.2, 12);
+    expect(hit.gap).toBe(0);
+    expect(hit.axis[0]).toBeCloseTo(1, 12);
+    expect(hit.status).toBe('ok');
+    // Apart by 2.5 − (1 + √2) along x; any separating axis's gap is at most that distance.
+    const apart = run(scene(2.5)) as SatResult;
+    expect(apart.intersecting).toBe(false);
+    expect(apart.depth).toBe(0);
+    expect(apart.gap).toBeGreaterThan(0);
+    expect(apart.gap).toBeLessThanOrEqual(2.5 - 1 - Math.SQRT2 + 1e-12);
+  });
+
+  it('raycast, shapecast and chungwang on unit spheres', () => {
+    const ray = run({
+      version: 1, query: 'raycast', shapes: [{ type: 'sphere', radius: 1 }],
+      ray: { origin: [-5, 0, 0], direction: [1, 0, 0], maxT: 10 },
+    }) as RaycastResult;
+    expect(ray.hit).toBe(true);
+    expect(ray.t as number).toBeCloseTo(4, 12);
+    expect((ray.normal as Vec3)[0]).toBeCloseTo(-1, 12);
+    const cast = run({
+      ...twoSpheres(1, 1, 5), query: 'shapecast', motion: { translationB: [-4, 0, 0] },
+    }) as ShapecastResult;
+    expect(cast.t as number).toBeCloseTo(0.75, 12);
+    const apart = run({ ...twoSpheres(1, 1, 3), query: 'chungwang' }) as ChungWangResult;
+    expect(apart.intersecting).toBe(false);
+    expect((apart.separatingAxis as Vec3)[0]).toBeCloseTo(1, 12);
+    const overlapping = run({ ...twoSpheres(1, 1, 1.5), query: 'chungwang' }) as ChungWangResult;
+    expect(overlapping.intersecting).toBe(true);
+    expect(overlapping.separatingAxis).toBeNull();
+  });
+
+  it('tracing a query that has no step-through view yet is a CollidoscopeError', () => {
+    const e = catchError(() => trace({ ...twoSpheres(1, 1, 3), query: 'chungwang' } as never));
+    expect(e.field).toBe('query');
+    expect(e.message).toMatch(/not available/);
   });
 
   it('is deterministic: the same scene gives the same bits', () => {
@@ -127,7 +177,10 @@ describe('bad input is a CollidoscopeError naming the field', () => {
     ['string number', () => { const s = base(); (s.shapes[0] as unknown as Record<string, unknown>).radius = '1'; return s; }, 'shapes[0].radius', /number/],
     ['not an object', () => 42, null, /object/],
     ['null scene', () => null, null, /object/],
-    ['unsupported query', () => ({ ...base(), query: 'sat' }), 'query', /not implemented/],
+    ['ray on a query without one', () => ({ ...base(), query: 'distance', ray: { origin: [0, 0, 0], direction: [1, 0, 0] } }), 'ray', /only used by the raycast/],
+    ['raycast without a ray', () => ({ ...base(), query: 'raycast' }), 'ray', /missing/],
+    ['zero ray direction', () => ({ ...base(), query: 'raycast', ray: { origin: [0, 0, 0], direction: [0, 0, 0] } }), 'ray.direction', /zero/],
+    ['sat on a cylinder', () => ({ ...base(), query: 'sat', shapes: [{ type: 'cylinder', radius: 1, halfHeight: 1 }, base().shapes[1]] }), 'shapes[0].type', /vertices/],
     ['unknown query', () => ({ ...base(), query: 'teleport' }), 'query', /unknown query/],
     ['negative step', () => ({ ...base(), step: -1 }), 'step', /whole number/],
   ];

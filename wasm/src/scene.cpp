@@ -4,10 +4,13 @@
 #include <cmath>
 #include <cstdio>
 
+#include "collidoscope/chung_wang.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
 #include "collidoscope/obb.h"
+#include "collidoscope/raycast.h"
+#include "collidoscope/sat.h"
 #include "collidoscope/support.h"
 
 namespace collidoscope {
@@ -829,21 +832,137 @@ bool boundsOfPoints(const std::vector<Vec3>& pts, const std::string& fieldPrefix
   return true;
 }
 
-bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
-  if (scene.query == QueryKind::Hull) return runHull(scene, trace, json, err);
-  if (scene.query == QueryKind::Obb) return runObb(scene, trace, json, err);
-  if (scene.query != QueryKind::Intersect && scene.query != QueryKind::Distance &&
-      scene.query != QueryKind::Penetration) {
-    *err = {"unsupported-query", "query",
-            std::string("query \"") + queryName(scene.query) +
-                "\" is part of the scene format but not implemented in this version (available: intersect, "
-                "distance, penetration, hull, obb)"};
+// The separating-axis test on two shapes with polytopal cores. The result
+// keeps the penetration convention: depth is the overlap (0 when apart) and
+// gap the separation along the axis (0 when overlapping; a lower bound of
+// the distance).
+static bool runSat(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace) {
+    *err = {"unsupported-query", "query", "tracing the sat query is not available in this version; run answers it"};
     return false;
   }
+  for (int i = 0; i < 2; ++i) {
+    const Shape& s = scene.shapes[static_cast<std::size_t>(i)];
+    if (!hasPolytopalCore(s)) {
+      *err = {"invalid-scene", "shapes[" + std::to_string(i) + "].type",
+              std::string("query \"sat\" needs shapes with vertices (box, polytope, triangle, segment, point; "
+                          "sphere and capsule as rounded points and segments), got ") +
+                  shapeTypeName(s.type)};
+      return false;
+    }
+  }
+  const SatResult r = sat(scene.shapes[0], scene.shapes[1]);
+  if (r.status == SatStatus::TooLarge) {
+    *err = {"invalid-scene", "shapes",
+            "the sat query would project more than 2^24 vertex-axis pairs; use penetration (GJK/EPA) for large "
+            "polytopes"};
+    return false;
+  }
+  if (r.status != SatStatus::Ok && r.status != SatStatus::RoundedBound) {
+    *err = {"invalid-scene", "shapes", std::string("sat refused the shapes: ") + satStatusName(r.status)};
+    return false;
+  }
+  JsonWriter w;
+  w.beginObject().key("intersecting").value(r.intersecting).key("axis");
+  writeResultVec(w, r.axis);
+  w.key("depth").value(r.intersecting ? r.depth : 0.0).key("gap").value(r.intersecting ? 0.0 : r.depth);
+  w.key("axisKind").value(satAxisKindName(r.bestKind)).key("axesTested").value(r.axesTested);
+  w.key("status").value(satStatusName(r.status)).endObject();
+  *json = w.str();
+  return true;
+}
+
+// A vector that exists only on a hit (or a normal that exists only when
+// defined): null otherwise.
+static void writeVecOrNull(JsonWriter& w, bool present, const Vec3& v) {
+  if (present) writeResultVec(w, v);
+  else w.null();
+}
+
+// The ray against shape A (other shapes ignored). A ray starting inside hits
+// at t = 0 with no normal (null). A status other than converged still
+// reports a hit at a certified lower bound of t (see raycast.h).
+static bool runRaycast(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace) {
+    *err = {"unsupported-query", "query", "tracing the raycast query is not available in this version; run answers it"};
+    return false;
+  }
+  const Ray& ray = scene.ray;
+  if (ray.direction == Vec3{}) {
+    *err = {"invalid-scene", "ray.direction", "must not be the zero vector"};
+    return false;
+  }
+  if (!(ray.maxT >= 0)) {
+    *err = {"invalid-scene", "ray.maxT", "must be at least 0"};
+    return false;
+  }
+  const RayCastResult r = gjkRayCast(PosedShape(scene.shapes[0]), ray.origin, ray.direction, ray.maxT);
+  JsonWriter w;
+  w.beginObject().key("hit").value(r.hit).key("t");
+  if (r.hit) w.value(r.t);
+  else w.null();
+  w.key("point");
+  writeVecOrNull(w, r.hit, r.point);
+  w.key("normal");
+  writeVecOrNull(w, r.hit && !r.startedInside, r.normal);
+  w.key("startedInside").value(r.startedInside).key("iterations").value(r.iterations);
+  w.key("status").value(rayCastStatusName(r.status)).endObject();
+  *json = w.str();
+  return true;
+}
+
+// A and B translate linearly over the step, t ∈ [0, 1]: the time of
+// impact, the normal (from A to B) and the contact points at that time.
+static bool runShapecast(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace) {
+    *err = {"unsupported-query", "query", "tracing the shapecast query is not available in this version; run answers it"};
+    return false;
+  }
+  const ShapeCastResult r = gjkShapeCast(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]),
+                                         scene.motion.translationA, scene.motion.translationB);
+  JsonWriter w;
+  w.beginObject().key("hit").value(r.hit).key("t");
+  if (r.hit) w.value(r.t);
+  else w.null();
+  w.key("normal");
+  writeVecOrNull(w, r.hit && !r.initiallyOverlapping, r.normal);
+  w.key("pointA");
+  writeVecOrNull(w, r.hit, r.pointA);
+  w.key("pointB");
+  writeVecOrNull(w, r.hit, r.pointB);
+  w.key("initiallyOverlapping").value(r.initiallyOverlapping).key("iterations").value(r.iterations);
+  w.key("status").value(rayCastStatusName(r.status)).endObject();
+  *json = w.str();
+  return true;
+}
+
+// Chung–Wang's separating-vector test. The separating axis (unit, from A
+// to B) exists only when the shapes are apart; null otherwise.
+static bool runChungWang(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace) {
+    *err = {"unsupported-query", "query", "tracing the chungwang query is not available in this version; run answers it"};
+    return false;
+  }
+  const ChungWangResult r = chungWangIntersect(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]));
+  JsonWriter w;
+  w.beginObject().key("intersecting").value(r.intersecting).key("separatingAxis");
+  writeVecOrNull(w, r.status == ChungWangStatus::Separated, r.separatingAxis);
+  w.key("iterations").value(r.iterations).key("status").value(chungWangStatusName(r.status)).endObject();
+  *json = w.str();
+  return true;
+}
+
+bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (scene.query == QueryKind::Raycast) return runRaycast(scene, trace, json, err);
+  if (scene.query == QueryKind::Hull) return runHull(scene, trace, json, err);
+  if (scene.query == QueryKind::Obb) return runObb(scene, trace, json, err);
   if (scene.shapes.size() != 2) {
     *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
     return false;
   }
+  if (scene.query == QueryKind::Sat) return runSat(scene, trace, json, err);
+  if (scene.query == QueryKind::Shapecast) return runShapecast(scene, trace, json, err);
+  if (scene.query == QueryKind::ChungWang) return runChungWang(scene, trace, json, err);
   if (scene.query == QueryKind::Penetration)
     return runPenetration(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]), trace, json);
   const bool intersect = scene.query == QueryKind::Intersect;

@@ -37,13 +37,18 @@ export interface Shape {
   rotation?: Quat;
 }
 
-/** Queries this build runs. The scene format names more (hull, raycast, ...), which later versions add. */
-export type Query = 'intersect' | 'distance' | 'penetration' | 'hull' | 'obb';
+/** The scene format's queries. sat, raycast, shapecast and chungwang run; their traces (step-through views) come later. */
+export type Query =
+  | 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'raycast' | 'shapecast' | 'hull' | 'obb';
 
 export interface Scene {
   version: 1;
   shapes: Shape[];
   query: Query;
+  /** The ray (query "raycast" only): origin + t·direction for 0 ≤ t ≤ maxT (default 1). */
+  ray?: { origin: Vec3; direction: Vec3; maxT?: number };
+  /** Linear motion over the step (query "shapecast" only), t ∈ [0, 1]. */
+  motion?: { translationA?: Vec3; translationB?: Vec3 };
   /** Trace frame to show (the page and permalinks). */
   step?: number;
 }
@@ -116,7 +121,71 @@ export interface ObbResult extends BoxFit {
   fits: { points: BoxFit; triangles: BoxFit };
 }
 
-export type Result = IntersectResult | DistanceResult | PenetrationResult | HullResult | ObbResult;
+/**
+ * Separating-axis test (query "sat") on shapes with vertices (boxes, polytopes, triangles, segments,
+ * points; spheres and capsules as rounded points and segments).
+ */
+export interface SatResult {
+  intersecting: boolean;
+  /** Unit, from A toward B: the axis of least overlap, or the separating axis. */
+  axis: Vec3;
+  /** Overlap along axis when intersecting (moving B by depth·axis separates them); 0 when apart. */
+  depth: number;
+  /** Separation along axis when apart (a lower bound of the distance); 0 when intersecting. */
+  gap: number;
+  /** Where the deciding axis came from. */
+  axisKind: 'face-a' | 'face-b' | 'edge-edge' | 'flat-side' | 'line';
+  axesTested: number;
+  /**
+   * 'ok': exact for these shapes. 'rounded-bound': rounded shapes whose cores are apart, where the
+   * finite axis set only bounds the answer (depth an upper bound; intersecting may be a false positive).
+   */
+  status: 'ok' | 'rounded-bound';
+}
+
+/** Status of a ray or shape cast: any status but 'converged' still reports a hit at a certified lower bound of t. */
+export type CastStatus = 'converged' | 'max-iterations' | 'degenerate';
+
+/** Ray against shape A (query "raycast"). On a miss t, point and normal are null. */
+export interface RaycastResult {
+  hit: boolean;
+  /** In units of direction. 0 when the ray starts inside A. */
+  t: number | null;
+  point: Vec3 | null;
+  /** A's outward unit normal at the hit; null on a miss or when the ray starts inside. */
+  normal: Vec3 | null;
+  startedInside: boolean;
+  iterations: number;
+  status: CastStatus;
+}
+
+/** A and B translating over the step (query "shapecast"): time of impact and contact. */
+export interface ShapecastResult {
+  hit: boolean;
+  /** Time of impact in [0, 1]; null on a miss. */
+  t: number | null;
+  /** Unit, from A to B at contact (move B along it to separate); null on a miss or when overlapping at t = 0. */
+  normal: Vec3 | null;
+  pointA: Vec3 | null;
+  pointB: Vec3 | null;
+  initiallyOverlapping: boolean;
+  iterations: number;
+  status: CastStatus;
+}
+
+/** Chung–Wang's separating-vector test (query "chungwang"). */
+export interface ChungWangResult {
+  intersecting: boolean;
+  /** Unit, from A to B: a separating axis when apart; null otherwise. */
+  separatingAxis: Vec3 | null;
+  iterations: number;
+  /** 'max-iterations' (near touching: no decision within the cap) is reported as intersecting. */
+  status: 'separated' | 'intersecting' | 'max-iterations' | 'degenerate';
+}
+
+export type Result =
+  | IntersectResult | DistanceResult | PenetrationResult | ChungWangResult | SatResult | RaycastResult
+  | ShapecastResult | HullResult | ObbResult;
 
 export interface SimplexVertex {
   /** w = a − b, a point of the Minkowski difference A − B. */
