@@ -188,18 +188,57 @@ static JsonValue runOk(const std::string& text) {
   return v;
 }
 
-// The sat, raycast, shapecast and chungwang queries run but have no trace
-// yet: tracing them is a clear error naming the query, not a crash.
-TEST(Scene, TracingAQueryWithoutAViewIsAnError) {
-  const std::string two = R"("shapes":[{"type":"box","halfExtents":[1,1,1]},{"type":"sphere","radius":1}])";
-  for (const char* q : {"sat", "chungwang"}) {
-    const Scene s = parseOk(R"({"version":1,)" + two + R"(,"query":")" + q + R"("})");
-    std::string out;
+// Structural equality of two parsed JSON values (numbers bit for bit).
+static bool sameJson(const JsonValue& a, const JsonValue& b) {
+  if (a.kind != b.kind || a.boolean != b.boolean || a.string != b.string || a.items.size() != b.items.size() ||
+      a.members.size() != b.members.size())
+    return false;
+  if (a.kind == JsonValue::Kind::Number && !(a.number == b.number || (a.number != a.number && b.number != b.number)))
+    return false;
+  for (std::size_t i = 0; i < a.items.size(); ++i)
+    if (!sameJson(a.items[i], b.items[i])) return false;
+  for (std::size_t i = 0; i < a.members.size(); ++i)
+    if (a.members[i].first != b.members[i].first || !sameJson(a.members[i].second, b.members[i].second)) return false;
+  return true;
+}
+
+// sat, chungwang, raycast and shapecast traces: the result is run's, bit
+// for bit; every frame names a kind, a pseudocode line in range and a
+// caption; the last frame is "done".
+TEST(Scene, NewQueriesTraceWithRunsResult) {
+  const std::string boxes =
+      R"("shapes":[{"type":"box","halfExtents":[1,1,1]},{"type":"box","halfExtents":[1,0.5,1],"position":[1.7,0.4,0.2],"rotation":[0.1,0.2,0.3,0.9]}])";
+  const std::string curved =
+      R"("shapes":[{"type":"cylinder","radius":1,"halfHeight":1},{"type":"ellipsoid","radii":[1,0.5,0.7],"position":[2.4,0.3,0]}])";
+  const std::vector<std::string> scenes = {
+      R"({"version":1,)" + boxes + R"(,"query":"sat"})",
+      R"({"version":1,)" + boxes + R"(,"query":"chungwang"})",
+      R"({"version":1,)" + curved + R"(,"query":"chungwang"})",
+      R"({"version":1,"shapes":[{"type":"cylinder","radius":1,"halfHeight":1}],"query":"raycast","ray":{"origin":[-4,0.3,0.2],"direction":[1,0.05,0],"maxT":10}})",
+      R"({"version":1,)" + curved + R"(,"query":"shapecast","motion":{"translationB":[-3,0,0]}})",
+  };
+  for (const std::string& text : scenes) {
+    SCOPED_TRACE(text);
+    const Scene s = parseOk(text);
+    std::string ran, traced;
     SceneError err;
-    EXPECT_TRUE(collidoscope::runScene(s, false, &out, &err)) << q << ": " << err.message;
-    EXPECT_FALSE(collidoscope::runScene(s, true, &out, &err)) << q;
-    EXPECT_EQ(err.code, "unsupported-query");
-    EXPECT_EQ(err.field, "query");
+    ASSERT_TRUE(collidoscope::runScene(s, false, &ran, &err)) << err.message;
+    ASSERT_TRUE(collidoscope::runScene(s, true, &traced, &err)) << err.message;
+    JsonValue r, t;
+    std::string why;
+    ASSERT_TRUE(collidoscope::parseJson(ran, &r, &why)) << why;
+    ASSERT_TRUE(collidoscope::parseJson(traced, &t, &why)) << why;
+    EXPECT_TRUE(sameJson(r, *t.find("result"))) << ran << "\n" << traced.substr(0, 400);
+    const std::size_t lines = t.find("pseudocode")->items.size();
+    const auto& frames = t.find("frames")->items;
+    ASSERT_GE(frames.size(), 2u);
+    for (const JsonValue& f : frames) {
+      EXPECT_EQ(f.find("kind")->kind, JsonValue::Kind::String);
+      EXPECT_GE(f.find("line")->number, 1);
+      EXPECT_LE(f.find("line")->number, static_cast<double>(lines));
+      EXPECT_FALSE(f.find("caption")->string.empty());
+    }
+    EXPECT_EQ(frames.back().find("kind")->string, "done");
   }
 }
 

@@ -106,10 +106,20 @@ describe('run', () => {
     expect(overlapping.separatingAxis).toBeNull();
   });
 
-  it('tracing a query that has no step-through view yet is a CollidoscopeError', () => {
-    const e = catchError(() => trace({ ...twoSpheres(1, 1, 3), query: 'chungwang' } as never));
-    expect(e.field).toBe('query');
-    expect(e.message).toMatch(/not available/);
+  it('sat, raycast, shapecast and chungwang traces end with run\'s result', () => {
+    const scenes: Scene[] = [
+      { ...twoSpheres(1, 1, 1.5), query: 'chungwang' },
+      { version: 1, query: 'sat', shapes: [{ type: 'box', halfExtents: [1, 1, 1] }, { type: 'box', halfExtents: [1, 1, 1], position: [1.5, 0.3, 0] }] },
+      { version: 1, query: 'raycast', shapes: [{ type: 'box', halfExtents: [1, 1, 1] }], ray: { origin: [-3, 0.2, 0], direction: [1, 0, 0], maxT: 5 } },
+      { ...twoSpheres(1, 1, 5), shapes: [{ type: 'box', halfExtents: [1, 1, 1] }, { type: 'capsule', radius: 0.5, halfHeight: 1, position: [5, 0, 0] }], query: 'shapecast', motion: { translationB: [-4, 0, 0] } },
+    ];
+    for (const scene of scenes) {
+      const t = trace(scene);
+      expect(t.query).toBe(scene.query);
+      expect(t.result).toEqual(run(scene));
+      expect(t.frames.length).toBeGreaterThan(1);
+      expect(t.frames[t.frames.length - 1].kind).toBe('done');
+    }
   });
 
   it('is deterministic: the same scene gives the same bits', () => {

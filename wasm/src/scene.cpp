@@ -832,15 +832,81 @@ bool boundsOfPoints(const std::vector<Vec3>& pts, const std::string& fieldPrefix
   return true;
 }
 
+// ---- sat, raycast, shapecast, chungwang: results and traces ---------------------
+
+static void writeVecList(JsonWriter& w, const std::vector<Vec3>& pts) {
+  w.beginArray();
+  for (const Vec3& p : pts) writeVec(w, p);
+  w.endArray();
+}
+
+static void writeSatResult(JsonWriter& w, const SatResult& r) {
+  w.beginObject().key("intersecting").value(r.intersecting).key("axis");
+  writeResultVec(w, r.axis);
+  w.key("depth").value(r.intersecting ? r.depth : 0.0).key("gap").value(r.intersecting ? 0.0 : r.depth);
+  w.key("axisKind").value(satAxisKindName(r.bestKind)).key("axesTested").value(r.axesTested);
+  w.key("status").value(satStatusName(r.status)).endObject();
+}
+
+static std::string satCaption(const SatFrame& f) {
+  char buf[320];
+  switch (f.event) {
+    case SatEvent::Prepare:
+      return "The candidate axes: face normals of A and of B, then cross products of an edge of A with an edge of B. "
+             "Two convex shapes are apart exactly when one of these separates their projections.";
+    case SatEvent::Skip:
+      return "An edge of A is parallel to an edge of B: their cross product has no direction, and the face axes "
+             "already cover the case. Skipped.";
+    case SatEvent::Axis:
+      if (f.separates) {
+        std::snprintf(buf, sizeof buf,
+                      "Axis %d (%s): the projections [%.6g, %.6g] and [%.6g, %.6g] leave a gap of %.6g. This axis "
+                      "separates A and B.",
+                      f.index + 1, satAxisKindName(f.kind), f.minA, f.maxA, f.minB, f.maxB, -f.overlap);
+      } else {
+        std::snprintf(buf, sizeof buf,
+                      "Axis %d (%s): the projections overlap by %.6g. Least overlap so far: %.6g (axis %d).",
+                      f.index + 1, satAxisKindName(f.kind), f.overlap, f.bestOverlap, f.best + 1);
+      }
+      return buf;
+    case SatEvent::Done:
+      if (f.intersecting)
+        std::snprintf(buf, sizeof buf,
+                      "No axis separates: A and B intersect. The axis of least overlap (axis %d) gives the depth %.6g: "
+                      "moving B by depth × axis separates them.",
+                      f.best + 1, f.depth);
+      else
+        std::snprintf(buf, sizeof buf, "Axis %d separates A and B with a gap of %.6g.", f.best + 1, f.depth);
+      return buf;
+  }
+  return "";
+}
+
+static void writeSatFrame(JsonWriter& w, const SatFrame& f) {
+  static const char* const kEvents[] = {"prepare", "axis", "skip", "done"};
+  w.beginObject().key("kind").value(kEvents[static_cast<int>(f.event)]).key("line").value(f.line);
+  w.key("index").value(f.index).key("axisKind").value(satAxisKindName(f.kind)).key("axis");
+  writeVec(w, f.axis);
+  w.key("face");
+  writeVecList(w, f.face);
+  w.key("edgeA");
+  if (f.hasEdgeA) writeVecList(w, {f.edgeA[0], f.edgeA[1]});
+  else w.null();
+  w.key("edgeB");
+  if (f.hasEdgeB) writeVecList(w, {f.edgeB[0], f.edgeB[1]});
+  else w.null();
+  w.key("minA").value(f.minA).key("maxA").value(f.maxA).key("minB").value(f.minB).key("maxB").value(f.maxB);
+  w.key("overlap").value(f.overlap).key("tolerance").value(f.tolerance).key("separates").value(f.separates);
+  w.key("best").value(f.best).key("bestOverlap").value(f.bestOverlap).key("bestAxis");
+  writeVec(w, f.bestAxis);
+  w.key("caption").value(satCaption(f)).endObject();
+}
+
 // The separating-axis test on two shapes with polytopal cores. The result
 // keeps the penetration convention: depth is the overlap (0 when apart) and
 // gap the separation along the axis (0 when overlapping; a lower bound of
 // the distance).
 static bool runSat(const Scene& scene, bool trace, std::string* json, SceneError* err) {
-  if (trace) {
-    *err = {"unsupported-query", "query", "tracing the sat query is not available in this version; run answers it"};
-    return false;
-  }
   for (int i = 0; i < 2; ++i) {
     const Shape& s = scene.shapes[static_cast<std::size_t>(i)];
     if (!hasPolytopalCore(s)) {
@@ -851,11 +917,14 @@ static bool runSat(const Scene& scene, bool trace, std::string* json, SceneError
       return false;
     }
   }
-  const SatResult r = sat(scene.shapes[0], scene.shapes[1]);
+  SatRecorder rec;
+  const SatResult r = trace ? sat(scene.shapes[0], scene.shapes[1], SatSettings{}, rec) : sat(scene.shapes[0], scene.shapes[1]);
   if (r.status == SatStatus::TooLarge) {
     *err = {"invalid-scene", "shapes",
-            "the sat query would project more than 2^24 vertex-axis pairs; use penetration (GJK/EPA) for large "
-            "polytopes"};
+            trace ? "tracing the sat query is limited to 16384 candidate axes; these shapes have more (run answers "
+                    "up to 2^24 vertex-axis projections)"
+                  : "the sat query would project more than 2^24 vertex-axis pairs; use penetration (GJK/EPA) for "
+                    "large polytopes"};
     return false;
   }
   if (r.status != SatStatus::Ok && r.status != SatStatus::RoundedBound) {
@@ -863,11 +932,18 @@ static bool runSat(const Scene& scene, bool trace, std::string* json, SceneError
     return false;
   }
   JsonWriter w;
-  w.beginObject().key("intersecting").value(r.intersecting).key("axis");
-  writeResultVec(w, r.axis);
-  w.key("depth").value(r.intersecting ? r.depth : 0.0).key("gap").value(r.intersecting ? 0.0 : r.depth);
-  w.key("axisKind").value(satAxisKindName(r.bestKind)).key("axesTested").value(r.axesTested);
-  w.key("status").value(satStatusName(r.status)).endObject();
+  if (!trace) {
+    writeSatResult(w, r);
+    *json = w.str();
+    return true;
+  }
+  w.beginObject().key("query").value("sat").key("pseudocode").beginArray();
+  for (const char* const* line = satPseudocode(); *line != nullptr; ++line) w.value(*line);
+  w.endArray().key("frames").beginArray();
+  for (const SatFrame& f : rec.frames) writeSatFrame(w, f);
+  w.endArray().key("result");
+  writeSatResult(w, r);
+  w.key("marginA").value(coreRadius(scene.shapes[0])).key("marginB").value(coreRadius(scene.shapes[1])).endObject();
   *json = w.str();
   return true;
 }
@@ -879,25 +955,81 @@ static void writeVecOrNull(JsonWriter& w, bool present, const Vec3& v) {
   else w.null();
 }
 
-// The ray against shape A (other shapes ignored). A ray starting inside hits
-// at t = 0 with no normal (null). A status other than converged still
-// reports a hit at a certified lower bound of t (see raycast.h).
-static bool runRaycast(const Scene& scene, bool trace, std::string* json, SceneError* err) {
-  if (trace) {
-    *err = {"unsupported-query", "query", "tracing the raycast query is not available in this version; run answers it"};
-    return false;
+static std::string rayCaption(const RayFrame& f, bool shapeCast) {
+  char buf[360];
+  const char* set = shapeCast ? "A − B" : "the shape";
+  switch (f.event) {
+    case RayEvent::Init:
+      if (f.reason == RayReason::AnalyticSphere)
+        return shapeCast ? "Both cores are points (spheres): the time of impact solves a quadratic, no iteration."
+                         : "A sphere: the hit solves a quadratic, no iteration.";
+      std::snprintf(buf, sizeof buf, "x starts at the ray's origin (λ = 0). v ← x − p for a first point p of %s.", set);
+      return buf;
+    case RayEvent::Support:
+      if (f.updated) {
+        std::snprintf(buf, sizeof buf,
+                      "x is in front of the supporting plane through p (v·w = %.6g > %.6g): the ray cannot enter %s "
+                      "before that plane. λ advances from %.9g to %.9g, the plane's normal becomes the hit normal, "
+                      "and the simplex restarts around the new x.",
+                      f.vw, f.threshold, set, f.oldLambda, f.newLambda);
+      } else if (f.reason == RayReason::PointsAway) {
+        std::snprintf(buf, sizeof buf,
+                      "x is in front of the supporting plane and the ray points away from it (v·r = %.6g ≥ 0): a miss.",
+                      f.vr);
+      } else if (f.reason == RayReason::BeyondMaxT) {
+        return "The ray would reach the supporting plane only after maxT: a miss.";
+      } else {
+        std::snprintf(buf, sizeof buf, "p = S(v) is not beyond x along v (v·w = %.6g): λ stays at %.9g; p joins the simplex.",
+                      f.vw, f.lambda);
+      }
+      return buf;
+    case RayEvent::Simplex:
+      std::snprintf(buf, sizeof buf, "The simplex is reduced to the part nearest x: ‖v‖ = %.6g (hit when ‖v‖ − ρ ≤ %.3g).",
+                    std::sqrt(f.vv), f.tolerance);
+      return buf;
+    case RayEvent::Done:
+      if (!f.hit) return shapeCast ? "No contact during the motion." : "The ray misses.";
+      std::snprintf(buf, sizeof buf, shapeCast ? "Contact at t = %.12g (status %s)." : "Hit at t = %.12g (status %s).",
+                    f.lambda, rayCastStatusName(f.status));
+      return buf;
   }
-  const Ray& ray = scene.ray;
-  if (ray.direction == Vec3{}) {
-    *err = {"invalid-scene", "ray.direction", "must not be the zero vector"};
-    return false;
+  return "";
+}
+
+static void writeRayFrame(JsonWriter& w, const RayFrame& f, bool shapeCast) {
+  static const char* const kEvents[] = {"init", "support", "simplex", "done"};
+  w.beginObject().key("kind").value(kEvents[static_cast<int>(f.event)]).key("reason").value(rayReasonName(f.reason));
+  w.key("line").value(f.line).key("iteration").value(f.iteration).key("lambda").value(f.lambda).key("x");
+  writeVec(w, f.x);
+  w.key("updated").value(f.updated).key("oldLambda").value(f.oldLambda).key("newLambda").value(f.newLambda);
+  w.key("simplex").beginArray();
+  for (int i = 0; i < f.simplex.size; ++i) {
+    w.beginObject();
+    writeSimplexVertex(w, f.simplex.vertex[i]);
+    w.key("lambda").value(f.simplex.lambda[i]);
+    w.endObject();
   }
-  if (!(ray.maxT >= 0)) {
-    *err = {"invalid-scene", "ray.maxT", "must be at least 0"};
-    return false;
-  }
-  const RayCastResult r = gjkRayCast(PosedShape(scene.shapes[0]), ray.origin, ray.direction, ray.maxT);
-  JsonWriter w;
+  w.endArray().key("v");
+  writeVec(w, f.v);
+  w.key("support");
+  writeOptionalVertex(w, f.hasSupport, f.support);
+  w.key("supportPoint");
+  if (f.hasSupport) writeVec(w, f.supportPoint);
+  else w.null();
+  w.key("planeNormal");
+  if (f.hasSupport) writeVec(w, f.planeNormal);
+  else w.null();
+  w.key("planePoint");
+  if (f.hasSupport) writeVec(w, f.planePoint);
+  else w.null();
+  w.key("vw").value(f.vw).key("threshold").value(f.threshold).key("vr").value(f.vr).key("vv").value(f.vv);
+  w.key("radius").value(f.radius).key("tolerance").value(f.tolerance).key("normal");
+  writeVec(w, f.normal);
+  w.key("caption").value(rayCaption(f, shapeCast)).endObject();
+}
+
+
+static void writeRayResult(JsonWriter& w, const RayCastResult& r) {
   w.beginObject().key("hit").value(r.hit).key("t");
   if (r.hit) w.value(r.t);
   else w.null();
@@ -907,20 +1039,9 @@ static bool runRaycast(const Scene& scene, bool trace, std::string* json, SceneE
   writeVecOrNull(w, r.hit && !r.startedInside, r.normal);
   w.key("startedInside").value(r.startedInside).key("iterations").value(r.iterations);
   w.key("status").value(rayCastStatusName(r.status)).endObject();
-  *json = w.str();
-  return true;
 }
 
-// A and B translate linearly over the step, t ∈ [0, 1]: the time of
-// impact, the normal (from A to B) and the contact points at that time.
-static bool runShapecast(const Scene& scene, bool trace, std::string* json, SceneError* err) {
-  if (trace) {
-    *err = {"unsupported-query", "query", "tracing the shapecast query is not available in this version; run answers it"};
-    return false;
-  }
-  const ShapeCastResult r = gjkShapeCast(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]),
-                                         scene.motion.translationA, scene.motion.translationB);
-  JsonWriter w;
+static void writeShapeCastResult(JsonWriter& w, const ShapeCastResult& r) {
   w.beginObject().key("hit").value(r.hit).key("t");
   if (r.hit) w.value(r.t);
   else w.null();
@@ -932,22 +1053,198 @@ static bool runShapecast(const Scene& scene, bool trace, std::string* json, Scen
   writeVecOrNull(w, r.hit, r.pointB);
   w.key("initiallyOverlapping").value(r.initiallyOverlapping).key("iterations").value(r.iterations);
   w.key("status").value(rayCastStatusName(r.status)).endObject();
+}
+
+static void beginRayTrace(JsonWriter& w, const char* query, bool shapeCast, const RayRecorder& rec) {
+  w.beginObject().key("query").value(query).key("pseudocode").beginArray();
+  for (const char* const* line = rayCastPseudocode(shapeCast); *line != nullptr; ++line) w.value(*line);
+  w.endArray().key("frames").beginArray();
+  for (const RayFrame& f : rec.frames) writeRayFrame(w, f, shapeCast);
+  w.endArray();
+}
+
+// The ray against shape A (other shapes ignored). A ray starting inside hits
+// at t = 0 with no normal (null). A status other than converged still
+// reports a hit at a certified lower bound of t (see raycast.h).
+static bool runRaycast(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  const Ray& ray = scene.ray;
+  if (ray.direction == Vec3{}) {
+    *err = {"invalid-scene", "ray.direction", "must not be the zero vector"};
+    return false;
+  }
+  const PosedShape a(scene.shapes[0]);
+  JsonWriter w;
+  if (!trace) {
+    writeRayResult(w, gjkRayCast(a, ray.origin, ray.direction, ray.maxT));
+    *json = w.str();
+    return true;
+  }
+  RayRecorder rec;
+  const RayCastResult r = gjkRayCast(a, ray.origin, ray.direction, ray.maxT, RayCastSettings{}, rec);
+  beginRayTrace(w, "raycast", false, rec);
+  w.key("result");
+  writeRayResult(w, r);
+  w.key("marginA").value(a.radius()).endObject();
   *json = w.str();
   return true;
 }
 
-// Chung–Wang's separating-vector test. The separating axis (unit, from A
-// to B) exists only when the shapes are apart; null otherwise.
-static bool runChungWang(const Scene& scene, bool trace, std::string* json, SceneError* err) {
-  if (trace) {
-    *err = {"unsupported-query", "query", "tracing the chungwang query is not available in this version; run answers it"};
-    return false;
-  }
-  const ChungWangResult r = chungWangIntersect(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]));
+// A and B translate linearly over the step, t ∈ [0, 1]: the time of
+// impact, the normal (from A to B) and the contact points at that time.
+static bool runShapecast(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  (void)err;
+  const PosedShape a(scene.shapes[0]), b(scene.shapes[1]);
+  const Vec3 &ta = scene.motion.translationA, &tb = scene.motion.translationB;
   JsonWriter w;
+  if (!trace) {
+    writeShapeCastResult(w, gjkShapeCast(a, b, ta, tb));
+    *json = w.str();
+    return true;
+  }
+  RayRecorder rec;
+  const ShapeCastResult r = gjkShapeCast(a, b, ta, tb, RayCastSettings{}, rec);
+  beginRayTrace(w, "shapecast", true, rec);
+  w.key("result");
+  writeShapeCastResult(w, r);
+  w.key("marginA").value(a.radius()).key("marginB").value(b.radius()).endObject();
+  *json = w.str();
+  return true;
+}
+
+static std::string chungWangCaption(const ChungWangFrame& f) {
+  char buf[360];
+  switch (f.event) {
+    case ChungWangEvent::Init:
+      return f.reason == ChungWangReason::StartFromCache ? "s starts from the cached axis of the last query."
+                                                         : "s starts along the line from A's centre to B's.";
+    case ChungWangEvent::Support:
+      if (f.reason == ChungWangReason::Separated) {
+        std::snprintf(buf, sizeof buf,
+                      "p = S_A(s) and q = S_B(−s): B's nearest point along s lies %.6g beyond A's farthest. s "
+                      "separates A and B.",
+                      f.gap);
+      } else if (f.reason == ChungWangReason::CommonPoint) {
+        return "p and q coincide: a point common to A and B. They intersect.";
+      } else {
+        std::snprintf(buf, sizeof buf,
+                      "p = S_A(s) and q = S_B(−s): s·(q − p) = %.6g is not above τ, so s does not separate. "
+                      "r = (q − p)/‖q − p‖ is a new direction on the Gauss sphere.",
+                      f.gap);
+      }
+      return buf;
+    case ChungWangEvent::Switch:
+      return "r repeated an earlier direction: instead of reflecting, s switches to w, a direction inside the "
+             "hemisphere that holds every r so far.";
+    case ChungWangEvent::Hemisphere:
+      if (!f.hemisphere)
+        return "Rotated so that r is the z axis, the earlier r's projected on the plane cannot fit in one "
+               "half-plane: no hemisphere holds all r's, so the origin lies in A − B. They intersect.";
+      return "Rotated so that r is the z axis, the earlier r's projected on the plane still fit in the wedge "
+             "from r_a to r_b: a hemisphere holds all r's (centre w).";
+    case ChungWangEvent::Reflect:
+      return "s is reflected in the plane perpendicular to r: s ← s − 2(r·s) r.";
+    case ChungWangEvent::Done:
+      switch (f.reason) {
+        case ChungWangReason::Separated:
+        case ChungWangReason::RepeatedDirection: return "Done: s separates A and B.";
+        case ChungWangReason::NoHemisphere: return "Done: no hemisphere holds the directions r, so A and B intersect.";
+        case ChungWangReason::CommonPoint: return "Done: p = q is a point of both shapes, so A and B intersect.";
+        case ChungWangReason::IterationCap:
+          return "Done: the iteration cap was reached without a separating axis (near touching); reported as "
+                 "intersecting.";
+        default: return std::string("Done: ") + chungWangReasonName(f.reason) + ".";
+      }
+  }
+  return "";
+}
+
+static void writeChungWangFrame(JsonWriter& w, const ChungWangFrame& f) {
+  static const char* const kEvents[] = {"init", "support", "switch", "hemisphere", "reflect", "done"};
+  w.beginObject().key("kind").value(kEvents[static_cast<int>(f.event)]);
+  w.key("reason").value(chungWangReasonName(f.reason)).key("line").value(f.line).key("iteration").value(f.iteration);
+  w.key("s");
+  writeVec(w, f.s);
+  for (const auto& [name, v] : {std::pair<const char*, const Vec3*>{"pCore", &f.pCore}, {"qCore", &f.qCore}, {"p", &f.p}, {"q", &f.q}}) {
+    w.key(name);
+    if (f.hasSupport) writeVec(w, *v);
+    else w.null();
+  }
+  w.key("gap");
+  if (f.hasSupport) w.value(f.gap);
+  else w.null();
+  w.key("tolerance").value(f.tolerance).key("r");
+  if (f.hasR) writeVec(w, f.r);
+  else w.null();
+  w.key("directions");
+  writeVecList(w, f.directions);
+  w.key("hemisphere").value(f.hemisphere).key("w");
+  if (f.hasW) writeVec(w, f.w);
+  else w.null();
+  w.key("plane");
+  if (f.hasPlane) {
+    w.beginObject().key("outcome").value(hemisphereCaseName(f.outcome)).key("x");
+    writeVec(w, f.planeX);
+    w.key("y");
+    writeVec(w, f.planeY);
+    w.key("z");
+    writeVec(w, f.planeZ);
+    w.key("projected");
+    writeVecList(w, f.projected);
+    w.key("wedge");
+    if (f.hasWedge) {
+      w.beginObject().key("ra");
+      writeVec(w, f.ra);
+      w.key("rb");
+      writeVec(w, f.rb);
+      w.key("ia").value(f.ia).key("ib").value(f.ib).endObject();
+    } else {
+      w.null();
+    }
+    w.key("steps").beginArray();
+    for (const ChungWangWedgeStep& st : f.wedgeSteps) {
+      w.beginObject().key("index").value(st.index).key("case").value(hemisphereCaseName(st.kase)).key("projected");
+      writeVec(w, st.projected);
+      w.key("ra");
+      writeVec(w, st.ra);
+      w.key("rb");
+      writeVec(w, st.rb);
+      w.key("ia").value(st.ia).key("ib").value(st.ib).endObject();
+    }
+    w.endArray().endObject();
+  } else {
+    w.null();
+  }
+  w.key("nextS");
+  if (f.hasNextS) writeVec(w, f.nextS);
+  else w.null();
+  w.key("caption").value(chungWangCaption(f)).endObject();
+}
+
+static void writeChungWangResult(JsonWriter& w, const ChungWangResult& r) {
   w.beginObject().key("intersecting").value(r.intersecting).key("separatingAxis");
   writeVecOrNull(w, r.status == ChungWangStatus::Separated, r.separatingAxis);
   w.key("iterations").value(r.iterations).key("status").value(chungWangStatusName(r.status)).endObject();
+}
+
+// Chung–Wang's separating-vector test. The separating axis (unit, from A
+// to B) exists only when the shapes are apart; null otherwise.
+static bool runChungWang(const Scene& scene, bool trace, std::string* json) {
+  const PosedShape a(scene.shapes[0]), b(scene.shapes[1]);
+  JsonWriter w;
+  if (!trace) {
+    writeChungWangResult(w, chungWangIntersect(a, b));
+    *json = w.str();
+    return true;
+  }
+  ChungWangRecorder rec;
+  const ChungWangResult r = chungWangIntersect(a, b, ChungWangSettings{}, nullptr, rec);
+  w.beginObject().key("query").value("chungwang").key("pseudocode").beginArray();
+  for (const char* const* line = chungWangPseudocode(); *line != nullptr; ++line) w.value(*line);
+  w.endArray().key("frames").beginArray();
+  for (const ChungWangFrame& f : rec.frames) writeChungWangFrame(w, f);
+  w.endArray().key("result");
+  writeChungWangResult(w, r);
+  w.key("marginA").value(a.radius()).key("marginB").value(b.radius()).endObject();
   *json = w.str();
   return true;
 }
@@ -962,7 +1259,7 @@ bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err
   }
   if (scene.query == QueryKind::Sat) return runSat(scene, trace, json, err);
   if (scene.query == QueryKind::Shapecast) return runShapecast(scene, trace, json, err);
-  if (scene.query == QueryKind::ChungWang) return runChungWang(scene, trace, json, err);
+  if (scene.query == QueryKind::ChungWang) return runChungWang(scene, trace, json);
   if (scene.query == QueryKind::Penetration)
     return runPenetration(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]), trace, json);
   const bool intersect = scene.query == QueryKind::Intersect;

@@ -37,7 +37,7 @@ export interface Shape {
   rotation?: Quat;
 }
 
-/** The scene format's queries. sat, raycast, shapecast and chungwang run; their traces (step-through views) come later. */
+/** The scene format's queries. */
 export type Query =
   | 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'raycast' | 'shapecast' | 'hull' | 'obb';
 
@@ -320,7 +320,142 @@ export interface EpaTrace extends PairTraceBase {
   result: PenetrationResult;
 }
 
-export type Trace = GjkTrace | EpaTrace | HullTrace;
+/** One candidate axis of the separating-axis test (query "sat"). */
+export interface SatFrame {
+  kind: 'prepare' | 'axis' | 'skip' | 'done';
+  line: number;
+  /** 0-based number of the axis among those tested (prepare, skip and done: −1). */
+  index: number;
+  axisKind: SatResult['axisKind'];
+  /** Unit, oriented from A toward B. */
+  axis: Vec3;
+  /** Face axes: the world corners of the face shown (the one facing the other shape); flat sides: the polygon. */
+  face: Vec3[];
+  /** Edge axes: the two edges (world endpoints), each the member of its parallel class nearest the other shape. */
+  edgeA: [Vec3, Vec3] | null;
+  edgeB: [Vec3, Vec3] | null;
+  /** Projections of the full shapes (cores ± radius) on axis. */
+  minA: number;
+  maxA: number;
+  minB: number;
+  maxB: number;
+  /** maxA − minB: > 0 overlap, < 0 gap (0 within rounding). */
+  overlap: number;
+  tolerance: number;
+  separates: boolean;
+  /** Best-so-far axis (index, overlap, direction) after this frame. */
+  best: number;
+  bestOverlap: number;
+  bestAxis: Vec3;
+  caption: string;
+}
+
+export interface SatTrace extends PairTraceBase {
+  query: 'sat';
+  frames: SatFrame[];
+  result: SatResult;
+}
+
+/** One step of the GJK ray cast (queries "raycast" and "shapecast"; van den Bergen 2004). */
+export interface CastFrame {
+  kind: 'init' | 'support' | 'simplex' | 'done';
+  reason: string;
+  line: number;
+  iteration: number;
+  /** λ (the hit parameter so far, a lower bound) and x = origin + λ·direction after this step. */
+  lambda: number;
+  x: Vec3;
+  /** Support frames: whether λ moved, from oldLambda to newLambda. */
+  updated: boolean;
+  oldLambda: number;
+  newLambda: number;
+  /**
+   * The simplex: support points p = a − b of C (ray cast: b = 0; shape cast: points on A and B and C = A − B),
+   * w = x − p, and the weights of v.
+   */
+  simplex: SimplexVertex[];
+  /** v: x minus the point of conv(P) nearest x. */
+  v: Vec3;
+  support: { w: Vec3; a: Vec3; b: Vec3 } | null;
+  /** p = S_C(v) (support frames). */
+  supportPoint: Vec3 | null;
+  /** The supporting plane of the rounded shape: normal v̂ through planePoint (support frames). */
+  planeNormal: Vec3 | null;
+  planePoint: Vec3 | null;
+  vw: number;
+  /** ρ‖v‖: x is in front of the plane when v·w exceeds it. */
+  threshold: number;
+  vr: number;
+  vv: number;
+  /** ρ: the radius (margins) added to the core. */
+  radius: number;
+  tolerance: number;
+  /** The hit normal so far (the last plane's normal, not unit); done: the result's unit normal. */
+  normal: Vec3;
+  caption: string;
+}
+
+export interface RaycastTrace extends TraceBase {
+  query: 'raycast';
+  frames: CastFrame[];
+  result: RaycastResult;
+  marginA: number;
+}
+
+export interface ShapecastTrace extends PairTraceBase {
+  query: 'shapecast';
+  frames: CastFrame[];
+  result: ShapecastResult;
+}
+
+/** One step of Chung–Wang's separating-vector algorithm (query "chungwang"). */
+export interface ChungWangFrame {
+  kind: 'init' | 'support' | 'switch' | 'hemisphere' | 'reflect' | 'done';
+  reason: string;
+  line: number;
+  iteration: number;
+  /** The candidate separating axis of this step (unit). */
+  s: Vec3;
+  /** Support points on the cores and on the rounded shapes: p = S_A(s), q = S_B(−s) (support frames on). */
+  pCore: Vec3 | null;
+  qCore: Vec3 | null;
+  p: Vec3 | null;
+  q: Vec3 | null;
+  /** s·(q − p): s separates when it exceeds tolerance. */
+  gap: number | null;
+  tolerance: number;
+  /** (q − p)/‖q − p‖. */
+  r: Vec3 | null;
+  /** Every r so far: points on the Gauss sphere. */
+  directions: Vec3[];
+  /** A closed hemisphere still holds every r. */
+  hemisphere: boolean;
+  /** The hemisphere's centre direction (w·r ≥ 0 for every r). */
+  w: Vec3 | null;
+  /** Hemisphere frames: the plane ⊥ r (rows x, y, z = r of the rotation), the 2D projections, the wedge. */
+  plane: {
+    outcome: string;
+    x: Vec3;
+    y: Vec3;
+    z: Vec3;
+    /** Projection of each direction on the plane (z = 0). */
+    projected: Vec3[];
+    /** The final wedge: clockwise sweep from ra to rb (indices into directions). */
+    wedge: { ra: Vec3; rb: Vec3; ia: number; ib: number } | null;
+    steps: { index: number; case: string; projected: Vec3; ra: Vec3; rb: Vec3; ia: number; ib: number }[];
+  } | null;
+  /** Reflect: s − 2(r·s)r; switch: w. */
+  nextS: Vec3 | null;
+  caption: string;
+}
+
+export interface ChungWangTrace extends PairTraceBase {
+  query: 'chungwang';
+  frames: ChungWangFrame[];
+  result: ChungWangResult;
+}
+
+export type Trace = GjkTrace | EpaTrace | HullTrace | SatTrace | RaycastTrace | ShapecastTrace | ChungWangTrace;
 
 let wasm: WasmModule | null = null;
 let loading: Promise<void> | null = null;
@@ -369,6 +504,10 @@ export function run(scene: Scene | string): Result {
 /** Runs the scene's query with a recording trace: every step of GJK (or EPA for penetration) as a frame. */
 export function trace(scene: Scene & { query: 'penetration' }): EpaTrace;
 export function trace(scene: Scene & { query: 'hull' }): HullTrace;
+export function trace(scene: Scene & { query: 'sat' }): SatTrace;
+export function trace(scene: Scene & { query: 'raycast' }): RaycastTrace;
+export function trace(scene: Scene & { query: 'shapecast' }): ShapecastTrace;
+export function trace(scene: Scene & { query: 'chungwang' }): ChungWangTrace;
 export function trace(scene: Scene & { query: 'intersect' | 'distance' }): GjkTrace;
 export function trace(scene: Scene | string): Trace;
 export function trace(scene: Scene | string): Trace {
