@@ -158,7 +158,7 @@ export class App {
       this.hullView.setBounds(this.bounds, this.cloudPanel.shown);
     } else {
       this.lastPair = this.scene;
-      const margins = 'marginA' in tr && (tr.marginA > 0 || tr.marginB > 0);
+      const margins = ('marginA' in tr && tr.marginA > 0) || ('marginB' in tr && tr.marginB > 0);
       this.shapesView.setShapes(this.scene.shapes);
       this.minkView.setShapes(this.scene.shapes, margins);
       this.scene.shapes.forEach((s, i) => this.editors[i]?.show(s));
