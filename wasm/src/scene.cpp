@@ -855,6 +855,8 @@ static std::string satCaption(const SatFrame& f) {
       return "The candidate axes: face normals of A and of B, then cross products of an edge of A with an edge of B. "
              "Two convex shapes are apart exactly when one of these separates their projections.";
     case SatEvent::Skip:
+      if (f.kind == SatAxisKind::FlatSide)
+        return "An edge is parallel to the flat shape's normal n: n × e has no direction. Skipped.";
       return "An edge of A is parallel to an edge of B: their cross product has no direction, and the face axes "
              "already cover the case. Skipped.";
     case SatEvent::Axis:
@@ -862,11 +864,12 @@ static std::string satCaption(const SatFrame& f) {
         std::snprintf(buf, sizeof buf,
                       "Axis %d (%s): the projections [%.6g, %.6g] and [%.6g, %.6g] leave a gap of %.6g. This axis "
                       "separates A and B.",
-                      f.index + 1, satAxisKindName(f.kind), f.minA, f.maxA, f.minB, f.maxB, -f.overlap);
+                      f.index + 1, satAxisKindName(f.kind), f.minA + 0.0, f.maxA + 0.0, f.minB + 0.0, f.maxB + 0.0,
+                      -f.overlap + 0.0);
       } else {
         std::snprintf(buf, sizeof buf,
                       "Axis %d (%s): the projections overlap by %.6g. Least overlap so far: %.6g (axis %d).",
-                      f.index + 1, satAxisKindName(f.kind), f.overlap, f.bestOverlap, f.best + 1);
+                      f.index + 1, satAxisKindName(f.kind), f.overlap + 0.0, f.bestOverlap + 0.0, f.best + 1);
       }
       return buf;
     case SatEvent::Done:

@@ -157,11 +157,14 @@ export class App {
       this.hullView.setPoints(points);
       this.hullView.setBounds(this.bounds, this.cloudPanel.shown);
     } else {
-      this.lastPair = this.scene;
+      if (this.scene.shapes.length >= 2) this.lastPair = withoutCast(this.scene);
       const margins = ('marginA' in tr && tr.marginA > 0) || ('marginB' in tr && tr.marginB > 0);
       this.shapesView.setShapes(this.scene.shapes);
-      this.minkView.setShapes(this.scene.shapes, margins);
+      this.minkView.setShapes(this.scene.shapes, margins,
+        mode === 'cw' ? 'gauss' : this.scene.shapes.length === 1 ? 'single' : 'difference');
       this.scene.shapes.forEach((s, i) => this.editors[i]?.show(s));
+      this.editors[1].root.hidden = this.scene.shapes.length < 2;
+      setViewTitles(mode, this.scene.shapes.length);
     }
     (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
     // The example list shows an example only while its scene is unchanged (the gallery sets it after this).
@@ -228,10 +231,20 @@ export class App {
     if (isCloudQuery(q)) {
       if (cloudNow) this.apply({ ...this.scene, query: q });
       else this.apply({ ...(this.lastCloud ?? cloudScene(defaultCloud())), query: q }, { step: 0, fit: true });
-    } else if (cloudNow) {
-      this.apply({ ...(this.lastPair ?? defaultScene()), query: q }, { fit: true });
+      return;
+    }
+    // Two-shape queries start from the current pair (or the last one); raycast keeps shape A and adds a ray
+    // aimed at it; shapecast adds a motion that brings B to A. Fields a query does not use are dropped.
+    const pair = cloudNow || this.scene.shapes.length < 2 ? (this.lastPair ?? defaultScene()) : withoutCast(this.scene);
+    const reframe = cloudNow || (q === 'raycast') !== (this.scene.query === 'raycast');
+    const opts = { fit: reframe, step: reframe ? 0 : undefined };
+    if (q === 'raycast') {
+      const a = pair.shapes[0];
+      this.apply({ version: 1, query: q, shapes: [a], ray: defaultRay(a) }, opts);
+    } else if (q === 'shapecast') {
+      this.apply({ ...pair, query: q, motion: defaultMotion(pair) }, opts);
     } else {
-      this.apply({ ...this.scene, query: q });
+      this.apply({ ...pair, query: q as Scene['query'] }, opts);
     }
   }
 
@@ -320,6 +333,52 @@ export class App {
       s.link = '';
     }
   }
+}
+
+/** The two views' headings for the page's mode. */
+function setViewTitles(mode: string, shapes: number): void {
+  const left = document.querySelector('#view-shapes .view-title');
+  const right = document.querySelector('#view-minkowski .view-title');
+  if (left) left.textContent = shapes < 2 ? 'Shape A and the ray' : 'Shapes A and B';
+  if (!right) return;
+  right.textContent = mode === 'cw' ? 'Gauss sphere: directions r on the unit sphere'
+    : shapes < 2 ? 'Shape A: the ray, x(λ) and the simplex'
+      : mode === 'cast' ? 'Minkowski difference A − B: the relative motion from O'
+        : 'Minkowski difference A − B  ·  O = origin';
+}
+
+/** The scene without the fields only raycast and shapecast use. */
+function withoutCast(scene: Scene): Scene {
+  const { ray, motion, ...rest } = scene;
+  void ray;
+  void motion;
+  return rest as Scene;
+}
+
+/** A ray for shape A: from 4 size units to its −x side, slightly above its centre, along +x, long enough to cross it. */
+function defaultRay(a: Shape): NonNullable<Scene['ray']> {
+  const p = a.position ?? [0, 0, 0];
+  const size = shapeSize(a);
+  return {
+    origin: [round(p[0] - 4 * size, 4), round(p[1] + 0.25 * size, 4), round(p[2] + 0.1 * size, 4)],
+    direction: [1, 0, 0],
+    maxT: round(8 * size, 4),
+  };
+}
+
+/** A motion that brings B to A: B moves by their offset (so it ends where A was), A stays. */
+function defaultMotion(pair: Scene): NonNullable<Scene['motion']> {
+  const a = pair.shapes[0].position ?? [0, 0, 0];
+  const b = pair.shapes[1].position ?? [0, 0, 0];
+  return { translationA: [0, 0, 0], translationB: [0, 1, 2].map((i) => round(a[i] - b[i], 4)) as Vec3 };
+}
+
+/** A rough size of a shape (for default rays): its largest dimension parameter, at least 0.5. */
+function shapeSize(s: Shape): number {
+  const r = s as { radius?: number; halfHeight?: number; halfExtents?: Vec3; radii?: Vec3; points?: Vec3[] };
+  let m = Math.max(r.radius ?? 0, r.halfHeight ?? 0, ...(r.halfExtents ?? []), ...(r.radii ?? []));
+  for (const q of r.points ?? []) m = Math.max(m, Math.hypot(q[0], q[1], q[2]));
+  return Math.max(0.5, m);
 }
 
 /** The library's refusal to trace a large cloud, said with the cloud's size and what to do about it. */

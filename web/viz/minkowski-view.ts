@@ -1,11 +1,20 @@
 // Right view: the Minkowski difference A − B (full shapes, and the cores GJK and EPA run on), the origin, and
-// the current frame as drawn by its algorithm's overlay (gjk-overlay.ts, epa-overlay.ts).
+// the current frame as drawn by its algorithm's overlay (gjk-overlay.ts, epa-overlay.ts, ...). Two other
+// contents: shape A alone in world space ('single', the ray cast), and the unit sphere of directions
+// ('gauss', Chung–Wang's Gauss sphere).
 import * as THREE from 'three';
-import { minkowskiSurface, type Shape } from '../lib/index';
+import { minkowskiSurface, shapeSurface, type Shape, type Vec3 } from '../lib/index';
 import { buildHull, enclosingSphere, type Hull } from './hull';
 import { COLORS, clearGroup, hullObject, label, marker } from './objects';
 import type { FrameOverlay } from './overlay';
 import { View } from './view';
+
+export type MinkowskiMode = 'difference' | 'single' | 'gauss';
+
+/** Points of the unit sphere's bounding octahedron and a few more: the Gauss view's extent. */
+function gaussPoints(): Vec3[] {
+  return [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
+}
 
 export class MinkowskiView {
   readonly view: View;
@@ -16,6 +25,10 @@ export class MinkowskiView {
   private hull: Hull | null = null;
   private core: Hull | null = null;
   private key = '';
+  private readonly originGroup = new THREE.Group();
+  /** The unit sphere of directions, shown in 'gauss' mode. */
+  private readonly gaussGroup = new THREE.Group();
+  private mode: MinkowskiMode = 'difference';
 
   constructor(container: HTMLElement) {
     this.view = new View(container, 'canvas-minkowski', 0x171420);
@@ -23,16 +36,62 @@ export class MinkowskiView {
     mat.depthTest = false;
     mat.transparent = true;
     this.axes.renderOrder = 6;
-    this.view.scene.add(this.hullGroup, this.frameGroup, this.axes, this.titleLabel);
-    this.view.scene.add(marker(COLORS.origin, 4, [0, 0, 0]));
-    this.view.scene.add(label('O', 'label-origin', [0, 0, 0]));
+    this.view.scene.add(this.hullGroup, this.frameGroup, this.axes, this.titleLabel, this.originGroup, this.gaussGroup);
+    this.originGroup.add(marker(COLORS.origin, 4, [0, 0, 0]), label('O', 'label-origin', [0, 0, 0]));
+    const sphere = new THREE.Mesh(
+      new THREE.SphereGeometry(1, 48, 24),
+      new THREE.MeshBasicMaterial({ color: COLORS.mink, transparent: true, opacity: 0.08, depthWrite: false }),
+    );
+    const wire = new THREE.LineSegments(
+      new THREE.WireframeGeometry(new THREE.SphereGeometry(1, 24, 12)),
+      new THREE.LineBasicMaterial({ color: COLORS.mink, transparent: true, opacity: 0.18 }),
+    );
+    this.gaussGroup.add(sphere, wire);
+    this.gaussGroup.visible = false;
+  }
+
+  /**
+   * What the view shows: A − B ('difference', GJK, EPA, SAT, shape cast), shape A alone in world space
+   * ('single': the ray cast), or the unit sphere of directions ('gauss': Chung–Wang).
+   */
+  setShapes(shapes: Shape[], hasMargin: boolean, mode: MinkowskiMode = 'difference'): void {
+    const key = JSON.stringify(shapes) + hasMargin + mode;
+    if (key === this.key) return;
+    this.key = key;
+    this.mode = mode;
+    this.gaussGroup.visible = mode === 'gauss';
+    this.hullGroup.visible = mode !== 'gauss';
+    this.originGroup.visible = mode === 'difference' || mode === 'gauss';
+    this.titleLabel.element.textContent = mode === 'gauss' ? 'Gauss sphere' : mode === 'single' ? 'A' : 'A − B';
+    if (mode === 'gauss') {
+      this.hull = buildHull(gaussPoints());
+      this.core = null;
+      this.axes.scale.setScalar(0.45);
+      this.titleLabel.position.set(0, 1.25, 0);
+      this.view.requestRender();
+      return;
+    }
+    if (mode === 'single') {
+      clearGroup(this.hullGroup);
+      const a = shapes[0];
+      let pts: Vec3[];
+      try {
+        pts = shapeSurface(a);
+      } catch {
+        pts = [[0, 0, 0]];
+      }
+      this.hull = buildHull(pts);
+      this.hullGroup.add(hullObject(this.hull, { color: COLORS.a, opacity: 0.3, edgeOpacity: 0.7, pointSize: 5 }));
+      this.core = null;
+      this.placeTitle();
+      this.view.requestRender();
+      return;
+    }
+    this.setDifference(shapes, hasMargin);
   }
 
   /** Rebuild the hulls of A − B and of core(A) − core(B) when the shapes change. */
-  setShapes(shapes: Shape[], hasMargin: boolean): void {
-    const key = JSON.stringify(shapes) + hasMargin;
-    if (key === this.key) return;
-    this.key = key;
+  private setDifference(shapes: Shape[], hasMargin: boolean): void {
     clearGroup(this.hullGroup);
     let surf: { points: [number, number, number][]; corePoints: [number, number, number][] };
     try {
@@ -47,21 +106,28 @@ export class MinkowskiView {
       this.core = buildHull(surf.corePoints);
       this.hullGroup.add(hullObject(this.core, { color: COLORS.core, opacity: 0.1, edgeOpacity: 0.7, pointSize: 4 }));
     }
-    const s = this.bounds();
-    this.axes.scale.setScalar(s.radius * 0.3);
-    const box = new THREE.Box3().setFromPoints(this.hull.vertices);
-    const c = box.getCenter(new THREE.Vector3());
-    this.titleLabel.position.set(c.x, box.max.y + 0.2 * s.radius, c.z);
+    this.placeTitle();
     this.view.requestRender();
   }
 
-  /** Bounding sphere of A − B together with the origin. */
+  private placeTitle(): void {
+    const s = this.bounds();
+    this.axes.scale.setScalar(s.radius * 0.3);
+    const box = new THREE.Box3().setFromPoints(this.hull?.vertices ?? [new THREE.Vector3()]);
+    const c = box.getCenter(new THREE.Vector3());
+    this.titleLabel.position.set(c.x, box.max.y + 0.2 * s.radius, c.z);
+  }
+
+  /** Bounding sphere of what is shown (A − B with the origin; shape A; the unit sphere). */
   bounds(): THREE.Sphere {
+    if (this.mode === 'single') return enclosingSphere(this.hull?.vertices ?? [new THREE.Vector3()]);
     return enclosingSphere([new THREE.Vector3(), ...(this.hull?.vertices ?? [])]);
   }
 
   /** Sphere to frame the camera on: A − B, the origin, and room for the direction arrow drawn from the origin. */
   viewBounds(): THREE.Sphere {
+    // The Gauss sphere: a margin around the unit sphere for the labels on its rim.
+    if (this.mode === 'gauss') return new THREE.Sphere(new THREE.Vector3(), 1.25);
     const s = this.bounds();
     const reach = this.arrowLength() * 1.15;
     return new THREE.Sphere(s.center.clone(), Math.max(s.radius, s.center.length() + reach));

@@ -1,12 +1,16 @@
 // What the page draws and lists for one trace frame, by algorithm: gjk-overlay.ts (intersect, distance),
-// epa-overlay.ts (penetration) and hull-overlay.ts (hull). The views and the panel ask overlayFor() and
-// never branch on the query.
+// epa-overlay.ts (penetration), hull-overlay.ts (hull), sat-overlay.ts (sat), cast-overlay.ts (raycast,
+// shapecast) and cw-overlay.ts (chungwang). The views and the panel ask overlayFor() and never branch on
+// the query.
 import type * as THREE from 'three';
+import { castOverlay, describeCastResult } from './cast-overlay';
+import { chungWangOverlay, describeChungWangResult } from './cw-overlay';
 import { epaOverlay, describeEpaResult } from './epa-overlay';
 import { gjkOverlay, describeGjkResult } from './gjk-overlay';
 import { describeHullResult, hullOverlay } from './hull-overlay';
 import { isHullTrace } from './hull-types';
-import type { EpaTrace, GjkTrace, Trace } from '../lib/index';
+import { describeSatResult, satOverlay } from './sat-overlay';
+import type { ChungWangTrace, EpaTrace, GjkTrace, RaycastTrace, SatTrace, ShapecastTrace, Trace } from '../lib/index';
 
 /** Any trace the page shows. */
 export type AnyTrace = Trace;
@@ -16,6 +20,8 @@ export interface DrawContext {
   scale: number;
   /** Length of direction and normal arrows in this view. */
   arrowLength: number;
+  /** Centre of what the view shows (the shapes view sets it). */
+  center?: THREE.Vector3;
 }
 
 /** A row of the values table: name, value, and optionally a class ('ok' or 'pending'). */
@@ -36,6 +42,18 @@ export function isEpaTrace(t: AnyTrace | null): t is EpaTrace {
   return t !== null && t.query === 'penetration';
 }
 
+export function isSatTrace(t: AnyTrace | null): t is SatTrace {
+  return t !== null && t.query === 'sat';
+}
+
+export function isCastTrace(t: AnyTrace | null): t is RaycastTrace | ShapecastTrace {
+  return t !== null && (t.query === 'raycast' || t.query === 'shapecast');
+}
+
+export function isChungWangTrace(t: AnyTrace | null): t is ChungWangTrace {
+  return t !== null && t.query === 'chungwang';
+}
+
 export function overlayFor(trace: AnyTrace | null, index: number): FrameOverlay | null {
   if (!trace) return null;
   if (isHullTrace(trace)) {
@@ -46,6 +64,18 @@ export function overlayFor(trace: AnyTrace | null, index: number): FrameOverlay 
     const f = trace.frames[index];
     return f ? epaOverlay(f, trace) : null;
   }
+  if (isSatTrace(trace)) {
+    const f = trace.frames[index];
+    return f ? satOverlay(f, trace) : null;
+  }
+  if (isCastTrace(trace)) {
+    const f = trace.frames[index];
+    return f ? castOverlay(f, trace) : null;
+  }
+  if (isChungWangTrace(trace)) {
+    const f = trace.frames[index];
+    return f ? chungWangOverlay(f, trace) : null;
+  }
   const gjk = trace as GjkTrace;
   const f = gjk.frames[index];
   return f ? gjkOverlay(f, gjk) : null;
@@ -55,17 +85,28 @@ export function overlayFor(trace: AnyTrace | null, index: number): FrameOverlay 
 export function describeResult(trace: AnyTrace): string {
   if (isHullTrace(trace)) return describeHullResult(trace);
   if (isEpaTrace(trace)) return describeEpaResult(trace);
+  if (isSatTrace(trace)) return describeSatResult(trace);
+  if (isCastTrace(trace)) return describeCastResult(trace);
+  if (isChungWangTrace(trace)) return describeChungWangResult(trace);
   return describeGjkResult(trace as GjkTrace);
 }
 
 /** Heading of the pseudocode panel. */
 export function algorithmName(trace: AnyTrace | null): string {
   if (isHullTrace(trace)) return 'Quickhull';
+  if (isSatTrace(trace)) return 'Separating-axis test';
+  if (isCastTrace(trace)) return trace.query === 'raycast' ? 'GJK ray cast' : 'GJK shape cast';
+  if (isChungWangTrace(trace)) return 'Chung–Wang';
   return isEpaTrace(trace) ? 'EPA (after GJK)' : 'GJK';
 }
 
+export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw';
+
 /** The page's mode: which views, panels and legend entries are shown. */
-export function algorithmMode(trace: AnyTrace | null): 'gjk' | 'epa' | 'hull' {
+export function algorithmMode(trace: AnyTrace | null): AlgorithmMode {
   if (isHullTrace(trace)) return 'hull';
+  if (isSatTrace(trace)) return 'sat';
+  if (isCastTrace(trace)) return 'cast';
+  if (isChungWangTrace(trace)) return 'cw';
   return isEpaTrace(trace) ? 'epa' : 'gjk';
 }

@@ -12,7 +12,7 @@ interface Bound {
 }
 
 export class ShapeEditor {
-  private readonly root: HTMLDetailsElement;
+  readonly root: HTMLDetailsElement;
   private readonly body = document.createElement('div');
   private readonly typeSelect = document.createElement('select');
   private bound: Bound[] = [];

@@ -22,6 +22,8 @@ export class ShapesView {
   private readonly grid = new THREE.GridHelper(1, 20, 0x3a4150, 0x252a35);
   private readonly transform: TransformControls;
   private selected: 0 | 1 | null = null;
+  /** Shapes shown: 2, or 1 for queries on shape A alone (raycast). */
+  private count: 1 | 2 = 2;
   /** Called while a shape is dragged, with its new pose. */
   onPoseChange: ((index: 0 | 1, position: Vec3, rotation: Quat) => void) | null = null;
   /** Called when the attached shape changes (click on a shape, on empty space, or select()). */
@@ -56,7 +58,12 @@ export class ShapesView {
 
   /** Update the shapes' geometry (rebuilt only when type or parameters change) and poses. */
   setShapes(shapes: Shape[]): void {
+    this.count = shapes.length >= 2 ? 2 : 1;
+    this.poses[1].visible = this.count === 2;
+    this.nameLabels[1].visible = this.count === 2;
+    if (this.count === 1 && this.selected === 1) this.select(null);
     for (const i of [0, 1] as const) {
+      if (i >= this.count) continue;
       const s = shapes[i];
       const local: Shape = { ...s, position: [0, 0, 0], rotation: [0, 0, 0, 1] };
       const key = JSON.stringify(local);
@@ -115,12 +122,16 @@ export class ShapesView {
 
   /** Bounding sphere of both shapes, for framing the camera. */
   bounds(): THREE.Sphere {
-    return enclosingSphere([...this.worldPoints(0), ...this.worldPoints(1)]);
+    return enclosingSphere(this.shownPoints());
+  }
+
+  private shownPoints(): THREE.Vector3[] {
+    return this.count === 2 ? [...this.worldPoints(0), ...this.worldPoints(1)] : this.worldPoints(0);
   }
 
   /** Put the floor grid just under the shapes, sized to the scene. */
   fitGround(): void {
-    const pts = [...this.worldPoints(0), ...this.worldPoints(1)];
+    const pts = this.shownPoints();
     const box = new THREE.Box3().setFromPoints(pts);
     const s = this.bounds();
     this.grid.scale.setScalar(s.radius * 6);
@@ -131,8 +142,8 @@ export class ShapesView {
   /** Draw the frame's points that live on the shapes (see overlay.ts). */
   setFrame(overlay: FrameOverlay | null): void {
     clearGroup(this.overlay);
-    const radius = this.bounds().radius;
-    overlay?.shapes?.(this.overlay, { scale: radius, arrowLength: radius * 0.45 });
+    const b = this.bounds();
+    overlay?.shapes?.(this.overlay, { scale: b.radius, arrowLength: b.radius * 0.45, center: b.center });
     this.view.requestRender();
   }
 
@@ -174,7 +185,7 @@ export class ShapesView {
       const ray = new THREE.Raycaster();
       ray.params.Line = { threshold: this.view.pixelSize(6) };
       ray.setFromCamera(ndc, this.view.camera);
-      const hits = ray.intersectObjects(this.bodies, true);
+      const hits = ray.intersectObjects(this.bodies.slice(0, this.count), true);
       const hit = hits.find((h) => h.object.userData.shapeIndex !== undefined);
       this.select(hit ? (hit.object.userData.shapeIndex as 0 | 1) : null);
     });

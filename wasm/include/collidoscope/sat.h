@@ -485,8 +485,11 @@ inline bool satTestAxis(SatState* st, const Vec3& L, SatInterval ia, SatInterval
   return st->stop;
 }
 
-template <class Trace>
-inline void satRecordSkip(Trace& trace, SatAxisKind kind, int featureA, int featureB, const SatState& st) {
+// `describe(frame)` adds the skipped features (the two parallel edges) for
+// the page; it runs only when tracing.
+template <class Trace, class Describe>
+inline void satRecordSkip(Trace& trace, SatAxisKind kind, int featureA, int featureB, const SatState& st,
+                          Describe&& describe) {
   if constexpr (Trace::enabled) {
     SatFrame f;
     f.event = SatEvent::Skip;
@@ -497,9 +500,10 @@ inline void satRecordSkip(Trace& trace, SatAxisKind kind, int featureA, int feat
     f.best = st.best;
     f.bestOverlap = st.best >= 0 ? st.bestOverlap : 0;
     f.bestAxis = st.bestAxis;
+    describe(f);
     trace.record(std::move(f));
   } else {
-    (void)trace, (void)kind, (void)featureA, (void)featureB, (void)st;
+    (void)trace, (void)kind, (void)featureA, (void)featureB, (void)st, (void)describe;
   }
 }
 
@@ -666,7 +670,11 @@ SatResult satBoxes(const Shape& a, const Shape& b, const SatSettings& settings, 
     for (int j = 0; j < 3 && !stop; ++j) {
       Vec3 L;
       if (!detail::satCrossAxis(ax[i], bx[j], &L)) {
-        detail::satRecordSkip(trace, SatAxisKind::EdgeEdge, i, j, st);
+        detail::satRecordSkip(trace, SatAxisKind::EdgeEdge, i, j, st, [&](SatFrame& f) {
+          f.hasEdges = f.hasEdgeA = f.hasEdgeB = true;
+          extremeEdge(pA, ax, ha, i, t, f.edgeA);
+          extremeEdge(pB, bx, hb, j, -t, f.edgeB);
+        });
         continue;
       }
       stop = test(L, SatAxisKind::EdgeEdge, kEdgeAxes, i, j);
@@ -782,7 +790,12 @@ SatResult satHulls(const SatHull& a, const Transform& poseA, const SatHull& b, c
     for (std::size_t j = 0; j < b.edgeAxes.size() && !stop; ++j) {
       Vec3 L;
       if (!detail::satCrossAxis(da, dirB(b.edgeAxes, j), &L)) {
-        detail::satRecordSkip(trace, SatAxisKind::EdgeEdge, static_cast<int>(i), static_cast<int>(j), st);
+        detail::satRecordSkip(trace, SatAxisKind::EdgeEdge, static_cast<int>(i), static_cast<int>(j), st,
+                              [&](SatFrame& f) {
+                                f.hasEdges = f.hasEdgeA = f.hasEdgeB = true;
+                                edgeOf(poseA, a, static_cast<int>(i), t, f.edgeA);
+                                edgeOf(poseB, b, static_cast<int>(j), -t, f.edgeB);
+                              });
         continue;
       }
       stop = test(L, SatAxisKind::EdgeEdge, kEdgeAxes, static_cast<int>(i), static_cast<int>(j), true, true, nullptr,
@@ -797,7 +810,7 @@ SatResult satHulls(const SatHull& a, const Transform& poseA, const SatHull& b, c
     for (std::size_t i = 0; i < a.edgeAxes.size() && !stop; ++i) {
       Vec3 L;
       if (!detail::satCrossAxis(n, dirA(a.edgeAxes, i), &L)) {
-        detail::satRecordSkip(trace, SatAxisKind::FlatSide, static_cast<int>(i), -1, st);
+        detail::satRecordSkip(trace, SatAxisKind::FlatSide, static_cast<int>(i), -1, st, [](SatFrame&) {});
         continue;
       }
       stop = test(L, SatAxisKind::FlatSide, kFlatAxes, static_cast<int>(i), -1, true, false, &flat, &flatPose);
@@ -805,7 +818,7 @@ SatResult satHulls(const SatHull& a, const Transform& poseA, const SatHull& b, c
     for (std::size_t j = 0; j < b.edgeAxes.size() && !stop; ++j) {
       Vec3 L;
       if (!detail::satCrossAxis(n, dirB(b.edgeAxes, j), &L)) {
-        detail::satRecordSkip(trace, SatAxisKind::FlatSide, -1, static_cast<int>(j), st);
+        detail::satRecordSkip(trace, SatAxisKind::FlatSide, -1, static_cast<int>(j), st, [](SatFrame&) {});
         continue;
       }
       stop = test(L, SatAxisKind::FlatSide, kFlatAxes, -1, static_cast<int>(j), false, true, &flat, &flatPose);
