@@ -5,9 +5,10 @@
 //      -DCOLLIDOSCOPE_BENCH=ON, tests off)
 //   3. build/bench/collidoscope_bench (support queries, structure and hull construction)
 //   4. bench/hull.mjs (hull construction vs three.js's ConvexHull, interleaved, medians)
+//   4b. build/bench/collidoscope_iterations (Chung–Wang vs GJK intersect: iterations and time)
 //   5. bench/results.json + bench/results.md: machine, compilers, flags, versions, medians, ratios
 // Speed is only ever reported as ratios between contenders measured side by side in this run.
-import { execSync, spawnSync } from 'node:child_process';
+import { execFileSync, execSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,7 +50,7 @@ if (!existsSync('/usr/include/benchmark/benchmark.h')) {
 const { build } = await import(pathToFileURL(path.join(ROOT, 'scripts', 'build.mjs')).href);
 await build(['wasm', 'js']);
 run('cmake', ['-S', ROOT, '-B', BUILD, '-DCMAKE_BUILD_TYPE=Release', '-DCOLLIDOSCOPE_BENCH=ON', '-DCOLLIDOSCOPE_BUILD_TESTS=OFF']);
-run('cmake', ['--build', BUILD, '--parallel', process.env.BUILD_JOBS ?? '2', '--target', 'collidoscope_bench', 'collidoscope_hull_timing']);
+run('cmake', ['--build', BUILD, '--parallel', process.env.BUILD_JOBS ?? '2', '--target', 'collidoscope_bench', 'collidoscope_hull_timing', 'collidoscope_iterations']);
 
 // ---------------------------------------------------------------- 3. native benchmarks
 const rawJson = path.join(BUILD, 'support_bench.json');
@@ -92,6 +93,9 @@ const hullNative = ['ball', 'sphere'].flatMap((c) => [1000, 10000, 100000].map((
 const { benchHull } = await import(pathToFileURL(path.join(ROOT, 'bench', 'hull.mjs')).href);
 const hull = await benchHull({ repeats: quick ? 3 : 7, sizes: quick ? [100000] : [10000, 100000] });
 
+// ---------------------------------------------------------------- 4b. Chung–Wang vs GJK intersect
+const iterations = JSON.parse(execFileSync(path.join(BUILD, 'collidoscope_iterations'), quick ? ['2', '3'] : ['12', '9'], { encoding: 'utf8' }));
+
 // ---------------------------------------------------------------- 5. results
 const cc = JSON.parse(readFileSync(path.join(BUILD, 'compile_commands.json'), 'utf8'));
 const libCmd = cc.find((e) => e.file.endsWith('polytope_support.cpp'))?.command ?? '';
@@ -115,6 +119,7 @@ const results = {
   supportBuild: builds,
   hullNative,
   hullVsThree: hull,
+  chungWangVsGjk: iterations,
 };
 writeFileSync(path.join(ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
 
@@ -160,6 +165,13 @@ md.push('| cloud | points | three.js ms | wasm ms | native ms | wasm / three | n
 md.push('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of hull.rows)
   md.push(`| ${r.cloud} | ${r.points} | ${f(r.medianMs.three, 1)} | ${f(r.medianMs.wasm, 1)} | ${f(r.medianMs.native, 1)} | ${f(r.ratioVsThree.wasm)} | ${f(r.ratioVsThree.native)} | ${r.hull.three?.vertices ?? '—'} / ${(r.hull.wasm ?? r.hull.native)?.vertices ?? '—'} |`);
+md.push('');
+md.push('## Chung–Wang against GJK intersect', '');
+md.push(`Same random pairs (${iterations.pairsPerClass} per class: every pair of ${iterations.types.join(', ')}), placed at a signed distance found by bisection. Iterations per query (mean / median / p90 / p99 / max) and median ns per query over interleaved passes (build/bench/collidoscope_iterations, bench/iterations.cpp). Near touching: |signed distance| ≤ 1e-6 of the size; exactly touching pairs, which Chung–Wang never decides, are in the C++ tests (test_chung_wang.cpp).`, '');
+md.push('| pairs | Chung–Wang iterations | GJK iterations | Chung–Wang ns | GJK ns | CW / GJK time | disagreements |', '|---|---|---|---:|---:|---:|---:|');
+const its = (x) => `${x.mean} / ${x.median} / ${x.p90} / ${x.p99} / ${x.max}`;
+for (const c of iterations.classes)
+  md.push(`| ${c.name} | ${its(c.chungWang.iterations)} | ${its(c.gjkIntersect.iterations)} | ${f(c.chungWang.medianNs, 0)} | ${f(c.gjkIntersect.medianNs, 0)} | ${f(c.chungWang.medianNs / c.gjkIntersect.medianNs)} | ${c.disagreements} |`);
 md.push('');
 writeFileSync(path.join(ROOT, 'bench', 'results.md'), md.join('\n'));
 console.log(md.join('\n'));

@@ -1,4 +1,5 @@
 // The page's state (scene, trace, step) and every action that changes it. Views and panel only render.
+import * as THREE from 'three';
 import { CollidoscopeError, run as runQuery, trace as runTrace, validateScene, type Quat, type Scene, type Shape, type Vec3 } from '../lib/index';
 import { defaultCloud } from './cloud';
 import { CloudPanel } from './cloud-panel';
@@ -288,8 +289,31 @@ export class App {
     }
     this.shapesView.fitGround();
     const a = this.shapesView.bounds();
-    this.shapesView.view.frame(a.center, a.radius);
     const b = this.minkView.viewBounds();
+    // The casts: the whole ray (up to maxT), and where the moving shapes end, in view too.
+    const ray = this.scene.query === 'raycast' ? this.scene.ray : undefined;
+    const motion = this.scene.query === 'shapecast' ? this.scene.motion : undefined;
+    const grow = (s: THREE.Sphere, p: readonly number[]) => {
+      if (p.every(Number.isFinite)) s.union(new THREE.Sphere(new THREE.Vector3(p[0], p[1], p[2]), 0));
+    };
+    if (ray) {
+      // A very long ray (maxT far beyond the shape) would shrink the shape to a dot: at most 4 shape sizes.
+      const t = Math.min(ray.maxT ?? 1, (4 * a.radius + Math.hypot(...ray.origin.map((x, i) => x - a.center.getComponent(i))))
+        / Math.max(1e-300, Math.hypot(...ray.direction)));
+      const end = ray.origin.map((x, i) => x + t * ray.direction[i]);
+      for (const p of [ray.origin, end]) { grow(a, p); grow(b, p); }
+    }
+    if (motion) {
+      const tA = motion.translationA ?? [0, 0, 0];
+      const tB = motion.translationB ?? [0, 0, 0];
+      this.scene.shapes.forEach((s, i) => {
+        const p = s.position ?? [0, 0, 0];
+        const t = i === 0 ? tA : tB;
+        grow(a, p.map((x, k) => x + t[k]));
+      });
+      grow(b, tB.map((x, k) => x - tA[k]));
+    }
+    this.shapesView.view.frame(a.center, a.radius);
     this.minkView.view.frame(b.center, b.radius);
   }
 
@@ -300,7 +324,7 @@ export class App {
   private showFrame(): void {
     const tr = this.trace;
     const frame = tr?.frames[this.frameIndex] ?? null;
-    const overlay = overlayFor(tr, this.frameIndex);
+    const overlay = overlayFor(tr, this.frameIndex, this.scene);
     this.renderStepper();
     renderPseudocode(tr?.pseudocode ?? [], frame?.line ?? 0);
     renderFrameText(overlay, frame?.caption ?? '', tr);

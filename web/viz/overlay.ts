@@ -10,7 +10,7 @@ import { gjkOverlay, describeGjkResult } from './gjk-overlay';
 import { describeHullResult, hullOverlay } from './hull-overlay';
 import { isHullTrace } from './hull-types';
 import { describeSatResult, satOverlay } from './sat-overlay';
-import type { ChungWangTrace, EpaTrace, GjkTrace, RaycastTrace, SatTrace, ShapecastTrace, Trace } from '../lib/index';
+import type { ChungWangTrace, EpaTrace, GjkTrace, RaycastTrace, SatTrace, Scene, ShapecastTrace, Trace } from '../lib/index';
 
 /** Any trace the page shows. */
 export type AnyTrace = Trace;
@@ -54,7 +54,8 @@ export function isChungWangTrace(t: AnyTrace | null): t is ChungWangTrace {
   return t !== null && t.query === 'chungwang';
 }
 
-export function overlayFor(trace: AnyTrace | null, index: number): FrameOverlay | null {
+/** The overlay of frame `index`; `scene` is the scene the trace came from (the casts draw its ray or motion). */
+export function overlayFor(trace: AnyTrace | null, index: number, scene?: Scene): FrameOverlay | null {
   if (!trace) return null;
   if (isHullTrace(trace)) {
     const f = trace.frames[index];
@@ -70,7 +71,7 @@ export function overlayFor(trace: AnyTrace | null, index: number): FrameOverlay 
   }
   if (isCastTrace(trace)) {
     const f = trace.frames[index];
-    return f ? castOverlay(f, trace) : null;
+    return f ? castOverlay(f, trace, scene) : null;
   }
   if (isChungWangTrace(trace)) {
     const f = trace.frames[index];
