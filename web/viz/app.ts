@@ -244,9 +244,18 @@ export class App {
       this.apply({ version: 1, query: q, shapes: [a], ray: defaultRay(a) }, opts);
     } else if (q === 'shapecast') {
       this.apply({ ...pair, query: q, motion: defaultMotion(pair) }, opts);
+    } else if (q === 'sat') {
+      // SAT needs shapes with vertices: a cylinder, cone or ellipsoid becomes its bounding box (same pose).
+      const boxed = pair.shapes.map(boxIfCurved);
+      const changed = ['A', 'B'].filter((_, i) => boxed[i] !== pair.shapes[i]);
+      if (this.apply({ ...pair, shapes: boxed, query: q }, opts) && changed.length) {
+        this.banner.show(`SAT works on shapes with vertices: the curved shape ${changed.join(' and ')} was replaced by its bounding box.`);
+      }
     } else {
       this.apply({ ...pair, query: q as Scene['query'] }, opts);
     }
+    // A refused scene keeps the current one: the query list shows its query again.
+    (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
   }
 
   /** The bounding volumes of the cloud: the "obb" query's answer. */
@@ -388,6 +397,20 @@ function defaultRay(a: Shape): NonNullable<Scene['ray']> {
     direction: [1, 0, 0],
     maxT: round(8 * size, 4),
   };
+}
+
+/** The shape itself when it has vertices, else its local bounding box with the same pose and margin. */
+function boxIfCurved(s: Shape): Shape {
+  const c = s as Shape & { radius?: number; halfHeight?: number; radii?: Vec3 };
+  const half: Vec3 | null = s.type === 'cylinder' || s.type === 'cone'
+    ? [c.radius ?? 1, c.halfHeight ?? 1, c.radius ?? 1]
+    : s.type === 'ellipsoid' ? (c.radii ?? [1, 1, 1]) : null;
+  if (!half) return s;
+  const box: Shape = { type: 'box', halfExtents: half };
+  if (s.position) box.position = s.position;
+  if (s.rotation) box.rotation = s.rotation;
+  if (s.margin !== undefined) box.margin = s.margin;
+  return box;
 }
 
 /** A motion that brings B to A: B moves by their offset (so it ends where A was), A stays. */
