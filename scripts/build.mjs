@@ -137,6 +137,18 @@ export async function buildJs() {
 
   chmodSync(path.join(distLib, 'cli.mjs'), 0o755); // package.json "bin"
 
+  // The package's type declarations (index.d.ts and what it imports), from the same sources.
+  const tsc = spawnSync(process.execPath, [rel('node_modules', 'typescript', 'bin', 'tsc'), '-p', rel('tsconfig.lib.json')], {
+    cwd: ROOT, stdio: 'inherit',
+  });
+  if (tsc.status !== 0) throw new BuildError('tsc could not emit the type declarations (tsconfig.lib.json)');
+  // Relative imports get their extension: Node-style resolution (moduleResolution node16/nodenext, which
+  // consumers of an ES module package use) needs './errors.js' where the sources say './errors'.
+  for (const f of readdirSync(distLib).filter((n) => n.endsWith('.d.ts'))) {
+    const file = path.join(distLib, f);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/(from\s+'\.\/[\w-]+)(')/g, '$1.js$2'));
+  }
+
   // Static files of the page.
   copyFileSync(requireFile(rel('web', 'viz', 'index.html')), path.join(distViz, 'index.html'));
   for (const f of readdirSync(rel('web', 'viz'))) {
