@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encodeLink } from '../../web/lib/link';
 import { useServerAndBrowser } from './harness';
-import { canvasStats, captionText, colourCentroid, counterText, openPage, state, stepThroughAll, stepToKind } from './page-helpers';
+import { canvasStats, colourCentroid, counterText, expectLinkReopensSame, openPage, state, stepThroughAll, stepToKind } from './page-helpers';
 
 const env = useServerAndBrowser();
 
@@ -108,29 +108,12 @@ describe('hull view', () => {
 
   it("the page's link reopens the same cloud at the same step", async () => {
     const first = await openPage(env.browser, encodeLink({ ...hullScene, step: 0 }, env.url));
-    const { page } = first;
-    const target = await stepToKind(page, 'horizon');
+    const target = await stepToKind(first.page, 'horizon');
     expect(target).toBeGreaterThan(0);
-    const s1 = await state(page);
-    await page.waitForFunction(() => location.href === (window as any).__collidoscope.link, null, { timeout: 5000 });
-    const url = page.url();
-    expect(url).toContain('#v1=');
-
-    const second = await openPage(env.browser, url);
-    const s2 = await state(second.page);
-    expect(s2.error).toBeNull();
-    expect(s2.scene).toEqual(hullScene);
-    expect(s2.scene).toEqual(s1.scene);
-    expect(s2.frameIndex).toBe(target);
-    expect(s2.frameKind).toBe('horizon');
-    expect(s2.frameCount).toBe(s1.frameCount);
-    expect(s2.result).toEqual(s1.result);
-    expect(await counterText(second.page)).toBe(await counterText(page));
-    expect(await captionText(second.page)).toBe(await captionText(page));
-    expect(first.errors).toEqual([]);
-    expect(second.errors).toEqual([]);
-    await page.close();
-    await second.page.close();
+    const { after } = await expectLinkReopensSame(env.browser, first);
+    expect(after.scene).toEqual(hullScene);
+    expect(after.frameIndex).toBe(target);
+    expect(after.frameKind).toBe('horizon');
   }, 120_000);
 
   it('toggles the AABB, sphere and OBB overlays and lists their volumes', async () => {

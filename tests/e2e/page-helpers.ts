@@ -51,6 +51,39 @@ export async function captionText(page: Page): Promise<string> {
   return ((await page.textContent('#caption')) ?? '').trim();
 }
 
+/**
+ * The permalink round trip: waits until the address bar holds the link of what `first` shows, opens that link in
+ * a new page and checks that it shows the same scene, step, frame kind, frame count, result, counter, caption and
+ * values table, with no page error in either. Closes both pages; returns the two states (before, after).
+ */
+export async function expectLinkReopensSame(browser: Browser, first: OpenedPage): Promise<{ before: PageState; after: PageState }> {
+  const { page } = first;
+  // The hash is written with replaceState, coalesced when changes come faster than 200 ms.
+  await page.waitForFunction(() => location.href === (window as any).__collidoscope.link, null, { timeout: 5000 });
+  const before = await state(page);
+  const url = page.url();
+  expect(url).toContain('#v1=');
+  const second = await openPage(browser, url);
+  try {
+    const after = await state(second.page);
+    expect(after.error).toBeNull();
+    expect(after.scene).toEqual(before.scene);
+    expect(after.frameIndex).toBe(before.frameIndex);
+    expect(after.frameKind).toBe(before.frameKind);
+    expect(after.frameCount).toBe(before.frameCount);
+    expect(after.result).toEqual(before.result);
+    expect(await counterText(second.page)).toBe(await counterText(page));
+    expect(await captionText(second.page)).toBe(await captionText(page));
+    expect(await second.page.textContent('#values')).toBe(await page.textContent('#values'));
+    expect(first.errors).toEqual([]);
+    expect(second.errors).toEqual([]);
+    return { before, after };
+  } finally {
+    await page.close();
+    await second.page.close();
+  }
+}
+
 /** Steps forward from the first frame until a frame of `kind` is shown; its index, or -1 at the end. */
 export async function stepToKind(page: Page, kind: string, after = 0): Promise<number> {
   await page.keyboard.press('Home');
