@@ -1142,6 +1142,10 @@ static std::string chungWangCaption(const ChungWangFrame& f) {
       if (!f.hemisphere)
         return "Rotated so that r is the z axis, the earlier r's projected on the plane cannot fit in one "
                "half-plane: no hemisphere holds all r's, so the origin lies in A − B. They intersect.";
+      if (!f.hasPlane)
+        return f.directions.size() <= 1
+                   ? "r is the first direction: the hemisphere centred on it (w = r) holds R = {r}."
+                   : "w·r ≥ 0: the stored w still centres a hemisphere that holds every r, the new one included.";
       return "Rotated so that r is the z axis, the earlier r's projected on the plane still fit in the wedge "
              "from r_a to r_b: a hemisphere holds all r's (centre w).";
     case ChungWangEvent::Reflect:
