@@ -5,11 +5,15 @@
 // into results or CollidoscopeError. Strings keep the boundary simple and
 // the doubles exact (17 significant digits both ways).
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
+#include <malloc.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "collidoscope/api.h"
 #include "collidoscope/json.h"
 #include "collidoscope/scene.h"
 
@@ -86,22 +90,22 @@ std::string minkowskiSurfaceJson(const std::string& aText, const std::string& bT
 bool readPointArray(const emscripten::val& array, std::vector<Vec3>* pts, SceneError* err) {
   const std::vector<double> flat = emscripten::convertJSArrayToNumberVector<double>(array);
   if (flat.empty()) {
-    *err = {"invalid-scene", "points", "is empty: at least 1 point (3 numbers) is needed"};
+    *err = {"invalid-argument", "points", "is empty: at least 1 point (3 numbers) is needed"};
     return false;
   }
   if (flat.size() % 3 != 0) {
-    *err = {"invalid-scene", "points", "has " + std::to_string(flat.size()) + " numbers, not a multiple of 3"};
+    *err = {"invalid-argument", "points", "has " + std::to_string(flat.size()) + " numbers, not a multiple of 3"};
     return false;
   }
   if (flat.size() / 3 > kMaxPolytopePoints) {
-    *err = {"invalid-scene", "points", "has more than 1000000 points"};
+    *err = {"invalid-argument", "points", "has more than 1000000 points"};
     return false;
   }
   pts->resize(flat.size() / 3);
   for (std::size_t i = 0; i < pts->size(); ++i) {
     (*pts)[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
     if (!isFinite((*pts)[i])) {
-      *err = {"invalid-scene", "points[" + std::to_string(i) + "]", "must be finite"};
+      *err = {"invalid-argument", "points[" + std::to_string(i) + "]", "must be finite"};
       return false;
     }
   }
@@ -124,9 +128,133 @@ std::string boundsOfArray(const emscripten::val& array) {
   return ok(out);
 }
 
+// ------------------------------------------------------------ object API
+// Shapes live in one registry; web/lib/index.ts holds their handles. The hot
+// entry points (query, batch, dispose) are plain C exports taking pointers
+// into the wasm heap, so a query crosses the boundary as a few numbers; a
+// failure returns 0 and leaves its error for lastError().
+
+api::Registry& registry() {
+  static api::Registry r;
+  return r;
+}
+
+SceneError& lastError() {
+  static SceneError e;
+  return e;
+}
+
+std::string lastErrorJson() { return error(lastError()); }
+
+std::string addShape(Shape s) {
+  preparePolytopeSupport(&s);
+  const int handle = registry().add(std::move(s), &lastError());
+  if (handle == 0) return error(lastError());
+  return ok(std::to_string(handle));
+}
+
+std::string createShapeJson(const std::string& text) {
+  JsonValue json;
+  std::string why;
+  if (!parseJson(text, &json, &why)) return error({"invalid-json", "shape", "the shape is not valid JSON: " + why});
+  for (const char* key : {"position", "rotation"}) {
+    if (json.isObject() && json.find(key) != nullptr)
+      return error({"invalid-argument", key, "a shape object has no pose: pass the pose to each query instead"});
+  }
+  Shape s;
+  SceneError err;
+  if (!parseShape(json, "", &s, &err)) {
+    // A constructor's argument, not a scene: same field and message, the API's code.
+    if (err.code == "invalid-scene") err.code = "invalid-argument";
+    return error(err);
+  }
+  return addShape(std::move(s));
+}
+
+std::string createPolytopeArray(const emscripten::val& array, double margin) {
+  Shape s;
+  s.type = ShapeType::Polytope;
+  s.margin = margin;
+  SceneError err;
+  if (!readPointArray(array, &s.points, &err)) return error(err);
+  ShapeError se;
+  if (!validateShape(s, &se)) return error({"invalid-argument", se.field, se.message});
+  return addShape(std::move(s));
+}
+
+std::string shapeSpecJson(int handle) {
+  const Shape* s = registry().find(handle);
+  if (s == nullptr) return error({"disposed", "shape", "the shape was disposed (or never created)"});
+  Scene scene;
+  scene.shapes.push_back(*s);
+  return ok(sceneToJson(scene));
+}
+
+const double* heapDoubles(std::uintptr_t p) { return reinterpret_cast<const double*>(p); }
+
+std::string traceQuery(const std::string& kindName, int a, int b, std::uintptr_t in) {
+  api::Kind kind;
+  if (!api::parseKind(kindName, &kind)) return error({"invalid-argument", "query", "unknown query " + kindName});
+  std::string out;
+  SceneError err;
+  if (!registry().trace(kind, a, b, heapDoubles(in), &out, &err)) return error(err);
+  return ok(out);
+}
+
+std::string sceneOfQuery(const std::string& kindName, int a, int b, std::uintptr_t in) {
+  api::Kind kind;
+  if (!api::parseKind(kindName, &kind)) return error({"invalid-argument", "query", "unknown query " + kindName});
+  std::string out;
+  SceneError err;
+  if (!registry().scene(kind, a, b, heapDoubles(in), &out, &err)) return error(err);
+  return ok(out);
+}
+
+std::string layout() { return ok(api::layoutJson()); }
+
+// Bytes malloc has handed out and not taken back: what a leak would grow.
+double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
+
 }  // namespace
 
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE int cds_query(int kind, int a, int b, const double* in, double* cache, double* out) {
+  if (kind < 0 || kind >= static_cast<int>(api::Kind::Count)) {
+    lastError() = {"invalid-argument", "query", "unknown query"};
+    return 0;
+  }
+  return registry().query(static_cast<api::Kind>(kind), a, b, in, cache, out, &lastError()) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int cds_batch(int kind, const int* handles, int nShapes, const double* poses,
+                                   const std::uint32_t* pairs, int n, const double* extras, double* caches,
+                                   double* out) {
+  if (kind < 0 || kind >= static_cast<int>(api::Kind::Count)) {
+    lastError() = {"invalid-argument", "query", "unknown query"};
+    return 0;
+  }
+  return registry().batch(static_cast<api::Kind>(kind), handles, nShapes, poses, pairs, n, extras, caches, out,
+                          &lastError())
+             ? 1
+             : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int cds_dispose(int handle) { return registry().remove(handle) ? 1 : 0; }
+
+EMSCRIPTEN_KEEPALIVE int cds_live_shapes() { return registry().live(); }
+
+}  // extern "C"
+
 EMSCRIPTEN_BINDINGS(collidoscope) {
+  emscripten::function("createShape", &createShapeJson);
+  emscripten::function("createPolytope", &createPolytopeArray);
+  emscripten::function("shapeSpec", &shapeSpecJson);
+  emscripten::function("traceQuery", &traceQuery);
+  emscripten::function("sceneOfQuery", &sceneOfQuery);
+  emscripten::function("layout", &layout);
+  emscripten::function("lastError", &lastErrorJson);
+  emscripten::function("heapInUse", &heapInUse);
   emscripten::function("hullOfPoints", &hullOfArray);
   emscripten::function("boundsOfPoints", &boundsOfArray);
   emscripten::function("runScene", &runSceneJson);

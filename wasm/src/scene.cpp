@@ -508,6 +508,23 @@ std::vector<Vec3> worldCoreVertices(const Shape& s) {
 
 const char* queryName(QueryKind q) { return kQueryNames[static_cast<int>(q)]; }
 
+bool normalizeRotation(double q[4]) {
+  double m = 0;
+  for (int i = 0; i < 4; ++i) m = std::fmax(m, std::fabs(q[i]));
+  if (!(m > 0)) return false;
+  // A quaternion that is already unit to rounding is kept bit for bit, so
+  // normalizing is idempotent and a scene written back out (permalinks,
+  // sceneToJson) reproduces the same bits. Others are normalized, scaled
+  // first so that tiny or huge quaternions survive.
+  const double qq = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  if (!(std::fabs(qq - 1) <= kUnitQuatSlack)) {
+    for (int i = 0; i < 4; ++i) q[i] /= m;
+    const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int i = 0; i < 4; ++i) q[i] /= n;
+  }
+  return true;
+}
+
 bool parseShape(const JsonValue& json, const std::string& path, Shape* out, SceneError* err) {
   if (!json.isObject()) return fail(err, path.empty() ? "shape" : path, std::string("must be an object, got ") + jsonKindName(json.kind));
   const std::string prefix = path.empty() ? "" : path + ".";
@@ -555,19 +572,7 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   if (const JsonValue* r = json.find("rotation")) {
     double q[4];
     if (!readVec(*r, prefix + "rotation", 4, q, err)) return false;
-    double m = 0;
-    for (double c : q) m = std::fmax(m, std::fabs(c));
-    if (!(m > 0)) return fail(err, prefix + "rotation", "must not be the zero quaternion");
-    // A quaternion that is already unit to rounding is kept bit for bit, so
-    // normalizing is idempotent and a scene written back out (permalinks,
-    // sceneToJson) reproduces the same bits. Others are normalized, scaled
-    // first so that tiny or huge quaternions survive.
-    const double qq = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-    if (!(std::fabs(qq - 1) <= kUnitQuatSlack)) {
-      for (double& c : q) c /= m;
-      const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-      for (double& c : q) c /= n;
-    }
+    if (!normalizeRotation(q)) return fail(err, prefix + "rotation", "must not be the zero quaternion");
     s.pose.rotation = {q[0], q[1], q[2], q[3]};
   }
   ShapeError se;
@@ -905,35 +910,42 @@ static void writeSatFrame(JsonWriter& w, const SatFrame& f) {
   w.key("caption").value(satCaption(f)).endObject();
 }
 
-// The separating-axis test on two shapes with polytopal cores. The result
-// keeps the penetration convention: depth is the overlap (0 when apart) and
-// gap the separation along the axis (0 when overlapping; a lower bound of
-// the distance).
-static bool runSat(const Scene& scene, bool trace, std::string* json, SceneError* err) {
-  for (int i = 0; i < 2; ++i) {
-    const Shape& s = scene.shapes[static_cast<std::size_t>(i)];
-    if (!hasPolytopalCore(s)) {
-      *err = {"invalid-scene", "shapes[" + std::to_string(i) + "].type",
-              std::string("query \"sat\" needs shapes with vertices (box, polytope, triangle, segment, point; "
-                          "sphere and capsule as rounded points and segments), got ") +
-                  shapeTypeName(s.type)};
-      return false;
-    }
-  }
-  SatRecorder rec;
-  const SatResult r = trace ? sat(scene.shapes[0], scene.shapes[1], SatSettings{}, rec) : sat(scene.shapes[0], scene.shapes[1]);
-  if (r.status == SatStatus::TooLarge) {
-    *err = {"invalid-scene", "shapes",
+bool checkSatShape(const Shape& s, const std::string& field, SceneError* err) {
+  if (hasPolytopalCore(s)) return true;
+  *err = {"invalid-scene", field,
+          std::string("query \"sat\" needs shapes with vertices (box, polytope, triangle, segment, point; "
+                      "sphere and capsule as rounded points and segments), got ") +
+              shapeTypeName(s.type)};
+  return false;
+}
+
+bool satAnswered(SatStatus status, bool trace, const std::string& field, SceneError* err) {
+  if (status == SatStatus::TooLarge) {
+    *err = {"invalid-scene", field,
             trace ? "tracing the sat query is limited to 16384 candidate axes; these shapes have more (run answers "
                     "up to 2^24 vertex-axis projections)"
                   : "the sat query would project more than 2^24 vertex-axis pairs; use penetration (GJK/EPA) for "
                     "large polytopes"};
     return false;
   }
-  if (r.status != SatStatus::Ok && r.status != SatStatus::RoundedBound) {
-    *err = {"invalid-scene", "shapes", std::string("sat refused the shapes: ") + satStatusName(r.status)};
+  if (status != SatStatus::Ok && status != SatStatus::RoundedBound) {
+    *err = {"invalid-scene", field, std::string("sat refused the shapes: ") + satStatusName(status)};
     return false;
   }
+  return true;
+}
+
+// The separating-axis test on two shapes with polytopal cores. The result
+// keeps the penetration convention: depth is the overlap (0 when apart) and
+// gap the separation along the axis (0 when overlapping; a lower bound of
+// the distance).
+static bool runSat(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  for (int i = 0; i < 2; ++i)
+    if (!checkSatShape(scene.shapes[static_cast<std::size_t>(i)], "shapes[" + std::to_string(i) + "].type", err))
+      return false;
+  SatRecorder rec;
+  const SatResult r = trace ? sat(scene.shapes[0], scene.shapes[1], SatSettings{}, rec) : sat(scene.shapes[0], scene.shapes[1]);
+  if (!satAnswered(r.status, trace, "shapes", err)) return false;
   JsonWriter w;
   if (!trace) {
     writeSatResult(w, r);

@@ -4,7 +4,9 @@
 /**
  * Every failure of the API: bad scenes and shapes, garbled links, calls
  * before init(). `code` is machine-readable ('invalid-scene', 'invalid-json',
- * 'unsupported-query', 'bad-link', 'not-initialized', 'load-failed'),
+ * 'unsupported-query', 'bad-link', 'not-initialized', 'load-failed';
+ * the object API adds 'invalid-argument' for a bad argument and 'disposed'
+ * for a shape used after dispose()),
  * `field` names the offending field when there is one (e.g.
  * "shapes[1].radius"), and `message` reads "field: what is wrong".
  */

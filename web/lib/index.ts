@@ -10,11 +10,13 @@
 //
 // All validation happens once, in C++ (wasm/src/scene.cpp), so the API, the
 // CLI, the page and permalinks report the same errors for the same input.
-import createCollidoscopeModule from '#collidoscope-wasm';
-import type { WasmModule } from '#collidoscope-wasm';
 import { CollidoscopeError, toSceneJson } from './errors';
+import { mod, unwrap } from './module';
+import { ConvexShape, flatPoints, sceneOf, type PoseLike } from './objects';
 
 export { CollidoscopeError } from './errors';
+export { init, type InitOptions } from './module';
+export * from './objects';
 export { encodeLink, decodeLinkPayload } from './link';
 import { decodeLinkPayload } from './link';
 
@@ -457,45 +459,6 @@ export interface ChungWangTrace extends PairTraceBase {
 
 export type Trace = GjkTrace | EpaTrace | HullTrace | SatTrace | RaycastTrace | ShapecastTrace | ChungWangTrace;
 
-let wasm: WasmModule | null = null;
-let loading: Promise<void> | null = null;
-
-/** Loads the WebAssembly module. Idempotent: later calls return the same promise. */
-export function init(): Promise<void> {
-  if (loading === null) {
-    loading = createCollidoscopeModule().then(
-      (m) => {
-        wasm = m;
-      },
-      (e: unknown) => {
-        loading = null;
-        throw new CollidoscopeError('load-failed', null, `could not load the WebAssembly module: ${String(e)}`);
-      },
-    );
-  }
-  return loading;
-}
-
-function mod(): WasmModule {
-  if (wasm === null) throw new CollidoscopeError('not-initialized', null, 'call and await init() before using collidoscope');
-  return wasm;
-}
-
-interface Reply<T> {
-  ok: boolean;
-  value?: T;
-  error?: { code: string; field: string | null; message: string };
-}
-
-function unwrap<T>(replyText: string): T {
-  const reply = JSON.parse(replyText) as Reply<T>;
-  if (!reply.ok) {
-    const e = reply.error ?? { code: 'internal', field: null, message: 'unknown error' };
-    throw new CollidoscopeError(e.code, e.field, e.message);
-  }
-  return reply.value as T;
-}
-
 /** Runs the scene's query and returns the result object of the scene format. */
 export function run(scene: Scene | string): Result {
   return unwrap<Result>(mod().runScene(toSceneJson(scene), false));
@@ -534,46 +497,26 @@ export function minkowskiSurface(a: Shape, b: Shape, samples = 1200): { points: 
 /** Points for hull() and boundingVolumes(): flat x0, y0, z0, x1, … (e.g. a three.js position attribute's array), or [x, y, z] triples. */
 export type PointArray = Float64Array | Float32Array | ArrayLike<number> | readonly Vec3[];
 
-function flatPoints(points: PointArray): Float64Array {
-  if (points instanceof Float64Array) return points;
-  if (points instanceof Float32Array) return Float64Array.from(points);
-  const list = points as ArrayLike<unknown>;
-  if (list.length > 0 && Array.isArray(list[0])) {
-    const triples = points as readonly Vec3[];
-    const out = new Float64Array(triples.length * 3);
-    for (let i = 0; i < triples.length; i++) {
-      const p = triples[i];
-      if (!Array.isArray(p) || p.length !== 3) {
-        throw new CollidoscopeError('invalid-scene', `points[${i}]`, 'must be an array of 3 numbers [x, y, z]');
-      }
-      for (let k = 0; k < 3; k++) {
-        if (typeof p[k] !== 'number') throw new CollidoscopeError('invalid-scene', `points[${i}][${k}]`, `must be a number, got ${typeof p[k]}`);
-        out[3 * i + k] = p[k];
-      }
-    }
-    return out;
-  }
-  const out = new Float64Array(list.length);
-  for (let i = 0; i < list.length; i++) {
-    const x = list[i];
-    if (typeof x !== 'number') throw new CollidoscopeError('invalid-scene', `points[${Math.floor(i / 3)}]`, `must hold numbers, got ${typeof x}`);
-    out[i] = x;
-  }
-  return out;
+/** A shape at a pose, for hull() and boundingVolumes(). */
+function worldVertices(shape: ConvexShape, pose: PoseLike | undefined): Shape {
+  return sceneOf('distance', shape, pose, shape, undefined).shapes[0];
 }
 
 /**
  * Convex hull of a point cloud: the "hull" result without building a scene. Points go to wasm memory in
- * one copy (no JSON), so a 100 000-point cloud costs about the hull itself.
+ * one copy (no JSON), so a 100 000-point cloud costs about the hull itself. Also takes a shape with
+ * vertices (polytope, box, triangle, segment, point) and its pose: the hull of its world-space vertices.
  *
  *   const h = hull(mesh.geometry.attributes.position.array);   // Float32Array: widened to doubles
  */
-export function hull(points: PointArray): HullResult {
+export function hull(points: PointArray | ConvexShape, pose?: PoseLike): HullResult {
+  if (points instanceof ConvexShape) return run({ version: 1, query: 'hull', shapes: [worldVertices(points, pose)] }) as HullResult;
   return unwrap<HullResult>(mod().hullOfPoints(flatPoints(points)));
 }
 
-/** AABB, bounding sphere and oriented boxes of a point cloud: the "obb" result without a scene. */
-export function boundingVolumes(points: PointArray): ObbResult {
+/** AABB, bounding sphere and oriented boxes of a point cloud (or of a shape's vertices at a pose): the "obb" result without a scene. */
+export function boundingVolumes(points: PointArray | ConvexShape, pose?: PoseLike): ObbResult {
+  if (points instanceof ConvexShape) return run({ version: 1, query: 'obb', shapes: [worldVertices(points, pose)] }) as ObbResult;
   return unwrap<ObbResult>(mod().boundsOfPoints(flatPoints(points)));
 }
 

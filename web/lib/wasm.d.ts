@@ -1,7 +1,9 @@
 // Hand-written types of the Emscripten/embind module built from
 // wasm/bindings/bindings.cpp (Emscripten 3.1.6 cannot emit them). Resolved
 // through package.json "imports" → "#collidoscope-wasm" (condition "types").
-// Every function takes and returns JSON text; see bindings.cpp.
+// The embind functions take and return JSON text ({"ok", "value"|"error"});
+// the _cds_* C exports take pointers into the heap and return 1 (ok) or 0
+// (error: read it with lastError()).
 
 export interface WasmModule {
   /** Runs a scene; reply {"ok":true,"value":result|trace} or {"ok":false,"error":{...}}. */
@@ -16,9 +18,45 @@ export interface WasmModule {
   hullOfPoints(points: Float64Array): string;
   /** Bounding volumes of x0,y0,z0,x1,…; value: the "obb" result. */
   boundsOfPoints(points: Float64Array): string;
+
+  // Object API (wasm/include/collidoscope/api.h).
+  /** A shape from a scene-format shape object without pose; value: its handle. */
+  createShape(shapeJson: string): string;
+  /** A polytope from x0,y0,z0,x1,… and a margin; value: its handle. */
+  createPolytope(points: Float64Array, margin: number): string;
+  /** value: {"version":1,"shapes":[the shape],...}. */
+  shapeSpec(handle: number): string;
+  /** The query's trace; `input` points at the 21-double query input. */
+  traceQuery(query: string, a: number, b: number, input: number): string;
+  /** The query as a scene. */
+  sceneOfQuery(query: string, a: number, b: number, input: number): string;
+  /** value: {query: {fields, status, axisKind?}}. */
+  layout(): string;
+  /** Reply holding the error of the last failed _cds_* call. */
+  lastError(): string;
+  /** Bytes malloc has handed out. */
+  heapInUse(): number;
+
+  _cds_query(kind: number, a: number, b: number, input: number, cache: number, out: number): number;
+  _cds_batch(
+    kind: number, handles: number, nShapes: number, poses: number, pairs: number, n: number, extras: number,
+    caches: number, out: number,
+  ): number;
+  _cds_dispose(handle: number): number;
+  _cds_live_shapes(): number;
+  _malloc(bytes: number): number;
+  _free(ptr: number): void;
+
+  /** Views of the heap; replaced when memory grows, so read them at each use. */
+  HEAPU8: Uint8Array;
+  HEAP32: Int32Array;
+  HEAPU32: Uint32Array;
+  HEAPF64: Float64Array;
 }
 
 export interface ModuleOptions {
+  /** The separate-.wasm flavour's binary or its location; the single-file build ignores it. */
+  wasm?: string | URL | ArrayBuffer | Uint8Array | Response | PromiseLike<Response>;
   /** The wasm binary; unused by the single-file build, accepted for forward compatibility. */
   wasmBinary?: ArrayBuffer | Uint8Array;
 }

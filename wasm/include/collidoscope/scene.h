@@ -13,6 +13,8 @@
 
 namespace collidoscope {
 
+enum class SatStatus;  // sat.h
+
 enum class QueryKind { Intersect, Distance, Penetration, ChungWang, Raycast, Shapecast, Hull, Obb, Sat };
 
 const char* queryName(QueryKind q);
@@ -57,6 +59,16 @@ bool parseScene(const std::string& json, Scene* out, SceneError* err);
 bool parseScene(const JsonValue& json, Scene* out, SceneError* err);
 // Parses one SHAPE object (field paths are prefixed with `path`).
 bool parseShape(const JsonValue& json, const std::string& path, Shape* out, SceneError* err);
+
+// Normalizes a rotation [qx, qy, qz, qw] as the parser does (kept bit for bit
+// when already unit to rounding); false for the zero quaternion. Allocates
+// nothing (the object API calls it in every query).
+bool normalizeRotation(double q[4]);
+
+// The "sat" query's checks, shared by runScene and the object API: a shape
+// with vertices (field names the shape's type), and an answered status.
+bool checkSatShape(const Shape& s, const std::string& field, SceneError* err);
+bool satAnswered(SatStatus status, bool trace, const std::string& field, SceneError* err);
 
 // Writes a scene (defaults filled in, rotations normalized) as JSON.
 std::string sceneToJson(const Scene& scene);

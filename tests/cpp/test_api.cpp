@@ -1,0 +1,385 @@
+// The object API's registry (api.h): handles, the single query against the
+// scene path (runScene on the same shapes and poses, an independent route
+// through the parser-free scene code), batches against single queries bit
+// for bit, no allocation inside a query, and argument errors.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "collidoscope/api.h"
+#include "collidoscope/json.h"
+#include "reference.h"
+
+// Counts every operator new in this test binary; the tests read it around a
+// query. Nothing else changes: the allocation itself is malloc's.
+// (GCC's -Wmismatched-new-delete cannot see that these two belong together.)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+static std::atomic<long> gAllocations{0};
+void* operator new(std::size_t n) {
+  ++gAllocations;
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace collidoscope {
+namespace {
+
+using api::Kind;
+using api::Registry;
+constexpr int kKinds = static_cast<int>(Kind::Count);
+
+JsonValue parse(const std::string& text) {
+  JsonValue v;
+  std::string why;
+  EXPECT_TRUE(parseJson(text, &v, &why)) << why;
+  return v;
+}
+
+// The scene path's result JSON as the API's doubles, field by field, using
+// the names of layoutJson(): vectors as .x/.y/.z (null → NaN), booleans 0/1,
+// status and axisKind as their index.
+std::vector<double> flatten(const JsonValue& result, const JsonValue& layout) {
+  std::vector<double> out;
+  for (const JsonValue& f : layout.find("fields")->items) {
+    const std::string name = f.string;
+    const std::size_t dot = name.find('.');
+    const JsonValue* v = result.find(name.substr(0, dot));
+    EXPECT_NE(v, nullptr) << name;
+    if (v == nullptr) return out;
+    if (dot != std::string::npos) {
+      const int axis = name[dot + 1] - 'x';
+      out.push_back(v->kind == JsonValue::Kind::Null ? std::nan("") : v->items[static_cast<std::size_t>(axis)].number);
+    } else if (v->kind == JsonValue::Kind::Bool) {
+      out.push_back(v->boolean ? 1 : 0);
+    } else if (v->kind == JsonValue::Kind::String) {
+      const JsonValue* names = layout.find(name == "status" ? "status" : "axisKind");
+      double index = -1;
+      for (std::size_t i = 0; i < names->items.size(); ++i)
+        if (names->items[i].string == v->string) index = static_cast<double>(i);
+      EXPECT_GE(index, 0) << name << " = " << v->string;
+      out.push_back(index);
+    } else if (v->kind == JsonValue::Kind::Null) {
+      out.push_back(std::nan(""));
+    } else {
+      out.push_back(v->number);
+    }
+  }
+  return out;
+}
+
+bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }
+
+void randomPose(ref::Rng& rng, double* out, double spread) {
+  const Vec3 p = rng.inCube(spread);
+  const Quat q = rng.rotation();
+  const double v[7] = {p.x, p.y, p.z, q.x, q.y, q.z, q.w};
+  std::memcpy(out, v, sizeof v);
+}
+
+void randomExtra(ref::Rng& rng, Kind kind, double* extra) {
+  for (int i = 0; i < api::kExtraSize; ++i) extra[i] = 0;
+  if (kind == Kind::Raycast) {
+    const Vec3 o = rng.inCube(4), d = rng.direction() * rng.uniform(0.5, 8);
+    const double v[7] = {o.x, o.y, o.z, d.x, d.y, d.z, rng.uniform(0.5, 2)};
+    std::memcpy(extra, v, sizeof v);
+  } else if (kind == Kind::Shapecast) {
+    const Vec3 a = rng.inCube(3), b = rng.inCube(3);
+    const double v[6] = {a.x, a.y, a.z, b.x, b.y, b.z};
+    std::memcpy(extra, v, sizeof v);
+  }
+}
+
+struct Fixture {
+  Registry reg;
+  std::vector<int> handles;
+  std::vector<Shape> shapes;
+
+  explicit Fixture(ref::Rng& rng, bool vertexShapesOnly = false) {
+    for (ShapeType t : ref::kAllTypes) {
+      Shape probe;
+      probe.type = t;
+      if (vertexShapesOnly && !hasPolytopalCore(probe)) continue;
+      for (int k = 0; k < 2; ++k) {
+        Shape s = ref::randomShape(rng, t, 1.0);
+        if (k == 1) s.margin = 0.05;
+        SceneError err;
+        const int h = reg.add(s, &err);
+        EXPECT_GT(h, 0) << err.message;
+        handles.push_back(h);
+        shapes.push_back(s);
+      }
+    }
+  }
+};
+
+TEST(Api, HandlesAreCheckedAndNeverReusedForAnotherShape) {
+  Registry reg;
+  SceneError err;
+  const int a = reg.add(Shape::sphere(1), &err);
+  const int b = reg.add(Shape::box({1, 2, 3}), &err);
+  EXPECT_GT(a, 0);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(reg.live(), 2);
+  EXPECT_TRUE(reg.remove(a));
+  EXPECT_FALSE(reg.remove(a)) << "disposing twice";
+  EXPECT_FALSE(reg.remove(0));
+  EXPECT_FALSE(reg.remove(12345));
+  EXPECT_EQ(reg.live(), 1);
+  // The freed slot is reused with a new generation: the stale handle stays dead.
+  const int c = reg.add(Shape::capsule(1, 1), &err);
+  EXPECT_NE(c, a);
+  EXPECT_EQ(reg.find(a), nullptr);
+  ASSERT_NE(reg.find(c), nullptr);
+  EXPECT_EQ(reg.find(c)->type, ShapeType::Capsule);
+
+  double in[api::kInputSize] = {0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0, 1};
+  double out[api::kMaxResultStride];
+  EXPECT_FALSE(reg.query(Kind::Distance, a, b, in, nullptr, out, &err));
+  EXPECT_EQ(err.code, "disposed");
+  EXPECT_EQ(err.field, "a");
+  EXPECT_TRUE(reg.query(Kind::Distance, c, b, in, nullptr, out, &err)) << err.message;
+}
+
+// The API and runScene on the same shapes and poses: the same doubles, and the
+// trace's result too. 7 queries × 400 random pairs of every shape type.
+TEST(Api, SingleQueriesGiveTheSceneResultsBitForBit) {
+  ref::Rng rng(601);
+  Fixture all(rng), withVertices(rng, true);
+  const JsonValue layout = parse(api::layoutJson());
+  int compared = 0;
+  for (int k = 0; k < kKinds; ++k) {
+    const Kind kind = static_cast<Kind>(k);
+    Fixture& f = kind == Kind::Sat ? withVertices : all;
+    const JsonValue& lay = *layout.find(api::kindName(kind));
+    for (int trial = 0; trial < 400; ++trial) {
+      const std::size_t ia = static_cast<std::size_t>(rng.integer(0, static_cast<int>(f.handles.size()) - 1));
+      const std::size_t ib = static_cast<std::size_t>(rng.integer(0, static_cast<int>(f.handles.size()) - 1));
+      double in[api::kInputSize];
+      randomPose(rng, in, 2);
+      randomPose(rng, in + api::kPoseSize, 2);
+      randomExtra(rng, kind, in + 2 * api::kPoseSize);
+      double out[api::kMaxResultStride];
+      SceneError err;
+      ASSERT_TRUE(f.reg.query(kind, f.handles[ia], f.handles[ib], in, nullptr, out, &err)) << err.message;
+
+      std::string sceneJson, runJson, traceJson;
+      ASSERT_TRUE(f.reg.scene(kind, f.handles[ia], f.handles[ib], in, &sceneJson, &err)) << err.message;
+      Scene scene;
+      ASSERT_TRUE(parseScene(sceneJson, &scene, &err)) << err.message;
+      ASSERT_TRUE(runScene(scene, false, &runJson, &err)) << err.message;
+      const std::vector<double> expected = flatten(parse(runJson), lay);
+      ASSERT_TRUE(f.reg.trace(kind, f.handles[ia], f.handles[ib], in, &traceJson, &err)) << err.message;
+      const std::vector<double> traced = flatten(*parse(traceJson).find("result"), lay);
+      ASSERT_EQ(expected.size(), static_cast<std::size_t>(api::kResultStride[k]));
+      for (int i = 0; i < api::kResultStride[k]; ++i) {
+        EXPECT_TRUE(sameBits(out[i], expected[static_cast<std::size_t>(i)]))
+            << api::kindName(kind) << " field " << lay.find("fields")->items[static_cast<std::size_t>(i)].string
+            << ": api " << out[i] << " vs scene " << expected[static_cast<std::size_t>(i)] << "\n" << sceneJson;
+        EXPECT_TRUE(sameBits(out[i], traced[static_cast<std::size_t>(i)])) << api::kindName(kind) << " trace field " << i;
+      }
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 7 * 400);
+}
+
+// A batch answers each pair exactly as the single query does, including a
+// shape against itself and intersect's warm-start caches.
+TEST(Api, BatchesEqualSingleQueriesBitForBit) {
+  ref::Rng rng(602);
+  Fixture all(rng), withVertices(rng, true);
+  for (int k = 0; k < kKinds; ++k) {
+    const Kind kind = static_cast<Kind>(k);
+    Fixture& f = kind == Kind::Sat ? withVertices : all;
+    const int nShapes = static_cast<int>(f.handles.size());
+    std::vector<double> poses(static_cast<std::size_t>(api::kPoseSize * nShapes));
+    for (int i = 0; i < nShapes; ++i) randomPose(rng, &poses[static_cast<std::size_t>(api::kPoseSize * i)], 2);
+    const int per = kind == Kind::Raycast ? 1 : 2;
+    const int n = 300;
+    std::vector<std::uint32_t> pairs(static_cast<std::size_t>(per * n));
+    for (int q = 0; q < n; ++q)
+      for (int j = 0; j < per; ++j)
+        pairs[static_cast<std::size_t>(per * q + j)] =
+            static_cast<std::uint32_t>(q % 10 == 0 ? q % nShapes : rng.integer(0, nShapes - 1));  // some a == b
+    std::vector<double> extras(static_cast<std::size_t>(api::kExtraSize * n));
+    for (int q = 0; q < n; ++q) randomExtra(rng, kind, &extras[static_cast<std::size_t>(api::kExtraSize * q)]);
+    std::vector<double> caches(static_cast<std::size_t>(api::kCacheSize * n), 0.0);
+    const int stride = api::kResultStride[k];
+    std::vector<double> out(static_cast<std::size_t>(stride * n));
+    SceneError err;
+    // Intersect twice: the second batch starts warm from the caches the first left.
+    for (int round = 0; round < (kind == Kind::Intersect ? 2 : 1); ++round) {
+      std::vector<double> cachesBefore = caches;
+      ASSERT_TRUE(f.reg.batch(kind, f.handles.data(), nShapes, poses.data(), pairs.data(), n, extras.data(),
+                              kind == Kind::Intersect ? caches.data() : nullptr, out.data(), &err))
+          << err.field << ": " << err.message;
+      for (int q = 0; q < n; ++q) {
+        const std::uint32_t ia = pairs[static_cast<std::size_t>(per * q)];
+        const std::uint32_t ib = pairs[static_cast<std::size_t>(per * q + per - 1)];
+        double in[api::kInputSize];
+        std::memcpy(in, &poses[api::kPoseSize * ia], sizeof(double) * api::kPoseSize);
+        std::memcpy(in + api::kPoseSize, &poses[api::kPoseSize * ib], sizeof(double) * api::kPoseSize);
+        std::memcpy(in + 2 * api::kPoseSize, &extras[static_cast<std::size_t>(api::kExtraSize * q)],
+                    sizeof(double) * api::kExtraSize);
+        double single[api::kMaxResultStride];
+        double* cache = &cachesBefore[static_cast<std::size_t>(api::kCacheSize * q)];
+        ASSERT_TRUE(f.reg.query(kind, f.handles[ia], f.handles[ib], in, kind == Kind::Intersect ? cache : nullptr,
+                                single, &err))
+            << err.message;
+        for (int i = 0; i < stride; ++i)
+          ASSERT_TRUE(sameBits(single[i], out[static_cast<std::size_t>(stride * q + i)]))
+              << api::kindName(kind) << " pair " << q << " field " << i << " round " << round;
+        if (kind == Kind::Intersect) {
+          for (int i = 0; i < api::kCacheSize; ++i)
+            ASSERT_TRUE(sameBits(cache[i], caches[static_cast<std::size_t>(api::kCacheSize * q + i)]));
+        }
+      }
+    }
+  }
+}
+
+// "No heap allocation inside a query": after the first use of each shape
+// (which may build a sat hull or a twin copy), queries and batches allocate
+// nothing. Errors may (their message is a string).
+TEST(Api, QueriesAndBatchesDoNotAllocate) {
+  {  // the counter sees allocations at all
+    const long b0 = gAllocations.load();
+    std::vector<double> probe(1000, 1.0);
+    EXPECT_GT(gAllocations.load() - b0, 0);
+    EXPECT_EQ(probe.size(), 1000u);
+  }
+  ref::Rng rng(603);
+  Fixture all(rng), withVertices(rng, true);
+  for (int k = 0; k < kKinds; ++k) {
+    const Kind kind = static_cast<Kind>(k);
+    Fixture& f = kind == Kind::Sat ? withVertices : all;
+    const int nShapes = static_cast<int>(f.handles.size());
+    std::vector<double> poses(static_cast<std::size_t>(api::kPoseSize * nShapes));
+    for (int i = 0; i < nShapes; ++i) randomPose(rng, &poses[static_cast<std::size_t>(api::kPoseSize * i)], 1.5);
+    std::vector<std::uint32_t> pairs;
+    for (int i = 0; i < nShapes; ++i)
+      for (int j = 0; j < nShapes; ++j) {
+        if (kind == Kind::Raycast && j > 0) break;
+        pairs.push_back(static_cast<std::uint32_t>(i));
+        if (kind != Kind::Raycast) pairs.push_back(static_cast<std::uint32_t>(j));
+      }
+    const int n = static_cast<int>(pairs.size()) / (kind == Kind::Raycast ? 1 : 2);
+    std::vector<double> extras(static_cast<std::size_t>(api::kExtraSize * n));
+    for (int q = 0; q < n; ++q) randomExtra(rng, kind, &extras[static_cast<std::size_t>(api::kExtraSize * q)]);
+    std::vector<double> caches(static_cast<std::size_t>(api::kCacheSize * n), 0.0);
+    std::vector<double> out(static_cast<std::size_t>(api::kResultStride[k] * n));
+    SceneError err;
+    auto runBatch = [&]() {
+      return f.reg.batch(kind, f.handles.data(), nShapes, poses.data(), pairs.data(), n, extras.data(), caches.data(),
+                         out.data(), &err);
+    };
+    ASSERT_TRUE(runBatch()) << err.message;  // warm-up: first use of every shape and pair
+    const long before = gAllocations.load();
+    ASSERT_TRUE(runBatch()) << err.message;
+    double in[api::kInputSize];
+    std::memcpy(in, poses.data(), sizeof(double) * 2 * api::kPoseSize);
+    std::memcpy(in + 2 * api::kPoseSize, extras.data(), sizeof(double) * api::kExtraSize);
+    ASSERT_TRUE(f.reg.query(kind, f.handles[0], f.handles[1], in, caches.data(), out.data(), &err));
+    EXPECT_EQ(gAllocations.load() - before, 0) << api::kindName(kind) << ": " << n << " queries allocated";
+  }
+}
+
+TEST(Api, BadArgumentsNameTheFieldAndWriteNothing) {
+  Registry reg;
+  SceneError err;
+  const int a = reg.add(Shape::sphere(1), &err);
+  const int b = reg.add(Shape::cylinder(1, 1), &err);
+  double in[api::kInputSize] = {0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0, 1};
+  double out[api::kMaxResultStride];
+  struct Case {
+    int index;
+    double value;
+    Kind kind;
+    const char* field;
+  };
+  const Case cases[] = {
+      {0, std::nan(""), Kind::Distance, "poseA[0]"},
+      {8, INFINITY, Kind::Penetration, "poseB[1]"},
+      {2, 2e15, Kind::Intersect, "poseA[2]"},
+      {17, 0, Kind::Raycast, "ray.direction"},  // with direction (0,0,0)
+      {20, -1, Kind::Raycast, "ray.maxT"},
+      {15, -INFINITY, Kind::Shapecast, "motion[1]"},
+  };
+  for (const Case& c : cases) {
+    double bad[api::kInputSize];
+    std::memcpy(bad, in, sizeof in);
+    if (c.kind == Kind::Raycast) {
+      bad[17] = 1;  // a valid ray along z, maxT 1
+      bad[20] = 1;
+      if (std::string(c.field) == "ray.direction") bad[17] = 0;
+    }
+    bad[c.index] = c.value;
+    EXPECT_FALSE(reg.query(c.kind, a, b, bad, nullptr, out, &err)) << c.field;
+    EXPECT_EQ(err.code, "invalid-argument") << c.field;
+    EXPECT_EQ(err.field, c.field) << err.message;
+  }
+  // Zero quaternion.
+  double zeroQ[api::kInputSize];
+  std::memcpy(zeroQ, in, sizeof in);
+  zeroQ[13] = 0;
+  EXPECT_FALSE(reg.query(Kind::Distance, a, b, zeroQ, nullptr, out, &err));
+  EXPECT_EQ(err.field, "poseB[3..6]");
+  // SAT on a cylinder.
+  EXPECT_FALSE(reg.query(Kind::Sat, a, b, in, nullptr, out, &err));
+  EXPECT_EQ(err.field, "b.type");
+
+  // Batches: a bad pose, a bad index or a disposed shape stop before anything is written.
+  const int handles[] = {a, b};
+  double poses[14] = {0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0, 1};
+  std::uint32_t pairs[] = {0, 1, 1, 0};
+  std::vector<double> batchOut(18, -7.0);
+  poses[10] = std::nan("");
+  EXPECT_FALSE(reg.batch(Kind::Distance, handles, 2, poses, pairs, 2, nullptr, nullptr, batchOut.data(), &err));
+  EXPECT_EQ(err.field, "poses[1][3]");
+  poses[10] = 0;
+  pairs[3] = 2;
+  EXPECT_FALSE(reg.batch(Kind::Distance, handles, 2, poses, pairs, 2, nullptr, nullptr, batchOut.data(), &err));
+  EXPECT_EQ(err.field, "pairs[3]");
+  pairs[3] = 0;
+  reg.remove(b);
+  EXPECT_FALSE(reg.batch(Kind::Distance, handles, 2, poses, pairs, 2, nullptr, nullptr, batchOut.data(), &err));
+  EXPECT_EQ(err.code, "disposed");
+  EXPECT_EQ(err.field, "shapes[1]");
+  for (double v : batchOut) EXPECT_EQ(v, -7.0);
+}
+
+// Rotations are normalized exactly as the scene parser does: a pose with
+// q = 2·(unit q) answers like the unit pose, and a unit q is kept bit for bit.
+TEST(Api, PosesAreNormalizedLikeScenes) {
+  Registry reg;
+  SceneError err;
+  const int a = reg.add(Shape::box({1, 0.5, 0.25}), &err);
+  const int b = reg.add(Shape::box({0.3, 0.6, 0.9}), &err);
+  const double s = std::sqrt(0.5);
+  double unit[api::kInputSize] = {0, 0, 0, 0, 0, s, s, 1.7, 0.2, 0.1, s, 0, 0, s};
+  double twice[api::kInputSize];
+  std::memcpy(twice, unit, sizeof unit);
+  for (int i = 3; i < 7; ++i) twice[i] *= 2;
+  double o1[api::kMaxResultStride], o2[api::kMaxResultStride];
+  ASSERT_TRUE(reg.query(Kind::Distance, a, b, unit, nullptr, o1, &err));
+  ASSERT_TRUE(reg.query(Kind::Distance, a, b, twice, nullptr, o2, &err));
+  for (int i = 0; i < api::kResultStride[1]; ++i) EXPECT_NEAR(o1[i], o2[i], 1e-14) << i;
+  // And the scene of the unit pose holds the very same quaternion bits.
+  std::string json;
+  ASSERT_TRUE(reg.scene(Kind::Distance, a, b, unit, &json, &err));
+  Scene scene;
+  ASSERT_TRUE(parseScene(json, &scene, &err));
+  EXPECT_TRUE(sameBits(scene.shapes[0].pose.rotation.z, s));
+  EXPECT_TRUE(sameBits(scene.shapes[0].pose.rotation.w, s));
+}
+
+}  // namespace
+}  // namespace collidoscope

@@ -1,0 +1,126 @@
+// collidoscope — the object API behind the npm package: shapes that live in
+// wasm memory behind integer handles, queries on them with poses passed as
+// plain doubles, and batches that answer N pairs in one call.
+//
+// Why handles. A game keeps a few hundred shapes and asks about them every
+// frame with new poses. Parsing a scene per query (JSON, validation,
+// polytope copies) would cost more than GJK itself; here a shape is
+// validated and prepared once (a large polytope gets its hull-based support
+// walk, see polytope_support.h), and a query only reads 7 doubles per pose.
+//
+// Layouts (all doubles):
+//   pose   [x, y, z, qx, qy, qz, qw]: position and rotation. The rotation is
+//          normalized exactly as the scene parser does (kept bit for bit
+//          when already unit to rounding), so a query and the scene built
+//          from the same shapes and poses give the same bits.
+//   single query input  [poseA 7][poseB 7][extra 7]; extra is the ray
+//          (origin 3, direction 3, maxT) or the motion (translationA 3,
+//          translationB 3, unused).
+//   results: kResultStride[kind] doubles per query, fields as in
+//          resultFields(); booleans are 0/1, enums their index in
+//          statusNames(), a null vector (a raycast miss, say) is NaN.
+//
+// Memory. Creating a shape allocates; queries and batches do not (with one
+// documented exception each, both once per shape: the first "sat" query on a
+// non-box shape builds its SAT hull, and the first query of a shape against
+// itself makes the second copy it needs for the other pose).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collidoscope/scene.h"
+#include "collidoscope/shapes.h"
+
+namespace collidoscope {
+
+struct SatHull;
+
+namespace api {
+
+enum class Kind { Intersect = 0, Distance, Penetration, ChungWang, Sat, Raycast, Shapecast, Count };
+
+constexpr int kPoseSize = 7;
+constexpr int kExtraSize = 7;
+constexpr int kInputSize = 2 * kPoseSize + kExtraSize;
+// Intersect's warm-start cache per pair: [dx, dy, dz, valid].
+constexpr int kCacheSize = 4;
+constexpr int kResultStride[] = {3, 9, 13, 6, 9, 11, 14};
+constexpr int kMaxResultStride = 14;
+// Largest batch (pairs) one call may take: 2^24 pairs of 14 doubles is
+// 1.9 GB, beyond the 2 GB wasm heap; a game frame needs far fewer.
+constexpr std::int64_t kMaxBatch = std::int64_t{1} << 22;
+// Live shapes at once (handles carry a 20-bit slot).
+constexpr int kMaxShapes = (1 << 20) - 1;
+
+// Names of the result fields per kind, and the status names by index, as
+// JSON: {"intersect": {"fields": [...], "status": [...], "axisKind"?: [...]}, ...}.
+std::string layoutJson();
+
+// Parses "intersect", "distance", ...; false for hull/obb and unknown names.
+bool parseKind(const std::string& name, Kind* out);
+const char* kindName(Kind k);
+
+class Registry {
+ public:
+  Registry();
+  ~Registry();
+  Registry(const Registry&) = delete;
+  Registry& operator=(const Registry&) = delete;
+
+  // Takes a validated shape (its pose is ignored and reset to identity).
+  // Returns the handle (> 0), or 0 with *err when the registry is full.
+  int add(Shape shape, SceneError* err);
+  // Frees the shape. False when the handle is not live (disposed twice, or never made).
+  bool remove(int handle);
+  int live() const { return live_; }
+  // The shape behind a live handle, or null.
+  const Shape* find(int handle) const;
+
+  // One query. in: kInputSize doubles (see the layout); cache: kCacheSize
+  // doubles or null (intersect only). out: kResultStride[kind] doubles.
+  bool query(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err);
+
+  // The same query with a recording trace, as the scene format's trace JSON.
+  bool trace(Kind kind, int handleA, int handleB, const double* in, std::string* json, SceneError* err);
+
+  // The scene (format version 1) of a query: the shapes with their poses, the
+  // ray or motion. What permalinks and the CLI read.
+  bool scene(Kind kind, int handleA, int handleB, const double* in, std::string* json, SceneError* err);
+
+  // N queries. handles[nShapes], poses[7·nShapes]; pairs: 2 shape indices
+  // per query (raycast: 1); extras: 7 per query (raycast, shapecast; else
+  // null); caches: kCacheSize per query (intersect; may be null); out:
+  // kResultStride[kind] per query. Every pose and index is checked before
+  // anything runs, so on an error nothing was written (except when a sat
+  // pair's shapes are too large for SAT: the batch stops at that pair).
+  bool batch(Kind kind, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
+             std::int64_t n, const double* extras, double* caches, double* out, SceneError* err);
+
+ private:
+  struct Entry;
+  // The live entry of a handle, or null with a "disposed" error naming the
+  // field (name, or name[index] when index ≥ 0).
+  Entry* entry(int handle, const char* name, std::int64_t index, SceneError* err);
+  Entry& slotOf(int liveHandle);
+  bool answer(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err);
+  bool answerBatch(Kind kind, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
+                   std::int64_t n, const double* extras, double* caches, double* out, SceneError* err);
+  bool run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB, const double* extra,
+           double* cache, double* out, SceneError* err);
+  bool buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err);
+
+  std::vector<std::unique_ptr<Entry>> slots_;
+  std::vector<int> free_;
+  int live_ = 0;
+};
+
+// Reads and checks a pose (error fields "name[i]", or "name[index][i]" when
+// index ≥ 0): finite, position within kMaxMagnitude, a non-zero quaternion
+// normalized as the scene parser does. Allocates only to report an error.
+bool readPose(const double* in, const char* name, std::int64_t index, Transform* out, SceneError* err);
+
+}  // namespace api
+}  // namespace collidoscope

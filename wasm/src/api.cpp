@@ -1,0 +1,466 @@
+// collidoscope — the object API's registry and queries (api.h).
+#include "collidoscope/api.h"
+
+#include <cmath>
+#include <limits>
+
+#include "collidoscope/chung_wang.h"
+#include "collidoscope/epa.h"
+#include "collidoscope/gjk.h"
+#include "collidoscope/json.h"
+#include "collidoscope/raycast.h"
+#include "collidoscope/sat.h"
+#include "collidoscope/support.h"
+
+namespace collidoscope {
+namespace api {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kSlotBits = 20;
+constexpr int kSlotMask = (1 << kSlotBits) - 1;
+constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
+
+const char* const kKindNames[] = {"intersect", "distance", "penetration", "chungwang", "sat", "raycast", "shapecast"};
+
+bool fail(SceneError* err, const char* code, const std::string& field, const std::string& message) {
+  *err = {code, field, message};
+  return false;
+}
+
+// A field name, "name" or "name[index]", made into a string only when an
+// error is reported: queries must not allocate.
+struct Field {
+  const char* name;
+  std::int64_t index = -1;
+  std::string str() const { return index < 0 ? std::string(name) : std::string(name) + "[" + std::to_string(index) + "]"; }
+  std::string operator+(const std::string& suffix) const { return str() + suffix; }
+};
+
+bool readFinite(const double* in, int n, const Field& field, SceneError* err) {
+  for (int i = 0; i < n; ++i) {
+    if (!std::isfinite(in[i]))
+      return fail(err, "invalid-argument", field + ("[" + std::to_string(i) + "]"),
+                  std::string("must be a finite number, got ") +
+                      (std::isnan(in[i]) ? "NaN" : in[i] > 0 ? "Infinity" : "-Infinity"));
+  }
+  return true;
+}
+
+void put(double* out, const Vec3& v) {
+  out[0] = v.x;
+  out[1] = v.y;
+  out[2] = v.z;
+}
+
+void putOrNaN(double* out, bool present, const Vec3& v) {
+  if (present) put(out, v);
+  else out[0] = out[1] = out[2] = kNaN;
+}
+
+Vec3 vec(const double* in) { return {in[0], in[1], in[2]}; }
+
+// The ray or motion of a raycast/shapecast query, checked as the scene parser does.
+bool checkExtra(Kind kind, const double* extra, const Field& field, SceneError* err) {
+  if (kind == Kind::Raycast) {
+    if (!readFinite(extra, 7, field, err)) return false;
+    if (!(std::fmax(std::fabs(extra[3]), std::fmax(std::fabs(extra[4]), std::fabs(extra[5]))) > 0))
+      return fail(err, "invalid-argument", field + ".direction", "must not be the zero vector");
+    if (extra[6] < 0) return fail(err, "invalid-argument", field + ".maxT", "must not be negative");
+  } else if (kind == Kind::Shapecast) {
+    if (!readFinite(extra, 6, field, err)) return false;
+  }
+  return true;
+}
+
+template <class Names>
+void writeNames(JsonWriter& w, const char* key, int n, Names name) {
+  w.key(key).beginArray();
+  for (int i = 0; i < n; ++i) w.value(name(i));
+  w.endArray();
+}
+
+}  // namespace
+
+const char* kindName(Kind k) { return kKindNames[static_cast<int>(k)]; }
+
+bool parseKind(const std::string& name, Kind* out) {
+  for (int i = 0; i < static_cast<int>(Kind::Count); ++i) {
+    if (name == kKindNames[i]) {
+      *out = static_cast<Kind>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string layoutJson() {
+  static const char* const fields[][14] = {
+      {"intersecting", "iterations", "status"},
+      {"distance", "pointA.x", "pointA.y", "pointA.z", "pointB.x", "pointB.y", "pointB.z", "iterations", "status"},
+      {"intersecting", "depth", "normal.x", "normal.y", "normal.z", "pointA.x", "pointA.y", "pointA.z", "pointB.x",
+       "pointB.y", "pointB.z", "iterations", "status"},
+      {"intersecting", "separatingAxis.x", "separatingAxis.y", "separatingAxis.z", "iterations", "status"},
+      {"intersecting", "axis.x", "axis.y", "axis.z", "depth", "gap", "axisKind", "axesTested", "status"},
+      {"hit", "t", "point.x", "point.y", "point.z", "normal.x", "normal.y", "normal.z", "startedInside", "iterations",
+       "status"},
+      {"hit", "t", "normal.x", "normal.y", "normal.z", "pointA.x", "pointA.y", "pointA.z", "pointB.x", "pointB.y",
+       "pointB.z", "initiallyOverlapping", "iterations", "status"},
+  };
+  const auto gjk = [](int i) { return gjkStatusName(static_cast<GjkStatus>(i)); };
+  const auto cast = [](int i) { return rayCastStatusName(static_cast<RayCastStatus>(i)); };
+  JsonWriter w;
+  w.beginObject();
+  for (int k = 0; k < static_cast<int>(Kind::Count); ++k) {
+    w.key(kKindNames[k]).beginObject().key("fields").beginArray();
+    for (int f = 0; f < kResultStride[k]; ++f) w.value(fields[k][f]);
+    w.endArray();
+    switch (static_cast<Kind>(k)) {
+      case Kind::Intersect:
+      case Kind::Distance: writeNames(w, "status", 3, gjk); break;
+      case Kind::Penetration:
+        writeNames(w, "status", 4, [](int i) { return epaStatusName(static_cast<EpaStatus>(i)); });
+        break;
+      case Kind::ChungWang:
+        writeNames(w, "status", 4, [](int i) { return chungWangStatusName(static_cast<ChungWangStatus>(i)); });
+        break;
+      case Kind::Sat:
+        writeNames(w, "status", 5, [](int i) { return satStatusName(static_cast<SatStatus>(i)); });
+        writeNames(w, "axisKind", 5, [](int i) { return satAxisKindName(static_cast<SatAxisKind>(i)); });
+        break;
+      default: writeNames(w, "status", 4, cast); break;
+    }
+    w.endObject();
+  }
+  w.endObject();
+  return w.str();
+}
+
+bool readPose(const double* in, const char* name, std::int64_t index, Transform* out, SceneError* err) {
+  const Field field{name, index};
+  if (!readFinite(in, kPoseSize, field, err)) return false;
+  for (int i = 0; i < 3; ++i)
+    if (std::fabs(in[i]) > kMaxMagnitude)
+      return fail(err, "invalid-argument", field + ("[" + std::to_string(i) + "]"), "must be at most 1e15 in magnitude");
+  double q[4] = {in[3], in[4], in[5], in[6]};
+  if (!normalizeRotation(q))
+    return fail(err, "invalid-argument", field + "[3..6]", "the rotation must not be the zero quaternion");
+  out->position = vec(in);
+  out->rotation = {q[0], q[1], q[2], q[3]};
+  return true;
+}
+
+struct Registry::Entry {
+  Shape shape;
+  std::unique_ptr<Shape> twin;  // a second copy for queries of the shape against itself
+  std::unique_ptr<SatHull> satHull;
+  SatStatus satStatus = SatStatus::Ok;
+  bool live = false;
+  int generation = 0;
+};
+
+Registry::Registry() = default;
+Registry::~Registry() = default;
+
+int Registry::add(Shape shape, SceneError* err) {
+  int slot;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+  } else {
+    if (static_cast<int>(slots_.size()) >= kMaxShapes) {
+      fail(err, "invalid-argument", "", "too many live shapes (" + std::to_string(kMaxShapes) + "); dispose some first");
+      return 0;
+    }
+    slot = static_cast<int>(slots_.size());
+    slots_.push_back(std::make_unique<Entry>());
+  }
+  Entry& e = *slots_[static_cast<std::size_t>(slot)];
+  e.shape = std::move(shape);
+  e.shape.pose = Transform{};
+  e.live = true;
+  e.generation = e.generation % kMaxGeneration + 1;
+  ++live_;
+  return (e.generation << kSlotBits) | (slot + 1);
+}
+
+Registry::Entry* Registry::entry(int handle, const char* name, std::int64_t index, SceneError* err) {
+  const int slot = (handle & kSlotMask) - 1;
+  if (handle <= 0 || slot < 0 || slot >= static_cast<int>(slots_.size()) ||
+      !slots_[static_cast<std::size_t>(slot)]->live ||
+      slots_[static_cast<std::size_t>(slot)]->generation != (handle >> kSlotBits)) {
+    fail(err, "disposed", Field{name, index}.str(), "the shape was disposed (or never created)");
+    return nullptr;
+  }
+  return slots_[static_cast<std::size_t>(slot)].get();
+}
+
+Registry::Entry& Registry::slotOf(int liveHandle) {
+  return *slots_[static_cast<std::size_t>((liveHandle & kSlotMask) - 1)];
+}
+
+const Shape* Registry::find(int handle) const {
+  const int slot = (handle & kSlotMask) - 1;
+  if (handle <= 0 || slot < 0 || slot >= static_cast<int>(slots_.size())) return nullptr;
+  const Entry& e = *slots_[static_cast<std::size_t>(slot)];
+  return e.live && e.generation == (handle >> kSlotBits) ? &e.shape : nullptr;
+}
+
+bool Registry::remove(int handle) {
+  SceneError ignored;
+  Entry* e = entry(handle, "", -1, &ignored);
+  if (e == nullptr) return false;
+  e->live = false;
+  e->shape = Shape{};
+  e->twin.reset();
+  e->satHull.reset();
+  free_.push_back((handle & kSlotMask) - 1);
+  --live_;
+  return true;
+}
+
+// Runs one query on posed entries. b is null for raycast. When a and b are
+// the same entry, B uses the entry's twin so each keeps its own pose.
+bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB,
+                   const double* extra, double* cache, double* out, SceneError* err) {
+  a.shape.pose = poseA;
+  const PosedShape pa(a.shape);
+  Shape* shapeB = nullptr;
+  if (b != nullptr) {
+    if (b == &a) {
+      if (!a.twin) a.twin = std::make_unique<Shape>(a.shape);
+      shapeB = a.twin.get();
+    } else {
+      shapeB = &b->shape;
+    }
+    shapeB->pose = poseB;
+  }
+  switch (kind) {
+    case Kind::Intersect: {
+      GjkCache c;
+      if (cache != nullptr) {
+        c.direction = vec(cache);
+        c.valid = cache[3] != 0;
+      }
+      const IntersectResult r = gjkIntersect(pa, PosedShape(*shapeB), GjkSettings{}, cache != nullptr ? &c : nullptr);
+      if (cache != nullptr) {
+        put(cache, c.direction);
+        cache[3] = c.valid ? 1 : 0;
+      }
+      out[0] = r.intersecting;
+      out[1] = r.iterations;
+      out[2] = static_cast<double>(r.status);
+      return true;
+    }
+    case Kind::Distance: {
+      const DistanceResult r = gjkDistance(pa, PosedShape(*shapeB));
+      out[0] = r.distance;
+      put(out + 1, r.pointA);
+      put(out + 4, r.pointB);
+      out[7] = r.iterations;
+      out[8] = static_cast<double>(r.status);
+      return true;
+    }
+    case Kind::Penetration: {
+      const PenetrationResult r = penetration(pa, PosedShape(*shapeB));
+      out[0] = r.intersecting;
+      out[1] = r.depth;
+      put(out + 2, r.normal);
+      put(out + 5, r.pointA);
+      put(out + 8, r.pointB);
+      out[11] = r.iterations;
+      out[12] = static_cast<double>(r.status);
+      return true;
+    }
+    case Kind::ChungWang: {
+      const ChungWangResult r = chungWangIntersect(pa, PosedShape(*shapeB));
+      out[0] = r.intersecting;
+      putOrNaN(out + 1, r.status == ChungWangStatus::Separated, r.separatingAxis);
+      out[4] = r.iterations;
+      out[5] = static_cast<double>(r.status);
+      return true;
+    }
+    case Kind::Sat: {
+      SatResult r;
+      if (a.shape.type == ShapeType::Box && shapeB->type == ShapeType::Box) {
+        r = satBoxes(a.shape, *shapeB);
+      } else {
+        for (Entry* e : {&a, b}) {
+          if (!e->satHull) {
+            e->satHull = std::make_unique<SatHull>();
+            e->satStatus = buildSatHull(e->shape, e->satHull.get());
+          }
+          if (e->satStatus != SatStatus::Ok) return satAnswered(e->satStatus, false, e == &a ? "a" : "b", err);
+        }
+        r = satHulls(*a.satHull, poseA, *b->satHull, poseB);
+      }
+      if (!satAnswered(r.status, false, "shapes", err)) return false;
+      out[0] = r.intersecting;
+      put(out + 1, r.axis);
+      out[4] = r.intersecting ? r.depth : 0.0;
+      out[5] = r.intersecting ? 0.0 : r.depth;
+      out[6] = static_cast<double>(r.bestKind);
+      out[7] = r.axesTested;
+      out[8] = static_cast<double>(r.status);
+      return true;
+    }
+    case Kind::Raycast: {
+      const RayCastResult r = gjkRayCast(pa, vec(extra), vec(extra + 3), extra[6]);
+      out[0] = r.hit;
+      out[1] = r.hit ? r.t : kNaN;
+      putOrNaN(out + 2, r.hit, r.point);
+      putOrNaN(out + 5, r.hit && !r.startedInside, r.normal);
+      out[8] = r.startedInside;
+      out[9] = r.iterations;
+      out[10] = static_cast<double>(r.status);
+      return true;
+    }
+    case Kind::Shapecast: {
+      const ShapeCastResult r = gjkShapeCast(pa, PosedShape(*shapeB), vec(extra), vec(extra + 3));
+      out[0] = r.hit;
+      out[1] = r.hit ? r.t : kNaN;
+      putOrNaN(out + 2, r.hit && !r.initiallyOverlapping, r.normal);
+      putOrNaN(out + 5, r.hit, r.pointA);
+      putOrNaN(out + 8, r.hit, r.pointB);
+      out[11] = r.initiallyOverlapping;
+      out[12] = r.iterations;
+      out[13] = static_cast<double>(r.status);
+      return true;
+    }
+    case Kind::Count: break;
+  }
+  return fail(err, "invalid-argument", "query", "unknown query");
+}
+
+// The checks shared with the scene format report "invalid-scene"; here the
+// problem is an argument.
+static bool argumentError(SceneError* err) {
+  if (err->code == "invalid-scene") err->code = "invalid-argument";
+  return false;
+}
+
+bool Registry::query(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out,
+                     SceneError* err) {
+  return answer(kind, handleA, handleB, in, cache, out, err) || argumentError(err);
+}
+
+bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out,
+                      SceneError* err) {
+  const bool pair = kind != Kind::Raycast;
+  Entry* a = entry(handleA, pair ? "a" : "shape", -1, err);
+  if (a == nullptr) return false;
+  Entry* b = nullptr;
+  if (pair && (b = entry(handleB, "b", -1, err)) == nullptr) return false;
+  Transform poseA, poseB;
+  if (!readPose(in, pair ? "poseA" : "pose", -1, &poseA, err)) return false;
+  if (pair && !readPose(in + kPoseSize, "poseB", -1, &poseB, err)) return false;
+  if (!checkExtra(kind, in + 2 * kPoseSize, Field{kind == Kind::Raycast ? "ray" : "motion"}, err)) return false;
+  if (kind == Kind::Sat) {
+    if (!checkSatShape(a->shape, "a.type", err) || !checkSatShape(b->shape, "b.type", err)) return false;
+  }
+  return run(kind, *a, poseA, b, poseB, in + 2 * kPoseSize, kind == Kind::Intersect ? cache : nullptr, out, err);
+}
+
+bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err) {
+  const bool pair = kind != Kind::Raycast;
+  const Entry* a = entry(handleA, pair ? "a" : "shape", -1, err);
+  if (a == nullptr) return false;
+  const Entry* b = nullptr;
+  if (pair && (b = entry(handleB, "b", -1, err)) == nullptr) return false;
+  Transform poseA, poseB;
+  if (!readPose(in, pair ? "poseA" : "pose", -1, &poseA, err)) return false;
+  if (pair && !readPose(in + kPoseSize, "poseB", -1, &poseB, err)) return false;
+  const double* extra = in + 2 * kPoseSize;
+  if (!checkExtra(kind, extra, Field{kind == Kind::Raycast ? "ray" : "motion"}, err)) return false;
+  scene->shapes.assign(1, a->shape);
+  scene->shapes[0].pose = poseA;
+  if (pair) {
+    scene->shapes.push_back(b->shape);
+    scene->shapes[1].pose = poseB;
+  }
+  static const QueryKind kQuery[] = {QueryKind::Intersect, QueryKind::Distance,  QueryKind::Penetration,
+                                     QueryKind::ChungWang, QueryKind::Sat,       QueryKind::Raycast,
+                                     QueryKind::Shapecast};
+  scene->query = kQuery[static_cast<int>(kind)];
+  if (kind == Kind::Raycast) {
+    scene->hasRay = true;
+    scene->ray = {vec(extra), vec(extra + 3), extra[6]};
+  } else if (kind == Kind::Shapecast) {
+    scene->hasMotion = true;
+    scene->motion = {vec(extra), vec(extra + 3)};
+  }
+  return true;
+}
+
+bool Registry::trace(Kind kind, int handleA, int handleB, const double* in, std::string* json, SceneError* err) {
+  Scene scene;
+  if (!buildScene(kind, handleA, handleB, in, &scene, err)) return false;
+  if (kind == Kind::Sat) {
+    if (!checkSatShape(scene.shapes[0], "a.type", err) || !checkSatShape(scene.shapes[1], "b.type", err))
+      return argumentError(err);
+  }
+  return runScene(scene, true, json, err) || argumentError(err);
+}
+
+bool Registry::scene(Kind kind, int handleA, int handleB, const double* in, std::string* json, SceneError* err) {
+  Scene scene;
+  if (!buildScene(kind, handleA, handleB, in, &scene, err)) return false;
+  *json = sceneToJson(scene);
+  return true;
+}
+
+bool Registry::batch(Kind kind, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
+                     std::int64_t n, const double* extras, double* caches, double* out, SceneError* err) {
+  return answerBatch(kind, handles, nShapes, poses, pairs, n, extras, caches, out, err) || argumentError(err);
+}
+
+bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const double* poses,
+                           const std::uint32_t* pairs, std::int64_t n, const double* extras, double* caches,
+                           double* out, SceneError* err) {
+  if (kind == Kind::Count) return fail(err, "invalid-argument", "query", "unknown query");
+  if (n < 0 || n > kMaxBatch)
+    return fail(err, "invalid-argument", "pairs", "must hold at most " + std::to_string(kMaxBatch) + " queries");
+  const int perQuery = kind == Kind::Raycast ? 1 : 2;
+  // Check everything first: a batch either answers every query or none
+  // (but a sat pair whose shapes are too large for SAT stops it there).
+  for (int i = 0; i < nShapes; ++i) {
+    if (entry(handles[i], "shapes", i, err) == nullptr) return false;
+    Transform ignored;
+    if (!readPose(poses + static_cast<std::ptrdiff_t>(kPoseSize) * i, "poses", i, &ignored, err)) return false;
+  }
+  for (std::int64_t q = 0; q < n; ++q) {
+    for (int k = 0; k < perQuery; ++k) {
+      const std::uint32_t idx = pairs[perQuery * q + k];
+      if (idx >= static_cast<std::uint32_t>(nShapes))
+        return fail(err, "invalid-argument", Field{"pairs", perQuery * q + k}.str(),
+                    "is " + std::to_string(idx) + ", not a shape index (there are " + std::to_string(nShapes) +
+                        " shapes)");
+      if (kind == Kind::Sat && !hasPolytopalCore(slotOf(handles[idx]).shape))
+        return checkSatShape(slotOf(handles[idx]).shape, Field{"shapes", idx} + ".type", err);
+    }
+    if ((kind == Kind::Raycast || kind == Kind::Shapecast) &&
+        !checkExtra(kind, extras + kExtraSize * q, Field{kind == Kind::Raycast ? "rays" : "motions", q}, err))
+      return false;
+  }
+  const int stride = kResultStride[static_cast<int>(kind)];
+  for (std::int64_t q = 0; q < n; ++q) {
+    const std::uint32_t ia = pairs[perQuery * q];
+    const std::uint32_t ib = perQuery == 2 ? pairs[perQuery * q + 1] : ia;
+    Entry& a = slotOf(handles[ia]);
+    Entry* b = perQuery == 2 ? &slotOf(handles[ib]) : nullptr;
+    Transform poseA, poseB;
+    readPose(poses + kPoseSize * ia, "", -1, &poseA, err);
+    readPose(poses + kPoseSize * ib, "", -1, &poseB, err);
+    double* cache = kind == Kind::Intersect && caches != nullptr ? caches + kCacheSize * q : nullptr;
+    const double* extra = extras != nullptr ? extras + kExtraSize * q : nullptr;
+    if (!run(kind, a, poseA, b, poseB, extra, cache, out + stride * q, err)) {
+      err->field = Field{"pairs", perQuery * q}.str();
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace api
+}  // namespace collidoscope

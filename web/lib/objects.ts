@@ -1,0 +1,758 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// collidoscope — the object API for games: shapes made once (they live in
+// wasm memory), queries with poses, warm-start caches, and batches that
+// answer many pairs in one call.
+//
+//   import { init, sphere, box, distance } from 'collidoscope';
+//   await init();
+//   using a = sphere(1);
+//   using b = box([1, 1, 1]);
+//   const r = distance(a, { position: [0, 0, 0] }, b, { position: [3, 0, 0] });
+//   // r.distance === 1, r.pointA = [1, 0, 0], r.pointB = [2, 0, 0]
+//
+// The C++ side (wasm/include/collidoscope/api.h) checks every argument and
+// names the offending field; this file only checks what JavaScript alone
+// knows (types, lengths) and moves numbers in and out of the wasm heap.
+import type { WasmModule } from '#collidoscope-wasm';
+import { CollidoscopeError, toSceneJson } from './errors';
+import { loadedModule, mod, unwrap } from './module';
+import type {
+  ChungWangResult, ChungWangTrace, DistanceResult, EpaTrace, GjkTrace, IntersectResult, PenetrationResult,
+  PointArray, Quat, RaycastResult, RaycastTrace, SatResult, SatTrace, Scene, Shape, ShapecastResult, ShapecastTrace,
+  ShapeType, Vec3,
+} from './index';
+
+// ------------------------------------------------------------------ heap scratch
+
+const POSE = 7;
+const INPUT = 21; // [poseA 7][poseB 7][ray or motion 7]
+const CACHE = 4;
+const MAX_STRIDE = 14;
+
+/** The wasm-heap scratch of single queries, allocated once per module. */
+interface Scratch {
+  input: number;
+  cache: number;
+  out: number;
+}
+let scratch: Scratch | null = null;
+
+function scratchOf(m: WasmModule): Scratch {
+  if (scratch === null) {
+    const base = m._malloc(8 * (INPUT + CACHE + MAX_STRIDE));
+    scratch = { input: base, cache: base + 8 * INPUT, out: base + 8 * (INPUT + CACHE) };
+  }
+  return scratch;
+}
+
+/** Reply of the last failed _cds_* call, as a CollidoscopeError. */
+function lastError(m: WasmModule): CollidoscopeError {
+  try {
+    unwrap<unknown>(m.lastError());
+  } catch (e) {
+    if (e instanceof CollidoscopeError) return e;
+    throw e;
+  }
+  return new CollidoscopeError('internal', null, 'the query failed without an error');
+}
+
+// ------------------------------------------------------------------ shapes
+
+const disposeSymbol: typeof Symbol.dispose =
+  (Symbol as { dispose?: typeof Symbol.dispose }).dispose ?? (Symbol.for('Symbol.dispose') as typeof Symbol.dispose);
+
+// Frees the wasm side of shapes that were garbage-collected without dispose().
+const finalizer: FinalizationRegistry<number> | null =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<number>((handle) => {
+        loadedModule()?._cds_dispose(handle);
+      })
+    : null;
+
+/**
+ * A convex shape living in wasm memory: make it once with sphere(), box(), polytope(), … and query it with a
+ * pose as often as needed. Free it with dispose() (or `using`); a forgotten shape is freed when it is
+ * garbage-collected. A disposed shape throws CollidoscopeError 'disposed' when used.
+ */
+export class ConvexShape {
+  #handle: number;
+  /** The scene-format type. */
+  readonly type: ShapeType;
+
+  /** @internal Use the shape constructors (sphere(), box(), polytope(), createShape(), …). */
+  constructor(handle: number, type: ShapeType) {
+    this.#handle = handle;
+    this.type = type;
+    finalizer?.register(this, handle, this);
+  }
+
+  /** True after dispose(). */
+  get disposed(): boolean {
+    return this.#handle === 0;
+  }
+
+  /** @internal The registry handle; throws 'disposed' after dispose(). */
+  handle(field: string): number {
+    if (this.#handle === 0) throw new CollidoscopeError('disposed', field, 'the shape was disposed');
+    return this.#handle;
+  }
+
+  /** The scene-format shape object (no pose): for scenes, permalinks and drawing. */
+  spec(): Shape {
+    const { position: _p, rotation: _r, ...spec } = unwrap<Scene>(mod().shapeSpec(this.handle('shape'))).shapes[0];
+    return spec;
+  }
+
+  /** Frees the shape's wasm memory. Idempotent. */
+  dispose(): void {
+    if (this.#handle === 0) return;
+    loadedModule()?._cds_dispose(this.#handle);
+    finalizer?.unregister(this);
+    this.#handle = 0;
+  }
+
+  /** `using shape = sphere(1);` disposes it at the end of the block. */
+  [disposeSymbol](): void {
+    this.dispose();
+  }
+}
+
+/** Options of every shape constructor. */
+export interface ShapeOptions {
+  /** Extra radius added around the shape (rounds its edges). Default 0. */
+  margin?: number;
+}
+
+function made(reply: string, type: ShapeType): ConvexShape {
+  return new ConvexShape(unwrap<number>(reply), type);
+}
+
+/**
+ * A shape from a scene-format shape object, e.g. `createShape({ type: 'capsule', radius: 0.5, halfHeight: 1 })`.
+ * The object must not carry a pose (position, rotation): poses go to the queries.
+ */
+export function createShape(spec: Shape): ConvexShape {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+    throw new CollidoscopeError('invalid-argument', 'shape', `must be a shape object, got ${describe(spec)}`);
+  }
+  return made(mod().createShape(toSceneJson(spec)), spec.type);
+}
+
+function withMargin(spec: Shape, options: ShapeOptions | undefined): Shape {
+  if (options === undefined) return spec;
+  if (options === null || typeof options !== 'object') {
+    throw new CollidoscopeError('invalid-argument', 'options', `must be an object like { margin: 0.1 }, got ${describe(options)}`);
+  }
+  for (const k of Object.keys(options)) {
+    if (k !== 'margin') throw new CollidoscopeError('invalid-argument', `options.${k}`, 'unknown option (the only one is margin)');
+  }
+  return options.margin === undefined ? spec : { ...spec, margin: options.margin };
+}
+
+/** A point (a sphere of radius 0; give it a margin to make it round). */
+export function point(options?: ShapeOptions): ConvexShape {
+  return createShape(withMargin({ type: 'point' }, options));
+}
+/** A sphere of the given radius about the origin. */
+export function sphere(radius: number, options?: ShapeOptions): ConvexShape {
+  return createShape(withMargin({ type: 'sphere', radius }, options));
+}
+/** A box with the given half extents along x, y, z. */
+export function box(halfExtents: Vec3, options?: ShapeOptions): ConvexShape {
+  return createShape(withMargin({ type: 'box', halfExtents }, options));
+}
+/** A capsule along y: a segment from −halfHeight to +halfHeight, grown by radius. */
+export function capsule(radius: number, halfHeight: number, options?: ShapeOptions): ConvexShape {
+  return createShape(withMargin({ type: 'capsule', radius, halfHeight }, options));
+}
+/** A cylinder along y. */
+export function cylinder(radius: number, halfHeight: number, options?: ShapeOptions): ConvexShape {
+  return createShape(withMargin({ type: 'cylinder', radius, halfHeight }, options));
+}
+/** A cone along y: base circle at −halfHeight, apex at +halfHeight. */
+export function cone(radius: number, halfHeight: number, options?: ShapeOptions): ConvexShape {
+  return createShape(withMargin({ type: 'cone', radius, halfHeight }, options));
+}
+/** An ellipsoid with the given semi-axes along x, y, z. */
+export function ellipsoid(radii: Vec3, options?: ShapeOptions): ConvexShape {
+  return createShape(withMargin({ type: 'ellipsoid', radii }, options));
+}
+/** A segment between two points. */
+export function segment(a: Vec3, b: Vec3, options?: ShapeOptions): ConvexShape {
+  return createShape(withMargin({ type: 'segment', points: [a, b] }, options));
+}
+/** A triangle. */
+export function triangle(a: Vec3, b: Vec3, c: Vec3, options?: ShapeOptions): ConvexShape {
+  return createShape(withMargin({ type: 'triangle', points: [a, b, c] }, options));
+}
+
+/**
+ * The convex hull of points, as a shape: flat x0, y0, z0, x1, … (a Float32Array or Float64Array, e.g. a
+ * three.js position attribute's array) or [x, y, z] triples. Up to 1 000 000 points; the points are copied
+ * into wasm memory once, and a polytope of 96 points or more gets a precomputed support walk.
+ */
+export function polytope(points: PointArray, options?: ShapeOptions): ConvexShape {
+  const margin = withMargin({ type: 'polytope' }, options).margin ?? 0;
+  if (typeof margin !== 'number') {
+    throw new CollidoscopeError('invalid-argument', 'margin', `must be a number, got ${describe(margin)}`);
+  }
+  return made(mod().createPolytope(flatPoints(points), margin), 'polytope');
+}
+
+/** What polytopeFromGeometry() reads: a three.js BufferGeometry, or anything with the same position attribute. */
+export interface GeometryLike {
+  /** Checked at run time: must give an AttributeLike for 'position'. */
+  getAttribute?(name: string): unknown;
+  attributes?: { position?: unknown };
+}
+/** A three.js BufferAttribute or InterleavedBufferAttribute (or look-alike). */
+export interface AttributeLike {
+  count: number;
+  itemSize: number;
+  getX(i: number): number;
+  getY(i: number): number;
+  getZ(i: number): number;
+}
+
+/**
+ * The convex hull of a three.js BufferGeometry's vertices (its local space; interleaved and indexed geometries
+ * work). The geometry's position attribute is read once; the geometry is not kept.
+ */
+export function polytopeFromGeometry(geometry: GeometryLike, options?: ShapeOptions): ConvexShape {
+  if (geometry === null || typeof geometry !== 'object') {
+    throw new CollidoscopeError('invalid-argument', 'geometry', `must be a BufferGeometry, got ${describe(geometry)}`);
+  }
+  const attr = (typeof geometry.getAttribute === 'function' ? geometry.getAttribute('position') : geometry.attributes?.position) as
+    | AttributeLike
+    | null
+    | undefined;
+  if (attr === undefined || attr === null || typeof attr.getX !== 'function' || typeof attr.count !== 'number') {
+    throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position', 'is missing: the geometry has no vertex positions');
+  }
+  if (attr.itemSize !== 3) {
+    throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position.itemSize', `must be 3, got ${attr.itemSize}`);
+  }
+  const flat = new Float64Array(attr.count * 3);
+  for (let i = 0; i < attr.count; i++) {
+    flat[3 * i] = attr.getX(i);
+    flat[3 * i + 1] = attr.getY(i);
+    flat[3 * i + 2] = attr.getZ(i);
+  }
+  return polytope(flat, options);
+}
+
+/** @internal Points as one Float64Array x0, y0, z0, x1, … (Float64Arrays pass through). */
+export function flatPoints(points: PointArray): Float64Array {
+  if (points instanceof Float64Array) return points;
+  if (points instanceof Float32Array) return Float64Array.from(points);
+  if (points === null || typeof points !== 'object' || typeof (points as ArrayLike<unknown>).length !== 'number') {
+    throw new CollidoscopeError('invalid-argument', 'points', `must be an array of numbers or of [x, y, z] points, got ${describe(points)}`);
+  }
+  const list = points as ArrayLike<unknown>;
+  if (list.length > 0 && Array.isArray(list[0])) {
+    const triples = points as readonly Vec3[];
+    const out = new Float64Array(triples.length * 3);
+    for (let i = 0; i < triples.length; i++) {
+      const p = triples[i];
+      if (!Array.isArray(p) || p.length !== 3) {
+        throw new CollidoscopeError('invalid-argument', `points[${i}]`, 'must be an array of 3 numbers [x, y, z]');
+      }
+      for (let k = 0; k < 3; k++) {
+        if (typeof p[k] !== 'number') throw new CollidoscopeError('invalid-argument', `points[${i}][${k}]`, `must be a number, got ${typeof p[k]}`);
+        out[3 * i + k] = p[k];
+      }
+    }
+    return out;
+  }
+  const out = new Float64Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const x = list[i];
+    if (typeof x !== 'number') throw new CollidoscopeError('invalid-argument', `points[${Math.floor(i / 3)}]`, `must hold numbers, got ${typeof x}`);
+    out[i] = x;
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ poses
+
+/** {x, y, z}: a three.js Vector3, say. */
+export interface XYZ {
+  x: number;
+  y: number;
+  z: number;
+}
+/** {x, y, z, w}: a three.js Quaternion, say. */
+export interface XYZW extends XYZ {
+  w: number;
+}
+
+/**
+ * Where a shape is: a position and a rotation (unit quaternion [qx, qy, qz, qw], normalized if it is not).
+ * Either may be left out (origin, no rotation). Accepted forms:
+ * - `{ position: [x, y, z], rotation: [qx, qy, qz, qw] }` (as in the scene format);
+ * - `{ position: {x, y, z}, quaternion: {x, y, z, w} }`: a three.js Object3D (its local transform;
+ *   collidoscope/three's poseOf() reads the world transform);
+ * - 7 numbers [x, y, z, qx, qy, qz, qw] (an array, Float64Array or Float32Array).
+ */
+export type PoseLike =
+  | { position?: Vec3 | XYZ; rotation?: Quat | XYZW; quaternion?: XYZW }
+  | readonly number[]
+  | Float64Array
+  | Float32Array;
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  if (typeof v === 'number') return String(v);
+  return typeof v;
+}
+
+function num(v: unknown, field: string): number {
+  if (typeof v !== 'number') throw new CollidoscopeError('invalid-argument', field, `must be a number, got ${describe(v)}`);
+  return v;
+}
+
+function writeVec(heap: Float64Array, at: number, v: unknown, n: 3 | 4, field: string): void {
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) {
+    const a = v as ArrayLike<unknown>;
+    if (a.length !== n) throw new CollidoscopeError('invalid-argument', field, `must have ${n} numbers, got ${a.length}`);
+    for (let i = 0; i < n; i++) heap[at + i] = num(a[i], `${field}[${i}]`);
+    return;
+  }
+  if (v !== null && typeof v === 'object') {
+    const o = v as Partial<XYZW>;
+    heap[at] = num(o.x, `${field}.x`);
+    heap[at + 1] = num(o.y, `${field}.y`);
+    heap[at + 2] = num(o.z, `${field}.z`);
+    if (n === 4) heap[at + 3] = num(o.w, `${field}.w`);
+    return;
+  }
+  throw new CollidoscopeError('invalid-argument', field, `must be ${n === 3 ? '[x, y, z] or {x, y, z}' : '[qx, qy, qz, qw] or {x, y, z, w}'}, got ${describe(v)}`);
+}
+
+/** Writes a pose as 7 doubles at heap[at]. Non-finite numbers are left for the C++ checks to name. */
+function writePose(heap: Float64Array, at: number, pose: PoseLike | undefined, field: string): void {
+  heap[at] = heap[at + 1] = heap[at + 2] = heap[at + 3] = heap[at + 4] = heap[at + 5] = 0;
+  heap[at + 6] = 1;
+  if (pose === undefined) return;
+  if (Array.isArray(pose) || ArrayBuffer.isView(pose)) {
+    const a = pose as ArrayLike<unknown>;
+    if (a.length !== POSE) {
+      throw new CollidoscopeError('invalid-argument', field, `must have 7 numbers [x, y, z, qx, qy, qz, qw], got ${a.length}`);
+    }
+    for (let i = 0; i < POSE; i++) heap[at + i] = num(a[i], `${field}[${i}]`);
+    return;
+  }
+  if (pose === null || typeof pose !== 'object') {
+    throw new CollidoscopeError('invalid-argument', field, `must be a pose ({ position, rotation } or 7 numbers), got ${describe(pose)}`);
+  }
+  const p = pose as { position?: unknown; rotation?: unknown; quaternion?: unknown };
+  if (p.position !== undefined) writeVec(heap, at, p.position, 3, `${field}.position`);
+  // A three.js Object3D has both: its `rotation` is an Euler, its `quaternion` the rotation we want.
+  if (p.quaternion !== undefined) writeVec(heap, at + 3, p.quaternion, 4, `${field}.quaternion`);
+  else if (p.rotation !== undefined) writeVec(heap, at + 3, p.rotation, 4, `${field}.rotation`);
+}
+
+// ------------------------------------------------------------------ layouts
+
+/** The queries of the object API and of batch(). */
+export type PairQuery = 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'shapecast';
+export type BatchQuery = PairQuery | 'raycast';
+const KINDS: readonly BatchQuery[] = ['intersect', 'distance', 'penetration', 'chungwang', 'sat', 'raycast', 'shapecast'];
+
+interface Layout {
+  fields: string[];
+  status: string[];
+  axisKind?: string[];
+}
+let layouts: Record<BatchQuery, Layout> | null = null;
+
+function layoutOf(m: WasmModule, q: BatchQuery): Layout {
+  if (layouts === null) layouts = unwrap<Record<BatchQuery, Layout>>(m.layout());
+  return layouts[q];
+}
+
+/**
+ * The result fields of batch(): `BATCH_LAYOUT.distance` is ['distance', 'pointA.x', …, 'status'], one double
+ * per field and pair. Booleans are 0 or 1, 'status' (and sat's 'axisKind') the index in `statusNames`, and a
+ * vector that is null in the single query's result (a raycast miss's point, say) is NaN.
+ */
+export function batchLayout(query: BatchQuery): { fields: readonly string[]; stride: number; statusNames: readonly string[]; axisKindNames?: readonly string[] } {
+  const l = layoutOf(mod(), kindOf(query, 'query'));
+  return { fields: l.fields, stride: l.fields.length, statusNames: l.status, ...(l.axisKind ? { axisKindNames: l.axisKind } : {}) };
+}
+
+function kindOf(query: unknown, field: string): BatchQuery {
+  if (typeof query !== 'string' || !(KINDS as readonly string[]).includes(query)) {
+    throw new CollidoscopeError('invalid-argument', field, `unknown query ${JSON.stringify(query) ?? String(query)} (expected ${KINDS.join(', ')})`);
+  }
+  return query as BatchQuery;
+}
+
+const vec = (o: Float64Array, i: number): Vec3 => [o[i], o[i + 1], o[i + 2]];
+const vecOrNull = (o: Float64Array, i: number): Vec3 | null => (Number.isNaN(o[i]) ? null : vec(o, i));
+
+/** One result object from its doubles at o[i…] (the same object run() gives for the same scene). */
+function toResult(m: WasmModule, q: BatchQuery, o: Float64Array, i: number): unknown {
+  const status = layoutOf(m, q).status[o[i + layoutOf(m, q).fields.length - 1]];
+  switch (q) {
+    case 'intersect':
+      return { intersecting: o[i] !== 0, iterations: o[i + 1], status } as IntersectResult;
+    case 'distance':
+      return { distance: o[i], pointA: vec(o, i + 1), pointB: vec(o, i + 4), iterations: o[i + 7], status } as DistanceResult;
+    case 'penetration':
+      return {
+        intersecting: o[i] !== 0, depth: o[i + 1], normal: vec(o, i + 2), pointA: vec(o, i + 5), pointB: vec(o, i + 8),
+        iterations: o[i + 11], status,
+      } as PenetrationResult;
+    case 'chungwang':
+      return { intersecting: o[i] !== 0, separatingAxis: vecOrNull(o, i + 1), iterations: o[i + 4], status } as ChungWangResult;
+    case 'sat':
+      return {
+        intersecting: o[i] !== 0, axis: vec(o, i + 1), depth: o[i + 4], gap: o[i + 5],
+        axisKind: layoutOf(m, q).axisKind![o[i + 6]], axesTested: o[i + 7], status,
+      } as SatResult;
+    case 'raycast':
+      return {
+        hit: o[i] !== 0, t: Number.isNaN(o[i + 1]) ? null : o[i + 1], point: vecOrNull(o, i + 2), normal: vecOrNull(o, i + 5),
+        startedInside: o[i + 8] !== 0, iterations: o[i + 9], status,
+      } as RaycastResult;
+    case 'shapecast':
+      return {
+        hit: o[i] !== 0, t: Number.isNaN(o[i + 1]) ? null : o[i + 1], normal: vecOrNull(o, i + 2), pointA: vecOrNull(o, i + 5),
+        pointB: vecOrNull(o, i + 8), initiallyOverlapping: o[i + 11] !== 0, iterations: o[i + 12], status,
+      } as ShapecastResult;
+  }
+}
+
+// ------------------------------------------------------------------ single queries
+
+/**
+ * A warm start for repeated intersect() calls on the same pair (a pair that moves a little between frames is
+ * usually decided in one GJK step). Plain JavaScript memory: nothing to dispose.
+ */
+export class IntersectCache {
+  /** [dx, dy, dz, valid]: the last separating direction. */
+  readonly data = new Float64Array(CACHE);
+  /** Forget the stored direction. */
+  reset(): void {
+    this.data.fill(0);
+  }
+}
+
+/** Options of the pair queries. */
+export interface QueryOptions {
+  /** Return the query's trace (every step of the algorithm, as trace()) instead of its result. */
+  trace?: boolean;
+}
+export interface IntersectOptions extends QueryOptions {
+  cache?: IntersectCache;
+}
+/** The ray of raycast(): origin + t·direction for 0 ≤ t ≤ maxT (default 1). */
+export interface Ray {
+  origin: Vec3 | XYZ;
+  direction: Vec3 | XYZ;
+  maxT?: number;
+}
+/** The motion of shapecast() over the step t ∈ [0, 1]; a missing translation is zero. */
+export interface Motion {
+  translationA?: Vec3 | XYZ;
+  translationB?: Vec3 | XYZ;
+}
+
+function checkOptions(options: unknown, allowed: readonly string[]): void {
+  if (options === undefined) return;
+  if (options === null || typeof options !== 'object') {
+    throw new CollidoscopeError('invalid-argument', 'options', `must be an object, got ${describe(options)}`);
+  }
+  for (const k of Object.keys(options)) {
+    if (!allowed.includes(k)) throw new CollidoscopeError('invalid-argument', `options.${k}`, `unknown option (expected ${allowed.join(', ')})`);
+  }
+}
+
+function shapeHandle(s: unknown, field: string): number {
+  if (!(s instanceof ConvexShape)) {
+    throw new CollidoscopeError('invalid-argument', field, `must be a shape made by sphere(), box(), polytope(), createShape(), …, got ${describe(s)}`);
+  }
+  return s.handle(field);
+}
+
+/** Writes a query's arguments into the scratch input; returns the two handles. */
+function prepare(m: WasmModule, q: BatchQuery, args: readonly unknown[]): [number, number] {
+  const heap = m.HEAPF64;
+  const at = scratchOf(m).input >> 3;
+  heap.fill(0, at, at + INPUT);
+  if (q === 'raycast') {
+    const [shape, pose, ray] = args as [unknown, PoseLike, Ray];
+    const a = shapeHandle(shape, 'shape');
+    writePose(heap, at, pose, 'pose');
+    if (ray === null || typeof ray !== 'object') throw new CollidoscopeError('invalid-argument', 'ray', `must be { origin, direction, maxT? }, got ${describe(ray)}`);
+    checkOptions(ray, ['origin', 'direction', 'maxT']);
+    writeVec(heap, at + 2 * POSE, ray.origin, 3, 'ray.origin');
+    writeVec(heap, at + 2 * POSE + 3, ray.direction, 3, 'ray.direction');
+    heap[at + 2 * POSE + 6] = ray.maxT === undefined ? 1 : num(ray.maxT, 'ray.maxT');
+    return [a, a];
+  }
+  const [sa, poseA, sb, poseB, motion] = args as [unknown, PoseLike, unknown, PoseLike, Motion];
+  const a = shapeHandle(sa, 'a');
+  const b = shapeHandle(sb, 'b');
+  writePose(heap, at, poseA, 'poseA');
+  writePose(heap, at + POSE, poseB, 'poseB');
+  if (q === 'shapecast') {
+    if (motion === null || typeof motion !== 'object') {
+      throw new CollidoscopeError('invalid-argument', 'motion', `must be { translationA?, translationB? }, got ${describe(motion)}`);
+    }
+    checkOptions(motion, ['translationA', 'translationB']);
+    if (motion.translationA !== undefined) writeVec(heap, at + 2 * POSE, motion.translationA, 3, 'motion.translationA');
+    if (motion.translationB !== undefined) writeVec(heap, at + 2 * POSE + 3, motion.translationB, 3, 'motion.translationB');
+  }
+  return [a, b];
+}
+
+function single(q: BatchQuery, args: readonly unknown[], options: IntersectOptions | undefined): unknown {
+  checkOptions(options, q === 'intersect' ? ['trace', 'cache'] : ['trace']);
+  const m = mod();
+  const [a, b] = prepare(m, q, args);
+  const s = scratchOf(m);
+  if (options?.trace === true) return unwrap<unknown>(m.traceQuery(q, a, b, s.input));
+  const cache = options?.cache;
+  if (cache !== undefined && !(cache instanceof IntersectCache)) {
+    throw new CollidoscopeError('invalid-argument', 'options.cache', `must be an IntersectCache, got ${describe(cache)}`);
+  }
+  if (cache) m.HEAPF64.set(cache.data, s.cache >> 3);
+  if (m._cds_query(KINDS.indexOf(q), a, b, s.input, cache ? s.cache : 0, s.out) === 0) throw lastError(m);
+  if (cache) cache.data.set(m.HEAPF64.subarray(s.cache >> 3, (s.cache >> 3) + CACHE));
+  return toResult(m, q, m.HEAPF64, s.out >> 3);
+}
+
+/** GJK boolean test: do A (at poseA) and B (at poseB) overlap? Touching counts as intersecting. */
+export function intersect(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options: IntersectOptions & { trace: true }): GjkTrace;
+export function intersect(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: IntersectOptions): IntersectResult;
+export function intersect(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: IntersectOptions): IntersectResult | GjkTrace {
+  return single('intersect', [a, poseA, b, poseB], options) as IntersectResult;
+}
+
+/** GJK distance and closest points (0 when the shapes overlap). */
+export function distance(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options: QueryOptions & { trace: true }): GjkTrace;
+export function distance(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): DistanceResult;
+export function distance(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): DistanceResult | GjkTrace {
+  return single('distance', [a, poseA, b, poseB], options) as DistanceResult;
+}
+
+/** GJK + EPA: penetration depth, normal (move B by depth·normal to separate) and contact points. */
+export function penetration(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options: QueryOptions & { trace: true }): EpaTrace;
+export function penetration(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): PenetrationResult;
+export function penetration(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): PenetrationResult | EpaTrace {
+  return single('penetration', [a, poseA, b, poseB], options) as PenetrationResult;
+}
+
+/** Chung–Wang's separating-vector test: intersecting, or a separating axis. */
+export function chungWang(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options: QueryOptions & { trace: true }): ChungWangTrace;
+export function chungWang(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): ChungWangResult;
+export function chungWang(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): ChungWangResult | ChungWangTrace {
+  return single('chungwang', [a, poseA, b, poseB], options) as ChungWangResult;
+}
+
+/**
+ * Separating-axis test on shapes with vertices (box, polytope, triangle, segment, point; sphere and capsule as
+ * rounded point and segment). The first sat() on a non-box shape builds and keeps its SAT hull.
+ */
+export function sat(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options: QueryOptions & { trace: true }): SatTrace;
+export function sat(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): SatResult;
+export function sat(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): SatResult | SatTrace {
+  return single('sat', [a, poseA, b, poseB], options) as SatResult;
+}
+
+/** GJK ray cast against a shape: the first hit of origin + t·direction, 0 ≤ t ≤ maxT. */
+export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options: QueryOptions & { trace: true }): RaycastTrace;
+export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options?: QueryOptions): RaycastResult;
+export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options?: QueryOptions): RaycastResult | RaycastTrace {
+  return single('raycast', [shape, pose, ray], options) as RaycastResult;
+}
+
+/** GJK shape cast: A and B translate over the step; time of impact t ∈ [0, 1], normal and contact points. */
+export function shapecast(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, motion: Motion, options: QueryOptions & { trace: true }): ShapecastTrace;
+export function shapecast(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, motion: Motion, options?: QueryOptions): ShapecastResult;
+export function shapecast(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, motion: Motion, options?: QueryOptions): ShapecastResult | ShapecastTrace {
+  return single('shapecast', [a, poseA, b, poseB, motion], options) as ShapecastResult;
+}
+
+/**
+ * The scene (format version 1) of a query: its shapes at their poses, and the ray or motion. Pass it to run(),
+ * trace(), encodeLink() or the CLI to replay the query, e.g. to report a pair that misbehaves in a game.
+ *
+ *   const link = encodeLink(sceneOf('penetration', a, poseA, b, poseB));
+ */
+export function sceneOf(query: 'raycast', shape: ConvexShape, pose: PoseLike | undefined, ray: Ray): Scene;
+export function sceneOf(query: 'shapecast', a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, motion: Motion): Scene;
+export function sceneOf(query: Exclude<PairQuery, 'shapecast'>, a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined): Scene;
+export function sceneOf(query: BatchQuery, ...args: unknown[]): Scene {
+  const q = kindOf(query, 'query');
+  const m = mod();
+  const [a, b] = prepare(m, q, args);
+  return unwrap<Scene>(m.sceneOfQuery(q, a, b, scratchOf(m).input));
+}
+
+// ------------------------------------------------------------------ batches
+
+/** Options of batch(). */
+export interface BatchOptions {
+  /** raycast: 7 numbers per ray (origin, direction, maxT). */
+  rays?: Float64Array | Float32Array | ArrayLike<number>;
+  /** shapecast: 6 numbers per pair (translationA, translationB). */
+  motions?: Float64Array | Float32Array | ArrayLike<number>;
+  /** intersect: 4 numbers per pair, read and updated (zeros to start): each pair's warm start. */
+  caches?: Float64Array;
+  /** Where to write the results (stride · pairs numbers); a new array when left out. */
+  out?: Float64Array;
+}
+
+/** Growable wasm-heap buffers of batch(), kept between calls (they never shrink). */
+const arena = { ptr: 0, bytes: 0 };
+
+function arenaOf(m: WasmModule, bytes: number): number {
+  if (bytes > arena.bytes) {
+    if (arena.ptr !== 0) m._free(arena.ptr);
+    const size = Math.max(bytes, 2 * arena.bytes, 4096);
+    arena.ptr = m._malloc(size);
+    if (arena.ptr === 0) {
+      arena.bytes = 0;
+      throw new CollidoscopeError('invalid-argument', 'pairs', `the batch needs ${bytes} bytes of wasm memory, more than is available`);
+    }
+    arena.bytes = size;
+  }
+  return arena.ptr;
+}
+
+function typedLength(v: unknown, field: string): number {
+  if (v === null || typeof v !== 'object' || typeof (v as ArrayLike<number>).length !== 'number') {
+    throw new CollidoscopeError('invalid-argument', field, `must be a typed array or an array of numbers, got ${describe(v)}`);
+  }
+  return (v as ArrayLike<number>).length;
+}
+
+function copyNumbers(heap: Float64Array | Uint32Array, at: number, v: ArrayLike<number>, field: string): void {
+  if (ArrayBuffer.isView(v)) {
+    heap.set(v as ArrayLike<number>, at);
+    return;
+  }
+  for (let i = 0; i < v.length; i++) heap[at + i] = num(v[i], `${field}[${i}]`);
+}
+
+/**
+ * Answers many queries in one call, without crossing into wasm once per pair. `shapes` lists the shapes,
+ * `poses` holds 7 numbers per shape ([x, y, z, qx, qy, qz, qw]; Float64Array or Float32Array), and `pairs` 2
+ * shape indices per query (raycast: 1, with `options.rays`). Returns batchLayout(query).stride numbers per
+ * query; each query's numbers are bit for bit what the single query (intersect(), distance(), …) returns.
+ *
+ *   const out = batch('distance', shapes, poses, new Uint32Array([0, 1, 0, 2]));
+ *   const { stride } = batchLayout('distance');
+ *   const d01 = out[0], d02 = out[stride];
+ */
+export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: Float64Array | Float32Array | ArrayLike<number>, pairs: Uint32Array | ArrayLike<number>, options: BatchOptions = {}): Float64Array {
+  const q = kindOf(query, 'query');
+  const m = mod();
+  checkOptions(options, ['rays', 'motions', 'caches', 'out']);
+  if (!Array.isArray(shapes)) throw new CollidoscopeError('invalid-argument', 'shapes', `must be an array of shapes, got ${describe(shapes)}`);
+  const nShapes = shapes.length;
+  if (typedLength(poses, 'poses') !== POSE * nShapes) {
+    throw new CollidoscopeError('invalid-argument', 'poses', `must hold 7 numbers per shape (${POSE * nShapes}), got ${(poses as ArrayLike<number>).length}`);
+  }
+  const per = q === 'raycast' ? 1 : 2;
+  const nIndices = typedLength(pairs, 'pairs');
+  if (nIndices % per !== 0) throw new CollidoscopeError('invalid-argument', 'pairs', `must hold 2 shape indices per pair, got ${nIndices} numbers`);
+  const n = nIndices / per;
+  if (n > 1 << 22) throw new CollidoscopeError('invalid-argument', 'pairs', `must hold at most ${1 << 22} queries, got ${n}`);
+  const extraName = q === 'raycast' ? 'rays' : q === 'shapecast' ? 'motions' : null;
+  const extraPer = q === 'raycast' ? 7 : 6;
+  const extras = extraName === null ? undefined : options[extraName as 'rays' | 'motions'];
+  if (extraName !== null) {
+    if (extras === undefined) throw new CollidoscopeError('invalid-argument', `options.${extraName}`, `is missing (${q} needs ${extraPer} numbers per query)`);
+    if (typedLength(extras, `options.${extraName}`) !== extraPer * n) {
+      throw new CollidoscopeError('invalid-argument', `options.${extraName}`, `must hold ${extraPer} numbers per query (${extraPer * n}), got ${extras.length}`);
+    }
+  } else if (options.rays !== undefined || options.motions !== undefined) {
+    throw new CollidoscopeError('invalid-argument', options.rays !== undefined ? 'options.rays' : 'options.motions', `is not used by ${q}`);
+  }
+  const caches = options.caches;
+  if (caches !== undefined) {
+    if (q !== 'intersect') throw new CollidoscopeError('invalid-argument', 'options.caches', `is only used by intersect, not ${q}`);
+    if (!(caches instanceof Float64Array) || caches.length !== CACHE * n) {
+      throw new CollidoscopeError('invalid-argument', 'options.caches', `must be a Float64Array of 4 numbers per pair (${CACHE * n})`);
+    }
+  }
+  const stride = layoutOf(m, q).fields.length;
+  const out = options.out ?? new Float64Array(stride * n);
+  if (!(out instanceof Float64Array) || out.length < stride * n) {
+    throw new CollidoscopeError('invalid-argument', 'options.out', `must be a Float64Array of at least ${stride * n} numbers`);
+  }
+  const handles = shapes.map((s, i) => shapeHandle(s, `shapes[${i}]`));
+
+  // One arena: doubles first (8-byte aligned), then the 4-byte handles and indices.
+  const dPoses = 0;
+  const dExtras = dPoses + POSE * nShapes;
+  const dCaches = dExtras + (extras ? 7 * n : 0);
+  const dOut = dCaches + (caches ? CACHE * n : 0);
+  const doubles = dOut + stride * n;
+  const base = arenaOf(m, 8 * doubles + 4 * (nShapes + nIndices));
+  const f64 = m.HEAPF64;
+  const at = base >> 3;
+  copyNumbers(f64, at + dPoses, poses, 'poses');
+  if (extras) {
+    if (extraPer === 7) copyNumbers(f64, at + dExtras, extras, `options.${extraName}`);
+    else {
+      // Motions: 6 per pair into the C++ layout's 7 (the 7th unused).
+      for (let i = 0; i < n; i++) {
+        for (let k = 0; k < 6; k++) f64[at + dExtras + 7 * i + k] = num(extras[6 * i + k], `options.motions[${6 * i + k}]`);
+        f64[at + dExtras + 7 * i + 6] = 0;
+      }
+    }
+  }
+  if (caches) f64.set(caches, at + dCaches);
+  const iHandles = (base + 8 * doubles) >> 2;
+  const iPairs = iHandles + nShapes;
+  m.HEAP32.set(handles, iHandles);
+  const u32 = m.HEAPU32;
+  for (let i = 0; i < nIndices; i++) {
+    const v = (pairs as ArrayLike<number>)[i];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= nShapes) {
+      throw new CollidoscopeError('invalid-argument', `pairs[${i}]`, `must be a shape index from 0 to ${nShapes - 1}, got ${describe(v)}`);
+    }
+    u32[iPairs + i] = v;
+  }
+  const ok = m._cds_batch(
+    KINDS.indexOf(q), iHandles << 2, nShapes, base + 8 * dPoses, iPairs << 2, n,
+    extras ? base + 8 * dExtras : 0, caches ? base + 8 * dCaches : 0, base + 8 * dOut,
+  );
+  if (ok === 0) throw lastError(m);
+  const heap = m.HEAPF64;
+  out.set(heap.subarray(at + dOut, at + dOut + stride * n));
+  if (caches) caches.set(heap.subarray(at + dCaches, at + dCaches + CACHE * n));
+  return out;
+}
+
+/** The result object of query number i of a batch() output (as the single query returns it). */
+export function batchResult(query: 'intersect', out: Float64Array, i: number): IntersectResult;
+export function batchResult(query: 'distance', out: Float64Array, i: number): DistanceResult;
+export function batchResult(query: 'penetration', out: Float64Array, i: number): PenetrationResult;
+export function batchResult(query: 'chungwang', out: Float64Array, i: number): ChungWangResult;
+export function batchResult(query: 'sat', out: Float64Array, i: number): SatResult;
+export function batchResult(query: 'raycast', out: Float64Array, i: number): RaycastResult;
+export function batchResult(query: 'shapecast', out: Float64Array, i: number): ShapecastResult;
+export function batchResult(query: BatchQuery, out: Float64Array, i: number): unknown {
+  const q = kindOf(query, 'query');
+  const m = mod();
+  const stride = layoutOf(m, q).fields.length;
+  if (!Number.isInteger(i) || i < 0 || stride * (i + 1) > out.length) {
+    throw new CollidoscopeError('invalid-argument', 'i', `must be a query index from 0 to ${Math.floor(out.length / stride) - 1}, got ${i}`);
+  }
+  return toResult(m, q, out, stride * i);
+}
+
+// ------------------------------------------------------------------ diagnostics
+
+/** Memory in use: live shapes, bytes malloc has handed out in wasm, and the wasm memory's size. */
+export function stats(): { liveShapes: number; heapBytes: number; memoryBytes: number } {
+  const m = mod();
+  return { liveShapes: m._cds_live_shapes(), heapBytes: m.heapInUse(), memoryBytes: m.HEAPU8.buffer.byteLength };
+}
