@@ -5,7 +5,7 @@ import * as THREE from 'three';
 import type { Vec3 } from '../lib/index';
 import { fmt, fmtVec } from './format';
 import type { HullFace, HullFrame, HullTrace } from './hull-types';
-import { COLORS, boldSegments, label, line, marker, toV3, triangles, uniqueEdges } from './objects';
+import { COLORS, boldSegments, label, line, marker, pixelRatio, toV3, triangles, uniqueEdges } from './objects';
 import type { DrawContext, FrameOverlay, Row } from './overlay';
 
 /** Face colours by face id: distinct from red (visible), green (new), orange (horizon) and white (eye). */
@@ -54,9 +54,9 @@ function eyeFace(frame: HullFrame, P: Vec3[]): { face: HullFace; distance: numbe
 }
 
 let dotTexture: THREE.Texture | null = null;
-/** A round sprite for THREE.Points (which otherwise draws squares). */
-function roundDot(): THREE.Texture {
-  if (dotTexture) return dotTexture;
+/** A round sprite for THREE.Points (which otherwise draws squares); null without a DOM (Node: square dots). */
+function roundDot(): THREE.Texture | null {
+  if (dotTexture || typeof document === 'undefined') return dotTexture;
   const c = document.createElement('canvas');
   c.width = c.height = 64;
   const ctx = c.getContext('2d')!;
@@ -82,9 +82,8 @@ function dots(pts: { p: Vec3; color: number }[], px: number): THREE.Points | nul
   const geom = new THREE.BufferGeometry();
   geom.setAttribute('position', new THREE.BufferAttribute(pos, 3));
   geom.setAttribute('color', new THREE.BufferAttribute(col, 3));
-  const ratio = Math.min(window.devicePixelRatio || 1, 2);
   const mat = new THREE.PointsMaterial({
-    size: px * ratio, sizeAttenuation: false, vertexColors: true, map: roundDot(), alphaTest: 0.5,
+    size: px * pixelRatio(), sizeAttenuation: false, vertexColors: true, map: roundDot(), alphaTest: 0.5,
   });
   const o = new THREE.Points(geom, mat);
   o.renderOrder = 3;

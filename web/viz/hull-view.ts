@@ -77,7 +77,8 @@ export class HullView {
   }
 }
 
-function boundObject(b: BoundsResult, kind: BoundKind, color: number): THREE.Object3D | null {
+/** One bounding volume of an "obb" result as lines (null when the result lacks it). */
+export function boundObject(b: BoundsResult, kind: BoundKind, color: number): THREE.Object3D | null {
   switch (kind) {
     case 'aabb': {
       if (!b.aabb) return null;

@@ -110,7 +110,7 @@ export function boldSegments(pairs: (readonly number[])[], color: number, width:
   for (const p of pairs) flat.push(p[0], p[1], p[2]);
   const geom = new LineSegmentsGeometry().setPositions(flat);
   // LineMaterial measures widths in drawing-buffer pixels; the views render at up to 2 device pixels per CSS pixel.
-  const ratio = Math.min(window.devicePixelRatio || 1, 2);
+  const ratio = pixelRatio();
   // Transparent, so that it is drawn in the transparent pass after the translucent faces (renderOrder decides).
   const mat = new LineMaterial({ color, linewidth: width * ratio, transparent: true, opacity, depthTest: false, depthWrite: false });
   const l = new LineSegments2(geom, mat);
@@ -145,14 +145,29 @@ export function triangles(tris: (readonly number[])[][], color: number, opacity:
   return m;
 }
 
-/** An HTML label that follows a 3D point. Text is set with textContent. */
+/** Device pixels per CSS pixel the views render at (at most 2); 1 without a window (Node). */
+export function pixelRatio(): number {
+  return Math.min((globalThis as { devicePixelRatio?: number }).devicePixelRatio || 1, 2);
+}
+
+/**
+ * An HTML label that follows a 3D point. Text is set with textContent; `userData.label` holds it too.
+ * Without a DOM (the collidoscope/three helper in Node) it is a plain Object3D with a detached stand-in
+ * element, so that the overlays' drawing code runs unchanged; nothing renders it.
+ */
 export function label(text: string, cls: string, at?: THREE.Vector3 | readonly number[]): CSS2DObject {
-  const el = document.createElement('div');
-  el.className = 'label ' + cls;
-  el.textContent = text;
-  const o = new CSS2DObject(el);
+  const o = typeof document === 'undefined' ? detachedLabel() : new CSS2DObject(document.createElement('div'));
+  o.element.className = 'label ' + cls;
+  o.element.textContent = text;
+  o.userData.label = text;
   if (at) setPos(o, at);
   return o;
+}
+
+function detachedLabel(): CSS2DObject {
+  const o = new THREE.Object3D() as THREE.Object3D & { element: unknown };
+  o.element = { style: {}, className: '', textContent: '' };
+  return o as unknown as CSS2DObject;
 }
 
 /** Remove all children of `g` and free their GPU resources (the shared sphere geometry is kept). */

@@ -1,0 +1,583 @@
+// collidoscope/three (web/lib/three.ts): debug drawing in a user's three.js scene, run in Node (no DOM).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as THREE from 'three';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  init, run, trace,
+  type ChungWangTrace, type DistanceResult, type EpaTrace, type GjkTrace, type HullResult, type HullTrace, type ObbResult,
+  type PenetrationResult, type RaycastResult, type RaycastTrace, type SatResult, type SatTrace, type Scene, type Shape,
+  type ShapecastResult, type ShapecastTrace, type Trace, type Vec3,
+} from '../../web/lib/index';
+import { COLORS, dispose, drawResult, drawShape, drawTraceFrame, scaleMarkers, toPose } from '../../web/lib/three';
+import { galleryFiles, sceneDir } from './vectors';
+
+beforeAll(async () => {
+  await init();
+});
+
+// ---- helpers ------------------------------------------------------------------------------------------------
+
+/** The part of `g` named `name` (exactly one). */
+function part(g: THREE.Object3D, name: string): THREE.Object3D {
+  const found: THREE.Object3D[] = [];
+  g.traverse((o) => { if (o.name === name) found.push(o); });
+  expect(found.length, `parts named ${name}`).toBe(1);
+  return found[0];
+}
+
+/** World positions of the dots (markers: meshes sized in pixels) under g. */
+function dots(g: THREE.Object3D, color?: number): THREE.Vector3[] {
+  g.updateMatrixWorld(true);
+  const out: THREE.Vector3[] = [];
+  g.traverse((o) => {
+    if (!o.userData.px) return;
+    const m = (o as THREE.Mesh).material as THREE.MeshBasicMaterial;
+    if (color === undefined || m.color.getHex() === color) out.push(o.getWorldPosition(new THREE.Vector3()));
+  });
+  return out;
+}
+
+/** World positions of a geometry's vertices. */
+function worldVertices(o: THREE.Object3D): THREE.Vector3[] {
+  o.updateWorldMatrix(true, false);
+  const pos = (o as THREE.Mesh).geometry.getAttribute('position');
+  const out: THREE.Vector3[] = [];
+  for (let i = 0; i < pos.count; i++) out.push(new THREE.Vector3().fromBufferAttribute(pos, i).applyMatrix4(o.matrixWorld));
+  return out;
+}
+
+/** The float32 rounding of a point: what a position attribute can hold. */
+const f32 = (p: readonly number[]) => p.map((x) => Math.fround(x));
+
+function has(points: THREE.Vector3[], p: readonly number[], tol = 0): boolean {
+  return points.some((q) => Math.abs(q.x - p[0]) <= tol && Math.abs(q.y - p[1]) <= tol && Math.abs(q.z - p[2]) <= tol);
+}
+
+function labels(g: THREE.Object3D): string[] {
+  const out: string[] = [];
+  g.traverse((o) => { if (o.userData.label !== undefined) out.push(String(o.userData.label)); });
+  return out;
+}
+
+/** The unit direction an ArrowHelper points along. */
+function arrowDirection(a: THREE.Object3D): THREE.Vector3 {
+  return new THREE.Vector3(0, 1, 0).applyQuaternion(a.quaternion);
+}
+
+function geometries(g: THREE.Object3D): Set<THREE.BufferGeometry> {
+  const out = new Set<THREE.BufferGeometry>();
+  g.traverse((o) => {
+    const geom = (o as THREE.Mesh).geometry;
+    if (geom && !o.userData.px) out.add(geom); // dots share one sphere, kept for the next drawing
+  });
+  return out;
+}
+
+function materials(g: THREE.Object3D): Set<THREE.Material> {
+  const out = new Set<THREE.Material>();
+  g.traverse((o) => {
+    const m = (o as THREE.Mesh).material as THREE.Material | THREE.Material[] | undefined;
+    for (const x of Array.isArray(m) ? m : m ? [m] : []) out.add(x);
+  });
+  return out;
+}
+
+function gallery(file: string): Scene {
+  return JSON.parse(readFileSync(join(sceneDir, file), 'utf8')) as Scene;
+}
+
+const boxCorners = (h: Vec3, position: THREE.Vector3, q: THREE.Quaternion): THREE.Vector3[] => {
+  const out: THREE.Vector3[] = [];
+  for (const sx of [-1, 1]) for (const sy of [-1, 1]) for (const sz of [-1, 1]) {
+    out.push(new THREE.Vector3(sx * h[0], sy * h[1], sz * h[2]).applyQuaternion(q).add(position));
+  }
+  return out;
+};
+
+// ---- poses -----------------------------------------------------------------------------------------------------
+
+describe('toPose', () => {
+  const q = new THREE.Quaternion().setFromAxisAngle(new THREE.Vector3(1, 2, 3).normalize(), 0.7);
+
+  it('reads 7 numbers, arrays, {x,y,z(,w)}, an Object3D and Euler angles alike', () => {
+    const expectPose = (pose: ReturnType<typeof toPose>) => {
+      expect(pose.position.toArray()).toEqual([1, -2, 3]);
+      expect(pose.quaternion.angleTo(q)).toBeLessThan(1e-7);
+    };
+    expectPose(toPose([1, -2, 3, q.x, q.y, q.z, q.w]));
+    expectPose(toPose(new Float32Array([1, -2, 3, q.x, q.y, q.z, q.w])));
+    expectPose(toPose({ position: [1, -2, 3], rotation: [q.x, q.y, q.z, q.w] }));
+    expectPose(toPose({ position: { x: 1, y: -2, z: 3 }, rotation: { x: q.x, y: q.y, z: q.z, w: q.w } }));
+    const o = new THREE.Object3D();
+    o.position.set(1, -2, 3);
+    o.quaternion.copy(q);
+    expectPose(toPose(o));
+    expectPose(toPose({ position: [1, -2, 3], rotation: new THREE.Euler().setFromQuaternion(q) }));
+  });
+
+  it('normalizes quaternions; nothing given is the identity', () => {
+    expect(toPose({ rotation: [0, 0, 0, 2] }).quaternion.toArray()).toEqual([0, 0, 0, 1]);
+    const id = toPose(undefined);
+    expect(id.position.toArray()).toEqual([0, 0, 0]);
+    expect(id.quaternion.toArray()).toEqual([0, 0, 0, 1]);
+  });
+
+  it('rejects a wrong length, non-finite numbers and the zero quaternion, naming the field', () => {
+    expect(() => toPose([1, 2, 3])).toThrow(/pose: must have 7 numbers/);
+    expect(() => toPose({ position: [0, NaN, 0] })).toThrow(/pose\.position\[1\]: must be a finite number/);
+    expect(() => toPose({ rotation: [0, 0, 0, 0] })).toThrow(/pose\.rotation: is the zero quaternion/);
+  });
+});
+
+// ---- shapes ----------------------------------------------------------------------------------------------------
+
+describe('drawShape', () => {
+  const h: Vec3 = [0.5, 1, 1.5];
+  const q = new THREE.Quaternion().setFromEuler(new THREE.Euler(0.3, -0.8, 1.1));
+  const position = new THREE.Vector3(2, -1, 0.5);
+
+  function expectBox(g: THREE.Group) {
+    const corners = boxCorners(h, position, q);
+    const faces: THREE.Vector3[] = [];
+    const edges: THREE.Vector3[] = [];
+    g.traverse((o) => {
+      if ((o as THREE.Mesh).isMesh) faces.push(...worldVertices(o));
+      if ((o as THREE.LineSegments).isLineSegments) edges.push(...worldVertices(o));
+    });
+    // 12 triangles (front and back pass), 12 edges; every vertex a corner, every corner used.
+    expect(faces.length).toBe(2 * 12 * 3);
+    expect(edges.length).toBe(12 * 2);
+    for (const v of [...faces, ...edges]) expect(has(corners, v.toArray(), 1e-6), `vertex ${v.toArray()}`).toBe(true);
+    for (const c of corners) {
+      expect(has(faces, c.toArray(), 1e-6)).toBe(true);
+      expect(has(edges, c.toArray(), 1e-6)).toBe(true);
+    }
+  }
+
+  it('a box: its faces and edges lie at the corners, moved by the pose (7 numbers)', () => {
+    expectBox(drawShape({ type: 'box', halfExtents: h }, [...position.toArray(), ...q.toArray()]));
+  });
+
+  it('the spec\'s own position and rotation are the default pose; an Object3D pose fits too', () => {
+    expectBox(drawShape({ type: 'box', halfExtents: h, position: position.toArray() as Vec3, rotation: q.toArray() as [number, number, number, number] }));
+    const o = new THREE.Object3D();
+    o.position.copy(position);
+    o.quaternion.copy(q);
+    // A given pose replaces the spec's.
+    expectBox(drawShape({ type: 'box', halfExtents: h, position: [9, 9, 9] }, o));
+  });
+
+  it('takes anything with spec() (a ConvexShape handle)', () => {
+    const handle = { type: 'box', spec: (): Shape => ({ type: 'box', halfExtents: h }) };
+    expectBox(drawShape(handle, { position, quaternion: q }));
+  });
+
+  it('a sphere: every vertex on the sphere (radius 2 around the pose), translucent amber by default', () => {
+    const g = drawShape({ type: 'sphere', radius: 2 }, { position: [1, 2, 3] });
+    const meshes: THREE.Mesh[] = [];
+    g.traverse((o) => { if ((o as THREE.Mesh).isMesh) meshes.push(o as THREE.Mesh); });
+    expect(meshes.length).toBe(2);
+    for (const v of worldVertices(meshes[0])) expect(v.distanceTo(new THREE.Vector3(1, 2, 3))).toBeCloseTo(2, 5);
+    const m = meshes[0].material as THREE.MeshStandardMaterial;
+    expect(m.color.getHex()).toBe(COLORS.a);
+    expect(m.transparent).toBe(true);
+    expect(m.opacity).toBeCloseTo(0.42);
+  });
+
+  it('style: colour, wireframe (no faces)', () => {
+    const g = drawShape({ type: 'box', halfExtents: [1, 1, 1] }, undefined, { color: COLORS.b, wireframe: true });
+    let meshes = 0;
+    g.traverse((o) => {
+      if ((o as THREE.Mesh).isMesh) meshes++;
+      if ((o as THREE.LineSegments).isLineSegments) expect(((o as THREE.LineSegments).material as THREE.LineBasicMaterial).color.getHex()).toBe(COLORS.b);
+    });
+    expect(meshes).toBe(0);
+  });
+
+  it('a point is a dot at the pose; a segment a line between its ends', () => {
+    const p = drawShape({ type: 'point' }, { position: [4, 5, 6] }, { markerSize: 0.01 });
+    const d = dots(p);
+    expect(d.length).toBe(1);
+    expect(d[0].toArray()).toEqual([4, 5, 6]);
+    const s = drawShape({ type: 'segment', points: [[0, 0, 0], [2, 0, 0]] }, { position: [0, 1, 0] });
+    const lines: THREE.Vector3[] = [];
+    s.traverse((o) => { if ((o as THREE.LineSegments).isLineSegments) lines.push(...worldVertices(o)); });
+    expect(lines.map((v) => v.toArray())).toEqual([[0, 1, 0], [2, 1, 0]]);
+  });
+
+  it('rejects what is not a shape', () => {
+    expect(() => drawShape({} as unknown as Shape)).toThrow(/shape: must be a shape spec/);
+  });
+});
+
+// ---- results ---------------------------------------------------------------------------------------------------
+
+describe('drawResult', () => {
+  const A: Shape = { type: 'box', halfExtents: [1, 1, 1], rotation: [0, 0.3826834323650898, 0, 0.9238795325112867] };
+  const B: Shape = { type: 'sphere', radius: 0.75, position: [2.9, 0.4, 0.2] };
+  const scene = (query: Scene['query'], shapes: Shape[] = [A, B]): Scene => ({ version: 1, query, shapes });
+
+  it('distance: dots at pointA and pointB, the segment between them (float32 of the exact points)', () => {
+    const r = run(scene('distance')) as DistanceResult;
+    expect(r.distance).toBeGreaterThan(0);
+    const g = drawResult(r);
+    expect(part(g, 'pointA').position.toArray()).toEqual(r.pointA);
+    expect(part(g, 'pointB').position.toArray()).toEqual(r.pointB);
+    const seg = worldVertices(part(g, 'segment')).map((v) => v.toArray());
+    expect(seg).toEqual([f32(r.pointA), f32(r.pointB)]);
+    expect(((part(g, 'segment') as THREE.Line).material as THREE.LineBasicMaterial).color.getHex()).toBe(COLORS.closest);
+  });
+
+  it('penetration: the arrow from pointA points along the normal; the depth segment joins the contact points', () => {
+    const deep: Shape = { ...B, position: [1.6, 0.4, 0.2] };
+    const r = run(scene('penetration', [A, deep])) as PenetrationResult;
+    expect(r.intersecting).toBe(true);
+    const g = drawResult(r);
+    const n = part(g, 'normal');
+    expect(n.position.toArray()).toEqual(r.pointA);
+    const d = arrowDirection(n);
+    for (let i = 0; i < 3; i++) expect(d.getComponent(i)).toBeCloseTo(r.normal[i], 12);
+    expect(worldVertices(part(g, 'segment')).map((v) => v.toArray())).toEqual([f32(r.pointA), f32(r.pointB)]);
+    // |pointA − pointB| = depth: the segment is the depth.
+    expect(toV3(r.pointA).distanceTo(toV3(r.pointB))).toBeCloseTo(r.depth, 12);
+    // The arrow's length: arrowLength when given.
+    const g2 = drawResult(r, { arrowLength: 2.5 });
+    const cone = part(g2, 'normal').children.find((c) => (c as THREE.Mesh).isMesh)!;
+    expect(cone.position.y).toBeCloseTo(2.5, 9); // the tip
+  });
+
+  it('raycast: the hit dot at result.point, the normal there, the ray from its origin (given)', () => {
+    const ray = { origin: [-4, 0.2, 0.1] as Vec3, direction: [1, 0, 0] as Vec3, maxT: 10 };
+    const r = run({ ...scene('raycast', [A]), ray }) as RaycastResult;
+    expect(r.hit).toBe(true);
+    const g = drawResult(r, { ray });
+    expect(part(g, 'hit').position.toArray()).toEqual(r.point);
+    const dir = arrowDirection(part(g, 'normal'));
+    r.normal!.forEach((c, i) => expect(dir.getComponent(i)).toBeCloseTo(c, 12));
+    const rayPts: THREE.Vector3[] = [];
+    part(g, 'ray').traverse((o) => { if ((o as THREE.Line).isLine) rayPts.push(...worldVertices(o)); });
+    expect(has(rayPts, f32(ray.origin))).toBe(true);
+    expect(has(rayPts, f32(r.point!))).toBe(true); // solid up to the hit, dashed beyond
+    expect(has(rayPts, [6, 0.2, 0.1], 1e-6)).toBe(true); // to maxT
+    // A miss: the ray only, no hit.
+    const missRay = { origin: [-4, 5, 0] as Vec3, direction: [1, 0, 0] as Vec3, maxT: 10 };
+    const miss = drawResult(run({ ...scene('raycast', [A]), ray: missRay }) as RaycastResult, { ray: missRay });
+    expect(miss.getObjectByName('hit')).toBeUndefined();
+    expect(miss.getObjectByName('ray')).toBeDefined();
+  });
+
+  it('shapecast: contact points and normal; with shapes and motion the shapes where they touch', () => {
+    const motion = { translationA: [0, 0, 0] as Vec3, translationB: [-3, 0, 0] as Vec3 };
+    const r = run({ ...scene('shapecast'), motion }) as ShapecastResult;
+    expect(r.hit).toBe(true);
+    const g = drawResult(r, { shapes: [A, B], motion });
+    expect(part(g, 'pointA').position.toArray()).toEqual(r.pointA);
+    expect(part(g, 'pointB').position.toArray()).toEqual(r.pointB);
+    const dir = arrowDirection(part(g, 'normal'));
+    r.normal!.forEach((c, i) => expect(dir.getComponent(i)).toBeCloseTo(c, 12));
+    const ghostB = part(g, 'shapeB@t');
+    const expected = toV3(B.position!).addScaledVector(toV3(motion.translationB), r.t!);
+    expect(ghostB.position.distanceTo(expected)).toBeLessThan(1e-12);
+    // B at time t touches A at pointB (pointB lies on the moved sphere).
+    expect(toV3(r.pointB!).distanceTo(ghostB.position)).toBeCloseTo(0.75, 9);
+    expect(arrowDirection(part(g, 'translationB')).toArray().map((x) => Math.round(x * 1e9) / 1e9)).toEqual([-1, 0, 0]);
+  });
+
+  it('sat and chungwang: the axis, through the given point, along the result\'s axis', () => {
+    const boxB: Shape = { type: 'box', halfExtents: [0.5, 0.5, 0.5], position: [3, 0.3, 0] };
+    const sat = run(scene('sat', [A, boxB])) as SatResult;
+    const g = drawResult(sat, { at: [1, 1, 1] });
+    const dir = arrowDirection(part(g, 'axisHead'));
+    sat.axis.forEach((c, i) => expect(dir.getComponent(i)).toBeCloseTo(c, 12));
+    const [p0, p1] = worldVertices(part(g, 'axis'));
+    const along = p1.clone().sub(p0).normalize();
+    expect(along.dot(toV3(sat.axis))).toBeCloseTo(1, 6);
+    // The line passes through `at`: (at − p0) is parallel to the axis.
+    expect(new THREE.Vector3(1, 1, 1).sub(p0).cross(along).length()).toBeLessThan(1e-5);
+    const cw = run(scene('chungwang', [A, boxB]));
+    expect('separatingAxis' in cw && cw.separatingAxis).toBeTruthy();
+    const gc = drawResult(cw, { shapes: [A, boxB] });
+    const dc = arrowDirection(part(gc, 'axisHead'));
+    (cw as { separatingAxis: Vec3 }).separatingAxis.forEach((c, i) => expect(dc.getComponent(i)).toBeCloseTo(c, 12));
+    // Overlapping shapes have no separating axis: nothing drawn.
+    const none = drawResult(run(scene('chungwang', [A, { ...boxB, position: [1, 0, 0] }])));
+    expect(none.children.length).toBe(0);
+  });
+
+  it('hull: faces through the hull\'s vertices in the polytope colour; obb: the box\'s lines at its corners', () => {
+    const pts: Vec3[] = [[0, 0, 0], [2, 0, 0], [0, 3, 0], [0, 0, 1], [0.2, 0.2, 0.2], [1, 1, 0.1]];
+    const h = run({ version: 1, query: 'hull', shapes: [{ type: 'polytope', points: pts }] }) as HullResult;
+    const g = drawResult(h);
+    const verts: THREE.Vector3[] = [];
+    part(g, 'hull').traverse((o) => { if ((o as THREE.Mesh).isMesh) verts.push(...worldVertices(o)); });
+    expect(verts.length).toBe(2 * 3 * h.faces.length);
+    for (const v of h.vertices) expect(has(verts, v)).toBe(true);
+    expect(has(verts, [0.2, 0.2, 0.2])).toBe(false); // an interior point
+    const mesh = part(g, 'hull').children.find((c) => (c as THREE.Mesh).isMesh) as THREE.Mesh;
+    expect((mesh.material as THREE.MeshStandardMaterial).color.getHex()).toBe(COLORS.polytope);
+
+    const obb = run({ version: 1, query: 'obb', shapes: [{ type: 'polytope', points: pts }] }) as ObbResult;
+    const gb = drawResult(obb, { bounds: ['obb', 'aabb'] });
+    const corners = boxCorners(obb.halfExtents, toV3(obb.center), new THREE.Quaternion().setFromRotationMatrix(
+      new THREE.Matrix4().makeBasis(toV3(obb.axes[0]), toV3(obb.axes[1]), toV3(obb.axes[2]))));
+    const lines = part(gb, 'bounds:obb') as unknown as { geometry: THREE.BufferGeometry };
+    const start = lines.geometry.getAttribute('instanceStart');
+    expect(start.count).toBe(12);
+    for (let i = 0; i < start.count; i++) expect(has(corners, new THREE.Vector3().fromBufferAttribute(start, i).toArray(), 1e-5)).toBe(true);
+    expect(gb.getObjectByName('bounds:aabb')).toBeDefined();
+    expect(() => drawResult(obb, { bounds: ['cube' as 'obb'] })).toThrow(/bounds: unknown bounding volume 'cube'/);
+  });
+
+  it('tells the query from the fields; an explicit query wins; intersect draws nothing', () => {
+    const pen = run(scene('penetration', [A, { ...B, position: [1.6, 0.4, 0.2] }])) as PenetrationResult;
+    expect(drawResult(pen).name).toBe('collidoscope:result:penetration');
+    // The same numbers read as a distance result: points and segment, no normal.
+    const asDistance = drawResult(pen, { query: 'distance' });
+    expect(asDistance.getObjectByName('normal')).toBeUndefined();
+    expect(asDistance.getObjectByName('segment')).toBeDefined();
+    expect(drawResult(run(scene('intersect'))).children.length).toBe(0);
+  });
+
+  it('no labels by default; with labels: true the parts are named pA, pB', () => {
+    const r = run(scene('distance')) as DistanceResult;
+    expect(labels(drawResult(r))).toEqual([]);
+    expect(labels(drawResult(r, { labels: true })).sort()).toEqual(['pA', 'pB']);
+  });
+
+  it('dots: markerSize world units per "pixel"; default from the scale', () => {
+    const r = run(scene('distance')) as DistanceResult;
+    expect(part(drawResult(r, { markerSize: 0.01 }), 'pointA').scale.x).toBeCloseTo(0.05, 12); // 5 px
+    expect(part(drawResult(r, { scale: 2.5 }), 'pointA').scale.x).toBeCloseTo(5 * 2.5 / 250, 12);
+  });
+});
+
+// ---- trace frames ----------------------------------------------------------------------------------------------
+
+describe('drawTraceFrame', () => {
+  const A: Shape = { type: 'box', halfExtents: [1, 0.5, 0.8], rotation: [0.1, 0.2, 0.3, 0.927] };
+  const B: Shape = { type: 'cylinder', radius: 0.6, halfHeight: 0.7, position: [2.4, 0.5, -0.3] };
+
+  it('GJK: on every frame, dots at frame.closestA and closestB, and at the support points a, b', () => {
+    const t = trace({ version: 1, query: 'distance', shapes: [A, B] }) as GjkTrace;
+    expect(t.frames.length).toBeGreaterThan(3);
+    t.frames.forEach((f, i) => {
+      const g = drawTraceFrame(t, i, { shapes: [A, B] });
+      const white = dots(g, COLORS.closest);
+      if (f.simplex.length) {
+        expect(has(white, f.closestA), `frame ${i} closestA`).toBe(true);
+        expect(has(white, f.closestB), `frame ${i} closestB`).toBe(true);
+      }
+      if (f.support) {
+        const pink = dots(g, COLORS.support);
+        expect(has(pink, f.support.a)).toBe(true);
+        expect(has(pink, f.support.b)).toBe(true);
+      }
+      expect(labels(g)).toEqual([]);
+    });
+  });
+
+  it('EPA: at the end the contact points and the normal (from pointA, along result.normal)', () => {
+    const t = trace({ version: 1, query: 'penetration', shapes: [A, { ...B, position: [1.2, 0.3, 0] }] }) as EpaTrace;
+    expect(t.result.intersecting).toBe(true);
+    const last = t.frames.length - 1;
+    const g = drawTraceFrame(t, last, { shapes: [A, B] });
+    const contact = dots(g, COLORS.contact);
+    expect(has(contact, t.result.pointA)).toBe(true);
+    expect(has(contact, t.result.pointB)).toBe(true);
+    const arrows: THREE.Object3D[] = [];
+    g.traverse((o) => { if (o instanceof THREE.ArrowHelper) arrows.push(o); });
+    const normal = arrows.find((a) => a.position.toArray().every((x, i) => x === t.result.pointA[i]));
+    expect(normal).toBeDefined();
+    t.result.normal.forEach((c, i) => expect(arrowDirection(normal!).getComponent(i)).toBeCloseTo(c, 12));
+  });
+
+  it('SAT: the axis line carries A\'s and B\'s intervals [minA, maxA] and [minB, maxB]', () => {
+    const t = trace({ version: 1, query: 'sat', shapes: [A, { type: 'box', halfExtents: [0.5, 0.5, 0.5], position: [2, 0.2, 0] }] }) as SatTrace;
+    const i = t.frames.findIndex((f) => f.kind === 'axis');
+    const f = t.frames[i];
+    const g = drawTraceFrame(t, i);
+    // The intervals are bold bars (LineSegments2) in A's and B's colours; projected on the axis they span the interval.
+    const bars = new Map<number, number[]>();
+    g.traverse((o) => {
+      const m = (o as THREE.Mesh).material as THREE.ShaderMaterial & { color?: THREE.Color };
+      const geom = (o as THREE.Mesh).geometry;
+      if (!m?.isShaderMaterial || !geom?.getAttribute('instanceStart') || !m.color) return;
+      const L = toV3(f.axis).normalize();
+      const s = new THREE.Vector3().fromBufferAttribute(geom.getAttribute('instanceStart'), 0).dot(L);
+      const e = new THREE.Vector3().fromBufferAttribute(geom.getAttribute('instanceEnd'), 0).dot(L);
+      bars.set(m.color.getHex(), [Math.min(s, e), Math.max(s, e)]);
+    });
+    expect(bars.get(COLORS.a)![0]).toBeCloseTo(f.minA, 5);
+    expect(bars.get(COLORS.a)![1]).toBeCloseTo(f.maxA, 5);
+    expect(bars.get(COLORS.b)![0]).toBeCloseTo(f.minB, 5);
+    expect(bars.get(COLORS.b)![1]).toBeCloseTo(f.maxB, 5);
+  });
+
+  it('ray cast: x(λ) on every frame, the ray from its origin when given', () => {
+    const ray = { origin: [-3, 0.1, 0.2] as Vec3, direction: [1, 0.05, 0] as Vec3, maxT: 10 };
+    const t = trace({ version: 1, query: 'raycast', shapes: [A], ray }) as RaycastTrace;
+    expect(t.result.hit).toBe(true);
+    t.frames.forEach((f, i) => {
+      const g = drawTraceFrame(t, i, { shapes: [A], ray });
+      expect(has(dots(g), f.x), `frame ${i} x`).toBe(true);
+      expect(has(dots(g, COLORS.direction), ray.origin)).toBe(true); // the ray's start
+      if (f.kind === 'support' && f.planePoint) {
+        // The supporting plane: a translucent square in the support colour, through planePoint, ⊥ planeNormal.
+        const planes: THREE.Vector3[][] = [];
+        g.traverse((o) => {
+          const m = (o as THREE.Mesh).material as THREE.MeshBasicMaterial;
+          if ((o as THREE.Mesh).isMesh && !o.userData.px && !(o.parent instanceof THREE.ArrowHelper) && m.color?.getHex() === COLORS.support) {
+            planes.push(worldVertices(o));
+          }
+        });
+        expect(planes.length).toBe(1);
+        const n = toV3(f.planeNormal!).normalize();
+        const d = n.dot(toV3(f.planePoint));
+        for (const v of planes[0]) expect(n.dot(v)).toBeCloseTo(d, 5);
+      }
+    });
+    // Without the ray the frame is drawn all the same, without it.
+    const g = drawTraceFrame(t, 0, { shapes: [A] });
+    expect(has(dots(g, COLORS.direction), ray.origin)).toBe(t.frames[0].x.every((x, k) => x === ray.origin[k]));
+  });
+
+  it('shape cast: the moving shapes at time λ and, at the end, the contact points', () => {
+    const motion = { translationB: [-3, 0, 0] as Vec3 };
+    const scene: Scene = { version: 1, query: 'shapecast', shapes: [A, B], motion };
+    const t = trace(scene) as ShapecastTrace;
+    expect(t.result.hit).toBe(true);
+    const g = drawTraceFrame(t, t.frames.length - 1, { scene });
+    const contact = dots(g, COLORS.contact);
+    expect(has(contact, t.result.pointA!)).toBe(true);
+    expect(has(contact, t.result.pointB!)).toBe(true);
+    // Without shapes and motion nothing can be placed: an empty drawing, not an error.
+    expect(drawTraceFrame(t, t.frames.length - 1).children.length).toBe(0);
+  });
+
+  it('Chung–Wang: dots at p and q on the support frames, the axis s from p', () => {
+    const t = trace({ version: 1, query: 'chungwang', shapes: [A, { ...B, position: [3, 0.5, 0] }] }) as ChungWangTrace;
+    const withPQ = t.frames.map((f, i) => [f, i] as const).filter(([f]) => f.p && f.q);
+    expect(withPQ.length).toBeGreaterThan(0);
+    for (const [f, i] of withPQ) {
+      const g = drawTraceFrame(t, i, { shapes: [A, B] });
+      const pink = dots(g, COLORS.support);
+      expect(has(pink, f.p!)).toBe(true);
+      expect(has(pink, f.q!)).toBe(true);
+      const s = [] as THREE.Object3D[];
+      g.traverse((o) => { if (o instanceof THREE.ArrowHelper && o.position.toArray().every((x, k) => x === f.p![k])) s.push(o); });
+      expect(s.some((a) => arrowDirection(a).dot(toV3(f.s).normalize()) > 1 - 1e-9)).toBe(true);
+    }
+  });
+
+  it('hull: the last frame\'s faces are the hull\'s triangles', () => {
+    const points: Vec3[] = [];
+    for (let i = 0; i < 40; i++) points.push([Math.sin(i * 1.7) * 2, Math.cos(i * 2.3), Math.sin(i * 0.9 + 1) * 1.5]);
+    const t = trace({ version: 1, query: 'hull', shapes: [{ type: 'polytope', points }] }) as HullTrace;
+    const last = t.frames[t.frames.length - 1];
+    const g = drawTraceFrame(t, t.frames.length - 1);
+    let triangles = 0;
+    g.traverse((o) => {
+      if ((o as THREE.Mesh).isMesh && !o.userData.px) triangles += (o as THREE.Mesh).geometry.getAttribute('position').count / 3;
+    });
+    expect(triangles).toBe(last.faces.length);
+  });
+
+  it('labels: off by default, the page\'s names when asked (a, b on a GJK support frame)', () => {
+    const t = trace({ version: 1, query: 'distance', shapes: [A, B] }) as GjkTrace;
+    const i = t.frames.findIndex((f) => f.kind === 'support');
+    expect(labels(drawTraceFrame(t, i))).toEqual([]);
+    expect(labels(drawTraceFrame(t, i, { labels: true })).sort()).toEqual(['a', 'b']);
+  });
+
+  it('rejects a frame index out of range', () => {
+    const t = trace({ version: 1, query: 'distance', shapes: [A, B] }) as GjkTrace;
+    expect(() => drawTraceFrame(t, t.frames.length)).toThrow(/frameIndex: must be an integer in \[0, /);
+  });
+
+  it('every frame of every gallery scene draws, in both views, with no DOM and no error', async () => {
+    expect(typeof document).toBe('undefined');
+    expect(typeof window).toBe('undefined');
+    let drawn = 0;
+    for (const file of galleryFiles()) {
+      const scene = gallery(file);
+      if (scene.query === 'obb') continue; // a result without steps
+      const t: Trace = trace(scene);
+      for (let i = 0; i < t.frames.length; i++) {
+        for (const view of ['world', 'minkowski'] as const) {
+          const g = drawTraceFrame(t, i, { scene, view, labels: i % 2 === 0 });
+          g.updateMatrixWorld(true);
+          g.traverse((o) => expect(o.matrixWorld.elements.every(Number.isFinite), `${file} frame ${i}`).toBe(true));
+          dispose(g);
+          drawn++;
+        }
+      }
+    }
+    expect(drawn).toBeGreaterThan(200);
+    // Nothing is left to draw later (the page's cast overlays would wait a microtask for the page's scene).
+    await new Promise((r) => setTimeout(r, 0));
+  });
+});
+
+// ---- disposal, dots on screen ---------------------------------------------------------------------------------
+
+describe('dispose', () => {
+  it('frees every geometry and material of a drawing and detaches it (dots share one sphere, kept)', () => {
+    const A: Shape = { type: 'box', halfExtents: [1, 1, 1] };
+    const B: Shape = { type: 'capsule', radius: 0.5, halfHeight: 0.5, position: [1.5, 0.2, 0] };
+    const r = run({ version: 1, query: 'penetration', shapes: [A, B] });
+    const root = new THREE.Group();
+    root.add(drawShape(A), drawShape(B, undefined, { color: COLORS.b }), drawResult(r, { labels: true }));
+    const parts = [...root.children];
+    const geoms = geometries(root);
+    const mats = materials(root);
+    let sharedSphere: THREE.BufferGeometry | null = null;
+    root.traverse((o) => { if (o.userData.px) sharedSphere = (o as THREE.Mesh).geometry; });
+    expect(geoms.size).toBeGreaterThan(5);
+    const freed = new Set<unknown>();
+    for (const x of [...geoms, ...mats]) x.addEventListener('dispose', () => freed.add(x));
+    let sharedFreed = false;
+    sharedSphere!.addEventListener('dispose', () => { sharedFreed = true; });
+
+    dispose(parts[0]);
+    (parts[1].userData.dispose as () => void)();
+    dispose(parts[2]);
+    expect(root.children.length).toBe(0);
+    expect(freed.size).toBe(geoms.size + mats.size);
+    expect(sharedFreed).toBe(false);
+    for (const p of parts) expect(p.children.length).toBe(0);
+  });
+
+  it('a trace frame\'s geometries too', () => {
+    const t = trace({ version: 1, query: 'penetration', shapes: [{ type: 'box', halfExtents: [1, 1, 1] }, { type: 'box', halfExtents: [1, 1, 1], position: [1.5, 0.5, 0] }] }) as EpaTrace;
+    const g = drawTraceFrame(t, t.frames.length - 1);
+    const geoms = geometries(g);
+    expect(geoms.size).toBeGreaterThan(0);
+    let n = 0;
+    for (const x of geoms) x.addEventListener('dispose', () => n++);
+    dispose(g);
+    expect(n).toBe(geoms.size);
+  });
+});
+
+describe('scaleMarkers', () => {
+  it('sizes dots in screen pixels for a perspective and an orthographic camera', () => {
+    const r = run({ version: 1, query: 'distance', shapes: [{ type: 'sphere', radius: 1 }, { type: 'sphere', radius: 1, position: [4, 0, 0] }] }) as DistanceResult;
+    const g = drawResult(r);
+    const cam = new THREE.PerspectiveCamera(60, 1, 0.1, 100);
+    cam.position.set(1, 0, 10);
+    cam.updateMatrixWorld();
+    scaleMarkers(g, cam, 500);
+    const a = part(g, 'pointA');
+    const d = Math.hypot(10, 0); // pointA = (1, 0, 0)
+    expect(a.scale.x).toBeCloseTo(5 * (2 * d * Math.tan(Math.PI / 6)) / 500, 9);
+    const ortho = new THREE.OrthographicCamera(-4, 4, 3, -3, 0.1, 100);
+    ortho.zoom = 2;
+    scaleMarkers(g, ortho, 600);
+    expect(a.scale.x).toBeCloseTo(5 * (6 / 2 / 600), 12);
+  });
+});
+
+function toV3(p: readonly number[]): THREE.Vector3 {
+  return new THREE.Vector3(p[0], p[1], p[2]);
+}

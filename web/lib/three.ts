@@ -1,0 +1,651 @@
+// collidoscope/three — debug drawing of collidoscope shapes, results and trace frames in your own three.js scene.
+//
+//   import * as THREE from 'three';
+//   import { init, run, trace } from 'collidoscope';
+//   import { COLORS, dispose, drawResult, drawShape, drawTraceFrame } from 'collidoscope/three';
+//   await init();
+//   const a = { type: 'box', halfExtents: [1, 1, 1] }, b = { type: 'sphere', radius: 1, position: [3, 0, 0] };
+//   const result = run({ version: 1, query: 'distance', shapes: [a, b] });
+//   const debug = new THREE.Group();
+//   debug.add(drawShape(a), drawShape(b, undefined, { color: COLORS.b }), drawResult(result));
+//   scene.add(debug);
+//   ...
+//   dispose(debug);   // removes it from the scene and frees its geometries and materials
+//
+//   const t = trace({ version: 1, query: 'distance', shapes: [a, b] });
+//   scene.add(drawTraceFrame(t, 2, { shapes: [a, b] }));   // GJK's third step, on the shapes
+//
+// Every drawing function returns a new THREE.Group and changes nothing global (the dots of all drawings share
+// one unit sphere, which is never freed); the group's `userData.dispose()` (or dispose(group)) frees the rest. No DOM is needed: text labels are off
+// by default; with `labels: true` they are CSS2DObjects for a CSS2DRenderer (in a browser).
+//
+// The trace frames are drawn by the visualizer page's own overlays (web/viz/*-overlay.ts), so what you see in
+// your scene is what the page shows on its shapes view.
+import * as THREE from 'three';
+import {
+  hull as convexHull, minkowskiSurface, shapeSurface,
+  type ChungWangResult, type DistanceResult, type HullResult, type ObbResult, type PenetrationResult, type Quat,
+  type Query, type RaycastResult, type Result, type SatResult, type Scene, type Shape, type ShapecastResult, type Trace,
+  type Vec3,
+} from './index';
+import type { Hull } from '../viz/hull';
+import { enclosingSphere } from '../viz/hull';
+import { BOUND_KINDS, boundObject, type BoundKind } from '../viz/hull-view';
+import { isHullTrace } from '../viz/hull-types';
+import { COLORS as PAGE_COLORS, arrow, clearGroup, hullObject, label, line, marker, toV3 } from '../viz/objects';
+import { overlayFor, type DrawContext } from '../viz/overlay';
+
+/** The visualizer page's colours (hex numbers), used by every drawing here: for legends, or for drawShape's `style.color`. */
+export interface Palette {
+  /** Shape A: amber. */ a: number;
+  /** Shape B: blue. */ b: number;
+  /** A − B: violet. */ mink: number;
+  /** The core of A − B that GJK runs on (rounded shapes without their radius): grey. */ core: number;
+  /** The GJK simplex: green. */ simplex: number;
+  /** A new support point and its sources on A and B: pink. */ support: number;
+  /** Closest points: white. */ closest: number;
+  /** Search direction, rays, axes: yellow. */ direction: number;
+  /** The origin: red. */ origin: number;
+  /** The EPA polytope and hulls: cyan. */ polytope: number;
+  /** EPA's nearest face: yellow. */ face: number;
+  /** Faces removed: red. */ removed: number;
+  /** Horizon edges: orange. */ horizon: number;
+  /** New faces: green. */ added: number;
+  /** Contact points and normals: white. */ contact: number;
+}
+
+/** The page's palette (web/viz/objects.ts). */
+export const COLORS: Readonly<Palette> = PAGE_COLORS;
+
+// ---- inputs ---------------------------------------------------------------------------------------------
+
+/** A point or direction: [x, y, z] or anything with x, y, z (a THREE.Vector3). */
+export type Vec3Like = Vec3 | readonly number[] | { x: number; y: number; z: number };
+
+/** A rotation: a quaternion [qx, qy, qz, qw] or {x, y, z, w} (a THREE.Quaternion); a THREE.Euler is accepted too. */
+export type QuatLike = Quat | readonly number[] | { x: number; y: number; z: number; w: number } | THREE.Euler;
+
+/**
+ * Where a shape is: `{ position?, rotation?, quaternion? }` (a THREE.Object3D fits: its local position and
+ * quaternion are used), or 7 numbers [x, y, z, qx, qy, qz, qw] (an array, Float64Array or Float32Array).
+ * Missing parts are the identity; quaternions are normalized.
+ */
+export type PoseLike =
+  | { position?: Vec3Like; rotation?: QuatLike; quaternion?: { x: number; y: number; z: number; w: number } }
+  | ArrayLike<number>;
+
+/** A shape: a scene-format spec ({ type, radius, ..., position?, rotation? }) or a handle with `spec()` (ConvexShape). */
+export type ShapeLike = Shape | { spec(): Shape };
+
+/**
+ * A shape placed in the world: a scene-format spec (its own position and rotation), a ConvexShape (at the
+ * origin), or `{ shape, pose }`.
+ */
+export type PlacedShape = ShapeLike | { shape: ShapeLike; pose?: PoseLike };
+
+/** The bounding volumes of an "obb" result that drawResult can draw. */
+export type BoundsKind = 'obb' | 'aabb' | 'sphere' | 'obbPoints' | 'obbTriangles';
+
+/** Options shared by the drawing functions. */
+export interface DrawOptions {
+  /** Text labels (CSS2DObjects with the page's class names: 'label label-point …'); default false. */
+  labels?: boolean;
+  /**
+   * Size of the drawing (arrows, dashes, planes, offsets): about the radius of what is drawn. Default: from
+   * `shapes` when given, else from the result's or trace's own points, else 1.
+   */
+  scale?: number;
+  /**
+   * World size of one "pixel" of the dots (the page sizes them in screen pixels: a contact point is 4–6).
+   * Default scale / 250. scaleMarkers() resizes them for a camera instead.
+   */
+  markerSize?: number;
+}
+
+/** How drawShape draws a shape. */
+export interface ShapeStyle {
+  /** Default COLORS.a (amber); COLORS.b is the page's blue. */
+  color?: THREE.ColorRepresentation;
+  /** Opacity of the faces (default 0.42; 0 or `wireframe` draws edges only). */
+  opacity?: number;
+  /** Opacity of the edges (default 0.85). */
+  edgeOpacity?: number;
+  /** Edges only, no faces. */
+  wireframe?: boolean;
+  /** Points sampled on curved surfaces (default 1200, as the page). */
+  samples?: number;
+  /** World size of one "pixel" of the dots drawn for a point or the ends of a segment (default: shape size / 250). */
+  markerSize?: number;
+}
+
+/** Options of drawResult. */
+export interface ResultDrawOptions extends DrawOptions {
+  /** The query that produced the result; default: told from the result's fields. */
+  query?: Query;
+  /** Raycast: the ray (origin + t·direction, 0 ≤ t ≤ maxT, maxT default 1), drawn up to the hit or to maxT. */
+  ray?: { origin: Vec3Like; direction: Vec3Like; maxT?: number };
+  /** Shapecast: the translations over the step; with `shapes`, the shapes are drawn where they touch. */
+  motion?: { translationA?: Vec3Like; translationB?: Vec3Like };
+  /** The shapes queried (A, B): set the scale; shapecast draws them moved; sat and chungwang draw the axis between them. */
+  shapes?: PlacedShape[];
+  /** Obb: which volumes (default ['obb'], the refined box). */
+  bounds?: BoundsKind[];
+  /** Length of normal arrows (default 0.45 · scale). */
+  arrowLength?: number;
+  /** Sat, chungwang: where the axis line passes (default: between the shapes' positions, else the origin). */
+  at?: Vec3Like;
+}
+
+/** Options of drawTraceFrame. */
+export interface TraceDrawOptions extends DrawOptions {
+  /** The scene the trace was made from: gives `shapes`, `ray` and `motion`. */
+  scene?: Scene;
+  /** The shapes (A, B; hull: none): set the drawing's scale and centre; shapecast frames need them. */
+  shapes?: PlacedShape[];
+  /** Raycast: the ray of the query (needed to draw it). */
+  ray?: { origin: Vec3Like; direction: Vec3Like; maxT?: number };
+  /** Shapecast: the translations of the query (needed, with `shapes`, to draw the moving shapes). */
+  motion?: { translationA?: Vec3Like; translationB?: Vec3Like };
+  /**
+   * 'world' (default): the frame on the shapes, as the page's shapes view shows it (the ray cast: its right
+   * view, which is world space too). 'minkowski': the page's other view, in the space of A − B around the
+   * origin (Chung–Wang: the unit Gauss sphere); nothing for hull traces.
+   */
+  view?: 'world' | 'minkowski';
+}
+
+// ---- small conversions ----------------------------------------------------------------------------------
+
+function bad(field: string, detail: string): never {
+  throw new TypeError(`collidoscope/three: ${field}: ${detail}`);
+}
+
+function isArrayLike(x: unknown): x is ArrayLike<number> {
+  return Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView));
+}
+
+function finite(values: number[], field: string): number[] {
+  values.forEach((v, i) => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) bad(`${field}[${i}]`, `must be a finite number, got ${String(v)}`);
+  });
+  return values;
+}
+
+function vec(v: Vec3Like, field: string): Vec3 {
+  if (isArrayLike(v)) {
+    if (v.length !== 3) bad(field, `must have 3 numbers, got ${v.length}`);
+    return finite(Array.from(v), field) as Vec3;
+  }
+  if (v && typeof v === 'object' && 'x' in v) return finite([v.x, v.y, v.z], field) as Vec3;
+  return bad(field, 'must be [x, y, z] or {x, y, z}');
+}
+
+function quat(q: QuatLike, field: string): THREE.Quaternion {
+  let out: THREE.Quaternion;
+  if (q instanceof THREE.Euler) out = new THREE.Quaternion().setFromEuler(q);
+  else if (isArrayLike(q)) {
+    if (q.length !== 4) bad(field, `must have 4 numbers [qx, qy, qz, qw], got ${q.length}`);
+    const [x, y, z, w] = finite(Array.from(q), field);
+    out = new THREE.Quaternion(x, y, z, w);
+  } else if (q && typeof q === 'object' && 'w' in q) {
+    const [x, y, z, w] = finite([q.x, q.y, q.z, q.w], field);
+    out = new THREE.Quaternion(x, y, z, w);
+  } else return bad(field, 'must be [qx, qy, qz, qw], {x, y, z, w} or a THREE.Euler');
+  if (out.lengthSq() === 0) bad(field, 'is the zero quaternion');
+  return out.normalize();
+}
+
+/** The pose as a position and a unit quaternion. */
+export function toPose(pose: PoseLike | undefined): { position: THREE.Vector3; quaternion: THREE.Quaternion } {
+  const position = new THREE.Vector3();
+  const quaternion = new THREE.Quaternion();
+  if (pose === undefined || pose === null) return { position, quaternion };
+  if (isArrayLike(pose)) {
+    if (pose.length !== 7) bad('pose', `must have 7 numbers [x, y, z, qx, qy, qz, qw], got ${pose.length}`);
+    const p = Array.from(pose);
+    position.fromArray(finite(p.slice(0, 3), 'pose'));
+    quaternion.copy(quat(p.slice(3), 'pose[3..6]'));
+    return { position, quaternion };
+  }
+  if (typeof pose !== 'object') return bad('pose', 'must be {position?, rotation?} or 7 numbers');
+  if (pose.position !== undefined) position.fromArray(vec(pose.position, 'pose.position'));
+  // A THREE.Object3D has both: its quaternion, and its rotation as Euler angles.
+  if (pose.quaternion !== undefined) quaternion.copy(quat(pose.quaternion, 'pose.quaternion'));
+  else if (pose.rotation !== undefined) quaternion.copy(quat(pose.rotation, 'pose.rotation'));
+  return { position, quaternion };
+}
+
+function specOf(shape: ShapeLike, field: string): Shape {
+  if (shape && typeof (shape as { spec?: unknown }).spec === 'function') return (shape as { spec(): Shape }).spec();
+  if (shape && typeof shape === 'object' && typeof (shape as Shape).type === 'string') return shape as Shape;
+  return bad(field, 'must be a shape spec {type, ...} or have a spec() method');
+}
+
+/** The spec without its pose, and the pose (given, else the spec's own). */
+function splitPose(shape: ShapeLike, pose: PoseLike | undefined, field: string): { local: Shape; pose: PoseLike | undefined } {
+  const spec = specOf(shape, field);
+  const local: Shape = { ...spec };
+  delete local.position;
+  delete local.rotation;
+  return { local, pose: pose ?? { position: spec.position, rotation: spec.rotation } };
+}
+
+/** A placed shape as a scene-format spec in world space. */
+function worldSpec(placed: PlacedShape, field: string): Shape {
+  const inner = placed && typeof placed === 'object' && 'shape' in placed ? placed : { shape: placed as ShapeLike, pose: undefined };
+  const { local, pose } = splitPose(inner.shape, inner.pose, field);
+  const { position, quaternion } = toPose(pose);
+  return { ...local, position: position.toArray() as Vec3, rotation: quaternion.toArray() as Quat };
+}
+
+// ---- groups: labels, dots, disposal ---------------------------------------------------------------------
+
+/** Default world size of a dot "pixel" relative to the drawing's scale. */
+const MARKER_PER_SCALE = 1 / 250;
+/** Default length of normal arrows relative to the scale (the page's shapes view). */
+const ARROW_PER_SCALE = 0.45;
+
+/**
+ * Removes `obj` from its parent and frees the geometries and materials of everything under it (a group
+ * returned by drawShape, drawResult or drawTraceFrame; the same as its `userData.dispose()`).
+ */
+export function dispose(obj: THREE.Object3D): void {
+  obj.removeFromParent();
+  clearGroup(obj);
+}
+
+/** A new group named `name`, with `userData.dispose()`. */
+function group(name: string): THREE.Group {
+  const g = new THREE.Group();
+  g.name = name;
+  g.userData.dispose = () => dispose(g);
+  return g;
+}
+
+/**
+ * Finishes a drawing: dots get their world size (`unit` per pixel), labels are dropped unless wanted. Kept
+ * labels get a readable inline style where they have none (white 12px text with a dark outline; labels the
+ * page colours keep their colour); restyle them through `element.style`.
+ */
+function finish(g: THREE.Group, unit: number, labels: boolean | undefined): THREE.Group {
+  const drop: THREE.Object3D[] = [];
+  g.traverse((o) => {
+    const px = o.userData.px as number | undefined;
+    if (px) o.scale.setScalar(px * unit);
+    if (o.userData.label !== undefined) {
+      if (!labels) drop.push(o);
+      else styleLabel(o);
+    }
+  });
+  for (const o of drop) o.removeFromParent();
+  return g;
+}
+
+function styleLabel(o: THREE.Object3D): void {
+  const style = (o as THREE.Object3D & { element?: { style?: Record<string, string> } }).element?.style;
+  if (!style) return;
+  const defaults: Record<string, string> = {
+    color: '#ffffff', font: '12px system-ui, sans-serif', textShadow: '0 0 3px #000', whiteSpace: 'nowrap', pointerEvents: 'none',
+  };
+  for (const [k, v] of Object.entries(defaults)) if (!style[k]) style[k] = v;
+}
+
+/**
+ * Keeps the dots of `root` (contact points, support points …) a constant size on screen, as the page does:
+ * call it before rendering (e.g. in your animation loop) with your camera and the canvas height in CSS pixels.
+ */
+export function scaleMarkers(root: THREE.Object3D, camera: THREE.Camera, viewportHeight: number): void {
+  const h = Math.max(1, viewportHeight);
+  const at = new THREE.Vector3();
+  const eye = new THREE.Vector3().setFromMatrixPosition(camera.matrixWorld);
+  root.traverse((o) => {
+    const px = o.userData.px as number | undefined;
+    if (!px) return;
+    let perPixel: number;
+    if (camera instanceof THREE.OrthographicCamera) {
+      perPixel = (camera.top - camera.bottom) / camera.zoom / h;
+    } else if (camera instanceof THREE.PerspectiveCamera) {
+      const d = o.getWorldPosition(at).distanceTo(eye);
+      perPixel = (2 * d * Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2)) / camera.zoom / h;
+    } else return;
+    // The dot's parent may be scaled: undo it so that the dot's world size is what is asked.
+    const parentScale = o.parent ? o.parent.getWorldScale(at).x || 1 : 1;
+    o.scale.setScalar((px * perPixel) / parentScale);
+  });
+}
+
+// ---- shapes ---------------------------------------------------------------------------------------------
+
+/** Hulls with more vertices than this sample a curved surface: only creases are drawn as edges (as the page). */
+const MAX_POLYHEDRAL_VERTICES = 64;
+/** Dihedral angle in degrees above which an edge between sampled facets is a crease (a cylinder's rim). */
+const CREASE_ANGLE = 35;
+
+/** The library's hull result as the page's hull geometry: triangles, feature edges, extreme points. */
+function hullGeometry(h: HullResult, creasesOnly: boolean): Hull {
+  const V = h.vertices.map((p) => toV3(p));
+  const dim = ({ point: 0, segment: 1, polygon: 2, polyhedron: 3 } as const)[h.kind];
+  let faces: THREE.BufferGeometry | null = null;
+  if (h.faces.length) {
+    faces = new THREE.BufferGeometry().setFromPoints(h.faces.flatMap((f) => f.map((i) => V[i])));
+    faces.computeVertexNormals();
+  }
+  let edges: THREE.BufferGeometry | null = null;
+  if (dim === 1) edges = new THREE.BufferGeometry().setFromPoints([V[0], V[1]]);
+  else if (faces && creasesOnly) edges = new THREE.EdgesGeometry(faces, CREASE_ANGLE);
+  else if (h.polygons.length) {
+    // Each edge once (two polygons share it).
+    const seen = new Set<string>();
+    const ends: THREE.Vector3[] = [];
+    for (const poly of h.polygons) {
+      poly.forEach((i, k) => {
+        const j = poly[(k + 1) % poly.length];
+        const key = i < j ? `${i},${j}` : `${j},${i}`;
+        if (seen.has(key)) return;
+        seen.add(key);
+        ends.push(V[i], V[j]);
+      });
+    }
+    edges = new THREE.BufferGeometry().setFromPoints(ends);
+  }
+  const sphere = enclosingSphere(V);
+  return { dim, faces, edges, vertices: V, center: sphere.center, radius: dim === 0 ? 0 : sphere.radius };
+}
+
+/**
+ * A shape as the library sees it: translucent faces and edges in the shape's frame, the group placed at
+ * `pose` (default: the spec's own position and rotation). Built from the library's shapeSurface() and hull()
+ * (call and await init() first); a point is a dot, a segment a line.
+ */
+export function drawShape(shape: ShapeLike, pose?: PoseLike, style: ShapeStyle = {}): THREE.Group {
+  const { local, pose: p } = splitPose(shape, pose, 'shape');
+  const h = convexHull(shapeSurface(local, style.samples));
+  const geometry = hullGeometry(h, h.vertices.length > MAX_POLYHEDRAL_VERTICES);
+  const g = group(`collidoscope:shape:${local.type}`);
+  const opacity = style.opacity ?? 0.42;
+  g.add(hullObject(geometry, {
+    color: new THREE.Color(style.color ?? COLORS.a).getHex(), opacity, edgeOpacity: style.edgeOpacity ?? 0.85,
+    pointSize: 5, wireOnly: style.wireframe || opacity <= 0,
+  }));
+  const { position, quaternion } = toPose(p);
+  g.position.copy(position);
+  g.quaternion.copy(quaternion);
+  return finish(g, style.markerSize ?? (geometry.radius || 1) * MARKER_PER_SCALE, false);
+}
+
+// ---- results --------------------------------------------------------------------------------------------
+
+/** Which query a result answers, from its fields. */
+function queryOf(r: Result): Query {
+  if ('polygons' in r) return 'hull';
+  if ('aabb' in r) return 'obb';
+  if ('axisKind' in r) return 'sat';
+  if ('separatingAxis' in r) return 'chungwang';
+  if ('startedInside' in r) return 'raycast';
+  if ('initiallyOverlapping' in r) return 'shapecast';
+  if ('normal' in r && 'depth' in r) return 'penetration';
+  if ('distance' in r) return 'distance';
+  return 'intersect';
+}
+
+/** Bounding sphere of the placed shapes' surfaces (world space). */
+function shapesSphere(specs: Shape[]): THREE.Sphere | null {
+  if (!specs.length) return null;
+  return enclosingSphere(specs.flatMap((s) => shapeSurface(s, 200)).map((p) => toV3(p)));
+}
+
+/** Radius of the points around their centre (0 for none or one). */
+function spread(points: (readonly number[] | null | undefined)[]): number {
+  const pts = points.filter((p): p is readonly number[] => !!p && p.every(Number.isFinite)).map((p) => toV3(p));
+  return pts.length ? enclosingSphere(pts).radius : 0;
+}
+
+function pointsOfResult(r: Result, q: Query, ray: ResultDrawOptions['ray']): (readonly number[] | null)[] {
+  const pts: (readonly number[] | null)[] = [];
+  const any = r as Partial<PenetrationResult & RaycastResult & HullResult & ObbResult>;
+  if (q === 'hull') pts.push(...(any.vertices ?? []));
+  if (q === 'obb' && any.aabb) pts.push(any.aabb.min, any.aabb.max);
+  pts.push(any.pointA ?? null, any.pointB ?? null, any.point ?? null);
+  if (ray) {
+    const o = vec(ray.origin, 'ray.origin');
+    const d = vec(ray.direction, 'ray.direction');
+    const t = (r as RaycastResult).t ?? (Number.isFinite(ray.maxT ?? 1) ? ray.maxT ?? 1 : 1);
+    pts.push(o, o.map((x, i) => x + t * d[i]));
+  }
+  return pts;
+}
+
+/** A named dot at `p`. */
+function dot(name: string, color: number, px: number, p: readonly number[]): THREE.Mesh {
+  const m = marker(color, px, p);
+  m.name = name;
+  return m;
+}
+
+function named<T extends THREE.Object3D>(name: string, o: T): T {
+  o.name = name;
+  return o;
+}
+
+/**
+ * A query's answer in world space:
+ * - distance: the closest points (pointA, pointB) and the segment between them;
+ * - penetration: the contact points, the depth segment between them and the normal (move B along it) from pointA;
+ * - sat, chungwang: the (separating or least-overlap) axis as an arrowed line;
+ * - raycast: the hit point and the surface normal, and the ray itself when `options.ray` is given;
+ * - shapecast: the contact points and the normal; with `options.shapes` and `options.motion` also the motion
+ *   arrows and the shapes where they touch;
+ * - hull: the hull's faces and edges; obb: the refined box (and `options.bounds`) as lines;
+ * - intersect: nothing (an empty group).
+ * Parts are named ('pointA', 'pointB', 'segment', 'normal', 'axis', 'ray', 'hit', 'hull', 'bounds:obb' …).
+ */
+export function drawResult(result: Result, options: ResultDrawOptions = {}): THREE.Group {
+  const q = options.query ?? queryOf(result);
+  const g = group(`collidoscope:result:${q}`);
+  const specs = (options.shapes ?? []).map((s, i) => worldSpec(s, `shapes[${i}]`));
+  const scale = options.scale ?? (shapesSphere(specs)?.radius || spread(pointsOfResult(result, q, options.ray)) || 1);
+  const arrowLength = options.arrowLength ?? scale * ARROW_PER_SCALE;
+  const text = (s: string, at: readonly number[] | THREE.Vector3) => g.add(label(s, 'label-point label-contact', at));
+
+  const contact = (pA: Vec3, pB: Vec3, color: number) => {
+    g.add(dot('pointA', color, 5, pA), dot('pointB', color, 5, pB), named('segment', line([pA, pB], color, { opacity: 0.9 })));
+    text('pA', pA);
+    text('pB', pB);
+  };
+  const normalArrow = (from: readonly number[], n: readonly number[]) => {
+    if (toV3(n).lengthSq() > 0) g.add(named('normal', arrow(from, n, arrowLength, COLORS.contact)));
+  };
+  const axisLine = (axis: Vec3) => {
+    const center = options.at !== undefined ? toV3(vec(options.at, 'at'))
+      : specs.length ? specs.reduce((c, s) => c.add(toV3(s.position ?? [0, 0, 0])), new THREE.Vector3()).multiplyScalar(1 / specs.length)
+        : new THREE.Vector3();
+    const L = toV3(axis).normalize();
+    const half = scale * 0.9;
+    const head = arrowLength * 0.4;
+    const from = center.clone().addScaledVector(L, -half);
+    g.add(named('axis', line([from, center.clone().addScaledVector(L, half - head)], COLORS.direction, { opacity: 0.85 })));
+    g.add(named('axisHead', arrow(center.clone().addScaledVector(L, half - head), L, head, COLORS.direction)));
+    text('axis', center.clone().addScaledVector(L, half));
+  };
+
+  switch (q) {
+    case 'distance': {
+      const r = result as DistanceResult;
+      contact(r.pointA, r.pointB, COLORS.closest);
+      break;
+    }
+    case 'penetration': {
+      const r = result as PenetrationResult;
+      contact(r.pointA, r.pointB, COLORS.contact);
+      normalArrow(r.pointA, r.normal);
+      break;
+    }
+    case 'sat': {
+      axisLine((result as SatResult).axis);
+      break;
+    }
+    case 'chungwang': {
+      const axis = (result as ChungWangResult).separatingAxis;
+      if (axis) axisLine(axis);
+      break;
+    }
+    case 'raycast': {
+      const r = result as RaycastResult;
+      if (options.ray) g.add(rayObject(options.ray, r, scale));
+      if (r.hit && r.point) {
+        g.add(dot('hit', COLORS.contact, 6, r.point));
+        text('hit', r.point);
+        if (r.normal) normalArrow(r.point, r.normal);
+      }
+      break;
+    }
+    case 'shapecast': {
+      const r = result as ShapecastResult;
+      if (options.motion && specs.length >= 2) g.add(motionObject(specs, options.motion, r, arrowLength));
+      if (r.hit && r.pointA && r.pointB) contact(r.pointA, r.pointB, COLORS.contact);
+      if (r.hit && r.pointA && r.normal) normalArrow(r.pointA, r.normal);
+      break;
+    }
+    case 'hull': {
+      const h = hullGeometry(result as HullResult, false);
+      g.add(named('hull', hullObject(h, { color: COLORS.polytope, opacity: 0.3, edgeOpacity: 0.95, pointSize: 4 })));
+      break;
+    }
+    case 'obb': {
+      const kinds = options.bounds ?? ['obb'];
+      for (const kind of kinds) {
+        const k = BOUND_KINDS.find((b) => b.id === kind);
+        if (!k) bad('bounds', `unknown bounding volume '${String(kind)}' (one of ${BOUND_KINDS.map((b) => b.id).join(', ')})`);
+        const o = boundObject(result as ObbResult, kind satisfies BoundKind, k.color);
+        if (o) g.add(named(`bounds:${kind}`, o));
+      }
+      break;
+    }
+    case 'intersect':
+      break;
+    default:
+      bad('query', `cannot draw a '${String(q)}' result`);
+  }
+  return finish(g, options.markerSize ?? scale * MARKER_PER_SCALE, options.labels);
+}
+
+/** The ray: solid up to the hit, dashed beyond (to maxT, or a few scales when maxT is infinite); all dashed on a miss. */
+function rayObject(ray: NonNullable<ResultDrawOptions['ray']>, r: RaycastResult, scale: number): THREE.Group {
+  const g = new THREE.Group();
+  g.name = 'ray';
+  const o = toV3(vec(ray.origin, 'ray.origin'));
+  const d = toV3(vec(ray.direction, 'ray.direction'));
+  const maxT = ray.maxT ?? 1;
+  const at = (t: number) => o.clone().addScaledVector(d, t);
+  const hitT = r.hit && r.t !== null ? r.t : null;
+  const len = d.length();
+  const endT = Number.isFinite(maxT) ? maxT : (hitT ?? 0) + (len > 0 ? (6 * scale) / len : 0);
+  if (hitT !== null && hitT > 0) g.add(line([o, at(hitT)], COLORS.direction));
+  if (endT > (hitT ?? 0)) g.add(line([at(hitT ?? 0), at(endT)], COLORS.direction, { dashed: Math.max(1e-3, scale * 0.025), opacity: 0.6 }));
+  g.add(marker(COLORS.direction, 4, o));
+  return g;
+}
+
+/** Shapecast: each shape's translation as an arrow from its start, and (on a hit) both shapes where they touch. */
+function motionObject(specs: Shape[], motion: NonNullable<ResultDrawOptions['motion']>, r: ShapecastResult, arrowLength: number): THREE.Group {
+  const g = new THREE.Group();
+  g.name = 'motion';
+  const t = [motion.translationA, motion.translationB].map((m, i) => (m === undefined ? [0, 0, 0] : vec(m, i ? 'motion.translationB' : 'motion.translationA')));
+  specs.slice(0, 2).forEach((s, i) => {
+    const color = i === 0 ? COLORS.a : COLORS.b;
+    const move = toV3(t[i]);
+    const start = toV3(s.position ?? [0, 0, 0]);
+    if (move.lengthSq() > 0) g.add(named(i ? 'translationB' : 'translationA', arrow(start, move, move.length(), color)));
+    if (r.hit && r.t !== null) {
+      const at = start.clone().addScaledVector(move, r.t);
+      const ghost = drawShape(s, { position: at, rotation: s.rotation }, { color, opacity: 0.15, edgeOpacity: 0.6, markerSize: arrowLength / 100 });
+      ghost.name = i ? 'shapeB@t' : 'shapeA@t';
+      g.add(ghost);
+    }
+  });
+  return g;
+}
+
+// ---- trace frames ---------------------------------------------------------------------------------------
+
+/** Keys of trace frames and results whose points are in world space (the rest live in A − B or are directions). */
+const WORLD_KEYS = new Set(['closestA', 'closestB', 'a', 'b', 'pointA', 'pointB', 'point', 'face', 'edgeA', 'edgeB', 'p', 'q', 'pCore', 'qCore']);
+
+/** The world points a trace mentions (for its scale when no shapes are given). */
+function worldPointsOf(trace: Trace): THREE.Vector3[] {
+  const out: THREE.Vector3[] = [];
+  const isVec = (x: unknown): x is Vec3 => Array.isArray(x) && x.length === 3 && x.every((c) => typeof c === 'number' && Number.isFinite(c));
+  const walk = (value: unknown, world: boolean): void => {
+    if (isVec(value)) {
+      if (world) out.push(toV3(value));
+      return;
+    }
+    if (Array.isArray(value)) for (const v of value) walk(v, world);
+    else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) walk(v, world || WORLD_KEYS.has(k));
+    }
+  };
+  walk(trace.frames, false);
+  walk(trace.result, false);
+  // The ray cast's x(λ) and support points lie in world space too (C = A).
+  if (trace.query === 'raycast') for (const f of trace.frames) for (const p of [f.x, f.supportPoint]) if (isVec(p)) out.push(toV3(p));
+  return out;
+}
+
+/**
+ * Frame `frameIndex` of a trace, drawn in world space on the shapes as the visualizer page draws it (the same
+ * code): GJK — the support points a, b of this step and the current closest points closestA, closestB; EPA —
+ * the support points and, at the end, the contact points and the normal; SAT — the candidate axis beside the
+ * shapes with A's and B's intervals on it and the face or edges it comes from; ray cast — the ray, x(λ), the
+ * simplex, the support point and its supporting plane, the hit and normal; shape cast — both shapes moved to
+ * time λ, the support points on them, the contact and normal; Chung–Wang — the axis s, the support points p, q
+ * and their planes; hull — the current faces, the conflict points, the eye, the horizon.
+ * Pass `shapes` (or `scene`) for sizes that fit your scene; ray casts need `ray`, shape casts `shapes` and `motion`.
+ */
+export function drawTraceFrame(trace: Trace, frameIndex: number, options: TraceDrawOptions = {}): THREE.Group {
+  const frames = trace.frames as unknown[];
+  if (!Number.isInteger(frameIndex) || frameIndex < 0 || frameIndex >= frames.length) {
+    bad('frameIndex', `must be an integer in [0, ${frames.length - 1}], got ${frameIndex}`);
+  }
+  const view = options.view ?? 'world';
+  const g = group(`collidoscope:frame:${trace.query}:${frameIndex}`);
+  const placed = options.shapes ?? options.scene?.shapes ?? [];
+  const specs = placed.map((s, i) => worldSpec(s, `shapes[${i}]`));
+  const ray = options.ray ?? options.scene?.ray;
+  const motion = options.motion ?? options.scene?.motion;
+  // The cast overlays read the ray or the motion from a scene; always give them one (else they would wait for the page's).
+  const scene = {
+    version: 1, query: trace.query, shapes: specs,
+    ray: ray && { origin: vec(ray.origin, 'ray.origin'), direction: vec(ray.direction, 'ray.direction'), maxT: ray.maxT },
+    motion: motion && {
+      translationA: motion.translationA === undefined ? undefined : vec(motion.translationA, 'motion.translationA'),
+      translationB: motion.translationB === undefined ? undefined : vec(motion.translationB, 'motion.translationB'),
+    },
+  } as Scene;
+  const overlay = overlayFor(trace, frameIndex, scene);
+  if (!overlay) return g;
+
+  let sphere: THREE.Sphere;
+  let draw: ((g: THREE.Group, ctx: DrawContext) => void) | undefined;
+  if (isHullTrace(trace)) {
+    sphere = enclosingSphere((trace.frames[0]?.points ?? []).map((p) => toV3(p)));
+    draw = view === 'world' ? overlay.hull : undefined;
+  } else if (view === 'minkowski' || trace.query === 'raycast') {
+    // The ray cast's "Minkowski" view is shape A itself, in world space.
+    const world = trace.query === 'raycast';
+    sphere = world
+      ? (shapesSphere(specs) ?? enclosingSphere(worldPointsOf(trace)))
+      : specs.length >= 2
+        ? enclosingSphere(minkowskiSurface(specs[0], specs[1], 200).points.map((p) => toV3(p)).concat(new THREE.Vector3()))
+        : new THREE.Sphere(new THREE.Vector3(), 1);
+    if (!world) sphere.center.set(0, 0, 0);
+    draw = overlay.minkowski;
+  } else {
+    sphere = shapesSphere(specs) ?? enclosingSphere(worldPointsOf(trace));
+    draw = overlay.shapes;
+  }
+  const scale = options.scale ?? (sphere.radius || 1);
+  const ctx: DrawContext = { scale, arrowLength: scale * (isHullTrace(trace) ? 0.4 : ARROW_PER_SCALE), center: sphere.center };
+  draw?.(g, ctx);
+  return finish(g, options.markerSize ?? scale * MARKER_PER_SCALE, options.labels);
+}
