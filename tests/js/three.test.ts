@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as THREE from 'three';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  init, run, trace,
+  CollidoscopeError, init, run, trace,
   type ChungWangTrace, type DistanceResult, type EpaTrace, type GjkTrace, type HullResult, type HullTrace, type ObbResult,
   type PenetrationResult, type RaycastResult, type RaycastTrace, type SatResult, type SatTrace, type Scene, type Shape,
   type ShapecastResult, type ShapecastTrace, type Trace, type Vec3,
@@ -125,8 +125,9 @@ describe('toPose', () => {
 
   it('rejects a wrong length, non-finite numbers and the zero quaternion, naming the field', () => {
     expect(() => toPose([1, 2, 3])).toThrow(/pose: must have 7 numbers/);
-    expect(() => toPose({ position: [0, NaN, 0] })).toThrow(/pose\.position\[1\]: must be a finite number/);
-    expect(() => toPose({ rotation: [0, 0, 0, 0] })).toThrow(/pose\.rotation: is the zero quaternion/);
+    expect(() => toPose({ position: [0, NaN, 0] })).toThrow(/pose\[1\]: must be a finite number/);
+    expect(() => toPose({ rotation: [0, 0, 0, 0] })).toThrow(/pose\[3\.\.6\]: the rotation must not be the zero quaternion/);
+    expect(() => toPose({ position: ['1', 0, 0] } as never)).toThrow(CollidoscopeError);
   });
 });
 

@@ -353,6 +353,16 @@ function writePose(heap: Float64Array, at: number, pose: PoseLike | undefined, f
   else if (p.rotation !== undefined) writeVec(heap, at + 3, p.rotation, 4, `${field}.rotation`);
 }
 
+/**
+ * A pose as 7 numbers [x, y, z, qx, qy, qz, qw], as the queries read it (the rotation not yet normalized;
+ * non-finite numbers are kept for the caller to report). Throws 'invalid-argument' for a malformed pose.
+ */
+export function poseNumbers(pose: PoseLike | undefined, field = 'pose'): Float64Array {
+  const out = new Float64Array(POSE);
+  writePose(out, 0, pose, field);
+  return out;
+}
+
 // ------------------------------------------------------------------ layouts
 
 /** The queries of the object API and of batch(). */

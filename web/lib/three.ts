@@ -23,7 +23,7 @@
 // your scene is what the page shows on its shapes view.
 import * as THREE from 'three';
 import {
-  hull as convexHull, minkowskiSurface, shapeSurface,
+  CollidoscopeError, hull as convexHull, minkowskiSurface, poseNumbers, shapeSurface, type PoseLike as LibPoseLike,
   type ChungWangResult, type DistanceResult, type HullResult, type ObbResult, type PenetrationResult, type Quat,
   type Query, type RaycastResult, type Result, type SatResult, type Scene, type Shape, type ShapecastResult, type Trace,
   type Vec3,
@@ -62,17 +62,12 @@ export const COLORS: Readonly<Palette> = PAGE_COLORS;
 /** A point or direction: [x, y, z] or anything with x, y, z (a THREE.Vector3). */
 export type Vec3Like = Vec3 | readonly number[] | { x: number; y: number; z: number };
 
-/** A rotation: a quaternion [qx, qy, qz, qw] or {x, y, z, w} (a THREE.Quaternion); a THREE.Euler is accepted too. */
-export type QuatLike = Quat | readonly number[] | { x: number; y: number; z: number; w: number } | THREE.Euler;
-
 /**
- * Where a shape is: `{ position?, rotation?, quaternion? }` (a THREE.Object3D fits: its local position and
- * quaternion are used), or 7 numbers [x, y, z, qx, qy, qz, qw] (an array, Float64Array or Float32Array).
+ * Where a shape is: the library's PoseLike (`{ position?, rotation?, quaternion? }` — a THREE.Object3D fits,
+ * its local transform — or 7 numbers [x, y, z, qx, qy, qz, qw]); here `rotation` may also be a THREE.Euler.
  * Missing parts are the identity; quaternions are normalized.
  */
-export type PoseLike =
-  | { position?: Vec3Like; rotation?: QuatLike; quaternion?: { x: number; y: number; z: number; w: number } }
-  | ArrayLike<number>;
+export type PoseLike = LibPoseLike | { position?: Vec3Like; rotation: THREE.Euler };
 
 /** A shape: a scene-format spec ({ type, radius, ..., position?, rotation? }) or a handle with `spec()` (ConvexShape). */
 export type ShapeLike = Shape | { spec(): Shape };
@@ -157,7 +152,7 @@ export interface TraceDrawOptions extends DrawOptions {
 // ---- small conversions ----------------------------------------------------------------------------------
 
 function bad(field: string, detail: string): never {
-  throw new TypeError(`collidoscope/three: ${field}: ${detail}`);
+  throw new CollidoscopeError('invalid-argument', field, detail);
 }
 
 function isArrayLike(x: unknown): x is ArrayLike<number> {
@@ -180,39 +175,17 @@ function vec(v: Vec3Like, field: string): Vec3 {
   return bad(field, 'must be [x, y, z] or {x, y, z}');
 }
 
-function quat(q: QuatLike, field: string): THREE.Quaternion {
-  let out: THREE.Quaternion;
-  if (q instanceof THREE.Euler) out = new THREE.Quaternion().setFromEuler(q);
-  else if (isArrayLike(q)) {
-    if (q.length !== 4) bad(field, `must have 4 numbers [qx, qy, qz, qw], got ${q.length}`);
-    const [x, y, z, w] = finite(Array.from(q), field);
-    out = new THREE.Quaternion(x, y, z, w);
-  } else if (q && typeof q === 'object' && 'w' in q) {
-    const [x, y, z, w] = finite([q.x, q.y, q.z, q.w], field);
-    out = new THREE.Quaternion(x, y, z, w);
-  } else return bad(field, 'must be [qx, qy, qz, qw], {x, y, z, w} or a THREE.Euler');
-  if (out.lengthSq() === 0) bad(field, 'is the zero quaternion');
-  return out.normalize();
-}
-
-/** The pose as a position and a unit quaternion. */
+/** The pose as a position and a unit quaternion (read as the queries read it: poseNumbers). */
 export function toPose(pose: PoseLike | undefined): { position: THREE.Vector3; quaternion: THREE.Quaternion } {
-  const position = new THREE.Vector3();
-  const quaternion = new THREE.Quaternion();
-  if (pose === undefined || pose === null) return { position, quaternion };
-  if (isArrayLike(pose)) {
-    if (pose.length !== 7) bad('pose', `must have 7 numbers [x, y, z, qx, qy, qz, qw], got ${pose.length}`);
-    const p = Array.from(pose);
-    position.fromArray(finite(p.slice(0, 3), 'pose'));
-    quaternion.copy(quat(p.slice(3), 'pose[3..6]'));
-    return { position, quaternion };
+  let lib = pose as LibPoseLike | undefined;
+  const euler = pose !== null && typeof pose === 'object' && !isArrayLike(pose) ? (pose as { rotation?: unknown; quaternion?: unknown }) : null;
+  if (euler && euler.quaternion === undefined && euler.rotation instanceof THREE.Euler) {
+    lib = { ...(pose as object), rotation: new THREE.Quaternion().setFromEuler(euler.rotation) } as LibPoseLike;
   }
-  if (typeof pose !== 'object') return bad('pose', 'must be {position?, rotation?} or 7 numbers');
-  if (pose.position !== undefined) position.fromArray(vec(pose.position, 'pose.position'));
-  // A THREE.Object3D has both: its quaternion, and its rotation as Euler angles.
-  if (pose.quaternion !== undefined) quaternion.copy(quat(pose.quaternion, 'pose.quaternion'));
-  else if (pose.rotation !== undefined) quaternion.copy(quat(pose.rotation, 'pose.rotation'));
-  return { position, quaternion };
+  const n = finite(Array.from(poseNumbers(lib, 'pose')), 'pose');
+  const quaternion = new THREE.Quaternion(n[3], n[4], n[5], n[6]);
+  if (quaternion.lengthSq() === 0) bad('pose[3..6]', 'the rotation must not be the zero quaternion');
+  return { position: new THREE.Vector3(n[0], n[1], n[2]), quaternion: quaternion.normalize() };
 }
 
 function specOf(shape: ShapeLike, field: string): Shape {
