@@ -84,6 +84,12 @@ void randomPose(ref::Rng& rng, double* out, double spread) {
   std::memcpy(out, v, sizeof v);
 }
 
+std::vector<double> randomPoses(ref::Rng& rng, int n, double spread) {
+  std::vector<double> poses(static_cast<std::size_t>(api::kPoseSize * n));
+  for (int i = 0; i < n; ++i) randomPose(rng, &poses[static_cast<std::size_t>(api::kPoseSize * i)], spread);
+  return poses;
+}
+
 void randomExtra(ref::Rng& rng, Kind kind, double* extra) {
   for (int i = 0; i < api::kExtraSize; ++i) extra[i] = 0;
   if (kind == Kind::Raycast) {
@@ -200,8 +206,7 @@ TEST(Api, BatchesEqualSingleQueriesBitForBit) {
     const Kind kind = static_cast<Kind>(k);
     Fixture& f = kind == Kind::Sat ? withVertices : all;
     const int nShapes = static_cast<int>(f.handles.size());
-    std::vector<double> poses(static_cast<std::size_t>(api::kPoseSize * nShapes));
-    for (int i = 0; i < nShapes; ++i) randomPose(rng, &poses[static_cast<std::size_t>(api::kPoseSize * i)], 2);
+    const std::vector<double> poses = randomPoses(rng, nShapes, 2);
     const int per = kind == Kind::Raycast ? 1 : 2;
     const int n = 300;
     std::vector<std::uint32_t> pairs(static_cast<std::size_t>(per * n));
@@ -262,8 +267,7 @@ TEST(Api, QueriesAndBatchesDoNotAllocate) {
     const Kind kind = static_cast<Kind>(k);
     Fixture& f = kind == Kind::Sat ? withVertices : all;
     const int nShapes = static_cast<int>(f.handles.size());
-    std::vector<double> poses(static_cast<std::size_t>(api::kPoseSize * nShapes));
-    for (int i = 0; i < nShapes; ++i) randomPose(rng, &poses[static_cast<std::size_t>(api::kPoseSize * i)], 1.5);
+    const std::vector<double> poses = randomPoses(rng, nShapes, 1.5);
     std::vector<std::uint32_t> pairs;
     for (int i = 0; i < nShapes; ++i)
       for (int j = 0; j < nShapes; ++j) {

@@ -1,24 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  CollidoscopeError, init, minkowskiSurface, run, shapeSurface, trace, validateScene,
+  init, minkowskiSurface, run, shapeSurface, trace, validateScene,
   type ChungWangResult, type DistanceResult, type GjkTrace, type IntersectResult, type RaycastResult, type SatResult,
   type Scene, type Shape, type ShapecastResult, type Vec3,
 } from '../../web/lib/index';
+import { catchError } from './helpers';
 import { expected, vectorScene } from './vectors';
 
 beforeAll(async () => {
   await init();
 });
 
-function catchError(f: () => unknown): CollidoscopeError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(CollidoscopeError);
-    return e as CollidoscopeError;
-  }
-  throw new Error('expected a CollidoscopeError, nothing was thrown');
-}
 
 const twoSpheres = (rA: number, rB: number, x: number): Scene => ({
   version: 1, query: 'distance',

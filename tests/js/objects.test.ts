@@ -10,21 +10,14 @@ import {
   polytopeFromGeometry, raycast, run, sat, sceneOf, segment, shapecast, sphere, stats, trace, triangle,
   type BatchQuery, type PoseLike, type Vec3,
 } from '../../web/lib/index';
+import { seededRandom } from '../../web/viz/cloud';
+import { catchError } from './helpers';
 
 beforeAll(async () => {
   await init();
 });
 
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seeded = seededRandom;
 
 function randomPose(rand: () => number, spread: number): number[] {
   const q = [rand() - 0.5, rand() - 0.5, rand() - 0.5, rand() - 0.5];
@@ -32,15 +25,6 @@ function randomPose(rand: () => number, spread: number): number[] {
   return [(rand() - 0.5) * spread, (rand() - 0.5) * spread, (rand() - 0.5) * spread, ...q.map((c) => c / n)];
 }
 
-function catchError(f: () => unknown): CollidoscopeError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(CollidoscopeError);
-    return e as CollidoscopeError;
-  }
-  throw new Error('expected a CollidoscopeError, nothing was thrown');
-}
 
 /** One shape of every type (and a rounded one), fresh for each test that disposes. */
 function everyShape(rand: () => number): ConvexShape[] {

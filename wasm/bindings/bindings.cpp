@@ -192,22 +192,24 @@ std::string shapeSpecJson(int handle) {
 
 const double* heapDoubles(std::uintptr_t p) { return reinterpret_cast<const double*>(p); }
 
-std::string traceQuery(const std::string& kindName, int a, int b, std::uintptr_t in) {
+// The trace of a query, or its scene; `in` points at the query's input in the heap.
+std::string queryJson(const std::string& kindName, int a, int b, std::uintptr_t in, bool trace) {
   api::Kind kind;
   if (!api::parseKind(kindName, &kind)) return error({"invalid-argument", "query", "unknown query " + kindName});
   std::string out;
   SceneError err;
-  if (!registry().trace(kind, a, b, heapDoubles(in), &out, &err)) return error(err);
+  const double* input = heapDoubles(in);
+  if (!(trace ? registry().trace(kind, a, b, input, &out, &err) : registry().scene(kind, a, b, input, &out, &err)))
+    return error(err);
   return ok(out);
 }
 
+std::string traceQuery(const std::string& kindName, int a, int b, std::uintptr_t in) {
+  return queryJson(kindName, a, b, in, true);
+}
+
 std::string sceneOfQuery(const std::string& kindName, int a, int b, std::uintptr_t in) {
-  api::Kind kind;
-  if (!api::parseKind(kindName, &kind)) return error({"invalid-argument", "query", "unknown query " + kindName});
-  std::string out;
-  SceneError err;
-  if (!registry().scene(kind, a, b, heapDoubles(in), &out, &err)) return error(err);
-  return ok(out);
+  return queryJson(kindName, a, b, in, false);
 }
 
 std::string layout() { return ok(api::layoutJson()); }

@@ -535,43 +535,34 @@ function single(q: BatchQuery, args: readonly unknown[], options: IntersectOptio
   return toResult(m, q, m.HEAPF64, s.out >> 3);
 }
 
-/** GJK boolean test: do A (at poseA) and B (at poseB) overlap? Touching counts as intersecting. */
-export function intersect(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options: IntersectOptions & { trace: true }): GjkTrace;
-export function intersect(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: IntersectOptions): IntersectResult;
-export function intersect(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: IntersectOptions): IntersectResult | GjkTrace {
-  return single('intersect', [a, poseA, b, poseB], options) as IntersectResult;
+/** A pair query: the result, or with `{ trace: true }` the trace. */
+export interface PairQueryFunction<R, T, O extends QueryOptions = QueryOptions> {
+  (a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options: O & { trace: true }): T;
+  (a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: O): R;
 }
+
+function pairQuery<R, T, O extends QueryOptions = QueryOptions>(q: PairQuery): PairQueryFunction<R, T, O> {
+  return ((a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: O) =>
+    single(q, [a, poseA, b, poseB], options)) as PairQueryFunction<R, T, O>;
+}
+
+/** GJK boolean test: do A (at poseA) and B (at poseB) overlap? Touching counts as intersecting. */
+export const intersect: PairQueryFunction<IntersectResult, GjkTrace, IntersectOptions> = pairQuery('intersect');
 
 /** GJK distance and closest points (0 when the shapes overlap). */
-export function distance(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options: QueryOptions & { trace: true }): GjkTrace;
-export function distance(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): DistanceResult;
-export function distance(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): DistanceResult | GjkTrace {
-  return single('distance', [a, poseA, b, poseB], options) as DistanceResult;
-}
+export const distance: PairQueryFunction<DistanceResult, GjkTrace> = pairQuery('distance');
 
 /** GJK + EPA: penetration depth, normal (move B by depth·normal to separate) and contact points. */
-export function penetration(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options: QueryOptions & { trace: true }): EpaTrace;
-export function penetration(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): PenetrationResult;
-export function penetration(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): PenetrationResult | EpaTrace {
-  return single('penetration', [a, poseA, b, poseB], options) as PenetrationResult;
-}
+export const penetration: PairQueryFunction<PenetrationResult, EpaTrace> = pairQuery('penetration');
 
 /** Chung–Wang's separating-vector test: intersecting, or a separating axis. */
-export function chungWang(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options: QueryOptions & { trace: true }): ChungWangTrace;
-export function chungWang(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): ChungWangResult;
-export function chungWang(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): ChungWangResult | ChungWangTrace {
-  return single('chungwang', [a, poseA, b, poseB], options) as ChungWangResult;
-}
+export const chungWang: PairQueryFunction<ChungWangResult, ChungWangTrace> = pairQuery('chungwang');
 
 /**
  * Separating-axis test on shapes with vertices (box, polytope, triangle, segment, point; sphere and capsule as
  * rounded point and segment). The first sat() on a non-box shape builds and keeps its SAT hull.
  */
-export function sat(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options: QueryOptions & { trace: true }): SatTrace;
-export function sat(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): SatResult;
-export function sat(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: QueryOptions): SatResult | SatTrace {
-  return single('sat', [a, poseA, b, poseB], options) as SatResult;
-}
+export const sat: PairQueryFunction<SatResult, SatTrace> = pairQuery('sat');
 
 /** GJK ray cast against a shape: the first hit of origin + t·direction, 0 ≤ t ≤ maxT. */
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options: QueryOptions & { trace: true }): RaycastTrace;
