@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Build everything: native (build/native), wasm (build/wasm -> web/dist/lib/collidoscope_wasm.mjs),
-// JS bundles (web/dist/lib/*.mjs, web/dist/viz/*).
+// Build everything: native (build/native), wasm (build/wasm -> web/dist/lib/collidoscope_wasm.mjs and
+// web/dist/lib/wasm-file/collidoscope_wasm.{mjs,wasm}), JS bundles (web/dist/lib/**/*.mjs, web/dist/viz/*).
+// The package has two flavours of the same API:
+//   'collidoscope'            web/dist/lib/index.mjs + collidoscope_wasm.mjs (wasm embedded as base64)
+//   'collidoscope/wasm-file'  web/dist/lib/wasm-file/index.mjs + collidoscope_wasm.mjs + collidoscope_wasm.wasm
+// and 'collidoscope/three' (+ 'collidoscope/wasm-file/three'), the three.js helpers, on top of each.
 //   node scripts/build.mjs [--native-only | --wasm-only | --js-only]
 // Any failing step aborts with a non-zero exit code and its error; nothing is skipped silently.
 import { spawnSync } from 'node:child_process';
@@ -46,11 +50,13 @@ const EM_ENV = {
 export function buildWasm() {
   const dir = rel('build', 'wasm');
   const t = Date.now();
-  log('wasm (em++) -> web/dist/lib/collidoscope_wasm.mjs');
+  log('wasm (em++) -> web/dist/lib/collidoscope_wasm.mjs, web/dist/lib/wasm-file/collidoscope_wasm.{mjs,wasm}');
   if (!configured(dir)) run('emcmake', ['cmake', '-S', ROOT, '-B', dir, '-DCMAKE_BUILD_TYPE=Release'], { env: EM_ENV });
   run('cmake', ['--build', dir, '--parallel', JOBS], { env: EM_ENV });
-  if (!existsSync(rel('web', 'dist', 'lib', 'collidoscope_wasm.mjs'))) {
-    throw new BuildError('wasm build finished but web/dist/lib/collidoscope_wasm.mjs is missing');
+  for (const out of [['collidoscope_wasm.mjs'], ['wasm-file', 'collidoscope_wasm.mjs'], ['wasm-file', 'collidoscope_wasm.wasm']]) {
+    if (!existsSync(rel('web', 'dist', 'lib', ...out))) {
+      throw new BuildError(`wasm build finished but web/dist/lib/${out.join('/')} is missing`);
+    }
   }
   log(`wasm done in ${((Date.now() - t) / 1000).toFixed(1)}s`);
 }
@@ -69,6 +75,46 @@ function wasmGlue({ bundle }) {
       b.onResolve({ filter: WASM_IMPORT }, () =>
         bundle ? { path: WASM_GLUE } : { path: './collidoscope_wasm.mjs', external: true },
       );
+    },
+  };
+}
+
+const WASM_FILE_LOADER = rel('web', 'lib', 'wasm-file.ts');
+// web/lib/wasm-file.ts imports the separate-.wasm glue under this name (package.json "imports").
+const WASM_FILE_GLUE_IMPORT = /^#collidoscope-wasm-file-glue$/;
+
+/** esbuild plugin for the 'collidoscope/wasm-file' flavour: the library's glue import becomes the loader
+ *  web/lib/wasm-file.ts (bundled), whose own glue import becomes './collidoscope_wasm.mjs', the sibling file in
+ *  web/dist/lib/wasm-file. */
+function wasmFileLoader() {
+  return {
+    name: 'collidoscope-wasm-file-loader',
+    setup(b) {
+      b.onResolve({ filter: WASM_FILE_GLUE_IMPORT }, () => ({ path: './collidoscope_wasm.mjs', external: true }));
+      b.onResolve({ filter: WASM_IMPORT }, () => ({ path: WASM_FILE_LOADER }));
+    },
+  };
+}
+
+/** esbuild plugin for the three.js helpers (web/lib/three.ts and the page's overlays in web/viz it reuses): the
+ *  library (web/lib/index.ts, imported as './index' or '../lib/index') stays an import of the flavour's index.mjs
+ *  beside the bundle — one module instance, so the init() the user awaits is the one the helpers use. Any other
+ *  library module would bundle a second copy of its state (the module, CollidoscopeError), so it is refused. */
+function libraryExternal() {
+  const lib = rel('web', 'lib');
+  const allowed = new Set([path.join(lib, 'index'), path.join(lib, 'three')]);
+  return {
+    name: 'collidoscope-library-external',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const target = path.resolve(args.resolveDir, args.path).replace(/\.(ts|js|mjs)$/, '');
+        if (path.dirname(target) !== lib) return undefined; // web/viz and the rest: bundled
+        if (target === path.join(lib, 'index')) return { path: './index.mjs', external: true };
+        if (allowed.has(target)) return undefined;
+        return {
+          errors: [{ text: `${path.relative(ROOT, args.importer)}: import '${args.path}' through the library's index (the helpers must share its module instance, not bundle a copy)` }],
+        };
+      });
     },
   };
 }
@@ -109,6 +155,26 @@ export async function buildJs() {
         external: ['node:*'],
         plugins: [wasmGlue({ bundle: false })],
       }),
+      // 'collidoscope/wasm-file': the same library with the loader of the separate .wasm.
+      esbuild.build({
+        ...common,
+        entryPoints: [requireFile(rel('web', 'lib', 'index.ts'))],
+        outfile: path.join(distLib, 'wasm-file', 'index.mjs'),
+        platform: 'neutral',
+        external: ['node:*'],
+        plugins: [wasmFileLoader()],
+      }),
+      // 'collidoscope/three' and 'collidoscope/wasm-file/three': three.js stays the user's (peer dependency).
+      ...[distLib, path.join(distLib, 'wasm-file')].map((dir) =>
+        esbuild.build({
+          ...common,
+          entryPoints: [requireFile(rel('web', 'lib', 'three.ts'))],
+          outfile: path.join(dir, 'three.mjs'),
+          platform: 'neutral',
+          external: ['node:*', 'three', 'three/*'],
+          plugins: [libraryExternal()],
+        }),
+      ),
       esbuild.build({
         ...common,
         entryPoints: [requireFile(rel('web', 'lib', 'cli.ts'))],
@@ -144,10 +210,29 @@ export async function buildJs() {
   if (tsc.status !== 0) throw new BuildError('tsc could not emit the type declarations (tsconfig.lib.json)');
   // Relative imports get their extension: Node-style resolution (moduleResolution node16/nodenext, which
   // consumers of an ES module package use) needs './errors.js' where the sources say './errors'.
+  // A declaration that mentions the glue's types imports them as '#collidoscope-wasm' (package.json "imports",
+  // which point at web/lib/wasm.d.ts, not shipped): it gets './wasm.js', a copy of that file beside it.
+  copyFileSync(requireFile(rel('web', 'lib', 'wasm.d.ts')), path.join(distLib, 'wasm.d.ts'));
   for (const f of readdirSync(distLib).filter((n) => n.endsWith('.d.ts'))) {
     const file = path.join(distLib, f);
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/(from\s+'\.\/[\w-]+)(')/g, '$1.js$2'));
+    writeFileSync(file, readFileSync(file, 'utf8')
+      .replace(/(from\s+'\.\/[\w-]+)(')/g, '$1.js$2')
+      .replace(/(from\s+|import\()'#collidoscope-wasm'/g, "$1'./wasm.js'"));
   }
+  // collidoscope/three's declarations: their own project, as three.ts imports the page's overlays (../viz)
+  // outside tsconfig.lib.json's rootDir; the emitted file refers only to 'three' and './index'.
+  const tscThree = spawnSync(process.execPath, [rel('node_modules', 'typescript', 'bin', 'tsc'), '-p', rel('tsconfig.three.json')], {
+    cwd: ROOT, stdio: 'inherit',
+  });
+  if (tscThree.status !== 0) throw new BuildError('tsc could not emit the declarations of collidoscope/three (tsconfig.three.json)');
+  const threeTypes = readFileSync(requireFile(rel('build', 'types-three', 'lib', 'three.d.ts')), 'utf8');
+  const foreign = [...threeTypes.matchAll(/from\s+'([^']+)'/g)].map((m) => m[1]).filter((m) => m !== './index' && m !== 'three');
+  if (foreign.length) throw new BuildError(`three.d.ts imports ${foreign.join(', ')}: only 'three' and './index' ship`);
+  writeFileSync(path.join(distLib, 'three.d.ts'), threeTypes.replace(/from\s+'\.\/index'/g, "from './index.js'"));
+  // The wasm-file flavour has the same API, so the same declarations.
+  const flavourNote = "// 'collidoscope/wasm-file': the API of 'collidoscope'; the wasm is loaded from collidoscope_wasm.wasm.\n";
+  writeFileSync(path.join(distLib, 'wasm-file', 'index.d.ts'), `${flavourNote}export * from '../index.js';\n`);
+  writeFileSync(path.join(distLib, 'wasm-file', 'three.d.ts'), `${flavourNote}export * from '../three.js';\n`);
 
   // Static files of the page.
   copyFileSync(requireFile(rel('web', 'viz', 'index.html')), path.join(distViz, 'index.html'));

@@ -295,7 +295,9 @@ export interface XYZW extends XYZ {
  * - 7 numbers [x, y, z, qx, qy, qz, qw] (an array, Float64Array or Float32Array).
  */
 export type PoseLike =
-  | { position?: Vec3 | XYZ; rotation?: Quat | XYZW; quaternion?: XYZW }
+  | { position?: Vec3 | XYZ; rotation?: Quat | XYZW }
+  // A three.js Object3D: its quaternion wins over its Euler `rotation`.
+  | { position?: Vec3 | XYZ; quaternion: XYZW; rotation?: unknown }
   | readonly number[]
   | Float64Array
   | Float32Array;
