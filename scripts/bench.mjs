@@ -35,14 +35,19 @@ const sh = (c) => {
 
 // ---------------------------------------------------------------- 1. prerequisites
 run('bash', [path.join(ROOT, 'scripts', 'bootstrap.sh')]);
-if (!existsSync('/usr/include/benchmark/benchmark.h')) {
+// Debian packages of the native benchmarks and the peers they measure: Google Benchmark, libccd, Bullet, qhull.
+const APT = { 'libbenchmark-dev': '/usr/include/benchmark/benchmark.h', 'libccd-dev': '/usr/include/ccd/ccd.h',
+  'libbullet-dev': '/usr/include/bullet/btBulletCollisionCommon.h', 'libqhull-dev': '/usr/include/libqhull_r/libqhull_r.h',
+  'pkg-config': '/usr/bin/pkg-config' };
+const missing = Object.entries(APT).filter(([, file]) => !existsSync(file)).map(([pkg]) => pkg);
+if (missing.length) {
   const root = process.getuid?.() === 0;
   const pre = root ? [] : ['sudo', '-n'];
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  console.log('bench: installing Google Benchmark (libbenchmark-dev)');
+  console.log(`bench: installing ${missing.join(', ')}`);
   const [c, ...a] = [...pre, 'apt-get', 'update', '-qq'];
   run(c, a, { env });
-  const [c2, ...a2] = [...pre, 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'libbenchmark-dev'];
+  const [c2, ...a2] = [...pre, 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...missing];
   run(c2, a2, { env });
 }
 
