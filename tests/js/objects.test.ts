@@ -183,6 +183,13 @@ describe('queries', () => {
     expect(g.result).toEqual(distance(a, undefined, b, { position: [3, 0, 0] }));
     const r = raycast(b, undefined, { origin: [-3, 0, 0], direction: [1, 0, 0], maxT: 10 }, { trace: true });
     expect(r.result.t).toBeCloseTo(2.6, 12);
+    // Hulls too: of a shape at a pose, or of points.
+    const cloud: Vec3[] = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0.2, 0.2, 0.2]];
+    const ht = hull(cloud, undefined, { trace: true });
+    expect(ht.query).toBe('hull');
+    expect(ht.result).toEqual(hull(cloud));
+    expect(hull(box([1, 1, 1]), { position: [5, 0, 0] }, { trace: true }).result).toEqual(hull(box([1, 1, 1]), { position: [5, 0, 0] }));
+    expect(catchError(() => hull(cloud, { position: [1, 0, 0] })).field).toBe('pose');
     // And the scene reopens from a permalink with the same answer.
     const link = encodeLink(sceneOf('penetration', a, undefined, b, pb));
     expect(run(decodeLink(link))).toEqual(t.result);

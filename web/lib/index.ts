@@ -506,10 +506,26 @@ function worldVertices(shape: ConvexShape, pose: PoseLike | undefined): Shape {
  * Convex hull of a point cloud: the "hull" result without building a scene. Points go to wasm memory in
  * one copy (no JSON), so a 100 000-point cloud costs about the hull itself. Also takes a shape with
  * vertices (polytope, box, triangle, segment, point) and its pose: the hull of its world-space vertices.
+ * With `{ trace: true }` (third argument) it returns quickhull's trace instead, as trace() does.
  *
  *   const h = hull(mesh.geometry.attributes.position.array);   // Float32Array: widened to doubles
  */
-export function hull(points: PointArray | ConvexShape, pose?: PoseLike): HullResult {
+export function hull(points: PointArray | ConvexShape, pose: PoseLike | undefined, options: { trace: true }): HullTrace;
+export function hull(points: PointArray | ConvexShape, pose?: PoseLike, options?: { trace?: false }): HullResult;
+export function hull(points: PointArray | ConvexShape, pose?: PoseLike, options?: { trace?: boolean }): HullResult | HullTrace {
+  if (options !== undefined && (options === null || typeof options !== 'object' || Object.keys(options).some((k) => k !== 'trace'))) {
+    throw new CollidoscopeError('invalid-argument', 'options', 'the only option is { trace: true }');
+  }
+  if (!(points instanceof ConvexShape) && pose !== undefined) {
+    throw new CollidoscopeError('invalid-argument', 'pose', 'a point cloud has no pose (pass the points where they are)');
+  }
+  if (options?.trace === true) {
+    const flat = points instanceof ConvexShape ? null : flatPoints(points);
+    const shape: Shape = points instanceof ConvexShape
+      ? worldVertices(points, pose)
+      : { type: 'polytope', points: Array.from({ length: flat!.length / 3 }, (_, i) => [flat![3 * i], flat![3 * i + 1], flat![3 * i + 2]] as Vec3) };
+    return trace({ version: 1, query: 'hull', shapes: [shape] });
+  }
   if (points instanceof ConvexShape) return run({ version: 1, query: 'hull', shapes: [worldVertices(points, pose)] }) as HullResult;
   return unwrap<HullResult>(mod().hullOfPoints(flatPoints(points)));
 }
