@@ -334,6 +334,10 @@ function writeVec(heap: Float64Array, at: number, v: unknown, n: 3 | 4, field: s
 
 /** Writes a pose as 7 doubles at heap[at]. Non-finite numbers are left for the C++ checks to name. */
 function writePose(heap: Float64Array, at: number, pose: PoseLike | undefined, field: string): void {
+  if ((pose instanceof Float64Array || pose instanceof Float32Array) && pose.length === POSE) {
+    heap.set(pose, at); // the hot path of a game loop: no per-number checks needed
+    return;
+  }
   heap[at] = heap[at + 1] = heap[at + 2] = heap[at + 3] = heap[at + 4] = heap[at + 5] = 0;
   heap[at + 6] = 1;
   if (pose === undefined) return;
@@ -406,7 +410,8 @@ const vecOrNull = (o: Float64Array, i: number): Vec3 | null => (Number.isNaN(o[i
 
 /** One result object from its doubles at o[i…] (the same object run() gives for the same scene). */
 function toResult(m: WasmModule, q: BatchQuery, o: Float64Array, i: number): unknown {
-  const status = layoutOf(m, q).status[o[i + layoutOf(m, q).fields.length - 1]];
+  const layout = layoutOf(m, q);
+  const status = layout.status[o[i + layout.fields.length - 1]];
   switch (q) {
     case 'intersect':
       return { intersecting: o[i] !== 0, iterations: o[i + 1], status } as IntersectResult;
@@ -422,7 +427,7 @@ function toResult(m: WasmModule, q: BatchQuery, o: Float64Array, i: number): unk
     case 'sat':
       return {
         intersecting: o[i] !== 0, axis: vec(o, i + 1), depth: o[i + 4], gap: o[i + 5],
-        axisKind: layoutOf(m, q).axisKind![o[i + 6]], axesTested: o[i + 7], status,
+        axisKind: layout.axisKind![o[i + 6]], axesTested: o[i + 7], status,
       } as SatResult;
     case 'raycast':
       return {
@@ -493,7 +498,7 @@ function shapeHandle(s: unknown, field: string): number {
 function prepare(m: WasmModule, q: BatchQuery, args: readonly unknown[]): [number, number] {
   const heap = m.HEAPF64;
   const at = scratchOf(m).input >> 3;
-  heap.fill(0, at, at + INPUT);
+  heap.fill(0, at + 2 * POSE, at + INPUT); // the ray or motion (poses are written whole)
   if (q === 'raycast') {
     const [shape, pose, ray] = args as [unknown, PoseLike, Ray];
     const a = shapeHandle(shape, 'shape');
