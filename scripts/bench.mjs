@@ -6,6 +6,8 @@
 //   3. build/bench/collidoscope_bench (support queries, structure and hull construction)
 //   4. bench/hull.mjs (hull construction vs three.js's ConvexHull, interleaved, medians)
 //   4b. build/bench/collidoscope_iterations (Chung–Wang vs GJK intersect: iterations and time)
+//   4c. bench/peers.mjs (libccd, Bullet, qhull natively), bench/wasm.mjs (rapier3d-compat, crashcat in Node; wasm
+//       vs native), bench/scaling.mjs (the triangle-pairs / spheres / GJK scaling experiment; NoTrace vs no hooks)
 //   5. bench/results.json + bench/results.md: machine, compilers, flags, versions, medians, ratios
 // Speed is only ever reported as ratios between contenders measured side by side in this run.
 import { execFileSync, execSync, spawnSync } from 'node:child_process';
@@ -55,7 +57,8 @@ if (missing.length) {
 const { build } = await import(pathToFileURL(path.join(ROOT, 'scripts', 'build.mjs')).href);
 await build(['wasm', 'js']);
 run('cmake', ['-S', ROOT, '-B', BUILD, '-DCMAKE_BUILD_TYPE=Release', '-DCOLLIDOSCOPE_BENCH=ON', '-DCOLLIDOSCOPE_BUILD_TESTS=OFF']);
-run('cmake', ['--build', BUILD, '--parallel', process.env.BUILD_JOBS ?? '2', '--target', 'collidoscope_bench', 'collidoscope_hull_timing', 'collidoscope_iterations']);
+// Every bench target (bench/*.cmake add theirs: peers, the wasm-vs-native driver, the scaling experiment, ...).
+run('cmake', ['--build', BUILD, '--parallel', process.env.BUILD_JOBS ?? '2']);
 
 // ---------------------------------------------------------------- 3. native benchmarks
 const rawJson = path.join(BUILD, 'support_bench.json');
@@ -101,6 +104,22 @@ const hull = await benchHull({ repeats: quick ? 3 : 7, sizes: quick ? [100000] :
 // ---------------------------------------------------------------- 4b. Chung–Wang vs GJK intersect
 const iterations = JSON.parse(execFileSync(path.join(BUILD, 'collidoscope_iterations'), quick ? ['2', '3'] : ['12', '9'], { encoding: 'utf8' }));
 
+// ---------------------------------------------------------------- 4c. the peers, natively and in Node; scaling; NoTrace
+// Each module runs its own interleaved measurements and returns JSON plus a markdown section.
+const sections = [];
+for (const [key, file, runName, mdName] of [
+  ['peers', 'peers.mjs', 'runPeers', 'peersMarkdown'],
+  ['wasm', 'wasm.mjs', 'runWasm', 'wasmMarkdown'],
+  ['scaling', 'scaling.mjs', 'runScaling', 'scalingMarkdown'],
+]) {
+  const mod = await import(pathToFileURL(path.join(ROOT, 'bench', file)).href);
+  console.log(`bench: ${file}`);
+  const t = Date.now();
+  const result = await mod[runName]({ quick, buildDir: BUILD });
+  console.log(`bench: ${file} done in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+  sections.push({ key, result, markdown: mod[mdName](result) });
+}
+
 // ---------------------------------------------------------------- 5. results
 const cc = JSON.parse(readFileSync(path.join(BUILD, 'compile_commands.json'), 'utf8'));
 const libCmd = cc.find((e) => e.file.endsWith('polytope_support.cpp'))?.command ?? '';
@@ -125,6 +144,7 @@ const results = {
   hullNative,
   hullVsThree: hull,
   chungWangVsGjk: iterations,
+  ...Object.fromEntries(sections.map((x) => [x.key, x.result])),
 };
 writeFileSync(path.join(ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
 
@@ -178,6 +198,7 @@ const its = (x) => `${x.mean} / ${x.median} / ${x.p90} / ${x.p99} / ${x.max}`;
 for (const c of iterations.classes)
   md.push(`| ${c.name} | ${its(c.chungWang.iterations)} | ${its(c.gjkIntersect.iterations)} | ${f(c.chungWang.medianNs, 0)} | ${f(c.gjkIntersect.medianNs, 0)} | ${f(c.chungWang.medianNs / c.gjkIntersect.medianNs)} | ${c.disagreements} |`);
 md.push('');
+for (const x of sections) md.push(...x.markdown, '');
 writeFileSync(path.join(ROOT, 'bench', 'results.md'), md.join('\n'));
 console.log(md.join('\n'));
 console.log('bench: wrote bench/results.md and bench/results.json');
