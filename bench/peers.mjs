@@ -110,8 +110,8 @@ export async function runPeers({ quick = false, buildDir = path.join(ROOT, 'buil
   const versions = runJson(built.exe, ['versions']).data;
   const queryArgs = quick
     ? ['queries', '--pairs', '16', '--pairs1024', '4', '--repeats', '5', '--sample-us', '300']
-    : ['queries', '--pairs', '128', '--pairs1024', '32', '--repeats', '9', '--sample-us', '1000'];
-  const hullArgs = quick ? ['hull', '--sizes', '1000,10000,100000', '--repeats', '5'] : ['hull', '--sizes', '1000,10000,100000', '--repeats', '7'];
+    : ['queries', '--pairs', '160', '--pairs1024', '48', '--repeats', '15', '--sample-us', '2000'];
+  const hullArgs = quick ? ['hull', '--sizes', '1000,10000,100000', '--repeats', '5'] : ['hull', '--sizes', '1000,10000,100000', '--repeats', '9'];
   const queries = runJson(built.exe, queryArgs, 20 * 60 * 1000);
   const hull = runJson(built.exe, hullArgs, 20 * 60 * 1000);
   return {
@@ -287,7 +287,7 @@ export function peersMarkdown(r) {
     `Peer time over ours, geometric mean over the ${sI.ccdGJK.cells} cells: ${peersI.map((id) => `${SHORT[id]} ${fmtR(sI[id].geomean)}`).join(', ')}; Chung–Wang takes ${fmtR(sI.oursCW.geomean)} our GJK's time. ` +
       (lossI.length ? `We lose (the peer more than 10 % faster) to ${lossI.map(([id, l]) => `${SHORT[id]} on ${list(l)}`).join('; to ')}. ` : 'No peer is more than 10 % faster than ours in any cell. ') +
       (failI.length ? `Wrong or missing answers: ${failI.join(', ')}. ` : 'Every contender answered every pair correctly (the near classes are 1e-3 from touching, far above any tolerance). ') +
-      'The pair detector always computes a distance, and runs EPA when the cores overlap, so it pays for more than a yes/no; btGjkEpaSolver2::Distance and MPR stop without a certified bound.',
+      'Bullet has no boolean GJK query: its pair detector runs a GJK intersection test, then a distance GJK, then EPA when the cores overlap (bullet3 btGjkPairDetector.cpp), and btGjkEpaSolver2::Distance computes a full distance — yet the latter still beats our boolean GJK near contact on small polytopes, boxes and spheres.',
     '',
   );
 
@@ -304,7 +304,7 @@ export function peersMarkdown(r) {
   md.push(
     `Bullet's time over ours, geometric mean over the ${sD.btPair.cells} cells: btGjkPairDetector ${fmtR(sD.btPair.geomean)}, btGjkEpaSolver2::Distance ${fmtR(sD.btGjkEpa2.geomean)}. ` +
       (lossD.length ? `We lose (Bullet more than 10 % faster) to ${lossD.map(([id, l]) => `${SHORT[id]} on ${list(l)}`).join('; to ')}. ` : '') +
-      `At 128 and 1024 points much of our lead is the support structure: with the same O(n) scan of the points as Bullet's btConvexHullShape ("scan" column) the pair detector takes ${fmtR(scanVsBullet)} our time. ` +
+      `At 128 and 1024 points our support structure is worth ${fmtR(sD.oursScan.geomean)} (the scan column against ours); with the same O(n) scan of the points as Bullet's btConvexHullShape, the pair detector takes ${fmtR(scanVsBullet)} our time. ` +
       `Errors: ${accD.join(', ')}` +
       (exactD.length ? `; exact to rounding on every pair: ${list(exactD)}.` : '.'),
     '',
@@ -320,7 +320,8 @@ export function peersMarkdown(r) {
   const oursBad = totals(P, 'ours', 'over1e9') + failures(P, 'ours');
   md.push(
     `Peer time over ours on polytopes and boxes: ${peersP.map((id) => `${SHORT[id]} ${fmtR(groupRatio(P, id, POLY))}`).join(', ')}; on spheres and capsules: ${peersP.map((id) => `${SHORT[id]} ${fmtR(groupRatio(P, id, ROUND))}`).join(', ')} (geometric means). ` +
-      'On round shapes ours adds the radii to a core query where the peers run EPA or MPR on the round surface; on polytopes our EPA is the slower one, and a perf profile of it on a box pair (outside this run) puts a third of its time in memset: the fixed 512-vertex polytope and its face arrays are zero-initialised (default member initialisers) on every call. ' +
+      'On spheres and capsules ours adds the radii to a core query, as Bullet\'s pair detector does with its margins, where libccd and btGjkEpaSolver2 run EPA or MPR on the round surface. ' +
+      `On polytopes and boxes our EPA is slower than ${list(peersP.filter((id) => groupRatio(P, id, POLY) < 1).map((id) => SHORT[id]))}; a perf profile of it on a box pair (outside this run) puts a third of its time in memset: the fixed 512-vertex polytope and its face arrays are zero-initialised (default member initialisers) on every call. ` +
       `In exchange ${oursBad === 0 ? 'every one of our answers is exact to rounding (no error above 1e-9 of the scale)' : `${oursBad} of our answers miss 1e-9 of the scale`}, while ` +
       `${peersP.map((id) => `${SHORT[id]} has ${totals(P, id, 'over1e6')} of ${pairsOf(P, id)} answers off by more than 1e-6 (${totals(P, id, 'over1e3')} by more than 1e-3, ${failures(P, id)} wrong or missing)`).join(', ')}. ` +
       'libccd\'s EPA stops at its 1e-4 tolerance, MPR returns the depth along its portal, which is not the minimum translation in general, and btGjkEpaSolver2 runs on the full round shapes. ' +
