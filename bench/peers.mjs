@@ -260,7 +260,7 @@ export function peersMarkdown(r) {
   );
   md.push(`- Machine: ${r.machine.cpu}, ${r.machine.cores} cores (${r.machine.threadsPerCore ?? '?'} thread per core), ${r.machine.memoryGB} GB, ${r.machine.os}; load average at the end ${r.machine.loadAverageAtEnd.join(' / ')} (a shared machine: trust ratios, not absolute times).`);
   md.push(`- Compiler: ${r.compiler}; flags \`${r.flags}\` (the harness and the library; the peers are Debian's builds).`);
-  md.push(`- Peers: libccd-dev ${r.peers['libccd-dev']} (double precision: ${r.peers.ccdDoublePrecision}), libbullet-dev ${r.peers['libbullet-dev']} (Bullet ${r.peers.bulletVersion}, double precision: ${r.peers.bulletDoublePrecision}), libqhull-dev ${r.peers['libqhull-dev']} (qhull ${r.peers.qhullVersion}).`);
+  md.push(`- Peers: libccd-dev ${r.peers['libccd-dev']} (double precision: ${r.peers.ccdDoublePrecision}), libbullet-dev ${r.peers['libbullet-dev']} (Bullet ${(r.peers.bulletVersion / 100).toFixed(2)}, double precision: ${r.peers.bulletDoublePrecision}), libqhull-dev ${r.peers['libqhull-dev']} (qhull ${r.peers.qhullVersion}).`);
   md.push(`- Settings. collidoscope: ${r.settings.collidoscope}`);
   md.push(`- libccd: ${r.settings.libccd}`);
   md.push(`- Bullet: ${r.settings.bullet}`);
