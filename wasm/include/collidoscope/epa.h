@@ -41,6 +41,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "collidoscope/gjk.h"
@@ -152,10 +153,27 @@ const char* const* epaPseudocode();
 
 namespace detail {
 
+// Room for N objects of T, left unwritten until used. EPA's fixed polytope
+// (512 vertices, ~1000 faces and as many scratch faces) would otherwise be
+// zeroed on every query by Vec3's member defaults: ~170 KB of memset, a
+// third of a box–box penetration (bench/results.md, native peers). Every read
+// is bounded by a count of written slots (vertexCount, faceSlots,
+// removedCount), so nothing unwritten is ever read.
+template <class T, int N>
+struct Uninitialized {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+  union {
+    T data[N];
+  };
+  Uninitialized() {}  // NOLINT: deliberately leaves data unwritten
+  T& operator[](int i) { return data[i]; }
+  const T& operator[](int i) const { return data[i]; }
+};
+
 struct EpaPolytope {
-  SimplexVertex vertex[kEpaMaxVertices];
+  Uninitialized<SimplexVertex, kEpaMaxVertices> vertex;
   int vertexCount = 0;
-  EpaFace face[kEpaMaxFaces];
+  Uninitialized<EpaFace, kEpaMaxFaces> face;
   int faceSlots = 0;  // slots ever used; dead slots are reused
   int nextId = 0;
 
@@ -168,13 +186,14 @@ struct EpaPolytope {
         slot = i;
         break;
       }
+    // The normal first: a slot is only claimed for a face that gets written.
+    const Vec3& p = vertex[a].w;
+    const Vec3 n = cross(vertex[b].w - p, vertex[c].w - p);
+    if (!(maxAbs(n) > 0)) return -1;
     if (slot < 0) {
       if (faceSlots == kEpaMaxFaces) return -1;
       slot = faceSlots++;
     }
-    const Vec3& p = vertex[a].w;
-    const Vec3 n = cross(vertex[b].w - p, vertex[c].w - p);
-    if (!(maxAbs(n) > 0)) return -1;
     EpaFace& f = face[slot];
     f.v[0] = a;
     f.v[1] = b;
@@ -222,7 +241,7 @@ void recordEpa(Trace& trace, EpaEvent event, EpaReason reason, int line, int ite
   f.line = line;
   f.iteration = iteration;
   if (poly != nullptr) {
-    f.vertices.assign(poly->vertex, poly->vertex + poly->vertexCount);
+    f.vertices.assign(poly->vertex.data, poly->vertex.data + poly->vertexCount);
     for (int i = 0; i < poly->faceSlots; ++i)
       if (poly->face[i].alive) f.faces.push_back(poly->face[i]);
     if (closestSlot >= 0) {
@@ -426,7 +445,7 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
   int closest = poly.nearestFace();
   double lastGap = 0, lastTolerance = 0;
   // Scratch for one expansion (fixed size).
-  EpaFace removed[kEpaMaxFaces];
+  detail::Uninitialized<EpaFace, kEpaMaxFaces> removed;  // trace only
   int horizon[kEpaMaxFaces][2];
   int added[kEpaMaxFaces];
   bool done = false;
@@ -507,11 +526,14 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
         ++horizonCount;
       }
     }
-    // The expanded (nearest) face first: traces show it as the estimate.
+    // The faces about to go, for the trace only (the expanded, nearest face
+    // first: traces show it as the estimate).
     int removedCount = 0;
-    removed[removedCount++] = poly.face[closest];
-    for (int i = 0; i < poly.faceSlots; ++i)
-      if (visible[i] && i != closest) removed[removedCount++] = poly.face[i];
+    if constexpr (Trace::enabled) {
+      removed[removedCount++] = poly.face[closest];
+      for (int i = 0; i < poly.faceSlots; ++i)
+        if (visible[i] && i != closest) removed[removedCount++] = poly.face[i];
+    }
     // A simple loop: every horizon vertex starts exactly one edge and ends one.
     bool simpleLoop = horizonCount >= 3;
     for (int h = 0; h < horizonCount && simpleLoop; ++h) {
@@ -553,7 +575,7 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
       if (slot >= 0) added[addedCount++] = slot;
     }
     if constexpr (Trace::enabled) {
-      detail::recordEpa(trace, EpaEvent::Expand, EpaReason::Progress, kStitch, iteration, &poly, -1, &w, removed,
+      detail::recordEpa(trace, EpaEvent::Expand, EpaReason::Progress, kStitch, iteration, &poly, -1, &w, removed.data,
                         removedCount, horizon, horizonCount, added, addedCount, false, 0, 0);
     }
   }
