@@ -55,7 +55,7 @@ export const DEEP = [
     file: 'epa.h',
     find: `  EpaFace removed[kEpaMaxFaces];\n`,
     replace: '',
-    why: 'the array itself (only the trace reads it)',
+    why: 'removed[] itself, an array of kEpaMaxFaces faces (only the Expand frame reads it)',
   },
   {
     file: 'epa.h',
