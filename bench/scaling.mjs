@@ -416,9 +416,7 @@ export function scalingMarkdown(r) {
   if (costly.length) {
     md.push(
       `- Trace-only code outside them does cost: ${costly.map((a) => `${a.name} takes ${f(a.hookedOverDeep.median, 3)}× [${f(a.hookedOverDeep.q25, 3)}, ${f(a.hookedOverDeep.q75, 3)}] the deep build's time (minima ${f(a.hookedOverDeep.ofMinima, 3)}×), above the noise of identical machine code (±${f(noise * 100, 1)} % on medians, ±${f(noiseMin * 100, 1)} % on minima)`).join('; ')}.` +
-        (epa && costly.includes(epa)
-          ? ` In EPA the deep build drops epa.h's \`removed[]\` fill (array at line ${(deep.files['epa.h']?.deep ?? []).find((e) => /removed\[\] itself/.test(e.why))?.lines?.[0] ?? '?'}, filled at ${(deep.files['epa.h']?.deep ?? []).find((e) => /removed\[\] \(copies/.test(e.why))?.lines?.[0] ?? '?'}–${((deep.files['epa.h']?.deep ?? []).find((e) => /removed\[\] \(copies/.test(e.why))?.lines?.[0] ?? 0) + 4}: every iteration copies each visible face into it, only the Expand frame reads it, and g++ -O2 keeps the dead stores — ${code.byQuery[epa.name] ? `${code.byQuery[epa.name].hooked.instructions} against ${code.byQuery[epa.name].deep.instructions} instructions` : ''}), plus the \`added[]\` stores and \`EpaFace::id\`. Filling \`removed[]\` inside the \`if constexpr\` block would remove the cost (the library is not changed here).`
-          : ''),
+        ' The deep build drops exactly the trace-only code listed above; which entries the costly algorithms use is in that list.',
     );
   } else {
     md.push(`- The trace-only code outside \`if constexpr\` did not cost measurably in this run (deep ratios within the noise: ±${f(noise * 100, 1)} % on medians, ±${f(noiseMin * 100, 1)} % on minima, the largest deviations between identical machine code).`);

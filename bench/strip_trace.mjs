@@ -42,23 +42,6 @@ import path from 'node:path';
 export const DEEP = [
   {
     file: 'epa.h',
-    find: `    // The expanded (nearest) face first: traces show it as the estimate.
-    int removedCount = 0;
-    removed[removedCount++] = poly.face[closest];
-    for (int i = 0; i < poly.faceSlots; ++i)
-      if (visible[i] && i != closest) removed[removedCount++] = poly.face[i];
-`,
-    replace: '',
-    why: 'removed[] (copies of the visible faces) is read only by the Expand frame',
-  },
-  {
-    file: 'epa.h',
-    find: `  EpaFace removed[kEpaMaxFaces];\n`,
-    replace: '',
-    why: 'removed[] itself, an array of kEpaMaxFaces faces (only the Expand frame reads it)',
-  },
-  {
-    file: 'epa.h',
     find: `  int added[kEpaMaxFaces];\n`,
     replace: '',
     why: 'added[] (the new faces\' slots) is read only by the Expand frame',
