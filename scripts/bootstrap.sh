@@ -22,6 +22,13 @@ command -v cmake >/dev/null 2>&1 || pkgs+=(cmake)
 command -v g++ >/dev/null 2>&1 || pkgs+=(g++)
 command -v make >/dev/null 2>&1 || pkgs+=(make)
 [ -f /usr/include/gtest/gtest.h ] || pkgs+=(libgtest-dev)
+# Reliability suites (issue 8): clang with libFuzzer and the sanitizer runtimes; libccd and qhull as
+# differential-test oracles; pkg-config to find them.
+command -v clang++ >/dev/null 2>&1 || pkgs+=(clang)
+compgen -G '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' >/dev/null || pkgs+=(libclang-rt-14-dev)
+[ -f /usr/include/ccd/ccd.h ] || pkgs+=(libccd-dev)
+[ -f /usr/include/libqhull_r/libqhull_r.h ] || pkgs+=(libqhull-dev)
+command -v pkg-config >/dev/null 2>&1 || pkgs+=(pkg-config)
 
 if [ "${#pkgs[@]}" -gt 0 ]; then
   say "installing Debian packages: ${pkgs[*]}"
