@@ -336,22 +336,30 @@ inline RayCastResult analyticSphereCast(const Vec3& s, const Vec3& r, double max
     out.point = s;
     return out;
   }
-  const double a = dot(r, r);
-  const double b = dot(r, m);
+  // t scales as 1/|r|: solve for u = r/2^e, |u| in [0.5, 1) (a power of two,
+  // so exact: the same bits as with r itself), then t = t_u/2^e. Otherwise
+  // a = r·r overflows for |r| > ~1e154 or underflows for |r| < ~1e-154 and a
+  // hit is reported as a miss.
+  int e = 0;
+  std::frexp(maxAbs(r), &e);
+  const Vec3 u = r * std::ldexp(1.0, -e);
+  const double a = dot(u, u);
+  const double b = dot(u, m);
   if (!(a > 0) || b >= 0) return out;  // no motion, or moving away from the centre
-  const Vec3 l = m - r * (b / a);
+  const Vec3 l = m - u * (b / a);
   const double ll = length(l);
   const double disc = a * ((R - ll) * (R + ll));
   if (disc < 0) return out;  // the line passes farther than R from the centre
   const double q = -b + std::sqrt(disc);
-  const double t = c0 / q;
+  const double tu = c0 / q;
+  const double t = std::ldexp(tu, -e);
   if (!(t <= maxT)) return out;
   out.hit = true;
   out.t = t;
-  out.point = s + r * t;
+  out.point = s + u * tu;
   // The outward normal at the hit: (hit − c)/R; a zero radius (a point)
   // has none, so the ray's reverse direction is used.
-  out.normal = normalizedOr(m + r * t, normalizedOr(-r, Vec3{0, 1, 0}));
+  out.normal = normalizedOr(m + u * tu, normalizedOr(-u, Vec3{0, 1, 0}));
   return out;
 }
 
