@@ -29,11 +29,19 @@ bool fail(SceneError* err, const std::string& field, const std::string& message)
   return false;
 }
 
-std::string quoted(const std::string& s) {
-  // Field names from the input are echoed in messages: cap their length so
-  // a hostile key cannot blow up an error message.
-  return "\"" + (s.size() > 64 ? s.substr(0, 64) + "…" : s) + "\"";
+// Text from the input is echoed in errors (unknown keys in the field path
+// and the message, type and query names): cap it at 64 bytes so a hostile
+// key cannot blow up an error message or its field, cutting at a UTF-8
+// character boundary (the JS side decodes errors as UTF-8; half a
+// character would become U+FFFD).
+std::string clipped(const std::string& s) {
+  if (s.size() <= 64) return s;
+  std::size_t n = 64;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return s.substr(0, n) + "…";
 }
+
+std::string quoted(const std::string& s) { return "\"" + clipped(s) + "\""; }
 
 // Non-finite numbers cannot be written in JSON; the JS API sends them as
 // these strings so the error can say what the caller passed.
@@ -89,7 +97,7 @@ bool checkKeys(const JsonValue& obj, const std::string& path, const char* const*
   for (const auto& m : obj.members) {
     bool ok = false;
     for (int i = 0; i < n && !ok; ++i) ok = allowed[i] != nullptr && m.first == allowed[i];
-    if (!ok) return fail(err, path + m.first, "unknown field " + quoted(m.first));
+    if (!ok) return fail(err, path + clipped(m.first), "unknown field " + quoted(m.first));
   }
   return true;
 }
