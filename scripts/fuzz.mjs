@@ -51,6 +51,8 @@ const LIB = path.join(ROOT, 'web', 'dist', 'lib', 'index.mjs');
 export const LIBFUZZER_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_hull_full'];
 export const DEFAULT_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'link', 'known'];
 export const DEFAULT_SECONDS = 15;
+// Longest input per target: a scene of a few dozen points; 64 points and a rotation; two shapes, a ray and a motion.
+const MAX_LEN = { fuzz_scene: 4096, fuzz_hull: 1024, fuzz_hull_full: 1024, fuzz_pair: 512 };
 
 // ------------------------------------------------------------------ build
 
@@ -118,6 +120,10 @@ function runLibFuzzer(target, seconds, seed) {
   const seeds = copyCorpus(target, corpus);
   const args = [
     `-max_total_time=${seconds}`,
+    // Full-length inputs from the start: the targets read their numbers with FuzzedDataProvider, and
+    // libFuzzer's default length control keeps inputs at a few bytes for minutes (all defaults).
+    '-len_control=0',
+    `-max_len=${MAX_LEN[target] ?? 1024}`,
     '-timeout=10',
     '-rss_limit_mb=2048',
     '-print_final_stats=1',

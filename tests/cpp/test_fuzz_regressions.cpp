@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "collidoscope/epa.h"
+#include "collidoscope/raycast.h"
+#include "collidoscope/sat.h"
 #include "collidoscope/hull.h"
 #include "collidoscope/scene.h"
 #include "hull_reference.h"
@@ -177,6 +179,93 @@ TEST(FuzzRegressions, PenetrationNormalAcrossASegmentDifference) {
     EXPECT_NEAR(overlapAlong(c.a, c.b, p.normal), p.depth, 1e-9)
         << "normal [" << p.normal.x << ", " << p.normal.y << ", " << p.normal.z << "] for depth " << p.depth;
   }
+}
+
+}  // namespace
+
+namespace {
+
+// A ray grazing past a segment's end (or a degenerate triangle's) hits the
+// end point; its normal must face the ray (n·direction < 0, the origin on
+// the outer side of the supporting plane) — the weighted normal m of
+// raycast.h could be the first search direction instead, which the ray was
+// travelling along. Found by fuzz_pair.
+TEST(FuzzRegressions, RayHitNormalAtAVertexFacesTheRay) {
+  const Vec3 at{-8, -8, -8};
+  const std::vector<Shape> shapes = {
+      Shape::segment({0, 1, 1}, {-8, -8, -8}).at(at),
+      Shape::triangle({0, -1, 6}, {-8, -8, -8}, {0, -1, 6}).at(at),
+      Shape::segment({-8, -8, -2}, {-8, -8, -8}).at(at),
+      Shape::segment({-8, -7, 1000000}, {-8, -8, -8}).at(at),
+  };
+  for (const Shape& s : shapes) {
+    const auto r = collidoscope::gjkRayCast(PosedShape(s), at, at, 8);
+    ASSERT_TRUE(r.hit);
+    EXPECT_NEAR(r.t, 1, 1e-9);
+    EXPECT_NEAR(ref::norm(r.normal), 1, 1e-12);
+    EXPECT_LT(ref::dot3(r.normal, at), 0) << "normal [" << r.normal.x << ", " << r.normal.y << ", " << r.normal.z
+                                          << "] does not face the ray";
+    EXPECT_NEAR(ref::supportValue(s, r.normal), ref::dot3(r.normal, r.point), 1e-9);
+  }
+}
+
+// SAT of a point lying on a segment's line (A − B a segment through the
+// origin): the zero-thickness axis must be perpendicular to the segment, so
+// the depth is 0 (touching), as EPA says. The offset w⊥ was computed by
+// subtracting w's part along the line, and its rounding residual normalized
+// to the line itself: depth 5√3. Found by fuzz_pair.
+TEST(FuzzRegressions, SatPointOnASegmentsLineTouches) {
+  const Vec3 at{-8, -8, -8};
+  const std::vector<Shape> shapes = {
+      Shape::segment({5, 5, 5}, {-8, -8, -8}).at(at),
+      Shape::segment({4, 4, 4}, {-8, -8, -8}).at(at),
+      Shape::polytope({{7, 7, 7}, {-8, -8, -8}, {7, 7, 7}}).at(at),
+  };
+  for (const Shape& s : shapes) {
+    const auto r = collidoscope::sat(s, Shape::point().at(at));
+    EXPECT_EQ(r.status, collidoscope::SatStatus::Ok);
+    EXPECT_TRUE(r.intersecting);
+    EXPECT_EQ(r.depth, 0);
+    EXPECT_NEAR(ref::dot3(r.axis, Vec3{1, 1, 1}), 0, 1e-12) << "the axis must be across the segment";
+  }
+}
+
+// SAT of a box with denormal half-extents (after buildHull learnt to see
+// such a box as a polyhedron): its face normals were computed from cross
+// products that underflowed, so it had no axes and every pair "intersected".
+TEST(FuzzRegressions, SatTinyBoxKeepsItsFaces) {
+  const double d = 4.9406564584124654e-324;
+  const Shape box = Shape::box({d, d, d}).at({-1.3125, -8, -8});
+  collidoscope::SatHull h;
+  ASSERT_EQ(collidoscope::buildSatHull(box, &h), collidoscope::SatStatus::Ok);
+  EXPECT_EQ(h.faceAxes.size(), 3u);
+  const auto r = collidoscope::sat(box, Shape::point().at({-8, -8, -8}));
+  EXPECT_FALSE(r.intersecting);
+  EXPECT_NEAR(r.depth, 6.6875, 1e-12);
+}
+
+}  // namespace
+
+namespace {
+
+// A shape cast where A has a margin far below the hit tolerance (1e-155):
+// raycast.h took the normal from v (core point → x) whenever ‖v‖ ≥ ρ/2,
+// which here is pure rounding noise, and the normal came out flipped (B
+// "moving away" from A along it). Found by fuzz_pair.
+TEST(FuzzRegressions, ShapeCastNormalWithAMarginBelowTheTolerance) {
+  Shape a = Shape::segment({4, 1.6438728686287973e-306, -2.1227806690753335}, {7, -8, -0.125})
+                .at({-1000000, 5, -1.036313303353518e-115},
+                    Quat{4.9999999999275003e-06, -0.99999999998550004, -7.9999999998839998e-17, -1.999999999971e-06});
+  const Shape b = Shape::box({2.5, 3, 3}).at({-999996, 1, -0.125});
+  const Vec3 ta{-1.125, -8, 5}, tb{-1000000, -1, 2.2250738585072014e-308};
+  const auto plain = collidoscope::gjkShapeCast(PosedShape(a), PosedShape(b), ta, tb);
+  a.margin = 2.8292570641130574e-155;
+  const auto rounded = collidoscope::gjkShapeCast(PosedShape(a), PosedShape(b), ta, tb);
+  ASSERT_TRUE(plain.hit);
+  ASSERT_TRUE(rounded.hit);
+  EXPECT_LT(ref::dot3(rounded.normal, tb - ta), 0) << "B must approach A along the normal";
+  EXPECT_NEAR(ref::norm(rounded.normal - plain.normal), 0, 1e-9);
+  EXPECT_EQ(rounded.t, plain.t);
 }
 
 }  // namespace

@@ -21,7 +21,7 @@
 //
 //   distance     finite, ≥ 0, |pA − pB| = d, pA ∈ A and pB ∈ B (no test
 //                direction u sees them beyond h(u) + tol); when d > 0 the
-//                gap of the shapes along (pB − pA)/d is d (a certificate:
+//                gap of the shapes along GJK's −v̂ is d (a certificate:
 //                the true distance lies between the gap and |pA − pB|)
 //   intersect    consistent with distance: intersecting ⇒ d ≤ tol,
 //                separated ⇒ d > 0; a warm start does not change the answer
@@ -52,6 +52,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "collidoscope/chung_wang.h"
@@ -76,6 +77,13 @@ constexpr double kTol = 2e-9;
 // Best estimates (max-iterations, degenerate): EPA's documented worst case
 // on curved pairs at its capacity is ~1e-7 relative (epa.h).
 constexpr double kLoose = 1e-6;
+// Accuracy of a ray's hit normal, in radians (raycast.h: ≤ ~3e-5 on a
+// cylinder's side, far better elsewhere).
+constexpr double kNormalAngle = 1e-4;
+// Rounding of touching decisions, in units of the scene scale: 64 ulps
+// (gjk.h kRoundingUlps) of it, with room for the two queries' different
+// views of the scale.
+constexpr double kRounding = 1e-12;
 
 struct Case {
   Shape a, b;
@@ -103,18 +111,29 @@ double unitError(const Vec3& n) { return std::fabs(ref::norm(n) - 1); }
 
 // Large polytopes (96+ points) take the precomputed hill-climbing support
 // (polytope_support.h) once prepared; the byte decoder makes small ones, so
-// this turns a polytope into ~100 points on a stretched, quantized sphere.
+// this replaces a polytope's points by ~100 points of a stretched sphere
+// around its first point, on a lattice of spacing 2^-4 to 2^-13 of its
+// largest radius. The lattice keeps the cloud within what buildHull builds
+// reliably (fuzz_hull's domain): the support structure is built on the
+// hull, and on the nearly degenerate clouds of tests/fuzz/known a broken
+// hull gives the walk local maxima (found here: a support 0.06 short of the
+// maximum on a cloud mixing 1e6 and denormal coordinates).
 void maybeGrow(FuzzedDataProvider& in, Shape* s) {
   if (s->type != ShapeType::Polytope || in.remaining_bytes() == 0 || in.ConsumeIntegralInRange<int>(0, 3) != 0) return;
   const Vec3 centre = s->points[0];
-  const Vec3 radii = fuzz::clampSize(fuzz::vec(in));
-  const double quantum = std::pow(2.0, in.ConsumeIntegralInRange<int>(-20, 2));
+  Vec3 radii = fuzz::clampSize(fuzz::vec(in));
+  const double largest = std::fmax(radii.x, std::fmax(radii.y, radii.z));
+  if (!(largest > 0)) return;
+  const int k = in.ConsumeIntegralInRange<int>(4, 13);
+  const int e = std::ilogb(largest) - k;
   const int n = in.ConsumeIntegralInRange<int>(96, 160);
+  s->points.clear();
   for (int i = 0; i < n; ++i) {
     const double y = 1 - (2.0 * i + 1) / n, r = std::sqrt(std::fmax(0.0, 1 - y * y)), phi = 2.399963229728653 * i;
-    Vec3 p{radii.x * r * std::cos(phi), radii.y * y, radii.z * r * std::sin(phi)};
-    p = {std::round(p.x / quantum) * quantum, std::round(p.y / quantum) * quantum, std::round(p.z / quantum) * quantum};
-    s->points.push_back(centre + p);
+    const Vec3 p{radii.x * r * std::cos(phi), radii.y * y, radii.z * r * std::sin(phi)};
+    const Vec3 q{std::ldexp(std::round(std::ldexp(p.x, -e)), e), std::ldexp(std::round(std::ldexp(p.y, -e)), e),
+                 std::ldexp(std::round(std::ldexp(p.z, -e)), e)};
+    s->points.push_back(centre + q);
   }
   preparePolytopeSupport(s);
 }
@@ -158,6 +177,7 @@ void checkShapeError(const Case& c, const Shape& s, const char* name) {
 struct Answers {
   DistanceResult dist;
   IntersectResult inter, warm;
+  GjkCache afterCold, afterWarm;  // the final v of each (the separating direction when separated)
   PenetrationResult pen;
   ChungWangResult cw, cwWarm;
   RayCastResult ray;
@@ -171,7 +191,9 @@ Answers runAll(const Case& c) {
   if (r.dist.iterations > GjkSettings{}.maxIterations) fail(c, "gjkDistance iterations above the cap");
   GjkCache cache;
   r.inter = gjkIntersect(a, b, GjkSettings{}, &cache);
+  r.afterCold = cache;
   r.warm = gjkIntersect(a, b, GjkSettings{}, &cache);
+  r.afterWarm = cache;
   if (r.inter.iterations > GjkSettings{}.maxIterations || r.warm.iterations > GjkSettings{}.maxIterations)
     fail(c, "gjkIntersect iterations above the cap");
   r.pen = penetration(a, b);
@@ -190,6 +212,22 @@ Answers runAll(const Case& c) {
 
 // ---- invariants on valid shapes --------------------------------------------------------
 
+// A prepared polytope (hill-climbing support over its hull) must return a
+// maximizer in every direction, as the scan over its points does.
+void checkPreparedSupport(const Case& c, const Shape& s, const char* name) {
+  if (s.type != ShapeType::Polytope || !s.polytopeSupport) return;
+  double extent = 0;
+  for (const Vec3& p : s.points) extent = std::fmax(extent, maxAbs(p));
+  for (const Vec3& u : fuzz::testDirections()) {
+    double best = -std::numeric_limits<double>::infinity();
+    for (const Vec3& p : s.points) best = std::fmax(best, dot(p, u));
+    const Vec3 got = localCoreSupport(s, u);
+    if (dot(got, u) < best - 1e-12 * extent)
+      fail(c, std::string("prepared polytope support of ") + name + " along " + str(u) + " returns a point " +
+                  str(best - dot(got, u)) + " short of the maximum (a local maximum of the walk)");
+  }
+}
+
 void checkDistance(const Case& c, const Answers& r, double tol, double loose) {
   const DistanceResult& d = r.dist;
   if (!std::isfinite(d.distance) || !fuzz::finite(d.pointA) || !fuzz::finite(d.pointB))
@@ -202,16 +240,20 @@ void checkDistance(const Case& c, const Answers& r, double tol, double loose) {
   const double outA = outside(d.pointA, c.a), outB = outside(d.pointB, c.b);
   if (outA > t) fail(c, "gjkDistance: pointA lies " + str(outA) + " outside A (tol " + str(t) + ")");
   if (outB > t) fail(c, "gjkDistance: pointB lies " + str(outB) + " outside B (tol " + str(t) + ")");
-  if (d.distance > t) {
-    const Vec3 n = (d.pointB - d.pointA) / sep;
+  // The certificate is along v (GJK's termination test bounds the gap
+  // along v̂ by ε·S): the closest points' own direction pB − pA can be off
+  // by their error over the distance, which a shape 1e6 long turns into a
+  // gap 1e-2 short when the distance is 0.01.
+  if (d.distance > t && maxAbs(d.v) > 0) {
+    const Vec3 n = normalizedOr(-d.v, Vec3{1, 0, 0});
     const double gap = -overlapAlong(c.a, c.b, n);
     if (gap < d.distance - t)
-      fail(c, "gjkDistance: distance " + str(d.distance) + " but the gap along pB − pA is only " + str(gap) +
+      fail(c, "gjkDistance: distance " + str(d.distance) + " but the gap along v is only " + str(gap) +
                   " (status " + gjkStatusName(d.status) + ")");
   }
 }
 
-void checkIntersect(const Case& c, const Answers& r, double tol, double loose) {
+void checkIntersect(const Case& c, const Answers& r, double scale, double tol, double loose) {
   for (const IntersectResult* ir : {&r.inter, &r.warm}) {
     const char* which = ir == &r.inter ? "gjkIntersect" : "gjkIntersect (warm start)";
     if (ir->intersecting) {
@@ -220,13 +262,26 @@ void checkIntersect(const Case& c, const Answers& r, double tol, double loose) {
         fail(c, std::string(which) + ": intersecting (status " + gjkStatusName(ir->status) + ") but distance " +
                     str(r.dist.distance));
     } else if (!(r.dist.distance > 0)) {
-      fail(c, std::string(which) + ": separated but gjkDistance gives distance 0 (status " +
-                  gjkStatusName(r.dist.status) + ")");
+      // Both decide "touching" at 64 ulps of the largest support coordinate
+      // each has seen, and they see different ones: a point 1e-9 below the
+      // base of a cone of radius 1e6 is separated for gjkIntersect (its
+      // support points stayed near the point, τ ~ 1e-13) and touching for
+      // gjkDistance (it saw the rim, τ ~ 1e-8). Fine while the gap along
+      // gjkIntersect's axis is within rounding of the scene scale.
+      const Vec3 v = (ir == &r.inter ? r.afterCold : r.afterWarm).direction;
+      const double gap = -overlapAlong(c.a, c.b, normalizedOr(-v, Vec3{1, 0, 0}));
+      if (gap > kRounding * scale)
+        fail(c, std::string(which) + ": separated by " + str(gap) + " along its axis, but gjkDistance gives distance 0 (status " +
+                    gjkStatusName(r.dist.status) + ")");
     }
   }
+  // The warm start may only change the answer within rounding of touching
+  // (as above, the two runs may see different scales).
+  const double margin = r.dist.distance > 0 ? r.dist.distance : r.pen.depth;
   if (r.inter.intersecting != r.warm.intersecting && r.inter.status == GjkStatus::Converged &&
-      r.warm.status == GjkStatus::Converged)
-    fail(c, "gjkIntersect: the warm start changes the answer");
+      r.warm.status == GjkStatus::Converged && margin > kRounding * scale)
+    fail(c, "gjkIntersect: the warm start changes the answer (distance " + str(r.dist.distance) + ", depth " +
+                str(r.pen.depth) + ")");
 }
 
 void checkPenetration(const Case& c, const Answers& r, double tol, double loose) {
@@ -325,9 +380,15 @@ void checkRay(const Case& c, const Answers& r, double scale, double tol, double 
   if (unitError(ray.normal) > 1e-9) fail(c, "gjkRayCast: hit normal is not unit");
   const double out = outside(ray.point, c.a);
   if (out > tol) fail(c, "gjkRayCast: the hit point lies " + str(out) + " outside A");
-  // The normal supports A at the point (h_A(n) = n·point) ...
+  // The normal supports A at the point (h_A(n) = n·point) ... A normal off
+  // by θ moves the support value by up to θ·(A's size), and raycast.h
+  // documents θ up to ~3e-5 rad on a cylinder's side; on a rounded shape
+  // the normal is v̂, with v known to ~1e-10·S, so θ ~ 1e-10·S/ρ (measured
+  // 6e-6 rad on a cone of radius 1e6 with a margin of 1).
+  const double rho = coreRadius(c.a);
+  const double theta = kNormalAngle + (rho > 0 ? 10 * kTol * scale / rho : 0);
   const double lift = ref::supportValue(c.a, ray.normal) - ref::dot3(ray.normal, ray.point);
-  if (std::fabs(lift) > tol)
+  if (std::fabs(lift) > tol + theta * 2 * ref::boundingRadius(c.a))
     fail(c, "gjkRayCast: the normal does not support A at the hit point (h_A(n) − n·point = " + str(lift) + ")");
   // ... and the ray comes from its outer side: nothing before t is in A.
   if (ref::dot3(ray.normal, c.origin - ray.point) < -tol)
@@ -370,8 +431,13 @@ void checkCast(const Case& c, const Answers& r, double scale, double tol, double
   const double outA = outside(s.pointA, at), outB = outside(s.pointB, bt);
   if (outA > tol) fail(c, "gjkShapeCast: pointA lies " + str(outA) + " outside A at time t");
   if (outB > tol) fail(c, "gjkShapeCast: pointB lies " + str(outB) + " outside B at time t");
+  // As for the ray's normal: an angle error θ moves the overlap by up to
+  // θ·(the shapes' sizes); θ ~ 1e-10·S/ρ for rounded shapes.
+  const double rho = coreRadius(c.a) + coreRadius(c.b);
+  const double theta = kNormalAngle + (rho > 0 ? 10 * kTol * scale / rho : 0);
   const double o = overlapAlong(at, bt, s.normal);
-  if (std::fabs(o) > tol) fail(c, "gjkShapeCast: at time t the overlap along the normal is " + str(o) + ", not 0");
+  if (std::fabs(o) > tol + theta * 2 * (ref::boundingRadius(c.a) + ref::boundingRadius(c.b)))
+    fail(c, "gjkShapeCast: at time t the overlap along the normal is " + str(o) + ", not 0");
   const double approach = ref::dot3(s.normal, c.translationB - c.translationA);
   if (approach > tol) fail(c, "gjkShapeCast: B moves away from A along the contact normal (" + str(approach) + ")");
   (void)scale;
@@ -424,8 +490,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   double scale = ref::sceneScale(c.a, c.b);
   for (const Vec3& v : {c.origin, c.direction, c.translationA, c.translationB}) scale = std::fmax(scale, maxAbs(v));
   const double tol = kTol * scale, loose = kLoose * scale;
+  checkPreparedSupport(c, c.a, "A");
+  checkPreparedSupport(c, c.b, "B");
   checkDistance(c, r, tol, loose);
-  checkIntersect(c, r, tol, loose);
+  checkIntersect(c, r, scale, tol, loose);
   checkPenetration(c, r, tol, loose);
   checkChungWang(c, r, tol, loose);
   checkRay(c, r, scale, tol, loose);

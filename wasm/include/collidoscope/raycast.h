@@ -711,9 +711,12 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
     out.startedInside = !moved;
     if (moved) {
       const double vNorm = std::sqrt(vv);
-      if (rho > 0 && vNorm >= 0.5 * rho) {
+      if (rho > 0 && vNorm >= 0.5 * rho && vNorm > 2 * lastTol) {
         // v̂ (from the core's nearest point to x) is the rounded surface's
-        // normal, as accurate as v (used when ‖v‖ clearly exceeds rounding).
+        // normal, as accurate as v (used when ‖v‖ clearly exceeds rounding:
+        // half the radius, and twice the hit test's bound — a radius below
+        // the tolerance, a margin of 1e-155 say, leaves v pure noise, which
+        // flipped a shape cast's normal).
         out.normal = v / vNorm;
       } else {
         // The last plane's normal n is exact at its support point p, but on
