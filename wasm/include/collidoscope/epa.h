@@ -327,7 +327,13 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double tin
       }
     }
     if (!(best > tiny)) {
-      *flatNormal = normalizedOr(towardsB - e * (dot(towardsB, e) / dot(e, e)), p);
+      // The part of towardsB across the segment, as ê × (towardsB × ê):
+      // perpendicular to e to rounding however small it is. (Subtracting
+      // the projection instead left, for towardsB along e, a rounding
+      // residual along e, which normalized to a normal along the segment:
+      // a point at a capsule's centre got depth r with the axis as normal.)
+      const Vec3 axis = e / length(e);
+      *flatNormal = normalizedOr(cross(axis, cross(towardsB, axis)), p);
       return false;  // a segment
     }
     pts[n++] = pick;

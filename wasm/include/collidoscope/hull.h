@@ -883,6 +883,41 @@ inline double heightAbove(const ConvexHull& h, const Vec3& p) {
 
 }  // namespace detail
 
+namespace detail {
+
+// Scale. The plane arithmetic squares and multiplies coordinates (squared
+// lengths, cross products of cross products), so a cloud whose largest
+// coordinate is far from 1 overflows (1e200: lengths become ∞) or
+// underflows (1e-160: a triangle's squared area is 0, and it comes out as
+// a segment) long before its points stop being representable. A hull is
+// unchanged by scaling, and scaling by a power of two is exact (up to bits
+// of coordinates ~2^-1000 below the largest one, far inside the
+// tolerance); so a cloud whose largest coordinate lies outside
+// [2^-kHullMaxExponent, 2^kHullMaxExponent] is built scaled into [1, 2) and
+// its vertices and tolerance are mapped back. Inside that range every
+// intermediate (up to the 6th power of a coordinate, times u² in the
+// double-double normals) stays far from overflow and underflow, and the
+// build runs on the points as given, bit for bit as before.
+constexpr int kHullMaxExponent = 100;
+
+// The trace of a build on scaled coordinates, with its distances (the eye's
+// height) in the caller's units. Frames hold input indices otherwise.
+template <class Trace>
+struct RescaledHullTrace {
+  static constexpr bool enabled = Trace::enabled;
+  Trace* inner;
+  int exponent;
+  void record(HullFrame&& f) {
+    f.eyeDistance = std::ldexp(f.eyeDistance, exponent);
+    inner->record(std::move(f));
+  }
+};
+
+template <class Trace>
+void buildValidHull(const std::vector<Vec3>& points, const HullSettings& settings, ConvexHull* out, Trace& trace);
+
+}  // namespace detail
+
 template <class Trace>
 bool buildHull(const std::vector<Vec3>& points, const HullSettings& settings, ConvexHull* out, HullError* err,
                Trace& trace) {
@@ -891,11 +926,13 @@ bool buildHull(const std::vector<Vec3>& points, const HullSettings& settings, Co
     *err = {"points", "is empty: a hull needs at least 1 point"};
     return false;
   }
+  double big = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (!isFinite(points[i])) {
       *err = {"points[" + std::to_string(i) + "]", "must be finite"};
       return false;
     }
+    big = std::fmax(big, maxAbs(points[i]));
   }
   if constexpr (Trace::enabled) {
     if (points.size() > kHullMaxTracedPoints) {
@@ -903,6 +940,29 @@ bool buildHull(const std::vector<Vec3>& points, const HullSettings& settings, Co
       return false;
     }
   }
+  const int exponent = big > 0 ? std::ilogb(big) : 0;
+  if (exponent < -detail::kHullMaxExponent || exponent > detail::kHullMaxExponent) {
+    std::vector<Vec3> scaled(points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const Vec3& p = points[i];
+      scaled[i] = {std::ldexp(p.x, -exponent), std::ldexp(p.y, -exponent), std::ldexp(p.z, -exponent)};
+    }
+    detail::RescaledHullTrace<Trace> rescaled{&trace, exponent};
+    detail::buildValidHull(scaled, settings, out, rescaled);
+    for (std::size_t i = 0; i < out->vertices.size(); ++i)
+      out->vertices[i] = points[static_cast<std::size_t>(out->inputIndex[i])];
+    out->tolerance = std::ldexp(out->tolerance, exponent);
+  } else {
+    detail::buildValidHull(points, settings, out, trace);
+  }
+  return true;
+}
+
+// Quickhull and the corner clean-up on finite points (buildHull checked
+// them and the scale).
+template <class Trace>
+void detail::buildValidHull(const std::vector<Vec3>& points, const HullSettings& settings, ConvexHull* out,
+                            Trace& trace) {
   detail::Quickhull qh(points, settings.relativeTolerance);
   qh.run(out, trace);
   if (out->kind == HullKind::Polyhedron) {
@@ -953,7 +1013,6 @@ bool buildHull(const std::vector<Vec3>& points, const HullSettings& settings, Co
       break;
     }
   }
-  return true;
 }
 
 inline bool buildHull(const std::vector<Vec3>& points, ConvexHull* out, HullError* err) {

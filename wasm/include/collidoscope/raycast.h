@@ -719,9 +719,12 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
     out.startedInside = !moved;
     if (moved) {
       const double vNorm = std::sqrt(vv);
-      if (rho > 0 && vNorm >= 0.5 * rho) {
+      if (rho > 0 && vNorm >= 0.5 * rho && vNorm > 2 * lastTol) {
         // v̂ (from the core's nearest point to x) is the rounded surface's
-        // normal, as accurate as v (used when ‖v‖ clearly exceeds rounding).
+        // normal, as accurate as v (used when ‖v‖ clearly exceeds rounding:
+        // half the radius, and twice the hit test's bound — a radius below
+        // the tolerance, a margin of 1e-155 say, leaves v pure noise, which
+        // flipped a shape cast's normal).
         out.normal = v / vNorm;
       } else {
         // The last plane's normal n is exact at its support point p, but on
@@ -732,15 +735,19 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
         // m = Σ λ_i û_i (û_i the direction p_i was extreme for) is the
         // normal at x to second order. m is taken only when its plane
         // supports C at x (m·(s_C(m) − x) within tolerance: rejects a mix
-        // of a polytope's vertex normals off a face) and touches C closer
-        // to x than n's plane does.
+        // of a polytope's vertex normals off a face), touches C closer to x
+        // than n's plane does, and faces the ray as n does (m·r < 0: at a
+        // vertex, m can be any direction the vertex was extreme for, e.g.
+        // the first search direction, which a ray grazing past a segment's
+        // end may be travelling along).
         out.normal = normalizedOr(n, Vec3{});
         Vec3 m;
         for (int i = 0; i < simplex.size; ++i) m += normalizedOr(dirs[i], Vec3{}) * simplex.lambda[i];
         const Vec3 mHat = normalizedOr(m, Vec3{});
         if (maxAbs(mHat) > 0) {
           const Vec3 pm = supportPointOf(support(mHat));
-          if (isFinite(pm) && dot(mHat, pm - x) <= lastTol && lengthSquared(pm - x) < lengthSquared(lastP - x))
+          if (isFinite(pm) && dot(mHat, pm - x) <= lastTol && lengthSquared(pm - x) < lengthSquared(lastP - x) &&
+              dot(mHat, r) < 0)
             out.normal = mHat;
         }
       }

@@ -324,13 +324,22 @@ inline SatStatus buildSatHull(const Shape& s, SatHull* out) {
   const auto& v = out->vertices;
   // Faces: the merged polygons. The normal is the sum of the fan
   // triangles' accurate normals (the polygon's area vector), which points
-  // outward for a CCW polygon and stays accurate for thin triangles.
+  // outward for a CCW polygon and stays accurate for thin triangles. It is
+  // computed on the vertices scaled by a power of two near 1/extent (the
+  // same direction, exactly): a core of size 1e-300 would otherwise have
+  // cross products that underflow to zero and lose its faces (buildHull
+  // handles any scale since the fuzzers found it could not).
+  double big = 0;  // largest |coordinate| (length() would underflow for the tiny cores meant here)
+  for (const Vec3& p : out->vertices) big = std::fmax(big, maxAbs(p));
+  const int exponent = big > 0 ? -std::ilogb(big) : 0;  // ldexp, not a factor: 2^1074 is not a double
+  auto unit = [&](int i) {
+    const Vec3& p = v[static_cast<std::size_t>(i)];
+    return Vec3{std::ldexp(p.x, exponent), std::ldexp(p.y, exponent), std::ldexp(p.z, exponent)};
+  };
   if (hull.kind == HullKind::Polyhedron) {
     for (const auto& poly : hull.faces) {
       Vec3 n;
-      for (std::size_t k = 1; k + 1 < poly.size(); ++k)
-        n += detail::accurateNormal(v[static_cast<std::size_t>(poly[0])], v[static_cast<std::size_t>(poly[k])],
-                                    v[static_cast<std::size_t>(poly[k + 1])]);
+      for (std::size_t k = 1; k + 1 < poly.size(); ++k) n += detail::accurateNormal(unit(poly[0]), unit(poly[k]), unit(poly[k + 1]));
       if (!(maxAbs(n) > 0)) continue;  // no area: not a face (cannot happen for a merged hull face)
       out->faces.push_back(SatFace{normalizedOr(n, Vec3{0, 0, 1}), poly});
     }
@@ -854,7 +863,11 @@ SatResult satHulls(const SatHull& a, const Transform& poseA, const SatHull& b, c
         stop = test(l, SatAxisKind::Line, kFlatAxes, segA ? 0 : -1, segB ? 0 : -1, segA, segB, nullptr, nullptr);
       // When the lines coincide (w⊥ = 0), any perpendicular shows the zero
       // thickness of A − B: depth 0 (touching) unless l separates.
-      const Vec3 off = hasLine ? w - l * dot(l, w) : w;
+      // w⊥ = l × (w × l): perpendicular to l to rounding even when w lies
+      // along l (subtracting w's l part instead left a residual along l
+      // there, which normalized to l itself: a point on a segment's line
+      // got the segment's overlap along l as its depth, not 0).
+      const Vec3 off = hasLine ? cross(l, cross(w, l)) : w;
       const Vec3 side = maxAbs(off) > 0 ? normalizedOr(off, Vec3{0, 1, 0})
                                         : (hasLine ? detail::satPerpendicular(l) : Vec3{0, 1, 0});
       if (!stop)

@@ -1,0 +1,588 @@
+#!/usr/bin/env node
+// Fuzzing (issue 8): the libFuzzer targets of tests/fuzz and a JS fuzzer for the permalink decoder.
+//
+//   node scripts/fuzz.mjs [--seconds N] [--target a,b,...] [--jobs J] [--seed S]
+//
+// Targets (default: fuzz_scene, fuzz_hull, fuzz_pair, link, known):
+//   fuzz_scene      bytes → parseScene → runScene with and without a trace; sceneToJson round trip
+//   fuzz_hull       exactly representable point clouds → buildHull / hullOfPoints, hull invariants
+//   fuzz_pair       two shapes, poses, a ray and a motion → GJK, EPA, Chung–Wang, casts, SAT invariants
+//   link            JS: garbled, oversized and nested permalinks → decodeLink (web/dist/lib/index.mjs)
+//   known           replays tests/fuzz/known/known.json: each recorded failure must still fail the same way
+//   fuzz_hull_full  (only when named) the hull target on any doubles; fails today, see tests/fuzz/known
+//
+// 1. Configures build/fuzz with clang (-DCOLLIDOSCOPE_FUZZ=ON; tests/fuzz/fuzz.cmake adds ASan + UBSan +
+//    libFuzzer) if it has no CMakeCache.txt, and builds the targets asked for.
+// 2. Runs each libFuzzer target for N seconds (-max_total_time, -timeout=10, -rss_limit_mb=2048) on a
+//    scratch copy of tests/fuzz/corpus/<target> (build/fuzz/run/<target>), so nothing is written into the
+//    repository; J targets at a time (default: 2, or 1 on a single core).
+// 3. Runs the link fuzzer for N seconds in a child process (a hang is caught by a watchdog), seeded.
+// Prints one line per target, "fuzz <target>: ok (<execs> execs)" or "fuzz <target>: FAILED — <what>"
+// (with the broken invariant, the crash file and its bytes in base64), then "fuzz: N passed, M failed";
+// exit code 1 on any failure. `runFuzz({ seconds, targets })` does the same for scripts/test.mjs.
+//
+// Longer runs: node scripts/fuzz.mjs --seconds 600 --target fuzz_pair  (the corpus grows in
+// build/fuzz/run/fuzz_pair/corpus; copy inputs worth keeping into tests/fuzz/corpus/fuzz_pair).
+// Reproduce a crash: build/fuzz/fuzz/<target> <crash file>.
+// Reproduce a link input: node scripts/fuzz.mjs --target link --seed S --replay K.
+// Regenerate the fuzz_scene seeds from shared/: node scripts/fuzz.mjs --seed-corpus.
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BUILD = path.join(ROOT, 'build', 'fuzz');
+const BIN = path.join(BUILD, 'fuzz');
+const RUN = path.join(BUILD, 'run');
+const FUZZ_DIR = path.join(ROOT, 'tests', 'fuzz');
+const LIB = path.join(ROOT, 'web', 'dist', 'lib', 'index.mjs');
+
+export const LIBFUZZER_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_hull_full'];
+export const DEFAULT_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'link', 'known'];
+export const DEFAULT_SECONDS = 15;
+// Longest input per target: a scene of a few dozen points; 64 points and a rotation; two shapes, a ray and a motion.
+const MAX_LEN = { fuzz_scene: 4096, fuzz_hull: 1024, fuzz_hull_full: 1024, fuzz_pair: 512 };
+
+// ------------------------------------------------------------------ build
+
+function configureAndBuild(targets, log) {
+  const cache = path.join(BUILD, 'CMakeCache.txt');
+  if (!existsSync(cache)) {
+    const args = ['-S', ROOT, '-B', BUILD, '-DCMAKE_BUILD_TYPE=RelWithDebInfo', '-DCMAKE_CXX_COMPILER=clang++',
+      '-DCOLLIDOSCOPE_FUZZ=ON', '-DCOLLIDOSCOPE_BUILD_TESTS=OFF'];
+    log(`$ cmake ${args.join(' ')}`);
+    const r = spawnSync('cmake', args, { cwd: ROOT, stdio: 'inherit' });
+    if (r.status !== 0) return `cmake configure failed (exit ${r.status ?? r.error?.message})`;
+  }
+  const jobs = String(Math.max(1, os.availableParallelism?.() ?? os.cpus().length));
+  const args = ['--build', BUILD, '-j', jobs, '--target', ...targets];
+  log(`$ cmake ${args.join(' ')}`);
+  const r = spawnSync('cmake', args, { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) return `build failed (exit ${r.status ?? r.error?.message})`;
+  return null;
+}
+
+// ------------------------------------------------------------------ libFuzzer targets
+
+function copyCorpus(target, dir) {
+  mkdirSync(dir, { recursive: true });
+  const src = path.join(FUZZ_DIR, 'corpus', target === 'fuzz_hull_full' ? 'fuzz_hull_full' : target);
+  if (!existsSync(src)) return 0;
+  let n = 0;
+  for (const f of readdirSync(src)) {
+    const p = path.join(src, f);
+    if (statSync(p).isFile()) {
+      copyFileSync(p, path.join(dir, f));
+      n++;
+    }
+  }
+  return n;
+}
+
+// The lines of a failure worth showing: the invariant (or the sanitizer's verdict) and what follows it.
+function failureSummary(text) {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('INVARIANT '));
+  if (at >= 0) {
+    const out = [lines[at].replace(/^INVARIANT /, '')];
+    for (let i = at + 1; i < lines.length && !lines[i].startsWith('==') && out.length < 8; i++) {
+      if (lines[i].trim()) out.push(lines[i].length > 600 ? `${lines[i].slice(0, 600)}…` : lines[i]);
+    }
+    return out;
+  }
+  const picks = [];
+  for (const l of lines) {
+    if (/runtime error:|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|^SUMMARY:|ALARM: working on the last Unit/.test(l)) {
+      picks.push(l.trim());
+    }
+  }
+  return picks.length ? picks.slice(0, 6) : ['(no diagnosis found in the output)'];
+}
+
+function runLibFuzzer(target, seconds, seed) {
+  const bin = path.join(BIN, target);
+  const scratch = path.join(RUN, target);
+  rmSync(scratch, { recursive: true, force: true });
+  const corpus = path.join(scratch, 'corpus');
+  const artifacts = path.join(scratch, 'artifacts');
+  mkdirSync(artifacts, { recursive: true });
+  const seeds = copyCorpus(target, corpus);
+  const args = [
+    `-max_total_time=${seconds}`,
+    // Full-length inputs from the start: the targets read their numbers with FuzzedDataProvider, and
+    // libFuzzer's default length control keeps inputs at a few bytes for minutes (all defaults).
+    '-len_control=0',
+    `-max_len=${MAX_LEN[target] ?? 1024}`,
+    '-timeout=10',
+    '-rss_limit_mb=2048',
+    '-print_final_stats=1',
+    `-artifact_prefix=${artifacts}${path.sep}`,
+  ];
+  if (seed !== undefined) args.push(`-seed=${seed}`);
+  const dict = path.join(FUZZ_DIR, `${target}.dict`);
+  if (existsSync(dict)) args.push(`-dict=${dict}`);
+  args.push(corpus);
+  return new Promise((resolve) => {
+    let out = '';
+    const child = spawn(bin, args, { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (d) => {
+      out += d.toString();
+      if (out.length > 4_000_000) out = out.slice(-2_000_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    // libFuzzer stops itself; this only catches a run that does not (a wedged exit).
+    const watchdog = setTimeout(() => child.kill('SIGKILL'), (seconds + 120) * 1000);
+    child.on('error', (e) => {
+      clearTimeout(watchdog);
+      resolve({ name: target, ok: false, execs: 0, detail: [`cannot run ${bin}: ${e.message}`] });
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(watchdog);
+      const execs = Number(/stat::number_of_executed_units:\s*(\d+)/.exec(out)?.[1] ?? /Done (\d+) runs/.exec(out)?.[1] ?? 0);
+      if (code === 0) return resolve({ name: target, ok: true, execs, seeds });
+      const crash = /(?:Test unit written to|written to) (\S+)/.exec(out)?.[1];
+      const detail = failureSummary(out);
+      if (signal) detail.unshift(`killed by ${signal} (the run did not end)`);
+      if (crash && existsSync(crash)) {
+        const kind = path.basename(crash).split('-')[0];
+        detail.push(`${kind} file: ${crash}`);
+        const bytes = readFileSync(crash);
+        if (bytes.length <= 8192) detail.push(`input (base64): ${bytes.toString('base64')}`);
+        detail.push(`reproduce: ${path.relative(ROOT, bin)} <that file>`);
+      }
+      resolve({ name: target, ok: false, execs, detail });
+    });
+  });
+}
+
+// ------------------------------------------------------------------ recorded failures
+
+function replayKnown() {
+  const manifest = path.join(FUZZ_DIR, 'known', 'known.json');
+  if (!existsSync(manifest)) return { name: 'known', ok: true, execs: 0, note: 'no recorded failures' };
+  const entries = JSON.parse(readFileSync(manifest, 'utf8')).failures ?? [];
+  const problems = [];
+  for (const e of entries) {
+    const bin = path.join(BIN, e.target);
+    const file = path.join(FUZZ_DIR, 'known', e.file);
+    const r = spawnSync(bin, [file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const text = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+    const want = `INVARIANT ${e.target}: ${e.invariant}`;
+    if (r.error) problems.push(`${e.file}: cannot run ${e.target}: ${r.error.message}`);
+    else if (r.status === 0) {
+      problems.push(`${e.file} no longer fails (fixed?): remove it from tests/fuzz/known/known.json and keep it as a regression test`);
+    } else if (!text.includes(want)) {
+      problems.push(`${e.file} fails differently: ${failureSummary(text)[0]} (recorded: ${e.invariant})`);
+    }
+  }
+  return problems.length
+    ? { name: 'known', ok: false, execs: entries.length, detail: problems }
+    : { name: 'known', ok: true, execs: entries.length, note: `${entries.length} recorded failures still fail as recorded` };
+}
+
+// ------------------------------------------------------------------ the link fuzzer (JS)
+
+function runLinkFuzzer(seconds, seed) {
+  const scratch = path.join(RUN, 'link');
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  if (!existsSync(LIB)) {
+    return Promise.resolve({ name: 'link', ok: false, execs: 0, detail: [`${path.relative(ROOT, LIB)} is missing: run node scripts/build.mjs first`] });
+  }
+  const args = [fileURLToPath(import.meta.url), '--link-worker', '--seconds', String(seconds), '--seed', String(seed), '--scratch', scratch];
+  return new Promise((resolve) => {
+    let out = '';
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => (out += d.toString()));
+    child.stderr.on('data', (d) => (out += d.toString()));
+    // A call that never returns stops the worker's clock; 60 s past the end it is a hang.
+    let hung = false;
+    const watchdog = setTimeout(() => {
+      hung = true;
+      child.kill('SIGKILL');
+    }, (seconds + 60) * 1000);
+    child.on('close', (code) => {
+      clearTimeout(watchdog);
+      const last = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+      let report = null;
+      try {
+        report = last ? JSON.parse(last) : null;
+      } catch {
+        report = null;
+      }
+      if (hung) {
+        const current = path.join(scratch, 'current.json');
+        const what = existsSync(current) ? readFileSync(current, 'utf8').slice(0, 2000) : '(unknown)';
+        return resolve({ name: 'link', ok: false, execs: 0, detail: [`hang: a decodeLink call did not return within 60 s`, `input: ${what}`] });
+      }
+      if (code === 0 && report?.ok) return resolve({ name: 'link', ok: true, execs: report.execs, note: report.note });
+      const detail = report?.failure ? [report.failure, ...(report.details ?? [])] : [`the link fuzzer exited with ${code}`, ...out.trim().split('\n').slice(-8)];
+      resolve({ name: 'link', ok: false, execs: report?.execs ?? 0, detail });
+    });
+  });
+}
+
+// A small, seeded PRNG (mulberry32): the same seed gives the same inputs.
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Valid scenes: the gallery and the test vectors.
+function loadScenes() {
+  const scenes = [];
+  for (const dir of ['shared/scenes', 'shared/vectors/gjk', 'shared/vectors/epa']) {
+    const abs = path.join(ROOT, dir);
+    if (!existsSync(abs)) continue;
+    for (const f of readdirSync(abs).sort()) {
+      if (!f.endsWith('.json') || f === 'expected.json') continue;
+      scenes.push({ name: `${dir}/${f}`, scene: JSON.parse(readFileSync(path.join(abs, f), 'utf8')) });
+    }
+  }
+  return scenes;
+}
+
+// Link inputs. Each is a function of the PRNG only, so (seed, index) reproduces it.
+const MAX_PAYLOAD = 2_000_000; // web/lib/link.ts
+const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const NOISE = `${B64URL}=+/%#?& \t\n\u0000é€\u{1F600}\uD800\uDFFF"\\[]{}:,`;
+
+function makeGenerator(rng, scenes, encodeLink) {
+  const pick = (xs) => xs[Math.floor(rng() * xs.length)];
+  const int = (lo, hi) => lo + Math.floor(rng() * (hi - lo + 1));
+  const links = scenes.map((s) => encodeLink(s.scene));
+  const b64 = (bytes) => Buffer.from(bytes).toString('base64url');
+  const hashOf = (text) => `#v1=${b64(Buffer.from(text, 'utf8'))}`;
+  const specials = [
+    NaN, Infinity, -Infinity, -0, 0, 1e308, -1e308, 5e-324, 1e15, 1e16, 2 ** 53, -1, 0.5, 1,
+    'NaN', 'Infinity', '-Infinity', '1', '', null, true, false, [], {}, [1, 2], [0, 0, 0], [0, 0, 0, 0],
+    'point', 'box', 'polytope', 'distance', 'raycast', '__proto__', '<img src=x onerror=alert(1)>', 'é€😀',
+  ];
+  const nest = (v, depth, obj) => {
+    let out = v;
+    for (let i = 0; i < depth; i++) out = obj ? { a: out } : [out];
+    return out;
+  };
+  const paths = (v, prefix = [], acc = []) => {
+    acc.push(prefix);
+    if (v && typeof v === 'object' && prefix.length < 6) {
+      for (const k of Object.keys(v)) paths(v[k], [...prefix, k], acc);
+    }
+    return acc;
+  };
+  const setAt = (root, p, value) => {
+    if (p.length === 0) return value;
+    let o = root;
+    for (let i = 0; i < p.length - 1; i++) o = o[p[i]];
+    o[p[p.length - 1]] = value;
+    return root;
+  };
+  const mutateValue = () => {
+    const r = rng();
+    if (r < 0.55) return pick(specials);
+    if (r < 0.65) return nest(pick(specials), int(60, 70), rng() < 0.5);
+    if (r < 0.7) return nest(0, int(1000, 3000), false); // deeper: nested() builds the text directly
+    if (r < 0.8) return Array.from({ length: int(0, 2000) }, () => (rng() < 0.5 ? [rng(), rng(), rng()] : rng() * 1e6));
+    if (r < 0.9) return 'x'.repeat(int(60, 70000));
+    return (rng() - 0.5) * 10 ** int(-320, 320);
+  };
+  const jsonMutation = () => {
+    const scene = structuredClone(pick(scenes).scene);
+    let root = scene;
+    for (let k = int(1, 3); k > 0; k--) {
+      const ps = paths(root);
+      const p = pick(ps);
+      const r = rng();
+      if (r < 0.6 || p.length === 0) root = setAt(root, p, mutateValue());
+      else if (r < 0.8) {
+        let o = root;
+        for (let i = 0; i < p.length - 1; i++) o = o[p[i]];
+        if (o && typeof o === 'object') delete o[p[p.length - 1]];
+      } else {
+        let o = root;
+        for (let i = 0; i < p.length; i++) o = o?.[p[i]];
+        if (o && typeof o === 'object' && !Array.isArray(o)) o[pick(['colour', 'Version', 'x'.repeat(int(1, 100000)), 'é€', '__proto__', 'constructor'])] = mutateValue();
+      }
+    }
+    let text = JSON.stringify(root) ?? 'undefined';
+    if (rng() < 0.25) {
+      // Text edits: duplicate keys, a stray character, a cut.
+      const r = rng();
+      if (r < 0.3) text = text.replace('{', '{"version":2,');
+      else if (r < 0.6) {
+        const at = int(0, text.length);
+        text = text.slice(0, at) + pick(['"', ',', ']', '}', '\\', '\u0000', 'NaN', '1e999', '-', ' ']) + text.slice(at);
+      } else text = text.slice(0, int(0, text.length));
+    }
+    return hashOf(text);
+  };
+  const charMutation = () => {
+    let s = pick(links);
+    for (let k = int(1, 4); k > 0; k--) {
+      const at = int(0, s.length);
+      const r = rng();
+      if (r < 0.3) s = s.slice(0, at) + pick([...NOISE]) + s.slice(at + 1);
+      else if (r < 0.5) s = s.slice(0, at) + pick([...NOISE]) + s.slice(at);
+      else if (r < 0.7) s = s.slice(0, at) + s.slice(at + 1);
+      else if (r < 0.8) s = s.slice(0, at);
+      else if (r < 0.9) s = s.slice(0, at) + s.slice(int(0, s.length));
+      else s = pick(['', 'https://example.org/page?q=1', 'x#', '#', '#v1=', '##']) + s.replace('#v1=', pick(['#v1=', '#v2=', 'v1=', '#V1=', '#v1==', '#v1=#v1=']));
+    }
+    return s;
+  };
+  const randomString = () => {
+    const n = int(0, rng() < 0.9 ? 200 : 20000);
+    let s = '';
+    for (let i = 0; i < n; i++) s += rng() < 0.7 ? pick([...NOISE]) : String.fromCharCode(int(0, 0xffff));
+    return pick(['', '#v1=', '#v1=', 'http://h/#v1=']) + s;
+  };
+  const randomBytes = () => `#v1=${b64(Uint8Array.from({ length: int(0, 300) }, () => int(0, 255)))}`;
+  const nested = () => {
+    // Very deep ones cost up to a second (JSON.parse, then the validator's
+    // JSON.stringify overflowing the stack): one in 40 of these.
+    const d = rng() < 0.025 ? pick([100000, 400000]) : pick([63, 64, 65, 66, 1000, 5000]);
+    const obj = rng() < 0.5;
+    return hashOf(obj ? `${'{"a":'.repeat(d)}1${'}'.repeat(d)}` : `${'['.repeat(d)}${']'.repeat(d)}`);
+  };
+  const oversized = () => {
+    const n = MAX_PAYLOAD + int(-3, 3);
+    return `#v1=${'A'.repeat(n - (n % 4 === 1 ? 1 : 0))}`;
+  };
+  const notAString = () => pick([undefined, null, 42, {}, [], ['#v1='], new String(pick(links)), 1n, () => '#v1=', Symbol('x')]);
+
+  let index = 0;
+  return () => {
+    index++;
+    // Oversized payloads cost ~50 ms each: one in 400.
+    if (index % 400 === 0) return oversized();
+    const r = rng();
+    if (r < 0.3) return jsonMutation();
+    if (r < 0.55) return charMutation();
+    if (r < 0.7) return randomString();
+    if (r < 0.82) return randomBytes();
+    if (r < 0.92) return nested();
+    if (r < 0.97) return pick(links);
+    return notAString();
+  };
+}
+
+function describeInput(x) {
+  if (typeof x === 'string') return x.length > 600 ? `${JSON.stringify(x.slice(0, 600))}… (${x.length} chars)` : JSON.stringify(x);
+  if (typeof x === 'bigint') return `${x}n`;
+  if (typeof x === 'function' || typeof x === 'symbol') return String(x);
+  try {
+    return `${Object.prototype.toString.call(x)} ${JSON.stringify(x)}`;
+  } catch {
+    return Object.prototype.toString.call(x);
+  }
+}
+
+async function linkWorker({ seconds, seed, scratch, replay }) {
+  const lib = await import(pathToFileURL(LIB).href);
+  await lib.init();
+  const { CollidoscopeError, decodeLink, encodeLink, validateScene, run } = lib;
+  const scenes = loadScenes();
+  const rng = mulberry32(seed);
+  const next = makeGenerator(rng, scenes, encodeLink);
+  if (replay !== undefined) {
+    let input;
+    for (let i = 1; i <= replay; i++) input = next();
+    console.log(describeInput(input));
+    return;
+  }
+  // A reference answer, asked again at the end: the module must still work after everything.
+  const probe = scenes[0].scene;
+  const before = JSON.stringify(run(probe));
+  const report = (o) => console.log(JSON.stringify(o));
+  const current = path.join(scratch, 'current.json');
+  const end = Date.now() + seconds * 1000;
+  let execs = 0;
+  let slowest = 0;
+  let slowestInput = '';
+  const fail = (what, input) => {
+    report({ ok: false, execs, failure: what, details: [`input #${execs + 1}: ${describeInput(input)}`, `reproduce: node scripts/fuzz.mjs --target link --seed ${seed} --replay ${execs + 1}`] });
+    process.exit(1);
+  };
+  while (Date.now() < end) {
+    const input = next();
+    writeFileSync(current, describeInput(input).slice(0, 100_000));
+    const t0 = performance.now();
+    let scene;
+    let threw = null;
+    try {
+      scene = decodeLink(input);
+    } catch (e) {
+      threw = e;
+    }
+    const ms = performance.now() - t0;
+    if (ms > slowest) {
+      slowest = ms;
+      slowestInput = describeInput(input).slice(0, 120);
+    }
+    if (threw) {
+      if (!(threw instanceof CollidoscopeError)) fail(`decodeLink threw ${threw?.constructor?.name ?? typeof threw} instead of CollidoscopeError: ${threw?.message ?? threw}`, input);
+      if (threw.code !== 'bad-link') fail(`decodeLink threw CollidoscopeError with code '${threw.code}', not 'bad-link': ${threw.message}`, input);
+      if (!threw.message || threw.message.length > 1000) fail(`decodeLink's error message is ${threw.message ? `${threw.message.length} characters long` : 'empty'} (a clear error is short)`, input);
+    } else {
+      try {
+        validateScene(scene);
+      } catch (e) {
+        fail(`decodeLink returned a scene that validateScene rejects: ${e.message}`, input);
+      }
+      let again;
+      try {
+        again = decodeLink(encodeLink(scene));
+      } catch (e) {
+        fail(`the decoded scene does not survive encodeLink → decodeLink: ${e.message}`, input);
+      }
+      if (JSON.stringify(again) !== JSON.stringify(scene)) fail('encodeLink → decodeLink changed the decoded scene', input);
+    }
+    execs++;
+  }
+  const after = JSON.stringify(run(probe));
+  if (after !== before) {
+    report({ ok: false, execs, failure: `after ${execs} inputs the module answers ${scenes[0].name} differently`, details: [before, after] });
+    process.exit(1);
+  }
+  report({ ok: true, execs, note: `slowest call ${slowest.toFixed(0)} ms: ${slowestInput}` });
+}
+
+// ------------------------------------------------------------------ the run
+
+/**
+ * Builds what the targets need and runs each for `seconds`.
+ * Returns { passed, failed, rows } with rows [{ name, ok, execs, detail?, note? }].
+ */
+export async function runFuzz({ seconds = DEFAULT_SECONDS, targets = DEFAULT_TARGETS, jobs, seed, log = console.log } = {}) {
+  const unknown = targets.filter((t) => !LIBFUZZER_TARGETS.includes(t) && t !== 'link' && t !== 'known');
+  if (unknown.length) throw new Error(`unknown fuzz target(s): ${unknown.join(', ')} (known: ${[...LIBFUZZER_TARGETS, 'link', 'known'].join(', ')})`);
+  const linkSeed = seed ?? Math.floor(Math.random() * 2 ** 31);
+  const rows = [];
+  const native = targets.filter((t) => LIBFUZZER_TARGETS.includes(t));
+  const needBuild = [...native];
+  if (targets.includes('known') && existsSync(path.join(FUZZ_DIR, 'known', 'known.json'))) {
+    for (const e of JSON.parse(readFileSync(path.join(FUZZ_DIR, 'known', 'known.json'), 'utf8')).failures ?? []) {
+      if (!needBuild.includes(e.target)) needBuild.push(e.target);
+    }
+  }
+  let built = true;
+  if (needBuild.length) {
+    const err = configureAndBuild(needBuild, log);
+    if (err) {
+      built = false;
+      rows.push({ name: 'build', ok: false, execs: 0, detail: [err] });
+      log(`fuzz build: FAILED — ${err}`);
+    }
+  }
+  const print = (r) => {
+    if (r.ok) log(`fuzz ${r.name}: ok (${r.execs} execs)`);
+    else log(`fuzz ${r.name}: FAILED — ${(r.detail ?? ['?'])[0]}`);
+    if (r.note) log(`  ${r.note}`);
+    for (const d of (r.ok ? [] : r.detail ?? []).slice(1)) log(`  ${d}`);
+  };
+  // J targets at a time (libFuzzer and the link fuzzer alike are single-threaded).
+  const width = Math.max(1, jobs ?? Math.min(2, os.availableParallelism?.() ?? os.cpus().length));
+  const tasks = [];
+  if (built) for (const t of native) tasks.push(() => runLibFuzzer(t, seconds, seed));
+  if (targets.includes('link')) tasks.push(() => runLinkFuzzer(seconds, linkSeed));
+  const results = new Array(tasks.length);
+  let nextTask = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, tasks.length) }, async () => {
+      while (nextTask < tasks.length) {
+        const i = nextTask++;
+        results[i] = await tasks[i]();
+      }
+    }),
+  );
+  for (const r of results) {
+    rows.push(r);
+    print(r);
+  }
+  if (targets.includes('link')) log(`  (link fuzzer seed ${linkSeed})`);
+  if (targets.includes('known') && built) {
+    const r = replayKnown();
+    rows.push(r);
+    print(r);
+  }
+  const passed = rows.filter((r) => r.ok).length;
+  const failed = rows.length - passed;
+  log(`fuzz: ${passed} passed, ${failed} failed`);
+  return { passed, failed, rows };
+}
+
+// Seeds of fuzz_scene from the gallery and the test vectors (compact JSON: short inputs mutate better).
+function seedCorpus() {
+  const dir = path.join(FUZZ_DIR, 'corpus', 'fuzz_scene');
+  mkdirSync(dir, { recursive: true });
+  for (const f of readdirSync(dir)) if (f.endsWith('.json')) rmSync(path.join(dir, f));
+  let n = 0;
+  for (const { name, scene } of loadScenes()) {
+    const file = `${name.replace(/^shared\//, '').replace(/\//g, '-')}`;
+    writeFileSync(path.join(dir, file), JSON.stringify(scene));
+    n++;
+  }
+  console.log(`fuzz: wrote ${n} seeds to ${path.relative(ROOT, dir)}`);
+}
+
+function parseArgs(argv) {
+  const o = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--seconds') o.seconds = Number(value());
+    else if (a === '--target' || a === '--targets') o.targets = value().split(',').map((s) => s.trim()).filter(Boolean);
+    else if (a === '--jobs') o.jobs = Number(value());
+    else if (a === '--seed') o.seed = Number(value());
+    else if (a === '--replay') o.replay = Number(value());
+    else if (a === '--scratch') o.scratch = value();
+    else if (a === '--link-worker') o.linkWorker = true;
+    else if (a === '--seed-corpus') o.seedCorpus = true;
+    else if (a === '--help' || a === '-h') o.help = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (o.seconds !== undefined && !(o.seconds > 0)) throw new Error('--seconds must be a positive number');
+  return o;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  let opts;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(`fuzz: ${e.message}`);
+    process.exit(2);
+  }
+  if (opts.help) {
+    console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 30).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  } else if (opts.linkWorker) {
+    await linkWorker({ seconds: opts.seconds ?? DEFAULT_SECONDS, seed: opts.seed ?? 1, scratch: opts.scratch ?? os.tmpdir() });
+  } else if (opts.replay !== undefined) {
+    await linkWorker({ seed: opts.seed ?? 1, replay: opts.replay });
+  } else if (opts.seedCorpus) {
+    seedCorpus();
+  } else {
+    const { failed } = await runFuzz({ seconds: opts.seconds, targets: opts.targets, jobs: opts.jobs, seed: opts.seed });
+    process.exitCode = failed > 0 ? 1 : 0;
+  }
+}
