@@ -296,8 +296,9 @@ function makeGenerator(rng, scenes, encodeLink) {
   };
   const mutateValue = () => {
     const r = rng();
-    if (r < 0.55) return pick(specials);
-    if (r < 0.65) return nest(pick(specials), int(60, 70), rng() < 0.5);
+    // A copy: the same [] or {} placed twice and then mutated inside would make the scene a cycle.
+    if (r < 0.55) return structuredClone(pick(specials));
+    if (r < 0.65) return nest(structuredClone(pick(specials)), int(60, 70), rng() < 0.5);
     if (r < 0.7) return nest(0, int(1000, 3000), false); // deeper: nested() builds the text directly
     if (r < 0.8) return Array.from({ length: int(0, 2000) }, () => (rng() < 0.5 ? [rng(), rng(), rng()] : rng() * 1e6));
     if (r < 0.9) return 'x'.repeat(int(60, 70000));
@@ -405,6 +406,12 @@ async function linkWorker({ seconds, seed, scratch, replay }) {
     let input;
     for (let i = 1; i <= replay; i++) input = next();
     console.log(describeInput(input));
+    try {
+      console.log('decodeLink:', JSON.stringify(decodeLink(input)).slice(0, 2000));
+    } catch (e) {
+      const m = String(e?.message);
+      console.log(`decodeLink threw ${e?.name}: ${m.length > 4000 ? `${m.slice(0, 2000)} … ${m.slice(-2000)}` : m}`);
+    }
     return;
   }
   // A reference answer, asked again at the end: the module must still work after everything.

@@ -1,18 +1,29 @@
 #!/usr/bin/env node
-// `npm test`: bootstrap, build (native + wasm + JS), then three suites:
-//   C++      ctest in build/native (GoogleTest, one ctest test per TEST)
-//   JS       vitest (vitest.config.ts)       tests/js/**/*.test.ts
-//   browser  vitest (vitest.e2e.config.ts)   tests/e2e/**/*.test.ts, headless Debian Chromium
+// `npm test`: bootstrap, build (native + wasm + JS), then five suites:
+//   C++         ctest in build/native (GoogleTest, one ctest test per TEST; includes the differential
+//               tests against libccd and qhull, collidoscope_differential_tests)
+//   JS          vitest (vitest.config.ts)       tests/js/**/*.test.ts
+//   browser     vitest (vitest.e2e.config.ts)   tests/e2e/**/*.test.ts, headless Debian Chromium
+//   sanitizers  the C++ tests again under AddressSanitizer + UndefinedBehaviorSanitizer (scripts/sanitize.mjs)
+//   fuzz        each libFuzzer target and the link fuzzer for FUZZ_SECONDS with a fixed seed, and the
+//               recorded failures replayed (scripts/fuzz.mjs); one test per target
 // Last line, always: "tests: N passed, M failed". Exit code 1 if anything failed (a failed
 // build step counts as one failed test, and the suites that need it are not run).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runFuzz } from './fuzz.mjs';
+import { countJunit, runSanitized } from './sanitize.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'build', 'test-results');
 const t0 = Date.now();
+// The fuzzers' time per target in `npm test`, and their seed: fixed, so that a run on CI explores the same
+// inputs as a run here (a faster machine explores further along the same sequence). Longer runs with fresh
+// seeds: `node scripts/fuzz.mjs --seconds 600` (README, "Reliability").
+const FUZZ_SECONDS = 20;
+const FUZZ_SEED = 1;
 
 const rows = []; // { name, passed, failed, skipped, note }
 function record(name, passed, failed, skipped = 0, note = '') {
@@ -80,19 +91,7 @@ function ctestSuite() {
     '--output-on-failure', '--no-tests=ignore', '--parallel', '2', '--timeout', '300',
     '--output-junit', junit,
   ]);
-  let passed = 0, failed = 0, skipped = 0;
-  if (existsSync(junit)) {
-    const xml = readFileSync(junit, 'utf8');
-    // One <testcase ... status="run|fail|notrun|disabled"> per ctest test; a GTEST_SKIP'd test is
-    // "notrun" with a <skipped/> child, while "notrun" without one (e.g. missing executable) is a failure.
-    for (const block of xml.split(/(?=<testcase\b)/).slice(1)) {
-      const status = /^<testcase\b[^>]*?\bstatus="([^"]*)"/.exec(block)?.[1];
-      const body = block.split('</testcase>')[0];
-      if (status === 'run') passed++;
-      else if (status === 'disabled' || (status === 'notrun' && /<skipped\b/.test(body))) skipped++;
-      else failed++;
-    }
-  }
+  let { passed, failed, skipped } = countJunit(junit);
   let note = '';
   if (status !== 0 && failed === 0) {
     failed = 1;
@@ -144,4 +143,30 @@ const needJs = jsOk
   : { ok: false, why: wasmOk ? 'JS build failed' : 'wasm build failed' };
 vitestSuite('JS', 'vitest.config.ts', needJs);
 vitestSuite('browser', 'vitest.e2e.config.ts', needJs);
+
+// ------------------------------------------------------------------ sanitizers and fuzzers (issue 8)
+async function sanitizerSuite() {
+  banner('C++ tests under ASan + UBSan (scripts/sanitize.mjs)');
+  try {
+    const r = await runSanitized({ jobs: 2 });
+    record('sanitizers', r.passed, r.failed, 0, r.note ?? '');
+  } catch (err) {
+    console.error(err.stack);
+    record('sanitizers', 0, 1, 0, `scripts/sanitize.mjs threw: ${err.message}`);
+  }
+}
+
+async function fuzzSuite() {
+  banner(`fuzzers, ${FUZZ_SECONDS} s per target, seed ${FUZZ_SEED} (scripts/fuzz.mjs)`);
+  try {
+    const r = await runFuzz({ seconds: FUZZ_SECONDS, seed: FUZZ_SEED, jobs: 2 });
+    const note = r.rows.filter((x) => !x.ok).map((x) => x.name).join(', ');
+    record('fuzz', r.passed, r.failed, 0, note ? `failed: ${note}` : '');
+  } catch (err) {
+    console.error(err.stack);
+    record('fuzz', 0, 1, 0, `scripts/fuzz.mjs threw: ${err.message}`);
+  }
+}
+
+await sanitizerSuite();
 finish();

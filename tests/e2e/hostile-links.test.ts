@@ -3,20 +3,14 @@
 // pasted into an open page, each one shows the banner with a clear message naming the problem and the default
 // scene; the page stays interactive (the step keys, the query selector, a good link afterwards renders) and
 // no error escapes to the page. (permalink.test.ts covers the basic garbled links and markup injection.)
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encodeLink } from '../../web/lib/link';
 import { useServerAndBrowser } from './harness';
-import { base64url, canvasStats, openPage, state, type PageState } from './page-helpers';
+import { base64url, canvasStats, openPage, state, useDefaultState } from './page-helpers';
 
 const env = useServerAndBrowser();
-let defaults: PageState;
-
-beforeAll(async () => {
-  const { page } = await openPage(env.browser, env.url);
-  defaults = await state(page);
-  await page.close();
-}, 60_000);
+const defaults = useDefaultState(env);
 
 const good = {
   version: 1 as const,
@@ -64,8 +58,8 @@ async function expectBanner(page: Page, name: string, pattern: RegExp): Promise<
   expect(text, name).toMatch(/Showing the default scene instead\.$/);
   expect(text.length, `${name}: ${text.slice(0, 200)}`).toBeLessThan(600);
   expect(text, name).not.toMatch(ACTING);
-  expect(s.scene, name).toEqual(defaults.scene);
-  expect(s.frameCount, name).toBe(defaults.frameCount);
+  expect(s.scene, name).toEqual(defaults().scene);
+  expect(s.frameCount, name).toBe(defaults().frameCount);
   const polluted = await page.evaluate(() => ({ polluted: ({} as Record<string, unknown>).polluted ?? null, keys: Object.keys(Object.prototype) }));
   expect(polluted, name).toEqual({ polluted: null, keys: [] });
 }
@@ -76,9 +70,9 @@ async function expectStepping(page: Page, name: string): Promise<void> {
   await page.keyboard.press('ArrowRight');
   expect((await state(page)).frameIndex, `${name}: ArrowRight`).toBe(1);
   await page.keyboard.press('End');
-  expect((await state(page)).frameIndex, `${name}: End`).toBe(defaults.frameCount - 1);
+  expect((await state(page)).frameIndex, `${name}: End`).toBe(defaults().frameCount - 1);
   await page.keyboard.press('ArrowLeft');
-  expect((await state(page)).frameIndex, `${name}: ArrowLeft`).toBe(defaults.frameCount - 2);
+  expect((await state(page)).frameIndex, `${name}: ArrowLeft`).toBe(defaults().frameCount - 2);
 }
 
 /** The query selector switches the query and traces it. */

@@ -1,5 +1,5 @@
 // Helpers shared by the page's browser tests (the server and browser come from ./harness).
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 
 export interface PageState {
@@ -37,6 +37,23 @@ export async function openPage(browser: Browser, url: string): Promise<OpenedPag
   await page.goto(url);
   await page.waitForFunction(() => (window as any).__collidoscope?.ready === true, null, { timeout: 30_000 });
   return { page, errors };
+}
+
+/**
+ * The state of the page opened without a link (the default scene), read once before the file's tests:
+ * call at the top level of a test file; the returned function gives the state inside the tests.
+ */
+export function useDefaultState(env: { readonly url: string; readonly browser: Browser }): () => PageState {
+  let defaults: PageState | undefined;
+  beforeAll(async () => {
+    const { page } = await openPage(env.browser, env.url);
+    defaults = await state(page);
+    await page.close();
+  }, 60_000);
+  return () => {
+    if (!defaults) throw new Error('the default state is read in beforeAll');
+    return defaults;
+  };
 }
 
 export function state(page: Page): Promise<PageState> {

@@ -1,18 +1,12 @@
 // Permalinks in a real browser: a link reproduces scene and step; a bad link shows a banner and the
 // default scene, and nothing in it is ever parsed as HTML.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeLink } from '../../web/lib/link';
 import { useServerAndBrowser } from './harness';
-import { base64url, openPage, state, type PageState } from './page-helpers';
+import { base64url, openPage, state, useDefaultState } from './page-helpers';
 
 const env = useServerAndBrowser();
-let defaults: PageState;
-
-beforeAll(async () => {
-  const { page } = await openPage(env.browser, env.url);
-  defaults = await state(page);
-  await page.close();
-}, 60_000);
+const defaults = useDefaultState(env);
 
 const scene = {
   version: 1 as const,
@@ -105,9 +99,9 @@ describe('bad permalinks', () => {
       const text = await page.textContent('#banner-text');
       expect(text).toBe(s.error);
       expect(text).toMatch(/default scene/);
-      expect(s.scene).toEqual(defaults.scene);
+      expect(s.scene).toEqual(defaults().scene);
       expect(s.frameIndex).toBe(0);
-      expect(s.frameCount).toBe(defaults.frameCount);
+      expect(s.frameCount).toBe(defaults().frameCount);
       const injected = await page.evaluate(() => ({
         imgs: document.querySelectorAll('img').length,
         handlers: document.querySelectorAll('[onerror], [onload]').length,

@@ -527,6 +527,22 @@ describe('object API, surfaces, hulls and permalinks', () => {
     expect((e as Error & { cause?: unknown }).cause).toBe(mine);
     expectStillWorking('a throwing pose getter');
   });
+
+  it('a value nested too deeply under long keys: the field keeps its start and end, the message stays short', () => {
+    // Found by the link fuzzer (scripts/fuzz.mjs): every key of the path was echoed whole. The walk that names
+    // the field runs when JSON.stringify fails (here on the BigInt at the bottom).
+    let deep: unknown = 1n;
+    for (let i = 0; i < 70; i++) deep = { ['k'.repeat(5000) + i]: deep };
+    const scene = { ...good, shapes: [{ type: 'sphere', radius: 1, ['x'.repeat(20_000)]: deep }, good.shapes[1]] };
+    const e = rejection(() => validateScene(scene as unknown as Scene));
+    expect(e.code).toBe('invalid-scene');
+    expect(e.message).toMatch(/nested too deeply/);
+    expect(e.message.length).toBeLessThan(400);
+    // 120 characters of the path's start, "…", 120 of its end: the keys inside are clipped to 64 + "…".
+    expect(e.field).toBe(`shapes[0].${'x'.repeat(64)}….${'k'.repeat(45)}`.slice(0, 120) + '…' + `.${'k'.repeat(64)}…`.repeat(2).slice(-120));
+    expect(e.message.startsWith(`${e.field}: `)).toBe(true);
+    expectStillWorking('deep long keys');
+  });
 });
 
 // ------------------------------------------------------------------ bounded memory

@@ -59,6 +59,8 @@ function replacer(_key: string, value: unknown): unknown {
 // Deepest nesting the C++ reader accepts (kJsonMaxDepth in json.h); the walk
 // below stops there, so a hostile 100 000-deep object cannot overflow the stack.
 const MAX_DEPTH = 64;
+// Longest start and end of a field path kept in a message (see locateBadValue).
+const MAX_PATH = 120;
 // Largest JSON text the C++ reader accepts (kJsonMaxBytes in json.h, 96 MiB).
 // A longer string has at least as many UTF-8 bytes as UTF-16 units, so it is
 // refused here without being copied into wasm memory.
@@ -83,7 +85,16 @@ function messageOf(e: unknown): string {
  */
 function locateBadValue(root: unknown, prefix: string): { field: string; detail: string } | null {
   const ancestors: object[] = [];
-  const join = (path: string, key: string, index: boolean) => (index ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+  // Keys come from the input: each is clipped as printable() does, and a path deeper than a few keys
+  // keeps its start and its end, so a hostile object cannot make the message long.
+  const join = (path: string, key: string, index: boolean) => {
+    const name = index ? key : printable(key);
+    return index ? `${path}[${name}]` : path ? `${path}.${name}` : name;
+  };
+  const clipPath = (bad: { field: string; detail: string } | null) =>
+    bad && bad.field.length > 2 * MAX_PATH + 1
+      ? { ...bad, field: `${bad.field.slice(0, MAX_PATH)}…${bad.field.slice(-MAX_PATH)}` }
+      : bad;
   const visit = (value: unknown, path: string, key: string): { field: string; detail: string } | null => {
     let v = value;
     let toJSON: unknown;
@@ -134,7 +145,7 @@ function locateBadValue(root: unknown, prefix: string): { field: string; detail:
       ancestors.pop();
     }
   };
-  return visit(root, prefix, '');
+  return clipPath(visit(root, prefix, ''));
 }
 
 /**
