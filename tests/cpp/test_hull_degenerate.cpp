@@ -289,3 +289,65 @@ TEST(HullDegenerate, CoplanarFacesUnmerged) {
       {-0x1.80000025b7162p+3, 0x1.19p+4, 0x1.00000025b7162p+3}};
   EXPECT_EQ(checkCloud(pts), "");
 }
+
+// tests/fuzz/corpus/fuzz_hull_full/triangle-inward: a needle cloud (9e9 against 8, one point 7e7 off,
+// τ = 0.0046). A triangle of the result faced inward (a vertex 3000 above its plane) and a vertex was
+// not extreme: [1, -6, -8] lies within τ of a triangle of its hull neighbours. Now dropped by the
+// corner pass (neighbour-triangle test).
+TEST(HullDegenerate, TriangleInward) {
+  const std::vector<Vec3> pts{{-0x1.0c388dp+33, -0x1p+2, 0x1p+3},
+      {0x1.8p+2, 0x1.4p+2, 0x1.828c0be769dc1p-24},
+      {0x1.0000000000001p+0, -0x1.8p+2, -0x1p+3},
+      {-0x1p+1, -0x1.0b076p+26, 0x1p-1},
+      {0x1p+2, 0x1.4p+2, -0x1p+3},
+      {0x1.cp+2, -0x1p+2, -0x1p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-vertex-near-edge (found by fuzz_hull_full while fixing issue
+// 8): needles of 9e9 and 9e11 (τ = 0.46); the vertex [4, 0, 0] lies 0.4 from the segment from [0, 0,
+// 0] to [7e7, 7e-12, 7e6] and was kept.
+TEST(HullDegenerate, NeedleVertexNearEdge) {
+  const std::vector<Vec3> pts{{-0x1.0c388dp+33, -0x1p+2, 0x1.4p+2},
+      {0x1.8p+2, 0x1.4p+2, 0x1.a3185c5p+39},
+      {0x0p+0, 0x0p+0, 0x0p+0},
+      {0x1.0b076p+26, 0x1.ec94ca210599ep-38, 0x1.ab3fp+22},
+      {0x1.4p+2, -0x1p+3, 0x0p+0},
+      {0x1p+2, 0x0p+0, 0x0p+0},
+      {0x0p+0, -0x1.797cc39ffd60fp-14, -0x1p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/polygon-far-offset (found while fixing issue 8): a polygon spanning
+// ±3e15 (τ = 3000). The polygon simplification must drop the corner that leaves the smallest gap
+// first; dropping the first one that qualified kept a vertex that is not extreme.
+TEST(HullDegenerate, PolygonFarOffset) {
+  const std::vector<Vec3> pts{{0x1.9bbe80cb1b023p+3, -0x1.19bp+13, 0x1.550f7dca70011p+51},
+      {-0x1.b77d019636046p+3, 0x1.1968p+14, -0x1.550f7dca6ffdep+51},
+      {0x1.9bbe80cb1b023p+3, -0x1.19ap+13, 0x1.550f7dca70001p+51},
+      {-0x1.4882fe69c9fbap+3, -0x1.1918p+14, -0x1.550f7dca6fffap+51},
+      {-0x1.8p+3, 0x1.8p+2, -0x1.550f7dca6ffccp+51},
+      {-0x1.4cee0985441a4p+1, 0x1.a5fp+14, -0x1.7p+1},
+      {0x1.a67704c2a20d2p+2, -0x1.a5f8p+14, 0x1.c6bf526340009p+49},
+      {0x1.2cc47d9eaef97p+3, 0x1.a5ap+14, 0x1.550f7dca7003cp+51},
+      {-0x1.a67704c2a20d2p+2, 0x1.a5fp+14, -0x1.c6bf52633ff99p+49},
+      {0x1.220bf9a727ee8p+1, 0x1.1928p+14, 0x1.c6bf52634009p+49},
+      {-0x1.b77d019636046p+3, 0x1.1958p+14, -0x1.550f7dca6ffbep+51}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/polygon-collinear-run (found while fixing issue 8): a sliver
+// polygon (width 1e-7, length 48) with runs of nearly collinear points; as PolygonFarOffset.
+TEST(HullDegenerate, PolygonCollinearRun) {
+  const std::vector<Vec3> pts{{-0x1.a636641c4df1ap-39, 0x1.ap+4, -0x0.0000000000003p-1022},
+      {-0x1.a1fd86f30fb97p-39, 0x1.4p+3, -0x1.0e374a4f8e0b5p-45},
+      {-0x1.f56096e19c8efp-35, 0x1.2p+4, 0x1.dafd309fd7afdp-35},
+      {-0x1.e10fe63dcfe98p-25, -0x1.cp+3, 0x1.e1094d643f785p-25},
+      {-0x1.12fb21e8af2e3p-27, 0x1p+1, 0x1.12e0be826d695p-27},
+      {-0x1.79f852601ea97p-24, -0x1.6p+4, 0x1.79f505f35670dp-24},
+      {-0x1.dafd309fd7afdp-36, -0x1.8p+2, 0x1.a636641c4df1ap-36},
+      {-0x1.9e9cd60544595p-39, 0x1.2p+4, -0x1.e66385c266145p-45},
+      {-0x1.a6199169b6191p-39, 0x1p+1, -0x1.cd2b297d889bcp-51},
+      {-0x1.beb08200ba03cp-24, 0x1.ap+4, 0x1.bead3593f1cb2p-24}};
+  EXPECT_EQ(checkCloud(pts), "");
+}

@@ -27,7 +27,18 @@
 //   5. Output: the extreme vertices, outward counter-clockwise triangles,
 //      coplanar triangles merged into convex polygons, and the vertex
 //      adjacency (for hill-climbing support). Vertices that end up on no
-//      face corner are dropped by building again from the corners.
+//      face corner, or within the tolerance of a segment or triangle of
+//      their neighbours, are dropped by building again from the corners.
+//   6. Validation (nearly degenerate clouds, issue 8): the result is
+//      checked against its promises (hullDefect: points outside by more
+//      than the tolerance, by plane or by distance to the surface; convex,
+//      closed, strictly convex merged faces, no coplanar neighbours, no
+//      vertices within the tolerance); if it breaks one, it is built again
+//      in other modes (buildValidHull). Ordinary clouds pass and are built
+//      once, as before.
+// Flat clouds (step 1) are chained with an exact turn test and then
+// simplified: a corner goes when it and the points dropped beside it lie
+// within the tolerance of its neighbours' segment.
 //
 // Tolerance. Points within `tolerance` of a face plane count as on it:
 //   tolerance = relativeTolerance · (extent sum) + 32·u·(largest |coordinate|),
@@ -182,6 +193,7 @@ class Quickhull {
   static constexpr int kTightVisibility = 1;  // neighbours seen above the input's rounding (2u·max|x|)
   static constexpr int kPutBack = 2;          // forceOutside after the conflicts run out
   static constexpr int kNoFlips = 4;          // leave reflex edges to the merge (no flipReflexEdges)
+  static constexpr int kFaceCornersOnly = 8;  // buildOnce: no neighbour-segment/triangle corner tests
 
   Quickhull(const std::vector<Vec3>& input, double relTol, int mode = 0) : input_(input), mode_(mode) {
     Vec3 lo = input[0], hi = input[0];
@@ -456,6 +468,7 @@ class Quickhull {
         double nearest = std::numeric_limits<double>::infinity();
         for (int fi : alive) {
           const QhFace& f = faces_[static_cast<std::size_t>(fi)];
+          if (!(distance(f, pts_[p]) > -tolerance_)) continue;  // see hullDefect
           nearest = std::fmin(nearest, triangleDistance(pts_[p], pts_[f.v[0]], pts_[f.v[1]], pts_[f.v[2]], f.normal));
           if (!(nearest > tolerance_)) break;
         }
@@ -727,21 +740,26 @@ class Quickhull {
       return std::hypot(p.x - a.x - ex * t, p.y - a.y - ey * t);
     };
     std::vector<std::vector<P2>> span(h.size());  // dropped points after each corner
-    for (bool changed = true; changed && h.size() > 2;) {
-      changed = false;
-      for (std::size_t k = 0; k < h.size() && h.size() > 2; ++k) {
-        const std::size_t m = h.size(), ka = (k + m - 1) % m, kc = (k + 1) % m;
-        const P2 &a = h[ka], &b = h[k], &c = h[kc];
-        bool near = segDist(b, a, c) <= tol;
-        for (const P2& p : span[ka]) near = near && segDist(p, a, c) <= tol;
-        for (const P2& p : span[k]) near = near && segDist(p, a, c) <= tol;
-        if (!near) continue;
-        span[ka].push_back(b);
-        span[ka].insert(span[ka].end(), span[k].begin(), span[k].end());
-        h.erase(h.begin() + static_cast<std::ptrdiff_t>(k));
-        span.erase(span.begin() + static_cast<std::ptrdiff_t>(k));
-        changed = true;
+    // The corner that leaves the smallest gap goes first, so that among a
+    // run of nearly collinear points the ones kept are the most extreme.
+    while (h.size() > 2) {
+      const std::size_t m = h.size();
+      std::size_t best = m;
+      double bestGap = tol;
+      for (std::size_t k = 0; k < m; ++k) {
+        const std::size_t ka = (k + m - 1) % m, kc = (k + 1) % m;
+        const P2 &a = h[ka], &c = h[kc];
+        double gap = segDist(h[k], a, c);
+        for (const P2& p : span[ka]) gap = std::fmax(gap, segDist(p, a, c));
+        for (const P2& p : span[k]) gap = std::fmax(gap, segDist(p, a, c));
+        if (gap <= bestGap && (best == m || gap < bestGap)) best = k, bestGap = gap;
       }
+      if (best == m) break;
+      const std::size_t ka = (best + m - 1) % m;
+      span[ka].push_back(h[best]);
+      span[ka].insert(span[ka].end(), span[best].begin(), span[best].end());
+      h.erase(h.begin() + static_cast<std::ptrdiff_t>(best));
+      span.erase(span.begin() + static_cast<std::ptrdiff_t>(best));
     }
     if (h.size() < 3) {
       // Everything is within the tolerance of one chord after all (the
@@ -1132,22 +1150,43 @@ inline bool hullDefect(const std::vector<Vec3>& pts, const std::vector<int>& sus
     if (!(dot(n, c - at(t[0])) < 0)) return true;
     tn.push_back(n);
   }
-  auto check = [&](const Vec3& p) {
+  // A point outside a convex polyhedron is nearest to it on a face whose
+  // plane it is above, so only those faces are measured (those it is above
+  // within the tolerance: two coplanar triangles split a face, and rounding
+  // can put a point on one of them below its plane).
+  auto check = [&](const Vec3& p, bool vertex) {
     const Vec3 q = p - o;
     double above = 0;
     for (std::size_t t = 0; t < tn.size(); ++t) above = std::fmax(above, dot(tn[t], q - at(h.triangles[t][0])));
     if (above > tau) return true;
-    if (!(above > 0)) return false;
+    if (vertex || !(above > 0)) return false;
     for (std::size_t t = 0; t < tn.size(); ++t) {
       const auto& tr = h.triangles[t];
+      if (!(dot(tn[t], q - at(tr[0])) > -tau)) continue;
       if (!(Quickhull::triangleDistance(q, at(tr[0]), at(tr[1]), at(tr[2]), tn[t]) > tau)) return false;
     }
     return true;
   };
-  for (const Vec3& v : h.vertices)
-    if (check(v)) return true;
+  // Convexity, locally: across each edge, the neighbour's far corner lies
+  // below the triangle's plane within the tolerance (a closed surface that
+  // is locally convex and winds once around its centroid is convex).
+  {
+    std::vector<std::pair<std::pair<int, int>, int>> tedges;
+    tedges.reserve(3 * h.triangles.size());
+    for (std::size_t t = 0; t < h.triangles.size(); ++t)
+      for (int k = 0; k < 3; ++k) tedges.push_back({{h.triangles[t][k], h.triangles[t][(k + 1) % 3]}, static_cast<int>(t)});
+    std::sort(tedges.begin(), tedges.end());
+    for (const auto& e : tedges) {
+      const auto it = std::lower_bound(tedges.begin(), tedges.end(), std::make_pair(std::make_pair(e.first.second, e.first.first), -1));
+      if (it == tedges.end() || it->first != std::make_pair(e.first.second, e.first.first)) return true;
+      const auto& g = h.triangles[static_cast<std::size_t>(it->second)];
+      const int far = g[0] != e.first.first && g[0] != e.first.second ? g[0] : (g[1] != e.first.first && g[1] != e.first.second ? g[1] : g[2]);
+      const std::size_t t = static_cast<std::size_t>(e.second);
+      if (dot(tn[t], at(far) - at(h.triangles[t][0])) > tau) return true;
+    }
+  }
   for (int i : suspects)
-    if (check(pts[static_cast<std::size_t>(i)])) return true;
+    if (check(pts[static_cast<std::size_t>(i)], false)) return true;
   // Two vertices within the tolerance (sorted by x, compared within τ in x).
   std::vector<Vec3> sv(h.vertices);
   std::sort(sv.begin(), sv.end(), [](const Vec3& a, const Vec3& b) { return a.x < b.x; });
@@ -1193,14 +1232,39 @@ inline bool hullDefect(const std::vector<Vec3>& pts, const std::vector<int>& sus
     const auto it = std::lower_bound(edges.begin(), edges.end(), std::make_pair(std::make_pair(e.first.second, e.first.first), -1));
     if (it == edges.end() || it->first != std::make_pair(e.first.second, e.first.first)) return true;
     const int f = e.second, g = it->second;
-    double deepestF = 0, deepestG = 0;
-    for (int i : h.faces[static_cast<std::size_t>(g)]) deepestF = std::fmin(deepestF, dot(fnrm[static_cast<std::size_t>(f)], at(i) - fctr[static_cast<std::size_t>(f)]));
-    for (int i : h.faces[static_cast<std::size_t>(f)]) deepestG = std::fmin(deepestG, dot(fnrm[static_cast<std::size_t>(g)], at(i) - fctr[static_cast<std::size_t>(g)]));
-    if (!(deepestF < -0.5 * tau) && !(deepestG < -0.5 * tau)) return true;
+    // Some corner of one face clearly below the other's plane (either way
+    // round; the smaller face's corners first, stopping at the first).
+    auto clearlyBelow = [&](int plane, int corners) {
+      for (int i : h.faces[static_cast<std::size_t>(corners)])
+        if (dot(fnrm[static_cast<std::size_t>(plane)], at(i) - fctr[static_cast<std::size_t>(plane)]) < -0.5 * tau) return true;
+      return false;
+    };
+    const bool fSmaller = h.faces[static_cast<std::size_t>(f)].size() <= h.faces[static_cast<std::size_t>(g)].size();
+    if (!(fSmaller ? clearlyBelow(g, f) || clearlyBelow(f, g) : clearlyBelow(f, g) || clearlyBelow(g, f))) return true;
   }
+  // Two faces share at most an edge (two corners).
+  std::vector<std::vector<int>> facesOf(nv);
+  for (std::size_t f = 0; f < nf; ++f)
+    for (int i : h.faces[f]) facesOf[static_cast<std::size_t>(i)].push_back(static_cast<int>(f));
+  std::vector<int> shared(nf, 0), stamp(nf, -1);
+  for (std::size_t f = 0; f < nf; ++f)
+    for (int i : h.faces[f])
+      for (int g : facesOf[static_cast<std::size_t>(i)]) {
+        const std::size_t gi = static_cast<std::size_t>(g);
+        if (gi == f) continue;
+        if (stamp[gi] != static_cast<int>(f)) stamp[gi] = static_cast<int>(f), shared[gi] = 0;
+        if (++shared[gi] > 2) return true;
+      }
   const long euler = static_cast<long>(nv) - static_cast<long>(edges.size() / 2) + static_cast<long>(nf);
   return euler != 2;
 }
+
+// Vertices of higher degree skip the neighbour-segment and neighbour-
+// triangle tests of buildOnce (quadratic and cubic in the degree; a fan's
+// hub on a polygonal face has thousands of neighbours, and is a corner of
+// that face anyway).
+constexpr std::size_t kMaxPairsDegree = 64;
+constexpr std::size_t kMaxTriplesDegree = 12;
 
 // Quickhull and the corner clean-up on finite points, once. `suspects`
 // receives the points the validation must look at besides the vertices.
@@ -1234,13 +1298,29 @@ void buildOnce(const std::vector<Vec3>& points, const HullSettings& settings, in
     // a vertex tilt by (its offset)/(the needle's length) against their
     // neighbours, which is far more than the tolerance allows them to be
     // merged, so it stays a corner of small faces near the needle's base.
-    for (std::size_t v = 0; v < out->vertices.size(); ++v) {
+    for (std::size_t v = 0; v < out->vertices.size() && !(mode & Quickhull::kFaceCornersOnly); ++v) {
       const auto& adj = out->adjacency[v];
+      if (adj.size() > kMaxPairsDegree) continue;
       for (std::size_t i = 0; i < adj.size() && corner[v]; ++i)
         for (std::size_t j = i + 1; j < adj.size() && corner[v]; ++j)
           if (Quickhull::segmentDistance(out->vertices[v], out->vertices[static_cast<std::size_t>(adj[i])],
                                          out->vertices[static_cast<std::size_t>(adj[j])]) <= out->tolerance)
             corner[v] = 0;
+      // Likewise within the tolerance of a triangle of three neighbours
+      // (their hull, which is what is left near v without it). Vertices of
+      // high degree (a fan's hub) are left to the face pass above.
+      if (adj.size() > kMaxTriplesDegree) continue;
+      const Vec3& p = out->vertices[v];
+      for (std::size_t i = 0; i < adj.size() && corner[v]; ++i)
+        for (std::size_t j = i + 1; j < adj.size() && corner[v]; ++j)
+          for (std::size_t k = j + 1; k < adj.size() && corner[v]; ++k) {
+            const Vec3 a = out->vertices[static_cast<std::size_t>(adj[i])] - p;
+            const Vec3 b = out->vertices[static_cast<std::size_t>(adj[j])] - p;
+            const Vec3 c = out->vertices[static_cast<std::size_t>(adj[k])] - p;
+            const Vec3 n = normalizedOr(accurateNormal(a, b, c), Vec3{});  // (a, b, c) counter-clockwise around n
+            if (n == Vec3{}) continue;
+            if (Quickhull::triangleDistance(Vec3{}, a, b, c, n) <= out->tolerance) corner[v] = 0;
+          }
     }
     // A group merged pair by pair can bend by more than the tolerance
     // overall, so a vertex inside it is not always on the rebuilt hull:
@@ -1286,7 +1366,11 @@ void buildOnce(const std::vector<Vec3>& points, const HullSettings& settings, in
 //     inward by up to the tolerance for later cones to tilt against, and
 //     points left outside are put back (Quickhull::forceOutside);
 //   * no flips: an edge flip can split two faces that belong to one plane;
-//   * both.
+//   * both;
+//   * corners by the merged faces alone (without dropping vertices within
+//     the tolerance of a segment or triangle of their neighbours, which on
+//     a cloud with structure at the tolerance's scale can leave faces that
+//     share three corners), alone and with the first.
 // If none does, the first hull stands. Ordinary clouds are built once,
 // exactly as before; a trace shows the first build.
 template <class Trace>
@@ -1298,7 +1382,9 @@ void detail::buildValidHull(const std::vector<Vec3>& points, const HullSettings&
   std::vector<int> all(points.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
   constexpr int kVariants[] = {Quickhull::kTightVisibility | Quickhull::kPutBack, Quickhull::kNoFlips,
-                               Quickhull::kTightVisibility | Quickhull::kPutBack | Quickhull::kNoFlips};
+                               Quickhull::kTightVisibility | Quickhull::kPutBack | Quickhull::kNoFlips,
+                               Quickhull::kFaceCornersOnly,
+                               Quickhull::kFaceCornersOnly | Quickhull::kTightVisibility | Quickhull::kPutBack};
   for (int mode : kVariants) {
     ConvexHull other;
     NoTrace none;
