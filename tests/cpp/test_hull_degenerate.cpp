@@ -351,3 +351,25 @@ TEST(HullDegenerate, PolygonCollinearRun) {
       {-0x1.beb08200ba03cp-24, 0x1.ap+4, 0x1.bead3593f1cb2p-24}};
   EXPECT_EQ(checkCloud(pts), "");
 }
+
+// tests/fuzz/corpus/fuzz_hull_full/corners-come-out-flat (found while fixing issue 8): a slab at 1e15
+// (τ = 3.55). The corners alone, rebuilt without the vertices dropped as redundant, came out as a
+// polygon that left a dropped point 2.7τ outside an edge (the put-back check could only measure
+// polyhedra); now the first hull stands then.
+TEST(HullDegenerate, CornersComeOutFlat) {
+  const std::vector<Vec3> pts{{0x1.68p+5, 0x1.1p+5, 0x1.c6bf52633fff2p+49},
+      {0x1.6p+3, 0x1.8p+3, 0x1.c6bf52634009ap+49},
+      {0x1.2p+3, -0x1.4p+3, 0x1.c6bf52633ff72p+49},
+      {0x1.28p+5, 0x1.5p+5, 0x1.c6bf5263400c2p+49},
+      {-0x1.6p+3, -0x1.6p+4, 0x1.c6bf52633ffaap+49},
+      {0x1.68p+5, 0x1.1p+5, 0x1.c6bf52633fff2p+49},
+      {0x1.6p+3, 0x1.8p+3, 0x1.c6bf52634009ap+49},
+      {0x1.ap+3, 0x1p+1, 0x1.c6bf52633ff92p+49},
+      {0x1.4p+2, 0x1.4p+3, 0x1.c6bf5263400c2p+49},
+      {-0x1.ep+3, -0x1.2p+4, 0x1.c6bf526340012p+49},
+      {0x1.28p+5, 0x1.5p+5, 0x1.c6bf5263400c2p+49},
+      {-0x1.ep+3, -0x1.2p+4, 0x1.c6bf526340012p+49},
+      {0x1.1p+4, -0x1p+1, 0x1.c6bf52633ffbap+49},
+      {0x1.dp+4, 0x1.1p+5, 0x1.c6bf5263400aap+49}};
+  EXPECT_EQ(checkCloud(pts), "");
+}

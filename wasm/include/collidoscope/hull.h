@@ -1341,6 +1341,9 @@ void buildOnce(const std::vector<Vec3>& points, const HullSettings& settings, in
       NoTrace none;
       detail::Quickhull again(extreme, settings.relativeTolerance, mode);
       again.run(&second, none);
+      // The corners alone can come out flat (within their own tolerance);
+      // heightAbove cannot measure a polygon, so the first hull stands.
+      if (second.kind != HullKind::Polyhedron) break;
       bool outside = false;
       for (std::size_t i = 0; i < keep.size(); ++i)
         if (!keep[i] && detail::heightAbove(second, out->vertices[i]) > tolerance) keep[i] = 1, outside = true;
