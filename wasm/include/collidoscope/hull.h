@@ -1349,6 +1349,9 @@ void buildOnce(const std::vector<Vec3>& points, const HullSettings& settings, in
         if (!keep[i] && detail::heightAbove(second, out->vertices[i]) > tolerance) keep[i] = 1, outside = true;
       if (outside) continue;
       for (int& i : second.inputIndex) i = origin[static_cast<std::size_t>(i)];
+      // The dropped vertices are points the validation must look at.
+      for (std::size_t i = 0; i < keep.size(); ++i)
+        if (!keep[i]) suspects->push_back(out->inputIndex[i]);
       second.tolerance = std::fmax(second.tolerance, tolerance);
       *out = std::move(second);
       break;
