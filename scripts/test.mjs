@@ -169,4 +169,5 @@ async function fuzzSuite() {
 }
 
 await sanitizerSuite();
+
 finish();

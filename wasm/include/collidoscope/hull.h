@@ -27,7 +27,18 @@
 //   5. Output: the extreme vertices, outward counter-clockwise triangles,
 //      coplanar triangles merged into convex polygons, and the vertex
 //      adjacency (for hill-climbing support). Vertices that end up on no
-//      face corner are dropped by building again from the corners.
+//      face corner, or within the tolerance of a segment or triangle of
+//      their neighbours, are dropped by building again from the corners.
+//   6. Validation (nearly degenerate clouds, issue 8): the result is
+//      checked against its promises (hullDefect: points outside by more
+//      than the tolerance, by plane or by distance to the surface; convex,
+//      closed, strictly convex merged faces, no coplanar neighbours, no
+//      vertices within the tolerance); if it breaks one, it is built again
+//      in other modes (buildValidHull). Ordinary clouds pass and are built
+//      once, as before.
+// Flat clouds (step 1) are chained with an exact turn test and then
+// simplified: a corner goes when it and the points dropped beside it lie
+// within the tolerance of its neighbours' segment.
 //
 // Tolerance. Points within `tolerance` of a face plane count as on it:
 //   tolerance = relativeTolerance · (extent sum) + 32·u·(largest |coordinate|),
@@ -178,7 +189,13 @@ struct QhFace {
 
 class Quickhull {
  public:
-  Quickhull(const std::vector<Vec3>& input, double relTol) : input_(input) {
+  // Build variants (buildValidHull): the plain build is mode 0.
+  static constexpr int kTightVisibility = 1;  // neighbours seen above the input's rounding (2u·max|x|)
+  static constexpr int kPutBack = 2;          // forceOutside after the conflicts run out
+  static constexpr int kNoFlips = 4;          // leave reflex edges to the merge (no flipReflexEdges)
+  static constexpr int kFaceCornersOnly = 8;  // buildOnce: no neighbour-segment/triangle corner tests
+
+  Quickhull(const std::vector<Vec3>& input, double relTol, int mode = 0) : input_(input), mode_(mode) {
     Vec3 lo = input[0], hi = input[0];
     double big = 0;
     for (const Vec3& p : input) {
@@ -196,9 +213,28 @@ class Quickhull {
     const Vec3 half = (hi - lo) * 0.5;
     roundingTolerance_ = 32 * (std::numeric_limits<double>::epsilon() / 2) * big;
     tolerance_ = relTol * (half.x + half.y + half.z) + roundingTolerance_;
+    // The rounding of a plane distance computed here: the coordinates are
+    // taken relative to the centre (exact for a cloud far from the origin:
+    // Sterbenz), the normal is accurate to a few ulps, so the error is a
+    // few ulps of the centred coordinates, not of the raw ones.
+    double bigCentred = 0;
+    for (const Vec3& p : pts_) bigCentred = std::fmax(bigCentred, maxAbs(p));
+    arithmeticRounding_ = std::fmin(roundingTolerance_, 32 * (std::numeric_limits<double>::epsilon() / 2) * bigCentred);
+    inputRounding_ = std::fmax(arithmeticRounding_, roundingTolerance_ / 16);
   }
 
   double tolerance() const { return tolerance_; }
+
+  // Input indices of the points left on a near list (above a final face by
+  // at most the tolerance): the only non-vertices that can lie outside the
+  // final hull (every other point was dropped inside a hull that only
+  // grew).
+  std::vector<int> nearPoints() const {
+    std::vector<int> out;
+    for (const QhFace& f : faces_)
+      if (f.alive) out.insert(out.end(), f.near.begin(), f.near.end());
+    return out;
+  }
 
   template <class Trace>
   void run(ConvexHull* out, Trace& trace) {
@@ -274,36 +310,48 @@ class Quickhull {
     if constexpr (Trace::enabled) record(trace, HullEvent::Tetrahedron, kTetra, 0);
 
     // 3. Expand. Each iteration adds a point as a vertex or drops points,
-    // so it runs at most n times.
+    // so it runs at most n times (per round of the check below).
     int iteration = 0;
-    for (int guard = 0; guard <= n; ++guard) {
-      const int fi = nextFaceWithConflicts();
-      if (fi < 0) break;
-      ++iteration;
-      const int eye = faces_[fi].farthest;
-      if constexpr (Trace::enabled) {
-        HullFrame f = snapshot(HullEvent::Eye, kEye, iteration);
-        f.eye = eye;
-        f.eyeDistance = faces_[fi].farthestDistance;
-        trace.record(std::move(f));
+    auto expand = [&]() {
+      for (int guard = 0; guard <= n; ++guard) {
+        const int fi = nextFaceWithConflicts();
+        if (fi < 0) break;
+        ++iteration;
+        const int eye = faces_[fi].farthest;
+        if constexpr (Trace::enabled) {
+          HullFrame f = snapshot(HullEvent::Eye, kEye, iteration);
+          f.eye = eye;
+          f.eyeDistance = faces_[fi].farthestDistance;
+          trace.record(std::move(f));
+        }
+        if (!addPoint(fi, eye, iteration, trace)) {
+          // The horizon was not a simple loop (rounding): the eye is within a
+          // hair of the hull. Drop it rather than corrupt the surface.
+          removeConflict(fi, eye);
+        }
       }
-      if (!addPoint(fi, eye, iteration, trace)) {
-        // The horizon was not a simple loop (rounding): the eye is within a
-        // hair of the hull. Drop it rather than corrupt the surface.
-        removeConflict(fi, eye);
-      }
-    }
+    };
+    expand();
+    // 3b. Check every point against the final faces (O(n·F)) and put back
+    // any that is outside by more than the tolerance (see forceOutside);
+    // on ordinary clouds none is, and the build is unchanged.
+    if (mode_ & kPutBack)
+      for (int round = 0; round < kRepairRounds && forceOutside(); ++round) expand();
     finishPolyhedron(out, trace, iteration);
   }
 
  private:
   double distance(const QhFace& f, const Vec3& p) const { return dot(f.normal, p) - f.offset; }
+
+ public:
   static double segmentDistance(const Vec3& p, const Vec3& a, const Vec3& b) {
     const Vec3 e = b - a;
     const double ee = dot(e, e);
     const double t = ee > 0 ? std::fmin(1.0, std::fmax(0.0, dot(p - a, e) / ee)) : 0.0;
     return length(p - (a + e * t));
   }
+
+ private:
 
   int addFace(int a, int b, int c) {
     QhFace f;
@@ -379,6 +427,78 @@ class Quickhull {
     return -1;
   }
 
+  // Quickhull's own bookkeeping misses two kinds of outside points on
+  // nearly degenerate clouds:
+  //  * a near point (within the tolerance above its face) whose face stays
+  //    while a cone added beside it passes below it by more than the
+  //    tolerance (near points of faces that are not replaced are never
+  //    assigned again);
+  //  * on a cloud a few tolerances thick, a point outside the hull by far
+  //    more than the tolerance in the plane of the cloud, yet within the
+  //    tolerance of every (nearly coplanar) face plane: above by a hair,
+  //    so it counts as on the hull.
+  // Both are found here: a point above some face plane by more than the
+  // tolerance, or above one at all and farther than the tolerance from
+  // every face (Euclidean distance to the surface, which for a point
+  // outside is its distance to the hull). Each becomes a conflict of the
+  // face it is farthest above, as a forced eye: its visible region is every
+  // face it is above at all (a point beside a thin wedge sees both sides).
+  // Returns whether any point was put back.
+  static constexpr int kRepairRounds = 8;
+
+  bool forceOutside() {
+    std::vector<int> alive;
+    std::vector<char> vertex(pts_.size(), 0);
+    for (std::size_t i = 0; i < faces_.size(); ++i) {
+      if (!faces_[i].alive) continue;
+      alive.push_back(static_cast<int>(i));
+      for (int k = 0; k < 3; ++k) vertex[static_cast<std::size_t>(faces_[i].v[k])] = 1;
+    }
+    bool any = false;
+    for (std::size_t p = 0; p < pts_.size(); ++p) {
+      if (vertex[p]) continue;
+      int bestFace = -1;
+      double bestD = 0;
+      for (int fi : alive) {
+        const double d = distance(faces_[static_cast<std::size_t>(fi)], pts_[p]);
+        if (d > bestD) bestD = d, bestFace = fi;
+      }
+      if (bestFace < 0) continue;
+      if (!(bestD > tolerance_)) {
+        double nearest = std::numeric_limits<double>::infinity();
+        for (int fi : alive) {
+          const QhFace& f = faces_[static_cast<std::size_t>(fi)];
+          if (!(distance(f, pts_[p]) > -tolerance_)) continue;  // see hullDefect
+          nearest = std::fmin(nearest, triangleDistance(pts_[p], pts_[f.v[0]], pts_[f.v[1]], pts_[f.v[2]], f.normal));
+          if (!(nearest > tolerance_)) break;
+        }
+        if (!(nearest > tolerance_)) continue;
+      }
+      QhFace& f = faces_[static_cast<std::size_t>(bestFace)];
+      if (std::find(f.conflicts.begin(), f.conflicts.end(), static_cast<int>(p)) != f.conflicts.end()) continue;
+      if (f.conflicts.empty()) queue_.push_back(bestFace);
+      f.conflicts.push_back(static_cast<int>(p));
+      if (f.farthest < 0 || bestD > f.farthestDistance) f.farthest = static_cast<int>(p), f.farthestDistance = bestD;
+      if (!(bestD > tolerance_)) forced_.push_back(static_cast<int>(p));
+      any = true;
+    }
+    return any;
+  }
+  bool isForced(int p) const { return std::find(forced_.begin(), forced_.end(), p) != forced_.end(); }
+
+
+ public:
+  // Distance from p to the triangle (a, b, c) with outward normal n (unit,
+  // accurate): the plane distance when p projects inside (tested against
+  // the edge planes n × edge, which stay accurate on slivers, unlike
+  // barycentric products), else the distance to the nearest edge.
+  static double triangleDistance(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& n) {
+    const bool inside = dot(cross(n, b - a), p - a) >= 0 && dot(cross(n, c - b), p - b) >= 0 && dot(cross(n, a - c), p - c) >= 0;
+    if (inside) return std::fabs(dot(n, p - a));
+    return std::fmin(segmentDistance(p, a, b), std::fmin(segmentDistance(p, b, c), segmentDistance(p, c, a)));
+  }
+
+ private:
   void removeConflict(int fi, int p) {
     QhFace& f = faces_[fi];
     std::vector<int> rest;
@@ -401,6 +521,7 @@ class Quickhull {
     using namespace hull_lines;
     const Vec3& pe = pts_[eye];
     // Visible region: search from fi over shared edges.
+    const bool forcedEye = !forced_.empty() && isForced(eye);
     ++mark_;
     std::vector<int> visible{fi};
     faces_[fi].visitMark = mark_;
@@ -413,7 +534,7 @@ class Quickhull {
         // than rounding (not the full tolerance): keeping a neighbour the eye
         // is slightly above would leave a reflex edge beside the new cone
         // (thin slabs), while exactly coplanar data stays below this bound.
-        if (distance(faces_[g], pe) > roundingTolerance_) {
+        if (distance(faces_[g], pe) > (forcedEye ? 0.0 : (mode_ & kTightVisibility) ? inputRounding_ : roundingTolerance_)) {
           faces_[g].visitMark = mark_;
           visible.push_back(g);
         }
@@ -578,22 +699,67 @@ class Quickhull {
     std::sort(q.begin(), q.end(), [](const P2& a, const P2& b) {
       return a.x < b.x || (a.x == b.x && (a.y < b.y || (a.y == b.y && a.i < b.i)));
     });
-    // Keep b (a left turn a → b → c) only if b lies outside the chord (a, c)
-    // by more than half the tolerance. (Half: a point dropped beside one chord can be dropped
-    // again when that chord's end goes, and the distances add up.)
-    auto left = [&](const P2& a, const P2& b, const P2& c) {
-      const double cr = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-      return cr > 0.5 * tolerance_ * std::hypot(c.x - a.x, c.y - a.y);
+    // The flatness actually met: every input point lies within `deviation`
+    // of the polygon's plane. That exceeds the build tolerance when the plane
+    // is ill-conditioned (a nearly collinear triple: its computed normal is
+    // uncertain by ~u·|e1||e2|/|e1 × e2|); the polygon reports the larger.
+    double deviation = 0;
+    for (const Vec3& p : pts_) deviation = std::fmax(deviation, std::fabs(dot(nrm, p - pts_[i0])));
+    const double tol = std::fmax(tolerance_, deviation);
+    // 1. The convex chain of the projected points with an accurate turn
+    // test (the sign of the cross product in double-double, so only exactly
+    // collinear or duplicate points are dropped). A chord-relative test with
+    // a tolerance drops the wrong points: with a short chord (a, c) of a
+    // sliver, a point b far along the chord's line passes as "on" it.
+    auto orient = [](const P2& a, const P2& b, const P2& c) {
+      const DoubleDouble bx = ddTwoSum(b.x, -a.x), by = ddTwoSum(b.y, -a.y);
+      const DoubleDouble cx = ddTwoSum(c.x, -a.x), cy = ddTwoSum(c.y, -a.y);
+      const DoubleDouble r = ddSub(ddMul(bx, cy), ddMul(by, cx));
+      return r.hi + r.lo;
     };
     std::vector<P2> h;
     for (int pass = 0; pass < 2; ++pass) {
       const std::size_t start = h.size();
       for (std::size_t k = 0; k < q.size(); ++k) {
         const P2& p = pass == 0 ? q[k] : q[q.size() - 1 - k];
-        while (h.size() >= start + 2 && !left(h[h.size() - 2], h[h.size() - 1], p)) h.pop_back();
+        while (h.size() >= start + 2 && !(orient(h[h.size() - 2], h[h.size() - 1], p) > 0)) h.pop_back();
         h.push_back(p);
       }
       h.pop_back();  // the last point starts the other chain
+    }
+    // 2. Drop corners within the tolerance: corner b goes when b and every
+    // chain point dropped beside it (between its neighbours a and c) lie
+    // within `tol` of the segment (a, c). Checking the dropped points too
+    // keeps the distances from adding up; the corners left are more than
+    // the tolerance off their neighbours' chord (or keep a point that is),
+    // so no two are within the tolerance of each other and each turns
+    // clearly left.
+    auto segDist = [](const P2& p, const P2& a, const P2& c) {
+      const double ex = c.x - a.x, ey = c.y - a.y, ee = ex * ex + ey * ey;
+      const double t = ee > 0 ? std::fmin(1.0, std::fmax(0.0, ((p.x - a.x) * ex + (p.y - a.y) * ey) / ee)) : 0.0;
+      return std::hypot(p.x - a.x - ex * t, p.y - a.y - ey * t);
+    };
+    std::vector<std::vector<P2>> span(h.size());  // dropped points after each corner
+    // The corner that leaves the smallest gap goes first, so that among a
+    // run of nearly collinear points the ones kept are the most extreme.
+    while (h.size() > 2) {
+      const std::size_t m = h.size();
+      std::size_t best = m;
+      double bestGap = tol;
+      for (std::size_t k = 0; k < m; ++k) {
+        const std::size_t ka = (k + m - 1) % m, kc = (k + 1) % m;
+        const P2 &a = h[ka], &c = h[kc];
+        double gap = segDist(h[k], a, c);
+        for (const P2& p : span[ka]) gap = std::fmax(gap, segDist(p, a, c));
+        for (const P2& p : span[k]) gap = std::fmax(gap, segDist(p, a, c));
+        if (gap <= bestGap && (best == m || gap < bestGap)) best = k, bestGap = gap;
+      }
+      if (best == m) break;
+      const std::size_t ka = (best + m - 1) % m;
+      span[ka].push_back(h[best]);
+      span[ka].insert(span[ka].end(), span[best].begin(), span[best].end());
+      h.erase(h.begin() + static_cast<std::ptrdiff_t>(best));
+      span.erase(span.begin() + static_cast<std::ptrdiff_t>(best));
     }
     if (h.size() < 3) {
       // Everything is within the tolerance of one chord after all (the
@@ -602,9 +768,9 @@ class Quickhull {
       const int a = h.front().i, b = h.back().i;
       out->kind = HullKind::Segment;
       out->normal = Vec3{};
-      double deviation = 0;
-      for (const Vec3& p : pts_) deviation = std::fmax(deviation, segmentDistance(p, pts_[a], pts_[b]));
-      out->tolerance = std::fmax(tolerance_, deviation);
+      double off = 0;
+      for (const Vec3& p : pts_) off = std::fmax(off, segmentDistance(p, pts_[a], pts_[b]));
+      out->tolerance = std::fmax(tolerance_, off);
       setVertices(out, {a, b});
       out->adjacency[0] = {1};
       out->adjacency[1] = {0};
@@ -622,20 +788,14 @@ class Quickhull {
       if (k >= 2) out->triangles.push_back({0, k - 1, k});
     }
     out->faces.push_back(poly);
-    // Report the flatness actually met: every input point lies within
-    // `tolerance` of the polygon's plane. That exceeds the build tolerance
-    // when the plane is ill-conditioned (a nearly collinear triple: its
-    // computed normal is uncertain by ~u·|e1||e2|/|e1 × e2|).
-    double deviation = 0;
-    for (const Vec3& p : pts_) deviation = std::fmax(deviation, std::fabs(dot(nrm, p - pts_[i0])));
-    out->tolerance = std::fmax(tolerance_, deviation);
+    out->tolerance = tol;
     recordDegenerate(trace, out->kind, idx);
   }
 
   template <class Trace>
   void finishPolyhedron(ConvexHull* out, Trace& trace, int iteration) {
     out->kind = HullKind::Polyhedron;
-    flipReflexEdges();
+    if (!(mode_ & kNoFlips)) flipReflexEdges();
     std::vector<int> remap(pts_.size(), -1);
     std::vector<int> idx;
     std::vector<int> alive;
@@ -856,6 +1016,9 @@ class Quickhull {
   Vec3 center_;
   double tolerance_ = 0;
   double roundingTolerance_ = 0;  // rounding part of tolerance_ alone
+  double arithmeticRounding_ = 0;  // rounding of a plane distance (≤ the above)
+  double inputRounding_ = 0;       // 2u·(largest |coordinate|): the input's own rounding
+  int mode_ = 0;                   // build variant (kTightVisibility | kPutBack | kNoFlips)
   std::vector<QhFace> faces_;
   std::vector<int> queue_;
   std::size_t head_ = 0;
@@ -864,6 +1027,7 @@ class Quickhull {
   int stamp_ = 0;
   std::vector<int> startStamp_;  // horizon chaining: vertex → edge it starts
   std::vector<int> startEdge_;
+  std::vector<int> forced_;  // points put back by forceOutside
 };
 
 // How far p lies above a polyhedral hull: the largest signed distance to
@@ -958,13 +1122,158 @@ bool buildHull(const std::vector<Vec3>& points, const HullSettings& settings, Co
   return true;
 }
 
-// Quickhull and the corner clean-up on finite points (buildHull checked
-// them and the scale).
+namespace detail {
+
+// Whether a polyhedral hull of `pts` breaks one of its promises: a point
+// (of `suspects`, or a vertex) above a triangle's plane by more than the
+// tolerance, or above one at all and farther than the tolerance from the
+// surface; a triangle the vertex centroid is not strictly below; merged
+// faces that are not strictly convex, do not close up (Euler), or meet a
+// neighbour within half the tolerance of its plane; two vertices within the
+// tolerance. O((suspects + V)·T + V log V). The first build of a nearly
+// degenerate cloud can fail these (see buildValidHull); an ordinary one
+// never does.
+inline bool hullDefect(const std::vector<Vec3>& pts, const std::vector<int>& suspects, const ConvexHull& h) {
+  if (h.kind != HullKind::Polyhedron) return false;
+  const double tau = h.tolerance;
+  const std::size_t nv = h.vertices.size();
+  const Vec3 o = h.vertices[0];
+  auto at = [&](int i) { return h.vertices[static_cast<std::size_t>(i)] - o; };
+  std::vector<Vec3> tn;
+  tn.reserve(h.triangles.size());
+  Vec3 c{0, 0, 0};
+  for (std::size_t i = 0; i < nv; ++i) c += h.vertices[i] - o;
+  c = c * (1.0 / static_cast<double>(nv));
+  for (const auto& t : h.triangles) {
+    const Vec3 n = normalizedOr(accurateNormal(at(t[0]), at(t[1]), at(t[2])), Vec3{});
+    if (n == Vec3{}) return true;
+    if (!(dot(n, c - at(t[0])) < 0)) return true;
+    tn.push_back(n);
+  }
+  // A point outside a convex polyhedron is nearest to it on a face whose
+  // plane it is above, so only those faces are measured (those it is above
+  // within the tolerance: two coplanar triangles split a face, and rounding
+  // can put a point on one of them below its plane).
+  auto check = [&](const Vec3& p, bool vertex) {
+    const Vec3 q = p - o;
+    double above = 0;
+    for (std::size_t t = 0; t < tn.size(); ++t) above = std::fmax(above, dot(tn[t], q - at(h.triangles[t][0])));
+    if (above > tau) return true;
+    if (vertex || !(above > 0)) return false;
+    for (std::size_t t = 0; t < tn.size(); ++t) {
+      const auto& tr = h.triangles[t];
+      if (!(dot(tn[t], q - at(tr[0])) > -tau)) continue;
+      if (!(Quickhull::triangleDistance(q, at(tr[0]), at(tr[1]), at(tr[2]), tn[t]) > tau)) return false;
+    }
+    return true;
+  };
+  // Convexity, locally: across each edge, the neighbour's far corner lies
+  // below the triangle's plane within the tolerance (a closed surface that
+  // is locally convex and winds once around its centroid is convex).
+  {
+    std::vector<std::pair<std::pair<int, int>, int>> tedges;
+    tedges.reserve(3 * h.triangles.size());
+    for (std::size_t t = 0; t < h.triangles.size(); ++t)
+      for (int k = 0; k < 3; ++k) tedges.push_back({{h.triangles[t][k], h.triangles[t][(k + 1) % 3]}, static_cast<int>(t)});
+    std::sort(tedges.begin(), tedges.end());
+    for (const auto& e : tedges) {
+      const auto it = std::lower_bound(tedges.begin(), tedges.end(), std::make_pair(std::make_pair(e.first.second, e.first.first), -1));
+      if (it == tedges.end() || it->first != std::make_pair(e.first.second, e.first.first)) return true;
+      const auto& g = h.triangles[static_cast<std::size_t>(it->second)];
+      const int far = g[0] != e.first.first && g[0] != e.first.second ? g[0] : (g[1] != e.first.first && g[1] != e.first.second ? g[1] : g[2]);
+      const std::size_t t = static_cast<std::size_t>(e.second);
+      if (dot(tn[t], at(far) - at(h.triangles[t][0])) > tau) return true;
+    }
+  }
+  for (int i : suspects)
+    if (check(pts[static_cast<std::size_t>(i)], false)) return true;
+  // Two vertices within the tolerance (sorted by x, compared within τ in x).
+  std::vector<Vec3> sv(h.vertices);
+  std::sort(sv.begin(), sv.end(), [](const Vec3& a, const Vec3& b) { return a.x < b.x; });
+  for (std::size_t i = 0; i < sv.size(); ++i)
+    for (std::size_t j = i + 1; j < sv.size() && sv[j].x - sv[i].x <= tau; ++j)
+      if (length(sv[j] - sv[i]) <= tau) return true;
+  // Merged faces: Newell normal, strictly convex corners, closed (every
+  // directed edge once, its reverse once), Euler, not coplanar with a
+  // neighbour within τ/2.
+  const std::size_t nf = h.faces.size();
+  std::vector<Vec3> fnrm(nf), fctr(nf);
+  std::vector<std::pair<std::pair<int, int>, int>> edges;
+  for (std::size_t f = 0; f < nf; ++f) {
+    const auto& poly = h.faces[f];
+    const std::size_t m = poly.size();
+    if (m < 3) return true;
+    // Newell's normal relative to the face's first corner (a triangle's
+    // accurate normal), the centroid as the plane's point.
+    const Vec3 first = at(poly[0]);
+    Vec3 n{0, 0, 0}, ctr{0, 0, 0};
+    for (std::size_t k = 0; k < m; ++k) {
+      const Vec3 a = at(poly[k]) - first, b = at(poly[(k + 1) % m]) - first;
+      n += Vec3{(a.y - b.y) * (a.z + b.z), (a.z - b.z) * (a.x + b.x), (a.x - b.x) * (a.y + b.y)};
+      ctr += a;
+      edges.push_back({{poly[k], poly[(k + 1) % m]}, static_cast<int>(f)});
+    }
+    if (m == 3) n = accurateNormal(at(poly[0]), at(poly[1]), at(poly[2]));
+    ctr = first + ctr * (1.0 / static_cast<double>(m));
+    n = normalizedOr(n, Vec3{});
+    if (n == Vec3{}) return true;
+    fnrm[f] = n;
+    fctr[f] = ctr;
+    for (std::size_t k = 0; k < m; ++k) {
+      const Vec3 d1 = at(poly[(k + 1) % m]) - at(poly[k]), d2 = at(poly[(k + 2) % m]) - at(poly[(k + 1) % m]);
+      const Vec3 e1 = d1 - n * dot(d1, n), e2 = d2 - n * dot(d2, n);
+      if (!(dot(cross(e1, e2), n) > 0)) return true;
+    }
+  }
+  std::sort(edges.begin(), edges.end());
+  for (std::size_t i = 0; i + 1 < edges.size(); ++i)
+    if (edges[i].first == edges[i + 1].first) return true;
+  for (const auto& e : edges) {
+    const auto it = std::lower_bound(edges.begin(), edges.end(), std::make_pair(std::make_pair(e.first.second, e.first.first), -1));
+    if (it == edges.end() || it->first != std::make_pair(e.first.second, e.first.first)) return true;
+    const int f = e.second, g = it->second;
+    // Some corner of one face clearly below the other's plane (either way
+    // round; the smaller face's corners first, stopping at the first).
+    auto clearlyBelow = [&](int plane, int corners) {
+      for (int i : h.faces[static_cast<std::size_t>(corners)])
+        if (dot(fnrm[static_cast<std::size_t>(plane)], at(i) - fctr[static_cast<std::size_t>(plane)]) < -0.5 * tau) return true;
+      return false;
+    };
+    const bool fSmaller = h.faces[static_cast<std::size_t>(f)].size() <= h.faces[static_cast<std::size_t>(g)].size();
+    if (!(fSmaller ? clearlyBelow(g, f) || clearlyBelow(f, g) : clearlyBelow(f, g) || clearlyBelow(g, f))) return true;
+  }
+  // Two faces share at most an edge (two corners).
+  std::vector<std::vector<int>> facesOf(nv);
+  for (std::size_t f = 0; f < nf; ++f)
+    for (int i : h.faces[f]) facesOf[static_cast<std::size_t>(i)].push_back(static_cast<int>(f));
+  std::vector<int> shared(nf, 0), stamp(nf, -1);
+  for (std::size_t f = 0; f < nf; ++f)
+    for (int i : h.faces[f])
+      for (int g : facesOf[static_cast<std::size_t>(i)]) {
+        const std::size_t gi = static_cast<std::size_t>(g);
+        if (gi == f) continue;
+        if (stamp[gi] != static_cast<int>(f)) stamp[gi] = static_cast<int>(f), shared[gi] = 0;
+        if (++shared[gi] > 2) return true;
+      }
+  const long euler = static_cast<long>(nv) - static_cast<long>(edges.size() / 2) + static_cast<long>(nf);
+  return euler != 2;
+}
+
+// Vertices of higher degree skip the neighbour-segment and neighbour-
+// triangle tests of buildOnce (quadratic and cubic in the degree; a fan's
+// hub on a polygonal face has thousands of neighbours, and is a corner of
+// that face anyway).
+constexpr std::size_t kMaxPairsDegree = 64;
+constexpr std::size_t kMaxTriplesDegree = 12;
+
+// Quickhull and the corner clean-up on finite points, once. `suspects`
+// receives the points the validation must look at besides the vertices.
 template <class Trace>
-void detail::buildValidHull(const std::vector<Vec3>& points, const HullSettings& settings, ConvexHull* out,
-                            Trace& trace) {
-  detail::Quickhull qh(points, settings.relativeTolerance);
+void buildOnce(const std::vector<Vec3>& points, const HullSettings& settings, int mode, ConvexHull* out,
+               Trace& trace, std::vector<int>* suspects) {
+  detail::Quickhull qh(points, settings.relativeTolerance, mode);
   qh.run(out, trace);
+  *suspects = qh.nearPoints();
   if (out->kind == HullKind::Polyhedron) {
     // Quickhull never removes a vertex, so a point that was extreme for an
     // intermediate hull can end up on an edge or inside a face of the final
@@ -984,6 +1293,35 @@ void detail::buildValidHull(const std::vector<Vec3>& points, const HullSettings&
         if (off > out->tolerance) corner[static_cast<std::size_t>(poly[k])] = 1;
       }
     }
+    // A corner within the tolerance of the segment between two of its
+    // neighbours is not extreme either. On a needle the faces through such
+    // a vertex tilt by (its offset)/(the needle's length) against their
+    // neighbours, which is far more than the tolerance allows them to be
+    // merged, so it stays a corner of small faces near the needle's base.
+    for (std::size_t v = 0; v < out->vertices.size() && !(mode & Quickhull::kFaceCornersOnly); ++v) {
+      const auto& adj = out->adjacency[v];
+      if (adj.size() > kMaxPairsDegree) continue;
+      for (std::size_t i = 0; i < adj.size() && corner[v]; ++i)
+        for (std::size_t j = i + 1; j < adj.size() && corner[v]; ++j)
+          if (Quickhull::segmentDistance(out->vertices[v], out->vertices[static_cast<std::size_t>(adj[i])],
+                                         out->vertices[static_cast<std::size_t>(adj[j])]) <= out->tolerance)
+            corner[v] = 0;
+      // Likewise within the tolerance of a triangle of three neighbours
+      // (their hull, which is what is left near v without it). Vertices of
+      // high degree (a fan's hub) are left to the face pass above.
+      if (adj.size() > kMaxTriplesDegree) continue;
+      const Vec3& p = out->vertices[v];
+      for (std::size_t i = 0; i < adj.size() && corner[v]; ++i)
+        for (std::size_t j = i + 1; j < adj.size() && corner[v]; ++j)
+          for (std::size_t k = j + 1; k < adj.size() && corner[v]; ++k) {
+            const Vec3 a = out->vertices[static_cast<std::size_t>(adj[i])] - p;
+            const Vec3 b = out->vertices[static_cast<std::size_t>(adj[j])] - p;
+            const Vec3 c = out->vertices[static_cast<std::size_t>(adj[k])] - p;
+            const Vec3 n = normalizedOr(accurateNormal(a, b, c), Vec3{});  // (a, b, c) counter-clockwise around n
+            if (n == Vec3{}) continue;
+            if (Quickhull::triangleDistance(Vec3{}, a, b, c, n) <= out->tolerance) corner[v] = 0;
+          }
+    }
     // A group merged pair by pair can bend by more than the tolerance
     // overall, so a vertex inside it is not always on the rebuilt hull:
     // any dropped vertex left more than the tolerance outside is put back
@@ -1001,16 +1339,65 @@ void detail::buildValidHull(const std::vector<Vec3>& points, const HullSettings&
       const double tolerance = out->tolerance;
       ConvexHull second;
       NoTrace none;
-      detail::Quickhull again(extreme, settings.relativeTolerance);
+      detail::Quickhull again(extreme, settings.relativeTolerance, mode);
       again.run(&second, none);
+      // The corners alone can come out flat (within their own tolerance);
+      // heightAbove cannot measure a polygon, so the first hull stands.
+      if (second.kind != HullKind::Polyhedron) break;
       bool outside = false;
       for (std::size_t i = 0; i < keep.size(); ++i)
         if (!keep[i] && detail::heightAbove(second, out->vertices[i]) > tolerance) keep[i] = 1, outside = true;
       if (outside) continue;
       for (int& i : second.inputIndex) i = origin[static_cast<std::size_t>(i)];
+      // The dropped vertices are points the validation must look at.
+      for (std::size_t i = 0; i < keep.size(); ++i)
+        if (!keep[i]) suspects->push_back(out->inputIndex[i]);
       second.tolerance = std::fmax(second.tolerance, tolerance);
       *out = std::move(second);
       break;
+    }
+  }
+}
+
+
+}  // namespace detail
+
+// Quickhull and the corner clean-up on finite points (buildHull checked
+// them and the scale). If the result breaks a promise (hullDefect: only
+// nearly degenerate clouds do), it is built again in other modes until one
+// keeps them all (checked against every point):
+//   * tight visibility and put-back: neighbours of the eye count as seen
+//     when it is above them by more than the input's own rounding
+//     (2u·max|x|) rather than 32u·max|x|, which leaves no edges folded
+//     inward by up to the tolerance for later cones to tilt against, and
+//     points left outside are put back (Quickhull::forceOutside);
+//   * no flips: an edge flip can split two faces that belong to one plane;
+//   * both;
+//   * corners by the merged faces alone (without dropping vertices within
+//     the tolerance of a segment or triangle of their neighbours, which on
+//     a cloud with structure at the tolerance's scale can leave faces that
+//     share three corners), alone and with the first.
+// If none does, the first hull stands. Ordinary clouds are built once,
+// exactly as before; a trace shows the first build.
+template <class Trace>
+void detail::buildValidHull(const std::vector<Vec3>& points, const HullSettings& settings, ConvexHull* out,
+                            Trace& trace) {
+  std::vector<int> suspects;
+  buildOnce(points, settings, 0, out, trace, &suspects);
+  if (out->kind != HullKind::Polyhedron || !hullDefect(points, suspects, *out)) return;
+  std::vector<int> all(points.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+  constexpr int kVariants[] = {Quickhull::kTightVisibility | Quickhull::kPutBack, Quickhull::kNoFlips,
+                               Quickhull::kTightVisibility | Quickhull::kPutBack | Quickhull::kNoFlips,
+                               Quickhull::kFaceCornersOnly,
+                               Quickhull::kFaceCornersOnly | Quickhull::kTightVisibility | Quickhull::kPutBack};
+  for (int mode : kVariants) {
+    ConvexHull other;
+    NoTrace none;
+    buildOnce(points, settings, mode, &other, none, &suspects);
+    if (!hullDefect(points, all, other)) {
+      *out = std::move(other);
+      return;
     }
   }
 }

@@ -1,0 +1,375 @@
+// Regression tests for convex hulls of nearly degenerate clouds (issue 8):
+// the inputs on which fuzz_hull_full (tests/fuzz/fuzz_hull.cpp) and the
+// differential test against qhull found hull.h's hull wrong, each fixed in
+// hull.h and replayed here bit for bit (coordinates as hex floats).
+//
+// Each cloud is checked as fuzz_hull_full checks it: in coordinates scaled
+// by a power of two into [1, 2) (exact; the reference's own arithmetic
+// cannot overflow there), with hullcheck::check (tests/cpp/hull_reference.h:
+// structure, orientation, convexity, containment within 2τ) and, for clouds
+// of up to 16 points whose τ is well above the rounding of their
+// coordinates, against brute-force extreme points: ext(8τ) ⊆ hull ⊆ ext(τ/8)
+// with the hull's dimension between the two brute-force dimensions. The
+// references are independent of hull.h; no expected output is copied from
+// the library.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "collidoscope/hull.h"
+#include "hull_reference.h"
+
+namespace {
+
+using collidoscope::ConvexHull;
+using collidoscope::HullError;
+using collidoscope::HullKind;
+using collidoscope::Vec3;
+
+std::string str(const Vec3& v) {
+  std::ostringstream o;
+  o.precision(17);
+  o << "[" << v.x << ", " << v.y << ", " << v.z << "]";
+  return o.str();
+}
+
+// How far p lies outside the hull: the largest signed distance to a face
+// plane (polyhedron) or to the polygon's plane and side lines; a lower
+// bound of the Euclidean distance, accurate on slivers (quad-precision
+// normals).
+double outsideHull(const ConvexHull& h, const Vec3& p) {
+  const Vec3& o = h.vertices[0];
+  switch (h.kind) {
+    case HullKind::Point: return ref::dist(p, o);
+    case HullKind::Segment: return ref::pointSegmentDistance(p, h.vertices[0], h.vertices[1]);
+    case HullKind::Polygon: {
+      double worst = std::fabs(ref::dot3(h.normal, p - o));
+      const std::vector<int>& poly = h.faces[0];
+      for (std::size_t i = 0; i < poly.size(); ++i) {
+        const Vec3& a = h.vertices[static_cast<std::size_t>(poly[i])];
+        const Vec3& b = h.vertices[static_cast<std::size_t>(poly[(i + 1) % poly.size()])];
+        worst = std::fmax(worst, ref::dot3(ref::unit(ref::cross3(b - a, h.normal)), p - a));
+      }
+      return worst;
+    }
+    case HullKind::Polyhedron: {
+      double worst = -std::numeric_limits<double>::infinity();
+      for (const auto& t : h.triangles) {
+        const Vec3& a = h.vertices[static_cast<std::size_t>(t[0])];
+        const Vec3 n = hullref::unitCross(a, h.vertices[static_cast<std::size_t>(t[1])], h.vertices[static_cast<std::size_t>(t[2])]);
+        worst = std::fmax(worst, ref::dot3(n, p - a));
+      }
+      return worst;
+    }
+  }
+  return 0;
+}
+
+// The brute-force sandwich: hull vertices extreme at τ/8 (up to a
+// near-duplicate within 2τ), points extreme at 8τ kept or within 8τ of the
+// hull, the kind between the dimensions at 8τ and τ/8.
+std::string bruteForce(const std::vector<Vec3>& pts, const ConvexHull& h) {
+  const std::vector<Vec3> d = hullref::distinct(pts);
+  const double tau = h.tolerance, tLo = tau / 8, tHi = tau * 8, eps = hullref::inputUncertainty(d);
+  int dimLo = 0, dimHi = 0;
+  const std::vector<int> lo = hullref::extremePoints(d, tLo, eps, &dimLo);
+  const std::vector<int> hi = hullref::extremePoints(d, tHi, eps, &dimHi);
+  const int dim = static_cast<int>(h.kind);
+  if (dim < dimHi || dim > dimLo)
+    return std::string("kind ") + collidoscope::hullKindName(h.kind) + ", brute-force dimension " + std::to_string(dimLo) +
+           " at τ/8 and " + std::to_string(dimHi) + " at 8τ";
+  for (const Vec3& v : h.vertices) {
+    bool found = false;
+    for (int i : lo) found = found || ref::dist(d[static_cast<std::size_t>(i)], v) <= 2 * tau;
+    if (!found) return "hull vertex " + str(v) + " is not extreme (brute force, tolerance τ/8)";
+  }
+  for (int i : hi) {
+    const Vec3& v = d[static_cast<std::size_t>(i)];
+    bool kept = false;
+    for (const Vec3& w : h.vertices) kept = kept || ref::dist(w, v) <= 2 * tau;
+    if (!kept && outsideHull(h, v) > tHi)
+      return "extreme point " + str(v) + " (brute force, tolerance 8τ) is not a hull vertex";
+  }
+  return "";
+}
+
+// "" when the hull of `pts` keeps every invariant; *kind and *vertices
+// report what was built.
+std::string checkCloud(const std::vector<Vec3>& pts, HullKind* kind = nullptr, std::size_t* vertices = nullptr) {
+  ConvexHull h;
+  HullError err;
+  if (!collidoscope::buildHull(pts, &h, &err)) return "rejected: " + err.field + ": " + err.message;
+  if (kind) *kind = h.kind;
+  if (vertices) *vertices = h.vertices.size();
+  double m = 0;
+  for (const Vec3& p : pts) m = std::fmax(m, ref::maxAbs3(p));
+  const int e = m > 0 ? std::ilogb(m) : 0;
+  std::vector<Vec3> unit(pts.size());
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    unit[i] = {std::ldexp(pts[i].x, -e), std::ldexp(pts[i].y, -e), std::ldexp(pts[i].z, -e)};
+  ConvexHull hs = h;
+  for (std::size_t i = 0; i < hs.vertices.size(); ++i) {
+    if (!(h.vertices[i] == pts[static_cast<std::size_t>(h.inputIndex[i])])) return "a vertex is not its input point";
+    hs.vertices[i] = unit[static_cast<std::size_t>(hs.inputIndex[i])];
+  }
+  hs.tolerance = std::ldexp(h.tolerance, -e);
+  const std::string problem = hullcheck::check(unit, hs);
+  if (!problem.empty()) return problem;
+  if (pts.size() <= 16 && hs.tolerance >= 64 * hullref::inputUncertainty(unit)) return bruteForce(unit, hs);
+  return "";
+}
+
+}  // namespace
+
+// tests/fuzz/corpus/fuzz_hull_full/slab-point-outside: a flat slab (50 × 50 × 40 at y = 1e15, τ =
+// 3.55). Input point 3 ended 2.3τ above a face: it was a near point of a face that stayed while a cone
+// added beside it passed below it (near points of faces that are not replaced were never looked at
+// again).
+TEST(HullDegenerate, SlabPointOutside) {
+  const std::vector<Vec3> pts{{-0x1.58p+2, 0x1.c6bf52633ffa8p+49, -0x1.5p+1},
+      {-0x1.94p+3, 0x1.c6bf52633ffbep+49, -0x1.5p+1},
+      {0x1.1cp+3, 0x1.c6bf526340007p+49, -0x1.bp+1},
+      {-0x1.84p+3, 0x1.c6bf52633ffe8p+49, 0x1.bep+4},
+      {-0x1.4p+0, 0x1.c6bf52634003fp+49, 0x1.36p+5},
+      {-0x1.4p+0, 0x1.c6bf52634003fp+49, 0x1.36p+5},
+      {0x1.ecp+3, 0x1.c6bf526340142p+49, -0x1.9cp+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/sliver-polygon-point-outside: a sliver polygon (length 70, width
+// 3e-7). Input point 0 ended 5000τ outside a polygon edge: the chain's turn test was relative to a
+// short chord, along whose line a far point passed as "on" it.
+TEST(HullDegenerate, SliverPolygonPointOutside) {
+  const std::vector<Vec3> pts{{0x1.bfffffe1ef6b3p+5, 0x1.58p+5, 0x1.b800001e1094dp+5},
+      {0x1.bfffffe1ef6b3p+5, 0x1.58p+5, 0x1.b800001e1094dp+5},
+      {0x1.bfffffe1ef6b3p+5, 0x1.58p+5, 0x1.b800001e1094dp+5},
+      {0x1.bfffffe1ef6b3p+5, 0x1.58p+5, 0x1.b800001e1094dp+5},
+      {0x1.7ffffffeb6258p+5, 0x1.18p+5, 0x1.7800000149da8p+5},
+      {0x1.bffffffff84dbp+5, 0x1.58p+5, 0x1.b800000007b25p+5},
+      {0x1.c0000000c06a2p+5, 0x1.58p+5, 0x1.b7ffffff3f95ep+5},
+      {0x1.ffffffffffffcp+3, 0x1.8p+1, 0x1.e000000000004p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/polygon-not-convex: a nearly collinear polygon nudged by 1e-8, with
+// duplicates. A corner of the polygon did not turn (cross·n = 0) and a vertex was not extreme.
+TEST(HullDegenerate, PolygonNotConvex) {
+  const std::vector<Vec3> pts{{0x1.fffffff165a91p+2, -0x1.1p+5, 0x1.000000074d2b7p+3},
+      {0x1.4p+5, -0x1p+1, 0x1.4p+5},
+      {0x1.3ffffffe63aeep+5, -0x1p+1, 0x1.400000019c512p+5},
+      {0x1.4p+5, -0x1p+1, 0x1.4p+5},
+      {0x1.4p+5, -0x1p+1, 0x1.4p+5},
+      {0x1.7fffffffff572p+4, -0x1.2p+4, 0x1.8000000000a8ep+4},
+      {0x1.3ffffffaa19c4p+5, -0x1p+1, 0x1.400000055e63cp+5}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-close-vertices: a needle (5e12 against 1.6, τ = 2.5) that is
+// a polygon. Two vertices 1.6 apart were both kept.
+TEST(HullDegenerate, NeedleCloseVertices) {
+  const std::vector<Vec3> pts{{0x0.0000000000001p-1022, 0x1.bp+0, -0x1.4p+2},
+      {-0x1.2309ce54p+42, -0x1p+1, 0x1.bp+0},
+      {0x1.bp+0, 0x1.bp+0, 0x1.bp+0},
+      {0x1.bp+0, 0x1.bp+0, 0x1.bp+0},
+      {0x1.bp+0, 0x1.bp+0, 0x1.a8p+1},
+      {0x1p+0, 0x1.3ca8cb153a753p-37, -0x1p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-redundant-vertex: [5e-324, -8, -8] lies 8.8e-9 off the edge
+// from [-7, -8, -8] to [9e9, 0, 0] (τ = 0.0045) and was kept as a vertex (the faces through it tilt by
+// far more than τ, so they were not merged).
+TEST(HullDegenerate, NeedleRedundantVertex) {
+  const std::vector<Vec3> pts{{-0x1p+3, -0x1p+1, 0x1p+0},
+      {0x1.0c388dp+33, 0x0.0000000000001p-1022, 0x0.0000000000001p-1022},
+      {0x0.0000000000001p-1022, -0x1p+3, -0x1p+3},
+      {-0x1p+3, 0x1.cp+2, 0x0p+0},
+      {-0x1.cp+2, -0x1p+3, -0x1p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/face-not-convex: a needle (1e12 against 8). A merged face had a
+// straight corner (cross·n = 0) at a vertex within τ of its neighbours' segment.
+TEST(HullDegenerate, FaceNotConvex) {
+  const std::vector<Vec3> pts{{0x1.d1a94a2p+39, 0x1.f4p+9, -0x1.6p+0},
+      {-0x1p+2, -0x1p+3, 0x1p+0},
+      {-0x1.3ca8cb153a753p-37, -0x1p+3, 0x1p+1},
+      {-0x1p+3, -0x1p+3, -0x1.8p+1},
+      {-0x1p+3, -0x1p+3, -0x0p+0},
+      {-0x1p+3, -0x1p+1, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1.cp+2},
+      {-0x1p+2, -0x1p+3, -0x1p+2},
+      {-0x1p+3, 0x1.8p+2, -0x1.cp+2}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// shared/vectors/differential/hull-sliver-5-points-misses-vertex-a: five points a few τ from a plane.
+// The hull was a flat tetrahedron of four; the fifth lies outside it in the plane by 8.6e-6 (τ
+// 1.8e-15) yet within τ of all four face planes, and was dropped.
+TEST(HullDegenerate, SliverFivePointsA) {
+  const std::vector<Vec3> pts{{-0x1.19ede12db730fp-7, -0x1.5849dad155fa9p-4, -0x1.5dd36d4ef4c0bp-5},
+      {-0x1.297cf3328cfb1p-7, -0x1.577adf372fe03p-4, -0x1.5dd36d4ef3bf1p-5},
+      {-0x1.1da7d6aa18d1p-7, -0x1.5822153b29a76p-4, -0x1.5dd36d4ef48dcp-5},
+      {-0x1.f60b742b2c2a4p-8, -0x1.52ba3ab4b8ec7p-4, -0x1.5dd36d4ef3cebp-5},
+      {-0x1.084c4ca1bdad4p-7, -0x1.51c618c12804dp-4, -0x1.5dd36d4ef4581p-5}};
+  std::size_t vertices = 0;
+  EXPECT_EQ(checkCloud(pts, nullptr, &vertices), "");
+  EXPECT_EQ(vertices, 5u);  // qhull and the brute force agree: all five
+}
+
+// shared/vectors/differential/hull-sliver-5-points-misses-vertex-b: the same, missing a point by
+// 2.2e-4 (τ 2.1e-14).
+TEST(HullDegenerate, SliverFivePointsB) {
+  const std::vector<Vec3> pts{{0x1.88b5c13811d57p-9, -0x1.75f7e34df2ac1p-7, 0x1.1469a69079324p-8},
+      {0x1.9a3df14160c3cp-9, -0x1.00f0499ed1898p-7, -0x1.b762536cccd5dp-9},
+      {0x1.1452a6f8c17a1p-9, -0x1.e11adde6e9fe6p-10, -0x1.20ab4868e5dd1p-7},
+      {0x1.9976679b206fcp-9, -0x1.88cf4930ca1d8p-9, -0x1.9a7ae6b3bf5bp-7},
+      {-0x1.00d7a228f7c5cp-9, 0x1.25e62675433c2p-7, -0x1.70482c522c84fp-8}};
+  std::size_t vertices = 0;
+  EXPECT_EQ(checkCloud(pts, nullptr, &vertices), "");
+  EXPECT_EQ(vertices, 5u);  // qhull and the brute force agree: all five
+}
+
+// shared/vectors/differential/hull-sliver-5-points-misses-vertex-c: the same, missing a point by
+// 9.7e-4 (τ 1.8e-13).
+TEST(HullDegenerate, SliverFivePointsC) {
+  const std::vector<Vec3> pts{{-0x1.7492b0dba2ebbp-4, -0x1.0981da11c1b97p-5, 0x1.5c564cb1ca10fp-5},
+      {-0x1.26db5c199ae43p-4, -0x1.9f05c10d1803ap-9, -0x1.2b985a77884a2p-6},
+      {-0x1.3432331a59d52p-7, 0x1.30bdca6e98edp-5, -0x1.6dae6da27a853p-4},
+      {-0x1.338d2758b5996p-4, -0x1.ac191d1c379ddp-8, -0x1.7c865feb6cf18p-7},
+      {0x1.16857b08aa8bbp-4, -0x1.5c65d510ec301p-7, 0x1.8f4d13d3a773fp-5}};
+  std::size_t vertices = 0;
+  EXPECT_EQ(checkCloud(pts, nullptr, &vertices), "");
+  EXPECT_EQ(vertices, 5u);  // qhull and the brute force agree: all five
+}
+
+// shared/vectors/differential/hull-sliver-5-points-misses-vertex-d: the same at coordinates ~300,
+// missing a point by 5.6e-2 (τ 6e-12).
+TEST(HullDegenerate, SliverFivePointsD) {
+  const std::vector<Vec3> pts{{0x1.25140ddf89889p+8, -0x1.ff0cdfaf4b48dp+4, -0x1.3c1f5995196efp+7},
+      {0x1.257c7dfe991c2p+8, -0x1.137239dcb269p+5, -0x1.3c1f59951984cp+7},
+      {0x1.292d4f1168e1cp+8, -0x1.1cc09cd79809ap+5, -0x1.3c1f599519bbp+7},
+      {0x1.26101fc8fe4b7p+8, -0x1.0233961ce1a4dp+5, -0x1.3c1f599519ab2p+7},
+      {0x1.24ddf5810016dp+8, -0x1.e0c02c8a0ce0cp+4, -0x1.3c1f599519555p+7}};
+  std::size_t vertices = 0;
+  EXPECT_EQ(checkCloud(pts, nullptr, &vertices), "");
+  EXPECT_EQ(vertices, 5u);  // qhull and the brute force agree: all five
+}
+
+// HullFamilies.NearlyDegenerate, a thin slab 1e-8 thick at offset 1e6 (τ = 3.4e-9), shrunk to 7
+// points: putting back a point left outside (as for SlabPointOutside) on a hull whose earlier cones
+// had left edges folded inward by up to τ gave a triangle facing inward. The robust build counts a
+// neighbour as seen above the input's rounding, so no such fold is left.
+TEST(HullDegenerate, ThinSlabAtOffset) {
+  const std::vector<Vec3> pts{{-0x1.d1b3d303a219dp+19, -0x1.1d175ea89418bp+18, -0x1.e9099d52dcd9ap+17},
+      {-0x1.d1b3f77e7818fp+19, -0x1.1d1721d80b98p+18, -0x1.e90904aab797ep+17},
+      {-0x1.d1b3f0ddf538ep+19, -0x1.1d1721b9d3a3cp+18, -0x1.e909af6ee3001p+17},
+      {-0x1.d1b3e64cbf926p+19, -0x1.1d1735cc4bd23p+18, -0x1.e909bc31d7104p+17},
+      {-0x1.d1b3fe38ef5d1p+19, -0x1.1d17072002176p+18, -0x1.e909af1868924p+17},
+      {-0x1.d1b3e4fc3d18ap+19, -0x1.1d1744fdd749dp+18, -0x1.e9091b22d33f2p+17},
+      {-0x1.d1b3d8f83ca14p+19, -0x1.1d17514fa1166p+18, -0x1.e909b033d5c55p+17}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/coplanar-faces-unmerged: a rotated lattice nudged by 1e-8. Two
+// adjacent faces within τ/2 of each other's plane were left unmerged (an edge flip had split them).
+TEST(HullDegenerate, CoplanarFacesUnmerged) {
+  const std::vector<Vec3> pts{{0x1.7fffffd23b544p+3, 0x1.55p+4, -0x1.ffffffd23b544p+3},
+      {-0x1.80000025b7162p+3, 0x1.19p+4, 0x1.00000025b7162p+3},
+      {-0x1.e000002036565p+4, -0x1.9cp+2, 0x1.4000002036565p+4},
+      {0x1.ffffffffffd2fp+2, 0x1.48p+1, -0x1.ffffffffffe98p+3},
+      {-0x1p+2, 0x1.4dp+4, 0x0p+0},
+      {-0x1.80000012db8b1p+3, 0x1.19p+4, 0x1.00000012db8b1p+3},
+      {0x1.1fffffea86712p+5, 0x1.61p+4, -0x1.3fffffea86712p+5},
+      {-0x1.80000025b7162p+3, 0x1.19p+4, 0x1.00000025b7162p+3},
+      {-0x1.80000025b7162p+3, 0x1.19p+4, 0x1.00000025b7162p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/triangle-inward: a needle cloud (9e9 against 8, one point 7e7 off,
+// τ = 0.0046). A triangle of the result faced inward (a vertex 3000 above its plane) and a vertex was
+// not extreme: [1, -6, -8] lies within τ of a triangle of its hull neighbours. Now dropped by the
+// corner pass (neighbour-triangle test).
+TEST(HullDegenerate, TriangleInward) {
+  const std::vector<Vec3> pts{{-0x1.0c388dp+33, -0x1p+2, 0x1p+3},
+      {0x1.8p+2, 0x1.4p+2, 0x1.828c0be769dc1p-24},
+      {0x1.0000000000001p+0, -0x1.8p+2, -0x1p+3},
+      {-0x1p+1, -0x1.0b076p+26, 0x1p-1},
+      {0x1p+2, 0x1.4p+2, -0x1p+3},
+      {0x1.cp+2, -0x1p+2, -0x1p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-vertex-near-edge (found by fuzz_hull_full while fixing issue
+// 8): needles of 9e9 and 9e11 (τ = 0.46); the vertex [4, 0, 0] lies 0.4 from the segment from [0, 0,
+// 0] to [7e7, 7e-12, 7e6] and was kept.
+TEST(HullDegenerate, NeedleVertexNearEdge) {
+  const std::vector<Vec3> pts{{-0x1.0c388dp+33, -0x1p+2, 0x1.4p+2},
+      {0x1.8p+2, 0x1.4p+2, 0x1.a3185c5p+39},
+      {0x0p+0, 0x0p+0, 0x0p+0},
+      {0x1.0b076p+26, 0x1.ec94ca210599ep-38, 0x1.ab3fp+22},
+      {0x1.4p+2, -0x1p+3, 0x0p+0},
+      {0x1p+2, 0x0p+0, 0x0p+0},
+      {0x0p+0, -0x1.797cc39ffd60fp-14, -0x1p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/polygon-far-offset (found while fixing issue 8): a polygon spanning
+// ±3e15 (τ = 3000). The polygon simplification must drop the corner that leaves the smallest gap
+// first; dropping the first one that qualified kept a vertex that is not extreme.
+TEST(HullDegenerate, PolygonFarOffset) {
+  const std::vector<Vec3> pts{{0x1.9bbe80cb1b023p+3, -0x1.19bp+13, 0x1.550f7dca70011p+51},
+      {-0x1.b77d019636046p+3, 0x1.1968p+14, -0x1.550f7dca6ffdep+51},
+      {0x1.9bbe80cb1b023p+3, -0x1.19ap+13, 0x1.550f7dca70001p+51},
+      {-0x1.4882fe69c9fbap+3, -0x1.1918p+14, -0x1.550f7dca6fffap+51},
+      {-0x1.8p+3, 0x1.8p+2, -0x1.550f7dca6ffccp+51},
+      {-0x1.4cee0985441a4p+1, 0x1.a5fp+14, -0x1.7p+1},
+      {0x1.a67704c2a20d2p+2, -0x1.a5f8p+14, 0x1.c6bf526340009p+49},
+      {0x1.2cc47d9eaef97p+3, 0x1.a5ap+14, 0x1.550f7dca7003cp+51},
+      {-0x1.a67704c2a20d2p+2, 0x1.a5fp+14, -0x1.c6bf52633ff99p+49},
+      {0x1.220bf9a727ee8p+1, 0x1.1928p+14, 0x1.c6bf52634009p+49},
+      {-0x1.b77d019636046p+3, 0x1.1958p+14, -0x1.550f7dca6ffbep+51}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/polygon-collinear-run (found while fixing issue 8): a sliver
+// polygon (width 1e-7, length 48) with runs of nearly collinear points; as PolygonFarOffset.
+TEST(HullDegenerate, PolygonCollinearRun) {
+  const std::vector<Vec3> pts{{-0x1.a636641c4df1ap-39, 0x1.ap+4, -0x0.0000000000003p-1022},
+      {-0x1.a1fd86f30fb97p-39, 0x1.4p+3, -0x1.0e374a4f8e0b5p-45},
+      {-0x1.f56096e19c8efp-35, 0x1.2p+4, 0x1.dafd309fd7afdp-35},
+      {-0x1.e10fe63dcfe98p-25, -0x1.cp+3, 0x1.e1094d643f785p-25},
+      {-0x1.12fb21e8af2e3p-27, 0x1p+1, 0x1.12e0be826d695p-27},
+      {-0x1.79f852601ea97p-24, -0x1.6p+4, 0x1.79f505f35670dp-24},
+      {-0x1.dafd309fd7afdp-36, -0x1.8p+2, 0x1.a636641c4df1ap-36},
+      {-0x1.9e9cd60544595p-39, 0x1.2p+4, -0x1.e66385c266145p-45},
+      {-0x1.a6199169b6191p-39, 0x1p+1, -0x1.cd2b297d889bcp-51},
+      {-0x1.beb08200ba03cp-24, 0x1.ap+4, 0x1.bead3593f1cb2p-24}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/corners-come-out-flat (found while fixing issue 8): a slab at 1e15
+// (τ = 3.55). The corners alone, rebuilt without the vertices dropped as redundant, came out as a
+// polygon that left a dropped point 2.7τ outside an edge (the put-back check could only measure
+// polyhedra); now the first hull stands then.
+TEST(HullDegenerate, CornersComeOutFlat) {
+  const std::vector<Vec3> pts{{0x1.68p+5, 0x1.1p+5, 0x1.c6bf52633fff2p+49},
+      {0x1.6p+3, 0x1.8p+3, 0x1.c6bf52634009ap+49},
+      {0x1.2p+3, -0x1.4p+3, 0x1.c6bf52633ff72p+49},
+      {0x1.28p+5, 0x1.5p+5, 0x1.c6bf5263400c2p+49},
+      {-0x1.6p+3, -0x1.6p+4, 0x1.c6bf52633ffaap+49},
+      {0x1.68p+5, 0x1.1p+5, 0x1.c6bf52633fff2p+49},
+      {0x1.6p+3, 0x1.8p+3, 0x1.c6bf52634009ap+49},
+      {0x1.ap+3, 0x1p+1, 0x1.c6bf52633ff92p+49},
+      {0x1.4p+2, 0x1.4p+3, 0x1.c6bf5263400c2p+49},
+      {-0x1.ep+3, -0x1.2p+4, 0x1.c6bf526340012p+49},
+      {0x1.28p+5, 0x1.5p+5, 0x1.c6bf5263400c2p+49},
+      {-0x1.ep+3, -0x1.2p+4, 0x1.c6bf526340012p+49},
+      {0x1.1p+4, -0x1p+1, 0x1.c6bf52633ffbap+49},
+      {0x1.dp+4, 0x1.1p+5, 0x1.c6bf5263400aap+49}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
