@@ -269,3 +269,176 @@ TEST(FuzzRegressions, ShapeCastNormalWithAMarginBelowTheTolerance) {
 }
 
 }  // namespace
+
+namespace {
+
+using collidoscope::PosedShape;
+using collidoscope::Shape;
+using collidoscope::Simplex;
+
+// Distance from a zero-radius cone a (a segment along its local y) to a
+// cylinder b: d(s), the distance from the point at s of a's axis to b
+// (reference.h), is convex in s (distance to a convex set along a line), so
+// golden-section search finds the minimum.
+double segmentDistanceBrute(const Shape& a, const Shape& b, double* at) {
+  const Vec3 lo = ref::toWorld(a, {0, -a.halfHeight, 0}), hi = ref::toWorld(a, {0, a.halfHeight, 0});
+  auto d = [&](double s) { return ref::pointCylinderDistance(lo + (hi - lo) * s, b); };
+  double l = 0, r = 1;
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  for (int i = 0; i < 200; ++i) {
+    const double m1 = r - g * (r - l), m2 = l + g * (r - l);
+    if (d(m1) <= d(m2)) r = m2; else l = m1;
+  }
+  if (at) *at = (l + r) / 2;
+  return d((l + r) / 2);
+}
+
+Shape movedBy(Shape s, const Vec3& by) {
+  s.pose.position = s.pose.position + by;
+  return s;
+}
+
+// A zero-radius cone (a segment of length 16 through A's origin) carried
+// along (4, 4, 4), a cylinder (r = hh = 4) along (4, 4, −10): relative to B
+// the segment slides along z in the plane tangent to B's bottom rim circle
+// at its extreme −x point, and touches it exactly once, at t = 2/7 (the
+// segment's midpoint meets the rim point (−4, −4, 0) of B's frame). Near
+// the end the simplex held three support points within 3e-5 of each other
+// on B's rim, 8 from the origin, and a fourth 16 away: simplex.h's
+// signed volumes were rounding noise there (|D| ~ 5e-15, each C_j off by
+// ~1e-13), the sign test said "inside" with weights that did not reproduce
+// x, and the contact points came out 1.09 apart. Found by fuzz_pair (the
+// positions of A, ~1e-284, are the fuzzer's noise; 0 gives the same).
+TEST(FuzzRegressions, ShapeCastNeedleSimplexKeepsContactPointsTogether) {
+  for (const Vec3 position : {Vec3{3.5338548814240502e-284, 1.7669274407120251e-284, 8.5443758736346631e-280}, Vec3{}}) {
+    const Shape a = Shape::cone(0, 8).at(
+        position, Quat{0.82199493652678635, 0.32879797461071458, 0.32879797461071458, 0.32879797461071458});
+    const Shape b = Shape::cylinder(4, 4).at({4, 4, 4});
+    const Vec3 ta{4, 4, 4}, tb{4, 4, -9.9999998174068452};
+    const double scale = 16;
+    // The analytic time of impact, checked against the reference: touching
+    // at 2/7, apart before (tb.z is −10 within 2e-8: the touch moves by
+    // ~1e-9 in t, far inside the bounds below).
+    const double tStar = 2.0 / 7;
+    EXPECT_LT(segmentDistanceBrute(movedBy(a, ta * tStar), movedBy(b, tb * tStar), nullptr), 1e-9);
+    for (double t : {0.0, 0.2, tStar - 1e-3})
+      EXPECT_GT(segmentDistanceBrute(movedBy(a, ta * t), movedBy(b, tb * t), nullptr), 0) << "t = " << t;
+
+    const auto r = collidoscope::gjkShapeCast(PosedShape(a), PosedShape(b), ta, tb);
+    ASSERT_TRUE(r.hit);
+    EXPECT_FALSE(r.initiallyOverlapping);
+    // λ is a lower bound on the time of impact; at a tangential touch the
+    // distance grows only quadratically, (14Δt)²/8, so a distance
+    // tolerance of ~1e-13 leaves Δt up to ~1e-7.
+    EXPECT_LE(r.t, tStar + 1e-9);
+    EXPECT_GE(r.t, tStar - 1e-6);
+    // Whatever the status, the contact points are the weights of the final
+    // simplex: they must coincide and lie on the moved shapes.
+    const Shape at = movedBy(a, ta * r.t), bt = movedBy(b, tb * r.t);
+    EXPECT_LT(ref::dist(r.pointA, r.pointB), 1e-9 * scale)
+        << "pointA [" << r.pointA.x << ", " << r.pointA.y << ", " << r.pointA.z << "] pointB [" << r.pointB.x
+        << ", " << r.pointB.y << ", " << r.pointB.z << "]";
+    EXPECT_LT(ref::pointConeDistance(r.pointA, at), 1e-9 * scale);
+    EXPECT_LT(ref::pointCylinderDistance(r.pointB, bt), 1e-9 * scale);
+    EXPECT_LT(ref::dist(r.pointA, Vec3{1, 1, 1} * (4 * tStar)), 1e-5);
+    // The shapes at the reported time are within tolerance of touching.
+    EXPECT_LT(segmentDistanceBrute(at, bt, nullptr), 1e-9 * scale);
+  }
+}
+
+// The same fault on ordinary shape casts (found by comparing random casts
+// before and after the fix; ~1 in 10 000): a cone and an ellipsoid against
+// boxes, contact points 0.069 and 0.12 apart. Certificate of the answer,
+// from reference.h alone: at time t the contact points coincide and lie on
+// both moved shapes (so the shapes touch at t), the normal's plane
+// separates them there with zero overlap, and B approaches A along it (so
+// along that plane they were apart at every earlier time).
+TEST(FuzzRegressions, ShapeCastThinTetrahedronOnOrdinaryPairs) {
+  struct Case {
+    Shape a, b;
+    Vec3 ta, tb;
+  };
+  const std::vector<Case> cases = {
+      {Shape::cone(0.36689317944144595, 0.83725753686051452)
+           .at({1.5678472026696495, 2.1227468909968037, -1.1658612393938603},
+               Quat{0.49142552490525687, -0.72877638846157233, -0.25800922461808046, 0.40102016047136235}),
+       Shape::box({0.33600026410244205, 0.51180907319216085, 0.3345831236857133})
+           .at({0.89609012939024069, 1.5464891595830228, -3.4858216745164157},
+               Quat{-0.073301536725716113, -0.33826396437158573, -0.65193421774302251, -0.67467484824696144}),
+       {0.0069661745395550589, 0.97884136379723952, -0.26145974191862353},
+       {1.9621688288712336, 1.3941803349253703, 4.3468468040522605}},
+      {Shape::ellipsoid({0.14843488424351126, 0.13349206949536951, 0.35418880394585855})
+           .at({-2.7367588061916392, -0.83416645262645517, 1.5896647479464274},
+               Quat{-0.32631955223204401, 0.33760295794170864, -0.49001256480766703, 0.73445726829455449}),
+       Shape::box({0.76989824544531571, 1.2702356658301379, 1.0554822861649444})
+           .at({-7.0637999564268341, -4.0077361142657981, 0.95388457520760639},
+               Quat{-0.15405496573547173, 0.5733501288420384, -0.8043532986395262, -0.023504643302417468}),
+       {0.1389049704035128, -0.32613462569559282, -1.2186813539042602},
+       {5.6982759272732135, 5.4261557694950078, 0.12125713487530876}},
+  };
+  for (const Case& c : cases) {
+    const auto r = collidoscope::gjkShapeCast(PosedShape(c.a), PosedShape(c.b), c.ta, c.tb);
+    ASSERT_TRUE(r.hit);
+    EXPECT_FALSE(r.initiallyOverlapping);
+    EXPECT_EQ(r.status, collidoscope::RayCastStatus::Converged);
+    const double scale = std::fmax(ref::sceneScale(c.a, c.b), std::fmax(ref::maxAbs3(c.ta), ref::maxAbs3(c.tb)));
+    const double tol = 1e-9 * scale;
+    const Shape at = movedBy(c.a, c.ta * r.t), bt = movedBy(c.b, c.tb * r.t);
+    EXPECT_LT(ref::dist(r.pointA, r.pointB), tol);
+    const double onA = c.a.type == collidoscope::ShapeType::Cone ? ref::pointConeDistance(r.pointA, at)
+                                                                 : ref::pointEllipsoidDistance(r.pointA, at);
+    EXPECT_LT(onA, tol);
+    EXPECT_LT(ref::pointBoxDistance(r.pointB, bt), tol);
+    EXPECT_NEAR(ref::norm(r.normal), 1, 1e-12);
+    // raycast.h: the normal is good to ~1e-4 rad on curved cores, which
+    // moves the overlap by up to that times the shapes' size.
+    EXPECT_NEAR(overlapAlong(at, bt, r.normal), 0, tol + 2e-4 * (ref::boundingRadius(c.a) + ref::boundingRadius(c.b)));
+    EXPECT_LT(ref::dot3(r.normal, c.tb - c.ta), 0);
+  }
+}
+
+// The tetrahedron of that shape cast (w_i = x − p_i, bit for bit). The sign
+// test of simplex.h calls the origin inside it, but its weights miss the
+// origin by far more than rounding (that is what raycast.h now checks);
+// reduceTetrahedronToFaces then gives a point of its faces: weights that
+// form a convex combination reproducing v, and v no farther than the
+// nearest face (reference.h's point-triangle distance).
+TEST(FuzzRegressions, SimplexNeedleTetrahedronFallsBackToItsFaces) {
+  const Vec3 y[4] = {
+      {0x1.4c1bacf926e4p+1, -0x1.22983759f2296p+2, 0x1.83756365706dfp+2},
+      {-0x1.4c1bacf91222p+1, 0x1.22983759f2296p+2, -0x1.83757cd23ecb6p+2},
+      {0x1.4c1bacf9298a6p+1, -0x1.22983759f2296p+2, 0x1.8375f079bf865p+2},
+      {0x1.4c1bacf914c76p+1, -0x1.22983759f2296p+2, 0x1.8375a9ef95fe5p+2},
+  };
+  const double extent = 8;
+  Simplex s;
+  s.size = 4;
+  for (int i = 0; i < 4; ++i) s.vertex[i].w = s.vertex[i].a = y[i];
+  Simplex inside = s;
+  collidoscope::reduceSimplex(&inside);
+  if (inside.size == 4) {
+    EXPECT_GT(ref::norm(inside.point()), 1e-9 * extent) << "the case no longer shows the noisy verdict";
+  }
+  const Vec3 v = collidoscope::reduceTetrahedronToFaces(&s);
+  ASSERT_GE(s.size, 1);
+  ASSERT_LE(s.size, 3);
+  double sum = 0;
+  Vec3 combo;
+  for (int i = 0; i < s.size; ++i) {
+    EXPECT_GE(s.lambda[i], 0);
+    sum += s.lambda[i];
+    combo = combo + s.vertex[i].w * s.lambda[i];
+  }
+  EXPECT_NEAR(sum, 1, 1e-12);
+  EXPECT_LT(ref::dist(combo, v), 1e-10 * extent) << "the weights do not reproduce v (size " << s.size << ")";
+  double nearestFace = std::numeric_limits<double>::infinity();
+  for (int skip = 0; skip < 4; ++skip) {
+    Vec3 t[3];
+    for (int i = 0, k = 0; i < 4; ++i)
+      if (i != skip) t[k++] = y[i];
+    nearestFace = std::fmin(nearestFace, ref::pointTriangleDistance(Vec3{}, t[0], t[1], t[2]));
+  }
+  EXPECT_LE(ref::norm(v), nearestFace + 1e-12 * extent);
+}
+
+}  // namespace

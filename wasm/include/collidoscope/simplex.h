@@ -168,6 +168,17 @@ inline SubSolution solveTriangle(const Vec3* y, int i, int j, int k) {
 
 inline double det3(const Vec3& a, const Vec3& b, const Vec3& c) { return dot(a, cross(b, c)); }
 
+// The nearest point of the tetrahedron's boundary: its faces solved as
+// triangles (the flat case below).
+inline SubSolution solveTetrahedronFaces(const Vec3* y) {
+  SubSolution best;
+  keepNearer(&best, solveTriangle(y, 1, 2, 3));
+  keepNearer(&best, solveTriangle(y, 0, 2, 3));
+  keepNearer(&best, solveTriangle(y, 0, 1, 3));
+  keepNearer(&best, solveTriangle(y, 0, 1, 2));
+  return best;
+}
+
 inline SubSolution solveTetrahedron(const Vec3* y) {
   const Vec3 e1 = y[1] - y[0], e2 = y[2] - y[0], e3 = y[3] - y[0];
   const double C[4] = {det3(y[1], y[2], y[3]), -det3(y[0], y[2], y[3]), det3(y[0], y[1], y[3]),
@@ -198,6 +209,17 @@ inline SubSolution solveTetrahedron(const Vec3* y) {
   return best;
 }
 
+// Replaces s by the vertices sol keeps, with their weights.
+inline void keepSolution(Simplex* s, const SubSolution& sol) {
+  SimplexVertex kept[4];
+  for (int m = 0; m < sol.size; ++m) kept[m] = s->vertex[sol.index[m]];
+  for (int m = 0; m < sol.size; ++m) {
+    s->vertex[m] = kept[m];
+    s->lambda[m] = sol.lambda[m];
+  }
+  s->size = sol.size;
+}
+
 }  // namespace detail
 
 // Replaces s by the smallest sub-simplex whose hull contains the point of
@@ -221,13 +243,19 @@ inline Vec3 reduceSimplex(Simplex* s) {
       sol = detail::solveTetrahedron(y);
       break;
   }
-  SimplexVertex kept[4];
-  for (int m = 0; m < sol.size; ++m) kept[m] = s->vertex[sol.index[m]];
-  for (int m = 0; m < sol.size; ++m) {
-    s->vertex[m] = kept[m];
-    s->lambda[m] = sol.lambda[m];
-  }
-  s->size = sol.size;
+  detail::keepSolution(s, sol);
+  return sol.v;
+}
+
+// For a tetrahedron s (4 vertices) that is known to be flat within rounding
+// although the sign test called the origin inside (its weights do not
+// reproduce the origin: raycast.h checks): the nearest point of its faces,
+// as reduceSimplex gives for a flat one.
+inline Vec3 reduceTetrahedronToFaces(Simplex* s) {
+  Vec3 y[4];
+  for (int i = 0; i < 4; ++i) y[i] = s->vertex[i].w;
+  const detail::SubSolution sol = detail::solveTetrahedronFaces(y);
+  detail::keepSolution(s, sol);
   return sol.v;
 }
 
