@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "collidoscope/epa.h"
+#include "collidoscope/gjk.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
 #include "collidoscope/hull.h"
@@ -397,9 +398,30 @@ TEST(FuzzRegressions, ShapeCastThinTetrahedronOnOrdinaryPairs) {
   }
 }
 
+// gjkDistance on overlapping shapes returns a common point, the midpoint
+// of Σ λ_i a_i and Σ λ_i b_i. A flat box 2e6 long and 16 wide through a
+// cone of radius 10 gave a tetrahedron (w_i ~ 1e6 apart along the box)
+// whose weights missed the origin by 0.008, so the "common point" lay
+// 0.004 outside the cone (the scene's tolerance is 1e-9 · 1e6 = 0.001).
+// Found by fuzz_pair. The answer is certified from reference.h alone: a
+// point within tolerance of both shapes shows they overlap.
+TEST(FuzzRegressions, DistanceCommonPointOnAThinTetrahedron) {
+  const Shape a = Shape::cone(9.9309909343719482, 3).at({-8, -2.0000000000000001e-10, 1});
+  const Shape b = Shape::box({1000000, 0, 8})
+                      .at({-8, -8, -8}, Quat{-0.58218745514595505, -0.46941728666886451, -0.46941728666886451,
+                                             -0.46941728666886451});
+  const double tol = 1e-9 * 1e6;
+  const auto d = collidoscope::gjkDistance(PosedShape(a), PosedShape(b));
+  EXPECT_EQ(d.status, collidoscope::GjkStatus::Converged);
+  ASSERT_EQ(d.distance, 0);
+  EXPECT_TRUE(d.pointA == d.pointB);
+  EXPECT_LT(ref::pointConeDistance(d.pointA, a), tol);
+  EXPECT_LT(ref::pointBoxDistance(d.pointB, b), tol);
+}
+
 // The tetrahedron of that shape cast (w_i = x − p_i, bit for bit). The sign
 // test of simplex.h calls the origin inside it, but its weights miss the
-// origin by far more than rounding (that is what raycast.h now checks);
+// origin by far more than rounding (what weightsExpressOrigin checks);
 // reduceTetrahedronToFaces then gives a point of its faces: weights that
 // form a convex combination reproducing v, and v no farther than the
 // nearest face (reference.h's point-triangle distance).
@@ -418,6 +440,9 @@ TEST(FuzzRegressions, SimplexNeedleTetrahedronFallsBackToItsFaces) {
   collidoscope::reduceSimplex(&inside);
   if (inside.size == 4) {
     EXPECT_GT(ref::norm(inside.point()), 1e-9 * extent) << "the case no longer shows the noisy verdict";
+    // Not even refined do they express the origin to the ray loop's
+    // tolerance there (64 ulps of the scene scale).
+    EXPECT_FALSE(collidoscope::weightsExpressOrigin(&inside, 64 * 0x1p-53 * extent));
   }
   const Vec3 v = collidoscope::reduceTetrahedronToFaces(&s);
   ASSERT_GE(s.size, 1);

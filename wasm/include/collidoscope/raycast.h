@@ -57,9 +57,9 @@
 // relative term is van den Bergen's ‖v‖² ≤ ε²·max‖w‖²; the absolute one
 // is gjk.h's. 64u·S is the floor rounding allows (gjk.h kRoundingUlps).
 // A tetrahedron P that simplex.h says holds x is a hit only when its
-// weights reproduce x within the same bound (|Σ λ_i w_i| ≤ tolerance);
-// otherwise it is flat within rounding and its faces' nearest point is
-// used as v (rayCastLoop).
+// weights (refined once if need be) reproduce x within the same bound,
+// |Σ λ_i w_i| ≤ tolerance; otherwise it is flat within rounding and its
+// faces' nearest point is used as v (rayCastLoop, weightsExpressOrigin).
 //
 // Other exits, all with a status. Rounding can stall the GJK part while x
 // stays put: the same support point twice, or ‖v‖ not decreasing (both
@@ -634,19 +634,18 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
       next = duplicate ? reduceSimplex(&simplex) : addAndReduce(&simplex, added);
       if (simplex.size == 4) {
         // "x lies in the tetrahedron" is a hit only if the weights express
-        // x: Σ λ_i w_i must be within the hit tolerance of zero, as v must
-        // be for a WithinTolerance hit (the shape cast's contact points
-        // are Σ λ_i a_i and Σ λ_i b_i, which differ by exactly that sum).
-        // simplex.h judges flatness against the edges, but its signed
-        // volumes are triple products of the w_i themselves: for a needle
-        // (three support points within 3e-5 on a cylinder's rim, 8 from x,
-        // the fourth 16 away) they are rounding noise, the sign test can
-        // say "inside" and the weights put the contact points 1 apart. Such
-        // a tetrahedron is flat within rounding: take its faces' nearest
-        // point instead, and let the loop go on from there.
+        // x (simplex.h weightsExpressOrigin): Σ λ_i w_i within the hit
+        // tolerance of zero, as v must be for a WithinTolerance hit (the
+        // shape cast's contact points are Σ λ_i a_i and Σ λ_i b_i, which
+        // differ by exactly that sum). For a needle (three support points
+        // within 3e-5 on a cylinder's rim, 8 from x, the fourth 16 away)
+        // the signed volumes were rounding noise and the weights put the
+        // contact points 1 apart (found by fuzz_pair). Such a tetrahedron is
+        // flat within rounding: its faces' nearest point becomes v, and
+        // the loop goes on from there.
         double maxW4 = 0;
         for (int i = 0; i < 4; ++i) maxW4 = std::fmax(maxW4, length(simplex.vertex[i].w));
-        if (length(simplex.point()) > tolerance(maxW4)) next = reduceTetrahedronToFaces(&simplex);
+        if (!weightsExpressOrigin(&simplex, tolerance(maxW4))) next = reduceTetrahedronToFaces(&simplex);
       }
       if (simplex.size == 2) next = accurateSegmentV(&simplex);
       // The reduction keeps a subset of the points, possibly reordered:
