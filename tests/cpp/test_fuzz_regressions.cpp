@@ -419,6 +419,40 @@ TEST(FuzzRegressions, DistanceCommonPointOnAThinTetrahedron) {
   EXPECT_LT(ref::pointBoxDistance(d.pointB, b), tol);
 }
 
+// EPA on a capsule deep in a rounded cylinder: slivers where the curved
+// side meets the cap got normals tilted by ~1e-9 and distances that much
+// below the cap's, the nearest of them (and every face within tolerance of
+// it) did not hold the foot point p = d·n, and its clamped weights gave
+// pointA − pointB 4.6 away from depth·normal (status degenerate). Found by
+// fuzz_pair. The answer is checked with reference.h alone: the points lie
+// on the shapes and differ by depth·normal, and the depth is the least
+// overlap over 4000 directions (the exact depth is 9.375, along x or z).
+TEST(FuzzRegressions, PenetrationPointsAgreeWithDepthOnASliveredCap) {
+  const Shape a = Shape::cylinder(0, 2.375).withMargin(2.375).at({-2.375, -7, -7});
+  const Shape b = Shape::cylinder(7, 7).withMargin(2.375).at({-4.75, -9.375, -9.375}, Quat{-0.5, -0.5, -0.5, -0.5});
+  const double scale = 16.375;
+  const auto p = collidoscope::penetration(PosedShape(a), PosedShape(b));
+  ASSERT_TRUE(p.intersecting);
+  EXPECT_NEAR(ref::norm(p.normal), 1, 1e-12);
+  EXPECT_LT(ref::norm((p.pointA - p.pointB) - p.normal * p.depth), 1e-9 * scale);
+  Shape coreA = a, coreB = b;
+  coreA.margin = coreB.margin = 0;
+  EXPECT_LT(ref::pointCylinderDistance(p.pointA, coreA), 2.375 + 1e-9 * scale);
+  EXPECT_LT(ref::pointCylinderDistance(p.pointB, coreB), 2.375 + 1e-9 * scale);
+  double least = std::numeric_limits<double>::infinity();
+  const int n = 4000;
+  for (int i = 0; i < n; ++i) {
+    const double y = 1 - (2.0 * i + 1) / n, r = std::sqrt(1 - y * y), phi = 2.399963229728653 * i;
+    least = std::fmin(least, overlapAlong(a, b, Vec3{r * std::cos(phi), y, r * std::sin(phi)}));
+  }
+  for (const Vec3 u : {Vec3{1, 0, 0}, Vec3{-1, 0, 0}, Vec3{0, 0, 1}, Vec3{0, 0, -1}, Vec3{0, 1, 0}, Vec3{0, -1, 0}})
+    least = std::fmin(least, overlapAlong(a, b, u));
+  EXPECT_NEAR(least, 9.375, 1e-12);
+  EXPECT_LE(p.depth, least + 1e-9 * scale);
+  EXPECT_NEAR(p.depth, 9.375, 1e-6 * scale);
+  EXPECT_NEAR(overlapAlong(a, b, p.normal), p.depth, 1e-6 * scale);
+}
+
 // The tetrahedron of that shape cast (w_i = x − p_i, bit for bit). The sign
 // test of simplex.h calls the origin inside it, but its weights miss the
 // origin by far more than rounding (what weightsExpressOrigin checks);
