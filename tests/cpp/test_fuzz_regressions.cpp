@@ -453,6 +453,44 @@ TEST(FuzzRegressions, PenetrationPointsAgreeWithDepthOnASliveredCap) {
   EXPECT_NEAR(overlapAlong(a, b, p.normal), p.depth, 1e-6 * scale);
 }
 
+// gjkDistance on a tiny scene: ‖v‖² underflowed below ~1e-154, and two
+// points 4.8e-299 apart were "touching" (distance 0, the midpoint as both
+// closest points) while gjkIntersect said apart. Found by fuzz_pair. Tiny
+// scenes now run scaled by a power of two: the answer is the unit-size
+// scene's, scaled back exactly.
+TEST(FuzzRegressions, DistanceOnATinyScene) {
+  const double x = 4.7876789614947875e-299;
+  const Shape a = Shape::segment({x, 0, 0}, {x, 0, 0});
+  const Shape b = Shape::triangle({0, 0, 0}, {0, 0, 0}, {0, 0, 0});
+  const auto d = collidoscope::gjkDistance(PosedShape(a), PosedShape(b));
+  EXPECT_EQ(d.distance, x);
+  EXPECT_TRUE(d.pointA == (Vec3{x, 0, 0}));
+  EXPECT_TRUE(d.pointB == (Vec3{0, 0, 0}));
+  EXPECT_FALSE(collidoscope::gjkIntersect(PosedShape(a), PosedShape(b)).intersecting);
+
+  // A box and a point at unit size (largest coordinate in [1, 2)) and the
+  // same scene times 2^-1000: the same answer, times 2^-1000, bit for bit;
+  // the unit one against reference.h's point-box distance. Traced, the
+  // frames are in the caller's units.
+  const double s = 0x1p-1000;
+  const Quat q{0.1, 0.2, 0.3, std::sqrt(1 - 0.14)};
+  const Shape box = Shape::box({1, 0.5, 0.25}).at({0.5, 0.25, 0}, q);
+  const Shape point = Shape::point().at({1.75, 1.5, 0.5});
+  const Shape tinyBox = Shape::box({s, 0.5 * s, 0.25 * s}).at({0.5 * s, 0.25 * s, 0}, q);
+  const Shape tinyPoint = Shape::point().at({1.75 * s, 1.5 * s, 0.5 * s});
+  const auto unit = collidoscope::gjkDistance(PosedShape(box), PosedShape(point));
+  collidoscope::GjkRecorder rec;
+  const auto tiny = collidoscope::gjkDistance(PosedShape(tinyBox), PosedShape(tinyPoint), collidoscope::GjkSettings{}, rec);
+  EXPECT_NEAR(unit.distance, ref::pointBoxDistance(point.pose.position, box), 1e-12);
+  EXPECT_GT(unit.distance, 0);
+  EXPECT_EQ(tiny.distance, unit.distance * s);
+  EXPECT_TRUE(tiny.pointA == unit.pointA * s);
+  EXPECT_TRUE(tiny.pointB == unit.pointB * s);
+  EXPECT_EQ(tiny.iterations, unit.iterations);
+  ASSERT_FALSE(rec.frames.empty());
+  EXPECT_TRUE(rec.frames.back().v == tiny.v);
+}
+
 // The tetrahedron of that shape cast (w_i = x − p_i, bit for bit). The sign
 // test of simplex.h calls the origin inside it, but its weights miss the
 // origin by far more than rounding (what weightsExpressOrigin checks);
