@@ -453,12 +453,13 @@ TEST(FuzzRegressions, PenetrationPointsAgreeWithDepthOnASliveredCap) {
   EXPECT_NEAR(overlapAlong(a, b, p.normal), p.depth, 1e-6 * scale);
 }
 
-// gjkDistance on a tiny scene: ‖v‖² underflowed below ~1e-154, and two
-// points 4.8e-299 apart were "touching" (distance 0, the midpoint as both
-// closest points) while gjkIntersect said apart. Found by fuzz_pair. Tiny
-// scenes now run scaled by a power of two: the answer is the unit-size
-// scene's, scaled back exactly.
-TEST(FuzzRegressions, DistanceOnATinyScene) {
+// The pair queries on a tiny scene: ‖v‖² underflowed below ~1e-154, and
+// two points 4.8e-299 apart were "touching" (distance 0, the midpoint as
+// both closest points) while gjkIntersect said apart; EPA then divided by
+// an underflowed length, and the shape cast saw them overlap. Found by
+// fuzz_pair. Tiny scenes now run scaled by a power of two: the answer is
+// the unit-size scene's, scaled back exactly.
+TEST(FuzzRegressions, QueriesOnATinyScene) {
   const double x = 4.7876789614947875e-299;
   const Shape a = Shape::segment({x, 0, 0}, {x, 0, 0});
   const Shape b = Shape::triangle({0, 0, 0}, {0, 0, 0}, {0, 0, 0});
@@ -489,6 +490,40 @@ TEST(FuzzRegressions, DistanceOnATinyScene) {
   EXPECT_EQ(tiny.iterations, unit.iterations);
   ASSERT_FALSE(rec.frames.empty());
   EXPECT_TRUE(rec.frames.back().v == tiny.v);
+
+  // The other queries on the fuzz input: apart, no motion, so no overlap
+  // and no hit (EPA and the cast squared lengths that underflowed too).
+  const auto pen = collidoscope::penetration(PosedShape(a), PosedShape(b));
+  EXPECT_FALSE(pen.intersecting);
+  EXPECT_EQ(pen.depth, 0);
+  EXPECT_TRUE(collidoscope::isFinite(pen.normal));
+  const auto still = collidoscope::gjkShapeCast(PosedShape(a), PosedShape(b), Vec3{}, Vec3{});
+  EXPECT_FALSE(still.hit);
+  // And the same unit/tiny pairs for penetration (a box overlapping a
+  // sphere), a shape cast and a ray cast: the unit answers times 2^-1000.
+  const Shape ball = Shape::sphere(0.75).at({1.25, 0.5, 0.25});
+  const Shape tinyBall = Shape::sphere(0.75 * s).at({1.25 * s, 0.5 * s, 0.25 * s});
+  const auto pu = collidoscope::penetration(PosedShape(box), PosedShape(ball));
+  const auto pt = collidoscope::penetration(PosedShape(tinyBox), PosedShape(tinyBall));
+  ASSERT_TRUE(pu.intersecting);
+  EXPECT_TRUE(pt.intersecting);
+  EXPECT_EQ(pt.depth, pu.depth * s);
+  EXPECT_TRUE(pt.normal == pu.normal);
+  EXPECT_TRUE(pt.pointA == pu.pointA * s);
+  const Vec3 ta{1, 1, 0.375}, tb{-0.25, 0, 0};
+  const auto cu = collidoscope::gjkShapeCast(PosedShape(box), PosedShape(point), ta, tb);
+  const auto ct = collidoscope::gjkShapeCast(PosedShape(tinyBox), PosedShape(tinyPoint), ta * s, tb * s);
+  ASSERT_TRUE(cu.hit);
+  EXPECT_TRUE(ct.hit);
+  EXPECT_EQ(ct.t, cu.t);
+  EXPECT_TRUE(ct.pointA == cu.pointA * s);
+  EXPECT_TRUE(ct.normal == cu.normal);
+  const auto ru = collidoscope::gjkRayCast(PosedShape(box), point.pose.position, Vec3{-1, -1, -0.25}, 4);
+  const auto rt = collidoscope::gjkRayCast(PosedShape(tinyBox), tinyPoint.pose.position, Vec3{-s, -s, -0.25 * s}, 4);
+  ASSERT_TRUE(ru.hit);
+  EXPECT_TRUE(rt.hit);
+  EXPECT_EQ(rt.t, ru.t);
+  EXPECT_TRUE(rt.point == ru.point * s);
 }
 
 // The tetrahedron of that shape cast (w_i = x − p_i, bit for bit). The sign

@@ -40,6 +40,7 @@
 // kEpaMaxVertices vertices (faces ≤ 2V − 4), so nothing allocates.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 #include <vector>
@@ -377,6 +378,33 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double tin
 
 }  // namespace detail
 
+namespace detail {
+
+// Records the frames of a scaled run (tiny scenes, see penetration) in the
+// caller's units: lengths times g = 1/factor, normals unchanged.
+template <class Trace>
+struct ScaledEpaTrace {
+  static constexpr bool enabled = Trace::enabled;
+  Trace* inner;
+  double g;
+  void record(EpaFrame&& f) {
+    if constexpr (Trace::enabled) {
+      for (SimplexVertex& v : f.vertices) v = SimplexVertex{v.w * g, v.a * g, v.b * g};
+      for (EpaFace& x : f.faces) x.distance *= g;
+      for (EpaFace& x : f.removed) x.distance *= g;
+      f.support = SimplexVertex{f.support.w * g, f.support.a * g, f.support.b * g};
+      f.depth *= g;
+      f.gap *= g;
+      f.tolerance *= g;
+      inner->record(std::move(f));
+    } else {
+      (void)f;
+    }
+  }
+};
+
+}  // namespace detail
+
 // How far (in barycentric weight) the answer's point may fall outside the
 // face it is read from before the face counts as not holding it: rounding
 // of the weights of a sliver, far below any real miss.
@@ -390,6 +418,26 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
   PenetrationResult out;
   const double rA = shapeA.radius(), rB = shapeB.radius();
   const DistanceResult g = gjkDistance(shapeA, shapeB, gjkSettings);
+  if constexpr (!detail::IsScaledShape<SA>::value) {
+    // A tiny scene (gjk.h, kGjkTinyScene): EPA's cross products and
+    // lengths underflow too, so it runs on the shapes scaled by a power of
+    // two to unit size, and depth and points are scaled back.
+    if (g.scale < detail::kGjkTinyScene) {
+      const double m = detail::sceneMagnitude(shapeA, shapeB);
+      if (m > 0 && m < detail::kGjkTinyScene) {
+        const int k = std::min(-std::ilogb(m), 1000);
+        const double f = std::ldexp(1.0, k), gs = std::ldexp(1.0, -k);
+        const detail::ScaledShape<SA> sa{&shapeA, f};
+        const detail::ScaledShape<SB> sb{&shapeB, f};
+        detail::ScaledEpaTrace<Trace> st{&trace, gs};
+        PenetrationResult r = penetration(sa, sb, gjkSettings, settings, st);
+        r.depth *= gs;
+        r.pointA = r.pointA * gs;
+        r.pointB = r.pointB * gs;
+        return r;
+      }
+    }
+  }
   double scale = g.scale;
 
   // ‖·‖ below this is rounding noise of the support points.

@@ -802,6 +802,13 @@ inline bool pointCore(const S& shape, Vec3* centre) {
       *centre = shape.shape().pose.position;
       return true;
     }
+  } else if constexpr (IsScaledShape<S>::value) {
+    // A tiny scene run scaled (gjk.h kGjkTinyScene): the same closed form.
+    if (pointCore(*shape.shape, centre)) {
+      *centre = *centre * shape.factor;
+      return true;
+    }
+    return false;
   }
   (void)shape;
   (void)centre;
@@ -852,6 +859,55 @@ inline void recordInvalid(Trace& trace, const Vec3& s) {
 
 }  // namespace detail
 
+namespace detail {
+
+// Records the frames of a scaled run (tiny scenes, gjk.h kGjkTinyScene) in
+// the caller's units: lengths times g = 1/factor, squares times g², times
+// λ and unit normals unchanged.
+template <class Trace>
+struct ScaledRayTrace {
+  static constexpr bool enabled = Trace::enabled;
+  Trace* inner;
+  double g;
+  void record(RayFrame&& f) {
+    if constexpr (Trace::enabled) {
+      auto sv = [&](SimplexVertex& v) { v = SimplexVertex{v.w * g, v.a * g, v.b * g}; };
+      f.x = f.x * g;
+      scaleSimplex(&f.simplex, g);
+      f.v = f.v * g;
+      sv(f.support);
+      f.supportPoint = f.supportPoint * g;
+      f.w = f.w * g;
+      f.planePoint = f.planePoint * g;
+      f.vw *= g * g;
+      f.threshold *= g * g;
+      f.vr *= g * g;
+      f.vv *= g * g;
+      f.radius *= g;
+      f.tolerance *= g;
+      if (f.event != RayEvent::Done) f.normal = f.normal * g;  // n is unnormalized until Done
+      inner->record(std::move(f));
+    } else {
+      (void)f;
+    }
+  }
+};
+
+// The scale factor 2^k that brings a tiny scene (largest coordinate m below
+// kGjkTinyScene) to unit size, or 0 when the scene is not tiny. `extra`:
+// the query's own coordinates (ray origin and direction, translations).
+template <class SA, class SB>
+inline int tinySceneExponent(const SA& a, const SB& b, double extra) {
+  double m0 = std::fmax(std::fmax(maxAbs(a.center()), maxAbs(b.center())), extra);
+  m0 = std::fmax(m0, std::fmax(a.radius(), b.radius()));
+  if (!(m0 < kGjkTinyScene)) return 0;
+  const double m = std::fmax(sceneMagnitude(a, b), extra);
+  if (!(m > 0 && m < kGjkTinyScene)) return 0;
+  return std::min(-std::ilogb(m), 1000);
+}
+
+}  // namespace detail
+
 // Ray x(t) = origin + t·direction, 0 ≤ t ≤ maxT (maxT may be +∞), against a
 // convex shape: any type with `Vec3 support(const Vec3&) const` (world-space
 // core), `double radius() const` and `Vec3 center() const` (PosedShape).
@@ -867,6 +923,18 @@ RayCastResult gjkRayCast(const S& shape, const Vec3& origin, const Vec3& directi
     out.reason = RayReason::InvalidInput;
     if constexpr (Trace::enabled) detail::recordInvalid(trace, origin);
     return out;
+  }
+  if constexpr (!detail::IsScaledShape<S>::value) {
+    // A tiny scene: run scaled (gjk.h kGjkTinyScene); t is unchanged.
+    const int k = detail::tinySceneExponent(shape, shape, std::fmax(maxAbs(origin), maxAbs(direction)));
+    if (k != 0) {
+      const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
+      const detail::ScaledShape<S> scaled{&shape, f};
+      detail::ScaledRayTrace<Trace> st{&trace, g};
+      RayCastResult res = gjkRayCast(scaled, origin * f, direction * f, maxT, settings, st);
+      res.point = res.point * g;
+      return res;
+    }
   }
   Vec3 centre;
   if (settings.analyticSpheres && detail::pointCore(shape, &centre)) {
@@ -914,6 +982,20 @@ ShapeCastResult gjkShapeCast(const SA& shapeA, const SB& shapeB, const Vec3& tra
     out.reason = RayReason::InvalidInput;
     if constexpr (Trace::enabled) detail::recordInvalid(trace, Vec3{});
     return out;
+  }
+  if constexpr (!detail::IsScaledShape<SA>::value) {
+    // A tiny scene: run scaled (gjk.h kGjkTinyScene); t is unchanged.
+    const int k = detail::tinySceneExponent(shapeA, shapeB, std::fmax(maxAbs(translationA), maxAbs(translationB)));
+    if (k != 0) {
+      const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
+      const detail::ScaledShape<SA> sa{&shapeA, f};
+      const detail::ScaledShape<SB> sb{&shapeB, f};
+      detail::ScaledRayTrace<Trace> st{&trace, g};
+      ShapeCastResult res = gjkShapeCast(sa, sb, translationA * f, translationB * f, settings, st);
+      res.pointA = res.pointA * g;
+      res.pointB = res.pointB * g;
+      return res;
+    }
   }
   Vec3 ca, cb;
   if (settings.analyticSpheres && detail::pointCore(shapeA, &ca) && detail::pointCore(shapeB, &cb)) {
