@@ -502,6 +502,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!fuzz::finite(c.origin) || !fuzz::finite(c.direction) || !fuzz::finite(c.translationA) ||
       !fuzz::finite(c.translationB))
     return 0;
+  // Nor beyond kMaxMagnitude: the scene parser and the API reject such ray
+  // origins, directions and translations (scene.cpp readCastVec3, api.cpp
+  // checkMagnitudes: the casts' arithmetic overflows there). Found on a raw
+  // input whose shapes happened to be valid: a ray origin at -4e305
+  // "started inside" a triangle.
+  for (const Vec3& v : {c.origin, c.direction, c.translationA, c.translationB})
+    if (maxAbs(v) > kMaxMagnitude) return 0;
 
   double scale = ref::sceneScale(c.a, c.b);
   for (const Vec3& v : {c.origin, c.direction, c.translationA, c.translationB}) scale = std::fmax(scale, maxAbs(v));
