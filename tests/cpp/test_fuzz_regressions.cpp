@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "collidoscope/chung_wang.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/raycast.h"
@@ -524,6 +525,31 @@ TEST(FuzzRegressions, QueriesOnATinyScene) {
   EXPECT_TRUE(rt.hit);
   EXPECT_EQ(rt.t, ru.t);
   EXPECT_TRUE(rt.point == ru.point * s);
+}
+
+// Chung–Wang's repeated-support exit reported "separated" for a point at
+// the local origin of a polytope 1e15 across (its small vertices quantized
+// to 1/8 there), with a gap of −3.7e14: the axis showed an overlap of that
+// much. Found by fuzz_pair (the warm start). Separation must come with an
+// axis that separates, by reference.h's support values.
+TEST(FuzzRegressions, ChungWangRepeatedSupportNeedsAZeroGap) {
+  std::vector<Vec3> pts = {{9.9955037283896786, -7, -9.999616149024444},
+                           {1.9999999999999999e-06, 0, 9.94263413475446},
+                           {-8, -8, -8}};
+  for (int i = 0; i < 4; ++i) pts.push_back({9.9955037283896786, -7, -9.999616149024444});
+  for (int i = 0; i < 9; ++i) pts.push_back({-1e15, -1e15, -1e15});
+  const Shape a = Shape::polytope(pts).at({-1e15, -1e15, -1e15});
+  const Shape b = Shape::point().at({-1e15, -1e15, -1e15});
+  const double tol = 2e-9 * 2e15;
+  collidoscope::ChungWangCache cache;
+  for (int run = 0; run < 2; ++run) {  // cold, then warm from the cache
+    const auto r = collidoscope::chungWangIntersect(PosedShape(a), PosedShape(b), collidoscope::ChungWangSettings{}, &cache);
+    EXPECT_NE(r.status, collidoscope::ChungWangStatus::Degenerate);
+    if (r.status == collidoscope::ChungWangStatus::Separated) {
+      EXPECT_LE(overlapAlong(a, b, r.separatingAxis), tol) << "run " << run;
+      EXPECT_NEAR(-overlapAlong(a, b, r.separatingAxis), r.gap, tol) << "run " << run;
+    }
+  }
 }
 
 // The tetrahedron of that shape cast (w_i = x − p_i, bit for bit). The sign
