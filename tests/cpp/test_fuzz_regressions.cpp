@@ -525,6 +525,19 @@ TEST(FuzzRegressions, QueriesOnATinyScene) {
   EXPECT_TRUE(rt.hit);
   EXPECT_EQ(rt.t, ru.t);
   EXPECT_TRUE(rt.point == ru.point * s);
+
+  // A scene of denormals (found by fuzz_pair): the scaled run (at most
+  // 2^1000) finds the shapes apart by less than the smallest double, so
+  // gjkDistance's distance scales back to 0 — and penetration must then
+  // say touching, not apart.
+  const double dm = 4.9406564584124654e-324;
+  const Shape e = Shape::ellipsoid({dm, dm, dm}).at({dm, dm, dm});
+  const Shape c = Shape::box({dm, dm, dm}).at(
+      {dm, dm, dm}, Quat{0.55220400155585225, -0.44176325390696541, -0.44176325390696541, 0.55205180523277375});
+  const auto de = collidoscope::gjkDistance(PosedShape(e), PosedShape(c));
+  const auto pe = collidoscope::penetration(PosedShape(e), PosedShape(c));
+  EXPECT_EQ(pe.intersecting, !(de.distance > 0));
+  EXPECT_EQ(pe.depth, 0);
 }
 
 // Chung–Wang's repeated-support exit reported "separated" for a point at

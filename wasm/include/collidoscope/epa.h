@@ -434,6 +434,14 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
         r.depth *= gs;
         r.pointA = r.pointA * gs;
         r.pointB = r.pointB * gs;
+        if (!r.intersecting && !(g.distance > 0)) {
+          // Apart in the scaled run by less than the smallest double once
+          // scaled back (denormal scenes): touching, as gjkDistance's 0 says.
+          r.intersecting = true;
+          r.depth = 0;
+          r.pointA = r.pointB = g.pointA;
+          if (r.status == EpaStatus::Converged) r.status = EpaStatus::Touching;
+        }
         return r;
       }
     }
