@@ -18,33 +18,13 @@
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
+#include "rng.h"
 
 using namespace collidoscope;
 
 namespace {
 
-struct Rng {
-  std::uint64_t s;
-  double uniform() {
-    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-    return static_cast<double>(s >> 11) * (1.0 / 9007199254740992.0);
-  }
-  double uniform(double a, double b) { return a + (b - a) * uniform(); }
-  Vec3 direction() {
-    for (;;) {
-      const Vec3 v{uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
-      const double l = length(v);
-      if (l > 0.1 && l <= 1) return v / l;
-    }
-  }
-  Quat rotation() {
-    for (;;) {
-      const double x = uniform(-1, 1), y = uniform(-1, 1), z = uniform(-1, 1), w = uniform(-1, 1);
-      const double l = std::sqrt(x * x + y * y + z * z + w * w);
-      if (l > 0.1 && l <= 1) return Quat{x / l, y / l, z / l, w / l};
-    }
-  }
-};
+using bench::Rng;  // bench/rng.h
 
 Shape randomShape(Rng& rng, int type, double size) {
   const double r = size * rng.uniform(0.3, 1), h = size * rng.uniform(0.3, 1);

@@ -23,6 +23,7 @@
 #include "collidoscope/sat.h"
 #include "collidoscope/support.h"
 #include "notrace_api.h"
+#include "rng.h"
 
 #ifndef NTB_ALGO
 #error "compile with -DNTB_ALGO=<0..7> (ntb::Algo)"
@@ -72,28 +73,7 @@ __attribute__((noinline)) SatResult querySatHulls(const SatHull& a, const Transf
 
 namespace {
 
-struct Rng {
-  std::uint64_t s;
-  double uniform() {
-    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-    return static_cast<double>(s >> 11) * (1.0 / 9007199254740992.0);
-  }
-  double uniform(double a, double b) { return a + (b - a) * uniform(); }
-  Vec3 direction() {
-    for (;;) {
-      const Vec3 v{uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
-      const double l = length(v);
-      if (l > 0.1 && l <= 1) return v / l;
-    }
-  }
-  Quat rotation() {
-    for (;;) {
-      const double x = uniform(-1, 1), y = uniform(-1, 1), z = uniform(-1, 1), w = uniform(-1, 1);
-      const double l = std::sqrt(x * x + y * y + z * z + w * w);
-      if (l > 0.1 && l <= 1) return Quat{x / l, y / l, z / l, w / l};
-    }
-  }
-};
+using bench::Rng;  // bench/rng.h
 
 struct Hash {
   std::uint64_t h = 1469598103934665603ull;

@@ -53,6 +53,7 @@
 #include "collidoscope/hull.h"
 #include "collidoscope/polytope_support.h"
 #include "collidoscope/support.h"
+#include "rng.h"
 
 using namespace collidoscope;
 
@@ -66,28 +67,7 @@ constexpr double kSpeed = 1.0;            // units per second (cube side ≈ 5.8
 constexpr double kSpin = 1.0;             // radians per second
 constexpr int kLatticePoints = 20000;     // Fibonacci candidates for the mesh vertices
 
-struct Rng {
-  std::uint64_t s;
-  double uniform() {
-    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-    return static_cast<double>(s >> 11) * (1.0 / 9007199254740992.0);
-  }
-  double uniform(double a, double b) { return a + (b - a) * uniform(); }
-  Vec3 direction() {
-    for (;;) {
-      const Vec3 v{uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
-      const double l = length(v);
-      if (l > 0.1 && l <= 1) return v / l;
-    }
-  }
-  Quat rotation() {
-    for (;;) {
-      const double x = uniform(-1, 1), y = uniform(-1, 1), z = uniform(-1, 1), w = uniform(-1, 1);
-      const double l = std::sqrt(x * x + y * y + z * z + w * w);
-      if (l > 0.1 && l <= 1) return Quat{x / l, y / l, z / l, w / l};
-    }
-  }
-};
+using bench::Rng;  // bench/rng.h
 
 // CPU time of this thread, in seconds: on a shared machine, time the process
 // spends preempted is not counted (wall-clock medians drift with the load).

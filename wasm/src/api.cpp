@@ -61,15 +61,25 @@ void putOrNaN(double* out, bool present, const Vec3& v) {
 
 Vec3 vec(const double* in) { return {in[0], in[1], in[2]}; }
 
+// Ray origins and directions and shape-cast translations: within kMaxMagnitude,
+// as positions are (beyond it the casts' arithmetic overflows: a hit reported
+// at t = 0, or a miss).
+bool checkMagnitudes(const double* in, int n, const Field& field, SceneError* err) {
+  for (int i = 0; i < n; ++i)
+    if (std::fabs(in[i]) > kMaxMagnitude)
+      return fail(err, "invalid-argument", field + ("[" + std::to_string(i) + "]"), "must be at most 1e15 in magnitude");
+  return true;
+}
+
 // The ray or motion of a raycast/shapecast query, checked as the scene parser does.
 bool checkExtra(Kind kind, const double* extra, const Field& field, SceneError* err) {
   if (kind == Kind::Raycast) {
-    if (!readFinite(extra, 7, field, err)) return false;
+    if (!readFinite(extra, 7, field, err) || !checkMagnitudes(extra, 6, field, err)) return false;
     if (!(std::fmax(std::fabs(extra[3]), std::fmax(std::fabs(extra[4]), std::fabs(extra[5]))) > 0))
       return fail(err, "invalid-argument", field + ".direction", "must not be the zero vector");
     if (extra[6] < 0) return fail(err, "invalid-argument", field + ".maxT", "must not be negative");
   } else if (kind == Kind::Shapecast) {
-    if (!readFinite(extra, 6, field, err)) return false;
+    if (!readFinite(extra, 6, field, err) || !checkMagnitudes(extra, 6, field, err)) return false;
   }
   return true;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
 namespace collidoscope {
 
@@ -11,7 +12,7 @@ namespace {
 
 class Reader {
  public:
-  explicit Reader(const std::string& text) : s_(text) {}
+  Reader(const std::string& text, std::size_t maxValues) : s_(text), maxValues_(maxValues) {}
 
   bool document(JsonValue* out, std::string* error) {
     skipSpace();
@@ -46,6 +47,7 @@ class Reader {
 
   bool value(JsonValue* out, int depth) {
     if (depth > kJsonMaxDepth) return fail("JSON nested too deeply (more than 64 levels)");
+    if (++values_ > maxValues_) return fail(("JSON has too many values (more than " + std::to_string(maxValues_) + ")").c_str());
     if (pos_ >= s_.size()) return fail("unexpected end of input");
     const char c = s_[pos_];
     switch (c) {
@@ -61,8 +63,23 @@ class Reader {
     }
   }
 
+  // Member indices of one object ordered by key, for the duplicate check of
+  // large objects (see object()).
+  struct KeyLess {
+    using is_transparent = void;
+    const std::vector<std::pair<std::string, JsonValue>>* m;
+    bool operator()(std::size_t a, std::size_t b) const { return (*m)[a].first < (*m)[b].first; }
+    bool operator()(std::size_t a, const std::string& k) const { return (*m)[a].first < k; }
+    bool operator()(const std::string& k, std::size_t b) const { return k < (*m)[b].first; }
+  };
+  // Objects with fewer members than this (every object of a scene) are
+  // searched for a duplicate key in order; larger ones through a std::set, so
+  // a hostile object of a million keys costs n log n comparisons, not n².
+  static constexpr std::size_t kLinearKeys = 16;
+
   bool object(JsonValue* out, int depth) {
     out->kind = JsonValue::Kind::Object;
+    std::set<std::size_t, KeyLess> keys(KeyLess{&out->members});
     ++pos_;
     skipSpace();
     if (pos_ < s_.size() && s_[pos_] == '}') { ++pos_; return true; }
@@ -75,9 +92,16 @@ class Reader {
       if (pos_ >= s_.size() || s_[pos_] != ':') return fail("expected ':'");
       ++pos_;
       skipSpace();
-      if (out->find(key) != nullptr) return fail(("duplicate key \"" + key + "\"").c_str());
-      out->members.emplace_back(std::move(key), JsonValue{});
-      if (!value(&out->members.back().second, depth + 1)) return false;
+      auto& members = out->members;
+      const bool duplicate = members.size() < kLinearKeys ? out->find(key) != nullptr : keys.find(key) != keys.end();
+      if (duplicate) return fail(("duplicate key \"" + clipForMessage(key) + "\"").c_str());
+      members.emplace_back(std::move(key), JsonValue{});
+      if (members.size() == kLinearKeys) {
+        for (std::size_t i = 0; i < members.size(); ++i) keys.insert(i);
+      } else if (members.size() > kLinearKeys) {
+        keys.insert(members.size() - 1);
+      }
+      if (!value(&members.back().second, depth + 1)) return false;
       skipSpace();
       if (pos_ < s_.size() && s_[pos_] == ',') { ++pos_; continue; }
       if (pos_ < s_.size() && s_[pos_] == '}') { ++pos_; return true; }
@@ -158,16 +182,20 @@ class Reader {
         case 'u': {
           unsigned cp = 0;
           if (!hex4(&cp)) return false;
-          if (cp >= 0xD800 && cp < 0xDC00) {  // high surrogate: needs a low one
+          // A surrogate escape without its partner is valid JSON (RFC 8259
+          // section 8.2; JSON.stringify writes one for a JS string holding a
+          // lone surrogate) but no Unicode character: it reads as U+FFFD, as
+          // TextDecoder reads invalid UTF-8, and the scene checks then name
+          // the field ("unknown shape type") instead of failing the document.
+          if (cp >= 0xD800 && cp < 0xDC00 && pos_ + 6 <= s_.size() && s_[pos_] == '\\' && s_[pos_ + 1] == 'u') {
+            const std::size_t back = pos_;
             unsigned lo = 0;
-            if (pos_ + 2 > s_.size() || s_[pos_] != '\\' || s_[pos_ + 1] != 'u') return fail("lone surrogate");
             pos_ += 2;
             if (!hex4(&lo)) return false;
-            if (lo < 0xDC00 || lo >= 0xE000) return fail("invalid surrogate pair");
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-          } else if (cp >= 0xDC00 && cp < 0xE000) {
-            return fail("lone surrogate");
+            if (lo >= 0xDC00 && lo < 0xE000) cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            else pos_ = back;  // not a pair: the next escape is read on its own
           }
+          if (cp >= 0xD800 && cp < 0xE000) cp = 0xFFFD;
           appendUtf8(out, cp);
           break;
         }
@@ -208,6 +236,8 @@ class Reader {
 
   const std::string& s_;
   std::size_t pos_ = 0;
+  const std::size_t maxValues_;
+  std::size_t values_ = 0;
   std::string error_;
 };
 
@@ -248,13 +278,51 @@ const char* jsonKindName(JsonValue::Kind k) {
   return "a value";
 }
 
-bool parseJson(const std::string& text, JsonValue* out, std::string* error) {
+std::string clipForMessage(const std::string& s) {
+  constexpr std::size_t kMax = 64;
+  std::size_t cut = s.size();
+  if (cut > kMax) {
+    cut = kMax;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  }
+  // Characters that would act rather than show, in a terminal (ESC sequences,
+  // C1 controls) or on the page (bidi overrides, line separators), are written
+  // as \uXXXX escapes.
+  std::string out;
+  for (std::size_t i = 0; i < cut; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const unsigned char c1 = i + 1 < cut ? static_cast<unsigned char>(s[i + 1]) : 0;
+    const unsigned char c2 = i + 2 < cut ? static_cast<unsigned char>(s[i + 2]) : 0;
+    unsigned cp = 0;
+    std::size_t len = 0;
+    if (c < 0x20 || c == 0x7F) {
+      cp = c, len = 1;
+    } else if (c == 0xC2 && c1 >= 0x80 && c1 <= 0x9F) {
+      cp = c1, len = 2;
+    } else if (c == 0xE2 && (c1 & 0xC0) == 0x80 && (c2 & 0xC0) == 0x80) {
+      const unsigned u = 0x2000u | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
+      if (u == 0x200E || u == 0x200F || (u >= 0x2028 && u <= 0x202E) || (u >= 0x2066 && u <= 0x2069)) cp = u, len = 3;
+    }
+    if (len == 0) {
+      out.push_back(s[i]);
+      continue;
+    }
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\u%04x", cp);
+    out += buf;
+    i += len - 1;
+  }
+  if (cut < s.size()) out += "…";
+  return out;
+}
+
+bool parseJson(const std::string& text, JsonValue* out, std::string* error, std::size_t maxValues) {
   if (text.size() > kJsonMaxBytes) {
     *error = "JSON text too large (" + std::to_string(text.size()) + " bytes; the limit is 96 MiB)";
     return false;
   }
   *out = JsonValue{};
-  return Reader(text).document(out, error);
+  return Reader(text, maxValues).document(out, error);
 }
 
 void JsonWriter::separate() {

@@ -29,19 +29,11 @@ bool fail(SceneError* err, const std::string& field, const std::string& message)
   return false;
 }
 
-// Text from the input is echoed in errors (unknown keys in the field path
-// and the message, type and query names): cap it at 64 bytes so a hostile
-// key cannot blow up an error message or its field, cutting at a UTF-8
-// character boundary (the JS side decodes errors as UTF-8; half a
-// character would become U+FFFD).
-std::string clipped(const std::string& s) {
-  if (s.size() <= 64) return s;
-  std::size_t n = 64;
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  return s.substr(0, n) + "…";
+std::string quoted(const std::string& s) {
+  // Field names from the input are echoed in messages: cap their length so
+  // a hostile key cannot blow up an error message.
+  return "\"" + clipForMessage(s) + "\"";
 }
-
-std::string quoted(const std::string& s) { return "\"" + clipped(s) + "\""; }
 
 // Non-finite numbers cannot be written in JSON; the JS API sends them as
 // these strings so the error can say what the caller passed.
@@ -75,6 +67,17 @@ bool readVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneErro
   return true;
 }
 
+// A ray origin or direction, or a shape-cast translation: within
+// kMaxMagnitude, as positions are (beyond it the casts' arithmetic
+// overflows: a hit reported at t = 0, or a miss).
+bool readCastVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err) {
+  if (!readVec3(v, field, out, err)) return false;
+  for (int i = 0; i < 3; ++i)
+    if (std::fabs((*out)[i]) > kMaxMagnitude)
+      return fail(err, field + "[" + std::to_string(i) + "]", "must be at most 1e15 in magnitude");
+  return true;
+}
+
 // Allowed keys per shape type, besides type/position/rotation/margin.
 struct TypeKeys {
   const char* keys[2];
@@ -97,7 +100,7 @@ bool checkKeys(const JsonValue& obj, const std::string& path, const char* const*
   for (const auto& m : obj.members) {
     bool ok = false;
     for (int i = 0; i < n && !ok; ++i) ok = allowed[i] != nullptr && m.first == allowed[i];
-    if (!ok) return fail(err, path + clipped(m.first), "unknown field " + quoted(m.first));
+    if (!ok) return fail(err, path + clipForMessage(m.first), "unknown field " + quoted(m.first));
   }
   return true;
 }
@@ -648,7 +651,8 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
     const JsonValue* d = ray->find("direction");
     if (o == nullptr) return fail(err, "ray.origin", "is missing");
     if (d == nullptr) return fail(err, "ray.direction", "is missing");
-    if (!readVec3(*o, "ray.origin", &scene.ray.origin, err) || !readVec3(*d, "ray.direction", &scene.ray.direction, err))
+    if (!readCastVec3(*o, "ray.origin", &scene.ray.origin, err) ||
+        !readCastVec3(*d, "ray.direction", &scene.ray.direction, err))
       return false;
     if (const JsonValue* t = ray->find("maxT")) {
       if (!readNumber(*t, "ray.maxT", &scene.ray.maxT, err)) return false;
@@ -662,9 +666,9 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
     static const char* const motionKeys[] = {"translationA", "translationB"};
     if (!checkKeys(*motion, "motion.", motionKeys, 2, err)) return false;
     if (const JsonValue* a = motion->find("translationA"))
-      if (!readVec3(*a, "motion.translationA", &scene.motion.translationA, err)) return false;
+      if (!readCastVec3(*a, "motion.translationA", &scene.motion.translationA, err)) return false;
     if (const JsonValue* b = motion->find("translationB"))
-      if (!readVec3(*b, "motion.translationB", &scene.motion.translationB, err)) return false;
+      if (!readCastVec3(*b, "motion.translationB", &scene.motion.translationB, err)) return false;
     scene.hasMotion = true;
   }
   if (scene.query == QueryKind::Raycast && !scene.hasRay)

@@ -6,7 +6,7 @@
 //
 // "-" reads the scene from standard input. Exit codes: 0 success, 2 bad
 // input (unreadable file, invalid scene, unknown command), 1 anything else.
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { CollidoscopeError, encodeLink, init, run, trace, validateScene } from './index';
 
 const USAGE = `usage: collidoscope <command> <scene.json | -> [options]
@@ -22,16 +22,58 @@ The scene format is described in the README (version 1).`;
 
 const DEFAULT_BASE = 'http://localhost:8080/';
 
+/** A mistake on the command line: the message, then the usage. */
 class UsageError extends Error {}
+/** Input that cannot be used (an unreadable file, a permalink given as a scene): one line, no usage. */
+class InputError extends Error {}
+
+// A permalink (…#v1=…) where a scene file or scene JSON was expected (linear checks: the text may be 50 MB).
+function isLink(text: string): boolean {
+  return text.length < 4_000_000 && text.includes('#v1=') && !/\s/.test(text);
+}
+const LINK_HINT = 'the CLI reads scene JSON, not a permalink (open the link in the page, or save its scene as a file)';
+
+// Largest scene read (the library's limit on JSON text, 96 MiB): a bigger file, or an endless one such as
+// /dev/zero, is refused after reading one byte more than this.
+const MAX_BYTES = 96 * 1024 * 1024;
+
+function readCapped(path: string): string {
+  if (path === '-') return readFileSync(0, 'utf8');
+  const fd = openSync(path, 'r');
+  try {
+    if (fstatSync(fd).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, MAX_BYTES + 1 - total));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      if (total > MAX_BYTES) throw new InputError(`${path}: is too large (more than 96 MiB, the limit of a scene)`);
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function readScene(path: string): string {
+  let text: string;
   try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
+    text = readCapped(path);
   } catch (e) {
+    if (e instanceof InputError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
-    throw new UsageError(`cannot read ${path}: ${why}`);
+    if (code === 'ENOENT' && isLink(path)) throw new InputError(`${path.slice(0, 60)}${path.length > 60 ? '…' : ''} is a permalink: ${LINK_HINT}`);
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory'
+      : code === 'EACCES' ? 'permission denied' : (e as Error).message.split('\n')[0];
+    throw new InputError(`cannot read ${path}: ${why}`);
   }
+  if (isLink(text.trim())) throw new InputError(`${path === '-' ? 'stdin' : path}: holds a permalink: ${LINK_HINT}`);
+  // Editors on Windows may start UTF-8 files with a byte order mark, which JSON does not allow (RFC 8259
+  // lets a reader ignore it).
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -91,6 +133,9 @@ main(process.argv.slice(2)).then(
   (e: unknown) => {
     if (e instanceof UsageError) {
       process.stderr.write(`collidoscope: ${e.message}\n${USAGE}\n`);
+      process.exitCode = 2;
+    } else if (e instanceof InputError) {
+      process.stderr.write(`collidoscope: ${e.message}\n`);
       process.exitCode = 2;
     } else {
       process.stderr.write(`collidoscope: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);

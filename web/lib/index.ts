@@ -482,15 +482,29 @@ export function validateScene(scene: unknown): Scene {
   return unwrap<Scene>(mod().validateScene(toSceneJson(scene)));
 }
 
-/** World-space points whose convex hull is the shape as the library sees it. */
+// Directions sampled on curved shapes by shapeSurface() and minkowskiSurface() (kMinSamples, kMaxSamples in scene.h).
+const MIN_SAMPLES = 6;
+const MAX_SAMPLES = 20000;
+
+/** `samples` as the int the C++ side takes: a whole number, clamped to 6…20000 (the wasm int would wrap). */
+function sampleCount(samples: unknown): number {
+  if (typeof samples !== 'number' || !Number.isInteger(samples) || samples < 0) {
+    throw new CollidoscopeError('invalid-argument', 'samples', `must be a whole number of directions (${MIN_SAMPLES} to ${MAX_SAMPLES}), got ${typeof samples === 'number' ? samples : typeof samples}`);
+  }
+  return Math.min(Math.max(samples, MIN_SAMPLES), MAX_SAMPLES);
+}
+
+/** World-space points whose convex hull is the shape as the library sees it (`samples` directions on curved shapes, 6…20000). */
 export function shapeSurface(shape: Shape, samples = 1200): Vec3[] {
-  return unwrap<Vec3[]>(mod().shapeSurface(toSceneJson(shape), samples));
+  const n = sampleCount(samples);
+  return unwrap<Vec3[]>(mod().shapeSurface(toSceneJson(shape, 'invalid-scene', 'shape'), n));
 }
 
 /** Points of A − B (full shapes) and of core(A) − core(B), whose hulls are the two differences. */
 export function minkowskiSurface(a: Shape, b: Shape, samples = 1200): { points: Vec3[]; corePoints: Vec3[] } {
+  const n = sampleCount(samples);
   return unwrap<{ points: Vec3[]; corePoints: Vec3[] }>(
-    mod().minkowskiSurface(toSceneJson(a), toSceneJson(b), samples),
+    mod().minkowskiSurface(toSceneJson(a, 'invalid-scene', 'a'), toSceneJson(b, 'invalid-scene', 'b'), n),
   );
 }
 
@@ -513,27 +527,47 @@ function worldVertices(shape: ConvexShape, pose: PoseLike | undefined): Shape {
 export function hull(points: PointArray | ConvexShape, pose: PoseLike | undefined, options: { trace: true }): HullTrace;
 export function hull(points: PointArray | ConvexShape, pose?: PoseLike, options?: { trace?: false }): HullResult;
 export function hull(points: PointArray | ConvexShape, pose?: PoseLike, options?: { trace?: boolean }): HullResult | HullTrace {
-  if (options !== undefined && (options === null || typeof options !== 'object' || Object.keys(options).some((k) => k !== 'trace'))) {
-    throw new CollidoscopeError('invalid-argument', 'options', 'the only option is { trace: true }');
+  let traced: unknown;
+  try {
+    if (options !== undefined && (options === null || typeof options !== 'object' || Object.keys(options).some((k) => k !== 'trace'))) {
+      throw new CollidoscopeError('invalid-argument', 'options', 'the only option is { trace: true }');
+    }
+    traced = options?.trace;
+  } catch (e) {
+    if (e instanceof CollidoscopeError) throw e;
+    throw new CollidoscopeError('invalid-argument', 'options', `cannot be read: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (!(points instanceof ConvexShape) && pose !== undefined) {
+  if (traced !== undefined && typeof traced !== 'boolean') {
+    throw new CollidoscopeError('invalid-argument', 'options.trace', `must be true or false, got ${typeof traced}`);
+  }
+  const shape = isShape(points);
+  if (!shape && pose !== undefined) {
     throw new CollidoscopeError('invalid-argument', 'pose', 'a point cloud has no pose (pass the points where they are)');
   }
-  if (options?.trace === true) {
-    const flat = points instanceof ConvexShape ? null : flatPoints(points);
-    const shape: Shape = points instanceof ConvexShape
-      ? worldVertices(points, pose)
+  if (traced === true) {
+    const flat = shape ? null : flatPoints(points as PointArray);
+    const spec: Shape = shape
+      ? worldVertices(points as ConvexShape, pose)
       : { type: 'polytope', points: Array.from({ length: flat!.length / 3 }, (_, i) => [flat![3 * i], flat![3 * i + 1], flat![3 * i + 2]] as Vec3) };
-    return trace({ version: 1, query: 'hull', shapes: [shape] });
+    return trace({ version: 1, query: 'hull', shapes: [spec] });
   }
-  if (points instanceof ConvexShape) return run({ version: 1, query: 'hull', shapes: [worldVertices(points, pose)] }) as HullResult;
-  return unwrap<HullResult>(mod().hullOfPoints(flatPoints(points)));
+  if (shape) return run({ version: 1, query: 'hull', shapes: [worldVertices(points as ConvexShape, pose)] }) as HullResult;
+  return unwrap<HullResult>(mod().hullOfPoints(flatPoints(points as PointArray)));
 }
 
 /** AABB, bounding sphere and oriented boxes of a point cloud (or of a shape's vertices at a pose): the "obb" result without a scene. */
 export function boundingVolumes(points: PointArray | ConvexShape, pose?: PoseLike): ObbResult {
-  if (points instanceof ConvexShape) return run({ version: 1, query: 'obb', shapes: [worldVertices(points, pose)] }) as ObbResult;
-  return unwrap<ObbResult>(mod().boundsOfPoints(flatPoints(points)));
+  if (isShape(points)) return run({ version: 1, query: 'obb', shapes: [worldVertices(points as ConvexShape, pose)] }) as ObbResult;
+  return unwrap<ObbResult>(mod().boundsOfPoints(flatPoints(points as PointArray)));
+}
+
+/** Whether v is a ConvexShape (false for a revoked Proxy, whose instanceof throws: flatPoints() then names it). */
+function isShape(v: unknown): boolean {
+  try {
+    return v instanceof ConvexShape;
+  } catch {
+    return false;
+  }
 }
 
 /**

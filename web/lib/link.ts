@@ -2,7 +2,7 @@
 // the scene's JSON (with "step") in UTF-8, base64url-encoded without
 // padding. JSON.stringify writes the shortest decimal that round-trips each
 // double, so a decoded link reproduces the scene bit for bit.
-import { CollidoscopeError, toSceneJson } from './errors';
+import { CollidoscopeError, printable, toSceneJson } from './errors';
 
 const PREFIX = 'v1=';
 // Longest payload accepted: a polytope of ~20 000 points. Longer hashes are
@@ -28,7 +28,12 @@ function fromBase64Url(text: string): Uint8Array {
 
 /** Permalink for a scene: `base + '#v1=…'` (base defaults to '', giving just the hash). */
 export function encodeLink(scene: object, base = ''): string {
+  if (typeof base !== 'string') throw new CollidoscopeError('invalid-argument', 'base', `must be a URL string, got ${base === null ? 'null' : typeof base}`);
+  if (scene === null || typeof scene !== 'object') {
+    throw new CollidoscopeError('invalid-scene', null, `a scene must be an object, got ${scene === null ? 'null' : typeof scene}`);
+  }
   const json = toSceneJson(scene);
+  if (json[0] !== '{') throw new CollidoscopeError('invalid-scene', null, `a scene must be an object, got ${json[0] === '[' ? 'an array' : printable(json)}`);
   const hashless = base.split('#')[0];
   return `${hashless}#${PREFIX}${toBase64Url(new TextEncoder().encode(json))}`;
 }
@@ -54,6 +59,6 @@ export function decodeLinkPayload(urlOrHash: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    return bad(`its scene is not valid JSON (${(e as Error).message})`);
+    return bad(`its scene is not valid JSON (${printable((e as Error).message, 200)})`);
   }
 }

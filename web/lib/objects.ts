@@ -14,7 +14,7 @@
 // names the offending field; this file only checks what JavaScript alone
 // knows (types, lengths) and moves numbers in and out of the wasm heap.
 import type { WasmModule } from '#collidoscope-wasm';
-import { CollidoscopeError, toSceneJson } from './errors';
+import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
 import type {
   ChungWangResult, ChungWangTrace, DistanceResult, EpaTrace, GjkTrace, IntersectResult, PenetrationResult,
@@ -25,6 +25,8 @@ import type {
 // ------------------------------------------------------------------ heap scratch
 
 const POSE = 7;
+/** Most points of a polytope or point cloud (kMaxPolytopePoints in shapes.h). */
+const MAX_POINTS = 1_000_000;
 const INPUT = 21; // [poseA 7][poseB 7][ray or motion 7]
 const CACHE = 4;
 const MAX_STRIDE = 14;
@@ -132,10 +134,16 @@ function made(reply: string, type: ShapeType): ConvexShape {
  * The object must not carry a pose (position, rotation): poses go to the queries.
  */
 export function createShape(spec: Shape): ConvexShape {
-  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-    throw new CollidoscopeError('invalid-argument', 'shape', `must be a shape object, got ${describe(spec)}`);
+  let type: ShapeType;
+  try {
+    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+      throw new CollidoscopeError('invalid-argument', 'shape', `must be a shape object, got ${describe(spec)}`);
+    }
+    type = spec.type; // read before the wasm shape exists: nothing to leak if it throws
+  } catch (e) {
+    throw unreadable(e, 'shape');
   }
-  return made(mod().createShape(toSceneJson(spec)), spec.type);
+  return made(mod().createShape(toSceneJson(spec, 'invalid-argument')), type);
 }
 
 function withMargin(spec: Shape, options: ShapeOptions | undefined): Shape {
@@ -219,6 +227,16 @@ export interface AttributeLike {
  * work). The geometry's position attribute is read once; the geometry is not kept.
  */
 export function polytopeFromGeometry(geometry: GeometryLike, options?: ShapeOptions): ConvexShape {
+  let flat: Float64Array;
+  try {
+    flat = geometryPoints(geometry);
+  } catch (e) {
+    throw unreadable(e, 'geometry');
+  }
+  return polytope(flat, options);
+}
+
+function geometryPoints(geometry: GeometryLike): Float64Array {
   if (geometry === null || typeof geometry !== 'object') {
     throw new CollidoscopeError('invalid-argument', 'geometry', `must be a BufferGeometry, got ${describe(geometry)}`);
   }
@@ -232,25 +250,46 @@ export function polytopeFromGeometry(geometry: GeometryLike, options?: ShapeOpti
   if (attr.itemSize !== 3) {
     throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position.itemSize', `must be 3, got ${attr.itemSize}`);
   }
+  if (!Number.isSafeInteger(attr.count) || attr.count < 0 || attr.count > MAX_POINTS) {
+    throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position.count', `must be a whole number of vertices up to ${MAX_POINTS}, got ${attr.count}`);
+  }
   const flat = new Float64Array(attr.count * 3);
   for (let i = 0; i < attr.count; i++) {
     flat[3 * i] = attr.getX(i);
     flat[3 * i + 1] = attr.getY(i);
     flat[3 * i + 2] = attr.getZ(i);
   }
-  return polytope(flat, options);
+  return flat;
 }
 
 /** @internal Points as one Float64Array x0, y0, z0, x1, … (Float64Arrays pass through). */
 export function flatPoints(points: PointArray): Float64Array {
-  if (points instanceof Float64Array) return points;
-  if (points instanceof Float32Array) return Float64Array.from(points);
+  try {
+    if (points instanceof Float64Array) return points;
+    if (points instanceof Float32Array) return Float64Array.from(points);
+    return flatPointsOf(points);
+  } catch (e) {
+    throw unreadable(e, 'points'); // a getter, a Proxy (a revoked one fails even instanceof)
+  }
+}
+
+function flatPointsOf(points: PointArray): Float64Array {
   if (points === null || typeof points !== 'object' || typeof (points as ArrayLike<unknown>).length !== 'number') {
     throw new CollidoscopeError('invalid-argument', 'points', `must be an array of numbers or of [x, y, z] points, got ${describe(points)}`);
   }
   const list = points as ArrayLike<unknown>;
+  // An array-like's length is whatever it says: check it before allocating (new Float64Array(1e12) throws a
+  // RangeError). More than the C++ limit of 1 000 000 points is refused here, before any copying.
+  const length = list.length;
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new CollidoscopeError('invalid-argument', 'points', `must be an array of numbers or of [x, y, z] points, got a length of ${length}`);
+  }
+  if (length > 3 * MAX_POINTS) {
+    throw new CollidoscopeError('invalid-argument', 'points', `has more than ${MAX_POINTS} points (${length} numbers)`);
+  }
   if (list.length > 0 && Array.isArray(list[0])) {
     const triples = points as readonly Vec3[];
+    if (triples.length > MAX_POINTS) throw new CollidoscopeError('invalid-argument', 'points', `has more than ${MAX_POINTS} points`);
     const out = new Float64Array(triples.length * 3);
     for (let i = 0; i < triples.length; i++) {
       const p = triples[i];
@@ -309,12 +348,31 @@ function describe(v: unknown): string {
   return typeof v;
 }
 
+/**
+ * An exception thrown while reading the caller's values (a getter, a Proxy trap, a revoked Proxy) as the
+ * CollidoscopeError naming the field, with the original as its `cause`.
+ */
+function unreadable(e: unknown, field: string): CollidoscopeError {
+  if (e instanceof CollidoscopeError) return e;
+  const err = new CollidoscopeError('invalid-argument', field, `cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+  Object.defineProperty(err, 'cause', { value: e, configurable: true, writable: true });
+  return err;
+}
+
 function num(v: unknown, field: string): number {
   if (typeof v !== 'number') throw new CollidoscopeError('invalid-argument', field, `must be a number, got ${describe(v)}`);
   return v;
 }
 
 function writeVec(heap: Float64Array, at: number, v: unknown, n: 3 | 4, field: string): void {
+  try {
+    writeVecUnguarded(heap, at, v, n, field);
+  } catch (e) {
+    throw unreadable(e, field);
+  }
+}
+
+function writeVecUnguarded(heap: Float64Array, at: number, v: unknown, n: 3 | 4, field: string): void {
   if (Array.isArray(v) || ArrayBuffer.isView(v)) {
     const a = v as ArrayLike<unknown>;
     if (a.length !== n) throw new CollidoscopeError('invalid-argument', field, `must have ${n} numbers, got ${a.length}`);
@@ -334,13 +392,20 @@ function writeVec(heap: Float64Array, at: number, v: unknown, n: 3 | 4, field: s
 
 /** Writes a pose as 7 doubles at heap[at]. Non-finite numbers are left for the C++ checks to name. */
 function writePose(heap: Float64Array, at: number, pose: PoseLike | undefined, field: string): void {
-  if ((pose instanceof Float64Array || pose instanceof Float32Array) && pose.length === POSE) {
-    heap.set(pose, at); // the hot path of a game loop: no per-number checks needed
-    return;
+  try {
+    if ((pose instanceof Float64Array || pose instanceof Float32Array) && pose.length === POSE) {
+      heap.set(pose, at); // the hot path of a game loop: no per-number checks needed
+      return;
+    }
+    heap[at] = heap[at + 1] = heap[at + 2] = heap[at + 3] = heap[at + 4] = heap[at + 5] = 0;
+    heap[at + 6] = 1;
+    if (pose !== undefined) writePoseObject(heap, at, pose, field);
+  } catch (e) {
+    throw unreadable(e, field); // a revoked Proxy fails even instanceof
   }
-  heap[at] = heap[at + 1] = heap[at + 2] = heap[at + 3] = heap[at + 4] = heap[at + 5] = 0;
-  heap[at + 6] = 1;
-  if (pose === undefined) return;
+}
+
+function writePoseObject(heap: Float64Array, at: number, pose: PoseLike, field: string): void {
   if (Array.isArray(pose) || ArrayBuffer.isView(pose)) {
     const a = pose as ArrayLike<unknown>;
     if (a.length !== POSE) {
@@ -353,6 +418,16 @@ function writePose(heap: Float64Array, at: number, pose: PoseLike | undefined, f
     throw new CollidoscopeError('invalid-argument', field, `must be a pose ({ position, rotation } or 7 numbers), got ${describe(pose)}`);
   }
   const p = pose as { position?: unknown; rotation?: unknown; quaternion?: unknown };
+  // A plain object must not carry other fields: a typo ({ pos: … }) would silently leave the shape at the
+  // origin. Class instances (a three.js Object3D, say) have many more and keep them.
+  const proto = Object.getPrototypeOf(pose);
+  if (proto === Object.prototype || proto === null) {
+    for (const k of Object.keys(pose)) {
+      if (k !== 'position' && k !== 'rotation' && k !== 'quaternion') {
+        throw new CollidoscopeError('invalid-argument', `${field}.${k}`, 'unknown pose field (expected position, rotation or quaternion)');
+      }
+    }
+  }
   if (p.position !== undefined) writeVec(heap, at, p.position, 3, `${field}.position`);
   // A three.js Object3D has both: its `rotation` is an Euler, its `quaternion` the rotation we want.
   if (p.quaternion !== undefined) writeVec(heap, at + 3, p.quaternion, 4, `${field}.quaternion`);
@@ -400,7 +475,8 @@ export function batchLayout(query: BatchQuery): { fields: readonly string[]; str
 
 function kindOf(query: unknown, field: string): BatchQuery {
   if (typeof query !== 'string' || !(KINDS as readonly string[]).includes(query)) {
-    throw new CollidoscopeError('invalid-argument', field, `unknown query ${JSON.stringify(query) ?? String(query)} (expected ${KINDS.join(', ')})`);
+    const what = typeof query === 'string' ? `"${printable(query)}"` : describe(query);
+    throw new CollidoscopeError('invalid-argument', field, `unknown query ${what} (expected ${KINDS.join(', ')})`);
   }
   return query as BatchQuery;
 }
@@ -482,16 +558,32 @@ function checkOptions(options: unknown, allowed: readonly string[]): void {
   if (options === null || typeof options !== 'object') {
     throw new CollidoscopeError('invalid-argument', 'options', `must be an object, got ${describe(options)}`);
   }
-  for (const k of Object.keys(options)) {
+  let keys: string[];
+  try {
+    keys = Object.keys(options);
+  } catch (e) {
+    throw unreadable(e, 'options');
+  }
+  for (const k of keys) {
     if (!allowed.includes(k)) throw new CollidoscopeError('invalid-argument', `options.${k}`, `unknown option (expected ${allowed.join(', ')})`);
   }
 }
 
 function shapeHandle(s: unknown, field: string): number {
-  if (!(s instanceof ConvexShape)) {
+  let isShape: boolean;
+  try {
+    isShape = s instanceof ConvexShape; // a Proxy's getPrototypeOf trap may throw
+  } catch (e) {
+    throw unreadable(e, field);
+  }
+  if (!isShape) {
     throw new CollidoscopeError('invalid-argument', field, `must be a shape made by sphere(), box(), polytope(), createShape(), …, got ${describe(s)}`);
   }
-  return s.handle(field);
+  try {
+    return (s as ConvexShape).handle(field); // a Proxy of a shape has no private handle
+  } catch (e) {
+    throw unreadable(e, field);
+  }
 }
 
 /** Writes a query's arguments into the scratch input; returns the two handles. */
@@ -504,10 +596,14 @@ function prepare(m: WasmModule, q: BatchQuery, args: readonly unknown[]): [numbe
     const a = shapeHandle(shape, 'shape');
     writePose(heap, at, pose, 'pose');
     if (ray === null || typeof ray !== 'object') throw new CollidoscopeError('invalid-argument', 'ray', `must be { origin, direction, maxT? }, got ${describe(ray)}`);
-    checkOptions(ray, ['origin', 'direction', 'maxT']);
-    writeVec(heap, at + 2 * POSE, ray.origin, 3, 'ray.origin');
-    writeVec(heap, at + 2 * POSE + 3, ray.direction, 3, 'ray.direction');
-    heap[at + 2 * POSE + 6] = ray.maxT === undefined ? 1 : num(ray.maxT, 'ray.maxT');
+    try {
+      checkOptions(ray, ['origin', 'direction', 'maxT']);
+      writeVec(heap, at + 2 * POSE, ray.origin, 3, 'ray.origin');
+      writeVec(heap, at + 2 * POSE + 3, ray.direction, 3, 'ray.direction');
+      heap[at + 2 * POSE + 6] = ray.maxT === undefined ? 1 : num(ray.maxT, 'ray.maxT');
+    } catch (e) {
+      throw unreadable(e, 'ray');
+    }
     return [a, a];
   }
   const [sa, poseA, sb, poseB, motion] = args as [unknown, PoseLike, unknown, PoseLike, Motion];
@@ -519,26 +615,41 @@ function prepare(m: WasmModule, q: BatchQuery, args: readonly unknown[]): [numbe
     if (motion === null || typeof motion !== 'object') {
       throw new CollidoscopeError('invalid-argument', 'motion', `must be { translationA?, translationB? }, got ${describe(motion)}`);
     }
-    checkOptions(motion, ['translationA', 'translationB']);
-    if (motion.translationA !== undefined) writeVec(heap, at + 2 * POSE, motion.translationA, 3, 'motion.translationA');
-    if (motion.translationB !== undefined) writeVec(heap, at + 2 * POSE + 3, motion.translationB, 3, 'motion.translationB');
+    try {
+      checkOptions(motion, ['translationA', 'translationB']);
+      if (motion.translationA !== undefined) writeVec(heap, at + 2 * POSE, motion.translationA, 3, 'motion.translationA');
+      if (motion.translationB !== undefined) writeVec(heap, at + 2 * POSE + 3, motion.translationB, 3, 'motion.translationB');
+    } catch (e) {
+      throw unreadable(e, 'motion');
+    }
   }
   return [a, b];
 }
 
 function single(q: BatchQuery, args: readonly unknown[], options: IntersectOptions | undefined): unknown {
   checkOptions(options, q === 'intersect' ? ['trace', 'cache'] : ['trace']);
+  let trace: unknown;
+  let cache: unknown;
+  try {
+    trace = options?.trace;
+    cache = options?.cache;
+  } catch (e) {
+    throw unreadable(e, 'options');
+  }
+  if (trace !== undefined && typeof trace !== 'boolean') {
+    throw new CollidoscopeError('invalid-argument', 'options.trace', `must be true or false, got ${describe(trace)}`);
+  }
   const m = mod();
   const [a, b] = prepare(m, q, args);
   const s = scratchOf(m);
-  if (options?.trace === true) return unwrap<unknown>(m.traceQuery(q, a, b, s.input));
-  const cache = options?.cache;
+  if (trace === true) return unwrap<unknown>(m.traceQuery(q, a, b, s.input));
   if (cache !== undefined && !(cache instanceof IntersectCache)) {
     throw new CollidoscopeError('invalid-argument', 'options.cache', `must be an IntersectCache, got ${describe(cache)}`);
   }
-  if (cache) m.HEAPF64.set(cache.data, s.cache >> 3);
-  if (m._cds_query(KINDS.indexOf(q), a, b, s.input, cache ? s.cache : 0, s.out) === 0) throw lastError(m);
-  if (cache) cache.data.set(m.HEAPF64.subarray(s.cache >> 3, (s.cache >> 3) + CACHE));
+  const c = cache as IntersectCache | undefined;
+  if (c) m.HEAPF64.set(c.data, s.cache >> 3);
+  if (m._cds_query(KINDS.indexOf(q), a, b, s.input, c ? s.cache : 0, s.out) === 0) throw lastError(m);
+  if (c) c.data.set(m.HEAPF64.subarray(s.cache >> 3, (s.cache >> 3) + CACHE));
   return toResult(m, q, m.HEAPF64, s.out >> 3);
 }
 
@@ -633,18 +744,28 @@ function arenaOf(m: WasmModule, bytes: number): number {
 }
 
 function typedLength(v: unknown, field: string): number {
-  if (v === null || typeof v !== 'object' || typeof (v as ArrayLike<number>).length !== 'number') {
+  let length: unknown;
+  try {
+    length = v !== null && typeof v === 'object' ? (v as ArrayLike<number>).length : undefined;
+  } catch (e) {
+    throw unreadable(e, field);
+  }
+  if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) {
     throw new CollidoscopeError('invalid-argument', field, `must be a typed array or an array of numbers, got ${describe(v)}`);
   }
-  return (v as ArrayLike<number>).length;
+  return length;
 }
 
 function copyNumbers(heap: Float64Array | Uint32Array, at: number, v: ArrayLike<number>, field: string): void {
-  if (ArrayBuffer.isView(v)) {
-    heap.set(v as ArrayLike<number>, at);
-    return;
+  try {
+    if (ArrayBuffer.isView(v)) {
+      heap.set(v as ArrayLike<number>, at);
+      return;
+    }
+    for (let i = 0; i < v.length; i++) heap[at + i] = num(v[i], `${field}[${i}]`);
+  } catch (e) {
+    throw unreadable(e, field);
   }
-  for (let i = 0; i < v.length; i++) heap[at + i] = num(v[i], `${field}[${i}]`);
 }
 
 /**
@@ -661,10 +782,22 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   const q = kindOf(query, 'query');
   const m = mod();
   checkOptions(options, ['rays', 'motions', 'caches', 'out']);
-  if (!Array.isArray(shapes)) throw new CollidoscopeError('invalid-argument', 'shapes', `must be an array of shapes, got ${describe(shapes)}`);
-  const nShapes = shapes.length;
-  if (typedLength(poses, 'poses') !== POSE * nShapes) {
-    throw new CollidoscopeError('invalid-argument', 'poses', `must hold 7 numbers per shape (${POSE * nShapes}), got ${(poses as ArrayLike<number>).length}`);
+  let opt: BatchOptions;
+  try {
+    opt = { rays: options.rays, motions: options.motions, caches: options.caches, out: options.out };
+  } catch (e) {
+    throw unreadable(e, 'options');
+  }
+  let nShapes: number;
+  try {
+    if (!Array.isArray(shapes)) throw new CollidoscopeError('invalid-argument', 'shapes', `must be an array of shapes, got ${describe(shapes)}`);
+    nShapes = shapes.length;
+  } catch (e) {
+    throw unreadable(e, 'shapes');
+  }
+  const nPoses = typedLength(poses, 'poses');
+  if (nPoses !== POSE * nShapes) {
+    throw new CollidoscopeError('invalid-argument', 'poses', `must hold 7 numbers per shape (${POSE * nShapes}), got ${nPoses}`);
   }
   const per = q === 'raycast' ? 1 : 2;
   const nIndices = typedLength(pairs, 'pairs');
@@ -673,16 +806,17 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   if (n > 1 << 22) throw new CollidoscopeError('invalid-argument', 'pairs', `must hold at most ${1 << 22} queries, got ${n}`);
   const extraName = q === 'raycast' ? 'rays' : q === 'shapecast' ? 'motions' : null;
   const extraPer = q === 'raycast' ? 7 : 6;
-  const extras = extraName === null ? undefined : options[extraName as 'rays' | 'motions'];
+  const extras = extraName === null ? undefined : opt[extraName as 'rays' | 'motions'];
   if (extraName !== null) {
     if (extras === undefined) throw new CollidoscopeError('invalid-argument', `options.${extraName}`, `is missing (${q} needs ${extraPer} numbers per query)`);
-    if (typedLength(extras, `options.${extraName}`) !== extraPer * n) {
-      throw new CollidoscopeError('invalid-argument', `options.${extraName}`, `must hold ${extraPer} numbers per query (${extraPer * n}), got ${extras.length}`);
+    const nExtras = typedLength(extras, `options.${extraName}`);
+    if (nExtras !== extraPer * n) {
+      throw new CollidoscopeError('invalid-argument', `options.${extraName}`, `must hold ${extraPer} numbers per query (${extraPer * n}), got ${nExtras}`);
     }
-  } else if (options.rays !== undefined || options.motions !== undefined) {
-    throw new CollidoscopeError('invalid-argument', options.rays !== undefined ? 'options.rays' : 'options.motions', `is not used by ${q}`);
+  } else if (opt.rays !== undefined || opt.motions !== undefined) {
+    throw new CollidoscopeError('invalid-argument', opt.rays !== undefined ? 'options.rays' : 'options.motions', `is not used by ${q}`);
   }
-  const caches = options.caches;
+  const caches = opt.caches;
   if (caches !== undefined) {
     if (q !== 'intersect') throw new CollidoscopeError('invalid-argument', 'options.caches', `is only used by intersect, not ${q}`);
     if (!(caches instanceof Float64Array) || caches.length !== CACHE * n) {
@@ -690,11 +824,16 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
     }
   }
   const stride = layoutOf(m, q).fields.length;
-  const out = options.out ?? new Float64Array(stride * n);
+  const out = opt.out ?? new Float64Array(stride * n);
   if (!(out instanceof Float64Array) || out.length < stride * n) {
     throw new CollidoscopeError('invalid-argument', 'options.out', `must be a Float64Array of at least ${stride * n} numbers`);
   }
-  const handles = shapes.map((s, i) => shapeHandle(s, `shapes[${i}]`));
+  let handles: number[];
+  try {
+    handles = shapes.map((s, i) => shapeHandle(s, `shapes[${i}]`));
+  } catch (e) {
+    throw unreadable(e, 'shapes');
+  }
 
   // One arena: doubles first (8-byte aligned), then the 4-byte handles and indices.
   const dPoses = 0;
@@ -710,9 +849,13 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
     if (extraPer === 7) copyNumbers(f64, at + dExtras, extras, `options.${extraName}`);
     else {
       // Motions: 6 per pair into the C++ layout's 7 (the 7th unused).
-      for (let i = 0; i < n; i++) {
-        for (let k = 0; k < 6; k++) f64[at + dExtras + 7 * i + k] = num(extras[6 * i + k], `options.motions[${6 * i + k}]`);
-        f64[at + dExtras + 7 * i + 6] = 0;
+      try {
+        for (let i = 0; i < n; i++) {
+          for (let k = 0; k < 6; k++) f64[at + dExtras + 7 * i + k] = num(extras[6 * i + k], `options.motions[${6 * i + k}]`);
+          f64[at + dExtras + 7 * i + 6] = 0;
+        }
+      } catch (e) {
+        throw unreadable(e, 'options.motions');
       }
     }
   }
@@ -721,12 +864,16 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   const iPairs = iHandles + nShapes;
   m.HEAP32.set(handles, iHandles);
   const u32 = m.HEAPU32;
-  for (let i = 0; i < nIndices; i++) {
-    const v = (pairs as ArrayLike<number>)[i];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= nShapes) {
-      throw new CollidoscopeError('invalid-argument', `pairs[${i}]`, `must be a shape index from 0 to ${nShapes - 1}, got ${describe(v)}`);
+  try {
+    for (let i = 0; i < nIndices; i++) {
+      const v = (pairs as ArrayLike<number>)[i];
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= nShapes) {
+        throw new CollidoscopeError('invalid-argument', `pairs[${i}]`, `must be a shape index from 0 to ${nShapes - 1}, got ${describe(v)}`);
+      }
+      u32[iPairs + i] = v;
     }
-    u32[iPairs + i] = v;
+  } catch (e) {
+    throw unreadable(e, 'pairs');
   }
   const ok = m._cds_batch(
     KINDS.indexOf(q), iHandles << 2, nShapes, base + 8 * dPoses, iPairs << 2, n,
@@ -751,6 +898,7 @@ export function batchResult(query: BatchQuery, out: Float64Array, i: number): un
   const q = kindOf(query, 'query');
   const m = mod();
   const stride = layoutOf(m, q).fields.length;
+  if (!(out instanceof Float64Array)) throw new CollidoscopeError('invalid-argument', 'out', `must be the Float64Array batch() returned, got ${describe(out)}`);
   if (!Number.isInteger(i) || i < 0 || stride * (i + 1) > out.length) {
     throw new CollidoscopeError('invalid-argument', 'i', `must be a query index from 0 to ${Math.floor(out.length / stride) - 1}, got ${i}`);
   }

@@ -180,7 +180,8 @@ export function toPose(pose: PoseLike | undefined): { position: THREE.Vector3; q
   let lib = pose as LibPoseLike | undefined;
   const euler = pose !== null && typeof pose === 'object' && !isArrayLike(pose) ? (pose as { rotation?: unknown; quaternion?: unknown }) : null;
   if (euler && euler.quaternion === undefined && euler.rotation instanceof THREE.Euler) {
-    lib = { ...(pose as object), rotation: new THREE.Quaternion().setFromEuler(euler.rotation) } as LibPoseLike;
+    const { position } = pose as { position?: unknown };
+    lib = { position, rotation: new THREE.Quaternion().setFromEuler(euler.rotation) } as LibPoseLike;
   }
   const n = finite(Array.from(poseNumbers(lib, 'pose')), 'pose');
   const quaternion = new THREE.Quaternion(n[3], n[4], n[5], n[6]);

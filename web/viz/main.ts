@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   }
   app.loadFromHash();
   window.addEventListener('hashchange', () => {
-    if (location.hash !== app.hash.written) app.loadFromHash();
+    const own = location.hash === app.hash.written; // the scene the page shows already
+    app.hash.adopt();
+    if (!own) app.loadFromHash();
   });
   await loadGallery(app);
   app.publish();

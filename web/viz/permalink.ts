@@ -24,11 +24,19 @@ export class HashWriter {
   private last = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private pending: string | null = null;
-  /** The hash most recently written by this page, to tell our own writes from the user's. */
+  /**
+   * The hash of what the page shows, written or still waiting to be: a hashchange to it is nothing new.
+   * (Set when the write is asked for, not when it happens: a link pasted while the page's own write waited
+   * must not be taken for the page's own.)
+   */
   written = '';
+  /** The hash the page last put in the address bar, or took from it; anything else there is the user's. */
+  private inBar = location.hash;
 
   write(url: string): void {
     this.pending = url;
+    const at = url.indexOf('#');
+    this.written = at >= 0 ? url.slice(at) : '';
     const now = performance.now();
     if (this.timer !== null) return;
     const wait = this.last + MIN_INTERVAL_MS - now;
@@ -36,12 +44,23 @@ export class HashWriter {
     else this.timer = setTimeout(() => { this.timer = null; this.flush(); }, wait);
   }
 
+  /** The user navigated to a hash (hashchange): drop the write waiting; what the page shows next comes from it. */
+  adopt(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.pending = null;
+    this.inBar = location.hash;
+  }
+
   private flush(): void {
     if (this.pending === null) return;
     const url = this.pending;
     this.pending = null;
+    // The address changed since the page last wrote it: a link was pasted and its hashchange is still to
+    // come. Overwriting it would lose it; the hashchange handler takes it from here.
+    if (location.hash !== this.inBar) return;
     this.last = performance.now();
     if (url !== location.href) history.replaceState(history.state, '', url);
-    this.written = location.hash;
+    this.inBar = location.hash;
   }
 }

@@ -21,6 +21,13 @@ namespace collidoscope {
 constexpr int kJsonMaxDepth = 64;
 // Largest document accepted: a polytope of 1e6 points at ~70 bytes per point.
 constexpr std::size_t kJsonMaxBytes = 96u * 1024u * 1024u;
+// Most values (numbers, strings, arrays, objects, ...) in one document. The
+// byte limit alone does not bound memory: "[0,0,0,…" spends 2 bytes per value
+// and every value costs a JsonValue (56 bytes in wasm32, twice that while a
+// vector grows), so 96 MiB of it would need ~5 GiB and abort the wasm module.
+// The largest scene, two polytopes of 1e6 points (4 values per point), has
+// 8e6 values; this cap keeps the worst document well under wasm's 2 GiB.
+constexpr std::size_t kJsonMaxValues = 8'100'000;
 
 class JsonValue {
  public:
@@ -47,9 +54,18 @@ class JsonValue {
 // Name of a kind for error messages ("a number", "an array", ...).
 const char* jsonKindName(JsonValue::Kind k);
 
+// Text from the input echoed in an error message (a key, a type name): at
+// most 64 bytes, cut at a UTF-8 character boundary and marked with "…", so
+// a hostile 10 MB key cannot blow up the message; control characters and
+// bidi overrides written as \uXXXX, so it cannot drive a terminal or turn
+// the page's banner around.
+std::string clipForMessage(const std::string& s);
+
 // Parses text into *out. On failure returns false and sets *error to a
-// sentence with the byte offset.
-bool parseJson(const std::string& text, JsonValue* out, std::string* error);
+// sentence with the byte offset. maxValues: see kJsonMaxValues (smaller in
+// tests).
+bool parseJson(const std::string& text, JsonValue* out, std::string* error,
+               std::size_t maxValues = kJsonMaxValues);
 
 // Appends JSON text to an output string.
 class JsonWriter {
