@@ -110,7 +110,7 @@ function failureSummary(text) {
   return picks.length ? picks.slice(0, 6) : ['(no diagnosis found in the output)'];
 }
 
-function runLibFuzzer(target, seconds, seed) {
+function runLibFuzzer(target, seconds, seed, runs) {
   const bin = path.join(BIN, target);
   const scratch = path.join(RUN, target);
   rmSync(scratch, { recursive: true, force: true });
@@ -120,6 +120,8 @@ function runLibFuzzer(target, seconds, seed) {
   const seeds = copyCorpus(target, corpus);
   const args = [
     `-max_total_time=${seconds}`,
+    // A fixed number of inputs (with a fixed seed: the same inputs on every machine), seconds as a cap only.
+    ...(runs ? [`-runs=${runs}`] : []),
     // Full-length inputs from the start: the targets read their numbers with FuzzedDataProvider, and
     // libFuzzer's default length control keeps inputs at a few bytes for minutes (all defaults).
     '-len_control=0',
@@ -194,14 +196,14 @@ function replayKnown() {
 
 // ------------------------------------------------------------------ the link fuzzer (JS)
 
-function runLinkFuzzer(seconds, seed) {
+function runLinkFuzzer(seconds, seed, runs) {
   const scratch = path.join(RUN, 'link');
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
   if (!existsSync(LIB)) {
     return Promise.resolve({ name: 'link', ok: false, execs: 0, detail: [`${path.relative(ROOT, LIB)} is missing: run node scripts/build.mjs first`] });
   }
-  const args = [fileURLToPath(import.meta.url), '--link-worker', '--seconds', String(seconds), '--seed', String(seed), '--scratch', scratch];
+  const args = [fileURLToPath(import.meta.url), '--link-worker', '--seconds', String(seconds), '--seed', String(seed), '--scratch', scratch, ...(runs ? ['--runs', String(runs)] : [])];
   return new Promise((resolve) => {
     let out = '';
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -395,7 +397,7 @@ function describeInput(x) {
   }
 }
 
-async function linkWorker({ seconds, seed, scratch, replay }) {
+async function linkWorker({ seconds, seed, scratch, replay, runs }) {
   const lib = await import(pathToFileURL(LIB).href);
   await lib.init();
   const { CollidoscopeError, decodeLink, encodeLink, validateScene, run } = lib;
@@ -427,7 +429,7 @@ async function linkWorker({ seconds, seed, scratch, replay }) {
     report({ ok: false, execs, failure: what, details: [`input #${execs + 1}: ${describeInput(input)}`, `reproduce: node scripts/fuzz.mjs --target link --seed ${seed} --replay ${execs + 1}`] });
     process.exit(1);
   };
-  while (Date.now() < end) {
+  while (Date.now() < end && !(runs && execs >= runs)) {
     const input = next();
     writeFileSync(current, describeInput(input).slice(0, 100_000));
     const t0 = performance.now();
@@ -477,7 +479,9 @@ async function linkWorker({ seconds, seed, scratch, replay }) {
  * Builds what the targets need and runs each for `seconds`.
  * Returns { passed, failed, rows } with rows [{ name, ok, execs, detail?, note? }].
  */
-export async function runFuzz({ seconds = DEFAULT_SECONDS, targets = DEFAULT_TARGETS, jobs, seed, log = console.log } = {}) {
+// runs: { target: N } stops a target after N inputs (libFuzzer -runs; the link fuzzer's count), seconds
+// remaining a cap: with a fixed seed, every machine then tries the same inputs (scripts/test.mjs does this).
+export async function runFuzz({ seconds = DEFAULT_SECONDS, targets = DEFAULT_TARGETS, jobs, seed, runs = {}, log = console.log } = {}) {
   const unknown = targets.filter((t) => !LIBFUZZER_TARGETS.includes(t) && t !== 'link' && t !== 'known');
   if (unknown.length) throw new Error(`unknown fuzz target(s): ${unknown.join(', ')} (known: ${[...LIBFUZZER_TARGETS, 'link', 'known'].join(', ')})`);
   const linkSeed = seed ?? Math.floor(Math.random() * 2 ** 31);
@@ -507,8 +511,8 @@ export async function runFuzz({ seconds = DEFAULT_SECONDS, targets = DEFAULT_TAR
   // J targets at a time (libFuzzer and the link fuzzer alike are single-threaded).
   const width = Math.max(1, jobs ?? Math.min(2, os.availableParallelism?.() ?? os.cpus().length));
   const tasks = [];
-  if (built) for (const t of native) tasks.push(() => runLibFuzzer(t, seconds, seed));
-  if (targets.includes('link')) tasks.push(() => runLinkFuzzer(seconds, linkSeed));
+  if (built) for (const t of native) tasks.push(() => runLibFuzzer(t, seconds, seed, runs[t]));
+  if (targets.includes('link')) tasks.push(() => runLinkFuzzer(seconds, linkSeed, runs.link));
   const results = new Array(tasks.length);
   let nextTask = 0;
   await Promise.all(
@@ -558,6 +562,7 @@ function parseArgs(argv) {
       return argv[++i];
     };
     if (a === '--seconds') o.seconds = Number(value());
+    else if (a === '--runs') o.runs = Number(value());
     else if (a === '--target' || a === '--targets') o.targets = value().split(',').map((s) => s.trim()).filter(Boolean);
     else if (a === '--jobs') o.jobs = Number(value());
     else if (a === '--seed') o.seed = Number(value());
@@ -583,7 +588,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (opts.help) {
     console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 30).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
   } else if (opts.linkWorker) {
-    await linkWorker({ seconds: opts.seconds ?? DEFAULT_SECONDS, seed: opts.seed ?? 1, scratch: opts.scratch ?? os.tmpdir() });
+    await linkWorker({ seconds: opts.seconds ?? DEFAULT_SECONDS, seed: opts.seed ?? 1, scratch: opts.scratch ?? os.tmpdir(), runs: opts.runs });
   } else if (opts.replay !== undefined) {
     await linkWorker({ seed: opts.seed ?? 1, replay: opts.replay });
   } else if (opts.seedCorpus) {

@@ -29,10 +29,20 @@ inline double dot3(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y 
 inline Vec3 cross3(const Vec3& a, const Vec3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-inline double norm(const Vec3& a) { return std::sqrt(dot3(a, a)); }
-inline double dist(const Vec3& a, const Vec3& b) { return norm(a - b); }
 inline bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 inline double maxAbs3(const Vec3& v) { return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}); }
+// Where |a|² leaves the normal range (coordinates below ~1e-154 or above
+// ~1e154) it is computed on a / max|a_i| instead, so a tiny scene's
+// lengths do not underflow to 0 (fuzz_pair's checks on a scene at 1e-299).
+inline double norm(const Vec3& a) {
+  const double d = dot3(a, a);
+  if (d >= std::numeric_limits<double>::min() && std::isfinite(d)) return std::sqrt(d);
+  const double m = maxAbs3(a);
+  if (!(m > 0) || !std::isfinite(m)) return std::sqrt(d);
+  const Vec3 s = a / m;
+  return m * std::sqrt(dot3(s, s));
+}
+inline double dist(const Vec3& a, const Vec3& b) { return norm(a - b); }
 inline Vec3 unit(const Vec3& v) { return v / norm(v); }
 
 // ---- rotation as a matrix (independent of collidoscope::rotate) ----------

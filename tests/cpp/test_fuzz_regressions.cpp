@@ -18,7 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "collidoscope/chung_wang.h"
 #include "collidoscope/epa.h"
+#include "collidoscope/gjk.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
 #include "collidoscope/hull.h"
@@ -266,6 +268,348 @@ TEST(FuzzRegressions, ShapeCastNormalWithAMarginBelowTheTolerance) {
   EXPECT_LT(ref::dot3(rounded.normal, tb - ta), 0) << "B must approach A along the normal";
   EXPECT_NEAR(ref::norm(rounded.normal - plain.normal), 0, 1e-9);
   EXPECT_EQ(rounded.t, plain.t);
+}
+
+}  // namespace
+
+namespace {
+
+using collidoscope::PosedShape;
+using collidoscope::Shape;
+using collidoscope::Simplex;
+
+// Distance from a zero-radius cone a (a segment along its local y) to a
+// cylinder b: d(s), the distance from the point at s of a's axis to b
+// (reference.h), is convex in s (distance to a convex set along a line), so
+// golden-section search finds the minimum.
+double segmentDistanceBrute(const Shape& a, const Shape& b, double* at) {
+  const Vec3 lo = ref::toWorld(a, {0, -a.halfHeight, 0}), hi = ref::toWorld(a, {0, a.halfHeight, 0});
+  auto d = [&](double s) { return ref::pointCylinderDistance(lo + (hi - lo) * s, b); };
+  double l = 0, r = 1;
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  for (int i = 0; i < 200; ++i) {
+    const double m1 = r - g * (r - l), m2 = l + g * (r - l);
+    if (d(m1) <= d(m2)) r = m2; else l = m1;
+  }
+  if (at) *at = (l + r) / 2;
+  return d((l + r) / 2);
+}
+
+Shape movedBy(Shape s, const Vec3& by) {
+  s.pose.position = s.pose.position + by;
+  return s;
+}
+
+// A zero-radius cone (a segment of length 16 through A's origin) carried
+// along (4, 4, 4), a cylinder (r = hh = 4) along (4, 4, −10): relative to B
+// the segment slides along z in the plane tangent to B's bottom rim circle
+// at its extreme −x point, and touches it exactly once, at t = 2/7 (the
+// segment's midpoint meets the rim point (−4, −4, 0) of B's frame). Near
+// the end the simplex held three support points within 3e-5 of each other
+// on B's rim, 8 from the origin, and a fourth 16 away: simplex.h's
+// signed volumes were rounding noise there (|D| ~ 5e-15, each C_j off by
+// ~1e-13), the sign test said "inside" with weights that did not reproduce
+// x, and the contact points came out 1.09 apart. Found by fuzz_pair (the
+// positions of A, ~1e-284, are the fuzzer's noise; 0 gives the same).
+TEST(FuzzRegressions, ShapeCastNeedleSimplexKeepsContactPointsTogether) {
+  for (const Vec3 position : {Vec3{3.5338548814240502e-284, 1.7669274407120251e-284, 8.5443758736346631e-280}, Vec3{}}) {
+    const Shape a = Shape::cone(0, 8).at(
+        position, Quat{0.82199493652678635, 0.32879797461071458, 0.32879797461071458, 0.32879797461071458});
+    const Shape b = Shape::cylinder(4, 4).at({4, 4, 4});
+    const Vec3 ta{4, 4, 4}, tb{4, 4, -9.9999998174068452};
+    const double scale = 16;
+    // The analytic time of impact, checked against the reference: touching
+    // at 2/7, apart before (tb.z is −10 within 2e-8: the touch moves by
+    // ~1e-9 in t, far inside the bounds below).
+    const double tStar = 2.0 / 7;
+    EXPECT_LT(segmentDistanceBrute(movedBy(a, ta * tStar), movedBy(b, tb * tStar), nullptr), 1e-9);
+    for (double t : {0.0, 0.2, tStar - 1e-3})
+      EXPECT_GT(segmentDistanceBrute(movedBy(a, ta * t), movedBy(b, tb * t), nullptr), 0) << "t = " << t;
+
+    const auto r = collidoscope::gjkShapeCast(PosedShape(a), PosedShape(b), ta, tb);
+    ASSERT_TRUE(r.hit);
+    EXPECT_FALSE(r.initiallyOverlapping);
+    // λ is a lower bound on the time of impact; at a tangential touch the
+    // distance grows only quadratically, (14Δt)²/8, so a distance
+    // tolerance of ~1e-13 leaves Δt up to ~1e-7.
+    EXPECT_LE(r.t, tStar + 1e-9);
+    EXPECT_GE(r.t, tStar - 1e-6);
+    // Whatever the status, the contact points are the weights of the final
+    // simplex: they must coincide and lie on the moved shapes.
+    const Shape at = movedBy(a, ta * r.t), bt = movedBy(b, tb * r.t);
+    EXPECT_LT(ref::dist(r.pointA, r.pointB), 1e-9 * scale)
+        << "pointA [" << r.pointA.x << ", " << r.pointA.y << ", " << r.pointA.z << "] pointB [" << r.pointB.x
+        << ", " << r.pointB.y << ", " << r.pointB.z << "]";
+    EXPECT_LT(ref::pointConeDistance(r.pointA, at), 1e-9 * scale);
+    EXPECT_LT(ref::pointCylinderDistance(r.pointB, bt), 1e-9 * scale);
+    EXPECT_LT(ref::dist(r.pointA, Vec3{1, 1, 1} * (4 * tStar)), 1e-5);
+    // The shapes at the reported time are within tolerance of touching.
+    EXPECT_LT(segmentDistanceBrute(at, bt, nullptr), 1e-9 * scale);
+  }
+}
+
+// The same fault on ordinary shape casts (found by comparing random casts
+// before and after the fix; ~1 in 10 000): a cone and an ellipsoid against
+// boxes, contact points 0.069 and 0.12 apart. Certificate of the answer,
+// from reference.h alone: at time t the contact points coincide and lie on
+// both moved shapes (so the shapes touch at t), the normal's plane
+// separates them there with zero overlap, and B approaches A along it (so
+// along that plane they were apart at every earlier time).
+TEST(FuzzRegressions, ShapeCastThinTetrahedronOnOrdinaryPairs) {
+  struct Case {
+    Shape a, b;
+    Vec3 ta, tb;
+  };
+  const std::vector<Case> cases = {
+      {Shape::cone(0.36689317944144595, 0.83725753686051452)
+           .at({1.5678472026696495, 2.1227468909968037, -1.1658612393938603},
+               Quat{0.49142552490525687, -0.72877638846157233, -0.25800922461808046, 0.40102016047136235}),
+       Shape::box({0.33600026410244205, 0.51180907319216085, 0.3345831236857133})
+           .at({0.89609012939024069, 1.5464891595830228, -3.4858216745164157},
+               Quat{-0.073301536725716113, -0.33826396437158573, -0.65193421774302251, -0.67467484824696144}),
+       {0.0069661745395550589, 0.97884136379723952, -0.26145974191862353},
+       {1.9621688288712336, 1.3941803349253703, 4.3468468040522605}},
+      {Shape::ellipsoid({0.14843488424351126, 0.13349206949536951, 0.35418880394585855})
+           .at({-2.7367588061916392, -0.83416645262645517, 1.5896647479464274},
+               Quat{-0.32631955223204401, 0.33760295794170864, -0.49001256480766703, 0.73445726829455449}),
+       Shape::box({0.76989824544531571, 1.2702356658301379, 1.0554822861649444})
+           .at({-7.0637999564268341, -4.0077361142657981, 0.95388457520760639},
+               Quat{-0.15405496573547173, 0.5733501288420384, -0.8043532986395262, -0.023504643302417468}),
+       {0.1389049704035128, -0.32613462569559282, -1.2186813539042602},
+       {5.6982759272732135, 5.4261557694950078, 0.12125713487530876}},
+  };
+  for (const Case& c : cases) {
+    const auto r = collidoscope::gjkShapeCast(PosedShape(c.a), PosedShape(c.b), c.ta, c.tb);
+    ASSERT_TRUE(r.hit);
+    EXPECT_FALSE(r.initiallyOverlapping);
+    EXPECT_EQ(r.status, collidoscope::RayCastStatus::Converged);
+    const double scale = std::fmax(ref::sceneScale(c.a, c.b), std::fmax(ref::maxAbs3(c.ta), ref::maxAbs3(c.tb)));
+    const double tol = 1e-9 * scale;
+    const Shape at = movedBy(c.a, c.ta * r.t), bt = movedBy(c.b, c.tb * r.t);
+    EXPECT_LT(ref::dist(r.pointA, r.pointB), tol);
+    const double onA = c.a.type == collidoscope::ShapeType::Cone ? ref::pointConeDistance(r.pointA, at)
+                                                                 : ref::pointEllipsoidDistance(r.pointA, at);
+    EXPECT_LT(onA, tol);
+    EXPECT_LT(ref::pointBoxDistance(r.pointB, bt), tol);
+    EXPECT_NEAR(ref::norm(r.normal), 1, 1e-12);
+    // raycast.h: the normal is good to ~1e-4 rad on curved cores, which
+    // moves the overlap by up to that times the shapes' size.
+    EXPECT_NEAR(overlapAlong(at, bt, r.normal), 0, tol + 2e-4 * (ref::boundingRadius(c.a) + ref::boundingRadius(c.b)));
+    EXPECT_LT(ref::dot3(r.normal, c.tb - c.ta), 0);
+  }
+}
+
+// gjkDistance on overlapping shapes returns a common point, the midpoint
+// of Σ λ_i a_i and Σ λ_i b_i. A flat box 2e6 long and 16 wide through a
+// cone of radius 10 gave a tetrahedron (w_i ~ 1e6 apart along the box)
+// whose weights missed the origin by 0.008, so the "common point" lay
+// 0.004 outside the cone (the scene's tolerance is 1e-9 · 1e6 = 0.001).
+// Found by fuzz_pair. The answer is certified from reference.h alone: a
+// point within tolerance of both shapes shows they overlap.
+TEST(FuzzRegressions, DistanceCommonPointOnAThinTetrahedron) {
+  const Shape a = Shape::cone(9.9309909343719482, 3).at({-8, -2.0000000000000001e-10, 1});
+  const Shape b = Shape::box({1000000, 0, 8})
+                      .at({-8, -8, -8}, Quat{-0.58218745514595505, -0.46941728666886451, -0.46941728666886451,
+                                             -0.46941728666886451});
+  const double tol = 1e-9 * 1e6;
+  const auto d = collidoscope::gjkDistance(PosedShape(a), PosedShape(b));
+  EXPECT_EQ(d.status, collidoscope::GjkStatus::Converged);
+  ASSERT_EQ(d.distance, 0);
+  EXPECT_TRUE(d.pointA == d.pointB);
+  EXPECT_LT(ref::pointConeDistance(d.pointA, a), tol);
+  EXPECT_LT(ref::pointBoxDistance(d.pointB, b), tol);
+}
+
+// EPA on a capsule deep in a rounded cylinder: slivers where the curved
+// side meets the cap got normals tilted by ~1e-9 and distances that much
+// below the cap's, the nearest of them (and every face within tolerance of
+// it) did not hold the foot point p = d·n, and its clamped weights gave
+// pointA − pointB 4.6 away from depth·normal (status degenerate). Found by
+// fuzz_pair. The answer is checked with reference.h alone: the points lie
+// on the shapes and differ by depth·normal, and the depth is the least
+// overlap over 4000 directions (the exact depth is 9.375, along x or z).
+TEST(FuzzRegressions, PenetrationPointsAgreeWithDepthOnASliveredCap) {
+  const Shape a = Shape::cylinder(0, 2.375).withMargin(2.375).at({-2.375, -7, -7});
+  const Shape b = Shape::cylinder(7, 7).withMargin(2.375).at({-4.75, -9.375, -9.375}, Quat{-0.5, -0.5, -0.5, -0.5});
+  const double scale = 16.375;
+  const auto p = collidoscope::penetration(PosedShape(a), PosedShape(b));
+  ASSERT_TRUE(p.intersecting);
+  EXPECT_NEAR(ref::norm(p.normal), 1, 1e-12);
+  EXPECT_LT(ref::norm((p.pointA - p.pointB) - p.normal * p.depth), 1e-9 * scale);
+  Shape coreA = a, coreB = b;
+  coreA.margin = coreB.margin = 0;
+  EXPECT_LT(ref::pointCylinderDistance(p.pointA, coreA), 2.375 + 1e-9 * scale);
+  EXPECT_LT(ref::pointCylinderDistance(p.pointB, coreB), 2.375 + 1e-9 * scale);
+  double least = std::numeric_limits<double>::infinity();
+  const int n = 4000;
+  for (int i = 0; i < n; ++i) {
+    const double y = 1 - (2.0 * i + 1) / n, r = std::sqrt(1 - y * y), phi = 2.399963229728653 * i;
+    least = std::fmin(least, overlapAlong(a, b, Vec3{r * std::cos(phi), y, r * std::sin(phi)}));
+  }
+  for (const Vec3 u : {Vec3{1, 0, 0}, Vec3{-1, 0, 0}, Vec3{0, 0, 1}, Vec3{0, 0, -1}, Vec3{0, 1, 0}, Vec3{0, -1, 0}})
+    least = std::fmin(least, overlapAlong(a, b, u));
+  EXPECT_NEAR(least, 9.375, 1e-12);
+  EXPECT_LE(p.depth, least + 1e-9 * scale);
+  EXPECT_NEAR(p.depth, 9.375, 1e-6 * scale);
+  EXPECT_NEAR(overlapAlong(a, b, p.normal), p.depth, 1e-6 * scale);
+}
+
+// The pair queries on a tiny scene: ‖v‖² underflowed below ~1e-154, and
+// two points 4.8e-299 apart were "touching" (distance 0, the midpoint as
+// both closest points) while gjkIntersect said apart; EPA then divided by
+// an underflowed length, and the shape cast saw them overlap. Found by
+// fuzz_pair. Tiny scenes now run scaled by a power of two: the answer is
+// the unit-size scene's, scaled back exactly.
+TEST(FuzzRegressions, QueriesOnATinyScene) {
+  const double x = 4.7876789614947875e-299;
+  const Shape a = Shape::segment({x, 0, 0}, {x, 0, 0});
+  const Shape b = Shape::triangle({0, 0, 0}, {0, 0, 0}, {0, 0, 0});
+  const auto d = collidoscope::gjkDistance(PosedShape(a), PosedShape(b));
+  EXPECT_EQ(d.distance, x);
+  EXPECT_TRUE(d.pointA == (Vec3{x, 0, 0}));
+  EXPECT_TRUE(d.pointB == (Vec3{0, 0, 0}));
+  EXPECT_FALSE(collidoscope::gjkIntersect(PosedShape(a), PosedShape(b)).intersecting);
+
+  // A box and a point at unit size (largest coordinate in [1, 2)) and the
+  // same scene times 2^-1000: the same answer, times 2^-1000, bit for bit;
+  // the unit one against reference.h's point-box distance. Traced, the
+  // frames are in the caller's units.
+  const double s = 0x1p-1000;
+  const Quat q{0.1, 0.2, 0.3, std::sqrt(1 - 0.14)};
+  const Shape box = Shape::box({1, 0.5, 0.25}).at({0.5, 0.25, 0}, q);
+  const Shape point = Shape::point().at({1.75, 1.5, 0.5});
+  const Shape tinyBox = Shape::box({s, 0.5 * s, 0.25 * s}).at({0.5 * s, 0.25 * s, 0}, q);
+  const Shape tinyPoint = Shape::point().at({1.75 * s, 1.5 * s, 0.5 * s});
+  const auto unit = collidoscope::gjkDistance(PosedShape(box), PosedShape(point));
+  collidoscope::GjkRecorder rec;
+  const auto tiny = collidoscope::gjkDistance(PosedShape(tinyBox), PosedShape(tinyPoint), collidoscope::GjkSettings{}, rec);
+  EXPECT_NEAR(unit.distance, ref::pointBoxDistance(point.pose.position, box), 1e-12);
+  EXPECT_GT(unit.distance, 0);
+  EXPECT_EQ(tiny.distance, unit.distance * s);
+  EXPECT_TRUE(tiny.pointA == unit.pointA * s);
+  EXPECT_TRUE(tiny.pointB == unit.pointB * s);
+  EXPECT_EQ(tiny.iterations, unit.iterations);
+  ASSERT_FALSE(rec.frames.empty());
+  EXPECT_TRUE(rec.frames.back().v == tiny.v);
+
+  // The other queries on the fuzz input: apart, no motion, so no overlap
+  // and no hit (EPA and the cast squared lengths that underflowed too).
+  const auto pen = collidoscope::penetration(PosedShape(a), PosedShape(b));
+  EXPECT_FALSE(pen.intersecting);
+  EXPECT_EQ(pen.depth, 0);
+  EXPECT_TRUE(collidoscope::isFinite(pen.normal));
+  const auto still = collidoscope::gjkShapeCast(PosedShape(a), PosedShape(b), Vec3{}, Vec3{});
+  EXPECT_FALSE(still.hit);
+  // And the same unit/tiny pairs for penetration (a box overlapping a
+  // sphere), a shape cast and a ray cast: the unit answers times 2^-1000.
+  const Shape ball = Shape::sphere(0.75).at({1.25, 0.5, 0.25});
+  const Shape tinyBall = Shape::sphere(0.75 * s).at({1.25 * s, 0.5 * s, 0.25 * s});
+  const auto pu = collidoscope::penetration(PosedShape(box), PosedShape(ball));
+  const auto pt = collidoscope::penetration(PosedShape(tinyBox), PosedShape(tinyBall));
+  ASSERT_TRUE(pu.intersecting);
+  EXPECT_TRUE(pt.intersecting);
+  EXPECT_EQ(pt.depth, pu.depth * s);
+  EXPECT_TRUE(pt.normal == pu.normal);
+  EXPECT_TRUE(pt.pointA == pu.pointA * s);
+  const Vec3 ta{1, 1, 0.375}, tb{-0.25, 0, 0};
+  const auto cu = collidoscope::gjkShapeCast(PosedShape(box), PosedShape(point), ta, tb);
+  const auto ct = collidoscope::gjkShapeCast(PosedShape(tinyBox), PosedShape(tinyPoint), ta * s, tb * s);
+  ASSERT_TRUE(cu.hit);
+  EXPECT_TRUE(ct.hit);
+  EXPECT_EQ(ct.t, cu.t);
+  EXPECT_TRUE(ct.pointA == cu.pointA * s);
+  EXPECT_TRUE(ct.normal == cu.normal);
+  const auto ru = collidoscope::gjkRayCast(PosedShape(box), point.pose.position, Vec3{-1, -1, -0.25}, 4);
+  const auto rt = collidoscope::gjkRayCast(PosedShape(tinyBox), tinyPoint.pose.position, Vec3{-s, -s, -0.25 * s}, 4);
+  ASSERT_TRUE(ru.hit);
+  EXPECT_TRUE(rt.hit);
+  EXPECT_EQ(rt.t, ru.t);
+  EXPECT_TRUE(rt.point == ru.point * s);
+
+  // A scene of denormals (found by fuzz_pair): the scaled run (at most
+  // 2^1000) finds the shapes apart by less than the smallest double, so
+  // gjkDistance's distance scales back to 0 — and penetration must then
+  // say touching, not apart.
+  const double dm = 4.9406564584124654e-324;
+  const Shape e = Shape::ellipsoid({dm, dm, dm}).at({dm, dm, dm});
+  const Shape c = Shape::box({dm, dm, dm}).at(
+      {dm, dm, dm}, Quat{0.55220400155585225, -0.44176325390696541, -0.44176325390696541, 0.55205180523277375});
+  const auto de = collidoscope::gjkDistance(PosedShape(e), PosedShape(c));
+  const auto pe = collidoscope::penetration(PosedShape(e), PosedShape(c));
+  EXPECT_EQ(pe.intersecting, !(de.distance > 0));
+  EXPECT_EQ(pe.depth, 0);
+}
+
+// Chung–Wang's repeated-support exit reported "separated" for a point at
+// the local origin of a polytope 1e15 across (its small vertices quantized
+// to 1/8 there), with a gap of −3.7e14: the axis showed an overlap of that
+// much. Found by fuzz_pair (the warm start). Separation must come with an
+// axis that separates, by reference.h's support values.
+TEST(FuzzRegressions, ChungWangRepeatedSupportNeedsAZeroGap) {
+  std::vector<Vec3> pts = {{9.9955037283896786, -7, -9.999616149024444},
+                           {1.9999999999999999e-06, 0, 9.94263413475446},
+                           {-8, -8, -8}};
+  for (int i = 0; i < 4; ++i) pts.push_back({9.9955037283896786, -7, -9.999616149024444});
+  for (int i = 0; i < 9; ++i) pts.push_back({-1e15, -1e15, -1e15});
+  const Shape a = Shape::polytope(pts).at({-1e15, -1e15, -1e15});
+  const Shape b = Shape::point().at({-1e15, -1e15, -1e15});
+  const double tol = 2e-9 * 2e15;
+  collidoscope::ChungWangCache cache;
+  for (int run = 0; run < 2; ++run) {  // cold, then warm from the cache
+    const auto r = collidoscope::chungWangIntersect(PosedShape(a), PosedShape(b), collidoscope::ChungWangSettings{}, &cache);
+    EXPECT_NE(r.status, collidoscope::ChungWangStatus::Degenerate);
+    if (r.status == collidoscope::ChungWangStatus::Separated) {
+      EXPECT_LE(overlapAlong(a, b, r.separatingAxis), tol) << "run " << run;
+      EXPECT_NEAR(-overlapAlong(a, b, r.separatingAxis), r.gap, tol) << "run " << run;
+    }
+  }
+}
+
+// The tetrahedron of that shape cast (w_i = x − p_i, bit for bit). The sign
+// test of simplex.h calls the origin inside it, but its weights miss the
+// origin by far more than rounding (what weightsExpressOrigin checks);
+// reduceTetrahedronToFaces then gives a point of its faces: weights that
+// form a convex combination reproducing v, and v no farther than the
+// nearest face (reference.h's point-triangle distance).
+TEST(FuzzRegressions, SimplexNeedleTetrahedronFallsBackToItsFaces) {
+  const Vec3 y[4] = {
+      {0x1.4c1bacf926e4p+1, -0x1.22983759f2296p+2, 0x1.83756365706dfp+2},
+      {-0x1.4c1bacf91222p+1, 0x1.22983759f2296p+2, -0x1.83757cd23ecb6p+2},
+      {0x1.4c1bacf9298a6p+1, -0x1.22983759f2296p+2, 0x1.8375f079bf865p+2},
+      {0x1.4c1bacf914c76p+1, -0x1.22983759f2296p+2, 0x1.8375a9ef95fe5p+2},
+  };
+  const double extent = 8;
+  Simplex s;
+  s.size = 4;
+  for (int i = 0; i < 4; ++i) s.vertex[i].w = s.vertex[i].a = y[i];
+  Simplex inside = s;
+  collidoscope::reduceSimplex(&inside);
+  if (inside.size == 4) {
+    EXPECT_GT(ref::norm(inside.point()), 1e-9 * extent) << "the case no longer shows the noisy verdict";
+    // Not even refined do they express the origin to the ray loop's
+    // tolerance there (64 ulps of the scene scale).
+    EXPECT_FALSE(collidoscope::weightsExpressOrigin(&inside, 64 * 0x1p-53 * extent));
+  }
+  const Vec3 v = collidoscope::reduceTetrahedronToFaces(&s);
+  ASSERT_GE(s.size, 1);
+  ASSERT_LE(s.size, 3);
+  double sum = 0;
+  Vec3 combo;
+  for (int i = 0; i < s.size; ++i) {
+    EXPECT_GE(s.lambda[i], 0);
+    sum += s.lambda[i];
+    combo = combo + s.vertex[i].w * s.lambda[i];
+  }
+  EXPECT_NEAR(sum, 1, 1e-12);
+  EXPECT_LT(ref::dist(combo, v), 1e-10 * extent) << "the weights do not reproduce v (size " << s.size << ")";
+  double nearestFace = std::numeric_limits<double>::infinity();
+  for (int skip = 0; skip < 4; ++skip) {
+    Vec3 t[3];
+    for (int i = 0, k = 0; i < 4; ++i)
+      if (i != skip) t[k++] = y[i];
+    nearestFace = std::fmin(nearestFace, ref::pointTriangleDistance(Vec3{}, t[0], t[1], t[2]));
+  }
+  EXPECT_LE(ref::norm(v), nearestFace + 1e-12 * extent);
 }
 
 }  // namespace

@@ -131,6 +131,14 @@ TEST(HostileJson, EchoedTextIsClippedAndEscapedInErrors) {
   const std::string clipped = collidoscope::clipForMessage(accents);
   EXPECT_EQ(clipped, accents.substr(0, 63) + "…");
   EXPECT_EQ(collidoscope::clipForMessage("short"), "short");
+  // The 64 bytes count the escapes (found by fuzz_scene: a key of DEL bytes gave a 357-byte field): ten
+  // 6-byte escapes fit, the eleventh would not; an escape is never cut.
+  EXPECT_EQ(collidoscope::clipForMessage(std::string(100, '\x7f')), [] {
+    std::string ten;
+    for (int i = 0; i < 10; ++i) ten += "\\u007f";
+    return ten + "…";
+  }());
+  EXPECT_EQ(collidoscope::clipForMessage("abc" + std::string(10, '\x7f')), "abc" + std::string("\\u007f\\u007f\\u007f\\u007f\\u007f\\u007f\\u007f\\u007f\\u007f\\u007f"));
   // Characters that act rather than show: a terminal's escape sequences, C1 controls, bidi overrides.
   EXPECT_EQ(collidoscope::clipForMessage("a\x1b[2Jb\n"), "a\\u001b[2Jb\\u000a");
   EXPECT_EQ(collidoscope::clipForMessage("x\xC2\x9By"), "x\\u009by");

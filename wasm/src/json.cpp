@@ -279,20 +279,18 @@ const char* jsonKindName(JsonValue::Kind k) {
 }
 
 std::string clipForMessage(const std::string& s) {
+  // At most kMax bytes of output, escapes included (a key of 64 DEL bytes
+  // would otherwise become 384 bytes of "\u007f"; found by fuzz_scene), cut
+  // between characters and escapes, never inside one.
   constexpr std::size_t kMax = 64;
-  std::size_t cut = s.size();
-  if (cut > kMax) {
-    cut = kMax;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
-  }
   // Characters that would act rather than show, in a terminal (ESC sequences,
   // C1 controls) or on the page (bidi overrides, line separators), are written
   // as \uXXXX escapes.
   std::string out;
-  for (std::size_t i = 0; i < cut; ++i) {
+  for (std::size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
-    const unsigned char c1 = i + 1 < cut ? static_cast<unsigned char>(s[i + 1]) : 0;
-    const unsigned char c2 = i + 2 < cut ? static_cast<unsigned char>(s[i + 2]) : 0;
+    const unsigned char c1 = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
+    const unsigned char c2 = i + 2 < s.size() ? static_cast<unsigned char>(s[i + 2]) : 0;
     unsigned cp = 0;
     std::size_t len = 0;
     if (c < 0x20 || c == 0x7F) {
@@ -303,16 +301,21 @@ std::string clipForMessage(const std::string& s) {
       const unsigned u = 0x2000u | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
       if (u == 0x200E || u == 0x200F || (u >= 0x2028 && u <= 0x202E) || (u >= 0x2066 && u <= 0x2069)) cp = u, len = 3;
     }
-    if (len == 0) {
-      out.push_back(s[i]);
-      continue;
+    std::string piece;
+    if (len > 0) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", cp);
+      piece = buf;
+    } else {
+      // One whole UTF-8 character (a lead byte and its continuation bytes).
+      len = 1;
+      while (i + len < s.size() && (static_cast<unsigned char>(s[i + len]) & 0xC0) == 0x80) ++len;
+      piece = s.substr(i, len);
     }
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "\\u%04x", cp);
-    out += buf;
-    i += len - 1;
+    if (out.size() + piece.size() > kMax) return out + "…";
+    out += piece;
+    i += len;
   }
-  if (cut < s.size()) out += "…";
   return out;
 }
 

@@ -750,8 +750,16 @@ ChungWangResult chungWangIntersect(const SA& shapeA, const SB& shapeB, const Chu
         r = normalizedOr(d, s);
         st.r = r;
         st.hasR = true;
-        if (havePrev && r == rPrev) {
-          // Seed ch. 5.4.2: same support points twice in a row.
+        // Seed ch. 5.4.2: same support points twice in a row. The exit
+        // reports a separation whose gap is within rounding of 0
+        // (ChungWangResult::gap), so it is taken only when the gap is.
+        // Rounding can repeat the support points elsewhere: a
+        // point at the local origin of a polytope 1e15 across (its small
+        // vertices quantized to 1/8 there) repeated them with a gap of
+        // −3.7e14, and "separated" came with an axis along which the
+        // shapes overlap by that much (found by fuzz_pair). Then the loop
+        // goes on (the switch to W breaks the cycle, or the cap ends it).
+        if (havePrev && r == rPrev && st.gap >= -tau) {
           status = ChungWangStatus::Separated;
           reason = ChungWangReason::RepeatedDirection;
           line = kRepeat;

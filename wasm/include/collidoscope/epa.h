@@ -40,6 +40,7 @@
 // kEpaMaxVertices vertices (faces ≤ 2V − 4), so nothing allocates.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 #include <vector>
@@ -377,6 +378,38 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double tin
 
 }  // namespace detail
 
+namespace detail {
+
+// Records the frames of a scaled run (tiny scenes, see penetration) in the
+// caller's units: lengths times g = 1/factor, normals unchanged.
+template <class Trace>
+struct ScaledEpaTrace {
+  static constexpr bool enabled = Trace::enabled;
+  Trace* inner;
+  double g;
+  void record(EpaFrame&& f) {
+    if constexpr (Trace::enabled) {
+      for (SimplexVertex& v : f.vertices) v = SimplexVertex{v.w * g, v.a * g, v.b * g};
+      for (EpaFace& x : f.faces) x.distance *= g;
+      for (EpaFace& x : f.removed) x.distance *= g;
+      f.support = SimplexVertex{f.support.w * g, f.support.a * g, f.support.b * g};
+      f.depth *= g;
+      f.gap *= g;
+      f.tolerance *= g;
+      inner->record(std::move(f));
+    } else {
+      (void)f;
+    }
+  }
+};
+
+}  // namespace detail
+
+// How far (in barycentric weight) the answer's point may fall outside the
+// face it is read from before the face counts as not holding it: rounding
+// of the weights of a sliver, far below any real miss.
+constexpr double kEpaHoldSlack = 1e-9;
+
 // Penetration of two convex shapes (SA, SB as for gjkDistance).
 template <class Trace = NoTrace, class SA, class SB>
 PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSettings& gjkSettings,
@@ -385,6 +418,34 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
   PenetrationResult out;
   const double rA = shapeA.radius(), rB = shapeB.radius();
   const DistanceResult g = gjkDistance(shapeA, shapeB, gjkSettings);
+  if constexpr (!detail::IsScaledShape<SA>::value) {
+    // A tiny scene (gjk.h, kGjkTinyScene): EPA's cross products and
+    // lengths underflow too, so it runs on the shapes scaled by a power of
+    // two to unit size, and depth and points are scaled back.
+    if (g.scale < detail::kGjkTinyScene) {
+      const double m = detail::sceneMagnitude(shapeA, shapeB);
+      if (m > 0 && m < detail::kGjkTinyScene) {
+        const int k = std::min(-std::ilogb(m), 1000);
+        const double f = std::ldexp(1.0, k), gs = std::ldexp(1.0, -k);
+        const detail::ScaledShape<SA> sa{&shapeA, f};
+        const detail::ScaledShape<SB> sb{&shapeB, f};
+        detail::ScaledEpaTrace<Trace> st{&trace, gs};
+        PenetrationResult r = penetration(sa, sb, gjkSettings, settings, st);
+        r.depth *= gs;
+        r.pointA = r.pointA * gs;
+        r.pointB = r.pointB * gs;
+        if (!r.intersecting && !(g.distance > 0)) {
+          // Apart in the scaled run by less than the smallest double once
+          // scaled back (denormal scenes): touching, as gjkDistance's 0 says.
+          r.intersecting = true;
+          r.depth = 0;
+          r.pointA = r.pointB = g.pointA;
+          if (r.status == EpaStatus::Converged) r.status = EpaStatus::Touching;
+        }
+        return r;
+      }
+    }
+  }
   double scale = g.scale;
 
   // ‖·‖ below this is rounding noise of the support points.
@@ -616,6 +677,45 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
       for (int k = 0; k < 3; ++k) lam[k] = l[k];
     }
   }
+  // Rounding can break that: slivers where a curved side meets a flat cap
+  // get normals tilted by ~1e-9 and distances that much below the cap's,
+  // and the nearest of them need not hold p, nor any face within the
+  // tolerance of it (found by fuzz_pair: a capsule in a rounded cylinder,
+  // p 4.6 outside the nearest sliver, whose clamped weights then gave
+  // pointA − pointB 4.6 off depth·normal). Then the answer comes from the
+  // nearest face that holds its own foot point d_g·n_g (on a convex
+  // polytope the nearest face always does, so this never changes a sound
+  // result): its depth bounds the overlap along its normal as any face's
+  // does, and depth, normal and points agree. It is taken only within a
+  // loose bound of f's distance (1e-6 of the scale, the accuracy promised
+  // for best estimates); beyond that the clamped weights stay.
+  const EpaFace* answer = &f;
+  double answerDepth = depthCore;
+  if (bestMin < -kEpaHoldSlack) {
+    int fallback = -1;
+    double fallbackLam[3] = {0, 0, 0};
+    for (int i = 0; i < poly.faceSlots; ++i) {
+      const EpaFace& cand = poly.face[i];
+      if (!cand.alive || !(cand.distance <= f.distance + 1e-6 * scale) || !(cand.distance >= 0)) continue;
+      if (fallback >= 0 && !(cand.distance < poly.face[fallback].distance)) continue;
+      const Vec3 q = cand.normal * cand.distance;
+      const Vec3& w0 = poly.vertex[cand.v[0]].w;
+      const Vec3& w1 = poly.vertex[cand.v[1]].w;
+      const Vec3& w2 = poly.vertex[cand.v[2]].w;
+      const double l[3] = {dot(cand.normal, cross(w1 - q, w2 - q)), dot(cand.normal, cross(w2 - q, w0 - q)),
+                           dot(cand.normal, cross(w0 - q, w1 - q))};
+      const double total = l[0] + l[1] + l[2];
+      if (!(total > 0) || !(std::fmin(l[0], std::fmin(l[1], l[2])) / total >= -kEpaHoldSlack)) continue;
+      fallback = i;
+      for (int k = 0; k < 3; ++k) fallbackLam[k] = l[k];
+    }
+    if (fallback >= 0) {
+      holder = fallback;
+      answer = &poly.face[fallback];
+      answerDepth = answer->distance;
+      for (int k = 0; k < 3; ++k) lam[k] = fallbackLam[k];
+    }
+  }
   const EpaFace& h = poly.face[holder];
   double sum = 0;
   for (double& l : lam) {
@@ -629,10 +729,10 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
     pb += poly.vertex[h.v[k]].b * l;
   }
   out.intersecting = true;
-  out.normal = f.normal;
-  out.depth = depthCore + rA + rB;
-  out.pointA = pa + f.normal * rA;
-  out.pointB = pb - f.normal * rB;
+  out.normal = answer->normal;
+  out.depth = answerDepth + rA + rB;
+  out.pointA = pa + answer->normal * rA;
+  out.pointB = pb - answer->normal * rB;
   out.iterations = iteration;
   out.status = status;
   if (status == EpaStatus::Converged && out.depth <= tiny) {

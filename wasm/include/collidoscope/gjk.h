@@ -46,8 +46,10 @@
 // GjkRecorder trace policy does, outside the NoTrace fast path).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "collidoscope/math.h"
 #include "collidoscope/shapes.h"
@@ -130,6 +132,74 @@ inline double absoluteBound(const GjkSettings& s) {
 
 inline double magnitudeOf(const SimplexVertex& s) { return std::fmax(maxAbs(s.a), maxAbs(s.b)); }
 
+// Tiny scenes. GJK works with squared lengths (‖v‖², v·w, the gap): they
+// underflow once the scene's coordinates are below ~1e-154, and then two
+// points 5e-299 apart came out "touching" (‖v‖² = 0; found by fuzz_pair,
+// while gjkIntersect, which tests v·w against ‖v‖, said apart). A scene
+// whose largest coordinate is below kGjkTinyScene (2^-400, so that the
+// touching bound 64u·S still has a normal square) runs on the shapes
+// scaled by a power of two to unit size — exact, so the answer is the one
+// the unit-size scene gives — and the results and trace are scaled back.
+constexpr double kGjkTinyScene = 0x1p-400;
+
+template <class S>
+struct ScaledShape {
+  const S* shape;
+  double factor;  // a power of two
+  Vec3 support(const Vec3& d) const { return shape->support(d) * factor; }
+  double radius() const { return shape->radius() * factor; }
+  Vec3 center() const { return shape->center() * factor; }
+};
+
+template <class S>
+struct IsScaledShape : std::false_type {};
+template <class S>
+struct IsScaledShape<ScaledShape<S>> : std::true_type {};
+
+inline void scaleSimplex(Simplex* s, double g) {
+  for (int i = 0; i < s->size; ++i) {
+    s->vertex[i].w = s->vertex[i].w * g;
+    s->vertex[i].a = s->vertex[i].a * g;
+    s->vertex[i].b = s->vertex[i].b * g;
+  }
+}
+
+// Records the frames of a scaled run in the caller's units (g = 1/factor).
+template <class Trace>
+struct ScaledTrace {
+  static constexpr bool enabled = Trace::enabled;
+  Trace* inner;
+  double g;
+  void record(const GjkFrame& f) {
+    if constexpr (Trace::enabled) {
+      GjkFrame out = f;
+      scaleSimplex(&out.simplex, g);
+      out.v = f.v * g;
+      out.direction = f.direction * g;
+      out.support.w = f.support.w * g;
+      out.support.a = f.support.a * g;
+      out.support.b = f.support.b * g;
+      out.vv = f.vv * g * g;
+      out.vw = f.vw * g * g;
+      out.gap = f.gap * g * g;
+      out.tolerance = f.tolerance * g * g;
+      inner->record(out);
+    } else {
+      (void)f;
+    }
+  }
+};
+
+// The largest coordinate of either shape (and the radii): their supports
+// along ±x, ±y, ±z.
+template <class SA, class SB>
+inline double sceneMagnitude(const SA& a, const SB& b) {
+  double m = std::fmax(a.radius(), b.radius());
+  const Vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  for (const Vec3& d : axes) m = std::fmax(m, std::fmax(maxAbs(a.support(d)), maxAbs(b.support(d))));
+  return m;
+}
+
 // First search direction: from B's centre towards A's (so −v points from A
 // to B), or +x when the centres coincide.
 template <class SA, class SB>
@@ -179,6 +249,27 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
   Vec3 v = simplex.vertex[0].w;
   double vv = dot(v, v);
   double scale = detail::magnitudeOf(simplex.vertex[0]);
+  if constexpr (!detail::IsScaledShape<SA>::value) {
+    if (scale < detail::kGjkTinyScene) {
+      // Possibly a tiny scene (detail::kGjkTinyScene): run it scaled.
+      const double m = detail::sceneMagnitude(shapeA, shapeB);
+      if (m > 0 && m < detail::kGjkTinyScene) {
+        const int k = std::min(-std::ilogb(m), 1000);  // 2^1074 (for a denormal m) is not a double
+        const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
+        const detail::ScaledShape<SA> sa{&shapeA, f};
+        const detail::ScaledShape<SB> sb{&shapeB, f};
+        detail::ScaledTrace<Trace> st{&trace, g};
+        DistanceResult r = gjkDistance(sa, sb, settings, st);
+        r.distance *= g;
+        r.pointA = r.pointA * g;
+        r.pointB = r.pointB * g;
+        r.v = r.v * g;
+        detail::scaleSimplex(&r.simplex, g);
+        r.scale *= g;
+        return r;
+      }
+    }
+  }
   if constexpr (Trace::enabled) {
     detail::recordFrame(trace, GjkEvent::Init, GjkReason::StartFromPoint, kDistInit, 0, simplex, v, Vec3{}, nullptr,
                         false, vv, 0, 0);
@@ -228,7 +319,20 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     if (stop) break;
 
     const Simplex previous = simplex;
-    const Vec3 next = addAndReduce(&simplex, w);
+    Vec3 next = addAndReduce(&simplex, w);
+    // "The origin lies in the tetrahedron" stands only if its weights
+    // express the origin to the distance's accuracy, ε_abs·S (simplex.h
+    // weightsExpressOrigin): the closest points are Σ λ_i a_i and Σ λ_i b_i,
+    // which differ by Σ λ_i w_i. On a flat box 2e6 long against a cone of
+    // radius 10 (w_i ~ 1e6 apart along the box, 16 across) the weights
+    // missed the origin by 0.008 (found by fuzz_pair). They are refined
+    // once; a tetrahedron whose weights still miss is flat within
+    // rounding, and its faces' nearest point becomes v. (The bound is not
+    // the touching bound 64u·S: thin tetrahedra of a curved core just
+    // inside contact miss by more than that, and refused they ended in
+    // no-progress with a distance of 1e-9 instead of 0.)
+    if (simplex.size == 4 && !weightsExpressOrigin(&simplex, detail::absoluteBound(settings) * scale))
+      next = reduceTetrahedronToFaces(&simplex);
     const double nextVV = dot(next, next);
 
     if (simplex.size == 4) {

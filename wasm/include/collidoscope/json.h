@@ -55,7 +55,8 @@ class JsonValue {
 const char* jsonKindName(JsonValue::Kind k);
 
 // Text from the input echoed in an error message (a key, a type name): at
-// most 64 bytes, cut at a UTF-8 character boundary and marked with "…", so
+// most 64 bytes of output (escapes included), cut at a UTF-8 character
+// boundary and marked with "…", so
 // a hostile 10 MB key cannot blow up the message; control characters and
 // bidi overrides written as \uXXXX, so it cannot drive a terminal or turn
 // the page's banner around.

@@ -56,6 +56,10 @@
 // for grazing rays (which take a few more steps), instead of τ/c*. The
 // relative term is van den Bergen's ‖v‖² ≤ ε²·max‖w‖²; the absolute one
 // is gjk.h's. 64u·S is the floor rounding allows (gjk.h kRoundingUlps).
+// A tetrahedron P that simplex.h says holds x is a hit only when its
+// weights (refined once if need be) reproduce x within the same bound,
+// |Σ λ_i w_i| ≤ tolerance; otherwise it is flat within rounding and its
+// faces' nearest point is used as v (rayCastLoop, weightsExpressOrigin).
 //
 // Other exits, all with a status. Rounding can stall the GJK part while x
 // stays put: the same support point twice, or ‖v‖ not decreasing (both
@@ -628,6 +632,21 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
       next = restartFromNewest();
     } else {
       next = duplicate ? reduceSimplex(&simplex) : addAndReduce(&simplex, added);
+      if (simplex.size == 4) {
+        // "x lies in the tetrahedron" is a hit only if the weights express
+        // x (simplex.h weightsExpressOrigin): Σ λ_i w_i within the hit
+        // tolerance of zero, as v must be for a WithinTolerance hit (the
+        // shape cast's contact points are Σ λ_i a_i and Σ λ_i b_i, which
+        // differ by exactly that sum). For a needle (three support points
+        // within 3e-5 on a cylinder's rim, 8 from x, the fourth 16 away)
+        // the signed volumes were rounding noise and the weights put the
+        // contact points 1 apart (found by fuzz_pair). Such a tetrahedron is
+        // flat within rounding: its faces' nearest point becomes v, and
+        // the loop goes on from there.
+        double maxW4 = 0;
+        for (int i = 0; i < 4; ++i) maxW4 = std::fmax(maxW4, length(simplex.vertex[i].w));
+        if (!weightsExpressOrigin(&simplex, tolerance(maxW4))) next = reduceTetrahedronToFaces(&simplex);
+      }
       if (simplex.size == 2) next = accurateSegmentV(&simplex);
       // The reduction keeps a subset of the points, possibly reordered:
       // carry each point's direction along (a new point's is this step's v).
@@ -783,6 +802,13 @@ inline bool pointCore(const S& shape, Vec3* centre) {
       *centre = shape.shape().pose.position;
       return true;
     }
+  } else if constexpr (IsScaledShape<S>::value) {
+    // A tiny scene run scaled (gjk.h kGjkTinyScene): the same closed form.
+    if (pointCore(*shape.shape, centre)) {
+      *centre = *centre * shape.factor;
+      return true;
+    }
+    return false;
   }
   (void)shape;
   (void)centre;
@@ -833,6 +859,55 @@ inline void recordInvalid(Trace& trace, const Vec3& s) {
 
 }  // namespace detail
 
+namespace detail {
+
+// Records the frames of a scaled run (tiny scenes, gjk.h kGjkTinyScene) in
+// the caller's units: lengths times g = 1/factor, squares times g², times
+// λ and unit normals unchanged.
+template <class Trace>
+struct ScaledRayTrace {
+  static constexpr bool enabled = Trace::enabled;
+  Trace* inner;
+  double g;
+  void record(RayFrame&& f) {
+    if constexpr (Trace::enabled) {
+      auto sv = [&](SimplexVertex& v) { v = SimplexVertex{v.w * g, v.a * g, v.b * g}; };
+      f.x = f.x * g;
+      scaleSimplex(&f.simplex, g);
+      f.v = f.v * g;
+      sv(f.support);
+      f.supportPoint = f.supportPoint * g;
+      f.w = f.w * g;
+      f.planePoint = f.planePoint * g;
+      f.vw *= g * g;
+      f.threshold *= g * g;
+      f.vr *= g * g;
+      f.vv *= g * g;
+      f.radius *= g;
+      f.tolerance *= g;
+      if (f.event != RayEvent::Done) f.normal = f.normal * g;  // n is unnormalized until Done
+      inner->record(std::move(f));
+    } else {
+      (void)f;
+    }
+  }
+};
+
+// The scale factor 2^k that brings a tiny scene (largest coordinate m below
+// kGjkTinyScene) to unit size, or 0 when the scene is not tiny. `extra`:
+// the query's own coordinates (ray origin and direction, translations).
+template <class SA, class SB>
+inline int tinySceneExponent(const SA& a, const SB& b, double extra) {
+  double m0 = std::fmax(std::fmax(maxAbs(a.center()), maxAbs(b.center())), extra);
+  m0 = std::fmax(m0, std::fmax(a.radius(), b.radius()));
+  if (!(m0 < kGjkTinyScene)) return 0;
+  const double m = std::fmax(sceneMagnitude(a, b), extra);
+  if (!(m > 0 && m < kGjkTinyScene)) return 0;
+  return std::min(-std::ilogb(m), 1000);
+}
+
+}  // namespace detail
+
 // Ray x(t) = origin + t·direction, 0 ≤ t ≤ maxT (maxT may be +∞), against a
 // convex shape: any type with `Vec3 support(const Vec3&) const` (world-space
 // core), `double radius() const` and `Vec3 center() const` (PosedShape).
@@ -848,6 +923,18 @@ RayCastResult gjkRayCast(const S& shape, const Vec3& origin, const Vec3& directi
     out.reason = RayReason::InvalidInput;
     if constexpr (Trace::enabled) detail::recordInvalid(trace, origin);
     return out;
+  }
+  if constexpr (!detail::IsScaledShape<S>::value) {
+    // A tiny scene: run scaled (gjk.h kGjkTinyScene); t is unchanged.
+    const int k = detail::tinySceneExponent(shape, shape, std::fmax(maxAbs(origin), maxAbs(direction)));
+    if (k != 0) {
+      const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
+      const detail::ScaledShape<S> scaled{&shape, f};
+      detail::ScaledRayTrace<Trace> st{&trace, g};
+      RayCastResult res = gjkRayCast(scaled, origin * f, direction * f, maxT, settings, st);
+      res.point = res.point * g;
+      return res;
+    }
   }
   Vec3 centre;
   if (settings.analyticSpheres && detail::pointCore(shape, &centre)) {
@@ -895,6 +982,20 @@ ShapeCastResult gjkShapeCast(const SA& shapeA, const SB& shapeB, const Vec3& tra
     out.reason = RayReason::InvalidInput;
     if constexpr (Trace::enabled) detail::recordInvalid(trace, Vec3{});
     return out;
+  }
+  if constexpr (!detail::IsScaledShape<SA>::value) {
+    // A tiny scene: run scaled (gjk.h kGjkTinyScene); t is unchanged.
+    const int k = detail::tinySceneExponent(shapeA, shapeB, std::fmax(maxAbs(translationA), maxAbs(translationB)));
+    if (k != 0) {
+      const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
+      const detail::ScaledShape<SA> sa{&shapeA, f};
+      const detail::ScaledShape<SB> sb{&shapeB, f};
+      detail::ScaledRayTrace<Trace> st{&trace, g};
+      ShapeCastResult res = gjkShapeCast(sa, sb, translationA * f, translationB * f, settings, st);
+      res.pointA = res.pointA * g;
+      res.pointB = res.pointB * g;
+      return res;
+    }
   }
   Vec3 ca, cb;
   if (settings.analyticSpheres && detail::pointCore(shapeA, &ca) && detail::pointCore(shapeB, &cb)) {

@@ -60,8 +60,13 @@
 // apart but within r_A + r_B, the true direction joins the cores' closest
 // points (a vertex–edge pair, say), which need not be a candidate: the
 // answer is then for the axis set only, i.e. conservative — "intersecting"
-// may be reported for shapes up to r_A + r_B apart along a non-candidate
-// direction, and the depth is an upper bound. Status RoundedBound flags it.
+// may be reported for shapes that are apart along a non-candidate
+// direction, by more than r_A + r_B too: where the closest features are a
+// vertex or an edge, a candidate's gap can be far below the cores'
+// distance (a point 9 from a sliver tetrahedron 1e5 long is only 1.25 from
+// it along its best face normal, so with a margin of 3.375 the shapes, 5.6
+// apart, "intersect"; found by fuzz_pair). The depth is an
+// upper bound. Status RoundedBound flags it.
 // "Separated" is always certain (the axis and gap are exact). The flag is
 // raised whenever the best overlap is below r_A + r_B, also where the
 // answer happens to be exact (rounded boxes face to face).

@@ -168,6 +168,17 @@ inline SubSolution solveTriangle(const Vec3* y, int i, int j, int k) {
 
 inline double det3(const Vec3& a, const Vec3& b, const Vec3& c) { return dot(a, cross(b, c)); }
 
+// The nearest point of the tetrahedron's boundary: its faces solved as
+// triangles (the flat case below).
+inline SubSolution solveTetrahedronFaces(const Vec3* y) {
+  SubSolution best;
+  keepNearer(&best, solveTriangle(y, 1, 2, 3));
+  keepNearer(&best, solveTriangle(y, 0, 2, 3));
+  keepNearer(&best, solveTriangle(y, 0, 1, 3));
+  keepNearer(&best, solveTriangle(y, 0, 1, 2));
+  return best;
+}
+
 inline SubSolution solveTetrahedron(const Vec3* y) {
   const Vec3 e1 = y[1] - y[0], e2 = y[2] - y[0], e3 = y[3] - y[0];
   const double C[4] = {det3(y[1], y[2], y[3]), -det3(y[0], y[2], y[3]), det3(y[0], y[1], y[3]),
@@ -198,6 +209,17 @@ inline SubSolution solveTetrahedron(const Vec3* y) {
   return best;
 }
 
+// Replaces s by the vertices sol keeps, with their weights.
+inline void keepSolution(Simplex* s, const SubSolution& sol) {
+  SimplexVertex kept[4];
+  for (int m = 0; m < sol.size; ++m) kept[m] = s->vertex[sol.index[m]];
+  for (int m = 0; m < sol.size; ++m) {
+    s->vertex[m] = kept[m];
+    s->lambda[m] = sol.lambda[m];
+  }
+  s->size = sol.size;
+}
+
 }  // namespace detail
 
 // Replaces s by the smallest sub-simplex whose hull contains the point of
@@ -221,14 +243,68 @@ inline Vec3 reduceSimplex(Simplex* s) {
       sol = detail::solveTetrahedron(y);
       break;
   }
-  SimplexVertex kept[4];
-  for (int m = 0; m < sol.size; ++m) kept[m] = s->vertex[sol.index[m]];
-  for (int m = 0; m < sol.size; ++m) {
-    s->vertex[m] = kept[m];
-    s->lambda[m] = sol.lambda[m];
-  }
-  s->size = sol.size;
+  detail::keepSolution(s, sol);
   return sol.v;
+}
+
+// For a tetrahedron s (4 vertices) that is flat within rounding although
+// the sign test called the origin inside (weightsExpressOrigin says no):
+// the nearest point of its faces, as reduceSimplex gives for a flat one.
+inline Vec3 reduceTetrahedronToFaces(Simplex* s) {
+  Vec3 y[4];
+  for (int i = 0; i < 4; ++i) y[i] = s->vertex[i].w;
+  const detail::SubSolution sol = detail::solveTetrahedronFaces(y);
+  detail::keepSolution(s, sol);
+  return sol.v;
+}
+
+// Whether a tetrahedron s (4 vertices) that reduceSimplex kept — the sign
+// test put the origin inside — has weights that express the origin:
+// |Σ λ_i w_i| ≤ bound, the caller's bound for "touching" (rounding of its
+// coordinates or its hit tolerance). The signed volumes are triple
+// products of the w_i themselves, each off by a few u·|w|³, while the flat
+// test above measures D against the edges; a tetrahedron thin relative to
+// its size (three support points within 3e-5 of each other on a cylinder's
+// rim, 8 from the origin, the fourth 16 away; or a box 2e6 long and 16
+// wide against a cone) can pass that test with weights that miss the
+// origin by far more than rounding, and the closest points Σ λ_i a_i and
+// Σ λ_i b_i differ by exactly that miss. Weights that miss are refined
+// once — the correction d solves [w_1 − w_0, w_2 − w_0, w_3 − w_0] d =
+// −Σ λ_i w_i from the edges (Cramer), whose rounding is relative to the
+// small right-hand side — negative ones clamped to 0, and then kept if
+// they express the origin within the bound. Otherwise false: the tetrahedron is flat within
+// rounding and the caller takes its faces (reduceTetrahedronToFaces).
+// On a well-conditioned tetrahedron the first test passes and the weights
+// are kept bit for bit.
+inline bool weightsExpressOrigin(Simplex* s, double bound) {
+  const double bb = bound * bound;
+  Vec3 r = s->point();
+  if (lengthSquared(r) <= bb) return true;
+  const Vec3 e1 = s->vertex[1].w - s->vertex[0].w, e2 = s->vertex[2].w - s->vertex[0].w,
+             e3 = s->vertex[3].w - s->vertex[0].w;
+  const double D = detail::det3(e1, e2, e3);
+  if (!(std::fabs(D) > 0)) return false;
+  const double d1 = detail::det3(-r, e2, e3) / D, d2 = detail::det3(e1, -r, e3) / D,
+               d3 = detail::det3(e1, e2, -r) / D;
+  Simplex refined = *s;
+  refined.lambda[1] += d1;
+  refined.lambda[2] += d2;
+  refined.lambda[3] += d3;
+  refined.lambda[0] -= d1 + d2 + d3;
+  // A weight that comes out negative puts the origin (just) outside: clamp
+  // it, and keep the result only if it still expresses the origin within
+  // the bound (the origin is then within the bound of the tetrahedron).
+  double sum = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (!(refined.lambda[i] >= 0)) refined.lambda[i] = 0;
+    sum += refined.lambda[i];
+  }
+  if (!(sum > 0)) return false;
+  for (int i = 0; i < 4; ++i) refined.lambda[i] /= sum;
+  r = refined.point();
+  if (!(lengthSquared(r) <= bb)) return false;
+  *s = refined;
+  return true;
 }
 
 // GJK's update: W ← W ∪ {w}, then reduce (s must hold at most 3 vertices).
