@@ -887,3 +887,90 @@ inline BruteResult compareWithBruteForce(const std::vector<Vec3>& pts, const Con
 
 }  // namespace hullcheck
 #endif
+
+// ---- Tolerant comparisons for nearly degenerate clouds (tests/fuzz/fuzz_hull.cpp, test_hull_degenerate.cpp)
+namespace hullref {
+
+using collidoscope::ConvexHull;
+
+inline std::string pointText(double d) {
+  std::ostringstream o;
+  o.precision(17);
+  o << d;
+  return o.str();
+}
+
+inline std::string pointText(const Vec3& v) { return "[" + pointText(v.x) + ", " + pointText(v.y) + ", " + pointText(v.z) + "]"; }
+
+// How far p lies outside the hull: the largest signed distance to a face
+// plane (polyhedron; accurate normals, hullref::unitCross) or to the
+// polygon's plane and side lines. A lower bound of the Euclidean distance
+// (≥ it / √3), which is all a tolerance test needs; unlike
+// hullcheck::distanceToHull's closest points on fan triangles it stays
+// accurate on the slivers a 1e15-long polygon is made of.
+inline double outsideHull(const ConvexHull& h, const Vec3& p) {
+  const Vec3& o = h.vertices[0];
+  switch (h.kind) {
+    case collidoscope::HullKind::Point: return ref::dist(p, o);
+    case collidoscope::HullKind::Segment: return ref::pointSegmentDistance(p, h.vertices[0], h.vertices[1]);
+    case collidoscope::HullKind::Polygon: {
+      double worst = std::fabs(ref::dot3(h.normal, p - o));
+      const std::vector<int>& poly = h.faces[0];
+      for (std::size_t i = 0; i < poly.size(); ++i) {
+        const Vec3& a = h.vertices[static_cast<std::size_t>(poly[i])];
+        const Vec3& b = h.vertices[static_cast<std::size_t>(poly[(i + 1) % poly.size()])];
+        const Vec3 m = ref::unit(ref::cross3(b - a, h.normal));
+        worst = std::fmax(worst, ref::dot3(m, p - a));
+      }
+      return worst;
+    }
+    case collidoscope::HullKind::Polyhedron: {
+      double worst = -std::numeric_limits<double>::infinity();
+      for (const auto& t : h.triangles) {
+        const Vec3& a = h.vertices[static_cast<std::size_t>(t[0])];
+        const Vec3 n = hullref::unitCross(a, h.vertices[static_cast<std::size_t>(t[1])], h.vertices[static_cast<std::size_t>(t[2])]);
+        worst = std::fmax(worst, ref::dot3(n, p - a));
+      }
+      return worst;
+    }
+  }
+  return 0;
+}
+
+// Hull vertices against brute-force extreme points, as
+// hullcheck::compareWithBruteForce does — ext(8τ) ⊆ hull ⊆ ext(τ/8) — but
+// with near-duplicates allowed for: of two input points closer than τ the
+// library may keep either, while the brute force keeps the first; and with
+// the dimension allowed anywhere between the two brute-force answers.
+inline std::string bruteForceSandwich(const std::vector<Vec3>& pts, const ConvexHull& h) {
+  const std::vector<Vec3> d = hullref::distinct(pts);
+  const double tau = h.tolerance, tLo = tau / 8, tHi = tau * 8, eps = hullref::inputUncertainty(d);
+  int dimLo = 0, dimHi = 0;
+  const std::vector<int> lo = hullref::extremePoints(d, tLo, eps, &dimLo);
+  const std::vector<int> hi = hullref::extremePoints(d, tHi, eps, &dimHi);
+  // The dimension falls as the tolerance grows: the hull's (at τ) lies
+  // between the brute force's at 8τ and at τ/8 (it can differ from both when
+  // the cloud has structure at two scales: a long needle ending in a small
+  // flat triangle).
+  const int dim = static_cast<int>(h.kind);
+  if (dim < dimHi || dim > dimLo)
+    return std::string("kind ") + collidoscope::hullKindName(h.kind) + ", brute-force dimension " + std::to_string(dimLo) +
+           " at τ/8 and " + std::to_string(dimHi) + " at 8τ";
+  for (const Vec3& v : h.vertices) {
+    bool found = false;
+    for (int i : lo) found = found || ref::dist(d[static_cast<std::size_t>(i)], v) <= 2 * tau;
+    if (!found) return "hull vertex " + pointText(v) + " is not extreme (brute force, tolerance τ/8)";
+  }
+  for (int i : hi) {
+    const Vec3& v = d[static_cast<std::size_t>(i)];
+    bool kept = false;
+    for (const Vec3& w : h.vertices) kept = kept || ref::dist(w, v) <= 2 * tau;
+    if (kept) continue;
+    const double off = outsideHull(h, v);
+    if (off > tHi) return "extreme point " + pointText(v) + " (brute force, tolerance 8τ) is not a hull vertex and is " +
+                          pointText(off) + " from the hull";
+  }
+  return "";
+}
+
+}  // namespace hullref

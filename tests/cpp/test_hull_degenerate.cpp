@@ -16,7 +16,6 @@
 
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,73 +28,6 @@ using collidoscope::ConvexHull;
 using collidoscope::HullError;
 using collidoscope::HullKind;
 using collidoscope::Vec3;
-
-std::string str(const Vec3& v) {
-  std::ostringstream o;
-  o.precision(17);
-  o << "[" << v.x << ", " << v.y << ", " << v.z << "]";
-  return o.str();
-}
-
-// How far p lies outside the hull: the largest signed distance to a face
-// plane (polyhedron) or to the polygon's plane and side lines; a lower
-// bound of the Euclidean distance, accurate on slivers (quad-precision
-// normals).
-double outsideHull(const ConvexHull& h, const Vec3& p) {
-  const Vec3& o = h.vertices[0];
-  switch (h.kind) {
-    case HullKind::Point: return ref::dist(p, o);
-    case HullKind::Segment: return ref::pointSegmentDistance(p, h.vertices[0], h.vertices[1]);
-    case HullKind::Polygon: {
-      double worst = std::fabs(ref::dot3(h.normal, p - o));
-      const std::vector<int>& poly = h.faces[0];
-      for (std::size_t i = 0; i < poly.size(); ++i) {
-        const Vec3& a = h.vertices[static_cast<std::size_t>(poly[i])];
-        const Vec3& b = h.vertices[static_cast<std::size_t>(poly[(i + 1) % poly.size()])];
-        worst = std::fmax(worst, ref::dot3(ref::unit(ref::cross3(b - a, h.normal)), p - a));
-      }
-      return worst;
-    }
-    case HullKind::Polyhedron: {
-      double worst = -std::numeric_limits<double>::infinity();
-      for (const auto& t : h.triangles) {
-        const Vec3& a = h.vertices[static_cast<std::size_t>(t[0])];
-        const Vec3 n = hullref::unitCross(a, h.vertices[static_cast<std::size_t>(t[1])], h.vertices[static_cast<std::size_t>(t[2])]);
-        worst = std::fmax(worst, ref::dot3(n, p - a));
-      }
-      return worst;
-    }
-  }
-  return 0;
-}
-
-// The brute-force sandwich: hull vertices extreme at τ/8 (up to a
-// near-duplicate within 2τ), points extreme at 8τ kept or within 8τ of the
-// hull, the kind between the dimensions at 8τ and τ/8.
-std::string bruteForce(const std::vector<Vec3>& pts, const ConvexHull& h) {
-  const std::vector<Vec3> d = hullref::distinct(pts);
-  const double tau = h.tolerance, tLo = tau / 8, tHi = tau * 8, eps = hullref::inputUncertainty(d);
-  int dimLo = 0, dimHi = 0;
-  const std::vector<int> lo = hullref::extremePoints(d, tLo, eps, &dimLo);
-  const std::vector<int> hi = hullref::extremePoints(d, tHi, eps, &dimHi);
-  const int dim = static_cast<int>(h.kind);
-  if (dim < dimHi || dim > dimLo)
-    return std::string("kind ") + collidoscope::hullKindName(h.kind) + ", brute-force dimension " + std::to_string(dimLo) +
-           " at τ/8 and " + std::to_string(dimHi) + " at 8τ";
-  for (const Vec3& v : h.vertices) {
-    bool found = false;
-    for (int i : lo) found = found || ref::dist(d[static_cast<std::size_t>(i)], v) <= 2 * tau;
-    if (!found) return "hull vertex " + str(v) + " is not extreme (brute force, tolerance τ/8)";
-  }
-  for (int i : hi) {
-    const Vec3& v = d[static_cast<std::size_t>(i)];
-    bool kept = false;
-    for (const Vec3& w : h.vertices) kept = kept || ref::dist(w, v) <= 2 * tau;
-    if (!kept && outsideHull(h, v) > tHi)
-      return "extreme point " + str(v) + " (brute force, tolerance 8τ) is not a hull vertex";
-  }
-  return "";
-}
 
 // "" when the hull of `pts` keeps every invariant; *kind and *vertices
 // report what was built.
@@ -119,7 +51,7 @@ std::string checkCloud(const std::vector<Vec3>& pts, HullKind* kind = nullptr, s
   hs.tolerance = std::ldexp(h.tolerance, -e);
   const std::string problem = hullcheck::check(unit, hs);
   if (!problem.empty()) return problem;
-  if (pts.size() <= 16 && hs.tolerance >= 64 * hullref::inputUncertainty(unit)) return bruteForce(unit, hs);
+  if (pts.size() <= 16 && hs.tolerance >= 64 * hullref::inputUncertainty(unit)) return hullref::bruteForceSandwich(unit, hs);
   return "";
 }
 
