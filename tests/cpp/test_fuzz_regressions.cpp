@@ -613,3 +613,144 @@ TEST(FuzzRegressions, SimplexNeedleTetrahedronFallsBackToItsFaces) {
 }
 
 }  // namespace
+
+// ---- found by fuzz_pair in issue 8's last round ----------------------------
+namespace {
+
+using collidoscope::PosedShape;
+using collidoscope::Shape;
+
+Shape movedTo(Shape s, const Vec3& by) {
+  s.pose.position = s.pose.position + by;
+  return s;
+}
+
+std::vector<Vec3> posedPoints(const Shape& s) {
+  std::vector<Vec3> out;
+  for (const Vec3& p : s.points) out.push_back(ref::toWorld(s, p));
+  return out;
+}
+
+// A polytope 1e6 across and a point 1.747 from one of its edges. GJK's
+// segment v there was 1e-5 rad off the true normal; the triangle with a
+// vertex 1e6 away fixed the direction, but its ‖v‖ came out 5e-11 longer
+// (rounding), so both loops stopped with no progress, and gjkIntersect
+// answered "intersecting" (status degenerate) at a distance of 1.7. A step
+// whose ‖v‖ grows by less than τ = 64u·S is now taken (gjk.h,
+// kGjkSidewaysSteps). Reference: the brute-force distance of reference.h
+// over all vertex, edge and triangle features.
+TEST(FuzzRegressions, GjkTakesASidewaysStepWithinRounding) {
+  const Shape a = Shape::polytope({{-8, 5.3725490196078436, -1000000},
+                                   {-1000000, -1000000, -3.0000000000000001e-12},
+                                   {-8, 5.3725490196078436, -1000000},
+                                   {-8, -8, -8},
+                                   {-8, -7, -1000000},
+                                   {-1000000, -1000000, 5.3725490196078436},
+                                   {2.4705882352941284, 8, 0}})
+                      .at({-8.9999999999999996e-12, -8, -8});
+  const Shape b = Shape::point().at({-8, -8, -8});
+  const double want = ref::hullHullDistanceBrute(posedPoints(a), {Vec3{-8, -8, -8}});
+  ASSERT_NEAR(want, 1.747005803, 1e-6);  // the exact value, from rational arithmetic, is 1.7470058031258933
+  const double tol = 1e-9 * 1e6;
+  const auto inter = collidoscope::gjkIntersect(PosedShape(a), PosedShape(b));
+  EXPECT_FALSE(inter.intersecting);
+  EXPECT_EQ(inter.status, collidoscope::GjkStatus::Converged);
+  const auto d = collidoscope::gjkDistance(PosedShape(a), PosedShape(b));
+  EXPECT_NEAR(d.distance, want, tol);
+  EXPECT_LT(ref::hullHullDistanceBrute(posedPoints(a), {d.pointA}), tol);
+}
+
+// A cone carried along a diagonal into a point. The ray loop's last step
+// brought back the cone's rim point 1.8e-15 from the one it already held
+// (10 from the origin); the "triangle" of the two and the apex passed
+// simplex.h's angle test, its normal was noise, and its weights put the
+// contact points 0.49 apart. Such a triangle is flat now (its normal is
+// below what one point's rounding can do, simplex.h kNoise). Certificate
+// from reference.h: at time t the contact points coincide and lie on both
+// moved shapes.
+TEST(FuzzRegressions, ShapeCastDropsATriangleWithANoiseEdge) {
+  const Shape a = Shape::cone(8, 8).at({-8, -8, 4}, Quat{-0.5, -0.5, -0.5, -0.5});
+  const Shape b = Shape::point().at({-4, -4, 8});
+  const Vec3 ta{9.3725490196078418, 9.3725490196078418, 9.3725490150973201}, tb{-8, -8, -8};
+  const auto r = collidoscope::gjkShapeCast(PosedShape(a), PosedShape(b), ta, tb);
+  ASSERT_TRUE(r.hit);
+  ASSERT_FALSE(r.initiallyOverlapping);
+  const double tol = 1e-9 * 32;
+  const Shape at = movedTo(a, ta * r.t), bt = movedTo(b, tb * r.t);
+  EXPECT_LT(ref::dist(r.pointA, r.pointB), tol);
+  EXPECT_LT(ref::pointConeDistance(r.pointA, at), tol);
+  EXPECT_LT(ref::dist(r.pointB, bt.pose.position), tol);
+}
+
+// A polytope with coordinates ±1e6 swept into a rounded ellipsoid moving by
+// −1e6 along the diagonal. Near the hit the simplex was a needle triangle,
+// 1.7e6 long and 1.5e-6 wide at the far end, with x 3.375 (the margin) from
+// its long side: the normal from the two long edges was tilted by 5e-6
+// rad (v came out 2.4 long, inside the margin), and once that was fixed,
+// the triple-product weights still missed v by 3, which moved the contact
+// points that far apart. simplex.h now takes the normal from the two
+// shorter edges and corrects weights that miss v (refineTriangleWeights).
+TEST(FuzzRegressions, ShapeCastNeedleTriangleWeightsExpressV) {
+  const Shape a = Shape::polytope({{-8, 5.3723606689303534, -8.9999999999999996e-12},
+                                   {-1000000, -1000000, -1000000},
+                                   {-1000000, -8, -8},
+                                   {-1000000, -3.0000000000000001e-12, -8}})
+                      .at({-8, -7, -1000000});
+  const Shape b = Shape::ellipsoid({0.99999999999999989, 3.375, 3.375})
+                      .at({-11.375, -10.375, -1000003.375},
+                          Quat{-0.5620123536144479, -0.5620123536144479, -0.22896799591699729, -0.5620123536144479})
+                      .withMargin(3.375);
+  const Vec3 ta{-3.375, -3.375, -3.375}, tb{-1000000, -1000000, -1000000};
+  const auto r = collidoscope::gjkShapeCast(PosedShape(a), PosedShape(b), ta, tb);
+  ASSERT_TRUE(r.hit);
+  ASSERT_FALSE(r.initiallyOverlapping);
+  const double tol = 1e-9 * 2e6;
+  const Shape at = movedTo(a, ta * r.t), bt = movedTo(b, tb * r.t);
+  EXPECT_LT(ref::dist(r.pointA, r.pointB), tol);
+  EXPECT_LT(ref::hullHullDistanceBrute(posedPoints(at), {r.pointA}), tol);
+  EXPECT_NEAR(ref::pointEllipsoidDistance(r.pointB, bt), 3.375, tol);
+  // The normal's plane separates them at t (zero overlap along it).
+  const double overlap = ref::supportValue(at, r.normal) + ref::supportValue(bt, -r.normal);
+  EXPECT_NEAR(overlap, 0, tol);
+}
+
+// A segment of two equal points at 4.8e-299 and a triangle of denormals:
+// gjkIntersect squared ‖v‖ to 0 and called them touching. It runs tiny
+// scenes scaled by a power of two now, as gjkDistance does.
+TEST(FuzzRegressions, GjkIntersectOnATinySceneWithDenormals) {
+  const double x = 4.7876789614947875e-299, d = 4.9406564584124654e-324;
+  const Shape a = Shape::segment({x, 0, 0}, {x, 0, 0});
+  const Shape b = Shape::triangle({0, d, d}, {d, d, d}, {d, d, d}).at({d, d, d});
+  EXPECT_FALSE(collidoscope::gjkIntersect(PosedShape(a), PosedShape(b)).intersecting);
+  collidoscope::GjkCache cache;
+  EXPECT_FALSE(collidoscope::gjkIntersect(PosedShape(a), PosedShape(b), {}, &cache).intersecting);
+  EXPECT_TRUE(cache.valid);
+  EXPECT_FALSE(collidoscope::gjkIntersect(PosedShape(a), PosedShape(b), {}, &cache).intersecting);
+  EXPECT_GT(collidoscope::gjkDistance(PosedShape(a), PosedShape(b)).distance, 0);
+}
+
+// sat() builds the hull of a polytope's points. For this cloud (a needle:
+// 1e6 long, its other points within a few units) the corner clean-up of
+// hull.h dropped every vertex and built the hull of an empty cloud again,
+// reading past the end of a vector (UBSan in fuzz_pair). The first hull
+// stands now; it is checked with hull_reference.h, and sat answers.
+TEST(FuzzRegressions, HullWhoseCornersAllDropKeepsTheFirstBuild) {
+  const std::vector<Vec3> cloud = {{-8, 5.3723144567587706, -1000000}, {-1000000, -1000000, -0.0030000000000000001},
+                                   {-1000000, -1000000, -3.0000000000000001e-12}, {-8, 0, -1000000},
+                                   {10, 10, 9.921875}, {-1000000, -1000000, -1000000},
+                                   {-8, 5.3723144567587706, -1000000}};
+  for (const Vec3 shift : {Vec3{}, Vec3{-4, -8, 1}}) {
+    std::vector<Vec3> pts;
+    for (const Vec3& p : cloud) pts.push_back(p + shift);
+    ConvexHull h;
+    HullError err;
+    ASSERT_TRUE(collidoscope::buildHull(pts, &h, &err)) << err.message;
+    EXPECT_EQ(hullcheck::check(pts, h), "");
+  }
+  const Shape a = Shape::polytope(cloud).at({-4, -8, 1});
+  const Shape b = Shape::ellipsoid({1000000, 8, 6}).at({0, -12, -3}, Quat{0.5, 0.5, 0.5, 0.5});
+  const auto s = collidoscope::sat(a, b);
+  EXPECT_EQ(s.status, collidoscope::SatStatus::NotPolytopal);
+}
+
+}  // namespace

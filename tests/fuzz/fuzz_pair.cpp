@@ -185,6 +185,15 @@ struct Answers {
   ShapeCastResult cast;
 };
 
+// gjkDistance's distance is an upper bound on the true one: within tol of it
+// when certified (status converged), within loose otherwise (degenerate or
+// max-iterations: the best bound reached; a point 9e-12 inside the flat
+// side of a capsule-like difference stalled at 4.8e-8 on a scene of 16).
+// "The query says they touch, so the distance is ≤ t" allows for that.
+double distanceSlack(const Answers& r, double t, double loose) {
+  return r.dist.status == GjkStatus::Converged ? t : std::fmax(t, loose);
+}
+
 Answers runAll(const Case& c) {
   const PosedShape a(c.a), b(c.b);
   Answers r;
@@ -258,7 +267,7 @@ void checkIntersect(const Case& c, const Answers& r, double scale, double tol, d
   for (const IntersectResult* ir : {&r.inter, &r.warm}) {
     const char* which = ir == &r.inter ? "gjkIntersect" : "gjkIntersect (warm start)";
     if (ir->intersecting) {
-      const double t = ir->status == GjkStatus::Converged ? tol : loose;
+      const double t = distanceSlack(r, ir->status == GjkStatus::Converged ? tol : loose, loose);
       if (r.dist.distance > t)
         fail(c, std::string(which) + ": intersecting (status " + gjkStatusName(ir->status) + ") but distance " +
                     str(r.dist.distance));
@@ -304,7 +313,8 @@ void checkPenetration(const Case& c, const Answers& r, double tol, double loose)
   }
   const bool certified = p.status == EpaStatus::Converged || p.status == EpaStatus::Touching;
   const double t = certified ? tol : loose;
-  if (r.dist.distance > t) fail(c, "penetration: intersecting but distance " + str(r.dist.distance));
+  if (r.dist.distance > distanceSlack(r, t, loose))
+    fail(c, "penetration: intersecting but distance " + str(r.dist.distance));
   const double off = ref::norm((p.pointA - p.pointB) - p.normal * p.depth);
   if (off > t) fail(c, "penetration: pointA − pointB differs from depth·normal by " + str(off));
   const double outA = outside(p.pointA, c.a), outB = outside(p.pointB, c.b);
@@ -343,7 +353,7 @@ void checkChungWang(const Case& c, const Answers& r, double tol, double loose) {
         fail(c, which + ": gap " + str(cw->gap) + " exceeds the distance " + str(r.dist.distance));
     } else {
       if (!cw->intersecting) fail(c, which + ": not separated but intersecting = false");
-      const double t = cw->status == ChungWangStatus::Intersecting ? tol : loose;
+      const double t = distanceSlack(r, cw->status == ChungWangStatus::Intersecting ? tol : loose, loose);
       if (r.dist.distance > t)
         fail(c, which + ": intersecting (status " + chungWangStatusName(cw->status) + ") but distance " +
                     str(r.dist.distance));
@@ -426,7 +436,8 @@ void checkCast(const Case& c, const Answers& r, double scale, double tol, double
   const Shape at = moved(c.a, c.translationA * s.t), bt = moved(c.b, c.translationB * s.t);
   if (s.initiallyOverlapping) {
     if (s.t != 0) fail(c, "gjkShapeCast: initially overlapping but t = " + str(s.t));
-    if (r.dist.distance > tol) fail(c, "gjkShapeCast: initially overlapping but the distance at t = 0 is " + str(r.dist.distance));
+    if (r.dist.distance > distanceSlack(r, tol, loose))
+      fail(c, "gjkShapeCast: initially overlapping but the distance at t = 0 is " + str(r.dist.distance));
     return;
   }
   if (s.status != RayCastStatus::Converged) return;  // a lower bound on the time of impact
@@ -472,7 +483,8 @@ void checkSat(const Case& c, const Answers& r, double tol, double loose) {
     // 1.25 along the best face normal, distance 5.6). What sat.h does promise is that the flag means
     // the best overlap is below the radii.
     const double radii = coreRadius(c.a) + coreRadius(c.b);
-    if (s.status == SatStatus::Ok && r.dist.distance > tol) fail(c, "sat: intersecting but distance " + str(r.dist.distance));
+    if (s.status == SatStatus::Ok && r.dist.distance > distanceSlack(r, tol, loose))
+      fail(c, "sat: intersecting but distance " + str(r.dist.distance));
     if (s.status == SatStatus::RoundedBound && !(s.depth < radii + tol))
       fail(c, "sat: rounded-bound with depth " + str(s.depth) + " not below the radii " + str(radii));
     const bool epaCertified = r.pen.status == EpaStatus::Converged || r.pen.status == EpaStatus::Touching;

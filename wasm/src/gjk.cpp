@@ -14,7 +14,7 @@ const char* const kDistancePseudocode[] = {
     "  if w ∈ W: stop                            // rounding hides progress (degenerate)",
     "  v ← point of conv(W ∪ {w}) nearest O;  W ← the vertices it needs",
     "  if |W| = 4 or v ≈ 0: return 0            // O inside A − B: overlap",
-    "  if ‖v‖ did not decrease: stop            // rounding limit",
+    "  if ‖v‖ grew by over τ = 64u·S, or did not shrink 5 times: stop  // rounding",
     "stop: iteration cap",
     "distance ← max(0, ‖v‖ − r_A − r_B); points from the weights of W",
     nullptr,
@@ -28,7 +28,7 @@ const char* const kIntersectPseudocode[] = {
     "  if ‖v‖² − v·w ≤ tolerance or w ∈ W: return intersecting  // touching",
     "  v ← point of conv(W ∪ {w}) nearest O;  W ← the vertices it needs",
     "  if |W| = 4 or ‖v‖ ≤ r_A + r_B: return intersecting",
-    "  if ‖v‖ did not decrease: return intersecting  // no separating axis",
+    "  if ‖v‖ grew by over τ, or did not shrink 5 times: return intersecting",
     "stop: iteration cap; no separating axis found: intersecting",
     nullptr,
 };

@@ -200,6 +200,27 @@ inline double sceneMagnitude(const SA& a, const SB& b) {
   return m;
 }
 
+// Sideways steps. In exact arithmetic ‖v‖ strictly decreases while the gap
+// is positive; rounded, the new v can come out a hair longer although its
+// direction is far better. A polytope 1e6 long with the origin 1.7 from
+// one of its edges (found by fuzz_pair): the segment's v was 1e-5 rad off
+// the true normal (the triangle's v fixes it by tilting 1e-5 towards a
+// vertex 1e6 away), but its length came out 5e-11 longer, not shorter, and
+// GJK stopped with no progress — gjkIntersect answered "intersecting" at a
+// distance of 1.7. A new v at most τ = 64u·S longer than the old one is
+// rounding's doing, so it is taken, at most kGjkSidewaysSteps times per
+// query (which bounds any cycle such steps could make).
+constexpr int kGjkSidewaysSteps = 4;
+
+inline bool sidewaysWithinRounding(const Vec3& next, double nextVV, const Vec3& v, double vv, double tau,
+                                   int* sideways) {
+  if (*sideways >= kGjkSidewaysSteps || next == v) return false;
+  const double bound = std::sqrt(vv) + tau;
+  if (!(nextVV <= bound * bound)) return false;
+  ++*sideways;
+  return true;
+}
+
 // First search direction: from B's centre towards A's (so −v points from A
 // to B), or +x when the centres coincide.
 template <class SA, class SB>
@@ -280,6 +301,7 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
   int line = kDistCap;
   bool overlap = false;
   int iteration = 0;
+  int sideways = 0;
   // ‖v‖ within this of zero counts as touching: below it v is rounding noise.
   auto zeroBound = [&]() { return kRoundingUlps * kUnitRoundoff * scale; };
 
@@ -341,7 +363,7 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     } else if (!(nextVV > zeroBound() * zeroBound())) {
       overlap = true;
       reason = GjkReason::OriginTouching;
-    } else if (!(nextVV < vv)) {
+    } else if (!(nextVV < vv) && !detail::sidewaysWithinRounding(next, nextVV, v, vv, zeroBound(), &sideways)) {
       // Rounding only: in exact arithmetic ‖v‖ strictly decreases while the
       // gap is positive. Keep the previous (smaller) v.
       simplex = previous;
@@ -417,6 +439,25 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   using namespace gjk_lines;
   IntersectResult out;
   const double radius = shapeA.radius() + shapeB.radius();
+  if constexpr (!detail::IsScaledShape<SA>::value) {
+    // A tiny scene (detail::kGjkTinyScene) runs scaled, as in gjkDistance:
+    // ‖v‖² of a scene at 1e-299 underflows to 0, which read as touching
+    // (found by fuzz_pair). Its support points are not known yet; the
+    // centres and radii are, and only when all of them are tiny is the
+    // scene measured (two concentric shapes at the origin, say).
+    if (std::fmax(std::fmax(maxAbs(shapeA.center()), maxAbs(shapeB.center())), radius) < detail::kGjkTinyScene) {
+      const double m = detail::sceneMagnitude(shapeA, shapeB);
+      if (m > 0 && m < detail::kGjkTinyScene) {
+        const int k = std::min(-std::ilogb(m), 1000);
+        const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
+        const detail::ScaledShape<SA> sa{&shapeA, f};
+        const detail::ScaledShape<SB> sb{&shapeB, f};
+        detail::ScaledTrace<Trace> st{&trace, g};
+        // The cache holds a direction only: the scaled run's v serves as is.
+        return gjkIntersect(sa, sb, settings, cache, st);
+      }
+    }
+  }
 
   // v starts as a direction only (the cached one, or from B's centre to
   // A's); W stays empty until the first support point arrives.
@@ -437,6 +478,7 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   GjkStatus status = GjkStatus::MaxIterations;
   bool intersecting = false;
   bool decided = false;
+  int sideways = 0;
   while (!decided && iteration < settings.maxIterations) {
     ++iteration;
     const Vec3 direction = -v;
@@ -483,7 +525,8 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
                                  : (radius > 0 ? GjkReason::WithinMargins : GjkReason::OriginTouching);
       line = kIsInside;
       status = GjkStatus::Converged;
-    } else if (previous.size > 0 && !(nextVV < vv)) {
+    } else if (previous.size > 0 && !(nextVV < vv) &&
+               !detail::sidewaysWithinRounding(next, nextVV, v, vv, tau, &sideways)) {
       simplex = previous;
       decided = true;
       intersecting = true;  // no separating axis found

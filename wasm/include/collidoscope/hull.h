@@ -1336,6 +1336,11 @@ void buildOnce(const std::vector<Vec3>& points, const HullSettings& settings, in
         extreme.push_back(out->vertices[i]);
         origin.push_back(out->inputIndex[i]);
       }
+      // Every corner dropped, or too few left for a solid (a needle's
+      // vertices all within τ of their neighbours; found by fuzz_pair
+      // through sat's hull, where the empty cloud was read out of bounds):
+      // the first hull stands.
+      if (extreme.size() < 4) break;
       const double tolerance = out->tolerance;
       ConvexHull second;
       NoTrace none;

@@ -38,6 +38,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 
 #include "collidoscope/math.h"
 
@@ -127,14 +128,79 @@ inline void keepNearer(SubSolution* best, const SubSolution& candidate) {
   if (best->size == 0 || candidate.vv < best->vv) *best = candidate;
 }
 
+// The points of a simplex are rounded results (support points, x − p),
+// each known to a few u·|y| only, so an edge about that short has a
+// direction of pure noise. A triangle whose normal is below kNoise·|y|max
+// times its edge lengths (what such noise in one point can do to e1 × e2)
+// is flat too, however wide its angles look. Found by fuzz_pair: in a
+// shape cast a cone's rim point came back 1.8e-15 from the same point of
+// the previous step, 10 from the origin; the "triangle" of the two and the
+// apex passed the angle test, its normal was noise, and its weights put
+// the contact points 0.49 apart.
+constexpr double kNoise = 64 * (std::numeric_limits<double>::epsilon() / 2);
+
+// The weights of a triangle's interior point v (s->lambda, for corners
+// i, j, k) must express it: the closest points Σ λ_m a_m and Σ λ_m b_m
+// differ by Σ λ_m y_m, not by v. Their triple products carry an error of
+// ~u·|n|·|y|², so a needle far from the origin (1.7e6 long, 1.5e-6 wide,
+// coordinates 1e6; a shape cast found by fuzz_pair) got weights whose sum
+// missed v by 3, and contact points that far apart. Weights that miss by
+// more than `bound` are corrected (twice at most) by least squares along
+// the edges from the pivot, e1 = y_q − y_p and e2 = y_r − y_p, with the
+// Gram determinant |e1|²|e2|² − (e1·e2)² = n·n; the correction's rounding
+// is relative to the small miss. Returns false if a weight turns
+// negative: v is then (within rounding) on the boundary, and the caller
+// solves the edges. Well-conditioned triangles miss by rounding only and
+// keep their weights bit for bit.
+inline bool refineTriangleWeights(const Vec3* y, const int* corner, int rot, const Vec3& e1, const Vec3& e2,
+                                  double nn, double bound, SubSolution* s) {
+  // Weights in the pivot frame: p, q, r = corner[rot], corner[rot + 1], corner[rot + 2].
+  double w[3];
+  for (int m = 0; m < 3; ++m) w[m] = s->lambda[(rot + m) % 3];
+  const double e11 = dot(e1, e1), e22 = dot(e2, e2), e12 = dot(e1, e2);
+  for (int pass = 0; pass < 2; ++pass) {
+    const Vec3 miss = y[corner[rot]] * w[0] + y[corner[(rot + 1) % 3]] * w[1] + y[corner[(rot + 2) % 3]] * w[2] - s->v;
+    if (!(maxAbs(miss) > bound)) break;
+    const double m1 = dot(e1, miss), m2 = dot(e2, miss);
+    const double dq = (e12 * m2 - e22 * m1) / nn, dr = (e12 * m1 - e11 * m2) / nn;
+    if (!std::isfinite(dq) || !std::isfinite(dr)) return false;
+    w[1] += dq;
+    w[2] += dr;
+    w[0] = 1 - w[1] - w[2];
+  }
+  if (!(w[0] >= 0 && w[1] >= 0 && w[2] >= 0)) return false;
+  for (int m = 0; m < 3; ++m) s->lambda[(rot + m) % 3] = w[m];
+  return true;
+}
+
+// The normal n = (y_j − y_i) × (y_k − y_i) is the same from every corner
+// (cyclically), but its rounding is not: the cross product's error is
+// ~u·|e1||e2|, so it is taken at the corner opposite the longest edge,
+// from the two shorter edges (identical bits when that corner is i). On a
+// needle triangle 1.7e6 long and 2.7e-5 wide, with the origin 3.4 from its
+// long side (a shape cast found by fuzz_pair), the two long edges gave n
+// tilted by 5e-6 rad; pivoting on a vertex 1e6 away, that put the plane 1
+// nearer the origin and inside the triangle, and ‖v‖ came out 2.4 instead
+// of 3.375.
 inline SubSolution solveTriangle(const Vec3* y, int i, int j, int k) {
-  const Vec3 e1 = y[j] - y[i];
-  const Vec3 e2 = y[k] - y[i];
+  // Rotate the corners cyclically (the orientation, and so the signs of the
+  // coordinates, stay) so that the longest edge is opposite the pivot p:
+  // (p, q, r) = (i, j, k), (j, k, i) or (k, i, j).
+  const double ljk = lengthSquared(y[k] - y[j]), lik = lengthSquared(y[k] - y[i]),
+               lij = lengthSquared(y[j] - y[i]);
+  const int rot = (lik > ljk && lik >= lij) ? 1 : (lij > ljk && lij > lik) ? 2 : 0;
+  const int corner[3] = {i, j, k};
+  const int p = corner[rot], q = corner[(rot + 1) % 3], r = corner[(rot + 2) % 3];
+  const Vec3 e1 = y[q] - y[p];
+  const Vec3 e2 = y[r] - y[p];
   const Vec3 n = cross(e1, e2);
   const double nn = dot(n, n);
-  const double scale = dot(e1, e1) * dot(e2, e2);
-  const bool flat = !(nn > kFlatRelative * kFlatRelative * scale);
-  double c[3] = {0, 0, 0};
+  const double ee1 = dot(e1, e1), ee2 = dot(e2, e2);
+  const double scale = ee1 * ee2;
+  const double ymax = std::fmax(maxAbs(y[i]), std::fmax(maxAbs(y[j]), maxAbs(y[k])));
+  const double noise = kNoise * ymax * (std::sqrt(ee1) + std::sqrt(ee2));
+  const bool flat = !(nn > kFlatRelative * kFlatRelative * scale) || !(nn > noise * noise);
+  double c[3] = {0, 0, 0};  // the coordinates of i, j, k
   if (!flat) {
     c[0] = dot(n, cross(y[j], y[k]));
     c[1] = dot(n, cross(y[k], y[i]));
@@ -150,11 +216,11 @@ inline SubSolution solveTriangle(const Vec3* y, int i, int j, int k) {
       // v from the normal, not from Σ λ y: the sum carries an absolute
       // error of u·|y|, which near touching contact (‖v‖ ≪ |y|) swamps
       // v's direction, and with it the next support point. n is exact to
-      // u·|e1||e2| per component, so v = n (n·y_i)/(n·n) keeps its
+      // u·|e1||e2| per component, so v = n (n·y_p)/(n·n) keeps its
       // direction accurate relative to ‖v‖ itself.
-      s.v = n * (dot(n, y[i]) / nn);
+      s.v = n * (dot(n, y[p]) / nn);
       s.vv = dot(s.v, s.v);
-      return s;
+      if (refineTriangleWeights(y, corner, rot, e1, e2, nn, kNoise * ymax, &s)) return s;
     }
   }
   // The origin projects outside the triangle (or it is flat): the nearest
