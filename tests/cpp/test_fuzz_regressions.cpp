@@ -753,4 +753,65 @@ TEST(FuzzRegressions, HullWhoseCornersAllDropKeepsTheFirstBuild) {
   EXPECT_EQ(s.status, collidoscope::SatStatus::NotPolytopal);
 }
 
+// A point at a vertex of a flat triangle 1e6 across (its plane nearly
+// y = 0). GJK stopped at its first support point, the origin itself, so
+// the rounding bound EPA took from it was 7e-315; growToTetrahedron took
+// rounding for height, built a tetrahedron with a degenerate face and fell
+// back to the default normal (0, 1, 0), along which they overlap by 5.37
+// although they only touch. The bound now grows with the support points
+// gathered. Reference: the overlap h_A(n) + h_B(−n) along the answer's
+// normal (reference.h), which is 0 exactly for the plane's normal.
+TEST(FuzzRegressions, PenetrationOfAPointAtAFlatTrianglesVertex) {
+  const Shape a = Shape::polytope({{-8, 5.3725490196067067, -1000000}, {-1000000, -3.0000000000000004e-08, -1000000},
+                                   {0, 0, 0}, {0, 0, 0}});
+  const Shape b = Shape::triangle({0, 0, 0}, {0, 0, 0}, {0, 0, 0});
+  const auto p = collidoscope::penetration(PosedShape(a), PosedShape(b));
+  const double tol = 1e-9 * 1e6;
+  EXPECT_TRUE(p.intersecting);
+  EXPECT_EQ(p.depth, 0);
+  EXPECT_NEAR(ref::norm(p.normal), 1, 1e-12);
+  EXPECT_NEAR(ref::supportValue(a, p.normal) + ref::supportValue(b, -p.normal), 0, tol);
+}
+
+// Recorded as a known failure (epa-point-in-flat-box) and fixed by the same
+// change: a point-sized ellipsoid in the plane of a zero-thickness box
+// 2e6 × 2 (rotated), every coordinate within 5e-324 of 0. GJK stopped at
+// its first support point, the EPA bound came out denormal, and the normal
+// fell back to (0, 1, 0) of the box's plane (overlap 5e5 along it).
+TEST(FuzzRegressions, PenetrationOfAPointInAFlatBox) {
+  const double d = 4.9406564584124654e-324;
+  const Shape a = Shape::ellipsoid({d, d, d}).at({d, d, d});
+  const Shape b = Shape::box({0, 1000000, 1})
+                      .at({d, d, d}, Quat{-0.60635252850465504, -0.49675497789809669, 0.62094371976007046, 0});
+  const auto p = collidoscope::penetration(PosedShape(a), PosedShape(b));
+  const double tol = 1e-9 * 1e6;
+  EXPECT_TRUE(p.intersecting);
+  EXPECT_LE(p.depth, tol);
+  EXPECT_NEAR(ref::norm(p.normal), 1, 1e-12);
+  EXPECT_NEAR(ref::supportValue(a, p.normal) + ref::supportValue(b, -p.normal), 0, tol);
+}
+
+// A rounded disk of radius 1e6, 40 thick, pierced near its centre by a
+// segment 2e6 long. EPA stops on a broken horizon (status degenerate), and
+// no face near its answer held its foot point: the clamped weights put
+// pointA − pointB 1.7e6 off depth·normal. The points now come from B moved
+// by depth·normal (GJK's closest points of that pair), so the answer is
+// well formed and its points lie on the shapes. (Its depth stays what
+// epa.h promises of a best estimate, a lower bound: here 20 short of the
+// overlap along its normal, 1e-5 of the scale.)
+TEST(FuzzRegressions, PenetrationPointsFromTheAnswerWhenNoFaceHoldsIt) {
+  const Shape a = Shape::cylinder(1000000, 9.99969482421875)
+                      .at({10, 10, 10}, Quat{0.57735026918962584, 0.57735026918962584, 0.57735026918962584, 0})
+                      .withMargin(10);
+  const Shape b = Shape::cylinder(0, 1000000).at({14, 10, 14}, Quat{0.5, 0.5, 0.5, 0.5});
+  const auto p = collidoscope::penetration(PosedShape(a), PosedShape(b));
+  const double tol = 1e-9 * 2e6;
+  ASSERT_TRUE(p.intersecting);
+  EXPECT_LE(p.depth, ref::supportValue(a, p.normal) + ref::supportValue(b, -p.normal) + tol);
+  EXPECT_LT(ref::norm(p.pointA - p.pointB - p.normal * p.depth), tol);
+  EXPECT_LT(ref::pointCylinderDistance(p.pointA, a), 10 + tol);
+  EXPECT_LT(ref::pointSegmentDistance(p.pointB, ref::toWorld(b, {0, -1000000, 0}), ref::toWorld(b, {0, 1000000, 0})),
+            tol);
+}
+
 }  // namespace

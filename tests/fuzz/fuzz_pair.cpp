@@ -389,8 +389,13 @@ void checkRay(const Case& c, const Answers& r, double scale, double tol, double 
   if (ray.startedInside) {
     if (ray.t != 0) fail(c, "gjkRayCast: started inside but t = " + str(ray.t));
     if (!(ray.normal == Vec3{})) fail(c, "gjkRayCast: started inside with a non-zero normal");
+    // A stall at λ = 0 (status degenerate) is a best estimate, as for the
+    // other queries: held to loose (a ray 5e-8 above a disk of radius 10,
+    // where rounding tilts v by 2e-8 rad and the disk's support jumps
+    // between rim points, cannot be told from one on it).
     const double out = outside(c.origin, c.a);
-    if (out > tol) fail(c, "gjkRayCast: started inside, but the origin lies " + str(out) + " outside A");
+    if (out > (ray.status == RayCastStatus::Converged ? tol : loose))
+      fail(c, "gjkRayCast: started inside, but the origin lies " + str(out) + " outside A");
     return;
   }
   if (ray.status != RayCastStatus::Converged) return;  // a lower bound on the hit time, not a surface point
@@ -410,7 +415,6 @@ void checkRay(const Case& c, const Answers& r, double scale, double tol, double 
   // ... and the ray comes from its outer side: nothing before t is in A.
   if (ref::dot3(ray.normal, c.origin - ray.point) < -tol)
     fail(c, "gjkRayCast: the ray origin lies behind the hit's supporting plane");
-  (void)loose;
 }
 
 void checkCast(const Case& c, const Answers& r, double scale, double tol, double loose) {

@@ -285,11 +285,21 @@ inline Vec3 perpendicular(const Vec3& e) {
 // extent in some direction (flat, a segment or a point): then *flatNormal is
 // a unit normal of the flat set (oriented from A towards B when possible).
 template <class SA, class SB>
-bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double tiny, EpaPolytope* poly,
+bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double& tiny, EpaPolytope* poly,
                        Vec3* flatNormal) {
+  // `tiny` is rounding noise of the support points seen so far; a GJK that
+  // stopped at its first support point (the origin itself, a vertex of
+  // C) has seen none larger than 0, so the points gathered here raise it
+  // (found by fuzz_pair: a flat triangle 1e6 across through the origin,
+  // where a bound of 7e-315 took rounding for height and the normal fell
+  // back to (0, 1, 0), in the triangle's plane).
+  auto raise = [&tiny](const SimplexVertex& s) {
+    tiny = std::fmax(tiny, kRoundingUlps * kUnitRoundoff * magnitudeOf(s));
+  };
   SimplexVertex pts[4];
   int n = 0;
   for (int i = 0; i < seed.size; ++i) {
+    raise(seed.vertex[i]);
     bool dup = false;
     for (int j = 0; j < n; ++j) dup = dup || pts[j].w == seed.vertex[i].w;
     if (!dup) pts[n++] = seed.vertex[i];
@@ -298,12 +308,14 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double tin
   *flatNormal = towardsB;
   if (n == 0) {
     pts[n++] = minkowskiSupport(a, b, towardsB);
+    raise(pts[0]);
   }
   if (n == 1) {
     // Any second point: the six axis directions.
     const Vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
     for (const Vec3& d : axes) {
       const SimplexVertex s = minkowskiSupport(a, b, d);
+      raise(s);
       if (length(s.w - pts[0].w) > tiny) {
         pts[n++] = s;
         break;
@@ -321,6 +333,7 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double tin
     SimplexVertex pick;
     for (const Vec3& d : dirs) {
       const SimplexVertex s = minkowskiSupport(a, b, d);
+      raise(s);
       const double off = length(cross(e, s.w - pts[0].w)) / length(e);
       if (off > best) {
         best = off;
@@ -343,6 +356,8 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double tin
     const Vec3 nrm = normalizedOr(cross(pts[1].w - pts[0].w, pts[2].w - pts[0].w), Vec3{0, 1, 0});
     const SimplexVertex up = minkowskiSupport(a, b, nrm);
     const SimplexVertex down = minkowskiSupport(a, b, -nrm);
+    raise(up);
+    raise(down);
     const double hUp = dot(nrm, up.w - pts[0].w);
     const double hDown = -dot(nrm, down.w - pts[0].w);
     if (!(hUp > tiny) && !(hDown > tiny)) {
@@ -364,6 +379,10 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double tin
     if (dot(*flatNormal, towardsB) < 0) *flatNormal = -*flatNormal;
     return false;
   }
+  // Should a face still come out degenerate, the set counts as flat with
+  // this normal, not the default towardsB.
+  *flatNormal = normalizedOr(nrm, towardsB);
+  if (dot(*flatNormal, towardsB) < 0) *flatNormal = -*flatNormal;
   const bool flip = side > 0;
   const int faces[4][3] = {{0, 1, 2}, {0, 3, 1}, {1, 3, 2}, {2, 3, 0}};
   for (const auto& f : faces) {
@@ -379,6 +398,16 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double tin
 }  // namespace detail
 
 namespace detail {
+
+// A shape moved by `offset` (penetration's witness points, below).
+template <class S>
+struct ShiftedShape {
+  const S* shape;
+  Vec3 offset;
+  Vec3 support(const Vec3& d) const { return shape->support(d) + offset; }
+  double radius() const { return shape->radius(); }
+  Vec3 center() const { return shape->center() + offset; }
+};
 
 // Records the frames of a scaled run (tiny scenes, see penetration) in the
 // caller's units: lengths times g = 1/factor, normals unchanged.
@@ -449,7 +478,8 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
   double scale = g.scale;
 
   // ‖·‖ below this is rounding noise of the support points.
-  const double tiny = kRoundingUlps * kUnitRoundoff * std::fmax(scale, 1e-300);
+  // (growToTetrahedron raises it with the support points it gathers.)
+  double tiny = kRoundingUlps * kUnitRoundoff * std::fmax(scale, 1e-300);
   if (!g.coresOverlap) {
     // Cores apart: the rounded shapes overlap by r_A + r_B − |v|, exactly
     // (touching when that is zero to rounding).
@@ -733,6 +763,22 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
   out.depth = answerDepth + rA + rB;
   out.pointA = pa + answer->normal * rA;
   out.pointB = pb - answer->normal * rB;
+  if (bestMin < -kEpaHoldSlack && answer == &f) {
+    // No face near the answer holds its foot point (a polytope broken by
+    // rounding; found by fuzz_pair: a disk of radius 1e6 and 40 thick
+    // pierced by a segment 2e6 long, where the clamped weights put
+    // pointA − pointB 1.7e6 off depth·normal). The points are then those
+    // of the answer itself: B moved by depth·normal touches A (or, the
+    // depth being a lower bound, still overlaps it), and GJK's closest
+    // points of that pair — a common point if they overlap — moved back
+    // differ by depth·normal up to the gap left.
+    const detail::ShiftedShape<SB> moved{&shapeB, answer->normal * out.depth};
+    const DistanceResult touch = gjkDistance(shapeA, moved, gjkSettings);
+    if (isFinite(touch.pointA) && isFinite(touch.pointB)) {
+      out.pointA = touch.pointA;
+      out.pointB = touch.pointB - answer->normal * out.depth;
+    }
+  }
   out.iterations = iteration;
   out.status = status;
   if (status == EpaStatus::Converged && out.depth <= tiny) {
