@@ -814,4 +814,28 @@ TEST(FuzzRegressions, PenetrationPointsFromTheAnswerWhenNoFaceHoldsIt) {
             tol);
 }
 
+// A ray straight through a point shape (the closed form for point cores):
+// the normal (hit − c)/R was 0/0 made of rounding, a random direction with
+// the ray's origin behind its plane. It is the ray's reverse now, and the
+// same for two points meeting in a shape cast. Checked: unit, facing the
+// ray (the origin in front of its plane) or the motion.
+TEST(FuzzRegressions, RayThroughAPointFacesTheRay) {
+  const Shape a = Shape::point().at({-8, -8, -8});
+  const Vec3 origin{-3.375, -3.375, -3.375}, direction{-3.375, -3.375, -3.375};
+  const auto r = collidoscope::gjkRayCast(PosedShape(a), origin, direction, 3.375);
+  ASSERT_TRUE(r.hit);
+  EXPECT_NEAR(r.t, (8 - 3.375) / 3.375, 1e-12);
+  EXPECT_NEAR(ref::norm(r.normal), 1, 1e-12);
+  EXPECT_GE(ref::dot3(r.normal, origin - r.point), 0);
+  EXPECT_LE(ref::dot3(r.normal, direction), 0);
+
+  const Shape b = Shape::point().at({-11.375, -11.375, -11.375});
+  const Vec3 ta{0.375, 0.375, 0.375}, tb{4, 4, 4};
+  const auto c = collidoscope::gjkShapeCast(PosedShape(a), PosedShape(b), ta, tb);
+  ASSERT_TRUE(c.hit);
+  EXPECT_NEAR(c.t, 3.375 / 3.625, 1e-12);
+  EXPECT_NEAR(ref::norm(c.normal), 1, 1e-12);
+  EXPECT_LE(ref::dot3(c.normal, tb - ta), 0);
+}
+
 }  // namespace

@@ -361,9 +361,21 @@ inline RayCastResult analyticSphereCast(const Vec3& s, const Vec3& r, double max
   out.hit = true;
   out.t = t;
   out.point = s + u * tu;
-  // The outward normal at the hit: (hit − c)/R; a zero radius (a point)
-  // has none, so the ray's reverse direction is used.
-  out.normal = normalizedOr(m + u * tu, normalizedOr(-u, Vec3{0, 1, 0}));
+  // The outward normal at the hit: (hit − c)/R. hit − c carries the
+  // rounding of m + u·t_u, ~4u·|m|: for a radius within (64 times) that —
+  // a point, whose ray passes exactly through it — it is noise, and the
+  // ray's reverse direction is used (found by fuzz_pair: a ray through a
+  // point shape got a random normal with the origin behind its plane).
+  // Otherwise a normal that rounding tilted past tangent at a grazing hit
+  // loses its component along the ray, so that it always faces the ray.
+  const Vec3 back = normalizedOr(-u, Vec3{0, 1, 0});
+  if (!(R > 4 * kRoundingUlps * kUnitRoundoff * mm)) {
+    out.normal = back;
+  } else {
+    out.normal = normalizedOr(m + u * tu, back);
+    const double along = dot(out.normal, back);
+    if (along < 0) out.normal = normalizedOr(out.normal - back * along, back);
+  }
   return out;
 }
 
@@ -1016,7 +1028,11 @@ ShapeCastResult gjkShapeCast(const SA& shapeA, const SB& shapeB, const Vec3& tra
       } else {
         // C's outward normal at x = t·r ∈ ∂C is (x − (ca − cb))/ρ =
         // (pb − pa)/ρ at time t: from A's centre to B's.
-        out.normal = normalizedOr(pb - pa, ray.normal);
+        // (For radii within rounding of the centres' distance, points say,
+        // pb − pa is noise: the closed form's normal, which then faces
+        // the motion, is used as it is.)
+        const bool noise = !(rho > 4 * kRoundingUlps * kUnitRoundoff * length(ca - cb));
+        out.normal = noise ? ray.normal : normalizedOr(pb - pa, ray.normal);
         out.pointA = pa + out.normal * rhoA;
         out.pointB = pb - out.normal * rhoB;
       }
