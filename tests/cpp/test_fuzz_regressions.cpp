@@ -838,4 +838,24 @@ TEST(FuzzRegressions, RayThroughAPointFacesTheRay) {
   EXPECT_LE(ref::dot3(c.normal, tb - ta), 0);
 }
 
+// A flat cone (a disk of radius 6.5 at y = −5e-8) and a cylinder 5e-8 wide
+// and 1.2e-9 tall hovering 4.94e-8 above it. GJK's triangle of three rim
+// points 1e-7 apart had weights that refineTriangleWeights turned
+// negative, and the triangle solve then returned no vertex at all: GJK
+// read an empty simplex as "the origin is inside" (distance 0, closest
+// points (0, 0, 0)). Now such a triangle is solved on all three edges.
+// Reference: the analytic gap in y, and the disk's own equations.
+TEST(FuzzRegressions, GjkTriangleWhoseWeightsFailFallsBackToEdges) {
+  const Shape a = Shape::cone(6.4831495098039245, 0).at({0.5, -4.9999999999999998e-08, -4.9999999999999998e-08});
+  const Shape b = Shape::cylinder(4.9999999999999998e-08, 6e-10).at({-4.9999999999999998e-08, -8.9999999999999996e-12, 2});
+  const double gap = (-8.9999999999999996e-12 - 6e-10) - (-4.9999999999999998e-08);
+  const auto d = collidoscope::gjkDistance(PosedShape(a), PosedShape(b));
+  const double tol = 2e-9 * 8;
+  EXPECT_FALSE(d.coresOverlap);
+  EXPECT_GE(d.simplex.size, 1);
+  EXPECT_NEAR(d.distance, gap, tol);
+  EXPECT_LT(ref::pointConeDistance(d.pointA, a), tol);
+  EXPECT_LT(ref::pointCylinderDistance(d.pointB, b), tol);
+}
+
 }  // namespace

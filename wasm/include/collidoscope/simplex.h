@@ -199,7 +199,7 @@ inline SubSolution solveTriangle(const Vec3* y, int i, int j, int k) {
   const double scale = ee1 * ee2;
   const double ymax = std::fmax(maxAbs(y[i]), std::fmax(maxAbs(y[j]), maxAbs(y[k])));
   const double noise = kNoise * ymax * (std::sqrt(ee1) + std::sqrt(ee2));
-  const bool flat = !(nn > kFlatRelative * kFlatRelative * scale) || !(nn > noise * noise);
+  bool flat = !(nn > kFlatRelative * kFlatRelative * scale) || !(nn > noise * noise);
   double c[3] = {0, 0, 0};  // the coordinates of i, j, k
   if (!flat) {
     c[0] = dot(n, cross(y[j], y[k]));
@@ -221,6 +221,7 @@ inline SubSolution solveTriangle(const Vec3* y, int i, int j, int k) {
       s.v = n * (dot(n, y[p]) / nn);
       s.vv = dot(s.v, s.v);
       if (refineTriangleWeights(y, corner, rot, e1, e2, nn, kNoise * ymax, &s)) return s;
+      flat = true;  // the weights put v on the boundary: all three edges
     }
   }
   // The origin projects outside the triangle (or it is flat): the nearest
