@@ -858,4 +858,29 @@ TEST(FuzzRegressions, GjkTriangleWhoseWeightsFailFallsBackToEdges) {
   EXPECT_LT(ref::pointCylinderDistance(d.pointB, b), tol);
 }
 
+// A segment inside a rounded, thin tetrahedron (margin 1e6, coordinates
+// 1e6): EPA's seed triangle was a needle (two points 2 apart, 1.7e6 from
+// the third), whose normal from the long edges was tilted 1e-10 rad; that
+// made 1e-4 of "height" out of the third point itself, which came back as
+// the fourth, and the degenerate tetrahedron fell back to a normal with
+// an overlap of 1.196e6 along it for a depth of 1e6. Reference: the
+// overlap h_A(n) + h_B(−n) along the answer's normal equals its depth, and
+// no test direction overlaps less.
+TEST(FuzzRegressions, PenetrationSeedOnANeedleTriangle) {
+  const Shape a = Shape::capsule(0, 1).at({-1000000, -1000000, -1000000}, Quat{-0.5, -0.5, -0.5, -0.5});
+  const Shape b = Shape::polytope({{-1000000, -1000000, -1000000}, {0, -1000000, -1000000}, {10, 10, 10},
+                                   {10, 10, 7.9607843137254903}})
+                      .at({-1000000, -1000000, -1000000},
+                          Quat{3.4584595208887258e-323, -0.57735026918962584, -0.57735026918962584, -0.57735026918962584})
+                      .withMargin(1000000);
+  const auto p = collidoscope::penetration(PosedShape(a), PosedShape(b));
+  const double tol = 2e-9 * 3e6;
+  ASSERT_TRUE(p.intersecting);
+  const double along = ref::supportValue(a, p.normal) + ref::supportValue(b, -p.normal);
+  EXPECT_NEAR(along, p.depth, tol);
+  for (const Vec3& u : {Vec3{1, 0, 0}, Vec3{-1, 0, 0}, Vec3{0, 1, 0}, Vec3{0, -1, 0}, Vec3{0, 0, 1}, Vec3{0, 0, -1},
+                        ref::unit(Vec3{1, 1, 1}), ref::unit(Vec3{-1, -1, -1}), ref::unit(Vec3{-5, -1, 0})})
+    EXPECT_GE(ref::supportValue(a, u) + ref::supportValue(b, -u), p.depth - tol);
+}
+
 }  // namespace

@@ -280,6 +280,16 @@ inline Vec3 perpendicular(const Vec3& e) {
   return normalizedOr(cross(e, ax), Vec3{0, 1, 0});
 }
 
+// (y1 − y0) × (y2 − y0), computed at the corner opposite the longest edge
+// (the same vector in exact arithmetic; its rounding is ~u times the
+// product of the two edges used).
+inline Vec3 accurateTriangleNormal(const Vec3& y0, const Vec3& y1, const Vec3& y2) {
+  const double l01 = lengthSquared(y1 - y0), l12 = lengthSquared(y2 - y1), l20 = lengthSquared(y0 - y2);
+  if (l12 >= l01 && l12 >= l20) return cross(y1 - y0, y2 - y0);  // longest edge opposite y0
+  if (l20 >= l01) return cross(y2 - y1, y0 - y1);                  // opposite y1
+  return cross(y0 - y2, y1 - y2);                                  // opposite y2
+}
+
 // Grows a 1–4 point seed into a tetrahedron of positive volume, by support
 // points perpendicular to what is there. Returns false when A − B has no
 // extent in some direction (flat, a segment or a point): then *flatNormal is
@@ -353,13 +363,23 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double& ti
     pts[n++] = pick;
   }
   if (n == 3) {
-    const Vec3 nrm = normalizedOr(cross(pts[1].w - pts[0].w, pts[2].w - pts[0].w), Vec3{0, 1, 0});
+    // The normal from the two shorter edges (their cross product's rounding
+    // is relative to them: simplex.h solveTriangle), and heights that
+    // count only for a new point. On a needle triangle (two points 2 apart,
+    // 1.7e6 from the third; found by fuzz_pair) the long edges tilted the
+    // normal by 1e-10 rad, which made 1e-4 of height out of the third
+    // point itself: it came back as the fourth, the tetrahedron had a
+    // degenerate face, and the normal fell back to a wrong default.
+    const Vec3 nrm = normalizedOr(accurateTriangleNormal(pts[0].w, pts[1].w, pts[2].w), Vec3{0, 1, 0});
     const SimplexVertex up = minkowskiSupport(a, b, nrm);
     const SimplexVertex down = minkowskiSupport(a, b, -nrm);
     raise(up);
     raise(down);
-    const double hUp = dot(nrm, up.w - pts[0].w);
-    const double hDown = -dot(nrm, down.w - pts[0].w);
+    auto isNew = [&](const SimplexVertex& s) {
+      return !(s.w == pts[0].w) && !(s.w == pts[1].w) && !(s.w == pts[2].w);
+    };
+    const double hUp = isNew(up) ? dot(nrm, up.w - pts[0].w) : 0.0;
+    const double hDown = isNew(down) ? -dot(nrm, down.w - pts[0].w) : 0.0;
     if (!(hUp > tiny) && !(hDown > tiny)) {
       *flatNormal = dot(nrm, towardsB) >= 0 ? nrm : -nrm;
       return false;  // flat
@@ -372,7 +392,7 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double& ti
   for (int i = 0; i < 4; ++i) poly->vertex[i] = pts[i];
   poly->vertexCount = 4;
   // Orient the four faces outwards: if vertex 3 is above face (0,1,2), flip.
-  const Vec3 nrm = cross(pts[1].w - pts[0].w, pts[2].w - pts[0].w);
+  const Vec3 nrm = accurateTriangleNormal(pts[0].w, pts[1].w, pts[2].w);
   const double side = dot(nrm, pts[3].w - pts[0].w);
   if (!(std::fabs(side) > tiny * length(nrm))) {
     *flatNormal = normalizedOr(nrm, towardsB);
