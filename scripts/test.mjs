@@ -24,7 +24,7 @@ const t0 = Date.now();
 // `node scripts/fuzz.mjs --seconds 600` (README, "Reliability").
 const FUZZ_SECONDS = 60;
 const FUZZ_SEED = 1;
-const FUZZ_RUNS = { fuzz_scene: 40_000, fuzz_hull: 4_000, fuzz_pair: 2_000, link: 3_000 };
+const FUZZ_RUNS = { fuzz_scene: 40_000, fuzz_hull: 4_000, fuzz_pair: 10_000, link: 3_000 };
 
 const rows = []; // { name, passed, failed, skipped, note }
 function record(name, passed, failed, skipped = 0, note = '') {
@@ -160,9 +160,10 @@ async function sanitizerSuite() {
 async function fuzzSuite() {
   banner(`fuzzers, seed ${FUZZ_SEED}, inputs per target ${JSON.stringify(FUZZ_RUNS)} (scripts/fuzz.mjs)`);
   try {
-    // fuzz_pair is left out: even 2 000 inputs from a fixed seed are not reproducible (libFuzzer reached a
-    // known-open ray-cast failure in one run of two); its recorded failures are still replayed by 'known'.
-    const r = await runFuzz({ seconds: FUZZ_SECONDS, seed: FUZZ_SEED, runs: FUZZ_RUNS, jobs: 2, targets: ['fuzz_scene', 'fuzz_hull', 'link', 'known'] });
+    // fuzz_pair runs again (issue 8): what it found in 200 s runs on seeds 1 and 2 is fixed, with regression
+    // tests; libFuzzer's path is not bit-reproducible across machines even on a fixed seed, so this is a
+    // fixed budget of fresh inputs, and the recorded failures are replayed by 'known'.
+    const r = await runFuzz({ seconds: FUZZ_SECONDS, seed: FUZZ_SEED, runs: FUZZ_RUNS, jobs: 2, targets: ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'link', 'known'] });
     const note = r.rows.filter((x) => !x.ok).map((x) => x.name).join(', ');
     record('fuzz', r.passed, r.failed, 0, note ? `failed: ${note}` : '');
   } catch (err) {
