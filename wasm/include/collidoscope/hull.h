@@ -1799,7 +1799,7 @@ inline bool buildExactHull(const std::vector<Vec3>& points, double tau, ConvexHu
       pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
       bool merged = false;
       for (const auto& [dev, ab] : pairs) {
-        const auto [a, b] = ab;
+        const int a = ab.first, b = ab.second;
         Group g;
         g.tris = groups[static_cast<std::size_t>(a)].tris;
         g.tris.insert(g.tris.end(), groups[static_cast<std::size_t>(b)].tris.begin(), groups[static_cast<std::size_t>(b)].tris.end());
