@@ -1641,9 +1641,12 @@ inline std::vector<int> triangleVertices(const std::vector<std::array<int, 3>>& 
 constexpr std::size_t kExactMaxVertices = 1024;
 
 // The exact rebuild (see above). `tau` is the hull's tolerance; false when
-// the exact hull is flat, too large, or its τ-level clean-up does not pass
-// the validation.
-inline bool buildExactHull(const std::vector<Vec3>& points, double tau, ConvexHull* out) {
+// the exact hull is flat or too large. *valid tells whether the result
+// passed the validation; if not, it is the one that merged only pairs
+// coplanar within half the tolerance both ways (every point still within
+// the tolerance, closed and outward: only its faces break a promise).
+inline bool buildExactHull(const std::vector<Vec3>& points, double tau, ConvexHull* out, bool* valid) {
+  *valid = false;
   std::vector<int> all(points.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
   ExactQuickhull qh;
@@ -1852,7 +1855,9 @@ inline bool buildExactHull(const std::vector<Vec3>& points, double tau, ConvexHu
       for (int i : groups[t].poly) poly.push_back(slot[static_cast<std::size_t>(i)]);
       h.faces.push_back(std::move(poly));
     }
-    if (hullDefect(points, all, h)) continue;
+    const bool defect = hullDefect(points, all, h);
+    if (defect && oneSided) continue;
+    *valid = !defect;
     *out = std::move(h);
     return true;
   }
@@ -2030,12 +2035,12 @@ void detail::buildValidHull(const std::vector<Vec3>& points, const HullSettings&
   const bool everyPoint = points.size() * out->triangles.size() <= kValidateEveryPoint;
   if (!hullDefect(points, suspects, *out) && !(everyPoint && (pointAboveFace(points, *out) || vertexOnSegment(points, *out))))
     return;
-  {
-    ConvexHull exact;
-    if (buildExactHull(points, out->tolerance, &exact)) {
-      *out = std::move(exact);
-      return;
-    }
+  ConvexHull exact;
+  bool exactValid = false;
+  const bool haveExact = buildExactHull(points, out->tolerance, &exact, &exactValid);
+  if (haveExact && exactValid) {
+    *out = std::move(exact);
+    return;
   }
   constexpr int kVariants[] = {Quickhull::kTightVisibility | Quickhull::kPutBack, Quickhull::kNoFlips,
                                Quickhull::kTightVisibility | Quickhull::kPutBack | Quickhull::kNoFlips,
@@ -2045,11 +2050,14 @@ void detail::buildValidHull(const std::vector<Vec3>& points, const HullSettings&
     ConvexHull other;
     NoTrace none;
     buildOnce(points, settings, mode, &other, none, &suspects);
-    if (!hullDefect(points, all, other)) {
+    if (!hullDefect(points, all, other) && !(everyPoint && (pointAboveFace(points, other) || vertexOnSegment(points, other)))) {
       *out = std::move(other);
       return;
     }
   }
+  // None passes: the exact hull, which holds every point within the
+  // tolerance and is closed and outward, rather than the first.
+  if (haveExact) *out = std::move(exact);
 }
 
 inline bool buildHull(const std::vector<Vec3>& points, ConvexHull* out, HullError* err) {
