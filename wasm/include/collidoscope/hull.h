@@ -1651,217 +1651,228 @@ inline bool buildExactHull(const std::vector<Vec3>& points, double tau, ConvexHu
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
   ExactQuickhull qh;
   if (!qh.build(points, all)) return false;
-  std::vector<std::array<int, 3>> tris = qh.triangles;
-  const std::vector<int> exactVertices = triangleVertices(tris);
+  const std::vector<int> exactVertices = triangleVertices(qh.triangles);
   if (exactVertices.size() > kExactMaxVertices) return false;
-  // 1. Vertices within the tolerance of the hull of the others, nearest
-  // first, while every vertex dropped so far stays within it.
-  const double dropWithin = tau * (31.0 / 32);  // a margin for the validation's own rounding
-  std::vector<std::pair<double, int>> candidates;
-  for (int v : exactVertices) {
-    std::vector<int> rest;
-    for (int w : exactVertices)
-      if (w != v) rest.push_back(w);
-    ExactQuickhull other;
-    if (!other.build(points, rest)) continue;
-    TriangleSurface s;
-    s.set(points, other.triangles);
-    const double d = s.outside(points[static_cast<std::size_t>(v)]);
-    if (d <= dropWithin) candidates.push_back({d, v});
-  }
-  std::sort(candidates.begin(), candidates.end());
-  std::vector<int> kept = exactVertices, dropped;
-  for (const auto& [d, v] : candidates) {
-    if (!std::binary_search(kept.begin(), kept.end(), v)) continue;
-    std::vector<int> rest;
-    for (int w : kept)
-      if (w != v) rest.push_back(w);
-    ExactQuickhull other;
-    if (!other.build(points, rest)) continue;
-    TriangleSurface s;
-    s.set(points, other.triangles);
-    bool ok = s.outside(points[static_cast<std::size_t>(v)]) <= dropWithin;
-    for (std::size_t k = 0; k < dropped.size() && ok; ++k)
-      ok = s.outside(points[static_cast<std::size_t>(dropped[k])]) <= dropWithin;
-    if (!ok) continue;
-    const std::vector<int> now = triangleVertices(other.triangles);
-    for (int w : kept)
-      if (!std::binary_search(now.begin(), now.end(), w)) dropped.push_back(w);
-    kept = now;
-    tris = other.triangles;
-  }
-  // Output order of the vertices: first appearance in the triangles.
-  std::vector<int> order, slot(points.size(), -1);
-  for (const auto& t : tris)
-    for (int i : t)
-      if (slot[static_cast<std::size_t>(i)] < 0) slot[static_cast<std::size_t>(i)] = static_cast<int>(order.size()), order.push_back(i);
-  // 2. Merge faces. Groups of triangles (union-find), each with its
-  // outline, Newell normal and centroid computed as hullDefect does.
-  const std::size_t nt = tris.size();
-  std::vector<int> parent(nt);
-  for (std::size_t k = 0; k < nt; ++k) parent[k] = static_cast<int>(k);
-  auto root = [&](int x) {
-    while (parent[static_cast<std::size_t>(x)] != x) x = parent[static_cast<std::size_t>(x)];
-    return x;
-  };
-  // Neighbour across each directed edge.
-  std::vector<std::pair<std::pair<int, int>, int>> edgeOf;
-  for (std::size_t t = 0; t < nt; ++t)
-    for (int k = 0; k < 3; ++k) edgeOf.push_back({{tris[t][k], tris[t][(k + 1) % 3]}, static_cast<int>(t)});
-  std::sort(edgeOf.begin(), edgeOf.end());
-  auto across = [&](int a, int b) {
-    const auto it = std::lower_bound(edgeOf.begin(), edgeOf.end(), std::make_pair(std::make_pair(b, a), -1));
-    return it != edgeOf.end() && it->first == std::make_pair(b, a) ? it->second : -1;
-  };
-  struct Group {
-    std::vector<int> tris, poly;
-    Vec3 n, ctr;
-  };
-  // The outline of a set of triangles as one counter-clockwise loop; empty
-  // if it is not one simple loop (a ring, or a pinched boundary).
-  auto outline = [&](const std::vector<int>& ts) {
-    std::vector<std::pair<int, int>> bd;
-    for (int t : ts)
-      for (int k = 0; k < 3; ++k) {
-        const int a = tris[static_cast<std::size_t>(t)][k], b = tris[static_cast<std::size_t>(t)][(k + 1) % 3];
-        const int g = across(a, b);
-        if (g < 0 || std::find(ts.begin(), ts.end(), g) == ts.end()) bd.push_back({a, b});
-      }
-    std::vector<int> poly;
-    if (bd.size() < 3) return poly;
-    std::sort(bd.begin(), bd.end());
-    for (std::size_t i = 0; i + 1 < bd.size(); ++i)
-      if (bd[i].first == bd[i + 1].first) return poly;  // pinched
-    poly.push_back(bd[0].first);
-    int cur = bd[0].second;
-    for (std::size_t guard = 0; guard < bd.size() && cur != poly.front(); ++guard) {
-      poly.push_back(cur);
-      const auto it = std::lower_bound(bd.begin(), bd.end(), std::make_pair(cur, std::numeric_limits<int>::min()));
-      if (it == bd.end() || it->first != cur) return std::vector<int>{};
-      cur = it->second;
+  // Two rounds: vertices dropped within (nearly) the tolerance, then, if
+  // no result passes, only within a quarter of it (fewer drops, which can
+  // leave each other outside by adding up).
+  constexpr double kDropFractions[] = {31.0 / 32, 1.0 / 4};  // 31/32: a margin for the validation's rounding
+  ConvexHull fallback;
+  bool haveFallback = false;
+  for (double fraction : kDropFractions) {
+    std::vector<std::array<int, 3>> tris = qh.triangles;
+    const double dropWithin = tau * fraction;
+    // 1. Vertices within the tolerance of the hull of the others, nearest
+    // first, while every vertex dropped so far stays within it.
+    std::vector<std::pair<double, int>> candidates;
+    for (int v : exactVertices) {
+      std::vector<int> rest;
+      for (int w : exactVertices)
+        if (w != v) rest.push_back(w);
+      ExactQuickhull other;
+      if (!other.build(points, rest)) continue;
+      TriangleSurface s;
+      s.set(points, other.triangles);
+      const double d = s.outside(points[static_cast<std::size_t>(v)]);
+      if (d <= dropWithin) candidates.push_back({d, v});
     }
-    if (cur != poly.front() || poly.size() != bd.size()) return std::vector<int>{};
-    return poly;
-  };
-  auto planeOf = [&](Group& g) {
-    g.n = facePlane(points, g.poly, &g.ctr);
-    return !(g.n == Vec3{});
-  };
-  // Signed distance of point i from a group's plane.
-  auto height = [&](const Group& g, int i) { return dot(g.n, (points[static_cast<std::size_t>(i)] - points[static_cast<std::size_t>(g.poly[0])]) - g.ctr); };
-  auto strictlyConvex = [&](const Group& g) {
-    const std::size_t m = g.poly.size();
-    for (std::size_t k = 0; k < m; ++k) {
-      const Vec3 d1 = points[static_cast<std::size_t>(g.poly[(k + 1) % m])] - points[static_cast<std::size_t>(g.poly[k])];
-      const Vec3 d2 = points[static_cast<std::size_t>(g.poly[(k + 2) % m])] - points[static_cast<std::size_t>(g.poly[(k + 1) % m])];
-      const Vec3 e1 = d1 - g.n * dot(d1, g.n), e2 = d2 - g.n * dot(d2, g.n);
-      if (!(dot(cross(e1, e2), g.n) > 0)) return false;
+    std::sort(candidates.begin(), candidates.end());
+    std::vector<int> kept = exactVertices, dropped;
+    for (const auto& [d, v] : candidates) {
+      if (!std::binary_search(kept.begin(), kept.end(), v)) continue;
+      std::vector<int> rest;
+      for (int w : kept)
+        if (w != v) rest.push_back(w);
+      ExactQuickhull other;
+      if (!other.build(points, rest)) continue;
+      TriangleSurface s;
+      s.set(points, other.triangles);
+      bool ok = s.outside(points[static_cast<std::size_t>(v)]) <= dropWithin;
+      for (std::size_t k = 0; k < dropped.size() && ok; ++k)
+        ok = s.outside(points[static_cast<std::size_t>(dropped[k])]) <= dropWithin;
+      if (!ok) continue;
+      const std::vector<int> now = triangleVertices(other.triangles);
+      for (int w : kept)
+        if (!std::binary_search(now.begin(), now.end(), w)) dropped.push_back(w);
+      kept = now;
+      tris = other.triangles;
     }
-    return true;
-  };
-  // Deepest corner of `corners` below the plane of `plane` (≤ 0).
-  auto deepest = [&](const Group& plane, const Group& corners) {
-    double d = 0;
-    for (int i : corners.poly) d = std::fmin(d, height(plane, i));
-    return d;
-  };
-  // Two passes: merging pairs within half the tolerance one way round
-  // (more merges; a sliver's own plane says little), then, if that result
-  // fails the validation, only pairs within it both ways.
-  for (int oneSided = 1; oneSided >= 0; --oneSided) {
+    // Output order of the vertices: first appearance in the triangles.
+    std::vector<int> order, slot(points.size(), -1);
+    for (const auto& t : tris)
+      for (int i : t)
+        if (slot[static_cast<std::size_t>(i)] < 0) slot[static_cast<std::size_t>(i)] = static_cast<int>(order.size()), order.push_back(i);
+    // 2. Merge faces. Groups of triangles (union-find), each with its
+    // outline, Newell normal and centroid computed as hullDefect does.
+    const std::size_t nt = tris.size();
+    std::vector<int> parent(nt);
     for (std::size_t k = 0; k < nt; ++k) parent[k] = static_cast<int>(k);
-    std::vector<Group> groups(nt);
-    for (std::size_t t = 0; t < nt; ++t) {
-      groups[t].tris = {static_cast<int>(t)};
-      groups[t].poly = {tris[t][0], tris[t][1], tris[t][2]};
-      if (!planeOf(groups[t])) return false;
-    }
-    std::vector<std::pair<int, int>> refused;
-    for (std::size_t round = 0; round < nt; ++round) {
-      // Adjacent groups within half the tolerance of each other's planes,
-      // most coplanar first.
-      std::vector<std::pair<double, std::pair<int, int>>> pairs;
-      for (std::size_t t = 0; t < nt; ++t)
+    auto root = [&](int x) {
+      while (parent[static_cast<std::size_t>(x)] != x) x = parent[static_cast<std::size_t>(x)];
+      return x;
+    };
+    // Neighbour across each directed edge.
+    std::vector<std::pair<std::pair<int, int>, int>> edgeOf;
+    for (std::size_t t = 0; t < nt; ++t)
+      for (int k = 0; k < 3; ++k) edgeOf.push_back({{tris[t][k], tris[t][(k + 1) % 3]}, static_cast<int>(t)});
+    std::sort(edgeOf.begin(), edgeOf.end());
+    auto across = [&](int a, int b) {
+      const auto it = std::lower_bound(edgeOf.begin(), edgeOf.end(), std::make_pair(std::make_pair(b, a), -1));
+      return it != edgeOf.end() && it->first == std::make_pair(b, a) ? it->second : -1;
+    };
+    struct Group {
+      std::vector<int> tris, poly;
+      Vec3 n, ctr;
+    };
+    // The outline of a set of triangles as one counter-clockwise loop; empty
+    // if it is not one simple loop (a ring, or a pinched boundary).
+    auto outline = [&](const std::vector<int>& ts) {
+      std::vector<std::pair<int, int>> bd;
+      for (int t : ts)
         for (int k = 0; k < 3; ++k) {
-          const int u = tris[t][k], w = tris[t][(k + 1) % 3];
-          const int g = across(u, w);
-          if (g < 0) return false;
-          const int a = root(static_cast<int>(t)), b = root(g);
-          if (a >= b) continue;
-          const double da = deepest(groups[static_cast<std::size_t>(a)], groups[static_cast<std::size_t>(b)]);
-          const double db = deepest(groups[static_cast<std::size_t>(b)], groups[static_cast<std::size_t>(a)]);
-            // Either within half the tolerance of the other's plane (one way
-          // round suffices: a sliver triangle's own plane is tilted by the
-          // rounding of its corners, and a polygon's corners lie below it).
-          if (oneSided ? da < -0.5 * tau && db < -0.5 * tau : da < -0.5 * tau || db < -0.5 * tau) continue;
-          if (std::find(refused.begin(), refused.end(), std::make_pair(a, b)) != refused.end()) continue;
-          pairs.push_back({-std::fmax(da, db), {a, b}});
+          const int a = tris[static_cast<std::size_t>(t)][k], b = tris[static_cast<std::size_t>(t)][(k + 1) % 3];
+          const int g = across(a, b);
+          if (g < 0 || std::find(ts.begin(), ts.end(), g) == ts.end()) bd.push_back({a, b});
         }
-      if (pairs.empty()) break;
-      std::sort(pairs.begin(), pairs.end());
-      pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-      bool merged = false;
-      for (const auto& [dev, ab] : pairs) {
-        const int a = ab.first, b = ab.second;
-        Group g;
-        g.tris = groups[static_cast<std::size_t>(a)].tris;
-        g.tris.insert(g.tris.end(), groups[static_cast<std::size_t>(b)].tris.begin(), groups[static_cast<std::size_t>(b)].tris.end());
-        g.poly = outline(g.tris);
-        // Corners within the tolerance of the merged plane when the pair is
-        // coplanar within half of it both ways (then it must merge), else
-        // within half of it.
-        const Group &ga = groups[static_cast<std::size_t>(a)], &gb = groups[static_cast<std::size_t>(b)];
-        const double flat = deepest(ga, gb) >= -0.5 * tau && deepest(gb, ga) >= -0.5 * tau ? tau : 0.5 * tau;
-        bool ok = g.poly.size() >= 3 && planeOf(g) && strictlyConvex(g);
-        for (std::size_t k = 0; k < g.poly.size() && ok; ++k) ok = std::fabs(height(g, g.poly[k])) <= flat;
-        for (std::size_t k = 0; k < exactVertices.size() && ok; ++k) ok = height(g, exactVertices[k]) <= tau;
-        if (!ok) {
-            refused.push_back(ab);
-          continue;
-        }
-        parent[static_cast<std::size_t>(b)] = a;
-        groups[static_cast<std::size_t>(a)] = std::move(g);
-        refused.erase(std::remove_if(refused.begin(), refused.end(),
-                                     [&](const std::pair<int, int>& r) { return r.first == a || r.second == a; }),
-                      refused.end());
-        merged = true;
-        break;
-      }
-      if (!merged) break;
-    }
-    // 3. The hull.
-    ConvexHull h;
-    h.kind = HullKind::Polyhedron;
-    h.tolerance = tau;
-    for (int i : order) {
-      h.inputIndex.push_back(i);
-      h.vertices.push_back(points[static_cast<std::size_t>(i)]);
-    }
-    h.adjacency.assign(order.size(), {});
-    for (const auto& t : tris) {
-      const int tri[3] = {slot[static_cast<std::size_t>(t[0])], slot[static_cast<std::size_t>(t[1])], slot[static_cast<std::size_t>(t[2])]};
-      h.triangles.push_back({tri[0], tri[1], tri[2]});
-      for (int k = 0; k < 3; ++k) {
-        auto& adj = h.adjacency[static_cast<std::size_t>(tri[k])];
-        const int nxt = tri[(k + 1) % 3];
-        if (std::find(adj.begin(), adj.end(), nxt) == adj.end()) adj.push_back(nxt);
-        auto& back = h.adjacency[static_cast<std::size_t>(nxt)];
-        if (std::find(back.begin(), back.end(), tri[k]) == back.end()) back.push_back(tri[k]);
-      }
-    }
-    for (std::size_t t = 0; t < nt; ++t) {
-      if (root(static_cast<int>(t)) != static_cast<int>(t)) continue;
       std::vector<int> poly;
-      for (int i : groups[t].poly) poly.push_back(slot[static_cast<std::size_t>(i)]);
-      h.faces.push_back(std::move(poly));
+      if (bd.size() < 3) return poly;
+      std::sort(bd.begin(), bd.end());
+      for (std::size_t i = 0; i + 1 < bd.size(); ++i)
+        if (bd[i].first == bd[i + 1].first) return poly;  // pinched
+      poly.push_back(bd[0].first);
+      int cur = bd[0].second;
+      for (std::size_t guard = 0; guard < bd.size() && cur != poly.front(); ++guard) {
+        poly.push_back(cur);
+        const auto it = std::lower_bound(bd.begin(), bd.end(), std::make_pair(cur, std::numeric_limits<int>::min()));
+        if (it == bd.end() || it->first != cur) return std::vector<int>{};
+        cur = it->second;
+      }
+      if (cur != poly.front() || poly.size() != bd.size()) return std::vector<int>{};
+      return poly;
+    };
+    auto planeOf = [&](Group& g) {
+      g.n = facePlane(points, g.poly, &g.ctr);
+      return !(g.n == Vec3{});
+    };
+    // Signed distance of point i from a group's plane.
+    auto height = [&](const Group& g, int i) { return dot(g.n, (points[static_cast<std::size_t>(i)] - points[static_cast<std::size_t>(g.poly[0])]) - g.ctr); };
+    auto strictlyConvex = [&](const Group& g) {
+      const std::size_t m = g.poly.size();
+      for (std::size_t k = 0; k < m; ++k) {
+        const Vec3 d1 = points[static_cast<std::size_t>(g.poly[(k + 1) % m])] - points[static_cast<std::size_t>(g.poly[k])];
+        const Vec3 d2 = points[static_cast<std::size_t>(g.poly[(k + 2) % m])] - points[static_cast<std::size_t>(g.poly[(k + 1) % m])];
+        const Vec3 e1 = d1 - g.n * dot(d1, g.n), e2 = d2 - g.n * dot(d2, g.n);
+        if (!(dot(cross(e1, e2), g.n) > 0)) return false;
+      }
+      return true;
+    };
+    // Deepest corner of `corners` below the plane of `plane` (≤ 0).
+    auto deepest = [&](const Group& plane, const Group& corners) {
+      double d = 0;
+      for (int i : corners.poly) d = std::fmin(d, height(plane, i));
+      return d;
+    };
+    // Two passes: merging pairs within half the tolerance one way round
+    // (more merges; a sliver's own plane says little), then, if that result
+    // fails the validation, only pairs within it both ways.
+    for (int oneSided = 1; oneSided >= 0; --oneSided) {
+      for (std::size_t k = 0; k < nt; ++k) parent[k] = static_cast<int>(k);
+      std::vector<Group> groups(nt);
+      for (std::size_t t = 0; t < nt; ++t) {
+        groups[t].tris = {static_cast<int>(t)};
+        groups[t].poly = {tris[t][0], tris[t][1], tris[t][2]};
+        if (!planeOf(groups[t])) return false;
+      }
+      std::vector<std::pair<int, int>> refused;
+      for (std::size_t round = 0; round < nt; ++round) {
+        // Adjacent groups within half the tolerance of each other's planes,
+        // most coplanar first.
+        std::vector<std::pair<double, std::pair<int, int>>> pairs;
+        for (std::size_t t = 0; t < nt; ++t)
+          for (int k = 0; k < 3; ++k) {
+            const int u = tris[t][k], w = tris[t][(k + 1) % 3];
+            const int g = across(u, w);
+            if (g < 0) return false;
+            const int a = root(static_cast<int>(t)), b = root(g);
+            if (a >= b) continue;
+            const double da = deepest(groups[static_cast<std::size_t>(a)], groups[static_cast<std::size_t>(b)]);
+            const double db = deepest(groups[static_cast<std::size_t>(b)], groups[static_cast<std::size_t>(a)]);
+              // Either within half the tolerance of the other's plane (one way
+            // round suffices: a sliver triangle's own plane is tilted by the
+            // rounding of its corners, and a polygon's corners lie below it).
+            if (oneSided ? da < -0.5 * tau && db < -0.5 * tau : da < -0.5 * tau || db < -0.5 * tau) continue;
+            if (std::find(refused.begin(), refused.end(), std::make_pair(a, b)) != refused.end()) continue;
+            pairs.push_back({-std::fmax(da, db), {a, b}});
+          }
+        if (pairs.empty()) break;
+        std::sort(pairs.begin(), pairs.end());
+        pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+        bool merged = false;
+        for (const auto& [dev, ab] : pairs) {
+          const int a = ab.first, b = ab.second;
+          Group g;
+          g.tris = groups[static_cast<std::size_t>(a)].tris;
+          g.tris.insert(g.tris.end(), groups[static_cast<std::size_t>(b)].tris.begin(), groups[static_cast<std::size_t>(b)].tris.end());
+          g.poly = outline(g.tris);
+          // Corners within the tolerance of the merged plane when the pair is
+          // coplanar within half of it both ways (then it must merge), else
+          // within half of it.
+          const Group &ga = groups[static_cast<std::size_t>(a)], &gb = groups[static_cast<std::size_t>(b)];
+          const double flat = deepest(ga, gb) >= -0.5 * tau && deepest(gb, ga) >= -0.5 * tau ? tau : 0.5 * tau;
+          bool ok = g.poly.size() >= 3 && planeOf(g) && strictlyConvex(g);
+          for (std::size_t k = 0; k < g.poly.size() && ok; ++k) ok = std::fabs(height(g, g.poly[k])) <= flat;
+          for (std::size_t k = 0; k < exactVertices.size() && ok; ++k) ok = height(g, exactVertices[k]) <= tau;
+          if (!ok) {
+              refused.push_back(ab);
+            continue;
+          }
+          parent[static_cast<std::size_t>(b)] = a;
+          groups[static_cast<std::size_t>(a)] = std::move(g);
+          refused.erase(std::remove_if(refused.begin(), refused.end(),
+                                       [&](const std::pair<int, int>& r) { return r.first == a || r.second == a; }),
+                        refused.end());
+          merged = true;
+          break;
+        }
+        if (!merged) break;
+      }
+      // 3. The hull.
+      ConvexHull h;
+      h.kind = HullKind::Polyhedron;
+      h.tolerance = tau;
+      for (int i : order) {
+        h.inputIndex.push_back(i);
+        h.vertices.push_back(points[static_cast<std::size_t>(i)]);
+      }
+      h.adjacency.assign(order.size(), {});
+      for (const auto& t : tris) {
+        const int tri[3] = {slot[static_cast<std::size_t>(t[0])], slot[static_cast<std::size_t>(t[1])], slot[static_cast<std::size_t>(t[2])]};
+        h.triangles.push_back({tri[0], tri[1], tri[2]});
+        for (int k = 0; k < 3; ++k) {
+          auto& adj = h.adjacency[static_cast<std::size_t>(tri[k])];
+          const int nxt = tri[(k + 1) % 3];
+          if (std::find(adj.begin(), adj.end(), nxt) == adj.end()) adj.push_back(nxt);
+          auto& back = h.adjacency[static_cast<std::size_t>(nxt)];
+          if (std::find(back.begin(), back.end(), tri[k]) == back.end()) back.push_back(tri[k]);
+        }
+      }
+      for (std::size_t t = 0; t < nt; ++t) {
+        if (root(static_cast<int>(t)) != static_cast<int>(t)) continue;
+        std::vector<int> poly;
+        for (int i : groups[t].poly) poly.push_back(slot[static_cast<std::size_t>(i)]);
+        h.faces.push_back(std::move(poly));
+      }
+      if (!hullDefect(points, all, h)) {
+        *valid = true;
+        *out = std::move(h);
+        return true;
+      }
+      if (!oneSided && !haveFallback) fallback = std::move(h), haveFallback = true;
     }
-    const bool defect = hullDefect(points, all, h);
-    if (defect && oneSided) continue;
-    *valid = !defect;
-    *out = std::move(h);
-    return true;
   }
-  return false;
+  if (!haveFallback) return false;
+  *out = std::move(fallback);
+  return true;
 }
 
 // Vertices of higher degree skip the neighbour-segment and neighbour-
@@ -1871,10 +1882,13 @@ inline bool buildExactHull(const std::vector<Vec3>& points, double tau, ConvexHu
 constexpr std::size_t kMaxPairsDegree = 64;
 constexpr std::size_t kMaxTriplesDegree = 12;
 
-// Whether a vertex of a polyhedral hull lies within the tolerance of a
-// segment from one of its neighbours to another input point: then it is
-// not extreme (a needle's vertex near the line to its far end, beside an
-// input point that Quickhull dropped inside). O(E·n).
+// Whether a vertex of a polyhedral hull lies within an eighth of the
+// tolerance of a segment from one of its neighbours to another input
+// point: then it is not extreme (a needle's vertex near the line to its far
+// end, beside an input point that Quickhull dropped inside). An eighth: a
+// vertex farther off is extreme at that scale, which is all the hull
+// promises (its corner pass drops vertices within the tolerance of their
+// neighbours, not of every input point). O(E·n).
 inline bool vertexOnSegment(const std::vector<Vec3>& pts, const ConvexHull& h) {
   for (std::size_t v = 0; v < h.vertices.size(); ++v)
     for (int a : h.adjacency[v])
@@ -1883,7 +1897,7 @@ inline bool vertexOnSegment(const std::vector<Vec3>& pts, const ConvexHull& h) {
         // b beyond v (not a near-duplicate of it, which only one of them
         // can stand for: the corner pass's business).
         if (pb == h.vertices[static_cast<std::size_t>(a)] || !(length(pb - h.vertices[v]) > h.tolerance)) continue;
-        if (Quickhull::segmentDistance(h.vertices[v], h.vertices[static_cast<std::size_t>(a)], pb) <= h.tolerance) return true;
+        if (Quickhull::segmentDistance(h.vertices[v], h.vertices[static_cast<std::size_t>(a)], pb) <= h.tolerance / 8) return true;
       }
   return false;
 }
@@ -2056,8 +2070,9 @@ void detail::buildValidHull(const std::vector<Vec3>& points, const HullSettings&
     }
   }
   // None passes: the exact hull, which holds every point within the
-  // tolerance and is closed and outward, rather than the first.
-  if (haveExact) *out = std::move(exact);
+  // tolerance and is closed and outward, rather than a first hull that
+  // leaves a point above a face by more than the tolerance.
+  if (haveExact && everyPoint && pointAboveFace(points, *out)) *out = std::move(exact);
 }
 
 inline bool buildHull(const std::vector<Vec3>& points, ConvexHull* out, HullError* err) {
