@@ -477,3 +477,34 @@ TEST(HullDegenerate, SlabFirstHullKept) {
       {0x1.c6bf52634009ap+49, 0x1.6000000000000p+3, 0x1.8000000000000p+3}};
   EXPECT_EQ(checkCloud(pts), "");
 }
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-first-hull-kept (found while fixing issue 8):
+// a needle (5.4e13 against ~90, τ = 27). An intermediate version flagged the first hull (an input
+// point a little over τ above a merged face), could not clean up the exact rebuild, and returned it
+// with two coplanar faces unmerged; the first hull is right (within 2τ, the containment promised),
+// and now stands unless a point is more than 2τ above a face.
+TEST(HullDegenerate, NeedleFirstHullKept) {
+  const std::vector<Vec3> pts{{0x1.05ef39b1ffa00p+44, -0x1.0000000000000p+5, 0x1.0e00000000000p+5},
+      {0x1.05ef39b200c00p+44, 0x1.0000000000000p+3, 0x1.c000000000000p+0},
+      {-0x1.88e6d68b00200p+44, 0x1.e000000000000p+3, 0x1.c000000000000p-1},
+      {-0x1.88e6d68aff200p+44, 0x1.1800000000000p+5, 0x1.0e00000000000p+4},
+      {0x1.88e6d68b00e00p+44, -0x1.c000000000000p+2, 0x1.2900000000000p+5},
+      {-0x1.88e6d68afff00p+44, 0x1.1000000000000p+4, 0x1.1c00000000000p+3},
+      {0x1.88e6d68aff200p+44, -0x1.1800000000000p+5, -0x1.5c00000000000p+3},
+      {0x1.88e6d68b00900p+44, -0x1.e000000000000p+3, 0x1.2900000000000p+5},
+      {0x1.05ef39b200e00p+44, 0x0.0p+0, 0x1.0e00000000000p+5},
+      {0x1.88e6d68afe800p+44, -0x1.9800000000000p+5, -0x1.5c00000000000p+3},
+      {-0x1.05ef39b1ffe00p+43, 0x1.1000000000000p+4, -0x1.8600000000000p+4},
+      {0x1.05ef39b202600p+43, 0x1.e000000000000p+3, 0x1.e600000000000p+4},
+      {0x1.88e6d68b01200p+44, 0x1.4000000000000p+2, 0x1.5200000000000p+4},
+      {0x1.05ef39b1ff000p+43, -0x1.1000000000000p+4, -0x1.a000000000000p+0},
+      {-0x1.88e6d68b00d00p+44, 0x1.8000000000000p+1, -0x1.e400000000000p+3},
+      {-0x1.88e6d68b00f00p+44, -0x1.8000000000000p+1, -0x1.c800000000000p+2},
+      {-0x1.88e6d68b01800p+44, -0x1.2000000000000p+3, -0x1.f200000000000p+4},
+      {-0x1.05ef39b202600p+43, -0x1.e000000000000p+3, -0x1.8600000000000p+4},
+      {-0x1.05ef39b201000p+43, -0x1.8000000000000p+1, -0x1.0c00000000000p+3},
+      {0x1.05ef39b1ff200p+44, -0x1.c000000000000p+4, -0x1.c800000000000p+3},
+      {0x1.88e6d68affa00p+44, -0x1.3800000000000p+5, 0x1.2900000000000p+5},
+      {0x1.88e6d68b01800p+44, 0x1.2000000000000p+3, 0x1.2900000000000p+5}};
+  EXPECT_EQ(checkCloud(pts), "");
+}

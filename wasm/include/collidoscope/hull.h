@@ -33,9 +33,13 @@
 //      checked against its promises (hullDefect: points outside by more
 //      than the tolerance, by plane or by distance to the surface; convex,
 //      closed, strictly convex merged faces, no coplanar neighbours, no
-//      vertices within the tolerance); if it breaks one, it is built again
-//      in other modes (buildValidHull). Ordinary clouds pass and are built
-//      once, as before.
+//      vertices within the tolerance; small clouds also against every
+//      input point and for vertices next to a segment to another point).
+//      If it breaks one, it is built again exactly (buildExactHull: exact
+//      orientation tests, so the surface is the exact hull's, then vertex
+//      drops and face merges at the tolerance, each checked), else in other
+//      modes (buildValidHull). Ordinary clouds pass and are built once, as
+//      before.
 // Flat clouds (step 1) are chained with an exact turn test and then
 // simplified: a corner goes when it and the points dropped beside it lie
 // within the tolerance of its neighbours' segment.
@@ -1903,18 +1907,18 @@ inline bool vertexOnSegment(const std::vector<Vec3>& pts, const ConvexHull& h) {
 }
 
 // Whether an input point lies above a merged face's plane (facePlane) by
-// more than the tolerance. Not a triangle's: a sliver triangle of a merged
+// more than `times` the tolerance. Not a triangle's: a sliver triangle of a merged
 // face (three nearly collinear corners of a polygon whose corners are
 // rounded) spans a plane tilted by the rounding over its height, which
 // interior points near the face can be above. O(n·Σ face sizes).
-inline bool pointAboveFace(const std::vector<Vec3>& pts, const ConvexHull& h) {
+inline bool pointAboveFace(const std::vector<Vec3>& pts, const ConvexHull& h, double times = 1) {
   for (const auto& poly : h.faces) {
     if (poly.size() < 3) return true;
     Vec3 mean;
     const Vec3 n = facePlane(h.vertices, poly, &mean);
     const Vec3& first = h.vertices[static_cast<std::size_t>(poly[0])];
     for (const Vec3& p : pts)
-      if (dot(n, (p - first) - mean) > h.tolerance) return true;
+      if (dot(n, (p - first) - mean) > times * h.tolerance) return true;
   }
   return false;
 }
@@ -2020,9 +2024,11 @@ void buildOnce(const std::vector<Vec3>& points, const HullSettings& settings, in
 }  // namespace detail
 
 // Quickhull and the corner clean-up on finite points (buildHull checked
-// them and the scale). If the result breaks a promise (hullDefect: only
-// nearly degenerate clouds do), it is built again in other modes until one
-// keeps them all (checked against every point):
+// them and the scale). If the result breaks a promise (hullDefect, and for
+// small clouds pointAboveFace and vertexOnSegment: only nearly degenerate
+// clouds do), it is built again exactly (buildExactHull) and, if that
+// result breaks one too, in other modes until one keeps them all (checked
+// against every point):
 //   * tight visibility and put-back: neighbours of the eye count as seen
 //     when it is above them by more than the input's own rounding
 //     (2u·max|x|) rather than 32u·max|x|, which leaves no edges folded
@@ -2034,8 +2040,10 @@ void buildOnce(const std::vector<Vec3>& points, const HullSettings& settings, in
 //     the tolerance of a segment or triangle of their neighbours, which on
 //     a cloud with structure at the tolerance's scale can leave faces that
 //     share three corners), alone and with the first.
-// If none does, the first hull stands. Ordinary clouds are built once,
-// exactly as before; a trace shows the first build.
+// If none does, the exact hull stands when the first leaves a point above a
+// face by more than the tolerance (the exact one holds every point within
+// it), else the first. Ordinary clouds are built once, exactly as before;
+// a trace shows the first build.
 template <class Trace>
 void detail::buildValidHull(const std::vector<Vec3>& points, const HullSettings& settings, ConvexHull* out,
                             Trace& trace) {
@@ -2071,8 +2079,9 @@ void detail::buildValidHull(const std::vector<Vec3>& points, const HullSettings&
   }
   // None passes: the exact hull, which holds every point within the
   // tolerance and is closed and outward, rather than a first hull that
-  // leaves a point above a face by more than the tolerance.
-  if (haveExact && everyPoint && pointAboveFace(points, *out)) *out = std::move(exact);
+  // leaves a point above a face by more than twice the tolerance (the
+  // most a merged face's plane can promise; the hull's containment).
+  if (haveExact && everyPoint && pointAboveFace(points, *out, 2)) *out = std::move(exact);
 }
 
 inline bool buildHull(const std::vector<Vec3>& points, ConvexHull* out, HullError* err) {
