@@ -1814,26 +1814,65 @@ inline bool buildExactHull(const std::vector<Vec3>& points, double tau, ConvexHu
         bool merged = false;
         for (const auto& [dev, ab] : pairs) {
           const int a = ab.first, b = ab.second;
-          Group g;
-          g.tris = groups[static_cast<std::size_t>(a)].tris;
-          g.tris.insert(g.tris.end(), groups[static_cast<std::size_t>(b)].tris.begin(), groups[static_cast<std::size_t>(b)].tris.end());
-          g.poly = outline(g.tris);
           // Corners within the tolerance of the merged plane when the pair is
           // coplanar within half of it both ways (then it must merge), else
           // within half of it.
           const Group &ga = groups[static_cast<std::size_t>(a)], &gb = groups[static_cast<std::size_t>(b)];
           const double flat = deepest(ga, gb) >= -0.5 * tau && deepest(gb, ga) >= -0.5 * tau ? tau : 0.5 * tau;
-          bool ok = g.poly.size() >= 3 && planeOf(g) && strictlyConvex(g);
-          for (std::size_t k = 0; k < g.poly.size() && ok; ++k) ok = std::fabs(height(g, g.poly[k])) <= flat;
-          for (std::size_t k = 0; k < exactVertices.size() && ok; ++k) ok = height(g, exactVertices[k]) <= tau;
+          std::vector<int> members{a, b};
+          Group g;
+          g.tris = ga.tris;
+          g.tris.insert(g.tris.end(), gb.tris.begin(), gb.tris.end());
+          bool ok = false;
+          // A merged face that shares three corners with another face would
+          // make a triangle lie in both (two faces share at most an edge):
+          // that face joins too, if the whole still passes. Each round adds a
+          // group, so there are at most as many rounds as triangles.
+          for (std::size_t grow = 0; grow < nt && !ok; ++grow) {
+            g.poly = outline(g.tris);
+            if (!(g.poly.size() >= 3 && planeOf(g) && strictlyConvex(g))) break;
+            // Every corner of its triangles on the outline (a vertex inside
+            // a face would be on no face's boundary).
+            bool fits = true;
+            for (std::size_t k = 0; k < g.tris.size() && fits; ++k)
+              for (int i : tris[static_cast<std::size_t>(g.tris[k])]) fits = fits && std::find(g.poly.begin(), g.poly.end(), i) != g.poly.end();
+            for (std::size_t k = 0; k < g.poly.size() && fits; ++k) fits = std::fabs(height(g, g.poly[k])) <= flat;
+            // No input point (no exact hull vertex: they bound them all)
+            // above the merged plane by more than 1.5τ: a merged face
+            // promises containment within 2τ of its plane (its corners
+            // within τ of the triangles' planes, each of which holds every
+            // point within τ).
+            for (std::size_t k = 0; k < exactVertices.size() && fits; ++k) fits = height(g, exactVertices[k]) <= 1.5 * tau;
+            if (!fits) break;
+            int conflict = -1;
+            for (std::size_t c = 0; c < nt && conflict < 0; ++c) {
+              if (root(static_cast<int>(c)) != static_cast<int>(c) ||
+                  std::find(members.begin(), members.end(), static_cast<int>(c)) != members.end())
+                continue;
+              int shared = 0;
+              for (int i : groups[c].poly) shared += std::find(g.poly.begin(), g.poly.end(), i) != g.poly.end();
+              if (shared > 2) conflict = static_cast<int>(c);
+            }
+            if (conflict < 0) {
+              ok = true;
+              break;
+            }
+            members.push_back(conflict);
+            const auto& more = groups[static_cast<std::size_t>(conflict)].tris;
+            g.tris.insert(g.tris.end(), more.begin(), more.end());
+          }
           if (!ok) {
-              refused.push_back(ab);
+            refused.push_back(ab);
             continue;
           }
-          parent[static_cast<std::size_t>(b)] = a;
+          for (int mm : members)
+            if (mm != a) parent[static_cast<std::size_t>(mm)] = a;
           groups[static_cast<std::size_t>(a)] = std::move(g);
           refused.erase(std::remove_if(refused.begin(), refused.end(),
-                                       [&](const std::pair<int, int>& r) { return r.first == a || r.second == a; }),
+                                       [&](const std::pair<int, int>& r) {
+                                         return std::find(members.begin(), members.end(), r.first) != members.end() ||
+                                                std::find(members.begin(), members.end(), r.second) != members.end();
+                                       }),
                         refused.end());
           merged = true;
           break;
