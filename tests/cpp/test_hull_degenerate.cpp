@@ -508,3 +508,39 @@ TEST(HullDegenerate, NeedleFirstHullKept) {
       {0x1.88e6d68b01800p+44, 0x1.2000000000000p+3, 0x1.2900000000000p+5}};
   EXPECT_EQ(checkCloud(pts), "");
 }
+
+// tests/fuzz/corpus/fuzz_hull_full/rotated-sliver-flipped-in-face (found while fixing issue 8):
+// a rotated needle (1e10 against ~10, duplicates). An intermediate version of the exact rebuild
+// merged a sliver triangle (three nearly collinear corners, facing sideways) into a face, so it
+// lay flipped in it; merges now keep every triangle turned like the face.
+TEST(HullDegenerate, RotatedSliverFlippedInFace) {
+  const std::vector<Vec3> pts{{-0x1.48a3fe6639fc4p+2, -0x1.5218087ce113ep+2, -0x1.ea71cfe08a47ep+2},
+      {-0x1.d8067bfef4414p+32, 0x1.65241268bfcf8p+32, 0x1.186514e4b4c86p+30},
+      {-0x1.7d6af7959eb46p+2, -0x1.0080ac9c7af41p+1, -0x1.1a602d4670717p+2},
+      {-0x1.a545aa95b3cd2p+15, -0x1.19230089e93d8p+16, 0x1.b9fe67d83f2c0p+11},
+      {0x1.a8d2a2c7739d8p+32, -0x1.416d43ca4cf7cp+32, -0x1.f8b5f2708f154p+29},
+      {-0x1.9fc1d6ad207c3p+3, 0x1.53195a11a28d8p-1, -0x1.9fc3c21ba2b10p+2},
+      {-0x1.d8067bfef4414p+32, 0x1.65241268bfcf8p+32, 0x1.186514e4b4c86p+30},
+      {-0x1.7d6af7959eb46p+2, -0x1.0080ac9c7af41p+1, -0x1.1a602d4670717p+2},
+      {-0x1.a545aa95b3cd2p+15, -0x1.19230089e93d8p+16, 0x1.b9fe67d83f2c0p+11},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {0x1.33d33511278e0p-1, -0x1.5c06c32669a3bp+3, -0x1.12126ff7c39eep+3},
+      {-0x1.416dc16b7d5d8p+32, -0x1.acf6766f6885fp+32, 0x1.5145433d187c0p+28}};
+  EXPECT_EQ(checkCloud(pts), "");
+}

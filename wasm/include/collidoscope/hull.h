@@ -1836,6 +1836,14 @@ inline bool buildExactHull(const std::vector<Vec3>& points, double tau, ConvexHu
             bool fits = true;
             for (std::size_t k = 0; k < g.tris.size() && fits; ++k)
               for (int i : tris[static_cast<std::size_t>(g.tris[k])]) fits = fits && std::find(g.poly.begin(), g.poly.end(), i) != g.poly.end();
+            // Every triangle turned like the face (a sliver of nearly collinear
+            // corners can face sideways), accurately and in plain doubles.
+            for (std::size_t k = 0; k < g.tris.size() && fits; ++k) {
+              const auto& t = tris[static_cast<std::size_t>(g.tris[k])];
+              const Vec3 &p0 = points[static_cast<std::size_t>(t[0])], &p1 = points[static_cast<std::size_t>(t[1])],
+                         &p2 = points[static_cast<std::size_t>(t[2])];
+              fits = dot(accurateNormal(p0, p1, p2), g.n) > 0 && dot(cross(p1 - p0, p2 - p0), g.n) > 0;
+            }
             for (std::size_t k = 0; k < g.poly.size() && fits; ++k) fits = std::fabs(height(g, g.poly[k])) <= flat;
             // No input point (no exact hull vertex: they bound them all)
             // above the merged plane by more than 1.5τ: a merged face
