@@ -1165,13 +1165,20 @@ inline bool hullDefect(const std::vector<Vec3>& pts, const std::vector<int>& sus
   Vec3 c{0, 0, 0};
   for (std::size_t i = 0; i < nv; ++i) c += h.vertices[i] - o;
   c = c * (1.0 / static_cast<double>(nv));
+  // The centroid clearly below each triangle: by more than the rounding of
+  // a centroid taken in the raw coordinates ((V + 4)·u·max|x|), so that the
+  // answer does not hang on how it is computed (a slab far from the origin
+  // has triangles nearly through its centroid).
+  double big = 0;
+  for (const Vec3& v : h.vertices) big = std::fmax(big, maxAbs(v));
+  const double centroidMargin = static_cast<double>(nv + 4) * (std::numeric_limits<double>::epsilon() / 2) * big;
   auto vx = [&](int i) -> const Vec3& { return h.vertices[static_cast<std::size_t>(i)]; };
   for (const auto& t : h.triangles) {
     // From the vertices themselves (accurateNormal takes the differences
     // exactly): a sliver far from vertex 0 keeps its direction.
     const Vec3 n = normalizedOr(accurateNormal(vx(t[0]), vx(t[1]), vx(t[2])), Vec3{});
     if (n == Vec3{}) return true;
-    if (!(dot(n, c - at(t[0])) < 0)) return true;
+    if (!(dot(n, c - at(t[0])) < -centroidMargin)) return true;
     tn.push_back(n);
   }
   // A point outside a convex polyhedron is nearest to it on a face whose
