@@ -1154,7 +1154,8 @@ inline Vec3 facePlane(const std::vector<Vec3>& v, const std::vector<int>& poly, 
   return normalizedOr(n, Vec3{});
 }
 
-inline bool hullDefect(const std::vector<Vec3>& pts, const std::vector<int>& suspects, const ConvexHull& h) {
+inline bool hullDefect(const std::vector<Vec3>& pts, const std::vector<int>& suspects, const ConvexHull& h,
+                       bool centroidMargin = true) {
   if (h.kind != HullKind::Polyhedron) return false;
   const double tau = h.tolerance;
   const std::size_t nv = h.vertices.size();
@@ -1168,17 +1169,19 @@ inline bool hullDefect(const std::vector<Vec3>& pts, const std::vector<int>& sus
   // The centroid clearly below each triangle: by more than the rounding of
   // a centroid taken in the raw coordinates ((V + 4)·u·max|x|), so that the
   // answer does not hang on how it is computed (a slab far from the origin
-  // has triangles nearly through its centroid).
+  // has triangles nearly through its centroid). Not for the exact rebuild
+  // (centroidMargin false): its triangles are exact facets, which the
+  // centroid lies strictly below.
   double big = 0;
   for (const Vec3& v : h.vertices) big = std::fmax(big, maxAbs(v));
-  const double centroidMargin = static_cast<double>(nv + 4) * (std::numeric_limits<double>::epsilon() / 2) * big;
+  const double below = centroidMargin ? static_cast<double>(nv + 4) * (std::numeric_limits<double>::epsilon() / 2) * big : 0;
   auto vx = [&](int i) -> const Vec3& { return h.vertices[static_cast<std::size_t>(i)]; };
   for (const auto& t : h.triangles) {
     // From the vertices themselves (accurateNormal takes the differences
     // exactly): a sliver far from vertex 0 keeps its direction.
     const Vec3 n = normalizedOr(accurateNormal(vx(t[0]), vx(t[1]), vx(t[2])), Vec3{});
     if (n == Vec3{}) return true;
-    if (!(dot(n, c - at(t[0])) < -centroidMargin)) return true;
+    if (!(dot(n, c - at(t[0])) < -below)) return true;
     tn.push_back(n);
   }
   // A point outside a convex polyhedron is nearest to it on a face whose
@@ -1920,7 +1923,7 @@ inline bool buildExactHull(const std::vector<Vec3>& points, double tau, ConvexHu
         for (int i : groups[t].poly) poly.push_back(slot[static_cast<std::size_t>(i)]);
         h.faces.push_back(std::move(poly));
       }
-      if (!hullDefect(points, all, h)) {
+      if (!hullDefect(points, all, h, false)) {
         *valid = true;
         *out = std::move(h);
         return true;
