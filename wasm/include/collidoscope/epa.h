@@ -419,16 +419,6 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double& ti
 
 namespace detail {
 
-// A shape moved by `offset` (penetration's witness points, below).
-template <class S>
-struct ShiftedShape {
-  const S* shape;
-  Vec3 offset;
-  Vec3 support(const Vec3& d) const { return shape->support(d) + offset; }
-  double radius() const { return shape->radius(); }
-  Vec3 center() const { return shape->center() + offset; }
-};
-
 // Records the frames of a scaled run (tiny scenes, see penetration) in the
 // caller's units: lengths times g = 1/factor, normals unchanged.
 template <class Trace>
@@ -792,11 +782,15 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
     // depth being a lower bound, still overlaps it), and GJK's closest
     // points of that pair — a common point if they overlap — moved back
     // differ by depth·normal up to the gap left.
-    const detail::ShiftedShape<SB> moved{&shapeB, answer->normal * out.depth};
-    const DistanceResult touch = gjkDistance(shapeA, moved, gjkSettings);
-    if (isFinite(touch.pointA) && isFinite(touch.pointB)) {
-      out.pointA = touch.pointA;
-      out.pointB = touch.pointB - answer->normal * out.depth;
+    // (PosedShape pairs only, the API's: the scaled runs of tiny scenes
+    // keep the clamped weights, which keeps the wasm one GJK smaller.)
+    if constexpr (std::is_same_v<SA, PosedShape> && std::is_same_v<SB, PosedShape>) {
+      const detail::ShiftedShape<SB> moved{&shapeB, answer->normal * out.depth};
+      const DistanceResult touch = gjkDistance(shapeA, moved, gjkSettings);
+      if (isFinite(touch.pointA) && isFinite(touch.pointB)) {
+        out.pointA = touch.pointA;
+        out.pointB = touch.pointB - answer->normal * out.depth;
+      }
     }
   }
   out.iterations = iteration;

@@ -156,6 +156,23 @@ struct IsScaledShape : std::false_type {};
 template <class S>
 struct IsScaledShape<ScaledShape<S>> : std::true_type {};
 
+// A shape moved by `offset` (epa.h: penetration's witness points). Its
+// scene is the caller's, already checked for tininess: gjkDistance does not
+// measure it again (which keeps one more scaled instantiation out of the
+// wasm).
+template <class S>
+struct ShiftedShape {
+  const S* shape;
+  Vec3 offset;
+  Vec3 support(const Vec3& d) const { return shape->support(d) + offset; }
+  double radius() const { return shape->radius(); }
+  Vec3 center() const { return shape->center() + offset; }
+};
+template <class S>
+struct IsShiftedShape : std::false_type {};
+template <class S>
+struct IsShiftedShape<ShiftedShape<S>> : std::true_type {};
+
 inline void scaleSimplex(Simplex* s, double g) {
   for (int i = 0; i < s->size; ++i) {
     s->vertex[i].w = s->vertex[i].w * g;
@@ -270,7 +287,7 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
   Vec3 v = simplex.vertex[0].w;
   double vv = dot(v, v);
   double scale = detail::magnitudeOf(simplex.vertex[0]);
-  if constexpr (!detail::IsScaledShape<SA>::value) {
+  if constexpr (!detail::IsScaledShape<SA>::value && !detail::IsShiftedShape<SB>::value) {
     if (scale < detail::kGjkTinyScene) {
       // Possibly a tiny scene (detail::kGjkTinyScene): run it scaled.
       const double m = detail::sceneMagnitude(shapeA, shapeB);

@@ -1142,7 +1142,7 @@ namespace detail {
 // corner (Newell's normal, summed without cancellation: a sliver face far
 // from the origin keeps its direction), and the mean of its corners
 // relative to the first corner. Signed distance of q: dot(n, (q − v[poly[0]]) − mean).
-inline Vec3 facePlane(const std::vector<Vec3>& v, const std::vector<int>& poly, Vec3* mean) {
+COLLIDOSCOPE_SMALL inline Vec3 facePlane(const std::vector<Vec3>& v, const std::vector<int>& poly, Vec3* mean) {
   const std::size_t m = poly.size();
   const Vec3& first = v[static_cast<std::size_t>(poly[0])];
   Vec3 n{0, 0, 0}, sum{0, 0, 0};
@@ -1154,7 +1154,7 @@ inline Vec3 facePlane(const std::vector<Vec3>& v, const std::vector<int>& poly, 
   return normalizedOr(n, Vec3{});
 }
 
-inline bool hullDefect(const std::vector<Vec3>& pts, const std::vector<int>& suspects, const ConvexHull& h,
+COLLIDOSCOPE_SMALL inline bool hullDefect(const std::vector<Vec3>& pts, const std::vector<int>& suspects, const ConvexHull& h,
                        bool centroidMargin = true) {
   if (h.kind != HullKind::Polyhedron) return false;
   const double tau = h.tolerance;
@@ -1318,7 +1318,7 @@ struct Expansion {
   static constexpr int kCapacity = 256;
   double c[kCapacity];
   int n = 0;
-  void add(double b) {
+  COLLIDOSCOPE_SMALL void add(double b) {
     double q = b;
     int k = 0;
     for (int i = 0; i < n; ++i) {
@@ -1330,7 +1330,7 @@ struct Expansion {
     n = k;
   }
   // this += sign · a · b (b a two-component difference).
-  void addProduct(const Expansion& a, DoubleDouble b, double sign) {
+  COLLIDOSCOPE_SMALL void addProduct(const Expansion& a, DoubleDouble b, double sign) {
     for (int i = 0; i < a.n; ++i)
       for (double f : {b.lo, b.hi}) {
         if (f == 0) continue;
@@ -1343,7 +1343,7 @@ struct Expansion {
 };
 
 // Exact sign of x·y − z·w for two-component differences.
-inline Expansion exactMinor(DoubleDouble x, DoubleDouble y, DoubleDouble z, DoubleDouble w) {
+COLLIDOSCOPE_SMALL inline Expansion exactMinor(DoubleDouble x, DoubleDouble y, DoubleDouble z, DoubleDouble w) {
   Expansion ex;
   ex.add(x.lo);
   ex.add(x.hi);
@@ -1361,7 +1361,7 @@ inline Expansion exactMinor(DoubleDouble x, DoubleDouble y, DoubleDouble z, Doub
 // evaluation decides when its value clears a bound on its rounding error
 // (the rounded differences, products and sums add up to ~10u of the sum of
 // the terms' magnitudes; 1e-14 is ~90u); otherwise the exact one does.
-inline int orientExact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+COLLIDOSCOPE_SMALL inline int orientExact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   const DoubleDouble u[3] = {ddTwoSum(b.x, -a.x), ddTwoSum(b.y, -a.y), ddTwoSum(b.z, -a.z)};
   const DoubleDouble v[3] = {ddTwoSum(c.x, -a.x), ddTwoSum(c.y, -a.y), ddTwoSum(c.z, -a.z)};
   const DoubleDouble w[3] = {ddTwoSum(d.x, -a.x), ddTwoSum(d.y, -a.y), ddTwoSum(d.z, -a.z)};
@@ -1388,7 +1388,7 @@ inline int orient3(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   return orientExact(a, b, c, d);
 }
 // Whether a, b, c are exactly collinear: (b − a) × (c − a) = 0.
-inline bool collinearExact(const Vec3& a, const Vec3& b, const Vec3& c) {
+COLLIDOSCOPE_SMALL inline bool collinearExact(const Vec3& a, const Vec3& b, const Vec3& c) {
   const DoubleDouble u[3] = {ddTwoSum(b.x, -a.x), ddTwoSum(b.y, -a.y), ddTwoSum(b.z, -a.z)};
   const DoubleDouble v[3] = {ddTwoSum(c.x, -a.x), ddTwoSum(c.y, -a.y), ddTwoSum(c.z, -a.z)};
   for (int k = 0; k < 3; ++k) {
@@ -1409,7 +1409,7 @@ class ExactQuickhull {
  public:
   std::vector<std::array<int, 3>> triangles;  // input indices, outward counter-clockwise
 
-  bool build(const std::vector<Vec3>& pts, const std::vector<int>& idx) {
+  COLLIDOSCOPE_SMALL bool build(const std::vector<Vec3>& pts, const std::vector<int>& idx) {
     triangles.clear();
     faces_.clear();
     if (idx.size() < 4) return false;
@@ -1518,7 +1518,7 @@ class ExactQuickhull {
 
   // Each point goes to the candidate face it is exactly above, the one it
   // is farthest above (in double) if several; above none, it is inside.
-  void assign(const std::vector<int>& points, const std::vector<int>& candidates) {
+  COLLIDOSCOPE_SMALL void assign(const std::vector<int>& points, const std::vector<int>& candidates) {
     for (int p : points) {
       int bestFace = -1;
       double bestD = 0;
@@ -1536,7 +1536,7 @@ class ExactQuickhull {
     }
   }
 
-  bool addPoint(int fi, int mark) {
+  COLLIDOSCOPE_SMALL bool addPoint(int fi, int mark) {
     const int eye = faces_[static_cast<std::size_t>(fi)].farthest;
     std::vector<int> visible{fi};
     faces_[static_cast<std::size_t>(fi)].mark = mark;
@@ -1616,7 +1616,7 @@ struct TriangleSurface {
   const std::vector<Vec3>* pts = nullptr;
   std::vector<std::array<int, 3>> tri;
   std::vector<Vec3> normal;
-  void set(const std::vector<Vec3>& p, const std::vector<std::array<int, 3>>& t) {
+  COLLIDOSCOPE_SMALL void set(const std::vector<Vec3>& p, const std::vector<std::array<int, 3>>& t) {
     pts = &p;
     tri = t;
     normal.clear();
@@ -1625,7 +1625,7 @@ struct TriangleSurface {
                                                    p[static_cast<std::size_t>(x[2])]),
                                     Vec3{}));
   }
-  double outside(const Vec3& q) const {
+  COLLIDOSCOPE_SMALL double outside(const Vec3& q) const {
     double above = 0;
     for (std::size_t t = 0; t < tri.size(); ++t)
       above = std::fmax(above, dot(normal[t], q - (*pts)[static_cast<std::size_t>(tri[t][0])]));
@@ -1641,7 +1641,7 @@ struct TriangleSurface {
   }
 };
 
-inline std::vector<int> triangleVertices(const std::vector<std::array<int, 3>>& tris) {
+COLLIDOSCOPE_SMALL inline std::vector<int> triangleVertices(const std::vector<std::array<int, 3>>& tris) {
   std::vector<int> v;
   for (const auto& t : tris) v.insert(v.end(), t.begin(), t.end());
   std::sort(v.begin(), v.end());
@@ -1659,7 +1659,7 @@ constexpr std::size_t kExactMaxVertices = 1024;
 // passed the validation; if not, it is the one that merged only pairs
 // coplanar within half the tolerance both ways (every point still within
 // the tolerance, closed and outward: only its faces break a promise).
-inline bool buildExactHull(const std::vector<Vec3>& points, double tau, ConvexHull* out, bool* valid) {
+COLLIDOSCOPE_SMALL inline bool buildExactHull(const std::vector<Vec3>& points, double tau, ConvexHull* out, bool* valid) {
   *valid = false;
   std::vector<int> all(points.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
@@ -1950,7 +1950,7 @@ constexpr std::size_t kMaxTriplesDegree = 12;
 // vertex farther off is extreme at that scale, which is all the hull
 // promises (its corner pass drops vertices within the tolerance of their
 // neighbours, not of every input point). O(E·n).
-inline bool vertexOnSegment(const std::vector<Vec3>& pts, const ConvexHull& h) {
+COLLIDOSCOPE_SMALL inline bool vertexOnSegment(const std::vector<Vec3>& pts, const ConvexHull& h) {
   for (std::size_t v = 0; v < h.vertices.size(); ++v)
     for (int a : h.adjacency[v])
       for (std::size_t b = 0; b < pts.size(); ++b) {
@@ -1968,7 +1968,7 @@ inline bool vertexOnSegment(const std::vector<Vec3>& pts, const ConvexHull& h) {
 // face (three nearly collinear corners of a polygon whose corners are
 // rounded) spans a plane tilted by the rounding over its height, which
 // interior points near the face can be above. O(n·Σ face sizes).
-inline bool pointAboveFace(const std::vector<Vec3>& pts, const ConvexHull& h, double times = 1) {
+COLLIDOSCOPE_SMALL inline bool pointAboveFace(const std::vector<Vec3>& pts, const ConvexHull& h, double times = 1) {
   for (const auto& poly : h.faces) {
     if (poly.size() < 3) return true;
     Vec3 mean;

@@ -152,7 +152,8 @@ constexpr double kNoise = 64 * (std::numeric_limits<double>::epsilon() / 2);
 // negative: v is then (within rounding) on the boundary, and the caller
 // solves the edges. Well-conditioned triangles miss by rounding only and
 // keep their weights bit for bit.
-inline bool refineTriangleWeights(const Vec3* y, const int* corner, int rot, const Vec3& e1, const Vec3& e2,
+[[gnu::noinline]] inline bool refineTriangleWeights(const Vec3* y, const int* corner, int rot, const Vec3& e1,
+                                                  const Vec3& e2,
                                   double nn, double bound, SubSolution* s) {
   // Weights in the pivot frame: p, q, r = corner[rot], corner[rot + 1], corner[rot + 2].
   double w[3];
@@ -182,7 +183,9 @@ inline bool refineTriangleWeights(const Vec3* y, const int* corner, int rot, con
 // tilted by 5e-6 rad; pivoting on a vertex 1e6 away, that put the plane 1
 // nearer the origin and inside the triangle, and ‖v‖ came out 2.4 instead
 // of 3.375.
-inline SubSolution solveTriangle(const Vec3* y, int i, int j, int k) {
+// Out of line: it is called from every GJK loop, and inlined into each it
+// cost the wasm build several KiB (the package size is tested).
+[[gnu::noinline]] inline SubSolution solveTriangle(const Vec3* y, int i, int j, int k) {
   // Rotate the corners cyclically (the orientation, and so the signs of the
   // coordinates, stay) so that the longest edge is opposite the pivot p:
   // (p, q, r) = (i, j, k), (j, k, i) or (k, i, j).
