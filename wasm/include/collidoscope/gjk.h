@@ -238,6 +238,19 @@ inline bool sidewaysWithinRounding(const Vec3& next, double nextVV, const Vec3& 
   return true;
 }
 
+// The scale factor 2^k that brings a tiny scene (largest coordinate m below
+// kGjkTinyScene) to unit size, or 0 when the scene is not tiny. `extra`:
+// the query's own coordinates (ray origin and direction, translations).
+template <class SA, class SB>
+inline int tinySceneExponent(const SA& a, const SB& b, double extra) {
+  double m0 = std::fmax(std::fmax(maxAbs(a.center()), maxAbs(b.center())), extra);
+  m0 = std::fmax(m0, std::fmax(a.radius(), b.radius()));
+  if (!(m0 < kGjkTinyScene)) return 0;
+  const double m = std::fmax(sceneMagnitude(a, b), extra);
+  if (!(m > 0 && m < kGjkTinyScene)) return 0;
+  return std::min(-std::ilogb(m), 1000);
+}
+
 // First search direction: from B's centre towards A's (so −v points from A
 // to B), or +x when the centres coincide.
 template <class SA, class SB>
@@ -459,20 +472,17 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   if constexpr (!detail::IsScaledShape<SA>::value) {
     // A tiny scene (detail::kGjkTinyScene) runs scaled, as in gjkDistance:
     // ‖v‖² of a scene at 1e-299 underflows to 0, which read as touching
-    // (found by fuzz_pair). Its support points are not known yet; the
-    // centres and radii are, and only when all of them are tiny is the
-    // scene measured (two concentric shapes at the origin, say).
-    if (std::fmax(std::fmax(maxAbs(shapeA.center()), maxAbs(shapeB.center())), radius) < detail::kGjkTinyScene) {
-      const double m = detail::sceneMagnitude(shapeA, shapeB);
-      if (m > 0 && m < detail::kGjkTinyScene) {
-        const int k = std::min(-std::ilogb(m), 1000);
-        const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
-        const detail::ScaledShape<SA> sa{&shapeA, f};
-        const detail::ScaledShape<SB> sb{&shapeB, f};
-        detail::ScaledTrace<Trace> st{&trace, g};
-        // The cache holds a direction only: the scaled run's v serves as is.
-        return gjkIntersect(sa, sb, settings, cache, st);
-      }
+    // (found by fuzz_pair). Its support points are not known yet, so it is
+    // measured as the casts measure theirs (tinySceneExponent: centres and
+    // radii first, the supports only when those are all tiny).
+    const int k = detail::tinySceneExponent(shapeA, shapeB, 0.0);
+    if (k != 0) {
+      const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
+      const detail::ScaledShape<SA> sa{&shapeA, f};
+      const detail::ScaledShape<SB> sb{&shapeB, f};
+      detail::ScaledTrace<Trace> st{&trace, g};
+      // The cache holds a direction only: the scaled run's v serves as is.
+      return gjkIntersect(sa, sb, settings, cache, st);
     }
   }
 

@@ -905,19 +905,6 @@ struct ScaledRayTrace {
   }
 };
 
-// The scale factor 2^k that brings a tiny scene (largest coordinate m below
-// kGjkTinyScene) to unit size, or 0 when the scene is not tiny. `extra`:
-// the query's own coordinates (ray origin and direction, translations).
-template <class SA, class SB>
-inline int tinySceneExponent(const SA& a, const SB& b, double extra) {
-  double m0 = std::fmax(std::fmax(maxAbs(a.center()), maxAbs(b.center())), extra);
-  m0 = std::fmax(m0, std::fmax(a.radius(), b.radius()));
-  if (!(m0 < kGjkTinyScene)) return 0;
-  const double m = std::fmax(sceneMagnitude(a, b), extra);
-  if (!(m > 0 && m < kGjkTinyScene)) return 0;
-  return std::min(-std::ilogb(m), 1000);
-}
-
 }  // namespace detail
 
 // Ray x(t) = origin + t·direction, 0 ≤ t ≤ maxT (maxT may be +∞), against a
