@@ -55,7 +55,9 @@ describe('the packed npm package', () => {
       'web/dist/lib/wasm-file/three.mjs', 'web/dist/lib/wasm-file/three.d.ts']) {
       expect(files).toContain(f);
     }
-    expect(files.filter((f) => !f.startsWith('web/dist/lib/') && !['package.json', 'README.md', 'LICENSE'].includes(f))).toEqual([]);
+    expect(files.filter((f) => !f.startsWith('web/dist/lib/') && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(f))).toEqual([]);
+    expect(files).toContain('LICENSE');
+    expect(files).toContain('CHANGELOG.md');
     // Exactly one .wasm (the default flavour embeds its own), and every path the exports map names is shipped.
     expect(files.filter((f) => f.endsWith('.wasm'))).toEqual(['web/dist/lib/wasm-file/collidoscope_wasm.wasm']);
     const pkg = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
