@@ -1,6 +1,6 @@
 # Included by CMakeLists.txt inside if(COLLIDOSCOPE_BENCH). Two targets:
 #
-#   collidoscope_scaling   bench/scaling.cpp: the scaling experiment of seed 001, table 7.1
+#   collidoscope_scaling   bench/scaling.cpp: the scaling experiment of the rigid-body thesis, table 7.1
 #                          (triangle pairs, bounding spheres + triangle pairs, GJK on hulls)
 #   collidoscope_notrace   bench/notrace_*.cpp: the NoTrace build against hook-free copies of
 #                          the headers, made at build time by bench/strip_trace.mjs (needs node)

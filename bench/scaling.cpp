@@ -1,4 +1,4 @@
-// The scaling experiment of ../shared/seeds/001 (chapter 7, table 7.1),
+// The scaling experiment of the rigid-body thesis (chapter 7, table 7.1),
 // natively: how three collision tests cope as the polygon count of the two
 // bodies grows.
 //

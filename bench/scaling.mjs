@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Two native experiments of issue #7, run from build/bench:
+// Two native experiments, run from build/bench:
 //
-//  A. The scaling experiment of ../shared/seeds/001 (ch. 7, table 7.1):
+//  A. The scaling experiment of the rigid-body thesis in shared/seeds (ch. 7, table 7.1):
 //     triangle pairs, bounding spheres + triangle pairs, and GJK on the hulls,
 //     as the polygon count of two convex meshes grows from 8 to 1024
 //     (build/bench/collidoscope_scaling, bench/scaling.cpp).
@@ -27,7 +27,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARGETS = ['collidoscope_scaling', 'collidoscope_notrace'];
 const METHODS = ['tri', 'sphere', 'gjk', 'gjkCold'];
 
-// Table 7.1 of seed 001: mean time of 10 000 simulation iterations (the
+// Table 7.1 of that thesis: mean time of 10 000 simulation iterations (the
 // thesis's units; only ratios are compared), per polygon count.
 export const PAPER = {
   machine: 'HP nx6325, Mobile AMD Sempron 3500+, 1 GB, Windows XP (thesis, ch. 7.2)',
@@ -285,7 +285,7 @@ export function scalingMarkdown(r) {
   const paper = s.paper;
   const p8 = paper.rows[0], p80 = paper.rows[paper.rows.length - 1];
   const fill = (x) => (100 * x.volume) / ((4 / 3) * Math.PI * x.radius ** 3);
-  md.push('## Scaling with the polygon count (seed 001, table 7.1)', '');
+  md.push('## Scaling with the polygon count (the rigid-body thesis, table 7.1)', '');
   md.push(
     `The thesis's experiment, natively: a pair of convex meshes of F triangles at random in a cube, together ${st.density * 100} % of its volume (each body volume ${st.bodyVolume}, cube side ${f(st.cubeSide)}). Two mesh families, F = 8 being the octahedron in both: **sphere** — V = F/2 + 2 points on a sphere (the octahedron's 6, then farthest-point sampling), their hull built by collidoscope, so the body rounds off as F grows; **flat** — the octahedron's faces cut into F/8 triangles each (longest-edge bisection), so the body stays an octahedron, as the thesis's "octahedron represented by F polygons" reads. ${st.worlds} seeded worlds (random position, orientation, 1 unit/s, 1 rad/s) stepped ${st.frames} frames of ${st.timeStep * 1000} ms; bodies bounce off the walls and pass through each other; every method answers the same ${st.worlds * st.frames} tests, frame by frame. **tri**: all F² triangle pairs with Möller's interval test (written in bench/scaling.cpp; against GJK on ${s.triTriCheck.pairs} random triangle pairs, ${s.triTriCheck.coplanarPairs} of them coplanar: ${s.triTriCheck.disagree} disagreements), stopping at the first overlapping pair; **sphere**: bounding spheres (centred on the body, radius its farthest vertex), then tri; **GJK**: \`gjkIntersect\` on \`Shape::polytope(mesh vertices)\`, warm-started from the previous frame (\`GjkCache\`); **GJK cold**: no cache. Median thread-CPU ns per test over ${st.repeats} interleaved repeats${st.repeats > 5 ? ' (5 when a tri pass takes > 0.5 s)' : ''}, order rotated every repeat, after a warm-up; g++ \`${r.flags.scaling}\`.`,
     '',

@@ -22,7 +22,7 @@ command -v cmake >/dev/null 2>&1 || pkgs+=(cmake)
 command -v g++ >/dev/null 2>&1 || pkgs+=(g++)
 command -v make >/dev/null 2>&1 || pkgs+=(make)
 [ -f /usr/include/gtest/gtest.h ] || pkgs+=(libgtest-dev)
-# Reliability suites (issue 8): clang with libFuzzer and the sanitizer runtimes; libccd and qhull as
+# Reliability suites: clang with libFuzzer and the sanitizer runtimes; libccd and qhull as
 # differential-test oracles; pkg-config to find them.
 command -v clang++ >/dev/null 2>&1 || pkgs+=(clang)
 compgen -G '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' >/dev/null || pkgs+=(libclang-rt-14-dev)

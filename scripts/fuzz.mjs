@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Fuzzing (issue 8): the libFuzzer targets of tests/fuzz and a JS fuzzer for the permalink decoder.
+// Fuzzing: the libFuzzer targets of tests/fuzz and a JS fuzzer for the permalink decoder.
 //
 //   node scripts/fuzz.mjs [--seconds N] [--target a,b,...] [--jobs J] [--seed S]
 //

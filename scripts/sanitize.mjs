@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer (issue #8).
+// The C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer.
 //
 //   node scripts/sanitize.mjs [--compiler g++|clang++] [--no-build] [--jobs N]
 //

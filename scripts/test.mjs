@@ -145,7 +145,7 @@ const needJs = jsOk
 vitestSuite('JS', 'vitest.config.ts', needJs);
 vitestSuite('browser', 'vitest.e2e.config.ts', needJs);
 
-// ------------------------------------------------------------------ sanitizers and fuzzers (issue 8)
+// ------------------------------------------------------------------ sanitizers and fuzzers
 async function sanitizerSuite() {
   banner('C++ tests under ASan + UBSan (scripts/sanitize.mjs)');
   try {
@@ -160,9 +160,8 @@ async function sanitizerSuite() {
 async function fuzzSuite() {
   banner(`fuzzers, seed ${FUZZ_SEED}, inputs per target ${JSON.stringify(FUZZ_RUNS)} (scripts/fuzz.mjs)`);
   try {
-    // fuzz_pair runs again (issue 8): what it found in 200 s runs on seeds 1 and 2 is fixed, with regression
-    // tests; libFuzzer's path is not bit-reproducible across machines even on a fixed seed, so this is a
-    // fixed budget of fresh inputs, and the recorded failures are replayed by 'known'.
+    // libFuzzer's path is not bit-reproducible across machines even on a fixed seed, so this is a fixed
+    // budget of fresh inputs; the recorded failures are replayed by 'known'.
     const r = await runFuzz({ seconds: FUZZ_SECONDS, seed: FUZZ_SEED, runs: FUZZ_RUNS, jobs: 2, targets: ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'link', 'known'] });
     const note = r.rows.filter((x) => !x.ok).map((x) => x.name).join(', ');
     record('fuzz', r.passed, r.failed, 0, note ? `failed: ${note}` : '');

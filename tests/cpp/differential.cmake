@@ -1,4 +1,4 @@
-# collidoscope_differential_tests: collidoscope against peer libraries installed from Debian (issue #8) —
+# collidoscope_differential_tests: collidoscope against peer libraries installed from Debian —
 # libccd (ccdGJKIntersect, ccdMPRIntersect, ccdGJKPenetration) and qhull (libqhull_r, qh_new_qhull) on thousands
 # of seeded random inputs; where they disagree, the brute-force references of tests/cpp decide.
 # Included by CMakeLists.txt inside the GoogleTest section, after collidoscope_tests is defined.

@@ -1,4 +1,4 @@
-// Hostile permalinks in a real browser (issue 8): garbled, truncated, oversized (a 5 MB hash), wrong-version,
+// Hostile permalinks in a real browser: garbled, truncated, oversized (a 5 MB hash), wrong-version,
 // deeply nested and NaN-bearing links, prototype keys, terminal escapes and bidi overrides. Opened fresh or
 // pasted into an open page, each one shows the banner with a clear message naming the problem and the default
 // scene; the page stays interactive (the step keys, the query selector, a good link afterwards renders) and

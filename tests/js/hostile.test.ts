@@ -1,4 +1,4 @@
-// Hostile input to the JS API and the CLI (issue 8): wrong types at every level of a scene, non-finite and
+// Hostile input to the JS API and the CLI: wrong types at every level of a scene, non-finite and
 // extreme numbers, huge arrays and strings, deep nesting, cycles, proxies and throwing getters, prototype
 // keys, emoji and lone surrogates, garbled and oversized permalinks; hostile files, streams and flags for
 // the CLI.
