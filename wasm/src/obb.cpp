@@ -335,10 +335,9 @@ std::vector<Vec3> extremalSubset(const std::vector<Vec3>& pts, const Vec3 fitAxe
 // ---------------------------------------------------------- box ordering
 // Volumes closer than this (relative) are a tie…
 constexpr double kTieRelative = 1e-9;
-// …and so are volumes differing by less than a slab this thin (relative to
-// the cloud's size L) over L × L: a flat cloud's boxes have volumes of
+// …and so are volumes differing by less than a slab kFlatSine·L thin (L
+// the cloud's size) over L × L: a flat cloud's boxes have volumes of
 // rounding noise (~1e-16 L³), which must not decide between them.
-constexpr double kFlatRelative = 1e-12;
 
 double surfaceArea(const Obb& b) {
   const Vec3& h = b.halfExtents;
@@ -651,7 +650,7 @@ Obb refineObb(const Obb& fit, const std::vector<Vec3>& pts, RefineInfo* info) {
   const Aabb aabb = computeAabb(pts);
   const Obb aabbBox = obbFromAabb(aabb);
   const double size = 2.0 * maxAbs(aabbBox.halfExtents);  // L, the largest AABB side
-  const double flatVolume = kFlatRelative * size * size * size;
+  const double flatVolume = kFlatSine * size * size * size;
   const double invScale = size > 0 && std::isfinite(size) ? 1.0 / size : 1.0;
 
   Vec3 axes[3] = {fit.axes[0], fit.axes[1], fit.axes[2]};

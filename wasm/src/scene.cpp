@@ -20,10 +20,6 @@ namespace {
 const char* const kQueryNames[] = {"intersect", "distance", "penetration", "chungwang", "raycast",
                                    "shapecast", "hull",     "obb",         "sat"};
 
-// |q|² of a normalized quaternion differs from 1 by a few rounding errors
-// (4 products, 3 sums, a square root and 4 divisions): 8 ulps of 1 cover it.
-constexpr double kUnitQuatSlack = 8 * 2.220446049250313e-16;
-
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
   *err = {"invalid-scene", field, message};
   return false;

@@ -13,11 +13,6 @@ namespace {
 const char* const kTypeNames[] = {"point",    "sphere",   "box",       "capsule",  "cylinder",
                                   "cone",     "ellipsoid", "segment",  "triangle", "polytope"};
 
-// A quaternion counts as unit when | |q|^2 - 1 | <= this. The scene parser
-// normalizes every rotation, which leaves an error of a few ulps; 1e-9 also
-// accepts rotations typed in with ~10 significant digits by C++ callers.
-constexpr double kUnitQuatTolerance = 1e-9;
-
 std::string indexField(const char* name, std::size_t i) {
   return std::string(name) + "[" + std::to_string(i) + "]";
 }

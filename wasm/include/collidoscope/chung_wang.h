@@ -724,7 +724,7 @@ ChungWangResult chungWangIntersect(const SA& shapeA, const SB& shapeB, const Chu
     // numbers up to S, the largest support coordinate (plus radius) seen —
     // with the same 64-ulp headroom as GJK (gjk.h).
     scale = std::fmax(scale, std::fmax(maxAbs(st.pCore) + rA, maxAbs(st.qCore) + rB));
-    const double tau = kRoundingUlps * kUnitRoundoff * scale;
+    const double tau = kRoundingBound * scale;
     st.p = st.pCore + s * rA;
     st.q = st.qCore - s * rB;
     st.gap = dot(s, st.qCore - st.pCore) - (rA + rB);

@@ -72,10 +72,11 @@ enum class EpaStatus {
 
 const char* epaStatusName(EpaStatus s);
 
-struct EpaSettings {
-  int maxIterations = kEpaMaxVertices - 6;  // each iteration adds one vertex
-  double relativeTolerance = 1e-10;         // as GjkSettings: error ≤ ε_rel·depth
-  double absoluteTolerance = 1e-10;         // or ≤ ε_abs·S
+// EPA's settings (numeric.h): the cap is what the polytope holds (each
+// iteration adds one vertex); the tolerances bound the depth's error as
+// GjkSettings bound a distance's, by ε_rel·depth or ε_abs·S.
+struct EpaSettings : IterativeSettings {
+  EpaSettings() { maxIterations = kEpaMaxVertices - 6; }
 };
 
 struct PenetrationResult {
@@ -87,6 +88,14 @@ struct PenetrationResult {
   int iterations = 0;         // EPA iterations (0 when GJK alone decided)
   EpaStatus status = EpaStatus::Converged;
 };
+
+// A tiny scene's scaled run in the caller's units (tiny_scene.h): lengths
+// times g, normals unchanged.
+inline void scaleLengths(PenetrationResult* r, double g) {
+  r->depth *= g;
+  r->pointA = r->pointA * g;
+  r->pointB = r->pointB * g;
+}
 
 // ---- trace ---------------------------------------------------------------
 
@@ -135,6 +144,16 @@ struct EpaFrame {
   double gap = 0;
   double tolerance = 0;
 };
+
+inline void scaleLengths(EpaFrame* f, double g) {
+  for (SimplexVertex& v : f->vertices) scaleLengths(&v, g);
+  for (EpaFace& x : f->faces) x.distance *= g;
+  for (EpaFace& x : f->removed) x.distance *= g;
+  scaleLengths(&f->support, g);
+  f->depth *= g;
+  f->gap *= g;
+  f->tolerance *= g;
+}
 
 struct EpaRecorder {
   static constexpr bool enabled = true;
@@ -304,7 +323,7 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double& ti
   // where a bound of 7e-315 took rounding for height and the normal fell
   // back to (0, 1, 0), in the triangle's plane).
   auto raise = [&tiny](const SimplexVertex& s) {
-    tiny = std::fmax(tiny, kRoundingUlps * kUnitRoundoff * magnitudeOf(s));
+    tiny = std::fmax(tiny, kRoundingBound * magnitudeOf(s));
   };
   SimplexVertex pts[4];
   int n = 0;
@@ -417,32 +436,6 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double& ti
 
 }  // namespace detail
 
-namespace detail {
-
-// Records the frames of a scaled run (tiny scenes, see penetration) in the
-// caller's units: lengths times g = 1/factor, normals unchanged.
-template <class Trace>
-struct ScaledEpaTrace {
-  static constexpr bool enabled = Trace::enabled;
-  Trace* inner;
-  double g;
-  void record(EpaFrame&& f) {
-    if constexpr (Trace::enabled) {
-      for (SimplexVertex& v : f.vertices) v = SimplexVertex{v.w * g, v.a * g, v.b * g};
-      for (EpaFace& x : f.faces) x.distance *= g;
-      for (EpaFace& x : f.removed) x.distance *= g;
-      f.support = SimplexVertex{f.support.w * g, f.support.a * g, f.support.b * g};
-      f.depth *= g;
-      f.gap *= g;
-      f.tolerance *= g;
-      inner->record(std::move(f));
-    } else {
-      (void)f;
-    }
-  }
-};
-
-}  // namespace detail
 
 // How far (in barycentric weight) the answer's point may fall outside the
 // face it is read from before the face counts as not holding it: rounding
@@ -457,22 +450,15 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
   PenetrationResult out;
   const double rA = shapeA.radius(), rB = shapeB.radius();
   const DistanceResult g = gjkDistance(shapeA, shapeB, gjkSettings);
-  if constexpr (!detail::IsScaledShape<SA>::value) {
-    // A tiny scene (gjk.h, kGjkTinyScene): EPA's cross products and
-    // lengths underflow too, so it runs on the shapes scaled by a power of
-    // two to unit size, and depth and points are scaled back.
-    if (g.scale < detail::kGjkTinyScene) {
-      const double m = detail::sceneMagnitude(shapeA, shapeB);
-      if (m > 0 && m < detail::kGjkTinyScene) {
-        const int k = std::min(-std::ilogb(m), 1000);
-        const double f = std::ldexp(1.0, k), gs = std::ldexp(1.0, -k);
-        const detail::ScaledShape<SA> sa{&shapeA, f};
-        const detail::ScaledShape<SB> sb{&shapeB, f};
-        detail::ScaledEpaTrace<Trace> st{&trace, gs};
-        PenetrationResult r = penetration(sa, sb, gjkSettings, settings, st);
-        r.depth *= gs;
-        r.pointA = r.pointA * gs;
-        r.pointB = r.pointB * gs;
+  if constexpr (detail::measuresTinyScene<SA, SB>()) {
+    // A tiny scene (tiny_scene.h): EPA's cross products and lengths
+    // underflow too, so it runs scaled and depth and points are scaled back.
+    if (g.scale < kTinyScene) {
+      if (const int k = detail::tinyExponent(detail::sceneMagnitude(shapeA, shapeB))) {
+        PenetrationResult r =
+            detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double, auto& st) {
+              return penetration(sa, sb, gjkSettings, settings, st);
+            });
         if (!r.intersecting && !(g.distance > 0)) {
           // Apart in the scaled run by less than the smallest double once
           // scaled back (denormal scenes): touching, as gjkDistance's 0 says.
@@ -489,7 +475,7 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
 
   // ‖·‖ below this is rounding noise of the support points.
   // (growToTetrahedron raises it with the support points it gathers.)
-  double tiny = kRoundingUlps * kUnitRoundoff * std::fmax(scale, 1e-300);
+  double tiny = kRoundingBound * std::fmax(scale, 1e-300);
   if (!g.coresOverlap) {
     // Cores apart: the rounded shapes overlap by r_A + r_B − |v|, exactly
     // (touching when that is zero to rounding).
@@ -571,7 +557,7 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
     const double gap = dot(f.normal, w.w) - f.distance;
     const double tolerance =
         std::fmax(settings.relativeTolerance * d,
-                  std::fmax(settings.absoluteTolerance, kRoundingUlps * kUnitRoundoff) * scale);
+                  std::fmax(settings.absoluteTolerance, kRoundingBound) * scale);
     lastGap = gap;
     lastTolerance = tolerance;
     if (gap <= tolerance) {

@@ -55,35 +55,27 @@
 #include "collidoscope/shapes.h"
 #include "collidoscope/simplex.h"
 #include "collidoscope/support.h"
+#include "collidoscope/tiny_scene.h"
 #include "collidoscope/trace.h"
 
 namespace collidoscope {
 
-struct GjkSettings {
-  // Iteration cap. Polytopal cores need at most a handful of steps per
-  // face they visit (typically < 20); curved cores reach 1e-10 relative
-  // accuracy in well under 100 steps except near touching contact.
-  int maxIterations = 256;
-  // ε_rel: stop when ‖v‖² − v·w ≤ ε_rel·‖v‖², which bounds the distance
-  // error by ε_rel·‖v‖. 1e-10 gives ~1e-10 of the scene scale: the design's
-  // "exact by default". Games may loosen it (1e-6 halves the iterations on
-  // curved shapes).
-  double relativeTolerance = 1e-10;
-  // ε_abs: also stop when the certified distance error (‖v‖² − v·w)/‖v‖
-  // is at most ε_abs·S, S the largest support-point coordinate seen (the
-  // scene's scale near the shapes). Near touching contact ‖v‖ → 0 and the
-  // relative test alone would demand more than doubles can resolve on
-  // curved surfaces (GJK converges linearly there, and a sliver simplex
-  // stalls near 1e-11·S). 1e-10 stays a factor 10 inside the design's
-  // promise of 1e-9 of the scene scale.
-  double absoluteTolerance = 1e-10;
-};
-
-// Headroom, in units of u·S, for the rounding error of products of support
-// points (see the termination note above). 64 ulps cover the ≤ 6 roundings
-// in w = a − b and v·w with a factor of 10 to spare.
-constexpr double kRoundingUlps = 64;
-constexpr double kUnitRoundoff = std::numeric_limits<double>::epsilon() / 2;
+// GJK's settings (numeric.h, IterativeSettings):
+//   maxIterations  256. Polytopal cores need at most a handful of steps per
+//                  face they visit (typically < 20); curved cores reach
+//                  1e-10 relative accuracy in well under 100 steps except
+//                  near touching contact.
+//   ε_rel          stop when ‖v‖² − v·w ≤ ε_rel·‖v‖², which bounds the
+//                  distance error by ε_rel·‖v‖. Games may loosen it (1e-6
+//                  halves the iterations on curved shapes).
+//   ε_abs          also stop when the certified distance error
+//                  (‖v‖² − v·w)/‖v‖ is at most ε_abs·S, S the largest
+//                  support-point coordinate seen. Near touching contact
+//                  ‖v‖ → 0 and the relative test alone would demand more
+//                  than doubles can resolve on curved surfaces (GJK
+//                  converges linearly there, and a sliver simplex stalls
+//                  near 1e-11·S).
+struct GjkSettings : IterativeSettings {};
 
 struct DistanceResult {
   double distance = 0;   // between the full (rounded) shapes; 0 when they overlap
@@ -102,6 +94,17 @@ struct IntersectResult {
   int iterations = 0;
   GjkStatus status = GjkStatus::Converged;
 };
+
+// Results of a tiny scene's scaled run in the caller's units (tiny_scene.h).
+inline void scaleLengths(DistanceResult* r, double g) {
+  r->distance *= g;
+  r->pointA = r->pointA * g;
+  r->pointB = r->pointB * g;
+  r->v = r->v * g;
+  scaleLengths(&r->simplex, g);
+  r->scale *= g;
+}
+inline void scaleLengths(IntersectResult*, double) {}
 
 // Warm start for gjkIntersect: the last v, kept by the caller between
 // frames. When the pose changes little, the old v still separates and the
@@ -127,95 +130,10 @@ namespace detail {
 // The absolute termination factor: the caller's, but never below the
 // rounding error of v·w (smaller values could never be met).
 inline double absoluteBound(const GjkSettings& s) {
-  return std::fmax(s.absoluteTolerance, kRoundingUlps * kUnitRoundoff);
+  return std::fmax(s.absoluteTolerance, kRoundingBound);
 }
 
 inline double magnitudeOf(const SimplexVertex& s) { return std::fmax(maxAbs(s.a), maxAbs(s.b)); }
-
-// Tiny scenes. GJK works with squared lengths (‖v‖², v·w, the gap): they
-// underflow once the scene's coordinates are below ~1e-154, and then two
-// points 5e-299 apart came out "touching" (‖v‖² = 0; found by fuzz_pair,
-// while gjkIntersect, which tests v·w against ‖v‖, said apart). A scene
-// whose largest coordinate is below kGjkTinyScene (2^-400, so that the
-// touching bound 64u·S still has a normal square) runs on the shapes
-// scaled by a power of two to unit size — exact, so the answer is the one
-// the unit-size scene gives — and the results and trace are scaled back.
-constexpr double kGjkTinyScene = 0x1p-400;
-
-template <class S>
-struct ScaledShape {
-  const S* shape;
-  double factor;  // a power of two
-  Vec3 support(const Vec3& d) const { return shape->support(d) * factor; }
-  double radius() const { return shape->radius() * factor; }
-  Vec3 center() const { return shape->center() * factor; }
-};
-
-template <class S>
-struct IsScaledShape : std::false_type {};
-template <class S>
-struct IsScaledShape<ScaledShape<S>> : std::true_type {};
-
-// A shape moved by `offset` (epa.h: penetration's witness points). Its
-// scene is the caller's, already checked for tininess: gjkDistance does not
-// measure it again (which keeps one more scaled instantiation out of the
-// wasm).
-template <class S>
-struct ShiftedShape {
-  const S* shape;
-  Vec3 offset;
-  Vec3 support(const Vec3& d) const { return shape->support(d) + offset; }
-  double radius() const { return shape->radius(); }
-  Vec3 center() const { return shape->center() + offset; }
-};
-template <class S>
-struct IsShiftedShape : std::false_type {};
-template <class S>
-struct IsShiftedShape<ShiftedShape<S>> : std::true_type {};
-
-inline void scaleSimplex(Simplex* s, double g) {
-  for (int i = 0; i < s->size; ++i) {
-    s->vertex[i].w = s->vertex[i].w * g;
-    s->vertex[i].a = s->vertex[i].a * g;
-    s->vertex[i].b = s->vertex[i].b * g;
-  }
-}
-
-// Records the frames of a scaled run in the caller's units (g = 1/factor).
-template <class Trace>
-struct ScaledTrace {
-  static constexpr bool enabled = Trace::enabled;
-  Trace* inner;
-  double g;
-  void record(const GjkFrame& f) {
-    if constexpr (Trace::enabled) {
-      GjkFrame out = f;
-      scaleSimplex(&out.simplex, g);
-      out.v = f.v * g;
-      out.direction = f.direction * g;
-      out.support.w = f.support.w * g;
-      out.support.a = f.support.a * g;
-      out.support.b = f.support.b * g;
-      out.vv = f.vv * g * g;
-      out.vw = f.vw * g * g;
-      out.gap = f.gap * g * g;
-      out.tolerance = f.tolerance * g * g;
-      inner->record(out);
-    } else {
-      (void)f;
-    }
-  }
-};
-
-// The largest coordinate of either shape (and the radii): their supports
-// along ±x, ±y, ±z.
-template <class SA, class SB>
-inline double sceneMagnitude(const SA& a, const SB& b) {
-  double m = std::fmax(a.radius(), b.radius());
-  const Vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
-  for (const Vec3& d : axes) m = std::fmax(m, std::fmax(maxAbs(a.support(d)), maxAbs(b.support(d))));
-  return m;
-}
 
 // Sideways steps. In exact arithmetic ‖v‖ strictly decreases while the gap
 // is positive; rounded, the new v can come out a hair longer although its
@@ -236,19 +154,6 @@ inline bool sidewaysWithinRounding(const Vec3& next, double nextVV, const Vec3& 
   if (!(nextVV <= bound * bound)) return false;
   ++*sideways;
   return true;
-}
-
-// The scale factor 2^k that brings a tiny scene (largest coordinate m below
-// kGjkTinyScene) to unit size, or 0 when the scene is not tiny. `extra`:
-// the query's own coordinates (ray origin and direction, translations).
-template <class SA, class SB>
-inline int tinySceneExponent(const SA& a, const SB& b, double extra) {
-  double m0 = std::fmax(std::fmax(maxAbs(a.center()), maxAbs(b.center())), extra);
-  m0 = std::fmax(m0, std::fmax(a.radius(), b.radius()));
-  if (!(m0 < kGjkTinyScene)) return 0;
-  const double m = std::fmax(sceneMagnitude(a, b), extra);
-  if (!(m > 0 && m < kGjkTinyScene)) return 0;
-  return std::min(-std::ilogb(m), 1000);
 }
 
 // First search direction: from B's centre towards A's (so −v points from A
@@ -300,24 +205,14 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
   Vec3 v = simplex.vertex[0].w;
   double vv = dot(v, v);
   double scale = detail::magnitudeOf(simplex.vertex[0]);
-  if constexpr (!detail::IsScaledShape<SA>::value && !detail::IsShiftedShape<SB>::value) {
-    if (scale < detail::kGjkTinyScene) {
-      // Possibly a tiny scene (detail::kGjkTinyScene): run it scaled.
-      const double m = detail::sceneMagnitude(shapeA, shapeB);
-      if (m > 0 && m < detail::kGjkTinyScene) {
-        const int k = std::min(-std::ilogb(m), 1000);  // 2^1074 (for a denormal m) is not a double
-        const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
-        const detail::ScaledShape<SA> sa{&shapeA, f};
-        const detail::ScaledShape<SB> sb{&shapeB, f};
-        detail::ScaledTrace<Trace> st{&trace, g};
-        DistanceResult r = gjkDistance(sa, sb, settings, st);
-        r.distance *= g;
-        r.pointA = r.pointA * g;
-        r.pointB = r.pointB * g;
-        r.v = r.v * g;
-        detail::scaleSimplex(&r.simplex, g);
-        r.scale *= g;
-        return r;
+  if constexpr (detail::measuresTinyScene<SA, SB>()) {
+    // Possibly a tiny scene (tiny_scene.h): only then is the first support
+    // point below kTinyScene.
+    if (scale < kTinyScene) {
+      if (const int k = detail::tinyExponent(detail::sceneMagnitude(shapeA, shapeB))) {
+        return detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double, auto& st) {
+          return gjkDistance(sa, sb, settings, st);
+        });
       }
     }
   }
@@ -333,7 +228,7 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
   int iteration = 0;
   int sideways = 0;
   // ‖v‖ within this of zero counts as touching: below it v is rounding noise.
-  auto zeroBound = [&]() { return kRoundingUlps * kUnitRoundoff * scale; };
+  auto zeroBound = [&]() { return kRoundingBound * scale; };
 
   if (!(vv > zeroBound() * zeroBound())) {
     overlap = true;
@@ -469,22 +364,17 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   using namespace gjk_lines;
   IntersectResult out;
   const double radius = shapeA.radius() + shapeB.radius();
-  if constexpr (!detail::IsScaledShape<SA>::value) {
-    // A tiny scene (detail::kGjkTinyScene) runs scaled, as in gjkDistance:
-    // ‖v‖² of a scene at 1e-299 underflows to 0, which read as touching
-    // (found by fuzz_pair). Its support points are not known yet, so it is
-    // measured as the casts measure theirs (tinySceneExponent: centres and
-    // radii first, the supports only when those are all tiny).
-    const int k = detail::tinySceneExponent(shapeA, shapeB, 0.0);
-    if (k != 0) {
-      const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
-      const detail::ScaledShape<SA> sa{&shapeA, f};
-      const detail::ScaledShape<SB> sb{&shapeB, f};
-      detail::ScaledTrace<Trace> st{&trace, g};
-      // The cache holds a direction only: the scaled run's v serves as is.
-      return gjkIntersect(sa, sb, settings, cache, st);
+  if constexpr (detail::measuresTinyScene<SA, SB>()) {
+    // A tiny scene (tiny_scene.h) runs scaled. Its support points are not
+    // known yet, so it is measured by its centres and radii first. The
+    // cache holds a direction only: the scaled run's v serves as is.
+    if (const int k = detail::tinySceneExponent(shapeA, shapeB, 0.0)) {
+      return detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double, auto& st) {
+        return gjkIntersect(sa, sb, settings, cache, st);
+      });
     }
   }
+
 
   // v starts as a direction only (the cached one, or from B's centre to
   // A's); W stays empty until the first support point arrives.
@@ -511,7 +401,7 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
     const Vec3 direction = -v;
     const SimplexVertex w = minkowskiSupport(shapeA, shapeB, direction);
     scale = std::fmax(scale, detail::magnitudeOf(w));
-    const double tau = kRoundingUlps * kUnitRoundoff * scale;
+    const double tau = kRoundingBound * scale;
     const double vNorm = std::sqrt(vv);
     const double vw = dot(v, w.w);
     const double tolerance = std::fmax(settings.relativeTolerance * vv, detail::absoluteBound(settings) * vNorm * scale);

@@ -8,6 +8,8 @@
 
 #include <cmath>
 
+#include "collidoscope/numeric.h"
+
 // Code that runs rarely (the exact rebuild of nearly degenerate hulls, the
 // validation that decides it) is compiled for size in the wasm build: the
 // download size is part of the product (tests/js/package.test.ts). Native

@@ -55,7 +55,7 @@
 // the estimate c of c* makes the position error along the ray about τ even
 // for grazing rays (which take a few more steps), instead of τ/c*. The
 // relative term is van den Bergen's ‖v‖² ≤ ε²·max‖w‖²; the absolute one
-// is gjk.h's. 64u·S is the floor rounding allows (gjk.h kRoundingUlps).
+// is gjk.h's. 64u·S is the floor rounding allows (numeric.h kRoundingBound).
 // A tetrahedron P that simplex.h says holds x is a hit only when its
 // weights (refined once if need be) reproduce x within the same bound,
 // |Σ λ_i w_i| ≤ tolerance; otherwise it is flat within rounding and its
@@ -121,17 +121,12 @@
 
 namespace collidoscope {
 
-struct RayCastSettings {
-  // Iteration cap. Polytopal and rounded-polytope cores hit in < 25 steps,
-  // spheres (Newton) in < 10 except near tangency; curved cores converge
-  // linearly: ≤ 60 steps, ~180 for rays grazing a cone's apex (header
-  // comment). At the cap the hit is reported at the lower bound λ.
-  int maxIterations = 256;
-  // ε_rel and ε_abs of the hit test (see the header comment): 1e-10 keeps
-  // the hit position within ~1e-10 of the scene scale, a factor 10 inside
-  // the design's 1e-9 promise, as in GjkSettings.
-  double relativeTolerance = 1e-10;
-  double absoluteTolerance = 1e-10;
+// The casts' settings (numeric.h). The cap: polytopal and rounded-polytope
+// cores hit in < 25 steps, spheres (Newton) in < 10 except near tangency;
+// curved cores converge linearly, ~180 steps for rays grazing a cone's apex
+// (header comment); at the cap the hit is reported at the lower bound λ.
+// ε_rel and ε_abs are the hit test's (header comment).
+struct RayCastSettings : IterativeSettings {
   // Solve point-core pairs (spheres) in closed form instead of by GJK.
   bool analyticSpheres = true;
 };
@@ -223,6 +218,14 @@ struct ShapeCastResult {
   RayReason reason = RayReason::None;
 };
 
+// A tiny scene's scaled run in the caller's units (tiny_scene.h): points
+// times g; t (a fraction of the direction or motion) and normals unchanged.
+inline void scaleLengths(RayCastResult* r, double g) { r->point = r->point * g; }
+inline void scaleLengths(ShapeCastResult* r, double g) {
+  r->pointA = r->pointA * g;
+  r->pointB = r->pointB * g;
+}
+
 // ---- trace -----------------------------------------------------------------
 
 enum class RayEvent {
@@ -267,6 +270,24 @@ struct RayFrame {
   bool hit = false;      // Done: the result
   RayCastStatus status = RayCastStatus::Converged;  // Done: the result's status
 };
+
+// Lengths times g, squares times g², λ and unit normals unchanged.
+inline void scaleLengths(RayFrame* f, double g) {
+  f->x = f->x * g;
+  scaleLengths(&f->simplex, g);
+  f->v = f->v * g;
+  scaleLengths(&f->support, g);
+  f->supportPoint = f->supportPoint * g;
+  f->w = f->w * g;
+  f->planePoint = f->planePoint * g;
+  f->vw *= g * g;
+  f->threshold *= g * g;
+  f->vr *= g * g;
+  f->vv *= g * g;
+  f->radius *= g;
+  f->tolerance *= g;
+  if (f->event != RayEvent::Done) f->normal = f->normal * g;  // n is unnormalized until Done
+}
 
 // Keeps every frame (the page, the CLI's trace, tests).
 struct RayRecorder {
@@ -369,7 +390,7 @@ inline RayCastResult analyticSphereCast(const Vec3& s, const Vec3& r, double max
   // Otherwise a normal that rounding tilted past tangent at a grazing hit
   // loses its component along the ray, so that it always faces the ray.
   const Vec3 back = normalizedOr(-u, Vec3{0, 1, 0});
-  if (!(R > 4 * kRoundingUlps * kUnitRoundoff * mm)) {
+  if (!(R > 4 * kRoundingBound * mm)) {
     out.normal = back;
   } else {
     out.normal = normalizedOr(m + u * tu, back);
@@ -447,7 +468,7 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
                           const Vec3& firstDirection, const RayCastSettings& settings, Trace& trace) {
   using namespace ray_lines;
   RayLoopResult out;
-  const double roundFloor = kRoundingUlps * kUnitRoundoff;  // 64u: rounding of a coordinate difference
+  const double roundFloor = kRoundingBound;  // 64u: rounding of a coordinate difference
   const double absBound = std::fmax(settings.absoluteTolerance, roundFloor);
   const double rNorm = length(r);
 
@@ -815,7 +836,7 @@ inline bool pointCore(const S& shape, Vec3* centre) {
       return true;
     }
   } else if constexpr (IsScaledShape<S>::value) {
-    // A tiny scene run scaled (gjk.h kGjkTinyScene): the same closed form.
+    // A tiny scene run scaled (tiny_scene.h): the same closed form.
     if (pointCore(*shape.shape, centre)) {
       *centre = *centre * shape.factor;
       return true;
@@ -871,41 +892,6 @@ inline void recordInvalid(Trace& trace, const Vec3& s) {
 
 }  // namespace detail
 
-namespace detail {
-
-// Records the frames of a scaled run (tiny scenes, gjk.h kGjkTinyScene) in
-// the caller's units: lengths times g = 1/factor, squares times g², times
-// λ and unit normals unchanged.
-template <class Trace>
-struct ScaledRayTrace {
-  static constexpr bool enabled = Trace::enabled;
-  Trace* inner;
-  double g;
-  void record(RayFrame&& f) {
-    if constexpr (Trace::enabled) {
-      auto sv = [&](SimplexVertex& v) { v = SimplexVertex{v.w * g, v.a * g, v.b * g}; };
-      f.x = f.x * g;
-      scaleSimplex(&f.simplex, g);
-      f.v = f.v * g;
-      sv(f.support);
-      f.supportPoint = f.supportPoint * g;
-      f.w = f.w * g;
-      f.planePoint = f.planePoint * g;
-      f.vw *= g * g;
-      f.threshold *= g * g;
-      f.vr *= g * g;
-      f.vv *= g * g;
-      f.radius *= g;
-      f.tolerance *= g;
-      if (f.event != RayEvent::Done) f.normal = f.normal * g;  // n is unnormalized until Done
-      inner->record(std::move(f));
-    } else {
-      (void)f;
-    }
-  }
-};
-
-}  // namespace detail
 
 // Ray x(t) = origin + t·direction, 0 ≤ t ≤ maxT (maxT may be +∞), against a
 // convex shape: any type with `Vec3 support(const Vec3&) const` (world-space
@@ -923,18 +909,15 @@ RayCastResult gjkRayCast(const S& shape, const Vec3& origin, const Vec3& directi
     if constexpr (Trace::enabled) detail::recordInvalid(trace, origin);
     return out;
   }
-  if constexpr (!detail::IsScaledShape<S>::value) {
-    // A tiny scene: run scaled (gjk.h kGjkTinyScene); t is unchanged.
-    const int k = detail::tinySceneExponent(shape, shape, std::fmax(maxAbs(origin), maxAbs(direction)));
-    if (k != 0) {
-      const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
-      const detail::ScaledShape<S> scaled{&shape, f};
-      detail::ScaledRayTrace<Trace> st{&trace, g};
-      RayCastResult res = gjkRayCast(scaled, origin * f, direction * f, maxT, settings, st);
-      res.point = res.point * g;
-      return res;
+  if constexpr (detail::measuresTinyScene<S, S>()) {
+    // A tiny scene (tiny_scene.h) runs scaled; t is unchanged.
+    if (const int k = detail::tinySceneExponent(shape, shape, std::fmax(maxAbs(origin), maxAbs(direction)))) {
+      return detail::runScaled(shape, shape, k, trace, [&](const auto& scaled, const auto&, double f, auto& st) {
+        return gjkRayCast(scaled, origin * f, direction * f, maxT, settings, st);
+      });
     }
   }
+
   Vec3 centre;
   if (settings.analyticSpheres && detail::pointCore(shape, &centre)) {
     out = analyticSphereCast(origin, direction, maxT, centre, rho);
@@ -982,20 +965,16 @@ ShapeCastResult gjkShapeCast(const SA& shapeA, const SB& shapeB, const Vec3& tra
     if constexpr (Trace::enabled) detail::recordInvalid(trace, Vec3{});
     return out;
   }
-  if constexpr (!detail::IsScaledShape<SA>::value) {
-    // A tiny scene: run scaled (gjk.h kGjkTinyScene); t is unchanged.
-    const int k = detail::tinySceneExponent(shapeA, shapeB, std::fmax(maxAbs(translationA), maxAbs(translationB)));
-    if (k != 0) {
-      const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
-      const detail::ScaledShape<SA> sa{&shapeA, f};
-      const detail::ScaledShape<SB> sb{&shapeB, f};
-      detail::ScaledRayTrace<Trace> st{&trace, g};
-      ShapeCastResult res = gjkShapeCast(sa, sb, translationA * f, translationB * f, settings, st);
-      res.pointA = res.pointA * g;
-      res.pointB = res.pointB * g;
-      return res;
+  if constexpr (detail::measuresTinyScene<SA, SB>()) {
+    // A tiny scene (tiny_scene.h) runs scaled; t is unchanged.
+    if (const int k =
+            detail::tinySceneExponent(shapeA, shapeB, std::fmax(maxAbs(translationA), maxAbs(translationB)))) {
+      return detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double f, auto& st) {
+        return gjkShapeCast(sa, sb, translationA * f, translationB * f, settings, st);
+      });
     }
   }
+
   Vec3 ca, cb;
   if (settings.analyticSpheres && detail::pointCore(shapeA, &ca) && detail::pointCore(shapeB, &cb)) {
     // C = ball(ca − cb, ρ), ray from the origin along r.
@@ -1018,7 +997,7 @@ ShapeCastResult gjkShapeCast(const SA& shapeA, const SB& shapeB, const Vec3& tra
         // (For radii within rounding of the centres' distance, points say,
         // pb − pa is noise: the closed form's normal, which then faces
         // the motion, is used as it is.)
-        const bool noise = !(rho > 4 * kRoundingUlps * kUnitRoundoff * length(ca - cb));
+        const bool noise = !(rho > 4 * kRoundingBound * length(ca - cb));
         out.normal = noise ? ray.normal : normalizedOr(pb - pa, ray.normal);
         out.pointA = pa + out.normal * rhoA;
         out.pointB = pb - out.normal * rhoB;

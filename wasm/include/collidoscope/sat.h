@@ -71,7 +71,7 @@
 // raised whenever the best overlap is below r_A + r_B, also where the
 // answer happens to be exact (rounded boxes face to face).
 //
-// Touching. An overlap within rounding of zero (kSatTouchingUlps) is taken
+// Touching. An overlap within rounding of zero (kRoundingBound) is taken
 // as 0: touching is "intersecting, depth 0" — as in gjkIntersect, separation
 // is only reported with a gap above rounding.
 //
@@ -120,9 +120,8 @@ constexpr double kSatSameAxisSine = 1e-12;
 // the magnitudes involved (S = |pA| + |pB − pA| + the cores' extents + the
 // radii). |overlap| ≤ 64·u·S is touching: the overlap is taken as 0,
 // so coplanar flat shapes and shapes in exact contact are "intersecting,
-// depth 0" rather than separated by rounding noise — the same 64 ulps GJK
-// uses for the same decision (gjk.h, kRoundingUlps).
-constexpr double kSatTouchingUlps = 64;
+// depth 0" rather than separated by rounding noise — the same bound GJK
+// uses for the same decision (numeric.h, kRoundingBound).
 
 // Most dot products one query may take: 2^24 (~30 ms natively, measured
 // 1.8 ns per vertex projection). Two
@@ -223,7 +222,7 @@ struct SatFrame {
   double minA = 0, maxA = 0, minB = 0, maxB = 0;  // world projections on `axis`, full shapes (core ± radius)
   double overlap = 0;      // min(maxA − minB, maxB − minA) = maxA − minB here: > 0 overlap, < 0 gap;
                            // 0 when |maxA − minB| ≤ tolerance (touching within rounding)
-  double tolerance = 0;    // that rounding bound (the query's), see kSatTouchingUlps
+  double tolerance = 0;    // that rounding bound (the query's), see satTouchingTolerance
   bool separates = false;  // overlap < 0
   int best = -1;           // best-so-far axis index after this frame (least overlap / largest gap)
   double bestOverlap = 0;  // its overlap
@@ -433,8 +432,7 @@ struct SatState {
 // the normal of two coplanar shapes through the origin they are all ~0,
 // while their rounding errors are ~u·|vertex|.)
 inline double satTouchingTolerance(const Vec3& pA, const Vec3& t, double extentA, double extentB, double r) {
-  return kSatTouchingUlps * (std::numeric_limits<double>::epsilon() / 2) *
-         (length(pA) + length(t) + extentA + extentB + r);
+  return kRoundingBound * (length(pA) + length(t) + extentA + extentB + r);
 }
 
 // One candidate: L unit (either sign), the cores' intervals relative to

@@ -29,7 +29,7 @@
 //                t ≤ 0 or t ≥ 1.
 //
 // Departure from the paper: where a simplex is flat within rounding
-// (|D| or |n| tiny relative to its edge lengths, kFlatRelative below) it is
+// (|D| or |n| tiny relative to its edge lengths, kFlatSine below) it is
 // not trusted to classify the origin; its faces are solved instead. That can
 // only move the answer to the boundary, never produce a point outside
 // conv(Y), so the result stays an upper bound on the distance.
@@ -78,14 +78,22 @@ struct Simplex {
   }
 };
 
+// Lengths times g (tiny_scene.h: a scaled run mapped back).
+inline void scaleLengths(SimplexVertex* v, double g) {
+  v->w = v->w * g;
+  v->a = v->a * g;
+  v->b = v->b * g;
+}
+
+inline void scaleLengths(Simplex* s, double g) {
+  for (int i = 0; i < s->size; ++i) scaleLengths(&s->vertex[i], g);
+}
+
 namespace detail {
 
 // A simplex counts as flat when its measure (|n| of a triangle, |D| of a
-// tetrahedron) is below this fraction of the product of its edge lengths,
-// i.e. when its sine-like "angle" is below 1e-12. Rounding in the cross and
-// triple products is ~1e-16 relative to that product, so 1e-12 leaves a
-// margin of four orders of magnitude before sign tests become noise.
-constexpr double kFlatRelative = 1e-12;
+// tetrahedron) is below kFlatSine (numeric.h) times the product of its edge
+// lengths.
 
 // Result of a sub-simplex solve: the kept vertex indices and their weights.
 struct SubSolution {
@@ -130,14 +138,13 @@ inline void keepNearer(SubSolution* best, const SubSolution& candidate) {
 
 // The points of a simplex are rounded results (support points, x − p),
 // each known to a few u·|y| only, so an edge about that short has a
-// direction of pure noise. A triangle whose normal is below kNoise·|y|max
+// direction of pure noise. A triangle whose normal is below kRoundingBound·|y|max
 // times its edge lengths (what such noise in one point can do to e1 × e2)
 // is flat too, however wide its angles look. Found by fuzz_pair: in a
 // shape cast a cone's rim point came back 1.8e-15 from the same point of
 // the previous step, 10 from the origin; the "triangle" of the two and the
 // apex passed the angle test, its normal was noise, and its weights put
 // the contact points 0.49 apart.
-constexpr double kNoise = 64 * (std::numeric_limits<double>::epsilon() / 2);
 
 // The weights of a triangle's interior point v (s->lambda, for corners
 // i, j, k) must express it: the closest points Σ λ_m a_m and Σ λ_m b_m
@@ -201,8 +208,8 @@ constexpr double kNoise = 64 * (std::numeric_limits<double>::epsilon() / 2);
   const double ee1 = dot(e1, e1), ee2 = dot(e2, e2);
   const double scale = ee1 * ee2;
   const double ymax = std::fmax(maxAbs(y[i]), std::fmax(maxAbs(y[j]), maxAbs(y[k])));
-  const double noise = kNoise * ymax * (std::sqrt(ee1) + std::sqrt(ee2));
-  bool flat = !(nn > kFlatRelative * kFlatRelative * scale) || !(nn > noise * noise);
+  const double noise = kRoundingBound * ymax * (std::sqrt(ee1) + std::sqrt(ee2));
+  bool flat = !(nn > kFlatSine * kFlatSine * scale) || !(nn > noise * noise);
   double c[3] = {0, 0, 0};  // the coordinates of i, j, k
   if (!flat) {
     c[0] = dot(n, cross(y[j], y[k]));
@@ -223,7 +230,7 @@ constexpr double kNoise = 64 * (std::numeric_limits<double>::epsilon() / 2);
       // direction accurate relative to ‖v‖ itself.
       s.v = n * (dot(n, y[p]) / nn);
       s.vv = dot(s.v, s.v);
-      if (refineTriangleWeights(y, corner, rot, e1, e2, nn, kNoise * ymax, &s)) return s;
+      if (refineTriangleWeights(y, corner, rot, e1, e2, nn, kRoundingBound * ymax, &s)) return s;
       flat = true;  // the weights put v on the boundary: all three edges
     }
   }
@@ -255,7 +262,7 @@ inline SubSolution solveTetrahedron(const Vec3* y) {
                        -det3(y[0], y[1], y[2])};
   const double D = C[0] + C[1] + C[2] + C[3];
   const double scale = length(e1) * length(e2) * length(e3);
-  const bool flat = !(std::fabs(D) > kFlatRelative * scale);
+  const bool flat = !(std::fabs(D) > kFlatSine * scale);
   bool same[4] = {false, false, false, false};
   if (!flat) {
     for (int m = 0; m < 4; ++m) same[m] = D > 0 ? C[m] > 0 : C[m] < 0;

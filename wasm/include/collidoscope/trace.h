@@ -65,6 +65,19 @@ struct GjkFrame {
   double tolerance = 0;   // what gap is compared with
 };
 
+// A frame of a tiny scene's scaled run in the caller's units (tiny_scene.h):
+// lengths times g, squared lengths times g².
+inline void scaleLengths(GjkFrame* f, double g) {
+  scaleLengths(&f->simplex, g);
+  f->v = f->v * g;
+  f->direction = f->direction * g;
+  scaleLengths(&f->support, g);
+  f->vv = f->vv * g * g;
+  f->vw = f->vw * g * g;
+  f->gap = f->gap * g * g;
+  f->tolerance = f->tolerance * g * g;
+}
+
 struct NoTrace {
   static constexpr bool enabled = false;
   void record(const GjkFrame&) {}

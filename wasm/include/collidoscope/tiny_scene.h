@@ -1,0 +1,134 @@
+// collidoscope — tiny scenes, run scaled.
+//
+// The pair queries work with squared lengths (‖v‖², v·w, cross products),
+// which underflow once a scene's coordinates fall below ~1e-154: two points
+// 5e-299 apart would come out touching. A scene whose largest coordinate is
+// below kTinyScene (numeric.h) is therefore run on its shapes scaled by a
+// power of two 2^k to unit size. Scaling by a power of two is exact, so the
+// scaled run answers exactly what the unit-size scene answers; lengths in
+// its result and trace are mapped back by g = 2^-k (times λ and unit normals
+// are unchanged).
+//
+// Every query uses the same three pieces: tinySceneExponent (is the scene
+// tiny, and by how much to scale it), ScaledShape (a shape seen 2^k larger)
+// and runScaled (run the query on the scaled shapes with a ScaledTrace and
+// map the result back). A result or frame type says how its lengths scale
+// in an overload of scaleLengths(T*, g) declared beside it, so a new field
+// is scaled where it is declared.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <utility>
+
+#include "collidoscope/math.h"
+
+namespace collidoscope {
+
+namespace detail {
+
+// A shape seen `factor` (a power of two) times larger.
+template <class S>
+struct ScaledShape {
+  const S* shape;
+  double factor;
+  Vec3 support(const Vec3& d) const { return shape->support(d) * factor; }
+  double radius() const { return shape->radius() * factor; }
+  Vec3 center() const { return shape->center() * factor; }
+};
+
+template <class S>
+struct IsScaledShape : std::false_type {};
+template <class S>
+struct IsScaledShape<ScaledShape<S>> : std::true_type {};
+
+// A shape moved by `offset` (epa.h: penetration's witness points). Its
+// scene is the caller's, already measured for tininess, so a query on it
+// does not measure it again (which also keeps a scaled instantiation of
+// that query out of the wasm).
+template <class S>
+struct ShiftedShape {
+  const S* shape;
+  Vec3 offset;
+  Vec3 support(const Vec3& d) const { return shape->support(d) + offset; }
+  double radius() const { return shape->radius(); }
+  Vec3 center() const { return shape->center() + offset; }
+};
+template <class S>
+struct IsShiftedShape : std::false_type {};
+template <class S>
+struct IsShiftedShape<ShiftedShape<S>> : std::true_type {};
+
+// Whether a query on these shapes measures its scene: not when it already
+// runs scaled, nor on the caller's shifted copy.
+template <class SA, class SB>
+constexpr bool measuresTinyScene() {
+  return !IsScaledShape<SA>::value && !IsShiftedShape<SB>::value;
+}
+
+// The largest coordinate of either shape (and the radii): their supports
+// along ±x, ±y, ±z.
+template <class SA, class SB>
+inline double sceneMagnitude(const SA& a, const SB& b) {
+  double m = std::fmax(a.radius(), b.radius());
+  const Vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  for (const Vec3& d : axes) m = std::fmax(m, std::fmax(maxAbs(a.support(d)), maxAbs(b.support(d))));
+  return m;
+}
+
+// k such that a scene of magnitude m, scaled by 2^k, has magnitude in
+// [1, 2); 0 when the scene is not tiny. (2^1074, for a denormal m, is not a
+// double: k stops at 1000, which still lifts it far from underflow.)
+inline int tinyExponent(double m) {
+  if (!(m > 0 && m < kTinyScene)) return 0;
+  return std::min(-std::ilogb(m), 1000);
+}
+
+// The exponent for a query whose own coordinates (a ray's origin and
+// direction, the translations of a cast) are at most `extra`: the centres
+// and radii first, and the supports only when those are all tiny.
+template <class SA, class SB>
+inline int tinySceneExponent(const SA& a, const SB& b, double extra) {
+  double m0 = std::fmax(std::fmax(maxAbs(a.center()), maxAbs(b.center())), extra);
+  m0 = std::fmax(m0, std::fmax(a.radius(), b.radius()));
+  if (!(m0 < kTinyScene)) return 0;
+  return tinyExponent(std::fmax(sceneMagnitude(a, b), extra));
+}
+
+// Records the frames of a scaled run in the caller's units (g = 2^-k):
+// each frame type's scaleLengths overload (found by argument-dependent
+// lookup beside the frame's declaration) maps it back.
+template <class Trace>
+struct ScaledTrace {
+  static constexpr bool enabled = Trace::enabled;
+  Trace* inner;
+  double g;
+  template <class Frame>
+  void record(Frame&& f) {
+    if constexpr (Trace::enabled) {
+      std::decay_t<Frame> out = std::forward<Frame>(f);
+      scaleLengths(&out, g);
+      inner->record(std::move(out));
+    } else {
+      (void)f;
+    }
+  }
+};
+
+// Runs `query(scaledA, scaledB, f, scaledTrace)` on the shapes scaled by
+// f = 2^k and maps its result back (the result type's scaleLengths).
+template <class SA, class SB, class Trace, class Query>
+inline auto runScaled(const SA& a, const SB& b, int k, Trace& trace, Query&& query) {
+  const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
+  const ScaledShape<SA> sa{&a, f};
+  const ScaledShape<SB> sb{&b, f};
+  ScaledTrace<Trace> st{&trace, g};
+  auto result = query(sa, sb, f, st);
+  scaleLengths(&result, g);
+  return result;
+}
+
+}  // namespace detail
+
+}  // namespace collidoscope
