@@ -1,9 +1,11 @@
-// collidoscope — embind bindings: the only file that includes emscripten
-// headers. Every entry point takes and returns JSON text and never throws or
-// aborts: the reply is {"ok": true, "value": ...} or
+// collidoscope — the wasm boundary: embind functions and the object API's C
+// exports; the only file that includes emscripten headers. No entry point
+// throws or aborts. The embind functions take JSON text (point clouds: a
+// Float64Array) and reply with JSON text, {"ok": true, "value": ...} or
 // {"ok": false, "error": {"code", "field", "message"}}, which web/lib turns
-// into results or CollidoscopeError. Strings keep the boundary simple and
-// the doubles exact (17 significant digits both ways).
+// into results or CollidoscopeError; text keeps the boundary simple and the
+// doubles exact (17 significant digits both ways). The hot entry points of
+// the object API are C exports on heap pointers (see "object API" below).
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 #include <emscripten/val.h>

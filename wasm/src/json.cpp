@@ -280,7 +280,7 @@ const char* jsonKindName(JsonValue::Kind k) {
 
 std::string clipForMessage(const std::string& s) {
   // At most kMax bytes of output, escapes included (a key of 64 DEL bytes
-  // would otherwise become 384 bytes of "\u007f"; found by fuzz_scene), cut
+  // would otherwise become 384 bytes of "\u007f"), cut
   // between characters and escapes, never inside one.
   constexpr std::size_t kMax = 64;
   // Characters that would act rather than show, in a terminal (ESC sequences,

@@ -55,7 +55,8 @@ constexpr double kTinyScene = 0x1p-400;
 
 // Default accuracy of the iterative queries: the certified error of a
 // distance, depth or time of impact is at most 1e-10 of the answer or of
-// the scene's scale, a factor ten inside the design's promise of 1e-9.
+// the scene's scale, a factor ten inside the 1e-9 of the scene's scale
+// that the package documents (README.md).
 constexpr double kDefaultTolerance = 1e-10;
 
 // What every iterative algorithm is given: an iteration cap (the loop then

@@ -1,13 +1,20 @@
 // collidoscope — bounding volumes: axis-aligned box, bounding sphere and
 // oriented boxes (OBB) fitted by principal component analysis.
 //
-// References: the PCA box of ../shared/seeds/000 ch. 3 (covariance of the
-// points, eigenvectors as box axes, extents by projecting every point) and
-// its weakness ch. 3.2 (after Gottschalk's thesis): dense clusters of points
-// pull the axes; ../shared/seeds/003 ch. 6.1 derives the cure used here —
-// the covariance of the *surface* of a triangle mesh, integrated exactly
-// triangle by triangle, so the axes no longer depend on how densely a region
-// is sampled. Bounding sphere: Welzl's algorithm (E. Welzl, "Smallest
+// References: the PCA box (covariance of the points, eigenvectors as box
+// axes, extents by projecting every point) and its weakness, that dense
+// clusters of points pull the axes: S. Gottschalk, "Collision Queries using
+// Oriented Bounding Boxes", PhD thesis, University of North Carolina at
+// Chapel Hill, 2000, as presented by M. Huotari, "Törmäyksen tunnistus
+// 3D-ympäristössä", bachelor's thesis, Mikkeli University of Applied
+// Sciences, 2011, ch. 3.1–3.2. The cure used here is the covariance of the
+// *surface* of a triangle mesh, integrated exactly triangle by triangle, so
+// the axes do not depend on how densely a region is sampled (S. Gottschalk,
+// M. C. Lin, D. Manocha, "OBBTree: a hierarchical structure for rapid
+// interference detection", SIGGRAPH 1996; derived step by step in
+// J. Rasku, "Törmäysten havaitseminen tietokoneanimaatiossa", master's
+// thesis, University of Tampere, 2003, §6.1.2). Bounding sphere: Welzl's
+// algorithm (E. Welzl, "Smallest
 // enclosing disks (balls and ellipsoids)", 1991), written as four nested
 // loops over a shuffled order instead of recursion.
 //
@@ -20,8 +27,8 @@
 //
 // where primes are coordinates relative to M (so E[x'] = 0 and C needs no
 // subtraction E[xxᵀ] − M Mᵀ, which loses digits far from the origin). The
-// seed's derivation has a typo (u = q − r); the integral is with u = q − p,
-// v = r − p and gives the formula above.
+// integral is taken with u = q − p, v = r − p (Rasku's §6.1.2 substitutes
+// u = q − r in one step, a typo; the formula above is the correct one).
 //
 // Every fit projects all given points onto its axes, so a box always
 // contains its points (to a few ulps of the scale). Axes are orthonormal and
@@ -155,8 +162,9 @@ SymmetricEigen symmetricEigen(const double m[3][3]);
 // to rounding in ~4–6 sweeps. 50 is a cap that finite input never reaches.
 constexpr int kJacobiMaxSweeps = 50;
 // Coordinate-descent sweeps of refineObb; each sweep re-fits the minimum
-// rectangle around each of the best box's three axes. Measured on 2000
-// random boxy clouds: 73 % stop after 2–4 sweeps, 1.5 % reach the cap.
+// rectangle around each of the best box's three axes. A box-like cloud
+// settles within a few sweeps; the cap bounds the rare slow creep of a
+// near-spherical one, whose every sweep gains a little.
 constexpr int kRefineMaxSweeps = 16;
 // A sweep that shrinks the volume by less than this fraction is the last:
 // well-fitted boxes gain nothing visible from more, and near-spherical
@@ -165,8 +173,8 @@ constexpr double kRefineProgress = 1e-6;
 // Escapes from a stalled coordinate descent (see refineObb in obb.cpp).
 constexpr int kRefineEscapes = 2;
 // Welzl's loops run in expected O(n) ball constructions on a shuffled order
-// (about 3n measured); beyond this many per point the order is treated as
-// pathological and Ritter's sphere is used.
+// (a small multiple of n); beyond this many per point the order is treated
+// as pathological and Ritter's sphere is used.
 constexpr int kSphereWorkFactor = 64;
 
 }  // namespace collidoscope

@@ -14,7 +14,7 @@
 //
 //   Dobkin–Kirkpatrick hierarchy (D. P. Dobkin, D. G. Kirkpatrick, "Determining
 //   the separation of preprocessed polyhedra — a unified approach", ICALP
-//   1990; ../shared/seeds/002). P_0 = the hull; P_{i+1} = conv(vert(P_i) − S_i)
+//   1990). P_0 = the hull; P_{i+1} = conv(vert(P_i) − S_i)
 //   where S_i is an independent set of vertices of degree ≤ 8, chosen
 //   greedily, until a level has at most kTopVertices vertices. A query takes
 //   the extreme vertex v of the top level by brute force, then descends: the
@@ -72,8 +72,9 @@ class PolytopeSupport {
   static constexpr std::size_t kHillClimbMinVertices = 96;
   // Hull vertex count from which Auto builds the Dobkin–Kirkpatrick
   // hierarchy. Its queries tie with hill climbing near 1 000 vertices and win
-  // from there (≈ 2× at 10 000, ≈ 4–5× at 100 000), but its construction
-  // costs ≈ 3–4 hull builds, so below this size plain hill climbing is kept.
+  // by a factor that grows with the vertex count (bench/results.md), but its
+  // construction rebuilds a hull per level, so below this size plain hill
+  // climbing is kept.
   static constexpr std::size_t kHierarchyMinVertices = 2048;
   // Top level of the hierarchy: brute force over at most this many vertices.
   static constexpr std::size_t kTopVertices = 16;

@@ -8,10 +8,13 @@
 //
 // Method: signed volumes (Montanari, Petrinic, Barbieri, "Improving the GJK
 // algorithm for faster and more reliable distance queries between convex
-// objects", ACM TOG 2017), rather than Johnson's sub-algorithm described in
-// ../shared/seeds/002 (which solves the same problem through the cofactors
-// Δ_i(X) of every subset X and is known to lose the correct subset when the
-// simplex is nearly degenerate). Here each face is tested once:
+// objects", ACM TOG 2017), rather than Johnson's sub-algorithm of the
+// original GJK paper (E. G. Gilbert, D. W. Johnson, S. S. Keerthi, "A fast
+// procedure for computing the distance between complex objects in
+// three-dimensional space", IEEE J. Robotics and Automation, 1988), which
+// solves the same problem through the cofactors Δ_i(X) of every subset X and
+// is known to lose the correct subset when the simplex is nearly degenerate.
+// Here each face is tested once:
 //
 //   tetrahedron  The origin's barycentric coordinates are C_j / D, where C_j
 //                is the signed volume of the tetrahedron with y_j replaced by
@@ -140,18 +143,18 @@ inline void keepNearer(SubSolution* best, const SubSolution& candidate) {
 // each known to a few u·|y| only, so an edge about that short has a
 // direction of pure noise. A triangle whose normal is below kRoundingBound·|y|max
 // times its edge lengths (what such noise in one point can do to e1 × e2)
-// is flat too, however wide its angles look. Found by fuzz_pair: in a
-// shape cast a cone's rim point came back 1.8e-15 from the same point of
-// the previous step, 10 from the origin; the "triangle" of the two and the
-// apex passed the angle test, its normal was noise, and its weights put
-// the contact points 0.49 apart.
+// is flat too, however wide its angles look: two support points a few
+// u·|y| apart (the same rim point of a round shape, met again in the next
+// step) and a third far away pass the angle test, yet their normal is
+// noise, and weights from it can put the contact points a whole edge
+// length apart.
 
 // The weights of a triangle's interior point v (s->lambda, for corners
 // i, j, k) must express it: the closest points Σ λ_m a_m and Σ λ_m b_m
 // differ by Σ λ_m y_m, not by v. Their triple products carry an error of
-// ~u·|n|·|y|², so a needle far from the origin (1.7e6 long, 1.5e-6 wide,
-// coordinates 1e6; a shape cast found by fuzz_pair) got weights whose sum
-// missed v by 3, and contact points that far apart. Weights that miss by
+// ~u·|n|·|y|², so on a needle far from the origin (1.7e6 long, 1.5e-6
+// wide, coordinates 1e6) weights straight from them can miss v by several
+// units, and put the contact points that far apart. Weights that miss by
 // more than `bound` are corrected (twice at most) by least squares along
 // the edges from the pivot, e1 = y_q − y_p and e2 = y_r − y_p, with the
 // Gram determinant |e1|²|e2|² − (e1·e2)² = n·n; the correction's rounding
@@ -184,14 +187,14 @@ inline void keepNearer(SubSolution* best, const SubSolution& candidate) {
 // The normal n = (y_j − y_i) × (y_k − y_i) is the same from every corner
 // (cyclically), but its rounding is not: the cross product's error is
 // ~u·|e1||e2|, so it is taken at the corner opposite the longest edge,
-// from the two shorter edges (identical bits when that corner is i). On a
-// needle triangle 1.7e6 long and 2.7e-5 wide, with the origin 3.4 from its
-// long side (a shape cast found by fuzz_pair), the two long edges gave n
-// tilted by 5e-6 rad; pivoting on a vertex 1e6 away, that put the plane 1
-// nearer the origin and inside the triangle, and ‖v‖ came out 2.4 instead
-// of 3.375.
-// Out of line: it is called from every GJK loop, and inlined into each it
-// cost the wasm build several KiB (the package size is tested).
+// from the two shorter edges (identical bits when that corner is i). The
+// worst case is a needle: on a triangle 1.7e6 long and 2.7e-5 wide, with
+// the origin 3.4 from its long side, a normal from the two long edges can
+// be tilted by ~5e-6 rad, and pivoting on a vertex 1e6 away that moves the
+// plane by ~1, enough to put the origin's projection inside the triangle
+// and make ‖v‖ wrong by that much.
+// Out of line: it is called from every GJK loop, and inlining it into each
+// would grow the wasm build by several KiB (the package size is tested).
 [[gnu::noinline]] inline SubSolution solveTriangle(const Vec3* y, int i, int j, int k) {
   // Rotate the corners cyclically (the orientation, and so the signs of the
   // coordinates, stay) so that the longest edge is opposite the pivot p:
