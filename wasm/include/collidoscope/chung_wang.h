@@ -4,18 +4,21 @@
 //
 // References: K. Chung, W. Wang, "Quick collision detection of polytopes in
 // virtual environments", VRST 1996; K. Chung, master's thesis, University of
-// Hong Kong, 1996; as presented in ../shared/seeds/000 (ch. 5.4, pseudocode
-// 7 and 8, equations 15–19). Van den Bergen's critique of the convergence
-// proof is summarized in the seed's ch. 5.4.3.
+// Hong Kong, 1996; as presented by M. Huotari, "Törmäyksen tunnistus
+// 3D-ympäristössä", bachelor's thesis, Mikkeli University of Applied
+// Sciences, 2011 (ch. 5.4, pseudocode 7 and 8, equations 15–19; "Huotari"
+// below). G. van den Bergen's critique of the convergence proof ("Collision
+// Detection in Interactive 3D Computer Animation", PhD thesis, Eindhoven
+// University of Technology, 1999) is summarized there in ch. 5.4.3.
 //
 // The main loop. A unit vector s separates A and B when A lies strictly on
 // the −s side of B along s:  max_{x∈A} s·x < min_{y∈B} s·y. With the support
 // points p = S_A(s) and q = S_B(−s) that reads s·p < s·q. If s does not
 // separate, r = (q − p)/‖q − p‖ is a unit direction of a point of B − A, and
-// s is reflected in the plane orthogonal to r (seed eq. 15):
+// s is reflected in the plane orthogonal to r (Huotari eq. 15):
 //     s ← s − 2 (r·s) r.
-// For two spheres one reflection turns any s into a separating vector (seed
-// fig. 32–33); in general s·w grows for every separating w (eq. 20–22),
+// For two spheres one reflection turns any s into a separating vector
+// (Huotari fig. 32–33); in general s·w grows for every separating w (eq. 20–22),
 // though not necessarily strictly (van den Bergen), so the loop needs the
 // exits below and a cap.
 //
@@ -25,12 +28,12 @@
 // iff
 //     s·p_core + r_A < s·q_core − r_B,   i.e.   gap = s·(q_core − p_core) − r_A − r_B > 0.
 // The loop runs on these rounded support points throughout (separation test,
-// r, the hemisphere test), i.e. on the full shapes, as the seed's sphere
+// r, the hemisphere test), i.e. on the full shapes, as Huotari's sphere
 // example does. (Running the reflections on the cores and adding the radii
 // only in the test would be wrong: two overlapping spheres have point cores,
 // r never changes, and the "repeated r" exit below would call them apart.)
 //
-// The hemisphere sub-algorithm (seed ch. 5.4.1, pseudocode 8). Every r_i is
+// The hemisphere sub-algorithm (Huotari ch. 5.4.1, pseudocode 8). Every r_i is
 // a point of B − A scaled to unit length. If some w has w·r_i ≥ 0 for all i,
 // the r_i lie in a closed hemisphere and w is a candidate separating axis for
 // every point seen. It is incremental: the last w is kept, and a new r with
@@ -48,36 +51,35 @@
 // (r_a, r_b, r_j, r_new), and is accepted only when the origin lies within
 // rounding of their hull (ChungWangHemisphere::surroundsOrigin).
 //
-// Extra exits (seed ch. 5.4.2):
+// Extra exits (Huotari ch. 5.4.2):
 //  * r repeats consecutively (r_i = r_{i−1} exactly, i.e. the same support
 //    points) and s_i is the reflection of s_{i−1}: then s_i·r_i =
 //    −s_{i−1}·r_{i−1} (eq. 19) — the reflection flipped the sign of
 //    s·(q − p), so s_i separates in the closed sense. In exact arithmetic
 //    the separation test would already have accepted s_i; the exit fires
 //    only when s·(q − p) is zero to rounding, i.e. the shapes' projections
-//    on s touch (overlap ≤ τ). The thesis reports "no collision" (its
-//    convention: distance zero is not a collision) and so do we, with s as
-//    the axis; `gap` then lies within rounding of 0. (The seed's code also
-//    compares across a switch, where eq. 19 does not hold; one of our random
-//    cone–box pairs, overlapping by more than 1e-6 of the scene scale, was
-//    called apart that way. Here a switch resets r_prev.)
+//    on s touch (overlap ≤ τ). Huotari reports "no collision" (the
+//    thesis's convention: distance zero is not a collision) and so do we,
+//    with s as the axis; `gap` then lies within rounding of 0. (Huotari's
+//    code also compares across a switch, where eq. 19 does not hold, so an
+//    overlapping pair can be called apart; here a switch resets r_prev.)
 //  * r repeats non-consecutively once R holds more than
-//    kChungWangSwitchAfter directions: the reflections cycle (seed fig. 39),
+//    kChungWangSwitchAfter directions: the reflections cycle (Huotari fig. 39),
 //    so s is replaced by w, the direction that has w·(q_j − p_j) ≥ 0 for
 //    every point seen — the best candidate separating axis R knows.
-// Departures from the seed:
+// Departures from Huotari's presentation:
 //  * "r repeats" (for the switch) means within kChungWangRepeatAngle of an
 //    r_j, not bitwise: on curved shapes exact repeats never happen, and
 //    overlapping pairs bounce s ↔ ≈ −s between two slowly drifting caps
 //    (any two such caps fit in a hemisphere) until the iteration cap.
 //  * The switch goes to w tilted into the interior of the cone of fitting
-//    directions (ChungWangHemisphere::interiorW). The seed's w is orthogonal
+//    directions (ChungWangHemisphere::interiorW). Huotari's w is orthogonal
 //    to the newest r_j, so for separated polytopes it often just touches
 //    (s·(q − p) = 0 for that vertex pair) and the reflection in r leaves it
 //    unchanged: the cycle comes straight back. A second switch needs R to
 //    have grown since the first (else it would repeat exactly); otherwise
 //    the step reflects as usual.
-//  * The seed's code checks the hemisphere before adding the new r (so the
+//  * Huotari's code checks the hemisphere before adding the new r (so the
 //    newest direction is never tested) and sweeps r_2..r_{n−3}; here r is
 //    added first and all older r_j are swept. Ties (zero cross products,
 //    antipodal projections, r_j ∥ new r) are classified explicitly instead
@@ -85,7 +87,7 @@
 //    the wedge is a half-plane.
 //  * The iteration cap is a named setting, and R has fixed capacity.
 //
-// Known weakness (seed ch. 5.4.3): near touching contact the reflections
+// Known weakness (Huotari ch. 5.4.3): near touching contact the reflections
 // make slow progress, and pairs that touch exactly (distance 0 with no
 // overlap) have neither a separating axis nor directions that surround the
 // origin strictly: they run to the cap and end with status MaxIterations
@@ -113,30 +115,29 @@ namespace collidoscope {
 // cap is clamped to it and R never overflows.
 constexpr int kChungWangMaxDirections = 256;
 
-// Default iteration cap. Measured in test_chung_wang.cpp: pairs away from
-// touching need at most ~40 iterations, pairs within 1e-5 of their size of
-// touching at most ~90 (p99 ~75) — except pairs that touch exactly, which
-// never decide (see "Known weakness") and end here with MaxIterations.
-// Raising the cap does not change that, so it is also the capacity.
+// Default iteration cap. Pairs away from touching decide within a few
+// dozen iterations and pairs near touching within about a hundred
+// (test_chung_wang.cpp prints the counts) — except pairs that touch
+// exactly, which never decide (see "Known weakness") and end here with
+// MaxIterations. Raising the cap does not change that, so it is also the
+// capacity.
 constexpr int kChungWangMaxIterations = kChungWangMaxDirections;
 
-// The seed's LOOPS_UNTIL_S_IS_W: a repeated (not consecutive) r only switches
+// Huotari's LOOPS_UNTIL_S_IS_W: a repeated (not consecutive) r only switches
 // s to w once R holds more than this many directions. Below it the
 // hemisphere's w is built from too few directions to be a useful axis and a
 // repeat is as likely a short transient as a cycle.
 constexpr int kChungWangSwitchAfter = 3;
 
 // Two directions r count as a repeat (for the switch to w) when they are
-// within this angle, in radians. The seed compares r exactly, which
+// within this angle, in radians. Huotari compares r exactly, which
 // suffices for polytopes (finitely many vertex pairs); on curved shapes the
 // reflections bounce between two slowly drifting caps of directions
-// without ever repeating exactly. Measured on the 10 196 random pairs of
-// test_chung_wang.cpp that are not near touching, with a cap of 512
-// (p99 / max iterations): exact 512 / 512, 108 pairs at the cap, 22 of them
-// apart (wrong answers); 1e-4: 128 / 299; 1e-3: 56 / 351; 0.01: 28 / 51;
-// 0.03: 22 / 38; 0.1: 21 / 35. Switching never affects correctness (s = w
-// is just another candidate), so the value only trades iterations; 0.03
-// (1.7°) is where the gains level off.
+// without ever repeating exactly, and an exact test leaves such pairs
+// cycling to the iteration cap (apart ones then reported intersecting).
+// Switching never affects correctness (s = w is just another candidate),
+// so the value only trades iterations: they fall steeply as the angle
+// grows towards 0.03 (1.7°) and level off beyond it.
 constexpr double kChungWangRepeatAngle = 0.03;
 
 // An older r_j whose projection on the plane ⊥ r_new is shorter than this is
@@ -177,7 +178,7 @@ inline const char* chungWangStatusName(ChungWangStatus s) {
 
 struct ChungWangSettings {
   int maxIterations = kChungWangMaxIterations;  // clamped to [0, kChungWangMaxDirections]
-  int switchAfter = kChungWangSwitchAfter;      // the seed's LOOPS_UNTIL_S_IS_W
+  int switchAfter = kChungWangSwitchAfter;      // Huotari's LOOPS_UNTIL_S_IS_W
   double repeatAngle = kChungWangRepeatAngle;
 };
 
@@ -218,7 +219,7 @@ enum class ChungWangReason {
   Progress,           // s does not separate: go on
   Separated,          // gap > τ: s separates
   CommonPoint,        // ‖q − p‖ ≤ τ: p ≈ q is a common point
-  RepeatedDirection,  // r = r_prev: s separates in the closed sense (seed eq. 19)
+  RepeatedDirection,  // r = r_prev: s separates in the closed sense (Huotari eq. 19)
   SwitchToW,          // r ∈ R after kChungWangSwitchAfter directions: s ← w
   HemisphereFits,     // R still fits in a closed hemisphere
   NoHemisphere,       // R surrounds the origin: intersecting
@@ -384,7 +385,7 @@ class ChungWangHemisphere {
   const Vec3& w() const { return w_; }
   bool fits() const { return fits_; }
 
-  // Exact (bitwise) membership, as the seed's repeat test.
+  // Exact (bitwise) membership, as Huotari's repeat test.
   bool contains(const Vec3& r) const {
     for (int i = 0; i < n_; ++i)
       if (r_[i] == r) return true;
@@ -401,7 +402,7 @@ class ChungWangHemisphere {
   // The newest direction w was made orthogonal to (r_0 after the first add).
   const Vec3& pivot() const { return pivot_; }
 
-  // w tilted into the interior of the cone of fitting directions. The seed's
+  // w tilted into the interior of the cone of fitting directions. Huotari's
   // w is orthogonal to the pivot, so it lies on the cone's boundary; a
   // vertex pair whose direction is the pivot then has s·r = 0 for s = w, and
   // the reflection in r leaves s unchanged. w + t·pivot with
@@ -416,7 +417,7 @@ class ChungWangHemisphere {
     return normalizedOr(w_ + pivot_ * t, w_);
   }
 
-  // The rows of M (seed eq. 18, with d = √(x² + y²) — the thesis prints
+  // The rows of M (Huotari eq. 18, with d = √(x² + y²) — the thesis prints
   // d = ‖r‖, but only √(x² + y²) makes the rows unit): X = (xz, yz, −d²)/d,
   // Y = (−y, x, 0)/d, Z = r. They are orthonormal and right-handed, and
   // M r = (X·r, Y·r, Z·r) = (0, 0, 1). For r = ±z (d = 0) the limit y = 0,
@@ -494,7 +495,7 @@ class ChungWangHemisphere {
     // The wedge is the clockwise sweep from ra to rb, of angle θ ∈ [0, π];
     // `single` while θ = 0 (one direction seen). With cross(a, b) =
     // a.x b.y − a.y b.x, cross(ra, u) < 0 means u lies clockwise of ra
-    // (within π). The seed's four cases, with ties (zero crosses) assigned
+    // (within π). Huotari's four cases, with ties (zero crosses) assigned
     // so that θ never exceeds π:
     //   inside  cross(ra, u) ≤ 0 ≤ cross(rb, u)
     //   widen a cross(ra, u) > 0 and cross(rb, u) ≥ 0  (new θ ≤ π)
@@ -572,7 +573,7 @@ class ChungWangHemisphere {
       }
     }
 
-    // w = M⁻¹ m, m the wedge's bisector (in the plane, so w ⊥ r). The seed
+    // w = M⁻¹ m, m the wedge's bisector (in the plane, so w ⊥ r). Huotari
     // takes m = ra + rb, which vanishes as θ → π; the sum of the inward
     // normals, perpCW(ra) + perpCCW(rb), has the same direction and length
     // 2 sin(θ/2), so the longer of the two is used (both ≥ √2).
@@ -750,15 +751,15 @@ ChungWangResult chungWangIntersect(const SA& shapeA, const SB& shapeB, const Chu
         r = normalizedOr(d, s);
         st.r = r;
         st.hasR = true;
-        // Seed ch. 5.4.2: same support points twice in a row. The exit
+        // Huotari ch. 5.4.2: same support points twice in a row. The exit
         // reports a separation whose gap is within rounding of 0
         // (ChungWangResult::gap), so it is taken only when the gap is.
-        // Rounding can repeat the support points elsewhere: a
-        // point at the local origin of a polytope 1e15 across (its small
-        // vertices quantized to 1/8 there) repeated them with a gap of
-        // −3.7e14, and "separated" came with an axis along which the
-        // shapes overlap by that much (found by fuzz_pair). Then the loop
-        // goes on (the switch to W breaks the cycle, or the cap ends it).
+        // Rounding can repeat the support points elsewhere: for a point at
+        // the local origin of a polytope 1e15 across (its small vertices
+        // quantized to 1/8 there) they can repeat with a gap of the order
+        // of the polytope, and "separated" would come with an axis along
+        // which the shapes overlap by that much. Then the loop goes on
+        // (the switch to W breaks the cycle, or the cap ends it).
         if (havePrev && r == rPrev && st.gap >= -tau) {
           status = ChungWangStatus::Separated;
           reason = ChungWangReason::RepeatedDirection;
@@ -807,7 +808,7 @@ ChungWangResult chungWangIntersect(const SA& shapeA, const SB& shapeB, const Chu
       break;
     }
 
-    // Seed eq. 15. The reflection keeps ‖s‖ = 1 up to rounding; the
+    // Huotari eq. 15. The reflection keeps ‖s‖ = 1 up to rounding; the
     // renormalization stops drift over hundreds of steps.
     const Vec3 next = normalizedOr(s - r * (2 * dot(r, s)), s);
     if constexpr (Trace::enabled) {

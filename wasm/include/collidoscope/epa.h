@@ -2,8 +2,10 @@
 // normal and contact points of two overlapping convex shapes.
 //
 // References: G. van den Bergen, "Proximity queries and penetration depth
-// computation on 3D game objects", GDC 2001; the 2D/3D EPA of
-// ../shared/seeds/002 and the thesis ../shared/seeds/001, ch. 6.
+// computation on 3D game objects", GDC 2001; the 2D and 3D EPA as presented
+// in the article "Advanced Collision Detection" (sites.google.com/site/
+// doc4code, 2011, EPA chapter) and in a Croatian thesis on rigid-body
+// dynamics (ch. 6).
 //
 // Let C = core(A) − core(B). When the cores overlap, the origin lies in C,
 // and the penetration depth of the cores is the distance from the origin to
@@ -57,9 +59,9 @@ namespace collidoscope {
 // ones need more where the depth is nearly the same in many directions (a
 // point near the centre of a near-spherical ellipsoid, or near a
 // cylinder's axis): there EPA must refine a whole region to certify 1e-10.
-// 512 vertices leave 2 of 30 000 random curved pairs at the cap (256 left
-// 12), for ~170 KB of stack; such a pair ends with status MaxIterations
-// and its best bound (measured ~1e-7 relative).
+// 512 vertices leave only rare curved pairs at the cap, for ~170 KB of
+// stack; such a pair ends with status MaxIterations and its best bound,
+// which then certifies less than the tolerance asks.
 constexpr int kEpaMaxVertices = 512;
 constexpr int kEpaMaxFaces = 2 * kEpaMaxVertices;  // a closed triangulated polytope has 2V − 4 faces
 
@@ -176,7 +178,7 @@ namespace detail {
 // Room for N objects of T, left unwritten until used. EPA's fixed polytope
 // (512 vertices, ~1000 faces and as many scratch faces) would otherwise be
 // zeroed on every query by Vec3's member defaults: ~170 KB of memset, a
-// third of a box–box penetration (bench/results.md, native peers). Every read
+// large share of a box–box penetration's time. Every read
 // is bounded by a count of written slots (vertexCount, faceSlots,
 // removedCount), so nothing unwritten is ever read.
 template <class T, int N>
@@ -318,10 +320,10 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double& ti
                        Vec3* flatNormal) {
   // `tiny` is rounding noise of the support points seen so far; a GJK that
   // stopped at its first support point (the origin itself, a vertex of
-  // C) has seen none larger than 0, so the points gathered here raise it
-  // (found by fuzz_pair: a flat triangle 1e6 across through the origin,
-  // where a bound of 7e-315 took rounding for height and the normal fell
-  // back to (0, 1, 0), in the triangle's plane).
+  // C) has seen none larger than 0, so the points gathered here raise it:
+  // otherwise, on a flat triangle 1e6 across through the origin, a bound of
+  // a subnormal would take rounding for height and the normal would fall
+  // back to a default, possibly in the triangle's plane.
   auto raise = [&tiny](const SimplexVertex& s) {
     tiny = std::fmax(tiny, kRoundingBound * magnitudeOf(s));
   };
@@ -372,9 +374,10 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double& ti
     if (!(best > tiny)) {
       // The part of towardsB across the segment, as ê × (towardsB × ê):
       // perpendicular to e to rounding however small it is. (Subtracting
-      // the projection instead left, for towardsB along e, a rounding
-      // residual along e, which normalized to a normal along the segment:
-      // a point at a capsule's centre got depth r with the axis as normal.)
+      // the projection instead would leave, for towardsB along e, a
+      // rounding residual along e, which normalizes to a normal along the
+      // segment: a point at a capsule's centre would get depth r with the
+      // axis as normal.)
       const Vec3 axis = e / length(e);
       *flatNormal = normalizedOr(cross(axis, cross(towardsB, axis)), p);
       return false;  // a segment
@@ -385,10 +388,10 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double& ti
     // The normal from the two shorter edges (their cross product's rounding
     // is relative to them: simplex.h solveTriangle), and heights that
     // count only for a new point. On a needle triangle (two points 2 apart,
-    // 1.7e6 from the third; found by fuzz_pair) the long edges tilted the
-    // normal by 1e-10 rad, which made 1e-4 of height out of the third
-    // point itself: it came back as the fourth, the tetrahedron had a
-    // degenerate face, and the normal fell back to a wrong default.
+    // 1.7e6 from the third) a normal from the long edges can be tilted by
+    // ~1e-10 rad, which makes ~1e-4 of height out of the third point
+    // itself: it would come back as the fourth, give the tetrahedron a
+    // degenerate face, and the normal would fall back to a wrong default.
     const Vec3 nrm = normalizedOr(accurateTriangleNormal(pts[0].w, pts[1].w, pts[2].w), Vec3{0, 1, 0});
     const SimplexVertex up = minkowskiSupport(a, b, nrm);
     const SimplexVertex down = minkowskiSupport(a, b, -nrm);
@@ -706,9 +709,9 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
   // Rounding can break that: slivers where a curved side meets a flat cap
   // get normals tilted by ~1e-9 and distances that much below the cap's,
   // and the nearest of them need not hold p, nor any face within the
-  // tolerance of it (found by fuzz_pair: a capsule in a rounded cylinder,
-  // p 4.6 outside the nearest sliver, whose clamped weights then gave
-  // pointA − pointB 4.6 off depth·normal). Then the answer comes from the
+  // tolerance of it (a capsule in a rounded cylinder can put p several
+  // units outside the nearest sliver, whose clamped weights would then put
+  // pointA − pointB as far off depth·normal). Then the answer comes from the
   // nearest face that holds its own foot point d_g·n_g (on a convex
   // polytope the nearest face always does, so this never changes a sound
   // result): its depth bounds the overlap along its normal as any face's
@@ -761,9 +764,9 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
   out.pointB = pb - answer->normal * rB;
   if (bestMin < -kEpaHoldSlack && answer == &f) {
     // No face near the answer holds its foot point (a polytope broken by
-    // rounding; found by fuzz_pair: a disk of radius 1e6 and 40 thick
-    // pierced by a segment 2e6 long, where the clamped weights put
-    // pointA − pointB 1.7e6 off depth·normal). The points are then those
+    // rounding, as on a disk of radius 1e6 and 40 thick pierced by a
+    // segment 2e6 long, where clamped weights can put pointA − pointB a
+    // polytope's width off depth·normal). The points are then those
     // of the answer itself: B moved by depth·normal touches A (or, the
     // depth being a lower bound, still overlaps it), and GJK's closest
     // points of that pair — a common point if they overlap — moved back

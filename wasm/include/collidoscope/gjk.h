@@ -4,16 +4,17 @@
 // Reference: E. G. Gilbert, D. W. Johnson, S. S. Keerthi, "A fast procedure
 // for computing the distance between complex objects in three-dimensional
 // space", IEEE J. Robotics and Automation, 1988; the iteration and its error
-// bound as presented in ../shared/seeds/002 (GJK chapter) and G. van den
-// Bergen, "A fast and robust GJK implementation for collision detection of
-// convex objects", JGT 1999.
+// bound as presented in G. van den Bergen, "A fast and robust GJK
+// implementation for collision detection of convex objects", JGT 1999, and
+// in the article "Advanced Collision Detection" (sites.google.com/site/
+// doc4code, 2011, GJK chapter, theorems 1–4).
 //
 // The iteration. Let C = A − B. Start from any v ∈ C. Each step takes the
 // support point w = s_C(−v) = s_A(−v) − s_B(v), then replaces v by the point
 // of conv(W ∪ {w}) nearest the origin, keeping in W only the vertices that
 // point needs (simplex.h). ‖v‖ decreases strictly until v = v(C).
 //
-// Termination (seed 002, theorem 4). For every step,
+// Termination ("Advanced Collision Detection", theorem 4). For every step,
 //     ‖v − v(C)‖² ≤ ‖v‖² − v·w,
 // and since v·w/‖v‖ ≤ d(A, B) ≤ ‖v‖ the distance error is at most
 // (‖v‖² − v·w)/‖v‖. We stop when the gap ‖v‖² − v·w is at most
@@ -137,14 +138,15 @@ inline double magnitudeOf(const SimplexVertex& s) { return std::fmax(maxAbs(s.a)
 
 // Sideways steps. In exact arithmetic ‖v‖ strictly decreases while the gap
 // is positive; rounded, the new v can come out a hair longer although its
-// direction is far better. A polytope 1e6 long with the origin 1.7 from
-// one of its edges (found by fuzz_pair): the segment's v was 1e-5 rad off
-// the true normal (the triangle's v fixes it by tilting 1e-5 towards a
-// vertex 1e6 away), but its length came out 5e-11 longer, not shorter, and
-// GJK stopped with no progress — gjkIntersect answered "intersecting" at a
-// distance of 1.7. A new v at most τ = 64u·S longer than the old one is
-// rounding's doing, so it is taken, at most kGjkSidewaysSteps times per
-// query (which bounds any cycle such steps could make).
+// direction is far better. The worst case is a long polytope: 1e6 long
+// with the origin 1.7 from one of its edges, the segment's v can be 1e-5
+// rad off the true normal (the triangle's v fixes it by tilting 1e-5
+// towards a vertex 1e6 away) while its rounded length comes out ~5e-11
+// longer, not shorter; stopping there for lack of progress would leave
+// gjkIntersect with the wrong answer at a distance of 1.7. A new v at most
+// τ = 64u·S longer than the old one is rounding's doing, so it is taken,
+// at most kGjkSidewaysSteps times per query (which bounds any cycle such
+// steps could make).
 constexpr int kGjkSidewaysSteps = 4;
 
 inline bool sidewaysWithinRounding(const Vec3& next, double nextVV, const Vec3& v, double vv, double tau,
@@ -271,13 +273,13 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     // express the origin to the distance's accuracy, ε_abs·S (simplex.h
     // weightsExpressOrigin): the closest points are Σ λ_i a_i and Σ λ_i b_i,
     // which differ by Σ λ_i w_i. On a flat box 2e6 long against a cone of
-    // radius 10 (w_i ~ 1e6 apart along the box, 16 across) the weights
-    // missed the origin by 0.008 (found by fuzz_pair). They are refined
-    // once; a tetrahedron whose weights still miss is flat within
-    // rounding, and its faces' nearest point becomes v. (The bound is not
-    // the touching bound 64u·S: thin tetrahedra of a curved core just
-    // inside contact miss by more than that, and refused they ended in
-    // no-progress with a distance of 1e-9 instead of 0.)
+    // radius 10 (w_i ~ 1e6 apart along the box, 16 across) the weights can
+    // miss the origin by ~1e-2. They are refined once; a tetrahedron whose
+    // weights still miss is flat within rounding, and its faces' nearest
+    // point becomes v. (The bound is not the touching bound 64u·S: thin
+    // tetrahedra of a curved core just inside contact miss by more than
+    // that, and refusing them would end in no-progress with a distance of
+    // ~1e-9 instead of 0.)
     if (simplex.size == 4 && !weightsExpressOrigin(&simplex, detail::absoluteBound(settings) * scale))
       next = reduceTetrahedronToFaces(&simplex);
     const double nextVV = dot(next, next);

@@ -2,9 +2,11 @@
 // convex shapes given by support mappings.
 //
 // Reference: G. van den Bergen, "Ray casting against general convex objects
-// with application to continuous collision detection", 2004 (the thesis
-// ../shared/seeds/000 presents it in ch. 6.2, pseudocode 12); the moving-
-// spheres quadratic of the same chapter (6.1, after Ericson).
+// with application to continuous collision detection", 2004, as presented
+// by M. Huotari, "Törmäyksen tunnistus 3D-ympäristössä", bachelor's thesis,
+// Mikkeli University of Applied Sciences, 2011, ch. 6.2, pseudocode 12;
+// the moving-spheres quadratic of the same thesis (ch. 6.1, after
+// C. Ericson, "Real-Time Collision Detection", 2005).
 //
 // The ray cast. Find the smallest λ ∈ [0, maxT] with x = s + λr in C. Keep
 // x (a point of the ray that lies before any point of C), a set P of support
@@ -26,9 +28,9 @@
 // moves, P is kept but its points are re-expressed for the new x: the
 // simplex stores the support points p_i themselves (as a_i − b_i) and
 // every w_i = x − p_i is recomputed from them, never translated — as in
-// van den Bergen's formulation, which keeps P and uses x − p. (The seed
-// thesis resets P to {p} instead; keeping P converges in fewer steps and
-// is equally valid, since the points of P stay points of C.)
+// van den Bergen's formulation, which keeps P and uses x − p. (Huotari's
+// pseudocode resets P to {p} instead; keeping P converges in fewer steps
+// and is equally valid, since the points of P stay points of C.)
 //
 // Rounded shapes (core ⊕ sphere of radius ρ, shapes.h). The cast runs on
 // the core and the radius enters the plane test only: the rounded shape's
@@ -39,9 +41,9 @@
 // quadratically from outside; a capsule or a rounded box converges in
 // finitely many steps, like their polytopal cores. Curved cores (cylinder,
 // cone, ellipsoid) converge linearly, as GJK does near touching contact:
-// x always sits within a step of the surface (measured on random rays:
-// 13–18 steps on average, ≤ 60; grazing rays up to ~125 on ellipsoids and
-// ~180 near a cone's apex, still under the default cap of 256).
+// x always sits within a step of the surface. Grazing rays take the most
+// steps (on ellipsoids, and near a cone's apex); the default cap of 256
+// leaves them room.
 //
 // Termination and accuracy. With x fixed, the loop is GJK on the point x
 // against C, so ‖v‖ decreases; when x moves, ‖v‖ may grow again, and the
@@ -91,9 +93,10 @@
 // when a + t·tA = b + t·tB, i.e. t·(tB − tA) = a − b ∈ A − B: a ray from the
 // origin with r = tB − tA against C = A − B (support minkowskiSupport,
 // radius ρ_A + ρ_B, maxT = 1). C's outward normal at the hit points from A
-// to B (the penetration normal of DESIGN.md: the direction to move B to
-// separate it). The simplex keeps each support point's sources a_i, b_i,
-// so the weights of the final v give the contact points on A and B.
+// to B (the penetration normal of the scene format, README.md: the
+// direction to move B to separate it). The simplex keeps each support
+// point's sources a_i, b_i, so the weights of the final v give the contact
+// points on A and B.
 // A zero relative motion is valid: then the answer is "hit at 0" iff the
 // shapes overlap.
 //
@@ -123,8 +126,8 @@ namespace collidoscope {
 
 // The casts' settings (numeric.h). The cap: polytopal and rounded-polytope
 // cores hit in < 25 steps, spheres (Newton) in < 10 except near tangency;
-// curved cores converge linearly, ~180 steps for rays grazing a cone's apex
-// (header comment); at the cap the hit is reported at the lower bound λ.
+// curved cores converge linearly, grazing rays slowest (header comment);
+// at the cap the hit is reported at the lower bound λ.
 // ε_rel and ε_abs are the hit test's (header comment).
 struct RayCastSettings : IterativeSettings {
   // Solve point-core pairs (spheres) in closed form instead of by GJK.
@@ -189,9 +192,9 @@ inline const char* rayReasonName(RayReason r) {
 
 // Rounding stalls (p ∈ P, or ‖v‖ not decreasing, with x fixed) restart P
 // from the newest support point at most this often per query; the next
-// stall ends it with status Degenerate. Measured over 20 000 random and
-// grazing rays: at most 2 needed, except rays tangent to within rounding
-// (where hit or miss is a coin toss anyway).
+// stall ends it with status Degenerate. A restart from one point clears a
+// sliver simplex, so one or two suffice except on rays tangent to within
+// rounding (where hit or miss is a coin toss anyway); 4 leaves room.
 constexpr int kRayMaxRestarts = 4;
 
 struct RayCastResult {
@@ -384,9 +387,9 @@ inline RayCastResult analyticSphereCast(const Vec3& s, const Vec3& r, double max
   out.point = s + u * tu;
   // The outward normal at the hit: (hit − c)/R. hit − c carries the
   // rounding of m + u·t_u, ~4u·|m|: for a radius within (64 times) that —
-  // a point, whose ray passes exactly through it — it is noise, and the
-  // ray's reverse direction is used (found by fuzz_pair: a ray through a
-  // point shape got a random normal with the origin behind its plane).
+  // a point, whose ray passes exactly through it — it is noise (a random
+  // normal, possibly with the ray's origin behind its plane), and the
+  // ray's reverse direction is used.
   // Otherwise a normal that rounding tilted past tangent at a grazing hit
   // loses its component along the ray, so that it always faces the ray.
   const Vec3 back = normalizedOr(-u, Vec3{0, 1, 0});
@@ -672,10 +675,10 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
         // shape cast's contact points are Σ λ_i a_i and Σ λ_i b_i, which
         // differ by exactly that sum). For a needle (three support points
         // within 3e-5 on a cylinder's rim, 8 from x, the fourth 16 away)
-        // the signed volumes were rounding noise and the weights put the
-        // contact points 1 apart (found by fuzz_pair). Such a tetrahedron is
-        // flat within rounding: its faces' nearest point becomes v, and
-        // the loop goes on from there.
+        // the signed volumes are rounding noise, and weights from them can
+        // put the contact points a unit apart. Such a tetrahedron is flat
+        // within rounding: its faces' nearest point becomes v, and the
+        // loop goes on from there.
         double maxW4 = 0;
         for (int i = 0; i < 4; ++i) maxW4 = std::fmax(maxW4, length(simplex.vertex[i].w));
         if (!weightsExpressOrigin(&simplex, tolerance(maxW4))) next = reduceTetrahedronToFaces(&simplex);
@@ -776,7 +779,7 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
         // normal, as accurate as v (used when ‖v‖ clearly exceeds rounding:
         // half the radius, and twice the hit test's bound — a radius below
         // the tolerance, a margin of 1e-155 say, leaves v pure noise, which
-        // flipped a shape cast's normal).
+        // could flip a shape cast's normal).
         out.normal = v / vNorm;
       } else {
         // The last plane's normal n is exact at its support point p, but on

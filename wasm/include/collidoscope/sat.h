@@ -4,10 +4,12 @@
 //
 // References: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: a
 // hierarchical structure for rapid interference detection", SIGGRAPH 1996,
-// as presented in ../shared/seeds/003 ch. 6.4 (the 15 axes of two boxes
-// from the Gauss map of the Minkowski difference, early exit at the first
-// separating axis); the SAT and Minkowski difference of ../shared/seeds/001
-// ch. 6.
+// as presented by J. Rasku, "Törmäysten havaitseminen
+// tietokoneanimaatiossa", master's thesis, University of Tampere, 2003,
+// §6.4 (the 15 axes of two boxes from the Gauss map of the Minkowski
+// difference, early exit at the first separating axis); the SAT and
+// Minkowski difference as presented in a Croatian thesis on rigid-body
+// dynamics (ch. 6).
 //
 // The maths. For a unit axis L, project A and B: [minA, maxA], [minB, maxB].
 // Moving B by t·L (t ≥ 0) clears A when t ≥ maxA − minB; moving it by −t·L
@@ -20,8 +22,9 @@
 // distance), and for every unit L, overlap(L) ≥ the penetration depth
 // min_L h_C(L). For polytopes the minimum is reached at a facet normal of
 // C, and C's facets have the normals of A's faces, of B's faces and the
-// cross products of an edge of A with an edge of B (seed 003: the Gauss
-// maps of A and −B overlaid; 3 + 3 + 9 = 15 directions for two boxes). So
+// cross products of an edge of A with an edge of B (Rasku §6.4.1: the
+// Gauss maps of A and −B overlaid; 3 + 3 + 9 = 15 directions for two
+// boxes). So
 // the minimum over those candidates is exactly the depth when the shapes
 // intersect, and some candidate separates when they do not.
 //
@@ -65,8 +68,8 @@
 // vertex or an edge, a candidate's gap can be far below the cores'
 // distance (a point 9 from a sliver tetrahedron 1e5 long is only 1.25 from
 // it along its best face normal, so with a margin of 3.375 the shapes, 5.6
-// apart, "intersect"; found by fuzz_pair). The depth is an
-// upper bound. Status RoundedBound flags it.
+// apart, "intersect"). The depth is an upper bound. Status RoundedBound
+// flags it.
 // "Separated" is always certain (the axis and gap are exact). The flag is
 // raised whenever the best overlap is below r_A + r_B, also where the
 // answer happens to be exact (rounded boxes face to face).
@@ -123,11 +126,11 @@ constexpr double kSatSameAxisSine = 1e-12;
 // depth 0" rather than separated by rounding noise — the same bound GJK
 // uses for the same decision (numeric.h, kRoundingBound).
 
-// Most dot products one query may take: 2^24 (~30 ms natively, measured
-// 1.8 ns per vertex projection). Two
-// 60-vertex hulls in general position (~170 edge directions each) need
-// ~4·10^6; two of 100 vertices (~290 each) ~1.7·10^7, just above. Beyond,
-// use GJK/EPA (support mappings, O(V) per iteration) instead.
+// Most dot products one query may take: 2^24, tens of milliseconds
+// natively. Two 60-vertex hulls in general position (~170 edge directions
+// each) need ~4·10^6; two of 100 vertices (~290 each) ~1.7·10^7, just
+// above. Beyond, use GJK/EPA (support mappings, O(V) per iteration)
+// instead.
 constexpr std::int64_t kSatMaxProjections = std::int64_t{1} << 24;
 
 // Most candidate axes a traced query may record (one frame each).
@@ -175,13 +178,13 @@ inline const char* satAxisKindName(SatAxisKind k) {
 }
 
 struct SatSettings {
-  // Stop at the first separating axis (seed 003: on average half of the
+  // Stop at the first separating axis (Rasku §6.4: on average half of the
   // axes are tested for separated boxes). Off: test every axis and return
   // the one of largest gap (still only a lower bound of the distance).
   bool stopAtFirstSeparatingAxis = true;
 };
 
-// DESIGN.md's sat result is { intersecting, axis, depth }.
+// The "sat" query's result (README.md, scene format).
 struct SatResult {
   bool intersecting = false;  // no candidate axis separates by more than rounding (touching,
                               // also within rounding, is intersecting with depth 0)
@@ -332,7 +335,7 @@ inline SatStatus buildSatHull(const Shape& s, SatHull* out) {
   // computed on the vertices scaled by a power of two near 1/extent (the
   // same direction, exactly): a core of size 1e-300 would otherwise have
   // cross products that underflow to zero and lose its faces (buildHull
-  // handles any scale since the fuzzers found it could not).
+  // itself handles any scale; the normals taken here must too).
   double big = 0;  // largest |coordinate| (length() would underflow for the tiny cores meant here)
   for (const Vec3& p : out->vertices) big = std::fmax(big, maxAbs(p));
   const int exponent = big > 0 ? -std::ilogb(big) : 0;  // ldexp, not a factor: 2^1074 is not a double
@@ -867,9 +870,9 @@ SatResult satHulls(const SatHull& a, const Transform& poseA, const SatHull& b, c
       // When the lines coincide (w⊥ = 0), any perpendicular shows the zero
       // thickness of A − B: depth 0 (touching) unless l separates.
       // w⊥ = l × (w × l): perpendicular to l to rounding even when w lies
-      // along l (subtracting w's l part instead left a residual along l
-      // there, which normalized to l itself: a point on a segment's line
-      // got the segment's overlap along l as its depth, not 0).
+      // along l (subtracting w's l part instead would leave a residual
+      // along l there, which normalizes to l itself: a point on a segment's
+      // line would get the segment's overlap along l as its depth, not 0).
       const Vec3 off = hasLine ? cross(l, cross(w, l)) : w;
       const Vec3 side = maxAbs(off) > 0 ? normalizedOr(off, Vec3{0, 1, 0})
                                         : (hasLine ? detail::satPerpendicular(l) : Vec3{0, 1, 0});

@@ -1,5 +1,5 @@
-// collidoscope — the scene format, version 1 (../shared/DESIGN.md, "Scene
-// format"): parsing with errors that name the field, and running a scene's
+// collidoscope — the scene format, version 1 (README.md, "Scene format
+// (version 1)"): parsing with errors that name the field, and running a scene's
 // query to the result JSON of the format. Permalinks, the CLI, the page and
 // the tests all come through here, so every front end validates the same way.
 #pragma once
@@ -74,7 +74,7 @@ bool satAnswered(SatStatus status, bool trace, const std::string& field, SceneEr
 std::string sceneToJson(const Scene& scene);
 
 // Runs the scene's query. On success returns true with the result JSON
-// (the fields of DESIGN.md plus "status") in *json; with trace = true the
+// (the query's fields in README.md's scene format) in *json; with trace = true the
 // JSON is {"query", "pseudocode", "frames", "result", "marginA", "marginB"}.
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
 
