@@ -457,7 +457,7 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
     // A tiny scene (tiny_scene.h): EPA's cross products and lengths
     // underflow too, so it runs scaled and depth and points are scaled back.
     if (g.scale < kTinyScene) {
-      if (const int k = detail::tinyExponent(detail::sceneMagnitude(shapeA, shapeB))) {
+      if (const int k = detail::tinySceneExponent(shapeA, shapeB)) {
         PenetrationResult r =
             detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double, auto& st) {
               return penetration(sa, sb, gjkSettings, settings, st);

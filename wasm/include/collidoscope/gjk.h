@@ -211,7 +211,7 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     // Possibly a tiny scene (tiny_scene.h): only then is the first support
     // point below kTinyScene.
     if (scale < kTinyScene) {
-      if (const int k = detail::tinyExponent(detail::sceneMagnitude(shapeA, shapeB))) {
+      if (const int k = detail::tinySceneExponent(shapeA, shapeB)) {
         return detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double, auto& st) {
           return gjkDistance(sa, sb, settings, st);
         });

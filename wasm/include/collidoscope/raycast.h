@@ -835,7 +835,7 @@ inline bool pointCore(const S& shape, Vec3* centre) {
   if constexpr (std::is_same_v<S, PosedShape>) {
     const ShapeType t = shape.shape().type;
     if (t == ShapeType::Sphere || t == ShapeType::Point) {
-      *centre = shape.shape().pose.position;
+      *centre = shape.center();
       return true;
     }
   } else if constexpr (IsScaledShape<S>::value) {

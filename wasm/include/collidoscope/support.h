@@ -21,23 +21,37 @@ namespace collidoscope {
 // A shape under its pose, as GJK sees it: a world-space core support mapping
 // and a radius. Any type with these three members can be passed to the
 // algorithms (see gjk.h).
+//
+// A tiny scene runs seen 2^k times larger (tiny_scene.h): scaled(f) gives
+// the same shape magnified by f, as the same type, so a query's scaled run
+// is the same compiled function as its ordinary one. Multiplying by the
+// factor 1 is exact, so an ordinary query's bits do not depend on it.
 class PosedShape {
  public:
   explicit PosedShape(const Shape& s) : shape_(&s) {}
 
   Vec3 support(const Vec3& worldDir) const {
     const Transform& t = shape_->pose;
-    return t.apply(localCoreSupport(*shape_, t.toLocalDirection(worldDir)));
+    return t.apply(localCoreSupport(*shape_, t.toLocalDirection(worldDir))) * factor_;
   }
-  double radius() const { return coreRadius(*shape_); }
+  double radius() const { return coreRadius(*shape_) * factor_; }
   // The pose's origin. Only used to choose GJK's first search direction,
   // so it need not lie inside the shape (a polytope's points may be
   // anywhere relative to its local origin).
-  Vec3 center() const { return shape_->pose.position; }
+  Vec3 center() const { return shape_->pose.position * factor_; }
   const Shape& shape() const { return *shape_; }
+
+  // The magnification (a power of two; 1 unless scaled) and a magnified copy.
+  double factor() const { return factor_; }
+  PosedShape scaled(double f) const {
+    PosedShape r = *this;
+    r.factor_ = factor_ * f;
+    return r;
+  }
 
  private:
   const Shape* shape_;
+  double factor_ = 1;
 };
 
 

@@ -9,16 +9,23 @@
 // its result and trace are mapped back by g = 2^-k (times λ and unit normals
 // are unchanged).
 //
-// Every query uses the same three pieces: tinySceneExponent (is the scene
-// tiny, and by how much to scale it), ScaledShape (a shape seen 2^k larger)
-// and runScaled (run the query on the scaled shapes with a ScaledTrace and
-// map the result back). A result or frame type says how its lengths scale
-// in an overload of scaleLengths(T*, g) declared beside it, so a new field
-// is scaled where it is declared.
+// Every query uses the same two pieces: tinySceneExponent (is the scene
+// tiny, and by how much to scale it) and runScaled (run the query on the
+// shapes seen 2^k larger and map its result and frames back). A result or
+// frame type says how its lengths scale in an overload of
+// scaleLengths(T*, g) declared beside it, so a new field is scaled where it
+// is declared.
+//
+// Download size: a shape type with scaled(f) (PosedShape) is magnified as
+// the same type, and a recorder's frames are mapped back after the run, so
+// the scaled run calls the very function the ordinary query compiled into;
+// other shape types are wrapped in ScaledShape and other trace policies in
+// ScaledTrace (a second instantiation, for callers' own types only).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <type_traits>
 #include <utility>
 
@@ -60,11 +67,38 @@ struct IsShiftedShape : std::false_type {};
 template <class S>
 struct IsShiftedShape<ShiftedShape<S>> : std::true_type {};
 
-// Whether a query on these shapes measures its scene: not when it already
-// runs scaled, nor on the caller's shifted copy.
+// Whether a query on these shapes measures its scene: not on the caller's
+// shifted copy (already measured).
 template <class SA, class SB>
 constexpr bool measuresTinyScene() {
-  return !IsScaledShape<SA>::value && !IsShiftedShape<SB>::value;
+  return !IsShiftedShape<SB>::value;
+}
+
+template <class S, class = void>
+struct HasScaled : std::false_type {};
+template <class S>
+struct HasScaled<S, std::void_t<decltype(std::declval<const S&>().scaled(1.0))>> : std::true_type {};
+
+// The shape seen f times larger: the same type when it can say so itself.
+template <class S>
+inline auto scaledBy(const S& s, double f) {
+  if constexpr (HasScaled<S>::value) {
+    return s.scaled(f);
+  } else {
+    return ScaledShape<S>{&s, f};
+  }
+}
+
+// Whether a shape is already a scaled run's (which is never tiny, and is
+// not measured again).
+template <class S>
+inline bool alreadyScaled(const S& s) {
+  if constexpr (HasScaled<S>::value) {
+    return s.factor() != 1;
+  } else {
+    (void)s;
+    return IsScaledShape<S>::value;
+  }
 }
 
 // The largest coordinate of either shape (and the radii): their supports
@@ -85,16 +119,30 @@ inline int tinyExponent(double m) {
   return std::min(-std::ilogb(m), 1000);
 }
 
+// The exponent for a query whose support points are known to be below
+// kTinyScene (distance, penetration): the scene's magnitude decides.
+template <class SA, class SB>
+inline int tinySceneExponent(const SA& a, const SB& b) {
+  if (alreadyScaled(a)) return 0;
+  return tinyExponent(sceneMagnitude(a, b));
+}
+
 // The exponent for a query whose own coordinates (a ray's origin and
 // direction, the translations of a cast) are at most `extra`: the centres
 // and radii first, and the supports only when those are all tiny.
 template <class SA, class SB>
 inline int tinySceneExponent(const SA& a, const SB& b, double extra) {
+  if (alreadyScaled(a)) return 0;
   double m0 = std::fmax(std::fmax(maxAbs(a.center()), maxAbs(b.center())), extra);
   m0 = std::fmax(m0, std::fmax(a.radius(), b.radius()));
   if (!(m0 < kTinyScene)) return 0;
   return tinyExponent(std::fmax(sceneMagnitude(a, b), extra));
 }
+
+template <class T, class = void>
+struct HasFrames : std::false_type {};
+template <class T>
+struct HasFrames<T, std::void_t<decltype(std::declval<T&>().frames.size())>> : std::true_type {};
 
 // Records the frames of a scaled run in the caller's units (g = 2^-k):
 // each frame type's scaleLengths overload (found by argument-dependent
@@ -116,17 +164,30 @@ struct ScaledTrace {
   }
 };
 
-// Runs `query(scaledA, scaledB, f, scaledTrace)` on the shapes scaled by
-// f = 2^k and maps its result back (the result type's scaleLengths).
+// Runs `query(scaledA, scaledB, f, trace)` on the shapes scaled by f = 2^k
+// and maps its result and the frames it recorded back (the types'
+// scaleLengths).
 template <class SA, class SB, class Trace, class Query>
 inline auto runScaled(const SA& a, const SB& b, int k, Trace& trace, Query&& query) {
   const double f = std::ldexp(1.0, k), g = std::ldexp(1.0, -k);
-  const ScaledShape<SA> sa{&a, f};
-  const ScaledShape<SB> sb{&b, f};
-  ScaledTrace<Trace> st{&trace, g};
-  auto result = query(sa, sb, f, st);
-  scaleLengths(&result, g);
-  return result;
+  const auto sa = scaledBy(a, f);
+  const auto sb = scaledBy(b, f);
+  if constexpr (!Trace::enabled) {
+    auto result = query(sa, sb, f, trace);
+    scaleLengths(&result, g);
+    return result;
+  } else if constexpr (HasFrames<Trace>::value) {
+    const std::size_t first = trace.frames.size();
+    auto result = query(sa, sb, f, trace);
+    for (std::size_t i = first; i < trace.frames.size(); ++i) scaleLengths(&trace.frames[i], g);
+    scaleLengths(&result, g);
+    return result;
+  } else {
+    ScaledTrace<Trace> st{&trace, g};
+    auto result = query(sa, sb, f, st);
+    scaleLengths(&result, g);
+    return result;
+  }
 }
 
 }  // namespace detail
