@@ -384,17 +384,15 @@ batch('jump', [], new Float64Array(0), new Uint32Array(0));
 });
 
 describe('download size', () => {
-  it('the default flavour (gzip -9, as shipped) is less than a quarter of @dimforge/rapier3d-compat', async () => {
+  it('the default flavour (gzip -9, as shipped) is less than a fifth of @dimforge/rapier3d-compat', async () => {
     const m = await measureSizes();
     // The files a bundler takes: the library and its glue with the wasm inside; rapier's single ESM file.
     expect(m.default.files.map((f) => path.basename(f)).sort()).toEqual(['collidoscope_wasm.mjs', 'index.mjs']);
     expect(m.rapier.files.length).toBeGreaterThan(0);
     expect(m.rapier.gzip).toBeGreaterThan(500_000); // sanity: rapier's inlined wasm really was measured
-    // Measured 2026-11-21: 239 KiB against 1606 KiB (15 %). Issue 8's robustness work (hulls rebuilt with exact
-    // predicates when validation fails, tiny scenes run scaled, which instantiates each query twice) took it to
-    // 340 KiB (21 %) on 2026-11-22, past the fifth this test held; the bound is now a quarter, and winning the
-    // size back (one instantiation with a run-time scale factor) is open work, not a new normal.
-    expect(m.default.gzip).toBeLessThan(m.rapier.gzip / 4);
+    // rapier is a whole physics engine, so this compares downloads, not features: a collision library that
+    // ships its own visual debugger should still cost a small fraction of it.
+    expect(m.default.gzip).toBeLessThan(m.rapier.gzip / 5);
     // The separate .wasm is smaller than its base64 inlined (base64 costs about 4/3 before gzip).
     expect(m.wasmFile.gzip).toBeLessThan(m.default.gzip);
   });
