@@ -1,10 +1,10 @@
-// Small Three.js building blocks shared by both views: hull meshes, markers, lines, labels, disposal.
+// Small three.js building blocks of every drawing: the palette, hull meshes, markers, lines, labels, disposal.
 import * as THREE from 'three';
 import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js';
 import { LineSegments2 } from 'three/examples/jsm/lines/LineSegments2.js';
 import { LineSegmentsGeometry } from 'three/examples/jsm/lines/LineSegmentsGeometry.js';
 import { CSS2DObject } from 'three/examples/jsm/renderers/CSS2DRenderer.js';
-import type { Hull } from './hull';
+import type { Hull } from './hull-geometry';
 
 export const COLORS = {
   a: 0xf5a524, // shape A: amber
