@@ -1,8 +1,8 @@
 // The direction of the imports in web/, read from the TypeScript sources by madge:
 //  (a) no import cycles in web/lib and web/viz. Cycles of value imports are refused everywhere. A type-only
 //      import (`import type`) is erased by the compiler and cannot change the order in which modules run, so
-//      cycles that need one are refused only in web/viz and web/lib/draw; the library's core has one such
-//      loop: index.ts re-exports objects.ts, which takes the API's types from index.ts.
+//      cycles that need one are refused only where they touch web/viz or web/lib/draw: the library's entry
+//      index.ts declares the API's types and re-exports objects.ts, which uses them.
 //  (b) nothing in web/lib imports web/viz: the page builds on the library, never the reverse;
 //  (c) the drawing layer web/lib/draw imports only three.js (the package 'three', its addons under
 //      'three/examples/jsm/'), its own modules, and the library's entry web/lib/index.ts (for its types and its

@@ -47,7 +47,7 @@ export function castDrawing(frame: CastFrame, trace: CastTrace, scene?: Scene | 
   };
 }
 
-/** The frame with what its drawing and its values need beside it. */
+/** The frame with what its drawing and the page's values table need beside it: the x it was tested against. */
 export function castFrameData(frame: CastFrame, trace: CastTrace): CastFrameData {
   const index = trace.frames.indexOf(frame);
   const prev = index > 0 ? trace.frames[index - 1] : null;

@@ -1,4 +1,4 @@
-// Number and vector formatting for the panel and the labels. Plain text only.
+// Number and vector formatting for labels and the page's panel. Plain text only.
 import type { Vec3 } from '../index';
 
 /** A number with `digits` significant digits, without trailing zeros; exponent form when tiny or huge. */

@@ -153,7 +153,7 @@ export function pixelRatio(): number {
 /**
  * An HTML label that follows a 3D point. Text is set with textContent; `userData.label` holds it too.
  * Without a DOM (the collidoscope/three helper in Node) it is a plain Object3D with a detached stand-in
- * element, so that the overlays' drawing code runs unchanged; nothing renders it.
+ * element, so that the frame drawings run unchanged; nothing renders it.
  */
 export function label(text: string, cls: string, at?: THREE.Vector3 | readonly number[]): CSS2DObject {
   const o = typeof document === 'undefined' ? detachedLabel() : new CSS2DObject(document.createElement('div'));

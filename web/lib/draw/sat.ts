@@ -73,12 +73,11 @@ function anchorOf(trace: SatTrace): Anchor {
 }
 
 /**
- * The middle of the shapes: the view's own centre when the context gives it (`center`, not part of DrawContext
- * yet), else the centre of the trace's features; points (spheres) have none, and then the origin is all we know.
+ * The middle of the shapes: the view's own centre when the context gives it, else the centre of the trace's
+ * features; points (spheres) have none, and then the origin is all we know.
  */
 function anchorCenter(trace: SatTrace, ctx: DrawContext): THREE.Vector3 {
-  const viewCenter = (ctx as DrawContext & { center?: THREE.Vector3 }).center;
-  return viewCenter instanceof THREE.Vector3 ? viewCenter.clone() : anchorOf(trace).center.clone();
+  return ctx.center instanceof THREE.Vector3 ? ctx.center.clone() : anchorOf(trace).center.clone();
 }
 
 /** A unit vector ⊥ L, across L on screen for the default camera, pointing downwards or to the left. */
