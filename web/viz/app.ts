@@ -16,9 +16,6 @@ import { overlayFor, viewOf } from './queries';
 import { ShapeEditor } from './shape-editor';
 import { ShapesView } from './shapes-view';
 
-/** Any trace the page shows. */
-type AnyTrace = Trace;
-
 /** Time between frames while playing. */
 const PLAY_INTERVAL_MS = 900;
 
@@ -28,7 +25,7 @@ export interface PublicState {
   frameCount: number;
   /** Kind of the frame shown ('support', 'expand', 'eye', 'done' ...), null without a trace. */
   frameKind: string | null;
-  result: AnyTrace['result'] | null;
+  result: Trace['result'] | null;
   /** Hull view: the "obb" query's answer for the cloud (AABB, sphere, both PCA boxes, the refined box). */
   bounds: BoundsResult | null;
   /** Hull view: the bounding volumes drawn. */
@@ -65,7 +62,7 @@ interface ApplyOptions {
 
 export class App {
   scene: Scene = defaultScene();
-  trace: AnyTrace | null = null;
+  trace: Trace | null = null;
   /** Hull view: the bounding volumes of the cloud, or why they are missing. */
   bounds: BoundsResult | null = null;
   boundsError: string | null = null;
@@ -130,14 +127,14 @@ export class App {
    */
   apply(candidate: unknown, opts: ApplyOptions = {}): boolean {
     let scene: Scene;
-    let tr: AnyTrace;
+    let tr: Trace;
     try {
       validateScene(candidate);
       // The scene is kept as given, not as the library's normalized copy (which renormalizes quaternions,
       // changing last bits): a permalink then reopens exactly the scene that was encoded. The library
       // normalizes the same way inside every query, so the trace is the same either way.
       scene = JSON.parse(JSON.stringify(candidate)) as Scene;
-      tr = runTrace({ ...scene, query: viewOf(scene.query).traced }) as unknown as AnyTrace;
+      tr = runTrace({ ...scene, query: viewOf(scene.query).traced });
     } catch (e) {
       this.banner.show((opts.errorPrefix ?? '') + explain(errorText(e), candidate));
       return false;
