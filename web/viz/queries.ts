@@ -1,8 +1,8 @@
-// Every query the page shows, in one registry: its heading, mode, views, values table, result sentence and the
-// scene it is made from. The frames themselves are drawn by the library's drawing layer (lib/draw/frames.ts).
-// The app, the views and the panel look a query up here and never branch on it.
+// Every query the page shows, in one registry: its heading, mode, the drawing of its frames (the library's
+// drawing layer, lib/draw/frames.ts), its values table and result sentence, the views' contents and titles,
+// and the scene it is made from. The app, the views and the panel look a query up here and never branch on it.
 import * as THREE from 'three';
-import { frameDrawing } from '../lib/draw/frames';
+import { FRAME_DRAWERS } from '../lib/draw/frames';
 import { round } from '../lib/draw/format';
 import type {
   ChungWangTrace, EpaTrace, GjkTrace, HullTrace, Query, RaycastTrace, SatTrace, Scene, Shape, ShapecastTrace, Trace, Vec3,
@@ -42,25 +42,26 @@ function entry<T extends Trace>(view: QueryView<T>): QueryView {
 
 function gjk(traced: GjkTrace['query']): QueryView {
   return entry<GjkTrace>({
-    algorithm: 'GJK', mode: 'gjk', family: 'pair', traced, minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE),
-    rows: gjkRows, describe: describeGjkResult, fromPair: samePair,
+    algorithm: 'GJK', mode: 'gjk', family: 'pair', traced, drawer: FRAME_DRAWERS[traced],
+    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: gjkRows, describe: describeGjkResult, fromPair: samePair,
   });
 }
 
 const hull: QueryView<HullTrace> = {
-  algorithm: 'Quickhull', mode: 'hull', family: 'cloud', traced: 'hull', rows: hullRows, describe: describeHullResult,
+  algorithm: 'Quickhull', mode: 'hull', family: 'cloud', traced: 'hull', drawer: FRAME_DRAWERS.hull,
+  rows: hullRows, describe: describeHullResult,
 };
 
 const VIEWS: { readonly [Q in Query]: QueryView } = {
   intersect: gjk('intersect'),
   distance: gjk('distance'),
   penetration: entry<EpaTrace>({
-    algorithm: 'EPA (after GJK)', mode: 'epa', family: 'pair', traced: 'penetration', minkowski: differenceOrA,
-    titles: titles(DIFFERENCE_TITLE), rows: epaRows, describe: describeEpaResult, fromPair: samePair,
+    algorithm: 'EPA (after GJK)', mode: 'epa', family: 'pair', traced: 'penetration', drawer: FRAME_DRAWERS.penetration,
+    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: epaRows, describe: describeEpaResult, fromPair: samePair,
   }),
   sat: entry<SatTrace>({
-    algorithm: 'Separating-axis test', mode: 'sat', family: 'pair', traced: 'sat', minkowski: differenceOrA,
-    titles: titles(DIFFERENCE_TITLE), rows: satRows, describe: describeSatResult,
+    algorithm: 'Separating-axis test', mode: 'sat', family: 'pair', traced: 'sat', drawer: FRAME_DRAWERS.sat,
+    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: satRows, describe: describeSatResult,
     fromPair: (pair, query) => {
       // SAT needs shapes with vertices: a cylinder, cone or ellipsoid becomes its bounding box (same pose).
       const boxed = pair.shapes.map(boxIfCurved);
@@ -72,20 +73,20 @@ const VIEWS: { readonly [Q in Query]: QueryView } = {
     },
   }),
   chungwang: entry<ChungWangTrace>({
-    algorithm: 'Chung–Wang', mode: 'cw', family: 'pair', traced: 'chungwang', minkowski: () => 'gauss',
-    titles: (shapes) => [titles('')(shapes)[0], 'Gauss sphere: directions r on the unit sphere'],
+    algorithm: 'Chung–Wang', mode: 'cw', family: 'pair', traced: 'chungwang', drawer: FRAME_DRAWERS.chungwang,
+    minkowski: () => 'gauss', titles: (shapes) => [titles('')(shapes)[0], 'Gauss sphere: directions r on the unit sphere'],
     rows: chungWangRows, describe: describeChungWangResult, fromPair: samePair,
   }),
   raycast: entry<RaycastTrace>({
-    algorithm: 'GJK ray cast', mode: 'cast', family: 'single', traced: 'raycast', minkowski: differenceOrA,
-    titles: titles(MOTION_TITLE), rows: castRows, describe: describeCastResult,
+    algorithm: 'GJK ray cast', mode: 'cast', family: 'single', traced: 'raycast', drawer: FRAME_DRAWERS.raycast,
+    minkowski: differenceOrA, titles: titles(MOTION_TITLE), rows: castRows, describe: describeCastResult,
     // Shape A and a ray aimed at it.
     fromPair: (pair, query) => ({ scene: { version: 1, query, shapes: [pair.shapes[0]], ray: defaultRay(pair.shapes[0]) } }),
     frame: frameRay,
   }),
   shapecast: entry<ShapecastTrace>({
-    algorithm: 'GJK shape cast', mode: 'cast', family: 'pair', traced: 'shapecast', minkowski: differenceOrA,
-    titles: titles(MOTION_TITLE), rows: castRows, describe: describeCastResult,
+    algorithm: 'GJK shape cast', mode: 'cast', family: 'pair', traced: 'shapecast', drawer: FRAME_DRAWERS.shapecast,
+    minkowski: differenceOrA, titles: titles(MOTION_TITLE), rows: castRows, describe: describeCastResult,
     // A motion that brings B to A.
     fromPair: (pair, query) => ({ scene: { ...pair, query, motion: defaultMotion(pair) } }),
     frame: frameMotion,
@@ -105,10 +106,10 @@ export function viewOf(q: Query | string): QueryView {
 /** The frame `index` of `trace` as the page shows it; `scene` is the scene the trace came from. */
 export function overlayFor(trace: Trace | null, index: number, scene?: Scene): FrameOverlay | null {
   if (!trace) return null;
-  const frame = trace.frames[index];
-  const drawing = frameDrawing(trace, index, scene);
-  if (!frame || !drawing) return null;
   const view = viewOf(trace.query);
+  const frame = trace.frames[index];
+  const drawing = view.drawer.draw(trace, index, scene);
+  if (!frame || !drawing) return null;
   return { ...drawing, values: () => view.rows(frame, trace) };
 }
 

@@ -1,7 +1,8 @@
 // What the page needs to know about one query to show it: the contract of the registry in queries.ts.
 import type * as THREE from 'three';
-import type { FrameDrawing } from '../lib/draw/types';
 import type { BoundKind } from '../lib/draw/bounds';
+import type { FrameDrawer } from '../lib/draw/frames';
+import type { FrameDrawing } from '../lib/draw/types';
 import type { Query, Scene, Trace } from '../lib/index';
 
 /** A row of the values table: name, value, and optionally a class ('ok' or 'pending'). */
@@ -20,7 +21,7 @@ export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw';
 export type MinkowskiMode = 'difference' | 'single' | 'gauss';
 
 /**
- * One query's views, panel and scene hooks. T is the trace the page steps through (the "obb" query shows
+ * One query's drawing, panel and view hooks. T is the trace the page steps through (the "obb" query shows
  * quickhull's).
  */
 export interface QueryView<T extends Trace = Trace> {
@@ -34,6 +35,8 @@ export interface QueryView<T extends Trace = Trace> {
   family: 'cloud' | 'pair' | 'single';
   /** The query whose trace the page steps through. */
   traced: T['query'];
+  /** How that trace's frames are drawn (the library's drawing layer). */
+  drawer: FrameDrawer<T>;
   /** The bounding volumes switched on when the page comes to this query from another. */
   boundsShown?: BoundKind[];
   /** Pair and single queries: the right view's content, for a scene with `shapes` shapes. */

@@ -60,9 +60,3 @@ export const FRAME_DRAWERS: { readonly [Q in Trace['query']]: FrameDrawer<TraceO
 export function frameDrawer(trace: Trace): FrameDrawer<Trace> | undefined {
   return (FRAME_DRAWERS as Partial<Record<string, FrameDrawer<Trace>>>)[trace.query];
 }
-
-/** Frame `index` of `trace` drawn by its query's drawer; `scene` is the scene the trace came from. */
-export function frameDrawing(trace: Trace | null, index: number, scene?: Scene | null): FrameDrawing | null {
-  if (!trace) return null;
-  return frameDrawer(trace)?.draw(trace, index, scene) ?? null;
-}
