@@ -24,9 +24,9 @@
 import * as THREE from 'three';
 import {
   CollidoscopeError, hull as convexHull, minkowskiSurface, poseNumbers, shapeSurface, type PoseLike as LibPoseLike,
-  type ChungWangResult, type DistanceResult, type HullResult, type HullTrace, type ObbResult, type PenetrationResult, type Quat,
-  type Query, type RaycastResult, type Result, type SatResult, type Scene, type Shape, type ShapecastResult, type Trace,
-  type Vec3,
+  type ChungWangResult, type DistanceResult, type HullResult, type HullTrace, type ObbResult, type PenetrationResult,
+  type Quat, type Query, type RaycastResult, type Result, type SatResult, type Scene, type Shape, type ShapecastResult,
+  type Trace, type Vec3,
 } from './index';
 import { BOUND_KINDS, boundObject, type BoundKind } from './draw/bounds';
 import { frameDrawer } from './draw/frames';

@@ -29,11 +29,11 @@ export interface FrameDrawer<T extends Trace> {
   draw(trace: T, index: number, scene?: Scene | null): FrameDrawing | null;
 }
 
-/** One frame of the trace through `drawing`, null past the last frame. */
-function byFrame<T extends Trace>(drawing: (frame: T['frames'][number], trace: T) => FrameDrawing) {
-  return (trace: T, index: number): FrameDrawing | null => {
+/** Frame `index` of the trace through `drawing`, null past the last frame. */
+function byFrame<T extends Trace>(drawing: (frame: T['frames'][number], trace: T, scene?: Scene | null) => FrameDrawing) {
+  return (trace: T, index: number, scene?: Scene | null): FrameDrawing | null => {
     const frame = trace.frames[index] as T['frames'][number] | undefined;
-    return frame ? drawing(frame, trace) : null;
+    return frame ? drawing(frame, trace, scene) : null;
   };
 }
 
@@ -45,14 +45,8 @@ export const FRAME_DRAWERS: { readonly [Q in Trace['query']]: FrameDrawer<TraceO
   penetration: { space: 'pair', minkowski: 'difference', draw: byFrame(epaDrawing) },
   sat: { space: 'pair', minkowski: 'difference', draw: byFrame(satDrawing) },
   chungwang: { space: 'pair', minkowski: 'directions', draw: byFrame(chungWangDrawing) },
-  raycast: {
-    space: 'pair', minkowski: 'shape-a',
-    draw: (trace, index, scene) => (trace.frames[index] ? castDrawing(trace.frames[index], trace, scene) : null),
-  },
-  shapecast: {
-    space: 'pair', minkowski: 'difference',
-    draw: (trace, index, scene) => (trace.frames[index] ? castDrawing(trace.frames[index], trace, scene) : null),
-  },
+  raycast: { space: 'pair', minkowski: 'shape-a', draw: byFrame(castDrawing) },
+  shapecast: { space: 'pair', minkowski: 'difference', draw: byFrame(castDrawing) },
   hull: { space: 'cloud', minkowski: null, draw: byFrame(quickhullDrawing) },
 };
 
