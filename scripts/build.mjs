@@ -96,10 +96,11 @@ function wasmFileLoader() {
   };
 }
 
-/** esbuild plugin for the three.js helpers (web/lib/three.ts and the page's overlays in web/viz it reuses): the
- *  library (web/lib/index.ts, imported as './index' or '../lib/index') stays an import of the flavour's index.mjs
+/** esbuild plugin for the three.js helpers (web/lib/three.ts and the drawing layer web/lib/draw it builds on):
+ *  the library (web/lib/index.ts, imported as './index' or '../index') stays an import of the flavour's index.mjs
  *  beside the bundle — one module instance, so the init() the user awaits is the one the helpers use. Any other
- *  library module would bundle a second copy of its state (the module, CollidoscopeError), so it is refused. */
+ *  library module would bundle a second copy of its state (the module, CollidoscopeError), so it is refused;
+ *  so is anything outside web/lib (the page builds on the library, never the reverse). */
 function libraryExternal() {
   const lib = rel('web', 'lib');
   const allowed = new Set([path.join(lib, 'index'), path.join(lib, 'three')]);
@@ -108,7 +109,10 @@ function libraryExternal() {
     setup(b) {
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
         const target = path.resolve(args.resolveDir, args.path).replace(/\.(ts|js|mjs)$/, '');
-        if (path.dirname(target) !== lib) return undefined; // web/viz and the rest: bundled
+        if (path.relative(lib, target).startsWith('..')) {
+          return { errors: [{ text: `${path.relative(ROOT, args.importer)}: import '${args.path}' is outside web/lib` }] };
+        }
+        if (path.dirname(target) !== lib) return undefined; // web/lib/draw: bundled
         if (target === path.join(lib, 'index')) return { path: './index.mjs', external: true };
         if (allowed.has(target)) return undefined;
         return {
@@ -219,13 +223,13 @@ export async function buildJs() {
       .replace(/(from\s+'\.\/[\w-]+)(')/g, '$1.js$2')
       .replace(/(from\s+|import\()'#collidoscope-wasm'/g, "$1'./wasm.js'"));
   }
-  // collidoscope/three's declarations: their own project, as three.ts imports the page's overlays (../viz)
-  // outside tsconfig.lib.json's rootDir; the emitted file refers only to 'three' and './index'.
+  // collidoscope/three's declarations: their own project, so that those of the drawing layer it imports
+  // (web/lib/draw) stay under build/; the file shipped refers only to 'three' and './index'.
   const tscThree = spawnSync(process.execPath, [rel('node_modules', 'typescript', 'bin', 'tsc'), '-p', rel('tsconfig.three.json')], {
     cwd: ROOT, stdio: 'inherit',
   });
   if (tscThree.status !== 0) throw new BuildError('tsc could not emit the declarations of collidoscope/three (tsconfig.three.json)');
-  const threeTypes = readFileSync(requireFile(rel('build', 'types-three', 'lib', 'three.d.ts')), 'utf8');
+  const threeTypes = readFileSync(requireFile(rel('build', 'types-three', 'three.d.ts')), 'utf8');
   const foreign = [...threeTypes.matchAll(/from\s+'([^']+)'/g)].map((m) => m[1]).filter((m) => m !== './index' && m !== 'three');
   if (foreign.length) throw new BuildError(`three.d.ts imports ${foreign.join(', ')}: only 'three' and './index' ship`);
   writeFileSync(path.join(distLib, 'three.d.ts'), threeTypes.replace(/from\s+'\.\/index'/g, "from './index.js'"));

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { init, run, trace, type ChungWangTrace, type Scene } from '../../web/lib/index';
 import { encodeLink } from '../../web/lib/link';
-import { fmt } from '../../web/viz/format';
+import { fmt } from '../../web/lib/draw/format';
 import { useServerAndBrowser } from './harness';
 import { canvasStats, captionText, colourCentroid, counterText, expectLinkReopensSame, openPage, state } from './page-helpers';
 

@@ -19,21 +19,20 @@
 // one unit sphere, which is never freed); the group's `userData.dispose()` (or dispose(group)) frees the rest. No DOM is needed: text labels are off
 // by default; with `labels: true` they are CSS2DObjects for a CSS2DRenderer (in a browser).
 //
-// The trace frames are drawn by the visualizer page's own overlays (web/viz/*-overlay.ts), so what you see in
-// your scene is what the page shows on its shapes view.
+// Everything is drawn by the library's drawing layer (web/lib/draw), on which the visualizer page builds too:
+// what you see in your scene is what the page shows on its shapes view.
 import * as THREE from 'three';
 import {
   CollidoscopeError, hull as convexHull, minkowskiSurface, poseNumbers, shapeSurface, type PoseLike as LibPoseLike,
-  type ChungWangResult, type DistanceResult, type HullResult, type ObbResult, type PenetrationResult, type Quat,
-  type Query, type RaycastResult, type Result, type SatResult, type Scene, type Shape, type ShapecastResult, type Trace,
-  type Vec3,
+  type ChungWangResult, type DistanceResult, type HullResult, type HullTrace, type ObbResult, type PenetrationResult,
+  type Quat, type Query, type RaycastResult, type Result, type SatResult, type Scene, type Shape, type ShapecastResult,
+  type Trace, type Vec3,
 } from './index';
-import type { Hull } from '../viz/hull';
-import { enclosingSphere } from '../viz/hull';
-import { BOUND_KINDS, boundObject, type BoundKind } from '../viz/hull-view';
-import { isHullTrace } from '../viz/hull-types';
-import { COLORS as PAGE_COLORS, arrow, clearGroup, hullObject, label, line, marker, toV3 } from '../viz/objects';
-import { overlayFor, type DrawContext } from '../viz/overlay';
+import { BOUND_KINDS, boundObject, type BoundKind } from './draw/bounds';
+import { frameDrawer } from './draw/frames';
+import { enclosingSphere, type Hull } from './draw/hull-geometry';
+import { COLORS as PAGE_COLORS, arrow, clearGroup, hullObject, label, line, marker, toV3 } from './draw/primitives';
+import type { DrawContext } from './draw/types';
 
 /** The visualizer page's colours (hex numbers), used by every drawing here: for legends, or for drawShape's `style.color`. */
 export interface Palette {
@@ -54,7 +53,7 @@ export interface Palette {
   /** Contact points and normals: white. */ contact: number;
 }
 
-/** The page's palette (web/viz/objects.ts). */
+/** The page's palette (draw/primitives.ts). */
 export const COLORS: Readonly<Palette> = PAGE_COLORS;
 
 // ---- inputs ---------------------------------------------------------------------------------------------
@@ -587,7 +586,7 @@ export function drawTraceFrame(trace: Trace, frameIndex: number, options: TraceD
   const specs = placed.map((s, i) => worldSpec(s, `shapes[${i}]`));
   const ray = options.ray ?? options.scene?.ray;
   const motion = options.motion ?? options.scene?.motion;
-  // The cast overlays read the ray or the motion from a scene; always give them one (else they would wait for the page's).
+  // The cast drawings read the ray or the motion from a scene: this one, built from the options.
   const scene = {
     version: 1, query: trace.query, shapes: specs,
     ray: ray && { origin: vec(ray.origin, 'ray.origin'), direction: vec(ray.direction, 'ray.direction'), maxT: ray.maxT },
@@ -596,30 +595,32 @@ export function drawTraceFrame(trace: Trace, frameIndex: number, options: TraceD
       translationB: motion.translationB === undefined ? undefined : vec(motion.translationB, 'motion.translationB'),
     },
   } as Scene;
-  const overlay = overlayFor(trace, frameIndex, scene);
-  if (!overlay) return g;
+  const drawer = frameDrawer(trace);
+  const drawing = drawer?.draw(trace, frameIndex, scene);
+  if (!drawer || !drawing) return g;
 
   let sphere: THREE.Sphere;
   let draw: ((g: THREE.Group, ctx: DrawContext) => void) | undefined;
-  if (isHullTrace(trace)) {
-    sphere = enclosingSphere((trace.frames[0]?.points ?? []).map((p) => toV3(p)));
-    draw = view === 'world' ? overlay.hull : undefined;
-  } else if (view === 'minkowski' || trace.query === 'raycast') {
+  const cloud = drawer.space === 'cloud';
+  if (cloud) {
+    sphere = enclosingSphere(((trace as HullTrace).frames[0]?.points ?? []).map((p) => toV3(p)));
+    draw = view === 'world' ? drawing.hull : undefined;
+  } else if (view === 'minkowski' || drawer.minkowski === 'shape-a') {
     // The ray cast's "Minkowski" view is shape A itself, in world space.
-    const world = trace.query === 'raycast';
+    const world = drawer.minkowski === 'shape-a';
     sphere = world
       ? (shapesSphere(specs) ?? enclosingSphere(worldPointsOf(trace)))
       : specs.length >= 2
         ? enclosingSphere(minkowskiSurface(specs[0], specs[1], 200).points.map((p) => toV3(p)).concat(new THREE.Vector3()))
         : new THREE.Sphere(new THREE.Vector3(), 1);
     if (!world) sphere.center.set(0, 0, 0);
-    draw = overlay.minkowski;
+    draw = drawing.minkowski;
   } else {
     sphere = shapesSphere(specs) ?? enclosingSphere(worldPointsOf(trace));
-    draw = overlay.shapes;
+    draw = drawing.shapes;
   }
   const scale = options.scale ?? (sphere.radius || 1);
-  const ctx: DrawContext = { scale, arrowLength: scale * (isHullTrace(trace) ? 0.4 : ARROW_PER_SCALE), center: sphere.center };
+  const ctx: DrawContext = { scale, arrowLength: scale * (cloud ? 0.4 : ARROW_PER_SCALE), center: sphere.center };
   draw?.(g, ctx);
   return finish(g, options.markerSize ?? scale * MARKER_PER_SCALE, options.labels);
 }

@@ -1,16 +1,18 @@
 // The page's state (scene, trace, step) and every action that changes it. Views and panel only render.
-import * as THREE from 'three';
-import { CollidoscopeError, run as runQuery, trace as runTrace, validateScene, type Quat, type Scene, type Shape, type Vec3 } from '../lib/index';
+import { round } from '../lib/draw/format';
+import {
+  CollidoscopeError, run as runQuery, trace as runTrace, validateScene, type HullTrace, type Quat, type Scene, type Shape,
+  type Trace, type Vec3,
+} from '../lib/index';
 import { defaultCloud } from './cloud';
 import { CloudPanel } from './cloud-panel';
 import { defaultScene } from './defaults';
-import { round } from './format';
-import { cloudScene, isCloudQuery, isHullTrace, type BoundsResult } from './hull-types';
+import { cloudScene, type BoundsResult } from './hull-types';
 import { HullView } from './hull-view';
 import { MinkowskiView } from './minkowski-view';
-import { algorithmMode, overlayFor, type AnyTrace } from './overlay';
 import { Banner, renderFrameText, renderPseudocode, renderStepper } from './panel';
 import { HashWriter, linkFor, sceneFromHash } from './permalink';
+import { overlayFor, viewOf } from './queries';
 import { ShapeEditor } from './shape-editor';
 import { ShapesView } from './shapes-view';
 
@@ -23,7 +25,7 @@ export interface PublicState {
   frameCount: number;
   /** Kind of the frame shown ('support', 'expand', 'eye', 'done' ...), null without a trace. */
   frameKind: string | null;
-  result: AnyTrace['result'] | null;
+  result: Trace['result'] | null;
   /** Hull view: the "obb" query's answer for the cloud (AABB, sphere, both PCA boxes, the refined box). */
   bounds: BoundsResult | null;
   /** Hull view: the bounding volumes drawn. */
@@ -60,7 +62,7 @@ interface ApplyOptions {
 
 export class App {
   scene: Scene = defaultScene();
-  trace: AnyTrace | null = null;
+  trace: Trace | null = null;
   /** Hull view: the bounding volumes of the cloud, or why they are missing. */
   bounds: BoundsResult | null = null;
   boundsError: string | null = null;
@@ -110,10 +112,11 @@ export class App {
     return this.hullViewInst;
   }
 
-  get isCloud(): boolean { return isCloudQuery(this.scene.query as string); }
+  get isCloud(): boolean { return viewOf(this.scene.query).family === 'cloud'; }
 
+  /** The query of a new cloud: the current one while it is a cloud query, else "hull". */
   private cloudQuery(): 'hull' | 'obb' {
-    return (this.scene.query as string) === 'obb' ? 'obb' : 'hull';
+    return this.isCloud ? this.scene.query as 'hull' | 'obb' : 'hull';
   }
 
   get frameCount(): number { return this.trace?.frames.length ?? 0; }
@@ -124,34 +127,33 @@ export class App {
    */
   apply(candidate: unknown, opts: ApplyOptions = {}): boolean {
     let scene: Scene;
-    let tr: AnyTrace;
+    let tr: Trace;
     try {
       validateScene(candidate);
       // The scene is kept as given, not as the library's normalized copy (which renormalizes quaternions,
       // changing last bits): a permalink then reopens exactly the scene that was encoded. The library
       // normalizes the same way inside every query, so the trace is the same either way.
       scene = JSON.parse(JSON.stringify(candidate)) as Scene;
-      // The "obb" query has no steps of its own: its page shows quickhull's, with the boxes over them.
-      const traced = (scene.query as string) === 'obb' ? { ...scene, query: 'hull' } : scene;
-      tr = runTrace(traced as Scene) as unknown as AnyTrace;
+      tr = runTrace({ ...scene, query: viewOf(scene.query).traced });
     } catch (e) {
       this.banner.show((opts.errorPrefix ?? '') + explain(errorText(e), candidate));
       return false;
     }
     const { step, ...rest } = scene;
-    const wasObb = (this.scene.query as string) === 'obb' && this.trace !== null;
+    const before = this.trace !== null ? this.scene.query : null;
     this.scene = rest as Scene;
     this.trace = tr;
     const wanted = opts.step ?? (typeof step === 'number' ? step : this.frameIndex);
     this.frameIndex = clampStep(wanted, tr.frames.length);
     if (!opts.keepError) this.banner.clear();
-    const mode = algorithmMode(tr);
-    document.getElementById('app')!.dataset.algorithm = mode;
-    if (isHullTrace(tr)) {
+    const view = viewOf(this.scene.query);
+    document.getElementById('app')!.dataset.algorithm = view.mode;
+    if (view.family === 'cloud') {
       this.lastCloud = this.scene;
-      const points = tr.frames[0]?.points?.length ? tr.frames[0].points : (this.scene.shapes[0]?.points ?? []);
+      const first = (tr as HullTrace).frames[0];
+      const points = first?.points?.length ? first.points : (this.scene.shapes[0]?.points ?? []);
       this.computeBounds();
-      if ((this.scene.query as string) === 'obb' && !wasObb) this.cloudPanel.setShown(['aabb', 'obb']);
+      if (view.boundsShown && before !== this.scene.query) this.cloudPanel.setShown(view.boundsShown);
       const a = this.scene.shapes[0];
       this.cloudPanel.show(points, a && a.type !== 'polytope' ? `the vertices of shape A (${a.type})` : '');
       this.cloudPanel.showBounds(this.bounds, this.boundsError);
@@ -161,11 +163,10 @@ export class App {
       if (this.scene.shapes.length >= 2) this.lastPair = withoutCast(this.scene);
       const margins = ('marginA' in tr && tr.marginA > 0) || ('marginB' in tr && tr.marginB > 0);
       this.shapesView.setShapes(this.scene.shapes);
-      this.minkView.setShapes(this.scene.shapes, margins,
-        mode === 'cw' ? 'gauss' : this.scene.shapes.length === 1 ? 'single' : 'difference');
+      this.minkView.setShapes(this.scene.shapes, margins, view.minkowski?.(this.scene.shapes.length));
       this.scene.shapes.forEach((s, i) => this.editors[i]?.show(s));
       this.editors[1].root.hidden = this.scene.shapes.length < 2;
-      setViewTitles(mode, this.scene.shapes.length);
+      setViewTitles(view.titles?.(this.scene.shapes.length));
     }
     (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
     // The example list shows an example only while its scene is unchanged (the gallery sets it after this).
@@ -227,33 +228,21 @@ export class App {
 
   togglePlay(): void { if (this.playing) this.pause(); else this.play(); }
 
-  setQuery(q: string): void {
+  setQuery(q: Scene['query']): void {
     const cloudNow = this.isCloud;
-    if (isCloudQuery(q)) {
+    const view = viewOf(q);
+    if (view.family === 'cloud' || !view.fromPair) {
       if (cloudNow) this.apply({ ...this.scene, query: q });
       else this.apply({ ...(this.lastCloud ?? cloudScene(defaultCloud())), query: q }, { step: 0, fit: true });
       return;
     }
-    // Two-shape queries start from the current pair (or the last one); raycast keeps shape A and adds a ray
-    // aimed at it; shapecast adds a motion that brings B to A. Fields a query does not use are dropped.
+    // The other queries start from the current pair (or the last one), without the fields of the casts; the
+    // query's view makes its scene from it (a ray for shape A, a motion ...).
     const pair = cloudNow || this.scene.shapes.length < 2 ? (this.lastPair ?? defaultScene()) : withoutCast(this.scene);
-    const reframe = cloudNow || (q === 'raycast') !== (this.scene.query === 'raycast');
-    const opts = { fit: reframe, step: reframe ? 0 : undefined };
-    if (q === 'raycast') {
-      const a = pair.shapes[0];
-      this.apply({ version: 1, query: q, shapes: [a], ray: defaultRay(a) }, opts);
-    } else if (q === 'shapecast') {
-      this.apply({ ...pair, query: q, motion: defaultMotion(pair) }, opts);
-    } else if (q === 'sat') {
-      // SAT needs shapes with vertices: a cylinder, cone or ellipsoid becomes its bounding box (same pose).
-      const boxed = pair.shapes.map(boxIfCurved);
-      const changed = ['A', 'B'].filter((_, i) => boxed[i] !== pair.shapes[i]);
-      if (this.apply({ ...pair, shapes: boxed, query: q }, opts) && changed.length) {
-        this.banner.show(`SAT works on shapes with vertices: the curved shape ${changed.join(' and ')} was replaced by its bounding box.`);
-      }
-    } else {
-      this.apply({ ...pair, query: q as Scene['query'] }, opts);
-    }
+    const single = (query: Scene['query']) => viewOf(query).family === 'single';
+    const reframe = cloudNow || single(q) !== single(this.scene.query);
+    const { scene, note } = view.fromPair(pair, q);
+    if (this.apply(scene, { fit: reframe, step: reframe ? 0 : undefined }) && note) this.banner.show(note);
     // A refused scene keeps the current one: the query list shows its query again.
     (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
   }
@@ -299,29 +288,8 @@ export class App {
     this.shapesView.fitGround();
     const a = this.shapesView.bounds();
     const b = this.minkView.viewBounds();
-    // The casts: the whole ray (up to maxT), and where the moving shapes end, in view too.
-    const ray = this.scene.query === 'raycast' ? this.scene.ray : undefined;
-    const motion = this.scene.query === 'shapecast' ? this.scene.motion : undefined;
-    const grow = (s: THREE.Sphere, p: readonly number[]) => {
-      if (p.every(Number.isFinite)) s.union(new THREE.Sphere(new THREE.Vector3(p[0], p[1], p[2]), 0));
-    };
-    if (ray) {
-      // A very long ray (maxT far beyond the shape) would shrink the shape to a dot: at most 4 shape sizes.
-      const t = Math.min(ray.maxT ?? 1, (4 * a.radius + Math.hypot(...ray.origin.map((x, i) => x - a.center.getComponent(i))))
-        / Math.max(1e-300, Math.hypot(...ray.direction)));
-      const end = ray.origin.map((x, i) => x + t * ray.direction[i]);
-      for (const p of [ray.origin, end]) { grow(a, p); grow(b, p); }
-    }
-    if (motion) {
-      const tA = motion.translationA ?? [0, 0, 0];
-      const tB = motion.translationB ?? [0, 0, 0];
-      this.scene.shapes.forEach((s, i) => {
-        const p = s.position ?? [0, 0, 0];
-        const t = i === 0 ? tA : tB;
-        grow(a, p.map((x, k) => x + t[k]));
-      });
-      grow(b, tB.map((x, k) => x - tA[k]));
-    }
+    // What the query adds (the casts: the whole ray, and where the moving shapes end) in view too.
+    viewOf(this.scene.query).frame?.(this.scene, a, b);
     this.shapesView.view.frame(a.center, a.radius);
     this.minkView.view.frame(b.center, b.radius);
   }
@@ -337,9 +305,9 @@ export class App {
     this.renderStepper();
     renderPseudocode(tr?.pseudocode ?? [], frame?.line ?? 0);
     renderFrameText(overlay, frame?.caption ?? '', tr);
-    const mode = algorithmMode(tr);
-    document.getElementById('app')!.dataset.algorithm = mode;
-    if (mode === 'hull') {
+    const view = viewOf(this.scene.query);
+    document.getElementById('app')!.dataset.algorithm = view.mode;
+    if (view.family === 'cloud') {
       this.hullView.setFrame(overlay);
     } else {
       this.shapesView.setFrame(overlay);
@@ -368,16 +336,13 @@ export class App {
   }
 }
 
-/** The two views' headings for the page's mode. */
-function setViewTitles(mode: string, shapes: number): void {
+/** The two views' headings. */
+function setViewTitles(titles: [string, string] | undefined): void {
+  if (!titles) return;
   const left = document.querySelector('#view-shapes .view-title');
   const right = document.querySelector('#view-minkowski .view-title');
-  if (left) left.textContent = shapes < 2 ? 'Shape A and the ray' : 'Shapes A and B';
-  if (!right) return;
-  right.textContent = mode === 'cw' ? 'Gauss sphere: directions r on the unit sphere'
-    : shapes < 2 ? 'Shape A: the ray, x(λ) and the simplex'
-      : mode === 'cast' ? 'Minkowski difference A − B: the relative motion from O'
-        : 'Minkowski difference A − B  ·  O = origin';
+  if (left) left.textContent = titles[0];
+  if (right) right.textContent = titles[1];
 }
 
 /** The scene without the fields only raycast and shapecast use. */
@@ -386,46 +351,6 @@ function withoutCast(scene: Scene): Scene {
   void ray;
   void motion;
   return rest as Scene;
-}
-
-/** A ray for shape A: from 4 size units to its −x side, slightly above its centre, along +x, long enough to cross it. */
-function defaultRay(a: Shape): NonNullable<Scene['ray']> {
-  const p = a.position ?? [0, 0, 0];
-  const size = shapeSize(a);
-  return {
-    origin: [round(p[0] - 4 * size, 4), round(p[1] + 0.25 * size, 4), round(p[2] + 0.1 * size, 4)],
-    direction: [1, 0, 0],
-    maxT: round(8 * size, 4),
-  };
-}
-
-/** The shape itself when it has vertices, else its local bounding box with the same pose and margin. */
-function boxIfCurved(s: Shape): Shape {
-  const c = s as Shape & { radius?: number; halfHeight?: number; radii?: Vec3 };
-  const half: Vec3 | null = s.type === 'cylinder' || s.type === 'cone'
-    ? [c.radius ?? 1, c.halfHeight ?? 1, c.radius ?? 1]
-    : s.type === 'ellipsoid' ? (c.radii ?? [1, 1, 1]) : null;
-  if (!half) return s;
-  const box: Shape = { type: 'box', halfExtents: half };
-  if (s.position) box.position = s.position;
-  if (s.rotation) box.rotation = s.rotation;
-  if (s.margin !== undefined) box.margin = s.margin;
-  return box;
-}
-
-/** A motion that brings B to A: B moves by their offset (so it ends where A was), A stays. */
-function defaultMotion(pair: Scene): NonNullable<Scene['motion']> {
-  const a = pair.shapes[0].position ?? [0, 0, 0];
-  const b = pair.shapes[1].position ?? [0, 0, 0];
-  return { translationA: [0, 0, 0], translationB: [0, 1, 2].map((i) => round(a[i] - b[i], 4)) as Vec3 };
-}
-
-/** A rough size of a shape (for default rays): its largest dimension parameter, at least 0.5. */
-function shapeSize(s: Shape): number {
-  const r = s as { radius?: number; halfHeight?: number; halfExtents?: Vec3; radii?: Vec3; points?: Vec3[] };
-  let m = Math.max(r.radius ?? 0, r.halfHeight ?? 0, ...(r.halfExtents ?? []), ...(r.radii ?? []));
-  for (const q of r.points ?? []) m = Math.max(m, Math.hypot(q[0], q[1], q[2]));
-  return Math.max(0.5, m);
 }
 
 /** The library's refusal to trace a large cloud, said with the cloud's size and what to do about it. */

@@ -1,10 +1,10 @@
 // The side panel of the hull view: point-cloud generators, the pasted list of points, and the bounding
 // volumes (checkboxes and volumes). Everything is written with textContent.
+import { BOUND_KINDS, obbVolume, type BoundKind } from '../lib/draw/bounds';
+import { fmt } from '../lib/draw/format';
 import type { Vec3 } from '../lib/index';
 import { GENERATORS, GEOMETRIES, PointsParseError, formatPoints, generate, parsePoints, type Generator } from './cloud';
-import { fmt } from './format';
-import { obbVolume, type BoundsResult } from './hull-types';
-import { BOUND_KINDS, type BoundKind } from './hull-view';
+import type { BoundsResult } from './hull-types';
 import { $ } from './panel';
 
 export class CloudPanel {

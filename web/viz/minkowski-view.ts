@@ -1,12 +1,12 @@
 // Right view: the Minkowski difference A − B (full shapes, and the cores GJK and EPA run on), the origin, and
-// the current frame as drawn by its algorithm's overlay (gjk-overlay.ts, epa-overlay.ts, ...). Two other
+// the current frame as drawn by its algorithm's drawing (lib/draw/gjk.ts, lib/draw/epa.ts, ...). Two other
 // contents: shape A alone in world space ('single', the ray cast), and the unit sphere of directions
 // ('gauss', Chung–Wang's Gauss sphere).
 import * as THREE from 'three';
+import { buildHull, enclosingSphere, type Hull } from '../lib/draw/hull-geometry';
+import { COLORS, clearGroup, hullObject, label, marker } from '../lib/draw/primitives';
+import type { FrameDrawing } from '../lib/draw/types';
 import { minkowskiSurface, shapeSurface, type Shape, type Vec3 } from '../lib/index';
-import { buildHull, enclosingSphere, type Hull } from './hull';
-import { COLORS, clearGroup, hullObject, label, marker } from './objects';
-import type { FrameOverlay } from './overlay';
 import { View } from './view';
 
 export type MinkowskiMode = 'difference' | 'single' | 'gauss';
@@ -137,8 +137,8 @@ export class MinkowskiView {
     return this.bounds().radius * 0.4;
   }
 
-  /** Draw the current frame (GJK's simplex or EPA's polytope: see overlay.ts). */
-  setFrame(overlay: FrameOverlay | null): void {
+  /** Draw the current frame (GJK's simplex or EPA's polytope: see lib/draw/frames.ts). */
+  setFrame(overlay: FrameDrawing | null): void {
     clearGroup(this.frameGroup);
     overlay?.minkowski?.(this.frameGroup, { scale: this.bounds().radius, arrowLength: this.arrowLength() });
     this.view.requestRender();

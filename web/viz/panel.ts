@@ -1,6 +1,8 @@
 // The side panel's read-only parts: step counter, caption, pseudocode, values, result, error banner.
 // Everything is written with textContent: captions, pseudocode and error messages are never parsed as HTML.
-import { algorithmName, describeResult, type AnyTrace, type FrameOverlay } from './overlay';
+import type { Trace } from '../lib/index';
+import { viewOf } from './queries';
+import type { FrameOverlay } from './query-view';
 
 export function $(id: string): HTMLElement {
   const el = document.getElementById(id);
@@ -83,7 +85,7 @@ export function renderPseudocode(lines: string[], active: number): void {
   }
 }
 
-export function renderFrameText(overlay: FrameOverlay | null, caption: string, trace: AnyTrace | null): void {
+export function renderFrameText(overlay: FrameOverlay | null, caption: string, trace: Trace | null): void {
   $('caption').textContent = caption;
   const rows = overlay ? overlay.values() : [];
   const tbody = $('values').querySelector('tbody')!;
@@ -97,6 +99,8 @@ export function renderFrameText(overlay: FrameOverlay | null, caption: string, t
     tr.append(th, td);
     return tr;
   }));
-  $('result').textContent = trace ? describeResult(trace) : '';
-  $('algorithm').textContent = algorithmName(trace);
+  // Without a trace the heading stays the default scene's.
+  const view = trace ? viewOf(trace.query) : null;
+  $('result').textContent = view && trace ? view.describe(trace) : '';
+  $('algorithm').textContent = view?.algorithm ?? 'GJK';
 }

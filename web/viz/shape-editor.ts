@@ -1,9 +1,9 @@
 // Editor of one shape: type, parameters, optional margin, position and rotation (as Euler angles in degrees).
 // The editor never validates: whatever the user types goes to the library, whose errors name the field.
 import * as THREE from 'three';
+import { round } from '../lib/draw/format';
 import type { Quat, Shape, ShapeType, Vec3 } from '../lib/index';
 import { SHAPE_TYPES, changeType, randomPolytopePoints } from './defaults';
-import { round } from './format';
 
 interface Bound {
   input: HTMLInputElement;

@@ -2,10 +2,10 @@
 // points on the shapes (support sources a and b, closest or contact points), drawn by the frame's overlay.
 import * as THREE from 'three';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
+import { buildHull, enclosingSphere, type Hull } from '../lib/draw/hull-geometry';
+import { COLORS, clearGroup, hullObject, label } from '../lib/draw/primitives';
+import type { FrameDrawing } from '../lib/draw/types';
 import { shapeSurface, type Quat, type Shape, type Vec3 } from '../lib/index';
-import { buildHull, enclosingSphere, type Hull } from './hull';
-import { COLORS, clearGroup, hullObject, label } from './objects';
-import type { FrameOverlay } from './overlay';
 import { View } from './view';
 
 export type TransformMode = 'translate' | 'rotate';
@@ -139,8 +139,8 @@ export class ShapesView {
     this.view.requestRender();
   }
 
-  /** Draw the frame's points that live on the shapes (see overlay.ts). */
-  setFrame(overlay: FrameOverlay | null): void {
+  /** Draw the frame's points that live on the shapes (see lib/draw/frames.ts). */
+  setFrame(overlay: FrameDrawing | null): void {
     clearGroup(this.overlay);
     const b = this.bounds();
     overlay?.shapes?.(this.overlay, { scale: b.radius, arrowLength: b.radius * 0.45, center: b.center });

@@ -3,10 +3,10 @@
 // axis comes from (a face, or an edge of A and an edge of B). In A − B: the axis through the origin and the
 // projection of A − B on it, [minA − maxB, maxA − minB], which holds O exactly when the axis does not separate.
 import * as THREE from 'three';
-import type { SatFrame, SatTrace, Vec3 } from '../lib/index';
-import { fmt, fmtVec } from './format';
-import { COLORS, arrow, boldSegments, label, line, marker, toV3, triangles } from './objects';
-import type { DrawContext, FrameOverlay, Row } from './overlay';
+import type { SatFrame, SatTrace, Vec3 } from '../index';
+import { fmt } from './format';
+import { COLORS, arrow, boldSegments, label, line, marker, toV3, triangles } from './primitives';
+import type { DrawContext, FrameDrawing } from './types';
 
 /** Colours of this view (A and B keep theirs: amber and blue). */
 const SAT_COLORS = {
@@ -24,36 +24,24 @@ const FEATURE_WIDTH = 4;
 /** Most candidate axes drawn on the prepare frame (a polytope pair may have hundreds). */
 const MAX_STAR_AXES = 60;
 
-/** The default viewing direction of the views (view.ts): the axis line is offset across it, on screen. */
+/** The default viewing direction of the visualizer page's views: the axis line is offset across it, on screen. */
 const VIEW_DIR = new THREE.Vector3(0.4, 0.35, 1).normalize();
 
-export function satOverlay(frame: SatFrame, trace: SatTrace): FrameOverlay {
+export function satDrawing(frame: SatFrame, trace: SatTrace): FrameDrawing {
   return {
     shapes: (g, ctx) => drawShapes(g, frame, trace, ctx),
     minkowski: (g, ctx) => drawMinkowski(g, frame, trace, ctx),
-    values: () => values(frame, trace),
   };
 }
 
 /** The axis frame whose intervals this frame shows: itself, or (done) the deciding axis; null for prepare, skip. */
-function shownAxis(frame: SatFrame, trace: SatTrace): SatFrame | null {
+export function shownAxis(frame: SatFrame, trace: SatTrace): SatFrame | null {
   if (frame.kind === 'axis') return frame;
   if (frame.kind === 'done') return trace.frames.find((f) => f.kind === 'axis' && f.index === frame.best) ?? null;
   return null;
 }
 
-function kindName(kind: SatFrame['axisKind']): string {
-  switch (kind) {
-    case 'face-a': return 'face normal of A';
-    case 'face-b': return 'face normal of B';
-    case 'edge-edge': return 'edge of A × edge of B';
-    case 'flat-side': return 'in-plane side normal';
-    case 'line': return 'line of A − B';
-  }
-  return kind;
-}
-
-function axesTested(trace: SatTrace): number {
+export function axesTested(trace: SatTrace): number {
   return trace.frames.filter((f) => f.kind === 'axis').length;
 }
 
@@ -85,12 +73,11 @@ function anchorOf(trace: SatTrace): Anchor {
 }
 
 /**
- * The middle of the shapes: the view's own centre when the context gives it (`center`, not part of DrawContext
- * yet), else the centre of the trace's features; points (spheres) have none, and then the origin is all we know.
+ * The middle of the shapes: the view's own centre when the context gives it, else the centre of the trace's
+ * features; points (spheres) have none, and then the origin is all we know.
  */
 function anchorCenter(trace: SatTrace, ctx: DrawContext): THREE.Vector3 {
-  const viewCenter = (ctx as DrawContext & { center?: THREE.Vector3 }).center;
-  return viewCenter instanceof THREE.Vector3 ? viewCenter.clone() : anchorOf(trace).center.clone();
+  return ctx.center instanceof THREE.Vector3 ? ctx.center.clone() : anchorOf(trace).center.clone();
 }
 
 /** A unit vector ⊥ L, across L on screen for the default camera, pointing downwards or to the left. */
@@ -377,74 +364,4 @@ function drawMinkowski(g: THREE.Group, frame: SatFrame, trace: SatTrace, ctx: Dr
     // Moving B by depth·L moves A − B by −depth·L: O ends on the boundary plane at maxA − minB.
     g.add(arrow(new THREE.Vector3(), L, Math.max(hi, 0.15 * ctx.arrowLength), COLORS.contact));
   }
-}
-
-// ---- values table ---------------------------------------------------------------------------------------
-
-function interval(a: number, b: number): string {
-  return `[${fmt(a)}, ${fmt(b)}]`;
-}
-
-function values(frame: SatFrame, trace: SatTrace): Row[] {
-  const rows: Row[] = [];
-  const n = axesTested(trace);
-  const skippedSoFar = trace.frames.slice(0, trace.frames.indexOf(frame) + 1).filter((f) => f.kind === 'skip').length;
-  if (frame.kind === 'prepare') {
-    rows.push(['candidate axes tested', String(n)]);
-    rows.push(['parallel pairs skipped', String(trace.frames.filter((f) => f.kind === 'skip').length)]);
-    rows.push(['kinds', [...new Set(trace.frames.filter((f) => f.kind === 'axis').map((f) => f.axisKind))].join(', ') || '—']);
-    rows.push(['lines drawn', 'amber: faces of A, blue: faces of B, grey: edge × edge and others']);
-  } else if (frame.kind === 'skip') {
-    rows.push(['candidate', `skipped (${frame.axisKind})`, 'pending']);
-    rows.push(['why', frame.axisKind === 'flat-side'
-      ? 'an edge ∥ the flat shape\'s normal n: |n × ê| ≤ 1e-10'
-      : 'an edge of A ∥ an edge of B: |â × b̂| ≤ 1e-10']);
-    rows.push(['axes tested so far', String(trace.frames.slice(0, trace.frames.indexOf(frame)).filter((f) => f.kind === 'axis').length)]);
-  }
-  const f = shownAxis(frame, trace);
-  if (f) {
-    rows.push([frame.kind === 'done' ? 'deciding axis' : 'axis', `${f.index + 1} / ${n}`]);
-    rows.push(['kind', kindName(f.axisKind)]);
-    rows.push(['axis L (A → B)', fmtVec(f.axis)]);
-    rows.push(['[minA, maxA]', interval(f.minA, f.maxA)]);
-    rows.push(['[minB, maxB]', interval(f.minB, f.maxB)]);
-    rows.push(['A − B on L', interval(f.minA - f.maxB, f.maxA - f.minB)]);
-    if (f.separates) rows.push(['gap minB − maxA', `${fmt(-f.overlap, 9)} > 0: separates`, 'ok']);
-    else rows.push(['overlap maxA − minB', `${fmt(f.overlap, 9)}${f.overlap === 0 ? ` (touching, |·| ≤ ${fmt(f.tolerance, 3)})` : ''}`]);
-    if (frame.kind === 'axis' && !f.separates) {
-      const better = frame.best === frame.index;
-      rows.push(['least so far?', better ? 'yes: new best axis' : 'no: not below the best so far', better ? 'ok' : undefined]);
-    }
-  }
-  if (frame.kind !== 'prepare' && frame.best >= 0) {
-    const best = trace.frames.find((x) => x.kind === 'axis' && x.index === frame.best);
-    const what = frame.bestOverlap < 0 ? `gap ${fmt(-frame.bestOverlap, 9)}` : `overlap ${fmt(frame.bestOverlap, 9)}`;
-    rows.push(['best so far', `axis ${frame.best + 1}${best ? ` (${best.axisKind})` : ''}: ${what}`]);
-  }
-  if (skippedSoFar && frame.kind !== 'skip') rows.push(['parallel pairs skipped', String(skippedSoFar)]);
-  if (trace.marginA > 0 || trace.marginB > 0) rows.push(['r_A, r_B (in the intervals)', `${fmt(trace.marginA)}, ${fmt(trace.marginB)}`]);
-  if (frame.kind === 'done') {
-    const r = trace.result;
-    rows.push(['result', r.intersecting ? 'intersecting' : 'separated', 'ok']);
-    rows.push([r.intersecting ? 'depth' : 'gap', fmt(r.intersecting ? r.depth : r.gap, 9)]);
-    rows.push(['axis', fmtVec(r.axis, 6)]);
-    rows.push(['axes tested', String(r.axesTested)]);
-    rows.push(['status', r.status, r.status === 'ok' ? 'ok' : 'pending']);
-  }
-  return rows;
-}
-
-export function describeSatResult(trace: SatTrace): string {
-  const r = trace.result;
-  const last = trace.frames[trace.frames.length - 1];
-  const which = last && last.best >= 0 ? `axis ${last.best + 1}, ` : '';
-  const tested = `${r.axesTested} ax${r.axesTested === 1 ? 'is' : 'es'} tested`;
-  const bound = r.status === 'rounded-bound'
-    ? '; rounded shapes with cores apart: the depth is an upper bound, the overlap may be a false positive' : '';
-  if (!r.intersecting) {
-    return `Separated: ${which}${kindName(r.axisKind)} ${fmtVec(r.axis, 6)} leaves a gap of ${fmt(r.gap, 9)} `
-      + `(a lower bound of the distance; ${tested}).`;
-  }
-  return `Intersecting: no axis separates; least overlap ${fmt(r.depth, 9)} along ${fmtVec(r.axis, 6)} `
-    + `(${which}${kindName(r.axisKind)}): moving B by depth·axis separates them (${tested}${bound}).`;
 }

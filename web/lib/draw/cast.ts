@@ -7,20 +7,19 @@
 // hit point and normal. Left view (world space): the ray and the hit on shape A; or A and B with ghosts at
 // their poses at time λ, the motion arrows, the support sources a(λ), b(λ) and the contact points.
 //
-// The trace carries neither the ray nor the motion: they come from the scene. castOverlay takes it as an
-// optional third argument; without it the parts that need it are drawn from the page's published scene
-// (window.__collidoscope.scene) in a microtask, because the page publishes its state only after the views
-// have drawn the frame (app.ts showFrame: setFrame, then publish). See withScene().
+// The trace carries neither the ray nor the motion: they come from the scene the trace was made from, the
+// third argument of castDrawing. Without it (or with a scene that does not fit the trace) only the parts the
+// trace holds are drawn.
 import * as THREE from 'three';
-import { shapeSurface, type CastFrame, type RaycastTrace, type Scene, type Shape, type ShapecastTrace, type Vec3 } from '../lib/index';
-import { buildHull, type Hull } from './hull';
-import { fmt, fmtVec, len3 } from './format';
-import { COLORS, label, line, marker, toV3, triangles } from './objects';
-import type { DrawContext, FrameOverlay, Row } from './overlay';
+import { shapeSurface, type CastFrame, type RaycastTrace, type Scene, type Shape, type ShapecastTrace, type Vec3 } from '../index';
+import { fmt, len3 } from './format';
+import { buildHull, type Hull } from './hull-geometry';
+import { COLORS, label, line, marker, toV3, triangles } from './primitives';
+import type { DrawContext, FrameDrawing } from './types';
 
-type CastTrace = RaycastTrace | ShapecastTrace;
+export type CastTrace = RaycastTrace | ShapecastTrace;
 
-/** Colours of this view (the objects.ts palette, named for what they show here). */
+/** Colours of this view (the primitives.ts palette, named for what they show here). */
 const C = {
   ray: COLORS.direction, // the ray / relative motion and x(λ): yellow
   jump: COLORS.horizon, // the step of λ, old x: orange
@@ -40,20 +39,24 @@ interface CastRay {
   shapes: Shape[];
 }
 
-export function castOverlay(frame: CastFrame, trace: CastTrace, scene?: Scene | null): FrameOverlay {
+export function castDrawing(frame: CastFrame, trace: CastTrace, scene?: Scene | null): FrameDrawing {
+  const data = castFrameData(frame, trace);
+  return {
+    minkowski: (g, ctx) => withScene(g, trace, scene, () => drawRight(g, data, ctx), (ray) => drawRay(g, data, ctx, ray)),
+    shapes: (g, ctx) => withScene(g, trace, scene, () => drawLeft(g, data, ctx), (ray) => drawLeftRay(g, data, ctx, ray)),
+  };
+}
+
+/** The frame with what its drawing and the page's values table need beside it: the x it was tested against. */
+export function castFrameData(frame: CastFrame, trace: CastTrace): CastFrameData {
   const index = trace.frames.indexOf(frame);
   const prev = index > 0 ? trace.frames[index - 1] : null;
   // x before this step: on a support frame where λ advanced, v, p and w belong to the old x.
   const xBefore: Vec3 = frame.kind === 'support' && frame.updated && prev ? prev.x : frame.x;
-  const data: FrameData = { frame, trace, xBefore, shapeCast: trace.query === 'shapecast' };
-  return {
-    minkowski: (g, ctx) => withScene(g, trace, scene, () => drawRight(g, data, ctx), (ray) => drawRay(g, data, ctx, ray)),
-    shapes: (g, ctx) => withScene(g, trace, scene, () => drawLeft(g, data, ctx), (ray) => drawLeftRay(g, data, ctx, ray)),
-    values: () => values(data),
-  };
+  return { frame, trace, xBefore, shapeCast: trace.query === 'shapecast' };
 }
 
-interface FrameData {
+export interface CastFrameData {
   frame: CastFrame;
   trace: CastTrace;
   /** x when v and the support point of this frame were computed. */
@@ -91,55 +94,34 @@ function sameVec(a: Vec3, b: Vec3, rel = 1e-12): boolean {
   return a.every((x, i) => Math.abs(x - b[i]) <= rel * m);
 }
 
-/**
- * Draws the frame's parts that need nothing but the trace now, and those that need the ray or the motion
- * with `scene` when given, else with the page's published scene after the page has published it (a
- * microtask: app.ts publishes right after the views draw, in the same task). A sentinel child tells whether
- * the group was cleared for another frame in between.
- */
+/** Draws the frame's parts that need nothing but the trace, then those that need the ray or the motion when `scene` has them. */
 function withScene(g: THREE.Group, trace: CastTrace, scene: Scene | null | undefined,
   drawTrace: () => void, drawScene: (ray: CastRay) => void): void {
   drawTrace();
-  if (scene) {
-    const ray = rayOf(scene, trace);
-    if (ray) drawScene(ray);
-    keepPrograms(g);
-    return;
-  }
+  const ray = rayOf(scene, trace);
+  if (ray) drawScene(ray);
   keepPrograms(g);
-  const sentinel = new THREE.Group();
-  sentinel.name = 'cast-overlay-pending';
-  g.add(sentinel);
-  queueMicrotask(() => {
-    if (sentinel.parent !== g) return; // the group now shows another frame
-    g.remove(sentinel);
-    const published = (window as unknown as { __collidoscope?: { scene?: Scene | null } }).__collidoscope?.scene;
-    const ray = rayOf(published, trace);
-    if (ray) drawScene(ray);
-    keepPrograms(g);
-  });
 }
 
 /**
- * The views free every material of a frame when the next one is drawn (objects.ts clearGroup). Freeing the
+ * The views free every material of a frame when the next one is drawn (primitives.ts clearGroup). Freeing the
  * last material of a kind makes three.js delete its shader program, so each step recompiled the dashed-line,
- * double-sided and arrow shaders: most of a step's time in a software renderer (headless Chromium, two boxes:
- * ~350 ms a step, ~80 ms without the recompiles). These materials own no textures, only a reference to their
- * program: leaving that reference in place keeps one program per kind alive for the next step; the material
- * objects themselves are garbage-collected. (Thick lines are tubes, not objects.ts boldSegments, whose shader
- * material three.js would keep in a Map: see tube().)
+ * double-sided and arrow shaders, which is most of a step's time in a software renderer. These materials own
+ * no textures, only a reference to their program: leaving that reference in place keeps one program per kind
+ * alive for the next step; the material objects themselves are garbage-collected. (Thick lines are tubes,
+ * not primitives.ts boldSegments, whose shader material three.js would keep in a Map: see tube().)
  */
 function keepPrograms(g: THREE.Object3D): void {
   g.traverse((o) => {
     const m = (o as THREE.Mesh).material as THREE.Material | THREE.Material[] | undefined;
-    // Not shader materials (objects.ts boldSegments, unused here): three.js keeps those in a Map until disposed.
+    // Not shader materials (primitives.ts boldSegments, unused here): three.js keeps those in a Map until disposed.
     for (const mat of Array.isArray(m) ? m : m ? [m] : []) if (!(mat as THREE.ShaderMaterial).isShaderMaterial) mat.dispose = () => {};
   });
 }
 
 // ---- right view: C (shape A, or A − B around O) -------------------------------------------------------
 
-function drawRight(g: THREE.Group, d: FrameData, ctx: DrawContext): void {
+function drawRight(g: THREE.Group, d: CastFrameData, ctx: DrawContext): void {
   const { frame, xBefore } = d;
   const dash = Math.max(0.01, ctx.scale * 0.02);
   const x = toV3(frame.x);
@@ -187,7 +169,7 @@ function drawRight(g: THREE.Group, d: FrameData, ctx: DrawContext): void {
 }
 
 /** x(λ) with its λ; on an advancing support frame also the old x and the jump old λ → new λ. */
-function drawX(g: THREE.Group, d: FrameData, ctx: DrawContext): void {
+function drawX(g: THREE.Group, d: CastFrameData, ctx: DrawContext): void {
   const { frame } = d;
   const x = toV3(frame.x);
   const done = frame.kind === 'done';
@@ -229,7 +211,7 @@ function drawPlane(g: THREE.Group, at: THREE.Vector3, n: THREE.Vector3, x: THREE
   g.add(label('v̂', 'label-point label-support', at.clone().addScaledVector(n, len * 1.1)));
 }
 
-function drawHitRight(g: THREE.Group, d: FrameData, ctx: DrawContext, x: THREE.Vector3): void {
+function drawHitRight(g: THREE.Group, d: CastFrameData, ctx: DrawContext, x: THREE.Vector3): void {
   const r = d.trace.result;
   if (!r.hit) return; // the ray says it (drawRay)
   g.add(marker(C.hit, 7, x));
@@ -246,7 +228,7 @@ function drawHitRight(g: THREE.Group, d: FrameData, ctx: DrawContext, x: THREE.V
 }
 
 /** The ray from s to s + maxT·r: solid up to x (no point of C before it), dashed beyond; on a miss all dashed. */
-function drawRay(g: THREE.Group, d: FrameData, ctx: DrawContext, ray: CastRay): void {
+function drawRay(g: THREE.Group, d: CastFrameData, ctx: DrawContext, ray: CastRay): void {
   const { frame } = d;
   const s = toV3(ray.s);
   const rHat = toV3(ray.r).normalize();
@@ -281,7 +263,7 @@ function drawRay(g: THREE.Group, d: FrameData, ctx: DrawContext, ray: CastRay): 
 
 // ---- left view: world space ---------------------------------------------------------------------------
 
-function drawLeft(g: THREE.Group, d: FrameData, ctx: DrawContext): void {
+function drawLeft(g: THREE.Group, d: CastFrameData, ctx: DrawContext): void {
   if (d.shapeCast) return; // everything on the shapes moves with λ: drawn with the motion (drawLeftRay)
   const { frame } = d;
   // Ray cast: C is shape A itself. The simplex points and the support point on it, x, and the hit.
@@ -300,7 +282,7 @@ function drawLeft(g: THREE.Group, d: FrameData, ctx: DrawContext): void {
   g.add(label(frame.kind === 'done' ? 'last x' : `x (λ = ${fmt(frame.lambda, 6)})`, 'label-point label-direction', x));
 }
 
-function drawLeftRay(g: THREE.Group, d: FrameData, ctx: DrawContext, ray: CastRay): void {
+function drawLeftRay(g: THREE.Group, d: CastFrameData, ctx: DrawContext, ray: CastRay): void {
   if (!d.shapeCast) {
     drawRay(g, d, ctx, ray);
     return;
@@ -423,96 +405,14 @@ function hullOf(shape: Shape): Hull {
   return h;
 }
 
-// ---- values -------------------------------------------------------------------------------------------
-
-function values(d: FrameData): Row[] {
-  const { frame, trace } = d;
-  const rows: Row[] = [];
-  const rho = frame.radius;
-  const vNorm = Math.sqrt(Math.max(0, frame.vv));
-  rows.push(['iteration', String(frame.iteration)]);
-  if (frame.kind === 'support' && frame.updated) {
-    rows.push(['λ (old → new)', `${fmt(frame.oldLambda, 9)} → ${fmt(frame.newLambda, 9)}`, 'pending']);
-  } else if (frame.kind === 'done' && !trace.result.hit) {
-    rows.push(['λ', '— (miss)']);
-  } else {
-    rows.push(['λ', fmt(frame.lambda, 9)]);
-  }
-  rows.push([frame.kind === 'done' && !trace.result.hit ? 'last x' : d.shapeCast ? 'x = λr' : 'x = s + λr', fmtVec(frame.x, 5)]);
-  if (frame.kind === 'support' && frame.updated) rows.push(['x tested (old)', fmtVec(d.xBefore, 5)]);
-  if (frame.supportPoint) {
-    rows.push([frame.kind === 'init' ? 'p₀ (first point of C)' : 'p = s_C(v)', fmtVec(frame.supportPoint, 5)]);
-    if (d.shapeCast && frame.support) {
-      rows.push(['a on A, b on B', `${fmtVec(frame.support.a)}, ${fmtVec(frame.support.b)}`]);
-    }
-  }
-  if (frame.kind === 'support' && frame.support) {
-    rows.push(['w = x − p', fmtVec(frame.support.w, 5)]);
-    const front = frame.vw > frame.threshold;
-    rows.push([rho > 0 ? 'v·w vs ρ‖v‖' : 'v·w vs 0', `${fmt(frame.vw, 7)} ${front ? '>' : '≤'} ${fmt(frame.threshold, 6)}`
-      + (front ? ': x in front' : ': x behind'), front ? 'pending' : 'ok']);
-    if (front) {
-      const away = !(frame.vr < 0);
-      rows.push(['v·r', `${fmt(frame.vr, 7)} ${away ? '≥ 0: miss' : '< 0: λ advances'}`, away ? undefined : 'ok']);
-    } else {
-      rows.push(['v·r', '— (not needed)']);
-    }
-  }
-  if (frame.kind !== 'done' || vNorm > 0) rows.push([frame.kind === 'support' ? 'v (search)' : 'v', fmtVec(frame.v, 5)]);
-  rows.push(['‖v‖', fmt(vNorm, 9)]);
-  if (rho > 0) rows.push(['ρ (radii)', fmt(rho, 9)]);
-  if (frame.kind === 'simplex') {
-    const gap = vNorm - rho;
-    const ok = frame.reason === 'point-inside' || gap <= frame.tolerance;
-    rows.push([rho > 0 ? '‖v‖ − ρ vs tolerance' : '‖v‖ vs tolerance', `${fmt(gap, 6)} ${ok ? '≤' : '>'} ${fmt(frame.tolerance, 3)}`, ok ? 'ok' : 'pending']);
-  }
-  rows.push(['|P|', String(frame.simplex.length)]);
-  if (frame.simplex.length) rows.push(['weights', frame.simplex.map((s) => fmt(s.lambda, 4)).join(', ')]);
-  if (frame.kind !== 'done' && len3(frame.normal) > 0) rows.push(['n (plane normal)', fmtVec(unit(frame.normal), 5)]);
-  rows.push(['status', frame.reason]);
-  if (frame.kind === 'done') {
-    const r = trace.result;
-    rows.push(['result', r.hit ? 'hit' : 'miss', r.hit ? 'ok' : undefined]);
-    if (r.hit) {
-      rows.push([d.shapeCast ? 'time of impact t' : 't', fmt(r.t, 12)]);
-      if ('point' in r) rows.push(['point', fmtVec(r.point, 7)]);
-      rows.push(['normal', r.normal ? fmtVec(r.normal, 7) : '— (overlap at the start)']);
-      if ('pointA' in r) {
-        rows.push(['pointA', fmtVec(r.pointA, 7)]);
-        rows.push(['pointB', fmtVec(r.pointB, 7)]);
-      }
-    }
-    rows.push(['iterations, status', `${r.iterations}, ${r.status}`]);
-  }
-  return rows;
-}
-
-export function describeCastResult(trace: CastTrace): string {
-  const r = trace.result;
-  const tail = `${r.iterations} iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
-  const bound = r.status === 'converged' ? '' : ' (a certified lower bound of the time)';
-  if (trace.query === 'raycast') {
-    const rr = trace.result;
-    if (!rr.hit) return `The ray misses shape A (${tail}).`;
-    if (rr.startedInside) return `The ray starts inside shape A: hit at t = 0, no entry normal (${tail}).`;
-    return `The ray hits shape A at t = ${fmt(rr.t, 12)}${bound}, point ${fmtVec(rr.point, 6)}, normal ${fmtVec(rr.normal, 6)} (${tail}).`;
-  }
-  const rs = trace.result;
-  if (!rs.hit) return `A and B do not touch during the motion (${tail}).`;
-  if (rs.initiallyOverlapping) return `A and B already overlap at t = 0: contact at ${fmtVec(rs.pointA, 6)}, no normal (${tail}).`;
-  return `A and B first touch at t = ${fmt(rs.t, 12)}${bound}: pointA ${fmtVec(rs.pointA, 6)}, pointB ${fmtVec(rs.pointB, 6)}, `
-    + `normal ${fmtVec(rs.normal, 6)} from A to B (${tail}).`;
-}
-
 // ---- small helpers ------------------------------------------------------------------------------------
 
 function sub(a: Vec3, b: Vec3): Vec3 { return [a[0] - b[0], a[1] - b[1], a[2] - b[2]]; }
 function add(a: Vec3, b: Vec3): Vec3 { return [a[0] + b[0], a[1] + b[1], a[2] + b[2]]; }
 function scale(a: Vec3, k: number): Vec3 { return [a[0] * k, a[1] * k, a[2] * k]; }
-function unit(a: Vec3): Vec3 { const l = len3(a); return l > 0 ? scale(a, 1 / l) : a; }
 
 /**
- * A thin tube from a to b (`radius` in world units): a thick line that needs no shader of its own (objects.ts
+ * A thin tube from a to b (`radius` in world units): a thick line that needs no shader of its own (primitives.ts
  * boldSegments compiles one per step, see keepPrograms).
  */
 function tube(a: Vec3, b: Vec3, radius: number, color: number): THREE.Mesh {

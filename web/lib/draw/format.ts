@@ -1,5 +1,5 @@
-// Number and vector formatting for the panel and the labels. Plain text only.
-import type { Vec3 } from '../lib/index';
+// Number and vector formatting for labels and the page's panel. Plain text only.
+import type { Vec3 } from '../index';
 
 /** A number with `digits` significant digits, without trailing zeros; exponent form when tiny or huge. */
 export function fmt(x: number | null | undefined, digits = 6): string {

@@ -2,19 +2,18 @@
 // and distance, the new support point w, the faces it sees (removed), the horizon, the new faces; on the shapes
 // the sources a and b of w and, at the end, the contact points and the normal along which B moves out of A.
 import * as THREE from 'three';
-import type { EpaFace, EpaFrame, EpaTrace, Vec3 } from '../lib/index';
-import { dot3, fmt, fmtVec, len3 } from './format';
-import { COLORS, arrow, boldSegments, label, line, marker, toV3, triangles, uniqueEdges } from './objects';
-import type { DrawContext, FrameOverlay, Row } from './overlay';
+import type { EpaFace, EpaFrame, EpaTrace, Vec3 } from '../index';
+import { fmt, len3 } from './format';
+import { COLORS, arrow, boldSegments, label, line, marker, toV3, triangles, uniqueEdges } from './primitives';
+import type { DrawContext, FrameDrawing } from './types';
 
 /** Width in pixels of the horizon edges. */
 const HORIZON_WIDTH = 4;
 
-export function epaOverlay(frame: EpaFrame, trace: EpaTrace): FrameOverlay {
+export function epaDrawing(frame: EpaFrame, trace: EpaTrace): FrameDrawing {
   return {
     minkowski: (g, ctx) => drawMinkowski(g, frame, trace, ctx),
     shapes: (g, ctx) => drawShapes(g, frame, trace, ctx),
-    values: () => values(frame, trace),
   };
 }
 
@@ -140,52 +139,4 @@ function drawShapes(g: THREE.Group, frame: EpaFrame, trace: EpaTrace, ctx: DrawC
   const mid = toV3(r.pointA).add(toV3(r.pointB)).multiplyScalar(0.5);
   const text = r.intersecting ? `depth = ${fmt(r.depth, 6)}` : `apart by ${fmt(len3(r.pointA.map((x, i) => x - r.pointB[i]) as Vec3), 6)}`;
   g.add(label(text, 'label-note label-depth', mid));
-}
-
-function values(frame: EpaFrame, trace: EpaTrace): Row[] {
-  const rows: Row[] = [];
-  rows.push(['iteration', String(frame.iteration)]);
-  if (frame.vertices.length) {
-    // A frame without a current estimate (the seed; the expand frames of the current trace) has a zero normal.
-    const known = len3(frame.normal) > 0;
-    rows.push(['depth d (nearest face)', known ? fmt(frame.depth, 9) : '—']);
-    rows.push(['normal n', known ? fmtVec(frame.normal) : '—']);
-    if (frame.support) {
-      rows.push(['w', fmtVec(frame.support.w)]);
-      rows.push(['n·w', fmt(dot3(frame.normal, frame.support.w), 9)]);
-    }
-    if (frame.gap !== null) {
-      const ok = frame.gap <= frame.tolerance;
-      rows.push(['gap n·w − d', `${fmt(frame.gap)} ${ok ? '≤' : '>'} ${fmt(frame.tolerance, 3)}`, ok ? 'ok' : 'pending']);
-    }
-    rows.push(['faces', String(frame.faces.length)]);
-    rows.push(['vertices', String(frame.vertices.length)]);
-    if (frame.kind === 'expand') {
-      rows.push(['removed / horizon / new', `${frame.removed.length} / ${frame.horizon.length} / ${frame.added.length}`]);
-    }
-  }
-  const margins = trace.marginA > 0 || trace.marginB > 0;
-  if (margins) {
-    rows.push(['r_A, r_B', `${fmt(trace.marginA)}, ${fmt(trace.marginB)}`]);
-    if (frame.vertices.length) rows.push(['d + r_A + r_B', fmt(frame.depth + trace.marginA + trace.marginB, 9)]);
-  }
-  if (frame.kind === 'done') {
-    const r = trace.result;
-    rows.push(['result depth', fmt(r.depth, 9), r.intersecting ? 'ok' : undefined]);
-    rows.push(['result normal', fmtVec(r.normal, 6)]);
-    rows.push(['pointA', fmtVec(r.pointA)]);
-    rows.push(['pointB', fmtVec(r.pointB)]);
-  }
-  return rows;
-}
-
-export function describeEpaResult(trace: EpaTrace): string {
-  const r = trace.result;
-  const tail = `${r.iterations} EPA iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
-  if (!r.intersecting) {
-    const d = len3(r.pointA.map((x, i) => x - r.pointB[i]) as Vec3);
-    return `Separated (distance ${fmt(d, 9)}): no penetration. Closest points ${fmtVec(r.pointA)} on A and ${fmtVec(r.pointB)} on B (${tail}).`;
-  }
-  return `Penetration depth ${fmt(r.depth, 9)} along n = ${fmtVec(r.normal, 6)} (move B by depth·n to separate); `
-    + `contact ${fmtVec(r.pointA)} on A, ${fmtVec(r.pointB)} on B (${tail}).`;
 }

@@ -2,11 +2,11 @@
 // that face's colour, the eye point and the face it was taken from, the faces the eye sees (red), the
 // horizon (bold), the new faces (green); at the end the hull with its merged faces.
 import * as THREE from 'three';
-import type { Vec3 } from '../lib/index';
-import { fmt, fmtVec } from './format';
-import type { HullFace, HullFrame, HullTrace } from './hull-types';
-import { COLORS, boldSegments, label, line, marker, pixelRatio, toV3, triangles, uniqueEdges } from './objects';
-import type { DrawContext, FrameOverlay, Row } from './overlay';
+import type { HullFrame, HullTrace, Vec3 } from '../index';
+import { COLORS, boldSegments, label, line, marker, pixelRatio, toV3, triangles, uniqueEdges } from './primitives';
+import type { DrawContext, FrameDrawing } from './types';
+
+type HullFace = HullFrame['faces'][number];
 
 /** Face colours by face id: distinct from red (visible), green (new), orange (horizon) and white (eye). */
 export const PALETTE = [0x4ea1ff, 0xf5a524, 0xb07cff, 0xff7eb6, 0xc6e26b, 0x8f9bff, 0xe0b486, 0x7fd3ff, 0xd98cff];
@@ -26,10 +26,9 @@ export const HULL_COLORS = {
 
 const HORIZON_WIDTH = 4;
 
-export function hullOverlay(frame: HullFrame, trace: HullTrace): FrameOverlay {
+export function quickhullDrawing(frame: HullFrame, trace: HullTrace): FrameDrawing {
   return {
     hull: (g, ctx) => drawHull(g, frame, trace, ctx),
-    values: () => values(frame, trace),
   };
 }
 
@@ -39,7 +38,7 @@ export function inputPoints(trace: HullTrace): Vec3[] {
 }
 
 /** The face whose conflict list holds the eye, with the eye's height above its plane. */
-function eyeFace(frame: HullFrame, P: Vec3[]): { face: HullFace; distance: number; foot: THREE.Vector3 } | null {
+export function eyeFace(frame: HullFrame, P: Vec3[]): { face: HullFace; distance: number; foot: THREE.Vector3 } | null {
   if (frame.eye === null) return null;
   const face = frame.faces.find((f) => f.conflicts.includes(frame.eye!))
     ?? frame.faces.find((f) => frame.visible.includes(f.id)) ?? null;
@@ -205,51 +204,4 @@ function drawResultOnly(g: THREE.Group, trace: HullTrace, ctx: DrawContext): voi
   }
   for (const v of V) g.add(marker(HULL_COLORS.face, 4, v));
   void ctx;
-}
-
-function values(frame: HullFrame, trace: HullTrace): Row[] {
-  const P = inputPoints(trace);
-  const rows: Row[] = [];
-  rows.push(['iteration', String(frame.iteration)]);
-  rows.push(['input points', String(P.length)]);
-  rows.push(['faces', String(frame.faces.length)]);
-  rows.push(['hull vertices', String(new Set(frame.faces.flatMap((f) => f.v)).size)]);
-  const left = frame.faces.reduce((s, f) => s + f.conflicts.length, 0);
-  rows.push(['points left (in conflict lists)', String(left), left === 0 && frame.faces.length ? 'ok' : undefined]);
-  const withConflicts = frame.faces.filter((f) => f.conflicts.length).length;
-  if (frame.faces.length) rows.push(['faces with conflict points', String(withConflicts)]);
-  if (frame.eye !== null) {
-    rows.push(['eye', `#${frame.eye} ${fmtVec(P[frame.eye])}`]);
-    const ef = eyeFace(frame, P);
-    if (ef) rows.push(['eye distance (to face ' + ef.face.id + ')', fmt(ef.distance, 6)]);
-  }
-  if (frame.kind === 'visible' || frame.kind === 'horizon' || frame.kind === 'cone') {
-    rows.push(['visible / horizon / new', `${frame.visible.length} / ${frame.horizon.length} / ${frame.added.length}`]);
-  }
-  if (frame.kind === 'done' || frame.kind === 'degenerate') {
-    const r = trace.result;
-    rows.push(['result', r.kind]);
-    rows.push(['vertices', String(r.vertices?.length ?? 0)]);
-    rows.push(['triangles', String(r.faces?.length ?? 0)]);
-    if (r.polygons) rows.push(['faces (coplanar merged)', String(r.polygons.length)]);
-  }
-  return rows;
-}
-
-export function describeHullResult(trace: HullTrace): string {
-  const r = trace.result;
-  const n = inputPoints(trace).length;
-  const V = r.vertices?.length ?? 0;
-  const pl = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
-  const vx = (k: number) => `${k} ${k === 1 ? 'vertex' : 'vertices'}`;
-  switch (r.kind) {
-    case 'polyhedron': {
-      const merged = r.polygons?.length && r.polygons.length !== r.faces.length ? ` (${pl(r.polygons.length, 'face')} once coplanar triangles are merged)` : '';
-      return `Convex hull of ${pl(n, 'point')}: a polyhedron with ${vx(V)} and ${pl(r.faces.length, 'triangle')}${merged}.`;
-    }
-    case 'polygon': return `The ${pl(n, 'point')} are coplanar: the hull is a flat polygon with ${vx(V)}.`;
-    case 'segment': return `The ${pl(n, 'point')} are collinear: the hull is a segment.`;
-    case 'point': return `All ${pl(n, 'point')} coincide: the hull is a single point.`;
-    default: return `Hull: ${String((r as { kind?: unknown }).kind)}.`;
-  }
 }

@@ -1,16 +1,15 @@
 // GJK frames (intersect, distance): the simplex, search direction, new support point w and closest point v
-// in A − B; the support sources a, b and the closest points on the shapes; the values of the termination test.
+// in A − B; the support sources a, b and the closest points on the shapes.
 import * as THREE from 'three';
-import type { GjkFrame, GjkTrace } from '../lib/index';
-import { fmt, fmtVec, len3 } from './format';
-import { COLORS, label, line, marker, toV3, triangles } from './objects';
-import type { DrawContext, FrameOverlay, Row } from './overlay';
+import type { GjkFrame, GjkTrace } from '../index';
+import { fmt, len3 } from './format';
+import { COLORS, label, line, marker, toV3, triangles } from './primitives';
+import type { DrawContext, FrameDrawing } from './types';
 
-export function gjkOverlay(frame: GjkFrame, trace: GjkTrace): FrameOverlay {
+export function gjkDrawing(frame: GjkFrame, trace: GjkTrace): FrameDrawing {
   return {
     minkowski: (g, ctx) => drawMinkowski(g, frame, ctx),
     shapes: (g, ctx) => drawShapes(g, frame, trace, ctx),
-    values: () => values(frame, trace),
   };
 }
 
@@ -76,33 +75,4 @@ function drawShapes(g: THREE.Group, frame: GjkFrame, trace: GjkTrace, ctx: DrawC
     g.add(marker(COLORS.closest, 4, r.pointA), marker(COLORS.closest, 4, r.pointB));
     g.add(line([r.pointA, r.pointB], COLORS.closest, { dashed: dash }));
   }
-}
-
-function values(frame: GjkFrame, trace: GjkTrace): Row[] {
-  const rows: Row[] = [];
-  const vnorm = len3(frame.v);
-  rows.push(['iteration', String(frame.iteration)]);
-  rows.push([frame.simplex.length ? 'v' : 'v (direction)', fmtVec(frame.v)]);
-  rows.push(['‖v‖', fmt(vnorm)]);
-  rows.push(['‖v‖²', fmt(frame.vv)]);
-  rows.push(['w', frame.support ? fmtVec(frame.support.w) : '—']);
-  rows.push(['v·w', fmt(frame.vw)]);
-  if (frame.gap !== null) {
-    const ok = frame.gap <= frame.tolerance;
-    rows.push(['gap ‖v‖² − v·w', `${fmt(frame.gap)} ${ok ? '≤' : '>'} ${fmt(frame.tolerance, 3)}`, ok ? 'ok' : 'pending']);
-  }
-  rows.push(['|W|', String(frame.simplex.length)]);
-  if (frame.simplex.length) rows.push(['weights λ', frame.simplex.map((x) => fmt(x.lambda, 4)).join(', ')]);
-  if (trace.marginA > 0 || trace.marginB > 0) {
-    rows.push(['r_A, r_B', `${fmt(trace.marginA)}, ${fmt(trace.marginB)}`]);
-    if (frame.simplex.length) rows.push(['‖v‖ − r_A − r_B', fmt(vnorm - trace.marginA - trace.marginB)]);
-  }
-  return rows;
-}
-
-export function describeGjkResult(trace: GjkTrace): string {
-  const r = trace.result;
-  const tail = `${r.iterations} iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
-  if ('intersecting' in r) return `${r.intersecting ? 'Intersecting' : 'Separated'} (${tail}).`;
-  return `Distance ${fmt(r.distance, 9)} between ${fmtVec(r.pointA)} on A and ${fmtVec(r.pointB)} on B (${tail}).`;
 }

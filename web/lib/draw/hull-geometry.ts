@@ -3,7 +3,7 @@
 // polytopes (and Minkowski differences of such shapes) are handled here by dimension instead.
 import * as THREE from 'three';
 import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
-import type { Vec3 } from '../lib/index';
+import type { Vec3 } from '../index';
 
 export interface Hull {
   /** Affine dimension of the point set: 0 point, 1 segment, 2 flat polygon, 3 solid. */

@@ -1,10 +1,10 @@
-// Small Three.js building blocks shared by both views: hull meshes, markers, lines, labels, disposal.
+// Small three.js building blocks of every drawing: the palette, hull meshes, markers, lines, labels, disposal.
 import * as THREE from 'three';
 import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js';
 import { LineSegments2 } from 'three/examples/jsm/lines/LineSegments2.js';
 import { LineSegmentsGeometry } from 'three/examples/jsm/lines/LineSegmentsGeometry.js';
 import { CSS2DObject } from 'three/examples/jsm/renderers/CSS2DRenderer.js';
-import type { Hull } from './hull';
+import type { Hull } from './hull-geometry';
 
 export const COLORS = {
   a: 0xf5a524, // shape A: amber
@@ -153,7 +153,7 @@ export function pixelRatio(): number {
 /**
  * An HTML label that follows a 3D point. Text is set with textContent; `userData.label` holds it too.
  * Without a DOM (the collidoscope/three helper in Node) it is a plain Object3D with a detached stand-in
- * element, so that the overlays' drawing code runs unchanged; nothing renders it.
+ * element, so that the frame drawings run unchanged; nothing renders it.
  */
 export function label(text: string, cls: string, at?: THREE.Vector3 | readonly number[]): CSS2DObject {
   const o = typeof document === 'undefined' ? detachedLabel() : new CSS2DObject(document.createElement('div'));

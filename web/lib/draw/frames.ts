@@ -1,0 +1,56 @@
+// The drawing of a trace frame, by query: one entry per traced query, so that the views that show frames
+// (the visualizer page's, collidoscope/three's drawTraceFrame) never branch on the algorithm.
+import type { Scene, Trace } from '../index';
+import { castDrawing } from './cast';
+import { chungWangDrawing } from './chungwang';
+import { epaDrawing } from './epa';
+import { gjkDrawing } from './gjk';
+import { quickhullDrawing } from './quickhull';
+import { satDrawing } from './sat';
+import type { FrameDrawing } from './types';
+
+/** The trace of query Q (GjkTrace answers two queries). */
+export type TraceOf<Q extends Trace['query']> = Trace extends infer T
+  ? T extends { query: infer K } ? (Q extends K ? T : never) : never
+  : never;
+
+export interface FrameDrawer<T extends Trace> {
+  /**
+   * Where the frames live: 'pair' — on the shapes (FrameDrawing.shapes) and in A − B (minkowski); 'cloud' — in
+   * the point cloud's space (FrameDrawing.hull).
+   */
+  space: 'pair' | 'cloud';
+  /**
+   * What FrameDrawing.minkowski draws in: 'difference' — A − B around the origin; 'shape-a' — shape A itself,
+   * in world space (the ray cast, whose C is A); 'directions' — the unit sphere of directions (Chung–Wang).
+   */
+  minkowski: 'difference' | 'shape-a' | 'directions' | null;
+  /** Frame `index` (null past the last); the casts take the ray or the motion from `scene`. */
+  draw(trace: T, index: number, scene?: Scene | null): FrameDrawing | null;
+}
+
+/** Frame `index` of the trace through `drawing`, null past the last frame. */
+function byFrame<T extends Trace>(drawing: (frame: T['frames'][number], trace: T, scene?: Scene | null) => FrameDrawing) {
+  return (trace: T, index: number, scene?: Scene | null): FrameDrawing | null => {
+    const frame = trace.frames[index] as T['frames'][number] | undefined;
+    return frame ? drawing(frame, trace, scene) : null;
+  };
+}
+
+const gjk: FrameDrawer<TraceOf<'distance'>> = { space: 'pair', minkowski: 'difference', draw: byFrame(gjkDrawing) };
+
+export const FRAME_DRAWERS: { readonly [Q in Trace['query']]: FrameDrawer<TraceOf<Q>> } = {
+  intersect: gjk,
+  distance: gjk,
+  penetration: { space: 'pair', minkowski: 'difference', draw: byFrame(epaDrawing) },
+  sat: { space: 'pair', minkowski: 'difference', draw: byFrame(satDrawing) },
+  chungwang: { space: 'pair', minkowski: 'directions', draw: byFrame(chungWangDrawing) },
+  raycast: { space: 'pair', minkowski: 'shape-a', draw: byFrame(castDrawing) },
+  shapecast: { space: 'pair', minkowski: 'difference', draw: byFrame(castDrawing) },
+  hull: { space: 'cloud', minkowski: null, draw: byFrame(quickhullDrawing) },
+};
+
+/** The drawer of the trace's query (undefined for a query that has no trace). */
+export function frameDrawer(trace: Trace): FrameDrawer<Trace> | undefined {
+  return (FRAME_DRAWERS as Partial<Record<string, FrameDrawer<Trace>>>)[trace.query];
+}

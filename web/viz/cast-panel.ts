@@ -1,0 +1,91 @@
+// Ray-cast and shape-cast frames in the side panel: λ and x, the support point and the tests on it, v, and
+// the result.
+import { castFrameData, type CastTrace } from '../lib/draw/cast';
+import { fmt, fmtVec, len3 } from '../lib/draw/format';
+import type { CastFrame, Vec3 } from '../lib/index';
+import type { Row } from './query-view';
+
+export function castRows(frame: CastFrame, trace: CastTrace): Row[] {
+  const d = castFrameData(frame, trace);
+  const rows: Row[] = [];
+  const rho = frame.radius;
+  const vNorm = Math.sqrt(Math.max(0, frame.vv));
+  rows.push(['iteration', String(frame.iteration)]);
+  if (frame.kind === 'support' && frame.updated) {
+    rows.push(['λ (old → new)', `${fmt(frame.oldLambda, 9)} → ${fmt(frame.newLambda, 9)}`, 'pending']);
+  } else if (frame.kind === 'done' && !trace.result.hit) {
+    rows.push(['λ', '— (miss)']);
+  } else {
+    rows.push(['λ', fmt(frame.lambda, 9)]);
+  }
+  rows.push([frame.kind === 'done' && !trace.result.hit ? 'last x' : d.shapeCast ? 'x = λr' : 'x = s + λr', fmtVec(frame.x, 5)]);
+  if (frame.kind === 'support' && frame.updated) rows.push(['x tested (old)', fmtVec(d.xBefore, 5)]);
+  if (frame.supportPoint) {
+    rows.push([frame.kind === 'init' ? 'p₀ (first point of C)' : 'p = s_C(v)', fmtVec(frame.supportPoint, 5)]);
+    if (d.shapeCast && frame.support) {
+      rows.push(['a on A, b on B', `${fmtVec(frame.support.a)}, ${fmtVec(frame.support.b)}`]);
+    }
+  }
+  if (frame.kind === 'support' && frame.support) {
+    rows.push(['w = x − p', fmtVec(frame.support.w, 5)]);
+    const front = frame.vw > frame.threshold;
+    rows.push([rho > 0 ? 'v·w vs ρ‖v‖' : 'v·w vs 0', `${fmt(frame.vw, 7)} ${front ? '>' : '≤'} ${fmt(frame.threshold, 6)}`
+      + (front ? ': x in front' : ': x behind'), front ? 'pending' : 'ok']);
+    if (front) {
+      const away = !(frame.vr < 0);
+      rows.push(['v·r', `${fmt(frame.vr, 7)} ${away ? '≥ 0: miss' : '< 0: λ advances'}`, away ? undefined : 'ok']);
+    } else {
+      rows.push(['v·r', '— (not needed)']);
+    }
+  }
+  if (frame.kind !== 'done' || vNorm > 0) rows.push([frame.kind === 'support' ? 'v (search)' : 'v', fmtVec(frame.v, 5)]);
+  rows.push(['‖v‖', fmt(vNorm, 9)]);
+  if (rho > 0) rows.push(['ρ (radii)', fmt(rho, 9)]);
+  if (frame.kind === 'simplex') {
+    const gap = vNorm - rho;
+    const ok = frame.reason === 'point-inside' || gap <= frame.tolerance;
+    rows.push([rho > 0 ? '‖v‖ − ρ vs tolerance' : '‖v‖ vs tolerance', `${fmt(gap, 6)} ${ok ? '≤' : '>'} ${fmt(frame.tolerance, 3)}`, ok ? 'ok' : 'pending']);
+  }
+  rows.push(['|P|', String(frame.simplex.length)]);
+  if (frame.simplex.length) rows.push(['weights', frame.simplex.map((s) => fmt(s.lambda, 4)).join(', ')]);
+  if (frame.kind !== 'done' && len3(frame.normal) > 0) rows.push(['n (plane normal)', fmtVec(unit(frame.normal), 5)]);
+  rows.push(['status', frame.reason]);
+  if (frame.kind === 'done') {
+    const r = trace.result;
+    rows.push(['result', r.hit ? 'hit' : 'miss', r.hit ? 'ok' : undefined]);
+    if (r.hit) {
+      rows.push([d.shapeCast ? 'time of impact t' : 't', fmt(r.t, 12)]);
+      if ('point' in r) rows.push(['point', fmtVec(r.point, 7)]);
+      rows.push(['normal', r.normal ? fmtVec(r.normal, 7) : '— (overlap at the start)']);
+      if ('pointA' in r) {
+        rows.push(['pointA', fmtVec(r.pointA, 7)]);
+        rows.push(['pointB', fmtVec(r.pointB, 7)]);
+      }
+    }
+    rows.push(['iterations, status', `${r.iterations}, ${r.status}`]);
+  }
+  return rows;
+}
+
+export function describeCastResult(trace: CastTrace): string {
+  const r = trace.result;
+  const tail = `${r.iterations} iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
+  const bound = r.status === 'converged' ? '' : ' (a certified lower bound of the time)';
+  if (trace.query === 'raycast') {
+    const rr = trace.result;
+    if (!rr.hit) return `The ray misses shape A (${tail}).`;
+    if (rr.startedInside) return `The ray starts inside shape A: hit at t = 0, no entry normal (${tail}).`;
+    return `The ray hits shape A at t = ${fmt(rr.t, 12)}${bound}, point ${fmtVec(rr.point, 6)}, normal ${fmtVec(rr.normal, 6)} (${tail}).`;
+  }
+  const rs = trace.result;
+  if (!rs.hit) return `A and B do not touch during the motion (${tail}).`;
+  if (rs.initiallyOverlapping) return `A and B already overlap at t = 0: contact at ${fmtVec(rs.pointA, 6)}, no normal (${tail}).`;
+  return `A and B first touch at t = ${fmt(rs.t, 12)}${bound}: pointA ${fmtVec(rs.pointA, 6)}, pointB ${fmtVec(rs.pointB, 6)}, `
+    + `normal ${fmtVec(rs.normal, 6)} from A to B (${tail}).`;
+}
+
+function unit(a: Vec3): Vec3 {
+  const l = len3(a);
+  const k = 1 / l;
+  return l > 0 ? [a[0] * k, a[1] * k, a[2] * k] : a;
+}

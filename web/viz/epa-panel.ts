@@ -1,0 +1,52 @@
+// EPA frames (penetration) in the side panel: the estimate, the gap of the termination test, and the result.
+import type { EpaFrame, EpaTrace, Vec3 } from '../lib/index';
+import { dot3, fmt, fmtVec, len3 } from '../lib/draw/format';
+import type { Row } from './query-view';
+
+export function epaRows(frame: EpaFrame, trace: EpaTrace): Row[] {
+  const rows: Row[] = [];
+  rows.push(['iteration', String(frame.iteration)]);
+  if (frame.vertices.length) {
+    // A frame without a current estimate (the seed; the expand frames of the current trace) has a zero normal.
+    const known = len3(frame.normal) > 0;
+    rows.push(['depth d (nearest face)', known ? fmt(frame.depth, 9) : '—']);
+    rows.push(['normal n', known ? fmtVec(frame.normal) : '—']);
+    if (frame.support) {
+      rows.push(['w', fmtVec(frame.support.w)]);
+      rows.push(['n·w', fmt(dot3(frame.normal, frame.support.w), 9)]);
+    }
+    if (frame.gap !== null) {
+      const ok = frame.gap <= frame.tolerance;
+      rows.push(['gap n·w − d', `${fmt(frame.gap)} ${ok ? '≤' : '>'} ${fmt(frame.tolerance, 3)}`, ok ? 'ok' : 'pending']);
+    }
+    rows.push(['faces', String(frame.faces.length)]);
+    rows.push(['vertices', String(frame.vertices.length)]);
+    if (frame.kind === 'expand') {
+      rows.push(['removed / horizon / new', `${frame.removed.length} / ${frame.horizon.length} / ${frame.added.length}`]);
+    }
+  }
+  const margins = trace.marginA > 0 || trace.marginB > 0;
+  if (margins) {
+    rows.push(['r_A, r_B', `${fmt(trace.marginA)}, ${fmt(trace.marginB)}`]);
+    if (frame.vertices.length) rows.push(['d + r_A + r_B', fmt(frame.depth + trace.marginA + trace.marginB, 9)]);
+  }
+  if (frame.kind === 'done') {
+    const r = trace.result;
+    rows.push(['result depth', fmt(r.depth, 9), r.intersecting ? 'ok' : undefined]);
+    rows.push(['result normal', fmtVec(r.normal, 6)]);
+    rows.push(['pointA', fmtVec(r.pointA)]);
+    rows.push(['pointB', fmtVec(r.pointB)]);
+  }
+  return rows;
+}
+
+export function describeEpaResult(trace: EpaTrace): string {
+  const r = trace.result;
+  const tail = `${r.iterations} EPA iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
+  if (!r.intersecting) {
+    const d = len3(r.pointA.map((x, i) => x - r.pointB[i]) as Vec3);
+    return `Separated (distance ${fmt(d, 9)}): no penetration. Closest points ${fmtVec(r.pointA)} on A and ${fmtVec(r.pointB)} on B (${tail}).`;
+  }
+  return `Penetration depth ${fmt(r.depth, 9)} along n = ${fmtVec(r.normal, 6)} (move B by depth·n to separate); `
+    + `contact ${fmtVec(r.pointA)} on A, ${fmtVec(r.pointB)} on B (${tail}).`;
+}

@@ -1,0 +1,33 @@
+// GJK frames (intersect, distance) in the side panel: the values of the termination test, and the result.
+import type { GjkFrame, GjkTrace } from '../lib/index';
+import { fmt, fmtVec, len3 } from '../lib/draw/format';
+import type { Row } from './query-view';
+
+export function gjkRows(frame: GjkFrame, trace: GjkTrace): Row[] {
+  const rows: Row[] = [];
+  const vnorm = len3(frame.v);
+  rows.push(['iteration', String(frame.iteration)]);
+  rows.push([frame.simplex.length ? 'v' : 'v (direction)', fmtVec(frame.v)]);
+  rows.push(['‖v‖', fmt(vnorm)]);
+  rows.push(['‖v‖²', fmt(frame.vv)]);
+  rows.push(['w', frame.support ? fmtVec(frame.support.w) : '—']);
+  rows.push(['v·w', fmt(frame.vw)]);
+  if (frame.gap !== null) {
+    const ok = frame.gap <= frame.tolerance;
+    rows.push(['gap ‖v‖² − v·w', `${fmt(frame.gap)} ${ok ? '≤' : '>'} ${fmt(frame.tolerance, 3)}`, ok ? 'ok' : 'pending']);
+  }
+  rows.push(['|W|', String(frame.simplex.length)]);
+  if (frame.simplex.length) rows.push(['weights λ', frame.simplex.map((x) => fmt(x.lambda, 4)).join(', ')]);
+  if (trace.marginA > 0 || trace.marginB > 0) {
+    rows.push(['r_A, r_B', `${fmt(trace.marginA)}, ${fmt(trace.marginB)}`]);
+    if (frame.simplex.length) rows.push(['‖v‖ − r_A − r_B', fmt(vnorm - trace.marginA - trace.marginB)]);
+  }
+  return rows;
+}
+
+export function describeGjkResult(trace: GjkTrace): string {
+  const r = trace.result;
+  const tail = `${r.iterations} iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
+  if ('intersecting' in r) return `${r.intersecting ? 'Intersecting' : 'Separated'} (${tail}).`;
+  return `Distance ${fmt(r.distance, 9)} between ${fmtVec(r.pointA)} on A and ${fmtVec(r.pointB)} on B (${tail}).`;
+}

@@ -1,0 +1,52 @@
+// Quickhull frames (query "hull") in the side panel: faces, conflict lists, the eye, and the result.
+import type { HullFrame, HullTrace } from '../lib/index';
+import { fmt, fmtVec } from '../lib/draw/format';
+import { eyeFace, inputPoints } from '../lib/draw/quickhull';
+import type { Row } from './query-view';
+
+export function hullRows(frame: HullFrame, trace: HullTrace): Row[] {
+  const P = inputPoints(trace);
+  const rows: Row[] = [];
+  rows.push(['iteration', String(frame.iteration)]);
+  rows.push(['input points', String(P.length)]);
+  rows.push(['faces', String(frame.faces.length)]);
+  rows.push(['hull vertices', String(new Set(frame.faces.flatMap((f) => f.v)).size)]);
+  const left = frame.faces.reduce((s, f) => s + f.conflicts.length, 0);
+  rows.push(['points left (in conflict lists)', String(left), left === 0 && frame.faces.length ? 'ok' : undefined]);
+  const withConflicts = frame.faces.filter((f) => f.conflicts.length).length;
+  if (frame.faces.length) rows.push(['faces with conflict points', String(withConflicts)]);
+  if (frame.eye !== null) {
+    rows.push(['eye', `#${frame.eye} ${fmtVec(P[frame.eye])}`]);
+    const ef = eyeFace(frame, P);
+    if (ef) rows.push(['eye distance (to face ' + ef.face.id + ')', fmt(ef.distance, 6)]);
+  }
+  if (frame.kind === 'visible' || frame.kind === 'horizon' || frame.kind === 'cone') {
+    rows.push(['visible / horizon / new', `${frame.visible.length} / ${frame.horizon.length} / ${frame.added.length}`]);
+  }
+  if (frame.kind === 'done' || frame.kind === 'degenerate') {
+    const r = trace.result;
+    rows.push(['result', r.kind]);
+    rows.push(['vertices', String(r.vertices?.length ?? 0)]);
+    rows.push(['triangles', String(r.faces?.length ?? 0)]);
+    if (r.polygons) rows.push(['faces (coplanar merged)', String(r.polygons.length)]);
+  }
+  return rows;
+}
+
+export function describeHullResult(trace: HullTrace): string {
+  const r = trace.result;
+  const n = inputPoints(trace).length;
+  const V = r.vertices?.length ?? 0;
+  const pl = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
+  const vx = (k: number) => `${k} ${k === 1 ? 'vertex' : 'vertices'}`;
+  switch (r.kind) {
+    case 'polyhedron': {
+      const merged = r.polygons?.length && r.polygons.length !== r.faces.length ? ` (${pl(r.polygons.length, 'face')} once coplanar triangles are merged)` : '';
+      return `Convex hull of ${pl(n, 'point')}: a polyhedron with ${vx(V)} and ${pl(r.faces.length, 'triangle')}${merged}.`;
+    }
+    case 'polygon': return `The ${pl(n, 'point')} are coplanar: the hull is a flat polygon with ${vx(V)}.`;
+    case 'segment': return `The ${pl(n, 'point')} are collinear: the hull is a segment.`;
+    case 'point': return `All ${pl(n, 'point')} coincide: the hull is a single point.`;
+    default: return `Hull: ${String((r as { kind?: unknown }).kind)}.`;
+  }
+}

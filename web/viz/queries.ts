@@ -1,0 +1,186 @@
+// Every query the page shows, in one registry: its heading, mode, the drawing of its frames (the library's
+// drawing layer, lib/draw/frames.ts), its values table and result sentence, the views' contents and titles,
+// and the scene it is made from. The app, the views and the panel look a query up here and never branch on it.
+import * as THREE from 'three';
+import { FRAME_DRAWERS } from '../lib/draw/frames';
+import { round } from '../lib/draw/format';
+import type {
+  ChungWangTrace, EpaTrace, GjkTrace, HullTrace, Query, RaycastTrace, SatTrace, Scene, Shape, ShapecastTrace, Trace, Vec3,
+} from '../lib/index';
+import { castRows, describeCastResult } from './cast-panel';
+import { chungWangRows, describeChungWangResult } from './cw-panel';
+import { describeEpaResult, epaRows } from './epa-panel';
+import { describeGjkResult, gjkRows } from './gjk-panel';
+import { describeHullResult, hullRows } from './hull-panel';
+import type { FrameOverlay, MinkowskiMode, QueryView } from './query-view';
+import { describeSatResult, satRows } from './sat-panel';
+
+// ---- the views' headings and contents ------------------------------------------------------------------
+
+/** Headings of the shapes view and the right view; `pairRight` is the right one's with two shapes. */
+function titles(pairRight: string): (shapes: number) => [string, string] {
+  return (shapes) => shapes < 2
+    ? ['Shape A and the ray', 'Shape A: the ray, x(λ) and the simplex']
+    : ['Shapes A and B', pairRight];
+}
+
+const DIFFERENCE_TITLE = 'Minkowski difference A − B  ·  O = origin';
+const MOTION_TITLE = 'Minkowski difference A − B: the relative motion from O';
+
+/** A − B, or shape A alone when the scene has only A (the ray cast). */
+const differenceOrA = (shapes: number): MinkowskiMode => (shapes === 1 ? 'single' : 'difference');
+
+/** The pair with the query: the fields the query does not use are already gone. */
+const samePair = (pair: Scene, query: Query) => ({ scene: { ...pair, query } as Scene });
+
+// ---- the entries -----------------------------------------------------------------------------------------
+
+/** An entry, type-checked against the trace of its query. */
+function entry<T extends Trace>(view: QueryView<T>): QueryView {
+  return view as unknown as QueryView;
+}
+
+function gjk(traced: GjkTrace['query']): QueryView {
+  return entry<GjkTrace>({
+    algorithm: 'GJK', mode: 'gjk', family: 'pair', traced, drawer: FRAME_DRAWERS[traced],
+    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: gjkRows, describe: describeGjkResult, fromPair: samePair,
+  });
+}
+
+const hull: QueryView<HullTrace> = {
+  algorithm: 'Quickhull', mode: 'hull', family: 'cloud', traced: 'hull', drawer: FRAME_DRAWERS.hull,
+  rows: hullRows, describe: describeHullResult,
+};
+
+const VIEWS: { readonly [Q in Query]: QueryView } = {
+  intersect: gjk('intersect'),
+  distance: gjk('distance'),
+  penetration: entry<EpaTrace>({
+    algorithm: 'EPA (after GJK)', mode: 'epa', family: 'pair', traced: 'penetration', drawer: FRAME_DRAWERS.penetration,
+    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: epaRows, describe: describeEpaResult, fromPair: samePair,
+  }),
+  sat: entry<SatTrace>({
+    algorithm: 'Separating-axis test', mode: 'sat', family: 'pair', traced: 'sat', drawer: FRAME_DRAWERS.sat,
+    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: satRows, describe: describeSatResult,
+    fromPair: (pair, query) => {
+      // SAT needs shapes with vertices: a cylinder, cone or ellipsoid becomes its bounding box (same pose).
+      const boxed = pair.shapes.map(boxIfCurved);
+      const changed = ['A', 'B'].filter((_, i) => boxed[i] !== pair.shapes[i]);
+      return {
+        scene: { ...pair, shapes: boxed, query },
+        note: changed.length ? `SAT works on shapes with vertices: the curved shape ${changed.join(' and ')} was replaced by its bounding box.` : undefined,
+      };
+    },
+  }),
+  chungwang: entry<ChungWangTrace>({
+    algorithm: 'Chung–Wang', mode: 'cw', family: 'pair', traced: 'chungwang', drawer: FRAME_DRAWERS.chungwang,
+    minkowski: () => 'gauss', titles: (shapes) => [titles('')(shapes)[0], 'Gauss sphere: directions r on the unit sphere'],
+    rows: chungWangRows, describe: describeChungWangResult, fromPair: samePair,
+  }),
+  raycast: entry<RaycastTrace>({
+    algorithm: 'GJK ray cast', mode: 'cast', family: 'single', traced: 'raycast', drawer: FRAME_DRAWERS.raycast,
+    minkowski: differenceOrA, titles: titles(MOTION_TITLE), rows: castRows, describe: describeCastResult,
+    // Shape A and a ray aimed at it.
+    fromPair: (pair, query) => ({ scene: { version: 1, query, shapes: [pair.shapes[0]], ray: defaultRay(pair.shapes[0]) } }),
+    frame: frameRay,
+  }),
+  shapecast: entry<ShapecastTrace>({
+    algorithm: 'GJK shape cast', mode: 'cast', family: 'pair', traced: 'shapecast', drawer: FRAME_DRAWERS.shapecast,
+    minkowski: differenceOrA, titles: titles(MOTION_TITLE), rows: castRows, describe: describeCastResult,
+    // A motion that brings B to A.
+    fromPair: (pair, query) => ({ scene: { ...pair, query, motion: defaultMotion(pair) } }),
+    frame: frameMotion,
+  }),
+  hull: entry(hull),
+  // The "obb" query has no steps of its own: its page shows quickhull's, with the boxes over them.
+  obb: entry<HullTrace>({ ...hull, boundsShown: ['aabb', 'obb'] }),
+};
+
+/** The views of query `q` (of a scene or of a trace). */
+export function viewOf(q: Query | string): QueryView {
+  const v = (VIEWS as Partial<Record<string, QueryView>>)[q];
+  if (!v) throw new Error(`the page has no view of the query '${q}'`);
+  return v;
+}
+
+/** The frame `index` of `trace` as the page shows it; `scene` is the scene the trace came from. */
+export function overlayFor(trace: Trace | null, index: number, scene?: Scene): FrameOverlay | null {
+  if (!trace) return null;
+  const view = viewOf(trace.query);
+  const frame = trace.frames[index];
+  const drawing = view.drawer.draw(trace, index, scene);
+  if (!frame || !drawing) return null;
+  return { ...drawing, values: () => view.rows(frame, trace) };
+}
+
+// ---- scenes made for a query -----------------------------------------------------------------------------
+
+/** A ray for shape A: from 4 size units to its −x side, slightly above its centre, along +x, long enough to cross it. */
+function defaultRay(a: Shape): NonNullable<Scene['ray']> {
+  const p = a.position ?? [0, 0, 0];
+  const size = shapeSize(a);
+  return {
+    origin: [round(p[0] - 4 * size, 4), round(p[1] + 0.25 * size, 4), round(p[2] + 0.1 * size, 4)],
+    direction: [1, 0, 0],
+    maxT: round(8 * size, 4),
+  };
+}
+
+/** The shape itself when it has vertices, else its local bounding box with the same pose and margin. */
+function boxIfCurved(s: Shape): Shape {
+  const c = s as Shape & { radius?: number; halfHeight?: number; radii?: Vec3 };
+  const half: Vec3 | null = s.type === 'cylinder' || s.type === 'cone'
+    ? [c.radius ?? 1, c.halfHeight ?? 1, c.radius ?? 1]
+    : s.type === 'ellipsoid' ? (c.radii ?? [1, 1, 1]) : null;
+  if (!half) return s;
+  const box: Shape = { type: 'box', halfExtents: half };
+  if (s.position) box.position = s.position;
+  if (s.rotation) box.rotation = s.rotation;
+  if (s.margin !== undefined) box.margin = s.margin;
+  return box;
+}
+
+/** A motion that brings B to A: B moves by their offset (so it ends where A was), A stays. */
+function defaultMotion(pair: Scene): NonNullable<Scene['motion']> {
+  const a = pair.shapes[0].position ?? [0, 0, 0];
+  const b = pair.shapes[1].position ?? [0, 0, 0];
+  return { translationA: [0, 0, 0], translationB: [0, 1, 2].map((i) => round(a[i] - b[i], 4)) as Vec3 };
+}
+
+/** A rough size of a shape (for default rays): its largest dimension parameter, at least 0.5. */
+function shapeSize(s: Shape): number {
+  const r = s as { radius?: number; halfHeight?: number; halfExtents?: Vec3; radii?: Vec3; points?: Vec3[] };
+  let m = Math.max(r.radius ?? 0, r.halfHeight ?? 0, ...(r.halfExtents ?? []), ...(r.radii ?? []));
+  for (const q of r.points ?? []) m = Math.max(m, Math.hypot(q[0], q[1], q[2]));
+  return Math.max(0.5, m);
+}
+
+// ---- what the casts add to the framed views --------------------------------------------------------------
+
+function grow(s: THREE.Sphere, p: readonly number[]): void {
+  if (p.every(Number.isFinite)) s.union(new THREE.Sphere(new THREE.Vector3(p[0], p[1], p[2]), 0));
+}
+
+/** The whole ray (up to maxT) in both views; a very long ray (maxT far beyond the shape) at most 4 shape sizes long, so that the shape stays more than a dot. */
+function frameRay(scene: Scene, a: THREE.Sphere, b: THREE.Sphere): void {
+  const ray = scene.ray;
+  if (!ray) return;
+  const t = Math.min(ray.maxT ?? 1, (4 * a.radius + Math.hypot(...ray.origin.map((x, i) => x - a.center.getComponent(i))))
+    / Math.max(1e-300, Math.hypot(...ray.direction)));
+  const end = ray.origin.map((x, i) => x + t * ray.direction[i]);
+  for (const p of [ray.origin, end]) { grow(a, p); grow(b, p); }
+}
+
+/** Where the moving shapes end (shapes view), and the relative motion tB − tA from O (right view). */
+function frameMotion(scene: Scene, a: THREE.Sphere, b: THREE.Sphere): void {
+  const motion = scene.motion;
+  if (!motion) return;
+  const tA = motion.translationA ?? [0, 0, 0];
+  const tB = motion.translationB ?? [0, 0, 0];
+  scene.shapes.forEach((s, i) => {
+    const p = s.position ?? [0, 0, 0];
+    const t = i === 0 ? tA : tB;
+    grow(a, p.map((x, k) => x + t[k]));
+  });
+  grow(b, tB.map((x, k) => x - tA[k]));
+}

@@ -1,0 +1,57 @@
+// What the page needs to know about one query to show it: the contract of the registry in queries.ts.
+import type * as THREE from 'three';
+import type { BoundKind } from '../lib/draw/bounds';
+import type { FrameDrawer } from '../lib/draw/frames';
+import type { FrameDrawing } from '../lib/draw/types';
+import type { Query, Scene, Trace } from '../lib/index';
+
+/** A row of the values table: name, value, and optionally a class ('ok' or 'pending'). */
+export type Row = [string, string, string?];
+
+/** A frame as the page shows it: drawn by the library's drawing layer, listed in the values table. */
+export interface FrameOverlay extends FrameDrawing {
+  /** The values table. */
+  values(): Row[];
+}
+
+/** The page's mode (data-algorithm on #app): which views, panels and legend entries are shown. */
+export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw';
+
+/** What the right view shows: A − B, shape A alone in world space, or the unit sphere of directions. */
+export type MinkowskiMode = 'difference' | 'single' | 'gauss';
+
+/**
+ * One query's drawing, panel and view hooks. T is the trace the page steps through (the "obb" query shows
+ * quickhull's).
+ */
+export interface QueryView<T extends Trace = Trace> {
+  /** Heading of the pseudocode panel. */
+  algorithm: string;
+  mode: AlgorithmMode;
+  /**
+   * The scenes it takes: 'cloud' — one point cloud, shown in the hull view with its side panel; 'pair' — the
+   * shapes A and B in the shapes view and the right view; 'single' — shape A and a ray.
+   */
+  family: 'cloud' | 'pair' | 'single';
+  /** The query whose trace the page steps through. */
+  traced: T['query'];
+  /** How that trace's frames are drawn (the library's drawing layer). */
+  drawer: FrameDrawer<T>;
+  /** The bounding volumes switched on when the page comes to this query from another. */
+  boundsShown?: BoundKind[];
+  /** Pair and single queries: the right view's content, for a scene with `shapes` shapes. */
+  minkowski?(shapes: number): MinkowskiMode;
+  /** Pair and single queries: headings of the shapes view and the right view, for a scene with `shapes` shapes. */
+  titles?(shapes: number): [string, string];
+  /** The values table of a frame. */
+  rows(frame: T['frames'][number], trace: T): Row[];
+  /** One sentence with the trace's result. */
+  describe(trace: T): string;
+  /**
+   * Pair and single queries: the scene of this query made from the current pair of shapes (`pair` has neither
+   * a ray nor a motion), when the user picks the query; `note` tells the user what was changed.
+   */
+  fromPair?(pair: Scene, query: Query): { scene: Scene; note?: string };
+  /** Grows the spheres framed by the shapes view (`shapes`) and the right view (`right`) to what the scene adds. */
+  frame?(scene: Scene, shapes: THREE.Sphere, right: THREE.Sphere): void;
+}
