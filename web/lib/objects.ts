@@ -14,6 +14,7 @@
 // names the offending field; this file only checks what JavaScript alone
 // knows (types, lengths) and moves numbers in and out of the wasm heap.
 import type { WasmModule } from '#collidoscope-wasm';
+import { withText, type RawTrace } from './captions';
 import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
 import type {
@@ -642,7 +643,7 @@ function single(q: BatchQuery, args: readonly unknown[], options: IntersectOptio
   const m = mod();
   const [a, b] = prepare(m, q, args);
   const s = scratchOf(m);
-  if (trace === true) return unwrap<unknown>(m.traceQuery(q, a, b, s.input));
+  if (trace === true) return withText(unwrap<RawTrace>(m.traceQuery(q, a, b, s.input)));
   if (cache !== undefined && !(cache instanceof IntersectCache)) {
     throw new CollidoscopeError('invalid-argument', 'options.cache', `must be an IntersectCache, got ${describe(cache)}`);
   }

@@ -142,13 +142,14 @@ struct EpaRecorder {
   void record(EpaFrame&& f) { frames.push_back(std::move(f)); }
 };
 
+// Pseudocode line numbers (1-based) that frames name; the text of each line
+// is the caller's (web/lib/captions.ts), numbered the same way.
 namespace epa_lines {
 constexpr int kGjk = 1, kSeed = 2, kLoop = 3, kClosest = 4, kSupport = 5, kConverged = 6, kRemove = 7,
               kStitch = 8, kResult = 9;
+constexpr int kCount = 9;  // lines of the pseudocode
 }
 
-// Lines of the EPA pseudocode (nullptr-terminated); numbers as epa_lines.
-const char* const* epaPseudocode();
 
 // ---- the polytope ----------------------------------------------------------
 

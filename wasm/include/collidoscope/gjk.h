@@ -111,16 +111,16 @@ struct GjkCache {
   bool valid = false;
 };
 
-// Pseudocode line numbers, shared with the page (gjkPseudocode()).
+// Pseudocode line numbers (1-based) that frames name; the text of each line
+// is the caller's (web/lib/captions.ts), numbered the same way.
 namespace gjk_lines {
 constexpr int kDistInit = 1, kDistSupport = 3, kDistConverged = 4, kDistDuplicate = 5, kDistReduce = 6,
               kDistInside = 7, kDistNoProgress = 8, kDistCap = 9, kDistRadii = 10;
+constexpr int kDistCount = 10;  // lines of the distance pseudocode
 constexpr int kIsInit = 1, kIsSupport = 3, kIsSeparated = 4, kIsConverged = 5, kIsReduce = 6, kIsInside = 7,
               kIsNoProgress = 8, kIsCap = 9;
+constexpr int kIsCount = 9;  // lines of the intersect pseudocode
 }  // namespace gjk_lines
-
-// Lines of the pseudocode for "distance" or "intersect" (nullptr-terminated).
-const char* const* gjkPseudocode(bool intersect);
 
 namespace detail {
 
