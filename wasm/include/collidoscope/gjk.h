@@ -258,28 +258,6 @@ inline Vec3 initialDirection(const SA& a, const SB& b) {
   return normalizedOr(a.center() - b.center(), Vec3{1, 0, 0});
 }
 
-template <class Trace>
-inline void recordFrame(Trace& trace, GjkEvent event, GjkReason reason, int line, int iteration,
-                        const Simplex& simplex, const Vec3& v, const Vec3& direction, const SimplexVertex* support,
-                        bool hasTest, double vv, double vw, double tolerance) {
-  GjkFrame f;
-  f.event = event;
-  f.reason = reason;
-  f.line = line;
-  f.iteration = iteration;
-  f.simplex = simplex;
-  f.v = v;
-  f.direction = direction;
-  f.hasSupport = support != nullptr;
-  if (support) f.support = *support;
-  f.hasTest = hasTest;
-  f.vv = vv;
-  f.vw = vw;
-  f.gap = vv - vw;
-  f.tolerance = tolerance;
-  trace.record(f);
-}
-
 }  // namespace detail
 
 // Distance between two convex shapes and a pair of closest points.
@@ -321,10 +299,6 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
       }
     }
   }
-  if constexpr (Trace::enabled) {
-    detail::recordFrame(trace, GjkEvent::Init, GjkReason::StartFromPoint, kDistInit, 0, simplex, v, Vec3{}, nullptr,
-                        false, vv, 0, 0);
-  }
 
   GjkStatus status = GjkStatus::MaxIterations;
   GjkReason reason = GjkReason::IterationCap;
@@ -332,6 +306,19 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
   bool overlap = false;
   int iteration = 0;
   int sideways = 0;
+  // A frame showing the state so far (W, v); each step adds what it computed.
+  [[maybe_unused]] const auto frame = [&](GjkEvent event, GjkReason why, int at) {
+    GjkFrame f;
+    f.event = event;
+    f.reason = why;
+    f.line = at;
+    f.iteration = iteration;
+    f.simplex = simplex;
+    f.v = v;
+    f.vv = vv;
+    return f;
+  };
+  if constexpr (Trace::enabled) trace.record(frame(GjkEvent::Init, GjkReason::StartFromPoint, kDistInit));
   // ‖v‖ within this of zero counts as touching: below it v is rounding noise.
   auto zeroBound = [&]() { return kRoundingUlps * kUnitRoundoff * scale; };
 
@@ -365,8 +352,15 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     }
     if (stop) status = reason == GjkReason::DuplicateSupport ? GjkStatus::Degenerate : GjkStatus::Converged;
     if constexpr (Trace::enabled) {
-      detail::recordFrame(trace, GjkEvent::Support, stop ? reason : GjkReason::Progress, stop ? line : kDistSupport,
-                          iteration, simplex, v, direction, &w, true, vv, vw, tolerance);
+      GjkFrame f = frame(GjkEvent::Support, stop ? reason : GjkReason::Progress, stop ? line : kDistSupport);
+      f.direction = direction;
+      f.hasSupport = true;
+      f.support = w;
+      f.hasTest = true;
+      f.vw = vw;
+      f.gap = gap;
+      f.tolerance = tolerance;
+      trace.record(f);
     }
     if (stop) break;
 
@@ -401,8 +395,11 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
       reason = GjkReason::NoProgress;
       line = kDistNoProgress;
       if constexpr (Trace::enabled) {
-        detail::recordFrame(trace, GjkEvent::Simplex, reason, kDistNoProgress, iteration, simplex, v, direction, &w,
-                            false, vv, 0, 0);
+        GjkFrame f = frame(GjkEvent::Simplex, reason, kDistNoProgress);
+        f.direction = direction;
+        f.hasSupport = true;
+        f.support = w;
+        trace.record(f);
       }
       break;
     }
@@ -413,8 +410,11 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
       line = kDistInside;
     }
     if constexpr (Trace::enabled) {
-      detail::recordFrame(trace, GjkEvent::Simplex, overlap ? reason : GjkReason::Progress,
-                          overlap ? kDistInside : kDistReduce, iteration, simplex, v, direction, &w, false, vv, 0, 0);
+      GjkFrame f = frame(GjkEvent::Simplex, overlap ? reason : GjkReason::Progress, overlap ? kDistInside : kDistReduce);
+      f.direction = direction;
+      f.hasSupport = true;
+      f.support = w;
+      trace.record(f);
     }
   }
 
@@ -444,10 +444,7 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
       out.pointA = out.pointB = pa + normal * (radius > 0 ? coreDistance * (shapeA.radius() / radius) : 0);
     }
   }
-  if constexpr (Trace::enabled) {
-    detail::recordFrame(trace, GjkEvent::Done, reason, radius > 0 && !overlap ? kDistRadii : line, iteration,
-                        simplex, v, Vec3{}, nullptr, false, vv, 0, 0);
-  }
+  if constexpr (Trace::enabled) trace.record(frame(GjkEvent::Done, reason, radius > 0 && !overlap ? kDistRadii : line));
   return out;
 }
 
@@ -494,11 +491,6 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   Vec3 v = warm ? cache->direction : detail::initialDirection(shapeA, shapeB);
   double vv = dot(v, v);
   double scale = 0;
-  if constexpr (Trace::enabled) {
-    detail::recordFrame(trace, GjkEvent::Init, warm ? GjkReason::StartFromCache : GjkReason::StartFromPoint,
-                        kIsInit, 0, simplex, v, Vec3{}, nullptr, false, vv, 0, 0);
-  }
-
   int iteration = 0;
   int line = kIsCap;
   GjkReason reason = GjkReason::IterationCap;
@@ -506,6 +498,20 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   bool intersecting = false;
   bool decided = false;
   int sideways = 0;
+  // A frame showing the state so far (W, v); each step adds what it computed.
+  [[maybe_unused]] const auto frame = [&](GjkEvent event, GjkReason why, int at) {
+    GjkFrame f;
+    f.event = event;
+    f.reason = why;
+    f.line = at;
+    f.iteration = iteration;
+    f.simplex = simplex;
+    f.v = v;
+    f.vv = vv;
+    return f;
+  };
+  if constexpr (Trace::enabled)
+    trace.record(frame(GjkEvent::Init, warm ? GjkReason::StartFromCache : GjkReason::StartFromPoint, kIsInit));
   while (!decided && iteration < settings.maxIterations) {
     ++iteration;
     const Vec3 direction = -v;
@@ -535,9 +541,16 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
       status = duplicate ? GjkStatus::Degenerate : GjkStatus::Converged;
     }
     if constexpr (Trace::enabled) {
-      detail::recordFrame(trace, GjkEvent::Support, decided ? reason : GjkReason::Progress,
-                          decided ? line : kIsSupport, iteration, simplex, v, direction, &w, simplex.size > 0, vv,
-                          vw, tolerance);
+      GjkFrame f = frame(GjkEvent::Support, decided ? reason : GjkReason::Progress, decided ? line : kIsSupport);
+      f.direction = direction;
+      f.hasSupport = true;
+      f.support = w;
+      f.vw = vw;
+      // The gap is tested (and shown) once W holds a point.
+      f.hasTest = simplex.size > 0;
+      f.gap = vv - vw;
+      f.tolerance = tolerance;
+      trace.record(f);
     }
     if (decided) break;
 
@@ -561,16 +574,22 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
       line = kIsNoProgress;
       status = GjkStatus::Degenerate;
       if constexpr (Trace::enabled) {
-        detail::recordFrame(trace, GjkEvent::Simplex, reason, line, iteration, simplex, v, direction, &w, false, vv,
-                            0, 0);
+        GjkFrame f = frame(GjkEvent::Simplex, reason, line);
+        f.direction = direction;
+        f.hasSupport = true;
+        f.support = w;
+        trace.record(f);
       }
       break;
     }
     v = simplex.size == 4 ? Vec3{} : next;
     vv = simplex.size == 4 ? 0 : nextVV;
     if constexpr (Trace::enabled) {
-      detail::recordFrame(trace, GjkEvent::Simplex, decided ? reason : GjkReason::Progress,
-                          decided ? line : kIsReduce, iteration, simplex, v, direction, &w, false, vv, 0, 0);
+      GjkFrame f = frame(GjkEvent::Simplex, decided ? reason : GjkReason::Progress, decided ? line : kIsReduce);
+      f.direction = direction;
+      f.hasSupport = true;
+      f.support = w;
+      trace.record(f);
     }
   }
   if (!decided) intersecting = true;  // iteration cap without a separating axis
@@ -583,10 +602,7 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   out.intersecting = intersecting;
   out.iterations = iteration;
   out.status = status;
-  if constexpr (Trace::enabled) {
-    detail::recordFrame(trace, GjkEvent::Done, reason, line, iteration, simplex, v, Vec3{}, nullptr, false, vv, 0,
-                        0);
-  }
+  if constexpr (Trace::enabled) trace.record(frame(GjkEvent::Done, reason, line));
   return out;
 }
 
