@@ -1,6 +1,8 @@
 // collidoscope — the types of the scene format, its results and the traces of its queries (re-exported by
 // index.ts). Trace frames carry numbers, vectors and the names of the reasons a step ended; the words of a
-// caption and the pseudocode are added by captions.ts.
+// caption and the pseudocode are added by captions.ts. The names of statuses, reasons and kinds are the C++
+// side's, generated into generated-schema.ts.
+import type * as names from './generated-schema';
 export type Vec3 = [number, number, number];
 export type Quat = [number, number, number, number];
 export type ShapeType =
@@ -36,7 +38,7 @@ export interface Scene {
   step?: number;
 }
 
-export type Status = 'converged' | 'max-iterations' | 'degenerate';
+export type Status = names.GjkStatus;
 
 export interface IntersectResult {
   intersecting: boolean;
@@ -65,13 +67,13 @@ export interface PenetrationResult {
   pointB: Vec3;
   /** EPA iterations (0 when GJK alone decided). */
   iterations: number;
-  status: 'converged' | 'touching' | 'max-iterations' | 'degenerate';
+  status: names.EpaStatus;
 }
 
 /** The convex hull of shape A's points (query "hull"). */
 export interface HullResult {
   /** Dimension of the hull: a flat input gives a polygon, a collinear one a segment. */
-  kind: 'point' | 'segment' | 'polygon' | 'polyhedron';
+  kind: names.HullKind;
   /** The extreme points only. */
   vertices: Vec3[];
   /** Outward counter-clockwise triangles (a polygon: fanned, CCW around `normal`). */
@@ -117,7 +119,7 @@ export interface SatResult {
   /** Separation along axis when apart (a lower bound of the distance); 0 when intersecting. */
   gap: number;
   /** Where the deciding axis came from. */
-  axisKind: 'face-a' | 'face-b' | 'edge-edge' | 'flat-side' | 'line';
+  axisKind: names.SatAxisKind;
   axesTested: number;
   /**
    * 'ok': exact for these shapes. 'rounded-bound': rounded shapes whose cores are apart, where the
@@ -163,7 +165,7 @@ export interface ChungWangResult {
   separatingAxis: Vec3 | null;
   iterations: number;
   /** 'max-iterations' (near touching: no decision within the cap) is reported as intersecting. */
-  status: 'separated' | 'intersecting' | 'max-iterations' | 'degenerate';
+  status: names.ChungWangStatus;
 }
 
 export type Result =
@@ -182,7 +184,7 @@ export interface SimplexVertex {
 export interface GjkFrame {
   kind: 'init' | 'support' | 'simplex' | 'done';
   /** Why the step did what it did, e.g. 'progress', 'separated', 'gap-within-tolerance'. */
-  reason: string;
+  reason: names.GjkReason;
   /** 1-based line of Trace.pseudocode that produced this frame. */
   line: number;
   iteration: number;
@@ -227,7 +229,7 @@ export interface EpaFace {
 
 export interface EpaFrame {
   kind: 'seed' | 'closest' | 'support' | 'expand' | 'done';
-  reason: string;
+  reason: names.EpaReason;
   /** 1-based line of Trace.pseudocode. */
   line: number;
   iteration: number;
@@ -344,7 +346,7 @@ export interface SatTrace extends PairTraceBase {
 /** One step of the GJK ray cast (queries "raycast" and "shapecast"; van den Bergen 2004). */
 export interface CastFrame {
   kind: 'init' | 'support' | 'simplex' | 'done';
-  reason: string;
+  reason: names.CastReason;
   line: number;
   iteration: number;
   /** λ (the hit parameter so far, a lower bound) and x = origin + λ·direction after this step. */
@@ -379,7 +381,7 @@ export interface CastFrame {
   normal: Vec3;
   /** Done frames: whether the cast hit, and its status (false and 'converged' on other frames). */
   hit: boolean;
-  status: CastStatus;
+  status: names.CastStatus;
   caption: string;
 }
 
@@ -399,7 +401,7 @@ export interface ShapecastTrace extends PairTraceBase {
 /** One step of Chung–Wang's separating-vector algorithm (query "chungwang"). */
 export interface ChungWangFrame {
   kind: 'init' | 'support' | 'switch' | 'hemisphere' | 'reflect' | 'done';
-  reason: string;
+  reason: names.ChungWangReason;
   line: number;
   iteration: number;
   /** The candidate separating axis of this step (unit). */
@@ -422,7 +424,7 @@ export interface ChungWangFrame {
   w: Vec3 | null;
   /** Hemisphere frames: the plane ⊥ r (rows x, y, z = r of the rotation), the 2D projections, the wedge. */
   plane: {
-    outcome: string;
+    outcome: names.HemisphereCase;
     x: Vec3;
     y: Vec3;
     z: Vec3;
@@ -430,7 +432,7 @@ export interface ChungWangFrame {
     projected: Vec3[];
     /** The final wedge: clockwise sweep from ra to rb (indices into directions). */
     wedge: { ra: Vec3; rb: Vec3; ia: number; ib: number } | null;
-    steps: { index: number; case: string; projected: Vec3; ra: Vec3; rb: Vec3; ia: number; ib: number }[];
+    steps: { index: number; case: names.HemisphereCase; projected: Vec3; ra: Vec3; rb: Vec3; ia: number; ib: number }[];
   } | null;
   /** Reflect: s − 2(r·s)r; switch: w. */
   nextS: Vec3 | null;
