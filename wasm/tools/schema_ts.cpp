@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "collidoscope/api.h"
@@ -73,16 +74,28 @@ std::string generate() {
   JsonValue layout;
   std::string why;
   if (!parseJson(api::layoutJson(), &layout, &why)) throw std::runtime_error("layoutJson: " + why);
-  out << "/** The object API's batch results: per query, the doubles of one result and the names of its enums. */\n"
+  static const char* const kKinds[] = {"bool",  "number", "numberOrNull", "vector",
+                                       "vectorOrNull", "count", "status", "axisKind"};
+  out << "/**\n"
+         " * The object API's batch results (batch_layout.h): per query, one name per double (`fields`), the names of\n"
+         " * its enums, and each field of the result object with its kind and offset (`decode`).\n"
+         " */\n"
          "export const BATCH_LAYOUTS = {\n";
-  for (const auto& [query, l] : layout.members) {
+  for (std::size_t k = 0; k < layout.members.size(); ++k) {
+    const auto& [query, l] = layout.members[k];
+    const api::ResultLayout& rl = api::kResultLayouts[k];
+    if (query != rl.query) throw std::runtime_error("layoutJson and kResultLayouts disagree on " + query);
     out << "  " << query << ": {\n";
     for (const auto& [key, list] : l.members) {
       out << "    " << key << ": [";
       for (std::size_t i = 0; i < list.items.size(); ++i) out << (i ? ", '" : "'") << list.items[i].string << "'";
       out << "],\n";
     }
-    out << "  },\n";
+    out << "    decode: [\n";
+    for (int i = 0, at = 0; i < rl.count; at += api::widthOf(rl.fields[i].kind), ++i)
+      out << "      { name: '" << rl.fields[i].name << "', kind: '" << kKinds[static_cast<int>(rl.fields[i].kind)]
+          << "', offset: " << at << " },\n";
+    out << "    ],\n  },\n";
   }
   out << "} as const;\n";
   return out.str();

@@ -49,35 +49,93 @@ export const PSEUDOCODE_LINES = {
   chungwang: 15,
 } as const;
 
-/** The object API's batch results: per query, the doubles of one result and the names of its enums. */
+/**
+ * The object API's batch results (batch_layout.h): per query, one name per double (`fields`), the names of
+ * its enums, and each field of the result object with its kind and offset (`decode`).
+ */
 export const BATCH_LAYOUTS = {
   intersect: {
     fields: ['intersecting', 'iterations', 'status'],
     status: ['converged', 'max-iterations', 'degenerate'],
+    decode: [
+      { name: 'intersecting', kind: 'bool', offset: 0 },
+      { name: 'iterations', kind: 'count', offset: 1 },
+      { name: 'status', kind: 'status', offset: 2 },
+    ],
   },
   distance: {
     fields: ['distance', 'pointA.x', 'pointA.y', 'pointA.z', 'pointB.x', 'pointB.y', 'pointB.z', 'iterations', 'status'],
     status: ['converged', 'max-iterations', 'degenerate'],
+    decode: [
+      { name: 'distance', kind: 'number', offset: 0 },
+      { name: 'pointA', kind: 'vector', offset: 1 },
+      { name: 'pointB', kind: 'vector', offset: 4 },
+      { name: 'iterations', kind: 'count', offset: 7 },
+      { name: 'status', kind: 'status', offset: 8 },
+    ],
   },
   penetration: {
     fields: ['intersecting', 'depth', 'normal.x', 'normal.y', 'normal.z', 'pointA.x', 'pointA.y', 'pointA.z', 'pointB.x', 'pointB.y', 'pointB.z', 'iterations', 'status'],
     status: ['converged', 'touching', 'max-iterations', 'degenerate'],
+    decode: [
+      { name: 'intersecting', kind: 'bool', offset: 0 },
+      { name: 'depth', kind: 'number', offset: 1 },
+      { name: 'normal', kind: 'vector', offset: 2 },
+      { name: 'pointA', kind: 'vector', offset: 5 },
+      { name: 'pointB', kind: 'vector', offset: 8 },
+      { name: 'iterations', kind: 'count', offset: 11 },
+      { name: 'status', kind: 'status', offset: 12 },
+    ],
   },
   chungwang: {
     fields: ['intersecting', 'separatingAxis.x', 'separatingAxis.y', 'separatingAxis.z', 'iterations', 'status'],
     status: ['separated', 'intersecting', 'max-iterations', 'degenerate'],
+    decode: [
+      { name: 'intersecting', kind: 'bool', offset: 0 },
+      { name: 'separatingAxis', kind: 'vectorOrNull', offset: 1 },
+      { name: 'iterations', kind: 'count', offset: 4 },
+      { name: 'status', kind: 'status', offset: 5 },
+    ],
   },
   sat: {
     fields: ['intersecting', 'axis.x', 'axis.y', 'axis.z', 'depth', 'gap', 'axisKind', 'axesTested', 'status'],
     status: ['ok', 'rounded-bound', 'too-large', 'not-polytopal', 'invalid-shape'],
     axisKind: ['face-a', 'face-b', 'edge-edge', 'flat-side', 'line'],
+    decode: [
+      { name: 'intersecting', kind: 'bool', offset: 0 },
+      { name: 'axis', kind: 'vector', offset: 1 },
+      { name: 'depth', kind: 'number', offset: 4 },
+      { name: 'gap', kind: 'number', offset: 5 },
+      { name: 'axisKind', kind: 'axisKind', offset: 6 },
+      { name: 'axesTested', kind: 'count', offset: 7 },
+      { name: 'status', kind: 'status', offset: 8 },
+    ],
   },
   raycast: {
     fields: ['hit', 't', 'point.x', 'point.y', 'point.z', 'normal.x', 'normal.y', 'normal.z', 'startedInside', 'iterations', 'status'],
     status: ['converged', 'max-iterations', 'degenerate', 'invalid-input'],
+    decode: [
+      { name: 'hit', kind: 'bool', offset: 0 },
+      { name: 't', kind: 'numberOrNull', offset: 1 },
+      { name: 'point', kind: 'vectorOrNull', offset: 2 },
+      { name: 'normal', kind: 'vectorOrNull', offset: 5 },
+      { name: 'startedInside', kind: 'bool', offset: 8 },
+      { name: 'iterations', kind: 'count', offset: 9 },
+      { name: 'status', kind: 'status', offset: 10 },
+    ],
   },
   shapecast: {
     fields: ['hit', 't', 'normal.x', 'normal.y', 'normal.z', 'pointA.x', 'pointA.y', 'pointA.z', 'pointB.x', 'pointB.y', 'pointB.z', 'initiallyOverlapping', 'iterations', 'status'],
     status: ['converged', 'max-iterations', 'degenerate', 'invalid-input'],
+    decode: [
+      { name: 'hit', kind: 'bool', offset: 0 },
+      { name: 't', kind: 'numberOrNull', offset: 1 },
+      { name: 'normal', kind: 'vectorOrNull', offset: 2 },
+      { name: 'pointA', kind: 'vectorOrNull', offset: 5 },
+      { name: 'pointB', kind: 'vectorOrNull', offset: 8 },
+      { name: 'initiallyOverlapping', kind: 'bool', offset: 11 },
+      { name: 'iterations', kind: 'count', offset: 12 },
+      { name: 'status', kind: 'status', offset: 13 },
+    ],
   },
 } as const;
