@@ -71,13 +71,6 @@ export const DEEP = [
     why: 'the hemisphere sub-algorithm fills a HemisphereLog behind run-time `if (log)` tests; hook-free it has no log at all',
   },
   {
-    file: 'gjk.h',
-    find: /^ {2}\/\/ A frame showing the state so far \(W, v\); each step adds what it computed\.\n {2}\[\[maybe_unused\]\] const auto frame = \[&\][^]*?\n {2}\};\n/gm,
-    count: 2,
-    replace: '',
-    why: 'the frame() lambda of gjkDistance and gjkIntersect builds frames only (never called with NoTrace)',
-  },
-  {
     file: 'hull.h',
     find: `    f.id = nextId_++;\n`,
     replace: '',

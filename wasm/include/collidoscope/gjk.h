@@ -258,6 +258,18 @@ inline Vec3 initialDirection(const SA& a, const SB& b) {
   return normalizedOr(a.center() - b.center(), Vec3{1, 0, 0});
 }
 
+// A frame showing the state after a step: the iteration, W with the
+// weights of v, v and ‖v‖². The caller names the step (event, reason,
+// pseudocode line) and adds what it computed.
+inline GjkFrame stateFrame(int iteration, const Simplex& simplex, const Vec3& v, double vv) {
+  GjkFrame f;
+  f.iteration = iteration;
+  f.simplex = simplex;
+  f.v = v;
+  f.vv = vv;
+  return f;
+}
+
 }  // namespace detail
 
 // Distance between two convex shapes and a pair of closest points.
@@ -306,19 +318,13 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
   bool overlap = false;
   int iteration = 0;
   int sideways = 0;
-  // A frame showing the state so far (W, v); each step adds what it computed.
-  [[maybe_unused]] const auto frame = [&](GjkEvent event, GjkReason why, int at) {
-    GjkFrame f;
-    f.event = event;
-    f.reason = why;
-    f.line = at;
-    f.iteration = iteration;
-    f.simplex = simplex;
-    f.v = v;
-    f.vv = vv;
-    return f;
-  };
-  if constexpr (Trace::enabled) trace.record(frame(GjkEvent::Init, GjkReason::StartFromPoint, kDistInit));
+  if constexpr (Trace::enabled) {
+    GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+    f.event = GjkEvent::Init;
+    f.reason = GjkReason::StartFromPoint;
+    f.line = kDistInit;
+    trace.record(f);
+  }
   // ‖v‖ within this of zero counts as touching: below it v is rounding noise.
   auto zeroBound = [&]() { return kRoundingUlps * kUnitRoundoff * scale; };
 
@@ -352,7 +358,10 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     }
     if (stop) status = reason == GjkReason::DuplicateSupport ? GjkStatus::Degenerate : GjkStatus::Converged;
     if constexpr (Trace::enabled) {
-      GjkFrame f = frame(GjkEvent::Support, stop ? reason : GjkReason::Progress, stop ? line : kDistSupport);
+      GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+      f.event = GjkEvent::Support;
+      f.reason = stop ? reason : GjkReason::Progress;
+      f.line = stop ? line : kDistSupport;
       f.direction = direction;
       f.hasSupport = true;
       f.support = w;
@@ -395,7 +404,10 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
       reason = GjkReason::NoProgress;
       line = kDistNoProgress;
       if constexpr (Trace::enabled) {
-        GjkFrame f = frame(GjkEvent::Simplex, reason, kDistNoProgress);
+        GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+        f.event = GjkEvent::Simplex;
+        f.reason = reason;
+        f.line = kDistNoProgress;
         f.direction = direction;
         f.hasSupport = true;
         f.support = w;
@@ -410,7 +422,10 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
       line = kDistInside;
     }
     if constexpr (Trace::enabled) {
-      GjkFrame f = frame(GjkEvent::Simplex, overlap ? reason : GjkReason::Progress, overlap ? kDistInside : kDistReduce);
+      GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+      f.event = GjkEvent::Simplex;
+      f.reason = overlap ? reason : GjkReason::Progress;
+      f.line = overlap ? kDistInside : kDistReduce;
       f.direction = direction;
       f.hasSupport = true;
       f.support = w;
@@ -444,7 +459,13 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
       out.pointA = out.pointB = pa + normal * (radius > 0 ? coreDistance * (shapeA.radius() / radius) : 0);
     }
   }
-  if constexpr (Trace::enabled) trace.record(frame(GjkEvent::Done, reason, radius > 0 && !overlap ? kDistRadii : line));
+  if constexpr (Trace::enabled) {
+    GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+    f.event = GjkEvent::Done;
+    f.reason = reason;
+    f.line = radius > 0 && !overlap ? kDistRadii : line;
+    trace.record(f);
+  }
   return out;
 }
 
@@ -498,20 +519,13 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   bool intersecting = false;
   bool decided = false;
   int sideways = 0;
-  // A frame showing the state so far (W, v); each step adds what it computed.
-  [[maybe_unused]] const auto frame = [&](GjkEvent event, GjkReason why, int at) {
-    GjkFrame f;
-    f.event = event;
-    f.reason = why;
-    f.line = at;
-    f.iteration = iteration;
-    f.simplex = simplex;
-    f.v = v;
-    f.vv = vv;
-    return f;
-  };
-  if constexpr (Trace::enabled)
-    trace.record(frame(GjkEvent::Init, warm ? GjkReason::StartFromCache : GjkReason::StartFromPoint, kIsInit));
+  if constexpr (Trace::enabled) {
+    GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+    f.event = GjkEvent::Init;
+    f.reason = warm ? GjkReason::StartFromCache : GjkReason::StartFromPoint;
+    f.line = kIsInit;
+    trace.record(f);
+  }
   while (!decided && iteration < settings.maxIterations) {
     ++iteration;
     const Vec3 direction = -v;
@@ -541,7 +555,10 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
       status = duplicate ? GjkStatus::Degenerate : GjkStatus::Converged;
     }
     if constexpr (Trace::enabled) {
-      GjkFrame f = frame(GjkEvent::Support, decided ? reason : GjkReason::Progress, decided ? line : kIsSupport);
+      GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+      f.event = GjkEvent::Support;
+      f.reason = decided ? reason : GjkReason::Progress;
+      f.line = decided ? line : kIsSupport;
       f.direction = direction;
       f.hasSupport = true;
       f.support = w;
@@ -574,7 +591,10 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
       line = kIsNoProgress;
       status = GjkStatus::Degenerate;
       if constexpr (Trace::enabled) {
-        GjkFrame f = frame(GjkEvent::Simplex, reason, line);
+        GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+        f.event = GjkEvent::Simplex;
+        f.reason = reason;
+        f.line = line;
         f.direction = direction;
         f.hasSupport = true;
         f.support = w;
@@ -585,7 +605,10 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
     v = simplex.size == 4 ? Vec3{} : next;
     vv = simplex.size == 4 ? 0 : nextVV;
     if constexpr (Trace::enabled) {
-      GjkFrame f = frame(GjkEvent::Simplex, decided ? reason : GjkReason::Progress, decided ? line : kIsReduce);
+      GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+      f.event = GjkEvent::Simplex;
+      f.reason = decided ? reason : GjkReason::Progress;
+      f.line = decided ? line : kIsReduce;
       f.direction = direction;
       f.hasSupport = true;
       f.support = w;
@@ -602,7 +625,13 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   out.intersecting = intersecting;
   out.iterations = iteration;
   out.status = status;
-  if constexpr (Trace::enabled) trace.record(frame(GjkEvent::Done, reason, line));
+  if constexpr (Trace::enabled) {
+    GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+    f.event = GjkEvent::Done;
+    f.reason = reason;
+    f.line = line;
+    trace.record(f);
+  }
   return out;
 }
 
