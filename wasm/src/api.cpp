@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/epa.h"
@@ -61,6 +62,10 @@ void putOrNaN(double* out, bool present, const Vec3& v) {
 
 Vec3 vec(const double* in) { return {in[0], in[1], in[2]}; }
 
+// The offset of a result field in out[] (batch_layout.h), a constant: a
+// name the layout lacks does not compile.
+#define AT(kind, name) (std::integral_constant<int, offsetOf(kind, name)>::value)
+
 // Ray origins and directions and shape-cast translations: within kMaxMagnitude,
 // as positions are (beyond it the casts' arithmetic overflows: a hit reported
 // at t = 0, or a miss).
@@ -106,25 +111,19 @@ bool parseKind(const std::string& name, Kind* out) {
 }
 
 std::string layoutJson() {
-  static const char* const fields[][14] = {
-      {"intersecting", "iterations", "status"},
-      {"distance", "pointA.x", "pointA.y", "pointA.z", "pointB.x", "pointB.y", "pointB.z", "iterations", "status"},
-      {"intersecting", "depth", "normal.x", "normal.y", "normal.z", "pointA.x", "pointA.y", "pointA.z", "pointB.x",
-       "pointB.y", "pointB.z", "iterations", "status"},
-      {"intersecting", "separatingAxis.x", "separatingAxis.y", "separatingAxis.z", "iterations", "status"},
-      {"intersecting", "axis.x", "axis.y", "axis.z", "depth", "gap", "axisKind", "axesTested", "status"},
-      {"hit", "t", "point.x", "point.y", "point.z", "normal.x", "normal.y", "normal.z", "startedInside", "iterations",
-       "status"},
-      {"hit", "t", "normal.x", "normal.y", "normal.z", "pointA.x", "pointA.y", "pointA.z", "pointB.x", "pointB.y",
-       "pointB.z", "initiallyOverlapping", "iterations", "status"},
-  };
   const auto gjk = [](int i) { return gjkStatusName(static_cast<GjkStatus>(i)); };
   const auto cast = [](int i) { return rayCastStatusName(static_cast<RayCastStatus>(i)); };
   JsonWriter w;
   w.beginObject();
   for (int k = 0; k < static_cast<int>(Kind::Count); ++k) {
+    // One name per double: a vector's three are "name.x", "name.y", "name.z".
     w.key(kKindNames[k]).beginObject().key("fields").beginArray();
-    for (int f = 0; f < kResultStride[k]; ++f) w.value(fields[k][f]);
+    const ResultLayout& l = kResultLayouts[k];
+    for (int f = 0; f < l.count; ++f) {
+      const std::string name = l.fields[f].name;
+      if (widthOf(l.fields[f].kind) == 1) w.value(name);
+      else w.value(name + ".x").value(name + ".y").value(name + ".z");
+    }
     w.endArray();
     switch (static_cast<Kind>(k)) {
       case Kind::Intersect:
@@ -258,37 +257,41 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
         put(cache, c.direction);
         cache[3] = c.valid ? 1 : 0;
       }
-      out[0] = r.intersecting;
-      out[1] = r.iterations;
-      out[2] = static_cast<double>(r.status);
+      constexpr int k = static_cast<int>(Kind::Intersect);
+      out[AT(k, "intersecting")] = r.intersecting;
+      out[AT(k, "iterations")] = r.iterations;
+      out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
     }
     case Kind::Distance: {
       const DistanceResult r = gjkDistance(pa, PosedShape(*shapeB));
-      out[0] = r.distance;
-      put(out + 1, r.pointA);
-      put(out + 4, r.pointB);
-      out[7] = r.iterations;
-      out[8] = static_cast<double>(r.status);
+      constexpr int k = static_cast<int>(Kind::Distance);
+      out[AT(k, "distance")] = r.distance;
+      put(out + AT(k, "pointA"), r.pointA);
+      put(out + AT(k, "pointB"), r.pointB);
+      out[AT(k, "iterations")] = r.iterations;
+      out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
     }
     case Kind::Penetration: {
       const PenetrationResult r = penetration(pa, PosedShape(*shapeB));
-      out[0] = r.intersecting;
-      out[1] = r.depth;
-      put(out + 2, r.normal);
-      put(out + 5, r.pointA);
-      put(out + 8, r.pointB);
-      out[11] = r.iterations;
-      out[12] = static_cast<double>(r.status);
+      constexpr int k = static_cast<int>(Kind::Penetration);
+      out[AT(k, "intersecting")] = r.intersecting;
+      out[AT(k, "depth")] = r.depth;
+      put(out + AT(k, "normal"), r.normal);
+      put(out + AT(k, "pointA"), r.pointA);
+      put(out + AT(k, "pointB"), r.pointB);
+      out[AT(k, "iterations")] = r.iterations;
+      out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
     }
     case Kind::ChungWang: {
       const ChungWangResult r = chungWangIntersect(pa, PosedShape(*shapeB));
-      out[0] = r.intersecting;
-      putOrNaN(out + 1, r.status == ChungWangStatus::Separated, r.separatingAxis);
-      out[4] = r.iterations;
-      out[5] = static_cast<double>(r.status);
+      constexpr int k = static_cast<int>(Kind::ChungWang);
+      out[AT(k, "intersecting")] = r.intersecting;
+      putOrNaN(out + AT(k, "separatingAxis"), r.status == ChungWangStatus::Separated, r.separatingAxis);
+      out[AT(k, "iterations")] = r.iterations;
+      out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
     }
     case Kind::Sat: {
@@ -306,36 +309,39 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
         r = satHulls(*a.satHull, poseA, *b->satHull, poseB);
       }
       if (!satAnswered(r.status, false, "shapes", err)) return false;
-      out[0] = r.intersecting;
-      put(out + 1, r.axis);
-      out[4] = r.intersecting ? r.depth : 0.0;
-      out[5] = r.intersecting ? 0.0 : r.depth;
-      out[6] = static_cast<double>(r.bestKind);
-      out[7] = r.axesTested;
-      out[8] = static_cast<double>(r.status);
+      constexpr int k = static_cast<int>(Kind::Sat);
+      out[AT(k, "intersecting")] = r.intersecting;
+      put(out + AT(k, "axis"), r.axis);
+      out[AT(k, "depth")] = r.intersecting ? r.depth : 0.0;
+      out[AT(k, "gap")] = r.intersecting ? 0.0 : r.depth;
+      out[AT(k, "axisKind")] = static_cast<double>(r.bestKind);
+      out[AT(k, "axesTested")] = r.axesTested;
+      out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
     }
     case Kind::Raycast: {
       const RayCastResult r = gjkRayCast(pa, vec(extra), vec(extra + 3), extra[6]);
-      out[0] = r.hit;
-      out[1] = r.hit ? r.t : kNaN;
-      putOrNaN(out + 2, r.hit, r.point);
-      putOrNaN(out + 5, r.hit && !r.startedInside, r.normal);
-      out[8] = r.startedInside;
-      out[9] = r.iterations;
-      out[10] = static_cast<double>(r.status);
+      constexpr int k = static_cast<int>(Kind::Raycast);
+      out[AT(k, "hit")] = r.hit;
+      out[AT(k, "t")] = r.hit ? r.t : kNaN;
+      putOrNaN(out + AT(k, "point"), r.hit, r.point);
+      putOrNaN(out + AT(k, "normal"), r.hit && !r.startedInside, r.normal);
+      out[AT(k, "startedInside")] = r.startedInside;
+      out[AT(k, "iterations")] = r.iterations;
+      out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
     }
     case Kind::Shapecast: {
       const ShapeCastResult r = gjkShapeCast(pa, PosedShape(*shapeB), vec(extra), vec(extra + 3));
-      out[0] = r.hit;
-      out[1] = r.hit ? r.t : kNaN;
-      putOrNaN(out + 2, r.hit && !r.initiallyOverlapping, r.normal);
-      putOrNaN(out + 5, r.hit, r.pointA);
-      putOrNaN(out + 8, r.hit, r.pointB);
-      out[11] = r.initiallyOverlapping;
-      out[12] = r.iterations;
-      out[13] = static_cast<double>(r.status);
+      constexpr int k = static_cast<int>(Kind::Shapecast);
+      out[AT(k, "hit")] = r.hit;
+      out[AT(k, "t")] = r.hit ? r.t : kNaN;
+      putOrNaN(out + AT(k, "normal"), r.hit && !r.initiallyOverlapping, r.normal);
+      putOrNaN(out + AT(k, "pointA"), r.hit, r.pointA);
+      putOrNaN(out + AT(k, "pointB"), r.hit, r.pointB);
+      out[AT(k, "initiallyOverlapping")] = r.initiallyOverlapping;
+      out[AT(k, "iterations")] = r.iterations;
+      out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
     }
     case Kind::Count: break;
@@ -471,6 +477,8 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
   }
   return true;
 }
+
+#undef AT
 
 }  // namespace api
 }  // namespace collidoscope

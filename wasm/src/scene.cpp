@@ -2,7 +2,6 @@
 #include "collidoscope/scene.h"
 
 #include <cmath>
-#include <cstdio>
 
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/epa.h"
@@ -137,87 +136,6 @@ void writeShape(JsonWriter& w, const Shape& s) {
   w.endObject();
 }
 
-// ---- captions -------------------------------------------------------------
-
-std::string fmt(double d) {
-  if (d == 0) d = 0;  // captions read "0", not "-0"
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", d);
-  return buf;
-}
-
-std::string fmtVec(const Vec3& v) { return "(" + fmt(v.x) + ", " + fmt(v.y) + ", " + fmt(v.z) + ")"; }
-
-std::string caption(const GjkFrame& f, bool intersect, double radius, const std::string& resultText) {
-  const double vNorm = std::sqrt(f.vv);
-  switch (f.event) {
-    case GjkEvent::Init:
-      if (f.reason == GjkReason::StartFromCache)
-        return "Start from the cached direction v = " + fmtVec(f.v) +
-               " kept from the previous query (warm start). W is empty.";
-      if (intersect)
-        return "Start with the direction v = " + fmtVec(f.v) +
-               ", from B's centre towards A's. W is empty until the first support point.";
-      return "Start: v = " + fmtVec(f.v) + ", the support point of A − B in the direction from B's centre to A's, "
-             "so v is a point of A − B. W = {v}, ‖v‖ = " + fmt(vNorm) + ".";
-    case GjkEvent::Support: {
-      std::string s = "Support point w = s_A(−v) − s_B(v) = " + fmtVec(f.support.w) + ", from a = " +
-                      fmtVec(f.support.a) + " on A and b = " + fmtVec(f.support.b) + " on B. ";
-      switch (f.reason) {
-        case GjkReason::Separated:
-          return s + "v·w = " + fmt(f.vw) + " exceeds (r_A + r_B)‖v‖ = " + fmt(radius * vNorm) +
-                 ": the plane through w normal to v separates A − B from the origin. Separated.";
-        case GjkReason::GapWithinTolerance:
-          if (intersect)
-            return s + "Gap ‖v‖² − v·w = " + fmt(f.gap) + " ≤ tolerance " + fmt(f.tolerance) +
-                   ", yet v·w ≤ (r_A + r_B)‖v‖: no axis separates the shapes by more than rounding. They touch: "
-                   "intersecting.";
-          return s + "Gap ‖v‖² − v·w = " + fmt(f.gap) + " ≤ tolerance " + fmt(f.tolerance) +
-                 ": by the error bound ‖v‖ is within " + fmt(vNorm > 0 ? f.gap / vNorm : 0) +
-                 " of the distance. Stop.";
-        case GjkReason::DuplicateSupport:
-          return s + "w is already in W, although the gap " + fmt(f.gap) + " is above the tolerance " +
-                 fmt(f.tolerance) + ": rounding hides any further progress. Stop with the best v (degenerate).";
-        default:
-          if (!f.hasTest) return s + "W is empty, so w starts the simplex.";
-          return s + "Gap ‖v‖² − v·w = " + fmt(f.gap) + " > tolerance " + fmt(f.tolerance) +
-                 ": v is not yet optimal, add w to W.";
-      }
-    }
-    case GjkEvent::Simplex: {
-      switch (f.reason) {
-        case GjkReason::OriginInside:
-          return "The tetrahedron W contains the origin: the cores of A and B overlap. Distance 0.";
-        case GjkReason::OriginTouching:
-          return "‖v‖ fell below the rounding bound: the origin is on the boundary of A − B, the shapes touch.";
-        case GjkReason::WithinMargins:
-          return "‖v‖ = " + fmt(vNorm) + " ≤ r_A + r_B = " + fmt(radius) + ": the rounded shapes overlap.";
-        case GjkReason::NoProgress:
-          return "The new v was not shorter than the old one (rounding limit): keep the previous v and stop "
-                 "(status degenerate).";
-        default: {
-          std::string s = "Nearest point of conv(W ∪ {w}) to the origin: v = " + fmtVec(f.v) + ", ‖v‖ = " +
-                          fmt(vNorm) + ". W keeps " + std::to_string(f.simplex.size) +
-                          (f.simplex.size == 1 ? " vertex with weight" : " vertices with weights");
-          for (int i = 0; i < f.simplex.size; ++i) s += (i ? ", " : " ") + fmt(f.simplex.lambda[i]);
-          return s + ".";
-        }
-      }
-    }
-    case GjkEvent::Done:
-      return "Result: " + resultText;
-  }
-  return "";
-}
-
-std::string resultSentence(bool intersect, const IntersectResult& ir, const DistanceResult& dr) {
-  if (intersect)
-    return std::string(ir.intersecting ? "intersecting" : "separated") + " after " + std::to_string(ir.iterations) +
-           (ir.iterations == 1 ? " iteration" : " iterations") + " (" + gjkStatusName(ir.status) + ").";
-  return "distance " + fmt(dr.distance) + " after " + std::to_string(dr.iterations) +
-         (dr.iterations == 1 ? " iteration" : " iterations") + " (" + gjkStatusName(dr.status) + ").";
-}
-
 void writeSimplexVertex(JsonWriter& w, const SimplexVertex& s) {
   w.key("w");
   writeVec(w, s.w);
@@ -238,7 +156,7 @@ void writeOptionalVertex(JsonWriter& w, bool present, const SimplexVertex& v) {
   w.endObject();
 }
 
-void writeFrame(JsonWriter& w, const GjkFrame& f, bool intersect, double radius, const std::string& resultText) {
+void writeFrame(JsonWriter& w, const GjkFrame& f) {
   static const char* const kEvents[] = {"init", "support", "simplex", "done"};
   w.beginObject();
   w.key("kind").value(kEvents[static_cast<int>(f.event)]);
@@ -260,17 +178,18 @@ void writeFrame(JsonWriter& w, const GjkFrame& f, bool intersect, double radius,
   w.key("support");
   writeOptionalVertex(w, f.hasSupport, f.support);
   w.key("vv").value(f.vv);
-  if (f.hasTest) {
-    w.key("vw").value(f.vw).key("gap").value(f.gap);
-  } else {
-    w.key("vw").null().key("gap").null();
-  }
+  // v·w exists with every support point; the gap only once W was non-empty.
+  w.key("vw");
+  if (f.hasTest || f.event == GjkEvent::Support) w.value(f.vw);
+  else w.null();
+  w.key("gap");
+  if (f.hasTest) w.value(f.gap);
+  else w.null();
   w.key("tolerance").value(f.tolerance);
   w.key("closestA");
   writeVec(w, f.simplex.pointA());
   w.key("closestB");
   writeVec(w, f.simplex.pointB());
-  w.key("caption").value(caption(f, intersect, radius, resultText));
   w.endObject();
 }
 
@@ -307,55 +226,7 @@ void writeEpaFace(JsonWriter& w, const EpaFace& f) {
   w.key("distance").value(f.distance).endObject();
 }
 
-std::string epaCaption(const EpaFrame& f, const PenetrationResult& r, double radius) {
-  switch (f.event) {
-    case EpaEvent::Seed:
-      return "GJK found the origin inside A − B (the cores overlap). Its simplex, grown to a tetrahedron, is the "
-             "first polytope P: " + std::to_string(f.vertices.size()) + " vertices, " + std::to_string(f.faces.size()) +
-             " faces around the origin.";
-    case EpaEvent::Closest:
-      return "The face of P nearest the origin is at distance d = " + fmt(f.depth) + " along n = " + fmtVec(f.normal) +
-             ": no point of the boundary of A − B is nearer than d, so the depth is at least d.";
-    case EpaEvent::Support: {
-      std::string s = "Support point w = s_A(n) − s_B(−n) = " + fmtVec(f.support.w) + " (a on A, b on B). Gap n·w − d = " +
-                      fmt(f.gap);
-      switch (f.reason) {
-        case EpaReason::GapWithinTolerance:
-          return s + " ≤ tolerance " + fmt(f.tolerance) + ": the face lies on the boundary of A − B. Stop.";
-        case EpaReason::DuplicateSupport:
-          return s + " > tolerance " + fmt(f.tolerance) + ", but w is already a vertex: rounding hides further "
-                 "progress. Stop with the best face (degenerate).";
-        case EpaReason::Capacity:
-          return s + ": the polytope is full (" + std::to_string(kEpaMaxVertices) + " vertices). Stop with the best face.";
-        default:
-          return s + " > tolerance " + fmt(f.tolerance) + ": A − B reaches beyond this face, so P must grow towards w.";
-      }
-    }
-    case EpaEvent::Expand:
-      return "w sees " + std::to_string(f.removed.size()) + (f.removed.size() == 1 ? " face" : " faces") +
-             " (removed, red); their " + std::to_string(f.horizon.size()) + " horizon edges are joined to w by " +
-             std::to_string(f.added.size()) + " new faces (green). P now has " + std::to_string(f.faces.size()) +
-             " faces.";
-    case EpaEvent::Done:
-      switch (f.reason) {
-        case EpaReason::Apart:
-          return r.intersecting
-                     ? "GJK: the cores are apart by " + fmt(radius - r.depth) + " < r_A + r_B = " + fmt(radius) +
-                           ", so the rounded shapes overlap by depth " + fmt(r.depth) + " (exact, no EPA needed)."
-                     : "GJK: the shapes are apart: depth 0, not intersecting. The normal is the separating direction.";
-        case EpaReason::Flat:
-          return "A − B is flat (no volume): the origin lies on it, so the shapes only touch. Depth " + fmt(r.depth) +
-                 ", normal " + fmtVec(r.normal) + ".";
-        default:
-          return "Result: depth " + fmt(r.depth) + (radius > 0 ? " (d + r_A + r_B)" : "") + ", normal " + fmtVec(r.normal) +
-                 " (move B this way), after " + std::to_string(r.iterations) +
-                 (r.iterations == 1 ? " iteration (" : " iterations (") + epaStatusName(r.status) + ").";
-      }
-  }
-  return "";
-}
-
-void writeEpaFrame(JsonWriter& w, const EpaFrame& f, const PenetrationResult& r, double radius) {
+void writeEpaFrame(JsonWriter& w, const EpaFrame& f) {
   static const char* const kEvents[] = {"seed", "closest", "support", "expand", "done"};
   w.beginObject();
   w.key("kind").value(kEvents[static_cast<int>(f.event)]);
@@ -387,7 +258,6 @@ void writeEpaFrame(JsonWriter& w, const EpaFrame& f, const PenetrationResult& r,
   if (f.hasGap) w.value(f.gap);
   else w.null();
   w.key("tolerance").value(f.tolerance);
-  w.key("caption").value(epaCaption(f, r, radius));
   w.endObject();
 }
 
@@ -427,48 +297,9 @@ const char* hullEventName(HullEvent e) {
   return "done";
 }
 
-std::string hullCaption(const HullFrame& f, const ConvexHull& h, std::size_t inputCount) {
-  std::size_t conflicts = 0;
-  for (const auto& face : f.faces) conflicts += face.conflicts.size();
-  switch (f.event) {
-    case HullEvent::Extremes:
-      return "The extreme points along x, y and z (" + std::to_string(inputCount) +
-             " input points): the farthest pair of them, the point farthest from their line and the point "
-             "farthest from their plane will make the first tetrahedron.";
-    case HullEvent::Tetrahedron:
-      return "First tetrahedron: 4 faces. Every other point went to the face it lies farthest above (" +
-             std::to_string(conflicts) + " points outside; the rest are inside and done).";
-    case HullEvent::Eye:
-      return "Iteration " + std::to_string(f.iteration) + ": the eye is the farthest conflict point of a face, " +
-             fmt(f.eyeDistance) + " above it. " + std::to_string(conflicts) + " points are still outside.";
-    case HullEvent::Visible:
-      return "The eye lies above " + std::to_string(f.visible.size()) +
-             (f.visible.size() == 1 ? " face" : " faces") + " (red): found by walking from the eye's face to "
-             "neighbours it also sees.";
-    case HullEvent::Horizon:
-      return "The horizon: " + std::to_string(f.horizon.size()) +
-             " edges where a visible face meets a hidden one, forming one loop around the visible region.";
-    case HullEvent::Cone:
-      return "The visible faces are replaced by " + std::to_string(f.added.size()) +
-             " new faces (green) joining the eye to the horizon; their conflict points moved to the new faces "
-             "they lie above, or were dropped as inside. " + std::to_string(f.faces.size()) + " faces now.";
-    case HullEvent::Done:
-      return "Done: no face has conflict points. The hull has " + std::to_string(h.vertices.size()) + " vertices, " +
-             std::to_string(h.triangles.size()) + " triangles, " + std::to_string(h.faces.size()) +
-             " faces after merging coplanar ones.";
-    case HullEvent::Degenerate:
-      return std::string("All points lie within tolerance ") + fmt(h.tolerance) + " of a " +
-             (h.kind == HullKind::Point ? "single point" : h.kind == HullKind::Segment ? "line" : "plane") +
-             ": the hull is a " + hullKindName(h.kind) + " with " + std::to_string(h.vertices.size()) +
-             (h.vertices.size() == 1 ? " vertex." : " vertices.");
-  }
-  return "";
-}
-
-void writeHullFrame(JsonWriter& w, const HullFrame& f, const ConvexHull& h, const std::vector<Vec3>& input,
-                    bool first) {
+void writeHullFrame(JsonWriter& w, const HullFrame& f, const std::vector<Vec3>& input, bool first) {
   w.beginObject().key("kind").value(hullEventName(f.event)).key("line").value(f.line);
-  w.key("iteration").value(f.iteration).key("caption").value(hullCaption(f, h, input.size()));
+  w.key("iteration").value(f.iteration);
   w.key("points").beginArray();
   if (first)
     for (const Vec3& p : input) writeVec(w, p);
@@ -483,7 +314,7 @@ void writeHullFrame(JsonWriter& w, const HullFrame& f, const ConvexHull& h, cons
   w.endArray().key("eye");
   if (f.eye >= 0) w.value(f.eye);
   else w.null();
-  w.key("visible").beginArray();
+  w.key("eyeDistance").value(f.eyeDistance).key("visible").beginArray();
   for (int id : f.visible) w.value(id);
   w.endArray().key("horizon").beginArray();
   for (const auto& e : f.horizon) w.beginArray().value(e.first).value(e.second).endArray();
@@ -720,11 +551,8 @@ static bool runPenetration(const PosedShape& a, const PosedShape& b, bool trace,
   }
   EpaRecorder rec;
   const PenetrationResult r = penetration(a, b, GjkSettings{}, EpaSettings{}, rec);
-  const double radius = a.radius() + b.radius();
-  w.beginObject().key("query").value("penetration").key("pseudocode").beginArray();
-  for (const char* const* line = epaPseudocode(); *line != nullptr; ++line) w.value(*line);
-  w.endArray().key("frames").beginArray();
-  for (const EpaFrame& f : rec.frames) writeEpaFrame(w, f, r, radius);
+  w.beginObject().key("query").value("penetration").key("frames").beginArray();
+  for (const EpaFrame& f : rec.frames) writeEpaFrame(w, f);
   w.endArray().key("result");
   writePenetration(w, r);
   w.key("marginA").value(a.radius()).key("marginB").value(b.radius()).endObject();
@@ -772,10 +600,8 @@ static bool runHull(const Scene& scene, bool trace, std::string* json, SceneErro
     *err = {"invalid-scene", "shapes[0]." + he.field, he.message};
     return false;
   }
-  w.beginObject().key("query").value("hull").key("pseudocode").beginArray();
-  for (const char* const* line = hullPseudocode(); *line != nullptr; ++line) w.value(*line);
-  w.endArray().key("frames").beginArray();
-  for (std::size_t k = 0; k < rec.frames.size(); ++k) writeHullFrame(w, rec.frames[k], hull, pts, k == 0);
+  w.beginObject().key("query").value("hull").key("frames").beginArray();
+  for (std::size_t k = 0; k < rec.frames.size(); ++k) writeHullFrame(w, rec.frames[k], pts, k == 0);
   w.endArray().key("result");
   writeHull(w, hull);
   w.endObject();
@@ -861,43 +687,6 @@ static void writeSatResult(JsonWriter& w, const SatResult& r) {
   w.key("status").value(satStatusName(r.status)).endObject();
 }
 
-static std::string satCaption(const SatFrame& f) {
-  char buf[320];
-  switch (f.event) {
-    case SatEvent::Prepare:
-      return "The candidate axes: face normals of A and of B, then cross products of an edge of A with an edge of B. "
-             "Two convex shapes are apart exactly when one of these separates their projections.";
-    case SatEvent::Skip:
-      if (f.kind == SatAxisKind::FlatSide)
-        return "An edge is parallel to the flat shape's normal n: n × e has no direction. Skipped.";
-      return "An edge of A is parallel to an edge of B: their cross product has no direction, and the face axes "
-             "already cover the case. Skipped.";
-    case SatEvent::Axis:
-      if (f.separates) {
-        std::snprintf(buf, sizeof buf,
-                      "Axis %d (%s): the projections [%.6g, %.6g] and [%.6g, %.6g] leave a gap of %.6g. This axis "
-                      "separates A and B.",
-                      f.index + 1, satAxisKindName(f.kind), f.minA + 0.0, f.maxA + 0.0, f.minB + 0.0, f.maxB + 0.0,
-                      -f.overlap + 0.0);
-      } else {
-        std::snprintf(buf, sizeof buf,
-                      "Axis %d (%s): the projections overlap by %.6g. Least overlap so far: %.6g (axis %d).",
-                      f.index + 1, satAxisKindName(f.kind), f.overlap + 0.0, f.bestOverlap + 0.0, f.best + 1);
-      }
-      return buf;
-    case SatEvent::Done:
-      if (f.intersecting)
-        std::snprintf(buf, sizeof buf,
-                      "No axis separates: A and B intersect. The axis of least overlap (axis %d) gives the depth %.6g: "
-                      "moving B by depth × axis separates them.",
-                      f.best + 1, f.depth);
-      else
-        std::snprintf(buf, sizeof buf, "Axis %d separates A and B with a gap of %.6g.", f.best + 1, f.depth);
-      return buf;
-  }
-  return "";
-}
-
 static void writeSatFrame(JsonWriter& w, const SatFrame& f) {
   static const char* const kEvents[] = {"prepare", "axis", "skip", "done"};
   w.beginObject().key("kind").value(kEvents[static_cast<int>(f.event)]).key("line").value(f.line);
@@ -915,7 +704,7 @@ static void writeSatFrame(JsonWriter& w, const SatFrame& f) {
   w.key("overlap").value(f.overlap).key("tolerance").value(f.tolerance).key("separates").value(f.separates);
   w.key("best").value(f.best).key("bestOverlap").value(f.bestOverlap).key("bestAxis");
   writeVec(w, f.bestAxis);
-  w.key("caption").value(satCaption(f)).endObject();
+  w.endObject();
 }
 
 bool checkSatShape(const Shape& s, const std::string& field, SceneError* err) {
@@ -960,9 +749,7 @@ static bool runSat(const Scene& scene, bool trace, std::string* json, SceneError
     *json = w.str();
     return true;
   }
-  w.beginObject().key("query").value("sat").key("pseudocode").beginArray();
-  for (const char* const* line = satPseudocode(); *line != nullptr; ++line) w.value(*line);
-  w.endArray().key("frames").beginArray();
+  w.beginObject().key("query").value("sat").key("frames").beginArray();
   for (const SatFrame& f : rec.frames) writeSatFrame(w, f);
   w.endArray().key("result");
   writeSatResult(w, r);
@@ -978,48 +765,7 @@ static void writeVecOrNull(JsonWriter& w, bool present, const Vec3& v) {
   else w.null();
 }
 
-static std::string rayCaption(const RayFrame& f, bool shapeCast) {
-  char buf[360];
-  const char* set = shapeCast ? "A − B" : "the shape";
-  switch (f.event) {
-    case RayEvent::Init:
-      if (f.reason == RayReason::AnalyticSphere)
-        return shapeCast ? "Both cores are points (spheres): the time of impact solves a quadratic, no iteration."
-                         : "A sphere: the hit solves a quadratic, no iteration.";
-      std::snprintf(buf, sizeof buf, "x starts at the ray's origin (λ = 0). v ← x − p for a first point p of %s.", set);
-      return buf;
-    case RayEvent::Support:
-      if (f.updated) {
-        std::snprintf(buf, sizeof buf,
-                      "x is in front of the supporting plane through p (v·w = %.6g > %.6g): the ray cannot enter %s "
-                      "before that plane. λ advances from %.9g to %.9g, the plane's normal becomes the hit normal, "
-                      "and the simplex restarts around the new x.",
-                      f.vw, f.threshold, set, f.oldLambda, f.newLambda);
-      } else if (f.reason == RayReason::PointsAway) {
-        std::snprintf(buf, sizeof buf,
-                      "x is in front of the supporting plane and the ray points away from it (v·r = %.6g ≥ 0): a miss.",
-                      f.vr);
-      } else if (f.reason == RayReason::BeyondMaxT) {
-        return "The ray would reach the supporting plane only after maxT: a miss.";
-      } else {
-        std::snprintf(buf, sizeof buf, "p = S(v) is not beyond x along v (v·w = %.6g): λ stays at %.9g; p joins the simplex.",
-                      f.vw, f.lambda);
-      }
-      return buf;
-    case RayEvent::Simplex:
-      std::snprintf(buf, sizeof buf, "The simplex is reduced to the part nearest x: ‖v‖ = %.6g (hit when ‖v‖ − ρ ≤ %.3g).",
-                    std::sqrt(f.vv), f.tolerance);
-      return buf;
-    case RayEvent::Done:
-      if (!f.hit) return shapeCast ? "No contact during the motion." : "The ray misses.";
-      std::snprintf(buf, sizeof buf, shapeCast ? "Contact at t = %.12g (status %s)." : "Hit at t = %.12g (status %s).",
-                    f.lambda, rayCastStatusName(f.status));
-      return buf;
-  }
-  return "";
-}
-
-static void writeRayFrame(JsonWriter& w, const RayFrame& f, bool shapeCast) {
+static void writeRayFrame(JsonWriter& w, const RayFrame& f) {
   static const char* const kEvents[] = {"init", "support", "simplex", "done"};
   w.beginObject().key("kind").value(kEvents[static_cast<int>(f.event)]).key("reason").value(rayReasonName(f.reason));
   w.key("line").value(f.line).key("iteration").value(f.iteration).key("lambda").value(f.lambda).key("x");
@@ -1048,7 +794,7 @@ static void writeRayFrame(JsonWriter& w, const RayFrame& f, bool shapeCast) {
   w.key("vw").value(f.vw).key("threshold").value(f.threshold).key("vr").value(f.vr).key("vv").value(f.vv);
   w.key("radius").value(f.radius).key("tolerance").value(f.tolerance).key("normal");
   writeVec(w, f.normal);
-  w.key("caption").value(rayCaption(f, shapeCast)).endObject();
+  w.key("hit").value(f.hit).key("status").value(rayCastStatusName(f.status)).endObject();
 }
 
 
@@ -1078,11 +824,9 @@ static void writeShapeCastResult(JsonWriter& w, const ShapeCastResult& r) {
   w.key("status").value(rayCastStatusName(r.status)).endObject();
 }
 
-static void beginRayTrace(JsonWriter& w, const char* query, bool shapeCast, const RayRecorder& rec) {
-  w.beginObject().key("query").value(query).key("pseudocode").beginArray();
-  for (const char* const* line = rayCastPseudocode(shapeCast); *line != nullptr; ++line) w.value(*line);
-  w.endArray().key("frames").beginArray();
-  for (const RayFrame& f : rec.frames) writeRayFrame(w, f, shapeCast);
+static void beginRayTrace(JsonWriter& w, const char* query, const RayRecorder& rec) {
+  w.beginObject().key("query").value(query).key("frames").beginArray();
+  for (const RayFrame& f : rec.frames) writeRayFrame(w, f);
   w.endArray();
 }
 
@@ -1104,7 +848,7 @@ static bool runRaycast(const Scene& scene, bool trace, std::string* json, SceneE
   }
   RayRecorder rec;
   const RayCastResult r = gjkRayCast(a, ray.origin, ray.direction, ray.maxT, RayCastSettings{}, rec);
-  beginRayTrace(w, "raycast", false, rec);
+  beginRayTrace(w, "raycast", rec);
   w.key("result");
   writeRayResult(w, r);
   w.key("marginA").value(a.radius()).endObject();
@@ -1126,63 +870,12 @@ static bool runShapecast(const Scene& scene, bool trace, std::string* json, Scen
   }
   RayRecorder rec;
   const ShapeCastResult r = gjkShapeCast(a, b, ta, tb, RayCastSettings{}, rec);
-  beginRayTrace(w, "shapecast", true, rec);
+  beginRayTrace(w, "shapecast", rec);
   w.key("result");
   writeShapeCastResult(w, r);
   w.key("marginA").value(a.radius()).key("marginB").value(b.radius()).endObject();
   *json = w.str();
   return true;
-}
-
-static std::string chungWangCaption(const ChungWangFrame& f) {
-  char buf[360];
-  switch (f.event) {
-    case ChungWangEvent::Init:
-      return f.reason == ChungWangReason::StartFromCache ? "s starts from the cached axis of the last query."
-                                                         : "s starts along the line from A's centre to B's.";
-    case ChungWangEvent::Support:
-      if (f.reason == ChungWangReason::Separated) {
-        std::snprintf(buf, sizeof buf,
-                      "p = S_A(s) and q = S_B(−s): B's nearest point along s lies %.6g beyond A's farthest. s "
-                      "separates A and B.",
-                      f.gap);
-      } else if (f.reason == ChungWangReason::CommonPoint) {
-        return "p and q coincide: a point common to A and B. They intersect.";
-      } else {
-        std::snprintf(buf, sizeof buf,
-                      "p = S_A(s) and q = S_B(−s): s·(q − p) = %.6g is not above τ, so s does not separate. "
-                      "r = (q − p)/‖q − p‖ is a new direction on the Gauss sphere.",
-                      f.gap);
-      }
-      return buf;
-    case ChungWangEvent::Switch:
-      return "r repeated an earlier direction: instead of reflecting, s switches to w, a direction inside the "
-             "hemisphere that holds every r so far.";
-    case ChungWangEvent::Hemisphere:
-      if (!f.hemisphere)
-        return "Rotated so that r is the z axis, the earlier r's projected on the plane cannot fit in one "
-               "half-plane: no hemisphere holds all r's, so the origin lies in A − B. They intersect.";
-      if (!f.hasPlane)
-        return f.directions.size() <= 1
-                   ? "r is the first direction: the hemisphere centred on it (w = r) holds R = {r}."
-                   : "w·r ≥ 0: the stored w still centres a hemisphere that holds every r, the new one included.";
-      return "Rotated so that r is the z axis, the earlier r's projected on the plane still fit in the wedge "
-             "from r_a to r_b: a hemisphere holds all r's (centre w).";
-    case ChungWangEvent::Reflect:
-      return "s is reflected in the plane perpendicular to r: s ← s − 2(r·s) r.";
-    case ChungWangEvent::Done:
-      switch (f.reason) {
-        case ChungWangReason::Separated:
-        case ChungWangReason::RepeatedDirection: return "Done: s separates A and B.";
-        case ChungWangReason::NoHemisphere: return "Done: no hemisphere holds the directions r, so A and B intersect.";
-        case ChungWangReason::CommonPoint: return "Done: p = q is a point of both shapes, so A and B intersect.";
-        case ChungWangReason::IterationCap:
-          return "Done: the iteration cap was reached without a separating axis (near touching); reported as "
-                 "intersecting.";
-        default: return std::string("Done: ") + chungWangReasonName(f.reason) + ".";
-      }
-  }
-  return "";
 }
 
 static void writeChungWangFrame(JsonWriter& w, const ChungWangFrame& f) {
@@ -1244,7 +937,7 @@ static void writeChungWangFrame(JsonWriter& w, const ChungWangFrame& f) {
   w.key("nextS");
   if (f.hasNextS) writeVec(w, f.nextS);
   else w.null();
-  w.key("caption").value(chungWangCaption(f)).endObject();
+  w.endObject();
 }
 
 static void writeChungWangResult(JsonWriter& w, const ChungWangResult& r) {
@@ -1265,9 +958,7 @@ static bool runChungWang(const Scene& scene, bool trace, std::string* json) {
   }
   ChungWangRecorder rec;
   const ChungWangResult r = chungWangIntersect(a, b, ChungWangSettings{}, nullptr, rec);
-  w.beginObject().key("query").value("chungwang").key("pseudocode").beginArray();
-  for (const char* const* line = chungWangPseudocode(); *line != nullptr; ++line) w.value(*line);
-  w.endArray().key("frames").beginArray();
+  w.beginObject().key("query").value("chungwang").key("frames").beginArray();
   for (const ChungWangFrame& f : rec.frames) writeChungWangFrame(w, f);
   w.endArray().key("result");
   writeChungWangResult(w, r);
@@ -1305,13 +996,8 @@ bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err
   DistanceResult dr;
   if (intersect) ir = gjkIntersect(a, b, settings, nullptr, rec);
   else dr = gjkDistance(a, b, settings, rec);
-  const std::string sentence = resultSentence(intersect, ir, dr);
-  const double radius = a.radius() + b.radius();
-
-  w.beginObject().key("query").value(queryName(scene.query)).key("pseudocode").beginArray();
-  for (const char* const* line = gjkPseudocode(intersect); *line != nullptr; ++line) w.value(*line);
-  w.endArray().key("frames").beginArray();
-  for (const GjkFrame& f : rec.frames) writeFrame(w, f, intersect, radius, sentence);
+  w.beginObject().key("query").value(queryName(scene.query)).key("frames").beginArray();
+  for (const GjkFrame& f : rec.frames) writeFrame(w, f);
   w.endArray().key("result");
   if (intersect) writeIntersect(w, ir);
   else writeDistance(w, dr);

@@ -14,6 +14,8 @@
 // names the offending field; this file only checks what JavaScript alone
 // knows (types, lengths) and moves numbers in and out of the wasm heap.
 import type { WasmModule } from '#collidoscope-wasm';
+import { withText, type RawTrace } from './captions';
+import { BATCH_LAYOUTS } from './generated-schema';
 import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
 import type {
@@ -482,40 +484,28 @@ function kindOf(query: unknown, field: string): BatchQuery {
 }
 
 const vec = (o: Float64Array, i: number): Vec3 => [o[i], o[i + 1], o[i + 2]];
-const vecOrNull = (o: Float64Array, i: number): Vec3 | null => (Number.isNaN(o[i]) ? null : vec(o, i));
 
-/** One result object from its doubles at o[i…] (the same object run() gives for the same scene). */
-function toResult(m: WasmModule, q: BatchQuery, o: Float64Array, i: number): unknown {
-  const layout = layoutOf(m, q);
-  const status = layout.status[o[i + layout.fields.length - 1]];
-  switch (q) {
-    case 'intersect':
-      return { intersecting: o[i] !== 0, iterations: o[i + 1], status } as IntersectResult;
-    case 'distance':
-      return { distance: o[i], pointA: vec(o, i + 1), pointB: vec(o, i + 4), iterations: o[i + 7], status } as DistanceResult;
-    case 'penetration':
-      return {
-        intersecting: o[i] !== 0, depth: o[i + 1], normal: vec(o, i + 2), pointA: vec(o, i + 5), pointB: vec(o, i + 8),
-        iterations: o[i + 11], status,
-      } as PenetrationResult;
-    case 'chungwang':
-      return { intersecting: o[i] !== 0, separatingAxis: vecOrNull(o, i + 1), iterations: o[i + 4], status } as ChungWangResult;
-    case 'sat':
-      return {
-        intersecting: o[i] !== 0, axis: vec(o, i + 1), depth: o[i + 4], gap: o[i + 5],
-        axisKind: layout.axisKind![o[i + 6]], axesTested: o[i + 7], status,
-      } as SatResult;
-    case 'raycast':
-      return {
-        hit: o[i] !== 0, t: Number.isNaN(o[i + 1]) ? null : o[i + 1], point: vecOrNull(o, i + 2), normal: vecOrNull(o, i + 5),
-        startedInside: o[i + 8] !== 0, iterations: o[i + 9], status,
-      } as RaycastResult;
-    case 'shapecast':
-      return {
-        hit: o[i] !== 0, t: Number.isNaN(o[i + 1]) ? null : o[i + 1], normal: vecOrNull(o, i + 2), pointA: vecOrNull(o, i + 5),
-        pointB: vecOrNull(o, i + 8), initiallyOverlapping: o[i + 11] !== 0, iterations: o[i + 12], status,
-      } as ShapecastResult;
+/**
+ * One result object from its doubles at o[i…] (the same object run() gives for the same scene), field by field
+ * as the C++ layout declares them (batch_layout.h, generated into BATCH_LAYOUTS).
+ */
+function toResult(q: BatchQuery, o: Float64Array, i: number): unknown {
+  const layout = BATCH_LAYOUTS[q];
+  const r: Record<string, unknown> = {};
+  for (const f of layout.decode) {
+    const x = o[i + f.offset];
+    switch (f.kind) {
+      case 'bool': r[f.name] = x !== 0; break;
+      case 'number':
+      case 'count': r[f.name] = x; break;
+      case 'numberOrNull': r[f.name] = Number.isNaN(x) ? null : x; break;
+      case 'vector': r[f.name] = vec(o, i + f.offset); break;
+      case 'vectorOrNull': r[f.name] = Number.isNaN(x) ? null : vec(o, i + f.offset); break;
+      case 'status': r[f.name] = layout.status[x]; break;
+      case 'axisKind': r[f.name] = 'axisKind' in layout ? layout.axisKind[x] : undefined; break;
+    }
   }
+  return r;
 }
 
 // ------------------------------------------------------------------ single queries
@@ -642,7 +632,7 @@ function single(q: BatchQuery, args: readonly unknown[], options: IntersectOptio
   const m = mod();
   const [a, b] = prepare(m, q, args);
   const s = scratchOf(m);
-  if (trace === true) return unwrap<unknown>(m.traceQuery(q, a, b, s.input));
+  if (trace === true) return withText(unwrap<RawTrace>(m.traceQuery(q, a, b, s.input)));
   if (cache !== undefined && !(cache instanceof IntersectCache)) {
     throw new CollidoscopeError('invalid-argument', 'options.cache', `must be an IntersectCache, got ${describe(cache)}`);
   }
@@ -650,7 +640,7 @@ function single(q: BatchQuery, args: readonly unknown[], options: IntersectOptio
   if (c) m.HEAPF64.set(c.data, s.cache >> 3);
   if (m._cds_query(KINDS.indexOf(q), a, b, s.input, c ? s.cache : 0, s.out) === 0) throw lastError(m);
   if (c) c.data.set(m.HEAPF64.subarray(s.cache >> 3, (s.cache >> 3) + CACHE));
-  return toResult(m, q, m.HEAPF64, s.out >> 3);
+  return toResult(q, m.HEAPF64, s.out >> 3);
 }
 
 /** A pair query: the result, or with `{ trace: true }` the trace. */
@@ -902,7 +892,7 @@ export function batchResult(query: BatchQuery, out: Float64Array, i: number): un
   if (!Number.isInteger(i) || i < 0 || stride * (i + 1) > out.length) {
     throw new CollidoscopeError('invalid-argument', 'i', `must be a query index from 0 to ${Math.floor(out.length / stride) - 1}, got ${i}`);
   }
-  return toResult(m, q, out, stride * i);
+  return toResult(q, out, stride * i);
 }
 
 // ------------------------------------------------------------------ diagnostics

@@ -17,7 +17,7 @@
 //          (origin 3, direction 3, maxT) or the motion (translationA 3,
 //          translationB 3, unused).
 //   results: kResultStride[kind] doubles per query, fields as in
-//          resultFields(); booleans are 0/1, enums their index in
+//          batch_layout.h; booleans are 0/1, enums their index in
 //          statusNames(), a null vector (a raycast miss, say) is NaN.
 //
 // Memory. Creating a shape allocates; queries and batches do not (with one
@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "collidoscope/batch_layout.h"
 #include "collidoscope/scene.h"
 #include "collidoscope/shapes.h"
 
@@ -47,8 +48,13 @@ constexpr int kExtraSize = 7;
 constexpr int kInputSize = 2 * kPoseSize + kExtraSize;
 // Intersect's warm-start cache per pair: [dx, dy, dz, valid].
 constexpr int kCacheSize = 4;
-constexpr int kResultStride[] = {3, 9, 13, 6, 9, 11, 14};
+// Doubles per result, by Kind (batch_layout.h).
+constexpr int kResultStride[] = {strideOf(kResultLayouts[0]), strideOf(kResultLayouts[1]), strideOf(kResultLayouts[2]),
+                                 strideOf(kResultLayouts[3]), strideOf(kResultLayouts[4]), strideOf(kResultLayouts[5]),
+                                 strideOf(kResultLayouts[6])};
+static_assert(sizeof kResultLayouts / sizeof kResultLayouts[0] == static_cast<int>(Kind::Count));
 constexpr int kMaxResultStride = 14;
+static_assert(kResultStride[static_cast<int>(Kind::Shapecast)] == kMaxResultStride, "the largest result");
 // Largest batch (pairs) one call may take: 2^24 pairs of 14 doubles is
 // 1.9 GB, beyond the 2 GB wasm heap; a game frame needs far fewer.
 constexpr std::int64_t kMaxBatch = std::int64_t{1} << 22;

@@ -339,35 +339,16 @@ struct ChungWangRecorder {
   void record(ChungWangFrame&& f) { frames.push_back(std::move(f)); }
 };
 
+// Pseudocode line numbers (1-based) that frames name; the text of each line
+// is the caller's (web/lib/captions.ts), numbered the same way.
 namespace chung_wang_lines {
 constexpr int kInit = 1, kLoop = 2, kSupport = 3, kSeparated = 4, kDirection = 5, kRepeat = 6, kSwitch = 7,
               kHemisphere = 8, kReflect = 9, kCap = 10;
 // The sub-algorithm (pseudocode 8).
 constexpr int kHsQuick = 11, kHsProject = 12, kHsSweep = 13, kHsFail = 14, kHsW = 15;
+constexpr int kCount = 15;  // lines of the pseudocode
 }  // namespace chung_wang_lines
 
-// Lines of the pseudocode (nullptr-terminated); numbers as chung_wang_lines.
-inline const char* const* chungWangPseudocode() {
-  static const char* const lines[] = {
-      "s ← cached axis, or from A's centre towards B's;  R ← ∅",
-      "repeat (at most maxIterations times)",
-      "  p ← S_A(s) + r_A s;  q ← S_B(−s) − r_B s     // rounded support points",
-      "  if s·q − s·p > τ: return separated, axis s",
-      "  r ← (q − p)/‖q − p‖   (‖q − p‖ ≤ τ: common point, return intersecting)",
-      "  if r = r_prev: return separated, axis s       // eq. 19: s·r changed sign",
-      "  if |R| > k and r ≈ some r_j ∈ R: s ← w; continue  // break the cycle",
-      "  R ← R ∪ {r};  if no hemisphere holds R: return intersecting",
-      "  s ← s − 2(r·s) r                             // reflect s in the plane ⊥ r",
-      "stop: iteration cap; no separating axis found: intersecting",
-      "hemisphere(R, r):  if w·r ≥ 0: return true      // old w still fits",
-      "  M ← rotation with M r = z;  r_j' ← (M r_j).xy for the older r_j",
-      "  sweep a wedge [r_a, r_b] over the r_j': inside | widen r_a | widen r_b",
-      "    r_j' in the opposite wedge: return false    // r_a, r_b, r_j, r surround O",
-      "  w ← M⁻¹ (r_a + r_b)/‖r_a + r_b‖;  return true",
-      nullptr,
-  };
-  return lines;
-}
 
 // ---- the hemisphere sub-algorithm ---------------------------------------
 

@@ -163,13 +163,14 @@ struct EpaRecorder {
   void record(EpaFrame&& f) { frames.push_back(std::move(f)); }
 };
 
+// Pseudocode line numbers (1-based) that frames name; the text of each line
+// is the caller's (web/lib/captions.ts), numbered the same way.
 namespace epa_lines {
 constexpr int kGjk = 1, kSeed = 2, kLoop = 3, kClosest = 4, kSupport = 5, kConverged = 6, kRemove = 7,
               kStitch = 8, kResult = 9;
+constexpr int kCount = 9;  // lines of the pseudocode
 }
 
-// Lines of the EPA pseudocode (nullptr-terminated); numbers as epa_lines.
-const char* const* epaPseudocode();
 
 // ---- the polytope ----------------------------------------------------------
 
@@ -252,45 +253,21 @@ struct EpaPolytope {
   }
 };
 
-template <class Trace>
-void recordEpa(Trace& trace, EpaEvent event, EpaReason reason, int line, int iteration, const EpaPolytope* poly,
-               int closestSlot, const SimplexVertex* support, const EpaFace* removed, int removedCount,
-               const int (*horizon)[2], int horizonCount, const int* addedSlots, int addedCount, bool hasGap,
-               double gap, double tolerance) {
+// A frame showing the polytope: its vertices and live faces and, when
+// nearestSlot ≥ 0, that face as the current depth estimate. The caller
+// fills in the step (event, reason, line, iteration) and what it computed.
+inline EpaFrame polytopeFrame(const EpaPolytope& poly, int nearestSlot) {
   EpaFrame f;
-  f.event = event;
-  f.reason = reason;
-  f.line = line;
-  f.iteration = iteration;
-  if (poly != nullptr) {
-    f.vertices.assign(poly->vertex.data, poly->vertex.data + poly->vertexCount);
-    for (int i = 0; i < poly->faceSlots; ++i)
-      if (poly->face[i].alive) f.faces.push_back(poly->face[i]);
-    if (closestSlot >= 0) {
-      const EpaFace& c = poly->face[closestSlot];
-      f.closest = c.id;
-      f.depth = c.distance;
-      f.normal = c.normal;
-    }
-    if (closestSlot < 0 && removedCount > 0) {
-      // Expand frames: the face just expanded (removed[0], where the flood
-      // fill started) is the current estimate.
-      f.closest = removed[0].id;
-      f.depth = removed[0].distance;
-      f.normal = removed[0].normal;
-    }
-    for (int i = 0; i < addedCount; ++i) f.added.push_back(poly->face[addedSlots[i]].id);
+  f.vertices.assign(poly.vertex.data, poly.vertex.data + poly.vertexCount);
+  for (int i = 0; i < poly.faceSlots; ++i)
+    if (poly.face[i].alive) f.faces.push_back(poly.face[i]);
+  if (nearestSlot >= 0) {
+    const EpaFace& c = poly.face[nearestSlot];
+    f.closest = c.id;
+    f.depth = c.distance;
+    f.normal = c.normal;
   }
-  if (support != nullptr) {
-    f.hasSupport = true;
-    f.support = *support;
-  }
-  f.removed.assign(removed, removed + removedCount);
-  for (int i = 0; i < horizonCount; ++i) f.horizon.emplace_back(horizon[i][0], horizon[i][1]);
-  f.hasGap = hasGap;
-  f.gap = gap;
-  f.tolerance = tolerance;
-  trace.record(std::move(f));
+  return f;
 }
 
 // Unit vector perpendicular to e (e non-zero).
@@ -505,8 +482,11 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
       out.pointB = g.pointB;
     }
     if constexpr (Trace::enabled) {
-      detail::recordEpa(trace, EpaEvent::Done, EpaReason::Apart, kGjk, 0, nullptr, -1, nullptr, nullptr, 0,
-                        nullptr, 0, nullptr, 0, false, 0, 0);
+      EpaFrame f;
+      f.event = EpaEvent::Done;
+      f.reason = EpaReason::Apart;
+      f.line = kGjk;
+      trace.record(std::move(f));
     }
     return out;
   }
@@ -523,15 +503,21 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
     out.pointB = p - flatNormal * rB;
     out.status = rA + rB > 0 ? EpaStatus::Converged : EpaStatus::Touching;
     if constexpr (Trace::enabled) {
-      detail::recordEpa(trace, EpaEvent::Done, EpaReason::Flat, kSeed, 0, nullptr, -1, nullptr, nullptr, 0, nullptr,
-                        0, nullptr, 0, false, 0, 0);
+      EpaFrame f;
+      f.event = EpaEvent::Done;
+      f.reason = EpaReason::Flat;
+      f.line = kSeed;
+      trace.record(std::move(f));
     }
     return out;
   }
   for (int i = 0; i < poly.vertexCount; ++i) scale = std::fmax(scale, detail::magnitudeOf(poly.vertex[i]));
   if constexpr (Trace::enabled) {
-    detail::recordEpa(trace, EpaEvent::Seed, EpaReason::Tetrahedron, kSeed, 0, &poly, -1, nullptr, nullptr, 0,
-                      nullptr, 0, nullptr, 0, false, 0, 0);
+    EpaFrame f = detail::polytopeFrame(poly, -1);
+    f.event = EpaEvent::Seed;
+    f.reason = EpaReason::Tetrahedron;
+    f.line = kSeed;
+    trace.record(std::move(f));
   }
 
   EpaStatus status = EpaStatus::MaxIterations;
@@ -551,8 +537,12 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
     closest = poly.nearestFace();
     const EpaFace& f = poly.face[closest];
     if constexpr (Trace::enabled) {
-      detail::recordEpa(trace, EpaEvent::Closest, EpaReason::NearestFace, kClosest, iteration, &poly, closest,
-                        nullptr, nullptr, 0, nullptr, 0, nullptr, 0, false, 0, 0);
+      EpaFrame frame = detail::polytopeFrame(poly, closest);
+      frame.event = EpaEvent::Closest;
+      frame.reason = EpaReason::NearestFace;
+      frame.line = kClosest;
+      frame.iteration = iteration;
+      trace.record(std::move(frame));
     }
     const SimplexVertex w = minkowskiSupport(shapeA, shapeB, f.normal);
     scale = std::fmax(scale, detail::magnitudeOf(w));
@@ -580,9 +570,17 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
       done = true;
     }
     if constexpr (Trace::enabled) {
-      detail::recordEpa(trace, EpaEvent::Support, done ? reason : EpaReason::Progress,
-                        done ? line : kSupport, iteration, &poly, closest, &w, nullptr, 0, nullptr, 0, nullptr, 0,
-                        true, gap, tolerance);
+      EpaFrame frame = detail::polytopeFrame(poly, closest);
+      frame.event = EpaEvent::Support;
+      frame.reason = done ? reason : EpaReason::Progress;
+      frame.line = done ? line : kSupport;
+      frame.iteration = iteration;
+      frame.hasSupport = true;
+      frame.support = w;
+      frame.hasGap = true;
+      frame.gap = gap;
+      frame.tolerance = tolerance;
+      trace.record(std::move(frame));
     }
     if (done) break;
 
@@ -671,8 +669,24 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
       if (slot >= 0) added[addedCount++] = slot;
     }
     if constexpr (Trace::enabled) {
-      detail::recordEpa(trace, EpaEvent::Expand, EpaReason::Progress, kStitch, iteration, &poly, -1, &w, removed.data,
-                        removedCount, horizon, horizonCount, added, addedCount, false, 0, 0);
+      EpaFrame frame = detail::polytopeFrame(poly, -1);
+      frame.event = EpaEvent::Expand;
+      frame.reason = EpaReason::Progress;
+      frame.line = kStitch;
+      frame.iteration = iteration;
+      frame.hasSupport = true;
+      frame.support = w;
+      frame.removed.assign(removed.data, removed.data + removedCount);
+      if (removedCount > 0) {
+        // The face just expanded (removed[0], where the flood fill started)
+        // is the current estimate.
+        frame.closest = removed.data[0].id;
+        frame.depth = removed.data[0].distance;
+        frame.normal = removed.data[0].normal;
+      }
+      for (int i = 0; i < horizonCount; ++i) frame.horizon.emplace_back(horizon[i][0], horizon[i][1]);
+      for (int i = 0; i < addedCount; ++i) frame.added.push_back(poly.face[added[i]].id);
+      trace.record(std::move(frame));
     }
   }
 
@@ -790,8 +804,15 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
     out.pointB = out.pointA;
   }
   if constexpr (Trace::enabled) {
-    detail::recordEpa(trace, EpaEvent::Done, reason, kResult, iteration, &poly, closest, nullptr, nullptr, 0,
-                      nullptr, 0, nullptr, 0, true, lastGap, lastTolerance);
+    EpaFrame f = detail::polytopeFrame(poly, closest);
+    f.event = EpaEvent::Done;
+    f.reason = reason;
+    f.line = kResult;
+    f.iteration = iteration;
+    f.hasGap = true;
+    f.gap = lastGap;
+    f.tolerance = lastTolerance;
+    trace.record(std::move(f));
   }
   return out;
 }

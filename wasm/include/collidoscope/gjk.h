@@ -115,16 +115,16 @@ struct GjkCache {
   bool valid = false;
 };
 
-// Pseudocode line numbers, shared with the page (gjkPseudocode()).
+// Pseudocode line numbers (1-based) that frames name; the text of each line
+// is the caller's (web/lib/captions.ts), numbered the same way.
 namespace gjk_lines {
 constexpr int kDistInit = 1, kDistSupport = 3, kDistConverged = 4, kDistDuplicate = 5, kDistReduce = 6,
               kDistInside = 7, kDistNoProgress = 8, kDistCap = 9, kDistRadii = 10;
+constexpr int kDistCount = 10;  // lines of the distance pseudocode
 constexpr int kIsInit = 1, kIsSupport = 3, kIsSeparated = 4, kIsConverged = 5, kIsReduce = 6, kIsInside = 7,
               kIsNoProgress = 8, kIsCap = 9;
+constexpr int kIsCount = 9;  // lines of the intersect pseudocode
 }  // namespace gjk_lines
-
-// Lines of the pseudocode for "distance" or "intersect" (nullptr-terminated).
-const char* const* gjkPseudocode(bool intersect);
 
 namespace detail {
 
@@ -165,26 +165,16 @@ inline Vec3 initialDirection(const SA& a, const SB& b) {
   return normalizedOr(a.center() - b.center(), Vec3{1, 0, 0});
 }
 
-template <class Trace>
-inline void recordFrame(Trace& trace, GjkEvent event, GjkReason reason, int line, int iteration,
-                        const Simplex& simplex, const Vec3& v, const Vec3& direction, const SimplexVertex* support,
-                        bool hasTest, double vv, double vw, double tolerance) {
+// A frame showing the state after a step: the iteration, W with the
+// weights of v, v and ‖v‖². The caller names the step (event, reason,
+// pseudocode line) and adds what it computed.
+inline GjkFrame stateFrame(int iteration, const Simplex& simplex, const Vec3& v, double vv) {
   GjkFrame f;
-  f.event = event;
-  f.reason = reason;
-  f.line = line;
   f.iteration = iteration;
   f.simplex = simplex;
   f.v = v;
-  f.direction = direction;
-  f.hasSupport = support != nullptr;
-  if (support) f.support = *support;
-  f.hasTest = hasTest;
   f.vv = vv;
-  f.vw = vw;
-  f.gap = vv - vw;
-  f.tolerance = tolerance;
-  trace.record(f);
+  return f;
 }
 
 }  // namespace detail
@@ -218,10 +208,6 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
       }
     }
   }
-  if constexpr (Trace::enabled) {
-    detail::recordFrame(trace, GjkEvent::Init, GjkReason::StartFromPoint, kDistInit, 0, simplex, v, Vec3{}, nullptr,
-                        false, vv, 0, 0);
-  }
 
   GjkStatus status = GjkStatus::MaxIterations;
   GjkReason reason = GjkReason::IterationCap;
@@ -229,6 +215,13 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
   bool overlap = false;
   int iteration = 0;
   int sideways = 0;
+  if constexpr (Trace::enabled) {
+    GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+    f.event = GjkEvent::Init;
+    f.reason = GjkReason::StartFromPoint;
+    f.line = kDistInit;
+    trace.record(f);
+  }
   // ‖v‖ within this of zero counts as touching: below it v is rounding noise.
   auto zeroBound = [&]() { return kRoundingBound * scale; };
 
@@ -262,8 +255,18 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     }
     if (stop) status = reason == GjkReason::DuplicateSupport ? GjkStatus::Degenerate : GjkStatus::Converged;
     if constexpr (Trace::enabled) {
-      detail::recordFrame(trace, GjkEvent::Support, stop ? reason : GjkReason::Progress, stop ? line : kDistSupport,
-                          iteration, simplex, v, direction, &w, true, vv, vw, tolerance);
+      GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+      f.event = GjkEvent::Support;
+      f.reason = stop ? reason : GjkReason::Progress;
+      f.line = stop ? line : kDistSupport;
+      f.direction = direction;
+      f.hasSupport = true;
+      f.support = w;
+      f.hasTest = true;
+      f.vw = vw;
+      f.gap = gap;
+      f.tolerance = tolerance;
+      trace.record(f);
     }
     if (stop) break;
 
@@ -298,8 +301,14 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
       reason = GjkReason::NoProgress;
       line = kDistNoProgress;
       if constexpr (Trace::enabled) {
-        detail::recordFrame(trace, GjkEvent::Simplex, reason, kDistNoProgress, iteration, simplex, v, direction, &w,
-                            false, vv, 0, 0);
+        GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+        f.event = GjkEvent::Simplex;
+        f.reason = reason;
+        f.line = kDistNoProgress;
+        f.direction = direction;
+        f.hasSupport = true;
+        f.support = w;
+        trace.record(f);
       }
       break;
     }
@@ -310,8 +319,14 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
       line = kDistInside;
     }
     if constexpr (Trace::enabled) {
-      detail::recordFrame(trace, GjkEvent::Simplex, overlap ? reason : GjkReason::Progress,
-                          overlap ? kDistInside : kDistReduce, iteration, simplex, v, direction, &w, false, vv, 0, 0);
+      GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+      f.event = GjkEvent::Simplex;
+      f.reason = overlap ? reason : GjkReason::Progress;
+      f.line = overlap ? kDistInside : kDistReduce;
+      f.direction = direction;
+      f.hasSupport = true;
+      f.support = w;
+      trace.record(f);
     }
   }
 
@@ -342,8 +357,11 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     }
   }
   if constexpr (Trace::enabled) {
-    detail::recordFrame(trace, GjkEvent::Done, reason, radius > 0 && !overlap ? kDistRadii : line, iteration,
-                        simplex, v, Vec3{}, nullptr, false, vv, 0, 0);
+    GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+    f.event = GjkEvent::Done;
+    f.reason = reason;
+    f.line = radius > 0 && !overlap ? kDistRadii : line;
+    trace.record(f);
   }
   return out;
 }
@@ -386,11 +404,6 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   Vec3 v = warm ? cache->direction : detail::initialDirection(shapeA, shapeB);
   double vv = dot(v, v);
   double scale = 0;
-  if constexpr (Trace::enabled) {
-    detail::recordFrame(trace, GjkEvent::Init, warm ? GjkReason::StartFromCache : GjkReason::StartFromPoint,
-                        kIsInit, 0, simplex, v, Vec3{}, nullptr, false, vv, 0, 0);
-  }
-
   int iteration = 0;
   int line = kIsCap;
   GjkReason reason = GjkReason::IterationCap;
@@ -398,6 +411,13 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   bool intersecting = false;
   bool decided = false;
   int sideways = 0;
+  if constexpr (Trace::enabled) {
+    GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+    f.event = GjkEvent::Init;
+    f.reason = warm ? GjkReason::StartFromCache : GjkReason::StartFromPoint;
+    f.line = kIsInit;
+    trace.record(f);
+  }
   while (!decided && iteration < settings.maxIterations) {
     ++iteration;
     const Vec3 direction = -v;
@@ -427,9 +447,19 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
       status = duplicate ? GjkStatus::Degenerate : GjkStatus::Converged;
     }
     if constexpr (Trace::enabled) {
-      detail::recordFrame(trace, GjkEvent::Support, decided ? reason : GjkReason::Progress,
-                          decided ? line : kIsSupport, iteration, simplex, v, direction, &w, simplex.size > 0, vv,
-                          vw, tolerance);
+      GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+      f.event = GjkEvent::Support;
+      f.reason = decided ? reason : GjkReason::Progress;
+      f.line = decided ? line : kIsSupport;
+      f.direction = direction;
+      f.hasSupport = true;
+      f.support = w;
+      f.vw = vw;
+      // The gap is tested (and shown) once W holds a point.
+      f.hasTest = simplex.size > 0;
+      f.gap = vv - vw;
+      f.tolerance = tolerance;
+      trace.record(f);
     }
     if (decided) break;
 
@@ -453,16 +483,28 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
       line = kIsNoProgress;
       status = GjkStatus::Degenerate;
       if constexpr (Trace::enabled) {
-        detail::recordFrame(trace, GjkEvent::Simplex, reason, line, iteration, simplex, v, direction, &w, false, vv,
-                            0, 0);
+        GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+        f.event = GjkEvent::Simplex;
+        f.reason = reason;
+        f.line = line;
+        f.direction = direction;
+        f.hasSupport = true;
+        f.support = w;
+        trace.record(f);
       }
       break;
     }
     v = simplex.size == 4 ? Vec3{} : next;
     vv = simplex.size == 4 ? 0 : nextVV;
     if constexpr (Trace::enabled) {
-      detail::recordFrame(trace, GjkEvent::Simplex, decided ? reason : GjkReason::Progress,
-                          decided ? line : kIsReduce, iteration, simplex, v, direction, &w, false, vv, 0, 0);
+      GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+      f.event = GjkEvent::Simplex;
+      f.reason = decided ? reason : GjkReason::Progress;
+      f.line = decided ? line : kIsReduce;
+      f.direction = direction;
+      f.hasSupport = true;
+      f.support = w;
+      trace.record(f);
     }
   }
   if (!decided) intersecting = true;  // iteration cap without a separating axis
@@ -476,8 +518,11 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
   out.iterations = iteration;
   out.status = status;
   if constexpr (Trace::enabled) {
-    detail::recordFrame(trace, GjkEvent::Done, reason, line, iteration, simplex, v, Vec3{}, nullptr, false, vv, 0,
-                        0);
+    GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+    f.event = GjkEvent::Done;
+    f.reason = reason;
+    f.line = line;
+    trace.record(f);
   }
   return out;
 }

@@ -241,7 +241,7 @@ enum class RayEvent {
 struct RayFrame {
   RayEvent event = RayEvent::Init;
   RayReason reason = RayReason::None;
-  int line = 0;       // 1-based line of rayCastPseudocode()
+  int line = 0;       // 1-based pseudocode line (ray_lines)
   int iteration = 0;  // 0 for Init
   double lambda = 0;  // λ after this step
   Vec3 x;             // s + λ r after this step
@@ -299,40 +299,15 @@ struct RayRecorder {
   void record(RayFrame&& f) { frames.push_back(std::move(f)); }
 };
 
+// Pseudocode line numbers (1-based) that frames name, the same for the ray
+// and the shape cast; the text of each line is the caller's
+// (web/lib/captions.ts), numbered the same way.
 namespace ray_lines {
 constexpr int kInit = 1, kLoop = 2, kSupport = 3, kInFront = 4, kAway = 5, kAdvance = 6, kMoveX = 7,
               kDuplicate = 8, kReduce = 9, kHit = 10, kNoProgress = 11, kCap = 12, kResult = 13, kAnalytic = 14;
+constexpr int kCount = 14;  // lines of the pseudocode
 }
 
-// Pseudocode of the ray cast (nullptr-terminated; numbers as ray_lines).
-// shapeCast = true gives the shape-cast wording of line 1 (same numbering).
-inline const char* const* rayCastPseudocode(bool shapeCast = false) {
-  static const char* const kRay[] = {
-      "λ ← 0;  x ← s;  n ← 0;  v ← x − (a point of C);  P ← ∅",
-      "repeat (at most maxIterations times)",
-      "  p ← s_C(v);  w ← x − p            // plane v·y = v·p + ρ‖v‖ bounds C ⊕ ρ",
-      "  if v·w > ρ‖v‖:                    // x in front of the supporting plane",
-      "    if v·r ≥ 0: return miss         // the rest of the ray stays in front",
-      "    λ ← λ − (v·w − ρ‖v‖)/(v·r);  if λ > maxT: return miss",
-      "    x ← s + λr;  n ← v;  w_i ← x − p_i for p_i ∈ P   // P kept, re-expressed",
-      "  if p ∈ P and x did not move: P ← {p} (a few times), then stop (degenerate)",
-      "  v ← point of conv({x − p_i} ∪ {w}) nearest O;  P ← the points it needs",
-      "  if |P| = 4 or ‖v‖ − ρ ≤ tolerance: return hit at λ   // x lies in C ⊕ ρ",
-      "  if ‖v‖ did not decrease (x fixed): P ← {p} (a few times), then stop (degenerate)",
-      "stop: iteration cap (hit at the lower bound λ)",
-      "hit: t ← λ;  point ← x;  normal ← v̂ (ρ > 0), else n̂ or the weighted normal of P",
-      "point cores: smaller root of |s + t r − c|² = ρ²",
-      nullptr,
-  };
-  static const char* const kShape[] = {
-      "s ← 0;  r ← t_B − t_A;  C ← A − B;  ρ ← ρ_A + ρ_B;  λ ← 0;  x ← s;  n ← 0;  v ← x − (a point of C);  P ← ∅",
-      kRay[1], kRay[2], kRay[3], kRay[4], kRay[5], kRay[6], kRay[7], kRay[8], kRay[9], kRay[10], kRay[11],
-      "hit: t ← λ;  normal ← v̂, n̂ or P's weighted normal (A to B);  points from the weights of P",
-      "spheres: smaller root of |(c_A − c_B) + t(t_A − t_B)|² = (ρ_A + ρ_B)²",
-      nullptr,
-  };
-  return shapeCast ? kShape : kRay;
-}
 
 // ---- closed form: a ray against a ball ---------------------------------------
 

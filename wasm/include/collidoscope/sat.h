@@ -242,28 +242,14 @@ struct SatRecorder {
   void record(SatFrame&& f) { frames.push_back(std::move(f)); }
 };
 
+// Pseudocode line numbers (1-based) that frames name; the text of each line
+// is the caller's (web/lib/captions.ts), numbered the same way.
 namespace sat_lines {
 constexpr int kPrepare = 1, kFaceAxesA = 2, kFaceAxesB = 3, kEdgeAxes = 4, kParallelSkip = 5, kFlatAxes = 6,
               kProject = 7, kSeparated = 8, kLeastOverlap = 9, kDone = 10;
+constexpr int kCount = 10;  // lines of the pseudocode
 }
 
-// Lines of the SAT pseudocode (nullptr-terminated); numbers as sat_lines.
-inline const char* const* satPseudocode() {
-  static const char* const kLines[] = {
-      "hulls: face normals and edge directions of A and B (box: its 3 axes)",
-      "for each face normal n of A: test(n)",
-      "for each face normal n of B: test(n)",
-      "for each edge a of A, edge b of B: L ← a × b",
-      "  if |â × b̂| ≤ ε_parallel: skip            // parallel: faces cover it",
-      "flat A − B: test in-plane side normals n × e (and the line's offset)",
-      "test(L): [minA,maxA], [minB,maxB] ← projections; o ← min(maxA − minB, maxB − minA)",
-      "  if o < 0: return separated, axis L, gap −o",
-      "  if o < best: best ← (L, o)                 // least overlap so far",
-      "return intersecting, axis of best, depth = best",
-      nullptr,
-  };
-  return kLines;
-}
 
 // ---- a polytopal core, prepared --------------------------------------------
 

@@ -74,8 +74,9 @@ bool satAnswered(SatStatus status, bool trace, const std::string& field, SceneEr
 std::string sceneToJson(const Scene& scene);
 
 // Runs the scene's query. On success returns true with the result JSON
-// (the query's fields in README.md's scene format) in *json; with trace = true the
-// JSON is {"query", "pseudocode", "frames", "result", "marginA", "marginB"}.
+// (the query's fields in README.md's scene format) in *json; with trace = true
+// the JSON is {"query", "frames", "result", "marginA", "marginB"}: numbers and
+// names only (the JS API adds the pseudocode and the frames' captions).
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
 
 // The "hull" and "obb" answers for a plain point list (the API's typed-array

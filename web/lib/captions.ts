@@ -1,0 +1,419 @@
+// collidoscope — the words of a trace: each query's pseudocode and one caption per frame, written from the
+// frame's numbers and the names of its kind and reason. The C++ core records numbers only (as Box2D's
+// b2ShapeDistance hands back its simplex history and leaves words to the caller); trace() in index.ts calls
+// withText() on what the core returns, so the page, the CLI and collidoscope/three read the same sentences.
+//
+// Numbers are written as C's printf "%.6g" (printf.ts), -0 as 0; λ and t with more digits where a step moves
+// them by less than 1e-6.
+import { formatG } from './printf';
+import type {
+  CastFrame, ChungWangFrame, ChungWangTrace, DistanceResult, EpaFrame, EpaTrace, GjkFrame, GjkTrace, HullFrame,
+  HullResult, HullTrace, IntersectResult, PenetrationResult, RaycastTrace, SatFrame, SatResult, SatTrace,
+  ShapecastTrace, Trace, Vec3,
+} from './types';
+
+// ---- pseudocode ---------------------------------------------------------------------------------------------
+// Line i (1-based) of each list is the line a frame's `line` names; the numbering is the C++ core's
+// (gjk_lines, epa_lines, hull_lines, sat_lines, ray_lines, chung_wang_lines).
+
+const GJK_DISTANCE = [
+  'v ← a point of A − B;  W ← {v}',
+  'repeat (at most maxIterations times)',
+  '  w ← s_A(−v) − s_B(v)                      // support point of A − B',
+  '  if ‖v‖² − v·w ≤ max(ε‖v‖², rounding): stop  // error bound met',
+  '  if w ∈ W: stop                            // rounding hides progress (degenerate)',
+  '  v ← point of conv(W ∪ {w}) nearest O;  W ← the vertices it needs',
+  '  if |W| = 4 or v ≈ 0: return 0            // O inside A − B: overlap',
+  '  if ‖v‖ grew by over τ = 64u·S, or did not shrink 5 times: stop  // rounding',
+  'stop: iteration cap',
+  'distance ← max(0, ‖v‖ − r_A − r_B); points from the weights of W',
+];
+
+const GJK_INTERSECT = [
+  'v ← cached direction, or from B towards A;  W ← ∅',
+  'repeat (at most maxIterations times)',
+  '  w ← s_A(−v) − s_B(v)                      // support point of A − B',
+  '  if v·w > (r_A + r_B)‖v‖: return separated   // v is a separating axis',
+  '  if ‖v‖² − v·w ≤ tolerance or w ∈ W: return intersecting  // touching',
+  '  v ← point of conv(W ∪ {w}) nearest O;  W ← the vertices it needs',
+  '  if |W| = 4 or ‖v‖ ≤ r_A + r_B: return intersecting',
+  '  if ‖v‖ grew by over τ, or did not shrink 5 times: return intersecting',
+  'stop: iteration cap; no separating axis found: intersecting',
+];
+
+const EPA = [
+  'run GJK on the cores; if they are apart: depth ← max(0, r_A + r_B − ‖v‖)',
+  'grow GJK\'s simplex into a tetrahedron P around O (flat A − B: touching)',
+  'repeat (at most maxIterations times)',
+  '  f ← the face of P nearest O (normal n, distance d)',
+  '  w ← s_A(n) − s_B(−n)                     // support point of A − B',
+  '  if n·w − d ≤ max(ε·d, ε_abs·S): stop      // f lies on the boundary',
+  '  remove the faces of P that w can see; keep their horizon edges',
+  '  join w to every horizon edge with a new face',
+  'depth ← d + r_A + r_B; normal ← n; points from f\'s weights',
+];
+
+const HULL = [
+  'extremes ← the farthest pair of the x, y, z extreme points, the point farthest from their line, and from their plane',
+  'if one of those distances is within tolerance: the hull is a point, a segment or a polygon (2D hull)',
+  'build a tetrahedron from the four points',
+  'give every other point to the face it lies farthest above (points above no face are inside)',
+  'while some face has conflict points:',
+  '  eye ← the farthest conflict point of that face',
+  '  visible ← the faces the eye lies above (search from that face over shared edges)',
+  '  horizon ← the edges between visible and hidden faces, as one loop',
+  '  replace the visible faces by a cone of new faces from the eye to the horizon',
+  '  give the visible faces\' conflict points to the new faces (or drop them: inside)',
+  'merge coplanar faces; report vertices, faces and adjacency',
+];
+
+const SAT = [
+  'hulls: face normals and edge directions of A and B (box: its 3 axes)',
+  'for each face normal n of A: test(n)',
+  'for each face normal n of B: test(n)',
+  'for each edge a of A, edge b of B: L ← a × b',
+  '  if |â × b̂| ≤ ε_parallel: skip            // parallel: faces cover it',
+  'flat A − B: test in-plane side normals n × e (and the line\'s offset)',
+  'test(L): [minA,maxA], [minB,maxB] ← projections; o ← min(maxA − minB, maxB − minA)',
+  '  if o < 0: return separated, axis L, gap −o',
+  '  if o < best: best ← (L, o)                 // least overlap so far',
+  'return intersecting, axis of best, depth = best',
+];
+
+const RAY_LOOP = [
+  'repeat (at most maxIterations times)',
+  '  p ← s_C(v);  w ← x − p            // plane v·y = v·p + ρ‖v‖ bounds C ⊕ ρ',
+  '  if v·w > ρ‖v‖:                    // x in front of the supporting plane',
+  '    if v·r ≥ 0: return miss         // the rest of the ray stays in front',
+  '    λ ← λ − (v·w − ρ‖v‖)/(v·r);  if λ > maxT: return miss',
+  '    x ← s + λr;  n ← v;  w_i ← x − p_i for p_i ∈ P   // P kept, re-expressed',
+  '  if p ∈ P and x did not move: P ← {p} (a few times), then stop (degenerate)',
+  '  v ← point of conv({x − p_i} ∪ {w}) nearest O;  P ← the points it needs',
+  '  if |P| = 4 or ‖v‖ − ρ ≤ tolerance: return hit at λ   // x lies in C ⊕ ρ',
+  '  if ‖v‖ did not decrease (x fixed): P ← {p} (a few times), then stop (degenerate)',
+  'stop: iteration cap (hit at the lower bound λ)',
+];
+
+const RAYCAST = [
+  'λ ← 0;  x ← s;  n ← 0;  v ← x − (a point of C);  P ← ∅',
+  ...RAY_LOOP,
+  'hit: t ← λ;  point ← x;  normal ← v̂ (ρ > 0), else n̂ or the weighted normal of P',
+  'point cores: smaller root of |s + t r − c|² = ρ²',
+];
+
+const SHAPECAST = [
+  's ← 0;  r ← t_B − t_A;  C ← A − B;  ρ ← ρ_A + ρ_B;  λ ← 0;  x ← s;  n ← 0;  v ← x − (a point of C);  P ← ∅',
+  ...RAY_LOOP,
+  'hit: t ← λ;  normal ← v̂, n̂ or P\'s weighted normal (A to B);  points from the weights of P',
+  'spheres: smaller root of |(c_A − c_B) + t(t_A − t_B)|² = (ρ_A + ρ_B)²',
+];
+
+const CHUNG_WANG = [
+  's ← cached axis, or from A\'s centre towards B\'s;  R ← ∅',
+  'repeat (at most maxIterations times)',
+  '  p ← S_A(s) + r_A s;  q ← S_B(−s) − r_B s     // rounded support points',
+  '  if s·q − s·p > τ: return separated, axis s',
+  '  r ← (q − p)/‖q − p‖   (‖q − p‖ ≤ τ: common point, return intersecting)',
+  '  if r = r_prev: return separated, axis s       // eq. 19: s·r changed sign',
+  '  if |R| > k and r ≈ some r_j ∈ R: s ← w; continue  // break the cycle',
+  '  R ← R ∪ {r};  if no hemisphere holds R: return intersecting',
+  '  s ← s − 2(r·s) r                             // reflect s in the plane ⊥ r',
+  'stop: iteration cap; no separating axis found: intersecting',
+  'hemisphere(R, r):  if w·r ≥ 0: return true      // old w still fits',
+  '  M ← rotation with M r = z;  r_j\' ← (M r_j).xy for the older r_j',
+  '  sweep a wedge [r_a, r_b] over the r_j\': inside | widen r_a | widen r_b',
+  '    r_j\' in the opposite wedge: return false    // r_a, r_b, r_j, r surround O',
+  '  w ← M⁻¹ (r_a + r_b)/‖r_a + r_b‖;  return true',
+];
+
+/** The pseudocode shown beside a trace of `query`, one string per line. */
+export function pseudocodeOf(query: Trace['query']): string[] {
+  switch (query) {
+    case 'distance': return [...GJK_DISTANCE];
+    case 'intersect': return [...GJK_INTERSECT];
+    case 'penetration': return [...EPA];
+    case 'hull': return [...HULL];
+    case 'sat': return [...SAT];
+    case 'raycast': return [...RAYCAST];
+    case 'shapecast': return [...SHAPECAST];
+    case 'chungwang': return [...CHUNG_WANG];
+  }
+}
+
+// ---- numbers --------------------------------------------------------------------------------------------------
+
+/** %.6g with −0 written as 0. */
+const num = (x: number): string => formatG(x === 0 ? 0 : x, 6);
+const vec = (v: Vec3): string => `(${num(v[0])}, ${num(v[1])}, ${num(v[2])})`;
+/** "1 face", "3 faces". */
+const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+const ZERO: Vec3 = [0, 0, 0];
+
+// ---- GJK ------------------------------------------------------------------------------------------------------
+
+/** The result of a GJK query in a sentence, e.g. "distance 1 after 2 iterations (converged)." */
+export function gjkResultSentence(query: 'intersect' | 'distance', r: IntersectResult | DistanceResult): string {
+  const head = query === 'intersect'
+    ? ((r as IntersectResult).intersecting ? 'intersecting' : 'separated')
+    : `distance ${num((r as DistanceResult).distance)}`;
+  return `${head} after ${count(r.iterations, 'iteration', 'iterations')} (${r.status}).`;
+}
+
+/** `radius`: r_A + r_B, the radii the cores are rounded by. */
+export function gjkCaption(f: Omit<GjkFrame, 'caption'>, query: 'intersect' | 'distance', radius: number,
+  result: IntersectResult | DistanceResult): string {
+  const intersect = query === 'intersect';
+  const vNorm = Math.sqrt(f.vv);
+  const gap = f.gap ?? 0;
+  const tol = f.tolerance;
+  switch (f.kind) {
+    case 'init':
+      if (f.reason === 'start-from-cache') {
+        return `Start from the cached direction v = ${vec(f.v)} kept from the previous query (warm start). W is empty.`;
+      }
+      if (intersect) {
+        return `Start with the direction v = ${vec(f.v)}, from B's centre towards A's. W is empty until the first support point.`;
+      }
+      return `Start: v = ${vec(f.v)}, the support point of A − B in the direction from B's centre to A's, so v is a point of A − B. W = {v}, ‖v‖ = ${num(vNorm)}.`;
+    case 'support': {
+      const w = f.support ?? { w: ZERO, a: ZERO, b: ZERO };
+      const s = `Support point w = s_A(−v) − s_B(v) = ${vec(w.w)}, from a = ${vec(w.a)} on A and b = ${vec(w.b)} on B. `;
+      switch (f.reason) {
+        case 'separated':
+          return `${s}v·w = ${num(f.vw ?? 0)} exceeds (r_A + r_B)‖v‖ = ${num(radius * vNorm)}: the plane through w normal to v separates A − B from the origin. Separated.`;
+        case 'gap-within-tolerance':
+          if (intersect) {
+            return `${s}Gap ‖v‖² − v·w = ${num(gap)} ≤ tolerance ${num(tol)}, yet v·w ≤ (r_A + r_B)‖v‖: no axis separates the shapes by more than rounding. They touch: intersecting.`;
+          }
+          return `${s}Gap ‖v‖² − v·w = ${num(gap)} ≤ tolerance ${num(tol)}: by the error bound ‖v‖ is within ${num(vNorm > 0 ? gap / vNorm : 0)} of the distance. Stop.`;
+        case 'duplicate-support':
+          return `${s}w is already in W, although the gap ${num(gap)} is above the tolerance ${num(tol)}: rounding hides any further progress. Stop with the best v (degenerate).`;
+        default:
+          if (f.gap === null) return `${s}W is empty, so w starts the simplex.`;
+          return `${s}Gap ‖v‖² − v·w = ${num(gap)} > tolerance ${num(tol)}: v is not yet optimal, add w to W.`;
+      }
+    }
+    case 'simplex':
+      switch (f.reason) {
+        case 'origin-inside':
+          return 'The tetrahedron W contains the origin: the cores of A and B overlap. Distance 0.';
+        case 'origin-touching':
+          return '‖v‖ fell below the rounding bound: the origin is on the boundary of A − B, the shapes touch.';
+        case 'within-margins':
+          return `‖v‖ = ${num(vNorm)} ≤ r_A + r_B = ${num(radius)}: the rounded shapes overlap.`;
+        case 'no-progress':
+          return 'The new v was not shorter than the old one (rounding limit): keep the previous v and stop (status degenerate).';
+        default: {
+          const n = f.simplex.length;
+          const weights = f.simplex.map((s, i) => `${i ? ', ' : ' '}${num(s.lambda)}`).join('');
+          return `Nearest point of conv(W ∪ {w}) to the origin: v = ${vec(f.v)}, ‖v‖ = ${num(vNorm)}. W keeps ${n}${n === 1 ? ' vertex with weight' : ' vertices with weights'}${weights}.`;
+        }
+      }
+    case 'done':
+      return `Result: ${gjkResultSentence(query, result)}`;
+  }
+}
+
+// ---- EPA ------------------------------------------------------------------------------------------------------
+
+export function epaCaption(f: Omit<EpaFrame, 'caption'>, r: PenetrationResult, radius: number): string {
+  switch (f.kind) {
+    case 'seed':
+      return `GJK found the origin inside A − B (the cores overlap). Its simplex, grown to a tetrahedron, is the first polytope P: ${f.vertices.length} vertices, ${f.faces.length} faces around the origin.`;
+    case 'closest':
+      return `The face of P nearest the origin is at distance d = ${num(f.depth)} along n = ${vec(f.normal)}: no point of the boundary of A − B is nearer than d, so the depth is at least d.`;
+    case 'support': {
+      const s = `Support point w = s_A(n) − s_B(−n) = ${vec((f.support ?? { w: ZERO }).w)} (a on A, b on B). Gap n·w − d = ${num(f.gap ?? 0)}`;
+      switch (f.reason) {
+        case 'gap-within-tolerance':
+          return `${s} ≤ tolerance ${num(f.tolerance)}: the face lies on the boundary of A − B. Stop.`;
+        case 'duplicate-support':
+          return `${s} > tolerance ${num(f.tolerance)}, but w is already a vertex: rounding hides further progress. Stop with the best face (degenerate).`;
+        case 'capacity':
+          // The polytope stopped at its capacity, so its vertex count is that capacity.
+          return `${s}: the polytope is full (${f.vertices.length} vertices). Stop with the best face.`;
+        default:
+          return `${s} > tolerance ${num(f.tolerance)}: A − B reaches beyond this face, so P must grow towards w.`;
+      }
+    }
+    case 'expand':
+      return `w sees ${count(f.removed.length, 'face', 'faces')} (removed, red); their ${f.horizon.length} horizon edges are joined to w by ${f.added.length} new faces (green). P now has ${f.faces.length} faces.`;
+    case 'done':
+      switch (f.reason) {
+        case 'apart':
+          return r.intersecting
+            ? `GJK: the cores are apart by ${num(radius - r.depth)} < r_A + r_B = ${num(radius)}, so the rounded shapes overlap by depth ${num(r.depth)} (exact, no EPA needed).`
+            : 'GJK: the shapes are apart: depth 0, not intersecting. The normal is the separating direction.';
+        case 'flat':
+          return `A − B is flat (no volume): the origin lies on it, so the shapes only touch. Depth ${num(r.depth)}, normal ${vec(r.normal)}.`;
+        default:
+          return `Result: depth ${num(r.depth)}${radius > 0 ? ' (d + r_A + r_B)' : ''}, normal ${vec(r.normal)} (move B this way), after ${r.iterations}${r.iterations === 1 ? ' iteration (' : ' iterations ('}${r.status}).`;
+      }
+  }
+}
+
+// ---- quickhull ------------------------------------------------------------------------------------------------
+
+/** `inputCount`: the number of input points (the first frame's points). */
+export function hullCaption(f: Omit<HullFrame, 'caption'>, h: HullResult, inputCount: number): string {
+  const conflicts = f.faces.reduce((n, face) => n + face.conflicts.length, 0);
+  switch (f.kind) {
+    case 'extremes':
+      return `The extreme points along x, y and z (${inputCount} input points): the farthest pair of them, the point farthest from their line and the point farthest from their plane will make the first tetrahedron.`;
+    case 'tetrahedron':
+      return `First tetrahedron: 4 faces. Every other point went to the face it lies farthest above (${conflicts} points outside; the rest are inside and done).`;
+    case 'eye':
+      return `Iteration ${f.iteration}: the eye is the farthest conflict point of a face, ${num(f.eyeDistance)} above it. ${conflicts} points are still outside.`;
+    case 'visible':
+      return `The eye lies above ${count(f.visible.length, 'face', 'faces')} (red): found by walking from the eye's face to neighbours it also sees.`;
+    case 'horizon':
+      return `The horizon: ${f.horizon.length} edges where a visible face meets a hidden one, forming one loop around the visible region.`;
+    case 'cone':
+      return `The visible faces are replaced by ${f.added.length} new faces (green) joining the eye to the horizon; their conflict points moved to the new faces they lie above, or were dropped as inside. ${f.faces.length} faces now.`;
+    case 'done':
+      return `Done: no face has conflict points. The hull has ${h.vertices.length} vertices, ${h.faces.length} triangles, ${h.polygons.length} faces after merging coplanar ones.`;
+    case 'degenerate': {
+      const shape = h.kind === 'point' ? 'single point' : h.kind === 'segment' ? 'line' : 'plane';
+      return `All points lie within tolerance ${num(h.tolerance)} of a ${shape}: the hull is a ${h.kind} with ${count(h.vertices.length, 'vertex.', 'vertices.')}`;
+    }
+  }
+}
+
+// ---- separating axes ------------------------------------------------------------------------------------------
+
+export function satCaption(f: Omit<SatFrame, 'caption'>, r: SatResult): string {
+  switch (f.kind) {
+    case 'prepare':
+      return 'The candidate axes: face normals of A and of B, then cross products of an edge of A with an edge of B. Two convex shapes are apart exactly when one of these separates their projections.';
+    case 'skip':
+      if (f.axisKind === 'flat-side') return 'An edge is parallel to the flat shape\'s normal n: n × e has no direction. Skipped.';
+      return 'An edge of A is parallel to an edge of B: their cross product has no direction, and the face axes already cover the case. Skipped.';
+    case 'axis':
+      if (f.separates) {
+        return `Axis ${f.index + 1} (${f.axisKind}): the projections [${num(f.minA)}, ${num(f.maxA)}] and [${num(f.minB)}, ${num(f.maxB)}] leave a gap of ${num(-f.overlap)}. This axis separates A and B.`;
+      }
+      return `Axis ${f.index + 1} (${f.axisKind}): the projections overlap by ${num(f.overlap)}. Least overlap so far: ${num(f.bestOverlap)} (axis ${f.best + 1}).`;
+    case 'done':
+      // The done frame restates the result: its depth is the overlap when intersecting, else the gap.
+      if (r.intersecting) {
+        return `No axis separates: A and B intersect. The axis of least overlap (axis ${f.best + 1}) gives the depth ${formatG(r.depth, 6)}: moving B by depth × axis separates them.`;
+      }
+      return `Axis ${f.best + 1} separates A and B with a gap of ${formatG(r.gap, 6)}.`;
+  }
+}
+
+// ---- ray and shape casts --------------------------------------------------------------------------------------
+
+export function castCaption(f: Omit<CastFrame, 'caption'>, shapeCast: boolean): string {
+  const set = shapeCast ? 'A − B' : 'the shape';
+  const g = formatG;
+  switch (f.kind) {
+    case 'init':
+      if (f.reason === 'analytic-sphere') {
+        return shapeCast ? 'Both cores are points (spheres): the time of impact solves a quadratic, no iteration.'
+          : 'A sphere: the hit solves a quadratic, no iteration.';
+      }
+      return `x starts at the ray's origin (λ = 0). v ← x − p for a first point p of ${set}.`;
+    case 'support':
+      if (f.updated) {
+        return `x is in front of the supporting plane through p (v·w = ${g(f.vw, 6)} > ${g(f.threshold, 6)}): the ray cannot enter ${set} before that plane. λ advances from ${g(f.oldLambda, 9)} to ${g(f.newLambda, 9)}, the plane's normal becomes the hit normal, and the simplex restarts around the new x.`;
+      }
+      if (f.reason === 'points-away') {
+        return `x is in front of the supporting plane and the ray points away from it (v·r = ${g(f.vr, 6)} ≥ 0): a miss.`;
+      }
+      if (f.reason === 'beyond-max-t') return 'The ray would reach the supporting plane only after maxT: a miss.';
+      return `p = S(v) is not beyond x along v (v·w = ${g(f.vw, 6)}): λ stays at ${g(f.lambda, 9)}; p joins the simplex.`;
+    case 'simplex':
+      return `The simplex is reduced to the part nearest x: ‖v‖ = ${g(Math.sqrt(f.vv), 6)} (hit when ‖v‖ − ρ ≤ ${g(f.tolerance, 3)}).`;
+    case 'done':
+      if (!f.hit) return shapeCast ? 'No contact during the motion.' : 'The ray misses.';
+      return `${shapeCast ? 'Contact' : 'Hit'} at t = ${g(f.lambda, 12)} (status ${f.status}).`;
+  }
+}
+
+// ---- Chung–Wang -----------------------------------------------------------------------------------------------
+
+export function chungWangCaption(f: Omit<ChungWangFrame, 'caption'>): string {
+  switch (f.kind) {
+    case 'init':
+      return f.reason === 'start-from-cache' ? 's starts from the cached axis of the last query.'
+        : 's starts along the line from A\'s centre to B\'s.';
+    case 'support':
+      if (f.reason === 'separated') {
+        return `p = S_A(s) and q = S_B(−s): B's nearest point along s lies ${formatG(f.gap ?? 0, 6)} beyond A's farthest. s separates A and B.`;
+      }
+      if (f.reason === 'common-point') return 'p and q coincide: a point common to A and B. They intersect.';
+      return `p = S_A(s) and q = S_B(−s): s·(q − p) = ${formatG(f.gap ?? 0, 6)} is not above τ, so s does not separate. r = (q − p)/‖q − p‖ is a new direction on the Gauss sphere.`;
+    case 'switch':
+      return 'r repeated an earlier direction: instead of reflecting, s switches to w, a direction inside the hemisphere that holds every r so far.';
+    case 'hemisphere':
+      if (!f.hemisphere) {
+        return 'Rotated so that r is the z axis, the earlier r\'s projected on the plane cannot fit in one half-plane: no hemisphere holds all r\'s, so the origin lies in A − B. They intersect.';
+      }
+      if (f.plane === null) {
+        return f.directions.length <= 1 ? 'r is the first direction: the hemisphere centred on it (w = r) holds R = {r}.'
+          : 'w·r ≥ 0: the stored w still centres a hemisphere that holds every r, the new one included.';
+      }
+      return 'Rotated so that r is the z axis, the earlier r\'s projected on the plane still fit in the wedge from r_a to r_b: a hemisphere holds all r\'s (centre w).';
+    case 'reflect':
+      return 's is reflected in the plane perpendicular to r: s ← s − 2(r·s) r.';
+    case 'done':
+      switch (f.reason) {
+        case 'separated':
+        case 'repeated-direction': return 'Done: s separates A and B.';
+        case 'no-hemisphere': return 'Done: no hemisphere holds the directions r, so A and B intersect.';
+        case 'common-point': return 'Done: p = q is a point of both shapes, so A and B intersect.';
+        case 'iteration-cap':
+          return 'Done: the iteration cap was reached without a separating axis (near touching); reported as intersecting.';
+        default: return `Done: ${f.reason}.`;
+      }
+  }
+}
+
+// ---- a whole trace --------------------------------------------------------------------------------------------
+
+type Raw<T extends Trace> = Omit<T, 'pseudocode' | 'frames'> & { frames: Omit<T['frames'][number], 'caption'>[] };
+
+/** A trace as the C++ core writes it: no pseudocode, no captions. */
+export type RawTrace =
+  | Raw<GjkTrace> | Raw<EpaTrace> | Raw<HullTrace> | Raw<SatTrace> | Raw<RaycastTrace> | Raw<ShapecastTrace>
+  | Raw<ChungWangTrace>;
+
+/** The frame with its caption (after `line` and `iteration` for hull frames, last for the others, as written before). */
+function captioned<F extends object>(f: F, caption: string, afterIteration: boolean): F & { caption: string } {
+  if (!afterIteration) return { ...f, caption };
+  const { kind, line, iteration, ...rest } = f as F & { kind: unknown; line: unknown; iteration: unknown };
+  return { kind, line, iteration, caption, ...rest } as unknown as F & { caption: string };
+}
+
+/** The trace with its pseudocode (after `query`) and a caption on every frame. */
+export function withText(raw: RawTrace): Trace {
+  const { query, ...rest } = raw;
+  const head = { query, pseudocode: pseudocodeOf(query) };
+  switch (raw.query) {
+    case 'intersect':
+    case 'distance': {
+      const radius = raw.marginA + raw.marginB;
+      const frames = raw.frames.map((f) => captioned(f, gjkCaption(f, raw.query, radius, raw.result), false));
+      return { ...head, ...rest, frames } as GjkTrace;
+    }
+    case 'penetration': {
+      const radius = raw.marginA + raw.marginB;
+      return { ...head, ...rest, frames: raw.frames.map((f) => captioned(f, epaCaption(f, raw.result, radius), false)) } as EpaTrace;
+    }
+    case 'hull': {
+      const inputCount = raw.frames[0]?.points.length ?? 0;
+      return { ...head, ...rest, frames: raw.frames.map((f) => captioned(f, hullCaption(f, raw.result, inputCount), true)) } as HullTrace;
+    }
+    case 'sat':
+      return { ...head, ...rest, frames: raw.frames.map((f) => captioned(f, satCaption(f, raw.result), false)) } as SatTrace;
+    case 'raycast':
+    case 'shapecast': {
+      const shapeCast = raw.query === 'shapecast';
+      const frames = (raw.frames as Omit<CastFrame, 'caption'>[]).map((f) => captioned(f, castCaption(f, shapeCast), false));
+      return { ...head, ...rest, frames } as RaycastTrace | ShapecastTrace;
+    }
+    case 'chungwang':
+      return { ...head, ...rest, frames: raw.frames.map((f) => captioned(f, chungWangCaption(f), false)) } as ChungWangTrace;
+  }
+}
