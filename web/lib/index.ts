@@ -21,8 +21,8 @@ export { encodeLink, decodeLinkPayload } from './link';
 import { decodeLinkPayload } from './link';
 import { withText, type RawTrace } from './captions';
 import type {
-  ChungWangTrace, EpaTrace, GjkTrace, HullResult, HullTrace, ObbResult, RaycastTrace, Result, SatTrace, Scene, Shape,
-  ShapecastTrace, Trace, Vec3,
+  ChungWangTrace, EpaTrace, GjkTrace, HullResult, HullTrace, ObbResult, PointArray, RaycastTrace, Result, SatTrace,
+  Scene, Shape, ShapecastTrace, Trace, Vec3,
 } from './types';
 
 export * from './types';
@@ -75,9 +75,6 @@ export function minkowskiSurface(a: Shape, b: Shape, samples = 1200): { points: 
     mod().minkowskiSurface(toSceneJson(a, 'invalid-scene', 'a'), toSceneJson(b, 'invalid-scene', 'b'), n),
   );
 }
-
-/** Points for hull() and boundingVolumes(): flat x0, y0, z0, x1, … (e.g. a three.js position attribute's array), or [x, y, z] triples. */
-export type PointArray = Float64Array | Float32Array | ArrayLike<number> | readonly Vec3[];
 
 /** A shape at a pose, for hull() and boundingVolumes(). */
 function worldVertices(shape: ConvexShape, pose: PoseLike | undefined): Shape {

@@ -22,7 +22,7 @@ import type {
   ChungWangResult, ChungWangTrace, DistanceResult, EpaTrace, GjkTrace, IntersectResult, PenetrationResult,
   PointArray, Quat, RaycastResult, RaycastTrace, SatResult, SatTrace, Scene, Shape, ShapecastResult, ShapecastTrace,
   ShapeType, Vec3,
-} from './index';
+} from './types';
 
 // ------------------------------------------------------------------ heap scratch
 

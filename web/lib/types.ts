@@ -446,3 +446,6 @@ export interface ChungWangTrace extends PairTraceBase {
 }
 
 export type Trace = GjkTrace | EpaTrace | HullTrace | SatTrace | RaycastTrace | ShapecastTrace | ChungWangTrace;
+
+/** Points for hull() and boundingVolumes(): flat x0, y0, z0, x1, … (e.g. a three.js position attribute's array), or [x, y, z] triples. */
+export type PointArray = Float64Array | Float32Array | ArrayLike<number> | readonly Vec3[];
