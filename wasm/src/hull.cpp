@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -88,6 +89,67 @@ COLLIDOSCOPE_SMALL inline Vec3 facePlane(const std::vector<Vec3>& v, const std::
   return normalizedOr(n, Vec3{});
 }
 
+bool neighboursClearlyBeyond(const ConvexHull& h, std::size_t v, const Vec3& inside) {
+  const Vec3& p = h.vertices[v];
+  const Vec3 m = normalizedOr(inside - p, Vec3{});
+  if (m == Vec3{}) return false;
+  // The distances are computed from raw coordinates, each rounded by a few
+  // ulps of the largest one involved; 1e-6 of it is far above that.
+  double reach = maxAbs(p), nearest = std::numeric_limits<double>::infinity();
+  for (int a : h.adjacency[v]) {
+    const Vec3& q = h.vertices[static_cast<std::size_t>(a)];
+    reach = std::fmax(reach, maxAbs(q));
+    nearest = std::fmin(nearest, dot(m, q - p));
+  }
+  return nearest > h.tolerance + 1e-6 * reach;
+}
+
+// Directed edges (a, b) of a closed surface, each with the first face
+// that was inserted with it: an open-addressing hash table, O(1) per edge
+// (a fan's hub can have thousands of edges, so no per-vertex lists).
+class EdgeTable {
+ public:
+  explicit EdgeTable(std::size_t edges) {
+    std::size_t size = 16;
+    while (size < 2 * edges) size *= 2;
+    keys_.assign(size, kEmpty);
+    faces_.assign(size, -1);
+    mask_ = size - 1;
+  }
+  // False (and no change) when (a, b) is in the table already.
+  bool insert(int a, int b, int face) {
+    const std::uint64_t key = keyOf(a, b);
+    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
+      if (keys_[i] == key) return false;
+      if (keys_[i] == kEmpty) {
+        keys_[i] = key;
+        faces_[i] = face;
+        return true;
+      }
+    }
+  }
+  // The face stored with (a, b), or −1.
+  int find(int a, int b) const {
+    const std::uint64_t key = keyOf(a, b);
+    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
+      if (keys_[i] == key) return faces_[i];
+      if (keys_[i] == kEmpty) return -1;
+    }
+  }
+
+ private:
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+  static std::uint64_t keyOf(int a, int b) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+  }
+  std::size_t slot(std::uint64_t key) const {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
+  }
+  std::vector<std::uint64_t> keys_;
+  std::vector<int> faces_;
+  std::size_t mask_ = 0;
+};
+
 COLLIDOSCOPE_SMALL bool hullDefect(const std::vector<Vec3>& pts, const std::vector<int>& suspects, const ConvexHull& h,
                        bool centroidMargin) {
   if (h.kind != HullKind::Polyhedron) return false;
@@ -138,19 +200,18 @@ COLLIDOSCOPE_SMALL bool hullDefect(const std::vector<Vec3>& pts, const std::vect
   // below the triangle's plane within the tolerance (a closed surface that
   // is locally convex and winds once around its centroid is convex).
   {
-    std::vector<std::pair<std::pair<int, int>, int>> tedges;
-    tedges.reserve(3 * h.triangles.size());
+    EdgeTable tedges(3 * h.triangles.size());
     for (std::size_t t = 0; t < h.triangles.size(); ++t)
-      for (int k = 0; k < 3; ++k) tedges.push_back({{h.triangles[t][k], h.triangles[t][(k + 1) % 3]}, static_cast<int>(t)});
-    std::sort(tedges.begin(), tedges.end());
-    for (const auto& e : tedges) {
-      const auto it = std::lower_bound(tedges.begin(), tedges.end(), std::make_pair(std::make_pair(e.first.second, e.first.first), -1));
-      if (it == tedges.end() || it->first != std::make_pair(e.first.second, e.first.first)) return true;
-      const auto& g = h.triangles[static_cast<std::size_t>(it->second)];
-      const int far = g[0] != e.first.first && g[0] != e.first.second ? g[0] : (g[1] != e.first.first && g[1] != e.first.second ? g[1] : g[2]);
-      const std::size_t t = static_cast<std::size_t>(e.second);
-      if (dot(tn[t], vx(far) - vx(h.triangles[t][0])) > tau) return true;
-    }
+      for (int k = 0; k < 3; ++k) tedges.insert(h.triangles[t][k], h.triangles[t][(k + 1) % 3], static_cast<int>(t));
+    for (std::size_t t = 0; t < h.triangles.size(); ++t)
+      for (int k = 0; k < 3; ++k) {
+        const int a = h.triangles[t][k], b = h.triangles[t][(k + 1) % 3];
+        const int across = tedges.find(b, a);
+        if (across < 0) return true;
+        const auto& g = h.triangles[static_cast<std::size_t>(across)];
+        const int far = g[0] != a && g[0] != b ? g[0] : (g[1] != a && g[1] != b ? g[1] : g[2]);
+        if (dot(tn[t], vx(far) - vx(h.triangles[t][0])) > tau) return true;
+      }
   }
   for (int i : suspects)
     if (check(pts[static_cast<std::size_t>(i)], false)) return true;
@@ -165,14 +226,17 @@ COLLIDOSCOPE_SMALL bool hullDefect(const std::vector<Vec3>& pts, const std::vect
   // neighbour within τ/2.
   const std::size_t nf = h.faces.size();
   std::vector<Vec3> fnrm(nf), fctr(nf);
-  std::vector<std::pair<std::pair<int, int>, int>> edges;
+  std::size_t faceCorners = 0;
+  for (const auto& poly : h.faces) faceCorners += poly.size();
+  EdgeTable edges(faceCorners);
   for (std::size_t f = 0; f < nf; ++f) {
     const auto& poly = h.faces[f];
     const std::size_t m = poly.size();
     if (m < 3) return true;
     // Newell's normal (facePlane), the centroid as the plane's point
     // (relative to the first corner).
-    for (std::size_t k = 0; k < m; ++k) edges.push_back({{poly[k], poly[(k + 1) % m]}, static_cast<int>(f)});
+    for (std::size_t k = 0; k < m; ++k)
+      if (!edges.insert(poly[k], poly[(k + 1) % m], static_cast<int>(f))) return true;  // a directed edge twice
     Vec3 ctr;
     const Vec3 n = facePlane(h.vertices, poly, &ctr);
     if (n == Vec3{}) return true;
@@ -184,23 +248,21 @@ COLLIDOSCOPE_SMALL bool hullDefect(const std::vector<Vec3>& pts, const std::vect
       if (!(dot(cross(e1, e2), n) > 0)) return true;
     }
   }
-  std::sort(edges.begin(), edges.end());
-  for (std::size_t i = 0; i + 1 < edges.size(); ++i)
-    if (edges[i].first == edges[i + 1].first) return true;
-  for (const auto& e : edges) {
-    const auto it = std::lower_bound(edges.begin(), edges.end(), std::make_pair(std::make_pair(e.first.second, e.first.first), -1));
-    if (it == edges.end() || it->first != std::make_pair(e.first.second, e.first.first)) return true;
-    const int f = e.second, g = it->second;
-    // Some corner of one face clearly below the other's plane (either way
-    // round; the smaller face's corners first, stopping at the first).
-    auto clearlyBelow = [&](int plane, int corners) {
-      for (int i : h.faces[static_cast<std::size_t>(corners)])
-        if (dot(fnrm[static_cast<std::size_t>(plane)], (vx(i) - vx(h.faces[static_cast<std::size_t>(plane)][0])) - fctr[static_cast<std::size_t>(plane)]) < -0.5 * tau) return true;
-      return false;
-    };
-    const bool fSmaller = h.faces[static_cast<std::size_t>(f)].size() <= h.faces[static_cast<std::size_t>(g)].size();
-    if (!(fSmaller ? clearlyBelow(g, f) || clearlyBelow(f, g) : clearlyBelow(f, g) || clearlyBelow(g, f))) return true;
-  }
+  // Some corner of one face clearly below the other's plane.
+  auto clearlyBelow = [&](int plane, int corners) {
+    for (int i : h.faces[static_cast<std::size_t>(corners)])
+      if (dot(fnrm[static_cast<std::size_t>(plane)], (vx(i) - vx(h.faces[static_cast<std::size_t>(plane)][0])) - fctr[static_cast<std::size_t>(plane)]) < -0.5 * tau) return true;
+    return false;
+  };
+  for (std::size_t fi = 0; fi < nf; ++fi)
+    for (std::size_t k = 0, m = h.faces[fi].size(); k < m; ++k) {
+      const int f = static_cast<int>(fi);
+      const int g = edges.find(h.faces[fi][(k + 1) % m], h.faces[fi][k]);
+      if (g < 0) return true;
+      // Either way round; the smaller face's corners first, stopping at the first.
+      const bool fSmaller = h.faces[fi].size() <= h.faces[static_cast<std::size_t>(g)].size();
+      if (!(fSmaller ? clearlyBelow(g, f) || clearlyBelow(f, g) : clearlyBelow(f, g) || clearlyBelow(g, f))) return true;
+    }
   // Two faces share at most an edge (two corners).
   std::vector<std::vector<int>> facesOf(nv);
   for (std::size_t f = 0; f < nf; ++f)
@@ -214,7 +276,7 @@ COLLIDOSCOPE_SMALL bool hullDefect(const std::vector<Vec3>& pts, const std::vect
         if (stamp[gi] != static_cast<int>(f)) stamp[gi] = static_cast<int>(f), shared[gi] = 0;
         if (++shared[gi] > 2) return true;
       }
-  const long euler = static_cast<long>(nv) - static_cast<long>(edges.size() / 2) + static_cast<long>(nf);
+  const long euler = static_cast<long>(nv) - static_cast<long>(faceCorners / 2) + static_cast<long>(nf);
   return euler != 2;
 }
 

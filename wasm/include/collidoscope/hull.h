@@ -710,7 +710,7 @@ class Quickhull {
     // uncertain by ~u·|e1||e2|/|e1 × e2|); the polygon reports the larger.
     double deviation = 0;
     for (const Vec3& p : pts_) deviation = std::fmax(deviation, std::fabs(dot(nrm, p - pts_[i0])));
-    const double tol = std::fmax(tolerance_, deviation);
+    double tol = std::fmax(tolerance_, deviation);
     // 1. The convex chain of the projected points with an accurate turn
     // test (the sign of the cross product in double-double, so only exactly
     // collinear or duplicate points are dropped). A chord-relative test with
@@ -747,24 +747,60 @@ class Quickhull {
     std::vector<std::vector<P2>> span(h.size());  // dropped points after each corner
     // The corner that leaves the smallest gap goes first, so that among a
     // run of nearly collinear points the ones kept are the most extreme.
+    // How far corner k and the points dropped beside it lie from the chord
+    // of its neighbours.
+    auto gapOf = [&](std::size_t k) {
+      const std::size_t m = h.size();
+      const std::size_t ka = (k + m - 1) % m, kc = (k + 1) % m;
+      const P2 &a = h[ka], &c = h[kc];
+      double gap = segDist(h[k], a, c);
+      for (const P2& p : span[ka]) gap = std::fmax(gap, segDist(p, a, c));
+      for (const P2& p : span[k]) gap = std::fmax(gap, segDist(p, a, c));
+      return gap;
+    };
+    auto drop = [&](std::size_t k) {
+      const std::size_t ka = (k + h.size() - 1) % h.size();
+      span[ka].push_back(h[k]);
+      span[ka].insert(span[ka].end(), span[k].begin(), span[k].end());
+      h.erase(h.begin() + static_cast<std::ptrdiff_t>(k));
+      span.erase(span.begin() + static_cast<std::ptrdiff_t>(k));
+    };
     while (h.size() > 2) {
       const std::size_t m = h.size();
       std::size_t best = m;
       double bestGap = tol;
       for (std::size_t k = 0; k < m; ++k) {
-        const std::size_t ka = (k + m - 1) % m, kc = (k + 1) % m;
-        const P2 &a = h[ka], &c = h[kc];
-        double gap = segDist(h[k], a, c);
-        for (const P2& p : span[ka]) gap = std::fmax(gap, segDist(p, a, c));
-        for (const P2& p : span[k]) gap = std::fmax(gap, segDist(p, a, c));
+        const double gap = gapOf(k);
         if (gap <= bestGap && (best == m || gap < bestGap)) best = k, bestGap = gap;
       }
       if (best == m) break;
-      const std::size_t ka = (best + m - 1) % m;
-      span[ka].push_back(h[best]);
-      span[ka].insert(span[ka].end(), span[best].begin(), span[best].end());
-      h.erase(h.begin() + static_cast<std::ptrdiff_t>(best));
-      span.erase(span.begin() + static_cast<std::ptrdiff_t>(best));
+      drop(best);
+    }
+    // 3. Two corners can still lie within the tolerance of each other (at
+    // the end of a needle thinner than the tolerance, where dropping either
+    // would leave a point dropped beside it just beyond `tol` of the new
+    // chord). One of them goes anyway, the one that leaves the smaller gap,
+    // and the polygon's tolerance grows to that gap: every point stays
+    // within the reported tolerance of the outline, and no two corners left
+    // are within it. Each round drops a corner, so it ends.
+    for (std::size_t guard = h.size(); guard > 0 && h.size() > 2; --guard) {
+      // A close pair by a sweep in x (a pair within `tol` is within it in x).
+      std::vector<std::size_t> byX(h.size());
+      for (std::size_t i = 0; i < byX.size(); ++i) byX[i] = i;
+      auto px = [&](std::size_t i) -> const Vec3& { return pts_[static_cast<std::size_t>(h[i].i)]; };
+      std::sort(byX.begin(), byX.end(), [&](std::size_t a, std::size_t b) { return px(a).x < px(b).x || (px(a).x == px(b).x && a < b); });
+      std::size_t first = h.size(), second = h.size();
+      for (std::size_t i = 0; i < byX.size() && first == h.size(); ++i)
+        for (std::size_t j = i + 1; j < byX.size() && px(byX[j]).x - px(byX[i]).x <= tol; ++j)
+          if (length(px(byX[i]) - px(byX[j])) <= tol) {
+            first = std::min(byX[i], byX[j]), second = std::max(byX[i], byX[j]);
+            break;
+          }
+      if (first == h.size()) break;
+      const double gapFirst = gapOf(first), gapSecond = gapOf(second);
+      const std::size_t k = gapSecond < gapFirst ? second : first;
+      tol = std::fmax(tol, std::fmin(gapFirst, gapSecond));
+      drop(k);
     }
     if (h.size() < 3) {
       // Everything is within the tolerance of one chord after all (the
@@ -933,9 +969,7 @@ class Quickhull {
     // wrong way at it. Then every triangle around that vertex joins one
     // group (the vertex becomes interior; the non-corner pass in buildHull
     // drops it), and the outlines are traced again.
-    std::vector<std::vector<int>> trianglesAt(out->vertices.size());
-    for (std::size_t k = 0; k < out->triangles.size(); ++k)
-      for (int c : out->triangles[k]) trianglesAt[static_cast<std::size_t>(c)].push_back(static_cast<int>(k));
+    std::vector<std::vector<int>> trianglesAt;  // built when first needed
     const Vec3 origin = out->vertices.empty() ? Vec3{} : out->vertices[0];
     auto at = [&](int i) { return out->vertices[static_cast<std::size_t>(i)] - origin; };
     std::vector<std::vector<int>> polys, previous;
@@ -948,7 +982,10 @@ class Quickhull {
       std::vector<int> rings;
       for (const auto& grp : groups) {
         if (grp.empty()) continue;
-        std::vector<int> poly = outline(out, grp);
+        // A lone triangle is its own outline (what outline() returns for it).
+        std::vector<int> poly = grp.size() == 1 ? std::vector<int>(out->triangles[static_cast<std::size_t>(grp[0])].begin(),
+                                                                   out->triangles[static_cast<std::size_t>(grp[0])].end())
+                                                : outline(out, grp);
         if (poly.empty()) {
           closed = true;  // one group took the whole surface
           break;
@@ -977,6 +1014,11 @@ class Quickhull {
         break;
       }
       if (!reflex) break;
+      if (trianglesAt.empty()) {
+        trianglesAt.resize(out->vertices.size());
+        for (std::size_t k = 0; k < out->triangles.size(); ++k)
+          for (int c : out->triangles[k]) trianglesAt[static_cast<std::size_t>(c)].push_back(static_cast<int>(k));
+      }
       for (int b : rings) {
         const auto& ring = trianglesAt[static_cast<std::size_t>(b)];
         for (int k : ring) parent[static_cast<std::size_t>(root(k))] = root(ring[0]);
@@ -1132,6 +1174,15 @@ bool vertexOnSegment(const std::vector<Vec3>& pts, const ConvexHull& h);
 // Whether an input point lies above a merged face's plane by more than `times` τ.
 bool pointAboveFace(const std::vector<Vec3>& pts, const ConvexHull& h, double times = 1);
 
+// Whether every neighbour of vertex v lies beyond the plane through v
+// orthogonal to the direction m from v to `inside` (a point inside the
+// hull) by more than the tolerance plus a margin far above the rounding of
+// the distances buildOnce computes: then every segment and triangle of
+// neighbours lies in that half-space too, farther than the tolerance from
+// v, and buildOnce's neighbour-segment and neighbour-triangle tests cannot
+// drop v. A certificate only: false means "run the tests".
+bool neighboursClearlyBeyond(const ConvexHull& h, std::size_t v, const Vec3& inside);
+
 // Vertices of higher degree skip the neighbour-segment and neighbour-
 // triangle tests of buildOnce (quadratic and cubic in the degree; a fan's
 // hub on a polygonal face has thousands of neighbours, and is a corner of
@@ -1176,9 +1227,13 @@ void buildOnce(const std::vector<Vec3>& points, const HullSettings& settings, in
     // a vertex tilt by (its offset)/(the needle's length) against their
     // neighbours, which is far more than the tolerance allows them to be
     // merged, so it stays a corner of small faces near the needle's base.
+    Vec3 centroid{0, 0, 0};
+    for (const Vec3& p : out->vertices) centroid += p;
+    centroid = centroid * (1.0 / static_cast<double>(out->vertices.size()));
     for (std::size_t v = 0; v < out->vertices.size() && !(mode & Quickhull::kFaceCornersOnly); ++v) {
       const auto& adj = out->adjacency[v];
       if (adj.size() > kMaxPairsDegree) continue;
+      if (!corner[v] || neighboursClearlyBeyond(*out, v, centroid)) continue;
       for (std::size_t i = 0; i < adj.size() && corner[v]; ++i)
         for (std::size_t j = i + 1; j < adj.size() && corner[v]; ++j)
           if (Quickhull::segmentDistance(out->vertices[v], out->vertices[static_cast<std::size_t>(adj[i])],
