@@ -112,18 +112,16 @@ class EdgeTable {
   explicit EdgeTable(std::size_t edges) {
     std::size_t size = 16;
     while (size < 2 * edges) size *= 2;
-    keys_.assign(size, kEmpty);
-    faces_.assign(size, -1);
+    slots_.assign(size, Slot{kEmpty, -1});
     mask_ = size - 1;
   }
   // False (and no change) when (a, b) is in the table already.
   bool insert(int a, int b, int face) {
     const std::uint64_t key = keyOf(a, b);
     for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      if (keys_[i] == key) return false;
-      if (keys_[i] == kEmpty) {
-        keys_[i] = key;
-        faces_[i] = face;
+      if (slots_[i].key == key) return false;
+      if (slots_[i].key == kEmpty) {
+        slots_[i] = Slot{key, face};
         return true;
       }
     }
@@ -132,8 +130,8 @@ class EdgeTable {
   int find(int a, int b) const {
     const std::uint64_t key = keyOf(a, b);
     for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      if (keys_[i] == key) return faces_[i];
-      if (keys_[i] == kEmpty) return -1;
+      if (slots_[i].key == key) return slots_[i].face;
+      if (slots_[i].key == kEmpty) return -1;
     }
   }
 
@@ -145,8 +143,11 @@ class EdgeTable {
   std::size_t slot(std::uint64_t key) const {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
   }
-  std::vector<std::uint64_t> keys_;
-  std::vector<int> faces_;
+  struct Slot {
+    std::uint64_t key;
+    int face;
+  };
+  std::vector<Slot> slots_;  // key and face side by side: one cache line per probe
   std::size_t mask_ = 0;
 };
 
@@ -264,14 +265,22 @@ COLLIDOSCOPE_SMALL bool hullDefect(const std::vector<Vec3>& pts, const std::vect
       if (!(fSmaller ? clearlyBelow(g, f) || clearlyBelow(f, g) : clearlyBelow(f, g) || clearlyBelow(g, f))) return true;
     }
   // Two faces share at most an edge (two corners).
-  std::vector<std::vector<int>> facesOf(nv);
-  for (std::size_t f = 0; f < nf; ++f)
-    for (int i : h.faces[f]) facesOf[static_cast<std::size_t>(i)].push_back(static_cast<int>(f));
+  // The faces at each vertex, as rows of one array (row v: facesAt[rowStart[v] .. rowStart[v + 1])).
+  std::vector<std::size_t> rowStart(nv + 1, 0);
+  for (const auto& poly : h.faces)
+    for (int i : poly) ++rowStart[static_cast<std::size_t>(i) + 1];
+  for (std::size_t v = 0; v < nv; ++v) rowStart[v + 1] += rowStart[v];
+  std::vector<int> facesAt(faceCorners);
+  {
+    std::vector<std::size_t> fill(rowStart.begin(), rowStart.end() - 1);
+    for (std::size_t f = 0; f < nf; ++f)
+      for (int i : h.faces[f]) facesAt[fill[static_cast<std::size_t>(i)]++] = static_cast<int>(f);
+  }
   std::vector<int> shared(nf, 0), stamp(nf, -1);
   for (std::size_t f = 0; f < nf; ++f)
     for (int i : h.faces[f])
-      for (int g : facesOf[static_cast<std::size_t>(i)]) {
-        const std::size_t gi = static_cast<std::size_t>(g);
+      for (std::size_t r = rowStart[static_cast<std::size_t>(i)]; r < rowStart[static_cast<std::size_t>(i) + 1]; ++r) {
+        const std::size_t gi = static_cast<std::size_t>(facesAt[r]);
         if (gi == f) continue;
         if (stamp[gi] != static_cast<int>(f)) stamp[gi] = static_cast<int>(f), shared[gi] = 0;
         if (++shared[gi] > 2) return true;

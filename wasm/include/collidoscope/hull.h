@@ -228,6 +228,11 @@ class Quickhull {
     inputRounding_ = std::fmax(arithmeticRounding_, roundingTolerance_ / 16);
   }
 
+  // An edge (a, b) of a visible face whose neighbour across it, `outside`, is not visible.
+  struct HorizonEdge {
+    int a, b, outside;
+  };
+
   double tolerance() const { return tolerance_; }
 
   // Input indices of the points left on a near list (above a final face by
@@ -528,7 +533,9 @@ class Quickhull {
     // Visible region: search from fi over shared edges.
     const bool forcedEye = !forced_.empty() && isForced(eye);
     ++mark_;
-    std::vector<int> visible{fi};
+    // Scratch lists reused from step to step (cleared, capacity kept).
+    std::vector<int>& visible = scratchVisible_;
+    visible.assign(1, fi);
     faces_[fi].visitMark = mark_;
     for (std::size_t k = 0; k < visible.size(); ++k) {
       const QhFace& f = faces_[visible[k]];
@@ -547,10 +554,8 @@ class Quickhull {
     }
     // Horizon: edges (a, b) of visible faces whose neighbour is not visible,
     // chained into one loop.
-    struct Edge {
-      int a, b, outside;
-    };
-    std::vector<Edge> edges;
+    std::vector<HorizonEdge>& edges = scratchEdges_;
+    edges.clear();
     for (int v : visible) {
       const QhFace& f = faces_[v];
       for (int e = 0; e < 3; ++e)
@@ -565,9 +570,8 @@ class Quickhull {
       startStamp_[a] = stamp_;
       startEdge_[a] = static_cast<int>(k);
     }
-    std::vector<Edge> loop;
-    loop.reserve(edges.size());
-    loop.push_back(edges[0]);
+    std::vector<HorizonEdge>& loop = scratchLoop_;
+    loop.assign(1, edges[0]);
     while (loop.size() < edges.size()) {
       const std::size_t b = static_cast<std::size_t>(loop.back().b);
       if (startStamp_[b] != stamp_ || loop.back().b == loop.front().a) return false;
@@ -582,11 +586,12 @@ class Quickhull {
       HullFrame h = snapshot(HullEvent::Horizon, kHorizon, iteration);
       h.eye = eye;
       for (int v : visible) h.visible.push_back(faces_[v].id);
-      for (const Edge& e : loop) h.horizon.emplace_back(e.a, e.b);
+      for (const HorizonEdge& e : loop) h.horizon.emplace_back(e.a, e.b);
       trace.record(std::move(h));
     }
     // Collect the orphaned points, retire the visible faces.
-    std::vector<int> orphans;
+    std::vector<int>& orphans = scratchOrphans_;
+    orphans.clear();
     for (int v : visible) {
       QhFace& f = faces_[v];
       for (int q : f.conflicts)
@@ -599,9 +604,9 @@ class Quickhull {
       f.alive = false;
     }
     // The cone: one face per horizon edge, linked in order.
-    std::vector<int> cone;
-    cone.reserve(loop.size());
-    for (const Edge& e : loop) {
+    std::vector<int>& cone = scratchCone_;
+    cone.clear();
+    for (const HorizonEdge& e : loop) {
       const int nf = addFace(e.a, e.b, eye);
       faces_[nf].nb[0] = e.outside;
       QhFace& out = faces_[e.outside];
@@ -1072,6 +1077,8 @@ class Quickhull {
   int nextId_ = 0;
   int mark_ = 0;
   int stamp_ = 0;
+  std::vector<int> scratchVisible_, scratchOrphans_, scratchCone_;  // addPoint's per-step lists
+  std::vector<HorizonEdge> scratchEdges_, scratchLoop_;
   std::vector<int> startStamp_;  // horizon chaining: vertex → edge it starts
   std::vector<int> startEdge_;
   std::vector<int> forced_;  // points put back by forceOutside
