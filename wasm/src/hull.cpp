@@ -858,7 +858,25 @@ COLLIDOSCOPE_SMALL bool buildExactHull(const std::vector<Vec3>& points, double t
 // promises (its corner pass drops vertices within the tolerance of their
 // neighbours, not of every input point). O(E·n).
 COLLIDOSCOPE_SMALL bool vertexOnSegment(const std::vector<Vec3>& pts, const ConvexHull& h) {
-  for (std::size_t v = 0; v < h.vertices.size(); ++v)
+  // A certificate that skips a vertex, as in neighboursClearlyBeyond: when
+  // its neighbours and every point farther than τ from it lie beyond the
+  // plane through it orthogonal to the direction to the vertex centroid by
+  // more than τ/8 plus a margin far above the rounding of segmentDistance,
+  // every segment tested below passes farther than τ/8 from it.
+  Vec3 centroid{0, 0, 0};
+  double reach = 0;
+  for (const Vec3& p : h.vertices) centroid += p;
+  centroid = centroid * (1.0 / static_cast<double>(h.vertices.size()));
+  for (const Vec3& p : pts) reach = std::fmax(reach, maxAbs(p));
+  const double clear = h.tolerance / 8 + 1e-6 * reach;
+  for (std::size_t v = 0; v < h.vertices.size(); ++v) {
+    const Vec3& pv = h.vertices[v];
+    const Vec3 m = normalizedOr(centroid - pv, Vec3{});
+    bool beyond = !(m == Vec3{});
+    for (int a : h.adjacency[v]) beyond = beyond && dot(m, h.vertices[static_cast<std::size_t>(a)] - pv) > clear;
+    for (std::size_t b = 0; b < pts.size() && beyond; ++b)
+      beyond = !(length(pts[b] - pv) > h.tolerance) || dot(m, pts[b] - pv) > clear;
+    if (beyond) continue;
     for (int a : h.adjacency[v])
       for (std::size_t b = 0; b < pts.size(); ++b) {
         const Vec3& pb = pts[b];
@@ -867,6 +885,7 @@ COLLIDOSCOPE_SMALL bool vertexOnSegment(const std::vector<Vec3>& pts, const Conv
         if (pb == h.vertices[static_cast<std::size_t>(a)] || !(length(pb - h.vertices[v]) > h.tolerance)) continue;
         if (Quickhull::segmentDistance(h.vertices[v], h.vertices[static_cast<std::size_t>(a)], pb) <= h.tolerance / 8) return true;
       }
+  }
   return false;
 }
 
