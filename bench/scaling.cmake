@@ -39,6 +39,7 @@ add_custom_target(collidoscope_notrace_headers
 set(_nt_lib_sources
   "${_cds_root}/wasm/src/shapes.cpp" "${_cds_root}/wasm/src/support.cpp"
   "${_cds_root}/wasm/src/polytope_support.cpp" "${_cds_root}/wasm/src/hull.cpp"
+  "${_cds_root}/wasm/src/predicates.cpp"
   "${_cds_root}/wasm/src/gjk.cpp" "${_cds_root}/wasm/src/epa.cpp")
 # One translation unit per algorithm (NTB_ALGO = its ntb::Algo): unit-wide inlining
 # decisions then depend on that algorithm alone, which keeps the machine-code comparison

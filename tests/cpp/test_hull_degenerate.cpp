@@ -622,3 +622,34 @@ TEST(HullDegenerate, SlabExactFacets) {
       {-0x1.e900000000000p+4, 0x1.65a0bc0200000p+34, 0x1.c6a6dfe665f72p+49}};
   EXPECT_EQ(checkCloud(pts), "");
 }
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-polygon-close-vertices: a flat needle (5.4e13 long, about
+// 90 wide, in a tilted plane; τ = 27, 31 points, 16 duplicates) came out as a Polygon with two corners
+// at one end within τ of each other: dropping either left a point dropped beside it just beyond τ of
+// the new chord, so the corner pass kept both.
+TEST(HullDegenerate, NeedlePolygonCloseVertices) {
+  const std::vector<Vec3> pts{
+      {-11, -6, -26999999999989}, {15, 18, 26999999999979}, {-7, 2, -9000000000021}, {27, 30, 9000000000027},
+      {42, 50, 27000000000011}, {-4, -10, -8999999999973}, {-28, -38, -17999999999989},
+      {-16, -18, -9000000000005}, {32, 36, 18000000000019}, {-8, -10, -5}, {0, 0, 3}, {0, 0, 3}, {0, 0, 3},
+      {0, 0, 3}, {0, 0, 3}, {0, 0, 3}, {0, 0, 3}, {0, 0, 3}, {0, 0, 3}, {0, 0, 3}, {0, 0, 3}, {0, 0, 3},
+      {0, 0, 3}, {0, 0, 3}, {0, 0, 3}, {0, 0, 3}, {26, 32, 18000000000003}, {40, 44, 27000000000019},
+      {19, 22, 27}, {8, 14, -17999999999973}, {-23, -28, -26999999999981}};
+  HullKind kind = HullKind::Point;
+  EXPECT_EQ(checkCloud(pts, &kind), "");
+  EXPECT_EQ(kind, HullKind::Polygon);
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-polygon-close-vertices-2: the same family (5.4e13 against
+// about 60, τ = 27, 14 points, so the brute-force sandwich applies too).
+TEST(HullDegenerate, NeedlePolygonCloseVertices2) {
+  const std::vector<Vec3> pts{
+      {-21.125, -12, -26999999999984}, {-33.1875, -27, -26999999999991}, {30, 4, 27000000000009},
+      {13.9375, -3, 9000000000014}, {0.8125, -15, -8999999999973}, {-11.0625, -9, -8999999999995},
+      {17.8125, -25, 27000000000012}, {-16.875, 8, -9000000000016}, {21.0625, 5, 26999999999995},
+      {-10.875, 12, -9000000000010}, {9.1875, 27, -3}, {0.9375, -1, -8999999999983},
+      {-17.9375, 11, -26999999999996}, {29.8125, -17, 27000000000024}};
+  HullKind kind = HullKind::Point;
+  EXPECT_EQ(checkCloud(pts, &kind), "");
+  EXPECT_EQ(kind, HullKind::Polygon);
+}
