@@ -1,6 +1,7 @@
 // collidoscope — quickhull's non-template parts (the validation of a built
 // hull and the exact rebuild; hull.h has the traced build) and the names
-// and pseudocode of its steps.
+// of its kinds. The pseudocode's words are in web/lib/captions.ts; its line
+// ids are hull.h's hull_lines.
 #include "collidoscope/hull.h"
 
 #include <algorithm>
@@ -12,28 +13,6 @@
 #include <vector>
 
 namespace collidoscope {
-
-namespace {
-
-// Line numbers must match hull_lines in hull.h.
-const char* const kHullPseudocode[] = {
-    "extremes ← the farthest pair of the x, y, z extreme points, the point farthest from their line, and from their plane",
-    "if one of those distances is within tolerance: the hull is a point, a segment or a polygon (2D hull)",
-    "build a tetrahedron from the four points",
-    "give every other point to the face it lies farthest above (points above no face are inside)",
-    "while some face has conflict points:",
-    "  eye ← the farthest conflict point of that face",
-    "  visible ← the faces the eye lies above (search from that face over shared edges)",
-    "  horizon ← the edges between visible and hidden faces, as one loop",
-    "  replace the visible faces by a cone of new faces from the eye to the horizon",
-    "  give the visible faces' conflict points to the new faces (or drop them: inside)",
-    "merge coplanar faces; report vertices, faces and adjacency",
-    nullptr,
-};
-
-}  // namespace
-
-const char* const* hullPseudocode() { return kHullPseudocode; }
 
 const char* hullKindName(HullKind k) {
   switch (k) {

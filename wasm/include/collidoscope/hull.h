@@ -135,7 +135,6 @@ namespace hull_lines {
 constexpr int kExtremes = 1, kDegenerate = 2, kTetra = 3, kAssign = 4, kLoop = 5, kEye = 6, kVisible = 7,
               kHorizon = 8, kCone = 9, kReassign = 10, kDone = 11;
 }
-const char* const* hullPseudocode();
 
 // ---- implementation ----------------------------------------------------------
 
