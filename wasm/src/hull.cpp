@@ -268,7 +268,7 @@ COLLIDOSCOPE_SMALL bool hullDefect(const std::vector<Vec3>& pts, const std::vect
   return euler != 2;
 }
 
-// ---- the exact rebuild (nearly degenerate clouds, issue 8) -------------------
+// ---- the exact rebuild (nearly degenerate clouds) ------------------------------
 //
 // When the ordinary build breaks a promise (hullDefect), the hull is built
 // again with every combinatorial decision exact: whether a point lies above

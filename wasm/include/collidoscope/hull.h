@@ -3,7 +3,9 @@
 //
 // References: C. B. Barber, D. P. Dobkin, H. Huhdanpaa, "The Quickhull
 // algorithm for convex hulls", ACM TOMS 1996; the incremental construction
-// of ../shared/seeds/000 ch. 4 (visible faces, horizon, new faces).
+// as presented by M. Huotari, "Törmäyksen tunnistus 3D-ympäristössä",
+// bachelor's thesis, Mikkeli University of Applied Sciences, 2011, ch. 4
+// (visible faces, horizon, new faces).
 //
 //   1. Extremes: the two most distant of the six axis-extreme points, the
 //      point farthest from their line, the point farthest from that plane.
@@ -29,7 +31,7 @@
 //      adjacency (for hill-climbing support). Vertices that end up on no
 //      face corner, or within the tolerance of a segment or triangle of
 //      their neighbours, are dropped by building again from the corners.
-//   6. Validation (nearly degenerate clouds, issue 8): the result is
+//   6. Validation (nearly degenerate clouds): the result is
 //      checked against its promises (hullDefect: points outside by more
 //      than the tolerance, by plane or by distance to the surface; convex,
 //      closed, strictly convex merged faces, no coplanar neighbours, no
@@ -1276,9 +1278,8 @@ void buildOnce(const std::vector<Vec3>& points, const HullSettings& settings, in
         origin.push_back(out->inputIndex[i]);
       }
       // Every corner dropped, or too few left for a solid (a needle's
-      // vertices all within τ of their neighbours; found by fuzz_pair
-      // through sat's hull, where the empty cloud was read out of bounds):
-      // the first hull stands.
+      // vertices all within τ of their neighbours): the first hull stands,
+      // and the rebuild never sees fewer than four points.
       if (extreme.size() < 4) break;
       const double tolerance = out->tolerance;
       ConvexHull second;
