@@ -67,11 +67,13 @@ struct IsShiftedShape : std::false_type {};
 template <class S>
 struct IsShiftedShape<ShiftedShape<S>> : std::true_type {};
 
-// Whether a query on these shapes measures its scene: not on the caller's
-// shifted copy (already measured).
+// Whether a query on these shapes measures its scene: not when either is
+// already a ScaledShape (the scaled run of a caller's own type), nor on the
+// caller's shifted copy (already measured). Shapes magnified as their own
+// type are stopped at run time instead (alreadyScaled).
 template <class SA, class SB>
 constexpr bool measuresTinyScene() {
-  return !IsShiftedShape<SB>::value;
+  return !IsScaledShape<SA>::value && !IsScaledShape<SB>::value && !IsShiftedShape<SB>::value;
 }
 
 template <class S, class = void>
