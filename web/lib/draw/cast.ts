@@ -14,7 +14,7 @@ import * as THREE from 'three';
 import { shapeSurface, type CastFrame, type RaycastTrace, type Scene, type Shape, type ShapecastTrace, type Vec3 } from '../index';
 import { fmt, len3 } from './format';
 import { buildHull, type Hull } from './hull-geometry';
-import { COLORS, label, line, marker, toV3, triangles } from './primitives';
+import { arrow, COLORS, label, line, marker, toV3, triangles } from './primitives';
 import type { DrawContext, FrameDrawing } from './types';
 
 export type CastTrace = RaycastTrace | ShapecastTrace;
@@ -207,7 +207,7 @@ function drawPlane(g: THREE.Group, at: THREE.Vector3, n: THREE.Vector3, x: THREE
   g.add(triangles([[corners[0], corners[1], corners[2]], [corners[0], corners[2], corners[3]]], C.support, 0.08));
   g.add(line(corners, C.support, { opacity: 0.4, loop: true }));
   const len = ctx.arrowLength * 0.5;
-  g.add(arrowTo(at, n, len, C.support, len * 0.3));
+  g.add(arrow(at, n, len, C.support, len * 0.3));
   g.add(label('v̂', 'label-point label-support', at.clone().addScaledVector(n, len * 1.1)));
 }
 
@@ -222,7 +222,7 @@ function drawHitRight(g: THREE.Group, d: CastFrameData, ctx: DrawContext, x: THR
   if (r.normal) {
     const n = toV3(r.normal);
     const len = ctx.arrowLength * 0.8;
-    g.add(arrowTo(x, n, len, C.hit, len * 0.22));
+    g.add(arrow(x, n, len, C.hit, len * 0.22));
     g.add(label(d.shapeCast ? 'n (A → B)' : 'n', 'label-point label-contact', x.clone().addScaledVector(n.normalize(), len * 1.1)));
   }
 }
@@ -249,7 +249,7 @@ function drawRay(g: THREE.Group, d: CastFrameData, ctx: DrawContext, ray: CastRa
   if (reached > 0 && !miss) g.add(tube(ray.s, frame.x, ctx.scale * 0.006, C.ray));
   if (drawn > reached || miss) g.add(line([miss ? s : x, end], C.ray, { dashed: dash, opacity: miss ? 0.8 : 0.6 }));
   const head = Math.min(ctx.arrowLength * 0.35, Math.max(drawn * 0.3, 1e-9));
-  g.add(arrowTo(end.clone().addScaledVector(rHat, -head), rHat, head, C.ray, head * 0.7));
+  g.add(arrow(end.clone().addScaledVector(rHat, -head), rHat, head, C.ray, head * 0.7));
   g.add(marker(C.ray, 4, s));
   if (d.shapeCast) {
     // O is labelled by the view; the end is r = t_B − t_A itself (λ = 1).
@@ -299,7 +299,7 @@ function drawLeftRay(g: THREE.Group, d: CastFrameData, ctx: DrawContext, ray: Ca
     const len = len3(t);
     if (!(len > 0)) return;
     const from = toV3(topOf(shape)).add(new THREE.Vector3(0, 0.12 * ctx.scale, 0));
-    g.add(arrowTo(from, toV3(t), len, color, Math.min(len * 0.2, ctx.arrowLength * 0.3)));
+    g.add(arrow(from, toV3(t), len, color, Math.min(len * 0.2, ctx.arrowLength * 0.3)));
     g.add(label(`t_${name}`, `label-point label-${name.toLowerCase()}`, from.clone().add(toV3(t))));
   });
 
@@ -332,7 +332,7 @@ function drawLeftRay(g: THREE.Group, d: CastFrameData, ctx: DrawContext, ray: Ca
     if (r.normal && r.pointA) {
       const n = toV3(r.normal);
       const len = ctx.arrowLength * 0.8;
-      g.add(arrowTo(toV3(r.pointA), n, len, C.hit, len * 0.22));
+      g.add(arrow(toV3(r.pointA), n, len, C.hit, len * 0.22));
       g.add(label('n (A → B)', 'label-point label-contact', toV3(r.pointA).addScaledVector(n.normalize(), len * 1.1)));
     }
     return;
@@ -424,16 +424,4 @@ function tube(a: Vec3, b: Vec3, radius: number, color: number): THREE.Mesh {
   if (len > 0) m.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), to.clone().sub(from).normalize());
   m.renderOrder = 6;
   return m;
-}
-
-/** An arrow `length` long from `from` along `dir` with a head `head` long, drawn over the bodies. */
-function arrowTo(from: THREE.Vector3, dir: THREE.Vector3, length: number, color: number, head: number): THREE.ArrowHelper {
-  const a = new THREE.ArrowHelper(dir.clone().normalize(), from.clone(), length, color, Math.min(head, length), Math.min(head, length) * 0.5);
-  a.renderOrder = 6;
-  a.traverse((o) => {
-    const m = (o as THREE.Mesh).material as THREE.Material | undefined;
-    if (m) { m.depthTest = false; m.transparent = true; }
-    o.renderOrder = 6;
-  });
-  return a;
 }

@@ -118,11 +118,14 @@ export function boldSegments(pairs: (readonly number[])[], color: number, width:
   return l;
 }
 
-/** An arrow from `from` along the unit vector `dir`, `length` long, drawn over the translucent bodies. */
-export function arrow(from: THREE.Vector3 | readonly number[], dir: THREE.Vector3 | readonly number[], length: number, color: number): THREE.ArrowHelper {
+/** An arrow from `from` along `dir`, `length` long with a head `head` long (at most the whole arrow), drawn over
+ *  the translucent bodies. */
+export function arrow(from: THREE.Vector3 | readonly number[], dir: THREE.Vector3 | readonly number[], length: number, color: number,
+  head = length * 0.2): THREE.ArrowHelper {
   const d = dir instanceof THREE.Vector3 ? dir.clone() : toV3(dir);
   const o = from instanceof THREE.Vector3 ? from.clone() : toV3(from);
-  const a = new THREE.ArrowHelper(d.normalize(), o, length, color, length * 0.2, length * 0.1);
+  const h = Math.min(head, length);
+  const a = new THREE.ArrowHelper(d.normalize(), o, length, color, h, h * 0.5);
   a.renderOrder = 6;
   a.traverse((x) => {
     const m = (x as THREE.Mesh).material as THREE.Material | undefined;
