@@ -1,7 +1,6 @@
-// collidoscope — quickhull's non-template parts (the validation of a built
-// hull and the exact rebuild; hull.h has the traced build) and the names
-// of its kinds. The pseudocode's words are in web/lib/captions.ts; its line
-// ids are hull.h's hull_lines.
+// collidoscope — the convex-hull builder (hull.h lists its steps and cites
+// the sources) and the names of its kinds. The pseudocode's words are in
+// web/lib/captions.ts; its line ids are hull.h's hull_lines.
 #include "collidoscope/hull.h"
 
 #include <algorithm>
@@ -11,6 +10,15 @@
 #include <limits>
 #include <utility>
 #include <vector>
+
+#include "collidoscope/predicates.h"
+
+#ifdef COLLIDOSCOPE_HULL_DEBUG
+#include <cstdio>
+#define HDBG(...) std::fprintf(stderr, __VA_ARGS__)
+#else
+#define HDBG(...) ((void)0)
+#endif
 
 namespace collidoscope {
 
@@ -24,330 +32,298 @@ const char* hullKindName(HullKind k) {
   return "point";
 }
 
-namespace detail {
+namespace {
 
-// How far p lies above a polyhedral hull: the largest signed distance to
-// its triangles' planes (accurate normals, differences taken from a
-// corner). Lower-dimensional hulls: the distance to the nearest vertex is
-// not needed by the caller, which only builds polyhedra here; 0.
-double heightAbove(const ConvexHull& h, const Vec3& p) {
-  if (h.kind != HullKind::Polyhedron) return 0;
-  double best = -std::numeric_limits<double>::infinity();
-  for (const auto& t : h.triangles) {
-    const Vec3& a = h.vertices[static_cast<std::size_t>(t[0])];
-    const Vec3 n = normalizedOr(accurateNormal(a, h.vertices[static_cast<std::size_t>(t[1])], h.vertices[static_cast<std::size_t>(t[2])]), Vec3{});
-    best = std::fmax(best, dot(n, p - a));
-  }
-  return best;
+using detail::accurateNormal;
+using detail::DoubleDouble;
+using detail::ddMul;
+using detail::ddSub;
+using detail::ddTwoSum;
+
+// Fractions of the tolerance τ that the steps work to. The promises they
+// add up to (checked by tests/cpp/hull_reference.h): every input point lies
+// within 2τ of every merged face's plane, adjacent faces are not within
+// τ/2 of each other's plane, and a vertex is not within τ of the hull of
+// its neighbours.
+//   * A vertex within kDropGap·τ of the hull of its neighbours goes.
+//   * Every point dropped so far must stay within kDropBudget·τ of the hull
+//     of the vertices kept; a vertex whose removal would break that stays.
+//   * Faces whose corners lie within kMergeDepth·τ of each other's planes
+//     are merged (a hair more than τ/2, so that a pair the test measures at
+//     τ/2 in its own arithmetic is merged here) ...
+//   * ... when the union stays within kMergeFlatness·τ of its own plane.
+// A point within kDropBudget·τ of a face whose corners are within
+// kMergeFlatness·τ of its plane is within their sum, 2τ, of that plane.
+constexpr double kDropGap = 1.0;
+constexpr double kDropBudget = 1.25;
+constexpr double kMergeDepth = 0.5 * (1 + 1e-6);
+constexpr double kMergeFlatness = 0.75;
+// Rounds of vertex drops (each rebuilds the hull of the vertices kept; a
+// run of nearly collinear vertices loses about half per round).
+constexpr int kMaxDropRounds = 64;
+// A vertex that merging would leave between two faces goes when it is
+// within this·τ of the hull of its neighbours; at most kMaxForcedDrops are.
+constexpr double kForcedGap = 2.0;
+// A hull thinner than this·τ across one of its faces is that polygon.
+constexpr double kFlatWidth = 1.0;
+constexpr int kMaxForcedDrops = 16;
+// Faces a merge may take in beyond the pair it starts from.
+constexpr int kMaxMergeRounds = 4;
+
+constexpr double kU = std::numeric_limits<double>::epsilon() / 2;
+
+double segmentDistance(const Vec3& p, const Vec3& a, const Vec3& b) {
+  const Vec3 e = b - a;
+  const double ee = dot(e, e);
+  const double t = ee > 0 ? std::fmin(1.0, std::fmax(0.0, dot(p - a, e) / ee)) : 0.0;
+  return length(p - (a + e * t));
 }
 
+// The cloud and its tolerance. `pts` are the points relative to the
+// bounding box's centre (the dimension step's plane arithmetic stays small
+// there); the exact steps use `input` itself.
+struct Cloud {
+  const std::vector<Vec3>& input;
+  std::vector<Vec3> pts;
+  double tolerance = 0;
+  double extent = 0;  // Σ over axes of the bounding box's side: bounds |p − q|₁ for any two points
+  HullRecorder* trace = nullptr;
 
-// Whether a polyhedral hull of `pts` breaks one of its promises: a point
-// (of `suspects`, or a vertex) above a triangle's plane by more than the
-// tolerance, or above one at all and farther than the tolerance from the
-// surface; a triangle the vertex centroid is not strictly below; merged
-// faces that are not strictly convex, do not close up (Euler), or meet a
-// neighbour within half the tolerance of its plane; two vertices within the
-// tolerance. O((suspects + V)·T + V log V). The first build of a nearly
-// degenerate cloud can fail these (see buildValidHull); an ordinary one
-// never does.
-// The plane of a (nearly planar) polygon of points v[poly[k]]: its unit
-// normal, the sum of its fan triangles' accurate normals from the first
-// corner (Newell's normal, summed without cancellation: a sliver face far
-// from the origin keeps its direction), and the mean of its corners
-// relative to the first corner. Signed distance of q: dot(n, (q − v[poly[0]]) − mean).
-COLLIDOSCOPE_SMALL inline Vec3 facePlane(const std::vector<Vec3>& v, const std::vector<int>& poly, Vec3* mean) {
-  const std::size_t m = poly.size();
-  const Vec3& first = v[static_cast<std::size_t>(poly[0])];
-  Vec3 n{0, 0, 0}, sum{0, 0, 0};
-  for (std::size_t k = 1; k < m; ++k) {
-    sum += v[static_cast<std::size_t>(poly[k])] - first;
-    if (k + 1 < m) n += accurateNormal(first, v[static_cast<std::size_t>(poly[k])], v[static_cast<std::size_t>(poly[k + 1])]);
-  }
-  *mean = sum * (1.0 / static_cast<double>(m));
-  return normalizedOr(n, Vec3{});
-}
-
-bool neighboursClearlyBeyond(const ConvexHull& h, std::size_t v, const Vec3& inside) {
-  const Vec3& p = h.vertices[v];
-  const Vec3 m = normalizedOr(inside - p, Vec3{});
-  if (m == Vec3{}) return false;
-  // The distances are computed from raw coordinates, each rounded by a few
-  // ulps of the largest one involved; 1e-6 of it is far above that.
-  double reach = maxAbs(p), nearest = std::numeric_limits<double>::infinity();
-  for (int a : h.adjacency[v]) {
-    const Vec3& q = h.vertices[static_cast<std::size_t>(a)];
-    reach = std::fmax(reach, maxAbs(q));
-    nearest = std::fmin(nearest, dot(m, q - p));
-  }
-  return nearest > h.tolerance + 1e-6 * reach;
-}
-
-// Directed edges (a, b) of a closed surface, each with the first face
-// that was inserted with it: an open-addressing hash table, O(1) per edge
-// (a fan's hub can have thousands of edges, so no per-vertex lists).
-class EdgeTable {
- public:
-  explicit EdgeTable(std::size_t edges) {
-    std::size_t size = 16;
-    while (size < 2 * edges) size *= 2;
-    slots_.assign(size, Slot{kEmpty, -1});
-    mask_ = size - 1;
-  }
-  // False (and no change) when (a, b) is in the table already.
-  bool insert(int a, int b, int face) {
-    const std::uint64_t key = keyOf(a, b);
-    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      if (slots_[i].key == key) return false;
-      if (slots_[i].key == kEmpty) {
-        slots_[i] = Slot{key, face};
-        return true;
+  Cloud(const std::vector<Vec3>& in, double relTol, HullRecorder* t) : input(in), trace(t) {
+    Vec3 lo = in[0], hi = in[0];
+    double big = 0;
+    for (const Vec3& p : in) {
+      for (int a = 0; a < 3; ++a) {
+        lo[a] = std::fmin(lo[a], p[a]);
+        hi[a] = std::fmax(hi[a], p[a]);
       }
+      big = std::fmax(big, maxAbs(p));
     }
+    const Vec3 center = (lo + hi) * 0.5;
+    pts.reserve(in.size());
+    for (const Vec3& p : in) pts.push_back(p - center);
+    const Vec3 half = (hi - lo) * 0.5;
+    tolerance = relTol * (half.x + half.y + half.z) + 32 * kU * big;
+    extent = (hi.x - lo.x) + (hi.y - lo.y) + (hi.z - lo.z);
   }
-  // The face stored with (a, b), or −1.
-  int find(int a, int b) const {
-    const std::uint64_t key = keyOf(a, b);
-    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      if (slots_[i].key == key) return slots_[i].face;
-      if (slots_[i].key == kEmpty) return -1;
-    }
-  }
-
- private:
-  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
-  static std::uint64_t keyOf(int a, int b) {
-    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
-  }
-  std::size_t slot(std::uint64_t key) const {
-    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
-  }
-  struct Slot {
-    std::uint64_t key;
-    int face;
-  };
-  std::vector<Slot> slots_;  // key and face side by side: one cache line per probe
-  std::size_t mask_ = 0;
+  const Vec3& at(int i) const { return input[static_cast<std::size_t>(i)]; }
 };
 
-COLLIDOSCOPE_SMALL bool hullDefect(const std::vector<Vec3>& pts, const std::vector<int>& suspects, const ConvexHull& h,
-                       bool centroidMargin) {
-  if (h.kind != HullKind::Polyhedron) return false;
-  const double tau = h.tolerance;
-  const std::size_t nv = h.vertices.size();
-  const Vec3 o = h.vertices[0];
-  auto at = [&](int i) { return h.vertices[static_cast<std::size_t>(i)] - o; };
-  std::vector<Vec3> tn;
-  tn.reserve(h.triangles.size());
-  Vec3 c{0, 0, 0};
-  for (std::size_t i = 0; i < nv; ++i) c += h.vertices[i] - o;
-  c = c * (1.0 / static_cast<double>(nv));
-  // The centroid clearly below each triangle: by more than the rounding of
-  // a centroid taken in the raw coordinates ((V + 4)·u·max|x|), so that the
-  // answer does not hang on how it is computed (a slab far from the origin
-  // has triangles nearly through its centroid). Not for the exact rebuild
-  // (centroidMargin false): its triangles are exact facets, which the
-  // centroid lies strictly below.
-  double big = 0;
-  for (const Vec3& v : h.vertices) big = std::fmax(big, maxAbs(v));
-  const double below = centroidMargin ? static_cast<double>(nv + 4) * (std::numeric_limits<double>::epsilon() / 2) * big : 0;
-  auto vx = [&](int i) -> const Vec3& { return h.vertices[static_cast<std::size_t>(i)]; };
-  for (const auto& t : h.triangles) {
-    // From the vertices themselves (accurateNormal takes the differences
-    // exactly): a sliver far from vertex 0 keeps its direction.
-    const Vec3 n = normalizedOr(accurateNormal(vx(t[0]), vx(t[1]), vx(t[2])), Vec3{});
-    if (n == Vec3{}) return true;
-    if (!(dot(n, c - at(t[0])) < -below)) return true;
-    tn.push_back(n);
+void setVertices(const Cloud& c, ConvexHull* out, const std::vector<int>& idx) {
+  for (int i : idx) {
+    out->inputIndex.push_back(i);
+    out->vertices.push_back(c.at(i));
   }
-  // A point outside a convex polyhedron is nearest to it on a face whose
-  // plane it is above, so only those faces are measured (those it is above
-  // within the tolerance: two coplanar triangles split a face, and rounding
-  // can put a point on one of them below its plane).
-  auto check = [&](const Vec3& p, bool vertex) {
-    double above = 0;
-    for (std::size_t t = 0; t < tn.size(); ++t) above = std::fmax(above, dot(tn[t], p - vx(h.triangles[t][0])));
-    if (above > tau) return true;
-    if (vertex || !(above > 0)) return false;
-    for (std::size_t t = 0; t < tn.size(); ++t) {
-      const auto& tr = h.triangles[t];
-      if (!(dot(tn[t], p - vx(tr[0])) > -tau)) continue;
-      if (!(Quickhull::triangleDistance(p, vx(tr[0]), vx(tr[1]), vx(tr[2]), tn[t]) > tau)) return false;
-    }
-    return true;
-  };
-  // Convexity, locally: across each edge, the neighbour's far corner lies
-  // below the triangle's plane within the tolerance (a closed surface that
-  // is locally convex and winds once around its centroid is convex).
-  {
-    EdgeTable tedges(3 * h.triangles.size());
-    for (std::size_t t = 0; t < h.triangles.size(); ++t)
-      for (int k = 0; k < 3; ++k) tedges.insert(h.triangles[t][k], h.triangles[t][(k + 1) % 3], static_cast<int>(t));
-    for (std::size_t t = 0; t < h.triangles.size(); ++t)
-      for (int k = 0; k < 3; ++k) {
-        const int a = h.triangles[t][k], b = h.triangles[t][(k + 1) % 3];
-        const int across = tedges.find(b, a);
-        if (across < 0) return true;
-        const auto& g = h.triangles[static_cast<std::size_t>(across)];
-        const int far = g[0] != a && g[0] != b ? g[0] : (g[1] != a && g[1] != b ? g[1] : g[2]);
-        if (dot(tn[t], vx(far) - vx(h.triangles[t][0])) > tau) return true;
-      }
-  }
-  for (int i : suspects)
-    if (check(pts[static_cast<std::size_t>(i)], false)) return true;
-  // Two vertices within the tolerance (sorted by x, compared within τ in x).
-  std::vector<Vec3> sv(h.vertices);
-  std::sort(sv.begin(), sv.end(), [](const Vec3& a, const Vec3& b) { return a.x < b.x; });
-  for (std::size_t i = 0; i < sv.size(); ++i)
-    for (std::size_t j = i + 1; j < sv.size() && sv[j].x - sv[i].x <= tau; ++j)
-      if (length(sv[j] - sv[i]) <= tau) return true;
-  // Merged faces: Newell normal, strictly convex corners, closed (every
-  // directed edge once, its reverse once), Euler, not coplanar with a
-  // neighbour within τ/2.
-  const std::size_t nf = h.faces.size();
-  std::vector<Vec3> fnrm(nf), fctr(nf);
-  std::size_t faceCorners = 0;
-  for (const auto& poly : h.faces) faceCorners += poly.size();
-  EdgeTable edges(faceCorners);
-  for (std::size_t f = 0; f < nf; ++f) {
-    const auto& poly = h.faces[f];
-    const std::size_t m = poly.size();
-    if (m < 3) return true;
-    // Newell's normal (facePlane), the centroid as the plane's point
-    // (relative to the first corner).
-    for (std::size_t k = 0; k < m; ++k)
-      if (!edges.insert(poly[k], poly[(k + 1) % m], static_cast<int>(f))) return true;  // a directed edge twice
-    Vec3 ctr;
-    const Vec3 n = facePlane(h.vertices, poly, &ctr);
-    if (n == Vec3{}) return true;
-    fnrm[f] = n;
-    fctr[f] = ctr;
-    for (std::size_t k = 0; k < m; ++k) {
-      const Vec3 d1 = vx(poly[(k + 1) % m]) - vx(poly[k]), d2 = vx(poly[(k + 2) % m]) - vx(poly[(k + 1) % m]);
-      const Vec3 e1 = d1 - n * dot(d1, n), e2 = d2 - n * dot(d2, n);
-      if (!(dot(cross(e1, e2), n) > 0)) return true;
-    }
-  }
-  // Some corner of one face clearly below the other's plane.
-  auto clearlyBelow = [&](int plane, int corners) {
-    for (int i : h.faces[static_cast<std::size_t>(corners)])
-      if (dot(fnrm[static_cast<std::size_t>(plane)], (vx(i) - vx(h.faces[static_cast<std::size_t>(plane)][0])) - fctr[static_cast<std::size_t>(plane)]) < -0.5 * tau) return true;
-    return false;
-  };
-  for (std::size_t fi = 0; fi < nf; ++fi)
-    for (std::size_t k = 0, m = h.faces[fi].size(); k < m; ++k) {
-      const int f = static_cast<int>(fi);
-      const int g = edges.find(h.faces[fi][(k + 1) % m], h.faces[fi][k]);
-      if (g < 0) return true;
-      // Either way round; the smaller face's corners first, stopping at the first.
-      const bool fSmaller = h.faces[fi].size() <= h.faces[static_cast<std::size_t>(g)].size();
-      if (!(fSmaller ? clearlyBelow(g, f) || clearlyBelow(f, g) : clearlyBelow(f, g) || clearlyBelow(g, f))) return true;
-    }
-  // Two faces share at most an edge (two corners).
-  // The faces at each vertex, as rows of one array (row v: facesAt[rowStart[v] .. rowStart[v + 1])).
-  std::vector<std::size_t> rowStart(nv + 1, 0);
-  for (const auto& poly : h.faces)
-    for (int i : poly) ++rowStart[static_cast<std::size_t>(i) + 1];
-  for (std::size_t v = 0; v < nv; ++v) rowStart[v + 1] += rowStart[v];
-  std::vector<int> facesAt(faceCorners);
-  {
-    std::vector<std::size_t> fill(rowStart.begin(), rowStart.end() - 1);
-    for (std::size_t f = 0; f < nf; ++f)
-      for (int i : h.faces[f]) facesAt[fill[static_cast<std::size_t>(i)]++] = static_cast<int>(f);
-  }
-  std::vector<int> shared(nf, 0), stamp(nf, -1);
-  for (std::size_t f = 0; f < nf; ++f)
-    for (int i : h.faces[f])
-      for (std::size_t r = rowStart[static_cast<std::size_t>(i)]; r < rowStart[static_cast<std::size_t>(i) + 1]; ++r) {
-        const std::size_t gi = static_cast<std::size_t>(facesAt[r]);
-        if (gi == f) continue;
-        if (stamp[gi] != static_cast<int>(f)) stamp[gi] = static_cast<int>(f), shared[gi] = 0;
-        if (++shared[gi] > 2) return true;
-      }
-  const long euler = static_cast<long>(nv) - static_cast<long>(faceCorners / 2) + static_cast<long>(nf);
-  return euler != 2;
+  out->adjacency.assign(idx.size(), {});
 }
 
-// ---- the exact rebuild (nearly degenerate clouds) ------------------------------
-//
-// When the ordinary build breaks a promise (hullDefect), the hull is built
-// again with every combinatorial decision exact: whether a point lies above
-// the plane through three input points is the sign of a 3×3 determinant of
-// coordinate differences, evaluated exactly. An exact hull of the input
-// points is a valid convex polyhedron whatever the rounding (closed,
-// outward, every point inside). The tolerance enters only afterwards, in
-// two steps that are each checked:
-//   * a vertex goes when the hull of the others keeps it, and every vertex
-//     dropped before it, within the tolerance (Euclidean distance): every
-//     input point is a convex combination of the exact hull's vertices, so
-//     then every input point is within the tolerance too;
-//   * adjacent faces within half the tolerance of each other's planes are
-//     merged, most coplanar first, when the merged polygon is strictly
-//     convex, its corners within the tolerance of its plane and no exact
-//     hull vertex above it by more than the tolerance.
-// The result is validated like the first build (hullDefect) and used only
-// if it passes.
-//
-// Orientation tests are exact (predicates.h: Shewchuk's adaptive filter
-// with an exact fallback).
+void recordDegenerate(const Cloud& c, HullKind kind, std::vector<int> extremes) {
+  if (!c.trace) return;
+  HullFrame f;
+  f.event = HullEvent::Degenerate;
+  f.line = hull_lines::kDegenerate;
+  f.kind = kind;
+  f.extremes = std::move(extremes);
+  c.trace->record(std::move(f));
+}
 
-// Quickhull with exact visibility on a subset of the input points: the
-// surface it returns is the exact convex hull's (triangulated; adjacent
-// triangles may be exactly coplanar). Points exactly on a face plane are
-// inside. Each iteration adds one point as a vertex, so the loop runs at
-// most once per point. build() is false when the points are exactly
-// coplanar (or a horizon fails to chain, which exact arithmetic rules out:
-// a guard, not a path).
+void finishPoint(const Cloud& c, ConvexHull* out, int i0) {
+  out->kind = HullKind::Point;
+  setVertices(c, out, {i0});
+  recordDegenerate(c, out->kind, {i0});
+}
+
+void finishSegment(const Cloud& c, ConvexHull* out, int i0, int i1) {
+  out->kind = HullKind::Segment;
+  setVertices(c, out, {i0, i1});
+  out->adjacency[0] = {1};
+  out->adjacency[1] = {0};
+  recordDegenerate(c, out->kind, {i0, i1});
+}
+
+// ---- flat clouds ------------------------------------------------------------
+//
+// Andrew's monotone chain in the plane (u, v) ⟂ nrm, then corners within the
+// tolerance of their neighbours' chord dropped.
+void finishPolygon(const Cloud& c, ConvexHull* out, const Vec3& nrm, int i0, const Vec3& along) {
+  const std::vector<Vec3>& pts = c.pts;
+  out->kind = HullKind::Polygon;
+  out->normal = nrm;
+  // u along the longest extent (the farthest pair of extremes): the chain
+  // sorts by u, and on a needle-like polygon a sideways u would put the
+  // needle's ends in the middle of the order, where a chord test that
+  // measures distance to a line (not a segment) can drop them.
+  const Vec3 fallback = normalizedOr(cross(nrm, std::fabs(nrm.x) < 0.9 ? Vec3{1, 0, 0} : Vec3{0, 1, 0}), Vec3{1, 0, 0});
+  const Vec3 u = normalizedOr(along - nrm * dot(nrm, along), fallback);
+  const Vec3 v = cross(nrm, u);
+  struct P2 {
+    double x, y;
+    int i;
+  };
+  std::vector<P2> q;
+  q.reserve(pts.size());
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    q.push_back({dot(pts[i] - pts[static_cast<std::size_t>(i0)], u), dot(pts[i] - pts[static_cast<std::size_t>(i0)], v),
+                 static_cast<int>(i)});
+  std::sort(q.begin(), q.end(), [](const P2& a, const P2& b) {
+    return a.x < b.x || (a.x == b.x && (a.y < b.y || (a.y == b.y && a.i < b.i)));
+  });
+  // The flatness actually met: every input point lies within `deviation`
+  // of the polygon's plane. That exceeds the build tolerance when the plane
+  // is ill-conditioned (a nearly collinear triple: its computed normal is
+  // uncertain by ~u·|e1||e2|/|e1 × e2|); the polygon reports the larger.
+  double deviation = 0;
+  for (const Vec3& p : pts) deviation = std::fmax(deviation, std::fabs(dot(nrm, p - pts[static_cast<std::size_t>(i0)])));
+  double tol = std::fmax(c.tolerance, deviation);
+  // 1. The convex chain of the projected points with an accurate turn
+  // test (the sign of the cross product in double-double, so only exactly
+  // collinear or duplicate points are dropped). A chord-relative test with
+  // a tolerance drops the wrong points: with a short chord (a, c) of a
+  // sliver, a point b far along the chord's line passes as "on" it.
+  auto orient = [](const P2& a, const P2& b, const P2& cc) {
+    const DoubleDouble bx = ddTwoSum(b.x, -a.x), by = ddTwoSum(b.y, -a.y);
+    const DoubleDouble cx = ddTwoSum(cc.x, -a.x), cy = ddTwoSum(cc.y, -a.y);
+    const DoubleDouble r = ddSub(ddMul(bx, cy), ddMul(by, cx));
+    return r.hi + r.lo;
+  };
+  std::vector<P2> h;
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::size_t start = h.size();
+    for (std::size_t k = 0; k < q.size(); ++k) {
+      const P2& p = pass == 0 ? q[k] : q[q.size() - 1 - k];
+      while (h.size() >= start + 2 && !(orient(h[h.size() - 2], h[h.size() - 1], p) > 0)) h.pop_back();
+      h.push_back(p);
+    }
+    h.pop_back();  // the last point starts the other chain
+  }
+  // 2. Drop corners within the tolerance: corner b goes when b and every
+  // chain point dropped beside it (between its neighbours a and c) lie
+  // within `tol` of the segment (a, c). Checking the dropped points too
+  // keeps the distances from adding up; the corners left are more than
+  // the tolerance off their neighbours' chord (or keep a point that is),
+  // so no two are within the tolerance of each other and each turns
+  // clearly left.
+  auto segDist = [](const P2& p, const P2& a, const P2& cc) {
+    const double ex = cc.x - a.x, ey = cc.y - a.y, ee = ex * ex + ey * ey;
+    const double t = ee > 0 ? std::fmin(1.0, std::fmax(0.0, ((p.x - a.x) * ex + (p.y - a.y) * ey) / ee)) : 0.0;
+    return std::hypot(p.x - a.x - ex * t, p.y - a.y - ey * t);
+  };
+  std::vector<std::vector<P2>> span(h.size());  // dropped points after each corner
+  // How far corner k and the points dropped beside it lie from the chord
+  // of its neighbours. The corner that leaves the smallest gap goes first,
+  // so that among a run of nearly collinear points the most extreme stay.
+  auto gapOf = [&](std::size_t k) {
+    const std::size_t m = h.size();
+    const std::size_t ka = (k + m - 1) % m, kc = (k + 1) % m;
+    const P2 &a = h[ka], &cc = h[kc];
+    double gap = segDist(h[k], a, cc);
+    for (const P2& p : span[ka]) gap = std::fmax(gap, segDist(p, a, cc));
+    for (const P2& p : span[k]) gap = std::fmax(gap, segDist(p, a, cc));
+    return gap;
+  };
+  auto drop = [&](std::size_t k) {
+    const std::size_t ka = (k + h.size() - 1) % h.size();
+    span[ka].push_back(h[k]);
+    span[ka].insert(span[ka].end(), span[k].begin(), span[k].end());
+    h.erase(h.begin() + static_cast<std::ptrdiff_t>(k));
+    span.erase(span.begin() + static_cast<std::ptrdiff_t>(k));
+  };
+  while (h.size() > 2) {
+    const std::size_t m = h.size();
+    std::size_t best = m;
+    double bestGap = tol;
+    for (std::size_t k = 0; k < m; ++k) {
+      const double gap = gapOf(k);
+      if (gap <= bestGap && (best == m || gap < bestGap)) best = k, bestGap = gap;
+    }
+    if (best == m) break;
+    drop(best);
+  }
+  // 3. Two corners can still lie within the tolerance of each other (at
+  // the end of a needle thinner than the tolerance, where dropping either
+  // would leave a point dropped beside it just beyond `tol` of the new
+  // chord). One of them goes anyway, the one that leaves the smaller gap,
+  // and the polygon's tolerance grows to that gap: every point stays
+  // within the reported tolerance of the outline, and no two corners left
+  // are within it. Each round drops a corner, so it ends.
+  for (std::size_t guard = h.size(); guard > 0 && h.size() > 2; --guard) {
+    // A close pair by a sweep in x (a pair within `tol` is within it in x).
+    std::vector<std::size_t> byX(h.size());
+    for (std::size_t i = 0; i < byX.size(); ++i) byX[i] = i;
+    auto px = [&](std::size_t i) -> const Vec3& { return pts[static_cast<std::size_t>(h[i].i)]; };
+    std::sort(byX.begin(), byX.end(), [&](std::size_t a, std::size_t b) { return px(a).x < px(b).x || (px(a).x == px(b).x && a < b); });
+    std::size_t first = h.size(), second = h.size();
+    for (std::size_t i = 0; i < byX.size() && first == h.size(); ++i)
+      for (std::size_t j = i + 1; j < byX.size() && px(byX[j]).x - px(byX[i]).x <= tol; ++j)
+        if (length(px(byX[i]) - px(byX[j])) <= tol) {
+          first = std::min(byX[i], byX[j]), second = std::max(byX[i], byX[j]);
+          break;
+        }
+    if (first == h.size()) break;
+    const double gapFirst = gapOf(first), gapSecond = gapOf(second);
+    const std::size_t k = gapSecond < gapFirst ? second : first;
+    tol = std::fmax(tol, std::fmin(gapFirst, gapSecond));
+    drop(k);
+  }
+  if (h.size() < 3) {
+    // Everything is within the tolerance of one chord after all (the
+    // third point was off the first line by little more than it): a
+    // segment, reporting the distance it actually meets.
+    const int a = h.front().i, b = h.back().i;
+    out->kind = HullKind::Segment;
+    out->normal = Vec3{};
+    double off = 0;
+    for (const Vec3& p : pts)
+      off = std::fmax(off, segmentDistance(p, pts[static_cast<std::size_t>(a)], pts[static_cast<std::size_t>(b)]));
+    out->tolerance = std::fmax(c.tolerance, off);
+    setVertices(c, out, {a, b});
+    out->adjacency[0] = {1};
+    out->adjacency[1] = {0};
+    recordDegenerate(c, out->kind, {a, b});
+    return;
+  }
+  std::vector<int> idx;
+  for (const P2& p : h) idx.push_back(p.i);
+  setVertices(c, out, idx);
+  const int m = static_cast<int>(idx.size());
+  std::vector<int> poly;
+  for (int k = 0; k < m; ++k) {
+    poly.push_back(k);
+    out->adjacency[static_cast<std::size_t>(k)] = {(k + m - 1) % m, (k + 1) % m};
+    if (k >= 2) out->triangles.push_back({0, k - 1, k});
+  }
+  out->faces.push_back(poly);
+  out->tolerance = tol;
+  recordDegenerate(c, out->kind, idx);
+}
+
+// ---- quickhull with exact visibility ------------------------------------------
+
+// Triangles of a closed surface: corners (input indices, counter-clockwise
+// seen from outside) and the triangle across each edge (v[k], v[k+1]).
+struct Surface {
+  std::vector<std::array<int, 3>> tri;
+  std::vector<std::array<int, 3>> nb;
+};
+
 class ExactQuickhull {
  public:
-  std::vector<std::array<int, 3>> triangles;  // input indices, outward counter-clockwise
+  explicit ExactQuickhull(const Cloud& c) : c_(c) {}
 
-  COLLIDOSCOPE_SMALL bool build(const std::vector<Vec3>& pts, const std::vector<int>& idx) {
-    triangles.clear();
+  // The exact hull of the points `idx` (input indices, each once) from the
+  // tetrahedron t, whose t[3] lies strictly below the plane of (t[0], t[1],
+  // t[2]) taken counter-clockwise. Each iteration adds a point as a vertex,
+  // so the loop runs at most once per point; false only if a horizon fails
+  // to chain, which exact visibility rules out (a guard, not a path).
+  bool build(const std::vector<int>& idx, const int t[4], int firstIteration, Surface* out) {
+    using namespace hull_lines;
     faces_.clear();
-    if (idx.size() < 4) return false;
-    pts_ = &pts;
-    // A first tetrahedron of exactly non-coplanar points, each the most
-    // distant (in double) of those that qualify exactly.
-    int i0 = idx[0];
-    for (int i : idx) {
-      const Vec3 &p = pts[static_cast<std::size_t>(i)], &q = pts[static_cast<std::size_t>(i0)];
-      if (p.x < q.x || (p.x == q.x && (p.y < q.y || (p.y == q.y && p.z < q.z)))) i0 = i;
-    }
-    const Vec3 p0 = pts[static_cast<std::size_t>(i0)];
-    int i1 = -1;
-    double best = 0;
-    for (int i : idx) {
-      const double d = lengthSquared(pts[static_cast<std::size_t>(i)] - p0);
-      if (d > best) best = d, i1 = i;
-    }
-    if (i1 < 0) return false;
-    const Vec3 p1 = pts[static_cast<std::size_t>(i1)];
-    auto byDecreasing = [&](auto measure) {
-      std::vector<std::pair<double, int>> order;
-      order.reserve(idx.size());
-      for (int i : idx) order.push_back({-measure(pts[static_cast<std::size_t>(i)]), i});
-      std::sort(order.begin(), order.end());
-      return order;
-    };
-    int i2 = -1;
-    for (const auto& [m, i] : byDecreasing([&](const Vec3& p) { return lengthSquared(cross(p1 - p0, p - p0)); }))
-      if (!collinear3d(p0, p1, pts[static_cast<std::size_t>(i)])) {
-        i2 = i;
-        break;
-      }
-    if (i2 < 0) return false;
-    const Vec3 p2 = pts[static_cast<std::size_t>(i2)];
-    const Vec3 n = accurateNormal(p0, p1, p2);
-    int i3 = -1;
-    for (const auto& [m, i] : byDecreasing([&](const Vec3& p) { return std::fabs(dot(n, p - p0)); }))
-      if (orient3d(p0, p1, p2, pts[static_cast<std::size_t>(i)]) != 0) {
-        i3 = i;
-        break;
-      }
-    if (i3 < 0) return false;
-    if (orient3d(p0, p1, p2, pts[static_cast<std::size_t>(i3)]) > 0) std::swap(i1, i2);
-    const int t[4] = {i0, i1, i2, i3};
+    queue_.clear();
+    head_ = 0;
+    int maxIndex = 0;
+    for (int i : idx) maxIndex = std::max(maxIndex, i + 1);
+    startStamp_.assign(static_cast<std::size_t>(maxIndex), -1);
+    startEdge_.assign(static_cast<std::size_t>(maxIndex), -1);
     const int fv[4][3] = {{t[0], t[1], t[2]}, {t[0], t[3], t[1]}, {t[1], t[3], t[2]}, {t[2], t[3], t[0]}};
     for (const auto& f : fv) addFace(f[0], f[1], f[2]);
     for (std::size_t i = 0; i < 4; ++i)
@@ -357,69 +333,100 @@ class ExactQuickhull {
             if (faces_[j].v[m] == faces_[i].v[(k + 1) % 3] && faces_[j].v[(m + 1) % 3] == faces_[i].v[k])
               faces_[i].nb[k] = static_cast<int>(j);
     std::vector<int> rest;
+    rest.reserve(idx.size());
     for (int i : idx)
-      if (i != i0 && i != i1 && i != i2 && i != i3) rest.push_back(i);
-    assign(rest, {0, 1, 2, 3});
-    std::size_t maxIndex = 0;
-    for (int i : idx) maxIndex = std::max(maxIndex, static_cast<std::size_t>(i) + 1);
-    startStamp_.assign(maxIndex, -1);
-    startEdge_.assign(maxIndex, -1);
+      if (i != t[0] && i != t[1] && i != t[2] && i != t[3]) rest.push_back(i);
+    const std::vector<int> first = {0, 1, 2, 3};
+    assign(rest, first);
+    if (tracing()) c_.trace->record(snapshot(HullEvent::Tetrahedron, kTetra, firstIteration));
+    int iteration = firstIteration;
     for (std::size_t guard = 0; guard <= idx.size(); ++guard) {
-      int fi = -1;
-      while (head_ < queue_.size()) {
-        const int f = queue_[head_];
-        if (faces_[static_cast<std::size_t>(f)].alive && !faces_[static_cast<std::size_t>(f)].conflicts.empty()) {
-          fi = f;
-          break;
-        }
-        ++head_;
-      }
+      const int fi = nextFaceWithConflicts();
       if (fi < 0) break;
-      if (!addPoint(fi, static_cast<int>(guard))) return false;
+      ++iteration;
+      if (!addPoint(fi, iteration)) return false;
     }
-    for (const Face& f : faces_) {
-      if (!f.alive) continue;
-      if (!f.conflicts.empty()) return false;  // the guard ran out: cannot happen
-      triangles.push_back({f.v[0], f.v[1], f.v[2]});
+    out->tri.clear();
+    out->nb.clear();
+    std::vector<int> slot(faces_.size(), -1);
+    for (std::size_t i = 0; i < faces_.size(); ++i)
+      if (faces_[i].alive) slot[i] = static_cast<int>(out->tri.size()), out->tri.push_back({faces_[i].v[0], faces_[i].v[1], faces_[i].v[2]});
+    for (std::size_t i = 0; i < faces_.size(); ++i) {
+      if (!faces_[i].alive) continue;
+      if (!faces_[i].conflicts.empty()) return false;  // the guard ran out: cannot happen
+      std::array<int, 3> n{};
+      for (int k = 0; k < 3; ++k) n[static_cast<std::size_t>(k)] = slot[static_cast<std::size_t>(faces_[i].nb[k])];
+      out->nb.push_back(n);
     }
+    iterations_ = iteration;
     return true;
   }
+  int iterations() const { return iterations_; }
+  // Faces get ids in order of creation, across builds (the trace's face ids).
+  int nextId() const { return nextId_; }
+  void setTracing(bool on) { tracing_ = on; }
 
  private:
   struct Face {
     int v[3];
     int nb[3];
-    Vec3 normal;  // for ranking only (which conflict is farthest)
+    Vec3 normal;        // unit, accurate to a few ulps (accurateNormal of the input corners)
+    double slack = 0;   // bound on the rounding of height() for any input point
+    int id = 0;
     bool alive = true;
     int mark = -1;
     std::vector<int> conflicts;
     int farthest = -1;
     double farthestDistance = 0;
   };
-  const Vec3& at(int i) const { return (*pts_)[static_cast<std::size_t>(i)]; }
-  int above(const Face& f, int p) const { return orient3d(at(f.v[0]), at(f.v[1]), at(f.v[2]), at(p)); }
-  double rank(const Face& f, int p) const { return dot(f.normal, at(p) - at(f.v[0])); }
+  struct HorizonEdge {
+    int a, b, outside;
+  };
 
-  int addFace(int a, int b, int c) {
+  bool tracing() const { return tracing_ && c_.trace != nullptr; }
+
+  // The height of p over f's plane in double (used to rank conflicts), and
+  // whether p is strictly above it, decided exactly: from the height when
+  // it is farther from zero than its rounding bound, else by orient3d.
+  double height(const Face& f, int p) const { return dot(f.normal, c_.at(p) - c_.at(f.v[0])); }
+  bool above(const Face& f, int p, double h) const {
+    if (h > f.slack) return true;
+    if (h < -f.slack) return false;
+    return orient3d(c_.at(f.v[0]), c_.at(f.v[1]), c_.at(f.v[2]), c_.at(p)) > 0;
+  }
+
+  int addFace(int a, int b, int cc) {
     Face f;
-    f.v[0] = a, f.v[1] = b, f.v[2] = c;
+    f.v[0] = a, f.v[1] = b, f.v[2] = cc;
     f.nb[0] = f.nb[1] = f.nb[2] = -1;
-    f.normal = normalizedOr(accurateNormal(at(a), at(b), at(c)), Vec3{0, 0, 1});
+    const Vec3 ea = c_.at(b) - c_.at(a), eb = c_.at(cc) - c_.at(a);
+    const Vec3 n = cross(ea, eb);
+    const double len = length(n);
+    f.normal = len > 0 ? n * (1 / len) : Vec3{0, 0, 1};
+    // height() = n̂·(p − a) with p − a rounded (≤ u·|p − a| per coordinate,
+    // |p − a| ≤ extent), n̂'s normalization (a few ulps) and the cross
+    // product's rounding (edges rounded by u, each component by ~3u of
+    // |e1||e2|: a direction error of ≤ ~17u·|e1||e2|/|n|, large only for
+    // slivers). A zero normal sends every test to orient3d.
+    const double e1e2 = length(ea) * length(eb);
+    f.slack = len > 0 ? (16 * kU + 32 * kU * (e1e2 / len)) * c_.extent : std::numeric_limits<double>::infinity();
+    f.id = nextId_++;
     faces_.push_back(std::move(f));
     return static_cast<int>(faces_.size()) - 1;
   }
 
-  // Each point goes to the candidate face it is exactly above, the one it
-  // is farthest above (in double) if several; above none, it is inside.
-  COLLIDOSCOPE_SMALL void assign(const std::vector<int>& points, const std::vector<int>& candidates) {
+  // Each point goes to the candidate face it is strictly above (exactly),
+  // the one it is highest above in double if several; above none, it is
+  // inside the hull (or on it) and drops out.
+  void assign(const std::vector<int>& points, const std::vector<int>& candidates) {
     for (int p : points) {
       int bestFace = -1;
       double bestD = 0;
-      for (int c : candidates) {
-        const Face& f = faces_[static_cast<std::size_t>(c)];
-        if (above(f, p) <= 0) continue;
-        const double d = rank(f, p);
-        if (bestFace < 0 || d > bestD) bestFace = c, bestD = d;
+      for (int cf : candidates) {
+        const Face& f = faces_[static_cast<std::size_t>(cf)];
+        const double d = height(f, p);
+        if ((bestFace >= 0 && d <= bestD) || !above(f, p, d)) continue;
+        bestFace = cf, bestD = d;
       }
       if (bestFace < 0) continue;
       Face& f = faces_[static_cast<std::size_t>(bestFace)];
@@ -429,55 +436,90 @@ class ExactQuickhull {
     }
   }
 
-  COLLIDOSCOPE_SMALL bool addPoint(int fi, int mark) {
+  int nextFaceWithConflicts() {
+    while (head_ < queue_.size()) {
+      const int f = queue_[head_];
+      if (faces_[static_cast<std::size_t>(f)].alive && !faces_[static_cast<std::size_t>(f)].conflicts.empty()) return f;
+      ++head_;
+    }
+    return -1;
+  }
+
+  bool addPoint(int fi, int iteration) {
+    using namespace hull_lines;
     const int eye = faces_[static_cast<std::size_t>(fi)].farthest;
-    std::vector<int> visible{fi};
-    faces_[static_cast<std::size_t>(fi)].mark = mark;
+    if (tracing()) {
+      HullFrame f = snapshot(HullEvent::Eye, kEye, iteration);
+      f.eye = eye;
+      f.eyeDistance = faces_[static_cast<std::size_t>(fi)].farthestDistance;
+      c_.trace->record(std::move(f));
+    }
+    // Visible region: the faces the eye is strictly above, found by a search
+    // from fi over shared edges (exactly, that region is connected).
+    std::vector<int>& visible = visible_;
+    visible.assign(1, fi);
+    faces_[static_cast<std::size_t>(fi)].mark = iteration;
     for (std::size_t k = 0; k < visible.size(); ++k)
       for (int e = 0; e < 3; ++e) {
         const int g = faces_[static_cast<std::size_t>(visible[k])].nb[e];
-        if (g < 0) return false;
         Face& fg = faces_[static_cast<std::size_t>(g)];
-        if (fg.mark == mark) continue;
-        if (above(fg, eye) > 0) {
-          fg.mark = mark;
+        if (fg.mark == iteration) continue;
+        if (above(fg, eye, height(fg, eye))) {
+          fg.mark = iteration;
           visible.push_back(g);
         }
       }
-    struct Edge {
-      int a, b, outside;
-    };
-    std::vector<Edge> edges;
+    // Horizon: edges (a, b) of visible faces whose neighbour is not visible,
+    // chained into one loop (a vertex starting two edges, or a loop closing
+    // early, would not be a simple loop: exactly, it is one).
+    std::vector<HorizonEdge>& edges = edges_;
+    edges.clear();
     for (int v : visible) {
       const Face& f = faces_[static_cast<std::size_t>(v)];
       for (int e = 0; e < 3; ++e)
-        if (faces_[static_cast<std::size_t>(f.nb[e])].mark != mark) edges.push_back({f.v[e], f.v[(e + 1) % 3], f.nb[e]});
+        if (faces_[static_cast<std::size_t>(f.nb[e])].mark != iteration) edges.push_back({f.v[e], f.v[(e + 1) % 3], f.nb[e]});
     }
     if (edges.empty()) return false;
+    ++stamp_;
     for (std::size_t k = 0; k < edges.size(); ++k) {
       const std::size_t a = static_cast<std::size_t>(edges[k].a);
-      if (startStamp_[a] == mark) return false;
-      startStamp_[a] = mark;
+      if (startStamp_[a] == stamp_) return false;
+      startStamp_[a] = stamp_;
       startEdge_[a] = static_cast<int>(k);
     }
-    std::vector<Edge> loop{edges[0]};
+    std::vector<HorizonEdge>& loop = loop_;
+    loop.assign(1, edges[0]);
     while (loop.size() < edges.size()) {
       const std::size_t b = static_cast<std::size_t>(loop.back().b);
-      if (startStamp_[b] != mark || loop.back().b == loop.front().a) return false;
+      if (startStamp_[b] != stamp_ || loop.back().b == loop.front().a) return false;
       loop.push_back(edges[static_cast<std::size_t>(startEdge_[b])]);
     }
     if (loop.back().b != loop.front().a) return false;
-    std::vector<int> orphans;
+    if (tracing()) {
+      HullFrame f = snapshot(HullEvent::Visible, kVisible, iteration);
+      f.eye = eye;
+      for (int v : visible) f.visible.push_back(faces_[static_cast<std::size_t>(v)].id);
+      HullFrame h = snapshot(HullEvent::Horizon, kHorizon, iteration);
+      h.eye = eye;
+      h.visible = f.visible;
+      for (const HorizonEdge& e : loop) h.horizon.emplace_back(e.a, e.b);
+      c_.trace->record(std::move(f));
+      c_.trace->record(std::move(h));
+    }
+    // The orphaned points; the visible faces retire.
+    std::vector<int>& orphans = orphans_;
+    orphans.clear();
     for (int v : visible) {
       Face& f = faces_[static_cast<std::size_t>(v)];
       for (int q : f.conflicts)
         if (q != eye) orphans.push_back(q);
-      f.conflicts.clear();
-      f.conflicts.shrink_to_fit();
+      std::vector<int>().swap(f.conflicts);
       f.alive = false;
     }
-    std::vector<int> cone;
-    for (const Edge& e : loop) {
+    // The cone: one face per horizon edge, linked in order.
+    std::vector<int>& cone = cone_;
+    cone.clear();
+    for (const HorizonEdge& e : loop) {
       const int nf = addFace(e.a, e.b, eye);
       faces_[static_cast<std::size_t>(nf)].nb[0] = e.outside;
       Face& out = faces_[static_cast<std::size_t>(e.outside)];
@@ -491,400 +533,890 @@ class ExactQuickhull {
       faces_[static_cast<std::size_t>(cone[k])].nb[2] = cone[(k + m - 1) % m];
     }
     assign(orphans, cone);
+    if (tracing()) {
+      HullFrame f = snapshot(HullEvent::Cone, kCone, iteration);
+      f.eye = eye;
+      for (int cf : cone) f.added.push_back(faces_[static_cast<std::size_t>(cf)].id);
+      c_.trace->record(std::move(f));
+    }
     return true;
   }
 
-  const std::vector<Vec3>* pts_ = nullptr;
+  HullFrame snapshot(HullEvent event, int line, int iteration) const {
+    HullFrame f;
+    f.event = event;
+    f.line = line;
+    f.iteration = iteration;
+    for (const Face& q : faces_) {
+      if (!q.alive) continue;
+      HullTraceFace t;
+      t.id = q.id;
+      for (int k = 0; k < 3; ++k) t.v[k] = q.v[k];
+      t.conflicts = q.conflicts;
+      f.faces.push_back(std::move(t));
+    }
+    return f;
+  }
+
+  const Cloud& c_;
+  bool tracing_ = true;
   std::vector<Face> faces_;
   std::vector<int> queue_;
   std::size_t head_ = 0;
-  std::vector<int> startStamp_, startEdge_;
+  int nextId_ = 0;
+  int stamp_ = 0;
+  int iterations_ = 0;
+  std::vector<int> startStamp_, startEdge_;  // horizon chaining: vertex → edge it starts
+  std::vector<int> visible_, orphans_, cone_;
+  std::vector<HorizonEdge> edges_, loop_;
 };
 
-// How far p lies outside the polyhedron with these triangles (outward,
-// input indices into pts): 0 inside, else its Euclidean distance, which
-// for a point outside a convex polyhedron is its distance to the nearest
-// triangle it lies above. Normals: accurateNormal, one per triangle.
-struct TriangleSurface {
-  const std::vector<Vec3>* pts = nullptr;
-  std::vector<std::array<int, 3>> tri;
-  std::vector<Vec3> normal;
-  COLLIDOSCOPE_SMALL void set(const std::vector<Vec3>& p, const std::vector<std::array<int, 3>>& t) {
-    pts = &p;
-    tri = t;
-    normal.clear();
-    for (const auto& x : t)
-      normal.push_back(normalizedOr(accurateNormal(p[static_cast<std::size_t>(x[0])], p[static_cast<std::size_t>(x[1])],
-                                                   p[static_cast<std::size_t>(x[2])]),
-                                    Vec3{}));
+// A tetrahedron of exactly non-coplanar points among `idx`, each the most
+// distant (in double) of those that qualify exactly, oriented for build().
+// False when the points are exactly coplanar.
+bool tetrahedronOf(const Cloud& c, const std::vector<int>& idx, int t[4]) {
+  if (idx.size() < 4) return false;
+  int i0 = idx[0];
+  for (int i : idx) {
+    const Vec3 &p = c.at(i), &q = c.at(i0);
+    if (p.x < q.x || (p.x == q.x && (p.y < q.y || (p.y == q.y && p.z < q.z)))) i0 = i;
   }
-  COLLIDOSCOPE_SMALL double outside(const Vec3& q) const {
-    double above = 0;
-    for (std::size_t t = 0; t < tri.size(); ++t)
-      above = std::fmax(above, dot(normal[t], q - (*pts)[static_cast<std::size_t>(tri[t][0])]));
-    if (!(above > 0)) return 0;
-    double nearest = std::numeric_limits<double>::infinity();
-    for (std::size_t t = 0; t < tri.size(); ++t) {
-      const Vec3& a = (*pts)[static_cast<std::size_t>(tri[t][0])];
-      if (!(dot(normal[t], q - a) > 0)) continue;
-      nearest = std::fmin(nearest, Quickhull::triangleDistance(q, a, (*pts)[static_cast<std::size_t>(tri[t][1])],
-                                                               (*pts)[static_cast<std::size_t>(tri[t][2])], normal[t]));
-    }
-    return std::fmax(above, nearest);
+  const Vec3 p0 = c.at(i0);
+  int i1 = -1;
+  double best = 0;
+  for (int i : idx) {
+    const double d = lengthSquared(c.at(i) - p0);
+    if (d > best) best = d, i1 = i;
   }
-};
-
-COLLIDOSCOPE_SMALL inline std::vector<int> triangleVertices(const std::vector<std::array<int, 3>>& tris) {
-  std::vector<int> v;
-  for (const auto& t : tris) v.insert(v.end(), t.begin(), t.end());
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
-}
-
-// The exact path gives up on clouds whose exact hull has more vertices
-// than this (its vertex pass rebuilds the hull once or twice per vertex);
-// the first hull stands for them.
-constexpr std::size_t kExactMaxVertices = 1024;
-
-// The exact rebuild (see above). `tau` is the hull's tolerance; false when
-// the exact hull is flat or too large. *valid tells whether the result
-// passed the validation; if not, it is the one that merged only pairs
-// coplanar within half the tolerance both ways (every point still within
-// the tolerance, closed and outward: only its faces break a promise).
-COLLIDOSCOPE_SMALL bool buildExactHull(const std::vector<Vec3>& points, double tau, ConvexHull* out, bool* valid) {
-  *valid = false;
-  std::vector<int> all(points.size());
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
-  ExactQuickhull qh;
-  if (!qh.build(points, all)) return false;
-  const std::vector<int> exactVertices = triangleVertices(qh.triangles);
-  if (exactVertices.size() > kExactMaxVertices) return false;
-  // Two rounds: vertices dropped within (nearly) the tolerance, then, if
-  // no result passes, only within a quarter of it (fewer drops, which can
-  // leave each other outside by adding up).
-  constexpr double kDropFractions[] = {31.0 / 32, 1.0 / 4};  // 31/32: a margin for the validation's rounding
-  ConvexHull fallback;
-  bool haveFallback = false;
-  for (double fraction : kDropFractions) {
-    std::vector<std::array<int, 3>> tris = qh.triangles;
-    const double dropWithin = tau * fraction;
-    // 1. Vertices within the tolerance of the hull of the others, nearest
-    // first, while every vertex dropped so far stays within it.
-    std::vector<std::pair<double, int>> candidates;
-    for (int v : exactVertices) {
-      std::vector<int> rest;
-      for (int w : exactVertices)
-        if (w != v) rest.push_back(w);
-      ExactQuickhull other;
-      if (!other.build(points, rest)) continue;
-      TriangleSurface s;
-      s.set(points, other.triangles);
-      const double d = s.outside(points[static_cast<std::size_t>(v)]);
-      if (d <= dropWithin) candidates.push_back({d, v});
+  if (i1 < 0) return false;
+  const Vec3 p1 = c.at(i1);
+  auto byDecreasing = [&](auto measure) {
+    std::vector<std::pair<double, int>> order;
+    order.reserve(idx.size());
+    for (int i : idx) order.push_back({-measure(c.at(i)), i});
+    std::sort(order.begin(), order.end());
+    return order;
+  };
+  int i2 = -1;
+  for (const auto& [m, i] : byDecreasing([&](const Vec3& p) { return lengthSquared(cross(p1 - p0, p - p0)); }))
+    if (!collinear3d(p0, p1, c.at(i))) {
+      i2 = i;
+      break;
     }
-    std::sort(candidates.begin(), candidates.end());
-    std::vector<int> kept = exactVertices, dropped;
-    for (const auto& [d, v] : candidates) {
-      if (!std::binary_search(kept.begin(), kept.end(), v)) continue;
-      std::vector<int> rest;
-      for (int w : kept)
-        if (w != v) rest.push_back(w);
-      ExactQuickhull other;
-      if (!other.build(points, rest)) continue;
-      TriangleSurface s;
-      s.set(points, other.triangles);
-      bool ok = s.outside(points[static_cast<std::size_t>(v)]) <= dropWithin;
-      for (std::size_t k = 0; k < dropped.size() && ok; ++k)
-        ok = s.outside(points[static_cast<std::size_t>(dropped[k])]) <= dropWithin;
-      if (!ok) continue;
-      const std::vector<int> now = triangleVertices(other.triangles);
-      for (int w : kept)
-        if (!std::binary_search(now.begin(), now.end(), w)) dropped.push_back(w);
-      kept = now;
-      tris = other.triangles;
+  if (i2 < 0) return false;
+  const Vec3 p2 = c.at(i2);
+  const Vec3 n = accurateNormal(p0, p1, p2);
+  int i3 = -1;
+  for (const auto& [m, i] : byDecreasing([&](const Vec3& p) { return std::fabs(dot(n, p - p0)); }))
+    if (orient3d(p0, p1, p2, c.at(i)) != 0) {
+      i3 = i;
+      break;
     }
-    // Output order of the vertices: first appearance in the triangles.
-    std::vector<int> order, slot(points.size(), -1);
-    for (const auto& t : tris)
-      for (int i : t)
-        if (slot[static_cast<std::size_t>(i)] < 0) slot[static_cast<std::size_t>(i)] = static_cast<int>(order.size()), order.push_back(i);
-    // 2. Merge faces. Groups of triangles (union-find), each with its
-    // outline, Newell normal and centroid computed as hullDefect does.
-    const std::size_t nt = tris.size();
-    std::vector<int> parent(nt);
-    for (std::size_t k = 0; k < nt; ++k) parent[k] = static_cast<int>(k);
-    auto root = [&](int x) {
-      while (parent[static_cast<std::size_t>(x)] != x) x = parent[static_cast<std::size_t>(x)];
-      return x;
-    };
-    // Neighbour across each directed edge.
-    std::vector<std::pair<std::pair<int, int>, int>> edgeOf;
-    for (std::size_t t = 0; t < nt; ++t)
-      for (int k = 0; k < 3; ++k) edgeOf.push_back({{tris[t][k], tris[t][(k + 1) % 3]}, static_cast<int>(t)});
-    std::sort(edgeOf.begin(), edgeOf.end());
-    auto across = [&](int a, int b) {
-      const auto it = std::lower_bound(edgeOf.begin(), edgeOf.end(), std::make_pair(std::make_pair(b, a), -1));
-      return it != edgeOf.end() && it->first == std::make_pair(b, a) ? it->second : -1;
-    };
-    struct Group {
-      std::vector<int> tris, poly;
-      Vec3 n, ctr;
-    };
-    // The outline of a set of triangles as one counter-clockwise loop; empty
-    // if it is not one simple loop (a ring, or a pinched boundary).
-    auto outline = [&](const std::vector<int>& ts) {
-      std::vector<std::pair<int, int>> bd;
-      for (int t : ts)
-        for (int k = 0; k < 3; ++k) {
-          const int a = tris[static_cast<std::size_t>(t)][k], b = tris[static_cast<std::size_t>(t)][(k + 1) % 3];
-          const int g = across(a, b);
-          if (g < 0 || std::find(ts.begin(), ts.end(), g) == ts.end()) bd.push_back({a, b});
-        }
-      std::vector<int> poly;
-      if (bd.size() < 3) return poly;
-      std::sort(bd.begin(), bd.end());
-      for (std::size_t i = 0; i + 1 < bd.size(); ++i)
-        if (bd[i].first == bd[i + 1].first) return poly;  // pinched
-      poly.push_back(bd[0].first);
-      int cur = bd[0].second;
-      for (std::size_t guard = 0; guard < bd.size() && cur != poly.front(); ++guard) {
-        poly.push_back(cur);
-        const auto it = std::lower_bound(bd.begin(), bd.end(), std::make_pair(cur, std::numeric_limits<int>::min()));
-        if (it == bd.end() || it->first != cur) return std::vector<int>{};
-        cur = it->second;
-      }
-      if (cur != poly.front() || poly.size() != bd.size()) return std::vector<int>{};
-      return poly;
-    };
-    auto planeOf = [&](Group& g) {
-      g.n = facePlane(points, g.poly, &g.ctr);
-      return !(g.n == Vec3{});
-    };
-    // Signed distance of point i from a group's plane.
-    auto height = [&](const Group& g, int i) { return dot(g.n, (points[static_cast<std::size_t>(i)] - points[static_cast<std::size_t>(g.poly[0])]) - g.ctr); };
-    auto strictlyConvex = [&](const Group& g) {
-      const std::size_t m = g.poly.size();
-      for (std::size_t k = 0; k < m; ++k) {
-        const Vec3 d1 = points[static_cast<std::size_t>(g.poly[(k + 1) % m])] - points[static_cast<std::size_t>(g.poly[k])];
-        const Vec3 d2 = points[static_cast<std::size_t>(g.poly[(k + 2) % m])] - points[static_cast<std::size_t>(g.poly[(k + 1) % m])];
-        const Vec3 e1 = d1 - g.n * dot(d1, g.n), e2 = d2 - g.n * dot(d2, g.n);
-        if (!(dot(cross(e1, e2), g.n) > 0)) return false;
-      }
-      return true;
-    };
-    // Deepest corner of `corners` below the plane of `plane` (≤ 0).
-    auto deepest = [&](const Group& plane, const Group& corners) {
-      double d = 0;
-      for (int i : corners.poly) d = std::fmin(d, height(plane, i));
-      return d;
-    };
-    // Two passes: merging pairs within half the tolerance one way round
-    // (more merges; a sliver's own plane says little), then, if that result
-    // fails the validation, only pairs within it both ways.
-    for (int oneSided = 1; oneSided >= 0; --oneSided) {
-      for (std::size_t k = 0; k < nt; ++k) parent[k] = static_cast<int>(k);
-      std::vector<Group> groups(nt);
-      for (std::size_t t = 0; t < nt; ++t) {
-        groups[t].tris = {static_cast<int>(t)};
-        groups[t].poly = {tris[t][0], tris[t][1], tris[t][2]};
-        if (!planeOf(groups[t])) return false;
-      }
-      std::vector<std::pair<int, int>> refused;
-      for (std::size_t round = 0; round < nt; ++round) {
-        // Adjacent groups within half the tolerance of each other's planes,
-        // most coplanar first.
-        std::vector<std::pair<double, std::pair<int, int>>> pairs;
-        for (std::size_t t = 0; t < nt; ++t)
-          for (int k = 0; k < 3; ++k) {
-            const int u = tris[t][k], w = tris[t][(k + 1) % 3];
-            const int g = across(u, w);
-            if (g < 0) return false;
-            const int a = root(static_cast<int>(t)), b = root(g);
-            if (a >= b) continue;
-            const double da = deepest(groups[static_cast<std::size_t>(a)], groups[static_cast<std::size_t>(b)]);
-            const double db = deepest(groups[static_cast<std::size_t>(b)], groups[static_cast<std::size_t>(a)]);
-              // Either within half the tolerance of the other's plane (one way
-            // round suffices: a sliver triangle's own plane is tilted by the
-            // rounding of its corners, and a polygon's corners lie below it).
-            if (oneSided ? da < -0.5 * tau && db < -0.5 * tau : da < -0.5 * tau || db < -0.5 * tau) continue;
-            if (std::find(refused.begin(), refused.end(), std::make_pair(a, b)) != refused.end()) continue;
-            pairs.push_back({-std::fmax(da, db), {a, b}});
-          }
-        if (pairs.empty()) break;
-        std::sort(pairs.begin(), pairs.end());
-        pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-        bool merged = false;
-        for (const auto& [dev, ab] : pairs) {
-          const int a = ab.first, b = ab.second;
-          // Corners within the tolerance of the merged plane when the pair is
-          // coplanar within half of it both ways (then it must merge), else
-          // within half of it.
-          const Group &ga = groups[static_cast<std::size_t>(a)], &gb = groups[static_cast<std::size_t>(b)];
-          const double flat = deepest(ga, gb) >= -0.5 * tau && deepest(gb, ga) >= -0.5 * tau ? tau : 0.5 * tau;
-          std::vector<int> members{a, b};
-          Group g;
-          g.tris = ga.tris;
-          g.tris.insert(g.tris.end(), gb.tris.begin(), gb.tris.end());
-          bool ok = false;
-          // A merged face that shares three corners with another face would
-          // make a triangle lie in both (two faces share at most an edge):
-          // that face joins too, if the whole still passes. Each round adds a
-          // group, so there are at most as many rounds as triangles.
-          for (std::size_t grow = 0; grow < nt && !ok; ++grow) {
-            g.poly = outline(g.tris);
-            if (!(g.poly.size() >= 3 && planeOf(g) && strictlyConvex(g))) break;
-            // Every corner of its triangles on the outline (a vertex inside
-            // a face would be on no face's boundary).
-            bool fits = true;
-            for (std::size_t k = 0; k < g.tris.size() && fits; ++k)
-              for (int i : tris[static_cast<std::size_t>(g.tris[k])]) fits = fits && std::find(g.poly.begin(), g.poly.end(), i) != g.poly.end();
-            // Every triangle turned like the face (a sliver of nearly collinear
-            // corners can face sideways), accurately and in plain doubles.
-            for (std::size_t k = 0; k < g.tris.size() && fits; ++k) {
-              const auto& t = tris[static_cast<std::size_t>(g.tris[k])];
-              const Vec3 &p0 = points[static_cast<std::size_t>(t[0])], &p1 = points[static_cast<std::size_t>(t[1])],
-                         &p2 = points[static_cast<std::size_t>(t[2])];
-              fits = dot(accurateNormal(p0, p1, p2), g.n) > 0 && dot(cross(p1 - p0, p2 - p0), g.n) > 0;
-            }
-            for (std::size_t k = 0; k < g.poly.size() && fits; ++k) fits = std::fabs(height(g, g.poly[k])) <= flat;
-            // No input point (no exact hull vertex: they bound them all)
-            // above the merged plane by more than 1.5τ: a merged face
-            // promises containment within 2τ of its plane (its corners
-            // within τ of the triangles' planes, each of which holds every
-            // point within τ).
-            for (std::size_t k = 0; k < exactVertices.size() && fits; ++k) fits = height(g, exactVertices[k]) <= 1.5 * tau;
-            if (!fits) break;
-            int conflict = -1;
-            for (std::size_t c = 0; c < nt && conflict < 0; ++c) {
-              if (root(static_cast<int>(c)) != static_cast<int>(c) ||
-                  std::find(members.begin(), members.end(), static_cast<int>(c)) != members.end())
-                continue;
-              int shared = 0;
-              for (int i : groups[c].poly) shared += std::find(g.poly.begin(), g.poly.end(), i) != g.poly.end();
-              if (shared > 2) conflict = static_cast<int>(c);
-            }
-            if (conflict < 0) {
-              ok = true;
-              break;
-            }
-            members.push_back(conflict);
-            const auto& more = groups[static_cast<std::size_t>(conflict)].tris;
-            g.tris.insert(g.tris.end(), more.begin(), more.end());
-          }
-          if (!ok) {
-            refused.push_back(ab);
-            continue;
-          }
-          for (int mm : members)
-            if (mm != a) parent[static_cast<std::size_t>(mm)] = a;
-          groups[static_cast<std::size_t>(a)] = std::move(g);
-          refused.erase(std::remove_if(refused.begin(), refused.end(),
-                                       [&](const std::pair<int, int>& r) {
-                                         return std::find(members.begin(), members.end(), r.first) != members.end() ||
-                                                std::find(members.begin(), members.end(), r.second) != members.end();
-                                       }),
-                        refused.end());
-          merged = true;
-          break;
-        }
-        if (!merged) break;
-      }
-      // 3. The hull.
-      ConvexHull h;
-      h.kind = HullKind::Polyhedron;
-      h.tolerance = tau;
-      for (int i : order) {
-        h.inputIndex.push_back(i);
-        h.vertices.push_back(points[static_cast<std::size_t>(i)]);
-      }
-      h.adjacency.assign(order.size(), {});
-      for (const auto& t : tris) {
-        const int tri[3] = {slot[static_cast<std::size_t>(t[0])], slot[static_cast<std::size_t>(t[1])], slot[static_cast<std::size_t>(t[2])]};
-        h.triangles.push_back({tri[0], tri[1], tri[2]});
-        for (int k = 0; k < 3; ++k) {
-          auto& adj = h.adjacency[static_cast<std::size_t>(tri[k])];
-          const int nxt = tri[(k + 1) % 3];
-          if (std::find(adj.begin(), adj.end(), nxt) == adj.end()) adj.push_back(nxt);
-          auto& back = h.adjacency[static_cast<std::size_t>(nxt)];
-          if (std::find(back.begin(), back.end(), tri[k]) == back.end()) back.push_back(tri[k]);
-        }
-      }
-      for (std::size_t t = 0; t < nt; ++t) {
-        if (root(static_cast<int>(t)) != static_cast<int>(t)) continue;
-        std::vector<int> poly;
-        for (int i : groups[t].poly) poly.push_back(slot[static_cast<std::size_t>(i)]);
-        h.faces.push_back(std::move(poly));
-      }
-      if (!hullDefect(points, all, h, false)) {
-        *valid = true;
-        *out = std::move(h);
-        return true;
-      }
-      if (!oneSided && !haveFallback) fallback = std::move(h), haveFallback = true;
-    }
-  }
-  if (!haveFallback) return false;
-  *out = std::move(fallback);
+  if (i3 < 0) return false;
+  if (orient3d(p0, p1, p2, c.at(i3)) > 0) std::swap(i1, i2);
+  t[0] = i0, t[1] = i1, t[2] = i2, t[3] = i3;
   return true;
 }
 
-// Whether a vertex of a polyhedral hull lies within an eighth of the
-// tolerance of a segment from one of its neighbours to another input
-// point: then it is not extreme (a needle's vertex near the line to its far
-// end, beside an input point that Quickhull dropped inside). An eighth: a
-// vertex farther off is extreme at that scale, which is all the hull
-// promises (its corner pass drops vertices within the tolerance of their
-// neighbours, not of every input point). O(E·n).
-COLLIDOSCOPE_SMALL bool vertexOnSegment(const std::vector<Vec3>& pts, const ConvexHull& h) {
-  // A certificate that skips a vertex, as in neighboursClearlyBeyond: when
-  // its neighbours and every point farther than τ from it lie beyond the
-  // plane through it orthogonal to the direction to the vertex centroid by
-  // more than τ/8 plus a margin far above the rounding of segmentDistance,
-  // every segment tested below passes farther than τ/8 from it.
-  Vec3 centroid{0, 0, 0};
-  double reach = 0;
-  for (const Vec3& p : h.vertices) centroid += p;
-  centroid = centroid * (1.0 / static_cast<double>(h.vertices.size()));
-  for (const Vec3& p : pts) reach = std::fmax(reach, maxAbs(p));
-  const double clear = h.tolerance / 8 + 1e-6 * reach;
-  for (std::size_t v = 0; v < h.vertices.size(); ++v) {
-    const Vec3& pv = h.vertices[v];
-    const Vec3 m = normalizedOr(centroid - pv, Vec3{});
-    bool beyond = !(m == Vec3{});
-    for (int a : h.adjacency[v]) beyond = beyond && dot(m, h.vertices[static_cast<std::size_t>(a)] - pv) > clear;
-    for (std::size_t b = 0; b < pts.size() && beyond; ++b)
-      beyond = !(length(pts[b] - pv) > h.tolerance) || dot(m, pts[b] - pv) > clear;
-    if (beyond) continue;
-    for (int a : h.adjacency[v])
-      for (std::size_t b = 0; b < pts.size(); ++b) {
-        const Vec3& pb = pts[b];
-        // b beyond v (not a near-duplicate of it, which only one of them
-        // can stand for: the corner pass's business).
-        if (pb == h.vertices[static_cast<std::size_t>(a)] || !(length(pb - h.vertices[v]) > h.tolerance)) continue;
-        if (Quickhull::segmentDistance(h.vertices[v], h.vertices[static_cast<std::size_t>(a)], pb) <= h.tolerance / 8) return true;
+// ---- vertices at the tolerance ----------------------------------------------------
+
+// Distance from p to the triangle (a, b, c): to its plane when p projects
+// inside it (tested against the edges' planes through the accurate normal,
+// which stay accurate on slivers, unlike barycentric products), else to the
+// nearest edge. A degenerate triangle is its edges.
+double triangleDistance(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 n = normalizedOr(accurateNormal(a, b, c), Vec3{});
+  if (!(n == Vec3{}) && dot(cross(n, b - a), p - a) >= 0 && dot(cross(n, c - b), p - b) >= 0 &&
+      dot(cross(n, a - c), p - c) >= 0)
+    return std::fabs(dot(n, p - a));
+  return std::fmin(segmentDistance(p, a, b), std::fmin(segmentDistance(p, b, c), segmentDistance(p, c, a)));
+}
+
+// Coplanar sets up to this size are measured over all their triangles.
+constexpr std::size_t kMaxFlatSet = 24;
+
+// An upper bound on the distance from q to the hull of `set`, exact up to
+// rounding: 0 when q is inside the hull (exactly), else the distance to
+// the nearest of its triangles (the nearest point of a hull to a point
+// outside lies on its boundary). Flat sets: the nearest of all triangles
+// of their points.
+double distanceToPointsHull(const Vec3& q, const std::vector<Vec3>& set) {
+  const std::size_t k = set.size();
+  if (k == 0) return std::numeric_limits<double>::infinity();
+  if (k == 1) return length(q - set[0]);
+  if (k == 2) return segmentDistance(q, set[0], set[1]);
+  const Cloud local(set, 0, nullptr);
+  std::vector<int> all(k);
+  for (std::size_t i = 0; i < k; ++i) all[i] = static_cast<int>(i);
+  int t[4];
+  double best = std::numeric_limits<double>::infinity();
+  if (tetrahedronOf(local, all, t)) {
+    ExactQuickhull qh(local);
+    qh.setTracing(false);
+    Surface s;
+    if (qh.build(all, t, 0, &s)) {
+      bool inside = true;
+      for (const auto& tr : s.tri) {
+        const Vec3 &a = set[static_cast<std::size_t>(tr[0])], &b = set[static_cast<std::size_t>(tr[1])],
+                   &c = set[static_cast<std::size_t>(tr[2])];
+        inside = inside && orient3d(a, b, c, q) <= 0;
+        best = std::fmin(best, triangleDistance(q, a, b, c));
       }
+      return inside ? 0.0 : best;
+    }
   }
-  return false;
+  if (k > kMaxFlatSet) return best;  // a flat set this large does not occur around one vertex; kept
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = i + 1; j < k; ++j)
+      for (std::size_t m = j + 1; m < k; ++m) best = std::fmin(best, triangleDistance(q, set[i], set[j], set[m]));
+  return best;
 }
 
-// Whether an input point lies above a merged face's plane (facePlane) by
-// more than `times` the tolerance. Not a triangle's: a sliver triangle of a merged
-// face (three nearly collinear corners of a polygon whose corners are
-// rounded) spans a plane tilted by the rounding over its height, which
-// interior points near the face can be above. O(n·Σ face sizes).
-COLLIDOSCOPE_SMALL bool pointAboveFace(const std::vector<Vec3>& pts, const ConvexHull& h, double times) {
-  for (const auto& poly : h.faces) {
-    if (poly.size() < 3) return true;
+// Drops the vertices of the exact hull `s` that lie within kDropGap·τ of the
+// hull of their neighbours (hull.h, step 3), and builds the hull of the
+// vertices kept again after each round. Bookkeeping: every dropped point q
+// keeps a `support`, a set of kept vertices whose hull it lies within
+// kDropBudget·τ of; the hull of all kept vertices contains that hull, so q
+// is within the budget of the result. A vertex v may go when it is within
+// kDropGap·τ of the hull of its neighbours (its support then) and every
+// dropped point whose support holds v is within the budget of the hull of
+// (support − v) ∪ neighbours(v), its new support. Neighbours of a vertex
+// dropped in a round wait for the next round (their neighbourhoods change
+// with the rebuild).
+class VertexDrops {
+ public:
+  VertexDrops(const Cloud& c, ExactQuickhull& qh) : c_(c), qh_(qh) {}
+
+  void run(Surface* s) {
+    const double tau = c_.tolerance;
+    for (int round = 0; round < kMaxDropRounds; ++round) {
+      neighbourhoods(*s);
+      std::vector<std::pair<double, int>> candidates;
+      for (std::size_t k = 0; k < verts_.size(); ++k) {
+        if (clearlyExtreme(k, kDropGap * tau)) continue;
+        const double gap = distanceToHull(c_.at(verts_[k]), link(k));
+        HDBG("vertex %d gap %g tau\n", verts_[k], gap / tau);
+        if (gap <= kDropGap * tau) candidates.push_back({gap, static_cast<int>(k)});
+      }
+      if (candidates.empty()) return;
+      std::sort(candidates.begin(), candidates.end());
+      std::vector<char> waiting(verts_.size(), 0);
+      std::vector<char> gone(verts_.size(), 0);
+      bool any = false;
+      for (const auto& [gap, k] : candidates) {
+        if (waiting[static_cast<std::size_t>(k)]) continue;
+        if (!tryDrop(static_cast<std::size_t>(k), gap, tau)) { HDBG("  keep %d (dependents)\n", verts_[k]); continue; }
+        HDBG("  drop %d\n", verts_[k]);
+        gone[static_cast<std::size_t>(k)] = 1;
+        for (int w : link(static_cast<std::size_t>(k))) waiting[static_cast<std::size_t>(slot_[static_cast<std::size_t>(w)])] = 1;
+        any = true;
+      }
+      if (!any) return;
+      std::vector<int> idx;
+      for (std::size_t k = 0; k < verts_.size(); ++k)
+        if (!gone[k]) idx.push_back(verts_[k]);
+      int t[4];
+      Surface next;
+      // The kept vertices hold every point within the budget, so they span
+      // a solid whenever the cloud does; the guards keep the last surface.
+      if (!tetrahedronOf(c_, idx, t) || !qh_.build(idx, t, 0, &next)) return;
+      *s = std::move(next);
+    }
+  }
+
+  // Drops vertex v of s, which the face merge would leave with only two
+  // faces around it (FaceMerge::stuck), when it lies within kForcedGap·τ of
+  // the hull of its neighbours; the hull of the rest is built again. The
+  // points that lean on v lean on its neighbours from then on.
+  bool forceDrop(int v, Surface* s) {
+    neighbourhoods(*s);
+    const int k = slot_[static_cast<std::size_t>(v)];
+    if (k < 0) return false;
+    const std::vector<int> link = this->link(static_cast<std::size_t>(k));
+    HDBG("force drop %d: gap %g tau\n", v, distanceToHull(c_.at(v), link) / c_.tolerance);
+    if (!(distanceToHull(c_.at(v), link) <= kForcedGap * c_.tolerance)) return false;
+    std::vector<int> idx;
+    for (int w : verts_)
+      if (w != v) idx.push_back(w);
+    int t[4];
+    Surface next;
+    if (!tetrahedronOf(c_, idx, t) || !qh_.build(idx, t, 0, &next)) return false;
+    if (dependents_.empty()) dependents_.resize(c_.input.size());
+    for (int d : dependents_[static_cast<std::size_t>(v)]) {
+      std::vector<int>& sup = dropped_[static_cast<std::size_t>(d)].support;
+      if (std::find(sup.begin(), sup.end(), v) == sup.end()) continue;
+      sup.erase(std::remove(sup.begin(), sup.end(), v), sup.end());
+      for (int w : link)
+        if (std::find(sup.begin(), sup.end(), w) == sup.end()) sup.push_back(w), dependents_[static_cast<std::size_t>(w)].push_back(d);
+    }
+    const int id = static_cast<int>(dropped_.size());
+    dropped_.push_back({v, link});
+    for (int w : link) dependents_[static_cast<std::size_t>(w)].push_back(id);
+    *s = std::move(next);
+    return true;
+  }
+
+ private:
+  struct Dropped {
+    int point;
+    std::vector<int> support;  // input indices of kept vertices
+  };
+
+  // Vertices of s (input indices), their slots, neighbours and the sum of
+  // their triangles' unit normals.
+  void neighbourhoods(const Surface& s) {
+    verts_.clear();
+    slot_.assign(c_.input.size(), -1);
+    for (const auto& t : s.tri)
+      for (int v : t)
+        if (slot_[static_cast<std::size_t>(v)] < 0) slot_[static_cast<std::size_t>(v)] = static_cast<int>(verts_.size()), verts_.push_back(v);
+    // Neighbours in one array (vertex k's are linkAll_[linkStart_[k] ..
+    // linkStart_[k + 1])): each directed edge v → w of the surface once.
+    linkStart_.assign(verts_.size() + 1, 0);
+    for (const auto& t : s.tri)
+      for (int v : t) ++linkStart_[static_cast<std::size_t>(slot_[static_cast<std::size_t>(v)]) + 1];
+    for (std::size_t k = 0; k < verts_.size(); ++k) linkStart_[k + 1] += linkStart_[k];
+    linkAll_.resize(3 * s.tri.size());
+    std::vector<int> fill(linkStart_.begin(), linkStart_.end() - 1);
+    normals_.assign(verts_.size(), Vec3{});
+    for (const auto& t : s.tri) {
+      const Vec3 n = normalizedOr(cross(c_.at(t[1]) - c_.at(t[0]), c_.at(t[2]) - c_.at(t[0])), Vec3{});
+      for (int k = 0; k < 3; ++k) {
+        const std::size_t v = static_cast<std::size_t>(slot_[static_cast<std::size_t>(t[static_cast<std::size_t>(k)])]);
+        normals_[v] += n;
+        linkAll_[static_cast<std::size_t>(fill[v]++)] = t[static_cast<std::size_t>((k + 1) % 3)];
+      }
+    }
+  }
+  std::vector<int> link(std::size_t k) const {
+    return std::vector<int>(linkAll_.begin() + linkStart_[k], linkAll_.begin() + linkStart_[k + 1]);
+  }
+
+  // A certificate that vertex k is farther than `gap` from the hull of its
+  // neighbours: all of them lie below the plane through it orthogonal to
+  // its mean normal by more than `gap` (plus the rounding of the test).
+  bool clearlyExtreme(std::size_t k, double gap) const {
+    const Vec3 m = normalizedOr(normals_[k], Vec3{});
+    if (m == Vec3{}) return false;
+    const Vec3& p = c_.at(verts_[k]);
+    for (int i = linkStart_[k]; i < linkStart_[k + 1]; ++i) {
+      const Vec3 d = c_.at(linkAll_[static_cast<std::size_t>(i)]) - p;
+      if (!(-dot(m, d) > gap + 16 * kU * (std::fabs(d.x) + std::fabs(d.y) + std::fabs(d.z)))) return false;
+    }
+    return true;
+  }
+
+  double distanceToHull(const Vec3& q, const std::vector<int>& set) {
+    rel_.clear();
+    for (int i : set) rel_.push_back(c_.at(i));
+    return distanceToPointsHull(q, rel_);
+  }
+
+  bool tryDrop(std::size_t k, double gap, double tau) {
+    const int v = verts_[k];
+    const std::vector<int> link = this->link(k);
+    if (dependents_.empty()) dependents_.resize(c_.input.size());
+    // The dropped points that lean on v, with their supports without v.
+    std::vector<int>& deps = dependents_[static_cast<std::size_t>(v)];
+    std::sort(deps.begin(), deps.end());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    std::vector<std::vector<int>> next;
+    std::vector<int> leaning;
+    for (int d : deps) {
+      const std::vector<int>& sup = dropped_[static_cast<std::size_t>(d)].support;
+      if (std::find(sup.begin(), sup.end(), v) == sup.end()) continue;
+      std::vector<int> s;
+      for (int w : sup)
+        if (w != v) s.push_back(w);
+      s.insert(s.end(), link.begin(), link.end());
+      std::sort(s.begin(), s.end());
+      s.erase(std::unique(s.begin(), s.end()), s.end());
+      // A vertex within rounding of its neighbours' hull moves no point
+      // measurably farther from the hull; it always goes.
+      if (!(gap <= kRoundingBound * c_.extent) &&
+          !(distanceToHull(c_.at(dropped_[static_cast<std::size_t>(d)].point), s) <= kDropBudget * tau))
+        return false;
+      next.push_back(std::move(s));
+      leaning.push_back(d);
+    }
+    for (std::size_t i = 0; i < leaning.size(); ++i) {
+      for (int w : next[i]) dependents_[static_cast<std::size_t>(w)].push_back(leaning[i]);
+      dropped_[static_cast<std::size_t>(leaning[i])].support = std::move(next[i]);
+    }
+    const int id = static_cast<int>(dropped_.size());
+    dropped_.push_back({v, link});
+    for (int w : link) dependents_[static_cast<std::size_t>(w)].push_back(id);
+    return true;
+  }
+
+  const Cloud& c_;
+  ExactQuickhull& qh_;
+  std::vector<int> verts_, slot_;
+  std::vector<int> linkStart_, linkAll_;
+  std::vector<Vec3> normals_;
+  std::vector<Dropped> dropped_;
+  std::vector<std::vector<int>> dependents_;  // per input index: dropped points whose support may hold it
+  std::vector<Vec3> rel_;
+};
+
+// ---- faces at the tolerance ---------------------------------------------------------
+
+// Groups of triangles merged into faces (hull.h, step 4).
+class FaceMerge {
+ public:
+  FaceMerge(const Cloud& c, const Surface& s) : c_(c), s_(s) {
+    const std::size_t n = s.tri.size();
+    parent_.resize(n);
+    gid_.assign(n, -1);
+    tnormal_.resize(n);
+    for (std::size_t t = 0; t < n; ++t) {
+      parent_[t] = static_cast<int>(t);
+      tnormal_[t] = normalizedOr(accurateNormal(c.at(s.tri[t][0]), c.at(s.tri[t][1]), c.at(s.tri[t][2])), Vec3{});
+    }
+  }
+
+  void run() {
+    const double tau = c_.tolerance;
+    mergeRegions(tau);
+    // Each pass merges disjoint pairs, most coplanar first; a pass that
+    // merges nothing ends it, and each merge removes a group.
+    for (std::size_t pass = 0; pass < s_.tri.size(); ++pass) {
+      std::vector<std::pair<double, std::pair<int, int>>> pairs;
+      for (std::size_t t = 0; t < s_.tri.size(); ++t)
+        for (int k = 0; k < 3; ++k) {
+          const int a = root(static_cast<int>(t)), b = root(s_.nb[t][static_cast<std::size_t>(k)]);
+          if (a >= b) continue;  // each pair once (from the lower root), none within a group
+          // The smaller group's corners first: a large face (a cylinder's
+          // cap) meets many neighbours whose far corners are deep below it.
+          const FaceRef ga = ref(a), gb = ref(b);
+          const FaceRef& small = ga.count <= gb.count ? ga : gb;
+          const FaceRef& large = &small == &ga ? gb : ga;
+          const double limit = kMergeDepth * tau;
+          // A candidate when the smaller lies on the larger's plane. That
+          // covers every pair within kMergeDepth·τ of each other's planes,
+          // and a sliver beside a large face: its own plane, spanned by
+          // rounded corners close together, can tilt so that the large
+          // face's far corners fall below it, yet the union is flat.
+          const double depth = depthBelow(large, small, limit);
+          if (depth <= limit) pairs.push_back({depth, {a, b}});
+        }
+      std::sort(pairs.begin(), pairs.end());
+      pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+      std::vector<char> touched(s_.tri.size(), 0);
+      bool any = false;
+      for (const auto& [depth, ab] : pairs) {
+        const auto [a, b] = ab;
+        if (touched[static_cast<std::size_t>(a)] || touched[static_cast<std::size_t>(b)]) continue;
+        int middle = -1;
+        if (!merge(a, b, tau, middle)) {
+          HDBG("merge %d %d depth %g tau FAILED (mutual %g %g)\n", a, b, depth / tau,
+               depthBelow(ref(a), ref(b), 1e300) / tau, depthBelow(ref(b), ref(a), 1e300) / tau);
+          // A pair within τ/2 of each other's planes must be one face; if
+          // only a corner left between two faces stops it, that corner is
+          // the caller's to drop.
+          const bool must = std::fmax(depthBelow(ref(a), ref(b), tau), depthBelow(ref(b), ref(a), tau)) <= kMergeDepth * tau;
+          unmerged_ = unmerged_ || must;
+          if (must && middle >= 0 && stuck_ < 0) stuck_ = middle;
+          continue;
+        }
+        HDBG("merge %d %d depth %g tau ok\n", a, b, depth / tau);
+        touched[static_cast<std::size_t>(a)] = touched[static_cast<std::size_t>(b)] = 1;
+        any = true;
+      }
+      HDBG("pass %zu: %zu pairs\n", pass, pairs.size());
+      if (!any) break;
+    }
+  }
+
+  // A vertex between two faces that had to be merged and could not (-1 if
+  // none): the union would have met a third face in two edges at it.
+  int stuck() const { return stuck_; }
+  // Whether a pair within kMergeDepth·τ of each other's planes is left
+  // unmerged.
+  bool unmerged() const { return unmerged_; }
+
+  // The face plane (unit normal, input index of a corner) with every
+  // vertex of the surface nearest to it (the width of the hull across
+  // it, over the face normals), and that width.
+  double thinnest(Vec3* normal, int* corner) const {
+    std::vector<int> verts;
+    for (const auto& t : s_.tri) verts.insert(verts.end(), t.begin(), t.end());
+    std::sort(verts.begin(), verts.end());
+    verts.erase(std::unique(verts.begin(), verts.end()), verts.end());
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t t = 0; t < s_.tri.size(); ++t) {
+      if (parent_[t] != static_cast<int>(t)) continue;
+      const FaceRef g = ref(static_cast<int>(t));
+      double width = 0;
+      for (int v : verts) width = std::fmax(width, std::fabs(planeDistance(g, v)));
+      if (width < best) best = width, *normal = g.normal, *corner = g.corners[0];
+    }
+    return best;
+  }
+
+  // The faces (input indices, counter-clockwise), in order of their first
+  // triangle.
+  std::vector<std::vector<int>> faces() const {
+    std::vector<std::vector<int>> out;
+    for (std::size_t t = 0; t < s_.tri.size(); ++t)
+      if (parent_[t] == static_cast<int>(t)) {
+        const int g = gid_[t];
+        out.push_back(g < 0 ? std::vector<int>(s_.tri[t].begin(), s_.tri[t].end()) : merged_[static_cast<std::size_t>(g)].outline);
+      }
+    return out;
+  }
+
+ private:
+  struct Group {
+    std::vector<int> tris;
+    std::vector<int> corners;  // input indices of the triangles' corners, each once
+    std::vector<int> outline;  // merged groups: the boundary loop
+    Vec3 area;                 // Σ of the triangles' accurate (doubled) area vectors
+    Vec3 normal;               // unit
+    Vec3 mean;                 // mean of the corners relative to the first
+  };
+  // A face as the tests see it: its corners (the first is the plane's
+  // origin) and its plane. Single triangles have no Group.
+  struct FaceRef {
+    const int* corners;
+    std::size_t count;
+    Vec3 normal;
     Vec3 mean;
-    const Vec3 n = facePlane(h.vertices, poly, &mean);
-    const Vec3& first = h.vertices[static_cast<std::size_t>(poly[0])];
-    for (const Vec3& p : pts)
-      if (dot(n, (p - first) - mean) > times * h.tolerance) return true;
+  };
+  FaceRef ref(int root) const {
+    const int g = gid_[static_cast<std::size_t>(root)];
+    if (g >= 0) {
+      const Group& m = merged_[static_cast<std::size_t>(g)];
+      return {m.corners.data(), m.corners.size(), m.normal, m.mean};
+    }
+    const auto& t = s_.tri[static_cast<std::size_t>(root)];
+    const Vec3& a = c_.at(t[0]);
+    return {t.data(), 3, tnormal_[static_cast<std::size_t>(root)], ((c_.at(t[1]) - a) + (c_.at(t[2]) - a)) * (1.0 / 3)};
   }
-  return false;
+  // A face's triangles, corners and area, to be merged.
+  Group groupOf(int root) const {
+    const int g = gid_[static_cast<std::size_t>(root)];
+    if (g >= 0) return merged_[static_cast<std::size_t>(g)];
+    Group m;
+    const auto& t = s_.tri[static_cast<std::size_t>(root)];
+    m.tris = {root};
+    m.corners.assign(t.begin(), t.end());
+    m.area = accurateNormal(c_.at(t[0]), c_.at(t[1]), c_.at(t[2]));
+    return m;
+  }
+  // Makes `members` (roots) one face, rooted at `root`, with the data u.
+  void commit(const std::vector<int>& members, int root, Group&& u) {
+    for (int g : members) {
+      parent_[static_cast<std::size_t>(g)] = root;
+      if (gid_[static_cast<std::size_t>(g)] >= 0) merged_[static_cast<std::size_t>(gid_[static_cast<std::size_t>(g)])] = Group{};
+      gid_[static_cast<std::size_t>(g)] = -1;
+    }
+    gid_[static_cast<std::size_t>(root)] = static_cast<int>(merged_.size());
+    merged_.push_back(std::move(u));
+  }
+
+  int root(int x) {
+    while (parent_[static_cast<std::size_t>(x)] != x)
+      x = parent_[static_cast<std::size_t>(x)] = parent_[static_cast<std::size_t>(parent_[static_cast<std::size_t>(x)])];
+    return x;
+  }
+
+  // The plane of a group: the normal of its summed area (Newell's normal of
+  // its outline) through the mean of its corners, taken relative to the
+  // first corner so that nothing is lost far from the origin.
+  void setPlane(Group* g) const {
+    g->normal = normalizedOr(g->area, Vec3{});
+    const Vec3& o = c_.at(g->corners[0]);
+    Vec3 sum{};
+    for (int i : g->corners) sum += c_.at(i) - o;
+    g->mean = sum * (1.0 / static_cast<double>(g->corners.size()));
+  }
+  double planeDistance(const FaceRef& g, int i) const { return dot(g.normal, (c_.at(i) - c_.at(g.corners[0])) - g.mean); }
+  double planeDistance(const Group& g, int i) const { return dot(g.normal, (c_.at(i) - c_.at(g.corners[0])) - g.mean); }
+
+  // How deep the corners of h reach below g's plane (0 if none does); the
+  // count stops at the first corner deeper than `limit`.
+  double depthBelow(const FaceRef& g, const FaceRef& h, double limit) const {
+    double deepest = 0;
+    for (std::size_t k = 0; k < h.count; ++k) {
+      deepest = std::fmax(deepest, -planeDistance(g, h.corners[k]));
+      if (!(deepest <= limit)) break;
+    }
+    return deepest;
+  }
+
+  // Regions first: the triangles joined by edges whose two triangles are
+  // within kMergeDepth·τ of each other's planes, each merged at once when
+  // the whole region is a face (flat within kMergeFlatness·τ, one convex
+  // outline). That is every face of an ordinary cloud (a cube's sides, a
+  // cylinder's caps: exactly coplanar triangles) in O(T log T); what is
+  // left (regions that bend or turn at the tolerance's scale) is merged
+  // pair by pair.
+  void mergeRegions(double tau) {
+    const std::size_t n = s_.tri.size();
+    std::vector<int> region(n);
+    for (std::size_t t = 0; t < n; ++t) region[t] = static_cast<int>(t);
+    auto top = [&](int x) {
+      while (region[static_cast<std::size_t>(x)] != x)
+        x = region[static_cast<std::size_t>(x)] = region[static_cast<std::size_t>(region[static_cast<std::size_t>(x)])];
+      return x;
+    };
+    const double limit = kMergeDepth * tau;
+    for (std::size_t t = 0; t < n; ++t)
+      for (int k = 0; k < 3; ++k) {
+        const int u = s_.nb[t][static_cast<std::size_t>(k)];
+        if (u < static_cast<int>(t)) continue;
+        const FaceRef gt = ref(static_cast<int>(t)), gu = ref(u);
+        if (depthBelow(gt, gu, limit) <= limit && depthBelow(gu, gt, limit) <= limit) region[static_cast<std::size_t>(top(u))] = top(static_cast<int>(t));
+      }
+    // Triangles by region (a counting sort), regions of two or more only.
+    std::vector<int> start(n + 1, 0), order(n);
+    for (std::size_t t = 0; t < n; ++t) ++start[static_cast<std::size_t>(top(static_cast<int>(t))) + 1];
+    for (std::size_t r = 0; r < n; ++r) start[r + 1] += start[r];
+    std::vector<int> fill(start.begin(), start.end() - 1);
+    for (std::size_t t = 0; t < n; ++t) order[static_cast<std::size_t>(fill[static_cast<std::size_t>(top(static_cast<int>(t)))]++)] = static_cast<int>(t);
+    for (std::size_t r = 0; r < n; ++r) {
+      if (start[r + 1] - start[r] < 2) continue;
+      Group u;
+      u.tris.assign(order.begin() + start[r], order.begin() + start[r + 1]);
+      for (int t : u.tris) {
+        const auto& tr = s_.tri[static_cast<std::size_t>(t)];
+        u.corners.insert(u.corners.end(), tr.begin(), tr.end());
+        u.area += accurateNormal(c_.at(tr[0]), c_.at(tr[1]), c_.at(tr[2]));
+      }
+      std::sort(u.corners.begin(), u.corners.end());
+      u.corners.erase(std::unique(u.corners.begin(), u.corners.end()), u.corners.end());
+      if (!isFace(&u, tau)) continue;
+      const std::vector<int> members = u.tris;
+      commit(members, members[0], std::move(u));
+    }
+  }
+
+  // Whether a union of triangles (its plane set here) is a face: within
+  // kMergeFlatness·τ of its plane, with one convex outline (set here).
+  bool isFace(Group* u, double tau, int* offender = nullptr) {
+    setPlane(u);
+    if (u->normal == Vec3{}) return false;
+    for (int i : u->corners)
+      if (!(std::fabs(planeDistance(*u, i)) <= kMergeFlatness * tau)) {
+        HDBG("  flatness %g\n", planeDistance(*u, i) / tau);
+        return false;
+      }
+    if (!outline(u)) {
+      HDBG("  outline\n");
+      return false;
+    }
+    if (!meetsNeighboursAtEdges(*u, offender)) {
+      HDBG("  shares more than an edge with a neighbour\n");
+      return false;
+    }
+    return true;
+  }
+
+  // The corner of u whose two outline neighbours are both corners of h
+  // (the middle of two edges u and h share), or -1.
+  static int middleCorner(const Group& u, const FaceRef& h) {
+    const std::size_t m = u.outline.size();
+    auto in = [&](int i) { return std::find(h.corners, h.corners + h.count, i) != h.corners + h.count; };
+    for (std::size_t i = 0; i < m; ++i)
+      if (in(u.outline[i]) && in(u.outline[(i + m - 1) % m]) && in(u.outline[(i + 1) % m])) return u.outline[i];
+    return -1;
+  }
+
+  // Whether the union meets each neighbouring face in one edge, sharing two
+  // corners with it. Two faces that share three (a sliver absorbed beside
+  // a vertex that then has only two faces around it) would both hold a
+  // triangle's corners.
+  bool meetsNeighboursAtEdges(const Group& u, int* offender) {
+    inUnion_.resize(s_.tri.size(), 0);
+    for (int t : u.tris) inUnion_[static_cast<std::size_t>(t)] = 1;
+    std::vector<int> seen;
+    bool ok = true;
+    for (int t : u.tris) {
+      for (int k = 0; k < 3 && ok; ++k) {
+        const int nbr = s_.nb[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)];
+        if (inUnion_[static_cast<std::size_t>(nbr)]) continue;
+        const int h = root(nbr);
+        if (std::find(seen.begin(), seen.end(), h) != seen.end()) continue;
+        seen.push_back(h);
+        const FaceRef hc = ref(h);
+        int shared = 0;
+        for (std::size_t i = 0; i < hc.count; ++i)
+          shared += std::binary_search(u.corners.begin(), u.corners.end(), hc.corners[i]) ? 1 : 0;
+        ok = shared == 2;
+        if (!ok && offender) *offender = h;
+      }
+      if (!ok) break;
+    }
+    for (int t : u.tris) inUnion_[static_cast<std::size_t>(t)] = 0;
+    return ok;
+  }
+
+  // Merges groups a and b when the union is a convex polygon within
+  // kMergeFlatness·τ of its plane, whose outline passes every corner once.
+  bool merge(int a, int b, double tau, int& middle) {
+    // A union that would share three corners with a neighbour takes that
+    // neighbour in too (the corner between them is left with two faces
+    // around it, so the three belong together), a few times at most.
+    std::vector<int> members{a, b};
+    for (int round = 0; round < kMaxMergeRounds; ++round) {
+      Group u;
+      for (int g : members) {
+        const Group gg = groupOf(g);
+        u.tris.insert(u.tris.end(), gg.tris.begin(), gg.tris.end());
+        u.corners.insert(u.corners.end(), gg.corners.begin(), gg.corners.end());
+        u.area += gg.area;
+      }
+      std::sort(u.corners.begin(), u.corners.end());
+      u.corners.erase(std::unique(u.corners.begin(), u.corners.end()), u.corners.end());
+      int offender = -1;
+      if (!isFace(&u, tau, &offender)) {
+        if (offender < 0) return false;
+        if (round == 0) middle = middleCorner(u, ref(offender));
+        members.push_back(offender);
+        continue;
+      }
+      commit(members, a, std::move(u));
+      return true;
+    }
+    return false;
+  }
+
+  // The boundary of a group (its directed edges whose reverse is not in
+  // it), chained; true when it is one loop through every corner and turns
+  // left at each, measured in the group's plane.
+  bool outline(Group* g) const {
+    std::vector<std::pair<int, int>> inside, boundary;
+    for (int t : g->tris)
+      for (int k = 0; k < 3; ++k) inside.push_back({s_.tri[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)],
+                                                    s_.tri[static_cast<std::size_t>(t)][static_cast<std::size_t>((k + 1) % 3)]});
+    std::sort(inside.begin(), inside.end());
+    for (const auto& e : inside)
+      if (!std::binary_search(inside.begin(), inside.end(), std::make_pair(e.second, e.first))) boundary.push_back(e);
+    if (boundary.size() != g->corners.size()) return false;  // a corner inside, or not one loop
+    std::vector<int> loop{boundary[0].first};
+    int cur = boundary[0].second;
+    for (std::size_t guard = 0; guard < boundary.size() && cur != loop.front(); ++guard) {
+      loop.push_back(cur);
+      const auto it = std::lower_bound(boundary.begin(), boundary.end(), std::make_pair(cur, std::numeric_limits<int>::min()));
+      if (it == boundary.end() || it->first != cur) return false;
+      cur = it->second;
+    }
+    if (loop.size() != boundary.size() || cur != loop.front()) return false;
+    const Vec3& n = g->normal;
+    const std::size_t m = loop.size();
+    for (std::size_t i = 0; i < m; ++i) {
+      const Vec3& pa = c_.at(loop[i]);
+      const Vec3& pb = c_.at(loop[(i + 1) % m]);
+      const Vec3& pc = c_.at(loop[(i + 2) % m]);
+      const Vec3 d1 = pb - pa, d2 = pc - pb;
+      const Vec3 e1 = d1 - n * dot(d1, n), e2 = d2 - n * dot(d2, n);
+      // A left turn clearly above the rounding of the test.
+      if (!(dot(cross(e1, e2), n) > 64 * kU * length(d1) * length(d2))) { HDBG("  turn at %d: %g\n", loop[(i + 1) % m], dot(cross(e1, e2), n) / (length(d1) * length(d2))); return false; }
+    }
+    g->outline = std::move(loop);
+    return true;
+  }
+
+  const Cloud& c_;
+  const Surface& s_;
+  std::vector<int> parent_;
+  std::vector<int> gid_;         // per root: its merged Group, or -1 for a single triangle
+  std::vector<Group> merged_;
+  std::vector<Vec3> tnormal_;    // per triangle: unit accurate normal
+  int stuck_ = -1;
+  bool unmerged_ = false;
+  std::vector<char> inUnion_;  // meetsNeighboursAtEdges' marks, cleared after each use
+};
+
+// ---- the build ----------------------------------------------------------------------
+
+void finishPolyhedron(const Cloud& c, const Surface& s, const std::vector<std::vector<int>>& faces, int iteration,
+                      int firstId, ConvexHull* out) {
+  out->kind = HullKind::Polyhedron;
+  std::vector<int> remap(c.input.size(), -1);
+  std::vector<int> idx;
+  for (const auto& t : s.tri)
+    for (int v : t)
+      if (remap[static_cast<std::size_t>(v)] < 0) remap[static_cast<std::size_t>(v)] = static_cast<int>(idx.size()), idx.push_back(v);
+  setVertices(c, out, idx);
+  for (const auto& t : s.tri) {
+    const int tri[3] = {remap[static_cast<std::size_t>(t[0])], remap[static_cast<std::size_t>(t[1])], remap[static_cast<std::size_t>(t[2])]};
+    out->triangles.push_back({tri[0], tri[1], tri[2]});
+    for (int k = 0; k < 3; ++k) {
+      auto& adj = out->adjacency[static_cast<std::size_t>(tri[k])];
+      const int nxt = tri[(k + 1) % 3];
+      if (std::find(adj.begin(), adj.end(), nxt) == adj.end()) adj.push_back(nxt);
+      auto& back = out->adjacency[static_cast<std::size_t>(nxt)];
+      if (std::find(back.begin(), back.end(), tri[k]) == back.end()) back.push_back(tri[k]);
+    }
+  }
+  for (const auto& f : faces) {
+    std::vector<int> poly;
+    for (int v : f) poly.push_back(remap[static_cast<std::size_t>(v)]);
+    out->faces.push_back(std::move(poly));
+  }
+  if (c.trace) {
+    HullFrame f;
+    f.event = HullEvent::Done;
+    f.line = hull_lines::kDone;
+    f.iteration = iteration;
+    f.kind = HullKind::Polyhedron;
+    for (std::size_t t = 0; t < s.tri.size(); ++t) {
+      HullTraceFace tf;
+      tf.id = firstId + static_cast<int>(t);
+      for (int k = 0; k < 3; ++k) tf.v[k] = s.tri[t][static_cast<std::size_t>(k)];
+      f.faces.push_back(std::move(tf));
+    }
+    c.trace->record(std::move(f));
+  }
 }
 
-}  // namespace detail
+// The build on finite points whose largest coordinate is within
+// 2^±kHullMaxExponent (buildHull checked both).
+void build(const std::vector<Vec3>& input, const HullSettings& settings, HullRecorder* trace, ConvexHull* out) {
+  using namespace hull_lines;
+  const Cloud c(input, settings.relativeTolerance, trace);
+  const std::vector<Vec3>& pts = c.pts;
+  const double tolerance = c.tolerance;
+  out->tolerance = tolerance;
+  const int n = static_cast<int>(pts.size());
+  // 1. Dimension at the tolerance.
+  int ext[6];
+  for (int a = 0; a < 3; ++a) {
+    ext[2 * a] = ext[2 * a + 1] = 0;
+    for (int i = 1; i < n; ++i) {
+      if (pts[static_cast<std::size_t>(i)][a] < pts[static_cast<std::size_t>(ext[2 * a])][a]) ext[2 * a] = i;
+      if (pts[static_cast<std::size_t>(i)][a] > pts[static_cast<std::size_t>(ext[2 * a + 1])][a]) ext[2 * a + 1] = i;
+    }
+  }
+  int i0 = ext[0], i1 = ext[1];
+  double best = -1;
+  for (int s = 0; s < 6; ++s)
+    for (int t = s + 1; t < 6; ++t) {
+      const double d = lengthSquared(pts[static_cast<std::size_t>(ext[s])] - pts[static_cast<std::size_t>(ext[t])]);
+      if (d > best) best = d, i0 = ext[s], i1 = ext[t];
+    }
+  if (trace) {
+    HullFrame f;
+    f.event = HullEvent::Extremes;
+    f.line = kExtremes;
+    f.extremes.assign(ext, ext + 6);
+    trace->record(std::move(f));
+  }
+  auto p = [&](int i) -> const Vec3& { return pts[static_cast<std::size_t>(i)]; };
+  if (!(std::sqrt(best) > tolerance)) return finishPoint(c, out, i0);
+  const Vec3 e = p(i1) - p(i0);
+  int i2 = -1;
+  best = tolerance;
+  for (int i = 0; i < n; ++i) {
+    const double d = length(cross(e, p(i) - p(i0))) / length(e);
+    if (d > best) best = d, i2 = i;
+  }
+  if (i2 < 0) return finishSegment(c, out, i0, i1);
+  const Vec3 nrm = normalizedOr(accurateNormal(p(i0), p(i1), p(i2)), Vec3{0, 0, 1});
+  int i3 = -1;
+  best = tolerance;
+  for (int i = 0; i < n; ++i) {
+    // The first three define the plane: with a nearly collinear triple its
+    // computed normal is poor and they may seem off their own plane.
+    if (i == i0 || i == i1 || i == i2 || p(i) == p(i0) || p(i) == p(i1) || p(i) == p(i2)) continue;
+    const double d = std::fabs(dot(nrm, p(i) - p(i0)));
+    if (d > best) best = d, i3 = i;
+  }
+  // i3 lies more than τ off the plane through the first three, far above
+  // the rounding of that distance, so the four are not coplanar exactly
+  // either; the orientation test confirms it.
+  const int side = i3 < 0 ? 0 : orient3d(c.at(i0), c.at(i1), c.at(i2), c.at(i3));
+  if (side == 0) return finishPolygon(c, out, nrm, i0, e);
+
+  // 2. Quickhull with exact visibility over the distinct points.
+  if (side > 0) std::swap(i1, i2);
+  const int t[4] = {i0, i1, i2, i3};
+  // Every point goes in: a duplicate of a vertex is never strictly above a
+  // face (exactly), so it drops out inside like any other point on the hull.
+  std::vector<int> idx(input.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int>(i);
+  ExactQuickhull qh(c);
+  Surface s;
+  if (!qh.build(idx, t, 0, &s)) return finishPolygon(c, out, nrm, i0, e);  // a guard: exactly, build() succeeds
+  const int iteration = qh.iterations();
+  qh.setTracing(false);
+  // 3. Vertices, 4. faces, at the tolerance.
+  VertexDrops drops(c, qh);
+  drops.run(&s);
+  std::vector<std::vector<int>> faces;
+  for (int forced = 0;; ++forced) {
+    FaceMerge merge(c, s);
+    merge.run();
+    faces = merge.faces();
+    if (merge.unmerged()) {
+      // Thinner than the tolerance across a face: every point is within τ
+      // of that plane (the vertices are, and the points within their
+      // budget of the vertices' hull), so the hull is that polygon.
+      Vec3 normal;
+      int corner = 0;
+      if (merge.thinnest(&normal, &corner) <= kFlatWidth * tolerance) return finishPolygon(c, out, normal, corner, e);
+    }
+    if (merge.stuck() < 0 || forced == kMaxForcedDrops || !drops.forceDrop(merge.stuck(), &s)) break;
+    drops.run(&s);
+  }
+  finishPolyhedron(c, s, faces, iteration, qh.nextId(), out);
+}
+
+// Scale. The plane arithmetic squares and multiplies coordinates (squared
+// lengths, cross products of cross products), so a cloud whose largest
+// coordinate is far from 1 overflows (1e200: lengths become ∞) or
+// underflows (1e-160: a triangle's squared area is 0) long before its
+// points stop being representable. A hull is unchanged by scaling, and
+// scaling by a power of two is exact (up to bits of coordinates ~2^-1000
+// below the largest one, far inside the tolerance); so a cloud whose
+// largest coordinate lies outside [2^-kHullMaxExponent, 2^kHullMaxExponent]
+// is built scaled into [1, 2) and its vertices, tolerance and traced
+// distances are mapped back. Inside that range every intermediate (up to
+// the 6th power of a coordinate, times u² in the double-double normals)
+// stays far from overflow and underflow.
+constexpr int kHullMaxExponent = 100;
+
+}  // namespace
+
+bool buildHull(const std::vector<Vec3>& points, const HullSettings& settings, ConvexHull* out, HullError* err,
+               HullRecorder* trace) {
+  *out = ConvexHull{};
+  if (points.empty()) {
+    *err = {"points", "is empty: a hull needs at least 1 point"};
+    return false;
+  }
+  double big = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!isFinite(points[i])) {
+      *err = {"points[" + std::to_string(i) + "]", "must be finite"};
+      return false;
+    }
+    big = std::fmax(big, maxAbs(points[i]));
+  }
+  if (trace && points.size() > kHullMaxTracedPoints) {
+    *err = {"points", "tracing is limited to 5000 points (got " + std::to_string(points.size()) + ")"};
+    return false;
+  }
+  const int exponent = big > 0 ? std::ilogb(big) : 0;
+  if (exponent >= -kHullMaxExponent && exponent <= kHullMaxExponent) {
+    build(points, settings, trace, out);
+    return true;
+  }
+  std::vector<Vec3> scaled(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const Vec3& p = points[i];
+    scaled[i] = {std::ldexp(p.x, -exponent), std::ldexp(p.y, -exponent), std::ldexp(p.z, -exponent)};
+  }
+  const std::size_t firstFrame = trace ? trace->frames.size() : 0;
+  build(scaled, settings, trace, out);
+  for (std::size_t i = 0; i < out->vertices.size(); ++i) out->vertices[i] = points[static_cast<std::size_t>(out->inputIndex[i])];
+  out->tolerance = std::ldexp(out->tolerance, exponent);
+  if (trace)
+    for (std::size_t f = firstFrame; f < trace->frames.size(); ++f)
+      trace->frames[f].eyeDistance = std::ldexp(trace->frames[f].eyeDistance, exponent);
+  return true;
+}
 
 }  // namespace collidoscope
