@@ -358,11 +358,12 @@ export function chungWangCaption(f: Omit<ChungWangFrame, 'caption'>, result: str
 
 // ---- result sentences -----------------------------------------------------------------------------------------
 // The answer's own number (distance, depth, gap) is written with 9 significant digits and a time of impact with
-// 12, as the cast captions write λ: both are what a reader compares with run()'s result. Vectors have 6.
+// 12 (as the cast captions write λ, whose last steps can move it by less than 1e-6), so that a reader can hold
+// the sentence against run()'s result beyond the 6 digits of the steps. Vectors have 6.
 
 type Raw<T extends Trace> = Omit<T, 'pseudocode' | 'frames'> & { frames: Omit<T['frames'][number], 'caption'>[] };
 
-/** A trace as the C++ core writes it: no pseudocode, no captions. A Trace is one too. */
+/** A trace as the C++ core writes it: no pseudocode, no captions. */
 export type RawTrace =
   | Raw<GjkTrace> | Raw<EpaTrace> | Raw<HullTrace> | Raw<SatTrace> | Raw<RaycastTrace> | Raw<ShapecastTrace>
   | Raw<ChungWangTrace>;
@@ -400,10 +401,10 @@ function hullSentence(h: HullResult, n: number): string {
 }
 
 /**
- * The answer of a trace in one sentence, e.g. "Distance 1 between (1, 0, 0) on A and (2, 0, 0) on B
- * (2 iterations, converged)." The same words end the trace, as the caption of its last frame.
+ * The answer of a trace in one sentence, e.g. for unit spheres 3 apart "Distance 1 between (1, 0, 0) on A and
+ * (2, 0, 0) on B (1 iteration, converged)." The same words end the trace, as the caption of its last frame.
  */
-export function resultSentence(t: RawTrace): string {
+export function resultSentence(t: Trace | RawTrace): string {
   switch (t.query) {
     case 'intersect':
     case 'distance': {
