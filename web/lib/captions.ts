@@ -4,12 +4,12 @@
 // withText() on what the core returns, so the page, the CLI and collidoscope/three read the same sentences.
 //
 // Numbers are written as C's printf "%.6g" (printf.ts), -0 as 0; λ and t with more digits where a step moves
-// them by less than 1e-6.
+// them by less than 1e-6. Each query's answer is stated once, by resultSentence(): the page shows that sentence
+// beside every step, and it is the caption of the trace's last ('done') frame.
 import { formatG } from './printf';
 import type {
-  CastFrame, ChungWangFrame, ChungWangTrace, DistanceResult, EpaFrame, EpaTrace, GjkFrame, GjkTrace, HullFrame,
-  HullResult, HullTrace, IntersectResult, PenetrationResult, RaycastTrace, SatFrame, SatResult, SatTrace,
-  ShapecastTrace, Trace, Vec3,
+  CastFrame, ChungWangFrame, ChungWangTrace, EpaFrame, EpaTrace, GjkFrame, GjkTrace, HullFrame, HullResult,
+  HullTrace, PenetrationResult, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
 } from './types';
 
 // ---- pseudocode ---------------------------------------------------------------------------------------------
@@ -142,8 +142,8 @@ export function pseudocodeOf(query: Trace['query']): string[] {
 
 // ---- numbers --------------------------------------------------------------------------------------------------
 
-/** %.6g with −0 written as 0. */
-const num = (x: number): string => formatG(x === 0 ? 0 : x, 6);
+/** %.6g (or %.{digits}g) with −0 written as 0. */
+const num = (x: number, digits = 6): string => formatG(x === 0 ? 0 : x, digits);
 const vec = (v: Vec3): string => `(${num(v[0])}, ${num(v[1])}, ${num(v[2])})`;
 /** "1 face", "3 faces". */
 const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
@@ -151,17 +151,9 @@ const ZERO: Vec3 = [0, 0, 0];
 
 // ---- GJK ------------------------------------------------------------------------------------------------------
 
-/** The result of a GJK query in a sentence, e.g. "distance 1 after 2 iterations (converged)." */
-export function gjkResultSentence(query: 'intersect' | 'distance', r: IntersectResult | DistanceResult): string {
-  const head = query === 'intersect'
-    ? ((r as IntersectResult).intersecting ? 'intersecting' : 'separated')
-    : `distance ${num((r as DistanceResult).distance)}`;
-  return `${head} after ${count(r.iterations, 'iteration', 'iterations')} (${r.status}).`;
-}
-
-/** `radius`: r_A + r_B, the radii the cores are rounded by. */
+/** `radius`: r_A + r_B, the radii the cores are rounded by; `result`: the trace's result sentence. */
 export function gjkCaption(f: Omit<GjkFrame, 'caption'>, query: 'intersect' | 'distance', radius: number,
-  result: IntersectResult | DistanceResult): string {
+  result: string): string {
   const intersect = query === 'intersect';
   const vNorm = Math.sqrt(f.vv);
   const gap = f.gap ?? 0;
@@ -210,13 +202,14 @@ export function gjkCaption(f: Omit<GjkFrame, 'caption'>, query: 'intersect' | 'd
         }
       }
     case 'done':
-      return `Result: ${gjkResultSentence(query, result)}`;
+      return result;
   }
 }
 
 // ---- EPA ------------------------------------------------------------------------------------------------------
 
-export function epaCaption(f: Omit<EpaFrame, 'caption'>, r: PenetrationResult, radius: number): string {
+/** `result`: the trace's result sentence. */
+export function epaCaption(f: Omit<EpaFrame, 'caption'>, r: PenetrationResult, radius: number, result: string): string {
   switch (f.kind) {
     case 'seed':
       return `GJK found the origin inside A − B (the cores overlap). Its simplex, grown to a tetrahedron, is the first polytope P: ${f.vertices.length} vertices, ${f.faces.length} faces around the origin.`;
@@ -242,20 +235,20 @@ export function epaCaption(f: Omit<EpaFrame, 'caption'>, r: PenetrationResult, r
       switch (f.reason) {
         case 'apart':
           return r.intersecting
-            ? `GJK: the cores are apart by ${num(radius - r.depth)} < r_A + r_B = ${num(radius)}, so the rounded shapes overlap by depth ${num(r.depth)} (exact, no EPA needed).`
-            : 'GJK: the shapes are apart: depth 0, not intersecting. The normal is the separating direction.';
+            ? `GJK: the cores are apart by ${num(radius - r.depth)} < r_A + r_B = ${num(radius)}, so the rounded shapes overlap and the depth is exact without EPA. ${result}`
+            : `GJK: the shapes are apart, so EPA does not run; the normal is the separating direction. ${result}`;
         case 'flat':
-          return `A − B is flat (no volume): the origin lies on it, so the shapes only touch. Depth ${num(r.depth)}, normal ${vec(r.normal)}.`;
+          return `A − B is flat (no volume): the origin lies on it, so the shapes only touch. ${result}`;
         default:
-          return `Result: depth ${num(r.depth)}${radius > 0 ? ' (d + r_A + r_B)' : ''}, normal ${vec(r.normal)} (move B this way), after ${r.iterations}${r.iterations === 1 ? ' iteration (' : ' iterations ('}${r.status}).`;
+          return radius > 0 ? `The depth is d + r_A + r_B. ${result}` : result;
       }
   }
 }
 
 // ---- quickhull ------------------------------------------------------------------------------------------------
 
-/** `inputCount`: the number of input points (the first frame's points). */
-export function hullCaption(f: Omit<HullFrame, 'caption'>, h: HullResult, inputCount: number): string {
+/** `inputCount`: the number of input points (the first frame's points); `result`: the trace's result sentence. */
+export function hullCaption(f: Omit<HullFrame, 'caption'>, inputCount: number, result: string): string {
   const conflicts = f.faces.reduce((n, face) => n + face.conflicts.length, 0);
   switch (f.kind) {
     case 'extremes':
@@ -271,17 +264,16 @@ export function hullCaption(f: Omit<HullFrame, 'caption'>, h: HullResult, inputC
     case 'cone':
       return `The visible faces are replaced by ${f.added.length} new faces (green) joining the eye to the horizon; their conflict points moved to the new faces they lie above, or were dropped as inside. ${f.faces.length} faces now.`;
     case 'done':
-      return `Done: no face has conflict points. The hull has ${h.vertices.length} vertices, ${h.faces.length} triangles, ${h.polygons.length} faces after merging coplanar ones.`;
-    case 'degenerate': {
-      const shape = h.kind === 'point' ? 'single point' : h.kind === 'segment' ? 'line' : 'plane';
-      return `All points lie within tolerance ${num(h.tolerance)} of a ${shape}: the hull is a ${h.kind} with ${count(h.vertices.length, 'vertex.', 'vertices.')}`;
-    }
+      return `No face has conflict points left. ${result}`;
+    case 'degenerate':
+      return result;
   }
 }
 
 // ---- separating axes ------------------------------------------------------------------------------------------
 
-export function satCaption(f: Omit<SatFrame, 'caption'>, r: SatResult): string {
+/** `result`: the trace's result sentence. */
+export function satCaption(f: Omit<SatFrame, 'caption'>, result: string): string {
   switch (f.kind) {
     case 'prepare':
       return 'The candidate axes: face normals of A and of B, then cross products of an edge of A with an edge of B. Two convex shapes are apart exactly when one of these separates their projections.';
@@ -294,17 +286,14 @@ export function satCaption(f: Omit<SatFrame, 'caption'>, r: SatResult): string {
       }
       return `Axis ${f.index + 1} (${f.axisKind}): the projections overlap by ${num(f.overlap)}. Least overlap so far: ${num(f.bestOverlap)} (axis ${f.best + 1}).`;
     case 'done':
-      // The done frame restates the result: its depth is the overlap when intersecting, else the gap.
-      if (r.intersecting) {
-        return `No axis separates: A and B intersect. The axis of least overlap (axis ${f.best + 1}) gives the depth ${formatG(r.depth, 6)}: moving B by depth × axis separates them.`;
-      }
-      return `Axis ${f.best + 1} separates A and B with a gap of ${formatG(r.gap, 6)}.`;
+      return result;
   }
 }
 
 // ---- ray and shape casts --------------------------------------------------------------------------------------
 
-export function castCaption(f: Omit<CastFrame, 'caption'>, shapeCast: boolean): string {
+/** `result`: the trace's result sentence. */
+export function castCaption(f: Omit<CastFrame, 'caption'>, shapeCast: boolean, result: string): string {
   const set = shapeCast ? 'A − B' : 'the shape';
   const g = formatG;
   switch (f.kind) {
@@ -326,14 +315,14 @@ export function castCaption(f: Omit<CastFrame, 'caption'>, shapeCast: boolean): 
     case 'simplex':
       return `The simplex is reduced to the part nearest x: ‖v‖ = ${g(Math.sqrt(f.vv), 6)} (hit when ‖v‖ − ρ ≤ ${g(f.tolerance, 3)}).`;
     case 'done':
-      if (!f.hit) return shapeCast ? 'No contact during the motion.' : 'The ray misses.';
-      return `${shapeCast ? 'Contact' : 'Hit'} at t = ${g(f.lambda, 12)} (status ${f.status}).`;
+      return result;
   }
 }
 
 // ---- Chung–Wang -----------------------------------------------------------------------------------------------
 
-export function chungWangCaption(f: Omit<ChungWangFrame, 'caption'>): string {
+/** `result`: the trace's result sentence. */
+export function chungWangCaption(f: Omit<ChungWangFrame, 'caption'>, result: string): string {
   switch (f.kind) {
     case 'init':
       return f.reason === 'start-from-cache' ? 's starts from the cached axis of the last query.'
@@ -343,6 +332,11 @@ export function chungWangCaption(f: Omit<ChungWangFrame, 'caption'>): string {
         return `p = S_A(s) and q = S_B(−s): B's nearest point along s lies ${formatG(f.gap ?? 0, 6)} beyond A's farthest. s separates A and B.`;
       }
       if (f.reason === 'common-point') return 'p and q coincide: a point common to A and B. They intersect.';
+      if (f.reason === 'repeated-direction') {
+        // Huotari, "Törmäyksen tunnistus 3D-ympäristössä", 2011, ch. 5.4.2: the reflection of s in the plane
+        // ⊥ r flips the sign of s·r (eq. 19), so a repeated r means the projections on s only touch.
+        return `p = S_A(s) and q = S_B(−s): s·(q − p) = ${formatG(f.gap ?? 0, 6)} is zero to rounding, and r = (q − p)/‖q − p‖ repeats the previous step's r: the reflection flipped the sign of s·r, so s separates A and B (their projections touch).`;
+      }
       return `p = S_A(s) and q = S_B(−s): s·(q − p) = ${formatG(f.gap ?? 0, 6)} is not above τ, so s does not separate. r = (q − p)/‖q − p‖ is a new direction on the Gauss sphere.`;
     case 'switch':
       return 'r repeated an earlier direction: instead of reflecting, s switches to w, a direction inside the hemisphere that holds every r so far.';
@@ -358,19 +352,14 @@ export function chungWangCaption(f: Omit<ChungWangFrame, 'caption'>): string {
     case 'reflect':
       return 's is reflected in the plane perpendicular to r: s ← s − 2(r·s) r.';
     case 'done':
-      switch (f.reason) {
-        case 'separated':
-        case 'repeated-direction': return 'Done: s separates A and B.';
-        case 'no-hemisphere': return 'Done: no hemisphere holds the directions r, so A and B intersect.';
-        case 'common-point': return 'Done: p = q is a point of both shapes, so A and B intersect.';
-        case 'iteration-cap':
-          return 'Done: the iteration cap was reached without a separating axis (near touching); reported as intersecting.';
-        default: return `Done: ${f.reason}.`;
-      }
+      return result;
   }
 }
 
-// ---- a whole trace --------------------------------------------------------------------------------------------
+// ---- result sentences -----------------------------------------------------------------------------------------
+// The answer's own number (distance, depth, gap) is written with 9 significant digits and a time of impact with
+// 12 (as the cast captions write λ, whose last steps can move it by less than 1e-6), so that a reader can hold
+// the sentence against run()'s result beyond the 6 digits of the steps. Vectors have 6.
 
 type Raw<T extends Trace> = Omit<T, 'pseudocode' | 'frames'> & { frames: Omit<T['frames'][number], 'caption'>[] };
 
@@ -378,6 +367,111 @@ type Raw<T extends Trace> = Omit<T, 'pseudocode' | 'frames'> & { frames: Omit<T[
 export type RawTrace =
   | Raw<GjkTrace> | Raw<EpaTrace> | Raw<HullTrace> | Raw<SatTrace> | Raw<RaycastTrace> | Raw<ShapecastTrace>
   | Raw<ChungWangTrace>;
+
+/** "(3 iterations, converged)", "(1 EPA iteration, touching)". */
+const tally = (iterations: number, status: string, what = 'iteration'): string =>
+  `(${count(iterations, what, `${what}s`)}, ${status})`;
+
+/** Where a separating-axis candidate comes from, in words. */
+export function axisKindName(kind: SatResult['axisKind']): string {
+  switch (kind) {
+    case 'face-a': return 'face normal of A';
+    case 'face-b': return 'face normal of B';
+    case 'edge-edge': return 'edge of A × edge of B';
+    case 'flat-side': return 'in-plane side normal';
+    case 'line': return 'line of A − B';
+  }
+}
+
+/** The result sentence of a hull of `n` input points. */
+function hullSentence(h: HullResult, n: number): string {
+  const points = n === 1 ? 'The one point lies' : `The ${n} points lie`;
+  const within = `within tolerance ${num(h.tolerance)} of`;
+  const V = h.vertices.length;
+  switch (h.kind) {
+    case 'polyhedron': {
+      const merged = h.polygons.length !== h.faces.length
+        ? ` (${count(h.polygons.length, 'face', 'faces')} once coplanar triangles are merged)` : '';
+      return `Convex hull of ${count(n, 'point', 'points')}: a polyhedron with ${count(V, 'vertex', 'vertices')} and ${count(h.faces.length, 'triangle', 'triangles')}${merged}.`;
+    }
+    case 'polygon': return `${points} ${within} a plane: the hull is a flat polygon with ${count(V, 'vertex', 'vertices')}.`;
+    case 'segment': return `${points} ${within} a line: the hull is a segment.`;
+    case 'point': return `${points} ${within} a single point: the hull is that point.`;
+  }
+}
+
+/**
+ * The answer of a trace in one sentence, e.g. for unit spheres 3 apart "Distance 1 between (1, 0, 0) on A and
+ * (2, 0, 0) on B (1 iteration, converged)." The same words end the trace, as the caption of its last frame.
+ */
+export function resultSentence(t: Trace | RawTrace): string {
+  switch (t.query) {
+    case 'intersect':
+    case 'distance': {
+      const r = t.result;
+      const tail = tally(r.iterations, r.status);
+      if ('intersecting' in r) return `${r.intersecting ? 'Intersecting' : 'Separated'} ${tail}.`;
+      return `Distance ${num(r.distance, 9)} between ${vec(r.pointA)} on A and ${vec(r.pointB)} on B ${tail}.`;
+    }
+    case 'penetration': {
+      const r = t.result;
+      const tail = tally(r.iterations, r.status, 'EPA iteration');
+      if (!r.intersecting) {
+        const d = Math.hypot(r.pointA[0] - r.pointB[0], r.pointA[1] - r.pointB[1], r.pointA[2] - r.pointB[2]);
+        return `Separated (distance ${num(d, 9)}): no penetration. Closest points ${vec(r.pointA)} on A and ${vec(r.pointB)} on B ${tail}.`;
+      }
+      return `Penetration depth ${num(r.depth, 9)} along n = ${vec(r.normal)} (move B by depth·n to separate); contact ${vec(r.pointA)} on A, ${vec(r.pointB)} on B ${tail}.`;
+    }
+    case 'hull':
+      return hullSentence(t.result, t.frames[0]?.points.length ?? 0);
+    case 'sat': {
+      const r = t.result;
+      const last = t.frames[t.frames.length - 1];
+      const which = last && last.best >= 0 ? `axis ${last.best + 1}, ` : '';
+      const tested = count(r.axesTested, 'axis', 'axes') + ' tested';
+      if (!r.intersecting) {
+        return `Separated: ${which}${axisKindName(r.axisKind)} ${vec(r.axis)} leaves a gap of ${num(r.gap, 9)} (a lower bound of the distance; ${tested}).`;
+      }
+      // Rounded shapes whose cores are apart: the finite axis set only bounds the answer (sat.h).
+      const bound = r.status === 'rounded-bound'
+        ? '; rounded shapes with cores apart: the depth is an upper bound, the overlap may be a false positive' : '';
+      return `Intersecting: no axis separates; least overlap ${num(r.depth, 9)} along ${vec(r.axis)} (${which}${axisKindName(r.axisKind)}): moving B by depth·axis separates them (${tested}${bound}).`;
+    }
+    case 'raycast': {
+      const r = t.result;
+      const tail = tally(r.iterations, r.status);
+      // A hit has a point, and a normal unless the ray starts inside A (types.ts).
+      if (!r.hit || r.t === null || r.point === null) return `The ray misses shape A ${tail}.`;
+      if (r.startedInside || r.normal === null) return `The ray starts inside shape A: hit at t = 0, no entry normal ${tail}.`;
+      const bound = r.status === 'converged' ? '' : ' (a certified lower bound of the time)';
+      return `The ray hits shape A at t = ${num(r.t, 12)}${bound}, point ${vec(r.point)}, normal ${vec(r.normal)} ${tail}.`;
+    }
+    case 'shapecast': {
+      const r = t.result;
+      const tail = tally(r.iterations, r.status);
+      // A hit has contact points, and a normal unless A and B overlap at t = 0 (types.ts).
+      if (!r.hit || r.t === null || r.pointA === null || r.pointB === null) return `A and B do not touch during the motion ${tail}.`;
+      if (r.initiallyOverlapping || r.normal === null) return `A and B already overlap at t = 0: contact at ${vec(r.pointA)}, no normal ${tail}.`;
+      const bound = r.status === 'converged' ? '' : ' (a certified lower bound of the time)';
+      return `A and B first touch at t = ${num(r.t, 12)}${bound}: pointA ${vec(r.pointA)}, pointB ${vec(r.pointB)}, normal ${vec(r.normal)} from A to B ${tail}.`;
+    }
+    case 'chungwang': {
+      const r = t.result;
+      const tail = `${count(r.iterations, 'iteration', 'iterations')}, ${r.status}`;
+      if (!r.intersecting && r.separatingAxis) {
+        return `Separated: s = ${vec(r.separatingAxis)} is a separating axis (A lies on its −s side, B on its +s side; ${tail}).`;
+      }
+      if (r.status === 'max-iterations') return `No separating axis found within the iteration cap: reported intersecting (near touching; ${tail}).`;
+      if (r.status === 'degenerate') return `A support point was not finite: reported intersecting (${tail}).`;
+      if (t.frames[t.frames.length - 1]?.reason === 'common-point') {
+        return `Intersecting: the support points p and q coincide, a point of both shapes (${tail}).`;
+      }
+      return `Intersecting: no hemisphere holds the directions r, so the origin lies in B − A (${tail}).`;
+    }
+  }
+}
+
+// ---- a whole trace --------------------------------------------------------------------------------------------
 
 /** The frame with its caption (after `line` and `iteration` for hull frames, last for the others, as written before). */
 function captioned<F extends object>(f: F, caption: string, afterIteration: boolean): F & { caption: string } {
@@ -390,30 +484,31 @@ function captioned<F extends object>(f: F, caption: string, afterIteration: bool
 export function withText(raw: RawTrace): Trace {
   const { query, ...rest } = raw;
   const head = { query, pseudocode: pseudocodeOf(query) };
+  const result = resultSentence(raw);
   switch (raw.query) {
     case 'intersect':
     case 'distance': {
       const radius = raw.marginA + raw.marginB;
-      const frames = raw.frames.map((f) => captioned(f, gjkCaption(f, raw.query, radius, raw.result), false));
+      const frames = raw.frames.map((f) => captioned(f, gjkCaption(f, raw.query, radius, result), false));
       return { ...head, ...rest, frames } as GjkTrace;
     }
     case 'penetration': {
       const radius = raw.marginA + raw.marginB;
-      return { ...head, ...rest, frames: raw.frames.map((f) => captioned(f, epaCaption(f, raw.result, radius), false)) } as EpaTrace;
+      return { ...head, ...rest, frames: raw.frames.map((f) => captioned(f, epaCaption(f, raw.result, radius, result), false)) } as EpaTrace;
     }
     case 'hull': {
       const inputCount = raw.frames[0]?.points.length ?? 0;
-      return { ...head, ...rest, frames: raw.frames.map((f) => captioned(f, hullCaption(f, raw.result, inputCount), true)) } as HullTrace;
+      return { ...head, ...rest, frames: raw.frames.map((f) => captioned(f, hullCaption(f, inputCount, result), true)) } as HullTrace;
     }
     case 'sat':
-      return { ...head, ...rest, frames: raw.frames.map((f) => captioned(f, satCaption(f, raw.result), false)) } as SatTrace;
+      return { ...head, ...rest, frames: raw.frames.map((f) => captioned(f, satCaption(f, result), false)) } as SatTrace;
     case 'raycast':
     case 'shapecast': {
       const shapeCast = raw.query === 'shapecast';
-      const frames = (raw.frames as Omit<CastFrame, 'caption'>[]).map((f) => captioned(f, castCaption(f, shapeCast), false));
+      const frames = (raw.frames as Omit<CastFrame, 'caption'>[]).map((f) => captioned(f, castCaption(f, shapeCast, result), false));
       return { ...head, ...rest, frames } as RaycastTrace | ShapecastTrace;
     }
     case 'chungwang':
-      return { ...head, ...rest, frames: raw.frames.map((f) => captioned(f, chungWangCaption(f), false)) } as ChungWangTrace;
+      return { ...head, ...rest, frames: raw.frames.map((f) => captioned(f, chungWangCaption(f, result), false)) } as ChungWangTrace;
   }
 }

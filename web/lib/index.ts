@@ -20,6 +20,7 @@ export * from './objects';
 export { encodeLink, decodeLinkPayload } from './link';
 import { decodeLinkPayload } from './link';
 import { withText, type RawTrace } from './captions';
+export { resultSentence } from './captions';
 import type {
   ChungWangTrace, EpaTrace, GjkTrace, HullResult, HullTrace, ObbResult, PointArray, RaycastTrace, Result, SatTrace,
   Scene, Shape, ShapecastTrace, Trace, Vec3,

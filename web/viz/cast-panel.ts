@@ -67,23 +67,6 @@ export function castRows(frame: CastFrame, trace: CastTrace): Row[] {
   return rows;
 }
 
-export function describeCastResult(trace: CastTrace): string {
-  const r = trace.result;
-  const tail = `${r.iterations} iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
-  const bound = r.status === 'converged' ? '' : ' (a certified lower bound of the time)';
-  if (trace.query === 'raycast') {
-    const rr = trace.result;
-    if (!rr.hit) return `The ray misses shape A (${tail}).`;
-    if (rr.startedInside) return `The ray starts inside shape A: hit at t = 0, no entry normal (${tail}).`;
-    return `The ray hits shape A at t = ${fmt(rr.t, 12)}${bound}, point ${fmtVec(rr.point, 6)}, normal ${fmtVec(rr.normal, 6)} (${tail}).`;
-  }
-  const rs = trace.result;
-  if (!rs.hit) return `A and B do not touch during the motion (${tail}).`;
-  if (rs.initiallyOverlapping) return `A and B already overlap at t = 0: contact at ${fmtVec(rs.pointA, 6)}, no normal (${tail}).`;
-  return `A and B first touch at t = ${fmt(rs.t, 12)}${bound}: pointA ${fmtVec(rs.pointA, 6)}, pointB ${fmtVec(rs.pointB, 6)}, `
-    + `normal ${fmtVec(rs.normal, 6)} from A to B (${tail}).`;
-}
-
 function unit(a: Vec3): Vec3 {
   const l = len3(a);
   const k = 1 / l;

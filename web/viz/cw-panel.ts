@@ -69,17 +69,3 @@ export function chungWangRows(frame: ChungWangFrame, trace: ChungWangTrace): Row
   }
   return rows;
 }
-
-export function describeChungWangResult(trace: ChungWangTrace): string {
-  const r = trace.result;
-  const tail = `${r.iterations} iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
-  if (!r.intersecting && r.separatingAxis) {
-    return `Separated: s = ${fmtVec(r.separatingAxis, 6)} is a separating axis (A lies on its −s side, B on its +s side; ${tail}).`;
-  }
-  if (r.status === 'max-iterations') return `No separating axis found within the iteration cap: reported intersecting (near touching; ${tail}).`;
-  if (r.status === 'degenerate') return `A support point was not finite: reported intersecting (${tail}).`;
-  if (trace.frames[trace.frames.length - 1]?.reason === 'common-point') {
-    return `Intersecting: the support points p and q coincide, a point of both shapes (${tail}).`;
-  }
-  return `Intersecting: no hemisphere holds the directions r, so the origin lies in B − A (${tail}).`;
-}

@@ -1,5 +1,5 @@
 // EPA frames (penetration) in the side panel: the estimate, the gap of the termination test, and the result.
-import type { EpaFrame, EpaTrace, Vec3 } from '../lib/index';
+import type { EpaFrame, EpaTrace } from '../lib/index';
 import { dot3, fmt, fmtVec, len3 } from '../lib/draw/format';
 import type { Row } from './query-view';
 
@@ -38,15 +38,4 @@ export function epaRows(frame: EpaFrame, trace: EpaTrace): Row[] {
     rows.push(['pointB', fmtVec(r.pointB)]);
   }
   return rows;
-}
-
-export function describeEpaResult(trace: EpaTrace): string {
-  const r = trace.result;
-  const tail = `${r.iterations} EPA iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
-  if (!r.intersecting) {
-    const d = len3(r.pointA.map((x, i) => x - r.pointB[i]) as Vec3);
-    return `Separated (distance ${fmt(d, 9)}): no penetration. Closest points ${fmtVec(r.pointA)} on A and ${fmtVec(r.pointB)} on B (${tail}).`;
-  }
-  return `Penetration depth ${fmt(r.depth, 9)} along n = ${fmtVec(r.normal, 6)} (move B by depth·n to separate); `
-    + `contact ${fmtVec(r.pointA)} on A, ${fmtVec(r.pointB)} on B (${tail}).`;
 }

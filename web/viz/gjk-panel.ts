@@ -1,4 +1,4 @@
-// GJK frames (intersect, distance) in the side panel: the values of the termination test, and the result.
+// GJK frames (intersect, distance) in the side panel: the values of the termination test.
 import type { GjkFrame, GjkTrace } from '../lib/index';
 import { fmt, fmtVec, len3 } from '../lib/draw/format';
 import type { Row } from './query-view';
@@ -23,11 +23,4 @@ export function gjkRows(frame: GjkFrame, trace: GjkTrace): Row[] {
     if (frame.simplex.length) rows.push(['‖v‖ − r_A − r_B', fmt(vnorm - trace.marginA - trace.marginB)]);
   }
   return rows;
-}
-
-export function describeGjkResult(trace: GjkTrace): string {
-  const r = trace.result;
-  const tail = `${r.iterations} iteration${r.iterations === 1 ? '' : 's'}, ${r.status}`;
-  if ('intersecting' in r) return `${r.intersecting ? 'Intersecting' : 'Separated'} (${tail}).`;
-  return `Distance ${fmt(r.distance, 9)} between ${fmtVec(r.pointA)} on A and ${fmtVec(r.pointB)} on B (${tail}).`;
 }

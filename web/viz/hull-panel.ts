@@ -32,21 +32,3 @@ export function hullRows(frame: HullFrame, trace: HullTrace): Row[] {
   }
   return rows;
 }
-
-export function describeHullResult(trace: HullTrace): string {
-  const r = trace.result;
-  const n = inputPoints(trace).length;
-  const V = r.vertices?.length ?? 0;
-  const pl = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
-  const vx = (k: number) => `${k} ${k === 1 ? 'vertex' : 'vertices'}`;
-  switch (r.kind) {
-    case 'polyhedron': {
-      const merged = r.polygons?.length && r.polygons.length !== r.faces.length ? ` (${pl(r.polygons.length, 'face')} once coplanar triangles are merged)` : '';
-      return `Convex hull of ${pl(n, 'point')}: a polyhedron with ${vx(V)} and ${pl(r.faces.length, 'triangle')}${merged}.`;
-    }
-    case 'polygon': return `The ${pl(n, 'point')} are coplanar: the hull is a flat polygon with ${vx(V)}.`;
-    case 'segment': return `The ${pl(n, 'point')} are collinear: the hull is a segment.`;
-    case 'point': return `All ${pl(n, 'point')} coincide: the hull is a single point.`;
-    default: return `Hull: ${String((r as { kind?: unknown }).kind)}.`;
-  }
-}

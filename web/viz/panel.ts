@@ -1,5 +1,6 @@
 // The side panel's read-only parts: step counter, caption, pseudocode, values, result, error banner.
 // Everything is written with textContent: captions, pseudocode and error messages are never parsed as HTML.
+import { resultSentence } from '../lib/captions';
 import type { Trace } from '../lib/index';
 import { viewOf } from './queries';
 import type { FrameOverlay } from './query-view';
@@ -101,6 +102,6 @@ export function renderFrameText(overlay: FrameOverlay | null, caption: string, t
   }));
   // Without a trace the heading stays the default scene's.
   const view = trace ? viewOf(trace.query) : null;
-  $('result').textContent = view && trace ? view.describe(trace) : '';
+  $('result').textContent = trace ? resultSentence(trace) : '';
   $('algorithm').textContent = view?.algorithm ?? 'GJK';
 }

@@ -1,19 +1,19 @@
 // Every query the page shows, in one registry: its heading, mode, the drawing of its frames (the library's
-// drawing layer, lib/draw/frames.ts), its values table and result sentence, the views' contents and titles,
-// and the scene it is made from. The app, the views and the panel look a query up here and never branch on it.
+// drawing layer, lib/draw/frames.ts), its values table, the views' contents and titles, and the scene it is
+// made from (the result sentence is the library's, lib/captions.ts). The app, the views and the panel look a query up here and never branch on it.
 import * as THREE from 'three';
 import { FRAME_DRAWERS } from '../lib/draw/frames';
 import { round } from '../lib/draw/format';
 import type {
   ChungWangTrace, EpaTrace, GjkTrace, HullTrace, Query, RaycastTrace, SatTrace, Scene, Shape, ShapecastTrace, Trace, Vec3,
 } from '../lib/index';
-import { castRows, describeCastResult } from './cast-panel';
-import { chungWangRows, describeChungWangResult } from './cw-panel';
-import { describeEpaResult, epaRows } from './epa-panel';
-import { describeGjkResult, gjkRows } from './gjk-panel';
-import { describeHullResult, hullRows } from './hull-panel';
+import { castRows } from './cast-panel';
+import { chungWangRows } from './cw-panel';
+import { epaRows } from './epa-panel';
+import { gjkRows } from './gjk-panel';
+import { hullRows } from './hull-panel';
 import type { FrameOverlay, MinkowskiMode, QueryView } from './query-view';
-import { describeSatResult, satRows } from './sat-panel';
+import { satRows } from './sat-panel';
 
 // ---- the views' headings and contents ------------------------------------------------------------------
 
@@ -43,13 +43,13 @@ function entry<T extends Trace>(view: QueryView<T>): QueryView {
 function gjk(traced: GjkTrace['query']): QueryView {
   return entry<GjkTrace>({
     algorithm: 'GJK', mode: 'gjk', family: 'pair', traced, drawer: FRAME_DRAWERS[traced],
-    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: gjkRows, describe: describeGjkResult, fromPair: samePair,
+    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: gjkRows, fromPair: samePair,
   });
 }
 
 const hull: QueryView<HullTrace> = {
   algorithm: 'Quickhull', mode: 'hull', family: 'cloud', traced: 'hull', drawer: FRAME_DRAWERS.hull,
-  rows: hullRows, describe: describeHullResult,
+  rows: hullRows,
 };
 
 const VIEWS: { readonly [Q in Query]: QueryView } = {
@@ -57,11 +57,11 @@ const VIEWS: { readonly [Q in Query]: QueryView } = {
   distance: gjk('distance'),
   penetration: entry<EpaTrace>({
     algorithm: 'EPA (after GJK)', mode: 'epa', family: 'pair', traced: 'penetration', drawer: FRAME_DRAWERS.penetration,
-    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: epaRows, describe: describeEpaResult, fromPair: samePair,
+    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: epaRows, fromPair: samePair,
   }),
   sat: entry<SatTrace>({
     algorithm: 'Separating-axis test', mode: 'sat', family: 'pair', traced: 'sat', drawer: FRAME_DRAWERS.sat,
-    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: satRows, describe: describeSatResult,
+    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: satRows,
     fromPair: (pair, query) => {
       // SAT needs shapes with vertices: a cylinder, cone or ellipsoid becomes its bounding box (same pose).
       const boxed = pair.shapes.map(boxIfCurved);
@@ -75,18 +75,18 @@ const VIEWS: { readonly [Q in Query]: QueryView } = {
   chungwang: entry<ChungWangTrace>({
     algorithm: 'Chung–Wang', mode: 'cw', family: 'pair', traced: 'chungwang', drawer: FRAME_DRAWERS.chungwang,
     minkowski: () => 'gauss', titles: (shapes) => [titles('')(shapes)[0], 'Gauss sphere: directions r on the unit sphere'],
-    rows: chungWangRows, describe: describeChungWangResult, fromPair: samePair,
+    rows: chungWangRows, fromPair: samePair,
   }),
   raycast: entry<RaycastTrace>({
     algorithm: 'GJK ray cast', mode: 'cast', family: 'single', traced: 'raycast', drawer: FRAME_DRAWERS.raycast,
-    minkowski: differenceOrA, titles: titles(MOTION_TITLE), rows: castRows, describe: describeCastResult,
+    minkowski: differenceOrA, titles: titles(MOTION_TITLE), rows: castRows,
     // Shape A and a ray aimed at it.
     fromPair: (pair, query) => ({ scene: { version: 1, query, shapes: [pair.shapes[0]], ray: defaultRay(pair.shapes[0]) } }),
     frame: frameRay,
   }),
   shapecast: entry<ShapecastTrace>({
     algorithm: 'GJK shape cast', mode: 'cast', family: 'pair', traced: 'shapecast', drawer: FRAME_DRAWERS.shapecast,
-    minkowski: differenceOrA, titles: titles(MOTION_TITLE), rows: castRows, describe: describeCastResult,
+    minkowski: differenceOrA, titles: titles(MOTION_TITLE), rows: castRows,
     // A motion that brings B to A.
     fromPair: (pair, query) => ({ scene: { ...pair, query, motion: defaultMotion(pair) } }),
     frame: frameMotion,

@@ -45,8 +45,6 @@ export interface QueryView<T extends Trace = Trace> {
   titles?(shapes: number): [string, string];
   /** The values table of a frame. */
   rows(frame: T['frames'][number], trace: T): Row[];
-  /** One sentence with the trace's result. */
-  describe(trace: T): string;
   /**
    * Pair and single queries: the scene of this query made from the current pair of shapes (`pair` has neither
    * a ray nor a motion), when the user picks the query; `note` tells the user what was changed.

@@ -1,20 +1,10 @@
 // SAT frames (query "sat") in the side panel: the candidate axis, the intervals on it, the best axis so far,
 // and the result.
+import { axisKindName } from '../lib/captions';
 import type { SatFrame, SatTrace } from '../lib/index';
 import { fmt, fmtVec } from '../lib/draw/format';
 import { axesTested, shownAxis } from '../lib/draw/sat';
 import type { Row } from './query-view';
-
-function kindName(kind: SatFrame['axisKind']): string {
-  switch (kind) {
-    case 'face-a': return 'face normal of A';
-    case 'face-b': return 'face normal of B';
-    case 'edge-edge': return 'edge of A × edge of B';
-    case 'flat-side': return 'in-plane side normal';
-    case 'line': return 'line of A − B';
-  }
-  return kind;
-}
 
 function interval(a: number, b: number): string {
   return `[${fmt(a)}, ${fmt(b)}]`;
@@ -39,7 +29,7 @@ export function satRows(frame: SatFrame, trace: SatTrace): Row[] {
   const f = shownAxis(frame, trace);
   if (f) {
     rows.push([frame.kind === 'done' ? 'deciding axis' : 'axis', `${f.index + 1} / ${n}`]);
-    rows.push(['kind', kindName(f.axisKind)]);
+    rows.push(['kind', axisKindName(f.axisKind)]);
     rows.push(['axis L (A → B)', fmtVec(f.axis)]);
     rows.push(['[minA, maxA]', interval(f.minA, f.maxA)]);
     rows.push(['[minB, maxB]', interval(f.minB, f.maxB)]);
@@ -67,19 +57,4 @@ export function satRows(frame: SatFrame, trace: SatTrace): Row[] {
     rows.push(['status', r.status, r.status === 'ok' ? 'ok' : 'pending']);
   }
   return rows;
-}
-
-export function describeSatResult(trace: SatTrace): string {
-  const r = trace.result;
-  const last = trace.frames[trace.frames.length - 1];
-  const which = last && last.best >= 0 ? `axis ${last.best + 1}, ` : '';
-  const tested = `${r.axesTested} ax${r.axesTested === 1 ? 'is' : 'es'} tested`;
-  const bound = r.status === 'rounded-bound'
-    ? '; rounded shapes with cores apart: the depth is an upper bound, the overlap may be a false positive' : '';
-  if (!r.intersecting) {
-    return `Separated: ${which}${kindName(r.axisKind)} ${fmtVec(r.axis, 6)} leaves a gap of ${fmt(r.gap, 9)} `
-      + `(a lower bound of the distance; ${tested}).`;
-  }
-  return `Intersecting: no axis separates; least overlap ${fmt(r.depth, 9)} along ${fmtVec(r.axis, 6)} `
-    + `(${which}${kindName(r.axisKind)}): moving B by depth·axis separates them (${tested}${bound}).`;
 }
