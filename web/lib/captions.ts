@@ -57,14 +57,14 @@ const HULL = [
   'extremes ← the farthest pair of the x, y, z extreme points, the point farthest from their line, and from their plane',
   'if one of those distances is within tolerance: the hull is a point, a segment or a polygon (2D hull)',
   'build a tetrahedron from the four points',
-  'give every other point to the face it lies farthest above (points above no face are inside)',
+  'give every other point to a face it lies strictly above, decided exactly (points above no face are inside)',
   'while some face has conflict points:',
   '  eye ← the farthest conflict point of that face',
-  '  visible ← the faces the eye lies above (search from that face over shared edges)',
+  '  visible ← the faces the eye lies strictly above (exact test; search from that face over shared edges)',
   '  horizon ← the edges between visible and hidden faces, as one loop',
   '  replace the visible faces by a cone of new faces from the eye to the horizon',
   '  give the visible faces\' conflict points to the new faces (or drop them: inside)',
-  'merge coplanar faces; report vertices, faces and adjacency',
+  'drop vertices within tolerance of their neighbours\' hull, merge faces within tolerance of one plane; report',
 ];
 
 const SAT = [
