@@ -13,13 +13,6 @@
 
 #include "collidoscope/predicates.h"
 
-#ifdef COLLIDOSCOPE_HULL_DEBUG
-#include <cstdio>
-#define HDBG(...) std::fprintf(stderr, __VA_ARGS__)
-#else
-#define HDBG(...) ((void)0)
-#endif
-
 namespace collidoscope {
 
 const char* hullKindName(HullKind k) {
@@ -665,7 +658,7 @@ double distanceToPointsHull(const Vec3& q, const std::vector<Vec3>& set) {
       return inside ? 0.0 : best;
     }
   }
-  if (k > kMaxFlatSet) return best;  // a flat set this large does not occur around one vertex; kept
+  if (k > kMaxFlatSet) return best;  // ∞: the caller keeps the vertex
   for (std::size_t i = 0; i < k; ++i)
     for (std::size_t j = i + 1; j < k; ++j)
       for (std::size_t m = j + 1; m < k; ++m) best = std::fmin(best, triangleDistance(q, set[i], set[j], set[m]));
@@ -695,7 +688,6 @@ class VertexDrops {
       for (std::size_t k = 0; k < verts_.size(); ++k) {
         if (clearlyExtreme(k, kDropGap * tau)) continue;
         const double gap = distanceToHull(c_.at(verts_[k]), link(k));
-        HDBG("vertex %d gap %g tau\n", verts_[k], gap / tau);
         if (gap <= kDropGap * tau) candidates.push_back({gap, static_cast<int>(k)});
       }
       if (candidates.empty()) return;
@@ -705,8 +697,7 @@ class VertexDrops {
       bool any = false;
       for (const auto& [gap, k] : candidates) {
         if (waiting[static_cast<std::size_t>(k)]) continue;
-        if (!tryDrop(static_cast<std::size_t>(k), gap, tau)) { HDBG("  keep %d (dependents)\n", verts_[k]); continue; }
-        HDBG("  drop %d\n", verts_[k]);
+        if (!tryDrop(static_cast<std::size_t>(k), gap, tau)) continue;
         gone[static_cast<std::size_t>(k)] = 1;
         for (int w : link(static_cast<std::size_t>(k))) waiting[static_cast<std::size_t>(slot_[static_cast<std::size_t>(w)])] = 1;
         any = true;
@@ -733,7 +724,6 @@ class VertexDrops {
     const int k = slot_[static_cast<std::size_t>(v)];
     if (k < 0) return false;
     const std::vector<int> link = this->link(static_cast<std::size_t>(k));
-    HDBG("force drop %d: gap %g tau\n", v, distanceToHull(c_.at(v), link) / c_.tolerance);
     if (!(distanceToHull(c_.at(v), link) <= kForcedGap * c_.tolerance)) return false;
     std::vector<int> idx;
     for (int w : verts_)
@@ -909,8 +899,6 @@ class FaceMerge {
         if (touched[static_cast<std::size_t>(a)] || touched[static_cast<std::size_t>(b)]) continue;
         int middle = -1;
         if (!merge(a, b, tau, middle)) {
-          HDBG("merge %d %d depth %g tau FAILED (mutual %g %g)\n", a, b, depth / tau,
-               depthBelow(ref(a), ref(b), 1e300) / tau, depthBelow(ref(b), ref(a), 1e300) / tau);
           // A pair within τ/2 of each other's planes must be one face; if
           // only a corner left between two faces stops it, that corner is
           // the caller's to drop.
@@ -919,11 +907,9 @@ class FaceMerge {
           if (must && middle >= 0 && stuck_ < 0) stuck_ = middle;
           continue;
         }
-        HDBG("merge %d %d depth %g tau ok\n", a, b, depth / tau);
         touched[static_cast<std::size_t>(a)] = touched[static_cast<std::size_t>(b)] = 1;
         any = true;
       }
-      HDBG("pass %zu: %zu pairs\n", pass, pairs.size());
       if (!any) break;
     }
   }
@@ -1098,19 +1084,8 @@ class FaceMerge {
     setPlane(u);
     if (u->normal == Vec3{}) return false;
     for (int i : u->corners)
-      if (!(std::fabs(planeDistance(*u, i)) <= kMergeFlatness * tau)) {
-        HDBG("  flatness %g\n", planeDistance(*u, i) / tau);
-        return false;
-      }
-    if (!outline(u)) {
-      HDBG("  outline\n");
-      return false;
-    }
-    if (!meetsNeighboursAtEdges(*u, offender)) {
-      HDBG("  shares more than an edge with a neighbour\n");
-      return false;
-    }
-    return true;
+      if (!(std::fabs(planeDistance(*u, i)) <= kMergeFlatness * tau)) return false;
+    return outline(u) && meetsNeighboursAtEdges(*u, offender);
   }
 
   // The corner of u whose two outline neighbours are both corners of h
@@ -1212,7 +1187,7 @@ class FaceMerge {
       const Vec3 d1 = pb - pa, d2 = pc - pb;
       const Vec3 e1 = d1 - n * dot(d1, n), e2 = d2 - n * dot(d2, n);
       // A left turn clearly above the rounding of the test.
-      if (!(dot(cross(e1, e2), n) > 64 * kU * length(d1) * length(d2))) { HDBG("  turn at %d: %g\n", loop[(i + 1) % m], dot(cross(e1, e2), n) / (length(d1) * length(d2))); return false; }
+      if (!(dot(cross(e1, e2), n) > 64 * kU * length(d1) * length(d2))) return false;
     }
     g->outline = std::move(loop);
     return true;
