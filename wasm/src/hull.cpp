@@ -613,16 +613,25 @@ bool tetrahedronOf(const Cloud& c, const std::vector<int>& idx, int t[4]) {
 
 // ---- vertices at the tolerance ----------------------------------------------------
 
-// Distance from p to the triangle (a, b, c): to its plane when p projects
-// inside it (tested against the edges' planes through the accurate normal,
-// which stay accurate on slivers, unlike barycentric products), else to the
-// nearest edge. A degenerate triangle is its edges.
+// An upper bound on the distance from p to the triangle (a, b, c), exact
+// up to rounding: the distance to its plane when p projects inside it by
+// more than the rounding of that test (each edge's in-plane normal n × e
+// against p), else the distance to the nearest edge. On a sliver every edge
+// runs nearly along one line and the projection test cannot tell a point
+// beyond the sliver's end from one inside it; the edges can.
 double triangleDistance(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const double edges = std::fmin(segmentDistance(p, a, b), std::fmin(segmentDistance(p, b, c), segmentDistance(p, c, a)));
   const Vec3 n = normalizedOr(accurateNormal(a, b, c), Vec3{});
-  if (!(n == Vec3{}) && dot(cross(n, b - a), p - a) >= 0 && dot(cross(n, c - b), p - b) >= 0 &&
-      dot(cross(n, a - c), p - c) >= 0)
-    return std::fabs(dot(n, p - a));
-  return std::fmin(segmentDistance(p, a, b), std::fmin(segmentDistance(p, b, c), segmentDistance(p, c, a)));
+  if (n == Vec3{}) return edges;
+  const Vec3* corner[3] = {&a, &b, &c};
+  for (int k = 0; k < 3; ++k) {
+    const Vec3& from = *corner[k];
+    const Vec3 e = *corner[(k + 1) % 3] - from;
+    const Vec3 m = normalizedOr(cross(n, e), Vec3{});
+    const Vec3 d = p - from;
+    if (!(dot(m, d) > 16 * kU * (length(d) + length(e)))) return edges;
+  }
+  return std::fmin(edges, std::fabs(dot(n, p - a)));
 }
 
 // Coplanar sets up to this size are measured over all their triangles.
