@@ -114,7 +114,7 @@ struct TsFields {
   std::ostringstream members;
 
   void member(const char* name, const std::string& type, const char* doc) {
-    docComment(members, "  ", doc);
+    if (*doc != '\0') docComment(members, "  ", doc);
     members << "  " << name << ": " << type << ";\n";
   }
   template <class T>

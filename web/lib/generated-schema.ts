@@ -418,7 +418,6 @@ export interface EpaFrame {
   reason: EpaReason;
   /** 1-based line of Trace.pseudocode. */
   line: number;
-  /** 0 before the first expansion. */
   iteration: number;
   /** All polytope vertices so far (indices stable across frames). */
   vertices: SupportVertex[];
@@ -460,7 +459,6 @@ export interface HullFrame {
   kind: HullEvent;
   /** 1-based line of Trace.pseudocode. */
   line: number;
-  /** 0 before the first eye point. */
   iteration: number;
   /** The input points (frame 0 only; later frames: []). */
   points: Vec3[];
@@ -496,15 +494,15 @@ export interface SatFrame {
   face: Vec3[];
   /** Edge axes: the two edges (world endpoints), each the member of its parallel class nearest the other shape. */
   edgeA: [Vec3, Vec3] | null;
-  /** B's edge, as edgeA. */
+  /** B's edge, chosen as edgeA is. */
   edgeB: [Vec3, Vec3] | null;
-  /** Projections of the full shapes (cores ± radius) on axis. */
+  /** Projections of the full shapes (cores ± radius) on axis: A's smallest. */
   minA: number;
-  /** See minA. */
+  /** A's largest projection. */
   maxA: number;
-  /** See minA. */
+  /** B's smallest projection. */
   minB: number;
-  /** See minA. */
+  /** B's largest projection. */
   maxB: number;
   /** maxA − minB: > 0 overlap, < 0 gap (0 within rounding). */
   overlap: number;
@@ -597,7 +595,7 @@ export interface ChungWangWedgeStep {
   projected: Vec3;
   /** The wedge after this step: the clockwise sweep from ra to rb (≤ π). */
   ra: Vec3;
-  /** See ra. */
+  /** The wedge's other side after this step. */
   rb: Vec3;
   /** Index of ra in directions. */
   ia: number;
@@ -635,13 +633,13 @@ export interface ChungWangFrame {
   iteration: number;
   /** The candidate separating axis of this step (unit). */
   s: Vec3;
-  /** Support points on the cores and on the rounded shapes: p = S_A(s), q = S_B(−s) (support frames on). */
+  /** S_core(A)(s), the support point of A's core (support frames on). */
   pCore: Vec3 | null;
-  /** See pCore. */
+  /** S_core(B)(−s), the support point of B's core (support frames on). */
   qCore: Vec3 | null;
-  /** See pCore. */
+  /** p = S_A(s) = pCore + r_A s, on the rounded A (support frames on). */
   p: Vec3 | null;
-  /** See pCore. */
+  /** q = S_B(−s) = qCore − r_B s, on the rounded B (support frames on). */
   q: Vec3 | null;
   /** s·(q − p): s separates when it exceeds tolerance. */
   gap: number | null;

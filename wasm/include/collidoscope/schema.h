@@ -5,7 +5,8 @@
 // doc line, and fields(v, x), which calls the visitor v once per JSON field,
 // in output order:
 //
-//   v.field(name, value, doc)            the field, always written
+//   v.field(name, value, doc)            the field, always written (doc "":
+//                                        no doc comment)
 //   v.orNull(name, present, value, doc)  the value when `present`, else null
 //   v.base(value)                        first: the fields of another described
 //                                        type (TypeScript: `extends` it)
@@ -384,7 +385,7 @@ struct Schema<EpaFrame> {
     v.field("kind", f.event, "What the frame shows.");
     v.field("reason", f.reason, "Why the step did what it did.");
     v.field("line", f.line, "1-based line of Trace.pseudocode.");
-    v.field("iteration", f.iteration, "0 before the first expansion.");
+    v.field("iteration", f.iteration, "");
     v.field("vertices", f.vertices, "All polytope vertices so far (indices stable across frames).");
     v.field("faces", f.faces, "The polytope's faces after this step.");
     v.orNull("closest", f.closest >= 0, f.closest, "Id of the face nearest the origin.");
@@ -443,7 +444,7 @@ struct Schema<HullFrameView> {
     const HullFrame& f = x.frame;
     v.field("kind", f.event, "What the frame shows.");
     v.field("line", f.line, "1-based line of Trace.pseudocode.");
-    v.field("iteration", f.iteration, "0 before the first eye point.");
+    v.field("iteration", f.iteration, "");
     v.field("points", x.points, "The input points (frame 0 only; later frames: []).");
     v.field("faces", f.faces, "The current hull; v and conflicts index the input points.");
     v.orNull("eye", f.eye >= 0, f.eye, "Input index of the eye point.");
@@ -576,11 +577,11 @@ struct Schema<SatFrame> {
     v.orNull("edgeA", f.hasEdgeA, f.edgeA,
              "Edge axes: the two edges (world endpoints), each the member of its parallel class nearest the other "
              "shape.");
-    v.orNull("edgeB", f.hasEdgeB, f.edgeB, "B's edge, as edgeA.");
-    v.field("minA", f.minA, "Projections of the full shapes (cores ± radius) on axis.");
-    v.field("maxA", f.maxA, "See minA.");
-    v.field("minB", f.minB, "See minA.");
-    v.field("maxB", f.maxB, "See minA.");
+    v.orNull("edgeB", f.hasEdgeB, f.edgeB, "B's edge, chosen as edgeA is.");
+    v.field("minA", f.minA, "Projections of the full shapes (cores ± radius) on axis: A's smallest.");
+    v.field("maxA", f.maxA, "A's largest projection.");
+    v.field("minB", f.minB, "B's smallest projection.");
+    v.field("maxB", f.maxB, "B's largest projection.");
     v.field("overlap", f.overlap, "maxA − minB: > 0 overlap, < 0 gap (0 within rounding).");
     v.field("tolerance", f.tolerance, "The rounding bound within which the overlap counts as 0.");
     v.field("separates", f.separates, "overlap < 0.");
@@ -675,7 +676,7 @@ struct Schema<ChungWangWedgeStep> {
     v.field("case", s.kase, "How it was treated.");
     v.field("projected", s.projected, "Its projection on the plane.");
     v.field("ra", s.ra, "The wedge after this step: the clockwise sweep from ra to rb (≤ π).");
-    v.field("rb", s.rb, "See ra.");
+    v.field("rb", s.rb, "The wedge's other side after this step.");
     v.field("ia", s.ia, "Index of ra in directions.");
     v.field("ib", s.ib, "Index of rb in directions.");
   }
@@ -733,11 +734,10 @@ struct Schema<ChungWangFrame> {
     v.field("line", f.line, "1-based line of Trace.pseudocode.");
     v.field("iteration", f.iteration, "0 for init.");
     v.field("s", f.s, "The candidate separating axis of this step (unit).");
-    v.orNull("pCore", f.hasSupport, f.pCore,
-             "Support points on the cores and on the rounded shapes: p = S_A(s), q = S_B(−s) (support frames on).");
-    v.orNull("qCore", f.hasSupport, f.qCore, "See pCore.");
-    v.orNull("p", f.hasSupport, f.p, "See pCore.");
-    v.orNull("q", f.hasSupport, f.q, "See pCore.");
+    v.orNull("pCore", f.hasSupport, f.pCore, "S_core(A)(s), the support point of A's core (support frames on).");
+    v.orNull("qCore", f.hasSupport, f.qCore, "S_core(B)(−s), the support point of B's core (support frames on).");
+    v.orNull("p", f.hasSupport, f.p, "p = S_A(s) = pCore + r_A s, on the rounded A (support frames on).");
+    v.orNull("q", f.hasSupport, f.q, "q = S_B(−s) = qCore − r_B s, on the rounded B (support frames on).");
     v.orNull("gap", f.hasSupport, f.gap, "s·(q − p): s separates when it exceeds tolerance.");
     v.field("tolerance", f.tolerance, "τ: separated iff gap > τ.");
     v.orNull("r", f.hasR, f.r, "(q − p)/‖q − p‖.");
