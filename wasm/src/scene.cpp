@@ -193,14 +193,12 @@ struct JsonFields {
   JsonWriter& w;
   template <class T>
   void field(const char* name, const T& value, const char* /*doc*/) {
-    w.key(name);
-    put(w, value);
+    put(w.key(name), value);
   }
   template <class T>
   void orNull(const char* name, bool present, const T& value, const char* /*doc*/) {
-    w.key(name);
-    if (present) put(w, value);
-    else w.null();
+    if (present) put(w.key(name), value);
+    else w.key(name).null();
   }
   template <class T>
   void base(const T& value) {

@@ -52,7 +52,7 @@ namespace collidoscope {
 // A result's vector: written with −0 as 0 (x + 0.0 maps −0 to +0 and
 // changes nothing else).
 struct ResultVec3 {
-  Vec3 v;
+  const Vec3& v;
 };
 inline ResultVec3 resultVec(const Vec3& v) { return {v}; }
 
