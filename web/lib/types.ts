@@ -92,11 +92,17 @@ interface Captioned {
   caption: string;
 }
 
+/** One step of GJK (queries "intersect" and "distance"), with its caption. */
 export interface GjkFrame extends schema.GjkFrame, Captioned {}
+/** One step of EPA (query "penetration"), with its caption. */
 export interface EpaFrame extends schema.EpaFrame, Captioned {}
+/** One step of quickhull (query "hull"), with its caption. */
 export interface HullFrame extends schema.HullFrame, Captioned {}
+/** One candidate axis of the separating-axis test (query "sat"), with its caption. */
 export interface SatFrame extends schema.SatFrame, Captioned {}
+/** One step of the GJK ray cast (queries "raycast" and "shapecast"), with its caption. */
 export interface CastFrame extends schema.CastFrame, Captioned {}
+/** One step of Chung–Wang's separating-vector algorithm (query "chungwang"), with its caption. */
 export interface ChungWangFrame extends schema.ChungWangFrame, Captioned {}
 
 interface TraceBase {
