@@ -1,7 +1,10 @@
 // collidoscope — scene format v1: parsing, validation, running (see scene.h).
 #include "collidoscope/scene.h"
 
+#include <array>
 #include <cmath>
+#include <type_traits>
+#include <utility>
 
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/epa.h"
@@ -10,6 +13,7 @@
 #include "collidoscope/obb.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
+#include "collidoscope/schema.h"
 #include "collidoscope/support.h"
 
 namespace collidoscope {
@@ -136,193 +140,84 @@ void writeShape(JsonWriter& w, const Shape& s) {
   w.endObject();
 }
 
-void writeSimplexVertex(JsonWriter& w, const SimplexVertex& s) {
-  w.key("w");
-  writeVec(w, s.w);
-  w.key("a");
-  writeVec(w, s.a);
-  w.key("b");
-  writeVec(w, s.b);
-}
+// ---- frames and results: JSON from their schemas (schema.h) -------------------
 
-// A {w, a, b} object, or null.
-void writeOptionalVertex(JsonWriter& w, bool present, const SimplexVertex& v) {
-  if (!present) {
-    w.null();
-    return;
-  }
-  w.beginObject();
-  writeSimplexVertex(w, v);
-  w.endObject();
+void put(JsonWriter& w, double d) { w.value(d); }
+void put(JsonWriter& w, int i) { w.value(i); }
+void put(JsonWriter& w, bool b) { w.value(b); }
+void put(JsonWriter& w, const Vec3& v) { writeVec(w, v); }
+void put(JsonWriter& w, const ResultVec3& v) { writeResultVec(w, v.v); }
+void put(JsonWriter& w, const std::pair<int, int>& e) { w.beginArray().value(e.first).value(e.second).endArray(); }
+template <class E, std::enable_if_t<std::is_enum<E>::value, int> = 0>
+void put(JsonWriter& w, E e) {
+  w.value(EnumNames<E>::name(e));
 }
+template <class T, std::enable_if_t<IsDescribed<T>::value, int> = 0>
+void put(JsonWriter& w, const T& x);
+template <class T>
+void put(JsonWriter& w, const std::vector<T>& xs);
+template <class T, std::size_t N>
+void put(JsonWriter& w, const T (&xs)[N]);
+template <class T, std::size_t N>
+void put(JsonWriter& w, const std::array<T, N>& xs);
+template <class At>
+void put(JsonWriter& w, const Each<At>& xs);
 
-void writeFrame(JsonWriter& w, const GjkFrame& f) {
-  static const char* const kEvents[] = {"init", "support", "simplex", "done"};
-  w.beginObject();
-  w.key("kind").value(kEvents[static_cast<int>(f.event)]);
-  w.key("reason").value(gjkReasonName(f.reason));
-  w.key("line").value(f.line);
-  w.key("iteration").value(f.iteration);
-  w.key("simplex").beginArray();
-  for (int i = 0; i < f.simplex.size; ++i) {
-    w.beginObject();
-    writeSimplexVertex(w, f.simplex.vertex[i]);
-    w.key("lambda").value(f.simplex.lambda[i]);
-    w.endObject();
-  }
+template <class List>
+void putList(JsonWriter& w, const List& xs) {
+  w.beginArray();
+  for (const auto& x : xs) put(w, x);
   w.endArray();
-  w.key("v");
-  writeVec(w, f.v);
-  w.key("direction");
-  writeVec(w, f.direction);
-  w.key("support");
-  writeOptionalVertex(w, f.hasSupport, f.support);
-  w.key("vv").value(f.vv);
-  // v·w exists with every support point; the gap only once W was non-empty.
-  w.key("vw");
-  if (f.hasTest || f.event == GjkEvent::Support) w.value(f.vw);
-  else w.null();
-  w.key("gap");
-  if (f.hasTest) w.value(f.gap);
-  else w.null();
-  w.key("tolerance").value(f.tolerance);
-  w.key("closestA");
-  writeVec(w, f.simplex.pointA());
-  w.key("closestB");
-  writeVec(w, f.simplex.pointB());
-  w.endObject();
 }
-
-void writeIntersect(JsonWriter& w, const IntersectResult& r) {
-  w.beginObject()
-      .key("intersecting").value(r.intersecting)
-      .key("iterations").value(r.iterations)
-      .key("status").value(gjkStatusName(r.status))
-      .endObject();
+template <class T>
+void put(JsonWriter& w, const std::vector<T>& xs) {
+  putList(w, xs);
 }
-
-void writeDistance(JsonWriter& w, const DistanceResult& r) {
-  w.beginObject().key("distance").value(r.distance).key("pointA");
-  writeResultVec(w, r.pointA);
-  w.key("pointB");
-  writeResultVec(w, r.pointB);
-  w.key("iterations").value(r.iterations).key("status").value(gjkStatusName(r.status)).endObject();
+template <class T, std::size_t N>
+void put(JsonWriter& w, const T (&xs)[N]) {
+  putList(w, xs);
 }
-
-void writePenetration(JsonWriter& w, const PenetrationResult& r) {
-  w.beginObject().key("intersecting").value(r.intersecting).key("depth").value(r.depth).key("normal");
-  writeResultVec(w, r.normal);
-  w.key("pointA");
-  writeResultVec(w, r.pointA);
-  w.key("pointB");
-  writeResultVec(w, r.pointB);
-  w.key("iterations").value(r.iterations).key("status").value(epaStatusName(r.status)).endObject();
+template <class T, std::size_t N>
+void put(JsonWriter& w, const std::array<T, N>& xs) {
+  putList(w, xs);
 }
-
-void writeEpaFace(JsonWriter& w, const EpaFace& f) {
-  w.beginObject().key("id").value(f.id).key("v").beginArray().value(f.v[0]).value(f.v[1]).value(f.v[2]).endArray();
-  w.key("normal");
-  writeVec(w, f.normal);
-  w.key("distance").value(f.distance).endObject();
-}
-
-void writeEpaFrame(JsonWriter& w, const EpaFrame& f) {
-  static const char* const kEvents[] = {"seed", "closest", "support", "expand", "done"};
-  w.beginObject();
-  w.key("kind").value(kEvents[static_cast<int>(f.event)]);
-  w.key("reason").value(epaReasonName(f.reason));
-  w.key("line").value(f.line).key("iteration").value(f.iteration);
-  w.key("vertices").beginArray();
-  for (const SimplexVertex& v : f.vertices) {
-    w.beginObject();
-    writeSimplexVertex(w, v);
-    w.endObject();
-  }
-  w.endArray().key("faces").beginArray();
-  for (const EpaFace& face : f.faces) writeEpaFace(w, face);
-  w.endArray().key("closest");
-  if (f.closest >= 0) w.value(f.closest);
-  else w.null();
-  w.key("support");
-  writeOptionalVertex(w, f.hasSupport, f.support);
-  w.key("removed").beginArray();
-  for (const EpaFace& face : f.removed) writeEpaFace(w, face);
-  w.endArray().key("horizon").beginArray();
-  for (const auto& e : f.horizon) w.beginArray().value(e.first).value(e.second).endArray();
-  w.endArray().key("added").beginArray();
-  for (int id : f.added) w.value(id);
+template <class At>
+void put(JsonWriter& w, const Each<At>& xs) {
+  w.beginArray();
+  for (int i = 0; i < xs.n; ++i) put(w, xs.at(i));
   w.endArray();
-  w.key("depth").value(f.depth).key("normal");
-  writeVec(w, f.normal);
-  w.key("gap");
-  if (f.hasGap) w.value(f.gap);
-  else w.null();
-  w.key("tolerance").value(f.tolerance);
+}
+
+// The visitor of Schema<T>::fields that writes JSON; the docs are not used.
+struct JsonFields {
+  JsonWriter& w;
+  template <class T>
+  void field(const char* name, const T& value, const char* /*doc*/) {
+    put(w.key(name), value);
+  }
+  template <class T>
+  void orNull(const char* name, bool present, const T& value, const char* /*doc*/) {
+    if (present) put(w.key(name), value);
+    else w.key(name).null();
+  }
+  template <class T>
+  void base(const T& value) {
+    Schema<T>::fields(*this, value);
+  }
+};
+
+// The fields of a described value, into the object being written.
+template <class T>
+void writeFields(JsonWriter& w, const T& x) {
+  JsonFields v{w};
+  Schema<T>::fields(v, x);
+}
+
+template <class T, std::enable_if_t<IsDescribed<T>::value, int>>
+void put(JsonWriter& w, const T& x) {
+  w.beginObject();
+  writeFields(w, x);
   w.endObject();
-}
-
-void writeHull(JsonWriter& w, const ConvexHull& h) {
-  w.beginObject().key("kind").value(hullKindName(h.kind)).key("vertices").beginArray();
-  for (const Vec3& v : h.vertices) writeVec(w, v);
-  w.endArray().key("faces").beginArray();
-  for (const auto& t : h.triangles) w.beginArray().value(t[0]).value(t[1]).value(t[2]).endArray();
-  w.endArray().key("polygons").beginArray();
-  for (const auto& poly : h.faces) {
-    w.beginArray();
-    for (int i : poly) w.value(i);
-    w.endArray();
-  }
-  w.endArray().key("adjacency").beginArray();
-  for (const auto& adj : h.adjacency) {
-    w.beginArray();
-    for (int i : adj) w.value(i);
-    w.endArray();
-  }
-  w.endArray().key("normal");
-  writeResultVec(w, h.normal);
-  w.key("tolerance").value(h.tolerance).endObject();
-}
-
-const char* hullEventName(HullEvent e) {
-  switch (e) {
-    case HullEvent::Extremes: return "extremes";
-    case HullEvent::Tetrahedron: return "tetrahedron";
-    case HullEvent::Eye: return "eye";
-    case HullEvent::Visible: return "visible";
-    case HullEvent::Horizon: return "horizon";
-    case HullEvent::Cone: return "cone";
-    case HullEvent::Done: return "done";
-    case HullEvent::Degenerate: return "degenerate";
-  }
-  return "done";
-}
-
-void writeHullFrame(JsonWriter& w, const HullFrame& f, const std::vector<Vec3>& input, bool first) {
-  w.beginObject().key("kind").value(hullEventName(f.event)).key("line").value(f.line);
-  w.key("iteration").value(f.iteration);
-  w.key("points").beginArray();
-  if (first)
-    for (const Vec3& p : input) writeVec(w, p);
-  w.endArray().key("faces").beginArray();
-  for (const auto& face : f.faces) {
-    w.beginObject().key("id").value(face.id).key("v").beginArray();
-    for (int k = 0; k < 3; ++k) w.value(face.v[k]);
-    w.endArray().key("conflicts").beginArray();
-    for (int c : face.conflicts) w.value(c);
-    w.endArray().endObject();
-  }
-  w.endArray().key("eye");
-  if (f.eye >= 0) w.value(f.eye);
-  else w.null();
-  w.key("eyeDistance").value(f.eyeDistance).key("visible").beginArray();
-  for (int id : f.visible) w.value(id);
-  w.endArray().key("horizon").beginArray();
-  for (const auto& e : f.horizon) w.beginArray().value(e.first).value(e.second).endArray();
-  w.endArray().key("added").beginArray();
-  for (int id : f.added) w.value(id);
-  w.endArray().key("extremes").beginArray();
-  for (int i : f.extremes) w.value(i);
-  w.endArray().endObject();
 }
 
 // Directions spread evenly over the unit sphere (Fibonacci lattice).
@@ -545,16 +440,16 @@ std::string sceneToJson(const Scene& scene) {
 static bool runPenetration(const PosedShape& a, const PosedShape& b, bool trace, std::string* json) {
   JsonWriter w;
   if (!trace) {
-    writePenetration(w, penetration(a, b));
+    put(w, penetration(a, b));
     *json = w.str();
     return true;
   }
   EpaRecorder rec;
   const PenetrationResult r = penetration(a, b, GjkSettings{}, EpaSettings{}, rec);
   w.beginObject().key("query").value("penetration").key("frames").beginArray();
-  for (const EpaFrame& f : rec.frames) writeEpaFrame(w, f);
+  for (const EpaFrame& f : rec.frames) put(w, f);
   w.endArray().key("result");
-  writePenetration(w, r);
+  put(w, r);
   w.key("marginA").value(a.radius()).key("marginB").value(b.radius()).endObject();
   *json = w.str();
   return true;
@@ -583,7 +478,7 @@ bool hullOfPoints(const std::vector<Vec3>& pts, const std::string& fieldPrefix, 
     return false;
   }
   JsonWriter w;
-  writeHull(w, hull);
+  put(w, hull);
   *json = w.str();
   return true;
 }
@@ -601,22 +496,13 @@ static bool runHull(const Scene& scene, bool trace, std::string* json, SceneErro
     return false;
   }
   w.beginObject().key("query").value("hull").key("frames").beginArray();
-  for (std::size_t k = 0; k < rec.frames.size(); ++k) writeHullFrame(w, rec.frames[k], pts, k == 0);
+  const std::vector<Vec3> none;
+  for (std::size_t k = 0; k < rec.frames.size(); ++k) put(w, HullFrameView{rec.frames[k], k == 0 ? pts : none});
   w.endArray().key("result");
-  writeHull(w, hull);
+  put(w, hull);
   w.endObject();
   *json = w.str();
   return true;
-}
-
-static void writeObbFields(JsonWriter& w, const Obb& b) {
-  w.key("center");
-  writeResultVec(w, b.center);
-  w.key("axes").beginArray();
-  for (const Vec3& a : b.axes) writeResultVec(w, a);
-  w.endArray().key("halfExtents");
-  writeResultVec(w, b.halfExtents);
-  w.key("volume").value(b.volume());
 }
 
 // Bounding volumes of shape A's points: the answer is the smaller of the two
@@ -650,62 +536,15 @@ bool boundsOfPoints(const std::vector<Vec3>& pts, const std::string& fieldPrefix
   const RefineInfo& info = pickT ? fromTriangles : fromPoints;
   const Aabb box = computeAabb(pts);
   const BoundingSphere sphere = computeBoundingSphere(hull.vertices);
+  const BoundsMethod method =
+      info.usedAabb ? BoundsMethod::Aabb : (pickT ? BoundsMethod::Triangles : BoundsMethod::Points);
   JsonWriter w;
-  w.beginObject();
-  writeObbFields(w, best);
-  w.key("method").value(info.usedAabb ? "aabb" : (pickT ? "triangles" : "points"));
-  w.key("aabb").beginObject().key("min");
-  writeResultVec(w, box.min);
-  w.key("max");
-  writeResultVec(w, box.max);
-  w.key("volume").value(box.volume()).endObject();
-  w.key("sphere").beginObject().key("center");
-  writeResultVec(w, sphere.center);
-  w.key("radius").value(sphere.radius).key("volume").value(sphere.volume()).endObject();
-  w.key("fits").beginObject().key("points").beginObject();
-  writeObbFields(w, byPoints);
-  w.endObject().key("triangles").beginObject();
-  writeObbFields(w, byTriangles);
-  w.endObject().endObject().endObject();
+  put(w, BoundsView{best, method, box, sphere, {byPoints, byTriangles}});
   *json = w.str();
   return true;
 }
 
 // ---- sat, raycast, shapecast, chungwang: results and traces ---------------------
-
-static void writeVecList(JsonWriter& w, const std::vector<Vec3>& pts) {
-  w.beginArray();
-  for (const Vec3& p : pts) writeVec(w, p);
-  w.endArray();
-}
-
-static void writeSatResult(JsonWriter& w, const SatResult& r) {
-  w.beginObject().key("intersecting").value(r.intersecting).key("axis");
-  writeResultVec(w, r.axis);
-  w.key("depth").value(r.intersecting ? r.depth : 0.0).key("gap").value(r.intersecting ? 0.0 : r.depth);
-  w.key("axisKind").value(satAxisKindName(r.bestKind)).key("axesTested").value(r.axesTested);
-  w.key("status").value(satStatusName(r.status)).endObject();
-}
-
-static void writeSatFrame(JsonWriter& w, const SatFrame& f) {
-  static const char* const kEvents[] = {"prepare", "axis", "skip", "done"};
-  w.beginObject().key("kind").value(kEvents[static_cast<int>(f.event)]).key("line").value(f.line);
-  w.key("index").value(f.index).key("axisKind").value(satAxisKindName(f.kind)).key("axis");
-  writeVec(w, f.axis);
-  w.key("face");
-  writeVecList(w, f.face);
-  w.key("edgeA");
-  if (f.hasEdgeA) writeVecList(w, {f.edgeA[0], f.edgeA[1]});
-  else w.null();
-  w.key("edgeB");
-  if (f.hasEdgeB) writeVecList(w, {f.edgeB[0], f.edgeB[1]});
-  else w.null();
-  w.key("minA").value(f.minA).key("maxA").value(f.maxA).key("minB").value(f.minB).key("maxB").value(f.maxB);
-  w.key("overlap").value(f.overlap).key("tolerance").value(f.tolerance).key("separates").value(f.separates);
-  w.key("best").value(f.best).key("bestOverlap").value(f.bestOverlap).key("bestAxis");
-  writeVec(w, f.bestAxis);
-  w.endObject();
-}
 
 bool checkSatShape(const Shape& s, const std::string& field, SceneError* err) {
   if (hasPolytopalCore(s)) return true;
@@ -745,88 +584,22 @@ static bool runSat(const Scene& scene, bool trace, std::string* json, SceneError
   if (!satAnswered(r.status, trace, "shapes", err)) return false;
   JsonWriter w;
   if (!trace) {
-    writeSatResult(w, r);
+    put(w, r);
     *json = w.str();
     return true;
   }
   w.beginObject().key("query").value("sat").key("frames").beginArray();
-  for (const SatFrame& f : rec.frames) writeSatFrame(w, f);
+  for (const SatFrame& f : rec.frames) put(w, f);
   w.endArray().key("result");
-  writeSatResult(w, r);
+  put(w, r);
   w.key("marginA").value(coreRadius(scene.shapes[0])).key("marginB").value(coreRadius(scene.shapes[1])).endObject();
   *json = w.str();
   return true;
 }
 
-// A vector that exists only on a hit (or a normal that exists only when
-// defined): null otherwise.
-static void writeVecOrNull(JsonWriter& w, bool present, const Vec3& v) {
-  if (present) writeResultVec(w, v);
-  else w.null();
-}
-
-static void writeRayFrame(JsonWriter& w, const RayFrame& f) {
-  static const char* const kEvents[] = {"init", "support", "simplex", "done"};
-  w.beginObject().key("kind").value(kEvents[static_cast<int>(f.event)]).key("reason").value(rayReasonName(f.reason));
-  w.key("line").value(f.line).key("iteration").value(f.iteration).key("lambda").value(f.lambda).key("x");
-  writeVec(w, f.x);
-  w.key("updated").value(f.updated).key("oldLambda").value(f.oldLambda).key("newLambda").value(f.newLambda);
-  w.key("simplex").beginArray();
-  for (int i = 0; i < f.simplex.size; ++i) {
-    w.beginObject();
-    writeSimplexVertex(w, f.simplex.vertex[i]);
-    w.key("lambda").value(f.simplex.lambda[i]);
-    w.endObject();
-  }
-  w.endArray().key("v");
-  writeVec(w, f.v);
-  w.key("support");
-  writeOptionalVertex(w, f.hasSupport, f.support);
-  w.key("supportPoint");
-  if (f.hasSupport) writeVec(w, f.supportPoint);
-  else w.null();
-  w.key("planeNormal");
-  if (f.hasSupport) writeVec(w, f.planeNormal);
-  else w.null();
-  w.key("planePoint");
-  if (f.hasSupport) writeVec(w, f.planePoint);
-  else w.null();
-  w.key("vw").value(f.vw).key("threshold").value(f.threshold).key("vr").value(f.vr).key("vv").value(f.vv);
-  w.key("radius").value(f.radius).key("tolerance").value(f.tolerance).key("normal");
-  writeVec(w, f.normal);
-  w.key("hit").value(f.hit).key("status").value(rayCastStatusName(f.status)).endObject();
-}
-
-
-static void writeRayResult(JsonWriter& w, const RayCastResult& r) {
-  w.beginObject().key("hit").value(r.hit).key("t");
-  if (r.hit) w.value(r.t);
-  else w.null();
-  w.key("point");
-  writeVecOrNull(w, r.hit, r.point);
-  w.key("normal");
-  writeVecOrNull(w, r.hit && !r.startedInside, r.normal);
-  w.key("startedInside").value(r.startedInside).key("iterations").value(r.iterations);
-  w.key("status").value(rayCastStatusName(r.status)).endObject();
-}
-
-static void writeShapeCastResult(JsonWriter& w, const ShapeCastResult& r) {
-  w.beginObject().key("hit").value(r.hit).key("t");
-  if (r.hit) w.value(r.t);
-  else w.null();
-  w.key("normal");
-  writeVecOrNull(w, r.hit && !r.initiallyOverlapping, r.normal);
-  w.key("pointA");
-  writeVecOrNull(w, r.hit, r.pointA);
-  w.key("pointB");
-  writeVecOrNull(w, r.hit, r.pointB);
-  w.key("initiallyOverlapping").value(r.initiallyOverlapping).key("iterations").value(r.iterations);
-  w.key("status").value(rayCastStatusName(r.status)).endObject();
-}
-
 static void beginRayTrace(JsonWriter& w, const char* query, const RayRecorder& rec) {
   w.beginObject().key("query").value(query).key("frames").beginArray();
-  for (const RayFrame& f : rec.frames) writeRayFrame(w, f);
+  for (const RayFrame& f : rec.frames) put(w, f);
   w.endArray();
 }
 
@@ -842,7 +615,7 @@ static bool runRaycast(const Scene& scene, bool trace, std::string* json, SceneE
   const PosedShape a(scene.shapes[0]);
   JsonWriter w;
   if (!trace) {
-    writeRayResult(w, gjkRayCast(a, ray.origin, ray.direction, ray.maxT));
+    put(w, gjkRayCast(a, ray.origin, ray.direction, ray.maxT));
     *json = w.str();
     return true;
   }
@@ -850,7 +623,7 @@ static bool runRaycast(const Scene& scene, bool trace, std::string* json, SceneE
   const RayCastResult r = gjkRayCast(a, ray.origin, ray.direction, ray.maxT, RayCastSettings{}, rec);
   beginRayTrace(w, "raycast", rec);
   w.key("result");
-  writeRayResult(w, r);
+  put(w, r);
   w.key("marginA").value(a.radius()).endObject();
   *json = w.str();
   return true;
@@ -864,7 +637,7 @@ static bool runShapecast(const Scene& scene, bool trace, std::string* json, Scen
   const Vec3 &ta = scene.motion.translationA, &tb = scene.motion.translationB;
   JsonWriter w;
   if (!trace) {
-    writeShapeCastResult(w, gjkShapeCast(a, b, ta, tb));
+    put(w, gjkShapeCast(a, b, ta, tb));
     *json = w.str();
     return true;
   }
@@ -872,78 +645,10 @@ static bool runShapecast(const Scene& scene, bool trace, std::string* json, Scen
   const ShapeCastResult r = gjkShapeCast(a, b, ta, tb, RayCastSettings{}, rec);
   beginRayTrace(w, "shapecast", rec);
   w.key("result");
-  writeShapeCastResult(w, r);
+  put(w, r);
   w.key("marginA").value(a.radius()).key("marginB").value(b.radius()).endObject();
   *json = w.str();
   return true;
-}
-
-static void writeChungWangFrame(JsonWriter& w, const ChungWangFrame& f) {
-  static const char* const kEvents[] = {"init", "support", "switch", "hemisphere", "reflect", "done"};
-  w.beginObject().key("kind").value(kEvents[static_cast<int>(f.event)]);
-  w.key("reason").value(chungWangReasonName(f.reason)).key("line").value(f.line).key("iteration").value(f.iteration);
-  w.key("s");
-  writeVec(w, f.s);
-  for (const auto& [name, v] : {std::pair<const char*, const Vec3*>{"pCore", &f.pCore}, {"qCore", &f.qCore}, {"p", &f.p}, {"q", &f.q}}) {
-    w.key(name);
-    if (f.hasSupport) writeVec(w, *v);
-    else w.null();
-  }
-  w.key("gap");
-  if (f.hasSupport) w.value(f.gap);
-  else w.null();
-  w.key("tolerance").value(f.tolerance).key("r");
-  if (f.hasR) writeVec(w, f.r);
-  else w.null();
-  w.key("directions");
-  writeVecList(w, f.directions);
-  w.key("hemisphere").value(f.hemisphere).key("w");
-  if (f.hasW) writeVec(w, f.w);
-  else w.null();
-  w.key("plane");
-  if (f.hasPlane) {
-    w.beginObject().key("outcome").value(hemisphereCaseName(f.outcome)).key("x");
-    writeVec(w, f.planeX);
-    w.key("y");
-    writeVec(w, f.planeY);
-    w.key("z");
-    writeVec(w, f.planeZ);
-    w.key("projected");
-    writeVecList(w, f.projected);
-    w.key("wedge");
-    if (f.hasWedge) {
-      w.beginObject().key("ra");
-      writeVec(w, f.ra);
-      w.key("rb");
-      writeVec(w, f.rb);
-      w.key("ia").value(f.ia).key("ib").value(f.ib).endObject();
-    } else {
-      w.null();
-    }
-    w.key("steps").beginArray();
-    for (const ChungWangWedgeStep& st : f.wedgeSteps) {
-      w.beginObject().key("index").value(st.index).key("case").value(hemisphereCaseName(st.kase)).key("projected");
-      writeVec(w, st.projected);
-      w.key("ra");
-      writeVec(w, st.ra);
-      w.key("rb");
-      writeVec(w, st.rb);
-      w.key("ia").value(st.ia).key("ib").value(st.ib).endObject();
-    }
-    w.endArray().endObject();
-  } else {
-    w.null();
-  }
-  w.key("nextS");
-  if (f.hasNextS) writeVec(w, f.nextS);
-  else w.null();
-  w.endObject();
-}
-
-static void writeChungWangResult(JsonWriter& w, const ChungWangResult& r) {
-  w.beginObject().key("intersecting").value(r.intersecting).key("separatingAxis");
-  writeVecOrNull(w, r.status == ChungWangStatus::Separated, r.separatingAxis);
-  w.key("iterations").value(r.iterations).key("status").value(chungWangStatusName(r.status)).endObject();
 }
 
 // Chung–Wang's separating-vector test. The separating axis (unit, from A
@@ -952,16 +657,16 @@ static bool runChungWang(const Scene& scene, bool trace, std::string* json) {
   const PosedShape a(scene.shapes[0]), b(scene.shapes[1]);
   JsonWriter w;
   if (!trace) {
-    writeChungWangResult(w, chungWangIntersect(a, b));
+    put(w, chungWangIntersect(a, b));
     *json = w.str();
     return true;
   }
   ChungWangRecorder rec;
   const ChungWangResult r = chungWangIntersect(a, b, ChungWangSettings{}, nullptr, rec);
   w.beginObject().key("query").value("chungwang").key("frames").beginArray();
-  for (const ChungWangFrame& f : rec.frames) writeChungWangFrame(w, f);
+  for (const ChungWangFrame& f : rec.frames) put(w, f);
   w.endArray().key("result");
-  writeChungWangResult(w, r);
+  put(w, r);
   w.key("marginA").value(a.radius()).key("marginB").value(b.radius()).endObject();
   *json = w.str();
   return true;
@@ -986,8 +691,8 @@ bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err
   const GjkSettings settings;
   JsonWriter w;
   if (!trace) {
-    if (intersect) writeIntersect(w, gjkIntersect(a, b, settings));
-    else writeDistance(w, gjkDistance(a, b, settings));
+    if (intersect) put(w, gjkIntersect(a, b, settings));
+    else put(w, gjkDistance(a, b, settings));
     *json = w.str();
     return true;
   }
@@ -997,10 +702,10 @@ bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err
   if (intersect) ir = gjkIntersect(a, b, settings, nullptr, rec);
   else dr = gjkDistance(a, b, settings, rec);
   w.beginObject().key("query").value(queryName(scene.query)).key("frames").beginArray();
-  for (const GjkFrame& f : rec.frames) writeFrame(w, f);
+  for (const GjkFrame& f : rec.frames) put(w, f);
   w.endArray().key("result");
-  if (intersect) writeIntersect(w, ir);
-  else writeDistance(w, dr);
+  if (intersect) put(w, ir);
+  else put(w, dr);
   w.key("marginA").value(a.radius()).key("marginB").value(b.radius()).endObject();
   *json = w.str();
   return true;

@@ -1,14 +1,17 @@
 // collidoscope — writes web/lib/generated-schema.ts from the C++ side's own
-// tables: the names of every status, reason and kind the JSON carries (as
-// TypeScript string-literal unions), the pseudocode line count of each
-// query's trace, and the object API's batch result layouts. The C++ enums
-// and name functions stay the one place these are declared; tsc then checks
-// the TypeScript that uses them.
+// tables: the names of every status, reason, event and kind the JSON
+// carries (as TypeScript string-literal unions, from EnumNames), the
+// pseudocode line count of each query's trace, the object API's batch
+// result layouts, and an interface for every trace frame and scene result
+// (from schema.h's Schema<T>::fields, the same description scene.cpp writes
+// the JSON from). The C++ side stays the one place these are declared; tsc
+// then checks the TypeScript that uses them.
 //
 //   collidoscope_schema_ts              the file on stdout
 //   collidoscope_schema_ts --check F    exit 1 (and say so) when F differs
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -21,41 +24,164 @@
 #include "collidoscope/json.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
+#include "collidoscope/schema.h"
 
 namespace {
 
 using namespace collidoscope;
 
-// A union of the names of enumerators 0 … last.
-template <class E, class Name>
-void names(std::ostream& out, const char* type, const char* doc, E last, Name name) {
-  out << "/** " << doc << " */\nexport type " << type << " =";
-  for (int i = 0; i <= static_cast<int>(last); ++i) out << (i ? " | '" : " '") << name(static_cast<E>(i)) << "'";
-  out << ";\n\n";
+// The TypeScript declarations, each written once: string-literal unions
+// first, then the interfaces.
+struct Declarations {
+  std::set<std::string> seen;
+  std::ostringstream unions, interfaces;
+
+  // The union of the names of E's enumerators 0 … last.
+  template <class E>
+  std::string names() {
+    using N = EnumNames<E>;
+    if (seen.insert(N::ts).second) {
+      unions << "/** " << N::doc << " */\nexport type " << N::ts << " =";
+      for (int i = 0; i <= static_cast<int>(N::last); ++i)
+        unions << (i ? " | '" : " '") << N::name(static_cast<E>(i)) << "'";
+      unions << ";\n\n";
+    }
+    return N::ts;
+  }
+
+  // The interface of a described type; `sample` is any value of it (only
+  // the types of its fields are read).
+  template <class T>
+  std::string interfaceOf(const T& sample);
+};
+
+// A doc comment at `indent`: one line, or one line per line of the text.
+void docComment(std::ostream& out, const char* indent, const std::string& doc) {
+  if (doc.find('\n') == std::string::npos) {
+    out << indent << "/** " << doc << " */\n";
+    return;
+  }
+  out << indent << "/**\n";
+  std::istringstream lines(doc);
+  for (std::string line; std::getline(lines, line);) out << indent << " * " << line << "\n";
+  out << indent << " */\n";
+}
+
+// The TypeScript type of a field's value, by its C++ type (the rules in
+// schema.h's header comment).
+std::string tsType(Declarations&, double) { return "number"; }
+std::string tsType(Declarations&, int) { return "number"; }
+std::string tsType(Declarations&, bool) { return "boolean"; }
+std::string tsType(Declarations&, const Vec3&) { return "Vec3"; }
+std::string tsType(Declarations&, const ResultVec3&) { return "Vec3"; }
+std::string tsType(Declarations&, const std::pair<int, int>&) { return "[number, number]"; }
+template <class E, std::enable_if_t<std::is_enum<E>::value, int> = 0>
+std::string tsType(Declarations& d, E) {
+  return d.names<E>();
+}
+template <class T, std::enable_if_t<IsDescribed<T>::value, int> = 0>
+std::string tsType(Declarations& d, const T& x) {
+  return d.interfaceOf(x);
+}
+template <class T>
+std::string tsType(Declarations& d, const std::vector<T>&) {
+  return tsType(d, T{}) + "[]";
+}
+template <class T>
+std::string tuple(Declarations& d, const T& element, std::size_t n) {
+  const std::string t = tsType(d, element);
+  std::string out = "[";
+  for (std::size_t i = 0; i < n; ++i) out += (i ? ", " : "") + t;
+  return out + "]";
+}
+template <class T, std::size_t N>
+std::string tsType(Declarations& d, const T (&xs)[N]) {
+  return tuple(d, xs[0], N);
+}
+template <class T, std::size_t N>
+std::string tsType(Declarations& d, const std::array<T, N>& xs) {
+  return tuple(d, xs[0], N);
+}
+template <class At>
+std::string tsType(Declarations& d, const Each<At>& xs) {
+  return tsType(d, xs.at(0)) + "[]";
+}
+
+// The visitor of Schema<T>::fields that writes an interface's members.
+struct TsFields {
+  Declarations& d;
+  std::string extends;
+  std::ostringstream members;
+
+  void member(const char* name, const std::string& type, const char* doc) {
+    if (*doc != '\0') docComment(members, "  ", doc);
+    members << "  " << name << ": " << type << ";\n";
+  }
+  template <class T>
+  void field(const char* name, const T& value, const char* doc) {
+    member(name, tsType(d, value), doc);
+  }
+  template <class T>
+  void orNull(const char* name, bool, const T& value, const char* doc) {
+    member(name, tsType(d, value) + " | null", doc);
+  }
+  template <class T>
+  void base(const T& value) {
+    extends = d.interfaceOf(value);
+  }
+};
+
+template <class T>
+std::string Declarations::interfaceOf(const T& sample) {
+  using S = Schema<T>;
+  if (!seen.insert(S::name).second) return S::name;
+  TsFields v{*this, {}, {}};
+  S::fields(v, sample);
+  docComment(interfaces, "", S::doc);
+  interfaces << "export interface " << S::name << (v.extends.empty() ? "" : " extends " + v.extends) << " {\n"
+             << v.members.str() << "}\n\n";
+  return S::name;
 }
 
 std::string generate() {
   std::ostringstream out;
-  out << "// Generated by wasm/tools/schema_ts.cpp from the C++ name tables and layouts: do not edit.\n"
+  out << "// Generated by wasm/tools/schema_ts.cpp from the C++ name tables, layouts and schemas: do not edit.\n"
          "// Regenerate with build/native/collidoscope_schema_ts > web/lib/generated-schema.ts (ctest checks it).\n\n";
-  names(out, "GjkStatus", "GJK's statuses (gjk.h GjkStatus).", GjkStatus::Degenerate, gjkStatusName);
-  names(out, "GjkReason", "Why a GJK step ended (trace.h GjkReason).", GjkReason::IterationCap, gjkReasonName);
-  names(out, "EpaStatus", "EPA's statuses (epa.h EpaStatus).", EpaStatus::Degenerate, epaStatusName);
-  names(out, "EpaReason", "Why an EPA step ended (epa.h EpaReason).", EpaReason::IterationCap, epaReasonName);
-  names(out, "SatStatus", "The separating-axis test's statuses (sat.h SatStatus).", SatStatus::InvalidShape,
-        satStatusName);
-  names(out, "SatAxisKind", "Where a candidate axis comes from (sat.h SatAxisKind).", SatAxisKind::Line,
-        satAxisKindName);
-  names(out, "CastStatus", "The ray and shape casts' statuses (raycast.h RayCastStatus).",
-        RayCastStatus::InvalidInput, rayCastStatusName);
-  names(out, "CastReason", "Why a cast step ended (raycast.h RayReason).", RayReason::IterationCap, rayReasonName);
-  names(out, "ChungWangStatus", "Chung–Wang's statuses (chung_wang.h ChungWangStatus).",
-        ChungWangStatus::Degenerate, chungWangStatusName);
-  names(out, "ChungWangReason", "Why a Chung–Wang step ended (chung_wang.h ChungWangReason).",
-        ChungWangReason::IterationCap, chungWangReasonName);
-  names(out, "HemisphereCase", "How the hemisphere test treated a direction (chung_wang.h HemisphereCase).",
-        HemisphereCase::Failed, hemisphereCaseName);
-  names(out, "HullKind", "The dimension of a hull (hull.h HullKind).", HullKind::Polyhedron, hullKindName);
+  Declarations d;
+  d.names<GjkStatus>();
+  d.names<GjkReason>();
+  d.names<EpaStatus>();
+  d.names<EpaReason>();
+  d.names<SatStatus>();
+  d.names<SatAxisKind>();
+  d.names<RayCastStatus>();
+  d.names<RayReason>();
+  d.names<ChungWangStatus>();
+  d.names<ChungWangReason>();
+  d.names<HemisphereCase>();
+  d.names<HullKind>();
+
+  // The results and frames of the scene format (index.ts's run and trace);
+  // the types they contain follow from their fields.
+  d.interfaceOf(IntersectResult{});
+  d.interfaceOf(DistanceResult{});
+  d.interfaceOf(PenetrationResult{});
+  d.interfaceOf(ChungWangResult{});
+  d.interfaceOf(SatResult{});
+  d.interfaceOf(RayCastResult{});
+  d.interfaceOf(ShapeCastResult{});
+  d.interfaceOf(ConvexHull{});
+  const Obb box;
+  const Aabb aabb;
+  const BoundingSphere sphere;
+  d.interfaceOf(BoundsView{box, BoundsMethod::Points, aabb, sphere, {box, box}});
+  d.interfaceOf(GjkFrame{});
+  d.interfaceOf(EpaFrame{});
+  d.interfaceOf(HullFrameView{HullFrame{}, {}});
+  d.interfaceOf(SatFrame{});
+  d.interfaceOf(RayFrame{});
+  d.interfaceOf(ChungWangFrame{});
+  out << d.unions.str();
 
   out << "/** Lines of each query's pseudocode: the largest `line` a frame can name (the *_lines namespaces). */\n"
          "export const PSEUDOCODE_LINES = {\n"
@@ -97,7 +223,12 @@ std::string generate() {
           << "', offset: " << at << " },\n";
     out << "    ],\n  },\n";
   }
-  out << "} as const;\n";
+  out << "} as const;\n\n";
+
+  out << "/** A point or a vector: [x, y, z]. */\nexport type Vec3 = [number, number, number];\n\n";
+  std::string interfaces = d.interfaces.str();
+  interfaces.pop_back();  // one newline at the end of the file
+  out << interfaces;
   return out.str();
 }
 

@@ -1,0 +1,767 @@
+// collidoscope — the JSON of every trace frame and scene result, declared
+// once.
+//
+// Each type written as a JSON object has a Schema<T>: its TypeScript name, a
+// doc line, and fields(v, x), which calls the visitor v once per JSON field,
+// in output order:
+//
+//   v.field(name, value, doc)            the field, always written (doc "":
+//                                        no doc comment)
+//   v.orNull(name, present, value, doc)  the value when `present`, else null
+//   v.base(value)                        first: the fields of another described
+//                                        type (TypeScript: `extends` it)
+//
+// Two visitors walk these: scene.cpp's writeFields writes the JSON, and
+// wasm/tools/schema_ts.cpp writes the TypeScript interfaces into
+// web/lib/generated-schema.ts. So a field is added here, once. The JSON
+// visitor ignores `doc` in inline calls, so the compiler drops the strings:
+// the documentation costs the wasm download nothing.
+//
+// How a value is written follows from its C++ type:
+//   double, int, bool      a number or boolean (non-finite doubles: null)
+//   an enum with EnumNames  its name (TypeScript: a union of the names)
+//   Vec3                   [x, y, z], bit for bit (frames, inputs)
+//   ResultVec3             [x, y, z] with −0 written as 0 (results: a normal
+//                          reads [0, 1, 0], not [0, 1, -0])
+//   T[N], std::array<T,N>  a fixed-length array (TypeScript: a tuple)
+//   std::vector<T>, Each   an array
+//   std::pair<int,int>     [i, j]
+//   a type with Schema<T>  an object of its fields
+// Views (structs of references) describe objects whose fields do not sit in
+// one struct: a frame with its input points, the Chung–Wang plane, the
+// bounding-volume answer.
+#pragma once
+
+#include <array>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "collidoscope/chung_wang.h"
+#include "collidoscope/epa.h"
+#include "collidoscope/gjk.h"
+#include "collidoscope/hull.h"
+#include "collidoscope/obb.h"
+#include "collidoscope/raycast.h"
+#include "collidoscope/sat.h"
+
+namespace collidoscope {
+
+// ---- value kinds -------------------------------------------------------------
+
+// A result's vector: written with −0 as 0 (x + 0.0 maps −0 to +0 and
+// changes nothing else).
+struct ResultVec3 {
+  const Vec3& v;
+};
+inline ResultVec3 resultVec(const Vec3& v) { return {v}; }
+
+// A list made on the fly: n elements, the i-th is at(i).
+template <class At>
+struct Each {
+  int n;
+  At at;
+};
+template <class At>
+Each<At> each(int n, At at) {
+  return {n, at};
+}
+
+// The names an enum is written with. Each specialization has
+//   ts    the TypeScript union's name;  doc  its doc line;
+//   last  the last enumerator (names cover 0 … last);  name(e).
+template <class E>
+struct EnumNames;
+
+template <>
+struct EnumNames<GjkStatus> {
+  static constexpr const char* ts = "GjkStatus";
+  static constexpr const char* doc = "GJK's statuses (gjk.h GjkStatus).";
+  static constexpr GjkStatus last = GjkStatus::Degenerate;
+  static const char* name(GjkStatus s) { return gjkStatusName(s); }
+};
+
+template <>
+struct EnumNames<GjkReason> {
+  static constexpr const char* ts = "GjkReason";
+  static constexpr const char* doc = "Why a GJK step ended (trace.h GjkReason).";
+  static constexpr GjkReason last = GjkReason::IterationCap;
+  static const char* name(GjkReason r) { return gjkReasonName(r); }
+};
+
+template <>
+struct EnumNames<GjkEvent> {
+  static constexpr const char* ts = "GjkEvent";
+  static constexpr const char* doc = "What a GJK frame shows (trace.h GjkEvent).";
+  static constexpr GjkEvent last = GjkEvent::Done;
+  static const char* name(GjkEvent e) {
+    static const char* const kNames[] = {"init", "support", "simplex", "done"};
+    return kNames[static_cast<int>(e)];
+  }
+};
+
+template <>
+struct EnumNames<EpaStatus> {
+  static constexpr const char* ts = "EpaStatus";
+  static constexpr const char* doc = "EPA's statuses (epa.h EpaStatus).";
+  static constexpr EpaStatus last = EpaStatus::Degenerate;
+  static const char* name(EpaStatus s) { return epaStatusName(s); }
+};
+
+template <>
+struct EnumNames<EpaReason> {
+  static constexpr const char* ts = "EpaReason";
+  static constexpr const char* doc = "Why an EPA step ended (epa.h EpaReason).";
+  static constexpr EpaReason last = EpaReason::IterationCap;
+  static const char* name(EpaReason r) { return epaReasonName(r); }
+};
+
+template <>
+struct EnumNames<EpaEvent> {
+  static constexpr const char* ts = "EpaEvent";
+  static constexpr const char* doc = "What an EPA frame shows (epa.h EpaEvent).";
+  static constexpr EpaEvent last = EpaEvent::Done;
+  static const char* name(EpaEvent e) {
+    static const char* const kNames[] = {"seed", "closest", "support", "expand", "done"};
+    return kNames[static_cast<int>(e)];
+  }
+};
+
+template <>
+struct EnumNames<SatStatus> {
+  static constexpr const char* ts = "SatStatus";
+  static constexpr const char* doc = "The separating-axis test's statuses (sat.h SatStatus).";
+  static constexpr SatStatus last = SatStatus::InvalidShape;
+  static const char* name(SatStatus s) { return satStatusName(s); }
+};
+
+template <>
+struct EnumNames<SatAxisKind> {
+  static constexpr const char* ts = "SatAxisKind";
+  static constexpr const char* doc = "Where a candidate axis comes from (sat.h SatAxisKind).";
+  static constexpr SatAxisKind last = SatAxisKind::Line;
+  static const char* name(SatAxisKind k) { return satAxisKindName(k); }
+};
+
+template <>
+struct EnumNames<SatEvent> {
+  static constexpr const char* ts = "SatEvent";
+  static constexpr const char* doc = "What a separating-axis frame shows (sat.h SatEvent).";
+  static constexpr SatEvent last = SatEvent::Done;
+  static const char* name(SatEvent e) {
+    static const char* const kNames[] = {"prepare", "axis", "skip", "done"};
+    return kNames[static_cast<int>(e)];
+  }
+};
+
+template <>
+struct EnumNames<RayCastStatus> {
+  static constexpr const char* ts = "CastStatus";
+  static constexpr const char* doc = "The ray and shape casts' statuses (raycast.h RayCastStatus).";
+  static constexpr RayCastStatus last = RayCastStatus::InvalidInput;
+  static const char* name(RayCastStatus s) { return rayCastStatusName(s); }
+};
+
+template <>
+struct EnumNames<RayReason> {
+  static constexpr const char* ts = "CastReason";
+  static constexpr const char* doc = "Why a cast step ended (raycast.h RayReason).";
+  static constexpr RayReason last = RayReason::IterationCap;
+  static const char* name(RayReason r) { return rayReasonName(r); }
+};
+
+template <>
+struct EnumNames<RayEvent> {
+  static constexpr const char* ts = "CastEvent";
+  static constexpr const char* doc = "What a cast frame shows (raycast.h RayEvent).";
+  static constexpr RayEvent last = RayEvent::Done;
+  static const char* name(RayEvent e) {
+    static const char* const kNames[] = {"init", "support", "simplex", "done"};
+    return kNames[static_cast<int>(e)];
+  }
+};
+
+template <>
+struct EnumNames<ChungWangStatus> {
+  static constexpr const char* ts = "ChungWangStatus";
+  static constexpr const char* doc = "Chung–Wang's statuses (chung_wang.h ChungWangStatus).";
+  static constexpr ChungWangStatus last = ChungWangStatus::Degenerate;
+  static const char* name(ChungWangStatus s) { return chungWangStatusName(s); }
+};
+
+template <>
+struct EnumNames<ChungWangReason> {
+  static constexpr const char* ts = "ChungWangReason";
+  static constexpr const char* doc = "Why a Chung–Wang step ended (chung_wang.h ChungWangReason).";
+  static constexpr ChungWangReason last = ChungWangReason::IterationCap;
+  static const char* name(ChungWangReason r) { return chungWangReasonName(r); }
+};
+
+template <>
+struct EnumNames<ChungWangEvent> {
+  static constexpr const char* ts = "ChungWangEvent";
+  static constexpr const char* doc = "What a Chung–Wang frame shows (chung_wang.h ChungWangEvent).";
+  static constexpr ChungWangEvent last = ChungWangEvent::Done;
+  static const char* name(ChungWangEvent e) {
+    static const char* const kNames[] = {"init", "support", "switch", "hemisphere", "reflect", "done"};
+    return kNames[static_cast<int>(e)];
+  }
+};
+
+template <>
+struct EnumNames<HemisphereCase> {
+  static constexpr const char* ts = "HemisphereCase";
+  static constexpr const char* doc = "How the hemisphere test treated a direction (chung_wang.h HemisphereCase).";
+  static constexpr HemisphereCase last = HemisphereCase::Failed;
+  static const char* name(HemisphereCase c) { return hemisphereCaseName(c); }
+};
+
+template <>
+struct EnumNames<HullKind> {
+  static constexpr const char* ts = "HullKind";
+  static constexpr const char* doc = "The dimension of a hull (hull.h HullKind).";
+  static constexpr HullKind last = HullKind::Polyhedron;
+  static const char* name(HullKind k) { return hullKindName(k); }
+};
+
+template <>
+struct EnumNames<HullEvent> {
+  static constexpr const char* ts = "HullEvent";
+  static constexpr const char* doc = "What a quickhull frame shows (hull.h HullEvent).";
+  static constexpr HullEvent last = HullEvent::Degenerate;
+  static const char* name(HullEvent e) {
+    static const char* const kNames[] = {"extremes", "tetrahedron", "eye",  "visible",
+                                         "horizon",  "cone",        "done", "degenerate"};
+    return kNames[static_cast<int>(e)];
+  }
+};
+
+// Which fit the bounding-volume answer's box came from.
+enum class BoundsMethod { Points, Triangles, Aabb };
+
+template <>
+struct EnumNames<BoundsMethod> {
+  static constexpr const char* ts = "BoundsMethod";
+  static constexpr const char* doc = "Which fit an oriented box came from (schema.h BoundsMethod).";
+  static constexpr BoundsMethod last = BoundsMethod::Aabb;
+  static const char* name(BoundsMethod m) {
+    static const char* const kNames[] = {"points", "triangles", "aabb"};
+    return kNames[static_cast<int>(m)];
+  }
+};
+
+// ---- described types -----------------------------------------------------------
+
+template <class T>
+struct Schema;
+
+template <class T, class = void>
+struct IsDescribed : std::false_type {};
+template <class T>
+struct IsDescribed<T, std::void_t<decltype(Schema<T>::name)>> : std::true_type {};
+
+// GJK and the casts: a point of the Minkowski difference with its parts.
+template <>
+struct Schema<SimplexVertex> {
+  static constexpr const char* name = "SupportVertex";
+  static constexpr const char* doc = "w = a − b, a point of the Minkowski difference core(A) − core(B).";
+  template <class V>
+  static void fields(V& v, const SimplexVertex& x) {
+    v.field("w", x.w, "w = a − b.");
+    v.field("a", x.a, "The support point on A.");
+    v.field("b", x.b, "The support point on B.");
+  }
+};
+
+// A vertex of a GJK simplex with its weight in v.
+struct SimplexEntry {
+  const SimplexVertex& vertex;
+  double lambda;
+};
+
+template <>
+struct Schema<SimplexEntry> {
+  static constexpr const char* name = "SimplexVertex";
+  static constexpr const char* doc = "A vertex of the simplex and its barycentric weight in v.";
+  template <class V>
+  static void fields(V& v, const SimplexEntry& x) {
+    v.base(x.vertex);
+    v.field("lambda", x.lambda, "Barycentric weight of this vertex in v.");
+  }
+};
+
+// The simplex as a list of its vertices with their weights.
+inline auto simplexEntries(const Simplex& s) {
+  return each(s.size, [&s](int i) { return SimplexEntry{s.vertex[i], s.lambda[i]}; });
+}
+
+template <>
+struct Schema<GjkFrame> {
+  static constexpr const char* name = "GjkFrame";
+  static constexpr const char* doc = "One step of GJK (queries intersect and distance).";
+  template <class V>
+  static void fields(V& v, const GjkFrame& f) {
+    v.field("kind", f.event, "What the frame shows.");
+    v.field("reason", f.reason, "Why the step did what it did, e.g. 'progress', 'separated', 'gap-within-tolerance'.");
+    v.field("line", f.line, "1-based line of Trace.pseudocode that produced this frame.");
+    v.field("iteration", f.iteration, "0 for init.");
+    v.field("simplex", simplexEntries(f.simplex), "The simplex W after this step.");
+    v.field("v", f.v, "Current v: the point of conv(W) nearest the origin (a direction at intersect's first frame).");
+    v.field("direction", f.direction, "Search direction of this step's support point (−v).");
+    v.orNull("support", f.hasSupport, f.support, "The new support point (support frames).");
+    v.field("vv", f.vv, "‖v‖²");
+    // v·w exists with every support point; the gap only once W was non-empty.
+    v.orNull("vw", f.hasTest || f.event == GjkEvent::Support, f.vw,
+             "v·w for the new support point (support frames, and frames with a gap).");
+    v.orNull("gap", f.hasTest, f.gap, "‖v‖² − v·w, the termination quantity (support frames only).");
+    v.field("tolerance", f.tolerance, "What the gap is compared with.");
+    v.field("closestA", f.simplex.pointA(), "Current closest point on the core of A.");
+    v.field("closestB", f.simplex.pointB(), "Current closest point on the core of B.");
+  }
+};
+
+template <>
+struct Schema<IntersectResult> {
+  static constexpr const char* name = "IntersectResult";
+  static constexpr const char* doc = "Whether the shapes overlap (query \"intersect\").";
+  template <class V>
+  static void fields(V& v, const IntersectResult& r) {
+    v.field("intersecting", r.intersecting, "True also when the shapes only touch.");
+    v.field("iterations", r.iterations, "GJK iterations.");
+    v.field("status", r.status, "'converged' unless the iteration cap or rounding stopped GJK first.");
+  }
+};
+
+template <>
+struct Schema<DistanceResult> {
+  static constexpr const char* name = "DistanceResult";
+  static constexpr const char* doc = "The distance and the closest points (query \"distance\").";
+  template <class V>
+  static void fields(V& v, const DistanceResult& r) {
+    v.field("distance", r.distance, "Distance between the shapes; 0 when they overlap.");
+    v.field("pointA", resultVec(r.pointA), "The point of A nearest B.");
+    v.field("pointB", resultVec(r.pointB), "The point of B nearest A.");
+    v.field("iterations", r.iterations, "GJK iterations.");
+    v.field("status", r.status, "'converged' unless the iteration cap or rounding stopped GJK first.");
+  }
+};
+
+template <>
+struct Schema<PenetrationResult> {
+  static constexpr const char* name = "PenetrationResult";
+  static constexpr const char* doc = "Penetration depth and direction (query \"penetration\", GJK then EPA).";
+  template <class V>
+  static void fields(V& v, const PenetrationResult& r) {
+    v.field("intersecting", r.intersecting, "True also when the shapes only touch (depth 0).");
+    v.field("depth", r.depth, "Minimum translation distance; 0 when apart or touching.");
+    v.field("normal", resultVec(r.normal),
+            "Unit vector: move B by depth·normal to separate it from A. Always finite.");
+    v.field("pointA", resultVec(r.pointA), "On A; pointA − pointB = depth·normal (the closest points when apart).");
+    v.field("pointB", resultVec(r.pointB), "On B.");
+    v.field("iterations", r.iterations, "EPA iterations (0 when GJK alone decided).");
+    v.field("status", r.status, "How EPA ended.");
+  }
+};
+
+template <>
+struct Schema<EpaFace> {
+  static constexpr const char* name = "EpaFace";
+  static constexpr const char* doc = "A face of the EPA polytope.";
+  template <class V>
+  static void fields(V& v, const EpaFace& f) {
+    v.field("id", f.id, "Stable name of the face across frames.");
+    v.field("v", f.v, "Indices into the frame's vertices, counter-clockwise seen from outside.");
+    v.field("normal", f.normal, "Unit outward normal.");
+    v.field("distance", f.distance, "Distance of the face's plane from the origin.");
+  }
+};
+
+template <>
+struct Schema<EpaFrame> {
+  static constexpr const char* name = "EpaFrame";
+  static constexpr const char* doc = "One step of EPA (query \"penetration\").";
+  template <class V>
+  static void fields(V& v, const EpaFrame& f) {
+    v.field("kind", f.event, "What the frame shows.");
+    v.field("reason", f.reason, "Why the step did what it did.");
+    v.field("line", f.line, "1-based line of Trace.pseudocode.");
+    v.field("iteration", f.iteration, "");
+    v.field("vertices", f.vertices, "All polytope vertices so far (indices stable across frames).");
+    v.field("faces", f.faces, "The polytope's faces after this step.");
+    v.orNull("closest", f.closest >= 0, f.closest, "Id of the face nearest the origin.");
+    v.orNull("support", f.hasSupport, f.support, "The new support point (support and expand frames).");
+    v.field("removed", f.removed, "Expand frames: the faces the support point saw, now removed.");
+    v.field("horizon", f.horizon, "Expand frames: horizon edges as vertex index pairs.");
+    v.field("added", f.added, "Expand frames: ids of the new faces.");
+    v.field("depth", f.depth, "Current depth estimate (nearest face distance), in core space.");
+    v.field("normal", f.normal, "The nearest face's normal, in core space.");
+    v.orNull("gap", f.hasGap, f.gap, "Support frames: n·w − d, compared with tolerance.");
+    v.field("tolerance", f.tolerance, "What the gap is compared with.");
+  }
+};
+
+template <>
+struct Schema<ConvexHull> {
+  static constexpr const char* name = "HullResult";
+  static constexpr const char* doc = "The convex hull of shape A's points (query \"hull\").";
+  template <class V>
+  static void fields(V& v, const ConvexHull& h) {
+    v.field("kind", h.kind, "Dimension of the hull: a flat input gives a polygon, a collinear one a segment.");
+    v.field("vertices", h.vertices, "The extreme points only.");
+    v.field("faces", h.triangles, "Outward counter-clockwise triangles (a polygon: fanned, CCW around `normal`).");
+    v.field("polygons", h.faces, "Coplanar triangles merged into convex polygons.");
+    v.field("adjacency", h.adjacency, "Per vertex: the vertices sharing a hull edge with it.");
+    v.field("normal", resultVec(h.normal), "Polygon hulls: the plane's unit normal; otherwise [0, 0, 0].");
+    v.field("tolerance", h.tolerance, "Points within this distance of a face plane count as on it.");
+  }
+};
+
+template <>
+struct Schema<HullTraceFace> {
+  static constexpr const char* name = "HullTraceFace";
+  static constexpr const char* doc = "A face of the hull under construction.";
+  template <class V>
+  static void fields(V& v, const HullTraceFace& f) {
+    v.field("id", f.id, "Stable name of the face across frames.");
+    v.field("v", f.v, "Input indices of its corners.");
+    v.field("conflicts", f.conflicts, "Input indices of the points outside it that it owns.");
+  }
+};
+
+// A quickhull frame with the input points it shows (the first frame
+// carries them, the others an empty list).
+struct HullFrameView {
+  const HullFrame& frame;
+  const std::vector<Vec3>& points;
+};
+
+template <>
+struct Schema<HullFrameView> {
+  static constexpr const char* name = "HullFrame";
+  static constexpr const char* doc = "One step of quickhull (query \"hull\").";
+  template <class V>
+  static void fields(V& v, const HullFrameView& x) {
+    const HullFrame& f = x.frame;
+    v.field("kind", f.event, "What the frame shows.");
+    v.field("line", f.line, "1-based line of Trace.pseudocode.");
+    v.field("iteration", f.iteration, "");
+    v.field("points", x.points, "The input points (frame 0 only; later frames: []).");
+    v.field("faces", f.faces, "The current hull; v and conflicts index the input points.");
+    v.orNull("eye", f.eye >= 0, f.eye, "Input index of the eye point.");
+    v.field("eyeDistance", f.eyeDistance, "Eye frames: the eye's distance above its face (0 on other frames).");
+    v.field("visible", f.visible, "Face ids the eye sees.");
+    v.field("horizon", f.horizon, "Horizon edges as input-index pairs.");
+    v.field("added", f.added, "Ids of the new faces.");
+    v.field("extremes", f.extremes, "Input indices of the extreme points (extremes and degenerate frames).");
+  }
+};
+
+template <>
+struct Schema<Obb> {
+  static constexpr const char* name = "BoxFit";
+  static constexpr const char* doc = "An oriented box.";
+  template <class V>
+  static void fields(V& v, const Obb& b) {
+    v.field("center", resultVec(b.center), "The box's centre.");
+    v.field("axes", std::array<ResultVec3, 3>{resultVec(b.axes[0]), resultVec(b.axes[1]), resultVec(b.axes[2])},
+            "Orthonormal, right-handed.");
+    v.field("halfExtents", resultVec(b.halfExtents), "Half the box's size along each axis.");
+    v.field("volume", b.volume(), "The box's volume.");
+  }
+};
+
+template <>
+struct Schema<Aabb> {
+  static constexpr const char* name = "AabbFit";
+  static constexpr const char* doc = "An axis-aligned box.";
+  template <class V>
+  static void fields(V& v, const Aabb& b) {
+    v.field("min", resultVec(b.min), "The smallest corner.");
+    v.field("max", resultVec(b.max), "The largest corner.");
+    v.field("volume", b.volume(), "The box's volume.");
+  }
+};
+
+template <>
+struct Schema<BoundingSphere> {
+  static constexpr const char* name = "SphereFit";
+  static constexpr const char* doc = "A bounding sphere.";
+  template <class V>
+  static void fields(V& v, const BoundingSphere& s) {
+    v.field("center", resultVec(s.center), "The sphere's centre.");
+    v.field("radius", s.radius, "The sphere's radius.");
+    v.field("volume", s.volume(), "The sphere's volume.");
+  }
+};
+
+// The two PCA fits before refinement.
+struct ObbFits {
+  const Obb& points;
+  const Obb& triangles;
+};
+
+template <>
+struct Schema<ObbFits> {
+  static constexpr const char* name = "ObbFits";
+  static constexpr const char* doc = "The two PCA fits before refinement.";
+  template <class V>
+  static void fields(V& v, const ObbFits& f) {
+    v.field("points", f.points, "The fit of the points.");
+    v.field("triangles", f.triangles, "The fit of the area-weighted hull triangles.");
+  }
+};
+
+// The bounding volumes of a point set: the best refined box and what it is
+// compared with.
+struct BoundsView {
+  const Obb& box;
+  BoundsMethod method;
+  const Aabb& aabb;
+  const BoundingSphere& sphere;
+  ObbFits fits;
+};
+
+template <>
+struct Schema<BoundsView> {
+  static constexpr const char* name = "ObbResult";
+  static constexpr const char* doc =
+      "Bounding volumes of shape A's points (query \"obb\"). The box itself is the best refined fit.";
+  template <class V>
+  static void fields(V& v, const BoundsView& b) {
+    v.base(b.box);
+    v.field("method", b.method,
+            "Which fit the box came from after refinement ('aabb' when nothing beat the axis-aligned box).");
+    v.field("aabb", b.aabb, "The axis-aligned bounding box.");
+    v.field("sphere", b.sphere, "The bounding sphere.");
+    v.field("fits", b.fits, "The two PCA fits before refinement: of the points, and of the area-weighted hull "
+                            "triangles.");
+  }
+};
+
+template <>
+struct Schema<SatResult> {
+  static constexpr const char* name = "SatResult";
+  static constexpr const char* doc =
+      "Separating-axis test (query \"sat\") on shapes with vertices (boxes, polytopes, triangles, segments,\n"
+      "points; spheres and capsules as rounded points and segments).";
+  // The result keeps the penetration convention: depth is the overlap (0
+  // when apart) and gap the separation along the axis (0 when overlapping).
+  template <class V>
+  static void fields(V& v, const SatResult& r) {
+    v.field("intersecting", r.intersecting, "No candidate axis separates by more than rounding.");
+    v.field("axis", resultVec(r.axis), "Unit, from A toward B: the axis of least overlap, or the separating axis.");
+    v.field("depth", r.intersecting ? r.depth : 0.0,
+            "Overlap along axis when intersecting (moving B by depth·axis separates them); 0 when apart.");
+    v.field("gap", r.intersecting ? 0.0 : r.depth,
+            "Separation along axis when apart (a lower bound of the distance); 0 when intersecting.");
+    v.field("axisKind", r.bestKind, "Where the deciding axis came from.");
+    v.field("axesTested", r.axesTested, "Candidate axes projected (skipped parallel pairs not counted).");
+    v.field("status", r.status, "How the test ended.");
+  }
+};
+
+template <>
+struct Schema<SatFrame> {
+  static constexpr const char* name = "SatFrame";
+  static constexpr const char* doc = "One candidate axis of the separating-axis test (query \"sat\").";
+  template <class V>
+  static void fields(V& v, const SatFrame& f) {
+    v.field("kind", f.event, "What the frame shows.");
+    v.field("line", f.line, "1-based line of Trace.pseudocode.");
+    v.field("index", f.index, "0-based number of the axis among those tested (prepare, skip and done: −1).");
+    v.field("axisKind", f.kind, "Where the axis comes from.");
+    v.field("axis", f.axis, "Unit, oriented from A toward B.");
+    v.field("face", f.face,
+            "Face axes: the world corners of the face shown (the one facing the other shape); flat sides: the "
+            "polygon.");
+    v.orNull("edgeA", f.hasEdgeA, f.edgeA,
+             "Edge axes: the two edges (world endpoints), each the member of its parallel class nearest the other "
+             "shape.");
+    v.orNull("edgeB", f.hasEdgeB, f.edgeB, "B's edge, chosen as edgeA is.");
+    v.field("minA", f.minA, "Projections of the full shapes (cores ± radius) on axis: A's smallest.");
+    v.field("maxA", f.maxA, "A's largest projection.");
+    v.field("minB", f.minB, "B's smallest projection.");
+    v.field("maxB", f.maxB, "B's largest projection.");
+    v.field("overlap", f.overlap, "maxA − minB: > 0 overlap, < 0 gap (0 within rounding).");
+    v.field("tolerance", f.tolerance, "The rounding bound within which the overlap counts as 0.");
+    v.field("separates", f.separates, "overlap < 0.");
+    v.field("best", f.best, "Best-so-far axis index after this frame.");
+    v.field("bestOverlap", f.bestOverlap, "Its overlap.");
+    v.field("bestAxis", f.bestAxis, "Its direction.");
+  }
+};
+
+template <>
+struct Schema<RayFrame> {
+  static constexpr const char* name = "CastFrame";
+  static constexpr const char* doc =
+      "One step of the GJK ray cast (queries \"raycast\" and \"shapecast\"; van den Bergen 2004).";
+  template <class V>
+  static void fields(V& v, const RayFrame& f) {
+    v.field("kind", f.event, "What the frame shows.");
+    v.field("reason", f.reason, "Why the step did what it did.");
+    v.field("line", f.line, "1-based line of Trace.pseudocode.");
+    v.field("iteration", f.iteration, "0 for init.");
+    v.field("lambda", f.lambda, "λ, the hit parameter so far (a lower bound), after this step.");
+    v.field("x", f.x, "x = origin + λ·direction after this step.");
+    v.field("updated", f.updated, "Support frames: whether λ moved, from oldLambda to newLambda.");
+    v.field("oldLambda", f.oldLambda, "λ before the step.");
+    v.field("newLambda", f.newLambda, "λ after the step.");
+    v.field("simplex", simplexEntries(f.simplex),
+            "The simplex: support points p = a − b of C (ray cast: b = 0; shape cast: points on A and B and\n"
+            "C = A − B), w = x − p, and the weights of v.");
+    v.field("v", f.v, "v: x minus the point of conv(P) nearest x.");
+    v.orNull("support", f.hasSupport, f.support, "The new support point (support frames).");
+    v.orNull("supportPoint", f.hasSupport, f.supportPoint, "p = S_C(v) (support frames).");
+    v.orNull("planeNormal", f.hasSupport, f.planeNormal,
+             "The supporting plane of the rounded shape: normal v̂ through planePoint (support frames).");
+    v.orNull("planePoint", f.hasSupport, f.planePoint, "A point of that plane (support frames).");
+    v.field("vw", f.vw, "v·w.");
+    v.field("threshold", f.threshold, "ρ‖v‖: x is in front of the plane when v·w exceeds it.");
+    v.field("vr", f.vr, "v·r.");
+    v.field("vv", f.vv, "‖v‖²");
+    v.field("radius", f.radius, "ρ: the radius (margins) added to the core.");
+    v.field("tolerance", f.tolerance, "Simplex frames: the hit test's bound on ‖v‖ − ρ.");
+    v.field("normal", f.normal, "The hit normal so far (the last plane's normal, not unit); done: the result's unit normal.");
+    v.field("hit", f.hit, "Done frames: whether the cast hit (false on other frames).");
+    v.field("status", f.status, "Done frames: the result's status ('converged' on other frames).");
+  }
+};
+
+template <>
+struct Schema<RayCastResult> {
+  static constexpr const char* name = "RaycastResult";
+  static constexpr const char* doc = "Ray against shape A (query \"raycast\"). On a miss t, point and normal are null.";
+  template <class V>
+  static void fields(V& v, const RayCastResult& r) {
+    v.field("hit", r.hit, "Whether the ray meets A within maxT.");
+    v.orNull("t", r.hit, r.t, "In units of direction. 0 when the ray starts inside A.");
+    v.orNull("point", r.hit, resultVec(r.point), "origin + t·direction, on A's surface.");
+    v.orNull("normal", r.hit && !r.startedInside, resultVec(r.normal),
+             "A's outward unit normal at the hit; null on a miss or when the ray starts inside.");
+    v.field("startedInside", r.startedInside, "The origin lies in A: t = 0, normal null.");
+    v.field("iterations", r.iterations, "Cast iterations.");
+    v.field("status", r.status,
+            "Any status but 'converged' still reports a hit at a certified lower bound of t.");
+  }
+};
+
+template <>
+struct Schema<ShapeCastResult> {
+  static constexpr const char* name = "ShapecastResult";
+  static constexpr const char* doc = "A and B translating over the step (query \"shapecast\"): time of impact and contact.";
+  template <class V>
+  static void fields(V& v, const ShapeCastResult& r) {
+    v.field("hit", r.hit, "Whether the shapes meet during the step.");
+    v.orNull("t", r.hit, r.t, "Time of impact in [0, 1]; null on a miss.");
+    v.orNull("normal", r.hit && !r.initiallyOverlapping, resultVec(r.normal),
+             "Unit, from A to B at contact (move B along it to separate); null on a miss or when overlapping at\n"
+             "t = 0.");
+    v.orNull("pointA", r.hit, resultVec(r.pointA), "The contact point on A, at its position at time t.");
+    v.orNull("pointB", r.hit, resultVec(r.pointB), "The contact point on B, at time t.");
+    v.field("initiallyOverlapping", r.initiallyOverlapping, "The shapes overlap at t = 0.");
+    v.field("iterations", r.iterations, "Cast iterations.");
+    v.field("status", r.status,
+            "Any status but 'converged' still reports a hit at a certified lower bound of t.");
+  }
+};
+
+template <>
+struct Schema<ChungWangWedgeStep> {
+  static constexpr const char* name = "ChungWangWedgeStep";
+  static constexpr const char* doc = "One direction classified by the 2D hemisphere sweep.";
+  template <class V>
+  static void fields(V& v, const ChungWangWedgeStep& s) {
+    v.field("index", s.index, "j: the direction r_j classified.");
+    v.field("case", s.kase, "How it was treated.");
+    v.field("projected", s.projected, "Its projection on the plane.");
+    v.field("ra", s.ra, "The wedge after this step: the clockwise sweep from ra to rb (≤ π).");
+    v.field("rb", s.rb, "The wedge's other side after this step.");
+    v.field("ia", s.ia, "Index of ra in directions.");
+    v.field("ib", s.ib, "Index of rb in directions.");
+  }
+};
+
+// A Chung–Wang frame's wedge, and its hemisphere plane (fields of the
+// frame grouped as the page draws them).
+struct ChungWangWedge {
+  const ChungWangFrame& frame;
+};
+struct ChungWangPlane {
+  const ChungWangFrame& frame;
+};
+
+template <>
+struct Schema<ChungWangWedge> {
+  static constexpr const char* name = "ChungWangWedge";
+  static constexpr const char* doc = "The final wedge: clockwise sweep from ra to rb (indices into directions).";
+  template <class V>
+  static void fields(V& v, const ChungWangWedge& x) {
+    const ChungWangFrame& f = x.frame;
+    v.field("ra", f.ra, "The wedge's first side.");
+    v.field("rb", f.rb, "The wedge's last side.");
+    v.field("ia", f.ia, "Index of ra in directions.");
+    v.field("ib", f.ib, "Index of rb in directions.");
+  }
+};
+
+template <>
+struct Schema<ChungWangPlane> {
+  static constexpr const char* name = "ChungWangPlane";
+  static constexpr const char* doc =
+      "Hemisphere frames: the plane ⊥ r (rows x, y, z = r of the rotation), the 2D projections, the wedge.";
+  template <class V>
+  static void fields(V& v, const ChungWangPlane& x) {
+    const ChungWangFrame& f = x.frame;
+    v.field("outcome", f.outcome, "How the sub-algorithm ended.");
+    v.field("x", f.planeX, "First row of the rotation.");
+    v.field("y", f.planeY, "Second row of the rotation.");
+    v.field("z", f.planeZ, "Third row of the rotation: r.");
+    v.field("projected", f.projected, "Projection of each direction on the plane (z = 0).");
+    v.orNull("wedge", f.hasWedge, ChungWangWedge{f}, "The final wedge.");
+    v.field("steps", f.wedgeSteps, "The sweep, one direction at a time.");
+  }
+};
+
+template <>
+struct Schema<ChungWangFrame> {
+  static constexpr const char* name = "ChungWangFrame";
+  static constexpr const char* doc = "One step of Chung–Wang's separating-vector algorithm (query \"chungwang\").";
+  template <class V>
+  static void fields(V& v, const ChungWangFrame& f) {
+    v.field("kind", f.event, "What the frame shows.");
+    v.field("reason", f.reason, "Why the step did what it did.");
+    v.field("line", f.line, "1-based line of Trace.pseudocode.");
+    v.field("iteration", f.iteration, "0 for init.");
+    v.field("s", f.s, "The candidate separating axis of this step (unit).");
+    v.orNull("pCore", f.hasSupport, f.pCore, "S_core(A)(s), the support point of A's core (support frames on).");
+    v.orNull("qCore", f.hasSupport, f.qCore, "S_core(B)(−s), the support point of B's core (support frames on).");
+    v.orNull("p", f.hasSupport, f.p, "p = S_A(s) = pCore + r_A s, on the rounded A (support frames on).");
+    v.orNull("q", f.hasSupport, f.q, "q = S_B(−s) = qCore − r_B s, on the rounded B (support frames on).");
+    v.orNull("gap", f.hasSupport, f.gap, "s·(q − p): s separates when it exceeds tolerance.");
+    v.field("tolerance", f.tolerance, "τ: separated iff gap > τ.");
+    v.orNull("r", f.hasR, f.r, "(q − p)/‖q − p‖.");
+    v.field("directions", f.directions, "Every r so far: points on the Gauss sphere.");
+    v.field("hemisphere", f.hemisphere, "A closed hemisphere still holds every r.");
+    v.orNull("w", f.hasW, f.w, "The hemisphere's centre direction (w·r ≥ 0 for every r).");
+    v.orNull("plane", f.hasPlane, ChungWangPlane{f}, "Hemisphere frames: the 2D problem on the plane ⊥ r.");
+    v.orNull("nextS", f.hasNextS, f.nextS, "Reflect: s − 2(r·s)r; switch: w.");
+  }
+};
+
+template <>
+struct Schema<ChungWangResult> {
+  static constexpr const char* name = "ChungWangResult";
+  static constexpr const char* doc = "Chung–Wang's separating-vector test (query \"chungwang\").";
+  template <class V>
+  static void fields(V& v, const ChungWangResult& r) {
+    v.field("intersecting", r.intersecting, "No separating axis was found.");
+    v.orNull("separatingAxis", r.status == ChungWangStatus::Separated, resultVec(r.separatingAxis),
+             "Unit, from A to B: a separating axis when apart; null otherwise.");
+    v.field("iterations", r.iterations, "Pairs of support calls.");
+    v.field("status", r.status,
+            "'max-iterations' (near touching: no decision within the cap) is reported as intersecting.");
+  }
+};
+
+}  // namespace collidoscope
