@@ -317,6 +317,7 @@ class ExactQuickhull {
     for (int i : idx) maxIndex = std::max(maxIndex, i + 1);
     startStamp_.assign(static_cast<std::size_t>(maxIndex), -1);
     startEdge_.assign(static_cast<std::size_t>(maxIndex), -1);
+    next_.assign(static_cast<std::size_t>(maxIndex), -1);
     const int fv[4][3] = {{t[0], t[1], t[2]}, {t[0], t[3], t[1]}, {t[1], t[3], t[2]}, {t[2], t[3], t[0]}};
     for (const auto& f : fv) addFace(f[0], f[1], f[2]);
     for (std::size_t i = 0; i < 4; ++i)
@@ -346,7 +347,7 @@ class ExactQuickhull {
       if (faces_[i].alive) slot[i] = static_cast<int>(out->tri.size()), out->tri.push_back({faces_[i].v[0], faces_[i].v[1], faces_[i].v[2]});
     for (std::size_t i = 0; i < faces_.size(); ++i) {
       if (!faces_[i].alive) continue;
-      if (!faces_[i].conflicts.empty()) return false;  // the guard ran out: cannot happen
+      if (faces_[i].conflictCount > 0) return false;  // the guard ran out: cannot happen
       std::array<int, 3> n{};
       for (int k = 0; k < 3; ++k) n[static_cast<std::size_t>(k)] = slot[static_cast<std::size_t>(faces_[i].nb[k])];
       out->nb.push_back(n);
@@ -363,12 +364,13 @@ class ExactQuickhull {
   struct Face {
     int v[3];
     int nb[3];
-    Vec3 normal;        // unit, accurate to a few ulps (accurateNormal of the input corners)
+    Vec3 normal;        // unit (the plain cross product of the input corners; see slack)
     double slack = 0;   // bound on the rounding of height() for any input point
     int id = 0;
     bool alive = true;
     int mark = -1;
-    std::vector<int> conflicts;
+    int conflictHead = -1;  // the face's conflict points: a list threaded through next_
+    int conflictCount = 0;
     int farthest = -1;
     double farthestDistance = 0;
   };
@@ -423,8 +425,10 @@ class ExactQuickhull {
       }
       if (bestFace < 0) continue;
       Face& f = faces_[static_cast<std::size_t>(bestFace)];
-      if (f.conflicts.empty()) queue_.push_back(bestFace);
-      f.conflicts.push_back(p);
+      if (f.conflictCount == 0) queue_.push_back(bestFace);
+      next_[static_cast<std::size_t>(p)] = f.conflictHead;
+      f.conflictHead = p;
+      ++f.conflictCount;
       if (f.farthest < 0 || bestD > f.farthestDistance) f.farthest = p, f.farthestDistance = bestD;
     }
   }
@@ -432,7 +436,7 @@ class ExactQuickhull {
   int nextFaceWithConflicts() {
     while (head_ < queue_.size()) {
       const int f = queue_[head_];
-      if (faces_[static_cast<std::size_t>(f)].alive && !faces_[static_cast<std::size_t>(f)].conflicts.empty()) return f;
+      if (faces_[static_cast<std::size_t>(f)].alive && faces_[static_cast<std::size_t>(f)].conflictCount > 0) return f;
       ++head_;
     }
     return -1;
@@ -504,9 +508,10 @@ class ExactQuickhull {
     orphans.clear();
     for (int v : visible) {
       Face& f = faces_[static_cast<std::size_t>(v)];
-      for (int q : f.conflicts)
+      for (int q = f.conflictHead; q >= 0; q = next_[static_cast<std::size_t>(q)])
         if (q != eye) orphans.push_back(q);
-      std::vector<int>().swap(f.conflicts);
+      f.conflictHead = -1;
+      f.conflictCount = 0;
       f.alive = false;
     }
     // The cone: one face per horizon edge, linked in order.
@@ -545,7 +550,8 @@ class ExactQuickhull {
       HullTraceFace t;
       t.id = q.id;
       for (int k = 0; k < 3; ++k) t.v[k] = q.v[k];
-      t.conflicts = q.conflicts;
+      for (int p = q.conflictHead; p >= 0; p = next_[static_cast<std::size_t>(p)]) t.conflicts.push_back(p);
+      std::reverse(t.conflicts.begin(), t.conflicts.end());  // in the order they came
       f.faces.push_back(std::move(t));
     }
     return f;
@@ -560,6 +566,7 @@ class ExactQuickhull {
   int stamp_ = 0;
   int iterations_ = 0;
   std::vector<int> startStamp_, startEdge_;  // horizon chaining: vertex → edge it starts
+  std::vector<int> next_;                    // per point: the next conflict point of its face (-1: last)
   std::vector<int> visible_, orphans_, cone_;
   std::vector<HorizonEdge> edges_, loop_;
 };
@@ -860,6 +867,19 @@ class VertexDrops {
 
 // ---- faces at the tolerance ---------------------------------------------------------
 
+// A triangle's unit normal for the plane tests of the merge: the plain
+// cross product unless the triangle is a sliver (its direction is off by
+// ~17u·|e1||e2|/|e1 × e2|, here at most ~140u: a plane distance off by
+// ~1e-14 of the cloud's extent, far below τ), else the double-double one
+// (std::fma is a library call in WebAssembly, so it is kept for slivers).
+Vec3 planeNormal(const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 e1 = b - a, e2 = c - a;
+  const Vec3 n = cross(e1, e2);
+  const double len = length(n);
+  if (len > 0 && length(e1) * length(e2) <= 8 * len) return n * (1 / len);
+  return normalizedOr(accurateNormal(a, b, c), Vec3{});
+}
+
 // Groups of triangles merged into faces (hull.h, step 4).
 class FaceMerge {
  public:
@@ -870,7 +890,7 @@ class FaceMerge {
     tnormal_.resize(n);
     for (std::size_t t = 0; t < n; ++t) {
       parent_[t] = static_cast<int>(t);
-      tnormal_[t] = normalizedOr(accurateNormal(c.at(s.tri[t][0]), c.at(s.tri[t][1]), c.at(s.tri[t][2])), Vec3{});
+      tnormal_[t] = planeNormal(c.at(s.tri[t][0]), c.at(s.tri[t][1]), c.at(s.tri[t][2]));
     }
   }
 
