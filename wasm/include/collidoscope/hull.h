@@ -30,10 +30,15 @@
 //      of the hull of its neighbours.
 //   4. Faces at the tolerance: adjacent faces whose corners lie within τ/2
 //      of each other's plane are merged, most coplanar first, into convex
-//      polygons (the union must stay planar within τ and turn left at every
-//      corner).
-// No step is retried and nothing is validated afterwards: each keeps its
-// promise by construction.
+//      polygons (the union must stay within 3τ/4 of its plane, turn left at
+//      every corner and meet each neighbour in one edge). A merge that
+//      would leave a corner with only two faces around it takes the third
+//      face in, or, when that is not flat, the corner is dropped if it lies
+//      within 2τ of the hull of its neighbours (step 3 runs again, at most
+//      16 times). A hull thinner than τ across one of its faces is that
+//      polygon (step 1's flat case).
+// Each step keeps its promises by construction; nothing is validated and
+// rebuilt afterwards.
 //
 // Tolerance:
 //   τ = relativeTolerance · (extent sum) + 32·u·(largest |coordinate|),

@@ -10,16 +10,6 @@
 
 #include "collidoscope/numeric.h"
 
-// Code that runs rarely (the exact rebuild of nearly degenerate hulls, the
-// validation that decides it) is compiled for size in the wasm build: the
-// download size is part of the product (tests/js/package.test.ts). Native
-// builds, and with them the benchmarks against qhull, are unaffected.
-#if defined(__EMSCRIPTEN__)
-#define COLLIDOSCOPE_SMALL __attribute__((minsize))
-#else
-#define COLLIDOSCOPE_SMALL
-#endif
-
 namespace collidoscope {
 
 struct Vec3 {
