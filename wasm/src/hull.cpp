@@ -57,13 +57,13 @@ constexpr int kMaxDropRounds = 64;
 // A vertex that merging would leave between two faces goes when it is
 // within this·τ of the hull of its neighbours; at most kMaxForcedDrops are.
 constexpr double kForcedGap = 2.0;
-// A hull thinner than this·τ across one of its faces is that polygon.
-constexpr double kFlatWidth = 1.0;
 constexpr int kMaxForcedDrops = 16;
 // Faces a merge may take in beyond the pair it starts from.
 constexpr int kMaxMergeRounds = 4;
+// A hull thinner than this·τ across one of its faces is that polygon.
+constexpr double kFlatWidth = 1.0;
 
-constexpr double kU = std::numeric_limits<double>::epsilon() / 2;
+constexpr double kU = kUnitRoundoff;
 
 double segmentDistance(const Vec3& p, const Vec3& a, const Vec3& b) {
   const Vec3 e = b - a;
@@ -1238,13 +1238,23 @@ class FaceMerge {
 void finishPolyhedron(const Cloud& c, const Surface& s, const std::vector<std::vector<int>>& faces, int iteration,
                       int firstId, ConvexHull* out) {
   out->kind = HullKind::Polyhedron;
+  // Triangles in breadth-first order over shared edges, vertices numbered
+  // as they first appear: neighbours on the surface get nearby numbers,
+  // which keeps hill climbing over the adjacency within a few cache lines.
+  std::vector<int> order{0};
+  std::vector<char> seen(s.tri.size(), 0);
+  seen[0] = 1;
+  for (std::size_t k = 0; k < order.size(); ++k)
+    for (int u : s.nb[static_cast<std::size_t>(order[k])])
+      if (!seen[static_cast<std::size_t>(u)]) seen[static_cast<std::size_t>(u)] = 1, order.push_back(u);
   std::vector<int> remap(c.input.size(), -1);
   std::vector<int> idx;
-  for (const auto& t : s.tri)
-    for (int v : t)
+  for (int ti : order)
+    for (int v : s.tri[static_cast<std::size_t>(ti)])
       if (remap[static_cast<std::size_t>(v)] < 0) remap[static_cast<std::size_t>(v)] = static_cast<int>(idx.size()), idx.push_back(v);
   setVertices(c, out, idx);
-  for (const auto& t : s.tri) {
+  for (int ti : order) {
+    const auto& t = s.tri[static_cast<std::size_t>(ti)];
     const int tri[3] = {remap[static_cast<std::size_t>(t[0])], remap[static_cast<std::size_t>(t[1])], remap[static_cast<std::size_t>(t[2])]};
     out->triangles.push_back({tri[0], tri[1], tri[2]});
     for (int k = 0; k < 3; ++k) {
