@@ -925,7 +925,11 @@ class FaceMerge {
       bool any = false;
       for (const auto& [depth, ab] : pairs) {
         const auto [a, b] = ab;
-        if (touched[static_cast<std::size_t>(a)] || touched[static_cast<std::size_t>(b)]) continue;
+        // Merged this pass already, or taken into another face by a
+        // merge of three: the pair is measured again next pass.
+        if (touched[static_cast<std::size_t>(a)] || touched[static_cast<std::size_t>(b)] ||
+            parent_[static_cast<std::size_t>(a)] != a || parent_[static_cast<std::size_t>(b)] != b)
+          continue;
         int middle = -1;
         if (!merge(a, b, tau, middle)) {
           // A pair within τ/2 of each other's planes must be one face; if
