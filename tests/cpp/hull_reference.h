@@ -638,8 +638,9 @@ inline std::string checkPolyhedron(const std::vector<Vec3>& pts, const ConvexHul
         return o.str();
       }
     }
-  // Adjacent faces are not coplanar within τ/2 (else they should have been
-  // merged): some corner of the neighbour is clearly below the plane.
+  // Adjacent faces facing the same side are not coplanar within τ/2 (else
+  // they should have been merged): some corner of the neighbour is clearly
+  // below the plane.
   std::map<std::pair<int, int>, int> faceOfEdge;
   for (std::size_t f = 0; f < h.faces.size(); ++f)
     for (std::size_t i = 0; i < h.faces[f].size(); ++i)
@@ -654,6 +655,10 @@ inline std::string checkPolyhedron(const std::vector<Vec3>& pts, const ConvexHul
   };
   for (const auto& [edge, f] : faceOfEdge) {
     const int g = faceOfEdge.at({edge.second, edge.first});
+    // Faces facing apart (a fin thinner than τ/2 whose two sides meet at a
+    // sharp edge) lie within τ/2 of each other's planes too, but no merge
+    // could make them one face: their union folds over itself.
+    if (!(dot3(fn[f], fn[g]) > 0)) continue;
     if (!(deepestBelow(f, g) < -0.5 * tau) && !(deepestBelow(g, f) < -0.5 * tau)) {
       o << "faces " << f << " and " << g << " are coplanar within τ/2 but not merged";
       return o.str();

@@ -888,3 +888,331 @@ TEST(HullDegenerate, SpreadVertexNotExtreme2) {
       {0x1p+3, 0x0p+0, -0x1p+3}};
   EXPECT_EQ(checkCloud(pts), "");
 }
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-faces-share-three-corners: a needle (1e15 against
+// ~20, τ = 504) whose near end is a sheet thinner than τ. Two faces of the sheet, coplanar within
+// τ/2, met a sliver face at a corner 69τ from the hull of its neighbours, so merging them would
+// leave that corner with two faces; it lies within τ of every face plane of the hull without it
+// (in the thin wedge between the sheet and a side face), and the merge now drops it.
+TEST(HullDegenerate, NeedleWedgeCornerDropped) {
+  const std::vector<Vec3> pts{{0x0p+0, 0x1.12a88p+23, 0x1.388p+15},
+      {0x1.8p+2, 0x1.4p+2, 0x1.3ca8cb153a753p-37},
+      {0x1.8p+2, -0x0p+0, 0x1.08p+1},
+      {0x1.cp+2, 0x0p+0, 0x1p+1},
+      {0x1.00af4p-991, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+1, 0x1.977420dcp+42},
+      {0x1.4dc938p+29, -0x1.bp+1, 0x1.c6bf52634p+49},
+      {0x1.0000000000001p+0, 0x1.388p+15, 0x1.8p+2},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {0x1.3f3f85001b646p+3, -0x1.c9c38p+25, 0x1p+2},
+      {0x1.4p+2, -0x1p+3, 0x1.cp+2},
+      {-0x1.8bd2fdda89128p-34, -0x1p+3, 0x1.cp+2},
+      {-0x1p+2, -0x1p+3, -0x1p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/merged-face-not-outward: a nearly degenerate cloud (a needle
+// at 2^41, τ = 3.7). Two faces within τ/2 of each other's planes stayed unmerged: their union
+// would meet a third face in two edges at a corner more than 2τ from the hull of its neighbours
+// but within τ of the face planes of the hull without it, which the merge now drops.
+TEST(HullDegenerate, NeedleMergeStuckAtFarCorner) {
+  const std::vector<Vec3> pts{{0x1.8ee773b9dcee8p-2, 0x1.1b9dcee773b9cp-1, -0x1.6e773b9dcee76p+0},
+      {0x1.8ee773b9dcee8p-2, 0x1.1b9dcee773b9cp-1, -0x1.6e773b9dcee76p+0},
+      {0x1.8ee773b9dcee8p-2, 0x1.1b9dcee773b9cp-1, -0x1.6e773b9dcee76p+0},
+      {0x1.8ee773b9dcee8p-2, 0x1.1b9dcee773b9cp-1, -0x1.6e773b9dcee76p+0},
+      {0x1.8ee773b9dcee8p-2, 0x1.1b9dcee773b9cp-1, -0x1.6e773b9dcee76p+0},
+      {0x1.8ee773b9dcee8p-2, 0x1.1b9dcee773b9cp-1, -0x1.6e773b9dcee76p+0},
+      {0x1.8ee773b9dcee8p-2, 0x1.1b9dcee773b9cp-1, -0x1.6e773b9dcee76p+0},
+      {0x1.8ee773b9dcee8p-2, 0x1.1b9dcee773b9cp-1, -0x1.6e773b9dcee76p+0},
+      {0x1.8ee773b9dcee8p-2, 0x1.1b9dcee773b9cp-1, -0x1.6e773b9dcee76p+0},
+      {0x1.27fc7e3f1f8fcp+4, 0x1.56e3f1f8fc7e5p+4, 0x1.b8e070381c0dfp+4},
+      {-0x1.cb48491c430fep+40, 0x1.984040fcd77f8p+37, 0x1.cb48491c0bffp+37},
+      {0x1.cb48491bee248p+40, -0x1.984040fddb594p+37, -0x1.cb48491d5d34p+37},
+      {-0x1.cb48491b9c7b2p+39, 0x1.984040fd58348p+36, 0x1.cb48491c0e5a8p+36},
+      {0x1.587636d4ed898p+41, -0x1.323030bdcfddcp+38, -0x1.587636d51d11p+38},
+      {0x1.86abd5eaf57abp+4, 0x1.162f57abd5ebp+5, 0x1.768542a150a85p+5},
+      {-0x1.587636d4f33e5p+41, 0x1.323030bdb629p+38, 0x1.587636d4eab6p+38},
+      {-0x1.de96cb65b2d96p+4, -0x1.bdb65b2d96cb8p+4, -0x1.41269349a4d26p+5},
+      {-0x1.587636d50ec39p+41, 0x1.323030bd54d84p+38, 0x1.587636d4753a8p+38},
+      {-0x1.587636d511b9p+41, 0x1.323030bd1f794p+38, 0x1.587636d4283p+38},
+      {-0x1.cb48491bff708p+39, 0x1.984040fddad58p+36, 0x1.cb48491d394fp+36},
+      {-0x1.587636d4f9846p+41, 0x1.323030bde4a04p+38, 0x1.587636d536fcp+38},
+      {-0x1.cb48491c1e7cap+40, 0x1.984040fd8c524p+37, 0x1.cb48491cf56bp+37},
+      {0x1.587636d5121ccp+41, -0x1.323030bd1b0b4p+38, -0x1.587636d433a4p+38},
+      {-0x1.587636d4fca77p+41, 0x1.323030bdfbdcp+38, 0x1.587636d55d1e8p+38},
+      {0x1.587636d5005bep+41, -0x1.323030be5b438p+38, -0x1.587636d601e3p+38},
+      {-0x1.587636d511b9p+41, 0x1.323030bd1f794p+38, 0x1.587636d4283p+38},
+      {0x1.cb48491c1313p+40, -0x1.984040fdbfbbcp+37, -0x1.cb48491d5a228p+37},
+      {0x1.cb48491c3d914p+40, -0x1.984040fca02bcp+37, -0x1.cb48491bd6a08p+37},
+      {-0x1.1b8542a150a86p+4, -0x1.452a150a8542cp+4, -0x1.e6af57abd5eaep+4},
+      {0x1.cb48491bdb522p+40, -0x1.984040fd4ff4p+37, -0x1.cb48491c7861p+37},
+      {-0x1.789a4d2693498p+2, 0x1.972d96cb65b2ep+2, 0x1.0349a4d269347p+3},
+      {-0x1.cb48491be70e6p+39, 0x1.984040fe5362p+36, 0x1.cb48491dd4ed8p+36},
+      {-0x1.587636d4ff6f6p+41, 0x1.323030bd79e3p+38, 0x1.587636d49ce68p+38},
+      {0x1.2249a4d26934ap+4, 0x1.44a69349a4d27p+5, 0x1.c2cb65b2d96cap+5},
+      {0x1.cb48491c00492p+39, -0x1.984040fc96b28p+36, -0x1.cb48491b9a68p+36},
+      {-0x1.6e46231188c49p+3, -0x1.a2188c462311ap+4, -0x1.3f9dcee773b9cp+5},
+      {0x1.cb48491bb7229p+39, -0x1.984040fe00578p+36, -0x1.cb48491d6d42p+36},
+      {-0x1.587636d511b9p+41, 0x1.323030bd1f794p+38, 0x1.587636d4283p+38},
+      {-0x1.cb48491be70e6p+39, 0x1.984040fe5362p+36, 0x1.cb48491dd4ed8p+36},
+      {-0x1.587636d511b9p+41, 0x1.323030bd1f794p+38, 0x1.587636d4283p+38},
+      {-0x1.587636d505e32p+41, 0x1.323030bdf4f48p+38, 0x1.587636d55c5ap+38},
+      {0x1.587636d5121ccp+41, -0x1.323030bd1b0b4p+38, -0x1.587636d433a4p+38},
+      {0x1.587636d5121ccp+41, -0x1.323030bd1b0b4p+38, -0x1.587636d433a4p+38},
+      {0x1.587636d51277fp+41, -0x1.323030bdb43fcp+38, -0x1.587636d519ffp+38},
+      {-0x1.587636d511b9p+41, 0x1.323030bd1f794p+38, 0x1.587636d4283p+38},
+      {-0x1.587636d511b9p+41, 0x1.323030bd1f794p+38, 0x1.587636d4283p+38},
+      {-0x1.587636d511b9p+41, 0x1.323030bd1f794p+38, 0x1.587636d4283p+38},
+      {-0x1.587636d511b9p+41, 0x1.323030bd1f794p+38, 0x1.587636d4283p+38},
+      {-0x1.587636d50ba08p+41, 0x1.323030bd3d9ccp+38, 0x1.587636d44f18p+38},
+      {-0x1.587636d50f1ecp+41, 0x1.323030bdee0dp+38, 0x1.587636d55b96p+38},
+      {-0x1.15d269349a4d4p+4, -0x1.3bc9a4d26934ap+5, -0x1.d9b2d96cb65bp+5},
+      {-0x1.587636d511b9p+41, 0x1.323030bd1f794p+38, 0x1.587636d4283p+38},
+      {-0x1.587636d511b9p+41, 0x1.323030bd1f794p+38, 0x1.587636d4283p+38},
+      {0x1.587636d4ed898p+41, -0x1.323030bdcfddcp+38, -0x1.587636d51d11p+38},
+      {0x1.587636d5159bp+41, -0x1.323030bdcb7b8p+38, -0x1.587636d540218p+38},
+      {0x1.2daf57abd5eafp+4, 0x1.23d5eaf57abd8p+1, -0x1.3d5eaf57abd5p+0},
+      {0x1.587636d512a58p+41, -0x1.323030be00da4p+38, -0x1.587636d58d2c8p+38},
+      {-0x1.587636d51509ap+41, 0x1.323030bd834fcp+38, 0x1.587636d4c1808p+38},
+      {0x1.cb48491c31c3dp+39, -0x1.984040fcd8034p+36, -0x1.cb48491c2fe3p+36},
+      {0x1.cb48491bf46abp+40, -0x1.984040fe09d04p+37, -0x1.cb48491da97ap+37}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/orient3d-underflow: a cloud spanning 1e144 (built scaled into
+// [1, 2)) with points whose scaled coordinates are 1e-130 to 1e-302. Products of such
+// coordinates underflow, the exact stage of orient3d was not exact, the quickhull horizon did not
+// chain and the guard returned a polygon with a tolerance of 2e-5 of the scale. Coordinates are
+// now rounded to a grid 2^-250 below the largest before the exact steps.
+TEST(HullDegenerate, Orient3dUnderflowSnapped) {
+  const std::vector<Vec3> pts{{-0x1.c2fc94p+0, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, 0x1.56e1fc2f8f359p-997, 0x1p+2},
+      {-0x1.cp+2, 0x1.fp+0, -0x1.8f097748827e7p+2},
+      {0x1.eaf6c845004dcp+2, -0x1p+3, 0x1.3ffffe87d5822p+3},
+      {-0x1.6666666666667p-1, 0x1.3ffffffffffffp-1001, -0x1.46420296969cp+1},
+      {0x1.cp+2, 0x1p-4, 0x1.cp+2},
+      {-0x1.38p+1, -0x1p+3, 0x1.c6bf526340002p+49},
+      {-0x1.c6bf52634p+49, -0x1p+3, 0x1p+0},
+      {0x1.8p+2, -0x1.22cf7d8p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {0x1.cp+2, 0x1.cp+2, 0x1.cp+2},
+      {0x1.cp+2, 0x1.cp+2, 0x1.cp+2},
+      {0x1.cp+2, 0x1.cp+2, 0x1.cp+2},
+      {0x1.cp+2, 0x1.cp+2, 0x1.cp+2},
+      {0x1.cp+2, 0x1.cp+2, -0x1p+3},
+      {0x1.fd7d7d7d7d7d8p+2, 0x1.4p+2, -0x1.c6bf52634p+49},
+      {-0x1.c6bf52634p+49, 0x1.8p+2, -0x1p+465},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1.ddddd06ddddddp+478, -0x1.dddddddddddddp+478},
+      {-0x1.ddddddddd748fp+480, -0x1.4p+0, -0x1p+3}};
+  HullKind kind = HullKind::Point;
+  EXPECT_EQ(checkCloud(pts, &kind), "");
+  EXPECT_EQ(kind, HullKind::Polyhedron);
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-fin-faces-apart: a needle (5.4e12 against ~60, τ = 2.7)
+// with a fin thinner than τ/2. Its two sides meet at a sharp edge and lie within τ/2 of each
+// other's planes, yet face apart (normals at 174°): no merge can make them one face, and the
+// reference no longer asks for one (hull_reference.h compares faces facing the same side).
+TEST(HullDegenerate, NeedleFinFacesApart) {
+  const std::vector<Vec3> pts{{-0x1.3dbffff737372p+5, -0x1.3a52453bf8b8p+41, 0x1.8p+4},
+      {0x1.240001a5a5acp+0, 0x1.3a52453c0c2p+41, 0x1.8p+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {0x1.6fbfffe5a5a54p+4, 0x1.a3185c4fd74p+39, -0x1.8p+4},
+      {-0x1.be7fffee6e6e3p+3, 0x1.a4p+2, 0x1.cp+4},
+      {-0x1.2bdffff2d2d2ap+5, -0x1.a3185c4fe97p+40, 0x1.2p+5},
+      {-0x1.1c800034b4b57p+3, -0x1.a3185c50197p+40, -0x1.8p+3},
+      {-0x1.a9p+4, -0x1.3a52453bffep+41, 0x0p+0},
+      {0x1.8400008c8c8e8p+1, 0x1.8bp+4, -0x1.8p+3},
+      {-0x1.41000069696aep+2, -0x1.3a52453c0a3p+41, -0x1.4p+5},
+      {-0x1.e2ffffdcdcdc6p+3, 0x1.04p+4, 0x1.cp+4},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.63dffff2d2d2ap+5, -0x1.3a52453bf4b8p+41, 0x1p+5},
+      {-0x1.77bfffe5a5a54p+4, 0x1.69p+4, 0x1.6p+5},
+      {0x1.ff7fffcb4b4a9p+3, -0x1.46p+4, -0x1.cp+4},
+      {0x1.bp+0, 0x1.dp+1, -0x1p+2},
+      {0x1.6bp+4, 0x1.3a52453c01dp+41, 0x1p+3},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.2f7fffcb4b4a8p+3, 0x1.a3185c50169p+40, 0x1.ap+5},
+      {-0x1.39bfffe5a5a54p+4, -0x1.a3185c4fc8cp+39, 0x1p+4},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {0x1.6bbfffe5a5a54p+4, 0x1.a3185c4fe84p+40, -0x1p+2},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.e7bfffe5a5a54p+4, -0x1.a3185c4fd2ep+39, 0x1.4p+5},
+      {0x1.427fffee6e6e3p+3, -0x1.58p+1, -0x1.4p+4},
+      {0x1.eep+3, 0x1.3a52453c002p+41, 0x1.8p+4},
+      {-0x1.277fffcb4b4a8p+3, 0x1.a3185c5033ep+39, 0x1p+5},
+      {-0x1.2f7fffcb4b4a8p+3, 0x1.a3185c50169p+40, 0x1.ap+5},
+      {0x1.01bffff737372p+5, 0x1.3a52453bf9dp+41, -0x1p+3},
+      {-0x1.18p+1, 0x1.a3185c4ffd2p+39, 0x1.8p+4},
+      {0x1.4400008c8c8e8p+1, 0x1.a3185c5011fp+40, 0x1.cp+4},
+      {0x1.6bp+4, 0x1.3a52453c01dp+41, 0x1p+3},
+      {0x1.dbbfffe5a5a54p+4, 0x1.3a52453bf42p+41, 0x0p+0},
+      {0x1.6bp+4, 0x1.3a52453c01dp+41, 0x1p+3},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {0x1.2400008c8c8e8p+1, 0x1.3a52453c0748p+41, 0x1.8p+5},
+      {-0x1.fep+3, -0x1.a3185c4ffe1p+40, -0x1p+2},
+      {-0x1.a67fffee6e6e3p+3, -0x1.3a52453bf7a8p+41, -0x1p+5},
+      {-0x1.3dbffff737372p+5, -0x1.3a52453bf8b8p+41, 0x1.8p+4},
+      {-0x1.63dffff2d2d2ap+5, -0x1.3a52453bf4b8p+41, 0x1p+5},
+      {0x1.9b7fffcb4b4a8p+3, -0x1.a3185c500f5p+40, -0x1.ep+5},
+      {-0x1.26p+3, -0x1.7p+0, 0x1.4p+4},
+      {0x1.92c00008c8c8ep+4, 0x1.3a52453c078p+41, 0x0p+0}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-tetrahedron-thinner-than-tau: a needle 2.7e13 long whose
+// hull is a tetrahedron thinner than τ (a vertex 0.9τ from the opposite face). Dropping that
+// vertex would leave three, which span no solid: the drop was abandoned and two vertices within τ
+// of each other stayed. Now a hull that cannot lose a vertex without going flat has its width
+// measured.
+TEST(HullDegenerate, NeedleTetrahedronThinnerThanTau) {
+  const std::vector<Vec3> pts{{0x1.889a63cdf0f36p+42, 0x1.e4e4366918ff8p+43, 0x1.c02ff68623d5p+39},
+      {0x1.2673cada7c4ep+43, 0x1.6bab28ced2c19p+44, 0x1.5023f8e477e1p+40},
+      {0x1.2673cada798b6p+43, 0x1.6bab28ced42dep+44, 0x1.5023f8e468d9p+40},
+      {0x1.889a63cdf6c1cp+42, 0x1.e4e436691c329p+43, 0x1.c02ff685ca2ep+39},
+      {0x1.889a63cdf6c1cp+42, 0x1.e4e436691c329p+43, 0x1.c02ff685ca2ep+39},
+      {0x1.2673cada798b6p+43, 0x1.6bab28ced42dep+44, 0x1.5023f8e468d9p+40},
+      {0x1.2673cada798b6p+43, 0x1.6bab28ced42dep+44, 0x1.5023f8e468d9p+40},
+      {0x1.2673cada779bep+43, 0x1.6bab28ced31cep+44, 0x1.5023f8e486bcp+40},
+      {0x1.889a63cdf9848p+42, 0x1.e4e436691ac64p+43, 0x1.c02ff685d9358p+39},
+      {-0x1.889a63cdfd0c8p+41, -0x1.e4e436691ca9ep+42, -0x1.c02ff685a954p+38},
+      {0x1.2673cada76a43p+43, 0x1.6bab28ced2945p+44, 0x1.5023f8e495ac8p+40},
+      {0x1.1dd8d4bd8bf82p+3, 0x1.bdabcae51c94cp+3, -0x1.72826699910cp+4},
+      {-0x1.889a63cdfd964p+41, -0x1.e4e436691420ap+42, -0x1.c02ff6864df68p+38},
+      {-0x1.889a63cdf73e2p+41, -0x1.e4e436691976ap+42, -0x1.c02ff68602fbp+38},
+      {-0x1.889a63cdfeb2ap+41, -0x1.e4e4366917afp+42, -0x1.c02ff686032ap+38},
+      {-0x1.2673cada7aa06p+43, -0x1.6bab28ced2cb2p+44, -0x1.5023f8e480cb8p+40},
+      {-0x1.56e047a4155e6p+1, 0x1.209e63c7a7a96p+0, -0x1.7ce0fde5fb8b4p-1},
+      {-0x1.56e047a4155e6p+1, 0x1.209e63c7a7a96p+0, -0x1.7ce0fde5fb8b4p-1},
+      {-0x1.2673cada7ad52p+43, -0x1.6bab28ced22bcp+44, -0x1.5023f8e48c06p+40},
+      {0x1.2673cada7893ap+43, 0x1.6bab28ced3a56p+44, 0x1.5023f8e477cap+40},
+      {0x1.889a63cdffe3cp+41, 0x1.e4e436691a616p+42, 0x1.c02ff685c172p+38},
+      {-0x1.889a63cdfe698p+41, -0x1.e4e4366911a32p+42, -0x1.c02ff6867ae08p+38},
+      {0x1.2673cada7bbfcp+43, 0x1.6bab28ced0fa6p+44, 0x1.5023f8e49d478p+40},
+      {0x1.97e0b6381e27fp+4, -0x1.9362a98907becp+1, -0x1.7c424b5ea81dcp+3},
+      {0x1.889a63cdf4d9cp+41, 0x1.e4e436692012dp+42, 0x1.c02ff6858552p+38},
+      {-0x1.2673cada7da9fp+43, -0x1.6bab28ced2427p+44, -0x1.5023f8e47d21p+40},
+      {-0x1.ed98c821237f9p+4, 0x1.5a0086a857b43p+2, 0x1.4ca62ba1e8ac6p+3},
+      {-0x1.889a63cdf54eep+41, -0x1.e4e4366918659p+42, -0x1.c02ff68620dd8p+38},
+      {-0x1.889a63cdf92d8p+41, -0x1.e4e436691a87cp+42, -0x1.c02ff685e519p+38},
+      {0x1.bc3085c9ab003p+3, -0x1.fe70a8ce698f5p+3, 0x1.50f471f61a418p+3},
+      {-0x1.56e047a4155e6p+1, 0x1.209e63c7a7a96p+0, -0x1.7ce0fde5fb8b4p-1}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-round-drops-to-three: a needle 9e12 long ending in a
+// cluster ~10 wide (τ = 4.5). One round dropped two vertices that are not neighbours, the three
+// left spanned no solid, and the round was abandoned with both kept (2 apart). A round now keeps
+// four vertices and leaves the rest to the width test.
+TEST(HullDegenerate, NeedleRoundDropsToThree) {
+  const std::vector<Vec3> pts{{-0x1.05ef39b2p+43, -0x1p+3, -0x1p+3},
+      {-0x1.cp+2, 0x1.fffffffffffffp-1, -0x1.248b57f88a0c5p+3},
+      {-0x1p+2, -0x1p+3, -0x1p+3},
+      {-0x1p+3, -0x1p+1, -0x1.26fffffffffe6p+3},
+      {-0x1p+2, 0x1p+1, -0x1.bp+1},
+      {-0x1p+2, -0x1p+3, -0x1.3ffd8214148p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/nudged-lattice-drop-order: a lattice nudged by ~1e-10 (τ = 6e-11).
+// A vertex 1.6e-5 τ from the hull of its neighbours waited (a neighbour of a dropped one) while a
+// neighbour 0.84τ out was dropped, which left it 1.1τ out and kept though the brute force does not
+// call it extreme. A waiting vertex now holds back its neighbours with larger gaps.
+TEST(HullDegenerate, NudgedLatticeDropOrder) {
+  const std::vector<Vec3> pts{{0x1.28de3e63e6cdep-32, 0x1.d0000000946f2p+1, -0x1.0000000001a63p+2},
+      {-0x1.92bfffe592d82p+4, 0x1.240000004a379p+2, 0x1.bfffffffff2cep+3},
+      {-0x1.870000232378p+2, -0x1.b8p+1, 0x1.6p+4},
+      {0x1.58bfffe5ab955p+4, 0x1.0000000062f4cp+0, -0x1.c000000000466p+3},
+      {-0x1.467fffee80d1ep+4, 0x1.47ffffff6b90ep+1, 0x1.0000000000699p+4},
+      {0x1.58bfffe592d82p+4, 0x1.fffffffdae438p-1, -0x1.bfffffffff2cep+3},
+      {0x1.5bffffffdae44p+3, 0x1.15ffffffdae44p+3, -0x1.bfffffffff967p+4},
+      {-0x1.b5ffff2cf9b5ap+1, 0x1.d60000000c5e9p+3, -0x1.1000000000119p+5},
+      {-0x1.c97fffcb25b04p+3, 0x1.34000000251bcp+3, -0x1.4000000000d32p+3},
+      {-0x1.807fffee49284p+3, 0x1.20000000946f2p+1, 0x1.3fffffffff2cep+3},
+      {-0x1.c2ffff96dfcf9p+2, 0x1.9fffffffdae44p+3, -0x1.9fffffffff967p+4},
+      {-0x1.23ffff73722p+1, 0x1.6p+3, -0x1.8p+4},
+      {0x1.92bfffe5b7f3ep+4, 0x1.58000000946f2p+1, -0x1.6000000000699p+4},
+      {-0x1.dp+2, 0x1p-2, 0x1.8p+3},
+      {-0x1.467fffee80d1ep+4, 0x1.47ffffff6b90ep+1, 0x1.0000000000699p+4},
+      {-0x1.1ebfffe592d82p+4, 0x1.fc0000004a379p+2, -0x1.00000000034c7p+1}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-prism-wedge-corner: a prism 5.4e12 long and ~100 across
+// with a corner bulging 1.7τ out at its middle (τ = 2.7). Two side faces within τ/2 of each
+// other's planes could not be merged without leaving an end corner with two faces; that corner is
+// 33τ from the hull of its neighbours but 1.9τ from the face planes of the hull without it. It
+// now goes, and every merged face keeps it within 2τ of its plane.
+TEST(HullDegenerate, NeedlePrismWedgeCorner) {
+  const std::vector<Vec3> pts{{-0x1.0d3ffff737372p+4, -0x1.3a52453bf88p+41, -0x1.8p+4},
+      {0x1.240001a5a5acp+0, 0x1.3a52453c0c2p+41, 0x1.8p+5},
+      {-0x1.2f7fffcb4b4a8p+3, 0x1.a3185c50169p+40, 0x1.ap+5},
+      {0x1.240001a5a5acp+0, 0x1.3a52453c0c2p+41, 0x1.8p+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {0x1.76ffff969695p+2, -0x1.3a52453c07a8p+41, -0x1p+6},
+      {-0x1.82p+3, -0x1.3a52453bfc8p+41, -0x1p+5},
+      {0x1.76ffff969695p+2, -0x1.3a52453c07a8p+41, -0x1p+6},
+      {0x1.76ffff969695p+2, -0x1.3a52453c07a8p+41, -0x1p+6},
+      {-0x1.56ffff9696952p+2, 0x1.fp+4, 0x1p+2},
+      {0x1.0c800034b4b57p+3, 0x1.3a52453c0ddp+41, 0x1p+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.be7fffee6e6e3p+3, 0x1.a4p+2, 0x1.cp+4},
+      {0x1.e3bfffe5a5a54p+4, 0x1.a3185c4fdep+39, -0x1.4p+5},
+      {-0x1.3dbffff737372p+5, -0x1.3a52453bf8b8p+41, 0x1.8p+4},
+      {0x1.1dffff2d2d2ap+1, -0x1.3a52453c088p+41, -0x1.cp+5},
+      {0x1.76ffff969695p+2, -0x1.3a52453c07a8p+41, -0x1p+6},
+      {-0x1.77bfffe5a5a54p+4, 0x1.69p+4, 0x1.6p+5},
+      {-0x1.07bfffe5a5a54p+4, 0x1.a3185c502d2p+39, 0x1.8p+5},
+      {-0x1.1dffff2d2d2ap+1, 0x1.a3185c5019fp+40, 0x1.2p+5},
+      {-0x1.1c800034b4b57p+3, -0x1.a3185c50197p+40, -0x1.8p+3},
+      {0x1.8400008c8c8e8p+1, 0x1.8bp+4, -0x1.8p+3},
+      {0x1.a9p+4, 0x1.a3185c5008bp+40, -0x1.4p+4},
+      {0x1.01bffff737372p+5, 0x1.3a52453bf9dp+41, -0x1p+3},
+      {0x1.dbbfffe5a5a54p+4, 0x1.3a52453bf42p+41, 0x0p+0},
+      {0x1.240001a5a5acp+0, 0x1.3a52453c0c2p+41, 0x1.8p+5},
+      {0x1.31000069696bp+2, 0x1.3a52453c0cf8p+41, 0x1.4p+5},
+      {-0x1.3dffff2d2d2ap+1, 0x1.3a52453c0b48p+41, 0x1.cp+5},
+      {-0x1.fep+3, -0x1.a3185c4ffe1p+40, -0x1p+2},
+      {0x1.ccc00008c8c8ep+4, 0x1.3a52453c0858p+41, -0x1p+3},
+      {-0x1.3dbffff737372p+5, -0x1.3a52453bf8b8p+41, 0x1.8p+4},
+      {0x1.277fffcb4b4a8p+3, -0x1.a3185c5011p+40, -0x1.ap+5},
+      {0x1.92c00008c8c8ep+4, 0x1.3a52453c078p+41, 0x0p+0}};
+  EXPECT_EQ(checkCloud(pts), "");
+}

@@ -35,9 +35,9 @@ using detail::ddTwoSum;
 
 // Fractions of the tolerance τ that the steps work to. The promises they
 // add up to (checked by tests/cpp/hull_reference.h): every input point lies
-// within 2τ of every merged face's plane, adjacent faces are not within
-// τ/2 of each other's plane, and a vertex is not within τ of the hull of
-// its neighbours.
+// within 2τ of every merged face's plane, adjacent faces facing the same
+// side are not within τ/2 of each other's plane, and a vertex is not within
+// τ of the hull of its neighbours.
 //   * A vertex within kDropGap·τ of the hull of its neighbours goes.
 //   * Every point dropped so far must stay within kDropBudget·τ of the hull
 //     of the vertices kept; a vertex whose removal would break that stays.
@@ -58,6 +58,10 @@ constexpr int kMaxDropRounds = 64;
 // within this·τ of the hull of its neighbours; at most kMaxForcedDrops are.
 constexpr double kForcedGap = 2.0;
 constexpr int kMaxForcedDrops = 16;
+// Farther than that, it goes when it (and every point leaning on it) lies
+// within kForcedHeight·τ of every face plane of the hull of the rest, and
+// merged faces keep those points within that height of their planes.
+constexpr double kForcedHeight = 2.0;
 // Faces a merge may take in beyond the pair it starts from.
 constexpr int kMaxMergeRounds = 4;
 // A hull thinner than this·τ across one of its faces is that polygon.
@@ -711,9 +715,24 @@ class VertexDrops {
       std::vector<char> waiting(verts_.size(), 0);
       std::vector<char> gone(verts_.size(), 0);
       bool any = false;
+      std::size_t kept = verts_.size();
       for (const auto& [gap, k] : candidates) {
-        if (waiting[static_cast<std::size_t>(k)]) continue;
+        // A waiting vertex holds back its neighbours with larger gaps too:
+        // dropping one of them first could leave it farther than τ from
+        // the hull of its new neighbours although it lies on the hull of
+        // the points (their nearly flat stretch would keep the wrong one).
+        if (waiting[static_cast<std::size_t>(k)]) {
+          for (int w : link(static_cast<std::size_t>(k))) waiting[static_cast<std::size_t>(slot_[static_cast<std::size_t>(w)])] = 1;
+          continue;
+        }
+        // A solid needs four vertices: a candidate beyond that means the
+        // cloud is within about τ of a plane (the caller measures it).
+        if (kept <= 4) {
+          flattened_ = true;
+          break;
+        }
         if (!tryDrop(static_cast<std::size_t>(k), gap, tau)) continue;
+        --kept;
         gone[static_cast<std::size_t>(k)] = 1;
         for (int w : link(static_cast<std::size_t>(k))) waiting[static_cast<std::size_t>(slot_[static_cast<std::size_t>(w)])] = 1;
         any = true;
@@ -724,12 +743,24 @@ class VertexDrops {
         if (!gone[k]) idx.push_back(verts_[k]);
       int t[4];
       Surface next;
-      // The kept vertices hold every point within the budget, so they span
-      // a solid whenever the cloud does; the guards keep the last surface.
-      if (!tetrahedronOf(c_, idx, t) || !qh_.build(idx, t, 0, &next)) return;
+      // Kept vertices that no longer span a solid mean the cloud is within
+      // about τ of a plane (the dimension step, which measures from one
+      // triangle of extreme points, can miss that); the last surface stays
+      // and the caller measures its width.
+      if (!tetrahedronOf(c_, idx, t) || !qh_.build(idx, t, 0, &next)) {
+        flattened_ = true;
+        return;
+      }
       *s = std::move(next);
     }
   }
+
+  // Whether a drop was held back because the vertices left would not span
+  // a solid.
+  bool flattened() const { return flattened_; }
+  // The points (input indices) that face planes must keep within
+  // kForcedHeight·τ: those of forced drops measured against planes.
+  const std::vector<int>& heightBound() const { return heightBound_; }
 
   // Drops vertex v of s, which the face merge would leave with only two
   // faces around it (FaceMerge::stuck), when it lies within kForcedGap·τ of
@@ -740,13 +771,28 @@ class VertexDrops {
     const int k = slot_[static_cast<std::size_t>(v)];
     if (k < 0) return false;
     const std::vector<int> link = this->link(static_cast<std::size_t>(k));
-    if (!(distanceToHull(c_.at(v), link) <= kForcedGap * c_.tolerance)) return false;
+    const bool near = distanceToHull(c_.at(v), link) <= kForcedGap * c_.tolerance;
     std::vector<int> idx;
     for (int w : verts_)
       if (w != v) idx.push_back(w);
     int t[4];
     Surface next;
-    if (!tetrahedronOf(c_, idx, t) || !qh_.build(idx, t, 0, &next)) return false;
+    if (!tetrahedronOf(c_, idx, t) || !qh_.build(idx, t, 0, &next)) {
+      flattened_ = true;
+      return false;
+    }
+    // Farther than that, v still goes when it and every point leaning on it
+    // lie within kForcedHeight·τ of every face plane of the hull of the rest
+    // (the containment the hull promises is measured against face planes).
+    // Such a v sits in the thin wedge between two faces meeting at a tiny
+    // angle: near both planes, yet far from their common edge.
+    if (!near) {
+      if (dependents_.empty()) dependents_.resize(c_.input.size());
+      std::vector<int> points{v};
+      for (int d : dependents_[static_cast<std::size_t>(v)]) points.push_back(dropped_[static_cast<std::size_t>(d)].point);
+      if (!(heightAbove(points, next) <= kForcedHeight * c_.tolerance)) return false;
+      heightBound_.insert(heightBound_.end(), points.begin(), points.end());
+    }
     if (dependents_.empty()) dependents_.resize(c_.input.size());
     for (int d : dependents_[static_cast<std::size_t>(v)]) {
       std::vector<int>& sup = dropped_[static_cast<std::size_t>(d)].support;
@@ -812,6 +858,20 @@ class VertexDrops {
     return true;
   }
 
+  // The greatest height of the points (input indices) above the planes of
+  // the triangles of s (normals in double-double: a needle's sliver
+  // triangles have poor plain ones).
+  double heightAbove(const std::vector<int>& points, const Surface& s) const {
+    double worst = -std::numeric_limits<double>::infinity();
+    for (const auto& t : s.tri) {
+      const Vec3& a = c_.at(t[0]);
+      const Vec3 n = normalizedOr(accurateNormal(a, c_.at(t[1]), c_.at(t[2])), Vec3{});
+      if (n == Vec3{}) return std::numeric_limits<double>::infinity();
+      for (int p : points) worst = std::fmax(worst, dot(n, c_.at(p) - a));
+    }
+    return worst;
+  }
+
   double distanceToHull(const Vec3& q, const std::vector<int>& set) {
     rel_.clear();
     for (int i : set) rel_.push_back(c_.at(i));
@@ -863,6 +923,8 @@ class VertexDrops {
   std::vector<Dropped> dropped_;
   std::vector<std::vector<int>> dependents_;  // per input index: dropped points whose support may hold it
   std::vector<Vec3> rel_;
+  std::vector<int> heightBound_;
+  bool flattened_ = false;
 };
 
 // ---- faces at the tolerance ---------------------------------------------------------
@@ -883,7 +945,10 @@ Vec3 planeNormal(const Vec3& a, const Vec3& b, const Vec3& c) {
 // Groups of triangles merged into faces (hull.h, step 4).
 class FaceMerge {
  public:
-  FaceMerge(const Cloud& c, const Surface& s) : c_(c), s_(s) {
+  // `heightBound`: points every merged face must keep within
+  // kForcedHeight·τ of its plane (VertexDrops::heightBound).
+  FaceMerge(const Cloud& c, const Surface& s, const std::vector<int>& heightBound)
+      : c_(c), s_(s), heightBound_(heightBound) {
     const std::size_t n = s.tri.size();
     parent_.resize(n);
     gid_.assign(n, -1);
@@ -1118,6 +1183,8 @@ class FaceMerge {
     if (u->normal == Vec3{}) return false;
     for (int i : u->corners)
       if (!(std::fabs(planeDistance(*u, i)) <= kMergeFlatness * tau)) return false;
+    for (int i : heightBound_)
+      if (!(planeDistance(*u, i) <= kForcedHeight * tau)) return false;
     return outline(u) && meetsNeighboursAtEdges(*u, offender);
   }
 
@@ -1228,6 +1295,7 @@ class FaceMerge {
 
   const Cloud& c_;
   const Surface& s_;
+  const std::vector<int>& heightBound_;
   std::vector<int> parent_;
   std::vector<int> gid_;         // per root: its merged Group, or -1 for a single triangle
   std::vector<Group> merged_;
@@ -1365,10 +1433,10 @@ void build(const std::vector<Vec3>& input, const HullSettings& settings, HullRec
   drops.run(&s);
   std::vector<std::vector<int>> faces;
   for (int forced = 0;; ++forced) {
-    FaceMerge merge(c, s);
+    FaceMerge merge(c, s, drops.heightBound());
     merge.run();
     faces = merge.faces();
-    if (merge.unmerged()) {
+    if (merge.unmerged() || drops.flattened()) {
       // Thinner than the tolerance across a face: every point is within τ
       // of that plane (the vertices are, and the points within their
       // budget of the vertices' hull), so the hull is that polygon.
@@ -1396,6 +1464,20 @@ void build(const std::vector<Vec3>& input, const HullSettings& settings, HullRec
 // stays far from overflow and underflow.
 constexpr int kHullMaxExponent = 100;
 
+// Grid. The exact stage of the orientation test (sums and products of
+// coordinate differences, up to degree 3) is exact only while no product
+// underflows below 2^-1074; a cloud at ~1 with a point at 1e-300 breaks it,
+// two visibility decisions disagree and the horizon does not chain. So the
+// builder works on coordinates rounded to multiples of 2^(e − kHullGridBits),
+// where 2^e ≤ the largest |coordinate| < 2^(e+1): every intermediate is then
+// a multiple of 2^(3(e − kHullGridBits)) ≥ 2^-1050 (e ≥ −kHullMaxExponent),
+// which doubles hold exactly, subnormal or not. The rounding moves a point
+// by at most 2^(e − kHullGridBits) ≪ the tolerance (≥ 32u·2^e); vertices are
+// reported as the input points.
+constexpr int kHullGridBits = 250;
+
+double snapToGrid(double x, int shift) { return std::ldexp(std::nearbyint(std::ldexp(x, -shift)), shift); }
+
 }  // namespace
 
 bool buildHull(const std::vector<Vec3>& points, const HullSettings& settings, ConvexHull* out, HullError* err,
@@ -1418,22 +1500,31 @@ bool buildHull(const std::vector<Vec3>& points, const HullSettings& settings, Co
     return false;
   }
   const int exponent = big > 0 ? std::ilogb(big) : 0;
-  if (exponent >= -kHullMaxExponent && exponent <= kHullMaxExponent) {
+  const bool inRange = exponent >= -kHullMaxExponent && exponent <= kHullMaxExponent;
+  const int scale = inRange ? 0 : exponent;  // the cloud is built scaled by 2^-scale
+  const int shift = exponent - scale - kHullGridBits;
+  // Coordinates at or above 2^(shift + 53) are multiples of the grid step.
+  const double fine = std::ldexp(1.0, exponent - kHullGridBits + 53);
+  bool onGrid = inRange;
+  for (std::size_t i = 0; i < points.size() && onGrid; ++i)
+    for (int a = 0; a < 3; ++a) {
+      const double x = points[i][a];
+      if (std::fabs(x) < fine && x != 0 && snapToGrid(x, shift) != x) onGrid = false;
+    }
+  if (onGrid) {
     build(points, settings, trace, out);
     return true;
   }
   std::vector<Vec3> scaled(points.size());
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const Vec3& p = points[i];
-    scaled[i] = {std::ldexp(p.x, -exponent), std::ldexp(p.y, -exponent), std::ldexp(p.z, -exponent)};
-  }
+  for (std::size_t i = 0; i < points.size(); ++i)
+    for (int a = 0; a < 3; ++a) scaled[i][a] = snapToGrid(std::ldexp(points[i][a], -scale), shift);
   const std::size_t firstFrame = trace ? trace->frames.size() : 0;
   build(scaled, settings, trace, out);
   for (std::size_t i = 0; i < out->vertices.size(); ++i) out->vertices[i] = points[static_cast<std::size_t>(out->inputIndex[i])];
-  out->tolerance = std::ldexp(out->tolerance, exponent);
-  if (trace)
+  out->tolerance = std::ldexp(out->tolerance, scale);
+  if (trace && scale != 0)
     for (std::size_t f = firstFrame; f < trace->frames.size(); ++f)
-      trace->frames[f].eyeDistance = std::ldexp(trace->frames[f].eyeDistance, exponent);
+      trace->frames[f].eyeDistance = std::ldexp(trace->frames[f].eyeDistance, scale);
   return true;
 }
 

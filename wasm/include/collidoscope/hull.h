@@ -11,7 +11,8 @@
 // bachelor's thesis, Mikkeli University of Applied Sciences, 2011, ch. 4
 // (visible faces, horizon, new faces).
 //
-// The build (hull.cpp):
+// The build (hull.cpp), on coordinates rounded to multiples of 2^-250 of
+// the largest (far inside τ; the exact predicates then never underflow):
 //   1. Dimension at the tolerance τ: the two most distant of the six
 //      axis-extreme points, the point farthest from their line, the point
 //      farthest from that plane. A step that finds no distance above τ ends
@@ -25,18 +26,24 @@
 //   3. Vertices at the tolerance: a vertex within τ of the hull of its
 //      neighbours is dropped, when every point dropped before it stays
 //      within its budget of the hull of the vertices kept; then the exact
-//      hull of the kept vertices is built again. Every input point ends
-//      within that budget of the result, and no kept vertex lies within τ
-//      of the hull of its neighbours.
-//   4. Faces at the tolerance: adjacent faces whose corners lie within τ/2
-//      of each other's plane are merged, most coplanar first, into convex
-//      polygons (the union must stay within 3τ/4 of its plane, turn left at
-//      every corner and meet each neighbour in one edge). A merge that
-//      would leave a corner with only two faces around it takes the third
-//      face in, or, when that is not flat, the corner is dropped if it lies
-//      within 2τ of the hull of its neighbours (step 3 runs again, at most
-//      16 times). A hull thinner than τ across one of its faces is that
-//      polygon (step 1's flat case).
+//      hull of the kept vertices is built again. Vertices within τ of each
+//      other's neighbourhoods go smallest gap first, and a round keeps at
+//      least four. Every input point ends within that budget of the result,
+//      and no kept vertex lies within τ of the hull of its neighbours.
+//   4. Faces at the tolerance: adjacent faces facing the same side whose
+//      corners lie within τ/2 of each other's plane are merged, most
+//      coplanar first, into convex polygons (the union must stay within
+//      3τ/4 of its plane, turn left at every corner and meet each neighbour
+//      in one edge). A merge that would leave a corner with only two faces
+//      around it takes the third face in, or, when that is not flat, the
+//      corner is dropped if it lies within 2τ of the hull of its neighbours
+//      or within 2τ of every face plane of the hull without it (a corner in
+//      the thin wedge between two faces at a tiny angle; merged faces then
+//      keep it within 2τ of their planes). Step 3 runs again, at most 16
+//      times. When a pair that must merge cannot, or a vertex within τ
+//      cannot go without leaving a flat set, the hull's width across its
+//      faces is measured: thinner than τ, it is that polygon (step 1's flat
+//      case).
 // Each step keeps its promises by construction; nothing is validated and
 // rebuilt afterwards.
 //
