@@ -961,9 +961,27 @@ inline std::string bruteForceSandwich(const std::vector<Vec3>& pts, const Convex
   if (dim < dimHi || dim > dimLo)
     return std::string("kind ") + collidoscope::hullKindName(h.kind) + ", brute-force dimension " + std::to_string(dimLo) +
            " at τ/8 and " + std::to_string(dimHi) + " at 8τ";
-  for (const Vec3& v : h.vertices) {
+  // At τ/8, points that are not vertices of the exact hull but lie within
+  // τ/8 of its surface count as extreme, and the hull, whose vertices are
+  // input points, may use other points within the tolerance to stand for
+  // the same corner: a cluster between two arms of a needle that reach
+  // beyond it, or a run of nearly collinear points where a needle's long
+  // edges meet at a tiny angle. Any of those keeps the hull within τ. So a
+  // vertex that no extreme point is near must at least be extreme at τ/8
+  // among the hull's own vertices (not within τ/8 of the hull of the
+  // others); with every point inside every face plane within 2τ (check()),
+  // that leaves no vertex that should have gone.
+  std::vector<Vec3> own(h.vertices.begin(), h.vertices.end());
+  std::vector<int> ownExtreme;
+  bool ownDone = false;
+  for (std::size_t k = 0; k < h.vertices.size(); ++k) {
+    const Vec3& v = h.vertices[k];
     bool found = false;
     for (int i : lo) found = found || ref::dist(d[static_cast<std::size_t>(i)], v) <= 2 * tau;
+    if (!found) {
+      if (!ownDone) ownExtreme = hullref::extremePoints(own, tLo, eps), ownDone = true;
+      found = std::find(ownExtreme.begin(), ownExtreme.end(), static_cast<int>(k)) != ownExtreme.end();
+    }
     if (!found) return "hull vertex " + pointText(v) + " is not extreme (brute force, tolerance τ/8)";
   }
   for (int i : hi) {

@@ -324,6 +324,48 @@ TEST(HullReference, CheckerRejectsBrokenHulls) {
   ConvexHull extra = good;
   extra.vertices.push_back(cube[8]);
   EXPECT_NE(hullcheck::compareWithBruteForce(cube, extra).error, "");
+  // The sandwich: a vertex that is not extreme is caught even where it is
+  // measured against the hull's own vertices (the needle case below): the
+  // middle of an edge, and the centre.
+  std::vector<Vec3> edged = cube;
+  edged.push_back({0.5, 0, 0});
+  ConvexHull mid = build(edged);
+  ASSERT_EQ(hullref::bruteForceSandwich(edged, mid), "");
+  mid.vertices.push_back(edged.back());
+  EXPECT_NE(hullref::bruteForceSandwich(edged, mid), "");
+  mid.vertices.back() = cube[8];
+  EXPECT_NE(hullref::bruteForceSandwich(edged, mid), "");
+}
+
+// Where a needle's long edges meet at a tiny angle, points along the bend
+// within the tolerance of one another stand for the same corner. The
+// brute force at τ/8 calls the ends of such a run extreme and its middle
+// not; a hull keeping the middle one is within τ, and the sandwich
+// accepts it because it is extreme among the hull's own vertices.
+TEST(HullReference, SandwichAcceptsAnyCornerOfANeedleBend) {
+  // Far ends along ±z, a run of three points along z near the bend at
+  // (10, 10), the middle one 2.5e-4 inside the segment of the other two.
+  const std::vector<Vec3> pts{{0, 0, -1e12}, {-8, -2, 1e8}, {10, 10, -8}, {10, 9.99975, -4}, {10, 10, 10},
+                              {-8, -8, 0}, {0, -8, -8}, {2, 1e8, 0}};
+  ConvexHull h = build(pts);
+  ASSERT_EQ(hullcheck::check(pts, h), "");
+  const double tau = h.tolerance;
+  ASSERT_GT(tau, 1e-3);  // the run (18 long) is within the tolerance's reach of a straight edge
+  // The hull keeps one point of the run; make it the middle one.
+  ConvexHull middle = h;
+  int kept = 0;
+  for (std::size_t k = 0; k < middle.vertices.size(); ++k)
+    if (middle.inputIndex[k] >= 2 && middle.inputIndex[k] <= 4) {
+      middle.vertices[k] = pts[3];
+      middle.inputIndex[k] = 3;
+      ++kept;
+    }
+  ASSERT_EQ(kept, 1);
+  // The brute force alone does not call the middle extreme ...
+  const std::vector<int> lo = hullref::extremePoints(pts, tau / 8, hullref::inputUncertainty(pts));
+  EXPECT_EQ(std::find(lo.begin(), lo.end(), 3), lo.end());
+  // ... and the sandwich accepts it.
+  EXPECT_EQ(hullref::bruteForceSandwich(pts, middle), "");
 }
 
 // ---- fixed cases ---------------------------------------------------------------

@@ -1216,3 +1216,52 @@ TEST(HullDegenerate, NeedlePrismWedgeCorner) {
       {0x1.92c00008c8c8ep+4, 0x1.3a52453c078p+41, 0x0p+0}};
   EXPECT_EQ(checkCloud(pts), "");
 }
+
+// tests/fuzz/corpus/fuzz_hull_full/spread-vertex-not-extreme: a cloud spread over 1e16 (τ = 5540)
+// with a cluster ~20 wide at the origin and two arm points at z = ±8e4 that are inside the exact
+// hull (checked in rational arithmetic) but within τ/8 of its surface. One cluster point must stay
+// (without the cluster the hull loses 113τ); the brute force at τ/8 counted the arms as the
+// extreme points there and refused it. The sandwich now accepts a vertex that is extreme among
+// the hull's own vertices (hull_reference.h).
+TEST(HullDegenerate, SpreadClusterBetweenArms) {
+  const std::vector<Vec3> pts{{0x1.a8p+1, 0x0p+0, -0x1.388p+16},
+      {0x1.dcd65p+32, 0x1p+0, -0x1p+3},
+      {0x1p-1, 0x0.0000000000001p-1022, 0x1.8p+1},
+      {0x1p+1, 0x1p+3, 0x1.5f9p+16},
+      {-0x1p+3, -0x1.bp+1, 0x1.bp+0},
+      {0x1.1c37937e08p+53, 0x1.0000000000001p+0, 0x1.388p+15},
+      {0x1.8p+2, 0x1.4p+2, 0x1.05ef39b2p+43},
+      {0x1.0000000000001p+0, -0x1.8p+2, -0x1p+3},
+      {-0x1p+1, 0x1.0b076p+26, -0x1.c6bf52634p+49},
+      {0x1.0000000000001p+0, -0x1.8p+2, -0x1p+3},
+      {-0x1p+1, 0x1.0b076p+26, 0x1p-1},
+      {0x1p+2, 0x1.4p+2, -0x1.3fff05ffa6119p+3},
+      {0x1p+1, -0x1p+3, -0x1.3fffff5d7d919p+3},
+      {0x1.1c37937e08p+53, 0x1.8p+2, -0x1p+3},
+      {0x1p+1, 0x0p+0, -0x1p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-bend-middle-corner: long edges (to z = 7e7 and z = -9e11)
+// meeting at a run of three points along z at (10, 10), τ = 0.45. The ends of the run lie on the
+// long edges through the middle one, so any of the three stands for the corner; the hull keeps
+// the middle one, which the brute force at τ/8 alone does not call extreme.
+TEST(HullDegenerate, NeedleBendMiddleCorner) {
+  const std::vector<Vec3> pts{{-0x1p+3, 0x1.0000000000001p+0, 0x1.388p+15},
+      {0x1p+0, 0x1p+2, 0x1.4p+2},
+      {0x1p+3, 0x1.388p+15, -0x1.8p+2},
+      {0x1p+1, 0x1.0b076p+26, -0x1.ad7f29abcaf48p-24},
+      {0x1.4p+3, 0x1.4p+3, 0x1.4p+3},
+      {0x1.4p+3, 0x1.4p+3, 0x1.4p+3},
+      {0x1.4p+3, 0x1.4p+3, -0x1p+3},
+      {0x1.4p+3, 0x1.3ffdecc51e026p+3, -0x1p+2},
+      {0x1p+3, 0x1.8p+2, 0x1.4p+2},
+      {0x1.353cd652bb168p-27, -0x1.cp+2, -0x1.8p+2},
+      {-0x1p+3, -0x1p+1, 0x1.0b076p+26},
+      {0x1p+0, 0x1p+2, 0x1.4p+2},
+      {-0x1p+3, -0x1.8p+1, -0x1p+3},
+      {-0x1p+3, -0x1p+3, 0x0p+0},
+      {0x0p+0, 0x0p+0, -0x1.a3185c5p+39},
+      {0x0p+0, -0x1p+3, -0x1p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}
