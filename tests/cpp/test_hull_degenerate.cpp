@@ -1265,3 +1265,31 @@ TEST(HullDegenerate, NeedleBendMiddleCorner) {
       {0x0p+0, -0x1p+3, -0x1p+3}};
   EXPECT_EQ(checkCloud(pts), "");
 }
+
+// tests/fuzz/corpus/fuzz_hull_full/needle-end-edge-shorter-than-tau: a needle 5.4e13 long (τ = 27)
+// whose far end came down to an edge 24.6 long. Either end vertex was within τ of its neighbours' hull,
+// but dropping it took a point leaning on it to 1.26τ from the hull, over the budget, so both stayed
+// within τ of each other. A vertex within τ of a neighbour now goes with a budget of 2τ.
+TEST(HullDegenerate, NeedleEndEdgeShorterThanTau) {
+  const std::vector<Vec3> pts{{-0x1.8p+2, -0x1.2p+4, 0x1.bp+4},
+      {-0x1.05ef39b2015p+44, -0x1.cp+3, -0x1.3cp+4},
+      {-0x1.88e6d68affdp+44, 0x1.7p+4, 0x1.cp-1},
+      {-0x1.05ef39b1fdap+43, 0x1.dp+4, 0x1.7ap+4},
+      {0x1.05ef39b2026p+43, 0x1.ep+3, 0x1.e6p+4},
+      {0x1.88e6d68b012p+44, 0x1.4p+2, 0x1.52p+4},
+      {0x1.05ef39b1ffp+43, -0x1.1p+4, -0x1.ap+0},
+      {0x1.88e6d68b018p+44, 0x1.2p+3, 0x1.29p+5},
+      {0x1.88e6d68b018p+44, 0x1.2p+3, 0x1.29p+5},
+      {-0x1.05ef39b1fdp+43, 0x1.28p+5, 0x1.7ap+4},
+      {-0x1.05ef39b202ap+43, -0x1.5p+4, -0x1.06p+4},
+      {-0x1.88e6d68b008p+44, 0x1.6p+3, -0x1.e4p+3},
+      {0x1.88e6d68b007p+44, -0x1.cp+2, 0x1.48p+2},
+      {-0x1.05ef39b201ap+43, -0x1.6p+3, -0x1.0cp+3},
+      {-0x1.8p+2, -0x1.2p+4, 0x1.bp+4},
+      {-0x1.05ef39b1fe4p+43, 0x1.5p+4, 0x1.7ap+4},
+      {-0x1.88e6d68afffp+44, 0x1.1p+4, 0x1.1cp+3},
+      {-0x1.05ef39b1fd6p+43, 0x1.18p+5, 0x1.f4p+3},
+      {0x1.88e6d68affap+44, -0x1.38p+5, 0x1.29p+5},
+      {0x1.88e6d68b012p+44, 0x1.4p+2, 0x1.52p+4}};
+  EXPECT_EQ(checkCloud(pts), "");
+}

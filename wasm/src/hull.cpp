@@ -40,7 +40,8 @@ using detail::ddTwoSum;
 // τ of the hull of its neighbours.
 //   * A vertex within kDropGap·τ of the hull of its neighbours goes.
 //   * Every point dropped so far must stay within kDropBudget·τ of the hull
-//     of the vertices kept; a vertex whose removal would break that stays.
+//     of the vertices kept; a vertex whose removal would break that stays
+//     (unless it is within τ of a neighbour: see VertexDrops::tryDrop).
 //   * Faces whose corners lie within kMergeDepth·τ of each other's planes
 //     are merged (a hair more than τ/2, so that a pair the test measures at
 //     τ/2 in its own arithmetic is merged here) ...
@@ -759,7 +760,8 @@ class VertexDrops {
   // a solid.
   bool flattened() const { return flattened_; }
   // The points (input indices) that face planes must keep within
-  // kForcedHeight·τ: those of forced drops measured against planes.
+  // kForcedHeight·τ: those of forced drops measured against planes, and
+  // those leaning on a vertex dropped for being within τ of a neighbour.
   const std::vector<int>& heightBound() const { return heightBound_; }
 
   // Drops vertex v of s, which the face merge would leave with only two
@@ -886,8 +888,15 @@ class VertexDrops {
     std::vector<int>& deps = dependents_[static_cast<std::size_t>(v)];
     std::sort(deps.begin(), deps.end());
     deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    // A vertex within τ of a neighbour must go (two vertices are never that
+    // close), so the points leaning on it may end up to kForcedHeight·τ from
+    // the hull, as far as a forced drop's; merged faces then keep them
+    // within that height of their planes (heightBound).
+    bool close = false;
+    for (int w : link) close = close || length(c_.at(w) - c_.at(v)) <= tau;
+    const double budget = (close ? kForcedHeight : kDropBudget) * tau;
     std::vector<std::vector<int>> next;
-    std::vector<int> leaning;
+    std::vector<int> leaning, far;
     for (int d : deps) {
       const std::vector<int>& sup = dropped_[static_cast<std::size_t>(d)].support;
       if (std::find(sup.begin(), sup.end(), v) == sup.end()) continue;
@@ -899,12 +908,16 @@ class VertexDrops {
       s.erase(std::unique(s.begin(), s.end()), s.end());
       // A vertex within rounding of its neighbours' hull moves no point
       // measurably farther from the hull; it always goes.
-      if (!(gap <= kRoundingBound * c_.extent) &&
-          !(distanceToHull(c_.at(dropped_[static_cast<std::size_t>(d)].point), s) <= kDropBudget * tau))
-        return false;
+      if (!(gap <= kRoundingBound * c_.extent)) {
+        const int q = dropped_[static_cast<std::size_t>(d)].point;
+        const double away = distanceToHull(c_.at(q), s);
+        if (!(away <= budget)) return false;
+        if (away > kDropBudget * tau) far.push_back(q);
+      }
       next.push_back(std::move(s));
       leaning.push_back(d);
     }
+    heightBound_.insert(heightBound_.end(), far.begin(), far.end());
     for (std::size_t i = 0; i < leaning.size(); ++i) {
       for (int w : next[i]) dependents_[static_cast<std::size_t>(w)].push_back(leaning[i]);
       dropped_[static_cast<std::size_t>(leaning[i])].support = std::move(next[i]);

@@ -28,7 +28,9 @@
 //      within its budget of the hull of the vertices kept; then the exact
 //      hull of the kept vertices is built again. Vertices within τ of each
 //      other's neighbourhoods go smallest gap first, and a round keeps at
-//      least four. Every input point ends within that budget of the result,
+//      least four. A vertex within τ of a neighbour goes even when a point
+//      leaning on it ends up to 2τ from the result (faces then keep that
+//      point within 2τ of their planes). Every input point ends within that budget of the result,
 //      and no kept vertex lies within τ of the hull of its neighbours.
 //   4. Faces at the tolerance: adjacent faces facing the same side whose
 //      corners lie within τ/2 of each other's plane are merged, most
