@@ -9,7 +9,7 @@
 import { formatG } from './printf';
 import type {
   CastFrame, ChungWangFrame, ChungWangTrace, EpaFrame, EpaTrace, GjkFrame, GjkTrace, HullFrame, HullResult,
-  HullTrace, PenetrationResult, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
+  HullTrace, PenetrationResult, Planar, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
 } from './types';
 
 // ---- pseudocode ---------------------------------------------------------------------------------------------
@@ -144,7 +144,8 @@ export function pseudocodeOf(query: Trace['query']): string[] {
 
 /** %.6g (or %.{digits}g) with −0 written as 0. */
 const num = (x: number, digits = 6): string => formatG(x === 0 ? 0 : x, digits);
-const vec = (v: Vec3): string => `(${num(v[0])}, ${num(v[1])}, ${num(v[2])})`;
+/** (x, y, z), or (x, y) for a 2D scene's vectors. */
+const vec = (v: Vec3 | readonly number[]): string => `(${Array.from(v, (x) => num(x)).join(', ')})`;
 /** "1 face", "3 faces". */
 const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 const ZERO: Vec3 = [0, 0, 0];
@@ -404,7 +405,12 @@ function hullSentence(h: HullResult, n: number): string {
  * The answer of a trace in one sentence, e.g. for unit spheres 3 apart "Distance 1 between (1, 0, 0) on A and
  * (2, 0, 0) on B (1 iteration, converged)." The same words end the trace, as the caption of its last frame.
  */
-export function resultSentence(t: Trace | RawTrace): string {
+export function resultSentence(t: Trace | RawTrace | Planar<Trace>): string {
+  // A 2D scene's trace differs only in its [x, y] vectors, which vec() and the distance below read at any length.
+  return sentence(t as Trace | RawTrace);
+}
+
+function sentence(t: Trace | RawTrace): string {
   switch (t.query) {
     case 'intersect':
     case 'distance': {
@@ -417,7 +423,7 @@ export function resultSentence(t: Trace | RawTrace): string {
       const r = t.result;
       const tail = tally(r.iterations, r.status, 'EPA iteration');
       if (!r.intersecting) {
-        const d = Math.hypot(r.pointA[0] - r.pointB[0], r.pointA[1] - r.pointB[1], r.pointA[2] - r.pointB[2]);
+        const d = Math.hypot(...Array.from(r.pointA, (x, i) => x - r.pointB[i]));
         return `Separated (distance ${num(d, 9)}): no penetration. Closest points ${vec(r.pointA)} on A and ${vec(r.pointB)} on B ${tail}.`;
       }
       return `Penetration depth ${num(r.depth, 9)} along n = ${vec(r.normal)} (move B by depth·n to separate); contact ${vec(r.pointA)} on A, ${vec(r.pointB)} on B ${tail}.`;

@@ -50,6 +50,48 @@ export interface Scene {
   step?: number;
 }
 
+/** A vector of a 2D scene. */
+export type Vec2 = [number, number];
+export type ShapeType2D = 'point' | 'circle' | 'box' | 'capsule' | 'segment' | 'polygon';
+
+/** A shape of a 2D scene: in the plane, turned by `angle` (radians, counter-clockwise; a circle has none). */
+export interface Shape2D {
+  type: ShapeType2D;
+  radius?: number;
+  halfHeight?: number;
+  halfExtents?: Vec2;
+  points?: Vec2[];
+  margin?: number;
+  position?: Vec2;
+  angle?: number;
+}
+
+/** The queries a 2D scene runs. */
+export type Query2D = 'intersect' | 'distance' | 'penetration' | 'raycast' | 'shapecast';
+
+/**
+ * A scene in the plane ("dimension": 2): it answers what the same scene in the plane z = 0 answers in 3D,
+ * with [x, y] vectors (penetration runs a planar EPA, whose trace is not available yet).
+ */
+export interface Scene2D {
+  version: 1;
+  dimension: 2;
+  shapes: Shape2D[];
+  query: Query2D;
+  ray?: { origin: Vec2; direction: Vec2; maxT?: number };
+  motion?: { translationA?: Vec2; translationB?: Vec2 };
+  step?: number;
+}
+
+/** A result or trace of a 2D scene: T with every [x, y, z] vector written as [x, y]. */
+export type Planar<T> = T extends Vec3
+  ? Vec2
+  : T extends readonly (infer U)[]
+    ? Planar<U>[]
+    : T extends object
+      ? { [K in keyof T]: Planar<T[K]> }
+      : T;
+
 export type Status = schema.GjkStatus;
 
 /**
