@@ -348,6 +348,129 @@ TEST(Planar, RandomPolygonsAgreeWithBruteForce) {
   EXPECT_GT(overlapping, 50);
 }
 
+// Rounded shapes: the depth of core ⊕ disc is the cores' depth plus the
+// radii (the origin's distance to the boundary of C grows by r_A + r_B), and
+// their distance the cores' distance minus the radii.
+TEST(Planar, RoundedShapesAgreeWithTheirCoresPlusRadii) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  int checked = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    struct Made {
+      std::string json;
+      std::vector<P2> core;  // world core points
+      double radius;
+    };
+    auto make = [&](int kind) {
+      const double angle = 3 * u(rng), r = 0.05 + 0.3 * (u(rng) + 1);
+      const P2 pos{u(rng), u(rng)};
+      char buf[320];
+      if (kind == 0) {  // capsule
+        const double h = 0.2 + 0.5 * (u(rng) + 1);
+        std::snprintf(buf, sizeof buf,
+                      R"({"type":"capsule","radius":%.17g,"halfHeight":%.17g,"position":[%.17g,%.17g],"angle":%.17g})",
+                      r, h, pos.x, pos.y, angle);
+        return Made{buf, world({{0, -h}, {0, h}}, angle, pos), r};
+      }
+      if (kind == 1) {  // segment with a margin
+        const P2 a{u(rng), u(rng)}, b{u(rng), u(rng)};
+        std::snprintf(buf, sizeof buf, R"({"type":"segment","points":[[%.17g,%.17g],[%.17g,%.17g]],"margin":%.17g})",
+                      a.x, a.y, b.x, b.y, r);
+        return Made{buf, {a, b}, r};
+      }
+      std::vector<P2> local;  // polygon with a margin
+      for (int i = 0; i < 5; ++i) local.push_back({u(rng), u(rng)});
+      std::string j = polygonJson(local, angle, pos);
+      std::snprintf(buf, sizeof buf, R"(,"margin":%.17g})", r);
+      j = j.substr(0, j.size() - 1) + buf;
+      return Made{j, world(local, angle, pos), r};
+    };
+    const Made a = make(trial % 3), b = make((trial / 3) % 3);
+    const double coreDepth = satDepth(a.core, b.core);
+    if (std::fabs(coreDepth) < 1e-6) continue;
+    const JsonValue p = runJson(scene2d(a.json, b.json, "penetration"));
+    const JsonValue d = runJson(scene2d(a.json, b.json, "distance"));
+    const double radii = a.radius + b.radius;
+    if (coreDepth > 0) {
+      EXPECT_NEAR(num(p, "depth"), coreDepth + radii, 1e-9) << trial;
+      EXPECT_EQ(num(d, "distance"), 0) << trial;
+    } else {
+      const double gap = bruteDistance(a.core, b.core) - radii;
+      EXPECT_NEAR(num(d, "distance"), std::max(gap, 0.0), 1e-9) << trial;
+      if (gap < -1e-6) EXPECT_NEAR(num(p, "depth"), -gap, 1e-9) << trial;
+      if (gap > 1e-6) EXPECT_FALSE(p.find("intersecting")->boolean) << trial;
+    }
+    const P2 n = vec2(p, "normal"), pa = vec2(p, "pointA"), pb = vec2(p, "pointB");
+    if (p.find("intersecting")->boolean) {
+      EXPECT_NEAR(pa.x - pb.x, num(p, "depth") * n.x, 1e-9) << trial;
+      EXPECT_NEAR(pa.y - pb.y, num(p, "depth") * n.y, 1e-9) << trial;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 250);
+}
+
+TEST(Planar, TouchingAndFlatDifferences) {
+  // A point on a segment: C is a segment through the origin, the cores
+  // touch: depth 0, a unit normal across the segment.
+  JsonValue p = runJson(scene2d(R"({"type":"segment","points":[[-1,0],[1,0]]})",
+                                R"({"type":"point","position":[0.25,0]})", "penetration"));
+  EXPECT_TRUE(p.find("intersecting")->boolean);
+  EXPECT_EQ(num(p, "depth"), 0);
+  EXPECT_EQ(std::fabs(vec2(p, "normal").y), 1);
+  // The same with radii: the depth is the radii.
+  p = runJson(scene2d(R"({"type":"capsule","radius":0.5,"halfHeight":1})",
+                      R"({"type":"circle","radius":0.25,"position":[0,0.5]})", "penetration"));
+  EXPECT_NEAR(num(p, "depth"), 0.75, kTol);
+  EXPECT_NEAR(std::fabs(vec2(p, "normal").x), 1, kTol);
+  // Boxes sharing an edge exactly: touching, normal along the shared edge's normal.
+  p = runJson(scene2d(R"({"type":"box","halfExtents":[1,1]})", R"({"type":"box","halfExtents":[1,1],"position":[2,0.5]})",
+                      "penetration"));
+  EXPECT_TRUE(p.find("intersecting")->boolean);
+  EXPECT_EQ(num(p, "depth"), 0);
+  EXPECT_EQ(num(p, "depth"), 0);
+  EXPECT_NEAR(vec2(p, "normal").x, 1, kTol);
+  // Crossing segments: C is a parallelogram around the origin.
+  p = runJson(scene2d(R"({"type":"segment","points":[[-1,0],[1,0]]})", R"({"type":"segment","points":[[0,-2],[0,1]]})",
+                      "penetration"));
+  EXPECT_NEAR(num(p, "depth"), 1, kTol);  // move B up 1 (its lower part is 2 long, its upper 1)
+  EXPECT_NEAR(vec2(p, "normal").y, -1, kTol);
+}
+
+TEST(Planar, DepthScalesWithTheScene) {
+  for (double s : {1e-6, 1.0, 1e6}) {
+    char a[200], b[200];
+    std::snprintf(a, sizeof a, R"({"type":"polygon","points":[[0,0],[%.17g,0],[0,%.17g]]})", 4 * s, 3 * s);
+    std::snprintf(b, sizeof b, R"({"type":"point","position":[%.17g,%.17g]})", 0.5 * s, 1 * s);
+    const JsonValue p = runJson(scene2d(a, b, "penetration"));
+    EXPECT_NEAR(num(p, "depth"), 0.5 * s, 1e-12 * s) << s;
+    EXPECT_NEAR(vec2(p, "normal").x, -1, 1e-12) << s;
+  }
+}
+
+std::string regularPolygon(int n) {
+  std::string pts;
+  for (int i = 0; i < n; ++i) {
+    char buf[80];
+    std::snprintf(buf, sizeof buf, "%s[%.17g,%.17g]", i ? "," : "", std::cos(2 * M_PI * i / n), std::sin(2 * M_PI * i / n));
+    pts += buf;
+  }
+  return R"({"type":"polygon","points":[)" + pts + "]}";
+}
+
+TEST(Planar, RegularPolygonAroundThePointUsesItsCapacity) {
+  // The centre of a regular n-gon of circumradius 1 is the inradius
+  // cos(π/n) from every edge: EPA must find every vertex. 600 fit.
+  JsonValue p = runJson(scene2d(regularPolygon(600), R"({"type":"point"})", "penetration"));
+  EXPECT_NEAR(num(p, "depth"), std::cos(M_PI / 600), 1e-12);
+  EXPECT_EQ(p.find("status")->string, "converged");
+  // 5000 do not: the cap ends it with a lower bound of the depth.
+  p = runJson(scene2d(regularPolygon(5000), R"({"type":"point"})", "penetration"));
+  EXPECT_EQ(p.find("status")->string, "max-iterations");
+  EXPECT_LE(num(p, "depth"), std::cos(M_PI / 5000) + 1e-15);
+  EXPECT_GT(num(p, "depth"), std::cos(M_PI / 5000) - 1e-4);
+}
+
 // ---- a 2D scene is its 3D twin in the plane z = 0 ---------------------------
 
 // `planar` is `spatial` with every vector's z dropped, bit for bit; z is 0

@@ -25,6 +25,7 @@
 // code; all its points and normals already lie in the plane).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 #include "collidoscope/epa.h"
@@ -36,12 +37,13 @@
 
 namespace collidoscope {
 
-// Polygon capacity: one vertex per iteration. Every 2D core is a polygon, so
-// EPA ends on a vertex of C after at most as many iterations as C has
-// vertices in the region it refines; polygons of a lesson have a few dozen.
-// A larger C (a polygon of thousands of points) ends with MaxIterations and
-// the best bound so far.
-constexpr int kEpa2dMaxVertices = 256;
+// Polygon capacity (one vertex per iteration, 72 KB of stack). Every 2D core
+// is a polygon, so EPA ends on an edge of C once it has found the vertices
+// of C in the region it refines. That region is small unless the origin is
+// nearly equidistant from many edges (the centre of a regular n-gon, where
+// EPA must find them all): beyond 1024 such vertices it ends with status
+// MaxIterations and its lower bound of the depth.
+constexpr int kEpa2dMaxVertices = 1024;
 
 namespace detail {
 
@@ -104,12 +106,19 @@ inline int planarHull(const SimplexVertex* cand, int count, SimplexVertex* out) 
 
 }  // namespace detail
 
+// EPA's settings sized for the planar polygon: one iteration per vertex it can hold.
+inline EpaSettings planarEpaSettings() {
+  EpaSettings s;
+  s.maxIterations = kEpa2dMaxVertices;
+  return s;
+}
+
 // Penetration of two convex shapes (SA, SB as for gjkDistance) whose cores
 // lie in the plane z = 0. The result follows the 3D convention (epa.h):
 // move B by depth·normal to separate it; pointA − pointB = depth·normal.
 template <class SA, class SB>
 PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSettings& gjkSettings = {},
-                                const EpaSettings& settings = {}) {
+                                const EpaSettings& settings = planarEpaSettings()) {
   const DistanceResult g = gjkDistance(shapeA, shapeB, gjkSettings);
   if (!g.coresOverlap) return penetration(shapeA, shapeB, gjkSettings, settings);
 
@@ -188,10 +197,6 @@ PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSet
       status = EpaStatus::Degenerate;
       break;
     }
-    if (n == kEpa2dMaxVertices) {
-      status = EpaStatus::MaxIterations;
-      break;
-    }
     // conv(P ∪ {w}): walk back from i0 and forward from i1 over the vertices
     // whose both edges w sees (w right of or on each edge's line).
     int first = i0;  // last kept vertex before w
@@ -210,16 +215,17 @@ PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSet
       last = next;
       ++removedFwd;
     }
-    // Rebuild: w, then the kept chain from `last` round to `first`.
-    SimplexVertex kept[kEpa2dMaxVertices];
-    int m = 0;
-    kept[m++] = w;
-    for (int k = last;; k = (k + 1) % n) {
-      kept[m++] = poly[k];
-      if (k == first) break;
+    const int removed = removedBack + removedFwd;
+    if (removed == 0 && n == kEpa2dMaxVertices) {
+      status = EpaStatus::MaxIterations;
+      break;
     }
-    for (int k = 0; k < m; ++k) poly[k] = kept[k];
-    n = m;
+    // In place: rotate `first` to the end, so the removed vertices lead and
+    // the kept chain last … first follows them; drop the lead, append w.
+    std::rotate(poly, poly + (first + 1) % n, poly + n);
+    std::copy(poly + removed, poly + n, poly);
+    n -= removed;
+    poly[n++] = w;
   }
   findNearest();
   if (nearest < 0) {
