@@ -397,8 +397,12 @@ TEST(Planar, RoundedShapesAgreeWithTheirCoresPlusRadii) {
     } else {
       const double gap = bruteDistance(a.core, b.core) - radii;
       EXPECT_NEAR(num(d, "distance"), std::max(gap, 0.0), 1e-9) << trial;
-      if (gap < -1e-6) EXPECT_NEAR(num(p, "depth"), -gap, 1e-9) << trial;
-      if (gap > 1e-6) EXPECT_FALSE(p.find("intersecting")->boolean) << trial;
+      if (gap < -1e-6) {
+        EXPECT_NEAR(num(p, "depth"), -gap, 1e-9) << trial;
+      }
+      if (gap > 1e-6) {
+        EXPECT_FALSE(p.find("intersecting")->boolean) << trial;
+      }
     }
     const P2 n = vec2(p, "normal"), pa = vec2(p, "pointA"), pb = vec2(p, "pointB");
     if (p.find("intersecting")->boolean) {
@@ -582,15 +586,38 @@ TEST(Planar, BadInputNamesTheField) {
               "invalid-scene", "shapes[0].position");
 }
 
-TEST(Planar, PenetrationTraceIsRefusedWithAReason) {
-  Scene s;
-  SceneError err;
-  ASSERT_TRUE(collidoscope::parseScene(
-      scene2d(R"({"type":"circle","radius":1})", R"({"type":"circle","radius":1})", "penetration"), &s, &err));
-  std::string out;
-  EXPECT_FALSE(collidoscope::runScene(s, true, &out, &err));
-  EXPECT_EQ(err.code, "unsupported-query");
-  EXPECT_EQ(err.field, "query");
+TEST(Planar, PenetrationTraceStepsThePlanarEpa) {
+  // Seed 004's pair: depth 1 along +x. The trace starts with a seed polygon,
+  // alternates closest / support (/ expand) frames with a non-decreasing
+  // depth estimate, and ends with the result's depth.
+  const std::string sa = R"({"type":"polygon","points":[[0,2],[0,3],[2,2]]})";
+  const std::string sb = R"({"type":"polygon","points":[[1,1],[3,1],[3,4],[1,4]]})";
+  const JsonValue t = runJson(scene2d(sa, sb, "penetration"), true);
+  EXPECT_EQ(t.find("dimension")->number, 2);
+  const auto& frames = t.find("frames")->items;
+  ASSERT_GE(frames.size(), 3u);
+  EXPECT_EQ(frames.front().find("kind")->string, "seed");
+  EXPECT_EQ(frames.front().find("reason")->string, "polygon");
+  EXPECT_GE(frames.front().find("vertices")->items.size(), 3u);
+  EXPECT_EQ(frames.back().find("kind")->string, "done");
+  EXPECT_EQ(frames.back().find("reason")->string, "gap-within-tolerance");
+  double lastDepth = -1e300;
+  for (const JsonValue& f : frames) {
+    for (const JsonValue& v : f.find("vertices")->items) EXPECT_EQ(v.find("w")->items.size(), 2u);
+    if (f.find("kind")->string == "closest") {
+      EXPECT_GE(f.find("depth")->number, lastDepth);
+      lastDepth = f.find("depth")->number;
+    }
+  }
+  EXPECT_NEAR(frames.back().find("depth")->number, 1, kTol);
+  EXPECT_NEAR(num(*t.find("result"), "depth"), 1, kTol);
+  // The traced run answers what the untraced one does, bit for bit.
+  const JsonValue r = runJson(scene2d(sa, sb, "penetration"));
+  EXPECT_EQ(num(*t.find("result"), "depth"), num(r, "depth"));
+  // Apart: one done frame, reason apart.
+  const JsonValue apart = runJson(scene2d(sa, R"({"type":"point","position":[5,5]})", "penetration"), true);
+  ASSERT_EQ(apart.find("frames")->items.size(), 1u);
+  EXPECT_EQ(apart.find("frames")->items[0].find("reason")->string, "apart");
 }
 
 }  // namespace

@@ -606,18 +606,23 @@ std::string sceneToJson(const Scene& scene) {
   return w.str();
 }
 
-// A 2D scene's penetration runs the planar EPA (epa2d.h), untraced.
-static bool runPlanarPenetration(const PosedShape& a, const PosedShape& b, bool trace, std::string* json,
-                                 SceneError* err) {
-  if (trace) {
-    *err = {"unsupported-query", "query",
-            "the penetration query of a 2D scene has no trace yet (run answers it; intersect and distance trace "
-            "GJK in the plane)"};
-    return false;
-  }
+// A 2D scene's penetration runs the planar EPA (epa2d.h); its trace says
+// "dimension": 2, as its frames are PlanarEpaFrames.
+static bool runPlanarPenetration(const PosedShape& a, const PosedShape& b, bool trace, std::string* json) {
   JsonWriter w;
   w.setPlanar(true);
-  put(w, penetration2d(a, b));
+  if (!trace) {
+    put(w, penetration2d(a, b));
+    *json = w.str();
+    return true;
+  }
+  PlanarEpaRecorder rec;
+  const PenetrationResult r = penetration2d(a, b, GjkSettings{}, planarEpaSettings(), rec);
+  w.beginObject().key("query").value("penetration").key("dimension").value(2).key("frames").beginArray();
+  for (const PlanarEpaFrame& f : rec.frames) put(w, f);
+  w.endArray().key("result");
+  put(w, r);
+  w.key("marginA").value(a.radius()).key("marginB").value(b.radius()).endObject();
   *json = w.str();
   return true;
 }
@@ -872,7 +877,7 @@ bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err
   if (scene.query == QueryKind::ChungWang) return runChungWang(scene, trace, json);
   if (scene.query == QueryKind::Penetration) {
     if (scene.dimension == 2)
-      return runPlanarPenetration(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]), trace, json, err);
+      return runPlanarPenetration(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]), trace, json);
     return runPenetration(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]), trace, json);
   }
   const bool intersect = scene.query == QueryKind::Intersect;

@@ -23,7 +23,7 @@ import { withText, type RawTrace } from './captions';
 export { resultSentence } from './captions';
 import type {
   ChungWangTrace, DistanceResult, EpaTrace, GjkTrace, HullResult, HullTrace, IntersectResult, ObbResult,
-  PenetrationResult, Planar, PointArray, RaycastResult, RaycastTrace, Result, SatTrace, Scene, Scene2D, Shape,
+  PenetrationResult, Planar, PlanarEpaTrace, PointArray, RaycastResult, RaycastTrace, Result, SatTrace, Scene, Scene2D, Shape,
   ShapecastResult, ShapecastTrace, Trace, Vec3,
 } from './types';
 
@@ -52,9 +52,10 @@ export function trace(scene: Scene & { query: 'intersect' | 'distance' }): GjkTr
 export function trace(scene: Scene2D & { query: 'intersect' | 'distance' }): Planar<GjkTrace>;
 export function trace(scene: Scene2D & { query: 'raycast' }): Planar<RaycastTrace>;
 export function trace(scene: Scene2D & { query: 'shapecast' }): Planar<ShapecastTrace>;
-export function trace(scene: Scene2D): Planar<GjkTrace | RaycastTrace | ShapecastTrace>;
+export function trace(scene: Scene2D & { query: 'penetration' }): Planar<PlanarEpaTrace>;
+export function trace(scene: Scene2D): Planar<GjkTrace | PlanarEpaTrace | RaycastTrace | ShapecastTrace>;
 export function trace(scene: Scene | string): Trace;
-export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> {
+export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace> {
   return withText(unwrap<RawTrace>(mod().runScene(toSceneJson(scene), true)));
 }
 

@@ -71,7 +71,7 @@ export type Query2D = 'intersect' | 'distance' | 'penetration' | 'raycast' | 'sh
 
 /**
  * A scene in the plane ("dimension": 2): it answers what the same scene in the plane z = 0 answers in 3D,
- * with [x, y] vectors (penetration runs a planar EPA, whose trace is not available yet).
+ * with [x, y] vectors (penetration runs a planar EPA).
  */
 export interface Scene2D {
   version: 1;
@@ -138,6 +138,8 @@ interface Captioned {
 export interface GjkFrame extends schema.GjkFrame, Captioned {}
 /** One step of EPA (query "penetration"), with its caption. */
 export interface EpaFrame extends schema.EpaFrame, Captioned {}
+/** One step of the planar EPA (query "penetration" of a 2D scene), with its caption. */
+export interface PlanarEpaFrame extends schema.PlanarEpaFrame, Captioned {}
 /** One step of quickhull (query "hull"), with its caption. */
 export interface HullFrame extends schema.HullFrame, Captioned {}
 /** One candidate axis of the separating-axis test (query "sat"), with its caption. */
@@ -172,6 +174,14 @@ export interface GjkTrace extends PairTraceBase {
 export interface EpaTrace extends PairTraceBase {
   query: 'penetration';
   frames: EpaFrame[];
+  result: PenetrationResult;
+}
+
+/** A 2D scene's penetration trace (its vectors are [x, y]: trace() returns it as Planar<PlanarEpaTrace>). */
+export interface PlanarEpaTrace extends PairTraceBase {
+  query: 'penetration';
+  dimension: 2;
+  frames: PlanarEpaFrame[];
   result: PenetrationResult;
 }
 

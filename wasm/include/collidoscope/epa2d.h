@@ -27,6 +27,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
@@ -34,6 +36,7 @@
 #include "collidoscope/predicates.h"
 #include "collidoscope/simplex.h"
 #include "collidoscope/support.h"
+#include "collidoscope/trace.h"
 
 namespace collidoscope {
 
@@ -44,6 +47,40 @@ namespace collidoscope {
 // EPA must find them all): beyond 1024 such vertices it ends with status
 // MaxIterations and its lower bound of the depth.
 constexpr int kEpa2dMaxVertices = 1024;
+
+// ---- trace -----------------------------------------------------------------
+
+// One step of the planar EPA. Events and reasons are EPA's (epa.h): seed
+// (reason polygon), closest, support, expand, done.
+struct PlanarEpaFrame {
+  EpaEvent event = EpaEvent::Seed;
+  EpaReason reason = EpaReason::None;
+  int line = 0;
+  int iteration = 0;
+  std::vector<SimplexVertex> vertices;  // P, counter-clockwise
+  int closest = -1;                     // nearest edge: vertices[closest] → vertices[closest + 1]
+  bool hasSupport = false;
+  SimplexVertex support;
+  std::vector<SimplexVertex> removed;  // expand: vertices w saw
+  double depth = 0;                    // nearest edge distance (core)
+  Vec3 normal;
+  bool hasGap = false;
+  double gap = 0;
+  double tolerance = 0;
+};
+
+struct PlanarEpaRecorder {
+  static constexpr bool enabled = true;
+  std::vector<PlanarEpaFrame> frames;
+  void record(PlanarEpaFrame&& f) { frames.push_back(std::move(f)); }
+};
+
+// Pseudocode line numbers (1-based) that frames name; the text is the
+// caller's (web/lib/captions.ts).
+namespace planar_epa_lines {
+constexpr int kGjk = 1, kSeed = 2, kLoop = 3, kClosest = 4, kSupport = 5, kConverged = 6, kInsert = 7, kResult = 8;
+constexpr int kCount = 8;
+}  // namespace planar_epa_lines
 
 namespace detail {
 
@@ -116,11 +153,34 @@ inline EpaSettings planarEpaSettings() {
 // Penetration of two convex shapes (SA, SB as for gjkDistance) whose cores
 // lie in the plane z = 0. The result follows the 3D convention (epa.h):
 // move B by depth·normal to separate it; pointA − pointB = depth·normal.
-template <class SA, class SB>
-PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSettings& gjkSettings = {},
-                                const EpaSettings& settings = planarEpaSettings()) {
+template <class Trace = NoTrace, class SA, class SB>
+PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSettings& gjkSettings,
+                                const EpaSettings& settings, Trace& trace) {
+  using namespace planar_epa_lines;
+  auto record = [&](EpaEvent event, EpaReason reason, int line, int iteration, const SimplexVertex* poly, int n,
+                    int closest, const detail::PlanarEdge* edge) {
+    if constexpr (Trace::enabled) {
+      PlanarEpaFrame f;
+      f.event = event;
+      f.reason = reason;
+      f.line = line;
+      f.iteration = iteration;
+      f.vertices.assign(poly, poly + n);
+      f.closest = closest;
+      if (edge != nullptr) {
+        f.depth = edge->distance;
+        f.normal = edge->normal;
+      }
+      trace.record(std::move(f));
+    } else {
+      (void)event, (void)reason, (void)line, (void)iteration, (void)poly, (void)n, (void)closest, (void)edge;
+    }
+  };
   const DistanceResult g = gjkDistance(shapeA, shapeB, gjkSettings);
-  if (!g.coresOverlap) return penetration(shapeA, shapeB, gjkSettings, settings);
+  if (!g.coresOverlap) {
+    record(EpaEvent::Done, EpaReason::Apart, kGjk, 0, nullptr, 0, -1, nullptr);
+    return penetration(shapeA, shapeB, gjkSettings, settings);
+  }
 
   PenetrationResult out;
   const double rA = shapeA.radius(), rB = shapeB.radius();
@@ -156,13 +216,17 @@ PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSet
     out.pointA = p + normal * rA;
     out.pointB = p - normal * rB;
     out.status = rA + rB > 0 ? EpaStatus::Converged : EpaStatus::Touching;
+    record(EpaEvent::Done, EpaReason::Flat, kSeed, 0, poly, n, -1, nullptr);
     return out;
   }
+  record(EpaEvent::Seed, EpaReason::Polygon, kSeed, 0, poly, n, -1, nullptr);
 
   EpaStatus status = EpaStatus::MaxIterations;
+  EpaReason reason = EpaReason::IterationCap;
   int nearest = 0;
   detail::PlanarEdge edge;
   int iteration = 0;
+  double lastGap = 0, lastTolerance = 0;
   auto findNearest = [&]() {
     nearest = -1;
     for (int i = 0; i < n; ++i) {
@@ -178,47 +242,80 @@ PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSet
     findNearest();
     if (nearest < 0) {
       status = EpaStatus::Degenerate;
+      reason = EpaReason::BrokenHorizon;
       break;
     }
+    record(EpaEvent::Closest, EpaReason::NearestFace, kClosest, iteration, poly, n, nearest, &edge);
     const SimplexVertex w = minkowskiSupport(shapeA, shapeB, edge.normal);
     scale = std::fmax(scale, maxAbs(w.w));
     const double d = std::fmax(edge.distance, 0.0);
     const double gap = dot(edge.normal, w.w) - edge.distance;
     const double tolerance =
         std::fmax(settings.relativeTolerance * d, std::fmax(settings.absoluteTolerance, kRoundingBound) * scale);
+    lastGap = gap;
+    lastTolerance = tolerance;
+    const int i0 = nearest, i1 = (nearest + 1) % n;
+    bool done = true;
+    int line = kConverged;
     if (gap <= tolerance) {
       status = EpaStatus::Converged;
-      break;
-    }
-    const int i0 = nearest, i1 = (nearest + 1) % n;
-    // w must lie strictly outside the nearest edge for conv(P ∪ {w}) to grow;
-    // a support point that is not (rounding at the scale of C) ends here.
-    if (detail::orient2dOf(poly[i0].w, poly[i1].w, w.w) >= 0) {
+      reason = EpaReason::GapWithinTolerance;
+    } else if (detail::orient2dOf(poly[i0].w, poly[i1].w, w.w) >= 0) {
+      // w must lie strictly outside the nearest edge for conv(P ∪ {w}) to
+      // grow; one that does not adds nothing (rounding at the scale of C).
       status = EpaStatus::Degenerate;
-      break;
+      reason = EpaReason::DuplicateSupport;
+    } else {
+      done = false;
+      line = kSupport;
     }
     // conv(P ∪ {w}): walk back from i0 and forward from i1 over the vertices
     // whose both edges w sees (w right of or on each edge's line).
     int first = i0;  // last kept vertex before w
-    int removedBack = 0;
-    while (removedBack < n - 2) {
-      const int prev = (first + n - 1) % n;
-      if (detail::orient2dOf(poly[prev].w, poly[first].w, w.w) > 0) break;
-      first = prev;
-      ++removedBack;
+    int last = i1;   // first kept vertex after w
+    int removedBack = 0, removedFwd = 0;
+    if (!done) {
+      while (removedBack < n - 2) {
+        const int prev = (first + n - 1) % n;
+        if (detail::orient2dOf(poly[prev].w, poly[first].w, w.w) > 0) break;
+        first = prev;
+        ++removedBack;
+      }
+      while (removedBack + removedFwd < n - 2) {
+        const int next = (last + 1) % n;
+        if (detail::orient2dOf(poly[last].w, poly[next].w, w.w) > 0) break;
+        last = next;
+        ++removedFwd;
+      }
+      if (removedBack + removedFwd == 0 && n == kEpa2dMaxVertices) {
+        status = EpaStatus::MaxIterations;
+        reason = EpaReason::Capacity;
+        line = kLoop;
+        done = true;
+      }
     }
-    int last = i1;  // first kept vertex after w
-    int removedFwd = 0;
-    while (removedBack + removedFwd < n - 2) {
-      const int next = (last + 1) % n;
-      if (detail::orient2dOf(poly[last].w, poly[next].w, w.w) > 0) break;
-      last = next;
-      ++removedFwd;
+    if constexpr (Trace::enabled) {
+      PlanarEpaFrame f;
+      f.event = EpaEvent::Support;
+      f.reason = done ? reason : EpaReason::Progress;
+      f.line = line;
+      f.iteration = iteration;
+      f.vertices.assign(poly, poly + n);
+      f.closest = nearest;
+      f.hasSupport = true;
+      f.support = w;
+      f.depth = edge.distance;
+      f.normal = edge.normal;
+      f.hasGap = true;
+      f.gap = gap;
+      f.tolerance = tolerance;
+      trace.record(std::move(f));
     }
+    if (done) break;
     const int removed = removedBack + removedFwd;
-    if (removed == 0 && n == kEpa2dMaxVertices) {
-      status = EpaStatus::MaxIterations;
-      break;
+    PlanarEpaFrame expand;
+    if constexpr (Trace::enabled) {
+      for (int k = 1; k <= removed; ++k) expand.removed.push_back(poly[(first + k) % n]);
     }
     // In place: rotate `first` to the end, so the removed vertices lead and
     // the kept chain last … first follows them; drop the lead, append w.
@@ -226,6 +323,18 @@ PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSet
     std::copy(poly + removed, poly + n, poly);
     n -= removed;
     poly[n++] = w;
+    if constexpr (Trace::enabled) {
+      expand.event = EpaEvent::Expand;
+      expand.reason = EpaReason::Progress;
+      expand.line = kInsert;
+      expand.iteration = iteration;
+      expand.vertices.assign(poly, poly + n);
+      expand.hasSupport = true;
+      expand.support = w;
+      expand.depth = edge.distance;
+      expand.normal = edge.normal;
+      trace.record(std::move(expand));
+    }
   }
   findNearest();
   if (nearest < 0) {
@@ -238,6 +347,7 @@ PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSet
     out.pointB = out.pointB - out.normal * rB;
     out.iterations = iteration;
     out.status = EpaStatus::Degenerate;
+    record(EpaEvent::Done, EpaReason::BrokenHorizon, kResult, iteration, poly, n, -1, nullptr);
     return out;
   }
   // The origin's foot on the nearest edge, p + t·(q − p), t ∈ [0, 1]: the
@@ -262,7 +372,29 @@ PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSet
     out.depth = 0;
     out.status = EpaStatus::Touching;
   }
+  if constexpr (Trace::enabled) {
+    PlanarEpaFrame f;
+    f.event = EpaEvent::Done;
+    f.reason = reason;
+    f.line = kResult;
+    f.iteration = iteration;
+    f.vertices.assign(poly, poly + n);
+    f.closest = nearest;
+    f.depth = edge.distance;
+    f.normal = edge.normal;
+    f.hasGap = true;
+    f.gap = lastGap;
+    f.tolerance = lastTolerance;
+    trace.record(std::move(f));
+  }
   return out;
+}
+
+template <class SA, class SB>
+PenetrationResult penetration2d(const SA& a, const SB& b, const GjkSettings& gjkSettings = {},
+                                const EpaSettings& settings = planarEpaSettings()) {
+  NoTrace none;
+  return penetration2d(a, b, gjkSettings, settings, none);
 }
 
 }  // namespace collidoscope
