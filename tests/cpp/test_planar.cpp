@@ -442,13 +442,22 @@ TEST(Planar, TouchingAndFlatDifferences) {
 }
 
 TEST(Planar, DepthScalesWithTheScene) {
-  for (double s : {1e-6, 1.0, 1e6}) {
+  for (double s : {1e-300, 1e-200, 1e-6, 1.0, 1e6, 1e14}) {
     char a[200], b[200];
     std::snprintf(a, sizeof a, R"({"type":"polygon","points":[[0,0],[%.17g,0],[0,%.17g]]})", 4 * s, 3 * s);
     std::snprintf(b, sizeof b, R"({"type":"point","position":[%.17g,%.17g]})", 0.5 * s, 1 * s);
     const JsonValue p = runJson(scene2d(a, b, "penetration"));
     EXPECT_NEAR(num(p, "depth"), 0.5 * s, 1e-12 * s) << s;
     EXPECT_NEAR(vec2(p, "normal").x, -1, 1e-12) << s;
+    // Two boxes of half-size s, B moved s along x: they overlap by s along x.
+    std::snprintf(a, sizeof a, R"({"type":"box","halfExtents":[%.17g,%.17g]})", s, s);
+    std::snprintf(b, sizeof b, R"({"type":"box","halfExtents":[%.17g,%.17g],"position":[%.17g,0]})", s, s, s);
+    const JsonValue q = runJson(scene2d(a, b, "penetration"));
+    EXPECT_NEAR(num(q, "depth"), s, 1e-12 * s) << s;
+    EXPECT_NEAR(vec2(q, "normal").x, 1, 1e-12) << s;
+    const JsonValue t = runJson(scene2d(a, b, "penetration"), true);
+    EXPECT_EQ(num(*t.find("result"), "depth"), num(q, "depth")) << s;
+    EXPECT_NEAR(t.find("frames")->items.back().find("depth")->number, s, 1e-12 * s) << s;
   }
 }
 

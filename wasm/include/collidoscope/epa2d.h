@@ -36,6 +36,7 @@
 #include "collidoscope/predicates.h"
 #include "collidoscope/simplex.h"
 #include "collidoscope/support.h"
+#include "collidoscope/tiny_scene.h"
 #include "collidoscope/trace.h"
 
 namespace collidoscope {
@@ -68,6 +69,16 @@ struct PlanarEpaFrame {
   double gap = 0;
   double tolerance = 0;
 };
+
+// A tiny scene's scaled run in the caller's units (tiny_scene.h).
+inline void scaleLengths(PlanarEpaFrame* f, double g) {
+  for (SimplexVertex& v : f->vertices) scaleLengths(&v, g);
+  for (SimplexVertex& v : f->removed) scaleLengths(&v, g);
+  scaleLengths(&f->support, g);
+  f->depth *= g;
+  f->gap *= g;
+  f->tolerance *= g;
+}
 
 struct PlanarEpaRecorder {
   static constexpr bool enabled = true;
@@ -177,6 +188,27 @@ PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSet
     }
   };
   const DistanceResult g = gjkDistance(shapeA, shapeB, gjkSettings);
+  if constexpr (detail::measuresTinyScene<SA, SB>()) {
+    // A tiny scene (tiny_scene.h): orientations and edge normals underflow,
+    // so the planar EPA runs on the scene seen 2^k larger, as the 3D one does.
+    if (g.scale < kTinyScene) {
+      if (const int k = detail::tinySceneExponent(shapeA, shapeB)) {
+        PenetrationResult r =
+            detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double, auto& st) {
+              return penetration2d(sa, sb, gjkSettings, settings, st);
+            });
+        if (!r.intersecting && !(g.distance > 0)) {
+          // Apart in the scaled run by less than the smallest double once
+          // scaled back: touching, as gjkDistance's 0 says.
+          r.intersecting = true;
+          r.depth = 0;
+          r.pointA = r.pointB = g.pointA;
+          if (r.status == EpaStatus::Converged) r.status = EpaStatus::Touching;
+        }
+        return r;
+      }
+    }
+  }
   if (!g.coresOverlap) {
     record(EpaEvent::Done, EpaReason::Apart, kGjk, 0, nullptr, 0, -1, nullptr);
     return penetration(shapeA, shapeB, gjkSettings, settings);
