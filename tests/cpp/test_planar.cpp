@@ -544,6 +544,20 @@ TEST(Planar, AnswersAndTracesEqualTheTwinInTheXyPlane) {
       const std::string s3 = R"({"version":1,"shapes":[)" + p.a3 + "," + p.b3 + R"(],"query":")" + query + R"("})";
       for (bool trace : {false, true}) expectPlanarTwin(runJson(s2, trace), runJson(s3, trace), s2);
     }
+    // The casts: a ray at A from its lower left, B moving at A.
+    const std::string ray2 = R"(,"ray":{"origin":[-4,-3],"direction":[2,1.5],"maxT":4}})";
+    const std::string ray3 = R"(,"ray":{"origin":[-4,-3,0],"direction":[2,1.5,0],"maxT":4}})";
+    const std::string cast2 = R"(,"motion":{"translationA":[0.5,0],"translationB":[-6,-1]}})";
+    const std::string cast3 = R"(,"motion":{"translationA":[0.5,0,0],"translationB":[-6,-1,0]}})";
+    const std::string r2 = R"({"version":1,"dimension":2,"shapes":[)" + p.a2 + R"(],"query":"raycast")" + ray2;
+    const std::string r3 = R"({"version":1,"shapes":[)" + p.a3 + R"(],"query":"raycast")" + ray3;
+    std::string c2 = scene2d(p.a2, p.b2, "shapecast");
+    c2 = c2.substr(0, c2.size() - 1) + cast2;
+    const std::string c3 = R"({"version":1,"shapes":[)" + p.a3 + "," + p.b3 + R"(],"query":"shapecast")" + cast3;
+    for (bool trace : {false, true}) {
+      expectPlanarTwin(runJson(r2, trace), runJson(r3, trace), r2);
+      expectPlanarTwin(runJson(c2, trace), runJson(c3, trace), c2);
+    }
   }
 }
 
