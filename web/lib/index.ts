@@ -154,6 +154,7 @@ function isShape(v: unknown): boolean {
 /**
  * Reads a permalink (a full URL or just its hash) and returns its scene, exactly as it was encoded.
  * Throws CollidoscopeError with code 'bad-link' when the link is garbled or its scene is invalid.
+ * A 2D scene's link gives its Scene2D (`dimension: 2`), typed as Scene for existing callers.
  */
 export function decodeLink(urlOrHash: string): Scene {
   const scene = decodeLinkPayload(urlOrHash);
