@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "collidoscope/api.h"
+#include "collidoscope/epa2d.h"
 #include "collidoscope/json.h"
 #include "reference.h"
 
@@ -249,6 +250,20 @@ TEST(Api, BatchesEqualSingleQueriesBitForBit) {
       }
     }
   }
+}
+
+// The planar EPA (2D scenes' penetration) allocates nothing either: its
+// polygon is a fixed array.
+TEST(Api, PlanarPenetrationDoesNotAllocate) {
+  const Shape a = Shape::polytope({{0, 0, 0}, {4, 0, 0}, {0, 3, 0}, {1, 1, 0}});
+  Shape b = Shape::box({0.5, 0.25, 0});
+  b.at({0.75, 1, 0}, Quat{0, 0, std::sin(0.3), std::cos(0.3)});
+  const PosedShape pa(a), pb(b);
+  const long b0 = gAllocations.load();
+  const PenetrationResult r = penetration2d(pa, pb);
+  EXPECT_EQ(gAllocations.load() - b0, 0);
+  EXPECT_TRUE(r.intersecting);
+  EXPECT_GT(r.iterations, 0);
 }
 
 // "No heap allocation inside a query": after the first use of each shape

@@ -26,6 +26,7 @@ const char* epaReasonName(EpaReason r) {
     case EpaReason::Capacity: return "capacity";
     case EpaReason::BrokenHorizon: return "broken-horizon";
     case EpaReason::IterationCap: return "iteration-cap";
+    case EpaReason::Polygon: return "polygon";
   }
   return "none";
 }

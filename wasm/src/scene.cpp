@@ -8,6 +8,7 @@
 
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/epa.h"
+#include "collidoscope/epa2d.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
 #include "collidoscope/obb.h"
@@ -104,9 +105,12 @@ bool checkKeys(const JsonValue& obj, const std::string& path, const char* const*
   return true;
 }
 
+// A 2D scene's writer (planar) drops z, which every point of such a scene
+// has 0: its shapes, rays and motions lie in the plane, and so do the
+// support points, simplices and results computed from them.
 void writeVec(JsonWriter& w, const Vec3& v) {
   const double d[3] = {v.x, v.y, v.z};
-  w.vec(d, 3);
+  w.vec(d, w.planar() ? 2 : 3);
 }
 
 // Result vectors: −0 is written as 0 (x + 0.0 maps −0 to +0 and changes
@@ -114,7 +118,7 @@ void writeVec(JsonWriter& w, const Vec3& v) {
 // written with writeVec, bit for bit.
 void writeResultVec(JsonWriter& w, const Vec3& v) {
   const double d[3] = {v.x + 0.0, v.y + 0.0, v.z + 0.0};
-  w.vec(d, 3);
+  w.vec(d, w.planar() ? 2 : 3);
 }
 
 void writeShape(JsonWriter& w, const Shape& s) {
@@ -314,6 +318,145 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   return true;
 }
 
+namespace {
+
+const char* const kPlanarTypeNames[] = {"point", "circle", "box", "capsule", "segment", "polygon"};
+const char* const kPlanarTypeList = "point, circle, box, capsule, segment or polygon";
+
+// A vector of a 2D scene: [x, y]. A 3-vector gets a message saying why.
+bool readVec2(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err) {
+  if (v.isArray() && v.items.size() == 3)
+    return fail(err, field, "must have 2 numbers, got 3 (a 2D scene's vectors are [x, y])");
+  double d[2];
+  if (!readVec(v, field, 2, d, err)) return false;
+  *out = {d[0], d[1], 0};
+  return true;
+}
+
+// Ray origins and directions and shape-cast translations of a scene: 3D or
+// 2D vectors, within kMaxMagnitude.
+bool readSceneCastVec(const JsonValue& v, const std::string& field, int dimension, Vec3* out, SceneError* err) {
+  if (dimension == 3) return readCastVec3(v, field, out, err);
+  if (!readVec2(v, field, out, err)) return false;
+  for (int i = 0; i < 2; ++i)
+    if (std::fabs((*out)[i]) > kMaxMagnitude)
+      return fail(err, field + "[" + std::to_string(i) + "]", "must be at most 1e15 in magnitude");
+  return true;
+}
+
+// Parses one SHAPE of a 2D scene into the same shape in the plane z = 0.
+bool parsePlanarShape(const JsonValue& json, const std::string& path, Shape* out, PlanarShape* planar,
+                      SceneError* err) {
+  if (!json.isObject()) return fail(err, path, std::string("must be an object, got ") + jsonKindName(json.kind));
+  const std::string prefix = path + ".";
+  const JsonValue* type = json.find("type");
+  if (type == nullptr) return fail(err, prefix + "type", std::string("is missing (one of ") + kPlanarTypeList + ")");
+  if (!type->isString()) return fail(err, prefix + "type", std::string("must be a string, got ") + jsonKindName(type->kind));
+  PlanarShape ps;
+  bool known = false;
+  for (int i = 0; i < 6 && !known; ++i) {
+    if (type->string == kPlanarTypeNames[i]) {
+      ps.type = static_cast<PlanarType>(i);
+      known = true;
+    }
+  }
+  if (!known)
+    return fail(err, prefix + "type",
+                "unknown 2D shape type " + quoted(type->string) + " (expected " + kPlanarTypeList +
+                    "; the 3D types need a scene without \"dimension\": 2)");
+  if (json.find("rotation") != nullptr)
+    return fail(err, prefix + "rotation",
+                ps.type == PlanarType::Circle
+                    ? "is a 3D quaternion; a circle in a 2D scene has no rotation"
+                    : "is a 3D quaternion; a 2D shape turns by \"angle\" (radians, counter-clockwise)");
+  if (ps.type == PlanarType::Circle && json.find("angle") != nullptr)
+    return fail(err, prefix + "angle", "is not used by a circle (a circle has no angle)");
+  const char* params[2] = {nullptr, nullptr};
+  Shape s;
+  switch (ps.type) {
+    case PlanarType::Point: s.type = ShapeType::Point; break;
+    case PlanarType::Circle: s.type = ShapeType::Sphere; params[0] = "radius"; break;
+    case PlanarType::Box: s.type = ShapeType::Box; params[0] = "halfExtents"; break;
+    case PlanarType::Capsule: s.type = ShapeType::Capsule; params[0] = "radius"; params[1] = "halfHeight"; break;
+    case PlanarType::Segment: s.type = ShapeType::Segment; params[0] = "points"; break;
+    case PlanarType::Polygon: s.type = ShapeType::Polytope; params[0] = "points"; break;
+  }
+  const char* const allowed[] = {"type", "position", "angle", "margin", params[0], params[1]};
+  if (!checkKeys(json, prefix, allowed, 6, err)) return false;
+  for (const char* k : params) {
+    if (k == nullptr) continue;
+    const JsonValue* v = json.find(k);
+    const std::string field = prefix + k;
+    if (v == nullptr) return fail(err, field, std::string("is missing (a ") + type->string + " needs it)");
+    const std::string key = k;
+    if (key == "radius") {
+      if (!readNumber(*v, field, &s.radius, err)) return false;
+    } else if (key == "halfHeight") {
+      if (!readNumber(*v, field, &s.halfHeight, err)) return false;
+    } else if (key == "halfExtents") {
+      if (!readVec2(*v, field, &s.halfExtents, err)) return false;
+    } else {  // points
+      if (!v->isArray()) return fail(err, field, std::string("must be an array of [x, y] points, got ") + jsonKindName(v->kind));
+      if (v->items.size() > kMaxPolytopePoints)
+        return fail(err, field, "has " + std::to_string(v->items.size()) + " points; the limit is 1000000");
+      if (ps.type == PlanarType::Segment && v->items.size() != 2)
+        return fail(err, field, "must hold 2 points (the segment's ends), got " + std::to_string(v->items.size()));
+      s.points.resize(v->items.size());
+      for (std::size_t i = 0; i < v->items.size(); ++i)
+        if (!readVec2(v->items[i], field + "[" + std::to_string(i) + "]", &s.points[i], err)) return false;
+    }
+  }
+  if (const JsonValue* m = json.find("margin")) {
+    if (!readNumber(*m, prefix + "margin", &s.margin, err)) return false;
+  }
+  if (const JsonValue* p = json.find("position")) {
+    if (!readVec2(*p, prefix + "position", &s.pose.position, err)) return false;
+  }
+  if (const JsonValue* a = json.find("angle")) {
+    if (!readNumber(*a, prefix + "angle", &ps.angle, err)) return false;
+    // The turn about z as a quaternion, normalized as a 3D scene's rotation
+    // [0, 0, sin(θ/2), cos(θ/2)] is, so the 2D scene and its 3D twin run on
+    // the same bits.
+    double q[4] = {0, 0, std::sin(ps.angle / 2), std::cos(ps.angle / 2)};
+    normalizeRotation(q);
+    s.pose.rotation = {q[0], q[1], q[2], q[3]};
+  }
+  ShapeError se;
+  if (!validateShape(s, &se)) return fail(err, prefix + se.field, se.message);
+  *out = std::move(s);
+  *planar = ps;
+  return true;
+}
+
+void writePlanarShape(JsonWriter& w, const Shape& s, const PlanarShape& ps) {
+  w.beginObject().key("type").value(planarTypeName(ps.type));
+  switch (ps.type) {
+    case PlanarType::Point: break;
+    case PlanarType::Circle: w.key("radius").value(s.radius); break;
+    case PlanarType::Box: w.key("halfExtents"); writeVec(w, s.halfExtents); break;
+    case PlanarType::Capsule: w.key("radius").value(s.radius).key("halfHeight").value(s.halfHeight); break;
+    case PlanarType::Segment:
+    case PlanarType::Polygon:
+      w.key("points").beginArray();
+      for (const Vec3& p : s.points) writeVec(w, p);
+      w.endArray();
+  }
+  if (s.margin != 0) w.key("margin").value(s.margin);
+  w.key("position");
+  writeVec(w, s.pose.position);
+  if (ps.type != PlanarType::Circle) w.key("angle").value(ps.angle);
+  w.endObject();
+}
+
+}  // namespace
+
+const char* planarTypeName(PlanarType t) { return kPlanarTypeNames[static_cast<int>(t)]; }
+
+bool runsInPlane(QueryKind q) {
+  return q == QueryKind::Intersect || q == QueryKind::Distance || q == QueryKind::Penetration ||
+         q == QueryKind::Raycast || q == QueryKind::Shapecast;
+}
+
 bool parseScene(const std::string& text, Scene* out, SceneError* err) {
   JsonValue json;
   std::string why;
@@ -326,14 +469,20 @@ bool parseScene(const std::string& text, Scene* out, SceneError* err) {
 
 bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (!json.isObject()) return fail(err, "", std::string("a scene must be a JSON object, got ") + jsonKindName(json.kind));
-  static const char* const allowed[] = {"version", "shapes", "query", "ray", "motion", "step"};
-  if (!checkKeys(json, "", allowed, 6, err)) return false;
+  static const char* const allowed[] = {"version", "dimension", "shapes", "query", "ray", "motion", "step"};
+  if (!checkKeys(json, "", allowed, 7, err)) return false;
 
   Scene scene;
   const JsonValue* version = json.find("version");
   if (version == nullptr) return fail(err, "version", "is missing (this is scene format version 1)");
   if (!version->isNumber() || version->number != 1)
     return fail(err, "version", "must be 1 (the only scene format version this build reads)");
+  if (const JsonValue* dim = json.find("dimension")) {
+    if (!dim->isNumber() || (dim->number != 2 && dim->number != 3))
+      return fail(err, "dimension", "must be 2 (a scene in the plane) or 3 (the default)");
+    scene.dimension = static_cast<int>(dim->number);
+  }
+  const bool planar = scene.dimension == 2;
 
   const JsonValue* query = json.find("query");
   if (query == nullptr) return fail(err, "query", "is missing");
@@ -349,6 +498,12 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
     return fail(err, "query", "unknown query " + quoted(query->string) +
                                   " (expected intersect, distance, penetration, chungwang, raycast, shapecast, "
                                   "hull, obb or sat)");
+  if (planar && !runsInPlane(scene.query)) {
+    *err = {"unsupported-query", "query",
+            "query " + quoted(query->string) +
+                " is not available for 2D scenes (they run intersect, distance, penetration, raycast and shapecast)"};
+    return false;
+  }
 
   const JsonValue* shapes = json.find("shapes");
   if (shapes == nullptr) return fail(err, "shapes", "is missing");
@@ -361,7 +516,14 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
                     ", got " + std::to_string(shapes->items.size()));
   for (std::size_t i = 0; i < shapes->items.size(); ++i) {
     Shape s;
-    if (!parseShape(shapes->items[i], "shapes[" + std::to_string(i) + "]", &s, err)) return false;
+    const std::string path = "shapes[" + std::to_string(i) + "]";
+    if (planar) {
+      PlanarShape ps;
+      if (!parsePlanarShape(shapes->items[i], path, &s, &ps, err)) return false;
+      scene.planar.push_back(ps);
+    } else if (!parseShape(shapes->items[i], path, &s, err)) {
+      return false;
+    }
     scene.shapes.push_back(std::move(s));
   }
 
@@ -373,8 +535,8 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
     const JsonValue* d = ray->find("direction");
     if (o == nullptr) return fail(err, "ray.origin", "is missing");
     if (d == nullptr) return fail(err, "ray.direction", "is missing");
-    if (!readCastVec3(*o, "ray.origin", &scene.ray.origin, err) ||
-        !readCastVec3(*d, "ray.direction", &scene.ray.direction, err))
+    if (!readSceneCastVec(*o, "ray.origin", scene.dimension, &scene.ray.origin, err) ||
+        !readSceneCastVec(*d, "ray.direction", scene.dimension, &scene.ray.direction, err))
       return false;
     if (const JsonValue* t = ray->find("maxT")) {
       if (!readNumber(*t, "ray.maxT", &scene.ray.maxT, err)) return false;
@@ -388,9 +550,9 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
     static const char* const motionKeys[] = {"translationA", "translationB"};
     if (!checkKeys(*motion, "motion.", motionKeys, 2, err)) return false;
     if (const JsonValue* a = motion->find("translationA"))
-      if (!readCastVec3(*a, "motion.translationA", &scene.motion.translationA, err)) return false;
+      if (!readSceneCastVec(*a, "motion.translationA", scene.dimension, &scene.motion.translationA, err)) return false;
     if (const JsonValue* b = motion->find("translationB"))
-      if (!readCastVec3(*b, "motion.translationB", &scene.motion.translationB, err)) return false;
+      if (!readSceneCastVec(*b, "motion.translationB", scene.dimension, &scene.motion.translationB, err)) return false;
     scene.hasMotion = true;
   }
   if (scene.query == QueryKind::Raycast && !scene.hasRay)
@@ -415,8 +577,15 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
 
 std::string sceneToJson(const Scene& scene) {
   JsonWriter w;
-  w.beginObject().key("version").value(scene.version).key("shapes").beginArray();
-  for (const Shape& s : scene.shapes) writeShape(w, s);
+  const bool planar = scene.dimension == 2;
+  w.setPlanar(planar);
+  w.beginObject().key("version").value(scene.version);
+  if (planar) w.key("dimension").value(2);
+  w.key("shapes").beginArray();
+  for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
+    if (planar) writePlanarShape(w, scene.shapes[i], scene.planar[i]);
+    else writeShape(w, scene.shapes[i]);
+  }
   w.endArray().key("query").value(queryName(scene.query));
   if (scene.hasRay) {
     w.key("ray").beginObject().key("origin");
@@ -435,6 +604,27 @@ std::string sceneToJson(const Scene& scene) {
   if (scene.hasStep) w.key("step").value(scene.step);
   w.endObject();
   return w.str();
+}
+
+// A 2D scene's penetration runs the planar EPA (epa2d.h); its trace says
+// "dimension": 2, as its frames are PlanarEpaFrames.
+static bool runPlanarPenetration(const PosedShape& a, const PosedShape& b, bool trace, std::string* json) {
+  JsonWriter w;
+  w.setPlanar(true);
+  if (!trace) {
+    put(w, penetration2d(a, b));
+    *json = w.str();
+    return true;
+  }
+  PlanarEpaRecorder rec;
+  const PenetrationResult r = penetration2d(a, b, GjkSettings{}, planarEpaSettings(), rec);
+  w.beginObject().key("query").value("penetration").key("dimension").value(2).key("frames").beginArray();
+  for (const PlanarEpaFrame& f : rec.frames) put(w, f);
+  w.endArray().key("result");
+  put(w, r);
+  w.key("marginA").value(a.radius()).key("marginB").value(b.radius()).endObject();
+  *json = w.str();
+  return true;
 }
 
 static bool runPenetration(const PosedShape& a, const PosedShape& b, bool trace, std::string* json) {
@@ -614,6 +804,7 @@ static bool runRaycast(const Scene& scene, bool trace, std::string* json, SceneE
   }
   const PosedShape a(scene.shapes[0]);
   JsonWriter w;
+  w.setPlanar(scene.dimension == 2);
   if (!trace) {
     put(w, gjkRayCast(a, ray.origin, ray.direction, ray.maxT));
     *json = w.str();
@@ -636,6 +827,7 @@ static bool runShapecast(const Scene& scene, bool trace, std::string* json, Scen
   const PosedShape a(scene.shapes[0]), b(scene.shapes[1]);
   const Vec3 &ta = scene.motion.translationA, &tb = scene.motion.translationB;
   JsonWriter w;
+  w.setPlanar(scene.dimension == 2);
   if (!trace) {
     put(w, gjkShapeCast(a, b, ta, tb));
     *json = w.str();
@@ -683,13 +875,17 @@ bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err
   if (scene.query == QueryKind::Sat) return runSat(scene, trace, json, err);
   if (scene.query == QueryKind::Shapecast) return runShapecast(scene, trace, json, err);
   if (scene.query == QueryKind::ChungWang) return runChungWang(scene, trace, json);
-  if (scene.query == QueryKind::Penetration)
+  if (scene.query == QueryKind::Penetration) {
+    if (scene.dimension == 2)
+      return runPlanarPenetration(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]), trace, json);
     return runPenetration(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]), trace, json);
+  }
   const bool intersect = scene.query == QueryKind::Intersect;
   const PosedShape a(scene.shapes[0]);
   const PosedShape b(scene.shapes[1]);
   const GjkSettings settings;
   JsonWriter w;
+  w.setPlanar(scene.dimension == 2);
   if (!trace) {
     if (intersect) put(w, gjkIntersect(a, b, settings));
     else put(w, gjkDistance(a, b, settings));

@@ -177,6 +177,7 @@ std::string generate() {
   d.interfaceOf(BoundsView{box, BoundsMethod::Points, aabb, sphere, {box, box}});
   d.interfaceOf(GjkFrame{});
   d.interfaceOf(EpaFrame{});
+  d.interfaceOf(PlanarEpaFrame{});
   d.interfaceOf(HullFrameView{HullFrame{}, {}});
   d.interfaceOf(SatFrame{});
   d.interfaceOf(RayFrame{});
@@ -188,6 +189,7 @@ std::string generate() {
       << "  distance: " << gjk_lines::kDistCount << ",\n"
       << "  intersect: " << gjk_lines::kIsCount << ",\n"
       << "  penetration: " << epa_lines::kCount << ",\n"
+      << "  planarPenetration: " << planar_epa_lines::kCount << ",\n"
       << "  hull: " << hull_lines::kDone << ",\n"  // the last line of quickhull's pseudocode
       << "  sat: " << sat_lines::kCount << ",\n"
       << "  raycast: " << ray_lines::kCount << ",\n"

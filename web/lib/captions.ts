@@ -9,7 +9,7 @@
 import { formatG } from './printf';
 import type {
   CastFrame, ChungWangFrame, ChungWangTrace, EpaFrame, EpaTrace, GjkFrame, GjkTrace, HullFrame, HullResult,
-  HullTrace, PenetrationResult, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
+  HullTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
 } from './types';
 
 // ---- pseudocode ---------------------------------------------------------------------------------------------
@@ -51,6 +51,17 @@ const EPA = [
   '  remove the faces of P that w can see; keep their horizon edges',
   '  join w to every horizon edge with a new face',
   'depth ← d + r_A + r_B; normal ← n; points from f\'s weights',
+];
+
+const PLANAR_EPA = [
+  'run GJK on the cores; if they are apart: depth ← max(0, r_A + r_B − ‖v‖)',
+  'P ← hull of GJK\'s simplex and the support points along ±x, ±y (no area: touching)',
+  'repeat (at most maxIterations times)',
+  '  e ← the edge of P nearest O (outward normal n, distance d)',
+  '  w ← s_A(n) − s_B(−n)                     // support point of A − B',
+  '  if n·w − d ≤ max(ε·d, ε_abs·S): stop      // e lies on the boundary',
+  '  P ← conv(P ∪ {w}): drop the vertices w sees, insert w',
+  'depth ← d + r_A + r_B; normal ← n; points from e\'s weights',
 ];
 
 const HULL = [
@@ -127,8 +138,9 @@ const CHUNG_WANG = [
 ];
 
 /** The pseudocode shown beside a trace of `query`, one string per line. */
-export function pseudocodeOf(query: Trace['query']): string[] {
+export function pseudocodeOf(query: Trace['query'] | 'planarPenetration'): string[] {
   switch (query) {
+    case 'planarPenetration': return [...PLANAR_EPA];
     case 'distance': return [...GJK_DISTANCE];
     case 'intersect': return [...GJK_INTERSECT];
     case 'penetration': return [...EPA];
@@ -144,7 +156,8 @@ export function pseudocodeOf(query: Trace['query']): string[] {
 
 /** %.6g (or %.{digits}g) with −0 written as 0. */
 const num = (x: number, digits = 6): string => formatG(x === 0 ? 0 : x, digits);
-const vec = (v: Vec3): string => `(${num(v[0])}, ${num(v[1])}, ${num(v[2])})`;
+/** (x, y, z), or (x, y) for a 2D scene's vectors. */
+const vec = (v: Vec3 | readonly number[]): string => `(${Array.from(v, (x) => num(x)).join(', ')})`;
 /** "1 face", "3 faces". */
 const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 const ZERO: Vec3 = [0, 0, 0];
@@ -239,6 +252,44 @@ export function epaCaption(f: Omit<EpaFrame, 'caption'>, r: PenetrationResult, r
             : `GJK: the shapes are apart, so EPA does not run; the normal is the separating direction. ${result}`;
         case 'flat':
           return `A − B is flat (no volume): the origin lies on it, so the shapes only touch. ${result}`;
+        default:
+          return radius > 0 ? `The depth is d + r_A + r_B. ${result}` : result;
+      }
+  }
+}
+
+/** The planar EPA's frames (a 2D scene's penetration); `result`: the trace's result sentence. */
+export function planarEpaCaption(f: Omit<PlanarEpaFrame, 'caption'>, r: PenetrationResult, radius: number, result: string): string {
+  switch (f.kind) {
+    case 'seed':
+      return `GJK found the origin inside A − B (the cores overlap). The first polygon P is the hull of its simplex and the support points along ±x and ±y: ${count(f.vertices.length, 'vertex', 'vertices')} around the origin.`;
+    case 'closest':
+      return `The edge of P nearest the origin is at distance d = ${num(f.depth)} along n = ${vec(f.normal)}: no point of the boundary of A − B is nearer than d, so the depth is at least d.`;
+    case 'support': {
+      const s = `Support point w = s_A(n) − s_B(−n) = ${vec((f.support ?? { w: ZERO }).w)} (a on A, b on B). Gap n·w − d = ${num(f.gap ?? 0)}`;
+      switch (f.reason) {
+        case 'gap-within-tolerance':
+          return `${s} ≤ tolerance ${num(f.tolerance)}: the edge lies on the boundary of A − B. Stop.`;
+        case 'duplicate-support':
+          return `${s} > tolerance ${num(f.tolerance)}, but w does not lie outside the edge: rounding hides further progress. Stop with the best edge (degenerate).`;
+        case 'capacity':
+          return `${s}: the polygon is full (${f.vertices.length} vertices). Stop with the best edge.`;
+        default:
+          return `${s} > tolerance ${num(f.tolerance)}: A − B reaches beyond this edge, so P must grow towards w.`;
+      }
+    }
+    case 'expand':
+      return f.removed.length === 0
+        ? `w goes between the ends of the edge: P now has ${f.vertices.length} vertices.`
+        : `w also sees ${count(f.removed.length, 'vertex', 'vertices')} of P, now inside conv(P ∪ {w}) and dropped: P now has ${f.vertices.length} vertices.`;
+    case 'done':
+      switch (f.reason) {
+        case 'apart':
+          return r.intersecting
+            ? `GJK: the cores are apart by ${num(radius - r.depth)} < r_A + r_B = ${num(radius)}, so the rounded shapes overlap and the depth is exact without EPA. ${result}`
+            : `GJK: the shapes are apart, so EPA does not run; the normal is the separating direction. ${result}`;
+        case 'flat':
+          return `A − B is a segment or a point (no area): the origin lies on it, so the shapes only touch. ${result}`;
         default:
           return radius > 0 ? `The depth is d + r_A + r_B. ${result}` : result;
       }
@@ -367,6 +418,8 @@ type Raw<T extends Trace> = Omit<T, 'pseudocode' | 'frames'> & { frames: Omit<T[
 export type RawTrace =
   | Raw<GjkTrace> | Raw<EpaTrace> | Raw<HullTrace> | Raw<SatTrace> | Raw<RaycastTrace> | Raw<ShapecastTrace>
   | Raw<ChungWangTrace>;
+/** A 2D scene's penetration trace as the C++ core writes it. */
+type RawPlanarEpa = Omit<PlanarEpaTrace, 'pseudocode' | 'frames'> & { frames: Omit<PlanarEpaFrame, 'caption'>[] };
 
 /** "(3 iterations, converged)", "(1 EPA iteration, touching)". */
 const tally = (iterations: number, status: string, what = 'iteration'): string =>
@@ -404,7 +457,12 @@ function hullSentence(h: HullResult, n: number): string {
  * The answer of a trace in one sentence, e.g. for unit spheres 3 apart "Distance 1 between (1, 0, 0) on A and
  * (2, 0, 0) on B (1 iteration, converged)." The same words end the trace, as the caption of its last frame.
  */
-export function resultSentence(t: Trace | RawTrace): string {
+export function resultSentence(t: Trace | RawTrace | Planar<Trace>): string {
+  // A 2D scene's trace differs only in its [x, y] vectors, which vec() and the distance below read at any length.
+  return sentence(t as Trace | RawTrace);
+}
+
+function sentence(t: Trace | RawTrace): string {
   switch (t.query) {
     case 'intersect':
     case 'distance': {
@@ -417,7 +475,7 @@ export function resultSentence(t: Trace | RawTrace): string {
       const r = t.result;
       const tail = tally(r.iterations, r.status, 'EPA iteration');
       if (!r.intersecting) {
-        const d = Math.hypot(r.pointA[0] - r.pointB[0], r.pointA[1] - r.pointB[1], r.pointA[2] - r.pointB[2]);
+        const d = Math.hypot(...Array.from(r.pointA, (x, i) => x - r.pointB[i]));
         return `Separated (distance ${num(d, 9)}): no penetration. Closest points ${vec(r.pointA)} on A and ${vec(r.pointB)} on B ${tail}.`;
       }
       return `Penetration depth ${num(r.depth, 9)} along n = ${vec(r.normal)} (move B by depth·n to separate); contact ${vec(r.pointA)} on A, ${vec(r.pointB)} on B ${tail}.`;
@@ -481,7 +539,15 @@ function captioned<F extends object>(f: F, caption: string, afterIteration: bool
 }
 
 /** The trace with its pseudocode (after `query`) and a caption on every frame. */
-export function withText(raw: RawTrace): Trace {
+export function withText(raw: RawTrace | RawPlanarEpa): Trace {
+  if ('dimension' in raw) {
+    const { query, ...rest } = raw;
+    const radius = raw.marginA + raw.marginB;
+    const result = resultSentence(raw as unknown as RawTrace);
+    const frames = raw.frames.map((f) => captioned(f, planarEpaCaption(f, raw.result, radius, result), false));
+    // Not one of Trace's members: trace()'s 2D overload gives it its own type, Planar<PlanarEpaTrace>.
+    return { query, pseudocode: pseudocodeOf('planarPenetration'), ...rest, frames } as PlanarEpaTrace as unknown as Trace;
+  }
   const { query, ...rest } = raw;
   const head = { query, pseudocode: pseudocodeOf(query) };
   const result = resultSentence(raw);

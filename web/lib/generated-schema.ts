@@ -11,7 +11,7 @@ export type GjkReason = 'none' | 'start-from-point' | 'start-from-cache' | 'prog
 export type EpaStatus = 'converged' | 'touching' | 'max-iterations' | 'degenerate';
 
 /** Why an EPA step ended (epa.h EpaReason). */
-export type EpaReason = 'none' | 'apart' | 'tetrahedron' | 'flat' | 'nearest-face' | 'progress' | 'gap-within-tolerance' | 'duplicate-support' | 'capacity' | 'broken-horizon' | 'iteration-cap';
+export type EpaReason = 'none' | 'apart' | 'tetrahedron' | 'flat' | 'nearest-face' | 'progress' | 'gap-within-tolerance' | 'duplicate-support' | 'capacity' | 'broken-horizon' | 'iteration-cap' | 'polygon';
 
 /** The separating-axis test's statuses (sat.h SatStatus). */
 export type SatStatus = 'ok' | 'rounded-bound' | 'too-large' | 'not-polytopal' | 'invalid-shape';
@@ -63,6 +63,7 @@ export const PSEUDOCODE_LINES = {
   distance: 10,
   intersect: 9,
   penetration: 9,
+  planarPenetration: 8,
   hull: 11,
   sat: 10,
   raycast: 14,
@@ -436,6 +437,33 @@ export interface EpaFrame {
   /** Current depth estimate (nearest face distance), in core space. */
   depth: number;
   /** The nearest face's normal, in core space. */
+  normal: Vec3;
+  /** Support frames: n·w − d, compared with tolerance. */
+  gap: number | null;
+  /** What the gap is compared with. */
+  tolerance: number;
+}
+
+/** One step of the planar EPA (query "penetration" of a 2D scene). */
+export interface PlanarEpaFrame {
+  /** What the frame shows. */
+  kind: EpaEvent;
+  /** Why the step did what it did. */
+  reason: EpaReason;
+  /** 1-based line of Trace.pseudocode. */
+  line: number;
+  iteration: number;
+  /** The polygon P, counter-clockwise (after this step). */
+  vertices: SupportVertex[];
+  /** Index of the first vertex of the edge nearest the origin (the edge runs to the next vertex). */
+  closest: number | null;
+  /** The new support point (support and expand frames). */
+  support: SupportVertex | null;
+  /** Expand frames: the vertices w saw, now inside conv(P ∪ {w}). */
+  removed: SupportVertex[];
+  /** Current depth estimate (nearest edge distance), in core space. */
+  depth: number;
+  /** The nearest edge's outward normal, in core space. */
   normal: Vec3;
   /** Support frames: n·w − d, compared with tolerance. */
   gap: number | null;

@@ -22,14 +22,22 @@ import { decodeLinkPayload } from './link';
 import { withText, type RawTrace } from './captions';
 export { resultSentence } from './captions';
 import type {
-  ChungWangTrace, EpaTrace, GjkTrace, HullResult, HullTrace, ObbResult, PointArray, RaycastTrace, Result, SatTrace,
-  Scene, Shape, ShapecastTrace, Trace, Vec3,
+  ChungWangTrace, DistanceResult, EpaTrace, GjkTrace, HullResult, HullTrace, IntersectResult, ObbResult,
+  PenetrationResult, Planar, PlanarEpaTrace, PointArray, RaycastResult, RaycastTrace, Result, SatTrace, Scene, Scene2D, Shape,
+  ShapecastResult, ShapecastTrace, Trace, Vec3,
 } from './types';
 
 export * from './types';
 
 /** Runs the scene's query and returns the result object of the scene format. */
-export function run(scene: Scene | string): Result {
+export function run(scene: Scene2D & { query: 'intersect' }): Planar<IntersectResult>;
+export function run(scene: Scene2D & { query: 'distance' }): Planar<DistanceResult>;
+export function run(scene: Scene2D & { query: 'penetration' }): Planar<PenetrationResult>;
+export function run(scene: Scene2D & { query: 'raycast' }): Planar<RaycastResult>;
+export function run(scene: Scene2D & { query: 'shapecast' }): Planar<ShapecastResult>;
+export function run(scene: Scene2D): Planar<IntersectResult | DistanceResult | PenetrationResult | RaycastResult | ShapecastResult>;
+export function run(scene: Scene | string): Result;
+export function run(scene: Scene | Scene2D | string): Result | Planar<Result> {
   return unwrap<Result>(mod().runScene(toSceneJson(scene), false));
 }
 
@@ -41,13 +49,20 @@ export function trace(scene: Scene & { query: 'raycast' }): RaycastTrace;
 export function trace(scene: Scene & { query: 'shapecast' }): ShapecastTrace;
 export function trace(scene: Scene & { query: 'chungwang' }): ChungWangTrace;
 export function trace(scene: Scene & { query: 'intersect' | 'distance' }): GjkTrace;
+export function trace(scene: Scene2D & { query: 'intersect' | 'distance' }): Planar<GjkTrace>;
+export function trace(scene: Scene2D & { query: 'raycast' }): Planar<RaycastTrace>;
+export function trace(scene: Scene2D & { query: 'shapecast' }): Planar<ShapecastTrace>;
+export function trace(scene: Scene2D & { query: 'penetration' }): Planar<PlanarEpaTrace>;
+export function trace(scene: Scene2D): Planar<GjkTrace | PlanarEpaTrace | RaycastTrace | ShapecastTrace>;
 export function trace(scene: Scene | string): Trace;
-export function trace(scene: Scene | string): Trace {
+export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace> {
   return withText(unwrap<RawTrace>(mod().runScene(toSceneJson(scene), true)));
 }
 
 /** Checks a scene; returns a normalized copy (defaults filled in, rotations normalized) or throws. */
-export function validateScene(scene: unknown): Scene {
+export function validateScene(scene: Scene2D): Scene2D;
+export function validateScene(scene: unknown): Scene;
+export function validateScene(scene: unknown): Scene | Scene2D {
   return unwrap<Scene>(mod().validateScene(toSceneJson(scene)));
 }
 
@@ -139,6 +154,7 @@ function isShape(v: unknown): boolean {
 /**
  * Reads a permalink (a full URL or just its hash) and returns its scene, exactly as it was encoded.
  * Throws CollidoscopeError with code 'bad-link' when the link is garbled or its scene is invalid.
+ * A 2D scene's link gives its Scene2D (`dimension: 2`), typed as Scene for existing callers.
  */
 export function decodeLink(urlOrHash: string): Scene {
   const scene = decodeLinkPayload(urlOrHash);

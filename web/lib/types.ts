@@ -50,6 +50,48 @@ export interface Scene {
   step?: number;
 }
 
+/** A vector of a 2D scene. */
+export type Vec2 = [number, number];
+export type ShapeType2D = 'point' | 'circle' | 'box' | 'capsule' | 'segment' | 'polygon';
+
+/** A shape of a 2D scene: in the plane, turned by `angle` (radians, counter-clockwise; a circle has none). */
+export interface Shape2D {
+  type: ShapeType2D;
+  radius?: number;
+  halfHeight?: number;
+  halfExtents?: Vec2;
+  points?: Vec2[];
+  margin?: number;
+  position?: Vec2;
+  angle?: number;
+}
+
+/** The queries a 2D scene runs. */
+export type Query2D = 'intersect' | 'distance' | 'penetration' | 'raycast' | 'shapecast';
+
+/**
+ * A scene in the plane ("dimension": 2): it answers what the same scene in the plane z = 0 answers in 3D,
+ * with [x, y] vectors (penetration runs a planar EPA).
+ */
+export interface Scene2D {
+  version: 1;
+  dimension: 2;
+  shapes: Shape2D[];
+  query: Query2D;
+  ray?: { origin: Vec2; direction: Vec2; maxT?: number };
+  motion?: { translationA?: Vec2; translationB?: Vec2 };
+  step?: number;
+}
+
+/** A result or trace of a 2D scene: T with every [x, y, z] vector written as [x, y]. */
+export type Planar<T> = T extends Vec3
+  ? Vec2
+  : T extends readonly (infer U)[]
+    ? Planar<U>[]
+    : T extends object
+      ? { [K in keyof T]: Planar<T[K]> }
+      : T;
+
 export type Status = schema.GjkStatus;
 
 /**
@@ -96,6 +138,8 @@ interface Captioned {
 export interface GjkFrame extends schema.GjkFrame, Captioned {}
 /** One step of EPA (query "penetration"), with its caption. */
 export interface EpaFrame extends schema.EpaFrame, Captioned {}
+/** One step of the planar EPA (query "penetration" of a 2D scene), with its caption. */
+export interface PlanarEpaFrame extends schema.PlanarEpaFrame, Captioned {}
 /** One step of quickhull (query "hull"), with its caption. */
 export interface HullFrame extends schema.HullFrame, Captioned {}
 /** One candidate axis of the separating-axis test (query "sat"), with its caption. */
@@ -130,6 +174,14 @@ export interface GjkTrace extends PairTraceBase {
 export interface EpaTrace extends PairTraceBase {
   query: 'penetration';
   frames: EpaFrame[];
+  result: PenetrationResult;
+}
+
+/** A 2D scene's penetration trace (its vectors are [x, y]: trace() returns it as Planar<PlanarEpaTrace>). */
+export interface PlanarEpaTrace extends PairTraceBase {
+  query: 'penetration';
+  dimension: 2;
+  frames: PlanarEpaFrame[];
   result: PenetrationResult;
 }
 

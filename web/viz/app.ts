@@ -16,6 +16,10 @@ import { overlayFor, viewOf } from './queries';
 import { ShapeEditor } from './shape-editor';
 import { ShapesView } from './shapes-view';
 
+/** The page's answer to a 2D scene (which the library runs, and the CLI links to). */
+const PLANAR_NOT_DRAWN = 'This page does not draw 2D scenes ("dimension": 2) yet: run or trace them with '
+  + 'the CLI (npx collidoscope run scene.json) or the JavaScript API (run, trace)';
+
 /** Time between frames while playing. */
 const PLAY_INTERVAL_MS = 900;
 
@@ -130,6 +134,8 @@ export class App {
     let tr: Trace;
     try {
       validateScene(candidate);
+      // The views draw 3D frames; a 2D scene's [x, y] frames would draw as nonsense.
+      if ((candidate as { dimension?: unknown }).dimension === 2) throw new Error(PLANAR_NOT_DRAWN);
       // The scene is kept as given, not as the library's normalized copy (which renormalizes quaternions,
       // changing last bits): a permalink then reopens exactly the scene that was encoded. The library
       // normalizes the same way inside every query, so the trace is the same either way.

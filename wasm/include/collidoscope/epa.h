@@ -115,6 +115,7 @@ enum class EpaReason {
   Capacity,           // no room for another vertex
   BrokenHorizon,      // rounding made the visible region non-simple
   IterationCap,
+  Polygon,            // 2D (epa2d.h): seed polygon around the origin
 };
 
 const char* epaReasonName(EpaReason r);

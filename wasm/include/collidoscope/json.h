@@ -85,12 +85,17 @@ class JsonWriter {
   JsonWriter& raw(const std::string& json);  // an already-serialized value
   JsonWriter& vec(const double* v, int n);
   const std::string& str() const { return out_; }
+  // Vectors of a 2D scene (in the plane z = 0) are written as [x, y]: the
+  // scene writer reads this flag for every Vec3 it writes.
+  void setPlanar(bool planar) { planar_ = planar; }
+  bool planar() const { return planar_; }
 
  private:
   void separate();
   std::string out_;
   std::vector<bool> first_;  // per open container: no element written yet
   bool afterKey_ = false;
+  bool planar_ = false;
 };
 
 }  // namespace collidoscope

@@ -30,8 +30,28 @@ struct Motion {
   Vec3 translationB;
 };
 
+// A 2D scene's shape as written: its 2D type and its angle (radians,
+// counter-clockwise). The Scene's Shape holds the same shape in the plane
+// z = 0 (polygon as a flat polytope, circle as a sphere about a point in the
+// plane, box with half-extent 0 along z, capsule and segment as in 3D), so
+// every query runs the library's 3D code on it.
+enum class PlanarType { Point, Circle, Box, Capsule, Segment, Polygon };
+
+const char* planarTypeName(PlanarType t);
+
+struct PlanarShape {
+  PlanarType type = PlanarType::Point;
+  double angle = 0;
+};
+
+// The queries a 2D scene runs: intersect, distance, penetration (a planar
+// EPA, epa2d.h), raycast and shapecast.
+bool runsInPlane(QueryKind q);
+
 struct Scene {
   int version = 1;
+  int dimension = 3;                // 2 for a scene in the plane ("dimension": 2)
+  std::vector<PlanarShape> planar;  // dimension 2: one per shape
   std::vector<Shape> shapes;
   QueryKind query = QueryKind::Distance;
   bool hasRay = false;

@@ -39,6 +39,7 @@
 
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/epa.h"
+#include "collidoscope/epa2d.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
 #include "collidoscope/obb.h"
@@ -112,7 +113,7 @@ template <>
 struct EnumNames<EpaReason> {
   static constexpr const char* ts = "EpaReason";
   static constexpr const char* doc = "Why an EPA step ended (epa.h EpaReason).";
-  static constexpr EpaReason last = EpaReason::IterationCap;
+  static constexpr EpaReason last = EpaReason::Polygon;
   static const char* name(EpaReason r) { return epaReasonName(r); }
 };
 
@@ -395,6 +396,28 @@ struct Schema<EpaFrame> {
     v.field("added", f.added, "Expand frames: ids of the new faces.");
     v.field("depth", f.depth, "Current depth estimate (nearest face distance), in core space.");
     v.field("normal", f.normal, "The nearest face's normal, in core space.");
+    v.orNull("gap", f.hasGap, f.gap, "Support frames: n·w − d, compared with tolerance.");
+    v.field("tolerance", f.tolerance, "What the gap is compared with.");
+  }
+};
+
+template <>
+struct Schema<PlanarEpaFrame> {
+  static constexpr const char* name = "PlanarEpaFrame";
+  static constexpr const char* doc = "One step of the planar EPA (query \"penetration\" of a 2D scene).";
+  template <class V>
+  static void fields(V& v, const PlanarEpaFrame& f) {
+    v.field("kind", f.event, "What the frame shows.");
+    v.field("reason", f.reason, "Why the step did what it did.");
+    v.field("line", f.line, "1-based line of Trace.pseudocode.");
+    v.field("iteration", f.iteration, "");
+    v.field("vertices", f.vertices, "The polygon P, counter-clockwise (after this step).");
+    v.orNull("closest", f.closest >= 0, f.closest,
+             "Index of the first vertex of the edge nearest the origin (the edge runs to the next vertex).");
+    v.orNull("support", f.hasSupport, f.support, "The new support point (support and expand frames).");
+    v.field("removed", f.removed, "Expand frames: the vertices w saw, now inside conv(P ∪ {w}).");
+    v.field("depth", f.depth, "Current depth estimate (nearest edge distance), in core space.");
+    v.field("normal", f.normal, "The nearest edge's outward normal, in core space.");
     v.orNull("gap", f.hasGap, f.gap, "Support frames: n·w − d, compared with tolerance.");
     v.field("tolerance", f.tolerance, "What the gap is compared with.");
   }
