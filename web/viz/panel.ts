@@ -17,9 +17,14 @@ export class Banner {
   /** The message shown, or null. */
   message: string | null = null;
   onChange: (() => void) | null = null;
+  /** The user closed the message. */
+  onDismiss: (() => void) | null = null;
 
   constructor() {
-    $('banner-close').addEventListener('click', () => this.clear());
+    $('banner-close').addEventListener('click', () => {
+      this.clear();
+      this.onDismiss?.();
+    });
   }
 
   show(message: string): void {
