@@ -34,6 +34,8 @@ export interface PublicState {
   boundsShown: string[];
   error: string | null;
   link: string;
+  /** The casts' drag handles shown ('origin', 'tip', 'endA', 'endB'), where they are on the page in CSS pixels. */
+  handles: Record<string, [number, number]>;
   ready: boolean;
 }
 
@@ -90,7 +92,7 @@ export class App {
   readonly cloudPanel: CloudPanel;
   readonly state: PublicState = {
     scene: null, frameIndex: 0, frameCount: 0, frameKind: null, result: null, bounds: null, boundsShown: [],
-    error: null, link: '', ready: false,
+    error: null, link: '', handles: {}, ready: false,
   };
 
   constructor() {
@@ -203,7 +205,9 @@ export class App {
     try {
       fromHash = sceneFromHash();
     } catch (e) {
-      this.loadDefault('Could not open this link: ' + errorText(e) + badPart(location.hash));
+      // A link that cannot be read at all: say which parameter and how it starts. (A scene error names its field.)
+      const unread = (e as { code?: string } | null)?.code === 'bad-link';
+      this.loadDefault('Could not open this link: ' + errorText(e) + (unread ? badPart(location.hash) : ''));
       return;
     }
     if (fromHash === null) {
@@ -367,6 +371,7 @@ export class App {
     s.bounds = cloud && this.bounds ? JSON.parse(JSON.stringify(this.bounds)) : null;
     s.boundsShown = cloud ? [...this.cloudPanel.shown] : [];
     s.error = this.banner.message;
+    s.handles = cloud ? {} : this.shapesView.handlesOnScreen();
     try {
       s.link = linkFor(this.scene, this.frameIndex);
     } catch {

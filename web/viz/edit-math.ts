@@ -101,12 +101,14 @@ export function parseSceneText(text: string): { ok: true; value: unknown } | { o
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (e) {
-    const m = /position (\d+)/.exec((e as Error).message);
+    const end = /end of JSON input/.test((e as Error).message);
+    const m = end ? ['', String(text.trimEnd().length)] : /position (\d+)/.exec((e as Error).message);
     if (!m) return { ok: false, message: `it is not valid JSON (${(e as Error).message})` };
     const at = Number(m[1]);
     const before = text.slice(0, at);
     const line = before.split('\n').length;
     const column = at - before.lastIndexOf('\n');
-    return { ok: false, message: `it is not valid JSON: ${(e as Error).message.replace(/ in JSON at position \d+.*$/, '')} at line ${line}, column ${column}` };
+    const what = end ? 'it ends before the JSON is complete' : (e as Error).message.replace(/ in JSON at position \d+.*$/, '');
+    return { ok: false, message: `it is not valid JSON: ${what}, at line ${line}, column ${column}` };
   }
 }

@@ -131,6 +131,19 @@ export class ShapesView {
 
   get handleSelection(): HandleKind | null { return this.selectedHandle; }
 
+  /** The handles shown, where they are on the page (CSS pixels from the viewport's top left). */
+  handlesOnScreen(): Partial<Record<HandleKind, [number, number]>> {
+    const out: Partial<Record<HandleKind, [number, number]>> = {};
+    const rect = this.view.canvas.getBoundingClientRect();
+    this.view.camera.updateMatrixWorld();
+    for (const [kind, g] of this.handles) {
+      if (!g.visible) continue;
+      const p = g.position.clone().project(this.view.camera);
+      out[kind] = [rect.left + (p.x + 1) / 2 * rect.width, rect.top + (1 - p.y) / 2 * rect.height];
+    }
+    return out;
+  }
+
   /** The handles shown, with their positions in world space (for tests and for framing). */
   handlePositions(): Partial<Record<HandleKind, Vec3>> {
     const out: Partial<Record<HandleKind, Vec3>> = {};
