@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { decodeLink, init, run, type Scene } from '../../web/lib/index';
 import { DEFAULT_ROOT } from '../../scripts/serve.mjs';
 import { useServerAndBrowser } from './harness';
-import { openPage, state, type PageState } from './page-helpers';
+import { openPage, state, type ColourRange, type PageState } from './page-helpers';
 
 const env = useServerAndBrowser();
 
@@ -335,6 +335,86 @@ describe('the built page opened from disk', () => {
     expect(text).toMatch(/served over http/);
     expect(text).toMatch(/npm start/);
     expect(await page.textContent('#gallery')).toMatch(/Serve the page/);
+    await page.close();
+  });
+});
+
+/** Bounding box (in the element's pixels) and count of the pixels of `selector` whose colour is in `range`. */
+async function colourBox(page: Page, selector: string, range: ColourRange) {
+  const png = await page.locator(selector).screenshot();
+  return page.evaluate(async ({ src, range }) => {
+    const img = new Image();
+    img.src = src;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, n = 0;
+    for (let y = 0; y < c.height; y++) {
+      for (let x = 0; x < c.width; x++) {
+        const i = 4 * (y * c.width + x);
+        if (d[i] >= range.r[0] && d[i] <= range.r[1] && d[i + 1] >= range.g[0] && d[i + 1] <= range.g[1]
+          && d[i + 2] >= range.b[0] && d[i + 2] <= range.b[1]) {
+          n++;
+          x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+        }
+      }
+    }
+    return { x0, y0, x1, y1, count: n, width: c.width, height: c.height };
+  }, { src: 'data:image/png;base64,' + png.toString('base64'), range });
+}
+
+/** Shape A's amber (COLORS.a over the dark background) and B's blue, with room for shading. */
+const AMBER: ColourRange = { r: [95, 255], g: [60, 190], b: [0, 80] };
+const BLUE: ColourRange = { r: [25, 120], g: [75, 200], b: [130, 255] };
+
+/** Both shapes are drawn whole (no pixel of theirs on the canvas's border) and large (each over 1 % of it). */
+async function expectFramed(page: Page, what: string): Promise<void> {
+  await page.waitForTimeout(600);
+  for (const [name, range] of [['A', AMBER], ['B', BLUE]] as const) {
+    const box = await colourBox(page, '#canvas-shapes', range);
+    expect(box.count / (box.width * box.height), `${what}: shape ${name} is large`).toBeGreaterThan(0.01);
+    expect(box.x0, `${what}: ${name} left`).toBeGreaterThan(1);
+    expect(box.y0, `${what}: ${name} top`).toBeGreaterThan(1);
+    expect(box.x1, `${what}: ${name} right`).toBeLessThan(box.width - 2);
+    expect(box.y1, `${what}: ${name} bottom`).toBeLessThan(box.height - 2);
+  }
+}
+
+describe('framing', () => {
+  const pair = (s: number) => ({
+    version: 1, query: 'distance',
+    shapes: [
+      { type: 'box', halfExtents: [s, 0.5 * s, 0.7 * s], position: [-1.5 * s, 0, 0] },
+      { type: 'sphere', radius: 0.6 * s, position: [1.5 * s, 0.3 * s, 0] },
+    ],
+  });
+
+  it.each([1e-6, 1e6])('a scene of size %s frames itself', async (size) => {
+    const { page, errors } = await openPage(env.browser, env.url + `#v1=${Buffer.from(JSON.stringify(pair(size))).toString('base64url')}`);
+    expect((await fullState(page)).error).toBeNull();
+    await expectFramed(page, `size ${size}`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a pair example after a hull example is framed without Reset view', async () => {
+    const { page, errors } = await openPage(env.browser, env.url);
+    const entries = await page.evaluate(async () => (await fetch('gallery.json')).json()) as { scene: Scene }[];
+    const hull = entries.findIndex((e) => e.scene.query === 'hull');
+    const boxes = entries.findIndex((e) => e.scene.query === 'distance' && e.scene.shapes.every((s) => s.type === 'box'));
+    expect(hull).toBeGreaterThanOrEqual(0);
+    expect(boxes).toBeGreaterThanOrEqual(0);
+    await page.selectOption('#gallery', String(hull));
+    await page.waitForFunction(() => (window as any).__collidoscope.scene.query === 'hull');
+    await page.waitForTimeout(400);
+    await page.selectOption('#gallery', String(boxes));
+    await page.waitForFunction(() => (window as any).__collidoscope.scene.query === 'distance');
+    await expectFramed(page, 'after the hull');
+    expect(errors).toEqual([]);
     await page.close();
   });
 });
