@@ -5,6 +5,7 @@ import { init, run, validateScene, type Scene } from '../../web/lib/index';
 import {
   motionEnd, motionWithEnd, parseSceneText, rayTip, rayWithOrigin, rayWithTip, readQuaternion, sceneFileText,
 } from '../../web/viz/edit-math';
+import { fmt, fmtVecPair } from '../../web/lib/draw/format';
 
 describe('readQuaternion', () => {
   it('divides by the length: [1, 2, 3, 4] / √30, and [0, 0, 0, 2] is the identity', () => {
@@ -106,5 +107,25 @@ describe('scene file text', () => {
     const r = parseSceneText('{\n  "a": 1,,\n}');
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toMatch(/^it is not valid JSON/);
+  });
+});
+
+describe('fmtVecPair (the values table\'s closest points)', () => {
+  it('writes coordinates that differ with the digits it takes to tell them apart, the others as fmt does', () => {
+    // The large-coordinates example: 1e-6 apart along x near 1e4; y and z equal.
+    const [a, b] = fmtVecPair([10001, 10000.2, 10000.1], [10001.000001, 10000.2, 10000.1]);
+    expect(a).toBe('(10001, 10000.2, 10000.1)');
+    expect(b).toBe('(10001.000001, 10000.2, 10000.1)');
+    // Points that differ in the last bit only: 17 digits tell every pair of doubles apart.
+    const next = 1 + 2 ** -52;
+    expect(fmtVecPair([1, 0, 0], [next, 0, 0])).toEqual(['(1, 0, 0)', '(1.0000000000000002, 0, 0)']);
+    expect(fmtVecPair([0.5, -2, 3], [0.25, -2, 3])).toEqual(['(0.5, -2, 3)', '(0.25, -2, 3)']);
+  });
+
+  it('fmt writes 10001 with 4 digits as 10000, not 1.000e+4', () => {
+    expect(fmt(10001, 4)).toBe('10000');
+    expect(fmt(123456.7, 6)).toBe('123457');
+    expect(fmt(0.000123456, 3)).toBe('0.000123');
+    expect(fmt(2.5e6, 3)).toBe('2.5e+6');
   });
 });

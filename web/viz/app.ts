@@ -346,7 +346,7 @@ export class App {
     const frame = tr?.frames[this.frameIndex] ?? null;
     const overlay = overlayFor(tr, this.frameIndex, this.scene);
     this.renderStepper();
-    renderPseudocode(tr?.pseudocode ?? [], frame?.line ?? 0);
+    renderPseudocode(tr?.pseudocode ?? [], frame?.line ?? 0, tr ? endedLine(tr, this.frameIndex) : null);
     renderFrameText(overlay, frame?.caption ?? '', tr);
     const view = viewOf(this.scene.query);
     document.getElementById('app')!.dataset.algorithm = view.mode;
@@ -421,6 +421,21 @@ function badPart(hash: string): string {
 function printableShort(s: string): string {
   const t = s.length > 40 ? `${s.slice(0, 40)}…` : s;
   return t.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * On the last frame, the pseudocode line whose test ended the run, when it is not the frame's own line: the
+ * nearest earlier frame stopped for the same reason (GJK's gap test on line 4, say, before the distance is
+ * written on line 10). null elsewhere.
+ */
+export function endedLine(tr: Trace, index: number): number | null {
+  const frames = tr.frames as { kind: string; reason?: string; line: number }[];
+  const last = frames[index];
+  if (!last || last.kind !== 'done' || index !== frames.length - 1 || !last.reason) return null;
+  for (let i = index - 1; i >= 0; i--) {
+    if (frames[i].reason === last.reason) return frames[i].line !== last.line ? frames[i].line : null;
+  }
+  return null;
 }
 
 /** The message ending with a full stop, so that another sentence can follow it. */

@@ -1,7 +1,7 @@
 // Ray-cast and shape-cast frames in the side panel: λ and x, the support point and the tests on it, v, and
 // the result.
 import { castFrameData, type CastTrace } from '../lib/draw/cast';
-import { fmt, fmtVec, len3 } from '../lib/draw/format';
+import { fmt, fmtVec, fmtVecPair, len3 } from '../lib/draw/format';
 import type { CastFrame, Vec3 } from '../lib/index';
 import type { Row } from './query-view';
 
@@ -58,8 +58,9 @@ export function castRows(frame: CastFrame, trace: CastTrace): Row[] {
       if ('point' in r) rows.push(['point', fmtVec(r.point, 7)]);
       rows.push(['normal', r.normal ? fmtVec(r.normal, 7) : '— (overlap at the start)']);
       if ('pointA' in r) {
-        rows.push(['pointA', fmtVec(r.pointA, 7)]);
-        rows.push(['pointB', fmtVec(r.pointB, 7)]);
+        const [pa, pb] = r.pointA && r.pointB ? fmtVecPair(r.pointA, r.pointB, 7) : [fmtVec(r.pointA, 7), fmtVec(r.pointB, 7)];
+        rows.push(['pointA', pa]);
+        rows.push(['pointB', pb]);
       }
     }
     rows.push(['iterations, status', `${r.iterations}, ${r.status}`]);
