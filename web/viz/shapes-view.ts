@@ -66,7 +66,7 @@ export class ShapesView {
       }
       if (this.selected === null) return;
       const g = this.poses[this.selected];
-      this.placeLabel(this.selected);
+      this.placeLabels();
       this.onPoseChange?.(this.selected, [g.position.x, g.position.y, g.position.z],
         [g.quaternion.x, g.quaternion.y, g.quaternion.z, g.quaternion.w]);
     });
@@ -194,8 +194,9 @@ export class ShapesView {
         this.poses[i].position.set(p[0], p[1], p[2]);
         this.poses[i].quaternion.set(q[0], q[1], q[2], q[3]).normalize();
       }
-      this.placeLabel(i);
     }
+    // Each label depends on both poses.
+    this.placeLabels();
     this.view.requestRender();
   }
 
@@ -206,13 +207,36 @@ export class ShapesView {
     return (this.hulls[i]?.vertices ?? [new THREE.Vector3()]).map((v) => v.clone().applyMatrix4(g.matrix));
   }
 
-  /** Label just above the shape's highest point (not the box centre: a long thin shape may cross the other). */
+  private placeLabels(): void {
+    for (let i = 0; i < this.count; i++) this.placeLabel(i as 0 | 1);
+  }
+
+  /**
+   * Label on the side of the shape away from the other one (at its farthest point that way, a little beyond),
+   * so that it cannot sit on the other shape; alone (the ray cast), just above its highest point.
+   */
   private placeLabel(i: 0 | 1): void {
     const pts = this.worldPoints(i);
-    let top = pts[0];
-    for (const p of pts) if (p.y > top.y) top = p;
-    const h = Math.max(new THREE.Box3().setFromPoints(pts).getSize(new THREE.Vector3()).length(), 0.5);
-    this.nameLabels[i].position.set(top.x, top.y + 0.1 * h, top.z);
+    const h = Math.max(new THREE.Box3().setFromPoints(pts).getSize(new THREE.Vector3()).length(), 0.5 * this.scale());
+    let away: THREE.Vector3 | null = null;
+    if (this.count === 2) {
+      const mine = new THREE.Box3().setFromPoints(pts).getCenter(new THREE.Vector3());
+      const other = new THREE.Box3().setFromPoints(this.worldPoints(i === 0 ? 1 : 0)).getCenter(new THREE.Vector3());
+      away = mine.sub(other);
+      // Shapes side by side: a little up as well, where labels read best; stacked ones: straight away.
+      const len = away.length();
+      if (Math.abs(away.y) < 0.5 * len) away.y += 0.35 * len;
+      away = len > 0 ? away.normalize() : null;
+    }
+    const dir = away ?? new THREE.Vector3(0, 1, 0);
+    let far = pts[0];
+    for (const p of pts) if (p.dot(dir) > far.dot(dir)) far = p;
+    this.nameLabels[i].position.copy(far).addScaledVector(dir, 0.1 * h);
+  }
+
+  /** The size of the shapes shown (their bounding sphere's radius), for offsets that scale with the scene. */
+  private scale(): number {
+    return enclosingSphere(this.shownPoints()).radius;
   }
 
   /** Bounding sphere of both shapes, for framing the camera. */
