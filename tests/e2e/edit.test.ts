@@ -418,3 +418,54 @@ describe('framing', () => {
     await page.close();
   });
 });
+
+describe('what a new user hit', () => {
+  it('the large-coordinates example: closest points told apart, numbers whole; the last step marks the line that stopped GJK', async () => {
+    const { page, errors } = await openPage(env.browser, env.url);
+    const entries = await page.evaluate(async () => (await fetch('gallery.json')).json()) as { file: string; scene: Scene }[];
+    const i = entries.findIndex((e) => /large-coordinates/.test(e.file) && e.scene.query === 'distance');
+    expect(i).toBeGreaterThanOrEqual(0);
+    await page.selectOption('#gallery', String(i));
+    await page.click('#last');
+    const s = await fullState(page);
+    const rows = Object.fromEntries(await page.$$eval('#values tr', (trs) => trs.map((tr) => [
+      tr.querySelector('th')?.textContent ?? '', tr.querySelector('td')?.textContent ?? ''])));
+    expect(rows.pointA).toBeDefined();
+    expect(rows.pointA).not.toBe(rows.pointB);
+    // Each written coordinate is the result's within the digits shown: parse them back.
+    for (const key of ['pointA', 'pointB'] as const) {
+      const shown = (rows[key] as string).replace(/[()]/g, '').split(', ').map(Number);
+      const want = s.result![key] as number[];
+      shown.forEach((x, k) => expect(Math.abs(x - want[k])).toBeLessThanOrEqual(1e-6 * Math.abs(want[k])));
+    }
+    // The x coordinates differ by 1e-6 near 1e4: written apart.
+    const xs = ['pointA', 'pointB'].map((k) => (rows[k] as string).slice(1).split(',')[0]);
+    expect(xs[0]).not.toBe(xs[1]);
+    expect(await page.$eval('#values td', (td) => getComputedStyle(td).wordBreak)).toBe('normal');
+    // The gap test (line 4) stopped the run; the distance is written on the step's own line.
+    const ended = await page.$$eval('#pseudocode li.ended', (lis) => lis.map((li) => [li.getAttribute('data-line'), li.textContent]));
+    expect(ended).toHaveLength(1);
+    expect(ended[0][1]).toMatch(/v·w ≤/);
+    expect(await page.$eval('#pseudocode li.active', (li) => li.textContent)).toMatch(/^distance ←/);
+    // One step back, nothing is marked as having stopped the run.
+    await page.click('#prev');
+    expect(await page.$$eval('#pseudocode li.ended', (lis) => lis.length)).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the keys hint names the gizmo keys only where there is a gizmo; the count field of the cloud says its size', async () => {
+    const { page, errors } = await openPage(env.browser, env.url);
+    expect(await page.innerText('#keys-hint')).toMatch(/T \/ R gizmo/);
+    const entries = await page.evaluate(async () => (await fetch('gallery.json')).json()) as { scene: Scene }[];
+    const hull = entries.findIndex((e) => e.scene.query === 'hull');
+    await page.selectOption('#gallery', String(hull));
+    await page.waitForFunction(() => (window as any).__collidoscope.scene.query === 'hull');
+    expect(await page.innerText('#keys-hint')).not.toMatch(/gizmo/);
+    const points = (entries[hull].scene.shapes[0].points as unknown[]).length;
+    expect(await page.textContent('#cloud-count')).toMatch(new RegExp(`^${points} points`));
+    expect(Number(await page.inputValue('#cloud-count-input'))).toBe(points);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -335,6 +335,8 @@ export class App {
     viewOf(this.scene.query).frame?.(this.scene, a, b);
     this.shapesView.view.frame(a.center, a.radius);
     this.minkView.view.frame(b.center, b.radius);
+    // The handles moved on the screen.
+    this.publish();
   }
 
   private renderStepper(): void {

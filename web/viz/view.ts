@@ -100,7 +100,8 @@ export class View {
     dir.normalize();
     const fov = THREE.MathUtils.degToRad(this.camera.fov);
     const fit = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * this.camera.aspect));
-    const dist = (r / Math.sin(fit / 2)) * 1.08;
+    // A margin for the labels drawn beside the outermost points.
+    const dist = (r / Math.sin(fit / 2)) * 1.15;
     this.controls.target.copy(center);
     this.camera.position.copy(center).addScaledVector(dir, dist);
     this.camera.near = dist / 100;
