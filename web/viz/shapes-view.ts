@@ -82,10 +82,10 @@ export class ShapesView {
       const ring = marker(0x0f1117, 13);
       (ring.material as THREE.MeshBasicMaterial).depthTest = false;
       ring.renderOrder = 19;
-      // A's end and the ray's origin label to the left, the others to the right: ends that meet stay readable.
-      const left = kind === 'endA' || kind === 'origin';
-      const text = label(HANDLE_TEXT[kind], left ? 'label-handle left' : 'label-handle');
-      text.center.set(left ? 1 : 0, 0.5);
+      // Under the handle (the point labels of the frames sit above their points); A's end to the left and B's to
+      // the right, so that ends that meet stay readable.
+      const text = label(HANDLE_TEXT[kind], 'label-handle');
+      text.center.set(kind === 'endA' ? 1 : kind === 'endB' ? 0 : 0.5, 0);
       g.add(ring, dot, text);
       g.visible = false;
       this.handles.set(kind, g);
