@@ -15,6 +15,7 @@ import {
   init, resultSentence, run, trace, type CastFrame, type ChungWangFrame, type EpaFrame, type GjkFrame,
   type HullFrame, type SatFrame, type Scene, type Shape, type Trace, type Vec3,
 } from '../../web/lib/index';
+import { castCaption } from '../../web/lib/captions';
 import { galleryFiles, sceneDir } from './vectors';
 
 beforeAll(async () => {
@@ -351,7 +352,7 @@ const STEPS: Record<string, { says: RegExp; line: RegExp }> = {
   'cast init start': { says: /starts at the ray's origin \(λ = /, line: /λ ← 0;/ },
   'cast init analytic-sphere': { says: /quadratic, no iteration/, line: /smaller root/ },
   'cast support progress': { says: /is not beyond x .*λ stays at/, line: /p ← s_C\(v\)/ },
-  'cast support advanced': { says: /λ advances from .* to /, line: /x ← s \+ λr/ },
+  'cast support advanced': { says: /λ advances from .* to |λ stays at .*the new λ is /, line: /x ← s \+ λr/ },
   'cast support points-away': { says: /points away .*a miss/, line: /v·r ≥ 0: return miss/ },
   'cast support beyond-max-t': { says: /only after maxT: a miss/, line: /λ > maxT: return miss/ },
   'cast simplex progress': { says: /^The simplex is reduced/, line: /v ← point of conv/ },
@@ -549,5 +550,31 @@ describe('trace() keeps the shape of the JSON', () => {
     expect(Object.keys(gjk.frames[0]).at(-1)).toBe('caption');
     const hull = trace({ version: 1, query: 'hull', shapes: [{ type: 'box', halfExtents: [1, 2, 3] }] });
     expect(Object.keys(hull.frames[0]).slice(0, 4)).toEqual(['kind', 'line', 'iteration', 'caption']);
+  });
+});
+
+describe('a cast caption says λ advanced only when it did', () => {
+  const support = { kind: 'support', reason: 'advanced', updated: true, vw: 0.5, threshold: 0, vr: -1 } as const;
+
+  it('a λ that did not move is said to stay', () => {
+    const text = castCaption({ ...support, oldLambda: 0.75, newLambda: 0.75 } as never, false, '');
+    expect(text).toMatch(/λ stays at 0\.75: the ray meets the plane at x itself/);
+    expect(text).not.toMatch(/advances/);
+  });
+
+  it('a step below 9 digits is written with 17, so the two values differ on the page', () => {
+    const old = 1.1785712755351867;
+    const next = 1.1785712756861122;
+    const text = castCaption({ ...support, oldLambda: old, newLambda: next } as never, false, '');
+    const m = /λ advances from (\S+) to (\S+),/.exec(text);
+    expect(m).not.toBeNull();
+    expect(m![1]).not.toBe(m![2]);
+    expect(Number(m![1])).toBe(old);
+    expect(Number(m![2])).toBe(next);
+  });
+
+  it('a step that 9 digits show is written with 9', () => {
+    const text = castCaption({ ...support, oldLambda: 0, newLambda: 0.8083977281922216 } as never, false, '');
+    expect(text).toMatch(/λ advances from 0 to 0\.808397728,/);
   });
 });

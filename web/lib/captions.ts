@@ -356,7 +356,13 @@ export function castCaption(f: Omit<CastFrame, 'caption'>, shapeCast: boolean, r
       return `x starts at the ray's origin (λ = 0). v ← x − p for a first point p of ${set}.`;
     case 'support':
       if (f.updated) {
-        return `x is in front of the supporting plane through p (v·w = ${g(f.vw, 6)} > ${g(f.threshold, 6)}): the ray cannot enter ${set} before that plane. λ advances from ${g(f.oldLambda, 9)} to ${g(f.newLambda, 9)}, the plane's normal becomes the hit normal, and the simplex restarts around the new x.`;
+        const front = `x is in front of the supporting plane through p (v·w = ${g(f.vw, 6)} > ${g(f.threshold, 6)}): the ray cannot enter ${set} before that plane.`;
+        if (!(f.newLambda > f.oldLambda)) {
+          return `${front} λ stays at ${g(f.oldLambda, 9)}: the ray meets the plane at x itself, so the new λ is ${g(f.newLambda, 9)} too. The plane's normal becomes the hit normal and the simplex restarts around x.`;
+        }
+        // A step too small for 9 digits is written with all 17, so that it reads as a step.
+        const d = g(f.newLambda, 9) === g(f.oldLambda, 9) ? 17 : 9;
+        return `${front} λ advances from ${g(f.oldLambda, d)} to ${g(f.newLambda, d)}, the plane's normal becomes the hit normal, and the simplex restarts around the new x.`;
       }
       if (f.reason === 'points-away') {
         return `x is in front of the supporting plane and the ray points away from it (v·r = ${g(f.vr, 6)} ≥ 0): a miss.`;

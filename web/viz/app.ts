@@ -10,11 +10,13 @@ import { defaultScene } from './defaults';
 import { cloudScene, type BoundsResult } from './hull-types';
 import { HullView } from './hull-view';
 import { MinkowskiView } from './minkowski-view';
+import { CastEditor } from './cast-editor';
+import { motionWithEnd, rayWithOrigin, rayWithTip } from './edit-math';
 import { Banner, renderFrameText, renderPseudocode, renderStepper } from './panel';
 import { HashWriter, linkFor, sceneFromHash } from './permalink';
-import { overlayFor, viewOf } from './queries';
+import { followShapes, overlayFor, viewOf } from './queries';
 import { ShapeEditor } from './shape-editor';
-import { ShapesView } from './shapes-view';
+import { ShapesView, type HandleKind } from './shapes-view';
 
 /** The page's answer to a 2D scene (which the library runs, and the CLI links to). */
 const PLANAR_NOT_DRAWN = 'This page does not draw 2D scenes ("dimension": 2) yet: run or trace them with '
@@ -36,6 +38,8 @@ export interface PublicState {
   boundsShown: string[];
   error: string | null;
   link: string;
+  /** The casts' drag handles shown ('origin', 'tip', 'endA', 'endB'), where they are on the page in CSS pixels. */
+  handles: Record<string, [number, number]>;
   ready: boolean;
 }
 
@@ -78,20 +82,31 @@ export class App {
   playing = false;
   private playTimer: ReturnType<typeof setInterval> | null = null;
   private pendingPose: Scene | null = null;
+  /**
+   * A link the page could not open stays in the address bar, to be fixed or reported, until the user changes
+   * the scene or dismisses the message; until then the page's own link is not written over it.
+   */
+  private linkHeld = false;
   readonly banner = new Banner();
   readonly hash = new HashWriter();
   readonly shapesView: ShapesView;
   readonly minkView: MinkowskiView;
   readonly editors: [ShapeEditor, ShapeEditor];
+  readonly castEditor: CastEditor;
   readonly cloudPanel: CloudPanel;
   readonly state: PublicState = {
     scene: null, frameIndex: 0, frameCount: 0, frameKind: null, result: null, bounds: null, boundsShown: [],
-    error: null, link: '', ready: false,
+    error: null, link: '', handles: {}, ready: false,
   };
 
   constructor() {
     window.__collidoscope = this.state;
     this.banner.onChange = () => this.publish();
+    this.banner.onDismiss = () => {
+      if (!this.linkHeld) return;
+      this.linkHeld = false;
+      this.hash.write(linkFor(this.scene, this.frameIndex));
+    };
     this.shapesView = new ShapesView(document.getElementById('view-shapes')!);
     this.minkView = new MinkowskiView(document.getElementById('view-minkowski')!);
     this.editors = [0, 1].map((i) => new ShapeEditor(
@@ -99,6 +114,9 @@ export class App {
       (shape) => this.editShape(i as 0 | 1, shape),
     )) as [ShapeEditor, ShapeEditor];
     this.shapesView.onPoseChange = (i, p, q) => this.dragShape(i, p, q);
+    this.shapesView.onHandleMove = (kind, p) => this.dragHandle(kind, p);
+    this.castEditor = new CastEditor(document.getElementById('cast-editor')!,
+      (scene) => this.apply(scene, { errorPrefix: scene.ray ? 'Ray: ' : 'Motion: ' }));
     this.cloudPanel = new CloudPanel();
     this.cloudPanel.onPoints = (points) => this.apply(cloudScene(points, this.cloudQuery()), {
       step: 0, fit: true, errorPrefix: 'Point cloud: ',
@@ -151,7 +169,10 @@ export class App {
     this.trace = tr;
     const wanted = opts.step ?? (typeof step === 'number' ? step : this.frameIndex);
     this.frameIndex = clampStep(wanted, tr.frames.length);
-    if (!opts.keepError) this.banner.clear();
+    if (!opts.keepError) {
+      this.banner.clear();
+      this.linkHeld = false;
+    }
     const view = viewOf(this.scene.query);
     document.getElementById('app')!.dataset.algorithm = view.mode;
     if (view.family === 'cloud') {
@@ -172,6 +193,8 @@ export class App {
       this.minkView.setShapes(this.scene.shapes, margins, view.minkowski?.(this.scene.shapes.length));
       this.scene.shapes.forEach((s, i) => this.editors[i]?.show(s));
       this.editors[1].root.hidden = this.scene.shapes.length < 2;
+      this.castEditor.show(this.scene);
+      this.shapesView.setHandles(this.scene);
       setViewTitles(view.titles?.(this.scene.shapes.length));
     }
     (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
@@ -188,7 +211,9 @@ export class App {
     try {
       fromHash = sceneFromHash();
     } catch (e) {
-      this.loadDefault('Could not open this link: ' + errorText(e));
+      // A link that cannot be read at all: say which parameter and how it starts. (A scene error names its field.)
+      const unread = (e as { code?: string } | null)?.code === 'bad-link';
+      this.loadDefault('Could not open this link: ' + errorText(e) + (unread ? badPart(location.hash) : ''));
       return;
     }
     if (fromHash === null) {
@@ -202,8 +227,11 @@ export class App {
   }
 
   private loadDefault(message: string): void {
-    this.banner.show(sentence(message) + ' Showing the default scene instead.');
+    this.banner.show(sentence(message) + ' The address bar keeps the link as opened, to fix or to report.'
+      + ' Showing the default scene instead.');
+    this.linkHeld = true;
     this.apply(defaultScene(), { step: 0, fit: true, keepError: true });
+    this.hash.hold();
   }
 
   setStep(i: number): void {
@@ -266,7 +294,7 @@ export class App {
 
   editShape(i: 0 | 1, shape: Shape): boolean {
     const shapes = this.scene.shapes.map((s, j) => (j === i ? shape : s));
-    return this.apply({ ...this.scene, shapes }, { errorPrefix: `Shape ${i === 0 ? 'A' : 'B'}: ` });
+    return this.apply(followShapes(this.scene, { ...this.scene, shapes }), { errorPrefix: `Shape ${i === 0 ? 'A' : 'B'}: ` });
   }
 
   /** Gizmo drags arrive at pointer rate; the trace is re-run at most once per animation frame. */
@@ -275,8 +303,23 @@ export class App {
     const shapes = base.shapes.map((s, j) => (j === i ? {
       ...s, position: p.map((x) => round(x, 4)) as Vec3, rotation: q.map((x) => round(x, 6)) as Quat,
     } : s));
+    this.dragTo(followShapes(base, { ...base, shapes }));
+  }
+
+  /** A cast's handle dragged to `p`: the ray's origin or end, or where shape A or B ends its motion. */
+  private dragHandle(kind: HandleKind, p: Vec3): void {
+    const base = this.pendingPose ?? this.scene;
+    if ((kind === 'origin' || kind === 'tip') && base.ray) {
+      this.dragTo({ ...base, ray: kind === 'origin' ? rayWithOrigin(base.ray, p) : rayWithTip(base.ray, p) });
+    } else if ((kind === 'endA' || kind === 'endB') && base.motion) {
+      const i = kind === 'endA' ? 0 : 1;
+      this.dragTo({ ...base, motion: motionWithEnd(base.motion, i, base.shapes[i]?.position, p) });
+    }
+  }
+
+  private dragTo(next: Scene): void {
     const first = this.pendingPose === null;
-    this.pendingPose = { ...base, shapes };
+    this.pendingPose = next;
     if (first) {
       requestAnimationFrame(() => {
         const s = this.pendingPose;
@@ -298,6 +341,8 @@ export class App {
     viewOf(this.scene.query).frame?.(this.scene, a, b);
     this.shapesView.view.frame(a.center, a.radius);
     this.minkView.view.frame(b.center, b.radius);
+    // The handles moved on the screen.
+    this.publish();
   }
 
   private renderStepper(): void {
@@ -309,7 +354,7 @@ export class App {
     const frame = tr?.frames[this.frameIndex] ?? null;
     const overlay = overlayFor(tr, this.frameIndex, this.scene);
     this.renderStepper();
-    renderPseudocode(tr?.pseudocode ?? [], frame?.line ?? 0);
+    renderPseudocode(tr?.pseudocode ?? [], frame?.line ?? 0, tr ? endedLine(tr, this.frameIndex) : null);
     renderFrameText(overlay, frame?.caption ?? '', tr);
     const view = viewOf(this.scene.query);
     document.getElementById('app')!.dataset.algorithm = view.mode;
@@ -319,7 +364,7 @@ export class App {
       this.shapesView.setFrame(overlay);
       this.minkView.setFrame(overlay);
     }
-    this.hash.write(linkFor(this.scene, this.frameIndex));
+    if (!this.linkHeld) this.hash.write(linkFor(this.scene, this.frameIndex));
     this.publish();
   }
 
@@ -334,6 +379,7 @@ export class App {
     s.bounds = cloud && this.bounds ? JSON.parse(JSON.stringify(this.bounds)) : null;
     s.boundsShown = cloud ? [...this.cloudPanel.shown] : [];
     s.error = this.banner.message;
+    s.handles = cloud ? {} : this.shapesView.handlesOnScreen();
     try {
       s.link = linkFor(this.scene, this.frameIndex);
     } catch {
@@ -367,6 +413,37 @@ function explain(message: string, candidate: unknown): string {
   const size = Array.isArray(pts) ? `This cloud has ${pts.length} points; the` : 'The';
   return `${size} page steps through quickhull only for clouds of up to ${m[1]} points (the library refuses `
     + `longer traces: "${message}"). Generate or paste fewer points; run() with query "hull" builds larger hulls without a trace.`;
+}
+
+/** Where a link that cannot be read goes wrong: its parameter, its length and how it starts. */
+function badPart(hash: string): string {
+  const eq = hash.indexOf('=');
+  const name = eq > 1 ? hash.slice(1, eq) : hash.slice(1);
+  const value = eq > 1 ? hash.slice(eq + 1) : '';
+  if (!hash || hash === '#') return '';
+  const start = value.length > 24 ? `${value.slice(0, 24)}…` : value;
+  return ` (parameter "${printableShort(name)}"${eq > 1 ? `, ${value.length} characters: "${printableShort(start)}"` : ''})`;
+}
+
+/** Text from the address bar for the banner: control characters shown as \uXXXX, at most 40 characters. */
+function printableShort(s: string): string {
+  const t = s.length > 40 ? `${s.slice(0, 40)}…` : s;
+  return t.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * On the last frame, the pseudocode line whose test ended the run, when it is not the frame's own line: the
+ * nearest earlier frame stopped for the same reason (GJK's gap test on line 4, say, before the distance is
+ * written on line 10). null elsewhere.
+ */
+export function endedLine(tr: Trace, index: number): number | null {
+  const frames = tr.frames as { kind: string; reason?: string; line: number }[];
+  const last = frames[index];
+  if (!last || last.kind !== 'done' || index !== frames.length - 1 || !last.reason) return null;
+  for (let i = index - 1; i >= 0; i--) {
+    if (frames[i].reason === last.reason) return frames[i].line !== last.line ? frames[i].line : null;
+  }
+  return null;
 }
 
 /** The message ending with a full stop, so that another sentence can follow it. */

@@ -1,7 +1,7 @@
 // Ray-cast and shape-cast frames in the side panel: λ and x, the support point and the tests on it, v, and
 // the result.
 import { castFrameData, type CastTrace } from '../lib/draw/cast';
-import { fmt, fmtVec, len3 } from '../lib/draw/format';
+import { fmt, fmtVec, fmtVecPair, len3 } from '../lib/draw/format';
 import type { CastFrame, Vec3 } from '../lib/index';
 import type { Row } from './query-view';
 
@@ -11,7 +11,9 @@ export function castRows(frame: CastFrame, trace: CastTrace): Row[] {
   const rho = frame.radius;
   const vNorm = Math.sqrt(Math.max(0, frame.vv));
   rows.push(['iteration', String(frame.iteration)]);
-  if (frame.kind === 'support' && frame.updated) {
+  if (frame.kind === 'support' && frame.updated && !(frame.newLambda > frame.oldLambda)) {
+    rows.push(['λ (unchanged)', fmt(frame.lambda, 9)]);
+  } else if (frame.kind === 'support' && frame.updated) {
     rows.push(['λ (old → new)', `${fmt(frame.oldLambda, 9)} → ${fmt(frame.newLambda, 9)}`, 'pending']);
   } else if (frame.kind === 'done' && !trace.result.hit) {
     rows.push(['λ', '— (miss)']);
@@ -33,7 +35,9 @@ export function castRows(frame: CastFrame, trace: CastTrace): Row[] {
       + (front ? ': x in front' : ': x behind'), front ? 'pending' : 'ok']);
     if (front) {
       const away = !(frame.vr < 0);
-      rows.push(['v·r', `${fmt(frame.vr, 7)} ${away ? '≥ 0: miss' : '< 0: λ advances'}`, away ? undefined : 'ok']);
+      const says = away ? '≥ 0: miss' : frame.reason === 'beyond-max-t' ? '< 0, but the plane lies beyond maxT: miss'
+        : frame.updated && frame.newLambda > frame.oldLambda ? '< 0: λ advances' : '< 0: λ stays (the plane passes through x)';
+      rows.push(['v·r', `${fmt(frame.vr, 7)} ${says}`, away ? undefined : 'ok']);
     } else {
       rows.push(['v·r', '— (not needed)']);
     }
@@ -58,8 +62,9 @@ export function castRows(frame: CastFrame, trace: CastTrace): Row[] {
       if ('point' in r) rows.push(['point', fmtVec(r.point, 7)]);
       rows.push(['normal', r.normal ? fmtVec(r.normal, 7) : '— (overlap at the start)']);
       if ('pointA' in r) {
-        rows.push(['pointA', fmtVec(r.pointA, 7)]);
-        rows.push(['pointB', fmtVec(r.pointB, 7)]);
+        const [pa, pb] = r.pointA && r.pointB ? fmtVecPair(r.pointA, r.pointB, 7) : [fmtVec(r.pointA, 7), fmtVec(r.pointB, 7)];
+        rows.push(['pointA', pa]);
+        rows.push(['pointB', pb]);
       }
     }
     rows.push(['iterations, status', `${r.iterations}, ${r.status}`]);

@@ -101,6 +101,20 @@ export class CloudPanel {
     }
     this.shownText = text;
     this.info.textContent = `${points.length} point${points.length === 1 ? '' : 's'}${note ? ' · ' + note : ''}`;
+    // The generator's count says the size of the cloud shown (an example, a pasted list), not the last one asked for.
+    const g = GENERATORS.find((x) => x.id === this.gen.value);
+    if (g && document.activeElement !== this.count) {
+      const n = g.unit === 'n' ? Math.round(Math.cbrt(points.length)) : points.length;
+      const fits = g.unit === 'n' ? n ** 3 === points.length : true;
+      if (fits && n >= g.min && n <= g.max) {
+        this.count.value = String(n);
+      } else if (g.unit === 'n') {
+        // Not an n×n×n grid: the count is a number of points.
+        this.gen.value = 'ball';
+        this.syncFields(false);
+        this.count.value = String(points.length);
+      }
+    }
   }
 
   private buildBoundsRows(): void {

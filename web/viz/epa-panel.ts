@@ -1,6 +1,6 @@
 // EPA frames (penetration) in the side panel: the estimate, the gap of the termination test, and the result.
 import type { EpaFrame, EpaTrace } from '../lib/index';
-import { dot3, fmt, fmtVec, len3 } from '../lib/draw/format';
+import { dot3, fmt, fmtVec, fmtVecPair, len3 } from '../lib/draw/format';
 import type { Row } from './query-view';
 
 export function epaRows(frame: EpaFrame, trace: EpaTrace): Row[] {
@@ -34,8 +34,9 @@ export function epaRows(frame: EpaFrame, trace: EpaTrace): Row[] {
     const r = trace.result;
     rows.push(['result depth', fmt(r.depth, 9), r.intersecting ? 'ok' : undefined]);
     rows.push(['result normal', fmtVec(r.normal, 6)]);
-    rows.push(['pointA', fmtVec(r.pointA)]);
-    rows.push(['pointB', fmtVec(r.pointB)]);
+    const [pa, pb] = fmtVecPair(r.pointA, r.pointB);
+    rows.push(['pointA', pa]);
+    rows.push(['pointB', pb]);
   }
   return rows;
 }

@@ -1,6 +1,6 @@
 // GJK frames (intersect, distance) in the side panel: the values of the termination test.
 import type { GjkFrame, GjkTrace } from '../lib/index';
-import { fmt, fmtVec, len3 } from '../lib/draw/format';
+import { fmt, fmtVec, fmtVecPair, len3 } from '../lib/draw/format';
 import type { Row } from './query-view';
 
 export function gjkRows(frame: GjkFrame, trace: GjkTrace): Row[] {
@@ -21,6 +21,14 @@ export function gjkRows(frame: GjkFrame, trace: GjkTrace): Row[] {
   if (trace.marginA > 0 || trace.marginB > 0) {
     rows.push(['r_A, r_B', `${fmt(trace.marginA)}, ${fmt(trace.marginB)}`]);
     if (frame.simplex.length) rows.push(['‖v‖ − r_A − r_B', fmt(vnorm - trace.marginA - trace.marginB)]);
+  }
+  const r = trace.result;
+  if (frame.kind === 'done' && 'distance' in r) {
+    rows.push(['result distance', fmt(r.distance, 9), 'ok']);
+    // Closest points a tiny gap apart far from the origin need more digits to be told apart.
+    const [pa, pb] = fmtVecPair(r.pointA, r.pointB);
+    rows.push(['pointA', pa]);
+    rows.push(['pointB', pb]);
   }
   return rows;
 }

@@ -2,6 +2,7 @@
 import { init, type Scene } from '../lib/index';
 import { App, errorText } from './app';
 import { $ } from './panel';
+import { wireSceneJson } from './scene-json';
 
 interface GalleryEntry { name: string; file: string; scene: Scene }
 
@@ -46,6 +47,14 @@ function wireControls(app: App): void {
   click('copy-link', () => copyLink(app));
   app.shapesView.onSelect = () => renderGizmoButtons(app);
   renderGizmoButtons(app);
+  wireSceneJson({
+    current: () => ({ scene: app.scene, step: app.frameIndex }),
+    load: (value, source) => {
+      app.pause();
+      const raw = (value as { step?: unknown } | null)?.step;
+      return app.apply(value, { step: typeof raw === 'number' ? raw : 0, fit: true, errorPrefix: `${source}: ` });
+    },
+  });
 
   const scrub = $('scrubber') as HTMLInputElement;
   scrub.addEventListener('input', () => app.setStep(scrub.valueAsNumber));

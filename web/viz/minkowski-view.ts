@@ -113,9 +113,20 @@ export class MinkowskiView {
   private placeTitle(): void {
     const s = this.bounds();
     this.axes.scale.setScalar(s.radius * 0.3);
-    const box = new THREE.Box3().setFromPoints(this.hull?.vertices ?? [new THREE.Vector3()]);
+    const pts = this.hull?.vertices ?? [new THREE.Vector3()];
+    const box = new THREE.Box3().setFromPoints(pts);
     const c = box.getCenter(new THREE.Vector3());
-    this.titleLabel.position.set(c.x, box.max.y + 0.2 * s.radius, c.z);
+    // On the side of the shape away from the origin: what each step draws (v, n, the depth, the simplex's
+    // nearest feature) gathers around O, and so does its label.
+    const away = c.clone();
+    if (this.mode === 'single' || away.lengthSq() < 1e-12 * s.radius * s.radius) {
+      this.titleLabel.position.set(c.x, box.max.y + 0.2 * s.radius, c.z);
+      return;
+    }
+    away.normalize();
+    let far = pts[0];
+    for (const p of pts) if (p.dot(away) > far.dot(away)) far = p;
+    this.titleLabel.position.copy(far).addScaledVector(away, 0.15 * s.radius);
   }
 
   /** Bounding sphere of what is shown (A − B with the origin; shape A; the unit sphere). */

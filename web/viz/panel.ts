@@ -17,9 +17,14 @@ export class Banner {
   /** The message shown, or null. */
   message: string | null = null;
   onChange: (() => void) | null = null;
+  /** The user closed the message. */
+  onDismiss: (() => void) | null = null;
 
   constructor() {
-    $('banner-close').addEventListener('click', () => this.clear());
+    $('banner-close').addEventListener('click', () => {
+      this.clear();
+      this.onDismiss?.();
+    });
   }
 
   show(message: string): void {
@@ -55,7 +60,11 @@ export function renderStepper(index: number, count: number, playing: boolean): v
 
 let shownCode: string[] | null = null;
 
-export function renderPseudocode(lines: string[], active: number): void {
+/**
+ * Highlight line `active` of the pseudocode; `ended`, when given, is the line whose test ended the run (the last
+ * step's own line is where the answer is written, which need not be the test that stopped the loop).
+ */
+export function renderPseudocode(lines: string[], active: number, ended: number | null = null): void {
   const ol = $('pseudocode');
   if (shownCode !== lines) {
     shownCode = lines;
@@ -81,6 +90,10 @@ export function renderPseudocode(lines: string[], active: number): void {
   for (const li of Array.from(ol.children) as HTMLElement[]) {
     const on = li.dataset.line === String(active);
     li.classList.toggle('active', on);
+    const stop = ended !== null && li.dataset.line === String(ended);
+    li.classList.toggle('ended', stop);
+    if (stop) li.title = 'The test on this line ended the run';
+    else li.removeAttribute('title');
     if (on) li.setAttribute('aria-current', 'step');
     else li.removeAttribute('aria-current');
   }

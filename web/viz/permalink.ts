@@ -52,6 +52,15 @@ export class HashWriter {
     this.inBar = location.hash;
   }
 
+  /**
+   * Keep the address bar as it is (a link the page could not open): drop the write waiting, and take the
+   * address as the page's own, so that a hashchange back to it is not reopened while another one is.
+   */
+  hold(): void {
+    this.adopt();
+    this.written = location.hash;
+  }
+
   private flush(): void {
     if (this.pending === null) return;
     const url = this.pending;

@@ -115,6 +115,27 @@ export function overlayFor(trace: Trace | null, index: number, scene?: Scene): F
 
 // ---- scenes made for a query -----------------------------------------------------------------------------
 
+/**
+ * `next`, the scene after its shapes changed, with the ray or motion the page made for the shapes before
+ * (defaultRay, defaultMotion) made again for the new shapes: a ray aimed at A stays aimed at A, and B still
+ * moves to where A is. A ray or motion set by the user (fields, handles, a link, JSON) is kept as it is.
+ */
+export function followShapes(before: Scene, next: Scene): Scene {
+  const out = { ...next };
+  if (before.ray && next.ray && before.shapes[0] && next.shapes[0] && same(before.ray, defaultRay(before.shapes[0]))) {
+    out.ray = defaultRay(next.shapes[0]);
+  }
+  if (before.motion && next.motion && before.shapes.length >= 2 && next.shapes.length >= 2 && same(before.motion, defaultMotion(before))) {
+    out.motion = defaultMotion(next);
+  }
+  return out;
+}
+
+/** Same JSON value (the page's rays and motions are plain numbers and arrays). */
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 /** A ray for shape A: from 4 size units to its −x side, slightly above its centre, along +x, long enough to cross it. */
 function defaultRay(a: Shape): NonNullable<Scene['ray']> {
   const p = a.position ?? [0, 0, 0];

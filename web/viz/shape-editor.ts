@@ -1,9 +1,11 @@
-// Editor of one shape: type, parameters, optional margin, position and rotation (as Euler angles in degrees).
-// The editor never validates: whatever the user types goes to the library, whose errors name the field.
+// Editor of one shape: type, parameters, optional margin, position and rotation (as Euler angles in degrees, or
+// as an exact quaternion). The editor never validates a shape: whatever the user types goes to the library,
+// whose errors name the field. Only the quaternion is checked here, because the editor normalizes it.
 import * as THREE from 'three';
 import { round } from '../lib/draw/format';
 import type { Quat, Shape, ShapeType, Vec3 } from '../lib/index';
 import { SHAPE_TYPES, changeType, randomPolytopePoints } from './defaults';
+import { readQuaternion } from './edit-math';
 
 interface Bound {
   input: HTMLInputElement;
@@ -18,10 +20,15 @@ export class ShapeEditor {
   private bound: Bound[] = [];
   private structure = '';
   private shape: Shape = { type: 'point' };
+  private readonly name: string;
+  /** The quaternion fields (x, y, z, w), applied together by the button or Enter; and their message. */
+  private quat: HTMLInputElement[] = [];
+  private quatNote = document.createElement('p');
 
   /** `onChange` answers whether the library accepted the edited shape. */
   constructor(container: HTMLElement, index: 0 | 1, private readonly onChange: (shape: Shape) => boolean) {
     const name = index === 0 ? 'A' : 'B';
+    this.name = name;
     this.root = document.createElement('details');
     this.root.open = true;
     this.root.className = `shape-editor shape-${name.toLowerCase()}`;
@@ -59,6 +66,32 @@ export class ShapeEditor {
       const v = b.get(this.shape);
       b.input.value = v === undefined || Number.isNaN(v) ? '' : String(v);
     }
+    if (!this.quat.some((q) => q === document.activeElement)) {
+      const q = this.shape.rotation ?? [0, 0, 0, 1];
+      this.quat.forEach((input, k) => { input.value = String(q[k]); });
+    }
+  }
+
+  /** Apply the four quaternion fields: normalized, or a message naming the field that is wrong. */
+  applyQuaternion(): boolean {
+    const read = readQuaternion(this.quat.map((q) => q.value));
+    this.quat.forEach((q, k) => {
+      const bad = !read.ok && read.component === k;
+      q.classList.toggle('invalid', bad);
+      q.setAttribute('aria-invalid', String(bad));
+    });
+    if (!read.ok) {
+      this.quatNote.textContent = `Shape ${this.name} rotation: ${read.message}`;
+      this.quatNote.classList.add('error');
+      return false;
+    }
+    const next = clone(this.shape);
+    next.rotation = read.q;
+    const ok = this.emit(next);
+    this.quatNote.classList.toggle('error', !ok);
+    this.quatNote.textContent = ok ? `normalized: [${read.q.join(', ')}]` : `Shape ${this.name} rotation: refused (see the message above the views)`;
+    if (ok) this.quat.forEach((q, k) => { q.value = String(read.q[k]); });
+    return ok;
   }
 
   private emit(s: Shape): boolean {
@@ -131,6 +164,31 @@ export class ShapeEditor {
         e[k] = v;
         x.rotation = fromEulerDeg(e);
       }, 5, `rotation ${'xyz'[k]} in degrees`))));
+    this.buildQuaternion();
+  }
+
+  private buildQuaternion(): void {
+    const id = `quat-${this.name.toLowerCase()}`;
+    this.quat = ['x', 'y', 'z', 'w'].map((c) => {
+      const input = document.createElement('input');
+      input.type = 'text';
+      input.inputMode = 'decimal';
+      input.spellcheck = false;
+      input.className = 'quat';
+      input.id = `${id}-${c}`;
+      input.setAttribute('aria-label', `rotation quaternion ${c} of shape ${this.name}`);
+      input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); this.applyQuaternion(); } });
+      return input;
+    });
+    const apply = smallButton('Apply', `Set the rotation of shape ${this.name} to this quaternion, normalized (Enter)`, () => this.applyQuaternion());
+    apply.id = `${id}-apply`;
+    this.quatNote = document.createElement('p');
+    this.quatNote.className = 'hint quat-note';
+    this.quatNote.id = `${id}-note`;
+    this.quatNote.setAttribute('aria-live', 'polite');
+    const row = fieldRow('quaternion', ...this.quat, apply);
+    row.classList.add('quat-row');
+    this.body.append(row, this.quatNote);
   }
 
   private buildPoints(num: (get: (s: Shape) => number | undefined, set: (s: Shape, v: number) => void, step?: number, label?: string) => HTMLInputElement): void {

@@ -3,12 +3,18 @@
 import * as THREE from 'three';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import { buildHull, enclosingSphere, type Hull } from '../lib/draw/hull-geometry';
-import { COLORS, clearGroup, hullObject, label } from '../lib/draw/primitives';
+import { COLORS, clearGroup, hullObject, label, marker } from '../lib/draw/primitives';
 import type { FrameDrawing } from '../lib/draw/types';
-import { shapeSurface, type Quat, type Shape, type Vec3 } from '../lib/index';
+import { shapeSurface, type Quat, type Scene, type Shape, type Vec3 } from '../lib/index';
+import { motionEnd, rayTip } from './edit-math';
 import { View } from './view';
 
 export type TransformMode = 'translate' | 'rotate';
+
+/** The casts' drag handles: the ray's origin and end; where A and B end their motion. */
+export type HandleKind = 'origin' | 'tip' | 'endA' | 'endB';
+const HANDLE_KINDS: readonly HandleKind[] = ['origin', 'tip', 'endA', 'endB'];
+const HANDLE_TEXT: Record<HandleKind, string> = { origin: 'ray origin', tip: 'ray end', endA: 'A ends', endB: 'B ends' };
 
 export class ShapesView {
   readonly view: View;
@@ -28,6 +34,13 @@ export class ShapesView {
   onPoseChange: ((index: 0 | 1, position: Vec3, rotation: Quat) => void) | null = null;
   /** Called when the attached shape changes (click on a shape, on empty space, or select()). */
   onSelect: ((index: 0 | 1 | null) => void) | null = null;
+  /** The handles: each a group the gizmo attaches to, holding a marker and a label. */
+  private readonly handles = new Map<HandleKind, THREE.Group>();
+  private selectedHandle: HandleKind | null = null;
+  /** The gizmo's mode for shapes, restored when it leaves a handle (handles only move). */
+  private shapeMode: TransformMode = 'translate';
+  /** Called while a handle is dragged, with its new position. */
+  onHandleMove: ((kind: HandleKind, position: Vec3) => void) | null = null;
 
   constructor(container: HTMLElement) {
     this.view = new View(container, 'canvas-shapes', 0x14171f);
@@ -46,14 +59,96 @@ export class ShapesView {
       this.view.controls.enabled = !(e as unknown as { value: boolean }).value;
     });
     this.transform.addEventListener('objectChange', () => {
+      if (this.selectedHandle !== null) {
+        const h = this.handles.get(this.selectedHandle)!;
+        this.onHandleMove?.(this.selectedHandle, [h.position.x, h.position.y, h.position.z]);
+        return;
+      }
       if (this.selected === null) return;
       const g = this.poses[this.selected];
-      this.placeLabel(this.selected);
+      this.placeLabels();
       this.onPoseChange?.(this.selected, [g.position.x, g.position.y, g.position.z],
         [g.quaternion.x, g.quaternion.y, g.quaternion.z, g.quaternion.w]);
     });
     this.view.scene.add(this.transform.getHelper());
+    for (const kind of HANDLE_KINDS) {
+      const g = new THREE.Group();
+      const color = kind === 'endA' ? COLORS.a : kind === 'endB' ? COLORS.b : COLORS.direction;
+      const dot = marker(color, 9);
+      dot.userData.handle = kind;
+      // Drawn over the shapes: a handle inside a shape can still be seen and picked.
+      (dot.material as THREE.MeshBasicMaterial).depthTest = false;
+      dot.renderOrder = 20;
+      const ring = marker(0x0f1117, 13);
+      (ring.material as THREE.MeshBasicMaterial).depthTest = false;
+      ring.renderOrder = 19;
+      // Under the handle (the point labels of the frames sit above their points); A's end to the left and B's to
+      // the right, so that ends that meet stay readable.
+      const text = label(HANDLE_TEXT[kind], 'label-handle');
+      text.center.set(kind === 'endA' ? 1 : kind === 'endB' ? 0 : 0.5, 0);
+      g.add(ring, dot, text);
+      g.visible = false;
+      this.handles.set(kind, g);
+      this.view.scene.add(g);
+    }
     this.installPicking();
+  }
+
+  /**
+   * Place the casts' handles for `scene`: the ray's origin and end (raycast), the two shapes' ends of motion
+   * (shapecast); none for the other queries. A handle being dragged keeps the gizmo's position.
+   */
+  setHandles(scene: Scene): void {
+    const at = new Map<HandleKind, Vec3>();
+    if (scene.query === 'raycast' && scene.ray) {
+      at.set('origin', scene.ray.origin);
+      at.set('tip', rayTip(scene.ray));
+    }
+    if (scene.query === 'shapecast' && scene.motion && scene.shapes.length >= 2) {
+      at.set('endA', motionEnd(scene.shapes[0].position, scene.motion, 0));
+      at.set('endB', motionEnd(scene.shapes[1].position, scene.motion, 1));
+    }
+    for (const [kind, g] of this.handles) {
+      const p = at.get(kind);
+      g.visible = p !== undefined && p.every(Number.isFinite);
+      if (!g.visible && this.selectedHandle === kind) this.select(null);
+      if (p && !(this.transform.dragging && this.selectedHandle === kind)) g.position.set(p[0], p[1], p[2]);
+    }
+    this.view.requestRender();
+  }
+
+  /** Attach the gizmo to a handle (it moves the handle only). */
+  selectHandle(kind: HandleKind): void {
+    if (this.selectedHandle === kind) return;
+    if (this.selectedHandle === null) this.shapeMode = this.mode;
+    this.selected = null;
+    this.selectedHandle = kind;
+    this.transform.setMode('translate');
+    this.transform.attach(this.handles.get(kind)!);
+    this.onSelect?.(null);
+    this.view.requestRender();
+  }
+
+  get handleSelection(): HandleKind | null { return this.selectedHandle; }
+
+  /** The handles shown, where they are on the page (CSS pixels from the viewport's top left). */
+  handlesOnScreen(): Partial<Record<HandleKind, [number, number]>> {
+    const out: Partial<Record<HandleKind, [number, number]>> = {};
+    const rect = this.view.canvas.getBoundingClientRect();
+    this.view.camera.updateMatrixWorld();
+    for (const [kind, g] of this.handles) {
+      if (!g.visible) continue;
+      const p = g.position.clone().project(this.view.camera);
+      out[kind] = [rect.left + (p.x + 1) / 2 * rect.width, rect.top + (1 - p.y) / 2 * rect.height];
+    }
+    return out;
+  }
+
+  /** The handles shown, with their positions in world space (for tests and for framing). */
+  handlePositions(): Partial<Record<HandleKind, Vec3>> {
+    const out: Partial<Record<HandleKind, Vec3>> = {};
+    for (const [kind, g] of this.handles) if (g.visible) out[kind] = [g.position.x, g.position.y, g.position.z];
+    return out;
   }
 
   /** Update the shapes' geometry (rebuilt only when type or parameters change) and poses. */
@@ -99,8 +194,9 @@ export class ShapesView {
         this.poses[i].position.set(p[0], p[1], p[2]);
         this.poses[i].quaternion.set(q[0], q[1], q[2], q[3]).normalize();
       }
-      this.placeLabel(i);
     }
+    // Each label depends on both poses.
+    this.placeLabels();
     this.view.requestRender();
   }
 
@@ -111,13 +207,36 @@ export class ShapesView {
     return (this.hulls[i]?.vertices ?? [new THREE.Vector3()]).map((v) => v.clone().applyMatrix4(g.matrix));
   }
 
-  /** Label just above the shape's highest point (not the box centre: a long thin shape may cross the other). */
+  private placeLabels(): void {
+    for (let i = 0; i < this.count; i++) this.placeLabel(i as 0 | 1);
+  }
+
+  /**
+   * Label on the side of the shape away from the other one (at its farthest point that way, a little beyond),
+   * so that it cannot sit on the other shape; alone (the ray cast), just above its highest point.
+   */
   private placeLabel(i: 0 | 1): void {
     const pts = this.worldPoints(i);
-    let top = pts[0];
-    for (const p of pts) if (p.y > top.y) top = p;
-    const h = Math.max(new THREE.Box3().setFromPoints(pts).getSize(new THREE.Vector3()).length(), 0.5);
-    this.nameLabels[i].position.set(top.x, top.y + 0.1 * h, top.z);
+    const h = Math.max(new THREE.Box3().setFromPoints(pts).getSize(new THREE.Vector3()).length(), 0.5 * this.scale());
+    let away: THREE.Vector3 | null = null;
+    if (this.count === 2) {
+      const mine = new THREE.Box3().setFromPoints(pts).getCenter(new THREE.Vector3());
+      const other = new THREE.Box3().setFromPoints(this.worldPoints(i === 0 ? 1 : 0)).getCenter(new THREE.Vector3());
+      away = mine.sub(other);
+      // Shapes side by side: a little up as well, where labels read best; stacked ones: straight away.
+      const len = away.length();
+      if (Math.abs(away.y) < 0.5 * len) away.y += 0.35 * len;
+      away = len > 0 ? away.normalize() : null;
+    }
+    const dir = away ?? new THREE.Vector3(0, 1, 0);
+    let far = pts[0];
+    for (const p of pts) if (p.dot(dir) > far.dot(dir)) far = p;
+    this.nameLabels[i].position.copy(far).addScaledVector(dir, 0.1 * h);
+  }
+
+  /** The size of the shapes shown (their bounding sphere's radius), for offsets that scale with the scene. */
+  private scale(): number {
+    return enclosingSphere(this.shownPoints()).radius;
   }
 
   /** Bounding sphere of both shapes, for framing the camera. */
@@ -148,7 +267,11 @@ export class ShapesView {
   }
 
   select(i: 0 | 1 | null): void {
-    if (this.selected === i) return;
+    if (this.selected === i && this.selectedHandle === null) return;
+    if (this.selectedHandle !== null) {
+      this.selectedHandle = null;
+      this.transform.setMode(this.shapeMode);
+    }
     this.selected = i;
     if (i === null) this.transform.detach();
     else this.transform.attach(this.poses[i]);
@@ -159,11 +282,14 @@ export class ShapesView {
   get selection(): 0 | 1 | null { return this.selected; }
 
   setMode(mode: TransformMode): void {
+    this.shapeMode = mode;
+    // A handle only moves; the mode asked for waits for the next shape.
+    if (this.selectedHandle !== null) return;
     this.transform.setMode(mode);
     this.view.requestRender();
   }
 
-  get mode(): TransformMode { return this.transform.getMode() as TransformMode; }
+  get mode(): TransformMode { return this.selectedHandle !== null ? this.shapeMode : this.transform.getMode() as TransformMode; }
 
   get dragging(): boolean { return this.transform.dragging; }
 
@@ -185,6 +311,13 @@ export class ShapesView {
       const ray = new THREE.Raycaster();
       ray.params.Line = { threshold: this.view.pixelSize(6) };
       ray.setFromCamera(ndc, this.view.camera);
+      // Handles first: they are small and drawn over the shapes.
+      const handleHit = ray.intersectObjects([...this.handles.values()].filter((g) => g.visible), true)
+        .find((h) => h.object.userData.handle !== undefined);
+      if (handleHit) {
+        this.selectHandle(handleHit.object.userData.handle as HandleKind);
+        return;
+      }
       const hits = ray.intersectObjects(this.bodies.slice(0, this.count), true);
       const hit = hits.find((h) => h.object.userData.shapeIndex !== undefined);
       this.select(hit ? (hit.object.userData.shapeIndex as 0 | 1) : null);

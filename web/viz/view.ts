@@ -12,6 +12,8 @@ export class View {
   readonly camera: THREE.PerspectiveCamera;
   readonly controls: OrbitControls;
   private pending = false;
+  /** A framing asked for while the view was hidden (no size to fit to): done when it gets its size. */
+  private deferredFrame: { center: THREE.Vector3; radius: number } | null = null;
   /** Called before each render (for size-dependent objects). */
   onBeforeRender: (() => void) | null = null;
 
@@ -44,6 +46,7 @@ export class View {
   }
 
   resize(): void {
+    const shown = this.container.clientWidth > 0 && this.container.clientHeight > 0;
     const w = Math.max(1, this.container.clientWidth);
     const h = Math.max(1, this.container.clientHeight);
     this.renderer.setSize(w, h, false);
@@ -52,6 +55,10 @@ export class View {
     this.labels.setSize(w, h);
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
+    if (shown && this.deferredFrame) {
+      const { center, radius } = this.deferredFrame;
+      this.frame(center, radius);
+    }
     this.requestRender();
   }
 
@@ -78,13 +85,23 @@ export class View {
 
   /** Aim the camera at a sphere so that it fills most of the view, keeping the current viewing direction. */
   frame(center: THREE.Vector3, radius: number): void {
-    const r = Math.max(radius, 1e-3);
+    // The aspect must be the view's now: a view just shown (after the hull's, say) has not been resized yet.
+    this.deferredFrame = null;
+    if (this.container.clientWidth === 0 || this.container.clientHeight === 0) {
+      this.deferredFrame = { center: center.clone(), radius };
+      return;
+    }
+    const aspect = this.container.clientWidth / this.container.clientHeight;
+    if (Math.abs(aspect - this.camera.aspect) > 1e-9) this.resize();
+    // Any size the scene has is its own (1e-6 or 1e6); only a point needs one.
+    const r = radius > 0 && Number.isFinite(radius) ? radius : 1;
     const dir = this.camera.position.clone().sub(this.controls.target);
     if (dir.lengthSq() < 1e-12) dir.set(0.4, 0.35, 1);
     dir.normalize();
     const fov = THREE.MathUtils.degToRad(this.camera.fov);
     const fit = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * this.camera.aspect));
-    const dist = (r / Math.sin(fit / 2)) * 1.08;
+    // A margin for the labels drawn beside the outermost points.
+    const dist = (r / Math.sin(fit / 2)) * 1.15;
     this.controls.target.copy(center);
     this.camera.position.copy(center).addScaledVector(dir, dist);
     this.camera.near = dist / 100;

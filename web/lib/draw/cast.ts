@@ -176,7 +176,8 @@ function drawX(g: THREE.Group, d: CastFrameData, ctx: DrawContext): void {
   if (!done || !d.trace.result.hit) {
     g.add(marker(C.ray, 6, x));
     // A miss reports λ = 0; x is where the ray was proved to miss.
-    g.add(label(done ? 'last x' : `x (λ = ${fmt(frame.lambda, 6)})`, 'label-point label-direction', x));
+    const start = !d.shapeCast && frame.lambda === 0 ? 's = x (λ = 0)' : `x (λ = ${fmt(frame.lambda, 6)})`;
+    g.add(label(done ? 'last x' : start, 'label-point label-direction', x));
   }
   if (frame.kind === 'support' && frame.updated) {
     const old = toV3(d.xBefore);
@@ -255,7 +256,9 @@ function drawRay(g: THREE.Group, d: CastFrameData, ctx: DrawContext, ray: CastRa
     // O is labelled by the view; the end is r = t_B − t_A itself (λ = 1).
     g.add(label('r (λ = 1)', 'label-note', end)); // under the end: x's label is above its point
   } else {
-    g.add(label('s', 'label-point label-direction', s));
+    // While x is still at s (λ = 0) its label names both: two labels on one point would overprint.
+    const atStart = frame.kind !== 'done' && frame.lambda === 0;
+    if (!atStart) g.add(label('s', 'label-point label-direction', s));
     g.add(label(drawn < full ? `… (maxT = ${fmt(ray.maxT, 4)})` : `λ = maxT = ${fmt(ray.maxT, 4)}`, 'label-point label-direction', end));
   }
   if (miss) g.add(label('miss', 'label-note', s.clone().lerp(end, 0.5)));
@@ -279,7 +282,8 @@ function drawLeft(g: THREE.Group, d: CastFrameData, ctx: DrawContext): void {
     return;
   }
   g.add(marker(C.ray, 6, x));
-  g.add(label(frame.kind === 'done' ? 'last x' : `x (λ = ${fmt(frame.lambda, 6)})`, 'label-point label-direction', x));
+  g.add(label(frame.kind === 'done' ? 'last x' : frame.lambda === 0 ? 's = x (λ = 0)' : `x (λ = ${fmt(frame.lambda, 6)})`,
+    'label-point label-direction', x));
 }
 
 function drawLeftRay(g: THREE.Group, d: CastFrameData, ctx: DrawContext, ray: CastRay): void {

@@ -123,5 +123,6 @@ export function enclosingSphere(points: THREE.Vector3[]): THREE.Sphere {
   const c = new THREE.Box3().setFromPoints(points).getCenter(new THREE.Vector3());
   let r = 0;
   for (const p of points) r = Math.max(r, p.distanceTo(c));
-  return new THREE.Sphere(c, Math.max(r, 1e-3));
+  // Only a single point has no size of its own; a scene of 1e-6 keeps its own scale.
+  return new THREE.Sphere(c, r > 0 ? r : 1e-3);
 }

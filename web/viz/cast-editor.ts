@@ -1,0 +1,103 @@
+// Editor of what the casts add to the shapes: the ray (origin, direction, maxT) of the ray cast and the two
+// translations of the shape cast. Like the shape editors it never validates: each edit goes to the library,
+// whose errors name the field ("ray.maxT" ...).
+import type { Scene, Vec3 } from '../lib/index';
+import type { Motion, Ray } from './edit-math';
+
+interface Bound {
+  input: HTMLInputElement;
+  get: (s: Scene) => number | undefined;
+}
+
+export class CastEditor {
+  readonly root: HTMLElement;
+  private readonly rayBox = document.createElement('div');
+  private readonly motionBox = document.createElement('div');
+  private readonly bound: Bound[] = [];
+  private scene: Scene | null = null;
+
+  /** `onChange` gets the scene with the edited ray or motion and answers whether the library accepted it. */
+  constructor(root: HTMLElement, private readonly onChange: (scene: Scene) => boolean) {
+    this.root = root;
+    const rayField = (name: string, get: (r: Ray) => number | undefined, set: (r: Ray, v: number) => void, label: string, id: string) =>
+      this.num(id, label, (s) => (s.ray ? get(s.ray) : undefined), (s, v) => {
+        const ray = { ...s.ray!, origin: [...s.ray!.origin] as Vec3, direction: [...s.ray!.direction] as Vec3 };
+        set(ray, v);
+        return { ...s, ray };
+      });
+    const vec = (key: 'origin' | 'direction', k: number) => rayField(key, (r) => r[key][k], (r, v) => { r[key][k] = v; },
+      `ray ${key} ${'xyz'[k]}`, `ray-${key}-${'xyz'[k]}`);
+    this.rayBox.append(
+      heading('Ray (from origin along direction, 0 ≤ t ≤ maxT)'),
+      row('origin', ...[0, 1, 2].map((k) => vec('origin', k))),
+      row('direction', ...[0, 1, 2].map((k) => vec('direction', k))),
+      row('maxT', rayField('maxT', (r) => r.maxT ?? 1, (r, v) => { r.maxT = v; }, 'ray maxT', 'ray-maxT')),
+    );
+    const tr = (key: 'translationA' | 'translationB', k: number) => this.num(`motion-${key}-${'xyz'[k]}`, `motion ${key} ${'xyz'[k]}`,
+      (s) => s.motion ? (s.motion[key] ?? [0, 0, 0])[k] : undefined,
+      (s, v) => {
+        const m: Motion = { ...s.motion };
+        const t = [...(m[key] ?? [0, 0, 0])] as Vec3;
+        t[k] = v;
+        m[key] = t;
+        return { ...s, motion: m };
+      });
+    this.motionBox.append(
+      heading('Motion (each shape moves by its translation over the cast)'),
+      row('A moves by', ...[0, 1, 2].map((k) => tr('translationA', k))),
+      row('B moves by', ...[0, 1, 2].map((k) => tr('translationB', k))),
+    );
+    const hint = document.createElement('p');
+    hint.className = 'hint';
+    hint.textContent = 'Or drag the handles in the left view: click one to attach the gizmo.';
+    root.append(this.rayBox, this.motionBox, hint);
+  }
+
+  private num(id: string, label: string, get: (s: Scene) => number | undefined, set: (s: Scene, v: number) => Scene): HTMLInputElement {
+    const input = document.createElement('input');
+    input.type = 'number';
+    input.step = '0.05';
+    input.id = id;
+    input.setAttribute('aria-label', label);
+    input.addEventListener('input', () => {
+      if (!this.scene) return;
+      const ok = this.onChange(set(this.scene, input.valueAsNumber));
+      input.classList.toggle('invalid', !ok);
+      input.setAttribute('aria-invalid', String(!ok));
+    });
+    this.bound.push({ input, get });
+    return input;
+  }
+
+  /** Show the ray or the motion of `scene` (the editor hides itself for the other queries). */
+  show(scene: Scene): void {
+    this.scene = scene;
+    this.root.hidden = !scene.ray && !scene.motion;
+    this.rayBox.hidden = !scene.ray;
+    this.motionBox.hidden = !scene.motion;
+    for (const b of this.bound) {
+      if (document.activeElement === b.input) continue;
+      b.input.classList.remove('invalid');
+      b.input.removeAttribute('aria-invalid');
+      const v = b.get(scene);
+      b.input.value = v === undefined || Number.isNaN(v) ? '' : String(v);
+    }
+  }
+}
+
+function heading(text: string): HTMLElement {
+  const h = document.createElement('h3');
+  h.className = 'sub';
+  h.textContent = text;
+  return h;
+}
+
+function row(name: string, ...controls: HTMLElement[]): HTMLDivElement {
+  const r = document.createElement('div');
+  r.className = 'field-row';
+  const l = document.createElement('span');
+  l.className = 'field-name';
+  l.textContent = name;
+  r.append(l, ...controls);
+  return r;
+}
