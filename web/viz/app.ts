@@ -16,7 +16,7 @@ import { overlayFor, viewOf } from './queries';
 import { ShapeEditor } from './shape-editor';
 import { ShapesView } from './shapes-view';
 
-/** Time between frames while playing. */
+/** Time between frames while playing at speed 1. */
 const PLAY_INTERVAL_MS = 900;
 
 export interface PublicState {
@@ -32,6 +32,9 @@ export interface PublicState {
   boundsShown: string[];
   error: string | null;
   link: string;
+  /** Play speed, a multiple of one step per PLAY_INTERVAL_MS. */
+  speed: number;
+  playing: boolean;
   ready: boolean;
 }
 
@@ -72,6 +75,12 @@ export class App {
   private hullViewInst: HullView | null = null;
   frameIndex = 0;
   playing = false;
+  /** Play speed: a multiple of one step per PLAY_INTERVAL_MS. */
+  speed = 1;
+  /** Called after every frame shown (a step, a new scene, an edit). */
+  onFrame: ((index: number, count: number, caption: string) => void) | null = null;
+  /** Called when the banner shows an error. */
+  onError: ((message: string) => void) | null = null;
   private playTimer: ReturnType<typeof setInterval> | null = null;
   private pendingPose: Scene | null = null;
   readonly banner = new Banner();
@@ -82,12 +91,15 @@ export class App {
   readonly cloudPanel: CloudPanel;
   readonly state: PublicState = {
     scene: null, frameIndex: 0, frameCount: 0, frameKind: null, result: null, bounds: null, boundsShown: [],
-    error: null, link: '', ready: false,
+    error: null, link: '', speed: 1, playing: false, ready: false,
   };
 
   constructor() {
     window.__collidoscope = this.state;
-    this.banner.onChange = () => this.publish();
+    this.banner.onChange = () => {
+      this.publish();
+      if (this.banner.message !== null) this.onError?.(this.banner.message);
+    };
     this.shapesView = new ShapesView(document.getElementById('view-shapes')!);
     this.minkView = new MinkowskiView(document.getElementById('view-minkowski')!);
     this.editors = [0, 1].map((i) => new ShapeEditor(
@@ -215,8 +227,20 @@ export class App {
     if (this.frameCount <= 1) return;
     if (this.frameIndex >= this.frameCount - 1) this.setStep(0);
     this.playing = true;
-    this.playTimer = setInterval(() => this.step(1), PLAY_INTERVAL_MS);
+    this.playTimer = setInterval(() => this.step(1), PLAY_INTERVAL_MS / this.speed);
     this.renderStepper();
+    this.publish();
+  }
+
+  /** Sets the play speed (the caller checks the range); a running play goes on at the new pace. */
+  setSpeed(speed: number): void {
+    this.speed = speed;
+    if (this.playing) {
+      if (this.playTimer !== null) clearInterval(this.playTimer);
+      this.playTimer = setInterval(() => this.step(1), PLAY_INTERVAL_MS / this.speed);
+    }
+    this.renderStepper();
+    this.publish();
   }
 
   pause(): void {
@@ -224,6 +248,7 @@ export class App {
     if (this.playTimer !== null) clearInterval(this.playTimer);
     this.playTimer = null;
     this.renderStepper();
+    this.publish();
   }
 
   togglePlay(): void { if (this.playing) this.pause(); else this.play(); }
@@ -295,7 +320,7 @@ export class App {
   }
 
   private renderStepper(): void {
-    renderStepper(this.frameIndex, this.frameCount, this.playing);
+    renderStepper(this.frameIndex, this.frameCount, this.playing, this.speed);
   }
 
   private showFrame(): void {
@@ -315,6 +340,7 @@ export class App {
     }
     this.hash.write(linkFor(this.scene, this.frameIndex));
     this.publish();
+    this.onFrame?.(this.frameIndex, this.frameCount, frame?.caption ?? '');
   }
 
   publish(): void {
@@ -328,6 +354,8 @@ export class App {
     s.bounds = cloud && this.bounds ? JSON.parse(JSON.stringify(this.bounds)) : null;
     s.boundsShown = cloud ? [...this.cloudPanel.shown] : [];
     s.error = this.banner.message;
+    s.speed = this.speed;
+    s.playing = this.playing;
     try {
       s.link = linkFor(this.scene, this.frameIndex);
     } catch {
