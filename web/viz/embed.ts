@@ -56,8 +56,7 @@ export class EmbedHost {
     };
     this.updateOpenLink();
     this.post({ type: 'ready', frames: app.frameCount });
-    const caption = app.trace?.frames[app.frameIndex]?.caption ?? '';
-    this.post({ type: 'step', step: app.frameIndex, frames: app.frameCount, caption });
+    this.post({ type: 'step', step: app.frameIndex, frames: app.frameCount, caption: this.caption() });
     this.started = true;
     for (const m of this.queue.splice(0)) this.handle(m);
     if (this.options.autoplay) app.play();
@@ -81,11 +80,21 @@ export class EmbedHost {
         app.apply(scene, { step: typeof raw === 'number' ? raw : 0, fit: true, errorPrefix: 'Scene from the host page: ' });
         return;
       }
-      case 'goto': app.setStep(msg.step === 'last' ? Infinity : msg.step); return;
+      case 'goto': {
+        const before = app.frameIndex;
+        app.setStep(msg.step === 'last' ? Infinity : msg.step);
+        // A goto is always answered, also when the page shows that step already.
+        if (app.frameIndex === before) this.post({ type: 'step', step: before, frames: app.frameCount, caption: this.caption() });
+        return;
+      }
       case 'play': app.play(); return;
       case 'pause': app.pause(); return;
       case 'speed': app.setSpeed(msg.value); return;
     }
+  }
+
+  private caption(): string {
+    return this.app.trace?.frames[this.app.frameIndex]?.caption ?? '';
   }
 
   private post(event: EmbedEvent): void {
