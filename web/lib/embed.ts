@@ -96,8 +96,8 @@ export function parseEmbedOptions(search: string): { options: EmbedOptions; erro
       seen.add(name);
       switch (name) {
         case 'embed':
-          if (value !== '' && value !== 'fixed') throw new Error(`embed: expected no value or "fixed", got ${quote(value)}`);
           options.embed = true;
+          if (value !== '' && value !== 'fixed') throw new Error(`embed: expected no value or "fixed", got ${quote(value)}`);
           if (value === 'fixed') options.locked = true;
           break;
         case 'locked': options.locked = flag(name, value) || options.locked; break;
