@@ -77,7 +77,6 @@ async function events(page: Page): Promise<Ev[]> {
 async function waitEvent(page: Page, pred: string, from = 0): Promise<Ev> {
   const handle = await page.waitForFunction(([p, f]) => {
     const list = ((window as any).events as Ev[]).slice(f as number);
-    // eslint-disable-next-line no-new-func
     return list.find(new Function('e', `return ${p}`) as (e: Ev) => boolean) ?? null;
   }, [pred, from] as const, { timeout: 20_000 });
   return (await handle.jsonValue()) as Ev;

@@ -150,7 +150,7 @@ export function envelope<T extends object>(body: T): Envelope<T> {
   return { source: MESSAGE_SOURCE, version: MESSAGE_VERSION, ...body };
 }
 
-function describe(v: unknown): string {
+function described(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return `the string ${quote(v)}`;
@@ -166,7 +166,7 @@ export function parseHostMessage(data: unknown): HostMessage | null {
   if (data === null || typeof data !== 'object' || (data as { source?: unknown }).source !== MESSAGE_SOURCE) return null;
   const m = data as Record<string, unknown>;
   if (m.version !== MESSAGE_VERSION) {
-    throw new Error(`version: this page speaks version ${MESSAGE_VERSION} of the collidoscope messages, got ${describe(m.version)}`);
+    throw new Error(`version: this page speaks version ${MESSAGE_VERSION} of the collidoscope messages, got ${described(m.version)}`);
   }
   const extra = (allowed: string[]) => {
     const unknown = Object.keys(m).filter((k) => !['source', 'version', 'type', ...allowed].includes(k));
@@ -176,14 +176,14 @@ export function parseHostMessage(data: unknown): HostMessage | null {
     case 'load':
       extra(['scene']);
       if (typeof m.scene !== 'string' && (m.scene === null || typeof m.scene !== 'object' || Array.isArray(m.scene))) {
-        throw new Error(`scene: expected a scene object, its JSON text or a permalink, got ${describe(m.scene)}`);
+        throw new Error(`scene: expected a scene object, its JSON text or a permalink, got ${described(m.scene)}`);
       }
       return { type: 'load', scene: m.scene as object | string };
     case 'goto': {
       extra(['step']);
       const s = m.step;
       if (s !== 'last' && !(typeof s === 'number' && Number.isInteger(s) && s >= 0)) {
-        throw new Error(`step: expected a whole number ≥ 0 (the first step is 0) or "last", got ${describe(s)}`);
+        throw new Error(`step: expected a whole number ≥ 0 (the first step is 0) or "last", got ${described(s)}`);
       }
       return { type: 'goto', step: s as StepTarget };
     }
@@ -194,11 +194,11 @@ export function parseHostMessage(data: unknown): HostMessage | null {
     case 'speed':
       extra(['value']);
       if (!(typeof m.value === 'number' && m.value >= MIN_SPEED && m.value <= MAX_SPEED)) {
-        throw new Error(`value: expected a play speed from ${MIN_SPEED} to ${MAX_SPEED}, got ${describe(m.value)}`);
+        throw new Error(`value: expected a play speed from ${MIN_SPEED} to ${MAX_SPEED}, got ${described(m.value)}`);
       }
       return { type: 'speed', value: m.value };
     default:
-      throw new Error(`type: unknown message type ${typeof m.type === 'string' ? quote(m.type) : describe(m.type)} `
+      throw new Error(`type: unknown message type ${typeof m.type === 'string' ? quote(m.type) : described(m.type)} `
         + `(the types are ${HOST_MESSAGE_TYPES.join(', ')})`);
   }
 }
