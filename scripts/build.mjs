@@ -123,6 +123,21 @@ function libraryExternal() {
   };
 }
 
+/** esbuild plugin: the entry may import only the listed modules (paths without extension), and no package. */
+function onlyImports(name, allowed) {
+  return {
+    name: `collidoscope-only-imports-${name}`,
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        const target = path.resolve(args.resolveDir, args.path).replace(/\.(ts|js|mjs)$/, '');
+        if (/^\.\.?\//.test(args.path) && allowed.includes(target)) return undefined;
+        return { errors: [{ text: `${path.relative(ROOT, args.importer)}: the ${name} entry may not import '${args.path}'` }] };
+      });
+    },
+  };
+}
+
 function requireFile(p) {
   if (!existsSync(p)) throw new BuildError(`missing input ${path.relative(ROOT, p)}`);
   return p;
@@ -179,6 +194,14 @@ export async function buildJs() {
           plugins: [libraryExternal()],
         }),
       ),
+      // 'collidoscope/element': <collidoscope-view>, an iframe of the page; it bundles only the embed contract.
+      esbuild.build({
+        ...common,
+        entryPoints: [requireFile(rel('web', 'lib', 'element.ts'))],
+        outfile: path.join(distLib, 'element.mjs'),
+        platform: 'browser',
+        plugins: [onlyImports('element', [rel('web', 'lib', 'embed')])],
+      }),
       esbuild.build({
         ...common,
         entryPoints: [requireFile(rel('web', 'lib', 'cli.ts'))],

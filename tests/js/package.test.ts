@@ -52,10 +52,16 @@ describe('the packed npm package', () => {
       'web/dist/lib/link.d.ts', 'web/dist/lib/wasm.d.ts', 'web/dist/lib/collidoscope_wasm.mjs', 'web/dist/lib/cli.mjs',
       'web/dist/lib/wasm-file/index.mjs', 'web/dist/lib/wasm-file/index.d.ts', 'web/dist/lib/wasm-file/collidoscope_wasm.mjs',
       'web/dist/lib/wasm-file/collidoscope_wasm.wasm', 'web/dist/lib/three.mjs', 'web/dist/lib/three.d.ts',
-      'web/dist/lib/wasm-file/three.mjs', 'web/dist/lib/wasm-file/three.d.ts']) {
+      'web/dist/lib/wasm-file/three.mjs', 'web/dist/lib/wasm-file/three.d.ts', 'web/dist/lib/element.mjs',
+      'web/dist/lib/element.d.ts', 'web/dist/lib/embed.d.ts', 'web/dist/viz/index.html', 'web/dist/viz/main.js',
+      'web/dist/viz/style.css', 'web/dist/viz/gallery.json']) {
       expect(files).toContain(f);
     }
-    expect(files.filter((f) => !f.startsWith('web/dist/lib/') && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(f))).toEqual([]);
+    // The page ships for <collidoscope-view>'s default src, without its source map.
+    expect(files.filter((f) => !f.startsWith('web/dist/lib/') && !f.startsWith('web/dist/viz/')
+      && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(f))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('web/dist/viz/')).sort()).toEqual(
+      ['web/dist/viz/gallery.json', 'web/dist/viz/index.html', 'web/dist/viz/main.js', 'web/dist/viz/style.css']);
     expect(files).toContain('LICENSE');
     expect(files).toContain('CHANGELOG.md');
     // Exactly one .wasm (the default flavour embeds its own), and every path the exports map names is shipped.
@@ -66,7 +72,8 @@ describe('the packed npm package', () => {
       targets.push(...(typeof v === 'string' ? [v] : Object.values(v)));
     }
     for (const t of targets) expect(files).toContain(t.replace(/^\.\//, ''));
-    expect(pkg.sideEffects).toBe(false);
+    // Only the element's module has an effect on import (it registers <collidoscope-view>).
+    expect(pkg.sideEffects).toEqual(['./web/dist/lib/element.mjs']);
     expect(pkg.peerDependenciesMeta?.three?.optional).toBe(true);
     expect(pkg.dependencies ?? {}).toEqual({});
     // No shipped declaration points at the repository-only '#collidoscope-wasm' import map.
@@ -95,6 +102,23 @@ console.log(JSON.stringify({ distance: d.distance, t: c.t, field, before, after 
     expect(out.field).toBe('shapes[0].radius');
     // A library installs no process-wide handlers (Emscripten's glue does by default).
     expect(out.after).toEqual(out.before);
+  });
+
+  it('collidoscope/element imports in Node without a DOM, and its default page is the one shipped beside it', () => {
+    const out = runNode(consumer, 'element.mjs', `
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CollidoscopeView, defaultPageUrl } from 'collidoscope/element';
+const page = fileURLToPath(defaultPageUrl());
+const html = readFileSync(page, 'utf8');
+const script = /<script type="module" src="([^"]+)"/.exec(html)?.[1];
+console.log(JSON.stringify({ kind: typeof CollidoscopeView, page, script,
+  scriptThere: existsSync(new URL(script, defaultPageUrl())), attrs: CollidoscopeView.observedAttributes }));
+`);
+    expect(out.kind).toBe('function');
+    expect(out.page).toBe(path.join(pkgDir, 'web', 'dist', 'viz', 'index.html'));
+    expect(out.scriptThere).toBe(true);
+    expect(out.attrs).toEqual(['src', 'scene', 'step', 'autoplay', 'speed', 'views', 'locked']);
   });
 
   it('runs the shape API from the tarball: shapes, poses, queries, a batch, disposal', () => {

@@ -22,7 +22,7 @@ import { ShapesView, type HandleKind } from './shapes-view';
 const PLANAR_NOT_DRAWN = 'This page does not draw 2D scenes ("dimension": 2) yet: run or trace them with '
   + 'the CLI (npx collidoscope run scene.json) or the JavaScript API (run, trace)';
 
-/** Time between frames while playing. */
+/** Time between frames while playing at speed 1. */
 const PLAY_INTERVAL_MS = 900;
 
 export interface PublicState {
@@ -40,6 +40,9 @@ export interface PublicState {
   link: string;
   /** The casts' drag handles shown ('origin', 'tip', 'endA', 'endB'), where they are on the page in CSS pixels. */
   handles: Record<string, [number, number]>;
+  /** Play speed, a multiple of one step per PLAY_INTERVAL_MS. */
+  speed: number;
+  playing: boolean;
   ready: boolean;
 }
 
@@ -80,6 +83,12 @@ export class App {
   private hullViewInst: HullView | null = null;
   frameIndex = 0;
   playing = false;
+  /** Play speed: a multiple of one step per PLAY_INTERVAL_MS. */
+  speed = 1;
+  /** Called after every frame shown (a step, a new scene, an edit). */
+  onFrame: ((index: number, count: number, caption: string) => void) | null = null;
+  /** Called when the banner shows an error. */
+  onError: ((message: string) => void) | null = null;
   private playTimer: ReturnType<typeof setInterval> | null = null;
   private pendingPose: Scene | null = null;
   /**
@@ -96,12 +105,15 @@ export class App {
   readonly cloudPanel: CloudPanel;
   readonly state: PublicState = {
     scene: null, frameIndex: 0, frameCount: 0, frameKind: null, result: null, bounds: null, boundsShown: [],
-    error: null, link: '', handles: {}, ready: false,
+    error: null, link: '', handles: {}, speed: 1, playing: false, ready: false,
   };
 
   constructor() {
     window.__collidoscope = this.state;
-    this.banner.onChange = () => this.publish();
+    this.banner.onChange = () => {
+      this.publish();
+      if (this.banner.message !== null) this.onError?.(this.banner.message);
+    };
     this.banner.onDismiss = () => {
       if (!this.linkHeld) return;
       this.linkHeld = false;
@@ -249,8 +261,20 @@ export class App {
     if (this.frameCount <= 1) return;
     if (this.frameIndex >= this.frameCount - 1) this.setStep(0);
     this.playing = true;
-    this.playTimer = setInterval(() => this.step(1), PLAY_INTERVAL_MS);
+    this.playTimer = setInterval(() => this.step(1), PLAY_INTERVAL_MS / this.speed);
     this.renderStepper();
+    this.publish();
+  }
+
+  /** Sets the play speed (the caller checks the range); a running play goes on at the new pace. */
+  setSpeed(speed: number): void {
+    this.speed = speed;
+    if (this.playing) {
+      if (this.playTimer !== null) clearInterval(this.playTimer);
+      this.playTimer = setInterval(() => this.step(1), PLAY_INTERVAL_MS / this.speed);
+    }
+    this.renderStepper();
+    this.publish();
   }
 
   pause(): void {
@@ -258,6 +282,7 @@ export class App {
     if (this.playTimer !== null) clearInterval(this.playTimer);
     this.playTimer = null;
     this.renderStepper();
+    this.publish();
   }
 
   togglePlay(): void { if (this.playing) this.pause(); else this.play(); }
@@ -346,7 +371,7 @@ export class App {
   }
 
   private renderStepper(): void {
-    renderStepper(this.frameIndex, this.frameCount, this.playing);
+    renderStepper(this.frameIndex, this.frameCount, this.playing, this.speed);
   }
 
   private showFrame(): void {
@@ -366,6 +391,7 @@ export class App {
     }
     if (!this.linkHeld) this.hash.write(linkFor(this.scene, this.frameIndex));
     this.publish();
+    this.onFrame?.(this.frameIndex, this.frameCount, frame?.caption ?? '');
   }
 
   publish(): void {
@@ -380,6 +406,8 @@ export class App {
     s.boundsShown = cloud ? [...this.cloudPanel.shown] : [];
     s.error = this.banner.message;
     s.handles = cloud ? {} : this.shapesView.handlesOnScreen();
+    s.speed = this.speed;
+    s.playing = this.playing;
     try {
       s.link = linkFor(this.scene, this.frameIndex);
     } catch {

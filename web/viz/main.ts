@@ -1,14 +1,21 @@
 // Entry point: builds the page, loads the WebAssembly library, wires buttons, keys, gallery and the URL hash.
+import { MAX_SPEED, MIN_SPEED, parseEmbedOptions } from '../lib/embed';
 import { init, type Scene } from '../lib/index';
 import { App, errorText } from './app';
+import { EmbedHost, layoutEmbed } from './embed';
 import { $ } from './panel';
 import { wireSceneJson } from './scene-json';
 
 interface GalleryEntry { name: string; file: string; scene: Scene }
 
 async function main(): Promise<void> {
+  const { options, errors } = parseEmbedOptions(location.search);
+  if (options.embed) layoutEmbed(options);
   const app = new App();
+  app.shapesView.locked = options.locked;
+  app.setSpeed(options.speed);
   wireControls(app);
+  const embed = options.embed ? new EmbedHost(app, options) : null;
   try {
     await init();
   } catch (e) {
@@ -22,7 +29,9 @@ async function main(): Promise<void> {
     app.hash.adopt();
     if (!own) app.loadFromHash();
   });
-  await loadGallery(app);
+  // An embed has no example list (the side panel is hidden): it starts on its own scene at once.
+  if (embed) embed.start(errors);
+  else await loadGallery(app);
   app.publish();
   app.state.ready = true;
 }
@@ -58,6 +67,14 @@ function wireControls(app: App): void {
 
   const scrub = $('scrubber') as HTMLInputElement;
   scrub.addEventListener('input', () => app.setStep(scrub.valueAsNumber));
+  const speed = $('speed') as HTMLSelectElement;
+  speed.addEventListener('change', () => {
+    const x = Number(speed.value);
+    if (x >= MIN_SPEED && x <= MAX_SPEED) app.setSpeed(x);
+    speed.blur();
+  });
+  swipeToStep(app, $('caption'));
+  swipeToStep(app, $('stepbar'));
   const query = $('query') as HTMLSelectElement;
   query.addEventListener('change', () => {
     app.setQuery(query.value as Scene['query']);
@@ -87,6 +104,24 @@ function wireControls(app: App): void {
       default: handled = false;
     }
     if (handled) e.preventDefault();
+  });
+}
+
+/** A horizontal swipe on `el` (touch or pen) steps: right to left goes forward, as when turning a page. */
+function swipeToStep(app: App, el: HTMLElement): void {
+  let start: { x: number; y: number; id: number } | null = null;
+  el.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'mouse' || (e.target as HTMLElement).closest('input, select, button')) return;
+    start = { x: e.clientX, y: e.clientY, id: e.pointerId };
+  });
+  el.addEventListener('pointercancel', () => { start = null; });
+  el.addEventListener('pointerup', (e) => {
+    if (!start || e.pointerId !== start.id) return;
+    const dx = e.clientX - start.x;
+    const dy = e.clientY - start.y;
+    start = null;
+    // Long enough and mostly sideways, so that a vertical scroll of the page is not taken for a swipe.
+    if (Math.abs(dx) >= 40 && Math.abs(dx) > 2 * Math.abs(dy)) app.step(dx < 0 ? 1 : -1);
   });
 }
 

@@ -43,7 +43,7 @@ export class Banner {
   }
 }
 
-export function renderStepper(index: number, count: number, playing: boolean): void {
+export function renderStepper(index: number, count: number, playing: boolean, speed: number): void {
   const scrub = $('scrubber') as HTMLInputElement;
   scrub.max = String(Math.max(0, count - 1));
   scrub.value = String(index);
@@ -56,6 +56,17 @@ export function renderStepper(index: number, count: number, playing: boolean): v
   ($('prev') as HTMLButtonElement).disabled = index <= 0;
   ($('next') as HTMLButtonElement).disabled = index >= count - 1;
   ($('last') as HTMLButtonElement).disabled = index >= count - 1;
+  const speedSelect = $('speed') as HTMLSelectElement;
+  const value = String(speed);
+  // A speed from a link or a host that the list lacks gets its own entry, so the list never shows another.
+  if (![...speedSelect.options].some((o) => o.value === value)) {
+    const o = document.createElement('option');
+    o.value = value;
+    o.textContent = `${value}×`;
+    const after = [...speedSelect.options].find((x) => Number(x.value) > speed);
+    speedSelect.insertBefore(o, after ?? null);
+  }
+  speedSelect.value = value;
 }
 
 let shownCode: string[] | null = null;

@@ -32,6 +32,8 @@ export class ShapesView {
   private count: 1 | 2 = 2;
   /** Called while a shape is dragged, with its new pose. */
   onPoseChange: ((index: 0 | 1, position: Vec3, rotation: Quat) => void) | null = null;
+  /** No gizmo: clicks on shapes do not attach it (a fixed embed). */
+  locked = false;
   /** Called when the attached shape changes (click on a shape, on empty space, or select()). */
   onSelect: ((index: 0 | 1 | null) => void) | null = null;
   /** The handles: each a group the gizmo attaches to, holding a marker and a label. */
@@ -305,7 +307,7 @@ export class ShapesView {
       const moved = Math.hypot(e.clientX - down.x, e.clientY - down.y);
       const onGizmo = down.onGizmo;
       down = null;
-      if (moved > 4 || onGizmo) return;
+      if (moved > 4 || onGizmo || this.locked) return;
       const rect = canvas.getBoundingClientRect();
       const ndc = new THREE.Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
       const ray = new THREE.Raycaster();
