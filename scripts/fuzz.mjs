@@ -9,7 +9,7 @@
 //   fuzz_pair       two shapes, poses, a ray and a motion → GJK, EPA, Chung–Wang, casts, SAT invariants
 //   link            JS: garbled, oversized and nested permalinks → decodeLink (web/dist/lib/index.mjs)
 //   known           replays tests/fuzz/known/known.json: each recorded failure must still fail the same way
-//   fuzz_hull_full  (only when named) the hull target on any doubles; fails today, see tests/fuzz/known
+//   fuzz_hull_full  (only when named) the hull target on any doubles (needles, denormals, nudged lattices)
 //
 // 1. Configures build/fuzz with clang (-DCOLLIDOSCOPE_FUZZ=ON; tests/fuzz/fuzz.cmake adds ASan + UBSan +
 //    libFuzzer) if it has no CMakeCache.txt, and builds the targets asked for.

@@ -5,8 +5,8 @@
 //                   offsets up to 2^30 times the spacing, scales 2^±60);
 //   fuzz_hull_full  any doubles: raw numbers (NaN, ±∞, denormals, huge,
 //                   needles), lattices nudged below 1e-9 of their scale,
-//                   rotated clouds. The library fails there today (see
-//                   decode() below and tests/fuzz/known/).
+//                   rotated clouds (decode() below). Not in npm test:
+//                   `npm run fuzz -- --target fuzz_hull_full`.
 //
 // Invariants (each failure prints "INVARIANT fuzz_hull: ..." and aborts):
 //   * a non-finite point is an error naming the first one ("points[i]"),

@@ -415,6 +415,34 @@ bool growToTetrahedron(const SA& a, const SB& b, const Simplex& seed, double& ti
   return true;
 }
 
+
+// A tiny scene (tiny_scene.h): EPA's cross products and lengths underflow,
+// so the penetration runs (`run`, the 3D or the planar EPA) on the scene
+// seen 2^k larger and depth and points are scaled back. False, with *out
+// untouched, when the scene is not tiny.
+template <class SA, class SB, class Trace, class Run>
+bool penetrationOfTinyScene(const SA& shapeA, const SB& shapeB, const DistanceResult& g, Trace& trace,
+                            PenetrationResult* out, Run&& run) {
+  if constexpr (measuresTinyScene<SA, SB>()) {
+    if (g.scale < kTinyScene) {
+      if (const int k = tinySceneExponent(shapeA, shapeB)) {
+        PenetrationResult r = runScaled(shapeA, shapeB, k, trace, run);
+        if (!r.intersecting && !(g.distance > 0)) {
+          // Apart in the scaled run by less than the smallest double once
+          // scaled back (denormal scenes): touching, as gjkDistance's 0 says.
+          r.intersecting = true;
+          r.depth = 0;
+          r.pointA = r.pointB = g.pointA;
+          if (r.status == EpaStatus::Converged) r.status = EpaStatus::Touching;
+        }
+        *out = r;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace detail
 
 
@@ -431,27 +459,10 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
   PenetrationResult out;
   const double rA = shapeA.radius(), rB = shapeB.radius();
   const DistanceResult g = gjkDistance(shapeA, shapeB, gjkSettings);
-  if constexpr (detail::measuresTinyScene<SA, SB>()) {
-    // A tiny scene (tiny_scene.h): EPA's cross products and lengths
-    // underflow too, so it runs scaled and depth and points are scaled back.
-    if (g.scale < kTinyScene) {
-      if (const int k = detail::tinySceneExponent(shapeA, shapeB)) {
-        PenetrationResult r =
-            detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double, auto& st) {
-              return penetration(sa, sb, gjkSettings, settings, st);
-            });
-        if (!r.intersecting && !(g.distance > 0)) {
-          // Apart in the scaled run by less than the smallest double once
-          // scaled back (denormal scenes): touching, as gjkDistance's 0 says.
-          r.intersecting = true;
-          r.depth = 0;
-          r.pointA = r.pointB = g.pointA;
-          if (r.status == EpaStatus::Converged) r.status = EpaStatus::Touching;
-        }
-        return r;
-      }
-    }
-  }
+  if (detail::penetrationOfTinyScene(shapeA, shapeB, g, trace, &out, [&](const auto& sa, const auto& sb, double, auto& st) {
+        return penetration(sa, sb, gjkSettings, settings, st);
+      }))
+    return out;
   double scale = g.scale;
 
   // ‖·‖ below this is rounding noise of the support points.

@@ -188,26 +188,14 @@ PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSet
     }
   };
   const DistanceResult g = gjkDistance(shapeA, shapeB, gjkSettings);
-  if constexpr (detail::measuresTinyScene<SA, SB>()) {
-    // A tiny scene (tiny_scene.h): orientations and edge normals underflow,
-    // so the planar EPA runs on the scene seen 2^k larger, as the 3D one does.
-    if (g.scale < kTinyScene) {
-      if (const int k = detail::tinySceneExponent(shapeA, shapeB)) {
-        PenetrationResult r =
-            detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double, auto& st) {
-              return penetration2d(sa, sb, gjkSettings, settings, st);
-            });
-        if (!r.intersecting && !(g.distance > 0)) {
-          // Apart in the scaled run by less than the smallest double once
-          // scaled back: touching, as gjkDistance's 0 says.
-          r.intersecting = true;
-          r.depth = 0;
-          r.pointA = r.pointB = g.pointA;
-          if (r.status == EpaStatus::Converged) r.status = EpaStatus::Touching;
-        }
-        return r;
-      }
-    }
+  // A tiny scene: orientations and edge normals underflow too.
+  {
+    PenetrationResult scaled;
+    if (detail::penetrationOfTinyScene(shapeA, shapeB, g, trace, &scaled,
+                                       [&](const auto& sa, const auto& sb, double, auto& st) {
+                                         return penetration2d(sa, sb, gjkSettings, settings, st);
+                                       }))
+      return scaled;
   }
   if (!g.coresOverlap) {
     record(EpaEvent::Done, EpaReason::Apart, kGjk, 0, nullptr, 0, -1, nullptr);
