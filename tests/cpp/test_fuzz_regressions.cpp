@@ -814,6 +814,24 @@ TEST(FuzzRegressions, PenetrationPointsFromTheAnswerWhenNoFaceHoldsIt) {
             tol);
 }
 
+// A segment 2e6 long (a cylinder of radius 0) through the middle of a
+// cylinder of radius 5: the face EPA ends on mixes support points of the
+// cylinder's flat cap, and pointB came out on the cap's rim, 5 off
+// depth·normal. Such points are now taken from the answer (B moved by
+// depth·normal, GJK's closest points moved back).
+TEST(FuzzRegressions, PenetrationPointsOffOnACylinderCap) {
+  const Shape a = Shape::cylinder(0, 1000000).at({-5, -5, -5}, Quat{0, 0, 0, 1});
+  const Shape b = Shape::cylinder(5, 5).at({-5, -5, -5}, Quat{-0.5, -0.5, -0.5, -0.5});
+  const auto p = collidoscope::penetration(PosedShape(a), PosedShape(b));
+  const double tol = 1e-9 * 2e6;
+  ASSERT_TRUE(p.intersecting);
+  // The segment runs through B's axis-centre, so the least overlap is B's radius or half height: 5.
+  EXPECT_NEAR(p.depth, 5, tol);
+  EXPECT_LT(ref::norm(p.pointA - p.pointB - p.normal * p.depth), tol);
+  EXPECT_LT(ref::pointSegmentDistance(p.pointA, ref::toWorld(a, {0, -1000000, 0}), ref::toWorld(a, {0, 1000000, 0})), tol);
+  EXPECT_LT(ref::pointCylinderDistance(p.pointB, b), tol);
+}
+
 // A ray straight through a point shape (the closed form for point cores):
 // the normal (hit − c)/R was 0/0 made of rounding, a random direction with
 // the ray's origin behind its plane. It is the ray's reverse now, and the

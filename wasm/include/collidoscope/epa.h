@@ -788,7 +788,12 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
   out.depth = answerDepth + rA + rB;
   out.pointA = pa + answer->normal * rA;
   out.pointB = pb - answer->normal * rB;
-  if (bestMin < -kEpaHoldSlack && answer == &f) {
+  // The points must differ by depth·normal; where a face's weights mix
+  // support points of a flat side of a shape (a cylinder's cap, many points
+  // support one direction), they can fail to, as when no face holds the foot.
+  const bool pointsOff = !(length((out.pointA - out.pointB) - out.normal * out.depth) <=
+                           kEpaHoldSlack * std::fmax(scale, 1.0));
+  if ((bestMin < -kEpaHoldSlack && answer == &f) || pointsOff) {
     // No face near the answer holds its foot point (a polytope broken by
     // rounding, as on a disk of radius 1e6 and 40 thick pierced by a
     // segment 2e6 long, where clamped weights can put pointA − pointB a
