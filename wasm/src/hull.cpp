@@ -1211,6 +1211,20 @@ class FaceMerge {
     return -1;
   }
 
+  // A middle corner (middleCorner) of u with any face around it, or -1.
+  // The first neighbour sharing three corners may share an edge and a
+  // lone corner, which has no middle, while another beside it has one.
+  int anyMiddleCorner(const Group& u) {
+    for (int t : u.tris)
+      for (int k = 0; k < 3; ++k) {
+        const int h = root(s_.nb[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)]);
+        if (std::find(u.tris.begin(), u.tris.end(), h) != u.tris.end()) continue;
+        const int middle = middleCorner(u, ref(h));
+        if (middle >= 0) return middle;
+      }
+    return -1;
+  }
+
   // Whether the union meets each neighbouring face in one edge, sharing two
   // corners with it. Two faces that share three (a sliver absorbed beside
   // a vertex that then has only two faces around it) would both hold a
@@ -1261,6 +1275,7 @@ class FaceMerge {
       if (!isFace(&u, tau, &offender)) {
         if (offender < 0) return false;
         if (round == 0) middle = middleCorner(u, ref(offender));
+        if (round == 0 && middle < 0) middle = anyMiddleCorner(u);
         members.push_back(offender);
         continue;
       }
