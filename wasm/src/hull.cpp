@@ -1225,10 +1225,24 @@ class FaceMerge {
     return -1;
   }
 
+  // Whether a triangle of `tris` has its three corners among `corners`
+  // (input indices, sorted).
+  bool holdsTriangleOf(const std::vector<int>& tris, const std::vector<int>& corners) const {
+    for (int t : tris) {
+      const auto& tr = s_.tri[static_cast<std::size_t>(t)];
+      if (std::all_of(tr.begin(), tr.end(), [&](int i) { return std::binary_search(corners.begin(), corners.end(), i); }))
+        return true;
+    }
+    return false;
+  }
+
   // Whether the union meets each neighbouring face in one edge, sharing two
-  // corners with it. Two faces that share three (a sliver absorbed beside
-  // a vertex that then has only two faces around it) would both hold a
-  // triangle's corners.
+  // corners with it. Two faces that share three consecutive ones (a sliver
+  // absorbed beside a vertex that then has only two faces around it), or
+  // three that are a triangle's corners, would both hold that triangle.
+  // Three others, an edge and a lone corner, are a knife edge's: the two
+  // faces meet along a line through all three (a slab's rim with a corner
+  // bent within the tolerance).
   bool meetsNeighboursAtEdges(const Group& u, int* offender) {
     inUnion_.resize(s_.tri.size(), 0);
     for (int t : u.tris) inUnion_[static_cast<std::size_t>(t)] = 1;
@@ -1245,13 +1259,21 @@ class FaceMerge {
         int shared = 0;
         for (std::size_t i = 0; i < hc.count; ++i)
           shared += std::binary_search(u.corners.begin(), u.corners.end(), hc.corners[i]) ? 1 : 0;
-        ok = shared == 2;
+        ok = shared == 2 || (shared == 3 && middleCorner(u, hc) < 0 && !knifeEdgeHeld(u, h));
         if (!ok && offender) *offender = h;
       }
       if (!ok) break;
     }
     for (int t : u.tris) inUnion_[static_cast<std::size_t>(t)] = 0;
     return ok;
+  }
+
+  // Whether a triangle of the union or of face h has its corners in both.
+  bool knifeEdgeHeld(const Group& u, int h) const {
+    const Group g = groupOf(h);
+    std::vector<int> corners = g.corners;
+    std::sort(corners.begin(), corners.end());
+    return holdsTriangleOf(u.tris, corners) || holdsTriangleOf(g.tris, u.corners);
   }
 
   // Merges groups a and b when the union is a convex polygon within

@@ -67,14 +67,67 @@ bool readVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneErro
   return true;
 }
 
-// A ray origin or direction, or a shape-cast translation: within
+// A vector of a 2D scene: [x, y]. A 3-vector gets a message saying why.
+bool readVec2(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err) {
+  if (v.isArray() && v.items.size() == 3)
+    return fail(err, field, "must have 2 numbers, got 3 (a 2D scene's vectors are [x, y])");
+  double d[2];
+  if (!readVec(v, field, 2, d, err)) return false;
+  *out = {d[0], d[1], 0};
+  return true;
+}
+
+// A ray origin or direction, or a shape-cast translation (of a scene with
+// `dimension` components): within
 // kMaxMagnitude, as positions are (beyond it the casts' arithmetic
 // overflows: a hit reported at t = 0, or a miss).
-bool readCastVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err) {
-  if (!readVec3(v, field, out, err)) return false;
-  for (int i = 0; i < 3; ++i)
+bool readCastVec(const JsonValue& v, const std::string& field, int dimension, Vec3* out, SceneError* err) {
+  if (!(dimension == 3 ? readVec3 : readVec2)(v, field, out, err)) return false;
+  for (int i = 0; i < dimension; ++i)
     if (std::fabs((*out)[i]) > kMaxMagnitude)
       return fail(err, field + "[" + std::to_string(i) + "]", "must be at most 1e15 in magnitude");
+  return true;
+}
+
+// The parameters of a shape (`params`: its keys, nullptr where unused),
+// its margin and its position, with vectors of `dimension` components.
+bool readShapeFields(const JsonValue& json, const std::string& prefix, const std::string& typeName,
+                     const char* const params[2], int dimension, Shape* s, SceneError* err) {
+  const auto readVector = dimension == 3 ? readVec3 : readVec2;
+  for (int i = 0; i < 2; ++i) {
+    const char* k = params[i];
+    if (k == nullptr) continue;
+    const JsonValue* v = json.find(k);
+    const std::string field = prefix + k;
+    if (v == nullptr) return fail(err, field, "is missing (a " + typeName + " needs it)");
+    const std::string key = k;
+    if (key == "radius") {
+      if (!readNumber(*v, field, &s->radius, err)) return false;
+    } else if (key == "halfHeight") {
+      if (!readNumber(*v, field, &s->halfHeight, err)) return false;
+    } else if (key == "halfExtents") {
+      if (!readVector(*v, field, &s->halfExtents, err)) return false;
+    } else if (key == "radii") {
+      if (!readVec3(*v, field, &s->radii, err)) return false;
+    } else {  // points
+      if (!v->isArray())
+        return fail(err, field, std::string("must be an array of ") + (dimension == 3 ? "[x, y, z]" : "[x, y]") +
+                                    " points, got " + jsonKindName(v->kind));
+      if (v->items.size() > kMaxPolytopePoints)
+        return fail(err, field, "has " + std::to_string(v->items.size()) + " points; the limit is 1000000");
+      if (dimension == 2 && s->type == ShapeType::Segment && v->items.size() != 2)
+        return fail(err, field, "must hold 2 points (the segment's ends), got " + std::to_string(v->items.size()));
+      s->points.resize(v->items.size());
+      for (std::size_t j = 0; j < v->items.size(); ++j)
+        if (!readVector(v->items[j], field + "[" + std::to_string(j) + "]", &s->points[j], err)) return false;
+    }
+  }
+  if (const JsonValue* m = json.find("margin")) {
+    if (!readNumber(*m, prefix + "margin", &s->margin, err)) return false;
+  }
+  if (const JsonValue* p = json.find("position")) {
+    if (!readVector(*p, prefix + "position", &s->pose.position, err)) return false;
+  }
   return true;
 }
 
@@ -277,35 +330,7 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   const char* const allowed[] = {"type", "position", "rotation", "margin", tk.keys[0], tk.keys[1]};
   if (!checkKeys(json, prefix, allowed, 6, err)) return false;
 
-  for (const char* k : tk.keys) {
-    if (k == nullptr) continue;
-    const JsonValue* v = json.find(k);
-    const std::string field = prefix + k;
-    if (v == nullptr) return fail(err, field, std::string("is missing (a ") + type->string + " needs it)");
-    const std::string key = k;
-    if (key == "radius") {
-      if (!readNumber(*v, field, &s.radius, err)) return false;
-    } else if (key == "halfHeight") {
-      if (!readNumber(*v, field, &s.halfHeight, err)) return false;
-    } else if (key == "halfExtents") {
-      if (!readVec3(*v, field, &s.halfExtents, err)) return false;
-    } else if (key == "radii") {
-      if (!readVec3(*v, field, &s.radii, err)) return false;
-    } else {  // points
-      if (!v->isArray()) return fail(err, field, std::string("must be an array of [x, y, z] points, got ") + jsonKindName(v->kind));
-      if (v->items.size() > kMaxPolytopePoints)
-        return fail(err, field, "has " + std::to_string(v->items.size()) + " points; the limit is 1000000");
-      s.points.resize(v->items.size());
-      for (std::size_t i = 0; i < v->items.size(); ++i)
-        if (!readVec3(v->items[i], field + "[" + std::to_string(i) + "]", &s.points[i], err)) return false;
-    }
-  }
-  if (const JsonValue* m = json.find("margin")) {
-    if (!readNumber(*m, prefix + "margin", &s.margin, err)) return false;
-  }
-  if (const JsonValue* p = json.find("position")) {
-    if (!readVec3(*p, prefix + "position", &s.pose.position, err)) return false;
-  }
+  if (!readShapeFields(json, prefix, type->string, tk.keys, 3, &s, err)) return false;
   if (const JsonValue* r = json.find("rotation")) {
     double q[4];
     if (!readVec(*r, prefix + "rotation", 4, q, err)) return false;
@@ -322,27 +347,6 @@ namespace {
 
 const char* const kPlanarTypeNames[] = {"point", "circle", "box", "capsule", "segment", "polygon"};
 const char* const kPlanarTypeList = "point, circle, box, capsule, segment or polygon";
-
-// A vector of a 2D scene: [x, y]. A 3-vector gets a message saying why.
-bool readVec2(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err) {
-  if (v.isArray() && v.items.size() == 3)
-    return fail(err, field, "must have 2 numbers, got 3 (a 2D scene's vectors are [x, y])");
-  double d[2];
-  if (!readVec(v, field, 2, d, err)) return false;
-  *out = {d[0], d[1], 0};
-  return true;
-}
-
-// Ray origins and directions and shape-cast translations of a scene: 3D or
-// 2D vectors, within kMaxMagnitude.
-bool readSceneCastVec(const JsonValue& v, const std::string& field, int dimension, Vec3* out, SceneError* err) {
-  if (dimension == 3) return readCastVec3(v, field, out, err);
-  if (!readVec2(v, field, out, err)) return false;
-  for (int i = 0; i < 2; ++i)
-    if (std::fabs((*out)[i]) > kMaxMagnitude)
-      return fail(err, field + "[" + std::to_string(i) + "]", "must be at most 1e15 in magnitude");
-  return true;
-}
 
 // Parses one SHAPE of a 2D scene into the same shape in the plane z = 0.
 bool parsePlanarShape(const JsonValue& json, const std::string& path, Shape* out, PlanarShape* planar,
@@ -383,35 +387,7 @@ bool parsePlanarShape(const JsonValue& json, const std::string& path, Shape* out
   }
   const char* const allowed[] = {"type", "position", "angle", "margin", params[0], params[1]};
   if (!checkKeys(json, prefix, allowed, 6, err)) return false;
-  for (const char* k : params) {
-    if (k == nullptr) continue;
-    const JsonValue* v = json.find(k);
-    const std::string field = prefix + k;
-    if (v == nullptr) return fail(err, field, std::string("is missing (a ") + type->string + " needs it)");
-    const std::string key = k;
-    if (key == "radius") {
-      if (!readNumber(*v, field, &s.radius, err)) return false;
-    } else if (key == "halfHeight") {
-      if (!readNumber(*v, field, &s.halfHeight, err)) return false;
-    } else if (key == "halfExtents") {
-      if (!readVec2(*v, field, &s.halfExtents, err)) return false;
-    } else {  // points
-      if (!v->isArray()) return fail(err, field, std::string("must be an array of [x, y] points, got ") + jsonKindName(v->kind));
-      if (v->items.size() > kMaxPolytopePoints)
-        return fail(err, field, "has " + std::to_string(v->items.size()) + " points; the limit is 1000000");
-      if (ps.type == PlanarType::Segment && v->items.size() != 2)
-        return fail(err, field, "must hold 2 points (the segment's ends), got " + std::to_string(v->items.size()));
-      s.points.resize(v->items.size());
-      for (std::size_t i = 0; i < v->items.size(); ++i)
-        if (!readVec2(v->items[i], field + "[" + std::to_string(i) + "]", &s.points[i], err)) return false;
-    }
-  }
-  if (const JsonValue* m = json.find("margin")) {
-    if (!readNumber(*m, prefix + "margin", &s.margin, err)) return false;
-  }
-  if (const JsonValue* p = json.find("position")) {
-    if (!readVec2(*p, prefix + "position", &s.pose.position, err)) return false;
-  }
+  if (!readShapeFields(json, prefix, type->string, params, 2, &s, err)) return false;
   if (const JsonValue* a = json.find("angle")) {
     if (!readNumber(*a, prefix + "angle", &ps.angle, err)) return false;
     // The turn about z as a quaternion, normalized as a 3D scene's rotation
@@ -535,8 +511,8 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
     const JsonValue* d = ray->find("direction");
     if (o == nullptr) return fail(err, "ray.origin", "is missing");
     if (d == nullptr) return fail(err, "ray.direction", "is missing");
-    if (!readSceneCastVec(*o, "ray.origin", scene.dimension, &scene.ray.origin, err) ||
-        !readSceneCastVec(*d, "ray.direction", scene.dimension, &scene.ray.direction, err))
+    if (!readCastVec(*o, "ray.origin", scene.dimension, &scene.ray.origin, err) ||
+        !readCastVec(*d, "ray.direction", scene.dimension, &scene.ray.direction, err))
       return false;
     if (const JsonValue* t = ray->find("maxT")) {
       if (!readNumber(*t, "ray.maxT", &scene.ray.maxT, err)) return false;
@@ -550,9 +526,9 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
     static const char* const motionKeys[] = {"translationA", "translationB"};
     if (!checkKeys(*motion, "motion.", motionKeys, 2, err)) return false;
     if (const JsonValue* a = motion->find("translationA"))
-      if (!readSceneCastVec(*a, "motion.translationA", scene.dimension, &scene.motion.translationA, err)) return false;
+      if (!readCastVec(*a, "motion.translationA", scene.dimension, &scene.motion.translationA, err)) return false;
     if (const JsonValue* b = motion->find("translationB"))
-      if (!readSceneCastVec(*b, "motion.translationB", scene.dimension, &scene.motion.translationB, err)) return false;
+      if (!readCastVec(*b, "motion.translationB", scene.dimension, &scene.motion.translationB, err)) return false;
     scene.hasMotion = true;
   }
   if (scene.query == QueryKind::Raycast && !scene.hasRay)

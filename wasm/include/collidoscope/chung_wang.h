@@ -333,11 +333,7 @@ struct ChungWangFrame {
   Vec3 nextS;  // Reflect: s − 2(r·s) r;  Switch: w
 };
 
-struct ChungWangRecorder {
-  static constexpr bool enabled = true;
-  std::vector<ChungWangFrame> frames;
-  void record(ChungWangFrame&& f) { frames.push_back(std::move(f)); }
-};
+using ChungWangRecorder = FrameRecorder<ChungWangFrame>;
 
 // Pseudocode line numbers (1-based) that frames name; the text of each line
 // is the caller's (web/lib/captions.ts), numbered the same way.

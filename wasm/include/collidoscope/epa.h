@@ -158,11 +158,7 @@ inline void scaleLengths(EpaFrame* f, double g) {
   f->tolerance *= g;
 }
 
-struct EpaRecorder {
-  static constexpr bool enabled = true;
-  std::vector<EpaFrame> frames;
-  void record(EpaFrame&& f) { frames.push_back(std::move(f)); }
-};
+using EpaRecorder = FrameRecorder<EpaFrame>;
 
 // Pseudocode line numbers (1-based) that frames name; the text of each line
 // is the caller's (web/lib/captions.ts), numbered the same way.

@@ -80,11 +80,7 @@ inline void scaleLengths(PlanarEpaFrame* f, double g) {
   f->tolerance *= g;
 }
 
-struct PlanarEpaRecorder {
-  static constexpr bool enabled = true;
-  std::vector<PlanarEpaFrame> frames;
-  void record(PlanarEpaFrame&& f) { frames.push_back(std::move(f)); }
-};
+using PlanarEpaRecorder = FrameRecorder<PlanarEpaFrame>;
 
 // Pseudocode line numbers (1-based) that frames name; the text is the
 // caller's (web/lib/captions.ts).

@@ -128,11 +128,7 @@ struct HullFrame {
   HullKind kind = HullKind::Polyhedron;  // Done / Degenerate
 };
 
-struct HullRecorder {
-  static constexpr bool enabled = true;
-  std::vector<HullFrame> frames;
-  void record(HullFrame&& f) { frames.push_back(std::move(f)); }
-};
+using HullRecorder = FrameRecorder<HullFrame>;
 
 namespace hull_lines {
 constexpr int kExtremes = 1, kDegenerate = 2, kTetra = 3, kAssign = 4, kLoop = 5, kEye = 6, kVisible = 7,

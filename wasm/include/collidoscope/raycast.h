@@ -292,12 +292,7 @@ inline void scaleLengths(RayFrame* f, double g) {
   if (f->event != RayEvent::Done) f->normal = f->normal * g;  // n is unnormalized until Done
 }
 
-// Keeps every frame (the page, the CLI's trace, tests).
-struct RayRecorder {
-  static constexpr bool enabled = true;
-  std::vector<RayFrame> frames;
-  void record(RayFrame&& f) { frames.push_back(std::move(f)); }
-};
+using RayRecorder = FrameRecorder<RayFrame>;
 
 // Pseudocode line numbers (1-based) that frames name, the same for the ray
 // and the shape cast; the text of each line is the caller's

@@ -236,11 +236,7 @@ struct SatFrame {
   SatStatus status = SatStatus::Ok;
 };
 
-struct SatRecorder {
-  static constexpr bool enabled = true;
-  std::vector<SatFrame> frames;
-  void record(SatFrame&& f) { frames.push_back(std::move(f)); }
-};
+using SatRecorder = FrameRecorder<SatFrame>;
 
 // Pseudocode line numbers (1-based) that frames name; the text of each line
 // is the caller's (web/lib/captions.ts), numbered the same way.

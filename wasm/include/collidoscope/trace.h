@@ -7,6 +7,7 @@
 // arguments that fill it exist in the compiled query.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "collidoscope/math.h"
@@ -83,12 +84,16 @@ struct NoTrace {
   void record(const GjkFrame&) {}
 };
 
-// Keeps every frame. Used by the page, the CLI's `trace` and the tests; the
-// vector grows outside the NoTrace fast path only.
-struct GjkRecorder {
+// Keeps every frame of one algorithm. Used by the page, the CLI's `trace`
+// and the tests; the vector grows outside the NoTrace fast path only.
+template <class Frame>
+struct FrameRecorder {
   static constexpr bool enabled = true;
-  std::vector<GjkFrame> frames;
-  void record(const GjkFrame& f) { frames.push_back(f); }
+  std::vector<Frame> frames;
+  void record(const Frame& f) { frames.push_back(f); }
+  void record(Frame&& f) { frames.push_back(std::move(f)); }
 };
+
+using GjkRecorder = FrameRecorder<GjkFrame>;
 
 }  // namespace collidoscope
