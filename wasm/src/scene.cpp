@@ -41,6 +41,13 @@ bool isNonFiniteMarker(const JsonValue& v) {
   return v.isString() && (v.string == "NaN" || v.string == "Infinity" || v.string == "-Infinity");
 }
 
+// The index of `name` in names[0, n), or -1.
+int indexOfName(const char* const* names, int n, const std::string& name) {
+  for (int i = 0; i < n; ++i)
+    if (name == names[i]) return i;
+  return -1;
+}
+
 bool readNumber(const JsonValue& v, const std::string& field, double* out, SceneError* err) {
   if (isNonFiniteMarker(v)) return fail(err, field, "must be a finite number, got " + v.string);
   if (!v.isNumber()) return fail(err, field, std::string("must be a number, got ") + jsonKindName(v.kind));
@@ -357,14 +364,9 @@ bool parsePlanarShape(const JsonValue& json, const std::string& path, Shape* out
   if (type == nullptr) return fail(err, prefix + "type", std::string("is missing (one of ") + kPlanarTypeList + ")");
   if (!type->isString()) return fail(err, prefix + "type", std::string("must be a string, got ") + jsonKindName(type->kind));
   PlanarShape ps;
-  bool known = false;
-  for (int i = 0; i < 6 && !known; ++i) {
-    if (type->string == kPlanarTypeNames[i]) {
-      ps.type = static_cast<PlanarType>(i);
-      known = true;
-    }
-  }
-  if (!known)
+  const int typeIndex = indexOfName(kPlanarTypeNames, 6, type->string);
+  if (typeIndex >= 0) ps.type = static_cast<PlanarType>(typeIndex);
+  if (typeIndex < 0)
     return fail(err, prefix + "type",
                 "unknown 2D shape type " + quoted(type->string) + " (expected " + kPlanarTypeList +
                     "; the 3D types need a scene without \"dimension\": 2)");
@@ -463,14 +465,9 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   const JsonValue* query = json.find("query");
   if (query == nullptr) return fail(err, "query", "is missing");
   if (!query->isString()) return fail(err, "query", std::string("must be a string, got ") + jsonKindName(query->kind));
-  bool known = false;
-  for (int i = 0; i < 9 && !known; ++i) {
-    if (query->string == kQueryNames[i]) {
-      scene.query = static_cast<QueryKind>(i);
-      known = true;
-    }
-  }
-  if (!known)
+  const int queryIndex = indexOfName(kQueryNames, 9, query->string);
+  if (queryIndex >= 0) scene.query = static_cast<QueryKind>(queryIndex);
+  if (queryIndex < 0)
     return fail(err, "query", "unknown query " + quoted(query->string) +
                                   " (expected intersect, distance, penetration, chungwang, raycast, shapecast, "
                                   "hull, obb or sat)");
