@@ -1,5 +1,6 @@
 // The page's explaining tools in a real browser: the example list grouped by lesson with each example's
-// sentence, predict mode (a wrong choice is told so, a right one shows the step, the answer is the trace's),
+// sentence, predict mode for GJK and EPA (a wrong choice is told so, a right one shows the step, the answer is
+// the trace's),
 // the convergence plot (a point per iteration holding the trace's values, a click goes to the step), and the
 // result box that waits for the last step or for "Show answer". References come from shared/lessons.json
 // and from the library's trace() run here in Node, not from the page.
@@ -7,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { init, trace, type GjkTrace, type Scene } from '../../web/lib/index';
+import { init, trace, type EpaTrace, type GjkTrace, type Scene } from '../../web/lib/index';
 import { encodeLink } from '../../web/lib/link';
 import { useServerAndBrowser } from './harness';
 import { openPage, state } from './page-helpers';
@@ -131,6 +132,37 @@ describe('predict mode', () => {
       await page.selectOption('#speed', '4');
       await page.click('#play');
       await page.waitForFunction(() => (window as any).__collidoscope.playing === false, null, { timeout: 10_000 });
+      expect(await frameIndex(page)).toBe(3);
+      expect(await page.getAttribute('#quiz', 'data-state')).toBe('asking');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('asks before EPA picks the face nearest the origin', async () => {
+    const epaFile = '13-box-deep-inside-box.json';
+    const t = trace(scene(epaFile)) as EpaTrace;
+    const { page, errors } = await openPage(env.browser, encodeLink({ ...scene(epaFile), step: 0 }, env.url));
+    try {
+      await page.click('#predict');
+      await page.keyboard.press('ArrowRight');
+      expect(t.frames[1].kind).toBe('closest');
+      expect(await frameIndex(page)).toBe(0);
+      const faces = await page.$$eval('#quiz .quiz-choice', (bs) => bs.map((b) => Number((b as HTMLElement).dataset.face)));
+      expect(faces.length).toBeGreaterThanOrEqual(2);
+      const right = faces.indexOf(t.frames[1].closest!);
+      expect(right).toBeGreaterThanOrEqual(0);
+      await page.click(`#quiz .quiz-choice >> nth=${right === 0 ? 1 : 0}`);
+      expect(await frameIndex(page)).toBe(0);
+      expect(await page.textContent('#quiz .quiz-feedback')).toMatch(/^Not face \d/);
+      await page.click(`#quiz .quiz-choice >> nth=${right}`);
+      expect(await frameIndex(page)).toBe(1);
+      expect((await state(page)).frameKind).toBe('closest');
+      // Support and expand steps are not asked about: the next question stands before the next 'closest'.
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
       expect(await frameIndex(page)).toBe(3);
       expect(await page.getAttribute('#quiz', 'data-state')).toBe('asking');
       expect(errors).toEqual([]);

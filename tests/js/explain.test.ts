@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init, trace, type GjkTrace, type Scene, type Trace } from '../../web/lib/index';
+import { init, trace, type EpaTrace, type GjkTrace, type Scene, type Trace } from '../../web/lib/index';
 import { convergence, linearTicks, pointAt } from '../../web/viz/convergence';
-import { questionFor, regionQuestion, supportQuestion, WRONG_CHOICES } from '../../web/viz/predict-questions';
+import { faceQuestion, questionFor, regionQuestion, supportQuestion, WRONG_CHOICES } from '../../web/viz/predict-questions';
 import { sceneDir } from './vectors';
 
 beforeAll(async () => {
@@ -172,6 +172,36 @@ describe('predict questions', () => {
         const keys = q!.choices.map((c) => c.members.join(','));
         expect(new Set(keys).size).toBe(keys.length);
         expect(right[0].label).toMatch(/^(point|segment|triangle|tetrahedron) /);
+      });
+      expect(asked, f).toBeGreaterThan(0);
+    }
+  });
+
+  it('face question (EPA): the answer is the face whose plane is nearest O, recomputed from its vertices', () => {
+    for (const f of ['13-box-deep-inside-box.json', '11-edge-edge-crossing.json', '16-tiny-rotation.json']) {
+      const tr = trace(scene(f)) as EpaTrace;
+      let asked = 0;
+      tr.frames.forEach((fr, i) => {
+        if (fr.kind !== 'closest') { expect(faceQuestion(tr.frames, i)).toBeNull(); return; }
+        // Each face's plane distance from its own vertices and outward normal: n·v0 (independent of f.distance).
+        const planeDist = (face: (typeof fr.faces)[number]) => {
+          const [a, b, c] = face.v.map((k) => fr.vertices[k].w);
+          const n = [0, 1, 2].map((k) => (b[(k + 1) % 3] - a[(k + 1) % 3]) * (c[(k + 2) % 3] - a[(k + 2) % 3])
+            - (b[(k + 2) % 3] - a[(k + 2) % 3]) * (c[(k + 1) % 3] - a[(k + 1) % 3]));
+          return dot(n, a) / Math.hypot(...n);
+        };
+        const nearest = Math.min(...fr.faces.map(planeDist));
+        const q = faceQuestion(tr.frames, i);
+        if (!q) return; // every face ties with the nearest
+        asked++;
+        const right = q.choices.filter((c) => c.correct);
+        expect(right).toHaveLength(1);
+        expect(right[0].id).toBe(fr.closest);
+        expect(planeDist(fr.faces.find((x) => x.id === fr.closest)!)).toBeCloseTo(nearest, 9);
+        for (const c of q.choices.filter((x) => !x.correct)) {
+          expect(planeDist(fr.faces.find((x) => x.id === c.id)!)).toBeGreaterThan(nearest + 1e-9);
+        }
+        expect(q.choices.length).toBeLessThanOrEqual(WRONG_CHOICES + 1);
       });
       expect(asked, f).toBeGreaterThan(0);
     }

@@ -131,7 +131,7 @@ export class CollidoscopeView extends Base {
   }
   get locked(): boolean { return this.hasAttribute('locked'); }
   set locked(v: boolean) { this.toggleAttribute('locked', v); }
-  /** Predict mode: before each GJK step the viewer chooses what comes next. */
+  /** Predict mode: before each GJK or EPA step the viewer chooses what comes next. */
   get predict(): boolean { return this.hasAttribute('predict'); }
   set predict(v: boolean) { this.toggleAttribute('predict', v); }
   /** The frame count of the scene shown (0 before 'ready'). */

@@ -28,7 +28,7 @@ export interface EmbedOptions {
   speed: number;
   /** The views shown, in any order; null shows every view of the query. */
   views: ViewName[] | null;
-  /** Predict mode on: before each GJK step the viewer chooses what comes next. */
+  /** Predict mode on: before each GJK or EPA step the viewer chooses what comes next. */
   predict: boolean;
 }
 

@@ -29,7 +29,15 @@ export interface RegionQuestion {
   choices: RegionChoice[];
 }
 
-export type Question = SupportQuestion | RegionQuestion;
+export interface FaceChoice { id: number; centroid: number[]; distance: number; correct: boolean }
+
+export interface FaceQuestion {
+  kind: 'face';
+  frame: number;
+  choices: FaceChoice[];
+}
+
+export type Question = SupportQuestion | RegionQuestion | FaceQuestion;
 
 interface Vertex { w: V3 }
 interface GjkFrameLike {
@@ -38,6 +46,13 @@ interface GjkFrameLike {
   direction?: V3;
   simplex?: readonly Vertex[];
   support?: Vertex | null;
+}
+
+interface EpaFrameLike {
+  kind: string;
+  vertices?: readonly Vertex[];
+  faces?: readonly { id: number; v: readonly number[]; distance: number }[];
+  closest?: number | null;
 }
 
 /** Wrong choices offered besides the answer. */
@@ -153,6 +168,32 @@ export function regionQuestion(frames: readonly GjkFrameLike[], index: number): 
   const label = (s: number[]) => `${SHAPE_OF[s.length]} ${s.map((i) => vertices[i].name).join('–')}`;
   const choices = [kept, ...wrong].map((members, i) => ({ members, label: label(members), correct: i === 0 }));
   return { kind: 'region', frame: index, vertices, choices: placeAnswer(choices, index) };
+}
+
+/** Faces within this share of the polytope's size of the answer's distance tie with it: not offered as wrong. */
+const TIE = 1e-6;
+
+/**
+ * The face question before frame `index` of an EPA trace (a 'closest' frame): which face of the polytope is
+ * nearest the origin, the one EPA expands next? The answer is the frame's closest face; the wrong choices
+ * are the next nearest faces that do not tie with it. null when there is no choice.
+ */
+export function faceQuestion(frames: readonly EpaFrameLike[], index: number): FaceQuestion | null {
+  const f = frames[index];
+  if (!f || f.kind !== 'closest' || f.closest === null || f.closest === undefined || !f.faces || !f.vertices) return null;
+  const verts = f.vertices;
+  const answer = f.faces.find((x) => x.id === f.closest);
+  if (!answer) return null;
+  let size = 0;
+  for (const v of verts) size = Math.max(size, norm(v.w));
+  const centroid = (face: { v: readonly number[] }) => [0, 1, 2].map((k) => face.v.reduce((acc, i) => acc + verts[i].w[k], 0) / face.v.length);
+  const wrong = f.faces
+    .filter((x) => x.id !== answer.id && x.distance > answer.distance + TIE * size)
+    .sort((a, b) => a.distance - b.distance || a.id - b.id)
+    .slice(0, WRONG_CHOICES);
+  if (wrong.length === 0) return null;
+  const choices = [answer, ...wrong].map((x, i) => ({ id: x.id, centroid: centroid(x), distance: x.distance, correct: i === 0 }));
+  return { kind: 'face', frame: index, choices: placeAnswer(choices, index) };
 }
 
 /** The question to ask before showing frame `index` of a GJK trace, or null. */

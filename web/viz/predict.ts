@@ -1,16 +1,18 @@
 // Predict mode: before a GJK step is shown, the student chooses what comes next (the support point, or the
-// vertices the simplex keeps) among a few choices, drawn numbered in the A − B view; a right choice shows the
+// vertices the simplex keeps), and before EPA's choice of a face, the face nearest the origin, among a few
+// choices drawn numbered in the A − B view; a right choice shows the
 // step, a wrong one says so and lets them try again; "Reveal" shows the answer. Off by default; buttons, the
 // keys 1–4 and touch all answer.
 import * as THREE from 'three';
-import { fmtVec } from '../lib/draw/format';
+import { fmt, fmtVec } from '../lib/draw/format';
 import { COLORS, arrow, clearGroup, label, marker } from '../lib/draw/primitives';
 import { minkowskiSurface, type Scene, type Trace } from '../lib/index';
 import type { App } from './app';
-import { questionFor, type Question } from './predict-questions';
+import { faceQuestion, questionFor, type Question } from './predict-questions';
 
-/** The queries whose traces are GJK's (the only ones asked about). */
+/** The queries whose traces are GJK's, and EPA's: the ones asked about. */
 const GJK_QUERIES = new Set(['intersect', 'distance']);
+const ASKED = new Set([...GJK_QUERIES, 'penetration']);
 
 export class Predict {
   on = false;
@@ -63,9 +65,10 @@ export class Predict {
   /** Whether the step forward to `to` may be shown now; if not, the question about it is asked. */
   private allow(to: number): boolean {
     const tr = this.app.trace;
-    if (!this.on || !tr || !GJK_QUERIES.has(tr.query) || this.answered.has(to)) return true;
+    if (!this.on || !tr || !ASKED.has(tr.query) || this.answered.has(to)) return true;
     if (this.question && this.question.frame === to && this.solvedAt === null) return false;
-    const q = questionFor(tr.frames as never, to, this.poolFor(this.app.scene));
+    const q = GJK_QUERIES.has(tr.query) ? questionFor(tr.frames as never, to, this.poolFor(this.app.scene))
+      : faceQuestion(tr.frames as never, to);
     if (!q) return true;
     this.question = q;
     this.solvedAt = null;
@@ -116,7 +119,8 @@ export class Predict {
       this.feedback.className = 'quiz-feedback wrong';
       this.feedback.textContent = q.kind === 'support'
         ? `Not ${i + 1}: it reaches less far along d than another point of A − B. Try again.`
-        : `Not "${q.choices[i].label}": the point nearest O needs other vertices. Try again.`;
+        : q.kind === 'face' ? `Not face ${i + 1}: its plane is ${fmt(q.choices[i].distance, 4)} from O; another face is nearer. Try again.`
+          : `Not "${q.choices[i].label}": the point nearest O needs other vertices. Try again.`;
       return;
     }
     buttons[right]?.classList.add('right');
@@ -124,7 +128,8 @@ export class Predict {
     const c = q.choices[right];
     const what = q.kind === 'support'
       ? `w = ${fmtVec((c as { point: number[] }).point, 4)}, the point of A − B furthest along d`
-      : `W keeps the ${(c as { label: string }).label}: the nearest point of W ∪ {w} to O lies on it`;
+      : q.kind === 'face' ? `face ${right + 1}, whose plane is ${fmt((c as { distance: number }).distance, 6)} from O, the nearest; EPA expands it`
+        : `W keeps the ${(c as { label: string }).label}: the nearest point of W ∪ {w} to O lies on it`;
     this.feedback.textContent = `${i === null ? 'The answer' : 'Right'}: ${what}.`;
     this.answered.add(q.frame);
     this.solvedAt = q.frame;
@@ -145,9 +150,11 @@ export class Predict {
     this.box.dataset.state = !q ? 'idle' : this.solvedAt !== null ? 'solved' : 'asking';
     clearGroup(this.markers);
     if (!q) {
-      const gjk = this.app.trace && GJK_QUERIES.has(this.app.trace.query);
-      this.text.textContent = gjk ? 'Step forward (→): before each support point and each simplex update you choose what comes next.'
-        : 'Predict mode asks about GJK steps: choose an intersect or distance example.';
+      const query = this.app.trace?.query ?? '';
+      this.text.textContent = GJK_QUERIES.has(query)
+        ? 'Step forward (→): before each support point and each simplex update you choose what comes next.'
+        : query === 'penetration' ? 'Step forward (→): before EPA picks the face nearest O you choose it.'
+          : 'Predict mode asks about GJK and EPA steps: choose an intersect, distance or penetration example.';
       this.choicesBox.replaceChildren();
       this.reveal.hidden = true;
       this.app.minkView.view.requestRender();
@@ -164,6 +171,9 @@ export class Predict {
         const tip = q.direction.map((x) => (x / n) * len);
         this.markers.add(arrow([0, 0, 0], q.direction, len, COLORS.direction), label('d', 'label-direction', tip));
       }
+    } else if (q.kind === 'face') {
+      this.text.textContent = 'Which numbered face of the polytope is nearest O, the one EPA expands next?';
+      q.choices.forEach((c, i) => this.markers.add(label(String(i + 1), 'label-point label-quiz', c.centroid)));
     } else {
       this.text.textContent = 'Which vertices does the simplex keep: the smallest set holding the point nearest O?';
       for (const v of q.vertices) this.markers.add(marker(COLORS.support, 6, v.w), label(v.name, 'label-point label-quiz', v.w));
@@ -172,9 +182,11 @@ export class Predict {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'quiz-choice';
-      b.textContent = q.kind === 'support' ? `${i + 1}` : `${i + 1}: ${(c as { label: string }).label}`;
-      b.setAttribute('aria-label', q.kind === 'support' ? `Point ${i + 1}` : `Choice ${i + 1}: ${(c as { label: string }).label}`);
+      b.textContent = q.kind === 'region' ? `${i + 1}: ${(c as { label: string }).label}` : `${i + 1}`;
+      b.setAttribute('aria-label', q.kind === 'support' ? `Point ${i + 1}` : q.kind === 'face' ? `Face ${i + 1}`
+        : `Choice ${i + 1}: ${(c as { label: string }).label}`);
       if (q.kind === 'support') b.dataset.point = JSON.stringify((c as { point: number[] }).point);
+      else if (q.kind === 'face') b.dataset.face = String((c as { id: number }).id);
       else b.dataset.members = JSON.stringify((c as { members: number[] }).members.map((k) => q.vertices[k].name));
       b.addEventListener('click', () => this.answer(i));
       b.addEventListener('mousedown', (e) => e.preventDefault());
