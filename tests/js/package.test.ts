@@ -118,7 +118,7 @@ console.log(JSON.stringify({ kind: typeof CollidoscopeView, page, script,
     expect(out.kind).toBe('function');
     expect(out.page).toBe(path.join(pkgDir, 'web', 'dist', 'viz', 'index.html'));
     expect(out.scriptThere).toBe(true);
-    expect(out.attrs).toEqual(['src', 'scene', 'step', 'autoplay', 'speed', 'views', 'locked']);
+    expect(out.attrs).toEqual(['src', 'scene', 'step', 'autoplay', 'speed', 'views', 'locked', 'predict']);
   });
 
   it('runs the shape API from the tarball: shapes, poses, queries, a batch, disposal', () => {
