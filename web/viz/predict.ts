@@ -134,6 +134,8 @@ export class Predict {
     this.answered.add(q.frame);
     this.solvedAt = q.frame;
     this.box.dataset.state = 'solved';
+    // The step shown next draws the answer itself; the numbered choices would only hide it.
+    clearGroup(this.markers);
     this.app.setStep(q.frame);
   }
 
