@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { checkLessons, galleryOrder } from './lessons.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rel = (...p) => path.join(ROOT, ...p);
@@ -270,22 +271,33 @@ export async function buildJs() {
   log(`js done in ${((Date.now() - t) / 1000).toFixed(1)}s`);
 }
 
-/** web/dist/viz/gallery.json = [{name, file, scene}] from shared/scenes/*.json, sorted by file name. */
+/**
+ * web/dist/viz/gallery.json = [{lesson, title, sentence, name, file, scene}] in the order of shared/lessons.json,
+ * which must list every scene of shared/scenes exactly once (a scene missing from it fails the build, named).
+ */
 export function writeGallery(out) {
   const dir = rel('shared', 'scenes');
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
-  const gallery = files.map((file) => {
+  const manifestPath = requireFile(rel('shared', 'lessons.json'));
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  } catch (err) {
+    throw new BuildError(`shared/lessons.json: invalid JSON: ${err.message}`);
+  }
+  const problems = checkLessons(manifest, files);
+  if (problems.length) throw new BuildError(`shared/lessons.json:\n  ${problems.join('\n  ')}`);
+  const gallery = galleryOrder(manifest).map((entry) => {
     let scene;
     try {
-      scene = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+      scene = JSON.parse(readFileSync(path.join(dir, entry.file), 'utf8'));
     } catch (err) {
-      throw new BuildError(`shared/scenes/${file}: invalid JSON: ${err.message}`);
+      throw new BuildError(`shared/scenes/${entry.file}: invalid JSON: ${err.message}`);
     }
-    const name = typeof scene?.name === 'string' && scene.name ? scene.name : file.replace(/\.json$/, '');
-    return { name, file, scene };
+    return { ...entry, scene };
   });
   writeFileSync(out, JSON.stringify(gallery, null, 2) + '\n');
-  log(`gallery.json: ${gallery.length} scene(s)`);
+  log(`gallery.json: ${gallery.length} scene(s) in ${manifest.lessons.length} lessons`);
 }
 
 export const STEPS = { native: buildNative, wasm: buildWasm, js: buildJs };

@@ -425,3 +425,38 @@ describe('a 390×844 phone viewport', () => {
     });
   }
 });
+
+describe('<collidoscope-view predict>', () => {
+  // Boxes, not spheres: the cores of two spheres are points, so their A − B offers no choice to ask about.
+  const boxes = { ...spheres, shapes: [{ type: 'box', halfExtents: [1, 1, 1] }, { type: 'box', halfExtents: [1, 1, 1], position: [3, 1, 0.5] }] };
+
+  it('opens the page with predict mode on, and the property toggles it', async () => {
+    const { page, errors } = await openHost(`
+<script type="module" src="/pkg/lib/element.mjs"></script>
+<collidoscope-view id="v" style="width: 800px; height: 500px" predict scene='${JSON.stringify(boxes)}'></collidoscope-view>
+<script>
+  document.getElementById('v').addEventListener('ready', (e) => window.events.push({ source: 'collidoscope', version: 1, type: 'el-ready' }));
+</script>`);
+    try {
+      await waitEvent(page, "e.type === 'el-ready'");
+      expect(await page.evaluate(() => (document.getElementById('v') as any).predict)).toBe(true);
+      const f = page.frames().find((x) => x.url().includes('/pkg/viz/index.html'))!;
+      expect(new URL(f.url()).searchParams.has('predict')).toBe(true);
+      expect(await f.getAttribute('#predict', 'aria-pressed')).toBe('true');
+      // GJK's first step is held for a choice.
+      await f.click('#next');
+      expect((await frameState(f)).frameIndex).toBe(0);
+      expect(await f.getAttribute('#quiz', 'data-state')).toBe('asking');
+
+      const from = (await events(page)).length;
+      await page.evaluate(() => { (document.getElementById('v') as any).predict = false; });
+      await waitEvent(page, "e.type === 'el-ready'", from);
+      const g = page.frames().find((x) => x.url().includes('/pkg/viz/index.html'))!;
+      expect(new URL(g.url()).searchParams.has('predict')).toBe(false);
+      expect(await g.getAttribute('#predict', 'aria-pressed')).toBe('false');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});

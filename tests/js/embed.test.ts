@@ -13,9 +13,12 @@ describe('parseEmbedOptions', () => {
   it('reads every option', () => {
     const { options, errors } = parseEmbedOptions('?embed=fixed&step=4&autoplay&speed=0.5&views=minkowski,shapes');
     expect(errors).toEqual([]);
-    expect(options).toEqual({ embed: true, locked: true, step: 4, autoplay: true, speed: 0.5, views: ['minkowski', 'shapes'] });
+    expect(options).toEqual({ embed: true, locked: true, step: 4, autoplay: true, speed: 0.5, views: ['minkowski', 'shapes'], predict: false });
     expect(parseEmbedOptions('?embed&locked&step=last').options).toMatchObject({ locked: true, step: 'last' });
     expect(parseEmbedOptions('?embed&locked=false&autoplay=true').options).toMatchObject({ locked: false, autoplay: true });
+    expect(parseEmbedOptions('?embed&predict').options).toMatchObject({ predict: true });
+    expect(parseEmbedOptions('?embed&predict=false').options).toMatchObject({ predict: false });
+    expect(parseEmbedOptions('?embed&predict=maybe').errors).toEqual(['predict: expected no value, "true" or "false", got "maybe"']);
   });
 
   it('names each bad or unknown parameter and keeps that option at its default', () => {
@@ -26,7 +29,7 @@ describe('parseEmbedOptions', () => {
       'speed: expected a number from 0.25 to 8 (1 = one step every 0.9 s), got "9"',
       'views: the view "shapes" is listed twice',
       'autoplay: expected no value, "true" or "false", got "1"',
-      'unknown parameter "colour" (an embed takes embed, locked, step, autoplay, speed, views)',
+      'unknown parameter "colour" (an embed takes embed, locked, step, autoplay, speed, views, predict)',
       'speed: given more than once',
     ]);
     expect(options).toEqual({ ...DEFAULT_EMBED_OPTIONS, embed: true });
@@ -38,9 +41,9 @@ describe('parseEmbedOptions', () => {
   });
 
   it('embedSearch writes what parseEmbedOptions reads', () => {
-    const opts = { locked: true, step: 'last' as const, autoplay: true, speed: 2, views: ['shapes' as const] };
+    const opts = { locked: true, step: 'last' as const, autoplay: true, speed: 2, views: ['shapes' as const], predict: true };
     const text = embedSearch(opts);
-    expect(text).toBe('embed=fixed&step=last&autoplay&speed=2&views=shapes');
+    expect(text).toBe('embed=fixed&step=last&autoplay&speed=2&views=shapes&predict');
     expect(parseEmbedOptions(text)).toEqual({ options: { embed: true, ...opts }, errors: [] });
     expect(embedSearch({})).toBe('embed');
   });

@@ -61,7 +61,7 @@ describe('the packed npm package', () => {
     expect(files.filter((f) => !f.startsWith('web/dist/lib/') && !f.startsWith('web/dist/viz/')
       && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(f))).toEqual([]);
     expect(files.filter((f) => f.startsWith('web/dist/viz/')).sort()).toEqual(
-      ['web/dist/viz/gallery.json', 'web/dist/viz/index.html', 'web/dist/viz/main.js', 'web/dist/viz/style.css']);
+      ['web/dist/viz/explain.css', 'web/dist/viz/gallery.json', 'web/dist/viz/index.html', 'web/dist/viz/main.js', 'web/dist/viz/style.css']);
     expect(files).toContain('LICENSE');
     expect(files).toContain('CHANGELOG.md');
     // Exactly one .wasm (the default flavour embeds its own), and every path the exports map names is shipped.
@@ -118,7 +118,7 @@ console.log(JSON.stringify({ kind: typeof CollidoscopeView, page, script,
     expect(out.kind).toBe('function');
     expect(out.page).toBe(path.join(pkgDir, 'web', 'dist', 'viz', 'index.html'));
     expect(out.scriptThere).toBe(true);
-    expect(out.attrs).toEqual(['src', 'scene', 'step', 'autoplay', 'speed', 'views', 'locked']);
+    expect(out.attrs).toEqual(['src', 'scene', 'step', 'autoplay', 'speed', 'views', 'locked', 'predict']);
   });
 
   it('runs the shape API from the tarball: shapes, poses, queries, a batch, disposal', () => {

@@ -27,7 +27,7 @@ export function defaultPageUrl(): string {
 /** How long the page may take to say it is ready before the element reports an error. */
 const READY_TIMEOUT_MS = 30_000;
 
-const ATTRIBUTES = ['src', 'scene', 'step', 'autoplay', 'speed', 'views', 'locked'] as const;
+const ATTRIBUTES = ['src', 'scene', 'step', 'autoplay', 'speed', 'views', 'locked', 'predict'] as const;
 
 export interface StepDetail { step: number; frames: number; caption: string }
 export interface ReadyDetail { frames: number }
@@ -52,7 +52,7 @@ function sceneHash(scene: object | string): string {
 const Base: typeof HTMLElement = typeof HTMLElement === 'undefined' ? (class {} as typeof HTMLElement) : HTMLElement;
 
 /**
- * <collidoscope-view>: attributes src, scene, step, autoplay, speed, views, locked; the same as properties;
+ * <collidoscope-view>: attributes src, scene, step, autoplay, speed, views, locked, predict; the same as properties;
  * methods play(), pause(), goTo(step), load(scene); events 'ready', 'step' and 'error' (CustomEvent detail).
  */
 export class CollidoscopeView extends Base {
@@ -131,6 +131,9 @@ export class CollidoscopeView extends Base {
   }
   get locked(): boolean { return this.hasAttribute('locked'); }
   set locked(v: boolean) { this.toggleAttribute('locked', v); }
+  /** Predict mode: before each GJK or EPA step the viewer chooses what comes next. */
+  get predict(): boolean { return this.hasAttribute('predict'); }
+  set predict(v: boolean) { this.toggleAttribute('predict', v); }
   /** The frame count of the scene shown (0 before 'ready'). */
   get frames(): number { return this.current?.frames ?? 0; }
 
@@ -156,7 +159,7 @@ export class CollidoscopeView extends Base {
     if (!this.shadowRoot) return;
     let url: URL;
     try {
-      const opts: Parameters<typeof embedSearch>[0] = { locked: this.locked, autoplay: this.autoplay };
+      const opts: Parameters<typeof embedSearch>[0] = { locked: this.locked, autoplay: this.autoplay, predict: this.predict };
       const step = this.getAttribute('step');
       if (step !== null) opts.step = parseStep('step', step);
       const speed = this.getAttribute('speed');

@@ -28,13 +28,15 @@ export interface EmbedOptions {
   speed: number;
   /** The views shown, in any order; null shows every view of the query. */
   views: ViewName[] | null;
+  /** Predict mode on: before each GJK or EPA step the viewer chooses what comes next. */
+  predict: boolean;
 }
 
 export const DEFAULT_EMBED_OPTIONS: Readonly<EmbedOptions> = {
-  embed: false, locked: false, step: null, autoplay: false, speed: 1, views: null,
+  embed: false, locked: false, step: null, autoplay: false, speed: 1, views: null, predict: false,
 };
 
-const PARAMETERS = ['embed', 'locked', 'step', 'autoplay', 'speed', 'views'] as const;
+const PARAMETERS = ['embed', 'locked', 'step', 'autoplay', 'speed', 'views', 'predict'] as const;
 
 /** Text quoted from the input for a message, short and without control characters. */
 function quote(value: string): string {
@@ -105,6 +107,7 @@ export function parseEmbedOptions(search: string): { options: EmbedOptions; erro
         case 'step': options.step = parseStep(name, value); break;
         case 'speed': options.speed = parseSpeed(name, value); break;
         case 'views': options.views = parseViews(name, value); break;
+        case 'predict': options.predict = flag(name, value); break;
         default:
           throw new Error(`unknown parameter ${quote(name)} (an embed takes ${PARAMETERS.join(', ')})`);
       }
@@ -122,6 +125,7 @@ export function embedSearch(options: Partial<EmbedOptions>): string {
   if (options.autoplay) parts.push('autoplay');
   if (options.speed !== undefined && options.speed !== 1) parts.push(`speed=${options.speed}`);
   if (options.views) parts.push(`views=${options.views.join(',')}`);
+  if (options.predict) parts.push('predict');
   return parts.join('&');
 }
 

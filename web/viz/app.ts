@@ -89,6 +89,10 @@ export class App {
   onFrame: ((index: number, count: number, caption: string) => void) | null = null;
   /** Called when the banner shows an error. */
   onError: ((message: string) => void) | null = null;
+  /** Called after every frame shown, after onFrame (the explaining parts: plot, predict, result box). */
+  readonly frameListeners: (() => void)[] = [];
+  /** Asked before a single step forward to frame `to`; false holds the step (predict mode asks first). */
+  beforeStep: ((to: number) => boolean) | null = null;
   private playTimer: ReturnType<typeof setInterval> | null = null;
   private pendingPose: Scene | null = null;
   /**
@@ -250,6 +254,10 @@ export class App {
     const n = this.frameCount;
     const next = clampStep(i, n);
     if (next === this.frameIndex && n > 0) { this.publish(); return; }
+    if (next === this.frameIndex + 1 && this.beforeStep && !this.beforeStep(next)) {
+      if (this.playing) this.pause();
+      return;
+    }
     this.frameIndex = next;
     if (this.playing && this.frameIndex >= n - 1) this.pause();
     this.showFrame();
@@ -392,6 +400,7 @@ export class App {
     if (!this.linkHeld) this.hash.write(linkFor(this.scene, this.frameIndex));
     this.publish();
     this.onFrame?.(this.frameIndex, this.frameCount, frame?.caption ?? '');
+    for (const f of this.frameListeners) f();
   }
 
   publish(): void {

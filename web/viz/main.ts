@@ -2,11 +2,13 @@
 import { MAX_SPEED, MIN_SPEED, parseEmbedOptions } from '../lib/embed';
 import { init, type Scene } from '../lib/index';
 import { App, errorText } from './app';
+import { AnswerBox } from './answer-box';
 import { EmbedHost, layoutEmbed } from './embed';
+import { loadGallery } from './lessons';
 import { $ } from './panel';
+import { ConvergencePlot } from './plot';
+import { Predict } from './predict';
 import { wireSceneJson } from './scene-json';
-
-interface GalleryEntry { name: string; file: string; scene: Scene }
 
 async function main(): Promise<void> {
   const { options, errors } = parseEmbedOptions(location.search);
@@ -15,6 +17,7 @@ async function main(): Promise<void> {
   app.shapesView.locked = options.locked;
   app.setSpeed(options.speed);
   wireControls(app);
+  wireExplaining(app, options.predict);
   const embed = options.embed ? new EmbedHost(app, options) : null;
   try {
     await init();
@@ -31,9 +34,16 @@ async function main(): Promise<void> {
   });
   // An embed has no example list (the side panel is hidden): it starts on its own scene at once.
   if (embed) embed.start(errors);
-  else await loadGallery(app);
+  else await loadGallery(app, $('gallery') as HTMLSelectElement, $('gallery-sentence'));
   app.publish();
   app.state.ready = true;
+}
+
+/** The convergence plot, predict mode and the result box that waits for the last step. */
+function wireExplaining(app: App, predict: boolean): void {
+  new ConvergencePlot(app, $('plot'));
+  new Predict(app, $('quiz'), $('predict') as HTMLButtonElement).setOn(predict);
+  new AnswerBox(app, $('result'), $('result-cover'), $('show-answer') as HTMLButtonElement);
 }
 
 function wireControls(app: App): void {
@@ -149,45 +159,6 @@ async function copyLink(app: App): Promise<void> {
     status.textContent = 'Copy the address bar: it holds this scene and step.';
   }
   setTimeout(() => { status.textContent = ''; }, 2500);
-}
-
-async function loadGallery(app: App): Promise<void> {
-  const select = $('gallery') as HTMLSelectElement;
-  let entries: GalleryEntry[] = [];
-  try {
-    const res = await fetch('gallery.json');
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const data: unknown = await res.json();
-    if (!Array.isArray(data)) throw new Error('gallery.json is not an array');
-    entries = data.filter((e): e is GalleryEntry => !!e && typeof e === 'object' && 'scene' in e);
-  } catch (e) {
-    const o = document.createElement('option');
-    o.value = '';
-    o.textContent = 'No examples available';
-    select.replaceChildren(o);
-    select.disabled = true;
-    console.warn('collidoscope: gallery not loaded:', e);
-    return;
-  }
-  const head = document.createElement('option');
-  head.value = '';
-  head.textContent = entries.length ? `Choose an example (${entries.length})…` : 'No examples';
-  select.replaceChildren(head, ...entries.map((e, i) => {
-    const o = document.createElement('option');
-    o.value = String(i);
-    o.textContent = String(e.name ?? e.file ?? `example ${i + 1}`);
-    return o;
-  }));
-  select.addEventListener('change', () => {
-    const entry = entries[Number(select.value)];
-    if (!entry || select.value === '') return;
-    app.pause();
-    const raw = (entry.scene as { step?: unknown } | null)?.step;
-    const step = typeof raw === 'number' ? raw : 0;
-    const chosen = select.value;
-    if (app.apply(entry.scene, { step, fit: true, errorPrefix: `Example "${String(entry.name)}": ` })) select.value = chosen;
-    select.blur(); // give the step shortcuts back to the page
-  });
 }
 
 main().catch((e) => {
