@@ -16,6 +16,8 @@ export class View {
   private deferredFrame: { center: THREE.Vector3; radius: number } | null = null;
   /** Called before each render (for size-dependent objects). */
   onBeforeRender: (() => void) | null = null;
+  /** Top view of the plane z = 0 (2D scenes): see setPlanar. */
+  private planar = false;
 
   constructor(container: HTMLElement, canvasId: string, background: number) {
     this.container = container;
@@ -44,6 +46,31 @@ export class View {
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
   }
+
+  /**
+   * Top view of the plane z = 0 (2D scenes): the camera looks down −z with +y up, a drag pans and the wheel or a
+   * pinch zooms; it does not orbit. Everything a 2D scene draws lies in that plane, which is parallel to the image
+   * plane: the projection of the plane is a uniform scale, the same picture as an orthographic camera's.
+   * Leaving it, the camera goes back to an oblique view.
+   */
+  setPlanar(on: boolean): void {
+    if (on === this.planar) return;
+    this.planar = on;
+    const c = this.controls;
+    c.enableRotate = !on;
+    c.mouseButtons = on
+      ? { LEFT: THREE.MOUSE.PAN, MIDDLE: THREE.MOUSE.DOLLY, RIGHT: THREE.MOUSE.PAN }
+      : { LEFT: THREE.MOUSE.ROTATE, MIDDLE: THREE.MOUSE.DOLLY, RIGHT: THREE.MOUSE.PAN };
+    c.touches = on ? { ONE: THREE.TOUCH.PAN, TWO: THREE.TOUCH.DOLLY_PAN } : { ONE: THREE.TOUCH.ROTATE, TWO: THREE.TOUCH.DOLLY_PAN };
+    this.camera.up.set(0, 1, 0);
+    const dist = Math.max(this.camera.position.distanceTo(c.target), 1e-9);
+    const dir = on ? new THREE.Vector3(0, 0, 1) : new THREE.Vector3(0.4, 0.35, 1).normalize();
+    this.camera.position.copy(c.target).addScaledVector(dir, dist);
+    c.update();
+    this.requestRender();
+  }
+
+  get isPlanar(): boolean { return this.planar; }
 
   resize(): void {
     const shown = this.container.clientWidth > 0 && this.container.clientHeight > 0;
@@ -95,7 +122,7 @@ export class View {
     if (Math.abs(aspect - this.camera.aspect) > 1e-9) this.resize();
     // Any size the scene has is its own (1e-6 or 1e6); only a point needs one.
     const r = radius > 0 && Number.isFinite(radius) ? radius : 1;
-    const dir = this.camera.position.clone().sub(this.controls.target);
+    const dir = this.planar ? new THREE.Vector3(0, 0, 1) : this.camera.position.clone().sub(this.controls.target);
     if (dir.lengthSq() < 1e-12) dir.set(0.4, 0.35, 1);
     dir.normalize();
     const fov = THREE.MathUtils.degToRad(this.camera.fov);
