@@ -22,6 +22,10 @@ import { followShapes, overlayFor, viewOf } from './queries';
 import { ShapeEditor } from './shape-editor';
 import { ShapesView, type HandleKind } from './shapes-view';
 
+/** The gizmo's hint under the shape buttons, for 3D scenes and for the plane (which pans instead of orbiting). */
+const GIZMO_HINT = 'Click a shape to attach the gizmo; drag to orbit; Esc detaches.';
+const PLANAR_GIZMO_HINT = 'Click a shape to attach the gizmo (move in x, y; turn about z); drag to pan, wheel to zoom; Esc detaches.';
+
 /** Time between frames while playing at speed 1. */
 const PLAY_INTERVAL_MS = 900;
 
@@ -250,6 +254,8 @@ export class App {
       this.castEditor.root.hidden ||= flat;
       this.shapesView.setHandles(drawn);
       setViewTitles(flat ? planarTitles(count) : view.titles?.(count));
+      const hint = document.getElementById('gizmo-hint');
+      if (hint) hint.textContent = flat ? PLANAR_GIZMO_HINT : GIZMO_HINT;
     }
     (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
     // The example list shows an example only while its scene is unchanged (the gallery sets it after this).

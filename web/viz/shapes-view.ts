@@ -57,6 +57,7 @@ export class ShapesView {
     this.view.scene.add(this.overlay);
 
     this.transform = new TransformControls(this.view.camera, this.view.canvas);
+    this.view.onCameraChange = (camera) => { this.transform.camera = camera; };
     this.transform.setSize(0.8);
     this.transform.addEventListener('change', () => this.view.requestRender());
     this.transform.addEventListener('dragging-changed', (e) => {
