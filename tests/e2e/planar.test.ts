@@ -24,7 +24,7 @@ beforeAll(async () => {
 type V2 = [number, number];
 type PlanarState = PageState & {
   scene: Scene2D;
-  planar: { difference: V2[]; simplex: 'point' | 'segment' | 'triangle' | null } | null;
+  planar: { difference: V2[]; simplex: 'point' | 'segment' | 'triangle' | null; shapes: V2[] } | null;
 };
 
 const planarState = async (page: Page) => (await state(page)) as unknown as PlanarState;
@@ -253,6 +253,37 @@ describe('2D links, editing and JSON', () => {
       s = await planarState(page);
       expect(s.error).toMatch(/shapes\[1\]\.halfExtents\[1\]/);
       expect(s.scene.shapes[1].halfExtents).toEqual([0.6, 0.4]);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('the gizmo moves a 2D shape in the plane, keeping its angle, and the answer follows', async () => {
+    const scene: Scene2D = {
+      version: 1, dimension: 2, query: 'distance',
+      shapes: [{ type: 'box', halfExtents: [1, 0.5] }, { type: 'box', halfExtents: [0.5, 0.5], position: [3, 0], angle: 1 / 3 }],
+    };
+    const { page, errors } = await openPage(env.browser, env.url + encodeLink(scene));
+    try {
+      await page.click('#select-b');
+      await page.waitForTimeout(150);
+      const [x, y] = (await planarState(page)).planar!.shapes[1];
+      // From the gizmo's centre, right and up on the screen: +x and +y in the plane seen from above.
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      for (let i = 1; i <= 8; i++) await page.mouse.move(x + 5 * i, y - 4 * i, { steps: 2 });
+      await page.mouse.up();
+      await page.waitForTimeout(300);
+      const s = await planarState(page);
+      expect(s.error).toBeNull();
+      const b = s.scene.shapes[1];
+      expect(b.position).toHaveLength(2);
+      expect(b.position![0]).toBeGreaterThan(3);
+      expect(b.position![1]).toBeGreaterThan(0);
+      expect(b.angle).toBe(1 / 3);
+      expect(s.scene.shapes[0]).toEqual(scene.shapes[0]);
+      expect(s.result).toEqual(run(s.scene));
       expect(errors).toEqual([]);
     } finally {
       await page.close();

@@ -49,10 +49,15 @@ export interface PublicState {
   playing: boolean;
   ready: boolean;
   /**
-   * A 2D scene's drawing: the points whose hull is the A − B drawn ([x, y]), and the GJK simplex of the frame shown
-   * as drawn (a point, a segment, a triangle; null when W is empty or the frame is not GJK's). null for 3D scenes.
+   * A 2D scene's drawing: the points whose hull is the A − B drawn ([x, y]), the GJK simplex of the frame shown (a
+   * point, a segment, a triangle; null when W is empty or the frame is not GJK's). null for 3D scenes.
    */
-  planar: { difference: [number, number][]; simplex: 'point' | 'segment' | 'triangle' | null } | null;
+  planar: {
+    difference: [number, number][];
+    simplex: 'point' | 'segment' | 'triangle' | null;
+    /** Where the shapes' positions are on the page (CSS pixels): where the gizmo attaches. */
+    shapes: [number, number][];
+  } | null;
 }
 
 declare global {
@@ -406,7 +411,9 @@ export class App {
       const shapes = base.shapes.map((s, j) => {
         if (j !== i) return s;
         const flat = { ...(s as unknown as Shape2D), position: [round(p[0], 4), round(p[1], 4)] } as Shape2D;
-        if (flat.type !== 'circle') flat.angle = quatAngle(q);
+        // A move leaves the angle as it was, to the last bit; a turn sets it (rounded as dragged poses are).
+        const turned = 2 * Math.atan2(q[2], q[3]);
+        if (flat.type !== 'circle' && Math.abs(turned - (flat.angle ?? 0)) > 1e-9) flat.angle = quatAngle(q);
         return flat as unknown as Shape;
       });
       this.dragTo({ ...base, shapes });
@@ -524,6 +531,7 @@ export class App {
     return {
       difference: this.minkView.differencePoints().map((v) => [v[0], v[1]]),
       simplex: Array.isArray(frame?.simplex) ? simplexKind(frame.simplex.length) : null,
+      shapes: this.shapesView.shapesOnScreen(),
     };
   }
 }

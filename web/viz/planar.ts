@@ -1,9 +1,8 @@
 // 2D scenes ("dimension": 2) on the page: the views draw a 2D scene's 3D twin in the plane z = 0 (lifted by
 // lib/draw/planar.ts); the trace stepped, the values table, the link and the JSON stay the 2D scene's own.
-import type { GjkFrame, GjkTrace, PlanarEpaFrame, PlanarEpaTrace, Quat, Scene, Scene2D, Trace, Vec2, Vec3 } from '../lib/index';
+import type { PlanarEpaFrame, PlanarEpaTrace, Quat, Scene, Scene2D, Trace, Vec2, Vec3 } from '../lib/index';
 import { frameDrawer } from '../lib/draw/frames';
 import { round } from '../lib/draw/format';
-import { gjkRows } from './gjk-panel';
 import { planarEpaRows } from './planar-epa-panel';
 import { viewOf } from './queries';
 import type { FrameOverlay, Row } from './query-view';
@@ -45,9 +44,8 @@ export function planarOverlay(trace: Trace, lifted: Trace, index: number, drawn:
   if (!frame || !drawing) return null;
   const rows = (): Row[] => {
     if (trace.query === 'penetration') return planarEpaRows(frame as unknown as PlanarEpaFrame, trace as unknown as PlanarEpaTrace);
-    if (trace.query === 'intersect' || trace.query === 'distance') return gjkRows(frame as GjkFrame, trace as GjkTrace);
-    // The casts' table reads 3D frames: the lifted one (z = 0).
-    return viewOf(lifted.query).rows(lifted.frames[index], lifted);
+    // GJK's and the casts' tables read [x, y] vectors as they read [x, y, z] ones (lib/draw/format.ts).
+    return viewOf(trace.query).rows(frame, trace);
   };
   return { ...drawing, values: rows };
 }

@@ -129,6 +129,7 @@ export class ShapesView {
     this.selected = null;
     this.selectedHandle = kind;
     this.transform.setMode('translate');
+    this.applyPlanarGizmo();
     this.transform.attach(this.handles.get(kind)!);
     this.onSelect?.(null);
     this.view.requestRender();
@@ -149,6 +150,16 @@ export class ShapesView {
     return out;
   }
 
+  /** Where the shapes' own origins (their positions) are on the page, in CSS pixels from the viewport's top left. */
+  shapesOnScreen(): [number, number][] {
+    const rect = this.view.canvas.getBoundingClientRect();
+    this.view.camera.updateMatrixWorld();
+    return this.poses.slice(0, this.count).map((g) => {
+      const p = g.position.clone().project(this.view.camera);
+      return [rect.left + (p.x + 1) / 2 * rect.width, rect.top + (1 - p.y) / 2 * rect.height];
+    });
+  }
+
   /** The handles shown, with their positions in world space (for tests and for framing). */
   handlePositions(): Partial<Record<HandleKind, Vec3>> {
     const out: Partial<Record<HandleKind, Vec3>> = {};
@@ -166,20 +177,21 @@ export class ShapesView {
     this.keys[0] = this.keys[1] = '';
     this.view.setPlanar(on);
     this.grid.rotation.set(on ? Math.PI / 2 : 0, 0, 0);
-    this.transform.showZ = !on;
-    // Turning: only about z in the plane (the rotate gizmo's z ring); moving: only x and y (no z arrow).
     this.transform.showX = true;
     this.transform.showY = true;
+    this.transform.showZ = true;
     this.applyPlanarGizmo();
   }
 
-  /** In the plane the rotate gizmo keeps its z ring only, the translate gizmo its x and y arrows. */
+  /**
+   * In the plane the rotate gizmo keeps its ring about z only. The translate gizmo stays whole: seen from above its
+   * z arrow points at the viewer (the gizmo hides it), and its centre drags in the view's plane, x and y.
+   */
   private applyPlanarGizmo(): void {
     if (!this.flat) return;
     const rotating = this.transform.getMode() === 'rotate';
     this.transform.showX = !rotating;
     this.transform.showY = !rotating;
-    this.transform.showZ = rotating;
   }
 
   /** Update the shapes' geometry (rebuilt only when type or parameters change) and poses. */
@@ -309,6 +321,7 @@ export class ShapesView {
     if (this.selectedHandle !== null) {
       this.selectedHandle = null;
       this.transform.setMode(this.shapeMode);
+      this.applyPlanarGizmo();
     }
     this.selected = i;
     if (i === null) this.transform.detach();
