@@ -191,23 +191,14 @@ export class App {
   apply(candidate: unknown, opts: ApplyOptions = {}): boolean {
     let scene: Scene;
     let tr: Trace;
-    let planar: { scene: Scene; trace: Trace } | null = null;
     try {
       validateScene(candidate);
       // The scene is kept as given, not as the library's normalized copy (which renormalizes quaternions,
       // changing last bits): a permalink then reopens exactly the scene that was encoded. The library
       // normalizes the same way inside every query, so the trace is the same either way.
       scene = JSON.parse(JSON.stringify(candidate)) as Scene;
-      if (isPlanar(scene)) {
-        // A 2D scene runs as itself (every query it has is traced as it is); the views draw its twin at z = 0.
-        const flat = scene as unknown as Scene2D;
-        tr = runTrace(flat) as unknown as Trace;
-        const { step: _step, ...shown } = flat;
-        void _step;
-        planar = { scene: liftScene(shown as Scene2D), trace: liftTrace<Trace>(tr) };
-      } else {
-        tr = runTrace({ ...scene, query: viewOf(scene.query).traced });
-      }
+      // A 2D scene runs as itself (every query it has is traced as it is); the views draw its twin at z = 0.
+      tr = isPlanar(scene) ? runTrace(scene as unknown as Scene2D) as unknown as Trace : runTrace({ ...scene, query: viewOf(scene.query).traced });
     } catch (e) {
       this.banner.show((opts.errorPrefix ?? '') + explain(errorText(e), candidate));
       return false;
@@ -216,7 +207,7 @@ export class App {
     const before = this.trace !== null ? this.scene.query : null;
     this.scene = rest as Scene;
     this.trace = tr;
-    this.planar = planar;
+    this.planar = isPlanar(rest) ? { scene: liftScene(rest as unknown as Scene2D), trace: liftTrace<Trace>(tr) } : null;
     const wanted = opts.step ?? (typeof step === 'number' ? step : this.frameIndex);
     this.frameIndex = clampStep(wanted, tr.frames.length);
     if (!opts.keepError) {

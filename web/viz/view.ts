@@ -67,12 +67,15 @@ export class View {
 
   /**
    * Top view of the plane z = 0 (2D scenes): the orthographic camera looks down −z with +y up, a drag pans and
-   * the wheel or a pinch zooms; it does not orbit. Leaving it, the perspective camera comes back as it was.
+   * the wheel or a pinch zooms; it does not orbit. Leaving it, the perspective camera is used again (frame() aims it).
    */
   setPlanar(on: boolean): void {
     if (on === this.planar) return;
     this.planar = on;
     const c = this.controls;
+    // Straight above the target (at the distance it had) until frame() fits the scene: the controls aim the camera
+    // at the target, and only from above is the view the plane's.
+    if (on) this.ortho.position.set(c.target.x, c.target.y, c.target.z + this.ortho.position.distanceTo(c.target));
     c.object = this.camera;
     c.enableRotate = !on;
     c.mouseButtons = on
@@ -87,8 +90,6 @@ export class View {
 
   /** Called when the camera in use changes (setPlanar): the gizmo and the picking follow it. */
   onCameraChange: ((camera: THREE.Camera) => void) | null = null;
-
-  get isPlanar(): boolean { return this.planar; }
 
   resize(): void {
     const shown = this.container.clientWidth > 0 && this.container.clientHeight > 0;
