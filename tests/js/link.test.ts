@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CollidoscopeError, decodeLink, encodeLink, init, type Scene } from '../../web/lib/index';
+import { CollidoscopeError, decodeLink, encodeLink, init, type Scene, type Scene2D } from '../../web/lib/index';
 
 beforeAll(async () => {
   await init();
@@ -38,7 +38,7 @@ describe('permalinks', () => {
         ],
       };
       const back = decodeLink(encodeLink(scene, 'https://example.org/page?x=1'));
-      const flat = (s: Scene) => JSON.stringify(s).length;
+      const flat = (s: Scene | Scene2D) => JSON.stringify(s).length;
       expect(flat(back)).toBe(flat(scene));
       const p = back.shapes[0].points![0];
       scene.shapes[0].points![0].forEach((x, i) => expect(Object.is(p[i], x)).toBe(true));

@@ -329,7 +329,7 @@ import {
   intersect, distance, penetration, chungWang, sat, raycast, shapecast, sceneOf, batch, batchLayout, batchResult,
   IntersectCache, stats, ConvexShape,
   type DistanceResult, type Scene, type SatTrace, type PoseLike, type GjkTrace, type EpaTrace, type RaycastResult,
-  type ShapecastTrace, type IntersectResult, type HullResult, type ObbResult, type Vec3,
+  type ShapecastTrace, type IntersectResult, type HullResult, type ObbResult, type Vec3, type Scene2D,
 } from 'collidoscope';
 import * as separate from 'collidoscope/wasm-file';
 import * as three from 'collidoscope/three';
@@ -343,7 +343,8 @@ const t: SatTrace = trace({ ...scene, query: 'sat' });
 const axis: [number, number, number] = t.result.axis;
 const e: CollidoscopeError | null = null;
 const link: string = encodeLink(validateScene(scene));
-const back: Scene = decodeLink(link);
+const back: Scene | Scene2D = decodeLink(link);
+const backDimension: 2 | undefined = 'dimension' in back ? back.dimension : undefined;
 
 // Shapes, poses and queries.
 const shapes: ConvexShape[] = [

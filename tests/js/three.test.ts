@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CollidoscopeError, init, run, trace,
   type ChungWangTrace, type DistanceResult, type EpaTrace, type GjkTrace, type HullResult, type HullTrace, type ObbResult,
-  type PenetrationResult, type RaycastResult, type RaycastTrace, type SatResult, type SatTrace, type Scene, type Shape,
+  type PenetrationResult, type RaycastResult, type RaycastTrace, type SatResult, type SatTrace, type Scene, type Scene2D, type Shape,
   type ShapecastResult, type ShapecastTrace, type Trace, type Vec3,
 } from '../../web/lib/index';
 import { COLORS, dispose, drawResult, drawShape, drawTraceFrame, scaleMarkers, toPose } from '../../web/lib/three';
@@ -376,6 +376,45 @@ describe('drawTraceFrame', () => {
       }
       expect(labels(g)).toEqual([]);
     });
+  });
+
+  it('a 2D scene\'s traces: drawn in the plane z = 0; the planar EPA\'s nearest edge, and the contact points at the end', () => {
+    // Seed 004's polygons: A's corner (2, 2) lies 1 inside B's side x = 1, so A − B's side x = 1 is nearest O.
+    const scene: Scene2D & { query: 'penetration' } = {
+      version: 1, dimension: 2, query: 'penetration',
+      shapes: [{ type: 'polygon', points: [[0, 2], [0, 3], [2, 2]] }, { type: 'polygon', points: [[1, 1], [3, 1], [3, 4], [1, 4]] }],
+    };
+    const t = trace(scene);
+    const closest = t.frames.findIndex((f) => f.kind === 'closest');
+    expect(closest).toBeGreaterThan(0);
+    const inPlane = (g: THREE.Object3D) => {
+      g.updateMatrixWorld(true);
+      let n = 0;
+      g.traverse((o) => {
+        const geom = (o as THREE.Mesh).geometry as THREE.BufferGeometry | undefined;
+        const pos = geom?.getAttribute?.('position');
+        if (!pos || o.userData.px || o instanceof THREE.ArrowHelper || o.parent instanceof THREE.ArrowHelper) return;
+        for (const v of worldVertices(o)) { expect(v.z).toBe(0); n++; }
+      });
+      return n;
+    };
+    const mink = drawTraceFrame(t, closest, { scene, view: 'minkowski' });
+    expect(inPlane(mink)).toBeGreaterThan(0);
+    // The nearest edge, bold: its two ends on x = 1 (the side of A − B at distance 1).
+    const bold: THREE.Vector3[] = [];
+    mink.traverse((o) => {
+      const start = (o as THREE.Mesh).geometry?.getAttribute?.('instanceStart');
+      if (!start) return;
+      for (let i = 0; i < start.count; i++) bold.push(new THREE.Vector3().fromBufferAttribute(start, i));
+    });
+    expect(bold.length).toBeGreaterThan(0);
+    for (const p of bold) expect(p.x).toBe(1);
+    const last = drawTraceFrame(t, t.frames.length - 1, { scene });
+    const contact = dots(last, COLORS.contact);
+    expect(has(contact, [...t.result.pointA, 0])).toBe(true);
+    expect(has(contact, [...t.result.pointB, 0])).toBe(true);
+    const gjk = trace({ ...scene, query: 'distance' });
+    for (let i = 0; i < gjk.frames.length; i++) expect(inPlane(drawTraceFrame(gjk, i, { scene, view: 'minkowski' }))).toBeGreaterThan(0);
   });
 
   it('EPA: at the end the contact points and the normal (from pointA, along result.normal)', () => {

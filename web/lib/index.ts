@@ -37,6 +37,8 @@ export function run(scene: Scene2D & { query: 'raycast' }): Planar<RaycastResult
 export function run(scene: Scene2D & { query: 'shapecast' }): Planar<ShapecastResult>;
 export function run(scene: Scene2D): Planar<IntersectResult | DistanceResult | PenetrationResult | RaycastResult | ShapecastResult>;
 export function run(scene: Scene | string): Result;
+/** A scene of either kind (what decodeLink gives): a 2D scene's result has [x, y] vectors. */
+export function run(scene: Scene | Scene2D | string): Result | Planar<Result>;
 export function run(scene: Scene | Scene2D | string): Result | Planar<Result> {
   return unwrap<Result>(mod().runScene(toSceneJson(scene), false));
 }
@@ -55,6 +57,7 @@ export function trace(scene: Scene2D & { query: 'shapecast' }): Planar<Shapecast
 export function trace(scene: Scene2D & { query: 'penetration' }): Planar<PlanarEpaTrace>;
 export function trace(scene: Scene2D): Planar<GjkTrace | PlanarEpaTrace | RaycastTrace | ShapecastTrace>;
 export function trace(scene: Scene | string): Trace;
+export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace>;
 export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace> {
   return withText(unwrap<RawTrace>(mod().runScene(toSceneJson(scene), true)));
 }
@@ -154,9 +157,9 @@ function isShape(v: unknown): boolean {
 /**
  * Reads a permalink (a full URL or just its hash) and returns its scene, exactly as it was encoded.
  * Throws CollidoscopeError with code 'bad-link' when the link is garbled or its scene is invalid.
- * A 2D scene's link gives its Scene2D (`dimension: 2`), typed as Scene for existing callers.
+ * A 2D scene's link gives its Scene2D (`dimension: 2`): tell them apart by `dimension`.
  */
-export function decodeLink(urlOrHash: string): Scene {
+export function decodeLink(urlOrHash: string): Scene | Scene2D {
   const scene = decodeLinkPayload(urlOrHash);
   try {
     validateScene(scene);
@@ -166,5 +169,5 @@ export function decodeLink(urlOrHash: string): Scene {
     }
     throw e;
   }
-  return scene as Scene;
+  return scene as Scene | Scene2D;
 }

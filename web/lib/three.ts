@@ -25,12 +25,13 @@ import * as THREE from 'three';
 import {
   CollidoscopeError, hull as convexHull, minkowskiSurface, poseNumbers, shapeSurface, type PoseLike as LibPoseLike,
   type ChungWangResult, type DistanceResult, type HullResult, type HullTrace, type ObbResult, type PenetrationResult,
-  type Quat, type Query, type RaycastResult, type Result, type SatResult, type Scene, type Shape, type ShapecastResult,
-  type Trace, type Vec3,
+  type Planar, type PlanarEpaTrace, type Quat, type Query, type RaycastResult, type Result, type SatResult, type Scene,
+  type Scene2D, type Shape, type ShapecastResult, type Trace, type Vec3,
 } from './index';
 import { BOUND_KINDS, boundObject, type BoundKind } from './draw/bounds';
 import { frameDrawer } from './draw/frames';
 import { enclosingSphere, type Hull } from './draw/hull-geometry';
+import { isPlanarTrace, liftScene, liftTrace } from './draw/planar';
 import { COLORS as PAGE_COLORS, arrow, clearGroup, hullObject, label, line, marker, toV3 } from './draw/primitives';
 import type { DrawContext } from './draw/types';
 
@@ -132,8 +133,8 @@ export interface ResultDrawOptions extends DrawOptions {
 
 /** Options of drawTraceFrame. */
 export interface TraceDrawOptions extends DrawOptions {
-  /** The scene the trace was made from: gives `shapes`, `ray` and `motion`. */
-  scene?: Scene;
+  /** The scene the trace was made from: gives `shapes`, `ray` and `motion` (a 2D scene's are drawn at z = 0). */
+  scene?: Scene | Scene2D;
   /** The shapes (A, B; hull: none): set the drawing's scale and centre; shapecast frames need them. */
   shapes?: PlacedShape[];
   /** Raycast: the ray of the query (needed to draw it). */
@@ -575,17 +576,25 @@ function worldPointsOf(trace: Trace): THREE.Vector3[] {
  * and their planes; hull — the current faces, the conflict points, the eye, the horizon.
  * Pass `shapes` (or `scene`) for sizes that fit your scene; ray casts need `ray`, shape casts `shapes` and `motion`.
  */
-export function drawTraceFrame(trace: Trace, frameIndex: number, options: TraceDrawOptions = {}): THREE.Group {
+export function drawTraceFrame(
+  input: Trace | Planar<Trace> | Planar<PlanarEpaTrace>, frameIndex: number, options: TraceDrawOptions = {},
+): THREE.Group {
+  // A 2D scene's trace (and its scene) is drawn as its twin in the plane z = 0.
+  const planar = isPlanarTrace(input);
+  const trace = planar ? liftTrace<Trace>(input) : input as Trace;
+  if (options.scene && 'dimension' in options.scene && options.scene.dimension === 2) {
+    options = { ...options, scene: liftScene(options.scene) };
+  }
   const frames = trace.frames as unknown[];
   if (!Number.isInteger(frameIndex) || frameIndex < 0 || frameIndex >= frames.length) {
     bad('frameIndex', `must be an integer in [0, ${frames.length - 1}], got ${frameIndex}`);
   }
   const view = options.view ?? 'world';
   const g = group(`collidoscope:frame:${trace.query}:${frameIndex}`);
-  const placed = options.shapes ?? options.scene?.shapes ?? [];
+  const placed = options.shapes ?? (options.scene as Scene | undefined)?.shapes ?? [];
   const specs = placed.map((s, i) => worldSpec(s, `shapes[${i}]`));
-  const ray = options.ray ?? options.scene?.ray;
-  const motion = options.motion ?? options.scene?.motion;
+  const ray = options.ray ?? (options.scene as Scene | undefined)?.ray;
+  const motion = options.motion ?? (options.scene as Scene | undefined)?.motion;
   // The cast drawings read the ray or the motion from a scene: this one, built from the options.
   const scene = {
     version: 1, query: trace.query, shapes: specs,

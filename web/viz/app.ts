@@ -1,8 +1,8 @@
 // The page's state (scene, trace, step) and every action that changes it. Views and panel only render.
 import { round } from '../lib/draw/format';
 import {
-  CollidoscopeError, run as runQuery, trace as runTrace, validateScene, type HullTrace, type Quat, type Scene, type Shape,
-  type Trace, type Vec3,
+  CollidoscopeError, run as runQuery, trace as runTrace, validateScene, type HullTrace, type Quat, type Scene, type Scene2D,
+  type Shape, type Shape2D, type Trace, type Vec3,
 } from '../lib/index';
 import { defaultCloud } from './cloud';
 import { CloudPanel } from './cloud-panel';
@@ -14,13 +14,17 @@ import { CastEditor } from './cast-editor';
 import { motionWithEnd, rayWithOrigin, rayWithTip } from './edit-math';
 import { Banner, renderFrameText, renderPseudocode, renderStepper } from './panel';
 import { HashWriter, linkFor, sceneFromHash } from './permalink';
+import {
+  PLANAR_QUERIES, isPlanar, liftScene, liftTrace, planarCast, planarOverlay, planarTitles, quatAngle, simplexKind,
+} from './planar';
+import { PlanarShapeEditor } from './planar-editor';
 import { followShapes, overlayFor, viewOf } from './queries';
 import { ShapeEditor } from './shape-editor';
 import { ShapesView, type HandleKind } from './shapes-view';
 
-/** The page's answer to a 2D scene (which the library runs, and the CLI links to). */
-const PLANAR_NOT_DRAWN = 'This page does not draw 2D scenes ("dimension": 2) yet: run or trace them with '
-  + 'the CLI (npx collidoscope run scene.json) or the JavaScript API (run, trace)';
+/** The gizmo's hint under the shape buttons, for 3D scenes and for the plane (which pans instead of orbiting). */
+const GIZMO_HINT = 'Click a shape to attach the gizmo; drag to orbit; Esc detaches.';
+const PLANAR_GIZMO_HINT = 'Click a shape to attach the gizmo (move in x, y; turn about z); drag to pan, wheel to zoom; Esc detaches.';
 
 /** Time between frames while playing at speed 1. */
 const PLAY_INTERVAL_MS = 900;
@@ -44,6 +48,16 @@ export interface PublicState {
   speed: number;
   playing: boolean;
   ready: boolean;
+  /**
+   * A 2D scene's drawing: the points whose hull is the A − B drawn ([x, y]), the GJK simplex of the frame shown (a
+   * point, a segment, a triangle; null when W is empty or the frame is not GJK's). null for 3D scenes.
+   */
+  planar: {
+    difference: [number, number][];
+    simplex: 'point' | 'segment' | 'triangle' | null;
+    /** Where the shapes' positions are on the page (CSS pixels): where the gizmo attaches. */
+    shapes: [number, number][];
+  } | null;
 }
 
 declare global {
@@ -72,8 +86,12 @@ interface ApplyOptions {
 }
 
 export class App {
+  /** The scene shown, as given: for a 2D scene its own JSON ([x, y] vectors, "angle"), which links and exports keep. */
   scene: Scene = defaultScene();
+  /** The trace of `scene` (a 2D scene's with [x, y] vectors: the values table and the captions read it). */
   trace: Trace | null = null;
+  /** A 2D scene's 3D twin in the plane z = 0 and its trace lifted there: what the views draw. */
+  private planar: { scene: Scene; trace: Trace } | null = null;
   /** Hull view: the bounding volumes of the cloud, or why they are missing. */
   bounds: BoundsResult | null = null;
   boundsError: string | null = null;
@@ -105,11 +123,12 @@ export class App {
   readonly shapesView: ShapesView;
   readonly minkView: MinkowskiView;
   readonly editors: [ShapeEditor, ShapeEditor];
+  readonly planarEditors: [PlanarShapeEditor, PlanarShapeEditor];
   readonly castEditor: CastEditor;
   readonly cloudPanel: CloudPanel;
   readonly state: PublicState = {
     scene: null, frameIndex: 0, frameCount: 0, frameKind: null, result: null, bounds: null, boundsShown: [],
-    error: null, link: '', handles: {}, speed: 1, playing: false, ready: false,
+    error: null, link: '', handles: {}, speed: 1, playing: false, ready: false, planar: null,
   };
 
   constructor() {
@@ -129,6 +148,10 @@ export class App {
       document.getElementById(i === 0 ? 'editor-a' : 'editor-b')!, i as 0 | 1,
       (shape) => this.editShape(i as 0 | 1, shape),
     )) as [ShapeEditor, ShapeEditor];
+    this.planarEditors = [0, 1].map((i) => new PlanarShapeEditor(
+      document.getElementById(i === 0 ? 'editor-a' : 'editor-b')!, i as 0 | 1,
+      (shape) => this.editShape(i as 0 | 1, shape as unknown as Shape),
+    )) as [PlanarShapeEditor, PlanarShapeEditor];
     this.shapesView.onPoseChange = (i, p, q) => this.dragShape(i, p, q);
     this.shapesView.onHandleMove = (kind, p) => this.dragHandle(kind, p);
     this.castEditor = new CastEditor(document.getElementById('cast-editor')!,
@@ -152,6 +175,12 @@ export class App {
 
   get isCloud(): boolean { return viewOf(this.scene.query).family === 'cloud'; }
 
+  /** Whether the scene shown is a 2D scene. */
+  get isPlanar(): boolean { return this.planar !== null; }
+
+  /** The scene the views draw: the scene itself, or a 2D scene's 3D twin in the plane z = 0. */
+  get drawn(): Scene { return this.planar?.scene ?? this.scene; }
+
   /** The query of a new cloud: the current one while it is a cloud query, else "hull". */
   private cloudQuery(): 'hull' | 'obb' {
     return this.isCloud ? this.scene.query as 'hull' | 'obb' : 'hull';
@@ -168,13 +197,12 @@ export class App {
     let tr: Trace;
     try {
       validateScene(candidate);
-      // The views draw 3D frames; a 2D scene's [x, y] frames would draw as nonsense.
-      if ((candidate as { dimension?: unknown }).dimension === 2) throw new Error(PLANAR_NOT_DRAWN);
       // The scene is kept as given, not as the library's normalized copy (which renormalizes quaternions,
       // changing last bits): a permalink then reopens exactly the scene that was encoded. The library
       // normalizes the same way inside every query, so the trace is the same either way.
       scene = JSON.parse(JSON.stringify(candidate)) as Scene;
-      tr = runTrace({ ...scene, query: viewOf(scene.query).traced });
+      // A 2D scene runs as itself (every query it has is traced as it is); the views draw its twin at z = 0.
+      tr = isPlanar(scene) ? runTrace(scene as unknown as Scene2D) as unknown as Trace : runTrace({ ...scene, query: viewOf(scene.query).traced });
     } catch (e) {
       this.banner.show((opts.errorPrefix ?? '') + explain(errorText(e), candidate));
       return false;
@@ -183,6 +211,7 @@ export class App {
     const before = this.trace !== null ? this.scene.query : null;
     this.scene = rest as Scene;
     this.trace = tr;
+    this.planar = isPlanar(rest) ? { scene: liftScene(rest as unknown as Scene2D), trace: liftTrace<Trace>(tr) } : null;
     const wanted = opts.step ?? (typeof step === 'number' ? step : this.frameIndex);
     this.frameIndex = clampStep(wanted, tr.frames.length);
     if (!opts.keepError) {
@@ -205,13 +234,28 @@ export class App {
     } else {
       if (this.scene.shapes.length >= 2) this.lastPair = withoutCast(this.scene);
       const margins = ('marginA' in tr && tr.marginA > 0) || ('marginB' in tr && tr.marginB > 0);
-      this.shapesView.setShapes(this.scene.shapes);
-      this.minkView.setShapes(this.scene.shapes, margins, view.minkowski?.(this.scene.shapes.length));
-      this.scene.shapes.forEach((s, i) => this.editors[i]?.show(s));
-      this.editors[1].root.hidden = this.scene.shapes.length < 2;
+      const drawn = this.drawn;
+      const flat = this.isPlanar;
+      this.shapesView.setPlanar(flat);
+      this.minkView.setPlanar(flat);
+      this.shapesView.setShapes(drawn.shapes);
+      this.minkView.setShapes(drawn.shapes, margins, view.minkowski?.(drawn.shapes.length));
+      const count = this.scene.shapes.length;
+      this.editors.forEach((ed, i) => {
+        ed.root.hidden = flat || i >= count;
+        if (!ed.root.hidden) ed.show(this.scene.shapes[i]);
+      });
+      this.planarEditors.forEach((ed, i) => {
+        ed.root.hidden = !flat || i >= count;
+        if (!ed.root.hidden) ed.show(this.scene.shapes[i] as unknown as Shape2D);
+      });
       this.castEditor.show(this.scene);
-      this.shapesView.setHandles(this.scene);
-      setViewTitles(view.titles?.(this.scene.shapes.length));
+      // The cast's number fields edit 3D rays and motions; a 2D cast is moved with its handles or its JSON.
+      this.castEditor.root.hidden ||= flat;
+      this.shapesView.setHandles(drawn);
+      setViewTitles(flat ? planarTitles(count) : view.titles?.(count));
+      const hint = document.getElementById('gizmo-hint');
+      if (hint) hint.textContent = flat ? PLANAR_GIZMO_HINT : GIZMO_HINT;
     }
     (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
     // The example list shows an example only while its scene is unchanged (the gallery sets it after this).
@@ -223,7 +267,7 @@ export class App {
 
   /** Load the scene in the URL hash, or the default scene (with an error banner) when it is unusable. */
   loadFromHash(): void {
-    let fromHash: Scene | null = null;
+    let fromHash: Scene | Scene2D | null = null;
     try {
       fromHash = sceneFromHash();
     } catch (e) {
@@ -296,6 +340,10 @@ export class App {
   togglePlay(): void { if (this.playing) this.pause(); else this.play(); }
 
   setQuery(q: Scene['query']): void {
+    if (this.isPlanar) {
+      this.setPlanarQuery(q);
+      return;
+    }
     const cloudNow = this.isCloud;
     const view = viewOf(q);
     if (view.family === 'cloud' || !view.fromPair) {
@@ -312,6 +360,30 @@ export class App {
     if (this.apply(scene, { fit: reframe, step: reframe ? 0 : undefined }) && note) this.banner.show(note);
     // A refused scene keeps the current one: the query list shows its query again.
     (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
+  }
+
+  /**
+   * A 2D scene's query changed: the same shapes with the new query; a ray or a motion made as for a 3D scene, in
+   * the plane. A query the plane does not run keeps the scene and says so.
+   */
+  private setPlanarQuery(q: Scene['query']): void {
+    const select = document.getElementById('query') as HTMLSelectElement;
+    if (!(PLANAR_QUERIES as readonly string[]).includes(q)) {
+      this.banner.show(`2D scenes run ${PLANAR_QUERIES.join(', ')}; "${q}" needs a 3D scene (one without "dimension": 2).`);
+      select.value = this.scene.query;
+      return;
+    }
+    const pair = withoutCast(this.scene);
+    const view = viewOf(q);
+    const made = view.fromPair?.(liftScene(pair as unknown as Scene2D), q).scene;
+    const next = { ...pair, query: q } as Scene;
+    if (q === 'raycast') next.shapes = [pair.shapes[0]];
+    if (made?.ray && q === 'raycast') next.ray = planarCast(made).ray as unknown as Scene['ray'];
+    if (made?.motion && q === 'shapecast') next.motion = planarCast(made).motion as unknown as Scene['motion'];
+    const single = (query: Scene['query']) => viewOf(query).family === 'single';
+    const reframe = single(q) !== single(this.scene.query);
+    this.apply(next, { fit: reframe, step: reframe ? 0 : undefined });
+    select.value = this.scene.query;
   }
 
   /** The bounding volumes of the cloud: the "obb" query's answer. */
@@ -333,6 +405,19 @@ export class App {
   /** Gizmo drags arrive at pointer rate; the trace is re-run at most once per animation frame. */
   private dragShape(i: 0 | 1, p: Vec3, q: Quat): void {
     const base = this.pendingPose ?? this.scene;
+    if (this.isPlanar) {
+      // In the plane: the position's x and y, and the turn about z as the shape's angle (a circle has none).
+      const shapes = base.shapes.map((s, j) => {
+        if (j !== i) return s;
+        const flat = { ...(s as unknown as Shape2D), position: [round(p[0], 4), round(p[1], 4)] } as Shape2D;
+        // A move leaves the angle as it was, to the last bit; a turn sets it (rounded as dragged poses are).
+        const turned = 2 * Math.atan2(q[2], q[3]);
+        if (flat.type !== 'circle' && Math.abs(turned - (flat.angle ?? 0)) > 1e-9) flat.angle = quatAngle(q);
+        return flat as unknown as Shape;
+      });
+      this.dragTo({ ...base, shapes });
+      return;
+    }
     const shapes = base.shapes.map((s, j) => (j === i ? {
       ...s, position: p.map((x) => round(x, 4)) as Vec3, rotation: q.map((x) => round(x, 6)) as Quat,
     } : s));
@@ -342,6 +427,19 @@ export class App {
   /** A cast's handle dragged to `p`: the ray's origin or end, or where shape A or B ends its motion. */
   private dragHandle(kind: HandleKind, p: Vec3): void {
     const base = this.pendingPose ?? this.scene;
+    if (this.isPlanar) {
+      // The handle moved in the plane: the 3D twin's ray or motion follows it, and the 2D scene takes its x and y.
+      const twin = liftScene(base as unknown as Scene2D);
+      const ray = twin.ray && (kind === 'origin' || kind === 'tip')
+        ? (kind === 'origin' ? rayWithOrigin(twin.ray, p) : rayWithTip(twin.ray, p)) : undefined;
+      const i = kind === 'endA' ? 0 : 1;
+      const motion = twin.motion && (kind === 'endA' || kind === 'endB')
+        ? motionWithEnd(twin.motion, i, twin.shapes[i]?.position, p) : undefined;
+      const flat = planarCast({ ...twin, ray, motion });
+      if (flat.ray) this.dragTo({ ...base, ray: flat.ray as unknown as Scene['ray'] });
+      if (flat.motion) this.dragTo({ ...base, motion: flat.motion as unknown as Scene['motion'] });
+      return;
+    }
     if ((kind === 'origin' || kind === 'tip') && base.ray) {
       this.dragTo({ ...base, ray: kind === 'origin' ? rayWithOrigin(base.ray, p) : rayWithTip(base.ray, p) });
     } else if ((kind === 'endA' || kind === 'endB') && base.motion) {
@@ -371,7 +469,7 @@ export class App {
     const a = this.shapesView.bounds();
     const b = this.minkView.viewBounds();
     // What the query adds (the casts: the whole ray, and where the moving shapes end) in view too.
-    viewOf(this.scene.query).frame?.(this.scene, a, b);
+    viewOf(this.scene.query).frame?.(this.drawn, a, b);
     this.shapesView.view.frame(a.center, a.radius);
     this.minkView.view.frame(b.center, b.radius);
     // The handles moved on the screen.
@@ -385,7 +483,9 @@ export class App {
   private showFrame(): void {
     const tr = this.trace;
     const frame = tr?.frames[this.frameIndex] ?? null;
-    const overlay = overlayFor(tr, this.frameIndex, this.scene);
+    const overlay = this.planar && tr
+      ? planarOverlay(tr, this.planar.trace, this.frameIndex, this.planar.scene)
+      : overlayFor(tr, this.frameIndex, this.scene);
     this.renderStepper();
     renderPseudocode(tr?.pseudocode ?? [], frame?.line ?? 0, tr ? endedLine(tr, this.frameIndex) : null);
     renderFrameText(overlay, frame?.caption ?? '', tr);
@@ -422,6 +522,17 @@ export class App {
     } catch {
       s.link = '';
     }
+    s.planar = this.planar ? this.planarState() : null;
+  }
+
+  /** What the page draws of a 2D scene (PublicState.planar). */
+  private planarState(): NonNullable<PublicState['planar']> {
+    const frame = this.trace?.frames[this.frameIndex] as { simplex?: unknown[] } | undefined;
+    return {
+      difference: this.minkView.differencePoints().map((v) => [v[0], v[1]]),
+      simplex: Array.isArray(frame?.simplex) ? simplexKind(frame.simplex.length) : null,
+      shapes: this.shapesView.shapesOnScreen(),
+    };
   }
 }
 

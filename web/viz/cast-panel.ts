@@ -72,8 +72,9 @@ export function castRows(frame: CastFrame, trace: CastTrace): Row[] {
   return rows;
 }
 
+/** a / ‖a‖ (a 2D trace's [x, y] stays two components). */
 function unit(a: Vec3): Vec3 {
   const l = len3(a);
   const k = 1 / l;
-  return l > 0 ? [a[0] * k, a[1] * k, a[2] * k] : a;
+  return l > 0 ? a.map((x) => x * k) as Vec3 : a;
 }

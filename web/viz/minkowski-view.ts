@@ -29,6 +29,8 @@ export class MinkowskiView {
   /** The unit sphere of directions, shown in 'gauss' mode. */
   private readonly gaussGroup = new THREE.Group();
   private mode: MinkowskiMode = 'difference';
+  /** A 2D scene's shapes (lifted to z = 0): A − B is drawn as its outline in the plane, seen from above. */
+  private flat = false;
 
   constructor(container: HTMLElement) {
     this.view = new View(container, 'canvas-minkowski', 0x171420);
@@ -55,7 +57,7 @@ export class MinkowskiView {
    * ('single': the ray cast), or the unit sphere of directions ('gauss': Chung–Wang).
    */
   setShapes(shapes: Shape[], hasMargin: boolean, mode: MinkowskiMode = 'difference'): void {
-    const key = JSON.stringify(shapes) + hasMargin + mode;
+    const key = JSON.stringify(shapes) + hasMargin + mode + this.flat;
     if (key === this.key) return;
     this.key = key;
     this.mode = mode;
@@ -76,7 +78,7 @@ export class MinkowskiView {
       const a = shapes[0];
       let pts: Vec3[];
       try {
-        pts = shapeSurface(a);
+        pts = this.outline(shapeSurface(a));
       } catch {
         pts = [[0, 0, 0]];
       }
@@ -90,6 +92,24 @@ export class MinkowskiView {
     this.setDifference(shapes, hasMargin);
   }
 
+  /** Draw a 2D scene's shapes (lifted to z = 0) flat, with the camera looking down on the plane. */
+  setPlanar(on: boolean): void {
+    if (on === this.flat) return;
+    this.flat = on;
+    this.key = '';
+    this.view.setPlanar(on);
+  }
+
+  /** The points whose hull is the A − B drawn (in the plane for a 2D scene: [x, y, 0]). */
+  differencePoints(): Vec3[] {
+    return (this.hull?.vertices ?? []).map((v) => [v.x, v.y, v.z]);
+  }
+
+  /** A surface's points as drawn: in the plane z = 0 for a 2D scene. */
+  private outline(points: Vec3[]): Vec3[] {
+    return this.flat ? points.map((p) => [p[0], p[1], 0]) : points;
+  }
+
   /** Rebuild the hulls of A − B and of core(A) − core(B) when the shapes change. */
   private setDifference(shapes: Shape[], hasMargin: boolean): void {
     clearGroup(this.hullGroup);
@@ -99,11 +119,11 @@ export class MinkowskiView {
     } catch {
       surf = { points: [[0, 0, 0]], corePoints: [[0, 0, 0]] };
     }
-    this.hull = buildHull(surf.points);
+    this.hull = buildHull(this.outline(surf.points));
     this.hullGroup.add(hullObject(this.hull, { color: COLORS.mink, opacity: 0.28, edgeOpacity: 0.6, pointSize: 5 }));
     this.core = null;
     if (hasMargin) {
-      this.core = buildHull(surf.corePoints);
+      this.core = buildHull(this.outline(surf.corePoints));
       this.hullGroup.add(hullObject(this.core, { color: COLORS.core, opacity: 0.1, edgeOpacity: 0.7, pointSize: 4 }));
     }
     this.placeTitle();

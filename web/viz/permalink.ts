@@ -1,8 +1,8 @@
 // The URL hash holds the scene, the query and the step (encodeLink/decodeLink of the library).
-import { decodeLink, encodeLink, type Scene } from '../lib/index';
+import { decodeLink, encodeLink, type Scene, type Scene2D } from '../lib/index';
 
 /** The scene in the current URL's hash, null when there is no hash. Throws the library's 'bad-link' error. */
-export function sceneFromHash(): Scene | null {
+export function sceneFromHash(): Scene | Scene2D | null {
   const h = location.hash;
   if (!h || h === '#') return null;
   return decodeLink(h);

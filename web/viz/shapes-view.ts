@@ -43,6 +43,8 @@ export class ShapesView {
   private shapeMode: TransformMode = 'translate';
   /** Called while a handle is dragged, with its new position. */
   onHandleMove: ((kind: HandleKind, position: Vec3) => void) | null = null;
+  /** Shapes of a 2D scene (lifted to z = 0): drawn flat, seen from above, moved in the plane only. */
+  private flat = false;
 
   constructor(container: HTMLElement) {
     this.view = new View(container, 'canvas-shapes', 0x14171f);
@@ -55,6 +57,7 @@ export class ShapesView {
     this.view.scene.add(this.overlay);
 
     this.transform = new TransformControls(this.view.camera, this.view.canvas);
+    this.view.onCameraChange = (camera) => { this.transform.camera = camera; };
     this.transform.setSize(0.8);
     this.transform.addEventListener('change', () => this.view.requestRender());
     this.transform.addEventListener('dragging-changed', (e) => {
@@ -126,6 +129,7 @@ export class ShapesView {
     this.selected = null;
     this.selectedHandle = kind;
     this.transform.setMode('translate');
+    this.applyPlanarGizmo();
     this.transform.attach(this.handles.get(kind)!);
     this.onSelect?.(null);
     this.view.requestRender();
@@ -146,11 +150,48 @@ export class ShapesView {
     return out;
   }
 
+  /** Where the shapes' own origins (their positions) are on the page, in CSS pixels from the viewport's top left. */
+  shapesOnScreen(): [number, number][] {
+    const rect = this.view.canvas.getBoundingClientRect();
+    this.view.camera.updateMatrixWorld();
+    return this.poses.slice(0, this.count).map((g) => {
+      const p = g.position.clone().project(this.view.camera);
+      return [rect.left + (p.x + 1) / 2 * rect.width, rect.top + (1 - p.y) / 2 * rect.height];
+    });
+  }
+
   /** The handles shown, with their positions in world space (for tests and for framing). */
   handlePositions(): Partial<Record<HandleKind, Vec3>> {
     const out: Partial<Record<HandleKind, Vec3>> = {};
     for (const [kind, g] of this.handles) if (g.visible) out[kind] = [g.position.x, g.position.y, g.position.z];
     return out;
+  }
+
+  /**
+   * A 2D scene's shapes (their 3D twins in the plane z = 0) or a 3D scene's: flat shapes are drawn as their
+   * outline in the plane, the camera looks down on the plane, the gizmo moves along x and y and turns about z.
+   */
+  setPlanar(on: boolean): void {
+    if (on === this.flat) return;
+    this.flat = on;
+    this.keys[0] = this.keys[1] = '';
+    this.view.setPlanar(on);
+    this.grid.rotation.set(on ? Math.PI / 2 : 0, 0, 0);
+    this.transform.showX = true;
+    this.transform.showY = true;
+    this.transform.showZ = true;
+    this.applyPlanarGizmo();
+  }
+
+  /**
+   * In the plane the rotate gizmo keeps its ring about z only. The translate gizmo stays whole: seen from above its
+   * z arrow points at the viewer (the gizmo hides it), and its centre drags in the view's plane, x and y.
+   */
+  private applyPlanarGizmo(): void {
+    if (!this.flat) return;
+    const rotating = this.transform.getMode() === 'rotate';
+    this.transform.showX = !rotating;
+    this.transform.showY = !rotating;
   }
 
   /** Update the shapes' geometry (rebuilt only when type or parameters change) and poses. */
@@ -169,7 +210,7 @@ export class ShapesView {
         clearGroup(this.bodies[i]);
         let hull: Hull;
         try {
-          hull = buildHull(shapeSurface(local));
+          hull = buildHull(this.outline(shapeSurface(local)));
         } catch {
           hull = buildHull([[0, 0, 0]]);
         }
@@ -182,7 +223,7 @@ export class ShapesView {
         const core = coreOf(local);
         if (core) {
           try {
-            this.bodies[i].add(hullObject(buildHull(shapeSurface(core)), {
+            this.bodies[i].add(hullObject(buildHull(this.outline(shapeSurface(core))), {
               color: COLORS.core, opacity: 0, edgeOpacity: 0.8, pointSize: 3, wireOnly: true,
             }));
           } catch { /* the core is only a guide; the shape itself is drawn */ }
@@ -200,6 +241,11 @@ export class ShapesView {
     // Each label depends on both poses.
     this.placeLabels();
     this.view.requestRender();
+  }
+
+  /** A surface's points as drawn: flat shapes (a circle's sphere, a capsule) by their shadow on the plane z = 0. */
+  private outline(points: Vec3[]): Vec3[] {
+    return this.flat ? points.map((p) => [p[0], p[1], 0]) : points;
   }
 
   /** The hull's points of shape i in world space (with the pose shown, which may be mid-drag). */
@@ -256,7 +302,9 @@ export class ShapesView {
     const box = new THREE.Box3().setFromPoints(pts);
     const s = this.bounds();
     this.grid.scale.setScalar(s.radius * 6);
-    this.grid.position.set(s.center.x, box.min.y - 0.25 * s.radius, s.center.z);
+    // In the plane the grid lies just behind the shapes, seen from above.
+    if (this.flat) this.grid.position.set(s.center.x, s.center.y, -1e-3 * s.radius);
+    else this.grid.position.set(s.center.x, box.min.y - 0.25 * s.radius, s.center.z);
     this.view.requestRender();
   }
 
@@ -273,6 +321,7 @@ export class ShapesView {
     if (this.selectedHandle !== null) {
       this.selectedHandle = null;
       this.transform.setMode(this.shapeMode);
+      this.applyPlanarGizmo();
     }
     this.selected = i;
     if (i === null) this.transform.detach();
@@ -288,6 +337,7 @@ export class ShapesView {
     // A handle only moves; the mode asked for waits for the next shape.
     if (this.selectedHandle !== null) return;
     this.transform.setMode(mode);
+    this.applyPlanarGizmo();
     this.view.requestRender();
   }
 

@@ -1,5 +1,5 @@
 // Number and vector formatting for labels and the page's panel. Plain text only.
-import type { Vec3 } from '../index';
+import type { Vec2, Vec3 } from '../index';
 
 /** A number with `digits` significant digits, without trailing zeros; exponent form when tiny or huge. */
 export function fmt(x: number | null | undefined, digits = 6): string {
@@ -40,5 +40,10 @@ export function round(x: number, decimals = 4): number {
   return Object.is(r, -0) ? 0 : r;
 }
 
-export const dot3 = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-export const len3 = (a: Vec3): number => Math.sqrt(dot3(a, a));
+/** Dot product of two 3-vectors, or of two [x, y] vectors of a 2D trace (the same sum as for [x, y, 0]). */
+export const dot3 = (a: Vec3 | Vec2, b: Vec3 | Vec2): number => {
+  const x: readonly number[] = a;
+  const y: readonly number[] = b;
+  return x[0] * y[0] + x[1] * y[1] + (x.length > 2 ? x[2] * y[2] : 0);
+};
+export const len3 = (a: Vec3 | Vec2): number => Math.sqrt(dot3(a, a));

@@ -1,10 +1,11 @@
 // The drawing of a trace frame, by query: one entry per traced query, so that the views that show frames
 // (the visualizer page's, collidoscope/three's drawTraceFrame) never branch on the algorithm.
-import type { Scene, Trace } from '../index';
+import type { PlanarEpaTrace, Scene, Trace } from '../index';
 import { castDrawing } from './cast';
 import { chungWangDrawing } from './chungwang';
 import { epaDrawing } from './epa';
 import { gjkDrawing } from './gjk';
+import { planarEpaDrawing } from './planar-epa';
 import { quickhullDrawing } from './quickhull';
 import { satDrawing } from './sat';
 import type { FrameDrawing } from './types';
@@ -14,7 +15,7 @@ export type TraceOf<Q extends Trace['query']> = Trace extends infer T
   ? T extends { query: infer K } ? (Q extends K ? T : never) : never
   : never;
 
-export interface FrameDrawer<T extends Trace> {
+export interface FrameDrawer<T extends Trace | PlanarEpaTrace> {
   /**
    * Where the frames live: 'pair' — on the shapes (FrameDrawing.shapes) and in A − B (minkowski); 'cloud' — in
    * the point cloud's space (FrameDrawing.hull).
@@ -30,7 +31,7 @@ export interface FrameDrawer<T extends Trace> {
 }
 
 /** Frame `index` of the trace through `drawing`, null past the last frame. */
-function byFrame<T extends Trace>(drawing: (frame: T['frames'][number], trace: T, scene?: Scene | null) => FrameDrawing) {
+function byFrame<T extends Trace | PlanarEpaTrace>(drawing: (frame: T['frames'][number], trace: T, scene?: Scene | null) => FrameDrawing) {
   return (trace: T, index: number, scene?: Scene | null): FrameDrawing | null => {
     const frame = trace.frames[index] as T['frames'][number] | undefined;
     return frame ? drawing(frame, trace, scene) : null;
@@ -50,7 +51,16 @@ export const FRAME_DRAWERS: { readonly [Q in Trace['query']]: FrameDrawer<TraceO
   hull: { space: 'cloud', minkowski: null, draw: byFrame(quickhullDrawing) },
 };
 
-/** The drawer of the trace's query (undefined for a query that has no trace). */
-export function frameDrawer(trace: Trace): FrameDrawer<Trace> | undefined {
+/** The planar EPA's frames (a 2D scene's penetration, lifted to z = 0: see planar.ts). */
+const PLANAR_EPA: FrameDrawer<PlanarEpaTrace> = { space: 'pair', minkowski: 'difference', draw: byFrame(planarEpaDrawing) };
+
+/**
+ * The drawer of the trace's query (undefined for a query that has no trace). A 2D scene's trace is drawn lifted
+ * to z = 0 (liftTrace): GJK's and the casts' frames as in 3D, the planar EPA's by its own drawing.
+ */
+export function frameDrawer(trace: Trace | PlanarEpaTrace): FrameDrawer<Trace> | undefined {
+  if (trace.query === 'penetration' && (trace as { dimension?: unknown }).dimension === 2) {
+    return PLANAR_EPA as unknown as FrameDrawer<Trace>;
+  }
   return (FRAME_DRAWERS as Partial<Record<string, FrameDrawer<Trace>>>)[trace.query];
 }
