@@ -6,7 +6,7 @@
 // Numbers are written as C's printf "%.6g" (printf.ts), -0 as 0; λ and t with more digits where a step moves
 // them by less than 1e-6. Each query's answer is stated once, by resultSentence(): the page shows that sentence
 // beside every step, and it is the caption of the trace's last ('done') frame.
-import { formatG } from './printf';
+import { formatG, formatPair } from './printf';
 import type {
   CastFrame, ChungWangFrame, ChungWangTrace, EpaFrame, EpaTrace, GjkFrame, GjkTrace, HullFrame, HullResult,
   HullTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
@@ -158,6 +158,11 @@ export function pseudocodeOf(query: Trace['query'] | 'planarPenetration'): strin
 const num = (x: number, digits = 6): string => formatG(x === 0 ? 0 : x, digits);
 /** (x, y, z), or (x, y) for a 2D scene's vectors. */
 const vec = (v: Vec3 | readonly number[]): string => `(${Array.from(v, (x) => num(x)).join(', ')})`;
+/** Two points as vec() writes them, with more digits where they differ but would read alike (printf.ts). */
+const vecPair = (a: Vec3 | readonly number[], b: Vec3 | readonly number[]): [string, string] => {
+  const [pa, pb] = formatPair(Array.from(a), Array.from(b), 6, (x, d) => num(x, d));
+  return [`(${pa.join(', ')})`, `(${pb.join(', ')})`];
+};
 /** "1 face", "3 faces". */
 const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 const ZERO: Vec3 = [0, 0, 0];
@@ -416,7 +421,8 @@ export function chungWangCaption(f: Omit<ChungWangFrame, 'caption'>, result: str
 // ---- result sentences -----------------------------------------------------------------------------------------
 // The answer's own number (distance, depth, gap) is written with 9 significant digits and a time of impact with
 // 12 (as the cast captions write λ, whose last steps can move it by less than 1e-6), so that a reader can hold
-// the sentence against run()'s result beyond the 6 digits of the steps. Vectors have 6.
+// the sentence against run()'s result beyond the 6 digits of the steps. Vectors have 6, and a pair of points
+// more where the two would otherwise read alike.
 
 type Raw<T extends Trace> = Omit<T, 'pseudocode' | 'frames'> & { frames: Omit<T['frames'][number], 'caption'>[] };
 
@@ -475,16 +481,18 @@ function sentence(t: Trace | RawTrace): string {
       const r = t.result;
       const tail = tally(r.iterations, r.status);
       if ('intersecting' in r) return `${r.intersecting ? 'Intersecting' : 'Separated'} ${tail}.`;
-      return `Distance ${num(r.distance, 9)} between ${vec(r.pointA)} on A and ${vec(r.pointB)} on B ${tail}.`;
+      const [pa, pb] = vecPair(r.pointA, r.pointB);
+      return `Distance ${num(r.distance, 9)} between ${pa} on A and ${pb} on B ${tail}.`;
     }
     case 'penetration': {
       const r = t.result;
       const tail = tally(r.iterations, r.status, 'EPA iteration');
+      const [pa, pb] = vecPair(r.pointA, r.pointB);
       if (!r.intersecting) {
         const d = Math.hypot(...Array.from(r.pointA, (x, i) => x - r.pointB[i]));
-        return `Separated (distance ${num(d, 9)}): no penetration. Closest points ${vec(r.pointA)} on A and ${vec(r.pointB)} on B ${tail}.`;
+        return `Separated (distance ${num(d, 9)}): no penetration. Closest points ${pa} on A and ${pb} on B ${tail}.`;
       }
-      return `Penetration depth ${num(r.depth, 9)} along n = ${vec(r.normal)} (move B by depth·n to separate); contact ${vec(r.pointA)} on A, ${vec(r.pointB)} on B ${tail}.`;
+      return `Penetration depth ${num(r.depth, 9)} along n = ${vec(r.normal)} (move B by depth·n to separate); contact ${pa} on A, ${pb} on B ${tail}.`;
     }
     case 'hull':
       return hullSentence(t.result, t.frames[0]?.points.length ?? 0);
@@ -517,7 +525,8 @@ function sentence(t: Trace | RawTrace): string {
       if (!r.hit || r.t === null || r.pointA === null || r.pointB === null) return `A and B do not touch during the motion ${tail}.`;
       if (r.initiallyOverlapping || r.normal === null) return `A and B already overlap at t = 0: contact at ${vec(r.pointA)}, no normal ${tail}.`;
       const bound = r.status === 'converged' ? '' : ' (a certified lower bound of the time)';
-      return `A and B first touch at t = ${num(r.t, 12)}${bound}: pointA ${vec(r.pointA)}, pointB ${vec(r.pointB)}, normal ${vec(r.normal)} from A to B ${tail}.`;
+      const [pa, pb] = vecPair(r.pointA, r.pointB);
+      return `A and B first touch at t = ${num(r.t, 12)}${bound}: pointA ${pa}, pointB ${pb}, normal ${vec(r.normal)} from A to B ${tail}.`;
     }
     case 'chungwang': {
       const r = t.result;
