@@ -8,6 +8,9 @@ import { wireSceneJson } from './scene-json';
 
 interface GalleryEntry { name: string; file: string; scene: Scene }
 
+/** The page's .wasm file, beside main.js under a content-hashed name (scripts/build.mjs defines it). */
+declare const COLLIDOSCOPE_WASM_FILE: string;
+
 async function main(): Promise<void> {
   const { options, errors } = parseEmbedOptions(location.search);
   if (options.embed) layoutEmbed(options);
@@ -17,7 +20,7 @@ async function main(): Promise<void> {
   wireControls(app);
   const embed = options.embed ? new EmbedHost(app, options) : null;
   try {
-    await init();
+    await init({ wasm: new URL(COLLIDOSCOPE_WASM_FILE, import.meta.url) });
   } catch (e) {
     app.banner.show('Could not load the collidoscope WebAssembly module: ' + errorText(e));
     app.state.ready = true;
