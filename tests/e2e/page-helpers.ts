@@ -148,15 +148,23 @@ export function base64url(text: string): string {
 
 export interface ColourRange { r: [number, number]; g: [number, number]; b: [number, number] }
 
-/**
- * Centre (page coordinates) of the pixels of an element whose colour falls in `range`, and their count:
- * finds where a shape is drawn without knowing the camera.
- */
-export async function colourCentroid(page: Page, selector: string, range: ColourRange): Promise<{ x: number; y: number; count: number }> {
-  const loc = page.locator(selector);
-  const box = (await loc.boundingBox())!;
-  const png = await loc.screenshot();
-  const found = await page.evaluate(async ({ src, range }) => {
+/** The pixels of an element whose colour falls in a range, in the element's screenshot pixels. */
+export interface ColourPixels {
+  count: number;
+  /** Their mean position (0 when there are none). */
+  x: number;
+  y: number;
+  /** Their bounding box (±Infinity when there are none). */
+  x0: number; y0: number; x1: number; y1: number;
+  /** The screenshot's size. */
+  width: number;
+  height: number;
+}
+
+/** The pixels of `selector`'s screenshot whose colour falls in `range`: where a shape is drawn, camera unknown. */
+export async function colourPixels(page: Page, selector: string, range: ColourRange): Promise<ColourPixels> {
+  const png = await page.locator(selector).screenshot();
+  return page.evaluate(async ({ src, range }) => {
     const img = new Image();
     img.src = src;
     await img.decode();
@@ -166,17 +174,26 @@ export async function colourCentroid(page: Page, selector: string, range: Colour
     const ctx = c.getContext('2d')!;
     ctx.drawImage(img, 0, 0);
     const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    let sx = 0, sy = 0, n = 0;
+    let sx = 0, sy = 0, n = 0, x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (let y = 0; y < c.height; y++) {
       for (let x = 0; x < c.width; x++) {
         const i = 4 * (y * c.width + x);
         if (d[i] >= range.r[0] && d[i] <= range.r[1] && d[i + 1] >= range.g[0] && d[i + 1] <= range.g[1]
-          && d[i + 2] >= range.b[0] && d[i + 2] <= range.b[1]) { sx += x; sy += y; n++; }
+          && d[i + 2] >= range.b[0] && d[i + 2] <= range.b[1]) {
+          sx += x; sy += y; n++;
+          x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+        }
       }
     }
-    return { x: n ? sx / n : 0, y: n ? sy / n : 0, count: n, w: c.width, h: c.height };
+    return { count: n, x: n ? sx / n : 0, y: n ? sy / n : 0, x0, y0, x1, y1, width: c.width, height: c.height };
   }, { src: 'data:image/png;base64,' + png.toString('base64'), range });
-  const scale = box.width / found.w;
+}
+
+/** Centre (page coordinates) of the pixels of an element whose colour falls in `range`, and their count. */
+export async function colourCentroid(page: Page, selector: string, range: ColourRange): Promise<{ x: number; y: number; count: number }> {
+  const box = (await page.locator(selector).boundingBox())!;
+  const found = await colourPixels(page, selector, range);
+  const scale = box.width / found.width;
   return { x: box.x + found.x * scale, y: box.y + found.y * scale, count: found.count };
 }
 
