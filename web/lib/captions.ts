@@ -421,8 +421,9 @@ export function chungWangCaption(f: Omit<ChungWangFrame, 'caption'>, result: str
 // ---- result sentences -----------------------------------------------------------------------------------------
 // The answer's own number (distance, depth, gap) is written with 9 significant digits and a time of impact with
 // 12 (as the cast captions write λ, whose last steps can move it by less than 1e-6), so that a reader can hold
-// the sentence against run()'s result beyond the 6 digits of the steps. Vectors have 6, and a pair of points
-// more where the two would otherwise read alike.
+// the sentence against run()'s result beyond the 6 digits of the steps. Vectors have 6; two closest points (or
+// contact points of a penetration) more where the two would otherwise read alike. A cast's contact points are
+// one point up to rounding: they keep 6.
 
 type Raw<T extends Trace> = Omit<T, 'pseudocode' | 'frames'> & { frames: Omit<T['frames'][number], 'caption'>[] };
 
@@ -525,8 +526,7 @@ function sentence(t: Trace | RawTrace): string {
       if (!r.hit || r.t === null || r.pointA === null || r.pointB === null) return `A and B do not touch during the motion ${tail}.`;
       if (r.initiallyOverlapping || r.normal === null) return `A and B already overlap at t = 0: contact at ${vec(r.pointA)}, no normal ${tail}.`;
       const bound = r.status === 'converged' ? '' : ' (a certified lower bound of the time)';
-      const [pa, pb] = vecPair(r.pointA, r.pointB);
-      return `A and B first touch at t = ${num(r.t, 12)}${bound}: pointA ${pa}, pointB ${pb}, normal ${vec(r.normal)} from A to B ${tail}.`;
+      return `A and B first touch at t = ${num(r.t, 12)}${bound}: pointA ${vec(r.pointA)}, pointB ${vec(r.pointB)}, normal ${vec(r.normal)} from A to B ${tail}.`;
     }
     case 'chungwang': {
       const r = t.result;
