@@ -226,29 +226,51 @@ export function gjkCaption(f: Omit<GjkFrame, 'caption'>, query: 'intersect' | 'd
 
 // ---- EPA ------------------------------------------------------------------------------------------------------
 
-/** `result`: the trace's result sentence. */
-export function epaCaption(f: Omit<EpaFrame, 'caption'>, r: PenetrationResult, radius: number, result: string): string {
-  switch (f.kind) {
-    case 'seed':
-      return `GJK found the origin inside A − B (the cores overlap). Its simplex, grown to a tetrahedron, is the first polytope P: ${f.vertices.length} vertices, ${f.faces.length} faces around the origin.`;
+/** What the 3D EPA's polytope and the planar EPA's polygon are called where their steps read alike. */
+interface EpaWords {
+  /** What P is made of, whose nearest one is the candidate: 'face' or 'edge'. */
+  part: string;
+  /** P itself: 'polytope' or 'polygon'. */
+  body: string;
+  /** Why a support point already met stops the run. */
+  notNew: string;
+  /** Why A − B being flat means the shapes only touch. */
+  flat: string;
+}
+
+const EPA_3D: EpaWords = {
+  part: 'face', body: 'polytope', notNew: 'w is already a vertex', flat: 'A − B is flat (no volume)',
+};
+const EPA_2D: EpaWords = {
+  part: 'edge', body: 'polygon', notNew: 'w does not lie outside the edge', flat: 'A − B is a segment or a point (no area)',
+};
+
+/** The frame fields both EPAs' shared steps read. */
+type EpaStep = Pick<EpaFrame, 'reason' | 'tolerance' | 'gap' | 'depth'> & {
+  normal: Vec3 | readonly number[];
+  vertices: readonly unknown[];
+  support?: { w: Vec3 | readonly number[] } | null;
+};
+
+/** The captions of the steps the two EPAs share. */
+function epaSharedCaption(kind: 'closest' | 'support' | 'done', f: EpaStep, r: PenetrationResult, radius: number, result: string, w: EpaWords): string {
+  switch (kind) {
     case 'closest':
-      return `The face of P nearest the origin is at distance d = ${num(f.depth)} along n = ${vec(f.normal)}: no point of the boundary of A − B is nearer than d, so the depth is at least d.`;
+      return `The ${w.part} of P nearest the origin is at distance d = ${num(f.depth)} along n = ${vec(f.normal)}: no point of the boundary of A − B is nearer than d, so the depth is at least d.`;
     case 'support': {
       const s = `Support point w = s_A(n) − s_B(−n) = ${vec((f.support ?? { w: ZERO }).w)} (a on A, b on B). Gap n·w − d = ${num(f.gap ?? 0)}`;
       switch (f.reason) {
         case 'gap-within-tolerance':
-          return `${s} ≤ tolerance ${num(f.tolerance)}: the face lies on the boundary of A − B. Stop.`;
+          return `${s} ≤ tolerance ${num(f.tolerance)}: the ${w.part} lies on the boundary of A − B. Stop.`;
         case 'duplicate-support':
-          return `${s} > tolerance ${num(f.tolerance)}, but w is already a vertex: rounding hides further progress. Stop with the best face (degenerate).`;
+          return `${s} > tolerance ${num(f.tolerance)}, but ${w.notNew}: rounding hides further progress. Stop with the best ${w.part} (degenerate).`;
         case 'capacity':
-          // The polytope stopped at its capacity, so its vertex count is that capacity.
-          return `${s}: the polytope is full (${f.vertices.length} vertices). Stop with the best face.`;
+          // P stopped at its capacity, so its vertex count is that capacity.
+          return `${s}: the ${w.body} is full (${f.vertices.length} vertices). Stop with the best ${w.part}.`;
         default:
-          return `${s} > tolerance ${num(f.tolerance)}: A − B reaches beyond this face, so P must grow towards w.`;
+          return `${s} > tolerance ${num(f.tolerance)}: A − B reaches beyond this ${w.part}, so P must grow towards w.`;
       }
     }
-    case 'expand':
-      return `w sees ${count(f.removed.length, 'face', 'faces')} (removed, red); their ${f.horizon.length} horizon edges are joined to w by ${f.added.length} new faces (green). P now has ${f.faces.length} faces.`;
     case 'done':
       switch (f.reason) {
         case 'apart':
@@ -256,10 +278,22 @@ export function epaCaption(f: Omit<EpaFrame, 'caption'>, r: PenetrationResult, r
             ? `GJK: the cores are apart by ${num(radius - r.depth)} < r_A + r_B = ${num(radius)}, so the rounded shapes overlap and the depth is exact without EPA. ${result}`
             : `GJK: the shapes are apart, so EPA does not run; the normal is the separating direction. ${result}`;
         case 'flat':
-          return `A − B is flat (no volume): the origin lies on it, so the shapes only touch. ${result}`;
+          return `${w.flat}: the origin lies on it, so the shapes only touch. ${result}`;
         default:
           return radius > 0 ? `The depth is d + r_A + r_B. ${result}` : result;
       }
+  }
+}
+
+/** `result`: the trace's result sentence. */
+export function epaCaption(f: Omit<EpaFrame, 'caption'>, r: PenetrationResult, radius: number, result: string): string {
+  switch (f.kind) {
+    case 'seed':
+      return `GJK found the origin inside A − B (the cores overlap). Its simplex, grown to a tetrahedron, is the first polytope P: ${f.vertices.length} vertices, ${f.faces.length} faces around the origin.`;
+    case 'expand':
+      return `w sees ${count(f.removed.length, 'face', 'faces')} (removed, red); their ${f.horizon.length} horizon edges are joined to w by ${f.added.length} new faces (green). P now has ${f.faces.length} faces.`;
+    default:
+      return epaSharedCaption(f.kind, f, r, radius, result, EPA_3D);
   }
 }
 
@@ -268,36 +302,12 @@ export function planarEpaCaption(f: Omit<PlanarEpaFrame, 'caption'>, r: Penetrat
   switch (f.kind) {
     case 'seed':
       return `GJK found the origin inside A − B (the cores overlap). The first polygon P is the hull of its simplex and the support points along ±x and ±y: ${count(f.vertices.length, 'vertex', 'vertices')} around the origin.`;
-    case 'closest':
-      return `The edge of P nearest the origin is at distance d = ${num(f.depth)} along n = ${vec(f.normal)}: no point of the boundary of A − B is nearer than d, so the depth is at least d.`;
-    case 'support': {
-      const s = `Support point w = s_A(n) − s_B(−n) = ${vec((f.support ?? { w: ZERO }).w)} (a on A, b on B). Gap n·w − d = ${num(f.gap ?? 0)}`;
-      switch (f.reason) {
-        case 'gap-within-tolerance':
-          return `${s} ≤ tolerance ${num(f.tolerance)}: the edge lies on the boundary of A − B. Stop.`;
-        case 'duplicate-support':
-          return `${s} > tolerance ${num(f.tolerance)}, but w does not lie outside the edge: rounding hides further progress. Stop with the best edge (degenerate).`;
-        case 'capacity':
-          return `${s}: the polygon is full (${f.vertices.length} vertices). Stop with the best edge.`;
-        default:
-          return `${s} > tolerance ${num(f.tolerance)}: A − B reaches beyond this edge, so P must grow towards w.`;
-      }
-    }
     case 'expand':
       return f.removed.length === 0
         ? `w goes between the ends of the edge: P now has ${f.vertices.length} vertices.`
         : `w also sees ${count(f.removed.length, 'vertex', 'vertices')} of P, now inside conv(P ∪ {w}) and dropped: P now has ${f.vertices.length} vertices.`;
-    case 'done':
-      switch (f.reason) {
-        case 'apart':
-          return r.intersecting
-            ? `GJK: the cores are apart by ${num(radius - r.depth)} < r_A + r_B = ${num(radius)}, so the rounded shapes overlap and the depth is exact without EPA. ${result}`
-            : `GJK: the shapes are apart, so EPA does not run; the normal is the separating direction. ${result}`;
-        case 'flat':
-          return `A − B is a segment or a point (no area): the origin lies on it, so the shapes only touch. ${result}`;
-        default:
-          return radius > 0 ? `The depth is d + r_A + r_B. ${result}` : result;
-      }
+    default:
+      return epaSharedCaption(f.kind, f, r, radius, result, EPA_2D);
   }
 }
 

@@ -3,18 +3,13 @@
 // whose errors name the field ("ray.maxT" ...).
 import type { Scene, Vec3 } from '../lib/index';
 import type { Motion, Ray } from './edit-math';
-import { fieldRow, numberField } from './fields';
-
-interface Bound {
-  input: HTMLInputElement;
-  get: (s: Scene) => number | undefined;
-}
+import { fieldRow, numberField, type BoundField } from './fields';
 
 export class CastEditor {
   readonly root: HTMLElement;
   private readonly rayBox = document.createElement('div');
   private readonly motionBox = document.createElement('div');
-  private readonly bound: Bound[] = [];
+  private readonly bound: BoundField<Scene>[] = [];
   private scene: Scene | null = null;
 
   /** `onChange` gets the scene with the edited ray or motion and answers whether the library accepted it. */

@@ -29,3 +29,10 @@ export function numberField(label: string, step: number, onInput: (value: number
   });
   return input;
 }
+
+/** A number field and where its value comes from in what the editor shows (a scene, a shape). */
+export interface BoundField<T> {
+  input: HTMLInputElement;
+  /** The value to display, undefined for an empty field. */
+  get: (of: T) => number | undefined;
+}

@@ -6,19 +6,13 @@ import { round } from '../lib/draw/format';
 import type { Quat, Shape, ShapeType, Vec3 } from '../lib/index';
 import { SHAPE_TYPES, changeType, randomPolytopePoints } from './defaults';
 import { readQuaternion } from './edit-math';
-import { fieldRow, numberField } from './fields';
-
-interface Bound {
-  input: HTMLInputElement;
-  /** Value to display for a shape. */
-  get: (s: Shape) => number | undefined;
-}
+import { fieldRow, numberField, type BoundField } from './fields';
 
 export class ShapeEditor {
   readonly root: HTMLDetailsElement;
   private readonly body = document.createElement('div');
   private readonly typeSelect = document.createElement('select');
-  private bound: Bound[] = [];
+  private bound: BoundField<Shape>[] = [];
   private structure = '';
   private shape: Shape = { type: 'point' };
   private readonly name: string;
