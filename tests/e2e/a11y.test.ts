@@ -163,18 +163,18 @@ describe('the step, as announced', () => {
   });
 });
 
-/** The boxes of the labels in sight in each view (inside the view's rectangle), with their text. */
+/** The boxes of the labels in sight in each view (inside the view's rectangle), and of its heading, with their text. */
 async function labelBoxes(page: Page) {
   return page.evaluate(() => [...document.querySelectorAll('.view')].map((view) => {
     const v = view.getBoundingClientRect();
-    return [...view.querySelectorAll('.label-layer > *')].map((el) => {
+    return [...view.querySelectorAll('.label-layer > *, .view-title')].map((el) => {
       const b = el.getBoundingClientRect();
       return { text: el.textContent ?? '', left: b.left, right: b.right, top: b.top, bottom: b.bottom, shown: (el as HTMLElement).style.display !== 'none' };
     }).filter((b) => b.shown && b.right > b.left && b.bottom > b.top && b.right > v.left && b.left < v.right && b.bottom > v.top && b.top < v.bottom);
   }));
 }
 
-describe('labels do not cover each other', () => {
+describe('labels do not cover each other, nor the view\'s heading', () => {
   it('at the last step of every gallery example', async () => {
     const { page, errors } = await openPage(env.browser, env.url);
     const count = await page.evaluate(() => (document.getElementById('gallery') as HTMLSelectElement).options.length);

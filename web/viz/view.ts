@@ -88,7 +88,7 @@ export class View {
     });
     this.renderer.render(this.scene, this.camera);
     this.labels.render(this.scene, this.camera);
-    const shown = spreadLabels(this.labels.domElement);
+    const shown = spreadLabels(this.labels.domElement, [...this.container.querySelectorAll('.view-title')]);
     const names = [...new Set(shown.map((el) => el.textContent?.trim() ?? '').filter(Boolean))];
     const label = [this.summary, names.length ? `Labels: ${names.join('; ')}` : ''].filter(Boolean).join('. ');
     if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);

@@ -41,9 +41,10 @@ function candidates(w: number, h: number): [number, number][] {
 
 /**
  * Moves the visible labels of `layer` (a CSS2DRenderer's element, just rendered) apart so that no two boxes
- * overlap, keeping each inside the layer when it can. Returns the labels shown, in the order they were placed.
+ * overlap, nor a label and one of `obstacles` (a heading over the view, say), keeping each inside the layer
+ * when it can. Returns the labels shown, in the order they were placed.
  */
-export function spreadLabels(layer: HTMLElement): HTMLElement[] {
+export function spreadLabels(layer: HTMLElement, obstacles: readonly Element[] = []): HTMLElement[] {
   const frame = layer.getBoundingClientRect();
   if (!frame.width || !frame.height) return [];
   const shown = (Array.from(layer.children) as HTMLElement[])
@@ -51,7 +52,7 @@ export function spreadLabels(layer: HTMLElement): HTMLElement[] {
     .map((el, order) => ({ el, order, box: el.getBoundingClientRect() as Box }))
     .filter(({ box }) => box.right > box.left && box.bottom > box.top && overlap(box, frame) > 0)
     .sort((a, b) => rank(a.el) - rank(b.el) || a.order - b.order);
-  const placed: Box[] = [];
+  const placed: Box[] = obstacles.map((o) => o.getBoundingClientRect()).filter((b) => b.width > 0 && b.height > 0);
   for (const { el, box: at } of shown) {
     // First back inside the view, where it sticks out (a label beside a point near the edge).
     const sx = at.right > frame.right ? frame.right - at.right : at.left < frame.left ? frame.left - at.left : 0;
