@@ -8,7 +8,8 @@
 //   node scripts/build.mjs [--native-only | --wasm-only | --js-only]
 // Any failing step aborts with a non-zero exit code and its error; nothing is skipped silently.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkLessons, galleryOrder } from './lessons.mjs';
@@ -212,17 +213,7 @@ export async function buildJs() {
         external: ['node:*'],
         plugins: [wasmGlue({ bundle: false })],
       }),
-      esbuild.build({
-        ...common,
-        entryPoints: [requireFile(rel('web', 'viz', 'main.ts'))],
-        outfile: path.join(distViz, 'main.js'),
-        platform: 'browser',
-        external: ['node:*'],
-        minify: true,
-        keepNames: true,
-        sourcemap: 'linked',
-        plugins: [wasmGlue({ bundle: true })],
-      }),
+      buildPage(esbuild, common, distViz),
     ]);
   } catch (err) {
     // esbuild has already printed its diagnostics
@@ -263,12 +254,90 @@ export async function buildJs() {
   writeFileSync(path.join(distLib, 'wasm-file', 'three.d.ts'), `${flavourNote}export * from '../three.js';\n`);
 
   // Static files of the page.
-  copyFileSync(requireFile(rel('web', 'viz', 'index.html')), path.join(distViz, 'index.html'));
   for (const f of readdirSync(rel('web', 'viz'))) {
     if (f.endsWith('.css')) copyFileSync(rel('web', 'viz', f), path.join(distViz, f));
   }
   writeGallery(path.join(distViz, 'gallery.json'));
   log(`js done in ${((Date.now() - t) / 1000).toFixed(1)}s`);
+}
+
+// ---- the page (web/dist/viz) ----------------------------------------------------------------------------------
+// Three files load in parallel, two of them under content-hashed names that a server may cache for good
+// (scripts/serve.mjs does): main.js (the page, with the library and the Emscripten glue), three-<hash>.js
+// (three.js and the addons the page uses) and collidoscope_wasm-<hash>.wasm (compiled while it downloads).
+// index.html names the hashed files in preload links, and main.js gets the .wasm's name as a constant.
+
+/** The three.js addons the page imports, bundled into the three.js file with three itself. */
+export const PAGE_THREE_ADDONS = [
+  'controls/OrbitControls.js', 'controls/TransformControls.js', 'geometries/ConvexGeometry.js',
+  'lines/LineMaterial.js', 'lines/LineSegments2.js', 'lines/LineSegmentsGeometry.js', 'renderers/CSS2DRenderer.js',
+].map((f) => `three/examples/jsm/${f}`);
+
+/** Hashed file names of the page: `<stem>-<8 characters>.<ext>`; older builds' files are removed by name. */
+export const HASHED_PAGE_FILE = /^(three|collidoscope_wasm)-[0-9A-Z]{8}\.(js|wasm)$/;
+
+const WASM_FILE_GLUE = rel('web', 'dist', 'lib', 'wasm-file', 'collidoscope_wasm.mjs');
+const WASM_FILE_BINARY = rel('web', 'dist', 'lib', 'wasm-file', 'collidoscope_wasm.wasm');
+
+/** 8 characters of the SHA-256 of `bytes`, in esbuild's alphabet (digits and capitals). */
+function contentHash(bytes) {
+  return BigInt('0x' + createHash('sha256').update(bytes).digest('hex').slice(0, 16)).toString(36).toUpperCase().padStart(8, '0').slice(-8);
+}
+
+/** esbuild plugin for the page: 'three' and the addons become imports of the three.js file (an addon missing
+ *  from PAGE_THREE_ADDONS is an error); the library's glue import becomes the separate-.wasm loader, bundled
+ *  with its glue. */
+function pagePlugin(threeFile) {
+  return {
+    name: 'collidoscope-page',
+    setup(b) {
+      b.onResolve({ filter: /^three(\/|$)/ }, (args) => {
+        if (args.path === 'three' || PAGE_THREE_ADDONS.includes(args.path)) return { path: `./${threeFile}`, external: true };
+        return { errors: [{ text: `${path.relative(ROOT, args.importer)}: '${args.path}' is not in PAGE_THREE_ADDONS (scripts/build.mjs)` }] };
+      });
+      b.onResolve({ filter: WASM_FILE_GLUE_IMPORT }, () => ({ path: requireFile(WASM_FILE_GLUE) }));
+      b.onResolve({ filter: WASM_IMPORT }, () => ({ path: WASM_FILE_LOADER }));
+    },
+  };
+}
+
+async function buildPage(esbuild, common, distViz) {
+  for (const f of readdirSync(distViz)) if (HASHED_PAGE_FILE.test(f)) rmSync(path.join(distViz, f));
+  const wasmBytes = readFileSync(requireFile(WASM_FILE_BINARY));
+  const wasmFile = `collidoscope_wasm-${contentHash(wasmBytes)}.wasm`;
+  writeFileSync(path.join(distViz, wasmFile), wasmBytes);
+  const vendor = await esbuild.build({
+    ...common,
+    stdin: {
+      contents: ['three', ...PAGE_THREE_ADDONS].map((m) => `export * from '${m}';`).join('\n'),
+      resolveDir: ROOT,
+      sourcefile: 'three-for-the-page.js',
+    },
+    outdir: distViz,
+    entryNames: 'three-[hash]',
+    platform: 'browser',
+    minify: true,
+    metafile: true,
+  });
+  const threeFile = path.basename(Object.keys(vendor.metafile.outputs)[0]);
+  await esbuild.build({
+    ...common,
+    entryPoints: [requireFile(rel('web', 'viz', 'main.ts'))],
+    outfile: path.join(distViz, 'main.js'),
+    platform: 'browser',
+    external: ['node:*'],
+    minify: true,
+    keepNames: true,
+    sourcemap: 'linked',
+    define: { COLLIDOSCOPE_WASM_FILE: JSON.stringify(wasmFile) },
+    plugins: [pagePlugin(threeFile)],
+  });
+  const preload = `<link rel="modulepreload" href="${threeFile}">\n  `
+    + `<link rel="preload" href="${wasmFile}" as="fetch" type="application/wasm" crossorigin>\n  `;
+  const html = readFileSync(requireFile(rel('web', 'viz', 'index.html')), 'utf8');
+  const at = html.indexOf('<script type="module" src="main.js">');
+  if (at < 0) throw new BuildError('web/viz/index.html: no <script type="module" src="main.js"> to put the preload links before');
+  writeFileSync(path.join(distViz, 'index.html'), html.slice(0, at) + preload + html.slice(at));
 }
 
 /**

@@ -5,6 +5,11 @@ export const DEFAULT_ROOT: string;
 export const MIME_TYPES: Record<string, string>;
 export function mimeType(file: string): string;
 export function resolveRequestPath(root: string, url: string): string | null;
+export const ENCODINGS: string[];
+/** The encoding sent for an Accept-Encoding header ('br', 'gzip'), or null for none. */
+export function chooseEncoding(header: string | undefined): string | null;
+/** A file name with an 8-character content hash (cached for a year). */
+export function isHashedName(file: string): boolean;
 export function createStaticHandler(root?: string): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 export interface StartServerOptions {
   /** directory to serve (default web/dist/viz) */

@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 // Tiny static file server for web/dist/viz (used by `npm start` and by tests/e2e/harness.ts).
 //   node scripts/serve.mjs [dir]      PORT (default 8080; next free port if busy), HOST (default 127.0.0.1)
+// Text, JavaScript and WebAssembly go out compressed (brotli or gzip, as the request's Accept-Encoding allows);
+// every file has an ETag (a conditional request gets 304); content-hashed names (three-ABCD1234.js) may be
+// cached for a year, other files are revalidated each time.
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
-import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
 const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_ROOT = path.join(ROOT_DIR, 'web', 'dist', 'viz');
@@ -36,6 +41,77 @@ export const MIME_TYPES = {
 
 export function mimeType(file) {
   return MIME_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** Types worth compressing (images and fonts are compressed already). */
+const COMPRESSIBLE = /^(text\/|application\/(json|wasm|javascript)|image\/svg)/;
+
+/** The encodings this server writes, in order of preference. */
+export const ENCODINGS = ['br', 'gzip'];
+
+/**
+ * The encoding to send for an Accept-Encoding header: the first of ENCODINGS it accepts ("*" counts; q=0
+ * refuses), or null for the file as it is.
+ */
+export function chooseEncoding(header) {
+  if (typeof header !== 'string' || header.trim() === '') return null;
+  const q = new Map();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';').map((x) => x.trim());
+    if (!name) continue;
+    const qp = params.find((p) => p.startsWith('q='));
+    const value = qp ? Number(qp.slice(2)) : 1;
+    q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  for (const enc of ENCODINGS) {
+    const v = q.get(enc) ?? q.get('*');
+    if (v !== undefined && v > 0) return enc;
+  }
+  return null;
+}
+
+/** A file name with an 8-character content hash (scripts/build.mjs names them so): its bytes never change. */
+export function isHashedName(file) {
+  return /-[0-9A-Z]{8}\.[a-z0-9]+$/.test(path.basename(file));
+}
+
+const compressors = {
+  br: promisify(brotliCompress),
+  gzip: promisify(gzip),
+};
+const compressorOptions = {
+  // Quality 9 of 11: close to the best ratio, fast enough to compress three.js on the first request.
+  br: { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } },
+  gzip: { level: 9 },
+};
+
+/** Bodies and ETags by file, size, mtime and encoding: each file is read, hashed and compressed once. */
+const bodies = new Map();
+const MAX_CACHED = 64;
+
+async function bodyOf(file, st, encoding) {
+  const key = `${file}\0${st.size}\0${st.mtimeMs}\0${encoding ?? ''}`;
+  let entry = bodies.get(key);
+  if (!entry) {
+    entry = (async () => {
+      const raw = await readFile(file);
+      const body = encoding ? await compressors[encoding](raw, compressorOptions[encoding]) : raw;
+      // The ETag names the file's bytes and the encoding: each representation has its own.
+      const hash = createHash('sha256').update(raw).digest('base64url').slice(0, 22);
+      return { body, etag: `"${hash}${encoding ? `-${encoding}` : ''}"` };
+    })();
+    entry.catch(() => bodies.delete(key));
+    if (bodies.size >= MAX_CACHED) bodies.delete(bodies.keys().next().value);
+    bodies.set(key, entry);
+  }
+  return entry;
+}
+
+/** If-None-Match matches `etag` (weak comparison, as RFC 9110 asks for this header). */
+function notModified(header, etag) {
+  if (typeof header !== 'string') return false;
+  const bare = (t) => t.trim().replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim() === '*' || bare(t) === bare(etag));
 }
 
 function isInside(root, p) {
@@ -87,16 +163,28 @@ export function createStaticHandler(root = DEFAULT_ROOT) {
       // Refuse symlinks that lead outside the served directory.
       const real = await realpath(file);
       if (!isInside(realRoot, real)) return send(res, 404, 'not found\n');
-      res.writeHead(200, {
-        'Content-Type': mimeType(file),
-        'Content-Length': st.size,
-        'Cache-Control': 'no-store',
+      const type = mimeType(file);
+      const compressible = COMPRESSIBLE.test(type);
+      const encoding = compressible ? chooseEncoding(req.headers['accept-encoding']) : null;
+      const { body, etag } = await bodyOf(real, st, encoding);
+      const headers = {
+        'Content-Type': type,
+        'Cache-Control': isHashedName(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ETag: etag,
         'X-Content-Type-Options': 'nosniff',
+        ...(compressible ? { Vary: 'Accept-Encoding' } : {}),
+      };
+      if (notModified(req.headers['if-none-match'], etag)) {
+        res.writeHead(304, headers);
+        return res.end();
+      }
+      res.writeHead(200, {
+        ...headers,
+        ...(encoding ? { 'Content-Encoding': encoding } : {}),
+        'Content-Length': body.length,
       });
       if (req.method === 'HEAD') return res.end();
-      createReadStream(file)
-        .on('error', () => res.destroy())
-        .pipe(res);
+      res.end(body);
     } catch (err) {
       if (!res.headersSent) send(res, 500, 'internal error\n');
       else res.destroy();

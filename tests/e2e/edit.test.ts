@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { decodeLink, init, run, type Scene } from '../../web/lib/index';
 import { DEFAULT_ROOT } from '../../scripts/serve.mjs';
 import { useServerAndBrowser } from './harness';
-import { openPage, state, type ColourRange, type PageState } from './page-helpers';
+import { colourPixels, openPage, state, type ColourRange, type PageState } from './page-helpers';
 
 const env = useServerAndBrowser();
 
@@ -169,7 +169,7 @@ describe('the shape-cast motion', () => {
   it('made by the page follows the shapes (B still moves to A); one set by the user stays as set', async () => {
     const { page, errors } = await openPage(env.browser, env.url);
     await setQuery(page, 'shapecast');
-    await typeInto(page, '#editor-b input[aria-label="position x"]', '2.5');
+    await typeInto(page, '#editor-b input[aria-label="shape B position x"]', '2.5');
     await page.waitForFunction(() => (window as any).__collidoscope.scene.shapes[1].position[0] === 2.5);
     let s = await fullState(page);
     const a = s.scene.shapes[0].position!;
@@ -183,7 +183,7 @@ describe('the shape-cast motion', () => {
     await typeInto(page, '#motion-translationB-y', '0.125');
     await page.waitForFunction(() => (window as any).__collidoscope.scene.motion.translationB[1] === 0.125);
     const own = (await fullState(page)).scene.motion;
-    await typeInto(page, '#editor-b input[aria-label="position x"]', '2');
+    await typeInto(page, '#editor-b input[aria-label="shape B position x"]', '2');
     await page.waitForFunction(() => (window as any).__collidoscope.scene.shapes[1].position[0] === 2);
     s = await fullState(page);
     expect(s.scene.motion).toEqual(own);
@@ -339,34 +339,6 @@ describe('the built page opened from disk', () => {
   });
 });
 
-/** Bounding box (in the element's pixels) and count of the pixels of `selector` whose colour is in `range`. */
-async function colourBox(page: Page, selector: string, range: ColourRange) {
-  const png = await page.locator(selector).screenshot();
-  return page.evaluate(async ({ src, range }) => {
-    const img = new Image();
-    img.src = src;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext('2d')!;
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, n = 0;
-    for (let y = 0; y < c.height; y++) {
-      for (let x = 0; x < c.width; x++) {
-        const i = 4 * (y * c.width + x);
-        if (d[i] >= range.r[0] && d[i] <= range.r[1] && d[i + 1] >= range.g[0] && d[i + 1] <= range.g[1]
-          && d[i + 2] >= range.b[0] && d[i + 2] <= range.b[1]) {
-          n++;
-          x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
-        }
-      }
-    }
-    return { x0, y0, x1, y1, count: n, width: c.width, height: c.height };
-  }, { src: 'data:image/png;base64,' + png.toString('base64'), range });
-}
-
 /** Shape A's amber (COLORS.a over the dark background) and B's blue, with room for shading. */
 const AMBER: ColourRange = { r: [95, 255], g: [60, 190], b: [0, 80] };
 const BLUE: ColourRange = { r: [25, 120], g: [75, 200], b: [130, 255] };
@@ -375,7 +347,7 @@ const BLUE: ColourRange = { r: [25, 120], g: [75, 200], b: [130, 255] };
 async function expectFramed(page: Page, what: string): Promise<void> {
   await page.waitForTimeout(600);
   for (const [name, range] of [['A', AMBER], ['B', BLUE]] as const) {
-    const box = await colourBox(page, '#canvas-shapes', range);
+    const box = await colourPixels(page, '#canvas-shapes', range);
     expect(box.count / (box.width * box.height), `${what}: shape ${name} is large`).toBeGreaterThan(0.01);
     expect(box.x0, `${what}: ${name} left`).toBeGreaterThan(1);
     expect(box.y0, `${what}: ${name} top`).toBeGreaterThan(1);

@@ -112,15 +112,10 @@ export async function stepToKind(page: Page, kind: string, after = 0): Promise<n
   }
 }
 
-/**
- * How a canvas looks: the number of distinct colours (quantized to 4 bits per channel) and the share of
- * pixels that differ from its most common colour (the background). Measured on a real screenshot, so it
- * sees what a person sees, whatever the WebGL buffer settings.
- */
-export async function canvasStats(page: Page, selector: string): Promise<{ colours: number; foreground: number }> {
+/** The RGBA pixels of a screenshot of `selector`, decoded by the browser (no PNG decoder here). */
+export async function screenshotPixels(page: Page, selector: string): Promise<{ data: Buffer; width: number; height: number }> {
   const png = await page.locator(selector).screenshot();
-  const dataUrl = 'data:image/png;base64,' + png.toString('base64');
-  return page.evaluate(async (src) => {
+  const decoded = await page.evaluate(async (src) => {
     const img = new Image();
     img.src = src;
     await img.decode();
@@ -129,16 +124,30 @@ export async function canvasStats(page: Page, selector: string): Promise<{ colou
     c.height = img.height;
     const ctx = c.getContext('2d')!;
     ctx.drawImage(img, 0, 0);
-    const data = ctx.getImageData(0, 0, c.width, c.height).data;
-    const counts = new Map<number, number>();
-    for (let i = 0; i < data.length; i += 4) {
-      const key = ((data[i] >> 4) << 8) | ((data[i + 1] >> 4) << 4) | (data[i + 2] >> 4);
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    const total = data.length / 4;
-    const background = Math.max(...counts.values());
-    return { colours: counts.size, foreground: (total - background) / total };
-  }, dataUrl);
+    const bytes = ctx.getImageData(0, 0, c.width, c.height).data;
+    // Back to Node as base64, in pieces that String.fromCharCode takes as arguments.
+    let text = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return { base64: btoa(text), width: c.width, height: c.height };
+  }, 'data:image/png;base64,' + png.toString('base64'));
+  return { data: Buffer.from(decoded.base64, 'base64'), width: decoded.width, height: decoded.height };
+}
+
+/**
+ * How a canvas looks: the number of distinct colours (quantized to 4 bits per channel) and the share of
+ * pixels that differ from its most common colour (the background). Measured on a real screenshot, so it
+ * sees what a person sees, whatever the WebGL buffer settings.
+ */
+export async function canvasStats(page: Page, selector: string): Promise<{ colours: number; foreground: number }> {
+  const { data } = await screenshotPixels(page, selector);
+  const counts = new Map<number, number>();
+  for (let i = 0; i < data.length; i += 4) {
+    const key = ((data[i] >> 4) << 8) | ((data[i + 1] >> 4) << 4) | (data[i + 2] >> 4);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const total = data.length / 4;
+  const background = Math.max(...counts.values());
+  return { colours: counts.size, foreground: (total - background) / total };
 }
 
 /** Base64url of UTF-8 text, the encoding of permalink payloads. */
@@ -148,35 +157,41 @@ export function base64url(text: string): string {
 
 export interface ColourRange { r: [number, number]; g: [number, number]; b: [number, number] }
 
-/**
- * Centre (page coordinates) of the pixels of an element whose colour falls in `range`, and their count:
- * finds where a shape is drawn without knowing the camera.
- */
-export async function colourCentroid(page: Page, selector: string, range: ColourRange): Promise<{ x: number; y: number; count: number }> {
-  const loc = page.locator(selector);
-  const box = (await loc.boundingBox())!;
-  const png = await loc.screenshot();
-  const found = await page.evaluate(async ({ src, range }) => {
-    const img = new Image();
-    img.src = src;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext('2d')!;
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    let sx = 0, sy = 0, n = 0;
-    for (let y = 0; y < c.height; y++) {
-      for (let x = 0; x < c.width; x++) {
-        const i = 4 * (y * c.width + x);
-        if (d[i] >= range.r[0] && d[i] <= range.r[1] && d[i + 1] >= range.g[0] && d[i + 1] <= range.g[1]
-          && d[i + 2] >= range.b[0] && d[i + 2] <= range.b[1]) { sx += x; sy += y; n++; }
+/** The pixels of an element whose colour falls in a range, in the element's screenshot pixels. */
+export interface ColourPixels {
+  count: number;
+  /** Their mean position (0 when there are none). */
+  x: number;
+  y: number;
+  /** Their bounding box (±Infinity when there are none). */
+  x0: number; y0: number; x1: number; y1: number;
+  /** The screenshot's size. */
+  width: number;
+  height: number;
+}
+
+/** The pixels of `selector`'s screenshot whose colour falls in `range`: where a shape is drawn, camera unknown. */
+export async function colourPixels(page: Page, selector: string, range: ColourRange): Promise<ColourPixels> {
+  const { data: d, width, height } = await screenshotPixels(page, selector);
+  let sx = 0, sy = 0, n = 0, x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = 4 * (y * width + x);
+      if (d[i] >= range.r[0] && d[i] <= range.r[1] && d[i + 1] >= range.g[0] && d[i + 1] <= range.g[1]
+        && d[i + 2] >= range.b[0] && d[i + 2] <= range.b[1]) {
+        sx += x; sy += y; n++;
+        x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
       }
     }
-    return { x: n ? sx / n : 0, y: n ? sy / n : 0, count: n, w: c.width, h: c.height };
-  }, { src: 'data:image/png;base64,' + png.toString('base64'), range });
-  const scale = box.width / found.w;
+  }
+  return { count: n, x: n ? sx / n : 0, y: n ? sy / n : 0, x0, y0, x1, y1, width, height };
+}
+
+/** Centre (page coordinates) of the pixels of an element whose colour falls in `range`, and their count. */
+export async function colourCentroid(page: Page, selector: string, range: ColourRange): Promise<{ x: number; y: number; count: number }> {
+  const box = (await page.locator(selector).boundingBox())!;
+  const found = await colourPixels(page, selector, range);
+  const scale = box.width / found.width;
   return { x: box.x + found.x * scale, y: box.y + found.y * scale, count: found.count };
 }
 

@@ -582,3 +582,33 @@ describe('a cast caption says λ advanced only when it did', () => {
     expect(text).toMatch(/λ advances from 0 to 0\.808397728,/);
   });
 });
+
+describe('a result sentence tells two close points apart', () => {
+  /** The "(x, y, z)" triples a sentence names, as written. */
+  const triples = (text: string) => [...text.matchAll(/\(([-\d.e+]+), ([-\d.e+]+), ([-\d.e+]+)\)/g)].map((m) => m.slice(1, 4));
+
+  for (const file of ['06-large-coordinates-tiny-gap.json', '15-large-coordinates-tiny-overlap.json']) {
+    it(file, () => {
+      const scene = JSON.parse(readFileSync(join(sceneDir, file), 'utf8')) as Scene;
+      const t = trace(scene);
+      const r = t.result as { pointA: Vec3; pointB: Vec3 };
+      expect(r.pointA).not.toEqual(r.pointB);
+      const [a, b] = triples(resultSentence(t)).slice(-2); // the points come last (a penetration names n first)
+      expect(a.join(', '), 'the two points are written differently').not.toBe(b.join(', '));
+      for (let k = 0; k < 3; k++) {
+        // A coordinate where the points differ is written with enough digits to show it; one where they agree
+        // keeps the six digits of every vector.
+        if (r.pointA[k] === r.pointB[k]) expect(a[k]).toBe(b[k]);
+        else expect(a[k]).not.toBe(b[k]);
+        expect(Math.abs(Number(a[k]) - r.pointA[k])).toBeLessThanOrEqual(Math.abs(r.pointA[k]) * 5e-6);
+        expect(Math.abs(Number(b[k]) - r.pointB[k])).toBeLessThanOrEqual(Math.abs(r.pointB[k]) * 5e-6);
+      }
+    });
+  }
+
+  it('points that six digits tell apart keep six', () => {
+    const t = trace({ version: 1, query: 'distance', shapes: [
+      { type: 'sphere', radius: 1, position: [0, 0, 0] }, { type: 'sphere', radius: 1, position: [3, 0, 0] }] });
+    expect(resultSentence(t)).toMatch(/^Distance 1 between \(1, 0, 0\) on A and \(2, 0, 0\) on B /);
+  });
+});

@@ -5,7 +5,8 @@ import { init, run, validateScene, type Scene } from '../../web/lib/index';
 import {
   motionEnd, motionWithEnd, parseSceneText, rayTip, rayWithOrigin, rayWithTip, readQuaternion, sceneFileText,
 } from '../../web/viz/edit-math';
-import { fmt, fmtVecPair } from '../../web/lib/draw/format';
+import { fmt } from '../../web/lib/draw/format';
+import { fmtVecPair } from '../../web/viz/vec-pair';
 
 describe('readQuaternion', () => {
   it('divides by the length: [1, 2, 3, 4] / √30, and [0, 0, 0, 2] is the identity', () => {

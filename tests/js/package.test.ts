@@ -60,12 +60,19 @@ describe('the packed npm package', () => {
     // The page ships for <collidoscope-view>'s default src, without its source map.
     expect(files.filter((f) => !f.startsWith('web/dist/lib/') && !f.startsWith('web/dist/viz/')
       && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(f))).toEqual([]);
-    expect(files.filter((f) => f.startsWith('web/dist/viz/')).sort()).toEqual(
-      ['web/dist/viz/explain.css', 'web/dist/viz/gallery.json', 'web/dist/viz/index.html', 'web/dist/viz/main.js', 'web/dist/viz/style.css']);
+    // three.js and the .wasm beside the page under content-hashed names (scripts/build.mjs), named by index.html.
+    const viz = files.filter((f) => f.startsWith('web/dist/viz/')).map((f) => f.slice('web/dist/viz/'.length)).sort();
+    expect(viz.map((f) => f.replace(/-[0-9A-Z]{8}\./, '-HASH.'))).toEqual(
+      ['collidoscope_wasm-HASH.wasm', 'explain.css', 'gallery.json', 'index.html', 'main.js', 'style.css', 'three-HASH.js']);
+    const html = readFileSync(path.join(pkgDir, 'web', 'dist', 'viz', 'index.html'), 'utf8');
+    for (const f of viz.filter((x) => /-[0-9A-Z]{8}\./.test(x))) expect(html).toContain(`href="${f}"`);
     expect(files).toContain('LICENSE');
     expect(files).toContain('CHANGELOG.md');
-    // Exactly one .wasm (the default flavour embeds its own), and every path the exports map names is shipped.
-    expect(files.filter((f) => f.endsWith('.wasm'))).toEqual(['web/dist/lib/wasm-file/collidoscope_wasm.wasm']);
+    // The wasm-file flavour's .wasm and the page's copy (the default flavour embeds its own), and every path the
+    // exports map names is shipped.
+    expect(files.filter((f) => f.endsWith('.wasm') && !f.startsWith('web/dist/viz/'))).toEqual(['web/dist/lib/wasm-file/collidoscope_wasm.wasm']);
+    expect(readFileSync(path.join(pkgDir, 'web', 'dist', 'viz', viz.find((f) => f.endsWith('.wasm'))!)))
+      .toEqual(readFileSync(path.join(pkgDir, 'web', 'dist', 'lib', 'wasm-file', 'collidoscope_wasm.wasm')));
     const pkg = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
     const targets: string[] = [];
     for (const v of Object.values(pkg.exports) as (string | Record<string, string>)[]) {

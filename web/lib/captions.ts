@@ -6,7 +6,7 @@
 // Numbers are written as C's printf "%.6g" (printf.ts), -0 as 0; λ and t with more digits where a step moves
 // them by less than 1e-6. Each query's answer is stated once, by resultSentence(): the page shows that sentence
 // beside every step, and it is the caption of the trace's last ('done') frame.
-import { formatG } from './printf';
+import { formatG, formatPair } from './printf';
 import type {
   CastFrame, ChungWangFrame, ChungWangTrace, EpaFrame, EpaTrace, GjkFrame, GjkTrace, HullFrame, HullResult,
   HullTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
@@ -158,6 +158,11 @@ export function pseudocodeOf(query: Trace['query'] | 'planarPenetration'): strin
 const num = (x: number, digits = 6): string => formatG(x === 0 ? 0 : x, digits);
 /** (x, y, z), or (x, y) for a 2D scene's vectors. */
 const vec = (v: Vec3 | readonly number[]): string => `(${Array.from(v, (x) => num(x)).join(', ')})`;
+/** Two points as vec() writes them, with more digits where they differ but would read alike (printf.ts). */
+const vecPair = (a: Vec3 | readonly number[], b: Vec3 | readonly number[]): [string, string] => {
+  const [pa, pb] = formatPair(Array.from(a), Array.from(b), 6, (x, d) => num(x, d));
+  return [`(${pa.join(', ')})`, `(${pb.join(', ')})`];
+};
 /** "1 face", "3 faces". */
 const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 const ZERO: Vec3 = [0, 0, 0];
@@ -221,29 +226,51 @@ export function gjkCaption(f: Omit<GjkFrame, 'caption'>, query: 'intersect' | 'd
 
 // ---- EPA ------------------------------------------------------------------------------------------------------
 
-/** `result`: the trace's result sentence. */
-export function epaCaption(f: Omit<EpaFrame, 'caption'>, r: PenetrationResult, radius: number, result: string): string {
-  switch (f.kind) {
-    case 'seed':
-      return `GJK found the origin inside A − B (the cores overlap). Its simplex, grown to a tetrahedron, is the first polytope P: ${f.vertices.length} vertices, ${f.faces.length} faces around the origin.`;
+/** What the 3D EPA's polytope and the planar EPA's polygon are called where their steps read alike. */
+interface EpaWords {
+  /** What P is made of, whose nearest one is the candidate: 'face' or 'edge'. */
+  part: string;
+  /** P itself: 'polytope' or 'polygon'. */
+  body: string;
+  /** Why a support point already met stops the run. */
+  notNew: string;
+  /** Why A − B being flat means the shapes only touch. */
+  flat: string;
+}
+
+const EPA_3D: EpaWords = {
+  part: 'face', body: 'polytope', notNew: 'w is already a vertex', flat: 'A − B is flat (no volume)',
+};
+const EPA_2D: EpaWords = {
+  part: 'edge', body: 'polygon', notNew: 'w does not lie outside the edge', flat: 'A − B is a segment or a point (no area)',
+};
+
+/** The frame fields both EPAs' shared steps read. */
+type EpaStep = Pick<EpaFrame, 'reason' | 'tolerance' | 'gap' | 'depth'> & {
+  normal: Vec3 | readonly number[];
+  vertices: readonly unknown[];
+  support?: { w: Vec3 | readonly number[] } | null;
+};
+
+/** The captions of the steps the two EPAs share. */
+function epaSharedCaption(kind: 'closest' | 'support' | 'done', f: EpaStep, r: PenetrationResult, radius: number, result: string, w: EpaWords): string {
+  switch (kind) {
     case 'closest':
-      return `The face of P nearest the origin is at distance d = ${num(f.depth)} along n = ${vec(f.normal)}: no point of the boundary of A − B is nearer than d, so the depth is at least d.`;
+      return `The ${w.part} of P nearest the origin is at distance d = ${num(f.depth)} along n = ${vec(f.normal)}: no point of the boundary of A − B is nearer than d, so the depth is at least d.`;
     case 'support': {
       const s = `Support point w = s_A(n) − s_B(−n) = ${vec((f.support ?? { w: ZERO }).w)} (a on A, b on B). Gap n·w − d = ${num(f.gap ?? 0)}`;
       switch (f.reason) {
         case 'gap-within-tolerance':
-          return `${s} ≤ tolerance ${num(f.tolerance)}: the face lies on the boundary of A − B. Stop.`;
+          return `${s} ≤ tolerance ${num(f.tolerance)}: the ${w.part} lies on the boundary of A − B. Stop.`;
         case 'duplicate-support':
-          return `${s} > tolerance ${num(f.tolerance)}, but w is already a vertex: rounding hides further progress. Stop with the best face (degenerate).`;
+          return `${s} > tolerance ${num(f.tolerance)}, but ${w.notNew}: rounding hides further progress. Stop with the best ${w.part} (degenerate).`;
         case 'capacity':
-          // The polytope stopped at its capacity, so its vertex count is that capacity.
-          return `${s}: the polytope is full (${f.vertices.length} vertices). Stop with the best face.`;
+          // P stopped at its capacity, so its vertex count is that capacity.
+          return `${s}: the ${w.body} is full (${f.vertices.length} vertices). Stop with the best ${w.part}.`;
         default:
-          return `${s} > tolerance ${num(f.tolerance)}: A − B reaches beyond this face, so P must grow towards w.`;
+          return `${s} > tolerance ${num(f.tolerance)}: A − B reaches beyond this ${w.part}, so P must grow towards w.`;
       }
     }
-    case 'expand':
-      return `w sees ${count(f.removed.length, 'face', 'faces')} (removed, red); their ${f.horizon.length} horizon edges are joined to w by ${f.added.length} new faces (green). P now has ${f.faces.length} faces.`;
     case 'done':
       switch (f.reason) {
         case 'apart':
@@ -251,10 +278,22 @@ export function epaCaption(f: Omit<EpaFrame, 'caption'>, r: PenetrationResult, r
             ? `GJK: the cores are apart by ${num(radius - r.depth)} < r_A + r_B = ${num(radius)}, so the rounded shapes overlap and the depth is exact without EPA. ${result}`
             : `GJK: the shapes are apart, so EPA does not run; the normal is the separating direction. ${result}`;
         case 'flat':
-          return `A − B is flat (no volume): the origin lies on it, so the shapes only touch. ${result}`;
+          return `${w.flat}: the origin lies on it, so the shapes only touch. ${result}`;
         default:
           return radius > 0 ? `The depth is d + r_A + r_B. ${result}` : result;
       }
+  }
+}
+
+/** `result`: the trace's result sentence. */
+export function epaCaption(f: Omit<EpaFrame, 'caption'>, r: PenetrationResult, radius: number, result: string): string {
+  switch (f.kind) {
+    case 'seed':
+      return `GJK found the origin inside A − B (the cores overlap). Its simplex, grown to a tetrahedron, is the first polytope P: ${f.vertices.length} vertices, ${f.faces.length} faces around the origin.`;
+    case 'expand':
+      return `w sees ${count(f.removed.length, 'face', 'faces')} (removed, red); their ${f.horizon.length} horizon edges are joined to w by ${f.added.length} new faces (green). P now has ${f.faces.length} faces.`;
+    default:
+      return epaSharedCaption(f.kind, f, r, radius, result, EPA_3D);
   }
 }
 
@@ -263,36 +302,12 @@ export function planarEpaCaption(f: Omit<PlanarEpaFrame, 'caption'>, r: Penetrat
   switch (f.kind) {
     case 'seed':
       return `GJK found the origin inside A − B (the cores overlap). The first polygon P is the hull of its simplex and the support points along ±x and ±y: ${count(f.vertices.length, 'vertex', 'vertices')} around the origin.`;
-    case 'closest':
-      return `The edge of P nearest the origin is at distance d = ${num(f.depth)} along n = ${vec(f.normal)}: no point of the boundary of A − B is nearer than d, so the depth is at least d.`;
-    case 'support': {
-      const s = `Support point w = s_A(n) − s_B(−n) = ${vec((f.support ?? { w: ZERO }).w)} (a on A, b on B). Gap n·w − d = ${num(f.gap ?? 0)}`;
-      switch (f.reason) {
-        case 'gap-within-tolerance':
-          return `${s} ≤ tolerance ${num(f.tolerance)}: the edge lies on the boundary of A − B. Stop.`;
-        case 'duplicate-support':
-          return `${s} > tolerance ${num(f.tolerance)}, but w does not lie outside the edge: rounding hides further progress. Stop with the best edge (degenerate).`;
-        case 'capacity':
-          return `${s}: the polygon is full (${f.vertices.length} vertices). Stop with the best edge.`;
-        default:
-          return `${s} > tolerance ${num(f.tolerance)}: A − B reaches beyond this edge, so P must grow towards w.`;
-      }
-    }
     case 'expand':
       return f.removed.length === 0
         ? `w goes between the ends of the edge: P now has ${f.vertices.length} vertices.`
         : `w also sees ${count(f.removed.length, 'vertex', 'vertices')} of P, now inside conv(P ∪ {w}) and dropped: P now has ${f.vertices.length} vertices.`;
-    case 'done':
-      switch (f.reason) {
-        case 'apart':
-          return r.intersecting
-            ? `GJK: the cores are apart by ${num(radius - r.depth)} < r_A + r_B = ${num(radius)}, so the rounded shapes overlap and the depth is exact without EPA. ${result}`
-            : `GJK: the shapes are apart, so EPA does not run; the normal is the separating direction. ${result}`;
-        case 'flat':
-          return `A − B is a segment or a point (no area): the origin lies on it, so the shapes only touch. ${result}`;
-        default:
-          return radius > 0 ? `The depth is d + r_A + r_B. ${result}` : result;
-      }
+    default:
+      return epaSharedCaption(f.kind, f, r, radius, result, EPA_2D);
   }
 }
 
@@ -416,7 +431,9 @@ export function chungWangCaption(f: Omit<ChungWangFrame, 'caption'>, result: str
 // ---- result sentences -----------------------------------------------------------------------------------------
 // The answer's own number (distance, depth, gap) is written with 9 significant digits and a time of impact with
 // 12 (as the cast captions write λ, whose last steps can move it by less than 1e-6), so that a reader can hold
-// the sentence against run()'s result beyond the 6 digits of the steps. Vectors have 6.
+// the sentence against run()'s result beyond the 6 digits of the steps. Vectors have 6; two closest points (or
+// contact points of a penetration) more where the two would otherwise read alike. A cast's contact points are
+// one point up to rounding: they keep 6.
 
 type Raw<T extends Trace> = Omit<T, 'pseudocode' | 'frames'> & { frames: Omit<T['frames'][number], 'caption'>[] };
 
@@ -475,16 +492,18 @@ function sentence(t: Trace | RawTrace): string {
       const r = t.result;
       const tail = tally(r.iterations, r.status);
       if ('intersecting' in r) return `${r.intersecting ? 'Intersecting' : 'Separated'} ${tail}.`;
-      return `Distance ${num(r.distance, 9)} between ${vec(r.pointA)} on A and ${vec(r.pointB)} on B ${tail}.`;
+      const [pa, pb] = vecPair(r.pointA, r.pointB);
+      return `Distance ${num(r.distance, 9)} between ${pa} on A and ${pb} on B ${tail}.`;
     }
     case 'penetration': {
       const r = t.result;
       const tail = tally(r.iterations, r.status, 'EPA iteration');
+      const [pa, pb] = vecPair(r.pointA, r.pointB);
       if (!r.intersecting) {
         const d = Math.hypot(...Array.from(r.pointA, (x, i) => x - r.pointB[i]));
-        return `Separated (distance ${num(d, 9)}): no penetration. Closest points ${vec(r.pointA)} on A and ${vec(r.pointB)} on B ${tail}.`;
+        return `Separated (distance ${num(d, 9)}): no penetration. Closest points ${pa} on A and ${pb} on B ${tail}.`;
       }
-      return `Penetration depth ${num(r.depth, 9)} along n = ${vec(r.normal)} (move B by depth·n to separate); contact ${vec(r.pointA)} on A, ${vec(r.pointB)} on B ${tail}.`;
+      return `Penetration depth ${num(r.depth, 9)} along n = ${vec(r.normal)} (move B by depth·n to separate); contact ${pa} on A, ${pb} on B ${tail}.`;
     }
     case 'hull':
       return hullSentence(t.result, t.frames[0]?.points.length ?? 0);

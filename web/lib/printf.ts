@@ -53,3 +53,21 @@ export function formatG(x: number, precision = 6): string {
   const frac = trim(X >= 0 ? head.slice(X + 1) : '0'.repeat(-X - 1) + head);
   return frac ? `${sign}${intPart}.${frac}` : `${sign}${intPart}`;
 }
+
+/**
+ * Two vectors written coordinate by coordinate with `format(x, digits)`, each coordinate with `digits`
+ * significant digits, or more (up to 17, where every double is written exactly) where the two differ but would
+ * be written alike: closest points 1e-6 apart near 1e4 stay two points.
+ */
+export function formatPair(a: readonly number[], b: readonly number[], digits: number,
+  format: (x: number, digits: number) => string): [string[], string[]] {
+  const pa: string[] = [];
+  const pb: string[] = [];
+  a.forEach((x, k) => {
+    let d = digits;
+    while (d < 17 && x !== b[k] && format(x, d) === format(b[k], d)) d++;
+    pa.push(format(x, d));
+    pb.push(format(b[k], d));
+  });
+  return [pa, pb];
+}

@@ -477,7 +477,7 @@ export class App {
   }
 
   private renderStepper(): void {
-    renderStepper(this.frameIndex, this.frameCount, this.playing, this.speed);
+    renderStepper(this.frameIndex, this.frameCount, this.playing, this.speed, this.trace?.frames[this.frameIndex]?.caption ?? '');
   }
 
   private showFrame(): void {
@@ -497,10 +497,23 @@ export class App {
       this.shapesView.setFrame(overlay);
       this.minkView.setFrame(overlay);
     }
+    this.describeViews();
     if (!this.linkHeld) this.hash.write(linkFor(this.scene, this.frameIndex));
     this.publish();
     this.onFrame?.(this.frameIndex, this.frameCount, frame?.caption ?? '');
     for (const f of this.frameListeners) f();
+  }
+
+  /** The canvases' accessible names: the view, what it is of, and the step (each adds the labels in sight). */
+  private describeViews(): void {
+    const step = this.frameCount ? `step ${this.frameIndex + 1} of ${this.frameCount}` : 'no steps';
+    if (this.isCloud) {
+      const n = this.trace?.query === 'hull' ? this.trace.frames[0]?.points.length ?? 0 : 0;
+      this.hullView.view.describe(`${this.hullView.view.title()}: ${n} points, ${step}`);
+      return;
+    }
+    const shapes = this.scene.shapes.map((s, k) => `${'AB'[k]} is a ${s.type}`).join(', ');
+    for (const v of [this.shapesView.view, this.minkView.view]) v.describe(`${v.title()}: ${shapes}, ${step}`);
   }
 
   publish(): void {

@@ -3,17 +3,13 @@
 // whose errors name the field ("ray.maxT" ...).
 import type { Scene, Vec3 } from '../lib/index';
 import type { Motion, Ray } from './edit-math';
-
-interface Bound {
-  input: HTMLInputElement;
-  get: (s: Scene) => number | undefined;
-}
+import { fieldRow, numberField, type BoundField } from './fields';
 
 export class CastEditor {
   readonly root: HTMLElement;
   private readonly rayBox = document.createElement('div');
   private readonly motionBox = document.createElement('div');
-  private readonly bound: Bound[] = [];
+  private readonly bound: BoundField<Scene>[] = [];
   private scene: Scene | null = null;
 
   /** `onChange` gets the scene with the edited ray or motion and answers whether the library accepted it. */
@@ -29,9 +25,9 @@ export class CastEditor {
       `ray ${key} ${'xyz'[k]}`, `ray-${key}-${'xyz'[k]}`);
     this.rayBox.append(
       heading('Ray (from origin along direction, 0 ≤ t ≤ maxT)'),
-      row('origin', ...[0, 1, 2].map((k) => vec('origin', k))),
-      row('direction', ...[0, 1, 2].map((k) => vec('direction', k))),
-      row('maxT', rayField('maxT', (r) => r.maxT ?? 1, (r, v) => { r.maxT = v; }, 'ray maxT', 'ray-maxT')),
+      fieldRow('origin', ...[0, 1, 2].map((k) => vec('origin', k))),
+      fieldRow('direction', ...[0, 1, 2].map((k) => vec('direction', k))),
+      fieldRow('maxT', rayField('maxT', (r) => r.maxT ?? 1, (r, v) => { r.maxT = v; }, 'ray maxT', 'ray-maxT')),
     );
     const tr = (key: 'translationA' | 'translationB', k: number) => this.num(`motion-${key}-${'xyz'[k]}`, `motion ${key} ${'xyz'[k]}`,
       (s) => s.motion ? (s.motion[key] ?? [0, 0, 0])[k] : undefined,
@@ -44,8 +40,8 @@ export class CastEditor {
       });
     this.motionBox.append(
       heading('Motion (each shape moves by its translation over the cast)'),
-      row('A moves by', ...[0, 1, 2].map((k) => tr('translationA', k))),
-      row('B moves by', ...[0, 1, 2].map((k) => tr('translationB', k))),
+      fieldRow('A moves by', ...[0, 1, 2].map((k) => tr('translationA', k))),
+      fieldRow('B moves by', ...[0, 1, 2].map((k) => tr('translationB', k))),
     );
     const hint = document.createElement('p');
     hint.className = 'hint';
@@ -54,17 +50,7 @@ export class CastEditor {
   }
 
   private num(id: string, label: string, get: (s: Scene) => number | undefined, set: (s: Scene, v: number) => Scene): HTMLInputElement {
-    const input = document.createElement('input');
-    input.type = 'number';
-    input.step = '0.05';
-    input.id = id;
-    input.setAttribute('aria-label', label);
-    input.addEventListener('input', () => {
-      if (!this.scene) return;
-      const ok = this.onChange(set(this.scene, input.valueAsNumber));
-      input.classList.toggle('invalid', !ok);
-      input.setAttribute('aria-invalid', String(!ok));
-    });
+    const input = numberField(label, 0.05, (v) => !this.scene || this.onChange(set(this.scene, v)), id);
     this.bound.push({ input, get });
     return input;
   }
@@ -90,14 +76,4 @@ function heading(text: string): HTMLElement {
   h.className = 'sub';
   h.textContent = text;
   return h;
-}
-
-function row(name: string, ...controls: HTMLElement[]): HTMLDivElement {
-  const r = document.createElement('div');
-  r.className = 'field-row';
-  const l = document.createElement('span');
-  l.className = 'field-name';
-  l.textContent = name;
-  r.append(l, ...controls);
-  return r;
 }

@@ -1,7 +1,8 @@
 // Ray-cast and shape-cast frames in the side panel: λ and x, the support point and the tests on it, v, and
 // the result.
 import { castFrameData, type CastTrace } from '../lib/draw/cast';
-import { fmt, fmtVec, fmtVecPair, len3 } from '../lib/draw/format';
+import { fmt, fmtVec, len3 } from '../lib/draw/format';
+import { fmtVecPair } from './vec-pair';
 import type { CastFrame, Vec3 } from '../lib/index';
 import type { Row } from './query-view';
 

@@ -1,6 +1,7 @@
 // EPA frames (penetration) in the side panel: the estimate, the gap of the termination test, and the result.
 import type { EpaFrame, EpaTrace } from '../lib/index';
-import { dot3, fmt, fmtVec, fmtVecPair, len3 } from '../lib/draw/format';
+import { dot3, fmt, fmtVec, len3 } from '../lib/draw/format';
+import { fmtVecPair } from './vec-pair';
 import type { Row } from './query-view';
 
 export function epaRows(frame: EpaFrame, trace: EpaTrace): Row[] {

@@ -1,6 +1,7 @@
 // GJK frames (intersect, distance) in the side panel: the values of the termination test.
 import type { GjkFrame, GjkTrace } from '../lib/index';
-import { fmt, fmtVec, fmtVecPair, len3 } from '../lib/draw/format';
+import { fmt, fmtVec, len3 } from '../lib/draw/format';
+import { fmtVecPair } from './vec-pair';
 import type { Row } from './query-view';
 
 export function gjkRows(frame: GjkFrame, trace: GjkTrace): Row[] {

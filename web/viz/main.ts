@@ -10,6 +10,9 @@ import { ConvergencePlot } from './plot';
 import { Predict } from './predict';
 import { wireSceneJson } from './scene-json';
 
+/** The page's .wasm file, beside main.js under a content-hashed name (scripts/build.mjs defines it). */
+declare const COLLIDOSCOPE_WASM_FILE: string;
+
 async function main(): Promise<void> {
   const { options, errors } = parseEmbedOptions(location.search);
   if (options.embed) layoutEmbed(options);
@@ -20,7 +23,7 @@ async function main(): Promise<void> {
   wireExplaining(app, options.predict);
   const embed = options.embed ? new EmbedHost(app, options) : null;
   try {
-    await init();
+    await init({ wasm: new URL(COLLIDOSCOPE_WASM_FILE, import.meta.url) });
   } catch (e) {
     app.banner.show('Could not load the collidoscope WebAssembly module: ' + errorText(e));
     app.state.ready = true;

@@ -43,11 +43,24 @@ export class Banner {
   }
 }
 
-export function renderStepper(index: number, count: number, playing: boolean, speed: number): void {
+/** The longest part of a caption the step slider reads out with its value. */
+const STEP_WORDS = 80;
+
+/** "step 3 of 9: <the caption's first sentence>": the step slider's value in words. */
+export function stepValueText(index: number, count: number, caption: string): string {
+  if (!count) return 'no steps';
+  const first = caption.split(/(?<=\.)\s/)[0]?.trim() ?? '';
+  const cut = first.lastIndexOf(' ', STEP_WORDS);
+  const words = first.length > STEP_WORDS ? `${first.slice(0, cut > 0 ? cut : STEP_WORDS)}…` : first;
+  return `step ${index + 1} of ${count}${words ? `: ${words}` : ''}`;
+}
+
+export function renderStepper(index: number, count: number, playing: boolean, speed: number, caption: string): void {
   const scrub = $('scrubber') as HTMLInputElement;
   scrub.max = String(Math.max(0, count - 1));
   scrub.value = String(index);
   scrub.disabled = count <= 1;
+  scrub.setAttribute('aria-valuetext', stepValueText(index, count, caption));
   $('counter').textContent = count ? `step ${index + 1} / ${count}` : 'step 0 / 0';
   const play = $('play') as HTMLButtonElement;
   play.textContent = playing ? '⏸ Pause' : '▶ Play';
@@ -111,7 +124,11 @@ export function renderPseudocode(lines: string[], active: number, ended: number 
 }
 
 export function renderFrameText(overlay: FrameOverlay | null, caption: string, trace: Trace | null): void {
-  $('caption').textContent = caption;
+  const box = $('caption');
+  box.textContent = caption;
+  // A caption longer than its box scrolls: then it takes the keyboard focus too, so that keys can scroll it.
+  if (box.scrollHeight > box.clientHeight) box.tabIndex = 0;
+  else box.removeAttribute('tabindex');
   const rows = overlay ? overlay.values() : [];
   const tbody = $('values').querySelector('tbody')!;
   tbody.replaceChildren(...rows.map(([k, v, cls]) => {

@@ -1,7 +1,8 @@
 // Planar EPA frames (penetration of a 2D scene) in the side panel: the nearest edge, the gap of the termination
 // test, the polygon's size, and the result; vectors with their two components.
 import type { PlanarEpaFrame, PlanarEpaTrace } from '../lib/index';
-import { dot3, fmt, fmtVec, fmtVecPair, len3 } from '../lib/draw/format';
+import { dot3, fmt, fmtVec, len3 } from '../lib/draw/format';
+import { fmtVecPair } from './vec-pair';
 import type { Row } from './query-view';
 
 export function planarEpaRows(frame: PlanarEpaFrame, trace: PlanarEpaTrace): Row[] {

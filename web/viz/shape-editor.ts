@@ -6,18 +6,13 @@ import { round } from '../lib/draw/format';
 import type { Quat, Shape, ShapeType, Vec3 } from '../lib/index';
 import { SHAPE_TYPES, changeType, randomPolytopePoints } from './defaults';
 import { readQuaternion } from './edit-math';
-
-interface Bound {
-  input: HTMLInputElement;
-  /** Value to display for a shape. */
-  get: (s: Shape) => number | undefined;
-}
+import { fieldRow, numberField, type BoundField } from './fields';
 
 export class ShapeEditor {
   readonly root: HTMLDetailsElement;
   private readonly body = document.createElement('div');
   private readonly typeSelect = document.createElement('select');
-  private bound: Bound[] = [];
+  private bound: BoundField<Shape>[] = [];
   private structure = '';
   private shape: Shape = { type: 'point' };
   private readonly name: string;
@@ -112,17 +107,11 @@ export class ShapeEditor {
     this.bound = [];
     this.body.replaceChildren();
     const s = this.shape;
-    const num = (get: (s: Shape) => number | undefined, set: (s: Shape, v: number) => void, step = 0.05, label = '') => {
-      const input = document.createElement('input');
-      input.type = 'number';
-      input.step = String(step);
-      if (label) input.setAttribute('aria-label', label);
-      input.addEventListener('input', () => {
+    const num = (get: (s: Shape) => number | undefined, set: (s: Shape, v: number) => void, step: number, label: string) => {
+      const input = numberField(`shape ${this.name} ${label}`, step, (v) => {
         const next = clone(this.shape);
-        set(next, input.valueAsNumber);
-        const ok = this.emit(next);
-        input.classList.toggle('invalid', !ok);
-        input.setAttribute('aria-invalid', String(!ok));
+        set(next, v);
+        return this.emit(next);
       });
       this.bound.push({ input, get });
       return input;
@@ -135,14 +124,14 @@ export class ShapeEditor {
 
     switch (s.type) {
       case 'sphere':
-        this.body.append(fieldRow('radius', num((x) => x.radius, (x, v) => { x.radius = v; })));
+        this.body.append(fieldRow('radius', num((x) => x.radius, (x, v) => { x.radius = v; }, 0.05, 'radius')));
         break;
       case 'box':
         vec('half extents', 'halfExtents');
         break;
       case 'capsule': case 'cylinder': case 'cone':
-        this.body.append(fieldRow('radius', num((x) => x.radius, (x, v) => { x.radius = v; })));
-        this.body.append(fieldRow('half height', num((x) => x.halfHeight, (x, v) => { x.halfHeight = v; })));
+        this.body.append(fieldRow('radius', num((x) => x.radius, (x, v) => { x.radius = v; }, 0.05, 'radius')));
+        this.body.append(fieldRow('half height', num((x) => x.halfHeight, (x, v) => { x.halfHeight = v; }, 0.05, 'half height')));
         break;
       case 'ellipsoid':
         vec('radii', 'radii');
@@ -191,7 +180,7 @@ export class ShapeEditor {
     this.body.append(row, this.quatNote);
   }
 
-  private buildPoints(num: (get: (s: Shape) => number | undefined, set: (s: Shape, v: number) => void, step?: number, label?: string) => HTMLInputElement): void {
+  private buildPoints(num: (get: (s: Shape) => number | undefined, set: (s: Shape, v: number) => void, step: number, label: string) => HTMLInputElement): void {
     const s = this.shape;
     const pts = s.points ?? [];
     const editable = s.type === 'polytope';
@@ -241,16 +230,6 @@ export class ShapeEditor {
 function clone(s: Shape): Shape {
   return JSON.parse(JSON.stringify(s, (_k, v) => (typeof v === 'number' && Number.isNaN(v) ? '__NaN__' : v)),
     (_k, v) => (v === '__NaN__' ? NaN : v)) as Shape;
-}
-
-function fieldRow(name: string, ...controls: HTMLElement[]): HTMLDivElement {
-  const row = document.createElement('div');
-  row.className = 'field-row';
-  const l = document.createElement('span');
-  l.className = 'field-name';
-  l.textContent = name;
-  row.append(l, ...controls);
-  return row;
 }
 
 function smallButton(text: string, title: string, onClick: () => void): HTMLButtonElement {

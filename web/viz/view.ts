@@ -3,6 +3,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { CSS2DRenderer } from 'three/examples/jsm/renderers/CSS2DRenderer.js';
+import { spreadLabels } from '../lib/draw/labels';
 
 /** Room around a 2D scene's framed circle for labels beside its outermost points (a flat view has no depth to hide them). */
 const PLANAR_MARGIN = 1.35;
@@ -27,17 +28,23 @@ export class View {
   onBeforeRender: (() => void) | null = null;
   /** Top view of the plane z = 0 (2D scenes): see setPlanar. */
   private planar = false;
+  /** What the view shows at this step, in words; the canvas's accessible name adds the labels in sight. */
+  private summary = '';
 
   constructor(container: HTMLElement, canvasId: string, background: number) {
     this.container = container;
     this.canvas = document.createElement('canvas');
     this.canvas.id = canvasId;
+    // A picture to assistive technology: named by what it draws (describe()); its labels are read as part of
+    // that name, so their layer is hidden from it.
+    this.canvas.setAttribute('role', 'img');
     container.appendChild(this.canvas);
     this.renderer = new THREE.WebGLRenderer({ canvas: this.canvas, antialias: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.renderer.setClearColor(background, 1);
     this.labels = new CSS2DRenderer();
     this.labels.domElement.className = 'label-layer';
+    this.labels.domElement.setAttribute('aria-hidden', 'true');
     container.appendChild(this.labels.domElement);
 
     this.perspective = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);
@@ -138,6 +145,22 @@ export class View {
     });
     this.renderer.render(this.scene, this.camera);
     this.labels.render(this.scene, this.camera);
+    const shown = spreadLabels(this.labels.domElement, [...this.container.querySelectorAll('.view-title')]);
+    const names = [...new Set(shown.map((el) => el.textContent?.trim() ?? '').filter(Boolean))];
+    const label = [this.summary, names.length ? `Labels: ${names.join('; ')}` : ''].filter(Boolean).join('. ');
+    if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);
+  }
+
+  /** The view's heading, as the page shows it over the canvas. */
+  title(): string {
+    return this.container.querySelector('.view-title')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+  }
+
+  /** Sets what the view shows in words (the canvas's accessible name, with the labels in sight). */
+  describe(summary: string): void {
+    if (summary === this.summary) return;
+    this.summary = summary;
+    this.requestRender();
   }
 
   /** Aim the camera at a sphere so that it fills most of the view, keeping the current viewing direction. */

@@ -12,22 +12,6 @@ export function fmt(x: number | null | undefined, digits = 6): string {
   return String(Number(x.toPrecision(digits)));
 }
 
-/**
- * Two points, each coordinate with `digits` significant digits, or more (up to 17, where every double is
- * exact) where the two differ but would be written alike: closest points 1e-6 apart near 1e4 stay two points.
- */
-export function fmtVecPair(a: readonly number[], b: readonly number[], digits = 6): [string, string] {
-  const pa: string[] = [];
-  const pb: string[] = [];
-  a.forEach((x, k) => {
-    let d = digits;
-    while (d < 17 && x !== b[k] && fmt(x, d) === fmt(b[k], d)) d++;
-    pa.push(fmt(x, d));
-    pb.push(fmt(b[k], d));
-  });
-  return [`(${pa.join(', ')})`, `(${pb.join(', ')})`];
-}
-
 export function fmtVec(v: readonly number[] | null | undefined, digits = 4): string {
   if (!v) return '—';
   return '(' + v.map((x) => fmt(x, digits)).join(', ') + ')';
