@@ -1522,3 +1522,67 @@ TEST(HullDegenerate, SlabRimKnifeEdge2) {
       {-0x1.600000179f1bap+4, -0x1.26p+3, 0x1.8000002f63bc8p+3}};
   EXPECT_EQ(checkCloud(pts), "");
 }
+
+// tests/fuzz/corpus/fuzz_hull_full/slab-rim-far-middle-first: a slab ~6τ thick (τ = 6e-11) whose rim is a run
+// of nearly collinear points, one bent 11τ outwards in the slab's plane. The union of two faces along the rim
+// meets the slab's other side in four corners, whose middle is a far corner that cannot be dropped; the bent
+// vertex, the middle corner the union shares with a sliver beside it, can (it lies within 2τ of every face plane
+// of the hull without it), so every stuck corner is tried, not only the first.
+TEST(HullDegenerate, SlabRimFarMiddleFirst) {
+  const std::vector<Vec3> pts{{0x1.fffffffadbe26p+0, -0x1.38p+1, -0x1.7fffffff4eb43p+3},
+      {0x1.0000004d504f1p+1, 0x1.52p+3, -0x1.8000001378e92p+3},
+      {-0x1.dfffffffffcb4p+4, 0x1.12p+3, 0x1.3fffffffed722p+4},
+      {-0x1.600000000011ap+4, -0x1.18p+1, 0x1.8000000018bd4p+3},
+      {-0x1.e000000000054p+4, -0x1.b8p+1, 0x1.400000000c63dp+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {-0x1.e000000002215p+4, 0x1.a4p+2, 0x1.3ffffffffbe07p+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {0x1.1ffffffffddebp+4, 0x1.01p+4, -0x1.c000000010a15p+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {0x1.000000029441cp+1, 0x1.72p+3, -0x1.80000000ca09p+3},
+      {-0x1.6000000000119p+4, -0x1.4cp+2, 0x1.80000000251bcp+3},
+      {0x1.3fffffdfc9f01p+3, 0x1.f4p+2, -0x1.3fffffeff1336p+4},
+      {0x1.200000000034cp+4, -0x1.3cp+2, -0x1.bffffffff3a17p+4},
+      {-0x1.dfffffffffdcdp+4, -0x1.0ep+3, 0x1.40000000128dep+4},
+      {-0x1.dfffffffff501p+4, 0x1.24p+2, 0x1.3fffffffff2cep+4},
+      {-0x1.e00000000032ap+4, -0x1.cp-2, 0x1.400000000c5c7p+4},
+      {0x1.00000000008ccp+1, 0x1.72p+3, -0x1.80000000251bcp+3},
+      {-0x1.5fffffffffcb6p+4, -0x1.26p+3, 0x1.80000000251cp+3},
+      {-0x1.80000019c511ep+2, -0x1.58p+1, -0x1.ffffffcc12e78p+1},
+      {-0x1.dfffffe7d70a8p+4, -0x1.2ep+3, 0x1.3fffffe7e9cd2p+4},
+      {-0x1.bffffffdbee4dp+3, -0x1.3cp+2, 0x1.fffffff78f75bp+1},
+      {-0x1.dfffffffffcb4p+4, 0x1.12p+3, 0x1.3fffffffed722p+4},
+      {-0x1.e00000026a682p+4, -0x1.7p+0, 0x1.4000000270a9p+4},
+      {-0x1.bfffffffffb9ap+3, -0x1.fcp+2, 0x1.000000004a379p+2},
+      {0x1.ffffff98ef04fp+0, -0x1.0ep+3, -0x1.7ffffff2f85b5p+3},
+      {-0x1.dfffffffffee6p+4, -0x1.dcp+2, 0x1.40000000128ddp+4},
+      {0x1.1ffffffffff1fp+4, -0x1.bcp+2, -0x1.bfffffffed40ep+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {0x1.20000000002fdp+4, 0x1.42p+3, -0x1.c00000001288fp+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {-0x1.600000025cfp+4, 0x1.1ap+3, 0x1.80000004ad17fp+3},
+      {0x1.ffffff655e486p+0, -0x1.38p+1, -0x1.7fffffec8716ep+3},
+      {-0x1.dfffffffffdccp+4, -0x1.5cp+2, 0x1.400000000c5e8p+4},
+      {0x1.1ffffffffff1fp+4, -0x1.f8p+1, -0x1.bffffffff3703p+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {0x1.1fffffffffc65p+4, 0x1.01p+4, -0x1.c00000001288fp+4},
+      {-0x1.e000002036219p+4, -0x1.9cp+2, 0x1.4000002042b4ep+4},
+      {0x1.ffffff31dabd8p+0, -0x1.0ep+3, -0x1.7fffffe615d26p+3},
+      {-0x1.5fffffffffdacp+4, -0x1.26p+3, 0x1.80000000253abp+3},
+      {-0x1.dfffffffffe06p+4, -0x1.2ep+3, 0x1.4000000012a3p+4},
+      {-0x1.e00000080d726p+4, -0x1.5cp+2, 0x1.4000000819f42p+4},
+      {0x1.3fffffd50d4bdp+3, -0x1.06p+3, -0x1.3fffffea73e34p+4},
+      {-0x1.e000002036219p+4, -0x1.2ep+3, 0x1.4000002048e43p+4},
+      {-0x1.8000000000001p+2, 0x1.a8p+1, -0x1.fffffffffffffp+1},
+      {-0x1.80000019c511ep+2, 0x1.a8p+1, -0x1.ffffffcc75dc4p+1},
+      {-0x1.80000027fe60ap+2, 0x1.2ap+3, -0x1.ffffffb09607bp+1},
+      {-0x1.e000002036219p+4, -0x1.9cp+2, 0x1.4000002042b4ep+4},
+      {-0x1.600000179f1bap+4, -0x1.26p+3, 0x1.8000002f63bc8p+3}};
+  EXPECT_EQ(checkCloud(pts), "");
+}

@@ -1008,14 +1008,16 @@ class FaceMerge {
         if (touched[static_cast<std::size_t>(a)] || touched[static_cast<std::size_t>(b)] ||
             parent_[static_cast<std::size_t>(a)] != a || parent_[static_cast<std::size_t>(b)] != b)
           continue;
-        int middle = -1;
-        if (!merge(a, b, tau, middle)) {
+        std::vector<int> middles;
+        if (!merge(a, b, tau, &middles)) {
           // A pair within τ/2 of each other's planes must be one face; if
           // only a corner left between two faces stops it, that corner is
           // the caller's to drop.
           const bool must = std::fmax(depthBelow(ref(a), ref(b), tau), depthBelow(ref(b), ref(a), tau)) <= kMergeDepth * tau;
           unmerged_ = unmerged_ || must;
-          if (must && middle >= 0 && stuck_ < 0) stuck_ = middle;
+          if (must)
+            for (int v : middles)
+              if (std::find(stuck_.begin(), stuck_.end(), v) == stuck_.end()) stuck_.push_back(v);
           continue;
         }
         touched[static_cast<std::size_t>(a)] = touched[static_cast<std::size_t>(b)] = 1;
@@ -1025,9 +1027,10 @@ class FaceMerge {
     }
   }
 
-  // A vertex between two faces that had to be merged and could not (-1 if
-  // none): the union would have met a third face in two edges at it.
-  int stuck() const { return stuck_; }
+  // The vertices between two faces that had to be merged and could not, in
+  // the order found: each union would have met a third face in two edges
+  // at its vertex.
+  const std::vector<int>& stuck() const { return stuck_; }
   // Whether a pair within kMergeDepth·τ of each other's planes is left
   // unmerged.
   bool unmerged() const { return unmerged_; }
@@ -1211,18 +1214,21 @@ class FaceMerge {
     return -1;
   }
 
-  // A middle corner (middleCorner) of u with any face around it, or -1.
-  // The first neighbour sharing three corners may share an edge and a
-  // lone corner, which has no middle, while another beside it has one.
-  int anyMiddleCorner(const Group& u) {
+  // The middle corners (middleCorner) of u with the faces around it, the
+  // offender's first, each once. The offender may share an edge and a lone
+  // corner, which has no middle, or a far corner that cannot be dropped,
+  // while another face beside it has a middle that can.
+  void middleCorners(const Group& u, int offender, std::vector<int>* out) {
+    auto add = [&](int h) {
+      const int middle = middleCorner(u, ref(h));
+      if (middle >= 0 && std::find(out->begin(), out->end(), middle) == out->end()) out->push_back(middle);
+    };
+    add(offender);
     for (int t : u.tris)
       for (int k = 0; k < 3; ++k) {
         const int h = root(s_.nb[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)]);
-        if (std::find(u.tris.begin(), u.tris.end(), h) != u.tris.end()) continue;
-        const int middle = middleCorner(u, ref(h));
-        if (middle >= 0) return middle;
+        if (std::find(u.tris.begin(), u.tris.end(), h) == u.tris.end()) add(h);
       }
-    return -1;
   }
 
   // Whether a triangle of `tris` has its three corners among `corners`
@@ -1278,7 +1284,7 @@ class FaceMerge {
 
   // Merges groups a and b when the union is a convex polygon within
   // kMergeFlatness·τ of its plane, whose outline passes every corner once.
-  bool merge(int a, int b, double tau, int& middle) {
+  bool merge(int a, int b, double tau, std::vector<int>* middles) {
     // A union that would share three corners with a neighbour takes that
     // neighbour in too (the corner between them is left with two faces
     // around it, so the three belong together), a few times at most.
@@ -1296,8 +1302,7 @@ class FaceMerge {
       int offender = -1;
       if (!isFace(&u, tau, &offender)) {
         if (offender < 0) return false;
-        if (round == 0) middle = middleCorner(u, ref(offender));
-        if (round == 0 && middle < 0) middle = anyMiddleCorner(u);
+        if (round == 0) middleCorners(u, offender, middles);
         members.push_back(offender);
         continue;
       }
@@ -1350,7 +1355,7 @@ class FaceMerge {
   std::vector<int> gid_;         // per root: its merged Group, or -1 for a single triangle
   std::vector<Group> merged_;
   std::vector<Vec3> tnormal_;    // per triangle: unit accurate normal
-  int stuck_ = -1;
+  std::vector<int> stuck_;
   bool unmerged_ = false;
   std::vector<char> inUnion_;  // meetsNeighboursAtEdges' marks, cleared after each use
 };
@@ -1494,7 +1499,12 @@ void build(const std::vector<Vec3>& input, const HullSettings& settings, HullRec
       int corner = 0;
       if (merge.thinnest(&normal, &corner) <= kFlatWidth * tolerance) return finishPolygon(c, out, normal, corner, e);
     }
-    if (merge.stuck() < 0 || forced == kMaxForcedDrops || !drops.forceDrop(merge.stuck(), &s)) break;
+    // The first stuck vertex that can go goes: one far from the hull of the
+    // rest may stand beside one that is not.
+    bool dropped = false;
+    for (std::size_t k = 0; k < merge.stuck().size() && forced < kMaxForcedDrops && !dropped; ++k)
+      dropped = drops.forceDrop(merge.stuck()[k], &s);
+    if (!dropped) break;
     drops.run(&s);
   }
   finishPolyhedron(c, s, faces, iteration, qh.nextId(), out);

@@ -26,12 +26,24 @@ export function epaRows(frame: EpaFrame, trace: EpaTrace): Row[] {
       rows.push(['removed / horizon / new', `${frame.removed.length} / ${frame.horizon.length} / ${frame.added.length}`]);
     }
   }
-  const margins = trace.marginA > 0 || trace.marginB > 0;
-  if (margins) {
+  pushMarginAndResultRows(rows, frame.kind === 'done', frame.vertices.length > 0, frame.depth, trace);
+  return rows;
+}
+
+/** What a 3D or a planar EPA trace gives to the margins' rows and, at the last frame, to the result's. */
+export interface EpaTraceEnd {
+  marginA: number;
+  marginB: number;
+  result: { depth: number; intersecting: boolean; normal: readonly number[]; pointA: readonly number[]; pointB: readonly number[] };
+}
+
+/** The rows the 3D and the planar EPA share: the margins (and the depth with them), then the result at the end. */
+export function pushMarginAndResultRows(rows: Row[], last: boolean, hasPolytope: boolean, depth: number, trace: EpaTraceEnd): void {
+  if (trace.marginA > 0 || trace.marginB > 0) {
     rows.push(['r_A, r_B', `${fmt(trace.marginA)}, ${fmt(trace.marginB)}`]);
-    if (frame.vertices.length) rows.push(['d + r_A + r_B', fmt(frame.depth + trace.marginA + trace.marginB, 9)]);
+    if (hasPolytope) rows.push(['d + r_A + r_B', fmt(depth + trace.marginA + trace.marginB, 9)]);
   }
-  if (frame.kind === 'done') {
+  if (last) {
     const r = trace.result;
     rows.push(['result depth', fmt(r.depth, 9), r.intersecting ? 'ok' : undefined]);
     rows.push(['result normal', fmtVec(r.normal, 6)]);
@@ -39,5 +51,4 @@ export function epaRows(frame: EpaFrame, trace: EpaTrace): Row[] {
     rows.push(['pointA', pa]);
     rows.push(['pointB', pb]);
   }
-  return rows;
 }

@@ -36,3 +36,20 @@ export interface BoundField<T> {
   /** The value to display, undefined for an empty field. */
   get: (of: T) => number | undefined;
 }
+
+/** A small button (add or remove a point). */
+export function smallButton(text: string, title: string, onClick: () => void): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'small';
+  b.textContent = text;
+  b.title = title;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** A deep copy of a shape that keeps NaN (typed into an emptied field), so that the library names the field. */
+export function cloneKeepingNaN<T>(s: T): T {
+  return JSON.parse(JSON.stringify(s, (_k, v) => (typeof v === 'number' && Number.isNaN(v) ? '__NaN__' : v)),
+    (_k, v) => (v === '__NaN__' ? NaN : v)) as T;
+}

@@ -3,6 +3,7 @@
 // the field; a field the library refuses is marked invalid.
 import { round } from '../lib/draw/format';
 import type { Shape2D, ShapeType2D, Vec2 } from '../lib/index';
+import { cloneKeepingNaN as clone, fieldRow, numberField, smallButton, type BoundField } from './fields';
 
 export const SHAPE_TYPES_2D: ShapeType2D[] = ['point', 'circle', 'box', 'capsule', 'segment', 'polygon'];
 
@@ -33,7 +34,7 @@ export class PlanarShapeEditor {
   readonly root: HTMLDetailsElement;
   private readonly body = document.createElement('div');
   private readonly typeSelect = document.createElement('select');
-  private bound: { input: HTMLInputElement; get: (s: Shape2D) => number | undefined }[] = [];
+  private bound: BoundField<Shape2D>[] = [];
   private structure = '';
   private shape: Shape2D = { type: 'point' };
   private readonly name: string;
@@ -95,18 +96,12 @@ export class PlanarShapeEditor {
     this.body.replaceChildren();
     const who = `of 2D shape ${this.name}`;
     const num: NumberField = (get, set, label, step = 0.05) => {
-      const input = document.createElement('input');
-      input.type = 'number';
-      input.step = String(step);
-      input.setAttribute('aria-label', `${label} ${who}`);
-      input.dataset.field = label;
-      input.addEventListener('input', () => {
+      const input = numberField(`${label} ${who}`, step, (v) => {
         const next = clone(this.shape);
-        set(next, input.valueAsNumber);
-        const ok = this.emit(next);
-        input.classList.toggle('invalid', !ok);
-        input.setAttribute('aria-invalid', String(!ok));
+        set(next, v);
+        return this.emit(next);
       });
+      input.dataset.field = label;
       this.bound.push({ input, get });
       return input;
     };
@@ -176,30 +171,4 @@ export class PlanarShapeEditor {
       this.body.append(bar);
     }
   }
-}
-
-/** A deep copy that keeps NaN (typed into an emptied field), so that the library names the field. */
-function clone(s: Shape2D): Shape2D {
-  return JSON.parse(JSON.stringify(s, (_k, v) => (typeof v === 'number' && Number.isNaN(v) ? '__NaN__' : v)),
-    (_k, v) => (v === '__NaN__' ? NaN : v)) as Shape2D;
-}
-
-function fieldRow(name: string, ...controls: HTMLElement[]): HTMLDivElement {
-  const row = document.createElement('div');
-  row.className = 'field-row';
-  const l = document.createElement('span');
-  l.className = 'field-name';
-  l.textContent = name;
-  row.append(l, ...controls);
-  return row;
-}
-
-function smallButton(text: string, title: string, onClick: () => void): HTMLButtonElement {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = 'small';
-  b.textContent = text;
-  b.title = title;
-  b.addEventListener('click', onClick);
-  return b;
 }

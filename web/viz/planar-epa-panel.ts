@@ -2,7 +2,7 @@
 // test, the polygon's size, and the result; vectors with their two components.
 import type { PlanarEpaFrame, PlanarEpaTrace } from '../lib/index';
 import { dot3, fmt, fmtVec, len3 } from '../lib/draw/format';
-import { fmtVecPair } from './vec-pair';
+import { pushMarginAndResultRows } from './epa-panel';
 import type { Row } from './query-view';
 
 export function planarEpaRows(frame: PlanarEpaFrame, trace: PlanarEpaTrace): Row[] {
@@ -28,17 +28,6 @@ export function planarEpaRows(frame: PlanarEpaFrame, trace: PlanarEpaTrace): Row
     rows.push(['vertices of P', String(n)]);
     if (frame.kind === 'expand') rows.push(['vertices dropped', String(frame.removed.length)]);
   }
-  if (trace.marginA > 0 || trace.marginB > 0) {
-    rows.push(['r_A, r_B', `${fmt(trace.marginA)}, ${fmt(trace.marginB)}`]);
-    if (n) rows.push(['d + r_A + r_B', fmt(frame.depth + trace.marginA + trace.marginB, 9)]);
-  }
-  if (frame.kind === 'done') {
-    const r = trace.result;
-    rows.push(['result depth', fmt(r.depth, 9), r.intersecting ? 'ok' : undefined]);
-    rows.push(['result normal', fmtVec(r.normal, 6)]);
-    const [pa, pb] = fmtVecPair(r.pointA, r.pointB);
-    rows.push(['pointA', pa]);
-    rows.push(['pointB', pb]);
-  }
+  pushMarginAndResultRows(rows, frame.kind === 'done', n > 0, frame.depth, trace);
   return rows;
 }

@@ -6,7 +6,7 @@ import { round } from '../lib/draw/format';
 import type { Quat, Shape, ShapeType, Vec3 } from '../lib/index';
 import { SHAPE_TYPES, changeType, randomPolytopePoints } from './defaults';
 import { readQuaternion } from './edit-math';
-import { fieldRow, numberField, type BoundField } from './fields';
+import { cloneKeepingNaN as clone, fieldRow, numberField, smallButton, type BoundField } from './fields';
 
 export class ShapeEditor {
   readonly root: HTMLDetailsElement;
@@ -225,21 +225,6 @@ export class ShapeEditor {
       this.body.append(bar);
     }
   }
-}
-
-function clone(s: Shape): Shape {
-  return JSON.parse(JSON.stringify(s, (_k, v) => (typeof v === 'number' && Number.isNaN(v) ? '__NaN__' : v)),
-    (_k, v) => (v === '__NaN__' ? NaN : v)) as Shape;
-}
-
-function smallButton(text: string, title: string, onClick: () => void): HTMLButtonElement {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = 'small';
-  b.textContent = text;
-  b.title = title;
-  b.addEventListener('click', onClick);
-  return b;
 }
 
 function toEulerDeg(q: Quat | undefined): [number, number, number] {

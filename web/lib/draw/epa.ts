@@ -102,7 +102,6 @@ function drawMinkowski(g: THREE.Group, frame: EpaFrame, trace: EpaTrace, ctx: Dr
 }
 
 function drawShapes(g: THREE.Group, frame: EpaFrame, trace: EpaTrace, ctx: DrawContext): void {
-  const dash = Math.max(0.01, ctx.scale * 0.015);
   // The sources on A and B of the closest face's vertices: the contact points are their weighted sums.
   const closest = findFace(frame, frame.closest);
   if (closest && frame.kind !== 'done') {
@@ -112,16 +111,34 @@ function drawShapes(g: THREE.Group, frame: EpaFrame, trace: EpaTrace, ctx: DrawC
       g.add(marker(COLORS.face, 3, v.a, 0.9), marker(COLORS.face, 3, v.b, 0.9));
     }
   }
-  if (frame.support) {
-    const { a, b } = frame.support;
+  drawSupportAndAnswer(g, frame.support, frame.kind === 'done' ? trace.result : null, ctx);
+}
+
+/** What the shapes' view draws of EPA's answer (3D or planar, in 3D coordinates). */
+export interface EpaAnswer {
+  pointA: Vec3;
+  pointB: Vec3;
+  normal: Vec3;
+  depth: number;
+  intersecting: boolean;
+}
+
+/**
+ * On the shapes, shared by the 3D and the planar EPA: the support pair a, b of the last support point; then the
+ * answer (null before the last frame): the contact points, the normal from pA and the depth or the gap.
+ */
+export function drawSupportAndAnswer(g: THREE.Group, support: { a: Vec3; b: Vec3 } | null | undefined, r: EpaAnswer | null,
+  ctx: DrawContext): void {
+  const dash = Math.max(0.01, ctx.scale * 0.015);
+  if (support) {
+    const { a, b } = support;
     g.add(marker(COLORS.support, 5, a), marker(COLORS.support, 5, b));
     g.add(line([a, b], COLORS.support, { dashed: dash, opacity: 0.9 }));
     g.add(label('a', 'label-point label-support', a), label('b', 'label-point label-support', b));
   }
-  if (frame.kind !== 'done') return;
+  if (!r) return;
 
   // The answer: contact points on A and B, and the normal: the direction to move B to separate it from A.
-  const r = trace.result;
   g.add(marker(COLORS.contact, 5, r.pointA), marker(COLORS.contact, 5, r.pointB));
   g.add(line([r.pointA, r.pointB], COLORS.contact, { opacity: 0.9 }));
   if (len3(r.pointA.map((x, i) => x - r.pointB[i]) as Vec3) > ctx.scale * 0.03) {

@@ -6,6 +6,7 @@ import * as THREE from 'three';
 import type { PlanarEpaFrame, PlanarEpaTrace, Vec3 } from '../index';
 import { fmt, len3 } from './format';
 import { COLORS, arrow, boldSegments, label, line, marker, toV3, triangles } from './primitives';
+import { drawSupportAndAnswer } from './epa';
 import type { DrawContext, FrameDrawing } from './types';
 
 /** Width in pixels of the edge being split. */
@@ -89,7 +90,6 @@ function drawDifference(g: THREE.Group, frame: PlanarEpaFrame, trace: PlanarEpaT
 }
 
 function drawShapes(g: THREE.Group, frame: PlanarEpaFrame, trace: PlanarEpaTrace, ctx: DrawContext): void {
-  const dash = Math.max(0.01, ctx.scale * 0.015);
   // The sources on A and B of the nearest edge's ends: the contact points are their weighted sums.
   if (frame.kind !== 'done' && frame.closest !== null) {
     const n = frame.vertices.length;
@@ -98,27 +98,5 @@ function drawShapes(g: THREE.Group, frame: PlanarEpaFrame, trace: PlanarEpaTrace
       if (v) g.add(marker(COLORS.face, 3, v.a, 0.9), marker(COLORS.face, 3, v.b, 0.9));
     }
   }
-  if (frame.support) {
-    const { a, b } = frame.support;
-    g.add(marker(COLORS.support, 5, a), marker(COLORS.support, 5, b));
-    g.add(line([a, b], COLORS.support, { dashed: dash, opacity: 0.9 }));
-    g.add(label('a', 'label-point label-support', a), label('b', 'label-point label-support', b));
-  }
-  if (frame.kind !== 'done') return;
-
-  const r = trace.result;
-  g.add(marker(COLORS.contact, 5, r.pointA), marker(COLORS.contact, 5, r.pointB));
-  g.add(line([r.pointA, r.pointB], COLORS.contact, { opacity: 0.9 }));
-  const gap = len3([r.pointA[0] - r.pointB[0], r.pointA[1] - r.pointB[1], r.pointA[2] - r.pointB[2]]);
-  if (gap > ctx.scale * 0.03) g.add(label('pA', 'label-point label-contact', r.pointA), label('pB', 'label-point label-contact', r.pointB));
-  else g.add(label('pA, pB', 'label-point label-contact', r.pointA));
-  const n = toV3(r.normal);
-  if (n.lengthSq() > 0) {
-    // From pA: moving B by depth·n brings pB to pA, where the shapes then only touch.
-    const from = toV3(r.pointA);
-    g.add(arrow(from, n, ctx.arrowLength, COLORS.contact));
-    g.add(label('n (move B)', 'label-point label-contact', from.clone().addScaledVector(n.normalize(), ctx.arrowLength * 1.1)));
-  }
-  const mid = toV3(r.pointA).add(toV3(r.pointB)).multiplyScalar(0.5);
-  g.add(label(r.intersecting ? `depth = ${fmt(r.depth, 6)}` : `apart by ${fmt(gap, 6)}`, 'label-note label-depth', mid));
+  drawSupportAndAnswer(g, frame.support, frame.kind === 'done' ? trace.result : null, ctx);
 }

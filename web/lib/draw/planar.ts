@@ -1,7 +1,7 @@
 // 2D scenes ("dimension": 2) in the drawing layer. A 2D scene is the 3D scene in the plane z = 0 (DESIGN.md), so its
 // shapes, scene and trace are drawn as their 3D twins: this file is the one place where [x, y] becomes [x, y, 0],
 // for the visualizer page and for collidoscope/three's drawTraceFrame alike.
-import type { Quat, Scene, Scene2D, Shape, Shape2D, Trace, Vec2, Vec3 } from '../index';
+import type { Quat, Scene, Scene2D, Shape, Shape2D, Vec2, Vec3 } from '../index';
 
 /** The rotation about z by `angle` radians, as the library builds it from a 2D shape's angle. */
 export function angleQuat(angle: number): Quat {
