@@ -7,7 +7,7 @@ export class AnswerBox {
   private trace: unknown = null;
 
   constructor(private readonly app: App, private readonly result: HTMLElement, private readonly cover: HTMLElement,
-    private readonly button: HTMLButtonElement) {
+    button: HTMLButtonElement) {
     button.addEventListener('click', () => {
       this.asked = true;
       this.update();

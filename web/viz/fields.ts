@@ -53,3 +53,34 @@ export function cloneKeepingNaN<T>(s: T): T {
   return JSON.parse(JSON.stringify(s, (_k, v) => (typeof v === 'number' && Number.isNaN(v) ? '__NaN__' : v)),
     (_k, v) => (v === '__NaN__' ? NaN : v)) as T;
 }
+
+/** Fills `select` with `types` under an id and an accessible name; `onChange` gets the type chosen. */
+export function fillTypeSelect<T extends string>(select: HTMLSelectElement, id: string, label: string, types: readonly T[],
+  onChange: (type: T) => void): void {
+  select.id = id;
+  select.setAttribute('aria-label', label);
+  for (const t of types) {
+    const o = document.createElement('option');
+    o.value = t;
+    o.textContent = t;
+    select.append(o);
+  }
+  select.addEventListener('change', () => onChange(select.value as T));
+}
+
+/** Shows in each bound field its value in `of` (empty when undefined or NaN), but for the field being edited. */
+export function refreshFields<T>(bound: readonly BoundField<T>[], of: T): void {
+  for (const b of bound) {
+    if (document.activeElement === b.input) continue;
+    const v = b.get(of);
+    b.input.value = v === undefined || Number.isNaN(v) ? '' : String(v);
+  }
+}
+
+/** Takes the invalid mark off every field under `root` (the library accepted the whole shape). */
+export function clearInvalid(root: ParentNode): void {
+  for (const el of root.querySelectorAll('.invalid')) {
+    el.classList.remove('invalid');
+    el.removeAttribute('aria-invalid');
+  }
+}

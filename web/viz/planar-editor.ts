@@ -3,7 +3,9 @@
 // the field; a field the library refuses is marked invalid.
 import { round } from '../lib/draw/format';
 import type { Shape2D, ShapeType2D, Vec2 } from '../lib/index';
-import { cloneKeepingNaN as clone, fieldRow, numberField, smallButton, type BoundField } from './fields';
+import {
+  clearInvalid, cloneKeepingNaN as clone, fieldRow, fillTypeSelect, numberField, refreshFields, smallButton, type BoundField,
+} from './fields';
 
 export const SHAPE_TYPES_2D: ShapeType2D[] = ['point', 'circle', 'box', 'capsule', 'segment', 'polygon'];
 
@@ -49,19 +51,12 @@ export class PlanarShapeEditor {
     this.root.className = `shape-editor planar-editor shape-${name.toLowerCase()}`;
     const summary = document.createElement('summary');
     summary.textContent = `Shape ${name} (2D)`;
-    this.typeSelect.id = `type2d-${name.toLowerCase()}`;
-    this.typeSelect.setAttribute('aria-label', `Type of 2D shape ${name}`);
-    for (const t of SHAPE_TYPES_2D) {
-      const o = document.createElement('option');
-      o.value = t;
-      o.textContent = t;
-      this.typeSelect.append(o);
-    }
-    this.typeSelect.addEventListener('change', () => {
-      const next = changeType2D(this.shape, this.typeSelect.value as ShapeType2D);
-      this.emit(next);
-      this.show(next);
-    });
+    fillTypeSelect(this.typeSelect, `type2d-${name.toLowerCase()}`, `Type of 2D shape ${name}`, SHAPE_TYPES_2D,
+      (type: ShapeType2D) => {
+        const next = changeType2D(this.shape, type);
+        this.emit(next);
+        this.show(next);
+      });
     this.root.append(summary, fieldRow('type', this.typeSelect), this.body);
     container.append(this.root);
   }
@@ -75,15 +70,8 @@ export class PlanarShapeEditor {
       this.build();
     }
     this.typeSelect.value = shape.type;
-    for (const el of this.root.querySelectorAll('.invalid')) {
-      el.classList.remove('invalid');
-      el.removeAttribute('aria-invalid');
-    }
-    for (const b of this.bound) {
-      if (document.activeElement === b.input) continue;
-      const v = b.get(this.shape);
-      b.input.value = v === undefined || Number.isNaN(v) ? '' : String(v);
-    }
+    clearInvalid(this.root);
+    refreshFields(this.bound, this.shape);
   }
 
   private emit(s: Shape2D): boolean {

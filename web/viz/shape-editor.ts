@@ -6,7 +6,9 @@ import { round } from '../lib/draw/format';
 import type { Quat, Shape, ShapeType, Vec3 } from '../lib/index';
 import { SHAPE_TYPES, changeType, randomPolytopePoints } from './defaults';
 import { readQuaternion } from './edit-math';
-import { cloneKeepingNaN as clone, fieldRow, numberField, smallButton, type BoundField } from './fields';
+import {
+  clearInvalid, cloneKeepingNaN as clone, fieldRow, fillTypeSelect, numberField, refreshFields, smallButton, type BoundField,
+} from './fields';
 
 export class ShapeEditor {
   readonly root: HTMLDetailsElement;
@@ -31,17 +33,8 @@ export class ShapeEditor {
     summary.textContent = `Shape ${name}`;
     this.root.append(summary);
 
-    this.typeSelect.id = `type-${name.toLowerCase()}`;
-    this.typeSelect.setAttribute('aria-label', `Type of shape ${name}`);
-    for (const t of SHAPE_TYPES) {
-      const o = document.createElement('option');
-      o.value = t;
-      o.textContent = t;
-      this.typeSelect.append(o);
-    }
-    this.typeSelect.addEventListener('change', () => {
-      this.emit(changeType(this.shape, this.typeSelect.value as ShapeType));
-    });
+    fillTypeSelect(this.typeSelect, `type-${name.toLowerCase()}`, `Type of shape ${name}`, SHAPE_TYPES,
+      (type: ShapeType) => { this.emit(changeType(this.shape, type)); });
     this.root.append(fieldRow('type', this.typeSelect), this.body);
     container.append(this.root);
   }
@@ -55,12 +48,8 @@ export class ShapeEditor {
       this.build();
     }
     this.typeSelect.value = shape.type;
-    this.clearInvalid();
-    for (const b of this.bound) {
-      if (document.activeElement === b.input) continue;
-      const v = b.get(this.shape);
-      b.input.value = v === undefined || Number.isNaN(v) ? '' : String(v);
-    }
+    clearInvalid(this.root);
+    refreshFields(this.bound, this.shape);
     if (!this.quat.some((q) => q === document.activeElement)) {
       const q = this.shape.rotation ?? [0, 0, 0, 1];
       this.quat.forEach((input, k) => { input.value = String(q[k]); });
@@ -92,15 +81,8 @@ export class ShapeEditor {
   private emit(s: Shape): boolean {
     this.shape = s;
     const ok = this.onChange(clone(s));
-    if (ok) this.clearInvalid();
+    if (ok) clearInvalid(this.root);
     return ok;
-  }
-
-  private clearInvalid(): void {
-    for (const el of this.root.querySelectorAll('.invalid')) {
-      el.classList.remove('invalid');
-      el.removeAttribute('aria-invalid');
-    }
   }
 
   private build(): void {
