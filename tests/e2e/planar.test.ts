@@ -312,6 +312,54 @@ describe('2D links, editing and JSON', () => {
     }
   }, 60_000);
 
+  it('edits a 2D ray and a 2D motion in the panel\'s number fields (x and y, no z), and the answer follows', async () => {
+    // A unit box at the origin; a ray along +x from (-5, 0.25) enters its face x = -0.5 at t = 4.5.
+    const box: Scene2D = {
+      version: 1, dimension: 2, query: 'raycast',
+      shapes: [{ type: 'box', halfExtents: [0.5, 0.5] }],
+      ray: { origin: [-5, 0.25], direction: [1, 0], maxT: 10 },
+    };
+    const { page, errors } = await openPage(env.browser, env.url + encodeLink(box));
+    try {
+      expect(await page.isVisible('#ray-origin-x')).toBe(true);
+      expect(await page.isVisible('#ray-origin-z')).toBe(false);
+      expect(await page.isVisible('#ray-direction-z')).toBe(false);
+      let s = await planarState(page);
+      expect((s.result as { t: number }).t).toBe(4.5);
+      // From (-3, 0.25) the same face is 2.5 away; a y of 0.75 passes above the box.
+      await page.fill('#ray-origin-x', '-3');
+      await page.waitForFunction(() => (window as any).__collidoscope.scene.ray.origin[0] === -3, null, { timeout: 5000 });
+      s = await planarState(page);
+      expect(s.scene.ray).toEqual({ origin: [-3, 0.25], direction: [1, 0], maxT: 10 });
+      expect((s.result as { t: number }).t).toBe(2.5);
+      expect(s.result).toEqual(run(s.scene));
+      await page.fill('#ray-origin-y', '0.75');
+      await page.waitForFunction(() => (window as any).__collidoscope.scene.ray.origin[1] === 0.75, null, { timeout: 5000 });
+      s = await planarState(page);
+      expect((s.result as { hit: boolean }).hit).toBe(false);
+
+      // Two unit boxes 3 apart (gap 2): B moving by (-4, 0) first touches A at λ = 2/4.
+      const cast: Scene2D = {
+        version: 1, dimension: 2, query: 'shapecast',
+        shapes: [{ type: 'box', halfExtents: [0.5, 0.5] }, { type: 'box', halfExtents: [0.5, 0.5], position: [3, 0] }],
+        motion: { translationB: [-1, 0] },
+      };
+      await page.goto(env.url + encodeLink(cast));
+      await page.waitForFunction(() => (window as any).__collidoscope?.ready === true, null, { timeout: 15000 });
+      expect(await page.isVisible('#motion-translationB-x')).toBe(true);
+      expect(await page.isVisible('#motion-translationB-z')).toBe(false);
+      await page.fill('#motion-translationB-x', '-4');
+      await page.waitForFunction(() => (window as any).__collidoscope.scene.motion.translationB[0] === -4, null, { timeout: 5000 });
+      s = await planarState(page);
+      expect(s.scene.motion).toEqual({ translationB: [-4, 0] });
+      expect((s.result as { t: number }).t).toBeCloseTo(0.5, 9);
+      expect(s.result).toEqual(run(s.scene));
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it('switches among the queries of the plane, and keeps the scene when a query needs 3D', async () => {
     const { page, errors } = await openPage(env.browser, env.url + encodeLink(lesson));
     try {

@@ -250,8 +250,6 @@ export class App {
         if (!ed.root.hidden) ed.show(this.scene.shapes[i] as unknown as Shape2D);
       });
       this.castEditor.show(this.scene);
-      // The cast's number fields edit 3D rays and motions; a 2D cast is moved with its handles or its JSON.
-      this.castEditor.root.hidden ||= flat;
       this.shapesView.setHandles(drawn);
       setViewTitles(flat ? planarTitles(count) : view.titles?.(count));
       const hint = document.getElementById('gizmo-hint');

@@ -10,6 +10,8 @@ export class CastEditor {
   private readonly rayBox = document.createElement('div');
   private readonly motionBox = document.createElement('div');
   private readonly bound: BoundField<Scene>[] = [];
+  /** The z fields, hidden for a 2D scene (whose rays and translations are [x, y]). */
+  private readonly zFields: HTMLInputElement[] = [];
   private scene: Scene | null = null;
 
   /** `onChange` gets the scene with the edited ray or motion and answers whether the library accepted it. */
@@ -33,7 +35,7 @@ export class CastEditor {
       (s) => s.motion ? (s.motion[key] ?? [0, 0, 0])[k] : undefined,
       (s, v) => {
         const m: Motion = { ...s.motion };
-        const t = [...(m[key] ?? [0, 0, 0])] as Vec3;
+        const t = [...(m[key] ?? (dimensionOf(s) === 2 ? [0, 0] : [0, 0, 0]))] as Vec3;
         t[k] = v;
         m[key] = t;
         return { ...s, motion: m };
@@ -52,6 +54,7 @@ export class CastEditor {
   private num(id: string, label: string, get: (s: Scene) => number | undefined, set: (s: Scene, v: number) => Scene): HTMLInputElement {
     const input = numberField(label, 0.05, (v) => !this.scene || this.onChange(set(this.scene, v)), id);
     this.bound.push({ input, get });
+    if (id.endsWith('-z')) this.zFields.push(input);
     return input;
   }
 
@@ -61,6 +64,7 @@ export class CastEditor {
     this.root.hidden = !scene.ray && !scene.motion;
     this.rayBox.hidden = !scene.ray;
     this.motionBox.hidden = !scene.motion;
+    for (const z of this.zFields) z.hidden = dimensionOf(scene) === 2;
     for (const b of this.bound) {
       if (document.activeElement === b.input) continue;
       b.input.classList.remove('invalid');
@@ -69,6 +73,11 @@ export class CastEditor {
       b.input.value = v === undefined || Number.isNaN(v) ? '' : String(v);
     }
   }
+}
+
+/** 2 for a 2D scene ("dimension": 2, vectors [x, y]), else 3. */
+function dimensionOf(scene: Scene): 2 | 3 {
+  return (scene as { dimension?: number }).dimension === 2 ? 2 : 3;
 }
 
 function heading(text: string): HTMLElement {
