@@ -1,6 +1,6 @@
 // 2D scenes ("dimension": 2) on the page: the two 2D gallery scenes stepped to the end against the library (run
 // here in Node) and against independent references — seed 004's worked example (its shapes and its Minkowski
-// difference, read from the seed's text), a convex hull of all differences a − b, the separating-axis overlap of
+// difference, transcribed from the seed), a convex hull of all differences a − b, the separating-axis overlap of
 // two polygons — the simplex drawn per step, a 2D link reopening bit for bit, the 2D shape editor, JSON export and
 // import, and the query list in the plane.
 import { readFileSync } from 'node:fs';
@@ -14,8 +14,6 @@ import { captionText, canvasStats, expectLinkReopensSame, openPage, state, type 
 
 const env = useServerAndBrowser();
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The maths sources live beside the repository (../shared/seeds, see the issue). */
-const SEED_004 = path.join(root, '..', 'shared', 'seeds', '004_c2c451dadb36b45f.txt');
 
 beforeAll(async () => {
   await init();
@@ -39,15 +37,18 @@ function pointList(text: string): V2[] {
 }
 
 /**
- * Seed 004's worked example of a Minkowski difference: "A={...} и B={...}, тогда A-B ={...}". The seed writes the
- * difference of its two polygons as the set of b − a (its listed points are those of B − A: their x run from
- * min(B) − max(A) = −1 to 3), so the library's A − B (w = a − b) is its mirror through the origin.
+ * Seed 004's worked example of a Minkowski difference (../shared/seeds/004_c2c451dadb36b45f.txt, outside the
+ * repository, so its numbers are transcribed here as tests/cpp/test_planar.cpp has them): A = {(0,2), (0,3), (2,2)},
+ * B = {(1,1), (3,1), (3,4), (1,4)}, "A − B" = {(−1,−1), (−1,2), (3,2), (3,−2), (1,−2)}. The seed writes the difference
+ * as the set of b − a (its listed points' x run from min(B) − max(A) = −1 to 3), so the library's A − B (w = a − b)
+ * is its mirror through the origin.
  */
 function seedExample(): { a: V2[]; b: V2[]; listed: V2[] } {
-  const text = readFileSync(SEED_004, 'utf8');
-  const m = /A=\{([^}]*)\}\s*и\s*B=\{([^}]*)\},\s*\n\s*тогда A-B\s*=\{([^}]*)\}/.exec(text);
-  if (!m) throw new Error('seed 004 has no worked Minkowski-difference example');
-  return { a: pointList(m[1]), b: pointList(m[2]), listed: pointList(m[3]) };
+  return {
+    a: pointList('(0,2), (0,3), (2,2)'),
+    b: pointList('(1,1), (3,1), (3,4),(1,4)'),
+    listed: pointList('(-1,-1),(-1,2),(3,2),(3,-2),(1,-2)'),
+  };
 }
 
 /** Convex hull (Andrew's monotone chain), counter-clockwise, without collinear points. */
