@@ -23,7 +23,7 @@ const t0 = Date.now();
 // exactly the inputs a run here tried (the seconds are only a cap). Longer runs with fresh seeds:
 // `node scripts/fuzz.mjs --seconds 600` (README, "Reliability").
 const FUZZ_SECONDS = 60;
-const FUZZ_SEED = 1;
+const FUZZ_SEED = 2;
 const FUZZ_RUNS = { fuzz_scene: 40_000, fuzz_hull: 4_000, fuzz_pair: 10_000, link: 3_000 };
 
 const rows = []; // { name, passed, failed, skipped, note }
