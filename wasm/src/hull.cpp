@@ -43,14 +43,14 @@ using detail::ddTwoSum;
 //     of the vertices kept; a vertex whose removal would break that stays
 //     (unless it is within τ of a neighbour: see VertexDrops::tryDrop).
 //   * Faces whose corners lie within kMergeDepth·τ of each other's planes
-//     are merged (a hair more than τ/2, so that a pair the test measures at
-//     τ/2 in its own arithmetic is merged here) ...
+//     are merged (τ/2 plus the rounding of two plane distances, so that a
+//     pair the test measures at τ/2 in its own arithmetic is merged here) ...
 //   * ... when the union stays within kMergeFlatness·τ of its own plane.
 // A point within kDropBudget·τ of a face whose corners are within
 // kMergeFlatness·τ of its plane is within their sum, 2τ, of that plane.
 constexpr double kDropGap = 1.0;
 constexpr double kDropBudget = 1.25;
-constexpr double kMergeDepth = 0.5 * (1 + 1e-6);
+constexpr double kMergeDepth = 0.5;
 constexpr double kMergeFlatness = 0.75;
 // Rounds of vertex drops (each rebuilds the hull of the vertices kept; a
 // run of nearly collinear vertices loses about half per round).
@@ -59,6 +59,9 @@ constexpr int kMaxDropRounds = 64;
 // within this·τ of the hull of its neighbours; at most kMaxForcedDrops are.
 constexpr double kForcedGap = 2.0;
 constexpr int kMaxForcedDrops = 16;
+// When no stuck vertex can go, the corners of the pairs left unmerged are
+// tried, nearest the hull of their neighbours first, this many at most.
+constexpr std::size_t kMaxLooseTries = 4;
 // Farther than that, it goes when it (and every point leaning on it) lies
 // within kForcedHeight·τ of every face plane of the hull of the rest, and
 // merged faces keep those points within that height of their planes.
@@ -764,6 +767,15 @@ class VertexDrops {
   // those leaning on a vertex dropped for being within τ of a neighbour.
   const std::vector<int>& heightBound() const { return heightBound_; }
 
+  // How far vertex v of s is from the hull of its neighbours (∞ if v is
+  // not a vertex of s).
+  double gapOf(int v, const Surface& s) {
+    neighbourhoods(s);
+    const int k = slot_[static_cast<std::size_t>(v)];
+    if (k < 0) return std::numeric_limits<double>::infinity();
+    return distanceToHull(c_.at(v), link(static_cast<std::size_t>(k)));
+  }
+
   // Drops vertex v of s, which the face merge would leave with only two
   // faces around it (FaceMerge::stuck), when it lies within kForcedGap·τ of
   // the hull of its neighbours; the hull of the rest is built again. The
@@ -961,7 +973,7 @@ class FaceMerge {
   // `heightBound`: points every merged face must keep within
   // kForcedHeight·τ of its plane (VertexDrops::heightBound).
   FaceMerge(const Cloud& c, const Surface& s, const std::vector<int>& heightBound)
-      : c_(c), s_(s), heightBound_(heightBound) {
+      : c_(c), s_(s), heightBound_(heightBound), mergeLimit_(kMergeDepth * c.tolerance + 2 * kRoundingBound * c.extent) {
     const std::size_t n = s.tri.size();
     parent_.resize(n);
     gid_.assign(n, -1);
@@ -988,7 +1000,7 @@ class FaceMerge {
           const FaceRef ga = ref(a), gb = ref(b);
           const FaceRef& small = ga.count <= gb.count ? ga : gb;
           const FaceRef& large = &small == &ga ? gb : ga;
-          const double limit = kMergeDepth * tau;
+          const double limit = mergeLimit_;
           // A candidate when the smaller lies on the larger's plane. That
           // covers every pair within kMergeDepth·τ of each other's planes,
           // and a sliver beside a large face: its own plane, spanned by
@@ -1013,11 +1025,17 @@ class FaceMerge {
           // A pair within τ/2 of each other's planes must be one face; if
           // only a corner left between two faces stops it, that corner is
           // the caller's to drop.
-          const bool must = std::fmax(depthBelow(ref(a), ref(b), tau), depthBelow(ref(b), ref(a), tau)) <= kMergeDepth * tau;
+          const bool must = std::fmax(depthBelow(ref(a), ref(b), tau), depthBelow(ref(b), ref(a), tau)) <= mergeLimit_;
           unmerged_ = unmerged_ || must;
-          if (must)
+          if (must) {
             for (int v : middles)
               if (std::find(stuck_.begin(), stuck_.end(), v) == stuck_.end()) stuck_.push_back(v);
+            for (int r : {a, b}) {
+              const FaceRef g = ref(r);
+              for (std::size_t i = 0; i < g.count; ++i)
+                if (std::find(loose_.begin(), loose_.end(), g.corners[i]) == loose_.end()) loose_.push_back(g.corners[i]);
+            }
+          }
           continue;
         }
         touched[static_cast<std::size_t>(a)] = touched[static_cast<std::size_t>(b)] = 1;
@@ -1031,6 +1049,10 @@ class FaceMerge {
   // the order found: each union would have met a third face in two edges
   // at its vertex.
   const std::vector<int>& stuck() const { return stuck_; }
+  // The corners of the pairs that had to be merged and could not, each
+  // once: the candidates for a forced drop when no stuck vertex can go (a
+  // union whose outline bends inwards at a corner of a nearly straight run).
+  const std::vector<int>& loose() const { return loose_; }
   // Whether a pair within kMergeDepth·τ of each other's planes is left
   // unmerged.
   bool unmerged() const { return unmerged_; }
@@ -1161,7 +1183,7 @@ class FaceMerge {
         x = region[static_cast<std::size_t>(x)] = region[static_cast<std::size_t>(region[static_cast<std::size_t>(x)])];
       return x;
     };
-    const double limit = kMergeDepth * tau;
+    const double limit = mergeLimit_;
     for (std::size_t t = 0; t < n; ++t)
       for (int k = 0; k < 3; ++k) {
         const int u = s_.nb[t][static_cast<std::size_t>(k)];
@@ -1351,11 +1373,14 @@ class FaceMerge {
   const Cloud& c_;
   const Surface& s_;
   const std::vector<int>& heightBound_;
+  // kMergeDepth·τ plus the rounding of two plane distances (ours and the
+  // tests'), each within 64u of the cloud's extent.
+  const double mergeLimit_;
   std::vector<int> parent_;
   std::vector<int> gid_;         // per root: its merged Group, or -1 for a single triangle
   std::vector<Group> merged_;
   std::vector<Vec3> tnormal_;    // per triangle: unit accurate normal
-  std::vector<int> stuck_;
+  std::vector<int> stuck_, loose_;
   bool unmerged_ = false;
   std::vector<char> inUnion_;  // meetsNeighboursAtEdges' marks, cleared after each use
 };
@@ -1504,6 +1529,12 @@ void build(const std::vector<Vec3>& input, const HullSettings& settings, HullRec
     bool dropped = false;
     for (std::size_t k = 0; k < merge.stuck().size() && forced < kMaxForcedDrops && !dropped; ++k)
       dropped = drops.forceDrop(merge.stuck()[k], &s);
+    if (!dropped && forced < kMaxForcedDrops) {
+      std::vector<std::pair<double, int>> loose;
+      for (int v : merge.loose()) loose.push_back({drops.gapOf(v, s), v});
+      std::sort(loose.begin(), loose.end());
+      for (std::size_t k = 0; k < loose.size() && k < kMaxLooseTries && !dropped; ++k) dropped = drops.forceDrop(loose[k].second, &s);
+    }
     if (!dropped) break;
     drops.run(&s);
   }
