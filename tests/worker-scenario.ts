@@ -70,14 +70,14 @@ function seeded(seed: number): () => number {
   };
 }
 
-/** An axis-aligned box or box-corner polytope keeps the identity rotation; everything else gets a random one. */
+/** A shape and its 7 pose numbers. */
 interface Placed {
   shape: ShapeInput;
   pose: number[];
-  /** Half extents of the shape as an axis-aligned box, when it is one at its pose. */
-  aabb?: Vec3;
 }
 
+/** Shapes with random sizes and positions in a 4-unit cube; the axis-aligned boxes and box-corner polytopes keep
+ *  the identity rotation (checkClosedForms recognizes them by it), everything else gets a random one. */
 export function makeScenario(seed: number): ScenarioInput {
   const rand = seeded(seed);
   const between = (lo: number, hi: number) => lo + (hi - lo) * rand();
@@ -94,11 +94,11 @@ export function makeScenario(seed: number): ScenarioInput {
   for (let i = 0; i < 10; i++) placed.push({ shape: { type: 'sphere', radius: between(0.3, 1.5) }, pose: [...position(), ...rotation()] });
   for (let i = 0; i < 4; i++) {
     const h = halves();
-    placed.push({ shape: { type: 'box', halfExtents: h }, pose: [...position(), ...IDENTITY], aabb: h });
+    placed.push({ shape: { type: 'box', halfExtents: h }, pose: [...position(), ...IDENTITY] });
   }
   for (let i = 0; i < 4; i++) {
     const h = halves();
-    placed.push({ shape: { type: 'polytope', points: corners(h) }, pose: [...position(), ...IDENTITY], aabb: h });
+    placed.push({ shape: { type: 'polytope', points: corners(h) }, pose: [...position(), ...IDENTITY] });
   }
   for (let i = 0; i < 3; i++) placed.push({ shape: { type: 'box', halfExtents: halves() }, pose: [...position(), ...rotation()] });
   for (let i = 0; i < 3; i++) {
@@ -199,8 +199,8 @@ export function bitsOf(a: Float64Array): bigint[] {
 const sub = (a: number[], b: number[]): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const norm = (v: number[]) => Math.hypot(v[0], v[1], v[2]);
 
-/** What the three queries must answer for one pair, or null where there is no closed form here. Fields that are
- *  undefined are not checked (a normal along one of two equally shallow axes could be either). */
+/** What the three queries must answer for one pair. `intersecting` is undefined for pairs within the tolerance of
+ *  touching, and `normal` where it is not unique (two equally shallow axes) or there is no overlap. */
 interface Expected {
   intersecting: boolean | undefined;
   distance: number;

@@ -3,8 +3,8 @@
 // and penetration for 276 pairs and transfers the Float64Arrays back. Its answers are checked
 //  - against closed forms (sphere–sphere, sphere–box and box–box with axis-aligned boxes) within 1e-9 of the scale;
 //  - bit for bit against the same batches on this thread. That is a fair reference for the pairs without a closed
-//    form: the code is the same wasm (both flavours embed or ship the same binary as the sources this thread
-//    loads) run on the same inputs, and the library is deterministic (no fast-math, no threads, no clocks), so any
+//    form: the same wasm (the wasm-file flavour's .wasm is the binary the default flavour inlines, which this thread
+//    loads) runs on the same inputs, and the library is deterministic (no fast-math, no threads, no clocks), so any
 //    difference would come from the trip to the worker and back — lost precision, a wrong pose, a reordered pair;
 //  - for bad input: the worker's CollidoscopeError arrives as plain data with its name, code and field, the same
 //    error this thread raises for the same input.
