@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "collidoscope/chung_wang.h"
+#include "collidoscope/closed_form.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/json.h"
@@ -40,6 +41,10 @@ struct Field {
 };
 
 bool readFinite(const double* in, int n, const Field& field, SceneError* err) {
+  // x − x is 0 for a finite x and NaN otherwise: one test for the common case.
+  double sum = 0;
+  for (int i = 0; i < n; ++i) sum += in[i] - in[i];
+  if (sum == 0) return true;
   for (int i = 0; i < n; ++i) {
     if (!std::isfinite(in[i]))
       return fail(err, "invalid-argument", field + ("[" + std::to_string(i) + "]"),
@@ -146,17 +151,32 @@ std::string layoutJson() {
   return w.str();
 }
 
-bool readPose(const double* in, const char* name, std::int64_t index, Transform* out, SceneError* err) {
+// What readPose checks: finite numbers, a position within kMaxMagnitude, a
+// rotation that is not the zero quaternion.
+static bool checkPose(const double* in, const char* name, std::int64_t index, SceneError* err) {
   const Field field{name, index};
   if (!readFinite(in, kPoseSize, field, err)) return false;
   for (int i = 0; i < 3; ++i)
     if (std::fabs(in[i]) > kMaxMagnitude)
       return fail(err, "invalid-argument", field + ("[" + std::to_string(i) + "]"), "must be at most 1e15 in magnitude");
-  double q[4] = {in[3], in[4], in[5], in[6]};
-  if (!normalizeRotation(q))
+  if (in[3] == 0 && in[4] == 0 && in[5] == 0 && in[6] == 0)
     return fail(err, "invalid-argument", field + "[3..6]", "the rotation must not be the zero quaternion");
-  out->position = vec(in);
-  out->rotation = {q[0], q[1], q[2], q[3]};
+  return true;
+}
+
+// A pose checkPose accepted, its rotation normalized.
+static Transform checkedPose(const double* in) {
+  double q[4] = {in[3], in[4], in[5], in[6]};
+  normalizeRotation(q);
+  Transform t;
+  t.position = vec(in);
+  t.rotation = {q[0], q[1], q[2], q[3]};
+  return t;
+}
+
+bool readPose(const double* in, const char* name, std::int64_t index, Transform* out, SceneError* err) {
+  if (!checkPose(in, name, index, err)) return false;
+  *out = checkedPose(in);
   return true;
 }
 
@@ -184,21 +204,22 @@ int Registry::add(Shape shape, SceneError* err) {
     }
     slot = static_cast<int>(slots_.size());
     slots_.push_back(std::make_unique<Entry>());
+    tags_.push_back(0);
   }
   Entry& e = *slots_[static_cast<std::size_t>(slot)];
   e.shape = std::move(shape);
   e.shape.pose = Transform{};
   e.live = true;
   e.generation = e.generation % kMaxGeneration + 1;
+  tags_[static_cast<std::size_t>(slot)] = e.generation;
   ++live_;
   return (e.generation << kSlotBits) | (slot + 1);
 }
 
 Registry::Entry* Registry::entry(int handle, const char* name, std::int64_t index, SceneError* err) {
   const int slot = (handle & kSlotMask) - 1;
-  if (handle <= 0 || slot < 0 || slot >= static_cast<int>(slots_.size()) ||
-      !slots_[static_cast<std::size_t>(slot)]->live ||
-      slots_[static_cast<std::size_t>(slot)]->generation != (handle >> kSlotBits)) {
+  if (handle <= 0 || slot < 0 || slot >= static_cast<int>(tags_.size()) ||
+      tags_[static_cast<std::size_t>(slot)] != (handle >> kSlotBits)) {
     fail(err, "disposed", Field{name, index}.str(), "the shape was disposed (or never created)");
     return nullptr;
   }
@@ -221,6 +242,7 @@ bool Registry::remove(int handle) {
   Entry* e = entry(handle, "", -1, &ignored);
   if (e == nullptr) return false;
   e->live = false;
+  tags_[static_cast<std::size_t>((handle & kSlotMask) - 1)] = 0;
   e->shape = Shape{};
   e->twin.reset();
   e->satHull.reset();
@@ -245,17 +267,24 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
     }
     shapeB->pose = poseB;
   }
+  // Pairs of points, spheres, segments and capsules have closed forms
+  // (closed_form.h), but not for the queries that show their algorithm.
+  const bool closed = shapeB != nullptr && (kind == Kind::Intersect || kind == Kind::Distance || kind == Kind::Penetration) &&
+                      closedFormOf(a.shape, *shapeB) != ClosedForm::None;
   switch (kind) {
     case Kind::Intersect: {
-      GjkCache c;
-      if (cache != nullptr) {
-        c.direction = vec(cache);
-        c.valid = cache[3] != 0;
-      }
-      const IntersectResult r = gjkIntersect(pa, PosedShape(*shapeB), GjkSettings{}, cache != nullptr ? &c : nullptr);
-      if (cache != nullptr) {
-        put(cache, c.direction);
-        cache[3] = c.valid ? 1 : 0;
+      IntersectResult r;
+      if (!(closed && closedIntersect(a.shape, *shapeB, &r))) {
+        GjkCache c;
+        if (cache != nullptr) {
+          c.direction = vec(cache);
+          c.valid = cache[3] != 0;
+        }
+        r = gjkIntersect(pa, PosedShape(*shapeB), GjkSettings{}, cache != nullptr ? &c : nullptr);
+        if (cache != nullptr) {
+          put(cache, c.direction);
+          cache[3] = c.valid ? 1 : 0;
+        }
       }
       constexpr int k = static_cast<int>(Kind::Intersect);
       out[AT(k, "intersecting")] = r.intersecting;
@@ -264,7 +293,8 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
     }
     case Kind::Distance: {
-      const DistanceResult r = gjkDistance(pa, PosedShape(*shapeB));
+      DistanceResult& r = distance_;
+      if (!(closed && closedDistance(a.shape, *shapeB, &r))) r = gjkDistance(pa, PosedShape(*shapeB));
       constexpr int k = static_cast<int>(Kind::Distance);
       out[AT(k, "distance")] = r.distance;
       put(out + AT(k, "pointA"), r.pointA);
@@ -274,7 +304,8 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
     }
     case Kind::Penetration: {
-      const PenetrationResult r = penetration(pa, PosedShape(*shapeB));
+      PenetrationResult r;
+      if (!(closed && closedPenetration(a.shape, *shapeB, &r))) r = penetration(pa, PosedShape(*shapeB));
       constexpr int k = static_cast<int>(Kind::Penetration);
       out[AT(k, "intersecting")] = r.intersecting;
       out[AT(k, "depth")] = r.depth;
@@ -442,8 +473,7 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
   // (but a sat pair whose shapes are too large for SAT stops it there).
   for (int i = 0; i < nShapes; ++i) {
     if (entry(handles[i], "shapes", i, err) == nullptr) return false;
-    Transform ignored;
-    if (!readPose(poses + static_cast<std::ptrdiff_t>(kPoseSize) * i, "poses", i, &ignored, err)) return false;
+    if (!checkPose(poses + static_cast<std::ptrdiff_t>(kPoseSize) * i, "poses", i, err)) return false;
   }
   for (std::int64_t q = 0; q < n; ++q) {
     for (int k = 0; k < perQuery; ++k) {
@@ -465,9 +495,8 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     const std::uint32_t ib = perQuery == 2 ? pairs[perQuery * q + 1] : ia;
     Entry& a = slotOf(handles[ia]);
     Entry* b = perQuery == 2 ? &slotOf(handles[ib]) : nullptr;
-    Transform poseA, poseB;
-    readPose(poses + kPoseSize * ia, "", -1, &poseA, err);
-    readPose(poses + kPoseSize * ib, "", -1, &poseB, err);
+    const Transform poseA = checkedPose(poses + kPoseSize * ia);
+    const Transform poseB = perQuery == 2 ? checkedPose(poses + kPoseSize * ib) : poseA;
     double* cache = kind == Kind::Intersect && caches != nullptr ? caches + kCacheSize * q : nullptr;
     const double* extra = extras != nullptr ? extras + kExtraSize * q : nullptr;
     if (!run(kind, a, poseA, b, poseB, extra, cache, out + stride * q, err)) {

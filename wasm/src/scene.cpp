@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "collidoscope/chung_wang.h"
+#include "collidoscope/closed_form.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/epa2d.h"
 #include "collidoscope/gjk.h"
@@ -307,7 +308,7 @@ const char* queryName(QueryKind q) { return kQueryNames[static_cast<int>(q)]; }
 
 bool normalizeRotation(double q[4]) {
   double m = 0;
-  for (int i = 0; i < 4; ++i) m = std::fmax(m, std::fabs(q[i]));
+  for (int i = 0; i < 4; ++i) m = std::fabs(q[i]) > m ? std::fabs(q[i]) : m;  // as fmax (NaN skipped), inlined
   if (!(m > 0)) return false;
   // A quaternion that is already unit to rounding is kept bit for bit, so
   // normalizing is idempotent and a scene written back out (permalinks,
@@ -837,6 +838,43 @@ static bool runChungWang(const Scene& scene, bool trace, std::string* json) {
   return true;
 }
 
+// A pair of points, spheres, segments and capsules (closed_form.h): the
+// answer from its closed form, traced as one frame. False, with nothing
+// written, when the general query answers the pair instead (a tiny scene).
+static bool runClosedForm(const Scene& scene, bool trace, std::string* json) {
+  const Shape &a = scene.shapes[0], &b = scene.shapes[1];
+  ClosedFormFrame frame;
+  JsonWriter w;
+  w.setPlanar(scene.dimension == 2);
+  const auto write = [&](const auto& result) {
+    if (!trace) {
+      put(w, result);
+      return;
+    }
+    w.beginObject().key("query").value(queryName(scene.query)).key("closedForm").value(closedFormName(frame.form));
+    w.key("frames").beginArray();
+    put(w, frame);
+    w.endArray().key("result");
+    put(w, result);
+    w.key("marginA").value(frame.radiusA).key("marginB").value(frame.radiusB).endObject();
+  };
+  if (scene.query == QueryKind::Intersect) {
+    IntersectResult r;
+    if (!closedIntersect(a, b, &r, &frame)) return false;
+    write(r);
+  } else if (scene.query == QueryKind::Distance) {
+    DistanceResult r;
+    if (!closedDistance(a, b, &r, &frame)) return false;
+    write(r);
+  } else {
+    PenetrationResult r;
+    if (!closedPenetration(a, b, &r, &frame, scene.dimension == 2)) return false;
+    write(r);
+  }
+  *json = w.str();
+  return true;
+}
+
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
   if (scene.query == QueryKind::Raycast) return runRaycast(scene, trace, json, err);
   if (scene.query == QueryKind::Hull) return runHull(scene, trace, json, err);
@@ -848,6 +886,10 @@ bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err
   if (scene.query == QueryKind::Sat) return runSat(scene, trace, json, err);
   if (scene.query == QueryKind::Shapecast) return runShapecast(scene, trace, json, err);
   if (scene.query == QueryKind::ChungWang) return runChungWang(scene, trace, json);
+  if ((scene.query == QueryKind::Intersect || scene.query == QueryKind::Distance ||
+       scene.query == QueryKind::Penetration) &&
+      closedFormOf(scene.shapes[0], scene.shapes[1]) != ClosedForm::None && runClosedForm(scene, trace, json))
+    return true;
   if (scene.query == QueryKind::Penetration) {
     if (scene.dimension == 2)
       return runPlanarPenetration(PosedShape(scene.shapes[0]), PosedShape(scene.shapes[1]), trace, json);

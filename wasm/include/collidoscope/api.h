@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "collidoscope/batch_layout.h"
+#include "collidoscope/gjk.h"
 #include "collidoscope/scene.h"
 #include "collidoscope/shapes.h"
 
@@ -119,8 +120,14 @@ class Registry {
   bool buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err);
 
   std::vector<std::unique_ptr<Entry>> slots_;
+  // Per slot: the live entry's generation, 0 when free. Handles are checked
+  // here, in one small array, without touching the entries.
+  std::vector<int> tags_;
   std::vector<int> free_;
   int live_ = 0;
+  // A distance query's result, kept between queries: its simplex is large,
+  // and a closed form (closed_form.h) writes only what it reports.
+  DistanceResult distance_;
 };
 
 // Reads and checks a pose (error fields "name[i]", or "name[index][i]" when

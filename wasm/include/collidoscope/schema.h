@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "collidoscope/chung_wang.h"
+#include "collidoscope/closed_form.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/epa2d.h"
 #include "collidoscope/gjk.h"
@@ -80,6 +81,14 @@ struct EnumNames<GjkStatus> {
   static constexpr const char* doc = "GJK's statuses (gjk.h GjkStatus).";
   static constexpr GjkStatus last = GjkStatus::Degenerate;
   static const char* name(GjkStatus s) { return gjkStatusName(s); }
+};
+
+template <>
+struct EnumNames<ClosedForm> {
+  static constexpr const char* ts = "ClosedFormName";
+  static constexpr const char* doc = "The closed forms of pairs whose cores are points and segments (closed_form.h).";
+  static constexpr ClosedForm last = ClosedForm::SegmentSegment;
+  static const char* name(ClosedForm f) { return closedFormName(f); }
 };
 
 template <>
@@ -322,13 +331,31 @@ struct Schema<GjkFrame> {
 };
 
 template <>
+struct Schema<ClosedFormFrame> {
+  static constexpr const char* name = "ClosedFormFrame";
+  static constexpr const char* doc =
+      "The one frame of a pair answered by a closed form (points, spheres, segments, capsules): the cores' closest "
+      "points, from which the answer follows.";
+  template <class V>
+  static void fields(V& v, const ClosedFormFrame& f) {
+    v.field("form", f.form, "Which cores: 'point-point', 'point-segment', 'segment-point' or 'segment-segment'.");
+    v.field("coreA", f.coreA, "The closest point of A's core (its centre, or a point of its segment).");
+    v.field("coreB", f.coreB, "The closest point of B's core.");
+    v.field("coreDistance", f.coreDistance, "|coreA − coreB|.");
+    v.field("radiusA", f.radiusA, "A's radius about its core (radius plus margin).");
+    v.field("radiusB", f.radiusB, "B's radius about its core.");
+    v.field("touching", f.touching, "Gaps up to this (the rounding bound 64u·S) count as touching.");
+  }
+};
+
+template <>
 struct Schema<IntersectResult> {
   static constexpr const char* name = "IntersectResult";
   static constexpr const char* doc = "Whether the shapes overlap (query \"intersect\").";
   template <class V>
   static void fields(V& v, const IntersectResult& r) {
     v.field("intersecting", r.intersecting, "True also when the shapes only touch.");
-    v.field("iterations", r.iterations, "GJK iterations.");
+    v.field("iterations", r.iterations, "GJK iterations (0 for a closed form).");
     v.field("status", r.status, "'converged' unless the iteration cap or rounding stopped GJK first.");
   }
 };
@@ -342,7 +369,7 @@ struct Schema<DistanceResult> {
     v.field("distance", r.distance, "Distance between the shapes; 0 when they overlap.");
     v.field("pointA", resultVec(r.pointA), "The point of A nearest B.");
     v.field("pointB", resultVec(r.pointB), "The point of B nearest A.");
-    v.field("iterations", r.iterations, "GJK iterations.");
+    v.field("iterations", r.iterations, "GJK iterations (0 for a closed form).");
     v.field("status", r.status, "'converged' unless the iteration cap or rounding stopped GJK first.");
   }
 };
@@ -359,7 +386,7 @@ struct Schema<PenetrationResult> {
             "Unit vector: move B by depth·normal to separate it from A. Always finite.");
     v.field("pointA", resultVec(r.pointA), "On A; pointA − pointB = depth·normal (the closest points when apart).");
     v.field("pointB", resultVec(r.pointB), "On B.");
-    v.field("iterations", r.iterations, "EPA iterations (0 when GJK alone decided).");
+    v.field("iterations", r.iterations, "EPA iterations (0 when GJK alone decided, and for a closed form).");
     v.field("status", r.status, "How EPA ended.");
   }
 };
