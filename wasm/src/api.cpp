@@ -27,7 +27,11 @@ constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
 const char* const kKindNames[] = {"intersect", "distance", "penetration", "chungwang", "sat", "raycast", "shapecast"};
 
 bool fail(SceneError* err, const char* code, const std::string& field, const std::string& message) {
-  *err = {code, field, message};
+  // Assigned member by member: the strings keep their buffers, so an error
+  // repeated costs no allocation.
+  err->code = code;
+  err->field = field;
+  err->message = message;
   return false;
 }
 
