@@ -158,6 +158,13 @@ std::string layoutJson() {
 // What readPose checks: finite numbers, a position within kMaxMagnitude, a
 // rotation that is not the zero quaternion.
 static bool checkPose(const double* in, const char* name, std::int64_t index, SceneError* err) {
+  // The common case in one pass: finite (x − x is 0), the position within
+  // kMaxMagnitude, the rotation not zero; the checks below name a problem.
+  double finite = 0;
+  for (int i = 0; i < kPoseSize; ++i) finite += in[i] - in[i];
+  if (finite == 0 && std::fabs(in[0]) <= kMaxMagnitude && std::fabs(in[1]) <= kMaxMagnitude &&
+      std::fabs(in[2]) <= kMaxMagnitude && (in[3] != 0 || in[4] != 0 || in[5] != 0 || in[6] != 0))
+    return true;
   const Field field{name, index};
   if (!readFinite(in, kPoseSize, field, err)) return false;
   for (int i = 0; i < 3; ++i)
@@ -178,6 +185,18 @@ static Transform checkedPose(const double* in) {
   return t;
 }
 
+// The core of a shape with a closed form at a pose checkPose accepted: a
+// point core needs only the position (its rotation is not normalized).
+static Core batchCore(const Shape& s, const double* pose) {
+  if (s.type == ShapeType::Sphere || s.type == ShapeType::Point) {
+    Core c;
+    c.p0 = c.p1 = Vec3{pose[0], pose[1], pose[2]};
+    c.radius = coreRadius(s);
+    return c;
+  }
+  return coreOf(s, checkedPose(pose));
+}
+
 bool readPose(const double* in, const char* name, std::int64_t index, Transform* out, SceneError* err) {
   if (!checkPose(in, name, index, err)) return false;
   *out = checkedPose(in);
@@ -189,6 +208,7 @@ struct Registry::Entry {
   std::unique_ptr<Shape> twin;  // a second copy for queries of the shape against itself
   std::unique_ptr<SatHull> satHull;
   SatStatus satStatus = SatStatus::Ok;
+  bool closed = false;  // its core is a point or a segment (closed_form.h)
   bool live = false;
   int generation = 0;
 };
@@ -213,6 +233,7 @@ int Registry::add(Shape shape, SceneError* err) {
   Entry& e = *slots_[static_cast<std::size_t>(slot)];
   e.shape = std::move(shape);
   e.shape.pose = Transform{};
+  e.closed = hasClosedForm(e.shape);
   e.live = true;
   e.generation = e.generation % kMaxGeneration + 1;
   tags_[static_cast<std::size_t>(slot)] = e.generation;
@@ -255,10 +276,67 @@ bool Registry::remove(int handle) {
   return true;
 }
 
+// The results of the queries with closed forms, in their batch layouts.
+void putResult(const IntersectResult& r, double* out) {
+  constexpr int k = static_cast<int>(Kind::Intersect);
+  out[AT(k, "intersecting")] = r.intersecting;
+  out[AT(k, "iterations")] = r.iterations;
+  out[AT(k, "status")] = static_cast<double>(r.status);
+}
+void putResult(const DistanceResult& r, double* out) {
+  constexpr int k = static_cast<int>(Kind::Distance);
+  out[AT(k, "distance")] = r.distance;
+  put(out + AT(k, "pointA"), r.pointA);
+  put(out + AT(k, "pointB"), r.pointB);
+  out[AT(k, "iterations")] = r.iterations;
+  out[AT(k, "status")] = static_cast<double>(r.status);
+}
+void putResult(const PenetrationResult& r, double* out) {
+  constexpr int k = static_cast<int>(Kind::Penetration);
+  out[AT(k, "intersecting")] = r.intersecting;
+  out[AT(k, "depth")] = r.depth;
+  put(out + AT(k, "normal"), r.normal);
+  put(out + AT(k, "pointA"), r.pointA);
+  put(out + AT(k, "pointB"), r.pointB);
+  out[AT(k, "iterations")] = r.iterations;
+  out[AT(k, "status")] = static_cast<double>(r.status);
+}
+
+bool closedKind(Kind kind) { return kind == Kind::Intersect || kind == Kind::Distance || kind == Kind::Penetration; }
+
+// A query of a closed kind on two cores (closed_form.h), written to out;
+// false (nothing written) when the general query must answer it.
+bool answerClosed(Kind kind, const Core& a, const Core& b, DistanceResult* scratch, double* out) {
+  switch (kind) {
+    case Kind::Intersect: {
+      IntersectResult r;
+      if (!closedIntersect(a, b, &r)) return false;
+      putResult(r, out);
+      return true;
+    }
+    case Kind::Distance:
+      if (!closedDistance(a, b, scratch)) return false;
+      putResult(*scratch, out);
+      return true;
+    case Kind::Penetration: {
+      PenetrationResult r;
+      if (!closedPenetration(a, b, &r)) return false;
+      putResult(r, out);
+      return true;
+    }
+    default: return false;
+  }
+}
+
 // Runs one query on posed entries. b is null for raycast. When a and b are
 // the same entry, B uses the entry's twin so each keeps its own pose.
 bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB,
                    const double* extra, double* cache, double* out, SceneError* err) {
+  // Pairs of points, spheres, segments and capsules have closed forms
+  // (closed_form.h) for intersect, distance and penetration.
+  if (b != nullptr && closedKind(kind) && a.closed && b->closed &&
+      answerClosed(kind, coreOf(a.shape, poseA), coreOf(b->shape, poseB), &distance_, out))
+    return true;
   a.shape.pose = poseA;
   const PosedShape pa(a.shape);
   Shape* shapeB = nullptr;
@@ -271,55 +349,28 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
     }
     shapeB->pose = poseB;
   }
-  // Pairs of points, spheres, segments and capsules have closed forms
-  // (closed_form.h), but not for the queries that show their algorithm.
-  const bool closed = shapeB != nullptr && (kind == Kind::Intersect || kind == Kind::Distance || kind == Kind::Penetration) &&
-                      closedFormOf(a.shape, *shapeB) != ClosedForm::None;
   switch (kind) {
     case Kind::Intersect: {
-      IntersectResult r;
-      if (!(closed && closedIntersect(a.shape, *shapeB, &r))) {
-        GjkCache c;
-        if (cache != nullptr) {
-          c.direction = vec(cache);
-          c.valid = cache[3] != 0;
-        }
-        r = gjkIntersect(pa, PosedShape(*shapeB), GjkSettings{}, cache != nullptr ? &c : nullptr);
-        if (cache != nullptr) {
-          put(cache, c.direction);
-          cache[3] = c.valid ? 1 : 0;
-        }
+      GjkCache c;
+      if (cache != nullptr) {
+        c.direction = vec(cache);
+        c.valid = cache[3] != 0;
       }
-      constexpr int k = static_cast<int>(Kind::Intersect);
-      out[AT(k, "intersecting")] = r.intersecting;
-      out[AT(k, "iterations")] = r.iterations;
-      out[AT(k, "status")] = static_cast<double>(r.status);
+      const IntersectResult r = gjkIntersect(pa, PosedShape(*shapeB), GjkSettings{}, cache != nullptr ? &c : nullptr);
+      if (cache != nullptr) {
+        put(cache, c.direction);
+        cache[3] = c.valid ? 1 : 0;
+      }
+      putResult(r, out);
       return true;
     }
-    case Kind::Distance: {
-      DistanceResult& r = distance_;
-      if (!(closed && closedDistance(a.shape, *shapeB, &r))) r = gjkDistance(pa, PosedShape(*shapeB));
-      constexpr int k = static_cast<int>(Kind::Distance);
-      out[AT(k, "distance")] = r.distance;
-      put(out + AT(k, "pointA"), r.pointA);
-      put(out + AT(k, "pointB"), r.pointB);
-      out[AT(k, "iterations")] = r.iterations;
-      out[AT(k, "status")] = static_cast<double>(r.status);
+    case Kind::Distance:
+      distance_ = gjkDistance(pa, PosedShape(*shapeB));
+      putResult(distance_, out);
       return true;
-    }
-    case Kind::Penetration: {
-      PenetrationResult r;
-      if (!(closed && closedPenetration(a.shape, *shapeB, &r))) r = penetration(pa, PosedShape(*shapeB));
-      constexpr int k = static_cast<int>(Kind::Penetration);
-      out[AT(k, "intersecting")] = r.intersecting;
-      out[AT(k, "depth")] = r.depth;
-      put(out + AT(k, "normal"), r.normal);
-      put(out + AT(k, "pointA"), r.pointA);
-      put(out + AT(k, "pointB"), r.pointB);
-      out[AT(k, "iterations")] = r.iterations;
-      out[AT(k, "status")] = static_cast<double>(r.status);
+    case Kind::Penetration:
+      putResult(penetration(pa, PosedShape(*shapeB)), out);
       return true;
-    }
     case Kind::ChungWang: {
       const ChungWangResult r = chungWangIntersect(pa, PosedShape(*shapeB));
       constexpr int k = static_cast<int>(Kind::ChungWang);
@@ -494,16 +545,22 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
       return false;
   }
   const int stride = kResultStride[static_cast<int>(kind)];
+  const bool closed = closedKind(kind);
   for (std::int64_t q = 0; q < n; ++q) {
     const std::uint32_t ia = pairs[perQuery * q];
     const std::uint32_t ib = perQuery == 2 ? pairs[perQuery * q + 1] : ia;
     Entry& a = slotOf(handles[ia]);
     Entry* b = perQuery == 2 ? &slotOf(handles[ib]) : nullptr;
+    double* answer = out + stride * q;
+    if (closed && a.closed && b->closed &&
+        answerClosed(kind, batchCore(a.shape, poses + kPoseSize * ia), batchCore(b->shape, poses + kPoseSize * ib),
+                     &distance_, answer))
+      continue;
     const Transform poseA = checkedPose(poses + kPoseSize * ia);
     const Transform poseB = perQuery == 2 ? checkedPose(poses + kPoseSize * ib) : poseA;
     double* cache = kind == Kind::Intersect && caches != nullptr ? caches + kCacheSize * q : nullptr;
     const double* extra = extras != nullptr ? extras + kExtraSize * q : nullptr;
-    if (!run(kind, a, poseA, b, poseB, extra, cache, out + stride * q, err)) {
+    if (!run(kind, a, poseA, b, poseB, extra, cache, answer, err)) {
       err->field = Field{"pairs", perQuery * q}.str();
       return false;
     }

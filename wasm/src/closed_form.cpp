@@ -16,24 +16,6 @@ bool pointOrSegment(ShapeType t) {
 }
 bool isSegment(ShapeType t) { return t == ShapeType::Segment || t == ShapeType::Capsule; }
 
-// The core's end points in world space (equal for a point core): the
-// support points GJK gets.
-void coreEnds(const Shape& s, Vec3* p0, Vec3* p1) {
-  switch (s.type) {
-    case ShapeType::Segment:
-      *p0 = s.pose.apply(s.points[0]);
-      *p1 = s.pose.apply(s.points[1]);
-      return;
-    case ShapeType::Capsule:
-      *p0 = s.pose.apply({0, -s.halfHeight, 0});
-      *p1 = s.pose.apply({0, s.halfHeight, 0});
-      return;
-    default:
-      *p0 = *p1 = s.pose.position;
-      return;
-  }
-}
-
 double clamp01(double x) { return x < 0 ? 0 : (x > 1 ? 1 : x); }
 
 // Whether two segment directions are not parallel (to rounding).
@@ -62,8 +44,6 @@ Vec3 across(const Vec3& d1, const Vec3& d2) {
   return m * (1 / length(m));
 }
 
-double larger(double x, double y) { return x > y ? x : y; }  // for numbers, not NaN
-
 // The closest core points of the pair and the rounding bound; false for a
 // tiny scene.
 struct Cores {
@@ -71,24 +51,28 @@ struct Cores {
   Vec3 dA, dB;  // the cores' directions (zero for points)
 };
 
-bool closest(const Shape& a, const Shape& b, Cores* c) {
-  Vec3 a0, a1, b0, b1;
-  coreEnds(a, &a0, &a1);
-  coreEnds(b, &b0, &b1);
+bool closest(const Core& a, const Core& b, Cores* c) {
   ClosedFormFrame& f = c->f;
-  f.radiusA = coreRadius(a);
-  f.radiusB = coreRadius(b);
-  const double scale = larger(larger(maxAbs(a0), maxAbs(a1)), larger(maxAbs(b0), maxAbs(b1)));
-  if (!(larger(scale, larger(f.radiusA, f.radiusB)) >= kTinyScene)) return false;
-  double s = 0, t = 0;
-  closestOnSegments(a0, a1, b0, b1, &s, &t);
-  c->dA = a1 - a0;
-  c->dB = b1 - b0;
-  f.form = closedFormOf(a, b);
-  f.coreA = s == 0 ? a0 : (s == 1 ? a1 : a0 + c->dA * s);
-  f.coreB = t == 0 ? b0 : (t == 1 ? b1 : b0 + c->dB * t);
-  f.coreDistance = length(f.coreA - f.coreB);
+  f.radiusA = a.radius;
+  f.radiusB = b.radius;
+  const double scale = maxOfNonNegative(maxOfNonNegative(maxAbs(a.p0), maxAbs(a.p1)),
+                                        maxOfNonNegative(maxAbs(b.p0), maxAbs(b.p1)));
+  if (!(scale >= kTinyScene || a.radius >= kTinyScene || b.radius >= kTinyScene)) return false;
+  f.form = a.segment ? (b.segment ? ClosedForm::SegmentSegment : ClosedForm::SegmentPoint)
+                     : (b.segment ? ClosedForm::PointSegment : ClosedForm::PointPoint);
   f.touching = kRoundingBound * scale;
+  if (!a.segment && !b.segment) {
+    f.coreA = a.p0;
+    f.coreB = b.p0;
+  } else {
+    double s = 0, t = 0;
+    closestOnSegments(a.p0, a.p1, b.p0, b.p1, &s, &t);
+    c->dA = a.p1 - a.p0;
+    c->dB = b.p1 - b.p0;
+    f.coreA = s == 0 ? a.p0 : (s == 1 ? a.p1 : a.p0 + c->dA * s);
+    f.coreB = t == 0 ? b.p0 : (t == 1 ? b.p1 : b.p0 + c->dB * t);
+  }
+  f.coreDistance = length(f.coreA - f.coreB);
   return true;
 }
 
@@ -110,6 +94,29 @@ ClosedForm closedFormOf(const Shape& a, const Shape& b) {
   const bool sa = isSegment(a.type), sb = isSegment(b.type);
   return sa ? (sb ? ClosedForm::SegmentSegment : ClosedForm::SegmentPoint)
             : (sb ? ClosedForm::PointSegment : ClosedForm::PointPoint);
+}
+
+bool hasClosedForm(const Shape& s) { return pointOrSegment(s.type); }
+
+Core coreOf(const Shape& s, const Transform& pose) {
+  Core c;
+  c.radius = coreRadius(s);
+  switch (s.type) {
+    case ShapeType::Segment:
+      c.segment = true;
+      c.p0 = pose.apply(s.points[0]);
+      c.p1 = pose.apply(s.points[1]);
+      break;
+    case ShapeType::Capsule:
+      c.segment = true;
+      c.p0 = pose.apply({0, -s.halfHeight, 0});
+      c.p1 = pose.apply({0, s.halfHeight, 0});
+      break;
+    default:
+      c.p0 = c.p1 = pose.position;
+      break;
+  }
+  return c;
 }
 
 void closestOnSegments(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1, double* s, double* t) {
@@ -146,7 +153,7 @@ void closestOnSegments(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec
   *t = tt;
 }
 
-bool closedIntersect(const Shape& a, const Shape& b, IntersectResult* out, ClosedFormFrame* frame) {
+bool closedIntersect(const Core& a, const Core& b, IntersectResult* out, ClosedFormFrame* frame) {
   Cores c;
   if (!closest(a, b, &c)) return false;
   if (frame != nullptr) *frame = c.f;
@@ -156,7 +163,7 @@ bool closedIntersect(const Shape& a, const Shape& b, IntersectResult* out, Close
   return true;
 }
 
-bool closedDistance(const Shape& a, const Shape& b, DistanceResult* out, ClosedFormFrame* frame) {
+bool closedDistance(const Core& a, const Core& b, DistanceResult* out, ClosedFormFrame* frame) {
   Cores c;
   if (!closest(a, b, &c)) return false;
   const ClosedFormFrame& f = c.f;
@@ -185,7 +192,7 @@ bool closedDistance(const Shape& a, const Shape& b, DistanceResult* out, ClosedF
   return true;
 }
 
-bool closedPenetration(const Shape& a, const Shape& b, PenetrationResult* out, ClosedFormFrame* frame, bool planar) {
+bool closedPenetration(const Core& a, const Core& b, PenetrationResult* out, ClosedFormFrame* frame, bool planar) {
   Cores c;
   if (!closest(a, b, &c)) return false;
   if (planar && c.f.coreDistance <= c.f.touching && crossing(c.dA, c.dB)) return false;
@@ -222,6 +229,16 @@ bool closedPenetration(const Shape& a, const Shape& b, PenetrationResult* out, C
     out->pointB = f.coreB - n * f.radiusB;
   }
   return true;
+}
+
+bool closedIntersect(const Shape& a, const Shape& b, IntersectResult* out, ClosedFormFrame* frame) {
+  return closedIntersect(coreOf(a), coreOf(b), out, frame);
+}
+bool closedDistance(const Shape& a, const Shape& b, DistanceResult* out, ClosedFormFrame* frame) {
+  return closedDistance(coreOf(a), coreOf(b), out, frame);
+}
+bool closedPenetration(const Shape& a, const Shape& b, PenetrationResult* out, ClosedFormFrame* frame, bool planar) {
+  return closedPenetration(coreOf(a), coreOf(b), out, frame, planar);
 }
 
 }  // namespace collidoscope

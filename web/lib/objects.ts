@@ -95,6 +95,11 @@ export class ConvexShape {
     return this.#handle === 0;
   }
 
+  /** @internal The registry handle, 0 after dispose() (batch()'s fast path; handle() names the problem). */
+  rawHandle(): number {
+    return this.#handle;
+  }
+
   /** @internal The registry handle; throws 'disposed' after dispose(). */
   handle(field: string): number {
     if (this.#handle === 0) throw new CollidoscopeError('disposed', field, 'the shape was disposed');
@@ -759,6 +764,27 @@ function copyNumbers(heap: Float64Array | Uint32Array, at: number, v: ArrayLike<
 }
 
 /**
+ * The shapes' handles into heap32 from index `at`. The common case (live shapes of this module) reads each
+ * handle directly; anything else (a disposed shape, a stranger, a Proxy whose traps throw) is named by
+ * shapeHandle.
+ */
+function writeHandles(heap32: Int32Array, at: number, shapes: readonly ConvexShape[]): void {
+  try {
+    for (let i = 0; i < shapes.length; i++) {
+      const s = shapes[i];
+      const h = s instanceof ConvexShape ? s.rawHandle() : 0;
+      if (h === 0) {
+        heap32[at + i] = shapeHandle(s, `shapes[${i}]`);
+        continue;
+      }
+      heap32[at + i] = h;
+    }
+  } catch (e) {
+    throw unreadable(e, 'shapes');
+  }
+}
+
+/**
  * Answers many queries in one call, without crossing into wasm once per pair. `shapes` lists the shapes,
  * `poses` holds 7 numbers per shape ([x, y, z, qx, qy, qz, qw]; Float64Array or Float32Array), and `pairs` 2
  * shape indices per query (raycast: 1, with `options.rays`). Returns batchLayout(query).stride numbers per
@@ -818,13 +844,6 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   if (!(out instanceof Float64Array) || out.length < stride * n) {
     throw new CollidoscopeError('invalid-argument', 'options.out', `must be a Float64Array of at least ${stride * n} numbers`);
   }
-  let handles: number[];
-  try {
-    handles = shapes.map((s, i) => shapeHandle(s, `shapes[${i}]`));
-  } catch (e) {
-    throw unreadable(e, 'shapes');
-  }
-
   // One arena: doubles first (8-byte aligned), then the 4-byte handles and indices.
   const dPoses = 0;
   const dExtras = dPoses + POSE * nShapes;
@@ -834,6 +853,9 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   const base = arenaOf(m, 8 * doubles + 4 * (nShapes + nIndices));
   const f64 = m.HEAPF64;
   const at = base >> 3;
+  const iHandles = (base + 8 * doubles) >> 2;
+  const iPairs = iHandles + nShapes;
+  writeHandles(m.HEAP32, iHandles, shapes);
   copyNumbers(f64, at + dPoses, poses, 'poses');
   if (extras) {
     if (extraPer === 7) copyNumbers(f64, at + dExtras, extras, `options.${extraName}`);
@@ -850,20 +872,28 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
     }
   }
   if (caches) f64.set(caches, at + dCaches);
-  const iHandles = (base + 8 * doubles) >> 2;
-  const iPairs = iHandles + nShapes;
-  m.HEAP32.set(handles, iHandles);
   const u32 = m.HEAPU32;
-  try {
-    for (let i = 0; i < nIndices; i++) {
-      const v = (pairs as ArrayLike<number>)[i];
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= nShapes) {
-        throw new CollidoscopeError('invalid-argument', `pairs[${i}]`, `must be a shape index from 0 to ${nShapes - 1}, got ${describe(v)}`);
-      }
-      u32[iPairs + i] = v;
+  if (pairs instanceof Uint32Array) {
+    // Whole numbers ≥ 0 already: only the range is checked, then one copy.
+    let largest = 0;
+    for (let i = 0; i < nIndices; i++) if (pairs[i] > largest) largest = pairs[i];
+    if (largest >= nShapes) {
+      const i = pairs.findIndex((v) => v >= nShapes);
+      throw new CollidoscopeError('invalid-argument', `pairs[${i}]`, `must be a shape index from 0 to ${nShapes - 1}, got ${pairs[i]}`);
     }
-  } catch (e) {
-    throw unreadable(e, 'pairs');
+    u32.set(pairs, iPairs);
+  } else {
+    try {
+      for (let i = 0; i < nIndices; i++) {
+        const v = (pairs as ArrayLike<number>)[i];
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= nShapes) {
+          throw new CollidoscopeError('invalid-argument', `pairs[${i}]`, `must be a shape index from 0 to ${nShapes - 1}, got ${describe(v)}`);
+        }
+        u32[iPairs + i] = v;
+      }
+    } catch (e) {
+      throw unreadable(e, 'pairs');
+    }
   }
   const ok = m._cds_batch(
     KINDS.indexOf(q), iHandles << 2, nShapes, base + 8 * dPoses, iPairs << 2, n,

@@ -48,6 +48,27 @@ struct ClosedFormFrame {
   double touching = 0;       // the rounding bound 64u·S below which gaps count as touching
 };
 
+// Whether the shape's core is a point or a segment (a pair of two such has
+// a closed form).
+bool hasClosedForm(const Shape& s);
+
+// The core of a shape that has a closed form, at a pose (unit rotation):
+// its end points (equal for a point core: the pose's position) and radius.
+struct Core {
+  Vec3 p0, p1;
+  double radius = 0;
+  bool segment = false;
+};
+Core coreOf(const Shape& s, const Transform& pose);
+inline Core coreOf(const Shape& s) { return coreOf(s, s.pose); }
+
+// The pair's answer from the cores, as below (the object API's batch reads
+// the cores straight from its poses).
+bool closedIntersect(const Core& a, const Core& b, IntersectResult* out, ClosedFormFrame* frame = nullptr);
+bool closedDistance(const Core& a, const Core& b, DistanceResult* out, ClosedFormFrame* frame = nullptr);
+bool closedPenetration(const Core& a, const Core& b, PenetrationResult* out, ClosedFormFrame* frame = nullptr,
+                       bool planar = false);
+
 // The pair's answer when closedFormOf(a, b) != None, written into *out
 // (every field the general query reports; a DistanceResult's simplex is
 // left empty), and its frame when `frame` is given. False, with nothing

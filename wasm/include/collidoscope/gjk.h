@@ -134,7 +134,7 @@ inline double absoluteBound(const GjkSettings& s) {
   return std::fmax(s.absoluteTolerance, kRoundingBound);
 }
 
-inline double magnitudeOf(const SimplexVertex& s) { return std::fmax(maxAbs(s.a), maxAbs(s.b)); }
+inline double magnitudeOf(const SimplexVertex& s) { return maxOfNonNegative(maxAbs(s.a), maxAbs(s.b)); }
 
 // Sideways steps. In exact arithmetic ‖v‖ strictly decreases while the gap
 // is positive; rounded, the new v can come out a hair longer although its
@@ -235,10 +235,10 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     ++iteration;
     const Vec3 direction = -v;
     const SimplexVertex w = minkowskiSupport(shapeA, shapeB, direction);
-    scale = std::fmax(scale, detail::magnitudeOf(w));
+    scale = maxOfNonNegative(scale, detail::magnitudeOf(w));
     const double vw = dot(v, w.w);
     const double gap = vv - vw;
-    const double tolerance = std::fmax(settings.relativeTolerance * vv, detail::absoluteBound(settings) * std::sqrt(vv) * scale);
+    const double tolerance = maxOfNonNegative(settings.relativeTolerance * vv, detail::absoluteBound(settings) * std::sqrt(vv) * scale);
 
     bool stop = false;
     if (gap <= tolerance) {
@@ -422,11 +422,11 @@ IntersectResult gjkIntersect(const SA& shapeA, const SB& shapeB, const GjkSettin
     ++iteration;
     const Vec3 direction = -v;
     const SimplexVertex w = minkowskiSupport(shapeA, shapeB, direction);
-    scale = std::fmax(scale, detail::magnitudeOf(w));
+    scale = maxOfNonNegative(scale, detail::magnitudeOf(w));
     const double tau = kRoundingBound * scale;
     const double vNorm = std::sqrt(vv);
     const double vw = dot(v, w.w);
-    const double tolerance = std::fmax(settings.relativeTolerance * vv, detail::absoluteBound(settings) * vNorm * scale);
+    const double tolerance = maxOfNonNegative(settings.relativeTolerance * vv, detail::absoluteBound(settings) * vNorm * scale);
 
     // v·w/‖v‖ is a lower bound on the core distance.
     if (vw > (radius + tau) * vNorm) {

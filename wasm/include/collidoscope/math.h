@@ -40,8 +40,14 @@ constexpr Vec3 cross(const Vec3& a, const Vec3& b) {
 }
 constexpr double lengthSquared(const Vec3& v) { return dot(v, v); }
 inline double length(const Vec3& v) { return std::sqrt(dot(v, v)); }
+// std::fmax's answer for numbers not below +0 (a NaN argument ignored)
+// without its library call: WebAssembly's f64.max returns NaN for a NaN
+// argument, so std::fmax is a function call there, in the queries' inner
+// loops.
+inline double maxOfNonNegative(double a, double b) { return a > b || b != b ? a : b; }
+
 inline double maxAbs(const Vec3& v) {
-  return std::fmax(std::fabs(v.x), std::fmax(std::fabs(v.y), std::fabs(v.z)));
+  return maxOfNonNegative(std::fabs(v.x), maxOfNonNegative(std::fabs(v.y), std::fabs(v.z)));
 }
 inline bool isFinite(const Vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
