@@ -65,6 +65,8 @@ export function renderStepper(index: number, count: number, playing: boolean, sp
   const play = $('play') as HTMLButtonElement;
   play.textContent = playing ? '⏸ Pause' : '▶ Play';
   play.setAttribute('aria-label', playing ? 'Pause' : 'Play');
+  // One step (a closed form) has nothing to play.
+  play.disabled = count <= 1 && !playing;
   ($('first') as HTMLButtonElement).disabled = index <= 0;
   ($('prev') as HTMLButtonElement).disabled = index <= 0;
   ($('next') as HTMLButtonElement).disabled = index >= count - 1;
