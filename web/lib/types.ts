@@ -2,7 +2,7 @@
 // index.ts). Every result and trace frame is declared once, in C++ (wasm/include/collidoscope/schema.h), and
 // its interface generated into generated-schema.ts with the names of the statuses, reasons and kinds; this file
 // re-exports them, narrows what the scene API cannot return, and adds what the TypeScript side adds: a frame's
-// caption and a trace's pseudocode (captions.ts).
+// caption and a trace's pseudocode (captions.ts), and isClosedForm(), which tells a closed form's trace apart.
 import type * as schema from './generated-schema';
 import type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
