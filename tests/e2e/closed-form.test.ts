@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encodeLink, init, run, trace, type Scene, type Scene2D } from '../../web/lib/index';
 import { useServerAndBrowser } from './harness';
-import { captionText, colourPixels, counterText, openPage, state, type PageState } from './page-helpers';
+import { captionText, colourPixels, counterText, openPage, state } from './page-helpers';
 
 const env = useServerAndBrowser();
 
@@ -17,8 +17,6 @@ beforeAll(async () => {
   await init();
 });
 
-type State = PageState & { closedForm: string | null };
-const closedState = async (page: Page) => (await state(page)) as State;
 
 const capsuleAndBall: Scene = {
   version: 1, query: 'distance',
@@ -45,7 +43,7 @@ describe('a closed form on the page', () => {
   it('3D: one step naming the form, its caption, three lines with the last lit, the values; a box brings GJK back', async () => {
     const { page, errors } = await openPage(env.browser, env.url + encodeLink(capsuleAndBall).replace(/^.*#/, '#'));
     try {
-      let s = await closedState(page);
+      let s = await state(page);
       expect(s.error).toBeNull();
       expect(s.frameCount).toBe(1);
       expect(s.frameKind).toBe('closed-form');
@@ -64,7 +62,7 @@ describe('a closed form on the page', () => {
       // Nothing to step: the buttons are off, and the keys leave the step where it is.
       for (const b of ['#first', '#prev', '#play', '#next', '#last']) expect(await page.isDisabled(b), b).toBe(true);
       await page.keyboard.press('ArrowRight');
-      expect((await closedState(page)).frameIndex).toBe(0);
+      expect((await state(page)).frameIndex).toBe(0);
       // No plot; predict mode says there is nothing to predict.
       expect(await visible(page, '#plot')).toBe(false);
       await page.click('#predict');
@@ -78,7 +76,7 @@ describe('a closed form on the page', () => {
       // Another query on the same pair: still the closed form, with its own last line.
       await page.selectOption('#query', 'penetration');
       await page.waitForFunction(() => (window as any).__collidoscope.scene?.query === 'penetration');
-      s = await closedState(page);
+      s = await state(page);
       expect([s.frameCount, s.closedForm]).toEqual([1, 'segment-point']);
       expect(await captionText(page)).toBe('Closed form (segment–point): the closest point of A\'s core segment to B\'s centre is 2 away, more than the radii 0.5 + 0.25: separated, no penetration.');
       expect(await page.textContent('#pseudocode li.active')).toMatch(/^depth ← r_A \+ r_B − d/);
@@ -89,7 +87,7 @@ describe('a closed form on the page', () => {
       // B becomes a box: GJK's steps, its pseudocode and its plot are back.
       await page.selectOption('#type-b', 'box');
       await page.waitForFunction(() => (window as any).__collidoscope.scene?.shapes[1].type === 'box');
-      s = await closedState(page);
+      s = await state(page);
       const gjk = trace({ ...(s.scene as unknown as Scene) });
       expect('closedForm' in gjk).toBe(false);
       expect(s.closedForm).toBeNull();
@@ -104,7 +102,7 @@ describe('a closed form on the page', () => {
       // And back to a sphere: the closed form again.
       await page.selectOption('#type-b', 'sphere');
       await page.waitForFunction(() => (window as any).__collidoscope.scene?.shapes[1].type === 'sphere');
-      s = await closedState(page);
+      s = await state(page);
       expect([s.frameCount, s.closedForm, s.frameIndex]).toEqual([1, 'segment-point', 0]);
       expect(errors).toEqual([]);
     } finally {
@@ -121,7 +119,7 @@ describe('a closed form on the page', () => {
     };
     const { page, errors } = await openPage(env.browser, env.url + encodeLink(flat).replace(/^.*#/, '#'));
     try {
-      let s = await closedState(page);
+      let s = await state(page);
       expect(s.error).toBeNull();
       expect([s.frameCount, s.frameKind, s.closedForm]).toEqual([1, 'closed-form', 'segment-point']);
       expect(s.result).toEqual(run(flat));
@@ -137,7 +135,7 @@ describe('a closed form on the page', () => {
 
       await page.selectOption('#type2d-b', 'polygon');
       await page.waitForFunction(() => (window as any).__collidoscope.scene?.shapes[1].type === 'polygon');
-      s = await closedState(page);
+      s = await state(page);
       expect(s.closedForm).toBeNull();
       expect(s.frameCount).toBe(trace(s.scene as unknown as Scene2D).frames.length);
       expect(s.frameCount).toBeGreaterThan(1);
@@ -159,7 +157,7 @@ describe('a closed form on the page', () => {
       const index = await page.$eval('#gallery', (sel, title) => [...(sel as HTMLSelectElement).options].find((o) => o.textContent === title)!.value, entry.title);
       await page.selectOption('#gallery', index);
       await page.waitForFunction(() => (window as any).__collidoscope.closedForm === 'segment-segment');
-      const s = await closedState(page);
+      const s = await state(page);
       expect(s.frameCount).toBe(1);
       expect(await page.textContent('#gallery-sentence')).toBe(entry.sentence);
       // The cores' closest points are about 0.22 apart (√0.05 by hand), less than 0.3 + 0.25: the capsules overlap.
