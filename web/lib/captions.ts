@@ -5,11 +5,13 @@
 //
 // Numbers are written as C's printf "%.6g" (printf.ts), -0 as 0; λ and t with more digits where a step moves
 // them by less than 1e-6. Each query's answer is stated once, by resultSentence(): the page shows that sentence
-// beside every step, and it is the caption of the trace's last ('done') frame.
+// beside every step, and it is the caption of the trace's last ('done') frame. A pair answered by a closed form
+// has one frame, whose caption states the formula with its numbers; the result sentence stays beside it.
 import { formatG, formatPair } from './printf';
 import { isClosedForm } from './types';
 import type {
-  CastFrame, ChungWangFrame, ChungWangTrace, ClosedFormFrame, ClosedFormName, ClosedFormTrace, EpaFrame, EpaTrace, GjkFrame, GjkTrace, HullFrame, HullResult,
+  CastFrame, ChungWangFrame, ChungWangTrace, ClosedFormFrame, ClosedFormName, ClosedFormTrace, EpaFrame, EpaTrace,
+  GjkFrame, GjkTrace, HullFrame, HullResult,
   HullTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
 } from './types';
 
@@ -531,7 +533,7 @@ export type RawTrace =
 /** A 2D scene's penetration trace as the C++ core writes it. */
 type RawPlanarEpa = Omit<PlanarEpaTrace, 'pseudocode' | 'frames'> & { frames: Omit<PlanarEpaFrame, 'caption'>[] };
 
-/** "(closed form segment–point)", "(closed form point-point, touching)": a closed form has no iterations. */
+/** "(closed form segment–point)", "(closed form point–point, touching)": a closed form has no iterations. */
 const closedTally = (form: ClosedFormName, status: string): string =>
   `(closed form ${closedFormTitle(form)}${status === 'converged' ? '' : `, ${status}`})`;
 
