@@ -110,7 +110,7 @@ describe('a closed form on the page', () => {
     }
   }, 90_000);
 
-  it('2D: a capsule and a circle in the plane, one step, the caption and values in (x, y); a polygon brings the steps back', async () => {
+  it('2D: a capsule and a circle in the plane, one step, the caption and values in (x, y); a box brings the planar EPA\'s steps back', async () => {
     // The circle's centre (0.5, 0.5) projects onto the capsule's core at p = (0, 0.5): d = 0.5, depth
     // 0.5 + 0.25 − 0.5 = 0.25 along (1, 0), contact (0.5, 0.5) on A and (0.25, 0.5) on B.
     const flat: Scene2D = {
@@ -133,11 +133,14 @@ describe('a closed form on the page', () => {
       expect(await visible(page, '#plot')).toBe(false);
       expect((await colourPixels(page, '#canvas-shapes', GREEN)).count).toBeGreaterThan(20);
 
-      await page.selectOption('#type2d-b', 'polygon');
-      await page.waitForFunction(() => (window as any).__collidoscope.scene?.shapes[1].type === 'polygon');
+      await page.selectOption('#type2d-b', 'box');
+      await page.waitForFunction(() => (window as any).__collidoscope.scene?.shapes[1].type === 'box');
       s = await state(page);
       expect(s.closedForm).toBeNull();
-      expect(s.frameCount).toBe(trace(s.scene as unknown as Scene2D).frames.length);
+      const steps = trace(s.scene as unknown as Scene2D & { query: 'penetration' });
+      expect('closedForm' in steps).toBe(false);
+      expect((steps as { dimension?: number }).dimension).toBe(2);
+      expect(s.frameCount).toBe(steps.frames.length);
       expect(s.frameCount).toBeGreaterThan(1);
       expect(errors).toEqual([]);
     } finally {
