@@ -15,13 +15,14 @@ import { colourCentroid, openPage } from './page-helpers';
 const env = useServerAndBrowser();
 const DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 
-// Two spheres of radius 1 whose centres are 5 apart: distance 3, whatever GJK's path.
-const spheres = {
+// A sphere of radius 1 and a cube of half-size 1 whose centres are 5 apart along y: distance 5 − 1 − 1 = 3,
+// whatever GJK's path (a box, so that GJK runs: two spheres would be a closed form of one step).
+const sphereAndBox = {
   version: 1 as const,
   query: 'distance' as const,
   shapes: [
     { type: 'sphere' as const, radius: 1, position: [0, 0, 0] as [number, number, number] },
-    { type: 'sphere' as const, radius: 1, position: [3, 4, 0] as [number, number, number] },
+    { type: 'box' as const, halfExtents: [1, 1, 1] as [number, number, number], position: [0, 5, 0] as [number, number, number] },
   ],
 };
 
@@ -97,7 +98,7 @@ describe('the embed page in an 800×500 iframe, driven by postMessage from anoth
   let errors: string[];
   let frames = 0;
   beforeAll(async () => {
-    ({ page, errors } = await openHost(`<iframe src="${encodeLink(spheres, env.url + '?embed')}" width="800" height="500" style="border:0"></iframe>`));
+    ({ page, errors } = await openHost(`<iframe src="${encodeLink(sphereAndBox, env.url + '?embed')}" width="800" height="500" style="border:0"></iframe>`));
     const ready = await waitEvent(page, "e.type === 'ready'");
     frames = ready.frames as number;
   }, 60_000);
@@ -108,7 +109,7 @@ describe('the embed page in an 800×500 iframe, driven by postMessage from anoth
     const s = await frameState(f);
     expect(frames).toBeGreaterThan(1);
     expect(frames).toBe(s.frameCount);
-    expect(s.scene).toEqual(spheres);
+    expect(s.scene).toEqual(sphereAndBox);
     expect((s.result as { distance: number }).distance).toBeCloseTo(3, 12);
     const list = await events(page);
     const first = list.findIndex((e) => e.type === 'ready');
@@ -171,12 +172,12 @@ describe('the embed page in an 800×500 iframe, driven by postMessage from anoth
     const f = embedFrame(page);
     const box = { version: 1, query: 'penetration', shapes: [
       { type: 'box', halfExtents: [1, 1, 1] }, { type: 'box', halfExtents: [0.5, 0.5, 0.5], position: [1.2, 0.3, 0.1] }] };
-    for (const scene of [box, JSON.stringify(spheres), encodeLink({ ...box, step: 1 }, 'https://example.org/')]) {
+    for (const scene of [box, JSON.stringify(sphereAndBox), encodeLink({ ...box, step: 1 }, 'https://example.org/')]) {
       const from = (await events(page)).length;
       await page.evaluate((s) => (window as any).send({ source: 'collidoscope', version: 1, type: 'load', scene: s }), scene);
       const ev = await waitEvent(page, "e.type === 'step'", from);
       const s = await frameState(f);
-      const expected = typeof scene === 'string' && scene.startsWith('{') ? spheres : box;
+      const expected = typeof scene === 'string' && scene.startsWith('{') ? sphereAndBox : box;
       expect(s.scene).toEqual(expected);
       expect(ev.frames).toBe(s.frameCount);
       expect(ev.step).toBe(typeof scene === 'string' && scene.includes('#v1=') ? 1 : 0);
@@ -196,7 +197,7 @@ describe('the embed page in an 800×500 iframe, driven by postMessage from anoth
       [{ source: 'collidoscope', version: 1, type: 'speed', value: 100 }, /value: expected a play speed/],
       [{ source: 'collidoscope', version: 1, type: 'load', scene: 42 }, /scene: expected a scene object/],
       [{ source: 'collidoscope', version: 1, type: 'load', scene: '{not json' }, /scene: .*JSON/],
-      [{ source: 'collidoscope', version: 1, type: 'load', scene: { ...spheres, shapes: [{ type: 'sphere', radius: -1 }, { type: 'point' }] } }, /shapes\[0\]\.radius/],
+      [{ source: 'collidoscope', version: 1, type: 'load', scene: { ...sphereAndBox, shapes: [{ type: 'sphere', radius: -1 }, { type: 'point' }] } }, /shapes\[0\]\.radius/],
     ];
     const before = await frameState(f);
     for (const [msg, re] of cases) {
@@ -223,7 +224,7 @@ describe('the embed page in an 800×500 iframe, driven by postMessage from anoth
 
 describe('the embed options of the URL', () => {
   it('embed=fixed, step, views and speed: the chosen view only, at that step, at that speed, locked', async () => {
-    const { page, errors } = await openPage(env.browser, encodeLink({ ...spheres, step: 0 }, `${env.url}?embed=fixed&step=2&views=minkowski&speed=0.5`));
+    const { page, errors } = await openPage(env.browser, encodeLink({ ...sphereAndBox, step: 0 }, `${env.url}?embed=fixed&step=2&views=minkowski&speed=0.5`));
     const s = await page.evaluate(() => (window as any).__collidoscope);
     expect(s.frameIndex).toBe(2);
     expect(s.speed).toBe(0.5);
@@ -235,8 +236,8 @@ describe('the embed options of the URL', () => {
     expect(await page.inputValue('#speed')).toBe('0.5');
     // Locked: a click on shape A does not attach the gizmo (the shapes view is hidden here; open it to try).
     await page.close();
-    const locked = await openPage(env.browser, encodeLink(spheres, `${env.url}?embed=fixed`));
-    const free = await openPage(env.browser, encodeLink(spheres, `${env.url}?embed`));
+    const locked = await openPage(env.browser, encodeLink(sphereAndBox, `${env.url}?embed=fixed`));
+    const free = await openPage(env.browser, encodeLink(sphereAndBox, `${env.url}?embed`));
     for (const [p, expectOn] of [[free.page, true], [locked.page, false]] as const) {
       // Shape A is drawn in amber: click the middle of it.
       const amber = { r: [150, 255] as [number, number], g: [80, 190] as [number, number], b: [0, 90] as [number, number] };
@@ -250,7 +251,7 @@ describe('the embed options of the URL', () => {
   });
 
   it('autoplay plays to the last step and stops there', async () => {
-    const { page } = await openPage(env.browser, encodeLink(spheres, `${env.url}?embed&autoplay&speed=8`));
+    const { page } = await openPage(env.browser, encodeLink(sphereAndBox, `${env.url}?embed&autoplay&speed=8`));
     const n = await page.evaluate(() => (window as any).__collidoscope.frameCount);
     await page.waitForFunction((last) => (window as any).__collidoscope.frameIndex === last, n - 1, { timeout: 10_000 });
     await page.waitForFunction(() => (window as any).__collidoscope.playing === false);
@@ -258,7 +259,7 @@ describe('the embed options of the URL', () => {
   });
 
   it('a bad or unknown option is a visible error naming it; the other options still apply', async () => {
-    const { page } = await openPage(env.browser, encodeLink(spheres, `${env.url}?embed&speed=fast&views=shapes,mink&autplay&step=1&locked=yes`));
+    const { page } = await openPage(env.browser, encodeLink(sphereAndBox, `${env.url}?embed&speed=fast&views=shapes,mink&autplay&step=1&locked=yes`));
     const s = await page.evaluate(() => (window as any).__collidoscope);
     expect(await page.isVisible('#banner')).toBe(true);
     const text = (await page.textContent('#banner-text')) ?? '';
@@ -275,11 +276,11 @@ describe('the embed options of the URL', () => {
   });
 
   it('"Open ↗" leads to the full page at the same scene and step', async () => {
-    const { page } = await openPage(env.browser, encodeLink(spheres, `${env.url}?embed&step=1`));
+    const { page } = await openPage(env.browser, encodeLink(sphereAndBox, `${env.url}?embed&step=1`));
     const href = await page.getAttribute('#open-page', 'href');
-    expect(href).toBe(encodeLink({ ...spheres, step: 1 }, env.url));
+    expect(href).toBe(encodeLink({ ...sphereAndBox, step: 1 }, env.url));
     await page.click('#next');
-    expect(await page.getAttribute('#open-page', 'href')).toBe(encodeLink({ ...spheres, step: 2 }, env.url));
+    expect(await page.getAttribute('#open-page', 'href')).toBe(encodeLink({ ...sphereAndBox, step: 2 }, env.url));
     await page.close();
   });
 });
@@ -291,7 +292,7 @@ describe('<collidoscope-view> in a host page', () => {
     ({ page, errors } = await openHost(`
 <script type="module" src="/pkg/lib/element.mjs"></script>
 <collidoscope-view id="v" style="width: 800px; height: 500px" step="1" speed="2" views="shapes,minkowski"
-  scene='${JSON.stringify(spheres)}'></collidoscope-view>
+  scene='${JSON.stringify(sphereAndBox)}'></collidoscope-view>
 <script>
   const v = document.getElementById('v');
   for (const t of ['ready', 'step', 'error']) v.addEventListener(t, (e) => window.events.push({ source: 'collidoscope', version: 1, type: 'el-' + t, ...e.detail }));
@@ -304,7 +305,7 @@ describe('<collidoscope-view> in a host page', () => {
     const f = page.frames().find((x) => x.url().includes('/pkg/viz/index.html'));
     expect(f).toBeDefined();
     const s = await frameState(f!);
-    expect(s.scene).toEqual(spheres);
+    expect(s.scene).toEqual(sphereAndBox);
     expect(s.speed).toBe(2);
     const ready = (await events(page)).find((e) => e.type === 'el-ready')!;
     expect(ready.frames).toBe(s.frameCount);
@@ -428,7 +429,7 @@ describe('a 390×844 phone viewport', () => {
 
 describe('<collidoscope-view predict>', () => {
   // Boxes, not spheres: the cores of two spheres are points, so their A − B offers no choice to ask about.
-  const boxes = { ...spheres, shapes: [{ type: 'box', halfExtents: [1, 1, 1] }, { type: 'box', halfExtents: [1, 1, 1], position: [3, 1, 0.5] }] };
+  const boxes = { ...sphereAndBox, shapes: [{ type: 'box', halfExtents: [1, 1, 1] }, { type: 'box', halfExtents: [1, 1, 1], position: [3, 1, 0.5] }] };
 
   it('opens the page with predict mode on, and the property toggles it', async () => {
     const { page, errors } = await openHost(`

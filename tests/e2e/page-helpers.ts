@@ -7,8 +7,11 @@ export interface PageState {
   frameIndex: number;
   frameCount: number;
   /** Kind of the frame shown: GJK 'init' | 'support' | 'simplex' | 'done'; EPA 'seed' | 'closest' | 'support' | 'expand' | 'done';
-   *  quickhull 'extremes' | 'tetrahedron' | 'eye' | 'visible' | 'horizon' | 'cone' | 'done' | 'degenerate'. */
+   *  quickhull 'extremes' | 'tetrahedron' | 'eye' | 'visible' | 'horizon' | 'cone' | 'done' | 'degenerate';
+   *  a closed form's one frame 'closed-form'. */
   frameKind: string | null;
+  /** The closed form that answered the pair ('point-point', 'segment-point' ...), null for an algorithm's steps. */
+  closedForm: string | null;
   result: Record<string, unknown> | null;
   /** Hull view: the "obb" query's answer for the cloud (aabb, sphere, fits, and the refined box), else null. */
   bounds: Record<string, any> | null;

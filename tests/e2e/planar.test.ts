@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { decodeLink, encodeLink, init, run, trace, type Scene2D } from '../../web/lib/index';
+import { stepsOf } from '../js/helpers';
 import { useServerAndBrowser } from './harness';
 import { captionText, canvasStats, expectLinkReopensSame, openPage, state, type PageState } from './page-helpers';
 
@@ -135,7 +136,7 @@ describe('the 2D GJK first lesson (seed 004)', () => {
       }
 
       // Every step: the frame, its caption and the simplex drawn are the trace's.
-      const t = trace(scene as Scene2D & { query: 'distance' });
+      const t = stepsOf(trace(scene as Scene2D & { query: 'distance' }));
       expect(s.frameCount).toBe(t.frames.length);
       const kinds: (string | null)[] = [];
       for (let i = 0; i < t.frames.length; i++) {
@@ -172,7 +173,7 @@ describe('the 2D EPA scene', () => {
     const { page, errors } = await openPage(env.browser, env.url);
     try {
       await openGallery(page, '01-2d-epa-polygons.json');
-      const t = trace(scene as Scene2D & { query: 'penetration' });
+      const t = stepsOf(trace(scene as Scene2D & { query: 'penetration' }));
       let s = await planarState(page);
       expect(s.frameCount).toBe(t.frames.length);
       expect(t.frames.some((f) => f.kind === 'expand'), 'the scene grows its polygon at least once').toBe(true);

@@ -4,7 +4,7 @@ import {
   type ChungWangResult, type DistanceResult, type GjkTrace, type IntersectResult, type RaycastResult, type SatResult,
   type Scene, type Shape, type ShapecastResult, type Vec3,
 } from '../../web/lib/index';
-import { catchError } from './helpers';
+import { catchError, stepsOf } from './helpers';
 import { expected, vectorScene } from './vectors';
 
 beforeAll(async () => {
@@ -110,7 +110,7 @@ describe('run', () => {
       expect(t.query).toBe(scene.query);
       expect(t.result).toEqual(run(scene));
       expect(t.frames.length).toBeGreaterThan(1);
-      expect(t.frames[t.frames.length - 1].kind).toBe('done');
+      expect(stepsOf(t).frames[t.frames.length - 1].kind).toBe('done');
     }
   });
 

@@ -6,17 +6,23 @@
 //    fields to the digits printed), in the order the sentence names them;
 //  - a caption says what the frame's reason says (a phrase per query, kind and reason), and the pseudocode
 //    line a frame names is the step of the algorithm that the frame's kind and reason describe;
-//  - the last frame's caption is the result sentence, which names run()'s answer and status.
+//  - the last frame's caption is the result sentence, which names run()'s answer and status;
+//  - a pair answered by a closed form has one frame: its caption names the form, the cores' distance d, the radii
+//    and the answer, which follows from them by the formula the last pseudocode line states.
 // Then a few scenes whose answers are worked out by hand, sentence by sentence.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  init, resultSentence, run, trace, type CastFrame, type ChungWangFrame, type EpaFrame, type GjkFrame,
-  type HullFrame, type SatFrame, type Scene, type Shape, type Trace, type Vec3,
+  init, isClosedForm, resultSentence, run, trace, type CastFrame, type ChungWangFrame, type ClosedFormTrace,
+  type EpaFrame, type GjkFrame, type HullFrame, type SatFrame, type Scene, type Shape, type Trace, type Vec3,
 } from '../../web/lib/index';
 import { castCaption } from '../../web/lib/captions';
+import { stepsOf } from './helpers';
 import { galleryFiles, sceneDir } from './vectors';
+
+/** A trace of an algorithm's steps (not a closed form's one frame). */
+type StepTrace = Exclude<Trace, ClosedFormTrace>;
 
 beforeAll(async () => {
   await init();
@@ -148,19 +154,20 @@ function expectNames(text: string, named: Named[], where: string): void {
 
 // ---- what each frame must say --------------------------------------------------------------------------------
 
-/** The numbers of the result sentence: run()'s answer and the iteration count. */
+/** The numbers of the result sentence: run()'s answer and the iteration count (a closed form has none). */
 function resultNumbers(t: Trace): Named[] {
+  const tally = (iterations: number): Named[] => (isClosedForm(t) ? [] : [n(iterations)]);
   switch (t.query) {
     case 'intersect':
     case 'distance': {
       const r = t.result;
-      if ('distance' in r) return [n(r.distance, 9), ...v3(r.pointA), ...v3(r.pointB), n(r.iterations)];
-      return [n(r.iterations)];
+      if ('distance' in r) return [n(r.distance, 9), ...v3(r.pointA), ...v3(r.pointB), ...tally(r.iterations)];
+      return tally(r.iterations);
     }
     case 'penetration': {
       const r = t.result;
-      if (!r.intersecting) return [n(len(r.pointA.map((x, i) => x - r.pointB[i])), 9), ...v3(r.pointA), ...v3(r.pointB), n(r.iterations)];
-      return [n(r.depth, 9), ...v3(r.normal), ...v3(r.pointA), ...v3(r.pointB), n(r.iterations)];
+      if (!r.intersecting) return [n(len(r.pointA.map((x, i) => x - r.pointB[i])), 9), ...v3(r.pointA), ...v3(r.pointB), ...tally(r.iterations)];
+      return [n(r.depth, 9), ...v3(r.normal), ...v3(r.pointA), ...v3(r.pointB), ...tally(r.iterations)];
     }
     case 'hull': {
       const r = t.result;
@@ -197,7 +204,7 @@ function resultNumbers(t: Trace): Named[] {
   }
 }
 
-function gjkNumbers(f: GjkFrame, t: Trace & { marginA: number; marginB: number }): Named[] {
+function gjkNumbers(f: GjkFrame, t: StepTrace & { marginA: number; marginB: number }): Named[] {
   const radius = t.marginA + t.marginB;
   const vNorm = len(f.v);
   switch (f.kind) {
@@ -221,7 +228,7 @@ function gjkNumbers(f: GjkFrame, t: Trace & { marginA: number; marginB: number }
   }
 }
 
-function epaNumbers(f: EpaFrame, t: Trace & { query: 'penetration' }): Named[] {
+function epaNumbers(f: EpaFrame, t: StepTrace & { query: 'penetration' }): Named[] {
   const radius = t.marginA + t.marginB;
   switch (f.kind) {
     case 'seed': return [n(f.vertices.length), n(f.faces.length)];
@@ -282,7 +289,7 @@ function chungWangNumbers(f: ChungWangFrame, t: Trace & { query: 'chungwang' }):
   return [];
 }
 
-function frameNumbers(t: Trace, i: number): Named[] {
+function frameNumbers(t: StepTrace, i: number): Named[] {
   switch (t.query) {
     case 'intersect':
     case 'distance': return gjkNumbers(t.frames[i], t);
@@ -384,7 +391,7 @@ const STEPS: Record<string, { says: RegExp; line: RegExp }> = {
 };
 
 /** The key of STEPS for frame i of t. */
-function stepKey(t: Trace, i: number): string {
+function stepKey(t: StepTrace, i: number): string {
   const f = t.frames[i];
   switch (t.query) {
     case 'hull': return `hull ${f.kind}`;
@@ -400,6 +407,111 @@ function stepKey(t: Trace, i: number): string {
   }
 }
 
+// ---- closed forms --------------------------------------------------------------------------------------------
+
+/**
+ * Per query and outcome of a closed form: what its caption says after the form's name. The outcome is read off
+ * the frame and the result (cores meeting: d within the rounding bound τ; touching: d beyond r_A + r_B by at most τ).
+ */
+const CLOSED_STEPS: Record<string, RegExp> = {
+  'closed intersect separated': /, more than the radii \S+ \+ \S+: separated\.$/,
+  'closed intersect overlap': /, at most the radii \S+ \+ \S+: intersecting\.$/,
+  'closed intersect touching': /to within the rounding bound \S+: touching, so intersecting\.$/,
+  'closed intersect meet': /(coincide|lies on .* core segment|segments meet) \(d = \S+, within the rounding bound \S+\), at most the radii .*: intersecting\.$/,
+  'closed distance apart': /; minus the radii \S+ \+ \S+, the distance is \S+\.$/,
+  'closed distance overlap': /, within the radii \S+ \+ \S+: the shapes overlap, distance 0 /,
+  'closed distance meet': /\(d = \S+, within the rounding bound \S+\): the shapes overlap, distance 0\.$/,
+  'closed penetration separated': /, more than the radii \S+ \+ \S+: separated, no penetration\.$/,
+  'closed penetration depth': /; depth = r_A \+ r_B − d = \S+ \+ \S+ − \S+ = \S+ along the line of the closest points, n = \(.*\)\.$/,
+  'closed penetration touching': /to within the rounding bound \S+: touching, depth 0\.$/,
+  'closed penetration meet': /: any direction across the cores separates the shapes by r_A \+ r_B, so the depth is \S+ \+ \S+ = \S+ across them, along n = /,
+};
+
+/** The last pseudocode line of each query's closed form: the formula of the answer. */
+const CLOSED_ANSWER: Record<ClosedFormTrace['query'], RegExp> = {
+  intersect: /^return d ≤ r_A \+ r_B \+ τ/,
+  distance: /^distance ← max\(0, d − r_A − r_B\)/,
+  penetration: /^depth ← r_A \+ r_B − d along n = \(q − p\)\/d/,
+};
+
+function closedOutcome(t: ClosedFormTrace): string {
+  const f = t.frames[0];
+  const radius = f.radiusA + f.radiusB;
+  const meet = f.coreDistance <= f.touching;
+  switch (t.query) {
+    case 'intersect':
+      if (!t.result.intersecting) return 'separated';
+      return meet ? 'meet' : f.coreDistance <= radius ? 'overlap' : 'touching';
+    case 'distance':
+      return meet ? 'meet' : t.result.distance > 0 ? 'apart' : 'overlap';
+    case 'penetration':
+      if (meet) return 'meet';
+      if (!t.result.intersecting) return 'separated';
+      return t.result.status === 'touching' ? 'touching' : 'depth';
+  }
+}
+
+/** The numbers a closed form's caption names, in order. */
+function closedNumbers(t: ClosedFormTrace, outcome: string): Named[] {
+  const f = t.frames[0];
+  const cores = outcome === 'meet' ? [n(f.coreDistance), n(f.touching, 3)] : [n(f.coreDistance)];
+  const radii = [n(f.radiusA), n(f.radiusB)];
+  const r = t.result;
+  switch (`${t.query} ${outcome}`) {
+    case 'distance apart': return [...cores, ...radii, n((r as { distance: number }).distance, 9)];
+    case 'distance meet': return cores;
+    case 'intersect touching':
+    case 'penetration touching': return [...cores, ...radii, n(f.touching, 3)];
+    case 'penetration depth': {
+      const p = r as { depth: number; normal: Vec3 };
+      return [...cores, ...radii, n(f.coreDistance), n(p.depth, 9), ...v3(p.normal)];
+    }
+    case 'penetration meet': {
+      const p = r as { depth: number; normal: Vec3 };
+      return [...cores, ...radii, n(p.depth, 9), ...v3(p.normal)];
+    }
+    default: return [...cores, ...radii];
+  }
+}
+
+/**
+ * A closed form's trace: one frame whose caption names the form and the numbers, pseudocode of three lines ending
+ * with the formula, a result sentence that names the form instead of iterations; and the answer follows from the
+ * frame's numbers by that formula (d recomputed from p and q).
+ */
+function checkClosedForm(t: ClosedFormTrace, name: string, seen: Set<string>): number {
+  expect(t.frames, name).toHaveLength(1);
+  const f = t.frames[0];
+  expect(f.form, name).toBe(t.closedForm);
+  seen.add(`closed form ${f.form}`);
+  expect(t.pseudocode, name).toHaveLength(3);
+  expect(t.pseudocode[2], name).toMatch(CLOSED_ANSWER[t.query]);
+  const outcome = closedOutcome(t);
+  const key = `closed ${t.query} ${outcome}`;
+  seen.add(key);
+  const title = f.form.replace('-', '–');
+  expect(f.caption, name).toMatch(new RegExp(`^Closed form \\(${title}\\): `));
+  expect(f.caption, name).not.toMatch(BROKEN);
+  expect(f.caption, `${name} [${key}]`).toMatch(CLOSED_STEPS[key]);
+  expectNames(f.caption, closedNumbers(t, outcome), `${name} [${key}]`);
+  const sentence = resultSentence(t);
+  expect(sentence, name).toContain(`(closed form ${title}`);
+  expectNames(sentence, resultNumbers(t), `${name}, result`);
+
+  // The formula, from the frame's numbers: d = ‖p − q‖, and the answer from d and r = r_A + r_B.
+  const scale = Math.max(1, ...f.coreA.map(Math.abs), ...f.coreB.map(Math.abs));
+  expect(Math.abs(len(f.coreA.map((x, i) => x - f.coreB[i])) - f.coreDistance), name).toBeLessThanOrEqual(1e-15 * scale);
+  const d = f.coreDistance;
+  const radius = f.radiusA + f.radiusB;
+  expect(t.marginA + t.marginB, name).toBe(radius);
+  if (t.query === 'intersect') expect(t.result.intersecting, name).toBe(d <= radius + f.touching);
+  if (t.query === 'distance') expect(Math.abs(t.result.distance - Math.max(0, d - radius)), name).toBeLessThanOrEqual(4e-16 * scale);
+  if (t.query === 'penetration' && t.result.intersecting) {
+    expect(Math.abs(t.result.depth - (outcome === 'touching' ? 0 : outcome === 'meet' ? radius : radius - d)), name).toBeLessThanOrEqual(4e-16 * scale);
+  }
+  return 1;
+}
+
 // ---- every frame of many scenes ------------------------------------------------------------------------------
 
 /** Text a number or a field should never turn into. */
@@ -407,6 +519,7 @@ const BROKEN = /undefined|NaN|\[object|null/;
 
 function checkTrace(t: Trace, name: string, seen: Set<string>): number {
   for (const text of [...t.pseudocode, resultSentence(t)]) expect(text, name).not.toMatch(BROKEN);
+  if (isClosedForm(t)) return checkClosedForm(t, name, seen);
   expect(t.frames.length, name).toBeGreaterThan(0);
   expect(t.frames[t.frames.length - 1].kind, name).toMatch(/^(done|degenerate)$/);
   t.frames.forEach((f, i) => {
@@ -460,7 +573,10 @@ describe('every caption of a trace names its frame', () => {
       'distance support duplicate-support', 'distance simplex no-progress', 'penetration support duplicate-support',
       'chungwang done iteration-cap', 'intersect support gap-within-tolerance', 'intersect done gap-within-tolerance',
     ]);
-    const missing = Object.keys(STEPS).filter((k) => !seen.has(k) && !rare.has(k));
+    // A closed form is touching only when d lands within τ beyond r_A + r_B.
+    for (const q of ['intersect', 'penetration']) rare.add(`closed ${q} touching`);
+    const forms = ['point-point', 'point-segment', 'segment-point', 'segment-segment'].map((f) => `closed form ${f}`);
+    const missing = [...Object.keys(STEPS), ...Object.keys(CLOSED_STEPS), ...forms].filter((k) => !seen.has(k) && !rare.has(k));
     expect(missing).toEqual([]);
   });
 });
@@ -472,26 +588,27 @@ const box = (position: Vec3 = [0, 0, 0]): Shape => ({ type: 'box', halfExtents: 
 const tally = (k: number, word = 'iteration') => `${k} ${word}${k === 1 ? '' : 's'}`;
 
 describe('result sentences of scenes worked out by hand', () => {
-  it('two unit spheres with centres 3 apart: distance 1 between (1, 0, 0) and (2, 0, 0)', () => {
-    const t = trace({ version: 1, query: 'distance', shapes: [sphere(1), sphere(1, [3, 0, 0])] });
+  it('a unit sphere and a unit box with centres 3 apart: distance 1 between (1, 0, 0) and (2, 0, 0)', () => {
+    const t = stepsOf(trace({ version: 1, query: 'distance', shapes: [sphere(1), box([3, 0, 0])] }));
     const k = t.result.iterations;
     expect(t.frames.at(-1)!.caption).toBe(`Distance 1 between (1, 0, 0) on A and (2, 0, 0) on B (${tally(k)}, converged).`);
-    // GJK runs on the centres (point cores): A − B starts at (0, 0, 0) − (3, 0, 0).
-    expect(t.frames[0].caption).toMatch(/^Start: v = \(-3, 0, 0\), .* ‖v‖ = 3\.$/);
+    // GJK runs on the sphere's centre (a point core): A − B starts at (0, 0, 0) − s_B(x), a corner of B's face x = 4.
+    expect(t.frames[0].caption).toMatch(/^Start: v = \(-4, -?1, -?1\), .* ‖v‖ = 4\.24264\.$/);
     expect(resultSentence(t)).toBe(t.frames.at(-1)!.caption);
   });
 
-  it('the same spheres: separated; with centres 1.5 apart: intersecting', () => {
-    const apart = trace({ version: 1, query: 'intersect', shapes: [sphere(1), sphere(1, [3, 0, 0])] });
+  it('the same pair: separated; with centres 1.5 apart: intersecting', () => {
+    const apart = trace({ version: 1, query: 'intersect', shapes: [sphere(1), box([3, 0, 0])] });
     expect(resultSentence(apart)).toBe(`Separated (${tally(apart.result.iterations)}, converged).`);
-    const overlapping = trace({ version: 1, query: 'intersect', shapes: [sphere(1), sphere(1, [1.5, 0, 0])] });
+    const overlapping = trace({ version: 1, query: 'intersect', shapes: [sphere(1), box([1.5, 0, 0])] });
     expect(resultSentence(overlapping)).toBe(`Intersecting (${tally(overlapping.result.iterations)}, converged).`);
   });
 
-  it('unit spheres 1.5 apart: depth 2 − 1.5 = 0.5 along x, contact at x = 1 on A and x = 0.5 on B, without EPA', () => {
-    const t = trace({ version: 1, query: 'penetration', shapes: [sphere(1), sphere(1, [1.5, 0, 0])] });
-    expect(t.frames.at(-1)!.caption).toBe('GJK: the cores are apart by 1.5 < r_A + r_B = 2, so the rounded shapes overlap and the depth is exact without EPA. '
-      + 'Penetration depth 0.5 along n = (1, 0, 0) (move B by depth·n to separate); contact (1, 0, 0) on A, (0.5, 0, 0) on B (0 EPA iterations, converged).');
+  it('a unit sphere and a box of half-size 0.5 rounded by 0.5, centres 1.75 apart: the cores 1.25 apart, depth 1.5 − 1.25 = 0.25 without EPA', () => {
+    const rounded: Shape = { type: 'box', halfExtents: [0.5, 0.5, 0.5], margin: 0.5, position: [1.75, 0, 0] };
+    const t = trace({ version: 1, query: 'penetration', shapes: [sphere(1), rounded] });
+    expect(t.frames.at(-1)!.caption).toBe('GJK: the cores are apart by 1.25 < r_A + r_B = 1.5, so the rounded shapes overlap and the depth is exact without EPA. '
+      + 'Penetration depth 0.25 along n = (1, 0, 0) (move B by depth·n to separate); contact (1, 0, 0) on A, (0.75, 0, 0) on B (0 EPA iterations, converged).');
   });
 
   it('unit boxes 3 apart along x: no penetration, 1 between the facing faces', () => {
@@ -547,11 +664,80 @@ describe('result sentences of scenes worked out by hand', () => {
   });
 });
 
+describe('closed forms worked out by hand', () => {
+  // A capsule of radius 0.5 and half-height 1 at the origin: its core is the segment from (0, −1, 0) to (0, 1, 0).
+  // A ball of radius 0.25 at (2, 0.5, 0) projects onto the core at p = (0, 0.5, 0): d = 2, distance
+  // 2 − 0.5 − 0.25 = 1.25 between p + 0.5·x = (0.5, 0.5, 0) and q − 0.25·x = (1.75, 0.5, 0).
+  const capsule: Shape = { type: 'capsule', radius: 0.5, halfHeight: 1 };
+  const ball = (position: Vec3): Shape => ({ type: 'sphere', radius: 0.25, position });
+  const pair = (query: 'intersect' | 'distance' | 'penetration', a: Shape, b: Shape): Scene => ({ version: 1, query, shapes: [a, b] });
+
+  it('capsule and ball apart: d = 2, distance 1.25', () => {
+    const t = trace(pair('distance', capsule, ball([2, 0.5, 0])));
+    if (!isClosedForm(t)) throw new Error('expected a closed form');
+    expect(t.closedForm).toBe('segment-point');
+    expect(t.frames).toHaveLength(1);
+    expect(t.frames[0]).toMatchObject({ coreA: [0, 0.5, 0], coreB: [2, 0.5, 0], coreDistance: 2, radiusA: 0.5, radiusB: 0.25 });
+    expect(t.frames[0].caption).toBe('Closed form (segment–point): the closest point of A\'s core segment to B\'s centre is 2 away; minus the radii 0.5 + 0.25, the distance is 1.25.');
+    expect(resultSentence(t)).toBe('Distance 1.25 between (0.5, 0.5, 0) on A and (1.75, 0.5, 0) on B (closed form segment–point).');
+    expect(t.pseudocode).toHaveLength(3);
+    expect(t.pseudocode[0]).toMatch(/^q ← B's centre;  p ← the point of A's segment nearest q/);
+    expect(t.result).toEqual(run(pair('distance', capsule, ball([2, 0.5, 0]))));
+  });
+
+  it('the same pair: separated (2 > 0.75); as penetration: separated, the closest points', () => {
+    const t = trace(pair('intersect', capsule, ball([2, 0.5, 0])));
+    expect(t.frames[0].caption).toBe('Closed form (segment–point): the closest point of A\'s core segment to B\'s centre is 2 away, more than the radii 0.5 + 0.25: separated.');
+    expect(resultSentence(t)).toBe('Separated (closed form segment–point).');
+    const p = trace(pair('penetration', capsule, ball([2, 0.5, 0])));
+    expect(p.frames[0].caption).toMatch(/is 2 away, more than the radii 0\.5 \+ 0\.25: separated, no penetration\.$/);
+    expect(resultSentence(p)).toBe('Separated (distance 1.25): no penetration. Closest points (0.5, 0.5, 0) on A and (1.75, 0.5, 0) on B (closed form segment–point).');
+  });
+
+  it('the ball at (0.5, 0.5, 0): d = 0.5, depth 0.75 − 0.5 = 0.25 along x; B first: the form is point–segment', () => {
+    const t = trace(pair('penetration', capsule, ball([0.5, 0.5, 0])));
+    expect(t.frames[0].caption).toBe('Closed form (segment–point): the closest point of A\'s core segment to B\'s centre is 0.5 away; '
+      + 'depth = r_A + r_B − d = 0.5 + 0.25 − 0.5 = 0.25 along the line of the closest points, n = (1, 0, 0).');
+    expect(resultSentence(t)).toBe('Penetration depth 0.25 along n = (1, 0, 0) (move B by depth·n to separate); contact (0.5, 0.5, 0) on A, (0.25, 0.5, 0) on B (closed form segment–point).');
+    const i = trace(pair('intersect', capsule, ball([0.5, 0.5, 0])));
+    expect(i.frames[0].caption).toMatch(/is 0\.5 away, at most the radii 0\.5 \+ 0\.25: intersecting\.$/);
+    const swapped = trace(pair('distance', ball([2, 0.5, 0]), capsule));
+    expect(swapped.frames[0].caption).toBe('Closed form (point–segment): the closest point of B\'s core segment to A\'s centre is 2 away; minus the radii 0.25 + 0.5, the distance is 1.25.');
+  });
+
+  it('two unit spheres 3 apart: point–point, distance 1; two capsules crossing at the origin: depth r_A + r_B across the cores', () => {
+    const spheres = trace(pair('distance', sphere(1), sphere(1, [3, 0, 0])));
+    expect(spheres.frames[0].caption).toBe('Closed form (point–point): A\'s and B\'s centres are 3 apart; minus the radii 1 + 1, the distance is 1.');
+    expect(resultSentence(spheres)).toBe('Distance 1 between (1, 0, 0) on A and (2, 0, 0) on B (closed form point–point).');
+    // B turned 90° about x lies along z: the cores (along y and z) cross at O, whose common normal is ±x.
+    const crossing: Shape = { type: 'capsule', radius: 0.25, halfHeight: 1, rotation: [Math.SQRT1_2, 0, 0, Math.SQRT1_2] };
+    const t = trace(pair('penetration', capsule, crossing));
+    if (!isClosedForm(t) || t.query !== 'penetration') throw new Error('expected a closed-form penetration');
+    expect(t.closedForm).toBe('segment-segment');
+    expect(t.result.depth).toBe(0.75);
+    expect(Math.abs(t.result.normal[0])).toBe(1);
+    expect(t.frames[0].caption).toMatch(/^Closed form \(segment–segment\): A's and B's core segments meet \(d = 0, within the rounding bound \S+\): any direction across the cores separates the shapes by r_A \+ r_B, so the depth is 0\.5 \+ 0\.25 = 0\.75 across them, along n = \(-?1, 0, 0\)\.$/);
+  });
+
+  it('in the plane: a capsule and a circle, the caption reads (x, y)', () => {
+    const t = trace({ version: 1, dimension: 2, query: 'penetration', shapes: [
+      { type: 'capsule', radius: 0.5, halfHeight: 1 }, { type: 'circle', radius: 0.25, position: [0.5, 0.5] }] });
+    if (!isClosedForm(t)) throw new Error('expected a closed form');
+    expect(t.frames[0].coreA).toEqual([0, 0.5]);
+    expect(t.frames[0].caption).toBe('Closed form (segment–point): the closest point of A\'s core segment to B\'s centre is 0.5 away; '
+      + 'depth = r_A + r_B − d = 0.5 + 0.25 − 0.5 = 0.25 along the line of the closest points, n = (1, 0).');
+  });
+});
+
 describe('trace() keeps the shape of the JSON', () => {
   it('puts pseudocode after query and the caption last (hull: after iteration)', () => {
-    const gjk = trace({ version: 1, query: 'distance', shapes: [sphere(1), sphere(1, [3, 0, 0])] });
+    const gjk = trace({ version: 1, query: 'distance', shapes: [sphere(1), box([3, 0, 0])] });
     expect(Object.keys(gjk).slice(0, 3)).toEqual(['query', 'pseudocode', 'frames']);
     expect(Object.keys(gjk.frames[0]).at(-1)).toBe('caption');
+    // A closed form's trace: its name after the pseudocode, then the frames, the result and the radii.
+    const closed = trace({ version: 1, query: 'distance', shapes: [sphere(1), sphere(1, [3, 0, 0])] });
+    expect(Object.keys(closed)).toEqual(['query', 'pseudocode', 'closedForm', 'frames', 'result', 'marginA', 'marginB']);
+    expect(Object.keys(closed.frames[0])).toEqual(['form', 'coreA', 'coreB', 'coreDistance', 'radiusA', 'radiusB', 'touching', 'caption']);
     const hull = trace({ version: 1, query: 'hull', shapes: [{ type: 'box', halfExtents: [1, 2, 3] }] });
     expect(Object.keys(hull.frames[0]).slice(0, 4)).toEqual(['kind', 'line', 'iteration', 'caption']);
   });

@@ -95,9 +95,15 @@ describe('convergence (the plot of bounds per iteration)', () => {
     expect(lambdas.at(-1)).toBe((cast.result as { t: number }).t);
   });
 
-  it('is null for queries without iterations to plot, and for no trace', () => {
-    for (const f of ['20-hull-random-ball.json', '40-sat-edge-edge.json', '30-chungwang-boxes-apart.json']) {
+  it('is null for queries without iterations to plot, for a closed form, and for no trace', () => {
+    for (const f of ['20-hull-random-ball.json', '40-sat-edge-edge.json', '30-chungwang-boxes-apart.json', '04-capsules-crossing.json']) {
       expect(convergence(trace(scene(f)) as Trace), f).toBeNull();
+    }
+    // Two spheres: a closed form, one frame, whichever query.
+    for (const query of ['intersect', 'distance', 'penetration'] as const) {
+      const t = trace({ version: 1, query, shapes: [{ type: 'sphere', radius: 1 }, { type: 'sphere', radius: 1, position: [3, 0, 0] }] });
+      expect(t.frames, query).toHaveLength(1);
+      expect(convergence(t), query).toBeNull();
     }
     expect(convergence(null)).toBeNull();
   });

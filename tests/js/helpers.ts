@@ -12,3 +12,12 @@ export function catchError(f: () => unknown): CollidoscopeError {
   }
   throw new Error('expected a CollidoscopeError, nothing was thrown');
 }
+
+/**
+ * The trace of an algorithm's steps: t itself, which must not be a closed form's one frame (pairs of points,
+ * spheres, segments and capsules are answered by closed forms; these scenes are not such pairs).
+ */
+export function stepsOf<T extends { query: string }>(t: T): Exclude<T, { closedForm: unknown }> {
+  expect((t as { closedForm?: unknown }).closedForm, 'a trace of steps, not a closed form').toBeUndefined();
+  return t as Exclude<T, { closedForm: unknown }>;
+}

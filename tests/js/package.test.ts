@@ -334,8 +334,9 @@ import {
   init, run, trace, encodeLink, decodeLink, validateScene, hull, boundingVolumes, CollidoscopeError,
   point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, polytopeFromGeometry, createShape,
   intersect, distance, penetration, chungWang, sat, raycast, shapecast, sceneOf, batch, batchLayout, batchResult,
-  IntersectCache, stats, ConvexShape,
+  IntersectCache, stats, ConvexShape, isClosedForm,
   type DistanceResult, type Scene, type SatTrace, type PoseLike, type GjkTrace, type EpaTrace, type RaycastResult,
+  type ClosedFormTrace,
   type ShapecastTrace, type IntersectResult, type HullResult, type ObbResult, type Vec3, type Scene2D,
 } from 'collidoscope';
 import * as separate from 'collidoscope/wasm-file';
@@ -364,9 +365,11 @@ const poses: PoseLike[] = [object, [0, 0, 0, 0, 0, 0, 1], new Float32Array(7), {
 const [a, b] = shapes;
 const cache = new IntersectCache();
 const i: IntersectResult = intersect(a, poses[0], b, poses[1], { cache });
-const gt: GjkTrace = intersect(a, poses[0], b, poses[1], { trace: true, cache });
+// A point and a sphere: a closed form, whose trace is one frame (isClosedForm tells it from GJK's steps).
+const gt: GjkTrace | ClosedFormTrace = intersect(a, poses[0], b, poses[1], { trace: true, cache });
+const form: string | null = isClosedForm(gt) ? gt.closedForm : gt.frames[0].kind;
 const dist: DistanceResult = distance(a, undefined, b, poses[3]);
-const et: EpaTrace = penetration(a, undefined, b, undefined, { trace: true });
+const et: EpaTrace | ClosedFormTrace = penetration(a, undefined, b, undefined, { trace: true });
 const sep: Vec3 | null = chungWang(a, undefined, b, undefined).separatingAxis;
 const depth: number = sat(shapes[2], undefined, shapes[9], undefined).depth;
 const hit: RaycastResult = raycast(b, undefined, { origin: [-5, 0, 0], direction: { x: 1, y: 0, z: 0 }, maxT: 10 });
@@ -388,7 +391,7 @@ for (const shape of shapes) shape.dispose();
 const group: Group = new Group();
 group.add(three.drawShape(b, object), three.drawResult(dist), three.drawTraceFrame(gt, 0, { scene: s2 }));
 three.dispose(group);
-export { d, d2, axis, e, back, i, et, sep, depth, hit, st, h, o, first, stride, mem };
+export { d, d2, axis, e, back, i, form, et, sep, depth, hit, st, h, o, first, stride, mem };
 `);
     const good = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: consumer, encoding: 'utf8' });
     expect(good.stdout + good.stderr).toBe('');

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, run, trace, type PenetrationResult, type Scene, type Shape, type Vec3 } from '../../web/lib/index';
+import { stepsOf } from './helpers';
 
 beforeAll(async () => {
   await init();
@@ -67,7 +68,7 @@ describe('penetration trace', () => {
     { type: 'polytope', points: [[0, 0, 0], [1.2, 0, 0], [0, 1, 0.1], [0.2, 0.1, 1], [0.6, 0.7, 0.6]], position: [0.5, 0.1, 0.2] });
 
   it('equals run, starts with the seed and ends with done', () => {
-    const t = trace(scene);
+    const t = stepsOf(trace(scene));
     expect(t.query).toBe('penetration');
     expect(t.result).toEqual(run(scene));
     expect(t.frames[0].kind).toBe('seed');
@@ -75,7 +76,7 @@ describe('penetration trace', () => {
   });
 
   it('every frame is consistent: faces index vertices, the closest face exists, the depth never decreases', () => {
-    const t = trace(scene);
+    const t = stepsOf(trace(scene));
     let lastDepth = -Infinity;
     for (const f of t.frames) {
       expect(f.line).toBeGreaterThanOrEqual(1);

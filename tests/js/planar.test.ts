@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   decodeLink, encodeLink, init, resultSentence, run, trace, validateScene, type Scene, type Scene2D,
 } from '../../web/lib/index';
-import { catchError } from './helpers';
+import { catchError, stepsOf } from './helpers';
 import { root } from './vectors';
 
 const cli = join(root, 'web', 'dist', 'lib', 'cli.mjs');
@@ -75,7 +75,7 @@ describe('2D scenes in the JS API', () => {
   });
 
   it('traces GJK in the plane: every simplex point is [x, y] and the captions read (x, y)', () => {
-    const t = trace(lesson);
+    const t = stepsOf(trace(lesson));
     expect(t.frames.length).toBeGreaterThan(1);
     for (const f of t.frames) {
       for (const s of f.simplex) expect(s.w).toHaveLength(2);
@@ -88,10 +88,10 @@ describe('2D scenes in the JS API', () => {
 
   it('traces the planar EPA: a seed polygon, growing by support points, ending at the depth', () => {
     // Seed 004's pair: A's corner (2, 2) lies 1 inside B's side x = 1, the nearest side of A − B.
-    const t = trace({
+    const t = stepsOf(trace({
       version: 1, dimension: 2, query: 'penetration',
       shapes: [{ type: 'polygon', points: [[0, 2], [0, 3], [2, 2]] }, { type: 'polygon', points: [[1, 1], [3, 1], [3, 4], [1, 4]] }],
-    });
+    }));
     expect(t.dimension).toBe(2);
     expect(t.pseudocode).toHaveLength(8);
     expect(t.frames[0].kind).toBe('seed');

@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import * as THREE from 'three';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  CollidoscopeError, init, run, trace,
+  CollidoscopeError, init, isClosedForm, run, trace,
   type ChungWangTrace, type DistanceResult, type EpaTrace, type GjkTrace, type HullResult, type HullTrace, type ObbResult,
   type PenetrationResult, type RaycastResult, type RaycastTrace, type SatResult, type SatTrace, type Scene, type Scene2D, type Shape,
   type ShapecastResult, type ShapecastTrace, type Trace, type Vec3,
 } from '../../web/lib/index';
 import { COLORS, dispose, drawResult, drawShape, drawTraceFrame, scaleMarkers, toPose } from '../../web/lib/three';
 import { galleryFiles, sceneDir } from './vectors';
+import { stepsOf } from './helpers';
 
 beforeAll(async () => {
   await init();
@@ -384,7 +385,7 @@ describe('drawTraceFrame', () => {
       version: 1, dimension: 2, query: 'penetration',
       shapes: [{ type: 'polygon', points: [[0, 2], [0, 3], [2, 2]] }, { type: 'polygon', points: [[1, 1], [3, 1], [3, 4], [1, 4]] }],
     };
-    const t = trace(scene);
+    const t = stepsOf(trace(scene));
     const closest = t.frames.findIndex((f) => f.kind === 'closest');
     expect(closest).toBeGreaterThan(0);
     const inPlane = (g: THREE.Object3D) => {
@@ -521,6 +522,44 @@ describe('drawTraceFrame', () => {
       if ((o as THREE.Mesh).isMesh && !o.userData.px) triangles += (o as THREE.Mesh).geometry.getAttribute('position').count / 3;
     });
     expect(triangles).toBe(last.faces.length);
+  });
+
+  it('a closed form: the cores\' closest points p, q and the answer, in both views and in the plane', () => {
+    // The capsule's core runs from (0, −1, 0) to (0, 1, 0); the ball's centre (2, 0.5, 0) projects onto it at
+    // p = (0, 0.5, 0): d = 2, the closest points p + 0.5·x and q − 0.25·x; in A − B, v = p − q = (−2, 0, 0), and
+    // A − B reaches r_A + r_B = 0.75 beyond v towards O, to (−1.25, 0, 0).
+    const capsule: Shape = { type: 'capsule', radius: 0.5, halfHeight: 1 };
+    const ball: Shape = { type: 'sphere', radius: 0.25, position: [2, 0.5, 0] };
+    const t = trace({ version: 1, query: 'distance', shapes: [capsule, ball] });
+    expect(isClosedForm(t)).toBe(true);
+    const g = drawTraceFrame(t, 0, { shapes: [capsule, ball] });
+    const green = dots(g, COLORS.simplex);
+    expect(has(green, [0, 0.5, 0]) && has(green, [2, 0.5, 0])).toBe(true);
+    const white = dots(g, COLORS.closest);
+    expect(has(white, [0.5, 0.5, 0]) && has(white, [1.75, 0.5, 0])).toBe(true);
+    expect(labels(drawTraceFrame(t, 0, { shapes: [capsule, ball], labels: true }))).toEqual(expect.arrayContaining(['p', 'q', 'pA', 'pB']));
+    const m = drawTraceFrame(t, 0, { shapes: [capsule, ball], view: 'minkowski' });
+    expect(has(dots(m, COLORS.simplex), [-2, 0, 0])).toBe(true);
+    expect(has(dots(m, COLORS.closest), [-1.25, 0, 0])).toBe(true);
+
+    // The ball at (0.5, 0.5, 0): depth 0.25 along x, contact (0.5, 0.5, 0) on A and (0.25, 0.5, 0) on B.
+    const deep: Shape = { ...ball, position: [0.5, 0.5, 0] };
+    const p = trace({ version: 1, query: 'penetration', shapes: [capsule, deep] });
+    const gp = drawTraceFrame(p, 0, { shapes: [capsule, deep] });
+    const contact = dots(gp, COLORS.contact);
+    expect(has(contact, [0.5, 0.5, 0]) && has(contact, [0.25, 0.5, 0])).toBe(true);
+    const arrows: THREE.Object3D[] = [];
+    gp.traverse((o) => { if (o instanceof THREE.ArrowHelper) arrows.push(o); });
+    const normal = arrows.find((a) => a.position.toArray().every((x, i) => x === [0.5, 0.5, 0][i]));
+    expect(normal).toBeDefined();
+    expect(arrowDirection(normal!).x).toBeCloseTo(1, 12);
+    // In A − B: moving B by depth·n puts O on the boundary, at depth·n = (0.25, 0, 0).
+    expect(has(dots(drawTraceFrame(p, 0, { shapes: [capsule, deep], view: 'minkowski' }), COLORS.contact), [0.25, 0, 0], 1e-15)).toBe(true);
+
+    // A 2D scene: the same pair in the plane, drawn at z = 0.
+    const flat: Scene2D = { version: 1, dimension: 2, query: 'distance', shapes: [{ type: 'capsule', radius: 0.5, halfHeight: 1 }, { type: 'circle', radius: 0.25, position: [2, 0.5] }] };
+    const g2 = drawTraceFrame(trace(flat), 0, { scene: flat });
+    expect(has(dots(g2, COLORS.simplex), [0, 0.5, 0]) && has(dots(g2, COLORS.simplex), [2, 0.5, 0])).toBe(true);
   });
 
   it('labels: off by default, the page\'s names when asked (a, b on a GJK support frame)', () => {

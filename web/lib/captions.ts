@@ -5,10 +5,13 @@
 //
 // Numbers are written as C's printf "%.6g" (printf.ts), -0 as 0; λ and t with more digits where a step moves
 // them by less than 1e-6. Each query's answer is stated once, by resultSentence(): the page shows that sentence
-// beside every step, and it is the caption of the trace's last ('done') frame.
+// beside every step, and it is the caption of the trace's last ('done') frame. A pair answered by a closed form
+// has one frame, whose caption states the formula with its numbers; the result sentence stays beside it.
 import { formatG, formatPair } from './printf';
+import { isClosedForm } from './types';
 import type {
-  CastFrame, ChungWangFrame, ChungWangTrace, EpaFrame, EpaTrace, GjkFrame, GjkTrace, HullFrame, HullResult,
+  CastFrame, ChungWangFrame, ChungWangTrace, ClosedFormFrame, ClosedFormName, ClosedFormTrace, EpaFrame, EpaTrace,
+  GjkFrame, GjkTrace, HullFrame, HullResult,
   HullTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
 } from './types';
 
@@ -150,6 +153,34 @@ export function pseudocodeOf(query: Trace['query'] | 'planarPenetration'): strin
     case 'shapecast': return [...SHAPECAST];
     case 'chungwang': return [...CHUNG_WANG];
   }
+}
+
+/** A closed form's name as the page writes it, e.g. 'segment–point' (A's core first). */
+export function closedFormTitle(form: ClosedFormName): string {
+  return form.replace('-', '–');
+}
+
+/** How a closed form finds the closest points p of A's core and q of B's: the first line of its pseudocode. */
+const CLOSED_FORM_CORES: { readonly [F in ClosedFormName]: string } = {
+  'point-point': 'p ← A\'s centre;  q ← B\'s centre                 // both cores are points',
+  'segment-point': 'q ← B\'s centre;  p ← the point of A\'s segment nearest q  // projection clamped to the ends',
+  'point-segment': 'p ← A\'s centre;  q ← the point of B\'s segment nearest p  // projection clamped to the ends',
+  'segment-segment': 'p, q ← the closest points of A\'s and B\'s segments  // the lines\' closest points, clamped to both',
+};
+
+/** The last line of a closed form's pseudocode: the query's answer from d, r_A and r_B. */
+const CLOSED_FORM_ANSWER: { readonly [Q in ClosedFormTrace['query']]: string } = {
+  intersect: 'return d ≤ r_A + r_B + τ                 // τ = 64u·S: touching counts as intersecting',
+  distance: 'distance ← max(0, d − r_A − r_B);  points p + r_A·n, q − r_B·n on n = (q − p)/d',
+  penetration: 'depth ← r_A + r_B − d along n = (q − p)/d  // cores meeting (d ≤ τ): r_A + r_B across them',
+};
+
+/**
+ * The pseudocode of a pair answered by closed form `form`: three lines, the last one the query's answer. Its one
+ * frame has no `line`: it is the whole formula, and the page highlights the last line.
+ */
+export function closedFormPseudocode(query: ClosedFormTrace['query'], form: ClosedFormName): string[] {
+  return [CLOSED_FORM_CORES[form], 'd ← ‖q − p‖                             // the distance of the cores', CLOSED_FORM_ANSWER[query]];
 }
 
 // ---- numbers --------------------------------------------------------------------------------------------------
@@ -428,6 +459,63 @@ export function chungWangCaption(f: Omit<ChungWangFrame, 'caption'>, result: str
   }
 }
 
+// ---- closed forms ---------------------------------------------------------------------------------------------
+
+/** What the frame's core distance d measures, in words, for each closed form. */
+function coresApart(form: ClosedFormName, d: string): string {
+  switch (form) {
+    case 'point-point': return `A's and B's centres are ${d} apart`;
+    case 'segment-point': return `the closest point of A's core segment to B's centre is ${d} away`;
+    case 'point-segment': return `the closest point of B's core segment to A's centre is ${d} away`;
+    case 'segment-segment': return `the closest points of A's and B's core segments are ${d} apart`;
+  }
+}
+
+/** The cores meeting (d within the rounding bound), in words. */
+function coresMeet(form: ClosedFormName): string {
+  switch (form) {
+    case 'point-point': return 'A\'s and B\'s centres coincide';
+    case 'segment-point': return 'B\'s centre lies on A\'s core segment';
+    case 'point-segment': return 'A\'s centre lies on B\'s core segment';
+    case 'segment-segment': return 'A\'s and B\'s core segments meet';
+  }
+}
+
+/**
+ * The caption of a closed form's one frame: the form, the distance d of the cores' closest points, and the
+ * formula that turns d and the radii into the answer, with the frame's and the result's numbers (the answer's
+ * own number with 9 digits, as the result sentence writes it).
+ */
+export function closedFormCaption(f: Omit<ClosedFormFrame, 'caption'>, t: Raw<ClosedFormTrace>): string {
+  const head = `Closed form (${closedFormTitle(f.form)}): `;
+  const radius = f.radiusA + f.radiusB;
+  const radii = `${num(f.radiusA)} + ${num(f.radiusB)}`;
+  const d = num(f.coreDistance);
+  const meet = f.coreDistance <= f.touching;
+  const cores = meet ? `${coresMeet(f.form)} (d = ${d}, within the rounding bound ${num(f.touching, 3)})` : coresApart(f.form, d);
+  switch (t.query) {
+    case 'intersect': {
+      if (!t.result.intersecting) return `${head}${cores}, more than the radii ${radii}: separated.`;
+      if (meet || f.coreDistance <= radius) return `${head}${cores}, at most the radii ${radii}: intersecting.`;
+      return `${head}${cores}, the radii ${radii} to within the rounding bound ${num(f.touching, 3)}: touching, so intersecting.`;
+    }
+    case 'distance': {
+      const r = t.result;
+      if (meet) return `${head}${cores}: the shapes overlap, distance 0.`;
+      if (r.distance > 0) return `${head}${cores}; minus the radii ${radii}, the distance is ${num(r.distance, 9)}.`;
+      return `${head}${cores}, within the radii ${radii}: the shapes overlap, distance 0 (one point splits the gap in the ratio r_A : r_B).`;
+    }
+    case 'penetration': {
+      const r = t.result;
+      const n = vec(r.normal);
+      if (meet) return `${head}${cores}: any direction across the cores separates the shapes by r_A + r_B, so the depth is ${radii} = ${num(r.depth, 9)} across them, along n = ${n}.`;
+      if (!r.intersecting) return `${head}${cores}, more than the radii ${radii}: separated, no penetration.`;
+      if (r.status === 'touching') return `${head}${cores}, the radii ${radii} to within the rounding bound ${num(f.touching, 3)}: touching, depth 0.`;
+      return `${head}${cores}; depth = r_A + r_B − d = ${radii} − ${d} = ${num(r.depth, 9)} along the line of the closest points, n = ${n}.`;
+    }
+  }
+}
+
 // ---- result sentences -----------------------------------------------------------------------------------------
 // The answer's own number (distance, depth, gap) is written with 9 significant digits and a time of impact with
 // 12 (as the cast captions write λ, whose last steps can move it by less than 1e-6), so that a reader can hold
@@ -435,14 +523,19 @@ export function chungWangCaption(f: Omit<ChungWangFrame, 'caption'>, result: str
 // contact points of a penetration) more where the two would otherwise read alike. A cast's contact points are
 // one point up to rounding: they keep 6.
 
-type Raw<T extends Trace> = Omit<T, 'pseudocode' | 'frames'> & { frames: Omit<T['frames'][number], 'caption'>[] };
+type Raw<T extends Trace> = T extends Trace
+  ? Omit<T, 'pseudocode' | 'frames'> & { frames: Omit<T['frames'][number], 'caption'>[] } : never;
 
 /** A trace as the C++ core writes it: no pseudocode, no captions. */
 export type RawTrace =
   | Raw<GjkTrace> | Raw<EpaTrace> | Raw<HullTrace> | Raw<SatTrace> | Raw<RaycastTrace> | Raw<ShapecastTrace>
-  | Raw<ChungWangTrace>;
+  | Raw<ChungWangTrace> | Raw<ClosedFormTrace>;
 /** A 2D scene's penetration trace as the C++ core writes it. */
 type RawPlanarEpa = Omit<PlanarEpaTrace, 'pseudocode' | 'frames'> & { frames: Omit<PlanarEpaFrame, 'caption'>[] };
+
+/** "(closed form segment–point)", "(closed form point–point, touching)": a closed form has no iterations. */
+const closedTally = (form: ClosedFormName, status: string): string =>
+  `(closed form ${closedFormTitle(form)}${status === 'converged' ? '' : `, ${status}`})`;
 
 /** "(3 iterations, converged)", "(1 EPA iteration, touching)". */
 const tally = (iterations: number, status: string, what = 'iteration'): string =>
@@ -490,14 +583,14 @@ function sentence(t: Trace | RawTrace): string {
     case 'intersect':
     case 'distance': {
       const r = t.result;
-      const tail = tally(r.iterations, r.status);
+      const tail = isClosedForm(t) ? closedTally(t.closedForm, r.status) : tally(r.iterations, r.status);
       if ('intersecting' in r) return `${r.intersecting ? 'Intersecting' : 'Separated'} ${tail}.`;
       const [pa, pb] = vecPair(r.pointA, r.pointB);
       return `Distance ${num(r.distance, 9)} between ${pa} on A and ${pb} on B ${tail}.`;
     }
     case 'penetration': {
       const r = t.result;
-      const tail = tally(r.iterations, r.status, 'EPA iteration');
+      const tail = isClosedForm(t) ? closedTally(t.closedForm, r.status) : tally(r.iterations, r.status, 'EPA iteration');
       const [pa, pb] = vecPair(r.pointA, r.pointB);
       if (!r.intersecting) {
         const d = Math.hypot(...Array.from(r.pointA, (x, i) => x - r.pointB[i]));
@@ -565,6 +658,12 @@ function captioned<F extends object>(f: F, caption: string, afterIteration: bool
 
 /** The trace with its pseudocode (after `query`) and a caption on every frame. */
 export function withText(raw: RawTrace | RawPlanarEpa): Trace {
+  if (isClosedForm(raw)) {
+    // A pair answered by a closed form (either dimension): its one frame is the formula.
+    const { query, ...rest } = raw;
+    const frames = raw.frames.map((f) => captioned(f, closedFormCaption(f, raw), false));
+    return { query, pseudocode: closedFormPseudocode(query, raw.closedForm), ...rest, frames } as ClosedFormTrace;
+  }
   if ('dimension' in raw) {
     const { query, ...rest } = raw;
     const radius = raw.marginA + raw.marginB;

@@ -22,7 +22,7 @@ import { decodeLinkPayload } from './link';
 import { withText, type RawTrace } from './captions';
 export { resultSentence } from './captions';
 import type {
-  ChungWangTrace, DistanceResult, EpaTrace, GjkTrace, HullResult, HullTrace, IntersectResult, ObbResult,
+  ChungWangTrace, ClosedFormTrace, ClosedFormTraceOf, DistanceResult, EpaTrace, GjkTrace, HullResult, HullTrace, IntersectResult, ObbResult,
   PenetrationResult, Planar, PlanarEpaTrace, PointArray, RaycastResult, RaycastTrace, Result, SatTrace, Scene, Scene2D, Shape,
   ShapecastResult, ShapecastTrace, Trace, Vec3,
 } from './types';
@@ -43,19 +43,23 @@ export function run(scene: Scene | Scene2D | string): Result | Planar<Result> {
   return unwrap<Result>(mod().runScene(toSceneJson(scene), false));
 }
 
-/** Runs the scene's query with a recording trace: every step of GJK (or EPA for penetration) as a frame. */
-export function trace(scene: Scene & { query: 'penetration' }): EpaTrace;
+/**
+ * Runs the scene's query with a recording trace: every step of GJK (or EPA for penetration) as a frame. A pair of
+ * points, spheres, segments and capsules is answered by a closed form: its trace is one frame naming the form
+ * (a ClosedFormTrace, told apart by its `closedForm` key: isClosedForm()).
+ */
+export function trace(scene: Scene & { query: 'penetration' }): EpaTrace | ClosedFormTraceOf<'penetration'>;
 export function trace(scene: Scene & { query: 'hull' }): HullTrace;
 export function trace(scene: Scene & { query: 'sat' }): SatTrace;
 export function trace(scene: Scene & { query: 'raycast' }): RaycastTrace;
 export function trace(scene: Scene & { query: 'shapecast' }): ShapecastTrace;
 export function trace(scene: Scene & { query: 'chungwang' }): ChungWangTrace;
-export function trace(scene: Scene & { query: 'intersect' | 'distance' }): GjkTrace;
-export function trace(scene: Scene2D & { query: 'intersect' | 'distance' }): Planar<GjkTrace>;
+export function trace(scene: Scene & { query: 'intersect' | 'distance' }): GjkTrace | ClosedFormTraceOf<'intersect' | 'distance'>;
+export function trace(scene: Scene2D & { query: 'intersect' | 'distance' }): Planar<GjkTrace | ClosedFormTraceOf<'intersect' | 'distance'>>;
 export function trace(scene: Scene2D & { query: 'raycast' }): Planar<RaycastTrace>;
 export function trace(scene: Scene2D & { query: 'shapecast' }): Planar<ShapecastTrace>;
-export function trace(scene: Scene2D & { query: 'penetration' }): Planar<PlanarEpaTrace>;
-export function trace(scene: Scene2D): Planar<GjkTrace | PlanarEpaTrace | RaycastTrace | ShapecastTrace>;
+export function trace(scene: Scene2D & { query: 'penetration' }): Planar<PlanarEpaTrace | ClosedFormTraceOf<'penetration'>>;
+export function trace(scene: Scene2D): Planar<GjkTrace | PlanarEpaTrace | RaycastTrace | ShapecastTrace | ClosedFormTrace>;
 export function trace(scene: Scene | string): Trace;
 export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace>;
 export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace> {

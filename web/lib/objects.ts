@@ -19,7 +19,7 @@ import { BATCH_LAYOUTS } from './generated-schema';
 import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
 import type {
-  ChungWangResult, ChungWangTrace, DistanceResult, EpaTrace, GjkTrace, IntersectResult, PenetrationResult,
+  ChungWangResult, ChungWangTrace, ClosedFormTraceOf, DistanceResult, EpaTrace, GjkTrace, IntersectResult, PenetrationResult,
   PointArray, Quat, RaycastResult, RaycastTrace, SatResult, SatTrace, Scene, Shape, ShapecastResult, ShapecastTrace,
   ShapeType, Vec3,
 } from './types';
@@ -659,14 +659,16 @@ function pairQuery<R, T, O extends QueryOptions = QueryOptions>(q: PairQuery): P
     single(q, [a, poseA, b, poseB], options)) as PairQueryFunction<R, T, O>;
 }
 
+// Pairs of points, spheres, segments and capsules are answered by a closed form: traced, one frame naming it.
+
 /** GJK boolean test: do A (at poseA) and B (at poseB) overlap? Touching counts as intersecting. */
-export const intersect: PairQueryFunction<IntersectResult, GjkTrace, IntersectOptions> = pairQuery('intersect');
+export const intersect: PairQueryFunction<IntersectResult, GjkTrace | ClosedFormTraceOf<'intersect'>, IntersectOptions> = pairQuery('intersect');
 
 /** GJK distance and closest points (0 when the shapes overlap). */
-export const distance: PairQueryFunction<DistanceResult, GjkTrace> = pairQuery('distance');
+export const distance: PairQueryFunction<DistanceResult, GjkTrace | ClosedFormTraceOf<'distance'>> = pairQuery('distance');
 
 /** GJK + EPA: penetration depth, normal (move B by depth·normal to separate) and contact points. */
-export const penetration: PairQueryFunction<PenetrationResult, EpaTrace> = pairQuery('penetration');
+export const penetration: PairQueryFunction<PenetrationResult, EpaTrace | ClosedFormTraceOf<'penetration'>> = pairQuery('penetration');
 
 /** Chung–Wang's separating-vector test: intersecting, or a separating axis. */
 export const chungWang: PairQueryFunction<ChungWangResult, ChungWangTrace> = pairQuery('chungwang');

@@ -573,7 +573,9 @@ function worldPointsOf(trace: Trace): THREE.Vector3[] {
  * shapes with A's and B's intervals on it and the face or edges it comes from; ray cast — the ray, x(λ), the
  * simplex, the support point and its supporting plane, the hit and normal; shape cast — both shapes moved to
  * time λ, the support points on them, the contact and normal; Chung–Wang — the axis s, the support points p, q
- * and their planes; hull — the current faces, the conflict points, the eye, the horizon.
+ * and their planes; hull — the current faces, the conflict points, the eye, the horizon; a closed form (pairs of
+ * points, spheres, segments, capsules) — the cores' closest points p, q and the segment between them, then the
+ * closest points or the contact points and normal (view 'minkowski': v = p − q and the answer's point of A − B).
  * Pass `shapes` (or `scene`) for sizes that fit your scene; ray casts need `ray`, shape casts `shapes` and `motion`.
  */
 export function drawTraceFrame(

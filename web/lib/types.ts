@@ -2,16 +2,16 @@
 // index.ts). Every result and trace frame is declared once, in C++ (wasm/include/collidoscope/schema.h), and
 // its interface generated into generated-schema.ts with the names of the statuses, reasons and kinds; this file
 // re-exports them, narrows what the scene API cannot return, and adds what the TypeScript side adds: a frame's
-// caption and a trace's pseudocode (captions.ts).
+// caption and a trace's pseudocode (captions.ts), and isClosedForm(), which tells a closed form's trace apart.
 import type * as schema from './generated-schema';
 import type {
-  AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep,
+  AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
   DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, ObbFits, ObbResult, PenetrationResult,
   SimplexVertex, SphereFit, SupportVertex, Vec3,
 } from './generated-schema';
 
 export type {
-  AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep,
+  AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
   DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, ObbFits, ObbResult, PenetrationResult,
   SimplexVertex, SphereFit, SupportVertex, Vec3,
 };
@@ -148,6 +148,8 @@ export interface SatFrame extends schema.SatFrame, Captioned {}
 export interface CastFrame extends schema.CastFrame, Captioned {}
 /** One step of Chung–Wang's separating-vector algorithm (query "chungwang"), with its caption. */
 export interface ChungWangFrame extends schema.ChungWangFrame, Captioned {}
+/** The one frame of a pair answered by a closed form: the cores' closest points, with its caption. */
+export interface ClosedFormFrame extends schema.ClosedFormFrame, Captioned {}
 
 interface TraceBase {
   pseudocode: string[];
@@ -210,7 +212,35 @@ export interface ChungWangTrace extends PairTraceBase {
   result: ChungWangResult;
 }
 
-export type Trace = GjkTrace | EpaTrace | HullTrace | SatTrace | RaycastTrace | ShapecastTrace | ChungWangTrace;
+/**
+ * A pair of points, spheres, segments and capsules (in 2D: points, circles, segments, capsules) asked intersect,
+ * distance or penetration: the library answers it by a closed form, and its trace is one frame naming the form
+ * (`closedForm`, the key that tells it from GJK's and EPA's traces). A 2D penetration whose two segment cores
+ * cross runs the planar EPA instead.
+ */
+interface ClosedFormQueryTrace<Q extends 'intersect' | 'distance' | 'penetration', R> extends PairTraceBase {
+  query: Q;
+  closedForm: ClosedFormName;
+  /** One frame. */
+  frames: ClosedFormFrame[];
+  result: R;
+}
+
+export type ClosedFormTrace =
+  | ClosedFormQueryTrace<'intersect', IntersectResult>
+  | ClosedFormQueryTrace<'distance', DistanceResult>
+  | ClosedFormQueryTrace<'penetration', PenetrationResult>;
+
+export type Trace =
+  | GjkTrace | EpaTrace | HullTrace | SatTrace | RaycastTrace | ShapecastTrace | ChungWangTrace | ClosedFormTrace;
+
+/** The closed-form trace of query Q ('intersect', 'distance', 'penetration', or a union of them). */
+export type ClosedFormTraceOf<Q extends ClosedFormTrace['query']> = Extract<ClosedFormTrace, { query: Q }>;
+
+/** Whether a trace is a closed form's (one frame) rather than an algorithm's steps. */
+export function isClosedForm<T extends { query: string }>(t: T): t is Extract<T, { closedForm: unknown }> {
+  return typeof (t as { closedForm?: unknown }).closedForm === 'string';
+}
 
 /** Points for hull() and boundingVolumes(): flat x0, y0, z0, x1, … (e.g. a three.js position attribute's array), or [x, y, z] triples. */
 export type PointArray = Float64Array | Float32Array | ArrayLike<number> | readonly Vec3[];

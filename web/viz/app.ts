@@ -1,7 +1,7 @@
 // The page's state (scene, trace, step) and every action that changes it. Views and panel only render.
 import { round } from '../lib/draw/format';
 import {
-  CollidoscopeError, run as runQuery, trace as runTrace, validateScene, type HullTrace, type Quat, type Scene, type Scene2D,
+  CollidoscopeError, isClosedForm, run as runQuery, trace as runTrace, validateScene, type HullTrace, type Quat, type Scene, type Scene2D,
   type Shape, type Shape2D, type Trace, type Vec3,
 } from '../lib/index';
 import { defaultCloud } from './cloud';
@@ -18,7 +18,7 @@ import {
   PLANAR_QUERIES, isPlanar, liftScene, liftTrace, planarCast, planarOverlay, planarTitles, quatAngle, simplexKind,
 } from './planar';
 import { PlanarShapeEditor } from './planar-editor';
-import { followShapes, overlayFor, viewOf } from './queries';
+import { followShapes, overlayFor, viewOf, viewOfTrace } from './queries';
 import { ShapeEditor } from './shape-editor';
 import { ShapesView, type HandleKind } from './shapes-view';
 
@@ -33,8 +33,10 @@ export interface PublicState {
   scene: Scene | null;
   frameIndex: number;
   frameCount: number;
-  /** Kind of the frame shown ('support', 'expand', 'eye', 'done' ...), null without a trace. */
+  /** Kind of the frame shown ('support', 'expand', 'eye', 'done' ...; 'closed-form' for a closed form's one frame), null without a trace. */
   frameKind: string | null;
+  /** The closed form that answered the pair ('segment-point' ...), null when an algorithm's steps are shown. */
+  closedForm: string | null;
   result: Trace['result'] | null;
   /** Hull view: the "obb" query's answer for the cloud (AABB, sphere, both PCA boxes, the refined box). */
   bounds: BoundsResult | null;
@@ -127,7 +129,7 @@ export class App {
   readonly castEditor: CastEditor;
   readonly cloudPanel: CloudPanel;
   readonly state: PublicState = {
-    scene: null, frameIndex: 0, frameCount: 0, frameKind: null, result: null, bounds: null, boundsShown: [],
+    scene: null, frameIndex: 0, frameCount: 0, frameKind: null, closedForm: null, result: null, bounds: null, boundsShown: [],
     error: null, link: '', handles: {}, speed: 1, playing: false, ready: false, planar: null,
   };
 
@@ -219,7 +221,7 @@ export class App {
       this.linkHeld = false;
     }
     const view = viewOf(this.scene.query);
-    document.getElementById('app')!.dataset.algorithm = view.mode;
+    document.getElementById('app')!.dataset.algorithm = viewOfTrace(tr).mode;
     if (view.family === 'cloud') {
       this.lastCloud = this.scene;
       const first = (tr as HullTrace).frames[0];
@@ -485,10 +487,10 @@ export class App {
       ? planarOverlay(tr, this.planar.trace, this.frameIndex, this.planar.scene)
       : overlayFor(tr, this.frameIndex, this.scene);
     this.renderStepper();
-    renderPseudocode(tr?.pseudocode ?? [], frame?.line ?? 0, tr ? endedLine(tr, this.frameIndex) : null);
+    renderPseudocode(tr?.pseudocode ?? [], tr && frame ? activeLine(tr, frame) : 0, tr ? endedLine(tr, this.frameIndex) : null);
     renderFrameText(overlay, frame?.caption ?? '', tr);
     const view = viewOf(this.scene.query);
-    document.getElementById('app')!.dataset.algorithm = view.mode;
+    document.getElementById('app')!.dataset.algorithm = tr ? viewOfTrace(tr).mode : view.mode;
     if (view.family === 'cloud') {
       this.hullView.setFrame(overlay);
     } else {
@@ -519,7 +521,8 @@ export class App {
     s.scene = JSON.parse(JSON.stringify(this.scene)) as Scene;
     s.frameIndex = this.frameIndex;
     s.frameCount = this.frameCount;
-    s.frameKind = this.trace?.frames[this.frameIndex]?.kind ?? null;
+    s.frameKind = frameKindOf(this.trace?.frames[this.frameIndex]);
+    s.closedForm = this.trace && isClosedForm(this.trace) ? this.trace.closedForm : null;
     s.result = this.trace ? JSON.parse(JSON.stringify(this.trace.result)) : null;
     const cloud = this.isCloud;
     s.bounds = cloud && this.bounds ? JSON.parse(JSON.stringify(this.bounds)) : null;
@@ -588,6 +591,19 @@ function badPart(hash: string): string {
 function printableShort(s: string): string {
   const t = s.length > 40 ? `${s.slice(0, 40)}…` : s;
   return t.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The pseudocode line frame `frame` of `tr` highlights: its own `line`, or the one its view names. */
+function activeLine(tr: Trace, frame: Trace['frames'][number]): number {
+  const own = (frame as { line?: unknown }).line;
+  if (typeof own === 'number') return own;
+  return viewOfTrace(tr).line?.(frame, tr) ?? 0;
+}
+
+/** The kind of a frame for PublicState: its `kind`, or 'closed-form' for a closed form's frame (which has none). */
+function frameKindOf(frame: Trace['frames'][number] | undefined): string | null {
+  if (!frame) return null;
+  return 'kind' in frame ? frame.kind : 'closed-form';
 }
 
 /**

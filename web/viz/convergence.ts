@@ -3,6 +3,7 @@
 //   GJK (intersect, distance): upper bound ‖v‖ = √(v·v) and lower bound v·w/‖v‖ of the cores' distance.
 //   EPA (penetration): lower bound d, the nearest face's distance, and upper bound n·w = d + gap.
 //   Casts (raycast, shapecast): λ, the hit parameter so far (it only grows).
+// A closed form's trace (one frame, no iterations) has no plot.
 // Pure: no DOM, so that it is unit-tested against the frames directly.
 
 export interface Series {
@@ -45,9 +46,14 @@ interface TraceLike {
 /** Decades a positive range must span for a log axis. */
 const LOG_DECADES = 2;
 
-/** The plot's points for `trace`, or null for queries without iterations to plot (hull, SAT, Chung–Wang). */
-export function convergence(trace: TraceLike | null): Convergence | null {
-  if (!trace) return null;
+/** A closed form's trace: one frame without iterations. */
+interface ClosedFormLike {
+  closedForm: string;
+}
+
+/** The plot's points for `trace`, or null for queries without iterations to plot (hull, SAT, Chung–Wang, closed forms). */
+export function convergence(trace: TraceLike | ClosedFormLike | null): Convergence | null {
+  if (!trace || 'closedForm' in trace) return null;
   const algorithm = trace.query === 'intersect' || trace.query === 'distance' ? 'gjk'
     : trace.query === 'penetration' ? 'epa'
       : trace.query === 'raycast' || trace.query === 'shapecast' ? 'cast' : null;

@@ -2,7 +2,7 @@
 // Everything is written with textContent: captions, pseudocode and error messages are never parsed as HTML.
 import { resultSentence } from '../lib/captions';
 import type { Trace } from '../lib/index';
-import { viewOf } from './queries';
+import { viewOfTrace } from './queries';
 import type { FrameOverlay } from './query-view';
 
 export function $(id: string): HTMLElement {
@@ -65,6 +65,8 @@ export function renderStepper(index: number, count: number, playing: boolean, sp
   const play = $('play') as HTMLButtonElement;
   play.textContent = playing ? '⏸ Pause' : '▶ Play';
   play.setAttribute('aria-label', playing ? 'Pause' : 'Play');
+  // One step (a closed form) has nothing to play.
+  play.disabled = count <= 1 && !playing;
   ($('first') as HTMLButtonElement).disabled = index <= 0;
   ($('prev') as HTMLButtonElement).disabled = index <= 0;
   ($('next') as HTMLButtonElement).disabled = index >= count - 1;
@@ -142,7 +144,7 @@ export function renderFrameText(overlay: FrameOverlay | null, caption: string, t
     return tr;
   }));
   // Without a trace the heading stays the default scene's.
-  const view = trace ? viewOf(trace.query) : null;
+  const view = trace ? viewOfTrace(trace) : null;
   $('result').textContent = trace ? resultSentence(trace) : '';
-  $('algorithm').textContent = view?.algorithm ?? 'GJK';
+  $('algorithm').textContent = (trace && view?.heading?.(trace)) || (view?.algorithm ?? 'GJK');
 }

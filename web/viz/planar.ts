@@ -1,10 +1,10 @@
 // 2D scenes ("dimension": 2) on the page: the views draw a 2D scene's 3D twin in the plane z = 0 (lifted by
 // lib/draw/planar.ts); the trace stepped, the values table, the link and the JSON stay the 2D scene's own.
-import type { PlanarEpaFrame, PlanarEpaTrace, Quat, Scene, Scene2D, Trace, Vec2, Vec3 } from '../lib/index';
+import { isClosedForm, type PlanarEpaFrame, type PlanarEpaTrace, type Quat, type Scene, type Scene2D, type Trace, type Vec2, type Vec3 } from '../lib/index';
 import { frameDrawer } from '../lib/draw/frames';
 import { round } from '../lib/draw/format';
 import { planarEpaRows } from './planar-epa-panel';
-import { viewOf } from './queries';
+import { viewOfTrace } from './queries';
 import type { FrameOverlay, Row } from './query-view';
 
 export { liftScene, liftTrace } from '../lib/draw/planar';
@@ -43,9 +43,11 @@ export function planarOverlay(trace: Trace, lifted: Trace, index: number, drawn:
   const drawing = frameDrawer(lifted)?.draw(lifted, index, drawn);
   if (!frame || !drawing) return null;
   const rows = (): Row[] => {
-    if (trace.query === 'penetration') return planarEpaRows(frame as unknown as PlanarEpaFrame, trace as unknown as PlanarEpaTrace);
-    // GJK's and the casts' tables read [x, y] vectors as they read [x, y, z] ones (lib/draw/format.ts).
-    return viewOf(trace.query).rows(frame, trace);
+    if (trace.query === 'penetration' && !isClosedForm(trace)) {
+      return planarEpaRows(frame as unknown as PlanarEpaFrame, trace as unknown as PlanarEpaTrace);
+    }
+    // GJK's, the casts' and closed forms' tables read [x, y] vectors as they read [x, y, z] ones (lib/draw/format.ts).
+    return viewOfTrace(trace).rows(frame, trace);
   };
   return { ...drawing, values: rows };
 }

@@ -6,7 +6,7 @@
 import * as THREE from 'three';
 import { fmt, fmtVec } from '../lib/draw/format';
 import { COLORS, arrow, clearGroup, label, marker } from '../lib/draw/primitives';
-import { minkowskiSurface, type Scene, type Trace } from '../lib/index';
+import { isClosedForm, minkowskiSurface, type Scene, type Trace } from '../lib/index';
 import type { App } from './app';
 import { faceQuestion, questionFor, type Question } from './predict-questions';
 
@@ -65,7 +65,7 @@ export class Predict {
   /** Whether the step forward to `to` may be shown now; if not, the question about it is asked. */
   private allow(to: number): boolean {
     const tr = this.app.trace;
-    if (!this.on || !tr || !ASKED.has(tr.query) || this.answered.has(to)) return true;
+    if (!this.on || !tr || !ASKED.has(tr.query) || isClosedForm(tr) || this.answered.has(to)) return true;
     if (this.question && this.question.frame === to && this.solvedAt === null) return false;
     const q = GJK_QUERIES.has(tr.query) ? questionFor(tr.frames as never, to, this.poolFor(this.app.scene))
       : faceQuestion(tr.frames as never, to);
@@ -152,8 +152,11 @@ export class Predict {
     this.box.dataset.state = !q ? 'idle' : this.solvedAt !== null ? 'solved' : 'asking';
     clearGroup(this.markers);
     if (!q) {
-      const query = this.app.trace?.query ?? '';
-      this.text.textContent = GJK_QUERIES.has(query)
+      const tr = this.app.trace;
+      const query = tr?.query ?? '';
+      this.text.textContent = tr && isClosedForm(tr)
+        ? 'A closed form answers this pair in one step: there is nothing to predict. Turn a shape into a box or a cone to step through GJK.'
+        : GJK_QUERIES.has(query)
         ? 'Step forward (→): before each support point and each simplex update you choose what comes next.'
         : query === 'penetration' ? 'Step forward (→): before EPA picks the face nearest O you choose it.'
           : 'Predict mode asks about GJK and EPA steps: choose an intersect, distance or penetration example.';

@@ -2,12 +2,15 @@
 // drawing layer, lib/draw/frames.ts), its values table, the views' contents and titles, and the scene it is
 // made from (the result sentence is the library's, lib/captions.ts). The app, the views and the panel look a query up here and never branch on it.
 import * as THREE from 'three';
-import { FRAME_DRAWERS } from '../lib/draw/frames';
+import { closedFormTitle } from '../lib/captions';
+import { CLOSED_FORM, FRAME_DRAWERS } from '../lib/draw/frames';
 import { round } from '../lib/draw/format';
+import { isClosedForm } from '../lib/index';
 import type {
-  ChungWangTrace, EpaTrace, GjkTrace, HullTrace, Query, RaycastTrace, SatTrace, Scene, Shape, ShapecastTrace, Trace, Vec3,
+  ChungWangTrace, ClosedFormTrace, EpaTrace, GjkTrace, HullTrace, Query, RaycastTrace, SatTrace, Scene, Shape, ShapecastTrace, Trace, Vec3,
 } from '../lib/index';
 import { castRows } from './cast-panel';
+import { closedFormRows } from './closed-form-panel';
 import { chungWangRows } from './cw-panel';
 import { epaRows } from './epa-panel';
 import { gjkRows } from './gjk-panel';
@@ -96,17 +99,42 @@ const VIEWS: { readonly [Q in Query]: QueryView } = {
   obb: entry<HullTrace>({ ...hull, boundsShown: ['aabb', 'obb'] }),
 };
 
-/** The views of query `q` (of a scene or of a trace). */
+/**
+ * A pair answered by a closed form (intersect, distance, penetration of points, spheres, segments, capsules): the
+ * views of its query, with the closed form's one frame drawn and listed, and its three lines of pseudocode.
+ */
+const CLOSED: { readonly [Q in ClosedFormTrace['query']]: QueryView } = {
+  intersect: closedFormView('intersect'),
+  distance: closedFormView('distance'),
+  penetration: closedFormView('penetration'),
+};
+
+function closedFormView(traced: ClosedFormTrace['query']): QueryView {
+  return entry<ClosedFormTrace>({
+    algorithm: 'Closed form', heading: (t) => `Closed form (${closedFormTitle(t.closedForm)})`,
+    mode: 'closed', family: 'pair', traced, drawer: CLOSED_FORM,
+    minkowski: differenceOrA, titles: titles(DIFFERENCE_TITLE), rows: closedFormRows, fromPair: samePair,
+    // The one frame is the whole formula: its answer is the last line.
+    line: (_, t) => t.pseudocode.length,
+  });
+}
+
+/** The views of query `q` (of a scene, or of a trace that is not a closed form's: see viewOfTrace). */
 export function viewOf(q: Query | string): QueryView {
   const v = (VIEWS as Partial<Record<string, QueryView>>)[q];
   if (!v) throw new Error(`the page has no view of the query '${q}'`);
   return v;
 }
 
+/** The views of a trace: its query's, or the closed form's when a closed form answered the pair. */
+export function viewOfTrace(trace: Trace): QueryView {
+  return isClosedForm(trace) ? CLOSED[trace.query] : viewOf(trace.query);
+}
+
 /** The frame `index` of `trace` as the page shows it; `scene` is the scene the trace came from. */
 export function overlayFor(trace: Trace | null, index: number, scene?: Scene): FrameOverlay | null {
   if (!trace) return null;
-  const view = viewOf(trace.query);
+  const view = viewOfTrace(trace);
   const frame = trace.frames[index];
   const drawing = view.drawer.draw(trace, index, scene);
   if (!frame || !drawing) return null;

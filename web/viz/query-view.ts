@@ -15,7 +15,7 @@ export interface FrameOverlay extends FrameDrawing {
 }
 
 /** The page's mode (data-algorithm on #app): which views, panels and legend entries are shown. */
-export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw';
+export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw' | 'closed';
 
 /** What the right view shows: A − B, shape A alone in world space, or the unit sphere of directions. */
 export type MinkowskiMode = 'difference' | 'single' | 'gauss';
@@ -27,6 +27,8 @@ export type MinkowskiMode = 'difference' | 'single' | 'gauss';
 export interface QueryView<T extends Trace = Trace> {
   /** Heading of the pseudocode panel. */
   algorithm: string;
+  /** The heading for one trace, when it says more than `algorithm` (which closed form answered). */
+  heading?(trace: T): string;
   mode: AlgorithmMode;
   /**
    * The scenes it takes: 'cloud' — one point cloud, shown in the hull view with its side panel; 'pair' — the
@@ -45,6 +47,8 @@ export interface QueryView<T extends Trace = Trace> {
   titles?(shapes: number): [string, string];
   /** The values table of a frame. */
   rows(frame: T['frames'][number], trace: T): Row[];
+  /** The pseudocode line a frame highlights, when its frames have no `line` of their own. */
+  line?(frame: T['frames'][number], trace: T): number;
   /**
    * Pair and single queries: the scene of this query made from the current pair of shapes (`pair` has neither
    * a ray nor a motion), when the user picks the query; `note` tells the user what was changed.

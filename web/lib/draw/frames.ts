@@ -1,8 +1,9 @@
 // The drawing of a trace frame, by query: one entry per traced query, so that the views that show frames
 // (the visualizer page's, collidoscope/three's drawTraceFrame) never branch on the algorithm.
-import type { PlanarEpaTrace, Scene, Trace } from '../index';
+import type { ClosedFormTrace, PlanarEpaTrace, Scene, Trace } from '../index';
 import { castDrawing } from './cast';
 import { chungWangDrawing } from './chungwang';
+import { closedFormDrawing } from './closed-form';
 import { epaDrawing } from './epa';
 import { gjkDrawing } from './gjk';
 import { planarEpaDrawing } from './planar-epa';
@@ -10,8 +11,8 @@ import { quickhullDrawing } from './quickhull';
 import { satDrawing } from './sat';
 import type { FrameDrawing } from './types';
 
-/** The trace of query Q (GjkTrace answers two queries). */
-export type TraceOf<Q extends Trace['query']> = Trace extends infer T
+/** The algorithm's trace of query Q (GjkTrace answers two queries; a closed form's trace is drawn by CLOSED_FORM). */
+export type TraceOf<Q extends Trace['query']> = Exclude<Trace, ClosedFormTrace> extends infer T
   ? T extends { query: infer K } ? (Q extends K ? T : never) : never
   : never;
 
@@ -51,14 +52,19 @@ export const FRAME_DRAWERS: { readonly [Q in Trace['query']]: FrameDrawer<TraceO
   hull: { space: 'cloud', minkowski: null, draw: byFrame(quickhullDrawing) },
 };
 
+/** A closed form's one frame, whichever query it answers (and in the plane, lifted to z = 0). */
+export const CLOSED_FORM: FrameDrawer<ClosedFormTrace> = { space: 'pair', minkowski: 'difference', draw: byFrame(closedFormDrawing) };
+
 /** The planar EPA's frames (a 2D scene's penetration, lifted to z = 0: see planar.ts). */
 const PLANAR_EPA: FrameDrawer<PlanarEpaTrace> = { space: 'pair', minkowski: 'difference', draw: byFrame(planarEpaDrawing) };
 
 /**
- * The drawer of the trace's query (undefined for a query that has no trace). A 2D scene's trace is drawn lifted
- * to z = 0 (liftTrace): GJK's and the casts' frames as in 3D, the planar EPA's by its own drawing.
+ * The drawer of the trace's query (undefined for a query that has no trace), or of its closed form. A 2D scene's
+ * trace is drawn lifted to z = 0 (liftTrace): GJK's, the casts' and closed forms' frames as in 3D, the planar
+ * EPA's by its own drawing.
  */
 export function frameDrawer(trace: Trace | PlanarEpaTrace): FrameDrawer<Trace> | undefined {
+  if ('closedForm' in trace) return CLOSED_FORM as unknown as FrameDrawer<Trace>;
   if (trace.query === 'penetration' && (trace as { dimension?: unknown }).dimension === 2) {
     return PLANAR_EPA as unknown as FrameDrawer<Trace>;
   }

@@ -58,12 +58,13 @@ export function liftTrace<T>(value: unknown): T {
 
 /**
  * Whether a trace is a 2D scene's: the planar EPA says so ("dimension": 2); GJK's frames have their v, the casts'
- * their x, with two components.
+ * their x, a closed form's its coreA, with two components.
  */
-export function isPlanarTrace(trace: { query: string; frames: readonly unknown[]; dimension?: unknown }): boolean {
+export function isPlanarTrace(trace: { query: string; frames: readonly unknown[]; dimension?: unknown; closedForm?: unknown }): boolean {
   if (trace.dimension === 2) return true;
-  const f = trace.frames[0] as { v?: unknown; x?: unknown } | undefined;
-  const probe = trace.query === 'intersect' || trace.query === 'distance' ? f?.v
-    : trace.query === 'raycast' || trace.query === 'shapecast' ? f?.x : undefined;
+  const f = trace.frames[0] as { v?: unknown; x?: unknown; coreA?: unknown } | undefined;
+  const probe = trace.closedForm !== undefined ? f?.coreA
+    : trace.query === 'intersect' || trace.query === 'distance' ? f?.v
+      : trace.query === 'raycast' || trace.query === 'shapecast' ? f?.x : undefined;
   return Array.isArray(probe) && probe.length === 2;
 }
