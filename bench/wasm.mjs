@@ -72,8 +72,8 @@
 // process preempted; medians over the repeats. The native program takes its
 // samples the same way and runs once per repeat between the JS rounds.
 // Ratios are collidoscope ÷ peer (< 1: we are faster) and wasm ÷ native.
-// Full: 160 instances per cell, N = 10 000, 9 repeats, ~2 min on 2 cores;
-// --quick: 24 instances, N = 2 000, 5 repeats, ~20 s.
+// Full: 160 instances per cell, N = 10 000, 9 repeats (~2 min on 2 cores with
+// five contenders; seven now); --quick: 24 instances, N = 2 000, 5 repeats, ~22 s.
 //
 // References (no library code): quaternions to matrices of our own; spheres
 // and capsules by point/segment distances minus radii; boxes and polytopes by
@@ -1551,7 +1551,7 @@ function summarySentences(result, gm, totals, summaryWasm) {
     (totals.jolt ? ` Jolt computes in f32 too and, like crashcat, counts a gap below its 1e-4 collision tolerance as ` +
       `contact (${totals.jolt.wrongI - totals.jolt.farI} of its ${totals.jolt.wrongI} wrong intersect answers are within ` +
       `1e-4 of touching); its GJK stops at that tolerance, hence distance errors up to ` +
-      `${fmtErr(totals.jolt.max_distance)} on boxes and polytopes.` : ''));
+      `${fmtErr(totals.jolt.max_distance)}.` : ''));
   if (summaryWasm) {
     L.push('');
     L.push(`The cost of wasm: the same C++ in wasm takes ${summaryWasm.batch.toFixed(2)}× its native time in a batch ` +
