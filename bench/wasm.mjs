@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// WebAssembly in Node: collidoscope's package against @dimforge/rapier3d-compat
-// and crashcat (pure JS), on identical inputs, single calls and our batch();
-// each contender's answers against exact references; and our wasm against our
-// native build on the same inputs (the cost of wasm).
+// WebAssembly in Node: collidoscope's package against @dimforge/rapier3d-compat,
+// its SIMD build @dimforge/rapier3d-simd-compat, crashcat (pure JS) and
+// jolt-physics (Jolt in wasm), on identical inputs, single calls and our
+// batch(); each contender's answers against exact references; our wasm against
+// our native build on the same inputs (the cost of wasm); and the gzipped
+// download of each.
 //
 //   node bench/wasm.mjs [--quick]        prints the markdown section
 //   import { runWasm, wasmMarkdown } from './bench/wasm.mjs'   (scripts/bench.mjs)
@@ -32,6 +34,8 @@
 //               "rapier Shape API" = the documented Shape methods, which
 //               convert both shapes (a convex polyhedron's hull is rebuilt)
 //               and the poses into wasm objects on every call.
+//   rapier simd @dimforge/rapier3d-simd-compat (the same bindings built with
+//               wasm SIMD), the "rapier" route (RawShape, poses made once).
 //   crashcat    the narrow phase it exports: gjkClosestPoints on its support
 //               structs (intersect: early out beyond the radii; distance),
 //               collideConvexVsConvex with a closest-hit collector
@@ -40,6 +44,22 @@
 //               corners and drop hull points: another shape). Tolerances are
 //               crashcat's defaults (collisionTolerance and
 //               penetrationTolerance 1e-4).
+//   jolt        jolt-physics (default flavour: single-threaded, wasm inlined,
+//               f32) on shapes without bodies: TransformedShape.CollideShape,
+//               which calls CollisionDispatch::sCollideShapeVsShape (GJK, EPA
+//               when the cores overlap). Jolt registers its collision
+//               functions only in JoltInterface's constructor, which also
+//               builds a PhysicsSystem: one is made, as small as it allows,
+//               and holds no body. Shapes: SphereShape, BoxShape and
+//               ConvexHullShape with convex radius 0, CapsuleShape; hulls with
+//               hullTolerance 1e-9 (its default 1e-3 drops points). A's
+//               centre-of-mass transform and B's TransformedShape made once
+//               per instance. intersect: an any-hit collector; penetration: a
+//               closest-hit collector; distance: a closest-hit collector with
+//               mMaxSeparationDistance 1 (Jolt reports a gap below it as a
+//               negative depth; it inflates shape A by it in f32, so a larger
+//               one costs digits: 1 exceeds every gap here, at most 0.5).
+//               Tolerances its defaults (1e-4). Every object made is destroyed.
 //   native      bench/wasm_native.cpp: the same api::Registry queries and
 //               batch in a g++ -O2 build, on the same inputs (a JSON file in
 //               buildDir), one process per repeat.
@@ -52,8 +72,8 @@
 // process preempted; medians over the repeats. The native program takes its
 // samples the same way and runs once per repeat between the JS rounds.
 // Ratios are collidoscope ÷ peer (< 1: we are faster) and wasm ÷ native.
-// Full: 160 instances per cell, N = 10 000, 9 repeats, ~2 min on 2 cores;
-// --quick: 24 instances, N = 2 000, 5 repeats, ~20 s.
+// Full: 160 instances per cell, N = 10 000, 9 repeats (~2 min on 2 cores with
+// five contenders; seven now); --quick: 24 instances, N = 2 000, 5 repeats, ~22 s.
 //
 // References (no library code): quaternions to matrices of our own; spheres
 // and capsules by point/segment distances minus radii; boxes and polytopes by
@@ -62,6 +82,10 @@
 // face normals of A and B and the edge–edge directions that are faces of the
 // Minkowski difference (Gauss-map arc test), the distance of separated pairs
 // as the minimum over all vertex–triangle and edge–edge pairs.
+//
+// Download size: each peer's ESM entry as installed (its wasm inlined) and our
+// default flavour, every file of the module graph gzipped -9 on its own, as
+// scripts/sizes.mjs (README "Download size") measures.
 //
 // Hulls: our hull(points) against three.js's ConvexHull is bench/hull.mjs's.
 import { spawnSync } from 'node:child_process';
@@ -426,9 +450,9 @@ async function loadOurs() {
   return { api, make, version };
 }
 
-async function loadRapier() {
+async function loadRapier(pkg) {
   try {
-    const mod = await import('@dimforge/rapier3d-compat');
+    const mod = await import(pkg);
     const R = mod.default ?? mod;
     await R.init();
     const make = (spec) => {
@@ -441,7 +465,7 @@ async function loadRapier() {
     };
     return { R, make, version: R.version() };
   } catch (e) {
-    return { pending: `@dimforge/rapier3d-compat could not be loaded (${e.message})` };
+    return { pending: `${pkg} could not be loaded (${e.message})` };
   }
 }
 
@@ -467,6 +491,77 @@ async function loadCrashcat() {
     version = JSON.parse(readFileSync(pj, 'utf8')).version;
   } catch {}
   return { cc, make, version };
+}
+
+// Jolt's gap tolerance for the distance query (see the header): above every separation in the cells.
+const JOLT_MAX_SEPARATION = 1;
+
+async function loadJolt() {
+  let J;
+  try {
+    const mod = await import('jolt-physics');
+    J = await (mod.default ?? mod)();
+  } catch (e) {
+    return { pending: `jolt-physics could not be loaded (${e.message})` };
+  }
+  // RegisterTypes (the collision dispatch table) runs only in JoltInterface's constructor, which needs the layer
+  // filters of a PhysicsSystem: one object layer, one broad-phase layer, room for a single body, never used.
+  const js = new J.JoltSettings();
+  js.mMaxBodies = 1;
+  js.mMaxBodyPairs = 1;
+  js.mMaxContactConstraints = 1;
+  const pairFilter = new J.ObjectLayerPairFilterTable(1);
+  const layers = new J.BroadPhaseLayerInterfaceTable(1, 1);
+  const layer0 = new J.BroadPhaseLayer(0);
+  layers.MapObjectToBroadPhaseLayer(0, layer0);
+  J.destroy(layer0);
+  js.mObjectLayerPairFilter = pairFilter;
+  js.mBroadPhaseLayerInterface = layers;
+  js.mObjectVsBroadPhaseLayerFilter = new J.ObjectVsBroadPhaseLayerFilterTable(layers, 1, pairFilter, 1);
+  const jolt = new J.JoltInterface(js); // owns the three filters
+  J.destroy(js);
+  // Each shape holds one reference of ours (Release() frees it); convex radius 0 everywhere, so the shapes are ours.
+  const make = (spec) => {
+    let shape;
+    switch (spec.type) {
+      case 'sphere':
+        shape = new J.SphereShape(spec.radius);
+        break;
+      case 'box': {
+        const h = new J.Vec3(...spec.halfExtents);
+        shape = new J.BoxShape(h, 0);
+        J.destroy(h);
+        break;
+      }
+      case 'capsule':
+        shape = new J.CapsuleShape(spec.halfHeight, spec.radius);
+        break;
+      default: {
+        const settings = new J.ConvexHullShapeSettings();
+        const points = settings.mPoints;
+        for (const p of spec.points) {
+          const v = new J.Vec3(p[0], p[1], p[2]);
+          points.push_back(v);
+          J.destroy(v);
+        }
+        settings.mMaxConvexRadius = 0;
+        settings.mHullTolerance = 1e-9;
+        const result = settings.Create();
+        if (result.HasError()) {
+          const message = result.GetError().c_str();
+          J.destroy(settings);
+          throw new Error(`jolt-physics ConvexHullShape: ${message}`);
+        }
+        shape = result.Get();
+        shape.AddRef();
+        J.destroy(settings); // drops the settings' own reference to the shape
+        return shape;
+      }
+    }
+    shape.AddRef();
+    return shape;
+  };
+  return { J, make, dispose: () => J.destroy(jolt), version: packageVersion('jolt-physics') };
 }
 
 function packageVersion(name) {
@@ -769,6 +864,90 @@ function crashcatContender(crash, cell) {
   return { pass, answers };
 }
 
+function joltContender(jolt, cell) {
+  const { J } = jolt;
+  const I = cell.instances;
+  const m = I.length;
+  const shapes = cell.specs.map(jolt.make);
+  const unit = new J.Vec3(1, 1, 1);
+  const origin = new J.RVec3(0, 0, 0);
+  const filter = new J.ShapeFilter();
+  const touching = new J.CollideShapeSettings(); // mMaxSeparationDistance 0, tolerances 1e-4 (its defaults)
+  const gap = new J.CollideShapeSettings();
+  gap.mMaxSeparationDistance = JOLT_MAX_SEPARATION;
+  const anyHit = new J.CollideShapeAnyHitCollisionCollector();
+  const closest = new J.CollideShapeClosestHitCollisionCollector();
+  // Per instance: A's centre-of-mass transform (a hull's centre of mass is its local origin in Jolt, so the pose
+  // goes through TransformedShape.SetWorldTransform, which applies it) and B as a TransformedShape.
+  const scratch = new J.TransformedShape();
+  const place = (ts, shape, pose) => {
+    const p = new J.RVec3(pose[0], pose[1], pose[2]);
+    const q = new J.Quat(pose[3], pose[4], pose[5], pose[6]);
+    ts.mShape = shape;
+    ts.SetWorldTransform(p, q, unit);
+    J.destroy(p);
+    J.destroy(q);
+  };
+  const A = I.map((i) => shapes[i.ia]);
+  const comA = I.map((inst) => {
+    place(scratch, shapes[inst.ia], inst.poseA);
+    const t = scratch.GetCenterOfMassTransform(); // a view of a temporary: copied column by column
+    const copy = new J.RMat44();
+    for (let c = 0; c < 4; c++) copy.SetColumn4(c, t.GetColumn4(c));
+    return copy;
+  });
+  const B = I.map((inst) => {
+    const ts = new J.TransformedShape();
+    place(ts, shapes[inst.ib], inst.poseB);
+    return ts;
+  });
+  const collide = (i, settings, collector) => {
+    collector.Reset();
+    B[i].CollideShape(A[i], unit, comA[i], settings, origin, collector, filter);
+    return collector.HadHit();
+  };
+  const intersect = (i) => collide(i, touching, anyHit);
+  // Jolt's depth is negative for a gap (up to mMaxSeparationDistance); no hit means a gap beyond it.
+  const depthOf = (i, settings) => (collide(i, settings, closest) ? closest.mHit.mPenetrationDepth : -Infinity);
+  const pass = {
+    intersect: () => {
+      let s = 0;
+      for (let i = 0; i < m; i++) s += intersect(i) ? 1 : 0;
+      return s;
+    },
+    distance: () => {
+      let s = 0;
+      for (let i = 0; i < m; i++) s += Math.max(0, -depthOf(i, gap));
+      return s;
+    },
+    penetration: () => {
+      let s = 0;
+      for (let i = 0; i < m; i++) s += Math.max(0, depthOf(i, touching));
+      return s;
+    },
+  };
+  const answers = {
+    intersect: () => I.map((_, i) => ({ hit: intersect(i) })),
+    distance: () => I.map((_, i) => {
+      const depth = depthOf(i, gap);
+      return { d: depth === -Infinity ? NaN : Math.max(0, -depth) };
+    }),
+    penetration: () => I.map((_, i) => {
+      const depth = depthOf(i, touching);
+      if (!(depth > 0)) return { hit: false, depth: Math.max(0, depth), n: null };
+      const ax = closest.mHit.mPenetrationAxis; // moves B out of A, as our normal does
+      const n = [ax.GetX(), ax.GetY(), ax.GetZ()];
+      const l = norm(n);
+      return { hit: true, depth, n: l > 0 ? scl(n, 1 / l) : [NaN, NaN, NaN] };
+    }),
+  };
+  const dispose = () => {
+    for (const o of [...B, scratch, ...comA, unit, origin, filter, touching, gap, anyHit, closest]) J.destroy(o);
+    for (const shape of shapes) shape.Release();
+  };
+  return { pass, answers, dispose };
+}
+
 // ---------------------------------------------------------------- accuracy
 function judge(query, answers, refs) {
   const out = { n: answers.length, nan: 0, wrong: 0, wrongFar: 0, errMax: 0, errMedian: 0, overFine: 0, overFail: 0, normalMax: 0 };
@@ -846,6 +1025,38 @@ function nativeExe(buildDir) {
   return path.join(buildDir, NATIVE_EXE);
 }
 
+// ---------------------------------------------------------------- download size
+// Bytes a page downloads for each library: every file of the entry's module graph (esbuild's, as bundlers
+// resolve it), each gzipped -9 on its own, by scripts/sizes.mjs's functions. The rapier packages and
+// jolt-physics's default entry inline their wasm; jolt-physics/wasm fetches a .wasm beside its .js, which the
+// graph does not show, so it is added by name.
+async function downloadSizes() {
+  const { moduleGraph, fileSize } = await import(pathToFileURL(path.join(ROOT, 'scripts', 'sizes.mjs')).href);
+  const measure = async (entry, extra = []) => {
+    const parts = [...(await moduleGraph(entry)), ...extra].map(fileSize);
+    return {
+      files: parts.map((p) => path.relative(ROOT, p.file)),
+      raw: parts.reduce((x, p) => x + p.raw, 0),
+      gzip: parts.reduce((x, p) => x + p.gzip, 0),
+    };
+  };
+  const out = { ours: await measure(path.join(ROOT, 'web', 'dist', 'lib', 'index.mjs')) };
+  const peers = {
+    rapier: ['@dimforge/rapier3d-compat'],
+    rapierSimd: ['@dimforge/rapier3d-simd-compat'],
+    jolt: ['jolt-physics'],
+    joltWasmFile: ['jolt-physics/wasm', 'jolt-physics/jolt-physics.wasm.wasm'],
+  };
+  for (const [key, [entry, wasm]] of Object.entries(peers)) {
+    try {
+      out[key] = await measure(entry, wasm ? [fileURLToPath(import.meta.resolve(wasm))] : []);
+    } catch {
+      out[key] = null; // not installed: its column says so
+    }
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- the run
 export async function runWasm({ quick = false, buildDir = path.join(ROOT, 'build', 'bench'), log = (m) => console.error(m) } = {}) {
   const started = Date.now();
@@ -859,14 +1070,19 @@ export async function runWasm({ quick = false, buildDir = path.join(ROOT, 'build
     tolerances: { fine: TOL_FINE, fail: TOL_FAIL },
     crashcat: { collisionTolerance: CRASHCAT_TOLERANCE, penetrationTolerance: 1e-4, convexRadius: 0, hullTolerance: 1e-9 },
     rapier: { distancePrediction: 1e6, penetrationPrediction: 0 },
+    jolt: { maxSeparationDistance: JOLT_MAX_SEPARATION, collisionTolerance: 1e-4, penetrationTolerance: 1e-4, convexRadius: 0, hullTolerance: 1e-9 },
   };
   const pending = {};
   const ours = await loadOurs();
   if (ours.pending) return { title: 'wasm', pending: { ours: ours.pending } };
-  const rapier = await loadRapier();
+  const rapier = await loadRapier('@dimforge/rapier3d-compat');
   if (rapier.pending) pending.rapier = rapier.pending;
+  const rapierSimd = await loadRapier('@dimforge/rapier3d-simd-compat');
+  if (rapierSimd.pending) pending.rapierSimd = rapierSimd.pending;
   const crash = await loadCrashcat();
   if (crash.pending) pending.crashcat = crash.pending;
+  const jolt = await loadJolt();
+  if (jolt.pending) pending.jolt = jolt.pending;
   const exe = nativeExe(buildDir);
   if (!existsSync(exe)) pending.native = `${path.relative(ROOT, exe)} is not built (cmake --build build/bench --target ${NATIVE_EXE})`;
   for (const [k, v] of Object.entries(pending)) log(`wasm bench: ${k} pending: ${v}`);
@@ -892,12 +1108,16 @@ export async function runWasm({ quick = false, buildDir = path.join(ROOT, 'build
     cell.c.ours = oursContender(ours, cell);
     cell.c.batch = oursBatch(ours, cell, settings.batchN);
     if (!rapier.pending) cell.c.rapier = rapierContenders(rapier, cell);
+    if (!rapierSimd.pending) cell.c.rapierSimd = rapierContenders(rapierSimd, cell);
     if (!crash.pending) cell.c.crashcat = crashcatContender(crash, cell);
+    if (!jolt.pending) cell.c.jolt = joltContender(jolt, cell);
   }
   const timed = (cell, q) => {
     const list = [['ours', cell.c.ours.pass[q]], ['batch', cell.c.batch.pass[q]]];
     if (cell.c.rapier) list.push(['rapier', cell.c.rapier.raw[q]], ['rapierApi', cell.c.rapier.api[q]]);
+    if (cell.c.rapierSimd) list.push(['rapierSimd', cell.c.rapierSimd.raw[q]]);
     if (cell.c.crashcat) list.push(['crashcat', cell.c.crashcat.pass[q]]);
+    if (cell.c.jolt) list.push(['jolt', cell.c.jolt.pass[q]]);
     return list;
   };
 
@@ -911,7 +1131,9 @@ export async function runWasm({ quick = false, buildDir = path.join(ROOT, 'build
       cell.iterations = { ...cell.iterations, [q]: mine.reduce((x, a) => x + a.iterations, 0) / mine.length };
       cell.accuracy[q] = { ours: judge(q, mine, cell.refs) };
       if (cell.c.rapier) cell.accuracy[q].rapier = judge(q, cell.c.rapier.answers[q](), cell.refs);
+      if (cell.c.rapierSimd) cell.accuracy[q].rapierSimd = judge(q, cell.c.rapierSimd.answers[q](), cell.refs);
       if (cell.c.crashcat) cell.accuracy[q].crashcat = judge(q, cell.c.crashcat.answers[q](), cell.refs);
+      if (cell.c.jolt) cell.accuracy[q].jolt = judge(q, cell.c.jolt.answers[q](), cell.refs);
       cell.c.batch.pass[q]();
       const out = cell.c.batch.outs[q];
       const stride = ours.api.batchLayout(q).stride;
@@ -980,7 +1202,16 @@ export async function runWasm({ quick = false, buildDir = path.join(ROOT, 'build
       }
     }
   }
-  for (const cell of cells) cell.c.rapier?.dispose();
+  for (const cell of cells) {
+    cell.c.rapier?.dispose();
+    cell.c.rapierSimd?.dispose();
+    cell.c.jolt?.dispose();
+  }
+  jolt.dispose?.();
+  const sizes = await downloadSizes().catch((e) => {
+    pending.sizes = e.message;
+    return null;
+  });
 
   // Assemble.
   const outCells = cells.map((cell, ci) => {
@@ -1012,20 +1243,23 @@ export async function runWasm({ quick = false, buildDir = path.join(ROOT, 'build
   });
 
   return {
-    title: 'WebAssembly in Node: collidoscope against rapier3d-compat and crashcat, and the cost of wasm',
+    title: 'WebAssembly in Node: collidoscope against rapier3d-compat, rapier3d-simd-compat, crashcat and jolt-physics, and the cost of wasm',
     generatedAt: new Date().toISOString(),
     seconds: (Date.now() - started) / 1000,
     versions: {
       node: process.version,
       collidoscope: ours.version,
       rapier: rapier.version ?? null,
+      rapierSimd: rapierSimd.version ?? null,
       crashcat: crash.version ?? null,
+      jolt: jolt.version ?? null,
       three: packageVersion('three'),
     },
     settings,
     pending,
     hull: 'Hull construction against three.js ConvexHull: bench/hull.mjs (not repeated here).',
     cells: outCells,
+    sizes,
     sink: Number.isFinite(sink) ? 0 : 1,
   };
 }
@@ -1035,9 +1269,28 @@ const fmtRatio = (x) => (Number.isFinite(x) ? (x >= 10 ? x.toFixed(0) : x.toFixe
 const fmtNs = (x) => (Number.isFinite(x) ? (x >= 1000 ? `${(x / 1000).toFixed(x >= 10000 ? 0 : 1)} µs` : `${x.toFixed(0)} ns`) : '–');
 const fmtErr = (x) => (Number.isFinite(x) ? (x === 0 ? '0' : x.toExponential(0)) : '–');
 
+// Column names of the peers, and those whose distance on overlapping pairs also computes the penetration.
+const PEER_LABEL = { rapier: 'rapier', rapierApi: 'rapier Shape API', rapierSimd: 'rapier simd', crashcat: 'crashcat', jolt: 'jolt' };
+const UNFAIR_DISTANCE = new Set(['rapier', 'rapierApi', 'rapierSimd', 'jolt']);
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+
+function sizeLines(result) {
+  const z = result.sizes;
+  const v = result.versions;
+  const peer = (key, name) => (z[key] ? `${name} ${kib(z[key].gzip)}` : `${name} – (not installed)`);
+  const ratio = z.rapier ? z.ours.gzip / z.rapier.gzip : NaN;
+  return [`**Download size** (gzip -9 of each file of the entry's module graph, as the README's "Download size" ` +
+    `measures; the wasm inlined in every entry): collidoscope ${v.collidoscope} default flavour ` +
+    `(${z.ours.files.map((f) => `\`${path.basename(f)}\``).join(' + ')}) ${kib(z.ours.gzip)}; ` +
+    `${peer('rapier', `@dimforge/rapier3d-compat ${v.rapier ?? ''}`)}; ${peer('rapierSimd', `@dimforge/rapier3d-simd-compat ${v.rapierSimd ?? ''}`)}; ` +
+    `${peer('jolt', `jolt-physics ${v.jolt ?? ''}`)}` +
+    (z.joltWasmFile ? ` (its \`jolt-physics/wasm\` flavour, .js + .wasm: ${kib(z.joltWasmFile.gzip)})` : '') +
+    `. Ours ÷ rapier3d-compat: **${Number.isFinite(ratio) ? ratio.toFixed(3) : '–'}** (the goal: under 0.2).`];
+}
+
 export function wasmMarkdown(result) {
   const L = [];
-  L.push('## WebAssembly in Node: collidoscope against rapier3d-compat and crashcat');
+  L.push('## WebAssembly in Node: collidoscope against rapier, crashcat and Jolt');
   L.push('');
   if (!result.cells) {
     L.push(`Not run: ${Object.values(result.pending ?? {}).join('; ')}`);
@@ -1046,7 +1299,9 @@ export function wasmMarkdown(result) {
   const v = result.versions;
   const s = result.settings;
   L.push(`Node ${v.node}; collidoscope ${v.collidoscope} (web/dist/lib/index.mjs, wasm -O2); @dimforge/rapier3d-compat ${v.rapier ?? '–'}; ` +
-    `crashcat ${v.crashcat ?? '–'}; three.js ${v.three ?? '–'} (hulls only, in the hull section: bench/hull.mjs). ` +
+    `@dimforge/rapier3d-simd-compat ${v.rapierSimd ?? '–'}` +
+    (v.rapierSimd && v.rapier && v.rapierSimd !== v.rapier ? ' (a separate package with its own releases, not the same version as rapier3d-compat)' : '') +
+    `; crashcat ${v.crashcat ?? '–'}; jolt-physics ${v.jolt ?? '–'}; three.js ${v.three ?? '–'} (hulls only, in the hull section: bench/hull.mjs). ` +
     `Same-class pairs, ${s.instances} instances per cell (8 random shapes of size ~1 per class), batch() over N = ${s.batchN} pairs; ` +
     `contenders interleaved cell by cell after a warm-up, medians over ${s.repeats} repeats of ≥ ${s.targetMs} ms rounds. ` +
     `Near touching means a signed distance of ±1e-7…1e-4; overlapping 10–85 % of the pair's depth at coincident origins.`);
@@ -1058,44 +1313,59 @@ export function wasmMarkdown(result) {
     '(a `ConvexPolyhedron` rebuilds its hull) and the poses into wasm objects on every call. **crashcat** = its exported ' +
     'narrow phase: `gjkClosestPoints` on its support structs (intersect with an early out beyond the radii; distance), ' +
     '`collideConvexVsConvex` with a closest-hit collector (GJK + EPA) for the penetration; shapes with `convexRadius: 0` and ' +
-    '`hullTolerance: 1e-9` so that they are the same shapes as ours, its default tolerances (1e-4).');
+    '`hullTolerance: 1e-9` so that they are the same shapes as ours, its default tolerances (1e-4). **rapier simd** = ' +
+    '@dimforge/rapier3d-simd-compat (the same bindings built with wasm SIMD) on the **rapier** route. **jolt** = jolt-physics ' +
+    '(its default flavour: one thread, wasm inlined, f32) on shapes without bodies: `TransformedShape.CollideShape`, ' +
+    'i.e. `CollisionDispatch::sCollideShapeVsShape` (GJK, then EPA when the cores overlap), with A\'s centre-of-mass ' +
+    'transform and B\'s `TransformedShape` made once per instance; an any-hit collector for the intersect, a closest-hit ' +
+    `collector for the penetration and, with \`mMaxSeparationDistance\` ${s.jolt?.maxSeparationDistance ?? '–'}, for the distance ` +
+    '(Jolt reports a gap below it as a negative depth; it inflates shape A by it in f32, so a larger value costs digits: ' +
+    'this one exceeds every gap in the cells, 0.5 at most). `SphereShape`, `BoxShape` and `ConvexHullShape` with convex ' +
+    'radius 0 (hulls with `mHullTolerance` 1e-9), `CapsuleShape`; its default tolerances (1e-4). Jolt fills its collision ' +
+    'dispatch table only when a `JoltInterface` is constructed, which also builds a `PhysicsSystem`: one is made, as small ' +
+    'as it allows, and holds no body. Every Jolt object made is destroyed after the run.');
   L.push('');
+  if (result.sizes) L.push(...sizeLines(result), '');
 
   const cellsOf = (shape) => result.cells.filter((c) => c.shape === shape);
   const QLABEL = { intersect: 'intersect', distance: 'distance', penetration: 'penetration (contact)' };
   const PEER_Q = {
-    intersect: 'rapier `intersectsShape`, crashcat GJK with early out',
-    distance: 'rapier `contactShape` with prediction 1e6, crashcat `gjkClosestPoints`',
-    penetration: 'rapier `contactShape` with prediction 0, crashcat `collideConvexVsConvex`',
+    intersect: 'rapier `intersectsShape`, crashcat GJK with early out, Jolt `CollideShape` with an any-hit collector',
+    distance: 'rapier `contactShape` with prediction 1e6, crashcat `gjkClosestPoints`, Jolt `CollideShape` with a maximum separation',
+    penetration: 'rapier `contactShape` with prediction 0, crashcat `collideConvexVsConvex`, Jolt `CollideShape` with a closest-hit collector',
   };
   const gm = {};
   for (const q of QUERIES) {
     L.push(`### Speed: ${QLABEL[q]} (${PEER_Q[q]})`);
     L.push('');
     L.push('collidoscope time ÷ peer time: < 1 means we are faster. "batch" is our batch() per pair; "our iterations" the mean GJK iterations (intersect, distance) or EPA iterations (penetration; 0 when GJK settles it).' +
-      (q === 'distance' ? ' rapier has no distance query on shapes: contactShape with a large prediction answers it, and on ' +
-        'overlapping pairs it then computes the penetration as well, which ours (distance 0 once GJK encloses the origin) does not: ' +
-        'those rows, marked *, favour us and are left out of the rapier means.' : ''));
+      (q === 'intersect' ? ' Jolt has no yes/no overlap query on two shapes: `CollideShape` with an any-hit collector still ' +
+        'computes the contact (EPA when the cores overlap), so the jolt columns compare our intersect with its contact query.' : '') +
+      (q === 'distance' ? ' Neither rapier nor Jolt has a distance query on shapes: a contact query with a large prediction ' +
+        '(rapier) or maximum separation (Jolt) answers it, and on overlapping pairs it then computes the penetration as well, ' +
+        'which ours (distance 0 once GJK encloses the origin) does not: those rows, marked *, favour us and are left out of ' +
+        'the rapier, rapier simd and jolt means.' : ''));
     L.push('');
-    L.push('| pair | poses | ours single | our iterations | ÷ rapier | ÷ rapier Shape API | ÷ crashcat | batch ÷ ours single | batch ÷ rapier | batch ÷ crashcat |');
-    L.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-    gm[q] = { rapier: [], rapierApi: [], crashcat: [], batch: [], batchRapier: [], batchCrashcat: [] };
+    // Columns: ours single ÷ each peer (rapier's Shape API after rapier), batch ÷ ours single, batch ÷ each peer.
+    const singleCols = ['rapier', 'rapierApi', 'rapierSimd', 'crashcat', 'jolt'];
+    const batchCols = ['rapier', 'rapierSimd', 'crashcat', 'jolt'];
+    L.push(`| pair | poses | ours single | our iterations | ${singleCols.map((k) => `÷ ${PEER_LABEL[k]}`).join(' | ')} | batch ÷ ours single | ` +
+      `${batchCols.map((k) => `batch ÷ ${PEER_LABEL[k]}`).join(' | ')} |`);
+    L.push(`|---|---|${Array(2 + singleCols.length + 1 + batchCols.length).fill('---:').join('|')}|`);
+    const keys = [...singleCols.map((k) => [k, 'ours', k]), ['batch', 'batch', 'ours'], ...batchCols.map((k) => [`batch:${k}`, 'batch', k])];
+    gm[q] = Object.fromEntries(keys.map(([k]) => [k, []]));
     for (const c of result.cells) {
       const t = c.queries[q].ns;
-      const r = (a, b) => a / b;
-      const row = {
-        rapier: r(t.ours, t.rapier), rapierApi: r(t.ours, t.rapierApi), crashcat: r(t.ours, t.crashcat),
-        batch: r(t.batch, t.ours), batchRapier: r(t.batch, t.rapier), batchCrashcat: r(t.batch, t.crashcat),
-      };
       const unfair = q === 'distance' && c.pose === 'overlapping';
-      for (const k of Object.keys(row)) if (!(unfair && /rapier/i.test(k))) gm[q][k].push(row[k]);
-      const star = unfair ? '*' : '';
-      L.push(`| ${SHAPE_LABEL[c.shape]} | ${POSE_LABEL[c.pose]} | ${fmtNs(t.ours)} | ${c.queries[q].iterations?.toFixed(1) ?? '–'} | ${fmtRatio(row.rapier)}${star} | ${fmtRatio(row.rapierApi)} | ` +
-        `${fmtRatio(row.crashcat)} | ${fmtRatio(row.batch)} | ${fmtRatio(row.batchRapier)}${star} | ${fmtRatio(row.batchCrashcat)} |`);
+      const cells = keys.map(([k, num, den]) => {
+        const x = t[num] / t[den];
+        const marked = unfair && UNFAIR_DISTANCE.has(den);
+        if (!marked) gm[q][k].push(x);
+        return fmtRatio(x) + (marked && Number.isFinite(x) ? '*' : '');
+      });
+      L.push(`| ${SHAPE_LABEL[c.shape]} | ${POSE_LABEL[c.pose]} | ${fmtNs(t.ours)} | ${c.queries[q].iterations?.toFixed(1) ?? '–'} | ${cells.join(' | ')} |`);
     }
-    const g = Object.fromEntries(Object.entries(gm[q]).map(([k, xs]) => [k, geomean(xs)]));
-    L.push(`| **geometric mean** | | | | **${fmtRatio(g.rapier)}** | **${fmtRatio(g.rapierApi)}** | **${fmtRatio(g.crashcat)}** | ` +
-      `**${fmtRatio(g.batch)}** | **${fmtRatio(g.batchRapier)}** | **${fmtRatio(g.batchCrashcat)}** |`);
+    L.push(`| **geometric mean** | | | | ${keys.map(([k]) => `**${fmtRatio(geomean(gm[q][k]))}**`).join(' | ')} |`);
     L.push('');
   }
 
@@ -1108,11 +1378,12 @@ export function wasmMarkdown(result) {
     `"> ${TOL_FINE.toExponential(0)}" and "> ${TOL_FAIL.toExponential(0)}" count answers off by more; a failure is a NaN / missing answer, a wrong ` +
     `intersect answer, or an error > ${TOL_FAIL.toExponential(0)}.`);
   L.push('');
-  const CONT = ['ours', 'rapier', 'crashcat'];
+  const CONT = ['ours', 'rapier', 'rapierSimd', 'crashcat', 'jolt'];
+  const contLabel = (k) => PEER_LABEL[k] ?? k;
   L.push(`Wrong intersect answers (separated / near touching / overlapping, ${result.settings.instances} instances each; ` +
-    `in brackets those of pairs farther than 1e-4 from touching, i.e. beyond crashcat's tolerance and f32 rounding):`);
+    `in brackets those of pairs farther than 1e-4 from touching, i.e. beyond crashcat's and Jolt's tolerance and f32 rounding):`);
   L.push('');
-  L.push(`| pair | ${CONT.join(' | ')} |`);
+  L.push(`| pair | ${CONT.map(contLabel).join(' | ')} |`);
   L.push(`|---|${CONT.map(() => '---:').join('|')}|`);
   const totals = {};
   for (const shape of SHAPE_CLASSES) {
@@ -1137,7 +1408,7 @@ export function wasmMarkdown(result) {
       ? 'Distance: largest error, and how many answers are off by > 1e-6 / > 1e-3 (all three pose classes together; overlapping pairs must answer 0):'
       : 'Penetration depth: largest error, answers off by > 1e-6 / > 1e-3, wrong "in contact" flags, and the normal\'s excess (how much farther than the exact depth B must move along the reported normal; 0 for the right normal):');
     L.push('');
-    L.push(`| pair | ${CONT.join(' | ')} |`);
+    L.push(`| pair | ${CONT.map(contLabel).join(' | ')} |`);
     L.push(`|---|${CONT.map(() => '---').join('|')}|`);
     for (const shape of SHAPE_CLASSES) {
       const cs = cellsOf(shape);
@@ -1166,9 +1437,9 @@ export function wasmMarkdown(result) {
   const nI = perCellN * result.cells.length;
   const withT = CONT.filter((k) => totals[k]);
   L.push(`Failures in all, intersect / distance / penetration (of ${nI} answers each): ` + withT.map((k) =>
-    `${k} ${totals[k].wrongI + totals[k].nanI} / ${totals[k].fail_distance} / ${totals[k].fail_penetration}`).join('; ') +
+    `${contLabel(k)} ${totals[k].wrongI + totals[k].nanI} / ${totals[k].fail_distance} / ${totals[k].fail_penetration}`).join('; ') +
     '. Wrong intersect answers or contact flags on pairs farther than 1e-4 from touching: ' +
-    withT.map((k) => `${k} ${totals[k].farI + totals[k].far}`).join(', ') + '.');
+    withT.map((k) => `${contLabel(k)} ${totals[k].farI + totals[k].far}`).join(', ') + '.');
   L.push('');
 
   // Cost of wasm.
@@ -1210,19 +1481,21 @@ export function wasmMarkdown(result) {
   return L;
 }
 
+const SUMMARY_PEERS = ['rapier', 'rapierSimd', 'crashcat', 'jolt'];
+
 function summarySentences(result, gm, totals, summaryWasm) {
   const L = [];
   const cmp = [];
   for (const c of result.cells) {
     for (const q of QUERIES) {
       const t = c.queries[q].ns;
-      for (const peer of ['rapier', 'crashcat']) {
-        if (peer === 'rapier' && q === 'distance' && c.pose === 'overlapping') continue; // not the same work (see the table)
+      for (const peer of SUMMARY_PEERS) {
+        if (UNFAIR_DISTANCE.has(peer) && q === 'distance' && c.pose === 'overlapping') continue; // not the same work (see the table)
         if (Number.isFinite(t[peer])) cmp.push({ q, c, peer, single: t.ours / t[peer], batch: t.batch / t[peer] });
       }
     }
   }
-  const name = (x) => `${x.q} ${SHAPE_LABEL[x.c.shape]} ${POSE_LABEL[x.c.pose]} vs ${x.peer} ${x.single.toFixed(2)}`;
+  const name = (x) => `${x.q} ${SHAPE_LABEL[x.c.shape]} ${POSE_LABEL[x.c.pose]} vs ${PEER_LABEL[x.peer]} ${x.single.toFixed(2)}`;
   const peerText = (peer) => {
     const xs = cmp.filter((x) => x.peer === peer);
     if (!xs.length) return null;
@@ -1231,11 +1504,12 @@ function summarySentences(result, gm, totals, summaryWasm) {
       return `${q} ${geomean(ys.map((y) => y.single)).toFixed(2)} (faster in ${ys.filter((y) => y.single < 1).length} of ${ys.length})`;
     });
     const b = xs.filter((x) => x.batch < 1).length;
-    return `against ${peer === 'rapier' ? "rapier's query alone" : 'crashcat'} our single calls take ${perQ.join(', ')} ` +
-      `of its time, and batch() per pair is faster in ${b} of ${xs.length} cells`;
+    const who = { rapier: "rapier's query alone", rapierSimd: "rapier simd's query alone", crashcat: 'crashcat', jolt: "Jolt's `CollideShape`" }[peer];
+    return `- against ${who}: our single calls take ${perQ.join(', ')} of its time; batch() per pair ` +
+      `${geomean(xs.map((x) => x.batch)).toFixed(2)} of its time over all three queries, faster in ${b} of ${xs.length} query cells.`;
   };
-  const texts = ['rapier', 'crashcat'].map(peerText).filter(Boolean);
-  if (texts.length) L.push(`**What it shows.** Geometric means over the 18 cells: ${texts.join('; ')}.`);
+  const texts = SUMMARY_PEERS.map(peerText).filter(Boolean);
+  if (texts.length) L.push('**What it shows.** Geometric means over the 18 cells (the distance on overlapping pairs left out for rapier, rapier simd and Jolt):', '', ...texts);
   const sorted = [...cmp].sort((a, b) => b.single - a.single);
   if (sorted.length) {
     L.push('');
@@ -1261,17 +1535,23 @@ function summarySentences(result, gm, totals, summaryWasm) {
   L.push(`Why we lose where we lose: ${why.join('; ')}. crashcat is plain JS (no boundary to cross) and stops GJK and EPA at a ` +
     `1e-4 tolerance where ours certify ~1e-9 (see the accuracy below). On separated pairs our penetration() runs GJK ` +
     `to convergence, because it reports the closest points, and costs ${sepPen.toFixed(1)}× our intersect() there, ` +
-    `where crashcat's collide stops at the first separating axis: our largest losses.`);
+    `where crashcat's and Jolt's collides stop at the first separating axis (Jolt's after a bounding-box test that may ` +
+    `skip GJK altogether): our largest losses. Jolt's intersect is a whole contact query, so on overlapping pairs it ` +
+    `pays for EPA where ours stops when GJK encloses the origin.`);
   L.push('');
-  const acc = ['ours', 'rapier', 'crashcat'].filter((k) => totals[k]).map((k) =>
-    `${k}: largest distance error ${fmtErr(totals[k].max_distance)}, largest depth error ${fmtErr(totals[k].max_penetration)}, ` +
+  const acc = ['ours', ...SUMMARY_PEERS].filter((k) => totals[k]).map((k) =>
+    `${PEER_LABEL[k] ?? k}: largest distance error ${fmtErr(totals[k].max_distance)}, largest depth error ${fmtErr(totals[k].max_penetration)}, ` +
     `${totals[k].wrongI} wrong intersect answers (${totals[k].farI} farther than 1e-4 from touching)`);
   L.push(`Accuracy: ${acc.join('; ')}. rapier computes in f32 (inputs and answers rounded to ~1e-7 of the scene) and crashcat ` +
     `treats gaps below its 1e-4 collision tolerance as contact, by design: that is where most of their wrong answers sit. ` +
     `Beyond that, rapier's capsule–capsule contactShape overestimates separations (up to a few 1e-3 here), ` +
     `which also turns some near-touching overlaps into misses` +
     (totals.rapier?.nan_distance ? `, and for ${totals.rapier.nan_distance} pair(s) its contactShape returned no contact ` +
-      `at all, even with prediction 1e6 (the NaN in the distance table)` : '') + '.');
+      `at all, even with prediction 1e6 (the NaN in the distance table)` : '') + '.' +
+    (totals.jolt ? ` Jolt computes in f32 too and, like crashcat, counts a gap below its 1e-4 collision tolerance as ` +
+      `contact (${totals.jolt.wrongI - totals.jolt.farI} of its ${totals.jolt.wrongI} wrong intersect answers are within ` +
+      `1e-4 of touching); its GJK stops at that tolerance, hence distance errors up to ` +
+      `${fmtErr(totals.jolt.max_distance)}.` : ''));
   if (summaryWasm) {
     L.push('');
     L.push(`The cost of wasm: the same C++ in wasm takes ${summaryWasm.batch.toFixed(2)}× its native time in a batch ` +
