@@ -908,6 +908,214 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   return out;
 }
 
+// ------------------------------------------------------------------ batches in place
+
+/** The typed-array views of one BatchBuffers' memory (`wide`: the doubles the C++ reads). */
+interface BatchViews {
+  poses: Float64Array | Float32Array;
+  wide: Float64Array;
+  pairs: Uint32Array;
+  extras: Float64Array | null;
+  motions: Float64Array | null;
+  caches: Float64Array | null;
+  out: Float64Array;
+  handles: Int32Array;
+}
+
+/** Options of createBatch(). */
+export interface BatchBufferOptions {
+  /** Most pairs (rays for raycast) one run() answers: the size of `pairs` and `out`. */
+  capacity: number;
+  /** 'f64' (default) or 'f32': the type of `poses`. Float32 poses are widened to doubles in wasm memory by run(). */
+  precision?: 'f64' | 'f32';
+  /** intersect: keep a warm-start cache per pair (`caches`, 4 numbers each, zeros to start). */
+  caches?: boolean;
+}
+
+/**
+ * Batch buffers in wasm memory: poses, pairs (and rays, motions, caches) that a game fills in place every frame,
+ * and results it reads in place, with no copy between JavaScript and wasm. Made by createBatch(); free it with
+ * dispose(). The arrays are views of wasm memory: read them from the batch each time (a memory growth, which any
+ * call into the library may cause, replaces them; the getters hand out the current ones).
+ *
+ *   const b = createBatch('distance', shapes, { capacity: 1024 });
+ *   b.poses.set(myPoses);              // 7 numbers per shape, as batch() takes them
+ *   b.pairs.set([0, 1, 0, 2]);         // 2 shape indices per pair
+ *   const out = b.run(2);              // the first 2 pairs: 2 × stride numbers, a view (valid until the next call)
+ */
+export class BatchBuffers {
+  readonly query: BatchQuery;
+  /** Numbers per pair in `out` (batchLayout(query).stride). */
+  readonly stride: number;
+  readonly capacity: number;
+  readonly shapeCount: number;
+  readonly precision: 'f64' | 'f32';
+  #ptr: number;
+  #buffer: ArrayBufferLike | null = null;
+  #views: BatchViews | null = null;
+  readonly #layout: { wide: number; narrow: number; extras: number; motions: number; caches: number; out: number; handles: number; pairs: number; bytes: number };
+  readonly #hasCaches: boolean;
+
+  /** @internal Use createBatch(). */
+  constructor(query: BatchQuery, handles: readonly number[], capacity: number, precision: 'f64' | 'f32', caches: boolean, stride: number) {
+    this.query = query;
+    this.stride = stride;
+    this.capacity = capacity;
+    this.shapeCount = handles.length;
+    this.precision = precision;
+    this.#hasCaches = caches;
+    const n = handles.length;
+    const per = query === 'raycast' ? 1 : 2;
+    const extra = query === 'raycast' || query === 'shapecast';
+    // Doubles first (8-byte aligned), then the 4-byte narrow poses, handles and indices.
+    const wide = 0;
+    const extras = wide + POSE * n;
+    const motions = extras + (extra ? 7 * capacity : 0);
+    const cachesAt = motions + (query === 'shapecast' ? 6 * capacity : 0);
+    const out = cachesAt + (caches ? CACHE * capacity : 0);
+    const doubles = out + stride * capacity;
+    const narrow = 2 * doubles; // in 4-byte units
+    const handlesAt = narrow + (precision === 'f32' ? POSE * n : 0);
+    const pairs = handlesAt + n;
+    const bytes = 4 * (pairs + per * capacity);
+    this.#layout = { wide, narrow, extras, motions, caches: cachesAt, out, handles: handlesAt, pairs, bytes };
+    const m = mod();
+    this.#ptr = m._malloc(bytes);
+    if (this.#ptr === 0) throw new CollidoscopeError('invalid-argument', 'options.capacity', `the batch needs ${bytes} bytes of wasm memory, more than is available`);
+    m.HEAPU8.fill(0, this.#ptr, this.#ptr + bytes);
+    const v = this.#current();
+    v.handles.set(handles);
+    // Identity poses to start with.
+    for (let i = 0; i < n; i++) v.poses[POSE * i + 6] = 1;
+  }
+
+  #current(): BatchViews {
+    if (this.#ptr === 0) throw new CollidoscopeError('disposed', 'batch', 'the batch buffers were disposed');
+    const buffer = mod().HEAPU8.buffer;
+    if (this.#views === null || this.#buffer !== buffer) {
+      const L = this.#layout, p = this.#ptr, n = this.shapeCount, cap = this.capacity;
+      const d = (at: number, len: number) => new Float64Array(buffer, p + 8 * at, len);
+      const wide = d(L.wide, POSE * n);
+      const extra = this.query === 'raycast' || this.query === 'shapecast';
+      this.#views = {
+        wide,
+        poses: this.precision === 'f32' ? new Float32Array(buffer, p + 4 * L.narrow, POSE * n) : wide,
+        extras: extra ? d(L.extras, 7 * cap) : null,
+        motions: this.query === 'shapecast' ? d(L.motions, 6 * cap) : null,
+        caches: this.#hasCaches ? d(L.caches, CACHE * cap) : null,
+        out: d(L.out, this.stride * cap),
+        handles: new Int32Array(buffer, p + 4 * L.handles, n),
+        pairs: new Uint32Array(buffer, p + 4 * L.pairs, (this.query === 'raycast' ? 1 : 2) * cap),
+      };
+      this.#buffer = buffer;
+    }
+    return this.#views;
+  }
+
+  /** 7 numbers per shape [x, y, z, qx, qy, qz, qw] (identity to start), Float64Array or Float32Array. */
+  get poses(): Float64Array | Float32Array { return this.#current().poses; }
+  /** 2 shape indices per pair (raycast: 1 per ray). */
+  get pairs(): Uint32Array { return this.#current().pairs; }
+  /** raycast: 7 numbers per ray (origin, direction, maxT). */
+  get rays(): Float64Array {
+    const v = this.#current();
+    if (this.query !== 'raycast' || v.extras === null) throw new CollidoscopeError('invalid-argument', 'rays', `only raycast batches have rays, not ${this.query}`);
+    return v.extras;
+  }
+  /** shapecast: 6 numbers per pair (translationA, translationB). */
+  get motions(): Float64Array {
+    const v = this.#current();
+    if (v.motions === null) throw new CollidoscopeError('invalid-argument', 'motions', `only shapecast batches have motions, not ${this.query}`);
+    return v.motions;
+  }
+  /** intersect with { caches: true }: 4 numbers per pair, kept between runs. */
+  get caches(): Float64Array {
+    const v = this.#current();
+    if (v.caches === null) throw new CollidoscopeError('invalid-argument', 'caches', 'this batch was made without { caches: true }');
+    return v.caches;
+  }
+  /** The results: `stride` numbers per pair, as batch() returns them. */
+  get out(): Float64Array { return this.#current().out; }
+
+  /**
+   * Answers the first `count` pairs (default: capacity) from the buffers; returns a view of their results in
+   * `out` (count × stride numbers), valid until the next call into the library. Every pose and index is checked
+   * first, as batch() checks them: on an error nothing is answered.
+   */
+  run(count: number = this.capacity): Float64Array {
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > this.capacity) {
+      throw new CollidoscopeError('invalid-argument', 'count', `must be a whole number from 0 to the capacity ${this.capacity}, got ${describe(count)}`);
+    }
+    const m = mod();
+    const v = this.#current();
+    if (this.precision === 'f32') v.wide.set(v.poses);
+    if (v.motions !== null && v.extras !== null) {
+      for (let i = 0; i < count; i++) {
+        for (let k = 0; k < 6; k++) v.extras[7 * i + k] = v.motions[6 * i + k];
+        v.extras[7 * i + 6] = 0;
+      }
+    }
+    const L = this.#layout, p = this.#ptr;
+    const ok = m._cds_batch(
+      KINDS.indexOf(this.query), p + 4 * L.handles, this.shapeCount, p + 8 * L.wide, p + 4 * L.pairs, count,
+      v.extras !== null ? p + 8 * L.extras : 0, v.caches !== null ? p + 8 * L.caches : 0, p + 8 * L.out,
+    );
+    if (ok === 0) throw lastError(m);
+    return this.#current().out.subarray(0, this.stride * count);
+  }
+
+  /** Frees the buffers' wasm memory (not the shapes). */
+  dispose(): void {
+    if (this.#ptr === 0) return;
+    loadedModule()?._free(this.#ptr);
+    this.#ptr = 0;
+    this.#views = null;
+  }
+
+  [disposeSymbol](): void {
+    this.dispose();
+  }
+}
+
+/**
+ * Batch buffers for `query` over a fixed list of shapes, in wasm memory (see BatchBuffers): the zero-copy form
+ * of batch() for a game that fills poses and pairs every frame.
+ */
+export function createBatch(query: BatchQuery, shapes: readonly ConvexShape[], options: BatchBufferOptions): BatchBuffers {
+  const q = kindOf(query, 'query');
+  const m = mod();
+  if (options === null || typeof options !== 'object') {
+    throw new CollidoscopeError('invalid-argument', 'options', `must be an object with a capacity, got ${describe(options)}`);
+  }
+  checkOptions(options, ['capacity', 'precision', 'caches']);
+  let opt: BatchBufferOptions;
+  try {
+    opt = { capacity: options.capacity, precision: options.precision, caches: options.caches };
+  } catch (e) {
+    throw unreadable(e, 'options');
+  }
+  const { capacity } = opt;
+  if (typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 1 || capacity > 1 << 22) {
+    throw new CollidoscopeError('invalid-argument', 'options.capacity', `must be a whole number from 1 to ${1 << 22}, got ${describe(capacity)}`);
+  }
+  const precision = opt.precision ?? 'f64';
+  if (precision !== 'f64' && precision !== 'f32') {
+    throw new CollidoscopeError('invalid-argument', 'options.precision', `must be 'f64' or 'f32', got ${describe(precision)}`);
+  }
+  if (opt.caches !== undefined && typeof opt.caches !== 'boolean') {
+    throw new CollidoscopeError('invalid-argument', 'options.caches', `must be true or false, got ${describe(opt.caches)}`);
+  }
+  if (opt.caches && q !== 'intersect') throw new CollidoscopeError('invalid-argument', 'options.caches', `is only used by intersect, not ${q}`);
+  let handles: number[];
+  try {
+    if (!Array.isArray(shapes)) throw new CollidoscopeError('invalid-argument', 'shapes', `must be an array of shapes, got ${describe(shapes)}`);
+    handles = shapes.map((s, i) => shapeHandle(s, `shapes[${i}]`));
+  } catch (e) {
+    throw unreadable(e, 'shapes');
+  }
+  return new BatchBuffers(q, handles, capacity, precision, opt.caches === true, layoutOf(m, q).fields.length);
+}
+
 /** The result object of query number i of a batch() output (as the single query returns it). */
 export function batchResult(query: 'intersect', out: Float64Array, i: number): IntersectResult;
 export function batchResult(query: 'distance', out: Float64Array, i: number): DistanceResult;
