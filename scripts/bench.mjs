@@ -6,7 +6,7 @@
 //   3. build/bench/collidoscope_bench (support queries, structure and hull construction)
 //   4. bench/hull.mjs (hull construction vs three.js's ConvexHull, interleaved, medians)
 //   4b. build/bench/collidoscope_iterations (Chung–Wang vs GJK intersect: iterations and time)
-//   4c. bench/peers.mjs (libccd, Bullet, qhull natively), bench/wasm.mjs (rapier3d-compat, crashcat in Node; wasm
+//   4c. bench/peers.mjs (libccd, Bullet, qhull natively), bench/wasm.mjs (rapier3d-compat and its SIMD build, crashcat, Jolt in Node; wasm
 //       vs native), bench/scaling.mjs (the triangle-pairs / spheres / GJK scaling experiment; NoTrace vs no hooks)
 //   5. bench/results.json + bench/results.md: machine, compilers, flags, versions, medians, ratios
 // Speed is only ever reported as ratios between contenders measured side by side in this run.
