@@ -1057,6 +1057,32 @@ class FaceMerge {
   // unmerged.
   bool unmerged() const { return unmerged_; }
 
+  // The width of the hull across the plane of its largest face (by area),
+  // with that plane (unit normal, input index of a corner): a hull within
+  // the tolerance of a plane has that plane as its largest face, so this
+  // one measure (O(faces + vertices)) finds every flat hull, also one
+  // whose faces all merged.
+  double widthAcrossLargest(Vec3* normal, int* corner) const {
+    int best = -1;
+    double bestArea = -1;
+    for (std::size_t t = 0; t < s_.tri.size(); ++t) {
+      if (parent_[t] != static_cast<int>(t)) continue;
+      const int g = gid_[t];
+      const auto& tr = s_.tri[t];
+      const double area = g >= 0 ? length(merged_[static_cast<std::size_t>(g)].area)
+                                 : length(accurateNormal(c_.at(tr[0]), c_.at(tr[1]), c_.at(tr[2])));
+      if (area > bestArea) bestArea = area, best = static_cast<int>(t);
+    }
+    if (best < 0) return std::numeric_limits<double>::infinity();
+    const FaceRef g = ref(best);
+    double width = 0;
+    for (const auto& t : s_.tri)
+      for (int v : t) width = std::fmax(width, std::fabs(planeDistance(g, v)));
+    *normal = g.normal;
+    *corner = g.corners[0];
+    return width;
+  }
+
   // The face plane (unit normal, input index of a corner) with every
   // vertex of the surface nearest to it (the width of the hull across
   // it, over the face normals), and that width.
@@ -1516,13 +1542,17 @@ void build(const std::vector<Vec3>& input, const HullSettings& settings, HullRec
     FaceMerge merge(c, s, drops.heightBound());
     merge.run();
     faces = merge.faces();
-    if (merge.unmerged() || drops.flattened()) {
+    {
       // Thinner than the tolerance across a face: every point is within τ
       // of that plane (the vertices are, and the points within their
-      // budget of the vertices' hull), so the hull is that polygon.
+      // budget of the vertices' hull), so the hull is that polygon. Every
+      // face is measured when the merge or the drops met trouble; else the
+      // largest face, the plane of any hull that flat.
       Vec3 normal;
       int corner = 0;
-      if (merge.thinnest(&normal, &corner) <= kFlatWidth * tolerance) return finishPolygon(c, out, normal, corner, e);
+      const double width = merge.unmerged() || drops.flattened() ? merge.thinnest(&normal, &corner)
+                                                                 : merge.widthAcrossLargest(&normal, &corner);
+      if (width <= kFlatWidth * tolerance) return finishPolygon(c, out, normal, corner, e);
     }
     // The first stuck vertex that can go goes: one far from the hull of the
     // rest may stand beside one that is not.
