@@ -400,5 +400,65 @@ TEST(Api, PosesAreNormalizedLikeScenes) {
   EXPECT_TRUE(sameBits(scene.shapes[0].pose.rotation.w, s));
 }
 
+// setTolerance loosens the iterative queries' termination tests: answers on
+// curved shapes stay within the tolerance of the default's (each query's
+// error bound, gjk.h / epa.h: ε_rel·‖v‖ or ε_abs·S), take fewer iterations,
+// and the default comes back bit for bit. Bad values change nothing.
+TEST(Api, ToleranceTradesDigitsForIterations) {
+  ref::Rng rng(611);
+  Registry reg;
+  SceneError err;
+  EXPECT_EQ(reg.tolerance(), kDefaultTolerance);
+  for (double bad : {std::nan(""), 0.0, -1e-4, static_cast<double>(INFINITY), 1e-16, 0.1}) {
+    err = {};
+    EXPECT_FALSE(reg.setTolerance(bad, &err)) << bad;
+    EXPECT_EQ(err.field, "tolerance") << bad;
+    EXPECT_EQ(err.code, "invalid-argument") << bad;
+    EXPECT_EQ(reg.tolerance(), kDefaultTolerance) << bad;
+  }
+  const int a = reg.add(Shape::ellipsoid({1.0, 0.6, 0.4}), &err);
+  const int b = reg.add(Shape::cylinder(0.5, 0.8), &err);
+  const int c = reg.add(Shape::cone(0.7, 0.5), &err);
+  ASSERT_GT(a, 0);
+  ASSERT_GT(b, 0);
+  ASSERT_GT(c, 0);
+  constexpr double kLoose = 1e-4;
+  constexpr int kTrials = 300;
+  const int pairs[][2] = {{a, b}, {a, c}, {b, c}, {a, a}};
+  long iterationsDefault = 0, iterationsLoose = 0;
+  int compared = 0;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    const int* pair = pairs[trial % 4];
+    double in[api::kInputSize] = {};
+    randomPose(rng, in, 1.2);
+    randomPose(rng, in + api::kPoseSize, 1.2);
+    for (Kind kind : {Kind::Distance, Kind::Penetration}) {
+      const int k = static_cast<int>(kind);
+      double exact[api::kMaxResultStride], loose[api::kMaxResultStride], again[api::kMaxResultStride];
+      ASSERT_TRUE(reg.setTolerance(kDefaultTolerance, &err));
+      ASSERT_TRUE(reg.query(kind, pair[0], pair[1], in, nullptr, exact, &err)) << err.message;
+      ASSERT_TRUE(reg.setTolerance(kLoose, &err));
+      EXPECT_EQ(reg.tolerance(), kLoose);
+      ASSERT_TRUE(reg.query(kind, pair[0], pair[1], in, nullptr, loose, &err)) << err.message;
+      ASSERT_TRUE(reg.setTolerance(kDefaultTolerance, &err));
+      ASSERT_TRUE(reg.query(kind, pair[0], pair[1], in, nullptr, again, &err)) << err.message;
+      for (int i = 0; i < api::kResultStride[k]; ++i) EXPECT_TRUE(sameBits(exact[i], again[i])) << "field " << i;
+      // Scale S: the largest coordinate of the posed shapes, at most the
+      // spread 1.2 plus the largest extent 1.
+      const double bound = kLoose * 2.2 + 1e-12;
+      const double value = kind == Kind::Distance ? exact[0] : exact[1];
+      const double looseValue = kind == Kind::Distance ? loose[0] : loose[1];
+      EXPECT_LE(std::fabs(looseValue - value), bound) << api::kindName(kind) << " trial " << trial;
+      // Iterations: the default certifies more digits, so it never stops earlier.
+      const int it = api::kResultStride[k] - 2;
+      iterationsDefault += static_cast<long>(exact[it]);
+      iterationsLoose += static_cast<long>(loose[it]);
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 2 * kTrials);
+  EXPECT_LT(iterationsLoose, iterationsDefault);
+}
+
 }  // namespace
 }  // namespace collidoscope

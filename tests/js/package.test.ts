@@ -334,7 +334,7 @@ import {
   init, run, trace, encodeLink, decodeLink, validateScene, hull, boundingVolumes, CollidoscopeError,
   point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, polytopeFromGeometry, createShape,
   intersect, distance, penetration, chungWang, sat, raycast, shapecast, sceneOf, batch, batchLayout, batchResult,
-  IntersectCache, stats, ConvexShape, isClosedForm,
+  IntersectCache, stats, ConvexShape, isClosedForm, setTolerance, getTolerance, DEFAULT_TOLERANCE,
   type DistanceResult, type Scene, type SatTrace, type PoseLike, type GjkTrace, type EpaTrace, type RaycastResult,
   type ClosedFormTrace,
   type ShapecastTrace, type IntersectResult, type HullResult, type ObbResult, type Vec3, type Scene2D,
@@ -381,6 +381,9 @@ const out: Float64Array = batch('raycast', shapes, new Float32Array(7 * shapes.l
 const first: RaycastResult = batchResult('raycast', out, 0);
 const stride: number = batchLayout('intersect').stride;
 const mem: number = stats().heapBytes;
+setTolerance(1e-4);
+const tolerance: number = getTolerance();
+setTolerance(DEFAULT_TOLERANCE);
 {
   using temporary = sphere(1);
   distance(temporary, undefined, a, undefined);

@@ -248,6 +248,10 @@ EMSCRIPTEN_KEEPALIVE int cds_dispose(int handle) { return registry().remove(hand
 
 EMSCRIPTEN_KEEPALIVE int cds_live_shapes() { return registry().live(); }
 
+EMSCRIPTEN_KEEPALIVE int cds_set_tolerance(double t) { return registry().setTolerance(t, &lastError()) ? 1 : 0; }
+
+EMSCRIPTEN_KEEPALIVE double cds_tolerance() { return registry().tolerance(); }
+
 }  // extern "C"
 
 EMSCRIPTEN_BINDINGS(collidoscope) {

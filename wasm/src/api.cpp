@@ -214,6 +214,21 @@ struct Registry::Entry {
 };
 
 Registry::Registry() = default;
+
+bool Registry::setTolerance(double t, SceneError* err) {
+  if (!(t >= kMinTolerance && t <= kMaxTolerance)) {
+    char message[160];
+    std::snprintf(message, sizeof message, "must be a number from %g to %g (the default is %g)", kMinTolerance,
+                  kMaxTolerance, kDefaultTolerance);
+    return fail(err, "invalid-argument", "tolerance", message);
+  }
+  for (IterativeSettings* s : {static_cast<IterativeSettings*>(&gjk_), static_cast<IterativeSettings*>(&epa_),
+                               static_cast<IterativeSettings*>(&cast_)}) {
+    s->relativeTolerance = t;
+    s->absoluteTolerance = t;
+  }
+  return true;
+}
 Registry::~Registry() = default;
 
 int Registry::add(Shape shape, SceneError* err) {
@@ -356,7 +371,7 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
         c.direction = vec(cache);
         c.valid = cache[3] != 0;
       }
-      const IntersectResult r = gjkIntersect(pa, PosedShape(*shapeB), GjkSettings{}, cache != nullptr ? &c : nullptr);
+      const IntersectResult r = gjkIntersect(pa, PosedShape(*shapeB), gjk_, cache != nullptr ? &c : nullptr);
       if (cache != nullptr) {
         put(cache, c.direction);
         cache[3] = c.valid ? 1 : 0;
@@ -365,11 +380,11 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
     }
     case Kind::Distance:
-      distance_ = gjkDistance(pa, PosedShape(*shapeB));
+      distance_ = gjkDistance(pa, PosedShape(*shapeB), gjk_);
       putResult(distance_, out);
       return true;
     case Kind::Penetration:
-      putResult(penetration(pa, PosedShape(*shapeB)), out);
+      putResult(penetration(pa, PosedShape(*shapeB), gjk_, epa_), out);
       return true;
     case Kind::ChungWang: {
       const ChungWangResult r = chungWangIntersect(pa, PosedShape(*shapeB));
@@ -406,7 +421,7 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
     }
     case Kind::Raycast: {
-      const RayCastResult r = gjkRayCast(pa, vec(extra), vec(extra + 3), extra[6]);
+      const RayCastResult r = gjkRayCast(pa, vec(extra), vec(extra + 3), extra[6], cast_);
       constexpr int k = static_cast<int>(Kind::Raycast);
       out[AT(k, "hit")] = r.hit;
       out[AT(k, "t")] = r.hit ? r.t : kNaN;
@@ -418,7 +433,7 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
     }
     case Kind::Shapecast: {
-      const ShapeCastResult r = gjkShapeCast(pa, PosedShape(*shapeB), vec(extra), vec(extra + 3));
+      const ShapeCastResult r = gjkShapeCast(pa, PosedShape(*shapeB), vec(extra), vec(extra + 3), cast_);
       constexpr int k = static_cast<int>(Kind::Shapecast);
       out[AT(k, "hit")] = r.hit;
       out[AT(k, "t")] = r.hit ? r.t : kNaN;

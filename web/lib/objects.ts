@@ -1142,3 +1142,26 @@ export function stats(): { liveShapes: number; heapBytes: number; memoryBytes: n
   const m = mod();
   return { liveShapes: m._cds_live_shapes(), heapBytes: m.heapInUse(), memoryBytes: m.HEAPU8.buffer.byteLength };
 }
+
+// ------------------------------------------------------------------ accuracy
+
+/** The accuracy of every query when the module starts (kDefaultTolerance in numeric.h). */
+export const DEFAULT_TOLERANCE = 1e-10;
+
+/**
+ * Sets the accuracy of the iterative queries (GJK, EPA, the casts) that the object API and batches run: they stop
+ * once their answer is certified within `tolerance` of itself or of the scene's scale. The default, 1e-10, is as
+ * exact as doubles allow; 1e-4 (crashcat's and Jolt's) trades the last digits for fewer iterations on curved shapes.
+ * Closed forms (pairs of points, spheres, segments and capsules) are exact either way. Traces, scenes (run()) and
+ * links always run at the default, so that a link replays bit for bit. Throws unless 1e-15 ≤ tolerance ≤ 1e-2.
+ */
+export function setTolerance(tolerance: number = DEFAULT_TOLERANCE): void {
+  const m = mod();
+  if (typeof tolerance !== 'number') throw new CollidoscopeError('invalid-argument', 'tolerance', `must be a number, got ${describe(tolerance)}`);
+  if (m._cds_set_tolerance(tolerance) !== 1) throw lastError(m);
+}
+
+/** The accuracy that setTolerance() set (DEFAULT_TOLERANCE unless changed). */
+export function getTolerance(): number {
+  return mod()._cds_tolerance();
+}

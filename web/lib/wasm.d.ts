@@ -44,6 +44,8 @@ export interface WasmModule {
   ): number;
   _cds_dispose(handle: number): number;
   _cds_live_shapes(): number;
+  _cds_set_tolerance(tolerance: number): number;
+  _cds_tolerance(): number;
   _malloc(bytes: number): number;
   _free(ptr: number): void;
 

@@ -32,7 +32,9 @@
 #include <vector>
 
 #include "collidoscope/batch_layout.h"
+#include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
+#include "collidoscope/raycast.h"
 #include "collidoscope/scene.h"
 #include "collidoscope/shapes.h"
 
@@ -62,6 +64,13 @@ constexpr std::int64_t kMaxBatch = std::int64_t{1} << 22;
 // Live shapes at once (handles carry a 20-bit slot).
 constexpr int kMaxShapes = (1 << 20) - 1;
 
+// Registry::setTolerance's range: below 1e-15 the termination tests ask for
+// less than the rounding of the support points (kRoundingBound ≈ 1.4e-14
+// bounds the absolute part anyway); above 1e-2 a depth or distance may be
+// off by a hundredth of the scene, which no game would call an answer.
+constexpr double kMinTolerance = 1e-15;
+constexpr double kMaxTolerance = 1e-2;
+
 // Names of the result fields per kind, and the status names by index, as
 // JSON: {"intersect": {"fields": [...], "status": [...], "axisKind"?: [...]}, ...}.
 std::string layoutJson();
@@ -83,6 +92,16 @@ class Registry {
   // Frees the shape. False when the handle is not live (disposed twice, or never made).
   bool remove(int handle);
   int live() const { return live_; }
+
+  // The accuracy of the iterative queries (GJK, EPA, the casts) run by
+  // query() and batch(): their relative and absolute termination tolerance
+  // (numeric.h IterativeSettings), kDefaultTolerance unless set. A game may
+  // trade the last digits for speed (1e-4 is crashcat's and Jolt's). Closed
+  // forms are exact whatever it is; traces and scenes always run at the
+  // default, so that a link replays bit for bit. False, with `err` naming
+  // "tolerance", unless kMinTolerance ≤ t ≤ kMaxTolerance.
+  bool setTolerance(double t, SceneError* err);
+  double tolerance() const { return gjk_.relativeTolerance; }
   // The shape behind a live handle, or null.
   const Shape* find(int handle) const;
 
@@ -128,6 +147,9 @@ class Registry {
   // A distance query's result, kept between queries: its simplex is large,
   // and a closed form (closed_form.h) writes only what it reports.
   DistanceResult distance_;
+  GjkSettings gjk_;
+  EpaSettings epa_;
+  RayCastSettings cast_;
 };
 
 // Reads and checks a pose (error fields "name[i]", or "name[index][i]" when
