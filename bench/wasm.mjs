@@ -25,7 +25,8 @@
 //               shapes from sphere/box/capsule/polytope, poses as 7 numbers)
 //   ours batch  batch(query, shapes, poses, pairs) over N = 10 000 pairs
 //               (2 000 with --quick; the M instances cycled, two shape slots
-//               with their own poses per pair); time per pair
+//               with their own poses per pair); time per pair; timed again
+//               after setTolerance(1e-4) (crashcat's and Jolt's tolerance)
 //   rapier      @dimforge/rapier3d-compat shape queries without a world:
 //               intersectsShape, and contactShape (prediction 1e6 for the
 //               distance, 0 for the penetration). Timed two ways:
@@ -107,6 +108,7 @@ const POSE_LABEL = { separated: 'separated', near: 'near touching', overlapping:
 const TOL_FINE = 1e-6;
 const TOL_FAIL = 1e-3;
 const CRASHCAT_TOLERANCE = 1e-4; // crashcat's default collisionTolerance
+const LOOSE_TOLERANCE = CRASHCAT_TOLERANCE; // our batch is also timed at setTolerance(1e-4), crashcat's and Jolt's
 
 // ---------------------------------------------------------------- random numbers and small vector maths
 function mulberry32(seed) {
@@ -684,7 +686,26 @@ function oursBatch(ours, cell, N) {
   }
   const outs = Object.fromEntries(QUERIES.map((q) => [q, new Float64Array(api.batchLayout(q).stride * N)]));
   const pass = Object.fromEntries(QUERIES.map((q) => [q, () => api.batch(q, shapes, poses, pairs, { out: outs[q] })[0]]));
-  return { pass, outs };
+  // The same batch at crashcat's and Jolt's tolerance (setTolerance: GJK's and EPA's termination tests).
+  const atLoose = (fn) => {
+    api.setTolerance(LOOSE_TOLERANCE);
+    try {
+      return fn();
+    } finally {
+      api.setTolerance();
+    }
+  };
+  const loose = Object.fromEntries(QUERIES.map((q) => [q, () => atLoose(pass[q])]));
+  // Answers of the loose batch for the accuracy table, in the single calls' form ({hit}, {d}, {hit, depth, n}).
+  const looseAnswers = Object.fromEntries(QUERIES.map((q) => [q, () => {
+    const out = atLoose(() => api.batch(q, shapes, poses, pairs));
+    const { fields, stride } = api.batchLayout(q);
+    const at = (i, f) => out[i * stride + fields.indexOf(f)];
+    return I.map((_, i) => q === 'intersect' ? { hit: at(i, 'intersecting') === 1 }
+      : q === 'distance' ? { d: at(i, 'distance') }
+        : { hit: at(i, 'intersecting') === 1, depth: at(i, 'depth'), n: at(i, 'intersecting') === 1 ? [at(i, 'normal.x'), at(i, 'normal.y'), at(i, 'normal.z')] : null });
+  }]));
+  return { pass, loose, looseAnswers, outs };
 }
 
 function rapierContenders(rapier, cell) {
@@ -1113,7 +1134,7 @@ export async function runWasm({ quick = false, buildDir = path.join(ROOT, 'build
     if (!jolt.pending) cell.c.jolt = joltContender(jolt, cell);
   }
   const timed = (cell, q) => {
-    const list = [['ours', cell.c.ours.pass[q]], ['batch', cell.c.batch.pass[q]]];
+    const list = [['ours', cell.c.ours.pass[q]], ['batch', cell.c.batch.pass[q]], ['batchLoose', cell.c.batch.loose[q]]];
     if (cell.c.rapier) list.push(['rapier', cell.c.rapier.raw[q]], ['rapierApi', cell.c.rapier.api[q]]);
     if (cell.c.rapierSimd) list.push(['rapierSimd', cell.c.rapierSimd.raw[q]]);
     if (cell.c.crashcat) list.push(['crashcat', cell.c.crashcat.pass[q]]);
@@ -1129,7 +1150,7 @@ export async function runWasm({ quick = false, buildDir = path.join(ROOT, 'build
     for (const q of QUERIES) {
       const mine = cell.c.ours.answers[q]();
       cell.iterations = { ...cell.iterations, [q]: mine.reduce((x, a) => x + a.iterations, 0) / mine.length };
-      cell.accuracy[q] = { ours: judge(q, mine, cell.refs) };
+      cell.accuracy[q] = { ours: judge(q, mine, cell.refs), oursLoose: judge(q, cell.c.batch.looseAnswers[q](), cell.refs) };
       if (cell.c.rapier) cell.accuracy[q].rapier = judge(q, cell.c.rapier.answers[q](), cell.refs);
       if (cell.c.rapierSimd) cell.accuracy[q].rapierSimd = judge(q, cell.c.rapierSimd.answers[q](), cell.refs);
       if (cell.c.crashcat) cell.accuracy[q].crashcat = judge(q, cell.c.crashcat.answers[q](), cell.refs);
@@ -1186,7 +1207,7 @@ export async function runWasm({ quick = false, buildDir = path.join(ROOT, 'build
         for (let k = 0; k < list.length; k++) {
           const [name, fn] = list[(k + r) % list.length];
           const perPass = sample(fn, settings.targetMs * 1e6);
-          const per = perPass / (name === 'batch' ? settings.batchN : cell.instances.length);
+          const per = perPass / (name === 'batch' || name === 'batchLoose' ? settings.batchN : cell.instances.length);
           (samples[ci][q][name] ??= []).push(per);
         }
       }
@@ -1368,6 +1389,44 @@ export function wasmMarkdown(result) {
     L.push(`| **geometric mean** | | | | ${keys.map(([k]) => `**${fmtRatio(geomean(gm[q][k]))}**`).join(' | ')} |`);
     L.push('');
   }
+
+  // Our batch at crashcat's and Jolt's tolerance.
+  L.push(`### Speed at crashcat's tolerance: batch() after \`setTolerance(${LOOSE_TOLERANCE})\``);
+  L.push('');
+  L.push(`The same batches timed at the default tolerance (1e-10) and at ${LOOSE_TOLERANCE}, crashcat's and Jolt's ` +
+    '(setTolerance: GJK, EPA and the casts stop once the answer is certified within it; closed forms are exact ' +
+    'either way). Ratios < 1: we are faster. The largest error is against the exact references (distance, or depth).');
+  L.push('');
+  const looseCols = ['rapier', 'rapierSimd', 'crashcat', 'jolt'];
+  const looseGm = {};
+  for (const q of QUERIES) {
+    L.push(`${QLABEL[q]}:`);
+    L.push('');
+    L.push(`| pair | poses | batch, default | batch, ${LOOSE_TOLERANCE} | ${LOOSE_TOLERANCE} ÷ default | ${looseCols.map((k) => `${LOOSE_TOLERANCE} ÷ ${PEER_LABEL[k]}`).join(' | ')} |` +
+      (q === 'intersect' ? '' : ` largest error at ${LOOSE_TOLERANCE} |`));
+    L.push(`|---|---|${Array(3 + looseCols.length).fill('---:').join('|')}|${q === 'intersect' ? '' : '---:|'}`);
+    const keys = [['default', 'batchLoose', 'batch'], ...looseCols.map((k) => [k, 'batchLoose', k])];
+    looseGm[q] = Object.fromEntries(keys.map(([k]) => [k, []]));
+    for (const c of result.cells) {
+      const t = c.queries[q].ns;
+      const unfair = q === 'distance' && c.pose === 'overlapping';
+      const ratios = keys.map(([k, num, den]) => {
+        const x = t[num] / t[den];
+        const marked = unfair && UNFAIR_DISTANCE.has(den);
+        if (!marked) looseGm[q][k].push(x);
+        return fmtRatio(x) + (marked && Number.isFinite(x) ? '*' : '');
+      });
+      const err = c.queries[q].accuracy?.oursLoose;
+      L.push(`| ${SHAPE_LABEL[c.shape]} | ${POSE_LABEL[c.pose]} | ${fmtNs(t.batch)} | ${fmtNs(t.batchLoose)} | ${ratios.join(' | ')} |` +
+        (q === 'intersect' ? '' : ` ${err ? err.errMax.toExponential(1) : '–'} |`));
+    }
+    L.push(`| **geometric mean** | | | | ${keys.map(([k]) => `**${fmtRatio(geomean(looseGm[q][k]))}**`).join(' | ')} |${q === 'intersect' ? '' : ' |'}`);
+    L.push('');
+  }
+  const looseAll = (k) => geomean(QUERIES.flatMap((q) => looseGm[q][k]));
+  L.push(`At ${LOOSE_TOLERANCE}, over all three queries: batch() per pair ${fmtRatio(looseAll('default'))} of its time at the default; ` +
+    looseCols.map((k) => `${fmtRatio(looseAll(k))} of ${PEER_LABEL[k]}'s`).join(', ') + ' (geometric means; * rows left out as above).');
+  L.push('');
 
   // Accuracy.
   L.push('### Accuracy against the exact references');
