@@ -155,16 +155,9 @@ std::string layoutJson() {
   return w.str();
 }
 
-// What readPose checks: finite numbers, a position within kMaxMagnitude, a
-// rotation that is not the zero quaternion.
-static bool checkPose(const double* in, const char* name, std::int64_t index, SceneError* err) {
-  // The common case in one pass: finite (x − x is 0), the position within
-  // kMaxMagnitude, the rotation not zero; the checks below name a problem.
-  double finite = 0;
-  for (int i = 0; i < kPoseSize; ++i) finite += in[i] - in[i];
-  if (finite == 0 && std::fabs(in[0]) <= kMaxMagnitude && std::fabs(in[1]) <= kMaxMagnitude &&
-      std::fabs(in[2]) <= kMaxMagnitude && (in[3] != 0 || in[4] != 0 || in[5] != 0 || in[6] != 0))
-    return true;
+// The error of a pose checkPose refused, naming its field (kept out of
+// line: the batch loop inlines only the check).
+[[gnu::noinline]] static bool poseError(const double* in, const char* name, std::int64_t index, SceneError* err) {
   const Field field{name, index};
   if (!readFinite(in, kPoseSize, field, err)) return false;
   for (int i = 0; i < 3; ++i)
@@ -173,6 +166,18 @@ static bool checkPose(const double* in, const char* name, std::int64_t index, Sc
   if (in[3] == 0 && in[4] == 0 && in[5] == 0 && in[6] == 0)
     return fail(err, "invalid-argument", field + "[3..6]", "the rotation must not be the zero quaternion");
   return true;
+}
+
+// What readPose checks: finite numbers, a position within kMaxMagnitude, a
+// rotation that is not the zero quaternion. In one pass: x − x is 0 only
+// for a finite x.
+static inline bool checkPose(const double* in, const char* name, std::int64_t index, SceneError* err) {
+  double finite = 0;
+  for (int i = 0; i < kPoseSize; ++i) finite += in[i] - in[i];
+  if (finite == 0 && std::fabs(in[0]) <= kMaxMagnitude && std::fabs(in[1]) <= kMaxMagnitude &&
+      std::fabs(in[2]) <= kMaxMagnitude && (in[3] != 0 || in[4] != 0 || in[5] != 0 || in[6] != 0))
+    return true;
+  return poseError(in, name, index, err);
 }
 
 // A pose checkPose accepted, its rotation normalized.
@@ -256,13 +261,16 @@ int Registry::add(Shape shape, SceneError* err) {
   return (e.generation << kSlotBits) | (slot + 1);
 }
 
+[[gnu::noinline]] static std::nullptr_t disposed(const char* name, std::int64_t index, SceneError* err) {
+  fail(err, "disposed", Field{name, index}.str(), "the shape was disposed (or never created)");
+  return nullptr;
+}
+
 Registry::Entry* Registry::entry(int handle, const char* name, std::int64_t index, SceneError* err) {
   const int slot = (handle & kSlotMask) - 1;
   if (handle <= 0 || slot < 0 || slot >= static_cast<int>(tags_.size()) ||
-      tags_[static_cast<std::size_t>(slot)] != (handle >> kSlotBits)) {
-    fail(err, "disposed", Field{name, index}.str(), "the shape was disposed (or never created)");
-    return nullptr;
-  }
+      tags_[static_cast<std::size_t>(slot)] != (handle >> kSlotBits))
+    return disposed(name, index, err);
   return slots_[static_cast<std::size_t>(slot)].get();
 }
 

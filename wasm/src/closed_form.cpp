@@ -55,8 +55,10 @@ bool closest(const Core& a, const Core& b, Cores* c) {
   ClosedFormFrame& f = c->f;
   f.radiusA = a.radius;
   f.radiusB = b.radius;
-  const double scale = maxOfNonNegative(maxOfNonNegative(maxAbs(a.p0), maxAbs(a.p1)),
-                                        maxOfNonNegative(maxAbs(b.p0), maxAbs(b.p1)));
+  // A point core has p1 == p0: its end is not measured twice.
+  const double scaleA = a.segment ? maxOfNonNegative(maxAbs(a.p0), maxAbs(a.p1)) : maxAbs(a.p0);
+  const double scaleB = b.segment ? maxOfNonNegative(maxAbs(b.p0), maxAbs(b.p1)) : maxAbs(b.p0);
+  const double scale = maxOfNonNegative(scaleA, scaleB);
   if (!(scale >= kTinyScene || a.radius >= kTinyScene || b.radius >= kTinyScene)) return false;
   f.form = a.segment ? (b.segment ? ClosedForm::SegmentSegment : ClosedForm::SegmentPoint)
                      : (b.segment ? ClosedForm::PointSegment : ClosedForm::PointPoint);
