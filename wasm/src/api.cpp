@@ -355,11 +355,8 @@ bool answerClosed(Kind kind, const Core& a, const Core& b, DistanceResult* scrat
 // the same entry, B uses the entry's twin so each keeps its own pose.
 bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB,
                    const double* extra, double* cache, double* out, SceneError* err) {
-  // Pairs of points, spheres, segments and capsules have closed forms
-  // (closed_form.h) for intersect, distance and penetration.
-  if (b != nullptr && closedKind(kind) && a.closed && b->closed &&
-      answerClosed(kind, coreOf(a.shape, poseA), coreOf(b->shape, poseB), &distance_, out))
-    return true;
+  // Pairs with closed forms (closed_form.h) were answered before: here are
+  // the rest, and a closed-form pair in a tiny scene, which runs scaled.
   a.shape.pose = poseA;
   const PosedShape pa(a.shape);
   Shape* shapeB = nullptr;
@@ -477,13 +474,17 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
   if (a == nullptr) return false;
   Entry* b = nullptr;
   if (pair && (b = entry(handleB, "b", -1, err)) == nullptr) return false;
-  Transform poseA, poseB;
-  if (!readPose(in, pair ? "poseA" : "pose", -1, &poseA, err)) return false;
-  if (pair && !readPose(in + kPoseSize, "poseB", -1, &poseB, err)) return false;
+  if (!checkPose(in, pair ? "poseA" : "pose", -1, err)) return false;
+  if (pair && !checkPose(in + kPoseSize, "poseB", -1, err)) return false;
   if (!checkExtra(kind, in + 2 * kPoseSize, Field{kind == Kind::Raycast ? "ray" : "motion"}, err)) return false;
   if (kind == Kind::Sat) {
     if (!checkSatShape(a->shape, "a.type", err) || !checkSatShape(b->shape, "b.type", err)) return false;
   }
+  if (pair && closedKind(kind) && a->closed && b->closed &&
+      answerClosed(kind, batchCore(a->shape, in), batchCore(b->shape, in + kPoseSize), &distance_, out))
+    return true;
+  const Transform poseA = checkedPose(in);
+  const Transform poseB = pair ? checkedPose(in + kPoseSize) : poseA;
   return run(kind, *a, poseA, b, poseB, in + 2 * kPoseSize, kind == Kind::Intersect ? cache : nullptr, out, err);
 }
 

@@ -51,7 +51,9 @@ struct Cores {
   Vec3 dA, dB;  // the cores' directions (zero for points)
 };
 
-bool closest(const Core& a, const Core& b, Cores* c) {
+// Inlined into each query, so that the stores of Cores' zero initialisation that
+// closest() overwrites are dropped.
+[[gnu::always_inline]] inline bool closest(const Core& a, const Core& b, Cores* c) {
   ClosedFormFrame& f = c->f;
   f.radiusA = a.radius;
   f.radiusB = b.radius;

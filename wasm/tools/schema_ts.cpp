@@ -229,6 +229,35 @@ std::string generate() {
   }
   out << "} as const;\n\n";
 
+  // The same decoding written out per query: each result object is built by
+  // one object literal, so that every object of a query has one shape (the
+  // single queries' hot path).
+  out << "/** Each query's result object from its doubles at o[i…], field by field as `BATCH_LAYOUTS[query].decode`. */\n"
+         "export const DECODERS = {\n";
+  for (std::size_t k = 0; k < layout.members.size(); ++k) {
+    const api::ResultLayout& rl = api::kResultLayouts[k];
+    const std::string q = rl.query;
+    out << "  " << q << ": (o: Float64Array, i: number) => ({\n";
+    for (int f = 0, at = 0; f < rl.count; at += api::widthOf(rl.fields[f].kind), ++f) {
+      const std::string x = at == 0 ? "o[i]" : "o[i + " + std::to_string(at) + "]";
+      const std::string v = "[" + x + ", o[i + " + std::to_string(at + 1) + "], o[i + " + std::to_string(at + 2) + "]]";
+      out << "    " << rl.fields[f].name << ": ";
+      switch (rl.fields[f].kind) {
+        case api::FieldKind::Bool: out << x << " !== 0"; break;
+        case api::FieldKind::Number:
+        case api::FieldKind::Count: out << x; break;
+        case api::FieldKind::NumberOrNull: out << "Number.isNaN(" << x << ") ? null : " << x; break;
+        case api::FieldKind::Vector: out << v; break;
+        case api::FieldKind::VectorOrNull: out << "Number.isNaN(" << x << ") ? null : " << v; break;
+        case api::FieldKind::Status: out << "BATCH_LAYOUTS." << q << ".status[" << x << "]"; break;
+        case api::FieldKind::AxisKind: out << "BATCH_LAYOUTS." << q << ".axisKind[" << x << "]"; break;
+      }
+      out << ",\n";
+    }
+    out << "  }),\n";
+  }
+  out << "};\n\n";
+
   out << "/** A point or a vector: [x, y, z]. */\nexport type Vec3 = [number, number, number];\n\n";
   std::string interfaces = d.interfaces.str();
   interfaces.pop_back();  // one newline at the end of the file

@@ -165,6 +165,65 @@ export const BATCH_LAYOUTS = {
   },
 } as const;
 
+/** Each query's result object from its doubles at o[i…], field by field as `BATCH_LAYOUTS[query].decode`. */
+export const DECODERS = {
+  intersect: (o: Float64Array, i: number) => ({
+    intersecting: o[i] !== 0,
+    iterations: o[i + 1],
+    status: BATCH_LAYOUTS.intersect.status[o[i + 2]],
+  }),
+  distance: (o: Float64Array, i: number) => ({
+    distance: o[i],
+    pointA: [o[i + 1], o[i + 2], o[i + 3]],
+    pointB: [o[i + 4], o[i + 5], o[i + 6]],
+    iterations: o[i + 7],
+    status: BATCH_LAYOUTS.distance.status[o[i + 8]],
+  }),
+  penetration: (o: Float64Array, i: number) => ({
+    intersecting: o[i] !== 0,
+    depth: o[i + 1],
+    normal: [o[i + 2], o[i + 3], o[i + 4]],
+    pointA: [o[i + 5], o[i + 6], o[i + 7]],
+    pointB: [o[i + 8], o[i + 9], o[i + 10]],
+    iterations: o[i + 11],
+    status: BATCH_LAYOUTS.penetration.status[o[i + 12]],
+  }),
+  chungwang: (o: Float64Array, i: number) => ({
+    intersecting: o[i] !== 0,
+    separatingAxis: Number.isNaN(o[i + 1]) ? null : [o[i + 1], o[i + 2], o[i + 3]],
+    iterations: o[i + 4],
+    status: BATCH_LAYOUTS.chungwang.status[o[i + 5]],
+  }),
+  sat: (o: Float64Array, i: number) => ({
+    intersecting: o[i] !== 0,
+    axis: [o[i + 1], o[i + 2], o[i + 3]],
+    depth: o[i + 4],
+    gap: o[i + 5],
+    axisKind: BATCH_LAYOUTS.sat.axisKind[o[i + 6]],
+    axesTested: o[i + 7],
+    status: BATCH_LAYOUTS.sat.status[o[i + 8]],
+  }),
+  raycast: (o: Float64Array, i: number) => ({
+    hit: o[i] !== 0,
+    t: Number.isNaN(o[i + 1]) ? null : o[i + 1],
+    point: Number.isNaN(o[i + 2]) ? null : [o[i + 2], o[i + 3], o[i + 4]],
+    normal: Number.isNaN(o[i + 5]) ? null : [o[i + 5], o[i + 6], o[i + 7]],
+    startedInside: o[i + 8] !== 0,
+    iterations: o[i + 9],
+    status: BATCH_LAYOUTS.raycast.status[o[i + 10]],
+  }),
+  shapecast: (o: Float64Array, i: number) => ({
+    hit: o[i] !== 0,
+    t: Number.isNaN(o[i + 1]) ? null : o[i + 1],
+    normal: Number.isNaN(o[i + 2]) ? null : [o[i + 2], o[i + 3], o[i + 4]],
+    pointA: Number.isNaN(o[i + 5]) ? null : [o[i + 5], o[i + 6], o[i + 7]],
+    pointB: Number.isNaN(o[i + 8]) ? null : [o[i + 8], o[i + 9], o[i + 10]],
+    initiallyOverlapping: o[i + 11] !== 0,
+    iterations: o[i + 12],
+    status: BATCH_LAYOUTS.shapecast.status[o[i + 13]],
+  }),
+};
+
 /** A point or a vector: [x, y, z]. */
 export type Vec3 = [number, number, number];
 

@@ -15,7 +15,7 @@
 // knows (types, lengths) and moves numbers in and out of the wasm heap.
 import type { WasmModule } from '#collidoscope-wasm';
 import { withText, type RawTrace } from './captions';
-import { BATCH_LAYOUTS } from './generated-schema';
+import { DECODERS } from './generated-schema';
 import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
 import type {
@@ -401,7 +401,14 @@ function writeVecUnguarded(heap: Float64Array, at: number, v: unknown, n: 3 | 4,
 function writePose(heap: Float64Array, at: number, pose: PoseLike | undefined, field: string): void {
   try {
     if ((pose instanceof Float64Array || pose instanceof Float32Array) && pose.length === POSE) {
-      heap.set(pose, at); // the hot path of a game loop: no per-number checks needed
+      // The hot path of a game loop: no per-number checks needed, and seven stores cost less than set().
+      heap[at] = pose[0];
+      heap[at + 1] = pose[1];
+      heap[at + 2] = pose[2];
+      heap[at + 3] = pose[3];
+      heap[at + 4] = pose[4];
+      heap[at + 5] = pose[5];
+      heap[at + 6] = pose[6];
       return;
     }
     heap[at] = heap[at + 1] = heap[at + 2] = heap[at + 3] = heap[at + 4] = heap[at + 5] = 0;
@@ -492,25 +499,10 @@ const vec = (o: Float64Array, i: number): Vec3 => [o[i], o[i + 1], o[i + 2]];
 
 /**
  * One result object from its doubles at o[i…] (the same object run() gives for the same scene), field by field
- * as the C++ layout declares them (batch_layout.h, generated into BATCH_LAYOUTS).
+ * as the C++ layout declares them (batch_layout.h, generated into DECODERS).
  */
 function toResult(q: BatchQuery, o: Float64Array, i: number): unknown {
-  const layout = BATCH_LAYOUTS[q];
-  const r: Record<string, unknown> = {};
-  for (const f of layout.decode) {
-    const x = o[i + f.offset];
-    switch (f.kind) {
-      case 'bool': r[f.name] = x !== 0; break;
-      case 'number':
-      case 'count': r[f.name] = x; break;
-      case 'numberOrNull': r[f.name] = Number.isNaN(x) ? null : x; break;
-      case 'vector': r[f.name] = vec(o, i + f.offset); break;
-      case 'vectorOrNull': r[f.name] = Number.isNaN(x) ? null : vec(o, i + f.offset); break;
-      case 'status': r[f.name] = layout.status[x]; break;
-      case 'axisKind': r[f.name] = 'axisKind' in layout ? layout.axisKind[x] : undefined; break;
-    }
-  }
-  return r;
+  return DECODERS[q](o, i);
 }
 
 // ------------------------------------------------------------------ single queries
@@ -581,14 +573,22 @@ function shapeHandle(s: unknown, field: string): number {
   }
 }
 
-/** Writes a query's arguments into the scratch input; returns the two handles. */
-function prepare(m: WasmModule, q: BatchQuery, args: readonly unknown[]): [number, number] {
+// The handles prepare() found (module state rather than a returned pair: no allocation per query).
+let preparedA = 0;
+let preparedB = 0;
+
+/**
+ * Writes a query's arguments into the scratch input and sets preparedA/preparedB to the two handles. The
+ * arguments are the query function's: (shape, pose, ray) for raycast, (a, poseA, b, poseB, motion?) otherwise.
+ */
+function prepare(m: WasmModule, q: BatchQuery, x0: unknown, x1: unknown, x2: unknown, x3?: unknown, x4?: unknown): void {
   const heap = m.HEAPF64;
   const at = scratchOf(m).input >> 3;
-  heap.fill(0, at + 2 * POSE, at + INPUT); // the ray or motion (poses are written whole)
+  // The ray or motion (poses are written whole; the other queries do not read it).
+  if (q === 'raycast' || q === 'shapecast') heap.fill(0, at + 2 * POSE, at + INPUT);
   if (q === 'raycast') {
-    const [shape, pose, ray] = args as [unknown, PoseLike, Ray];
-    const a = shapeHandle(shape, 'shape');
+    const pose = x1 as PoseLike, ray = x2 as Ray;
+    const a = shapeHandle(x0, 'shape');
     writePose(heap, at, pose, 'pose');
     if (ray === null || typeof ray !== 'object') throw new CollidoscopeError('invalid-argument', 'ray', `must be { origin, direction, maxT? }, got ${describe(ray)}`);
     try {
@@ -599,13 +599,14 @@ function prepare(m: WasmModule, q: BatchQuery, args: readonly unknown[]): [numbe
     } catch (e) {
       throw unreadable(e, 'ray');
     }
-    return [a, a];
+    preparedA = preparedB = a;
+    return;
   }
-  const [sa, poseA, sb, poseB, motion] = args as [unknown, PoseLike, unknown, PoseLike, Motion];
-  const a = shapeHandle(sa, 'a');
-  const b = shapeHandle(sb, 'b');
-  writePose(heap, at, poseA, 'poseA');
-  writePose(heap, at + POSE, poseB, 'poseB');
+  const motion = x4 as Motion;
+  const a = shapeHandle(x0, 'a');
+  const b = shapeHandle(x2, 'b');
+  writePose(heap, at, x1 as PoseLike, 'poseA');
+  writePose(heap, at + POSE, x3 as PoseLike, 'poseB');
   if (q === 'shapecast') {
     if (motion === null || typeof motion !== 'object') {
       throw new CollidoscopeError('invalid-argument', 'motion', `must be { translationA?, translationB? }, got ${describe(motion)}`);
@@ -618,24 +619,33 @@ function prepare(m: WasmModule, q: BatchQuery, args: readonly unknown[]): [numbe
       throw unreadable(e, 'motion');
     }
   }
-  return [a, b];
+  preparedA = a;
+  preparedB = b;
 }
 
-function single(q: BatchQuery, args: readonly unknown[], options: IntersectOptions | undefined): unknown {
-  checkOptions(options, q === 'intersect' ? ['trace', 'cache'] : ['trace']);
+const TRACE_OPTIONS: readonly string[] = ['trace'];
+const INTERSECT_OPTIONS: readonly string[] = ['trace', 'cache'];
+
+const KIND_INDEX: Readonly<Record<BatchQuery, number>> = Object.fromEntries(KINDS.map((k, i) => [k, i])) as Record<BatchQuery, number>;
+
+function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknown, x1: unknown, x2: unknown, x3?: unknown, x4?: unknown): unknown {
   let trace: unknown;
   let cache: unknown;
-  try {
-    trace = options?.trace;
-    cache = options?.cache;
-  } catch (e) {
-    throw unreadable(e, 'options');
+  if (options !== undefined) {
+    checkOptions(options, q === 'intersect' ? INTERSECT_OPTIONS : TRACE_OPTIONS);
+    try {
+      trace = options.trace;
+      cache = options.cache;
+    } catch (e) {
+      throw unreadable(e, 'options');
+    }
   }
   if (trace !== undefined && typeof trace !== 'boolean') {
     throw new CollidoscopeError('invalid-argument', 'options.trace', `must be true or false, got ${describe(trace)}`);
   }
   const m = mod();
-  const [a, b] = prepare(m, q, args);
+  prepare(m, q, x0, x1, x2, x3, x4);
+  const a = preparedA, b = preparedB;
   const s = scratchOf(m);
   if (trace === true) return withText(unwrap<RawTrace>(m.traceQuery(q, a, b, s.input)));
   if (cache !== undefined && !(cache instanceof IntersectCache)) {
@@ -643,7 +653,7 @@ function single(q: BatchQuery, args: readonly unknown[], options: IntersectOptio
   }
   const c = cache as IntersectCache | undefined;
   if (c) m.HEAPF64.set(c.data, s.cache >> 3);
-  if (m._cds_query(KINDS.indexOf(q), a, b, s.input, c ? s.cache : 0, s.out) === 0) throw lastError(m);
+  if (m._cds_query(KIND_INDEX[q], a, b, s.input, c ? s.cache : 0, s.out) === 0) throw lastError(m);
   if (c) c.data.set(m.HEAPF64.subarray(s.cache >> 3, (s.cache >> 3) + CACHE));
   return toResult(q, m.HEAPF64, s.out >> 3);
 }
@@ -656,7 +666,7 @@ export interface PairQueryFunction<R, T, O extends QueryOptions = QueryOptions> 
 
 function pairQuery<R, T, O extends QueryOptions = QueryOptions>(q: PairQuery): PairQueryFunction<R, T, O> {
   return ((a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: O) =>
-    single(q, [a, poseA, b, poseB], options)) as PairQueryFunction<R, T, O>;
+    single(q, options, a, poseA, b, poseB)) as PairQueryFunction<R, T, O>;
 }
 
 // Pairs of points, spheres, segments and capsules are answered by a closed form: traced, one frame naming it.
@@ -683,14 +693,14 @@ export const sat: PairQueryFunction<SatResult, SatTrace> = pairQuery('sat');
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options: QueryOptions & { trace: true }): RaycastTrace;
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options?: QueryOptions): RaycastResult;
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options?: QueryOptions): RaycastResult | RaycastTrace {
-  return single('raycast', [shape, pose, ray], options) as RaycastResult;
+  return single('raycast', options, shape, pose, ray) as RaycastResult;
 }
 
 /** GJK shape cast: A and B translate over the step; time of impact t ∈ [0, 1], normal and contact points. */
 export function shapecast(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, motion: Motion, options: QueryOptions & { trace: true }): ShapecastTrace;
 export function shapecast(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, motion: Motion, options?: QueryOptions): ShapecastResult;
 export function shapecast(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, motion: Motion, options?: QueryOptions): ShapecastResult | ShapecastTrace {
-  return single('shapecast', [a, poseA, b, poseB, motion], options) as ShapecastResult;
+  return single('shapecast', options, a, poseA, b, poseB, motion) as ShapecastResult;
 }
 
 /**
@@ -705,8 +715,8 @@ export function sceneOf(query: Exclude<PairQuery, 'shapecast'>, a: ConvexShape, 
 export function sceneOf(query: BatchQuery, ...args: unknown[]): Scene {
   const q = kindOf(query, 'query');
   const m = mod();
-  const [a, b] = prepare(m, q, args);
-  return unwrap<Scene>(m.sceneOfQuery(q, a, b, scratchOf(m).input));
+  prepare(m, q, args[0], args[1], args[2], args[3], args[4]);
+  return unwrap<Scene>(m.sceneOfQuery(q, preparedA, preparedB, scratchOf(m).input));
 }
 
 // ------------------------------------------------------------------ batches
