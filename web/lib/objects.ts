@@ -367,34 +367,49 @@ function unreadable(e: unknown, field: string): CollidoscopeError {
 }
 
 function num(v: unknown, field: string): number {
-  if (typeof v !== 'number') throw new CollidoscopeError('invalid-argument', field, `must be a number, got ${describe(v)}`);
+  if (typeof v !== 'number') throw notNumber(v, field);
   return v;
 }
 
-function writeVec(heap: Float64Array, at: number, v: unknown, n: 3 | 4, field: string): void {
+function notNumber(v: unknown, field: string): CollidoscopeError {
+  return new CollidoscopeError('invalid-argument', field, `must be a number, got ${describe(v)}`);
+}
+
+// The field names below are put together only on the error paths: a game writes
+// poses every frame, and a name per number would cost more than the query.
+
+/** Writes n numbers of an array or of an {x, y, z(, w)} object; `field`.`sub` names it in an error. */
+function writeVec(heap: Float64Array, at: number, v: unknown, n: 3 | 4, field: string, sub: string): void {
   try {
-    writeVecUnguarded(heap, at, v, n, field);
+    writeVecUnguarded(heap, at, v, n, field, sub);
   } catch (e) {
-    throw unreadable(e, field);
+    throw unreadable(e, `${field}.${sub}`);
   }
 }
 
-function writeVecUnguarded(heap: Float64Array, at: number, v: unknown, n: 3 | 4, field: string): void {
+const AXES = ['x', 'y', 'z', 'w'] as const;
+
+function writeVecUnguarded(heap: Float64Array, at: number, v: unknown, n: 3 | 4, field: string, sub: string): void {
   if (Array.isArray(v) || ArrayBuffer.isView(v)) {
     const a = v as ArrayLike<unknown>;
-    if (a.length !== n) throw new CollidoscopeError('invalid-argument', field, `must have ${n} numbers, got ${a.length}`);
-    for (let i = 0; i < n; i++) heap[at + i] = num(a[i], `${field}[${i}]`);
+    if (a.length !== n) throw new CollidoscopeError('invalid-argument', `${field}.${sub}`, `must have ${n} numbers, got ${a.length}`);
+    for (let i = 0; i < n; i++) {
+      const x = a[i];
+      if (typeof x !== 'number') throw notNumber(x, `${field}.${sub}[${i}]`);
+      heap[at + i] = x;
+    }
     return;
   }
   if (v !== null && typeof v === 'object') {
     const o = v as Partial<XYZW>;
-    heap[at] = num(o.x, `${field}.x`);
-    heap[at + 1] = num(o.y, `${field}.y`);
-    heap[at + 2] = num(o.z, `${field}.z`);
-    if (n === 4) heap[at + 3] = num(o.w, `${field}.w`);
+    for (let i = 0; i < n; i++) {
+      const x = o[AXES[i]];
+      if (typeof x !== 'number') throw notNumber(x, `${field}.${sub}.${AXES[i]}`);
+      heap[at + i] = x;
+    }
     return;
   }
-  throw new CollidoscopeError('invalid-argument', field, `must be ${n === 3 ? '[x, y, z] or {x, y, z}' : '[qx, qy, qz, qw] or {x, y, z, w}'}, got ${describe(v)}`);
+  throw new CollidoscopeError('invalid-argument', `${field}.${sub}`, `must be ${n === 3 ? '[x, y, z] or {x, y, z}' : '[qx, qy, qz, qw] or {x, y, z, w}'}, got ${describe(v)}`);
 }
 
 /** Writes a pose as 7 doubles at heap[at]. Non-finite numbers are left for the C++ checks to name. */
@@ -425,7 +440,11 @@ function writePoseObject(heap: Float64Array, at: number, pose: PoseLike, field: 
     if (a.length !== POSE) {
       throw new CollidoscopeError('invalid-argument', field, `must have 7 numbers [x, y, z, qx, qy, qz, qw], got ${a.length}`);
     }
-    for (let i = 0; i < POSE; i++) heap[at + i] = num(a[i], `${field}[${i}]`);
+    for (let i = 0; i < POSE; i++) {
+      const x = a[i];
+      if (typeof x !== 'number') throw notNumber(x, `${field}[${i}]`);
+      heap[at + i] = x;
+    }
     return;
   }
   if (pose === null || typeof pose !== 'object') {
@@ -436,16 +455,17 @@ function writePoseObject(heap: Float64Array, at: number, pose: PoseLike, field: 
   // origin. Class instances (a three.js Object3D, say) have many more and keep them.
   const proto = Object.getPrototypeOf(pose);
   if (proto === Object.prototype || proto === null) {
-    for (const k of Object.keys(pose)) {
-      if (k !== 'position' && k !== 'rotation' && k !== 'quaternion') {
+    // for-in rather than Object.keys(): V8 walks a plain object's cached keys without making an array.
+    for (const k in pose) {
+      if (k !== 'position' && k !== 'rotation' && k !== 'quaternion' && Object.prototype.hasOwnProperty.call(pose, k)) {
         throw new CollidoscopeError('invalid-argument', `${field}.${k}`, 'unknown pose field (expected position, rotation or quaternion)');
       }
     }
   }
-  if (p.position !== undefined) writeVec(heap, at, p.position, 3, `${field}.position`);
+  if (p.position !== undefined) writeVec(heap, at, p.position, 3, field, 'position');
   // A three.js Object3D has both: its `rotation` is an Euler, its `quaternion` the rotation we want.
-  if (p.quaternion !== undefined) writeVec(heap, at + 3, p.quaternion, 4, `${field}.quaternion`);
-  else if (p.rotation !== undefined) writeVec(heap, at + 3, p.rotation, 4, `${field}.rotation`);
+  if (p.quaternion !== undefined) writeVec(heap, at + 3, p.quaternion, 4, field, 'quaternion');
+  else if (p.rotation !== undefined) writeVec(heap, at + 3, p.rotation, 4, field, 'rotation');
 }
 
 /**
@@ -593,8 +613,8 @@ function prepare(m: WasmModule, q: BatchQuery, x0: unknown, x1: unknown, x2: unk
     if (ray === null || typeof ray !== 'object') throw new CollidoscopeError('invalid-argument', 'ray', `must be { origin, direction, maxT? }, got ${describe(ray)}`);
     try {
       checkOptions(ray, ['origin', 'direction', 'maxT']);
-      writeVec(heap, at + 2 * POSE, ray.origin, 3, 'ray.origin');
-      writeVec(heap, at + 2 * POSE + 3, ray.direction, 3, 'ray.direction');
+      writeVec(heap, at + 2 * POSE, ray.origin, 3, 'ray', 'origin');
+      writeVec(heap, at + 2 * POSE + 3, ray.direction, 3, 'ray', 'direction');
       heap[at + 2 * POSE + 6] = ray.maxT === undefined ? 1 : num(ray.maxT, 'ray.maxT');
     } catch (e) {
       throw unreadable(e, 'ray');
@@ -613,8 +633,8 @@ function prepare(m: WasmModule, q: BatchQuery, x0: unknown, x1: unknown, x2: unk
     }
     try {
       checkOptions(motion, ['translationA', 'translationB']);
-      if (motion.translationA !== undefined) writeVec(heap, at + 2 * POSE, motion.translationA, 3, 'motion.translationA');
-      if (motion.translationB !== undefined) writeVec(heap, at + 2 * POSE + 3, motion.translationB, 3, 'motion.translationB');
+      if (motion.translationA !== undefined) writeVec(heap, at + 2 * POSE, motion.translationA, 3, 'motion', 'translationA');
+      if (motion.translationB !== undefined) writeVec(heap, at + 2 * POSE + 3, motion.translationB, 3, 'motion', 'translationB');
     } catch (e) {
       throw unreadable(e, 'motion');
     }
