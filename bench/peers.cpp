@@ -11,7 +11,12 @@
 // Timing: this thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so that other
 // processes on a shared machine do not count. A sample is a pass over all
 // pairs of a cell (repeated to last ~U µs); contenders alternate sample by
-// sample, R samples each after one warm-up sample; medians.
+// sample, R samples each after one warm-up sample; medians. Each cell also
+// times its support pair — one support of A plus one of B (PosedShape, as
+// the queries call them) along each pair's random unit directions,
+// independent and chained (SupportPair) — as two more slots of that
+// interleaving, so that a query's time can be set against the support calls
+// it makes (counted in the untimed accuracy pass).
 //
 // Queries. Seven shape classes (polytopes of 8, 32, 128 and 1024 points on
 // an ellipsoid, boxes, spheres, capsules; A and B of the same class) and
@@ -544,9 +549,13 @@ Reference reference(const Shape& a, const Shape& b, bool expectApart) {
 
 // ============================================================== pairs
 
+// Random unit directions per pair for timing the support mappings alone.
+constexpr int kSupportDirections = 8;
+
 struct Pair {
   int shapeClass = 0, poseClass = 0;
   Shape a, b;          // as the library's users build them
+  std::array<Vec3, kSupportDirections> directions;  // random unit directions (support timing)
   Shape aScan, bScan;  // same, without the precomputed polytope support
   bool hasScan = false;
   std::unique_ptr<btConvexShape> btA, btB;
@@ -559,6 +568,7 @@ struct Pair {
 std::vector<std::unique_ptr<Pair>> makePairs(int pairsPerCell, int pairs1024, std::uint64_t seed) {
   std::vector<std::unique_ptr<Pair>> out;
   ref::Rng rng(seed);
+  ref::Rng directionRng(seed ^ 0xd12ec7105ull);  // separate stream: the shapes and poses do not depend on it
   for (int sc = 0; sc < kShapeClasses; ++sc)
     for (int pc = 0; pc < kPoseClasses; ++pc) {
       const int n = sc == kPoly1024 ? pairs1024 : pairsPerCell;
@@ -578,6 +588,7 @@ std::vector<std::unique_ptr<Pair>> makePairs(int pairsPerCell, int pairs1024, st
         }
         while (!place(p->a, &p->b, rng.direction(), p->target)) {
         }
+        for (Vec3& d : p->directions) d = directionRng.direction();
         p->hasScan = sc == kPoly128 || sc == kPoly1024;
         p->aScan = p->a;
         p->bScan = p->b;
@@ -863,8 +874,43 @@ struct BulletEpa2Penetration {
   }
 };
 
+// One support of A and one of B (minkowskiSupport, the unit in which GJK
+// and EPA call the supports and in which their calls are counted) along each
+// of the pair's random unit directions; time() covers kSupportDirections
+// such units. Independent directions let the processor overlap consecutive
+// calls; in GJK and EPA each direction is computed from the previous support
+// point, so `Chained` makes every direction wait on the previous result
+// (d + w·0, which the compiler must keep: w·0 is not 0 for infinities and
+// NaN), at the price of one multiply and one add per call.
+template <bool Chained>
+struct SupportPair {
+  double time(const Pair& p) const {
+    const PosedShape a(p.a), b(p.b);
+    double s = 0;
+    Vec3 last;
+    for (const Vec3& d : p.directions) {
+      const SimplexVertex v = minkowskiSupport(a, b, Chained ? d + last * 0.0 : d);
+      last = v.w;
+      s += v.w.x + v.w.y + v.w.z;
+    }
+    return s;
+  }
+};
+
 // ---- the registry: a contender is a name and a functor; samples are timed
 // with the functor's time() inlined in the loop.
+
+// ns per time() call: `inner` passes over the pairs, on this thread's CPU clock.
+template <class F>
+double timeSample(const F& f, const std::vector<const Pair*>& ps, int inner, double* sink) {
+  double s = 0;
+  const double t0 = cpuNs();
+  for (int k = 0; k < inner; ++k)
+    for (const Pair* p : ps) s += f.time(*p);
+  const double ns = cpuNs() - t0;
+  *sink += s;
+  return ns / (static_cast<double>(inner) * static_cast<double>(ps.size()));
+}
 
 struct ContenderBase {
   std::string id, name;
@@ -883,13 +929,7 @@ struct Contender : ContenderBase {
     scanOnly = scan;
   }
   double sample(const std::vector<const Pair*>& ps, int inner, double* sink) const override {
-    double s = 0;
-    const double t0 = cpuNs();
-    for (int k = 0; k < inner; ++k)
-      for (const Pair* p : ps) s += f.time(*p);
-    const double ns = cpuNs() - t0;
-    *sink += s;
-    return ns / (static_cast<double>(inner) * static_cast<double>(ps.size()));
+    return timeSample(f, ps, inner, sink);
   }
   Answer answer(const Pair& p) const override { return f.answer(p); }
 };
@@ -1135,16 +1175,25 @@ int runQueries(int argc, char** argv) {
             score(q, *p, x, &acc[c]);
             score(q, *p, x, &accByPose[active[c]->id][pc]);
           }
+        // Timed alongside the contenders, as two more slots of the
+        // interleaving: the support pair on the same pairs, independent and
+        // chained (ns per kSupportDirections units).
+        const std::size_t supportSlot = active.size(), chainedSlot = supportSlot + 1, slots = supportSlot + 2;
+        auto sampleOf = [&](std::size_t c, int n) {
+          if (c == supportSlot) return timeSample(SupportPair<false>{}, ps, n, &sink);
+          if (c == chainedSlot) return timeSample(SupportPair<true>{}, ps, n, &sink);
+          return active[c]->sample(ps, n, &sink);
+        };
         // Warm-up: one sample each, which also sizes the inner loop.
-        std::vector<int> inner(active.size(), 1);
-        for (std::size_t c = 0; c < active.size(); ++c) {
-          const double per = active[c]->sample(ps, 1, &sink) * static_cast<double>(ps.size());
+        std::vector<int> inner(slots, 1);
+        for (std::size_t c = 0; c < slots; ++c) {
+          const double per = sampleOf(c, 1) * static_cast<double>(ps.size());
           inner[c] = std::max(1, static_cast<int>(sampleNs / std::max(per, 1.0)));
         }
         // Timed: contenders interleaved, repeat after repeat.
-        std::vector<std::vector<double>> t(active.size());
+        std::vector<std::vector<double>> t(slots);
         for (int r = 0; r < repeats; ++r)
-          for (std::size_t c = 0; c < active.size(); ++c) t[c].push_back(active[c]->sample(ps, inner[c], &sink));
+          for (std::size_t c = 0; c < slots; ++c) t[c].push_back(sampleOf(c, inner[c]));
         j.open('{');
         j.kvs("shape", kShapeNames[sc]);
         j.kvs("pose", kPoseIds[pc]);
@@ -1159,6 +1208,18 @@ int runQueries(int argc, char** argv) {
           const auto mm = std::minmax_element(t[c].begin(), t[c].end());
           j.kv(active[c]->id, (*mm.second - *mm.first) / median(t[c]));
         }
+        j.close('}');
+        // ns of one support of A plus one of B (PosedShape, as the queries call them).
+        j.key("supportPair");
+        j.open('{');
+        for (const std::size_t c : {supportSlot, chainedSlot}) {
+          std::vector<double>& ts = t[c];
+          for (double& x : ts) x /= kSupportDirections;
+          const auto mm = std::minmax_element(ts.begin(), ts.end());
+          j.kv(c == supportSlot ? "ns" : "chainedNs", median(ts));
+          j.kv(c == supportSlot ? "spread" : "chainedSpread", (*mm.second - *mm.first) / median(ts));
+        }
+        j.kvi("directions", kSupportDirections);
         j.close('}');
         j.key("accuracy");
         j.open('{');
