@@ -13,8 +13,9 @@
 // pairs of a cell (repeated to last ~U µs); contenders alternate sample by
 // sample, R samples each after one warm-up sample; medians. Each cell also
 // times its support pair — one support of A plus one of B (PosedShape, as
-// the queries call them) along each pair's random unit directions,
-// independent and chained (SupportPair) — as two more slots of that
+// the queries call them) along each pair's random unit directions
+// (SupportPair) — and the replay of the support calls collidoscope's query
+// made, along its own directions (SupportReplay), as two more slots of that
 // interleaving, so that a query's time can be set against the support calls
 // it makes (counted in the untimed accuracy pass).
 //
@@ -556,6 +557,7 @@ struct Pair {
   int shapeClass = 0, poseClass = 0;
   Shape a, b;          // as the library's users build them
   std::array<Vec3, kSupportDirections> directions;  // random unit directions (support timing)
+  std::vector<Vec3> replay;  // the directions the query being timed passes to A's support, in order
   Shape aScan, bScan;  // same, without the precomputed polytope support
   bool hasScan = false;
   std::unique_ptr<btConvexShape> btA, btB;
@@ -631,6 +633,32 @@ struct CountingShape {
 };
 
 enum Query { kIntersect, kDistance, kPenetration };
+
+// A's support, recording each direction it is asked for. Every support call
+// of GJK and EPA is minkowskiSupport(A, B, d): A along d, B along −d.
+struct RecordingShape {
+  PosedShape p;
+  std::vector<Vec3>* directions;
+  Vec3 support(const Vec3& d) const {
+    directions->push_back(d);
+    return p.support(d);
+  }
+  double radius() const { return p.radius(); }
+  Vec3 center() const { return p.center(); }
+};
+
+// Fills p->replay with the directions collidoscope's query q passes to A's
+// support (the "ours" contender of each query).
+void recordDirections(Query q, Pair* p) {
+  p->replay.clear();
+  const RecordingShape a{PosedShape(p->a), &p->replay};
+  const PosedShape b(p->b);
+  switch (q) {
+    case kIntersect: static_cast<void>(gjkIntersect(a, b)); break;
+    case kDistance: static_cast<void>(gjkDistance(a, b)); break;
+    case kPenetration: static_cast<void>(penetration(a, b)); break;
+  }
+}
 
 struct OursGjkIntersect {
   bool scan = false;
@@ -877,20 +905,30 @@ struct BulletEpa2Penetration {
 // One support of A and one of B (minkowskiSupport, the unit in which GJK
 // and EPA call the supports and in which their calls are counted) along each
 // of the pair's random unit directions; time() covers kSupportDirections
-// such units. Independent directions let the processor overlap consecutive
-// calls; in GJK and EPA each direction is computed from the previous support
-// point, so `Chained` makes every direction wait on the previous result
-// (d + w·0, which the compiler must keep: w·0 is not 0 for infinities and
-// NaN), at the price of one multiply and one add per call.
-template <bool Chained>
+// such units.
 struct SupportPair {
   double time(const Pair& p) const {
     const PosedShape a(p.a), b(p.b);
     double s = 0;
-    Vec3 last;
     for (const Vec3& d : p.directions) {
-      const SimplexVertex v = minkowskiSupport(a, b, Chained ? d + last * 0.0 : d);
-      last = v.w;
+      const SimplexVertex v = minkowskiSupport(a, b, d);
+      s += v.w.x + v.w.y + v.w.z;
+    }
+    return s;
+  }
+};
+
+// The support calls one query made, replayed alone along its own
+// directions (Pair::replay, recorded by recordDirections): random directions
+// can cost a support more or less than the query's own — on large polytopes
+// a query's directions converge and its hill-climbing walks retrace
+// vertices already in cache.
+struct SupportReplay {
+  double time(const Pair& p) const {
+    const PosedShape a(p.a), b(p.b);
+    double s = 0;
+    for (const Vec3& d : p.replay) {
+      const SimplexVertex v = minkowskiSupport(a, b, d);
       s += v.w.x + v.w.y + v.w.z;
     }
     return s;
@@ -1162,7 +1200,10 @@ int runQueries(int argc, char** argv) {
         if (!poseInQuery(q, pc)) continue;
         std::vector<const Pair*> ps;
         for (const auto& p : pairs)
-          if (p->shapeClass == sc && p->poseClass == pc && p->ref.ok) ps.push_back(p.get());
+          if (p->shapeClass == sc && p->poseClass == pc && p->ref.ok) {
+            recordDirections(q, p.get());
+            ps.push_back(p.get());
+          }
         if (ps.empty()) continue;
         std::vector<const ContenderBase*> active;
         for (const auto& c : cs)
@@ -1176,12 +1217,13 @@ int runQueries(int argc, char** argv) {
             score(q, *p, x, &accByPose[active[c]->id][pc]);
           }
         // Timed alongside the contenders, as two more slots of the
-        // interleaving: the support pair on the same pairs, independent and
-        // chained (ns per kSupportDirections units).
-        const std::size_t supportSlot = active.size(), chainedSlot = supportSlot + 1, slots = supportSlot + 2;
+        // interleaving: the support pair along random directions (ns per
+        // kSupportDirections units) and the replay of the query's own calls
+        // (ns per query).
+        const std::size_t supportSlot = active.size(), replaySlot = supportSlot + 1, slots = supportSlot + 2;
         auto sampleOf = [&](std::size_t c, int n) {
-          if (c == supportSlot) return timeSample(SupportPair<false>{}, ps, n, &sink);
-          if (c == chainedSlot) return timeSample(SupportPair<true>{}, ps, n, &sink);
+          if (c == supportSlot) return timeSample(SupportPair{}, ps, n, &sink);
+          if (c == replaySlot) return timeSample(SupportReplay{}, ps, n, &sink);
           return active[c]->sample(ps, n, &sink);
         };
         // Warm-up: one sample each, which also sizes the inner loop.
@@ -1209,18 +1251,26 @@ int runQueries(int argc, char** argv) {
           j.kv(active[c]->id, (*mm.second - *mm.first) / median(t[c]));
         }
         j.close('}');
-        // ns of one support of A plus one of B (PosedShape, as the queries call them).
-        j.key("supportPair");
-        j.open('{');
-        for (const std::size_t c : {supportSlot, chainedSlot}) {
-          std::vector<double>& ts = t[c];
+        // ns of one support of A plus one of B (PosedShape, as the queries
+        // call them); and of replaying one query's support calls.
+        {
+          std::vector<double>& ts = t[supportSlot];
           for (double& x : ts) x /= kSupportDirections;
+          const std::vector<double>& tr = t[replaySlot];
           const auto mm = std::minmax_element(ts.begin(), ts.end());
-          j.kv(c == supportSlot ? "ns" : "chainedNs", median(ts));
-          j.kv(c == supportSlot ? "spread" : "chainedSpread", (*mm.second - *mm.first) / median(ts));
+          const auto mr = std::minmax_element(tr.begin(), tr.end());
+          double calls = 0;
+          for (const Pair* p : ps) calls += static_cast<double>(p->replay.size());
+          j.key("supportPair");
+          j.open('{');
+          j.kv("ns", median(ts));
+          j.kv("spread", (*mm.second - *mm.first) / median(ts));
+          j.kvi("directions", kSupportDirections);
+          j.kv("replayNs", median(tr));
+          j.kv("replaySpread", (*mr.second - *mr.first) / median(tr));
+          j.kv("replayCalls", calls / static_cast<double>(ps.size()));
+          j.close('}');
         }
-        j.kvi("directions", kSupportDirections);
-        j.close('}');
         j.key("accuracy");
         j.open('{');
         for (std::size_t c = 0; c < active.size(); ++c) {
