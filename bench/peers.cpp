@@ -11,7 +11,13 @@
 // Timing: this thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so that other
 // processes on a shared machine do not count. A sample is a pass over all
 // pairs of a cell (repeated to last ~U µs); contenders alternate sample by
-// sample, R samples each after one warm-up sample; medians.
+// sample, R samples each after one warm-up sample; medians. Each cell also
+// times its support pair — one support of A plus one of B (PosedShape, as
+// the queries call them) along each pair's random unit directions
+// (SupportPair) — and the replay of the support calls collidoscope's query
+// made, along its own directions (SupportReplay), as two more slots of that
+// interleaving, so that a query's time can be set against the support calls
+// it makes (counted in the untimed accuracy pass).
 //
 // Queries. Seven shape classes (polytopes of 8, 32, 128 and 1024 points on
 // an ellipsoid, boxes, spheres, capsules; A and B of the same class) and
@@ -544,9 +550,14 @@ Reference reference(const Shape& a, const Shape& b, bool expectApart) {
 
 // ============================================================== pairs
 
+// Random unit directions per pair for timing the support mappings alone.
+constexpr int kSupportDirections = 8;
+
 struct Pair {
   int shapeClass = 0, poseClass = 0;
   Shape a, b;          // as the library's users build them
+  std::array<Vec3, kSupportDirections> directions;  // random unit directions (support timing)
+  std::vector<Vec3> replay;  // the directions the query being timed passes to A's support, in order
   Shape aScan, bScan;  // same, without the precomputed polytope support
   bool hasScan = false;
   std::unique_ptr<btConvexShape> btA, btB;
@@ -559,6 +570,7 @@ struct Pair {
 std::vector<std::unique_ptr<Pair>> makePairs(int pairsPerCell, int pairs1024, std::uint64_t seed) {
   std::vector<std::unique_ptr<Pair>> out;
   ref::Rng rng(seed);
+  ref::Rng directionRng(seed ^ 0xd12ec7105ull);  // separate stream: the shapes and poses do not depend on it
   for (int sc = 0; sc < kShapeClasses; ++sc)
     for (int pc = 0; pc < kPoseClasses; ++pc) {
       const int n = sc == kPoly1024 ? pairs1024 : pairsPerCell;
@@ -578,6 +590,7 @@ std::vector<std::unique_ptr<Pair>> makePairs(int pairsPerCell, int pairs1024, st
         }
         while (!place(p->a, &p->b, rng.direction(), p->target)) {
         }
+        for (Vec3& d : p->directions) d = directionRng.direction();
         p->hasScan = sc == kPoly128 || sc == kPoly1024;
         p->aScan = p->a;
         p->bScan = p->b;
@@ -620,6 +633,32 @@ struct CountingShape {
 };
 
 enum Query { kIntersect, kDistance, kPenetration };
+
+// A's support, recording each direction it is asked for. Every support call
+// of GJK and EPA is minkowskiSupport(A, B, d): A along d, B along −d.
+struct RecordingShape {
+  PosedShape p;
+  std::vector<Vec3>* directions;
+  Vec3 support(const Vec3& d) const {
+    directions->push_back(d);
+    return p.support(d);
+  }
+  double radius() const { return p.radius(); }
+  Vec3 center() const { return p.center(); }
+};
+
+// Fills p->replay with the directions collidoscope's query q passes to A's
+// support (the "ours" contender of each query).
+void recordDirections(Query q, Pair* p) {
+  p->replay.clear();
+  const RecordingShape a{PosedShape(p->a), &p->replay};
+  const PosedShape b(p->b);
+  switch (q) {
+    case kIntersect: static_cast<void>(gjkIntersect(a, b)); break;
+    case kDistance: static_cast<void>(gjkDistance(a, b)); break;
+    case kPenetration: static_cast<void>(penetration(a, b)); break;
+  }
+}
 
 struct OursGjkIntersect {
   bool scan = false;
@@ -863,8 +902,53 @@ struct BulletEpa2Penetration {
   }
 };
 
+// One support of A and one of B (minkowskiSupport, the unit in which GJK
+// and EPA call the supports and in which their calls are counted) along each
+// of the pair's random unit directions; time() covers kSupportDirections
+// such units.
+struct SupportPair {
+  double time(const Pair& p) const {
+    const PosedShape a(p.a), b(p.b);
+    double s = 0;
+    for (const Vec3& d : p.directions) {
+      const SimplexVertex v = minkowskiSupport(a, b, d);
+      s += v.w.x + v.w.y + v.w.z;
+    }
+    return s;
+  }
+};
+
+// The support calls one query made, replayed alone along its own
+// directions (Pair::replay, recorded by recordDirections): random directions
+// can cost a support more or less than the query's own — on large polytopes
+// a query's directions converge and its hill-climbing walks retrace
+// vertices already in cache.
+struct SupportReplay {
+  double time(const Pair& p) const {
+    const PosedShape a(p.a), b(p.b);
+    double s = 0;
+    for (const Vec3& d : p.replay) {
+      const SimplexVertex v = minkowskiSupport(a, b, d);
+      s += v.w.x + v.w.y + v.w.z;
+    }
+    return s;
+  }
+};
+
 // ---- the registry: a contender is a name and a functor; samples are timed
 // with the functor's time() inlined in the loop.
+
+// ns per time() call: `inner` passes over the pairs, on this thread's CPU clock.
+template <class F>
+double timeSample(const F& f, const std::vector<const Pair*>& ps, int inner, double* sink) {
+  double s = 0;
+  const double t0 = cpuNs();
+  for (int k = 0; k < inner; ++k)
+    for (const Pair* p : ps) s += f.time(*p);
+  const double ns = cpuNs() - t0;
+  *sink += s;
+  return ns / (static_cast<double>(inner) * static_cast<double>(ps.size()));
+}
 
 struct ContenderBase {
   std::string id, name;
@@ -883,13 +967,7 @@ struct Contender : ContenderBase {
     scanOnly = scan;
   }
   double sample(const std::vector<const Pair*>& ps, int inner, double* sink) const override {
-    double s = 0;
-    const double t0 = cpuNs();
-    for (int k = 0; k < inner; ++k)
-      for (const Pair* p : ps) s += f.time(*p);
-    const double ns = cpuNs() - t0;
-    *sink += s;
-    return ns / (static_cast<double>(inner) * static_cast<double>(ps.size()));
+    return timeSample(f, ps, inner, sink);
   }
   Answer answer(const Pair& p) const override { return f.answer(p); }
 };
@@ -1122,7 +1200,10 @@ int runQueries(int argc, char** argv) {
         if (!poseInQuery(q, pc)) continue;
         std::vector<const Pair*> ps;
         for (const auto& p : pairs)
-          if (p->shapeClass == sc && p->poseClass == pc && p->ref.ok) ps.push_back(p.get());
+          if (p->shapeClass == sc && p->poseClass == pc && p->ref.ok) {
+            recordDirections(q, p.get());
+            ps.push_back(p.get());
+          }
         if (ps.empty()) continue;
         std::vector<const ContenderBase*> active;
         for (const auto& c : cs)
@@ -1135,16 +1216,26 @@ int runQueries(int argc, char** argv) {
             score(q, *p, x, &acc[c]);
             score(q, *p, x, &accByPose[active[c]->id][pc]);
           }
+        // Timed alongside the contenders, as two more slots of the
+        // interleaving: the support pair along random directions (ns per
+        // kSupportDirections units) and the replay of the query's own calls
+        // (ns per query).
+        const std::size_t supportSlot = active.size(), replaySlot = supportSlot + 1, slots = supportSlot + 2;
+        auto sampleOf = [&](std::size_t c, int n) {
+          if (c == supportSlot) return timeSample(SupportPair{}, ps, n, &sink);
+          if (c == replaySlot) return timeSample(SupportReplay{}, ps, n, &sink);
+          return active[c]->sample(ps, n, &sink);
+        };
         // Warm-up: one sample each, which also sizes the inner loop.
-        std::vector<int> inner(active.size(), 1);
-        for (std::size_t c = 0; c < active.size(); ++c) {
-          const double per = active[c]->sample(ps, 1, &sink) * static_cast<double>(ps.size());
+        std::vector<int> inner(slots, 1);
+        for (std::size_t c = 0; c < slots; ++c) {
+          const double per = sampleOf(c, 1) * static_cast<double>(ps.size());
           inner[c] = std::max(1, static_cast<int>(sampleNs / std::max(per, 1.0)));
         }
         // Timed: contenders interleaved, repeat after repeat.
-        std::vector<std::vector<double>> t(active.size());
+        std::vector<std::vector<double>> t(slots);
         for (int r = 0; r < repeats; ++r)
-          for (std::size_t c = 0; c < active.size(); ++c) t[c].push_back(active[c]->sample(ps, inner[c], &sink));
+          for (std::size_t c = 0; c < slots; ++c) t[c].push_back(sampleOf(c, inner[c]));
         j.open('{');
         j.kvs("shape", kShapeNames[sc]);
         j.kvs("pose", kPoseIds[pc]);
@@ -1160,6 +1251,26 @@ int runQueries(int argc, char** argv) {
           j.kv(active[c]->id, (*mm.second - *mm.first) / median(t[c]));
         }
         j.close('}');
+        // ns of one support of A plus one of B (PosedShape, as the queries
+        // call them); and of replaying one query's support calls.
+        {
+          std::vector<double>& ts = t[supportSlot];
+          for (double& x : ts) x /= kSupportDirections;
+          const std::vector<double>& tr = t[replaySlot];
+          const auto mm = std::minmax_element(ts.begin(), ts.end());
+          const auto mr = std::minmax_element(tr.begin(), tr.end());
+          double calls = 0;
+          for (const Pair* p : ps) calls += static_cast<double>(p->replay.size());
+          j.key("supportPair");
+          j.open('{');
+          j.kv("ns", median(ts));
+          j.kv("spread", (*mm.second - *mm.first) / median(ts));
+          j.kvi("directions", kSupportDirections);
+          j.kv("replayNs", median(tr));
+          j.kv("replaySpread", (*mr.second - *mr.first) / median(tr));
+          j.kv("replayCalls", calls / static_cast<double>(ps.size()));
+          j.close('}');
+        }
         j.key("accuracy");
         j.open('{');
         for (std::size_t c = 0; c < active.size(); ++c) {

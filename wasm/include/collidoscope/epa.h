@@ -597,16 +597,25 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
     // w is above its plane by more than rounding. Faces coplanar with w to
     // rounding — common on flat caps and box faces — stay, so the visible
     // region is connected and its boundary is one loop.
+    // Only slots below faceSlots are ever read (faces, neighbours and
+    // `closest` all lie there), so only those are cleared. across[i][k] is
+    // the face beyond edge k of a visible face i — the fill looks each one
+    // up, every visible face being taken off the stack once, and the horizon
+    // below reads them back instead of scanning the faces again.
     const int wi = poly.vertexCount;
-    bool visible[kEpaMaxFaces] = {};
+    bool visible[kEpaMaxFaces];
+    std::fill_n(visible, poly.faceSlots, false);
+    int across[kEpaMaxFaces][3];
     int stack[kEpaMaxFaces];
     int stackSize = 0;
     visible[closest] = true;
     stack[stackSize++] = closest;
     while (stackSize > 0) {
-      const EpaFace& fi = poly.face[stack[--stackSize]];
+      const int fiSlot = stack[--stackSize];
+      const EpaFace& fi = poly.face[fiSlot];
       for (int k = 0; k < 3; ++k) {
         const int nb = poly.neighbour(fi.v[(k + 1) % 3], fi.v[k]);
+        across[fiSlot][k] = nb;
         if (nb < 0 || visible[nb]) continue;
         const EpaFace& fn = poly.face[nb];
         if (dot(fn.normal, w.w - poly.vertex[fn.v[0]].w) > tiny) {
@@ -621,7 +630,7 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
       if (!visible[i]) continue;
       for (int k = 0; k < 3; ++k) {
         const int e0 = poly.face[i].v[k], e1 = poly.face[i].v[(k + 1) % 3];
-        const int nb = poly.neighbour(e1, e0);
+        const int nb = across[i][k];  // poly.neighbour(e1, e0), from the fill
         if (nb >= 0 && visible[nb]) continue;
         horizon[horizonCount][0] = e0;
         horizon[horizonCount][1] = e1;
