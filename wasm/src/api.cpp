@@ -172,8 +172,9 @@ std::string layoutJson() {
 // rotation that is not the zero quaternion. In one pass: x − x is 0 only
 // for a finite x.
 static inline bool checkPose(const double* in, const char* name, std::int64_t index, SceneError* err) {
-  double finite = 0;
-  for (int i = 0; i < kPoseSize; ++i) finite += in[i] - in[i];
+  static_assert(kPoseSize == 7, "the sum below reads the seven numbers of a pose");
+  const double finite = ((in[0] - in[0]) + (in[1] - in[1])) + ((in[2] - in[2]) + (in[3] - in[3])) +
+                        ((in[4] - in[4]) + (in[5] - in[5])) + (in[6] - in[6]);
   if (finite == 0 && std::fabs(in[0]) <= kMaxMagnitude && std::fabs(in[1]) <= kMaxMagnitude &&
       std::fabs(in[2]) <= kMaxMagnitude && (in[3] != 0 || in[4] != 0 || in[5] != 0 || in[6] != 0))
     return true;
