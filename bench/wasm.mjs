@@ -105,6 +105,7 @@ const SHAPE_LABEL = {
 };
 const POSE_LABEL = { separated: 'separated', near: 'near touching', overlapping: 'overlapping' };
 // Error thresholds of the accuracy tables (absolute; the shapes are ~1 in size, the scenes ~3).
+const TOL_TIGHT = 1e-9; // the package's documented accuracy (absolute here: scenes are ~3, so stricter than 1e-9 of the scale)
 const TOL_FINE = 1e-6;
 const TOL_FAIL = 1e-3;
 const CRASHCAT_TOLERANCE = 1e-4; // crashcat's default collisionTolerance
@@ -971,7 +972,7 @@ function joltContender(jolt, cell) {
 
 // ---------------------------------------------------------------- accuracy
 function judge(query, answers, refs) {
-  const out = { n: answers.length, nan: 0, wrong: 0, wrongFar: 0, errMax: 0, errMedian: 0, overFine: 0, overFail: 0, normalMax: 0 };
+  const out = { n: answers.length, nan: 0, wrong: 0, wrongFar: 0, errMax: 0, errMedian: 0, overTight: 0, overFine: 0, overFail: 0, normalMax: 0 };
   const errs = [];
   answers.forEach((a, k) => {
     const { sd, A, B } = refs[k];
@@ -992,6 +993,7 @@ function judge(query, answers, refs) {
     const exact = query === 'distance' ? Math.max(0, sd) : Math.max(0, -sd);
     const err = Math.abs(value - exact);
     errs.push(err);
+    if (err > TOL_TIGHT) out.overTight++;
     if (err > TOL_FINE) out.overFine++;
     if (err > TOL_FAIL) out.overFail++;
     if (query === 'penetration') {
@@ -1499,6 +1501,10 @@ export function wasmMarkdown(result) {
     `${contLabel(k)} ${totals[k].wrongI + totals[k].nanI} / ${totals[k].fail_distance} / ${totals[k].fail_penetration}`).join('; ') +
     '. Wrong intersect answers or contact flags on pairs farther than 1e-4 from touching: ' +
     withT.map((k) => `${contLabel(k)} ${totals[k].farI + totals[k].far}`).join(', ') + '.');
+  L.push('');
+  const tight = (k) => result.cells.reduce((x, c) => x + (c.queries.distance.accuracy[k]?.overTight ?? 0) + (c.queries.penetration.accuracy[k]?.overTight ?? 0), 0);
+  L.push(`Distances and depths off by more than ${TOL_TIGHT.toExponential(0)} (of ${2 * nI}): ` +
+    withT.map((k) => `${contLabel(k)} ${tight(k)}`).join(', ') + `; ours after setTolerance(${LOOSE_TOLERANCE}) ${tight('oursLoose')}.`);
   L.push('');
 
   // Cost of wasm.
