@@ -19,6 +19,8 @@
 // rotations, B placed along a random direction by bisection on collidoscope's
 // own signed distance; the references below are computed independently
 // afterwards and are what every contender, ours included, is judged by).
+// Besides the cells: sphere and capsule pairs among 1 000 bodies (one pose each,
+// pairs as a broad phase gives them), ours only, batch() and createBatch().
 //
 // Contenders and what they are asked:
 //   ours        intersect / distance / penetration (web/dist/lib/index.mjs;
@@ -1048,6 +1050,60 @@ function nativeExe(buildDir) {
   return path.join(buildDir, NATIVE_EXE);
 }
 
+// ---------------------------------------------------------------- closed-form pairs among bodies
+// The cells above give every pair its own two shapes and poses, so a batch checks two poses per pair. A game has
+// bodies, each with one pose, and its broad phase pairs them: here BODIES spheres and capsules (radii 0.2–0.6,
+// half heights 0.2–0.8, random poses in a 20-unit cube) and 10 000 random pairs of each kind, through batch() and
+// through createBatch()'s buffers (no copy), medians of the same sampling as the cells.
+const BODIES = 1000;
+
+function closedFormBodies(ours, settings) {
+  const { api } = ours;
+  const rng = mulberry32(0xb0d1e5);
+  const n = settings.batchN;
+  const spheres = [], capsules = [];
+  for (let i = 0; i < BODIES / 2; i++) {
+    spheres.push(api.sphere(0.2 + 0.4 * rng()));
+    capsules.push(api.capsule(0.2 + 0.4 * rng(), 0.2 + 0.6 * rng()));
+  }
+  const shapes = [...spheres, ...capsules];
+  const poses = new Float64Array(7 * BODIES);
+  for (let i = 0; i < BODIES; i++) {
+    const q = [rng() - 0.5, rng() - 0.5, rng() - 0.5, rng() - 0.5];
+    const l = Math.hypot(...q);
+    poses.set([20 * rng() - 10, 20 * rng() - 10, 20 * rng() - 10, q[0] / l, q[1] / l, q[2] / l, q[3] / l], 7 * i);
+  }
+  const half = BODIES / 2;
+  const pick = (kind) => Math.floor(rng() * half) + (kind === 'capsule' ? half : 0);
+  const rows = [];
+  for (const [ka, kb] of [['sphere', 'sphere'], ['sphere', 'capsule'], ['capsule', 'capsule']]) {
+    const pairs = new Uint32Array(2 * n);
+    for (let k = 0; k < n; k++) {
+      pairs[2 * k] = pick(ka);
+      do pairs[2 * k + 1] = pick(kb);
+      while (pairs[2 * k + 1] === pairs[2 * k]);
+    }
+    for (const q of QUERIES) {
+      const out = new Float64Array(api.batchLayout(q).stride * n);
+      const buffers = api.createBatch(q, shapes, { capacity: n });
+      buffers.poses.set(poses);
+      buffers.pairs.set(pairs);
+      const fns = { batch: () => api.batch(q, shapes, poses, pairs, { out })[0], inPlace: () => buffers.run(n)[0] };
+      for (const fn of Object.values(fns)) warm(fn, settings.warmupMs);
+      const ns = {};
+      for (const [name, fn] of Object.entries(fns)) {
+        const xs = [];
+        for (let r = 0; r < settings.repeats; r++) xs.push(sample(fn, settings.targetMs * 1e6) / n);
+        ns[name] = median(xs);
+      }
+      buffers.dispose();
+      rows.push({ pair: `${ka}–${kb}`, query: q, ns });
+    }
+  }
+  for (const s of shapes) s.dispose();
+  return { bodies: BODIES, pairs: n, rows };
+}
+
 // ---------------------------------------------------------------- download size
 // Bytes a page downloads for each library: every file of the entry's module graph (esbuild's, as bundlers
 // resolve it), each gzipped -9 on its own, by scripts/sizes.mjs's functions. The rapier packages and
@@ -1235,6 +1291,8 @@ export async function runWasm({ quick = false, buildDir = path.join(ROOT, 'build
     pending.sizes = e.message;
     return null;
   });
+  phase('closed-form pairs among bodies');
+  const bodies = closedFormBodies(ours, settings);
 
   // Assemble.
   const outCells = cells.map((cell, ci) => {
@@ -1283,6 +1341,7 @@ export async function runWasm({ quick = false, buildDir = path.join(ROOT, 'build
     hull: 'Hull construction against three.js ConvexHull: bench/hull.mjs (not repeated here).',
     cells: outCells,
     sizes,
+    bodies,
     sink: Number.isFinite(sink) ? 0 : 1,
   };
 }
@@ -1389,6 +1448,23 @@ export function wasmMarkdown(result) {
       L.push(`| ${SHAPE_LABEL[c.shape]} | ${POSE_LABEL[c.pose]} | ${fmtNs(t.ours)} | ${c.queries[q].iterations?.toFixed(1) ?? '–'} | ${cells.join(' | ')} |`);
     }
     L.push(`| **geometric mean** | | | | ${keys.map(([k]) => `**${fmtRatio(geomean(gm[q][k]))}**`).join(' | ')} |`);
+    L.push('');
+  }
+
+  if (result.bodies) {
+    const b = result.bodies;
+    L.push('### Sphere and capsule pairs among bodies');
+    L.push('');
+    L.push(`The cells above give each pair its own two shapes and poses (two poses checked per pair). Here ${b.bodies} bodies ` +
+      `(half spheres, half capsules, one pose each) and ${b.pairs} random pairs per kind, as a broad phase hands them over: ` +
+      'ns per pair through `batch()` and through `createBatch()` buffers filled in place. All are closed forms.');
+    L.push('');
+    L.push(`| pair | ${QUERIES.map((q) => `${q}: batch() | ${q}: in place`).join(' | ')} |`);
+    L.push(`|---|${QUERIES.map(() => '---:|---:').join('|')}|`);
+    for (const pair of [...new Set(b.rows.map((r) => r.pair))]) {
+      const cellsOfPair = QUERIES.map((q) => b.rows.find((r) => r.pair === pair && r.query === q));
+      L.push(`| ${pair} | ${cellsOfPair.map((r) => `${fmtNs(r.ns.batch)} | ${fmtNs(r.ns.inPlace)}`).join(' | ')} |`);
+    }
     L.push('');
   }
 
