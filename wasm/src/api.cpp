@@ -22,6 +22,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kSlotBits = 20;
 constexpr int kSlotMask = (1 << kSlotBits) - 1;
+static_assert(kSlotMask == kMaxShapes, "Registry::hotOf masks handles with kMaxShapes");
 constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
 
 const char* const kKindNames[] = {"intersect", "distance", "penetration", "chungwang", "sat", "raycast", "shapecast"};
@@ -191,16 +192,16 @@ static Transform checkedPose(const double* in) {
   return t;
 }
 
-// The core of a shape with a closed form at a pose checkPose accepted: a
-// point core needs only the position (its rotation is not normalized).
-static Core batchCore(const Shape& s, const double* pose) {
-  if (s.type == ShapeType::Sphere || s.type == ShapeType::Point) {
-    Core c;
+// The core of a shape with a closed form (its local core) at a pose
+// checkPose accepted: a point core needs only the position (its rotation is
+// not normalized).
+static Core batchCore(const Core& local, const double* pose) {
+  if (!local.segment) {
+    Core c = local;
     c.p0 = c.p1 = Vec3{pose[0], pose[1], pose[2]};
-    c.radius = coreRadius(s);
     return c;
   }
-  return coreOf(s, checkedPose(pose));
+  return posedCore(local, checkedPose(pose));
 }
 
 bool readPose(const double* in, const char* name, std::int64_t index, Transform* out, SceneError* err) {
@@ -214,7 +215,6 @@ struct Registry::Entry {
   std::unique_ptr<Shape> twin;  // a second copy for queries of the shape against itself
   std::unique_ptr<SatHull> satHull;
   SatStatus satStatus = SatStatus::Ok;
-  bool closed = false;  // its core is a point or a segment (closed_form.h)
   bool live = false;
   int generation = 0;
 };
@@ -250,11 +250,12 @@ int Registry::add(Shape shape, SceneError* err) {
     slot = static_cast<int>(slots_.size());
     slots_.push_back(std::make_unique<Entry>());
     tags_.push_back(0);
+    hot_.emplace_back();
   }
   Entry& e = *slots_[static_cast<std::size_t>(slot)];
   e.shape = std::move(shape);
   e.shape.pose = Transform{};
-  e.closed = hasClosedForm(e.shape);
+  hot_[static_cast<std::size_t>(slot)] = {localCore(e.shape), hasClosedForm(e.shape)};
   e.live = true;
   e.generation = e.generation % kMaxGeneration + 1;
   tags_[static_cast<std::size_t>(slot)] = e.generation;
@@ -292,6 +293,7 @@ bool Registry::remove(int handle) {
   if (e == nullptr) return false;
   e->live = false;
   tags_[static_cast<std::size_t>((handle & kSlotMask) - 1)] = 0;
+  hot_[static_cast<std::size_t>((handle & kSlotMask) - 1)] = {};
   e->shape = Shape{};
   e->twin.reset();
   e->satHull.reset();
@@ -481,9 +483,13 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
   if (kind == Kind::Sat) {
     if (!checkSatShape(a->shape, "a.type", err) || !checkSatShape(b->shape, "b.type", err)) return false;
   }
-  if (pair && closedKind(kind) && a->closed && b->closed &&
-      answerClosed(kind, batchCore(a->shape, in), batchCore(b->shape, in + kPoseSize), &distance_, out))
-    return true;
+  if (pair && closedKind(kind)) {
+    const Hot& ha = hotOf(handleA);
+    const Hot& hb = hotOf(handleB);
+    if (ha.closed && hb.closed &&
+        answerClosed(kind, batchCore(ha.core, in), batchCore(hb.core, in + kPoseSize), &distance_, out))
+      return true;
+  }
   const Transform poseA = checkedPose(in);
   const Transform poseB = pair ? checkedPose(in + kPoseSize) : poseA;
   return run(kind, *a, poseA, b, poseB, in + 2 * kPoseSize, kind == Kind::Intersect ? cache : nullptr, out, err);
@@ -574,13 +580,17 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
   for (std::int64_t q = 0; q < n; ++q) {
     const std::uint32_t ia = pairs[perQuery * q];
     const std::uint32_t ib = perQuery == 2 ? pairs[perQuery * q + 1] : ia;
+    double* answer = out + stride * q;
+    if (closed) {
+      const Hot& ha = hotOf(handles[ia]);
+      const Hot& hb = hotOf(handles[ib]);
+      if (ha.closed && hb.closed &&
+          answerClosed(kind, batchCore(ha.core, poses + kPoseSize * ia), batchCore(hb.core, poses + kPoseSize * ib),
+                       &distance_, answer))
+        continue;
+    }
     Entry& a = slotOf(handles[ia]);
     Entry* b = perQuery == 2 ? &slotOf(handles[ib]) : nullptr;
-    double* answer = out + stride * q;
-    if (closed && a.closed && b->closed &&
-        answerClosed(kind, batchCore(a.shape, poses + kPoseSize * ia), batchCore(b->shape, poses + kPoseSize * ib),
-                     &distance_, answer))
-      continue;
     const Transform poseA = checkedPose(poses + kPoseSize * ia);
     const Transform poseB = perQuery == 2 ? checkedPose(poses + kPoseSize * ib) : poseA;
     double* cache = kind == Kind::Intersect && caches != nullptr ? caches + kCacheSize * q : nullptr;

@@ -102,26 +102,37 @@ ClosedForm closedFormOf(const Shape& a, const Shape& b) {
 
 bool hasClosedForm(const Shape& s) { return pointOrSegment(s.type); }
 
-Core coreOf(const Shape& s, const Transform& pose) {
+Core localCore(const Shape& s) {
   Core c;
   c.radius = coreRadius(s);
   switch (s.type) {
     case ShapeType::Segment:
       c.segment = true;
-      c.p0 = pose.apply(s.points[0]);
-      c.p1 = pose.apply(s.points[1]);
+      c.p0 = s.points[0];
+      c.p1 = s.points[1];
       break;
     case ShapeType::Capsule:
       c.segment = true;
-      c.p0 = pose.apply({0, -s.halfHeight, 0});
-      c.p1 = pose.apply({0, s.halfHeight, 0});
+      c.p0 = {0, -s.halfHeight, 0};
+      c.p1 = {0, s.halfHeight, 0};
       break;
-    default:
-      c.p0 = c.p1 = pose.position;
-      break;
+    default: break;
   }
   return c;
 }
+
+Core posedCore(const Core& local, const Transform& pose) {
+  Core c = local;
+  if (local.segment) {
+    c.p0 = pose.apply(local.p0);
+    c.p1 = pose.apply(local.p1);
+  } else {
+    c.p0 = c.p1 = pose.position;
+  }
+  return c;
+}
+
+Core coreOf(const Shape& s, const Transform& pose) { return posedCore(localCore(s), pose); }
 
 void closestOnSegments(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1, double* s, double* t) {
   // Minimise |r + s·d1 − t·d2|² over the unit square, r = p0 − q0.

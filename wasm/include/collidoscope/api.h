@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "collidoscope/batch_layout.h"
+#include "collidoscope/closed_form.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/raycast.h"
@@ -62,7 +63,7 @@ static_assert(kResultStride[static_cast<int>(Kind::Shapecast)] == kMaxResultStri
 // 1.9 GB, beyond the 2 GB wasm heap; a game frame needs far fewer.
 constexpr std::int64_t kMaxBatch = std::int64_t{1} << 22;
 // Live shapes at once (handles carry a 20-bit slot).
-constexpr int kMaxShapes = (1 << 20) - 1;
+constexpr int kMaxShapes = (1 << 20) - 1;  // also the slot mask of a handle (api.cpp)
 
 // Registry::setTolerance's range: below 1e-15 the termination tests ask for
 // less than the rounding of the support points (kRoundingBound ≈ 1.4e-14
@@ -142,6 +143,17 @@ class Registry {
   // Per slot: the live entry's generation, 0 when free. Handles are checked
   // here, in one small array, without touching the entries.
   std::vector<int> tags_;
+  // Per slot beside its tag, what a closed-form pair reads of a shape, so
+  // that the batch loop does not visit the entry: the core in the shape's
+  // frame, and whether it has a closed form (closed_form.h).
+  struct Hot {
+    Core core;
+    bool closed = false;
+  };
+  std::vector<Hot> hot_;
+  const Hot& hotOf(int liveHandle) const {
+    return hot_[static_cast<std::size_t>((liveHandle & kMaxShapes) - 1)];
+  }
   std::vector<int> free_;
   int live_ = 0;
   // A distance query's result, kept between queries: its simplex is large,

@@ -62,6 +62,12 @@ struct Core {
 Core coreOf(const Shape& s, const Transform& pose);
 inline Core coreOf(const Shape& s) { return coreOf(s, s.pose); }
 
+// The same in two steps: the core in the shape's own frame (made once per
+// shape), then moved to a pose. coreOf(s, pose) is posedCore(localCore(s),
+// pose), bit for bit.
+Core localCore(const Shape& s);
+Core posedCore(const Core& local, const Transform& pose);
+
 // The pair's answer from the cores, as below (the object API's batch reads
 // the cores straight from its poses).
 bool closedIntersect(const Core& a, const Core& b, IntersectResult* out, ClosedFormFrame* frame = nullptr);
