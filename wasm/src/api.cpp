@@ -1,6 +1,7 @@
 // collidoscope — the object API's registry and queries (api.h).
 #include "collidoscope/api.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -577,6 +578,34 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
   }
   const int stride = kResultStride[static_cast<int>(kind)];
   const bool closed = closedKind(kind);
+  // A body in many pairs has its segment core (capsule, segment) posed once
+  // per batch: posed_[i] holds shape i's when stamp_[i] is this batch's
+  // epoch. The arrays grow with the largest batch (a batch larger than any
+  // before allocates them once); point cores are posed in place, cheaper
+  // than the lookup.
+  if (closed) {
+    if (posed_.size() < static_cast<std::size_t>(nShapes)) {
+      posed_.resize(static_cast<std::size_t>(nShapes));
+      stamp_.resize(static_cast<std::size_t>(nShapes), 0);
+    }
+    if (++epoch_ == 0) {
+      std::fill(stamp_.begin(), stamp_.end(), 0);
+      epoch_ = 1;
+    }
+  }
+  Core pointA, pointB;  // point cores, posed in place
+  const auto coreAt = [&](const Core& local, std::uint32_t i, Core* point) -> const Core& {
+    if (!local.segment) {
+      *point = local;
+      point->p0 = point->p1 = Vec3{poses[kPoseSize * i], poses[kPoseSize * i + 1], poses[kPoseSize * i + 2]};
+      return *point;
+    }
+    if (stamp_[i] != epoch_) {
+      posed_[i] = batchCore(local, poses + kPoseSize * i);
+      stamp_[i] = epoch_;
+    }
+    return posed_[i];
+  };
   for (std::int64_t q = 0; q < n; ++q) {
     const std::uint32_t ia = pairs[perQuery * q];
     const std::uint32_t ib = perQuery == 2 ? pairs[perQuery * q + 1] : ia;
@@ -584,9 +613,7 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     if (closed) {
       const Hot& ha = hotOf(handles[ia]);
       const Hot& hb = hotOf(handles[ib]);
-      if (ha.closed && hb.closed &&
-          answerClosed(kind, batchCore(ha.core, poses + kPoseSize * ia), batchCore(hb.core, poses + kPoseSize * ib),
-                       &distance_, answer))
+      if (ha.closed && hb.closed && answerClosed(kind, coreAt(ha.core, ia, &pointA), coreAt(hb.core, ib, &pointB), &distance_, answer))
         continue;
     }
     Entry& a = slotOf(handles[ia]);

@@ -113,8 +113,9 @@ Core localCore(const Shape& s) {
       break;
     case ShapeType::Capsule:
       c.segment = true;
-      c.p0 = {0, -s.halfHeight, 0};
+      c.centred = true;
       c.p1 = {0, s.halfHeight, 0};
+      c.p0 = -c.p1;
       break;
     default: break;
   }
@@ -123,7 +124,13 @@ Core localCore(const Shape& s) {
 
 Core posedCore(const Core& local, const Transform& pose) {
   Core c = local;
-  if (local.segment) {
+  if (local.centred) {
+    // rotate() is linear and rounds symmetrically, so the rotation of −p1
+    // is exactly −(the rotation of p1): one rotation moves both ends.
+    const Vec3 r = rotate(pose.rotation, local.p1);
+    c.p1 = r + pose.position;
+    c.p0 = -r + pose.position;
+  } else if (local.segment) {
     c.p0 = pose.apply(local.p0);
     c.p1 = pose.apply(local.p1);
   } else {

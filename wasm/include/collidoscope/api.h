@@ -155,6 +155,10 @@ class Registry {
     return hot_[static_cast<std::size_t>((liveHandle & kMaxShapes) - 1)];
   }
   std::vector<int> free_;
+  // answerBatch's segment cores posed once per batch (see there).
+  std::vector<Core> posed_;
+  std::vector<std::uint32_t> stamp_;
+  std::uint32_t epoch_ = 0;
   int live_ = 0;
   // A distance query's result, kept between queries: its simplex is large,
   // and a closed form (closed_form.h) writes only what it reports.

@@ -58,6 +58,7 @@ struct Core {
   Vec3 p0, p1;
   double radius = 0;
   bool segment = false;
+  bool centred = false;  // p0 = −p1 in the shape's frame (a capsule): posedCore rotates one end
 };
 Core coreOf(const Shape& s, const Transform& pose);
 inline Core coreOf(const Shape& s) { return coreOf(s, s.pose); }
