@@ -208,7 +208,7 @@ struct Registry::Entry {
   std::unique_ptr<Shape> twin;  // a second copy for queries of the shape against itself
   std::unique_ptr<SatHull> satHull;
   SatStatus satStatus = SatStatus::Ok;
-  bool closed = false;  // its core is a point or a segment (closed_form.h)
+  CoreKind core = CoreKind::Other;  // a point, segment or box core has closed forms (closed_form.h)
   bool live = false;
   int generation = 0;
 };
@@ -233,7 +233,7 @@ int Registry::add(Shape shape, SceneError* err) {
   Entry& e = *slots_[static_cast<std::size_t>(slot)];
   e.shape = std::move(shape);
   e.shape.pose = Transform{};
-  e.closed = hasClosedForm(e.shape);
+  e.core = coreKindOf(e.shape);
   e.live = true;
   e.generation = e.generation % kMaxGeneration + 1;
   tags_[static_cast<std::size_t>(slot)] = e.generation;
@@ -306,7 +306,8 @@ bool closedKind(Kind kind) { return kind == Kind::Intersect || kind == Kind::Dis
 
 // A query of a closed kind on two cores (closed_form.h), written to out;
 // false (nothing written) when the general query must answer it.
-bool answerClosed(Kind kind, const Core& a, const Core& b, DistanceResult* scratch, double* out) {
+template <class CoreA, class CoreB>
+bool answerClosed(Kind kind, const CoreA& a, const CoreB& b, DistanceResult* scratch, double* out) {
   switch (kind) {
     case Kind::Intersect: {
       IntersectResult r;
@@ -328,15 +329,37 @@ bool answerClosed(Kind kind, const Core& a, const Core& b, DistanceResult* scrat
   }
 }
 
+// A query of a closed kind on a pair with closed form `form` (not None),
+// the cores taken at the poses by `core(shape, pose)` and `box(shape, pose)`.
+template <class Pose, class MakeCore, class MakeBox>
+bool answerClosedPair(Kind kind, ClosedForm form, const Shape& a, const Pose& poseA, const Shape& b,
+                      const Pose& poseB, MakeCore&& core, MakeBox&& box, DistanceResult* scratch, double* out) {
+  switch (form) {
+    case ClosedForm::PointBox: return answerClosed(kind, core(a, poseA), box(b, poseB), scratch, out);
+    case ClosedForm::BoxPoint: return answerClosed(kind, box(a, poseA), core(b, poseB), scratch, out);
+    case ClosedForm::BoxBox:
+      return kind != Kind::Distance && answerClosed(kind, box(a, poseA), box(b, poseB), scratch, out);
+    case ClosedForm::None: return false;
+    default: return answerClosed(kind, core(a, poseA), core(b, poseB), scratch, out);
+  }
+}
+
 // Runs one query on posed entries. b is null for raycast. When a and b are
 // the same entry, B uses the entry's twin so each keeps its own pose.
 bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB,
                    const double* extra, double* cache, double* out, SceneError* err) {
-  // Pairs of points, spheres, segments and capsules have closed forms
-  // (closed_form.h) for intersect, distance and penetration.
-  if (b != nullptr && closedKind(kind) && a.closed && b->closed &&
-      answerClosed(kind, coreOf(a.shape, poseA), coreOf(b->shape, poseB), &distance_, out))
-    return true;
+  // Pairs of points, spheres, segments and capsules, and points and boxes
+  // against boxes, have closed forms (closed_form.h) for intersect, distance
+  // and penetration (box–box: not distance).
+  if (b != nullptr && closedKind(kind)) {
+    const ClosedForm form = closedFormOf(a.core, b->core);
+    if (form != ClosedForm::None &&
+        answerClosedPair(
+            kind, form, a.shape, poseA, b->shape, poseB,
+            [](const Shape& s, const Transform& p) { return coreOf(s, p); },
+            [](const Shape& s, const Transform& p) { return boxCoreOf(s, p); }, &distance_, out))
+      return true;
+  }
   a.shape.pose = poseA;
   const PosedShape pa(a.shape);
   Shape* shapeB = nullptr;
@@ -552,10 +575,15 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     Entry& a = slotOf(handles[ia]);
     Entry* b = perQuery == 2 ? &slotOf(handles[ib]) : nullptr;
     double* answer = out + stride * q;
-    if (closed && a.closed && b->closed &&
-        answerClosed(kind, batchCore(a.shape, poses + kPoseSize * ia), batchCore(b->shape, poses + kPoseSize * ib),
-                     &distance_, answer))
-      continue;
+    if (closed) {
+      const ClosedForm form = closedFormOf(a.core, b->core);
+      if (form != ClosedForm::None &&
+          answerClosedPair(
+              kind, form, a.shape, poses + kPoseSize * ia, b->shape, poses + kPoseSize * ib,
+              [](const Shape& s, const double* p) { return batchCore(s, p); },
+              [](const Shape& s, const double* p) { return boxCoreOf(s, checkedPose(p)); }, &distance_, answer))
+        continue;
+    }
     const Transform poseA = checkedPose(poses + kPoseSize * ia);
     const Transform poseB = perQuery == 2 ? checkedPose(poses + kPoseSize * ib) : poseA;
     double* cache = kind == Kind::Intersect && caches != nullptr ? caches + kCacheSize * q : nullptr;
