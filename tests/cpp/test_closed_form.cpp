@@ -652,3 +652,39 @@ TEST(ClosedForm, BoxTracesNameTheirFormAndAxis) {
 }
 
 }  // namespace
+
+namespace {
+
+// "closedForms": false runs the general algorithms on a pair that has a
+// closed form (the gallery's GJK and EPA lessons on boxes); the answers
+// agree, the trace shows the steps, and the key is written back.
+TEST(ClosedForm, SceneKeyClosedFormsFalseRunsTheGeneralAlgorithms) {
+  const std::string base = R"({"version":1,"shapes":[{"type":"box","halfExtents":[1,1,1]},)"
+                           R"({"type":"box","halfExtents":[0.5,0.5,0.5],"position":[1.25,0.25,0]}],"query":"penetration")";
+  collidoscope::Scene on, off;
+  collidoscope::SceneError err;
+  ASSERT_TRUE(collidoscope::parseScene(base + "}", &on, &err)) << err.message;
+  ASSERT_TRUE(collidoscope::parseScene(base + R"(,"closedForms":false})", &off, &err)) << err.message;
+  EXPECT_TRUE(on.closedForms);
+  EXPECT_FALSE(off.closedForms);
+  std::string a, b;
+  ASSERT_TRUE(collidoscope::runScene(on, true, &a, &err));
+  ASSERT_TRUE(collidoscope::runScene(off, true, &b, &err));
+  EXPECT_NE(a.find("\"closedForm\":\"box-box\""), std::string::npos) << a;
+  EXPECT_EQ(b.find("closedForm"), std::string::npos) << b;
+  collidoscope::JsonValue ja, jb;
+  std::string why;
+  ASSERT_TRUE(collidoscope::parseJson(a, &ja, &why));
+  ASSERT_TRUE(collidoscope::parseJson(b, &jb, &why));
+  EXPECT_GT(jb.find("frames")->items.size(), 1u);
+  EXPECT_NEAR(ja.find("result")->find("depth")->number, 0.25, 1e-15);
+  EXPECT_NEAR(jb.find("result")->find("depth")->number, 0.25, 1e-12);
+  EXPECT_NE(collidoscope::sceneToJson(off).find("\"closedForms\":false"), std::string::npos);
+  EXPECT_EQ(collidoscope::sceneToJson(on).find("closedForms"), std::string::npos);
+  // Not a boolean: named.
+  EXPECT_FALSE(collidoscope::parseScene(base + R"(,"closedForms":0})", &off, &err));
+  EXPECT_EQ(err.field, "closedForms");
+  EXPECT_NE(err.message.find("true or false"), std::string::npos) << err.message;
+}
+
+}  // namespace

@@ -340,7 +340,7 @@ bool pointBox(const Core& p, const BoxCore& box, bool pointFirst, PointBox* pb) 
     gap[i] = q[i] - k;
     clamped += box.axes[i] * k;
   }
-  // The gap in box coordinates: the clamp leaves no rounding of its own there.
+  // The gap in box coordinates decides whether the centre is inside.
   const double core = std::sqrt(gap[0] * gap[0] + gap[1] * gap[1] + gap[2] * gap[2]);
   Vec3 onBox = clamped;
   if (core <= f.touching) {
@@ -363,13 +363,17 @@ bool pointBox(const Core& p, const BoxCore& box, bool pointFirst, PointBox* pb) 
     (pointFirst ? f.featureB : f.featureA) = best;
     f.axis = pb->normal;
     f.overlap = dist + f.radiusA + f.radiusB;
-  } else {
-    const Vec3 w = box.axes[0] * gap[0] + box.axes[1] * gap[1] + box.axes[2] * gap[2];  // box → point
-    pb->normal = w * ((pointFirst ? -1 : 1) / core);
   }
   f.coreA = pointFirst ? p.p0 : onBox;
   f.coreB = pointFirst ? onBox : p.p0;
-  f.coreDistance = pb->inside ? std::fabs(pb->faceDistance) : core;
+  if (pb->inside) {
+    f.coreDistance = std::fabs(pb->faceDistance);
+  } else {
+    // Apart: a point–point pair of the centre and its clamp, in world
+    // coordinates as the answer reports them.
+    f.coreDistance = length(f.coreA - f.coreB);
+    pb->normal = (f.coreB - f.coreA) * (1 / f.coreDistance);
+  }
   return true;
 }
 
@@ -539,6 +543,34 @@ void boxEdge(const BoxCore& b, int i, const Vec3& n, Vec3* mid, Vec3* half) {
   *half = b.axes[i] * b.half[i];
 }
 
+// The witness pair of the deciding axis (closed_form.h) into the frame's
+// coreA, coreB: coreA − coreB = m·n for a face axis, with m the core
+// overlap (a separating axis gives the pair across its gap).
+void boxWitness(const BoxCore& a, const BoxCore& b, BoxBox* bb) {
+  ClosedFormFrame& f = bb->f;
+  const Vec3 n = f.axis;
+  const double m = bb->coreOverlap;
+  Vec3 coreA, coreB;
+  if (f.axisKind == SatAxisKind::FaceA) {
+    coreB = boxSupport(b, -n, a.centre);
+    coreA = coreB + n * m;
+  } else if (f.axisKind == SatAxisKind::FaceB) {
+    coreA = boxSupport(a, n, b.centre);
+    coreB = coreA - n * m;
+  } else {
+    Vec3 midA, halfA, midB, halfB;
+    boxEdge(a, f.featureA, n, &midA, &halfA);
+    boxEdge(b, f.featureB, -n, &midB, &halfB);
+    double s = 0, u = 0;
+    closestOnSegments(midA - halfA, midA + halfA, midB - halfB, midB + halfB, &s, &u);
+    coreA = midA + halfA * (2 * s - 1);
+    coreB = midB + halfB * (2 * u - 1);
+  }
+  f.coreA = coreA;
+  f.coreB = coreB;
+  f.coreDistance = length(coreA - coreB);
+}
+
 }  // namespace
 
 bool closedIntersect(const Core& a, const BoxCore& b, IntersectResult* out, ClosedFormFrame* frame) {
@@ -568,7 +600,10 @@ bool closedIntersect(const BoxCore& a, const BoxCore& b, IntersectResult* out, C
   BoxBox bb;
   if (!boxBox(a, b, apart, &bb)) return false;
   if (!bb.stopped && bb.coreOverlap < 0) return false;  // cores apart, perhaps within the radii: GJK
-  if (frame != nullptr) *frame = bb.f;
+  if (frame != nullptr) {
+    boxWitness(a, b, &bb);
+    *frame = bb.f;
+  }
   out->intersecting = !bb.stopped;
   out->iterations = 0;
   out->status = GjkStatus::Converged;
@@ -579,28 +614,9 @@ bool closedPenetration(const BoxCore& a, const BoxCore& b, PenetrationResult* ou
   BoxBox bb;
   // Apart cores need their closest points: GJK.
   if (!boxBox(a, b, 0, &bb) || bb.stopped || bb.coreOverlap < 0) return false;
-  ClosedFormFrame& f = bb.f;
+  boxWitness(a, b, &bb);
+  const ClosedFormFrame& f = bb.f;
   const Vec3 n = f.axis;
-  const double m = bb.coreOverlap;
-  Vec3 coreA, coreB;
-  if (f.axisKind == SatAxisKind::FaceA) {
-    coreB = boxSupport(b, -n, a.centre);
-    coreA = coreB + n * m;
-  } else if (f.axisKind == SatAxisKind::FaceB) {
-    coreA = boxSupport(a, n, b.centre);
-    coreB = coreA - n * m;
-  } else {
-    Vec3 midA, halfA, midB, halfB;
-    boxEdge(a, f.featureA, n, &midA, &halfA);
-    boxEdge(b, f.featureB, -n, &midB, &halfB);
-    double s = 0, u = 0;
-    closestOnSegments(midA - halfA, midA + halfA, midB - halfB, midB + halfB, &s, &u);
-    coreA = midA + halfA * (2 * s - 1);
-    coreB = midB + halfB * (2 * u - 1);
-  }
-  f.coreA = coreA;
-  f.coreB = coreB;
-  f.coreDistance = length(coreA - coreB);
   if (frame != nullptr) *frame = f;
   out->intersecting = true;
   out->iterations = 0;
@@ -611,7 +627,7 @@ bool closedPenetration(const BoxCore& a, const BoxCore& b, PenetrationResult* ou
     out->depth = 0;
     out->status = EpaStatus::Touching;
   }
-  out->pointA = coreA + n * a.radius;
+  out->pointA = f.coreA + n * a.radius;
   out->pointB = out->pointA - n * out->depth;
   return true;
 }
