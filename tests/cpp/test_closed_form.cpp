@@ -688,3 +688,34 @@ TEST(ClosedForm, SceneKeyClosedFormsFalseRunsTheGeneralAlgorithms) {
 }
 
 }  // namespace
+
+namespace {
+
+// A 2D scene's boxes are flat (z half-extent 0): the frame's axis is an
+// in-plane one (the nearest side of the rectangle, or a side normal of the
+// two rectangles), while the answers are those of the 3D twin.
+TEST(ClosedForm, PlanarBoxFramesUseTheInPlaneAxes) {
+  const char* scenes[] = {
+      R"({"version":1,"dimension":2,"query":"distance","shapes":[{"type":"circle","radius":0.3,"position":[0.5,0.2]},)"
+      R"({"type":"box","halfExtents":[1,1]}]})",
+      R"({"version":1,"dimension":2,"query":"intersect","shapes":[{"type":"box","halfExtents":[1,1]},)"
+      R"({"type":"box","halfExtents":[0.5,0.5],"position":[1.2,0.3],"angle":0.4}]})",
+  };
+  for (const char* text : scenes) {
+    collidoscope::Scene s;
+    collidoscope::SceneError err;
+    ASSERT_TRUE(collidoscope::parseScene(text, &s, &err)) << err.message;
+    std::string traced;
+    ASSERT_TRUE(collidoscope::runScene(s, true, &traced, &err)) << err.message;
+    collidoscope::JsonValue t;
+    std::string why;
+    ASSERT_TRUE(collidoscope::parseJson(traced, &t, &why)) << why;
+    const collidoscope::JsonValue& f = t.find("frames")->items[0];
+    ASSERT_EQ(f.find("axis")->items.size(), 2u) << traced;
+    EXPECT_NEAR(std::hypot(f.find("axis")->items[0].number, f.find("axis")->items[1].number), 1, 1e-15) << traced;
+    const collidoscope::JsonValue* feature = f.find(f.find("axisKind")->string == "face-a" ? "featureA" : "featureB");
+    EXPECT_LT(feature->number, 2) << traced;
+  }
+}
+
+}  // namespace

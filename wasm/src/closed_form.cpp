@@ -249,21 +249,29 @@ bool closedPenetration(const Core& a, const Core& b, PenetrationResult* out, Clo
   return true;
 }
 
-bool closedIntersect(const Shape& a, const Shape& b, IntersectResult* out, ClosedFormFrame* frame) {
+namespace {
+BoxCore boxCoreIn(const Shape& s, bool planar) {
+  BoxCore b = boxCoreOf(s);
+  b.planar = planar;
+  return b;
+}
+}  // namespace
+
+bool closedIntersect(const Shape& a, const Shape& b, IntersectResult* out, ClosedFormFrame* frame, bool planar) {
   switch (closedFormOf(a, b)) {
     case ClosedForm::None: return false;
-    case ClosedForm::PointBox: return closedIntersect(coreOf(a), boxCoreOf(b), out, frame);
-    case ClosedForm::BoxPoint: return closedIntersect(boxCoreOf(a), coreOf(b), out, frame);
-    case ClosedForm::BoxBox: return closedIntersect(boxCoreOf(a), boxCoreOf(b), out, frame);
+    case ClosedForm::PointBox: return closedIntersect(coreOf(a), boxCoreIn(b, planar), out, frame);
+    case ClosedForm::BoxPoint: return closedIntersect(boxCoreIn(a, planar), coreOf(b), out, frame);
+    case ClosedForm::BoxBox: return closedIntersect(boxCoreIn(a, planar), boxCoreIn(b, planar), out, frame);
     default: return closedIntersect(coreOf(a), coreOf(b), out, frame);
   }
 }
-bool closedDistance(const Shape& a, const Shape& b, DistanceResult* out, ClosedFormFrame* frame) {
+bool closedDistance(const Shape& a, const Shape& b, DistanceResult* out, ClosedFormFrame* frame, bool planar) {
   switch (closedFormOf(a, b)) {
     case ClosedForm::None:
     case ClosedForm::BoxBox: return false;
-    case ClosedForm::PointBox: return closedDistance(coreOf(a), boxCoreOf(b), out, frame);
-    case ClosedForm::BoxPoint: return closedDistance(boxCoreOf(a), coreOf(b), out, frame);
+    case ClosedForm::PointBox: return closedDistance(coreOf(a), boxCoreIn(b, planar), out, frame);
+    case ClosedForm::BoxPoint: return closedDistance(boxCoreIn(a, planar), coreOf(b), out, frame);
     default: return closedDistance(coreOf(a), coreOf(b), out, frame);
   }
 }
@@ -347,7 +355,7 @@ bool pointBox(const Core& p, const BoxCore& box, bool pointFirst, PointBox* pb) 
     pb->inside = true;
     int best = 0;
     double dist = box.half[0] - std::fabs(q[0]);
-    for (int i = 1; i < 3; ++i) {
+    for (int i = 1; i < (box.planar ? 2 : 3); ++i) {
       const double di = box.half[i] - std::fabs(q[i]);
       if (di < dist) best = i, dist = di;
     }
@@ -492,10 +500,12 @@ bool boxBox(const BoxCore& a, const BoxCore& b, double stopBelow, BoxBox* bb) {
     }
     return overlap < stopBelow;
   };
+  // In the plane the rectangles' four side normals decide (2D SAT).
+  const int faces = a.planar && b.planar ? 2 : 3;
   bool stop = false;
-  for (int i = 0; i < 3 && !stop; ++i) stop = test(a.axes[i], SatAxisKind::FaceA, i, -1);
-  for (int j = 0; j < 3 && !stop; ++j) stop = test(b.axes[j], SatAxisKind::FaceB, -1, j);
-  for (int i = 0; i < 3 && !stop; ++i) {
+  for (int i = 0; i < faces && !stop; ++i) stop = test(a.axes[i], SatAxisKind::FaceA, i, -1);
+  for (int j = 0; j < faces && !stop; ++j) stop = test(b.axes[j], SatAxisKind::FaceB, -1, j);
+  for (int i = 0; i < 3 && faces == 3 && !stop; ++i) {
     for (int j = 0; j < 3 && !stop; ++j) {
       Vec3 L;
       if (detail::satCrossAxis(a.axes[i], b.axes[j], &L)) stop = test(L, SatAxisKind::EdgeEdge, i, j);

@@ -867,11 +867,11 @@ static bool runClosedForm(const Scene& scene, bool trace, std::string* json) {
   };
   if (scene.query == QueryKind::Intersect) {
     IntersectResult r;
-    if (!closedIntersect(a, b, &r, &frame)) return false;
+    if (!closedIntersect(a, b, &r, &frame, scene.dimension == 2)) return false;
     write(r);
   } else if (scene.query == QueryKind::Distance) {
     DistanceResult r;
-    if (!closedDistance(a, b, &r, &frame)) return false;
+    if (!closedDistance(a, b, &r, &frame, scene.dimension == 2)) return false;
     write(r);
   } else {
     PenetrationResult r;

@@ -120,6 +120,9 @@ struct BoxCore {
   Vec3 axes[3];
   Vec3 half;
   double radius = 0;
+  // A 2D scene's box (z = 0, turned about z): the axes deciding a frame are
+  // the in-plane ones, local x and y (the answers are those of 3D).
+  bool planar = false;
 };
 BoxCore boxCoreOf(const Shape& s, const Transform& pose);
 inline BoxCore boxCoreOf(const Shape& s) { return boxCoreOf(s, s.pose); }
@@ -153,8 +156,10 @@ bool closedPenetration(const BoxCore& a, const BoxCore& b, PenetrationResult* ou
 // separated within the plane, which is the planar EPA's answer: false too,
 // as for every box form (the plane's depth is not the solid's). False also
 // where a box form leaves the pair to GJK (above).
-bool closedIntersect(const Shape& a, const Shape& b, IntersectResult* out, ClosedFormFrame* frame = nullptr);
-bool closedDistance(const Shape& a, const Shape& b, DistanceResult* out, ClosedFormFrame* frame = nullptr);
+bool closedIntersect(const Shape& a, const Shape& b, IntersectResult* out, ClosedFormFrame* frame = nullptr,
+                     bool planar = false);
+bool closedDistance(const Shape& a, const Shape& b, DistanceResult* out, ClosedFormFrame* frame = nullptr,
+                    bool planar = false);
 bool closedPenetration(const Shape& a, const Shape& b, PenetrationResult* out, ClosedFormFrame* frame = nullptr,
                        bool planar = false);
 
