@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "collidoscope/closed_form.h"
 #include "collidoscope/json.h"
 #include "collidoscope/scene.h"
 #include "epa_reference.h"
@@ -174,7 +175,14 @@ TEST(EpaVectors, RunSceneAnswersThePenetrationQuery) {
     JsonValue v;
     std::string why;
     ASSERT_TRUE(collidoscope::parseJson(out, &v, &why)) << why;
-    const PenetrationResult r = pen(sc.shapes[0], sc.shapes[1]);
+    // Pairs with a closed form (closed_form.h) answer by it; it must agree
+    // with EPA on the depth.
+    PenetrationResult r = pen(sc.shapes[0], sc.shapes[1]);
+    PenetrationResult closed;
+    if (collidoscope::closedPenetration(sc.shapes[0], sc.shapes[1], &closed, nullptr, sc.dimension == 2)) {
+      EXPECT_NEAR(closed.depth, r.depth, 1e-9 * ref::sceneScale(sc.shapes[0], sc.shapes[1])) << out;
+      r = closed;
+    }
     ASSERT_NE(v.find("depth"), nullptr) << out;
     EXPECT_EQ(v.find("depth")->number, r.depth) << out;
     EXPECT_EQ(v.find("intersecting")->boolean, r.intersecting) << out;

@@ -113,8 +113,14 @@ const char* const kBoxes =
     R"({"version":1,"shapes":[{"type":"box","halfExtents":[1,1,1]},)"
     R"({"type":"box","halfExtents":[0.5,0.5,0.5],"position":[1.2,0.3,0.1]}],"query":"%Q%"%X%})";
 
-std::string boxes(const std::string& query, const std::string& extra = "") {
-  std::string s = kBoxes;
+// A box and a cylinder: no closed form, so intersect and penetration trace
+// GJK's and EPA's frames (two boxes answer them in one closed-form frame).
+const char* const kBoxAndCylinder =
+    R"({"version":1,"shapes":[{"type":"box","halfExtents":[1,1,1]},)"
+    R"({"type":"cylinder","radius":0.5,"halfHeight":0.5,"position":[1.2,0.3,0.1]}],"query":"%Q%"%X%})";
+
+std::string boxes(const std::string& query, const std::string& extra = "", const char* scene = kBoxes) {
+  std::string s = scene;
   s.replace(s.find("%Q%"), 3, query);
   s.replace(s.find("%X%"), 3, extra);
   return s;
@@ -161,8 +167,8 @@ TEST(Schema, TraceFramesHaveTheDescribedFieldsInOrder) {
   const std::vector<Vec3> none;
   const std::pair<std::string, std::vector<std::string>> cases[] = {
       {boxes("distance"), describedNames(GjkFrame{})},
-      {boxes("intersect"), describedNames(GjkFrame{})},
-      {boxes("penetration"), describedNames(EpaFrame{})},
+      {boxes("intersect", "", kBoxAndCylinder), describedNames(GjkFrame{})},
+      {boxes("penetration", "", kBoxAndCylinder), describedNames(EpaFrame{})},
       {boxes("hull"), describedNames(HullFrameView{HullFrame{}, none})},
       {boxes("sat"), describedNames(SatFrame{})},
       {boxes("raycast", R"(,"ray":{"origin":[-5,0,0],"direction":[10,0,0]})"), describedNames(RayFrame{})},
@@ -170,4 +176,11 @@ TEST(Schema, TraceFramesHaveTheDescribedFieldsInOrder) {
   };
   for (const auto& [scene, names] : cases)
     for (const JsonValue& frame : framesOf(runJson(scene, true))) EXPECT_EQ(keysOf(frame), names) << scene;
+  // Two boxes: one closed-form frame.
+  for (const char* query : {"intersect", "penetration"}) {
+    const JsonValue trace = runJson(boxes(query), true);
+    ASSERT_NE(trace.find("frames"), nullptr);
+    ASSERT_EQ(trace.find("frames")->items.size(), 1u);
+    EXPECT_EQ(keysOf(trace.find("frames")->items[0]), describedNames(ClosedFormFrame{})) << query;
+  }
 }

@@ -47,7 +47,8 @@ const box = (p: number[]) => ({ type: 'box', halfExtents: [0.5, 0.5, 0.5], posit
 
 /** Scenes that between them show every kind of editor field. */
 const SCENES: Record<string, object> = {
-  'sphere and box (distance)': { version: 1, query: 'distance', shapes: [{ type: 'sphere', radius: 1 }, box([3, 0, 0])] },
+  // GJK's steps ("closedForms": false: by default the pair is answered by the point–box closed form).
+  'sphere and box (distance)': { version: 1, query: 'distance', closedForms: false, shapes: [{ type: 'sphere', radius: 1 }, box([3, 0, 0])] },
   'capsule and polytope (penetration)': { version: 1, query: 'penetration', shapes: [
     { type: 'capsule', radius: 0.5, halfHeight: 1 },
     { type: 'polytope', points: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], position: [0.2, 0, 0] }] },

@@ -1,4 +1,5 @@
-// Pairs answered by a closed form on the page (points, spheres, segments, capsules; circles in 2D): one step, its
+// Pairs answered by a closed form on the page (points, spheres, segments, capsules; circles in 2D; points and boxes
+// against boxes): one step, its
 // caption, pseudocode and values, the cores' closest points drawn, no plot and nothing to predict — in 3D and in the
 // plane — and GJK's steps back when a shape becomes a box. References are worked out by hand: a capsule of radius
 // 0.5 and half-height 1 at the origin (core from (0, −1, 0) to (0, 1, 0)) and a ball of radius 0.25 at (2, 0.5, 0),
@@ -7,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { encodeLink, init, run, trace, type Scene, type Scene2D } from '../../web/lib/index';
+import { encodeLink, init, isClosedForm, run, trace, type Scene, type Scene2D } from '../../web/lib/index';
 import { useServerAndBrowser } from './harness';
 import { captionText, colourPixels, counterText, openPage, state } from './page-helpers';
 
@@ -142,6 +143,63 @@ describe('a closed form on the page', () => {
       expect((steps as { dimension?: number }).dimension).toBe(2);
       expect(s.frameCount).toBe(steps.frames.length);
       expect(s.frameCount).toBeGreaterThan(1);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it('a sphere inside a box: one step of the point–box form naming the nearest face, the depth across it', async () => {
+    // The centre (0.9, 0.2, 0) is 0.1 from the box's +x face, 0.8 from +y, 1 from ±z: depth 0.5 + 0.1 = 0.6 with
+    // the box moved along −x; contact (0.4, 0.2, 0) on the sphere, (1, 0.2, 0) on the box.
+    const ballInBox: Scene = {
+      version: 1, query: 'penetration',
+      shapes: [{ type: 'sphere', radius: 0.5, position: [0.9, 0.2, 0] }, { type: 'box', halfExtents: [1, 1, 1] }],
+    };
+    const { page, errors } = await openPage(env.browser, env.url + encodeLink(ballInBox).replace(/^.*#/, '#'));
+    try {
+      const s = await state(page);
+      expect(s.error).toBeNull();
+      expect([s.frameCount, s.frameKind, s.closedForm]).toEqual([1, 'closed-form', 'point-box']);
+      expect(s.result).toEqual(run(ballInBox));
+      expect(await captionText(page)).toBe('Closed form (point–box): A\'s centre lies in B\'s box, 0.1 from its nearest face (B\'s x face normal); '
+        + 'depth = r_A + r_B + 0.1 = 0.6 across that face, n = (-1, 0, 0).');
+      expect(await valueRows(page)).toEqual(expect.arrayContaining([
+        'nearest face B\'s x face normal', 'result depth 0.6', 'result normal (-1, 0, 0)',
+      ]));
+      expect(await pseudocode(page)).toEqual({ lines: 3, active: 3 });
+      expect((await colourPixels(page, '#canvas-shapes', GREEN)).count).toBeGreaterThan(20);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it('two boxes: one step of the box–box form naming the axis of least overlap, its kind and the overlap', async () => {
+    // B (half-size 0.5, turned 20° about y) against the unit box: the least overlap comes from the trace; its
+    // caption, values and result are the library's.
+    const s20 = Math.sin(Math.PI / 18), c20 = Math.cos(Math.PI / 18);
+    const boxes: Scene = {
+      version: 1, query: 'penetration',
+      shapes: [{ type: 'box', halfExtents: [1, 1, 1] }, { type: 'box', halfExtents: [0.5, 0.5, 0.5], position: [1.3, 0.6, 0.2], rotation: [0, s20, 0, c20] }],
+    };
+    const t = trace(boxes);
+    if (!isClosedForm(t)) throw new Error('expected a closed form');
+    const { page, errors } = await openPage(env.browser, env.url + encodeLink(boxes).replace(/^.*#/, '#'));
+    try {
+      const s = await state(page);
+      expect(s.error).toBeNull();
+      expect([s.frameCount, s.frameKind, s.closedForm]).toEqual([1, 'closed-form', 'box-box']);
+      expect(s.result).toEqual(run(boxes));
+      expect(await captionText(page)).toBe(t.frames[0].caption);
+      expect(await captionText(page)).toMatch(/^Closed form \(box–box\): the least overlap of the 15 axes, radii 0 \+ 0 included, is \S+ along (A's|B's) . (face normal|edge × B's . edge)/);
+      const rows = await valueRows(page);
+      expect(rows.some((r) => /^axis (A's|B's) . (face normal|edge × B's . edge)$/.test(r)), rows.join('; ')).toBe(true);
+      expect(rows.some((r) => /^overlap along L \S+$/.test(r))).toBe(true);
+      expect(await page.textContent('#pseudocode li.active')).toMatch(/^depth ← m \+ r_A \+ r_B along n = L/);
+      // The axis's note beside the witness points (the contact markers cover the witness points' green).
+      const notes = await page.$$eval('.label-note', (els) => els.map((e) => e.textContent ?? ''));
+      expect(notes.some((n) => /^L \((face-a|face-b|edge-edge)\): overlap \S+$/.test(n)), notes.join('; ')).toBe(true);
       expect(errors).toEqual([]);
     } finally {
       await page.close();

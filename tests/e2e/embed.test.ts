@@ -16,10 +16,11 @@ const env = useServerAndBrowser();
 const DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 
 // A sphere of radius 1 and a cube of half-size 1 whose centres are 5 apart along y: distance 5 − 1 − 1 = 3,
-// whatever GJK's path (a box, so that GJK runs: two spheres would be a closed form of one step).
+// whatever GJK's path ("closedForms": false, so that GJK runs: the pair would be a closed form of one step).
 const sphereAndBox = {
   version: 1 as const,
   query: 'distance' as const,
+  closedForms: false,
   shapes: [
     { type: 'sphere' as const, radius: 1, position: [0, 0, 0] as [number, number, number] },
     { type: 'box' as const, halfExtents: [1, 1, 1] as [number, number, number], position: [0, 5, 0] as [number, number, number] },
@@ -170,7 +171,7 @@ describe('the embed page in an 800×500 iframe, driven by postMessage from anoth
 
   it('loads a scene sent as an object, as JSON text and as a permalink', async () => {
     const f = embedFrame(page);
-    const box = { version: 1, query: 'penetration', shapes: [
+    const box = { version: 1, query: 'penetration', closedForms: false, shapes: [
       { type: 'box', halfExtents: [1, 1, 1] }, { type: 'box', halfExtents: [0.5, 0.5, 0.5], position: [1.2, 0.3, 0.1] }] };
     for (const scene of [box, JSON.stringify(sphereAndBox), encodeLink({ ...box, step: 1 }, 'https://example.org/')]) {
       const from = (await events(page)).length;

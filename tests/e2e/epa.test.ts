@@ -21,9 +21,11 @@ const boxEllipsoid = {
 };
 
 /** Two unit boxes, one on the other, overlapping by 0.001 along y. */
+// EPA's steps on two boxes (by default the pair is answered by the box–box closed form).
 const stackedBoxes = {
   version: 1 as const,
   query: 'penetration' as const,
+  closedForms: false,
   shapes: [
     { type: 'box' as const, halfExtents: [1, 1, 1] as V3, position: [0, 0, 0] as V3, rotation: [0, 0, 0, 1] as [number, number, number, number] },
     { type: 'box' as const, halfExtents: [1, 1, 1] as V3, position: [0, 1.999, 0] as V3, rotation: [0, 0, 0, 1] as [number, number, number, number] },

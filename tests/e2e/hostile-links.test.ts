@@ -12,9 +12,11 @@ import { base64url, canvasStats, openPage, state, useDefaultState } from './page
 const env = useServerAndBrowser();
 const defaults = useDefaultState(env);
 
+// EPA's steps on two boxes (by default the pair is answered by the box–box closed form in one step).
 const good = {
   version: 1 as const,
   query: 'penetration' as const,
+  closedForms: false,
   shapes: [
     { type: 'box' as const, halfExtents: [0.6, 0.4, 0.3] as [number, number, number], position: [0, 0, 0] as [number, number, number], rotation: [0, 0, 0, 1] as [number, number, number, number] },
     { type: 'box' as const, halfExtents: [0.4, 0.4, 0.4] as [number, number, number], position: [0.7, 0.2, 0.1] as [number, number, number], rotation: [0, 0, 0.6, 0.8] as [number, number, number, number] },

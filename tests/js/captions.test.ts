@@ -85,7 +85,9 @@ function randomScenes(count: number, seed: number): Scene[] {
     if (query === 'raycast') scenes.push({ version: 1, query, shapes: [a], ray: { origin: vec(8), direction: vec(2), maxT: 3 * rand() } });
     else if (query === 'shapecast') scenes.push({ version: 1, query, shapes: [a, b], motion: { translationA: vec(6), translationB: vec(6) } });
     else if (query === 'hull') scenes.push({ version: 1, query, shapes: [cloud()] });
-    else scenes.push({ version: 1, query, shapes: [a, b] });
+    // Every other pair runs the general algorithms even where a closed form exists (points and boxes), so that
+    // both the closed forms and every GJK/EPA step on such pairs are reached.
+    else scenes.push({ version: 1, query, shapes: [a, b], ...(i % 2 === 0 ? { closedForms: false } : {}) });
   }
   return scenes;
 }
@@ -96,8 +98,14 @@ function placedScenes(): Scene[] {
   const tri = (dx: number): Shape => ({ type: 'triangle', points: [[dx, 0, 0], [dx + 2, 0, 0], [dx, 2, 0]] });
   const scenes: Scene[] = [];
   for (const query of ['intersect', 'distance', 'penetration', 'chungwang', 'sat'] as const) {
-    scenes.push({ version: 1, query, shapes: [box([0, 0, 0]), box([2, 0, 0])] });
-    scenes.push({ version: 1, query, shapes: [box([0, 0, 0]), box([2, 2, 0])] });
+    for (const closedForms of [true, false]) {
+      const key = closedForms ? {} : { closedForms };
+      scenes.push({ version: 1, query, shapes: [box([0, 0, 0]), box([2, 0, 0])], ...key });
+      scenes.push({ version: 1, query, shapes: [box([0, 0, 0]), box([2, 2, 0])], ...key });
+      scenes.push({ version: 1, query, shapes: [{ type: 'sphere', radius: 0.5, position: [1.5, 0, 0] }, box([0, 0, 0])], ...key });
+      scenes.push({ version: 1, query, shapes: [box([0, 0, 0]), { type: 'sphere', radius: 0.5, position: [0.5, 0.2, 0] }], ...key });
+      scenes.push({ version: 1, query, shapes: [box([0, 0, 0]), box([3, 0.5, 0])], ...key });
+    }
     scenes.push({ version: 1, query, shapes: [tri(0), tri(0.5)] });
     scenes.push({ version: 1, query, shapes: [{ type: 'point', position: [1, 2, 3] }, { type: 'point', position: [1, 2, 3] }] });
     scenes.push({ version: 1, query, shapes: [{ type: 'point' }, { type: 'segment', points: [[-1, 0, 0], [1, 0, 0]] }] });
@@ -481,6 +489,7 @@ function closedNumbers(t: ClosedFormTrace, outcome: string): Named[] {
  */
 function checkClosedForm(t: ClosedFormTrace, name: string, seen: Set<string>): number {
   expect(t.frames, name).toHaveLength(1);
+  if (t.frames[0].axisKind !== null) return checkBoxAxis(t, name, seen);
   const f = t.frames[0];
   expect(f.form, name).toBe(t.closedForm);
   seen.add(`closed form ${f.form}`);
@@ -509,6 +518,60 @@ function checkClosedForm(t: ClosedFormTrace, name: string, seen: Set<string>): n
   if (t.query === 'penetration' && t.result.intersecting) {
     expect(Math.abs(t.result.depth - (outcome === 'touching' ? 0 : outcome === 'meet' ? radius : radius - d)), name).toBeLessThanOrEqual(4e-16 * scale);
   }
+  return 1;
+}
+
+/** Box forms decided by an axis (two boxes; a centre inside a box): what the caption says per query and outcome. */
+const BOX_STEPS: Record<string, RegExp> = {
+  'box-box intersect separated': /along .+, L = \(.*\) the cores are \S+ apart, more than the radii \S+ \+ \S+: separated\.$/,
+  'box-box intersect overlap': /: no axis separates the cores; the least overlap is \S+ along .+, L = \(.*\): intersecting\.$/,
+  'box-box penetration depth': /: the least overlap of the 15 axes, radii \S+ \+ \S+ included, is \S+ along .+: the depth, with contact points pA = \(.*\), pB = \(.*\)\.$/,
+  'box-box penetration touching': /: the least overlap of the 15 axes is along .+: the boxes touch, depth 0\.$/,
+  'inside intersect overlap': /lies in [AB]'s box, \S+ from its nearest face \(.+\): intersecting\.$/,
+  'inside distance overlap': /lies in [AB]'s box, \S+ from its nearest face \(.+\): the shapes overlap, distance 0\.$/,
+  'inside penetration depth': /lies in [AB]'s box, \S+ from its nearest face \(.+\); depth = r_A \+ r_B \+ \S+ = \S+ across that face, n = \(.*\)\.$/,
+  'inside penetration touching': /lies in [AB]'s box, \S+ from its nearest face \(.+\): touching, depth 0\.$/,
+};
+
+/**
+ * A box form's trace decided by an axis: its caption per outcome, pseudocode of three lines, the result sentence
+ * naming the form; and the answer from the frame's numbers (the overlap along the axis, radii included, is the
+ * depth; a centre inside a box is r_A + r_B + its distance to the nearest face deep).
+ */
+function checkBoxAxis(t: ClosedFormTrace, name: string, seen: Set<string>): number {
+  const f = t.frames[0];
+  expect(f.form, name).toBe(t.closedForm);
+  seen.add(`closed form ${f.form}`);
+  expect(t.pseudocode, name).toHaveLength(3);
+  const title = f.form.replace('-', '–');
+  expect(f.caption, name).toMatch(new RegExp(`^Closed form \\(${title}\\): `));
+  expect(f.caption, name).not.toMatch(BROKEN);
+  expect(resultSentence(t), name).toContain(`(closed form ${title}`);
+  expect(Math.abs(len(f.axis!) - 1), name).toBeLessThan(1e-15);
+  const radius = f.radiusA + f.radiusB;
+  const kind = f.form === 'box-box' ? 'box-box' : 'inside';
+  let outcome: string;
+  switch (t.query) {
+    case 'intersect':
+      outcome = t.result.intersecting ? 'overlap' : 'separated';
+      expect(t.result.intersecting, name).toBe(f.overlap! >= 0);
+      break;
+    case 'distance':
+      outcome = 'overlap';
+      expect(t.result.distance, name).toBe(0);
+      break;
+    case 'penetration': {
+      outcome = t.result.status === 'touching' ? 'touching' : 'depth';
+      const depth = f.form === 'box-box' ? f.overlap! : radius + f.coreDistance;
+      expect(Math.abs(t.result.depth - (outcome === 'touching' ? 0 : depth)), name).toBeLessThanOrEqual(1e-15 * Math.max(1, depth));
+      expect(t.result.normal, name).toEqual(f.axis);
+      break;
+    }
+  }
+  const key = `${kind} ${t.query} ${outcome}`;
+  seen.add(key);
+  expect(BOX_STEPS[key], `${name}: no words expected for "${key}"`).toBeDefined();
+  expect(f.caption, `${name} [${key}]`).toMatch(BOX_STEPS[key]);
   return 1;
 }
 
@@ -575,8 +638,12 @@ describe('every caption of a trace names its frame', () => {
     ]);
     // A closed form is touching only when d lands within τ beyond r_A + r_B.
     for (const q of ['intersect', 'penetration']) rare.add(`closed ${q} touching`);
-    const forms = ['point-point', 'point-segment', 'segment-point', 'segment-segment'].map((f) => `closed form ${f}`);
-    const missing = [...Object.keys(STEPS), ...Object.keys(CLOSED_STEPS), ...forms].filter((k) => !seen.has(k) && !rare.has(k));
+    // A centre exactly on a box's face, or boxes touching exactly along their least-overlap axis.
+    rare.add('inside penetration touching');
+    const forms = ['point-point', 'point-segment', 'segment-point', 'segment-segment', 'point-box', 'box-point', 'box-box']
+      .map((f) => `closed form ${f}`);
+    const missing = [...Object.keys(STEPS), ...Object.keys(CLOSED_STEPS), ...Object.keys(BOX_STEPS), ...forms]
+      .filter((k) => !seen.has(k) && !rare.has(k));
     expect(missing).toEqual([]);
   });
 });
@@ -589,7 +656,7 @@ const tally = (k: number, word = 'iteration') => `${k} ${word}${k === 1 ? '' : '
 
 describe('result sentences of scenes worked out by hand', () => {
   it('a unit sphere and a unit box with centres 3 apart: distance 1 between (1, 0, 0) and (2, 0, 0)', () => {
-    const t = stepsOf(trace({ version: 1, query: 'distance', shapes: [sphere(1), box([3, 0, 0])] }));
+    const t = stepsOf(trace({ version: 1, query: 'distance', shapes: [sphere(1), box([3, 0, 0])], closedForms: false }));
     const k = t.result.iterations;
     expect(t.frames.at(-1)!.caption).toBe(`Distance 1 between (1, 0, 0) on A and (2, 0, 0) on B (${tally(k)}, converged).`);
     // GJK runs on the sphere's centre (a point core): A − B starts at (0, 0, 0) − s_B(x), a corner of B's face x = 4.
@@ -598,15 +665,17 @@ describe('result sentences of scenes worked out by hand', () => {
   });
 
   it('the same pair: separated; with centres 1.5 apart: intersecting', () => {
-    const apart = trace({ version: 1, query: 'intersect', shapes: [sphere(1), box([3, 0, 0])] });
+    const apart = trace({ version: 1, query: 'intersect', shapes: [sphere(1), box([3, 0, 0])], closedForms: false });
     expect(resultSentence(apart)).toBe(`Separated (${tally(apart.result.iterations)}, converged).`);
-    const overlapping = trace({ version: 1, query: 'intersect', shapes: [sphere(1), box([1.5, 0, 0])] });
+    const overlapping = trace({ version: 1, query: 'intersect', shapes: [sphere(1), box([1.5, 0, 0])], closedForms: false });
     expect(resultSentence(overlapping)).toBe(`Intersecting (${tally(overlapping.result.iterations)}, converged).`);
+    // By default the pair has a closed form: the clamp of the sphere's centre into the box.
+    expect(resultSentence(trace({ version: 1, query: 'intersect', shapes: [sphere(1), box([3, 0, 0])] }))).toBe('Separated (closed form point–box).');
   });
 
   it('a unit sphere and a box of half-size 0.5 rounded by 0.5, centres 1.75 apart: the cores 1.25 apart, depth 1.5 − 1.25 = 0.25 without EPA', () => {
     const rounded: Shape = { type: 'box', halfExtents: [0.5, 0.5, 0.5], margin: 0.5, position: [1.75, 0, 0] };
-    const t = trace({ version: 1, query: 'penetration', shapes: [sphere(1), rounded] });
+    const t = trace({ version: 1, query: 'penetration', shapes: [sphere(1), rounded], closedForms: false });
     expect(t.frames.at(-1)!.caption).toBe('GJK: the cores are apart by 1.25 < r_A + r_B = 1.5, so the rounded shapes overlap and the depth is exact without EPA. '
       + 'Penetration depth 0.25 along n = (1, 0, 0) (move B by depth·n to separate); contact (1, 0, 0) on A, (0.75, 0, 0) on B (0 EPA iterations, converged).');
   });
@@ -731,13 +800,14 @@ describe('closed forms worked out by hand', () => {
 
 describe('trace() keeps the shape of the JSON', () => {
   it('puts pseudocode after query and the caption last (hull: after iteration)', () => {
-    const gjk = trace({ version: 1, query: 'distance', shapes: [sphere(1), box([3, 0, 0])] });
+    const gjk = trace({ version: 1, query: 'distance', shapes: [sphere(1), box([3, 0, 0])], closedForms: false });
     expect(Object.keys(gjk).slice(0, 3)).toEqual(['query', 'pseudocode', 'frames']);
     expect(Object.keys(gjk.frames[0]).at(-1)).toBe('caption');
     // A closed form's trace: its name after the pseudocode, then the frames, the result and the radii.
     const closed = trace({ version: 1, query: 'distance', shapes: [sphere(1), sphere(1, [3, 0, 0])] });
     expect(Object.keys(closed)).toEqual(['query', 'pseudocode', 'closedForm', 'frames', 'result', 'marginA', 'marginB']);
-    expect(Object.keys(closed.frames[0])).toEqual(['form', 'coreA', 'coreB', 'coreDistance', 'radiusA', 'radiusB', 'touching', 'caption']);
+    expect(Object.keys(closed.frames[0])).toEqual(['form', 'coreA', 'coreB', 'coreDistance', 'radiusA', 'radiusB', 'touching',
+      'axisKind', 'featureA', 'featureB', 'axis', 'overlap', 'caption']);
     const hull = trace({ version: 1, query: 'hull', shapes: [{ type: 'box', halfExtents: [1, 2, 3] }] });
     expect(Object.keys(hull.frames[0]).slice(0, 4)).toEqual(['kind', 'line', 'iteration', 'caption']);
   });

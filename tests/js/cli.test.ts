@@ -69,13 +69,20 @@ describe('collidoscope run on the EPA hard cases (shared/vectors/epa)', () => {
 
 describe('collidoscope trace and link', () => {
   it('trace prints pseudocode and frames ending in the result', () => {
-    const r = collidoscope(['trace', join(vectorDir, 'sphere-box.json')]);
+    const r = collidoscope(['trace', join(vectorDir, 'cylinders-side-by-side.json')]);
     expect(r.code).toBe(0);
     const t = JSON.parse(r.stdout);
     expect(t.pseudocode.length).toBeGreaterThan(5);
     expect(t.frames.length).toBeGreaterThan(2);
     expect(t.frames[t.frames.length - 1].kind).toBe('done');
-    expect(t.result.distance).toBeCloseTo(Math.sqrt(18) - 0.5, 12);
+    // A box and a sphere: the closed form's one frame.
+    const c = collidoscope(['trace', join(vectorDir, 'sphere-box.json')]);
+    expect(c.code).toBe(0);
+    const closed = JSON.parse(c.stdout);
+    expect(closed.closedForm).toBe('box-point');
+    expect(closed.pseudocode).toHaveLength(3);
+    expect(closed.frames).toHaveLength(1);
+    expect(closed.result.distance).toBeCloseTo(Math.sqrt(18) - 0.5, 12);
   });
 
   it('link prints a permalink that decodes to the same scene', () => {

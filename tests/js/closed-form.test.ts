@@ -1,11 +1,12 @@
-// Closed forms through the package (points, spheres, segments, capsules; wasm/include/collidoscope/closed_form.h):
+// Closed forms through the package (points, spheres, segments, capsules, and points and boxes against boxes;
+// wasm/include/collidoscope/closed_form.h):
 // single queries and batch() on random pairs against a reference written here — rotation matrices from the
 // quaternions, and the distance of two core segments by a ternary search of the point-to-segment distance
 // along one of them (convex along it) — and batch() against the single queries bit for bit.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  batch, batchLayout, batchResult, capsule, ConvexShape, distance, init, intersect, penetration, point, segment, sphere,
-  type Vec3,
+  batch, batchLayout, batchResult, box, capsule, ConvexShape, distance, init, intersect, isClosedForm, penetration, point, run,
+  segment, sphere, trace, type DistanceResult, type IntersectResult, type PenetrationResult, type Scene, type Vec3,
 } from '../../web/lib/index';
 import { seededRandom } from '../../web/viz/cloud';
 
@@ -158,6 +159,144 @@ describe('closed forms on random pairs', () => {
       // Float32 poses: the same as the Float64 poses they round to.
       const f32 = new Float32Array(poses);
       expect(batch(query, all, f32, idx), query).toEqual(batch(query, all, new Float64Array(f32), idx));
+    }
+  });
+});
+
+// ---- boxes --------------------------------------------------------------------------------------------------------
+// Points and spheres against boxes (either order) and boxes against boxes, on random pairs: the point–box distance
+// against the clamp of the centre into the box (rotation matrices written here), every answer against the general
+// algorithms (the same scene with "closedForms": false runs GJK and EPA), the axis-aligned box–box depth against
+// the least per-axis overlap, and batch() against the single queries bit for bit.
+
+interface BoxPair { a: Scene['shapes'][number]; b: Scene['shapes'][number] }
+
+function randomUnitQuat(rand: () => number): [number, number, number, number] {
+  const q = [rand() - 0.5, rand() - 0.5, rand() - 0.5, rand() - 0.5];
+  const n = Math.hypot(...q);
+  return q.map((c) => c / n) as [number, number, number, number];
+}
+
+function boxPairs(count: number, seed: number): BoxPair[] {
+  const rand = seededRandom(seed);
+  const size = (): V => [0.05 + rand(), 0.05 + rand(), 0.05 + rand()];
+  const out: BoxPair[] = [];
+  for (let i = 0; i < count; i++) {
+    const kind = i % 3;  // 0: point or sphere, box; 1: box, point or sphere; 2: box, box
+    const roundOrPoint = (): Scene['shapes'][number] => (rand() < 0.25 ? { type: 'point' } : { type: 'sphere', radius: 0.02 + 0.8 * rand() });
+    const boxShape = (): Scene['shapes'][number] => ({ type: 'box', halfExtents: size() });
+    const a = kind === 0 ? roundOrPoint() : boxShape();
+    const b = kind === 1 ? roundOrPoint() : boxShape();
+    for (const s of [a, b]) {
+      if (rand() < 0.3) s.margin = 0.2 * rand();
+      s.rotation = randomUnitQuat(rand);
+    }
+    a.position = [2 * rand() - 1, 2 * rand() - 1, 2 * rand() - 1];
+    const placement = Math.floor(i / 3) % 3;  // anywhere, deep, coincident centres
+    const spread = placement === 0 ? 3 : 0.5;
+    b.position = placement === 2 ? [...a.position] as V : add(a.position as V, [spread * (2 * rand() - 1), spread * (2 * rand() - 1), spread * (2 * rand() - 1)]);
+    out.push({ a, b });
+  }
+  return out;
+}
+
+/** Distance from world point p to the core of a posed box: clamp in the box frame (R^T (p − c)). */
+function pointBoxCore(p: V, box: Scene['shapes'][number]): number {
+  const c = box.position as V;
+  const d = sub(p, c);
+  const axes = [rotate(box.rotation!, [1, 0, 0]), rotate(box.rotation!, [0, 1, 0]), rotate(box.rotation!, [0, 0, 1])];
+  const h = box.halfExtents!;
+  let sq = 0;
+  for (let i = 0; i < 3; i++) {
+    const q = dot(axes[i], d);
+    const g = Math.abs(q) - h[i];
+    if (g > 0) sq += g * g;
+  }
+  return Math.sqrt(sq);
+}
+
+const radiusOf = (s: Scene['shapes'][number]): number => (s.radius ?? 0) + (s.margin ?? 0);
+
+function convex(s: Scene['shapes'][number]): ConvexShape {
+  const o = { margin: s.margin ?? 0 };
+  if (s.type === 'box') return box(s.halfExtents as Vec3, o);
+  if (s.type === 'sphere') return sphere(s.radius!, o);
+  return point(o);
+}
+
+const poseOf = (s: Scene['shapes'][number]): number[] => [...(s.position as V), ...s.rotation!];
+
+describe('closed forms for boxes', () => {
+  const pairs = boxPairs(900, 20261129);
+
+  it('point/sphere–box: the clamp reference and the general algorithms; box–box: the general algorithms', () => {
+    let general = 0, forms = 0;
+    pairs.forEach(({ a, b }, i) => {
+      const what = `pair ${i}: ${a.type} vs ${b.type}`;
+      const S = Math.max(...(a.position as V).map(Math.abs), ...(b.position as V).map(Math.abs), 2);
+      const r = radiusOf(a) + radiusOf(b);
+      const scene = (query: 'intersect' | 'distance' | 'penetration', closedForms = true): Scene =>
+        ({ version: 1, query, shapes: [a, b], ...(closedForms ? {} : { closedForms: false }) });
+      const gjk = run(scene('distance', false)) as DistanceResult;
+      const epa = run(scene('penetration', false)) as PenetrationResult;
+      const p = run(scene('penetration')) as PenetrationResult;
+      const traced = trace(scene('penetration'));
+      if (isClosedForm(traced)) forms++;
+      expect(Math.abs(p.depth - epa.depth), what).toBeLessThanOrEqual(1e-9 * S);
+      if (p.intersecting) {
+        const diff = sub(sub(p.pointA as V, p.pointB as V), scale(p.normal as V, p.depth));
+        expect(Math.max(...diff.map(Math.abs)), what).toBeLessThan(1e-12 * S);
+      }
+      if (gjk.distance > 1e-9 * S || gjk.distance === 0) {
+        expect((run(scene('intersect')) as IntersectResult).intersecting, what).toBe(gjk.distance === 0);
+      }
+      if (a.type !== 'box' || b.type !== 'box') {
+        const [pt, bx] = a.type === 'box' ? [b, a] : [a, b];
+        const ref = Math.max(0, pointBoxCore(pt.position as V, bx) - r);
+        const d = run(scene('distance')) as DistanceResult;
+        expect(Math.abs(d.distance - ref), what).toBeLessThanOrEqual(1e-12 * S);
+        expect(Math.abs(d.distance - gjk.distance), what).toBeLessThanOrEqual(1e-9 * S);
+        expect(d.iterations, what).toBe(0);
+      } else {
+        general++;
+      }
+    });
+    expect(general, 'box–box pairs').toBeGreaterThan(250);
+    expect(forms, 'penetrations answered by a closed form').toBeGreaterThan(500);
+  });
+
+  it('axis-aligned boxes: the depth is the least per-axis overlap plus the margins', () => {
+    const rand = seededRandom(77);
+    let answered = 0;
+    for (let i = 0; i < 300; i++) {
+      const h = (): V => [0.2 + rand(), 0.2 + rand(), 0.2 + rand()];
+      const ha = h(), hb = h();
+      const pa: V = [2 * rand() - 1, 2 * rand() - 1, 2 * rand() - 1], pb: V = [2 * rand() - 1, 2 * rand() - 1, 2 * rand() - 1];
+      const ma = i % 2 ? 0.1 * rand() : 0, mb = i % 2 ? 0.1 * rand() : 0;
+      const overlap = Math.min(...[0, 1, 2].map((k) => ha[k] + hb[k] - Math.abs(pb[k] - pa[k])));
+      const t = trace({ version: 1, query: 'penetration', shapes: [
+        { type: 'box', halfExtents: ha, margin: ma, position: pa }, { type: 'box', halfExtents: hb, margin: mb, position: pb }] });
+      if (overlap < 0) continue;  // apart cores: GJK's closest points
+      answered++;
+      if (!isClosedForm(t)) throw new Error(`pair ${i}: expected a closed form`);
+      expect(t.closedForm).toBe('box-box');
+      expect(Math.abs(t.result.depth - (overlap + ma + mb)), `pair ${i}`).toBeLessThanOrEqual(1e-12);
+      expect(t.frames[0].axisKind).toBe('face-a');
+    }
+    expect(answered).toBeGreaterThan(100);
+  });
+
+  it('batch() answers every pair bit for bit as the single queries', () => {
+    const shapes = pairs.map((p) => [convex(p.a), convex(p.b)] as const);
+    const all = shapes.flat();
+    const poses = new Float64Array(pairs.flatMap((p) => [...poseOf(p.a), ...poseOf(p.b)]));
+    const idx = new Uint32Array(all.map((_, i) => i));
+    for (const query of ['intersect', 'distance', 'penetration'] as const) {
+      const out = batch(query, all, poses, idx);
+      const single = { intersect, distance, penetration }[query];
+      pairs.forEach((p, i) => {
+        expect(batchResult(query as 'distance', out, i), `${query} pair ${i}`).toEqual(single(shapes[i][0], poseOf(p.a), shapes[i][1], poseOf(p.b)));
+      });
     }
   });
 });

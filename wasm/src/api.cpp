@@ -216,6 +216,7 @@ struct Registry::Entry {
   std::unique_ptr<Shape> twin;  // a second copy for queries of the shape against itself
   std::unique_ptr<SatHull> satHull;
   SatStatus satStatus = SatStatus::Ok;
+  CoreKind core = CoreKind::Other;  // a point, segment or box core has closed forms (closed_form.h)
   bool live = false;
   int generation = 0;
 };
@@ -256,7 +257,8 @@ int Registry::add(Shape shape, SceneError* err) {
   Entry& e = *slots_[static_cast<std::size_t>(slot)];
   e.shape = std::move(shape);
   e.shape.pose = Transform{};
-  hot_[static_cast<std::size_t>(slot)] = {localCore(e.shape), hasClosedForm(e.shape)};
+  e.core = coreKindOf(e.shape);
+  hot_[static_cast<std::size_t>(slot)] = {localCore(e.shape), e.core};
   e.live = true;
   e.generation = e.generation % kMaxGeneration + 1;
   tags_[static_cast<std::size_t>(slot)] = e.generation;
@@ -333,7 +335,8 @@ bool closedKind(Kind kind) { return kind == Kind::Intersect || kind == Kind::Dis
 
 // A query of a closed kind on two cores (closed_form.h), written to out;
 // false (nothing written) when the general query must answer it.
-bool answerClosed(Kind kind, const Core& a, const Core& b, DistanceResult* scratch, double* out) {
+template <class CoreA, class CoreB>
+bool answerClosed(Kind kind, const CoreA& a, const CoreB& b, DistanceResult* scratch, double* out) {
   switch (kind) {
     case Kind::Intersect: {
       IntersectResult r;
@@ -355,12 +358,38 @@ bool answerClosed(Kind kind, const Core& a, const Core& b, DistanceResult* scrat
   }
 }
 
+// A query of a closed kind on a pair with closed form `form` (not None),
+// the cores taken at the poses by `core(shape, pose)` and `box(shape, pose)`.
+template <class Pose, class MakeCore, class MakeBox>
+bool answerClosedPair(Kind kind, ClosedForm form, const Shape& a, const Pose& poseA, const Shape& b,
+                      const Pose& poseB, MakeCore&& core, MakeBox&& box, DistanceResult* scratch, double* out) {
+  switch (form) {
+    case ClosedForm::PointBox: return answerClosed(kind, core(a, poseA), box(b, poseB), scratch, out);
+    case ClosedForm::BoxPoint: return answerClosed(kind, box(a, poseA), core(b, poseB), scratch, out);
+    case ClosedForm::BoxBox:
+      return kind != Kind::Distance && answerClosed(kind, box(a, poseA), box(b, poseB), scratch, out);
+    case ClosedForm::None: return false;
+    default: return answerClosed(kind, core(a, poseA), core(b, poseB), scratch, out);
+  }
+}
+
 // Runs one query on posed entries. b is null for raycast. When a and b are
 // the same entry, B uses the entry's twin so each keeps its own pose.
 bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB,
                    const double* extra, double* cache, double* out, SceneError* err) {
-  // Pairs with closed forms (closed_form.h) were answered before: here are
-  // the rest, and a closed-form pair in a tiny scene, which runs scaled.
+  // Pairs with closed forms (closed_form.h): intersect, distance and
+  // penetration (box–box: not distance). answer() and answerBatch() take
+  // the point and segment pairs first; here come the box pairs, and a pair
+  // in a tiny scene, which the closed forms decline and GJK runs scaled.
+  if (b != nullptr && closedKind(kind)) {
+    const ClosedForm form = closedFormOf(a.core, b->core);
+    if (form != ClosedForm::None &&
+        answerClosedPair(
+            kind, form, a.shape, poseA, b->shape, poseB,
+            [](const Shape& s, const Transform& p) { return coreOf(s, p); },
+            [](const Shape& s, const Transform& p) { return boxCoreOf(s, p); }, &distance_, out))
+      return true;
+  }
   a.shape.pose = poseA;
   const PosedShape pa(a.shape);
   Shape* shapeB = nullptr;
@@ -487,7 +516,7 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
   if (pair && closedKind(kind)) {
     const Hot& ha = hotOf(handleA);
     const Hot& hb = hotOf(handleB);
-    if (ha.closed && hb.closed &&
+    if (coreForm(closedFormOf(ha.kind, hb.kind)) &&
         answerClosed(kind, batchCore(ha.core, in), batchCore(hb.core, in + kPoseSize), &distance_, out))
       return true;
   }
@@ -613,11 +642,22 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     if (closed) {
       const Hot& ha = hotOf(handles[ia]);
       const Hot& hb = hotOf(handles[ib]);
-      if (ha.closed && hb.closed && answerClosed(kind, coreAt(ha.core, ia, &pointA), coreAt(hb.core, ib, &pointB), &distance_, answer))
+      if (coreForm(closedFormOf(ha.kind, hb.kind)) &&
+          answerClosed(kind, coreAt(ha.core, ia, &pointA), coreAt(hb.core, ib, &pointB), &distance_, answer))
         continue;
     }
     Entry& a = slotOf(handles[ia]);
     Entry* b = perQuery == 2 ? &slotOf(handles[ib]) : nullptr;
+    if (closed) {
+      const ClosedForm form = closedFormOf(a.core, b->core);
+      if (form != ClosedForm::None && !coreForm(form) &&
+          answerClosedPair(
+              kind, form, a.shape, ia, b->shape, ib,
+              [&](const Shape&, std::uint32_t i) { return batchCore(hotOf(handles[i]).core, poses + kPoseSize * i); },
+              [&](const Shape& s, std::uint32_t i) { return boxCoreOf(s, checkedPose(poses + kPoseSize * i)); },
+              &distance_, answer))
+        continue;
+    }
     const Transform poseA = checkedPose(poses + kPoseSize * ia);
     const Transform poseB = perQuery == 2 ? checkedPose(poses + kPoseSize * ib) : poseA;
     double* cache = kind == Kind::Intersect && caches != nullptr ? caches + kCacheSize * q : nullptr;

@@ -448,8 +448,8 @@ bool parseScene(const std::string& text, Scene* out, SceneError* err) {
 
 bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (!json.isObject()) return fail(err, "", std::string("a scene must be a JSON object, got ") + jsonKindName(json.kind));
-  static const char* const allowed[] = {"version", "dimension", "shapes", "query", "ray", "motion", "step"};
-  if (!checkKeys(json, "", allowed, 7, err)) return false;
+  static const char* const allowed[] = {"version", "dimension", "shapes", "query", "ray", "motion", "closedForms", "step"};
+  if (!checkKeys(json, "", allowed, 8, err)) return false;
 
   Scene scene;
   const JsonValue* version = json.find("version");
@@ -537,6 +537,11 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
     return fail(err, "motion", "is missing (the shapecast query needs {\"translationA\", \"translationB\"})");
   if (scene.hasMotion && scene.query != QueryKind::Shapecast)
     return fail(err, "motion", "is only used by the shapecast query");
+  if (const JsonValue* closed = json.find("closedForms")) {
+    if (closed->kind != JsonValue::Kind::Bool)
+      return fail(err, "closedForms", std::string("must be true or false, got ") + jsonKindName(closed->kind));
+    scene.closedForms = closed->boolean;
+  }
   if (const JsonValue* step = json.find("step")) {
     double st = 0;
     if (!readNumber(*step, "step", &st, err)) return false;
@@ -575,6 +580,7 @@ std::string sceneToJson(const Scene& scene) {
     writeVec(w, scene.motion.translationB);
     w.endObject();
   }
+  if (!scene.closedForms) w.key("closedForms").value(false);
   if (scene.hasStep) w.key("step").value(scene.step);
   w.endObject();
   return w.str();
@@ -838,8 +844,9 @@ static bool runChungWang(const Scene& scene, bool trace, std::string* json) {
   return true;
 }
 
-// A pair of points, spheres, segments and capsules (closed_form.h): the
-// answer from its closed form, traced as one frame. False, with nothing
+// A pair with a closed form (closed_form.h; points, spheres, segments,
+// capsules, and points and boxes against boxes): the answer from its
+// closed form, traced as one frame. False, with nothing
 // written, when the general query answers the pair instead (a tiny scene).
 static bool runClosedForm(const Scene& scene, bool trace, std::string* json) {
   const Shape &a = scene.shapes[0], &b = scene.shapes[1];
@@ -860,11 +867,11 @@ static bool runClosedForm(const Scene& scene, bool trace, std::string* json) {
   };
   if (scene.query == QueryKind::Intersect) {
     IntersectResult r;
-    if (!closedIntersect(a, b, &r, &frame)) return false;
+    if (!closedIntersect(a, b, &r, &frame, scene.dimension == 2)) return false;
     write(r);
   } else if (scene.query == QueryKind::Distance) {
     DistanceResult r;
-    if (!closedDistance(a, b, &r, &frame)) return false;
+    if (!closedDistance(a, b, &r, &frame, scene.dimension == 2)) return false;
     write(r);
   } else {
     PenetrationResult r;
@@ -888,7 +895,7 @@ bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err
   if (scene.query == QueryKind::ChungWang) return runChungWang(scene, trace, json);
   if ((scene.query == QueryKind::Intersect || scene.query == QueryKind::Distance ||
        scene.query == QueryKind::Penetration) &&
-      closedFormOf(scene.shapes[0], scene.shapes[1]) != ClosedForm::None && runClosedForm(scene, trace, json))
+      scene.closedForms && closedFormOf(scene.shapes[0], scene.shapes[1]) != ClosedForm::None && runClosedForm(scene, trace, json))
     return true;
   if (scene.query == QueryKind::Penetration) {
     if (scene.dimension == 2)

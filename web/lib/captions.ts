@@ -166,6 +166,21 @@ const CLOSED_FORM_CORES: { readonly [F in ClosedFormName]: string } = {
   'segment-point': 'q ← B\'s centre;  p ← the point of A\'s segment nearest q  // projection clamped to the ends',
   'point-segment': 'p ← A\'s centre;  q ← the point of B\'s segment nearest p  // projection clamped to the ends',
   'segment-segment': 'p, q ← the closest points of A\'s and B\'s segments  // the lines\' closest points, clamped to both',
+  'point-box': 'p ← A\'s centre;  q ← p clamped into B\'s box, in B\'s frame  // inside: q on the nearest face',
+  'box-point': 'q ← B\'s centre;  p ← q clamped into A\'s box, in A\'s frame  // inside: p on the nearest face',
+  'box-box': 'for L in a_i, b_j, a_i × b_j (parallel pairs skipped):  overlap(L) ← h_A(L) + h_B(L) − |L·(c_B − c_A)|',
+};
+
+/** Penetration of a point in a box: the nearest face when the centre is inside. */
+const POINT_BOX_PENETRATION =
+  'depth ← r_A + r_B − d along n = (q − p)/d  // centre inside the box: r_A + r_B + its distance to the nearest face';
+
+/** Box–box: the least overlap, then the query's answer from it. */
+const BOX_BOX_LEAST = 'm ← the least overlap, along its L turned from A toward B  // an overlap below 0 separates the cores';
+const BOX_BOX_ANSWER: { readonly [Q in ClosedFormTrace['query']]: string } = {
+  intersect: 'return m ≥ 0  // cores apart by more than r_A + r_B + τ along an L: separated (else GJK decides)',
+  distance: 'distance: not a separating-axis answer (GJK)',
+  penetration: 'depth ← m + r_A + r_B along n = L;  contact: a vertex of the other box, or the two edges\' closest points',
 };
 
 /** The last line of a closed form's pseudocode: the query's answer from d, r_A and r_B. */
@@ -180,7 +195,9 @@ const CLOSED_FORM_ANSWER: { readonly [Q in ClosedFormTrace['query']]: string } =
  * frame has no `line`: it is the whole formula, and the page highlights the last line.
  */
 export function closedFormPseudocode(query: ClosedFormTrace['query'], form: ClosedFormName): string[] {
-  return [CLOSED_FORM_CORES[form], 'd ← ‖q − p‖                             // the distance of the cores', CLOSED_FORM_ANSWER[query]];
+  if (form === 'box-box') return [CLOSED_FORM_CORES[form], BOX_BOX_LEAST, BOX_BOX_ANSWER[query]];
+  const answer = query === 'penetration' && (form === 'point-box' || form === 'box-point') ? POINT_BOX_PENETRATION : CLOSED_FORM_ANSWER[query];
+  return [CLOSED_FORM_CORES[form], 'd ← ‖q − p‖                             // the distance of the cores', answer];
 }
 
 // ---- numbers --------------------------------------------------------------------------------------------------
@@ -468,6 +485,9 @@ function coresApart(form: ClosedFormName, d: string): string {
     case 'segment-point': return `the closest point of A's core segment to B's centre is ${d} away`;
     case 'point-segment': return `the closest point of B's core segment to A's centre is ${d} away`;
     case 'segment-segment': return `the closest points of A's and B's core segments are ${d} apart`;
+    case 'point-box': return `A's centre clamped into B's box is ${d} away`;
+    case 'box-point': return `B's centre clamped into A's box is ${d} away`;
+    case 'box-box': return `the boxes' contact points are ${d} apart`;
   }
 }
 
@@ -478,7 +498,37 @@ function coresMeet(form: ClosedFormName): string {
     case 'segment-point': return 'B\'s centre lies on A\'s core segment';
     case 'point-segment': return 'A\'s centre lies on B\'s core segment';
     case 'segment-segment': return 'A\'s and B\'s core segments meet';
+    case 'point-box': return 'A\'s centre lies in B\'s box';
+    case 'box-point': return 'B\'s centre lies in A\'s box';
+    case 'box-box': return 'the boxes\' cores meet';
   }
+}
+
+/** 'face 2 of A', 'edge 0 of A × edge 1 of B': the feature behind a box form's axis (local axes x, y, z). */
+export function closedFormAxisName(f: Pick<ClosedFormFrame, 'axisKind' | 'featureA' | 'featureB'>): string {
+  const axis = (i: number | null): string => ['x', 'y', 'z'][i ?? 0] ?? '?';
+  switch (f.axisKind) {
+    case 'face-a': return `A's ${axis(f.featureA)} face normal`;
+    case 'face-b': return `B's ${axis(f.featureB)} face normal`;
+    case 'edge-edge': return `A's ${axis(f.featureA)} edge × B's ${axis(f.featureB)} edge`;
+    default: return 'none';
+  }
+}
+
+/** A box–box frame's caption: the axis of least overlap (or the separating one) and the answer from it. */
+function boxBoxCaption(f: Omit<ClosedFormFrame, 'caption'>, t: Raw<ClosedFormTrace>, head: string): string {
+  const radii = `${num(f.radiusA)} + ${num(f.radiusB)}`;
+  const overlap = f.overlap ?? 0;
+  const along = `along ${closedFormAxisName(f)}, L = ${vec(f.axis ?? [0, 0, 0])}`;
+  if (t.query === 'penetration') {
+    const r = t.result;
+    if (r.status === 'touching') return `${head}the least overlap of the 15 axes is ${along}: the boxes touch, depth 0.`;
+    return `${head}the least overlap of the 15 axes, radii ${radii} included, is ${num(overlap, 9)} ${along}: the depth, with contact points pA = ${vec(r.pointA)}, pB = ${vec(r.pointB)}.`;
+  }
+  if (t.query === 'intersect' && !t.result.intersecting) {
+    return `${head}${along} the cores are ${num(-(overlap - f.radiusA - f.radiusB))} apart, more than the radii ${radii}: separated.`;
+  }
+  return `${head}no axis separates the cores; the least overlap is ${num(overlap, 9)} ${along}: intersecting.`;
 }
 
 /**
@@ -488,9 +538,23 @@ function coresMeet(form: ClosedFormName): string {
  */
 export function closedFormCaption(f: Omit<ClosedFormFrame, 'caption'>, t: Raw<ClosedFormTrace>): string {
   const head = `Closed form (${closedFormTitle(f.form)}): `;
+  if (f.form === 'box-box') return boxBoxCaption(f, t, head);
   const radius = f.radiusA + f.radiusB;
   const radii = `${num(f.radiusA)} + ${num(f.radiusB)}`;
   const d = num(f.coreDistance);
+  if (f.axisKind !== null && f.axisKind !== undefined) {
+    // A centre inside a box: the nearest face decides.
+    const face = `${coresMeet(f.form)}, ${d} from its nearest face (${closedFormAxisName(f)})`;
+    switch (t.query) {
+      case 'intersect': return `${head}${face}: intersecting.`;
+      case 'distance': return `${head}${face}: the shapes overlap, distance 0.`;
+      case 'penetration': {
+        const r = t.result;
+        if (r.status === 'touching') return `${head}${face}: touching, depth 0.`;
+        return `${head}${face}; depth = r_A + r_B + ${d} = ${num(r.depth, 9)} across that face, n = ${vec(r.normal)}.`;
+      }
+    }
+  }
   const meet = f.coreDistance <= f.touching;
   const cores = meet ? `${coresMeet(f.form)} (d = ${d}, within the rounding bound ${num(f.touching, 3)})` : coresApart(f.form, d);
   switch (t.query) {

@@ -46,6 +46,11 @@ export interface Scene {
   ray?: { origin: Vec3; direction: Vec3; maxT?: number };
   /** Linear motion over the step (query "shapecast" only), t ∈ [0, 1]. */
   motion?: { translationA?: Vec3; translationB?: Vec3 };
+  /**
+   * false: a pair with a closed form (intersect, distance, penetration of points, spheres, segments, capsules, and
+   * points and boxes against boxes) is answered by GJK/EPA instead, and its trace shows their steps (default true).
+   */
+  closedForms?: boolean;
   /** Trace frame to show (the page and permalinks). */
   step?: number;
 }
@@ -80,6 +85,7 @@ export interface Scene2D {
   query: Query2D;
   ray?: { origin: Vec2; direction: Vec2; maxT?: number };
   motion?: { translationA?: Vec2; translationB?: Vec2 };
+  closedForms?: boolean;
   step?: number;
 }
 

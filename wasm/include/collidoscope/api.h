@@ -143,12 +143,13 @@ class Registry {
   // Per slot: the live entry's generation, 0 when free. Handles are checked
   // here, in one small array, without touching the entries.
   std::vector<int> tags_;
-  // Per slot beside its tag, what a closed-form pair reads of a shape, so
-  // that the batch loop does not visit the entry: the core in the shape's
-  // frame, and whether it has a closed form (closed_form.h).
+  // Per slot beside its tag, what a point or segment pair reads of a shape,
+  // so that the batch loop does not visit the entry: the kind of its core
+  // and, for a point or a segment, the core in the shape's frame
+  // (closed_form.h).
   struct Hot {
     Core core;
-    bool closed = false;
+    CoreKind kind = CoreKind::Other;
   };
   std::vector<Hot> hot_;
   const Hot& hotOf(int liveHandle) const {

@@ -86,8 +86,10 @@ struct EnumNames<GjkStatus> {
 template <>
 struct EnumNames<ClosedForm> {
   static constexpr const char* ts = "ClosedFormName";
-  static constexpr const char* doc = "The closed forms of pairs whose cores are points and segments (closed_form.h).";
-  static constexpr ClosedForm last = ClosedForm::SegmentSegment;
+  static constexpr const char* doc =
+      "The closed forms of pairs whose cores are points and segments, and of points and boxes against boxes "
+      "(closed_form.h).";
+  static constexpr ClosedForm last = ClosedForm::BoxBox;
   static const char* name(ClosedForm f) { return closedFormName(f); }
 };
 
@@ -334,17 +336,29 @@ template <>
 struct Schema<ClosedFormFrame> {
   static constexpr const char* name = "ClosedFormFrame";
   static constexpr const char* doc =
-      "The one frame of a pair answered by a closed form (points, spheres, segments, capsules): the cores' closest "
-      "points, from which the answer follows.";
+      "The one frame of a pair answered by a closed form (points, spheres, segments, capsules, boxes): the cores' "
+      "closest points (or contact points), from which the answer follows, and for boxes the deciding axis.";
   template <class V>
   static void fields(V& v, const ClosedFormFrame& f) {
-    v.field("form", f.form, "Which cores: 'point-point', 'point-segment', 'segment-point' or 'segment-segment'.");
-    v.field("coreA", f.coreA, "The closest point of A's core (its centre, or a point of its segment).");
-    v.field("coreB", f.coreB, "The closest point of B's core.");
+    v.field("form", f.form,
+            "Which cores: 'point-point', 'point-segment', 'segment-point', 'segment-segment', 'point-box', "
+            "'box-point' or 'box-box'.");
+    v.field("coreA", f.coreA,
+            "The closest point of A's core (its centre, a point of its segment, the clamp of a point into a box); "
+            "box–box: A's contact point on its core.");
+    v.field("coreB", f.coreB,
+            "The closest point of B's core; a point inside a box core: its projection on the box's nearest face.");
     v.field("coreDistance", f.coreDistance, "|coreA − coreB|.");
     v.field("radiusA", f.radiusA, "A's radius about its core (radius plus margin).");
     v.field("radiusB", f.radiusB, "B's radius about its core.");
     v.field("touching", f.touching, "Gaps up to this (the rounding bound 64u·S) count as touching.");
+    v.orNull("axisKind", f.hasAxis, f.axisKind,
+             "Box forms, when an axis decided: 'face-a' or 'face-b' (a face normal of that box) or 'edge-edge' "
+             "(an edge of A × an edge of B).");
+    v.orNull("featureA", f.hasAxis && f.featureA >= 0, f.featureA, "A's local box axis (0–2) behind the axis.");
+    v.orNull("featureB", f.hasAxis && f.featureB >= 0, f.featureB, "B's local box axis (0–2) behind the axis.");
+    v.orNull("axis", f.hasAxis, f.axis, "The unit axis, from A toward B.");
+    v.orNull("overlap", f.hasAxis, f.overlap, "The overlap along the axis, radii included (negative: a gap).");
   }
 };
 

@@ -1,5 +1,6 @@
-// Closed-form frames (pairs of points, spheres, segments and capsules): on the shapes, the closest points p and q
-// of the two cores and the segment between them, then the answer as GJK's and EPA's last frames draw theirs (the
+// Closed-form frames (pairs of points, spheres, segments, capsules; points against boxes): on the shapes, the
+// closest points p and q of the two cores (for a point and a box, the centre and its clamp into the box, or its
+// projection on the nearest face when inside) and the segment between them, then the answer as GJK's and EPA's last frames draw theirs (the
 // closest points, or the contact points and the normal). In A − B: v = p − q, the point of core(A) − core(B)
 // nearest the origin, and the point of A − B (the cores' difference grown by r_A + r_B) that the answer measures.
 import * as THREE from 'three';
@@ -22,6 +23,10 @@ const apart = (d: number, scale: number): boolean => d > scale * 0.03;
 function drawShapes(g: THREE.Group, frame: ClosedFormFrame, trace: ClosedFormTrace, ctx: DrawContext): void {
   const p = frame.coreA;
   const q = frame.coreB;
+  if (frame.form === 'box-box') {
+    drawBoxBox(g, frame, trace, ctx);
+    return;
+  }
   g.add(marker(COLORS.simplex, 5, p), marker(COLORS.simplex, 5, q));
   g.add(line([p, q], COLORS.simplex, { opacity: 0.9 }));
   if (apart(frame.coreDistance, ctx.scale)) {
@@ -49,6 +54,22 @@ function drawShapes(g: THREE.Group, frame: ClosedFormFrame, trace: ClosedFormTra
     case 'penetration':
       drawSupportAndAnswer(g, null, trace.result, ctx);
   }
+}
+
+/**
+ * Two boxes: the axis L of least overlap (or the separating one) drawn from the witness p on A's core, the witness q
+ * on B's, and the overlap along L; a penetration adds the contact points and normal as EPA's last frame does.
+ */
+function drawBoxBox(g: THREE.Group, frame: ClosedFormFrame, trace: ClosedFormTrace, ctx: DrawContext): void {
+  const p = frame.coreA;
+  const q = frame.coreB;
+  g.add(marker(COLORS.simplex, 5, p), marker(COLORS.simplex, 5, q));
+  g.add(line([p, q], COLORS.simplex, { opacity: 0.9 }));
+  // A penetration's normal is the axis, drawn with the answer below (one arrow).
+  if (frame.axis && trace.query !== 'penetration') g.add(arrow(toV3(p), toV3(frame.axis), ctx.arrowLength, COLORS.direction));
+  const note = `L (${frame.axisKind ?? 'axis'}): overlap ${fmt(frame.overlap ?? 0, 6)}`;
+  g.add(label(note, 'label-note', toV3(p).add(toV3(q)).multiplyScalar(0.5)));
+  if (trace.query === 'penetration') drawSupportAndAnswer(g, null, trace.result, ctx);
 }
 
 function drawMinkowski(g: THREE.Group, frame: ClosedFormFrame, trace: ClosedFormTrace, ctx: DrawContext): void {
