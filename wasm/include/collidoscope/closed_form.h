@@ -22,6 +22,7 @@
 // segments, else a fixed direction across the core.
 #pragma once
 
+#include "collidoscope/contact.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/shapes.h"
@@ -74,6 +75,10 @@ bool closedIntersect(const Core& a, const Core& b, IntersectResult* out, ClosedF
 bool closedDistance(const Core& a, const Core& b, DistanceResult* out, ClosedFormFrame* frame = nullptr);
 bool closedPenetration(const Core& a, const Core& b, PenetrationResult* out, ClosedFormFrame* frame = nullptr,
                        bool planar = false);
+// contact.h's answer (margin finite, ≥ 0): closedDistance's and
+// closedPenetration's fields as contact() takes them from the general
+// queries, from one computation of the closest core points.
+bool closedContact(const Core& a, const Core& b, double margin, ContactResult* out);
 
 // The pair's answer when closedFormOf(a, b) != None, written into *out
 // (every field the general query reports; a DistanceResult's simplex is

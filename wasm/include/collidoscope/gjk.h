@@ -88,6 +88,10 @@ struct DistanceResult {
   Vec3 v;                     // final v = core(A) point − core(B) point
   Simplex simplex;            // final W (EPA starts from it)
   double scale = 0;           // largest support-point coordinate seen (S)
+  // gjkDistanceWithin only: a step proved the distance larger than the
+  // margin and the query stopped there. `distance` is then that step's
+  // certified lower bound (> margin) and the points are not computed.
+  bool beyondMargin = false;
 };
 
 struct IntersectResult {
@@ -179,11 +183,24 @@ inline GjkFrame stateFrame(int iteration, const Simplex& simplex, const Vec3& v,
 
 }  // namespace detail
 
-// Distance between two convex shapes and a pair of closest points.
+// Distance between two convex shapes and a pair of closest points, or, when
+// the shapes are farther apart than `margin`, an early stop that says so
+// (contact.h). With margin = +∞ this is gjkDistance, step for step.
+//
+// The early stop. v·w/‖v‖ is a lower bound on the core distance at every
+// step (w the support point in −v, see the termination note above), so
+// once
+//     v·w > (r_A + r_B + margin + τ)·‖v‖,   τ = 64u·S,
+// the rounded shapes are more than `margin` apart: τ covers the rounding of
+// v·w, as in gjkIntersect's separation test. The query stops there with
+// beyondMargin set; a pair within the margin never meets the test and runs
+// exactly as gjkDistance does.
+//
 // SA and SB provide `Vec3 support(const Vec3&) const` (world-space core),
 // `double radius() const` and `Vec3 center() const` — PosedShape does.
 template <class Trace = NoTrace, class SA, class SB>
-DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings& settings, Trace& trace) {
+DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double margin, const GjkSettings& settings,
+                                 Trace& trace) {
   using namespace gjk_lines;
   DistanceResult out;
   const double radius = shapeA.radius() + shapeB.radius();
@@ -202,8 +219,8 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     // point below kTinyScene.
     if (scale < kTinyScene) {
       if (const int k = detail::tinySceneExponent(shapeA, shapeB)) {
-        return detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double, auto& st) {
-          return gjkDistance(sa, sb, settings, st);
+        return detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double f, auto& st) {
+          return gjkDistanceWithin(sa, sb, margin * f, settings, st);
         });
       }
     }
@@ -237,6 +254,27 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     const SimplexVertex w = minkowskiSupport(shapeA, shapeB, direction);
     scale = maxOfNonNegative(scale, detail::magnitudeOf(w));
     const double vw = dot(v, w.w);
+    if (margin < std::numeric_limits<double>::infinity() && vw > (radius + margin + kRoundingBound * scale) * std::sqrt(vv)) {
+      out.beyondMargin = true;
+      out.distance = vw / std::sqrt(vv) - radius;
+      out.iterations = iteration;
+      out.status = GjkStatus::Converged;
+      out.v = v;
+      out.simplex = simplex;
+      out.scale = scale;
+      if constexpr (Trace::enabled) {
+        GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+        f.event = GjkEvent::Done;
+        f.reason = GjkReason::Separated;
+        f.line = kDistConverged;
+        f.direction = direction;
+        f.hasSupport = true;
+        f.support = w;
+        f.vw = vw;
+        trace.record(f);
+      }
+      return out;
+    }
     const double gap = vv - vw;
     const double tolerance = maxOfNonNegative(settings.relativeTolerance * vv, detail::absoluteBound(settings) * std::sqrt(vv) * scale);
 
@@ -364,6 +402,11 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     trace.record(f);
   }
   return out;
+}
+
+template <class Trace = NoTrace, class SA, class SB>
+DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings& settings, Trace& trace) {
+  return gjkDistanceWithin(shapeA, shapeB, std::numeric_limits<double>::infinity(), settings, trace);
 }
 
 template <class SA, class SB>
