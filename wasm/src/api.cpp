@@ -7,6 +7,7 @@
 
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/closed_form.h"
+#include "collidoscope/contact.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/json.h"
@@ -25,7 +26,8 @@ constexpr int kSlotMask = (1 << kSlotBits) - 1;
 static_assert(kSlotMask == kMaxShapes, "Registry::hotOf masks handles with kMaxShapes");
 constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
 
-const char* const kKindNames[] = {"intersect", "distance", "penetration", "chungwang", "sat", "raycast", "shapecast"};
+const char* const kKindNames[] = {"intersect", "distance", "penetration", "chungwang",
+                                   "sat",       "raycast",  "shapecast",   "contact"};
 
 bool fail(SceneError* err, const char* code, const std::string& field, const std::string& message) {
   // Assigned member by member: the strings keep their buffers, so an error
@@ -86,7 +88,8 @@ bool checkMagnitudes(const double* in, int n, const Field& field, SceneError* er
   return true;
 }
 
-// The ray or motion of a raycast/shapecast query, checked as the scene parser does.
+// The ray or motion of a raycast/shapecast query, checked as the scene parser
+// does, or contact's margin (finite, ≥ 0).
 bool checkExtra(Kind kind, const double* extra, const Field& field, SceneError* err) {
   if (kind == Kind::Raycast) {
     if (!readFinite(extra, 7, field, err) || !checkMagnitudes(extra, 6, field, err)) return false;
@@ -95,8 +98,21 @@ bool checkExtra(Kind kind, const double* extra, const Field& field, SceneError* 
     if (extra[6] < 0) return fail(err, "invalid-argument", field + ".maxT", "must not be negative");
   } else if (kind == Kind::Shapecast) {
     if (!readFinite(extra, 6, field, err) || !checkMagnitudes(extra, 6, field, err)) return false;
+  } else if (kind == Kind::Contact) {
+    if (!readFinite(extra, 1, field, err)) {
+      err->field = field.str();  // one number: "margin", not "margin[0]"
+      return false;
+    }
+    if (extra[0] < 0) return fail(err, "invalid-argument", field.str(), "must not be negative");
   }
   return true;
+}
+
+// The field an extra is reported under, by kind.
+const char* extraName(Kind kind, bool batch) {
+  if (kind == Kind::Raycast) return batch ? "rays" : "ray";
+  if (kind == Kind::Contact) return batch ? "options.margins" : "options.margin";
+  return batch ? "motions" : "motion";
 }
 
 template <class Names>
@@ -147,6 +163,9 @@ std::string layoutJson() {
       case Kind::Sat:
         writeNames(w, "status", 5, [](int i) { return satStatusName(static_cast<SatStatus>(i)); });
         writeNames(w, "axisKind", 5, [](int i) { return satAxisKindName(static_cast<SatAxisKind>(i)); });
+        break;
+      case Kind::Contact:
+        writeNames(w, "status", 4, [](int i) { return epaStatusName(static_cast<EpaStatus>(i)); });
         break;
       default: writeNames(w, "status", 4, cast); break;
     }
@@ -328,11 +347,26 @@ void putResult(const PenetrationResult& r, double* out) {
   out[AT(k, "status")] = static_cast<double>(r.status);
 }
 
-bool closedKind(Kind kind) { return kind == Kind::Intersect || kind == Kind::Distance || kind == Kind::Penetration; }
+void putResult(const ContactResult& r, double* out) {
+  constexpr int k = static_cast<int>(Kind::Contact);
+  out[AT(k, "contact")] = r.contact;
+  out[AT(k, "distance")] = r.contact ? r.distance : kNaN;
+  putOrNaN(out + AT(k, "normal"), r.contact, r.normal);
+  putOrNaN(out + AT(k, "pointA"), r.contact, r.pointA);
+  putOrNaN(out + AT(k, "pointB"), r.contact, r.pointB);
+  out[AT(k, "iterations")] = r.iterations;
+  out[AT(k, "status")] = static_cast<double>(r.status);
+}
+
+bool closedKind(Kind kind) {
+  return kind == Kind::Intersect || kind == Kind::Distance || kind == Kind::Penetration || kind == Kind::Contact;
+}
 
 // A query of a closed kind on two cores (closed_form.h), written to out;
-// false (nothing written) when the general query must answer it.
-bool answerClosed(Kind kind, const Core& a, const Core& b, DistanceResult* scratch, double* out) {
+// false (nothing written) when the general query must answer it. extra:
+// the query's 7 extra doubles (contact's margin).
+bool answerClosed(Kind kind, const Core& a, const Core& b, const double* extra, DistanceResult* scratch,
+                  double* out) {
   switch (kind) {
     case Kind::Intersect: {
       IntersectResult r;
@@ -347,6 +381,12 @@ bool answerClosed(Kind kind, const Core& a, const Core& b, DistanceResult* scrat
     case Kind::Penetration: {
       PenetrationResult r;
       if (!closedPenetration(a, b, &r)) return false;
+      putResult(r, out);
+      return true;
+    }
+    case Kind::Contact: {
+      ContactResult r;
+      if (!closedContact(a, b, extra[0], &r)) return false;
       putResult(r, out);
       return true;
     }
@@ -393,6 +433,9 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
     case Kind::Penetration:
       putResult(penetration(pa, PosedShape(*shapeB), gjk_, epa_), out);
+      return true;
+    case Kind::Contact:
+      putResult(contact(pa, PosedShape(*shapeB), extra[0], gjk_, epa_), out);
       return true;
     case Kind::ChungWang: {
       const ChungWangResult r = chungWangIntersect(pa, PosedShape(*shapeB));
@@ -479,7 +522,7 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
   if (pair && (b = entry(handleB, "b", -1, err)) == nullptr) return false;
   if (!checkPose(in, pair ? "poseA" : "pose", -1, err)) return false;
   if (pair && !checkPose(in + kPoseSize, "poseB", -1, err)) return false;
-  if (!checkExtra(kind, in + 2 * kPoseSize, Field{kind == Kind::Raycast ? "ray" : "motion"}, err)) return false;
+  if (!checkExtra(kind, in + 2 * kPoseSize, Field{extraName(kind, false)}, err)) return false;
   if (kind == Kind::Sat) {
     if (!checkSatShape(a->shape, "a.type", err) || !checkSatShape(b->shape, "b.type", err)) return false;
   }
@@ -487,7 +530,8 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
     const Hot& ha = hotOf(handleA);
     const Hot& hb = hotOf(handleB);
     if (ha.closed && hb.closed &&
-        answerClosed(kind, batchCore(ha.core, in), batchCore(hb.core, in + kPoseSize), &distance_, out))
+        answerClosed(kind, batchCore(ha.core, in), batchCore(hb.core, in + kPoseSize), in + 2 * kPoseSize,
+                     &distance_, out))
       return true;
   }
   const Transform poseA = checkedPose(in);
@@ -496,6 +540,9 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
 }
 
 bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err) {
+  if (kind == Kind::Contact)
+    return fail(err, "invalid-argument", "query",
+                "contact has no scene form: trace or replay the pair with \"distance\" or \"penetration\"");
   const bool pair = kind != Kind::Raycast;
   const Entry* a = entry(handleA, pair ? "a" : "shape", -1, err);
   if (a == nullptr) return false;
@@ -505,7 +552,7 @@ bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in,
   if (!readPose(in, pair ? "poseA" : "pose", -1, &poseA, err)) return false;
   if (pair && !readPose(in + kPoseSize, "poseB", -1, &poseB, err)) return false;
   const double* extra = in + 2 * kPoseSize;
-  if (!checkExtra(kind, extra, Field{kind == Kind::Raycast ? "ray" : "motion"}, err)) return false;
+  if (!checkExtra(kind, extra, Field{extraName(kind, false)}, err)) return false;
   scene->shapes.assign(1, a->shape);
   scene->shapes[0].pose = poseA;
   if (pair) {
@@ -555,6 +602,9 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
   if (n < 0 || n > kMaxBatch)
     return fail(err, "invalid-argument", "pairs", "must hold at most " + std::to_string(kMaxBatch) + " queries");
   const int perQuery = kind == Kind::Raycast ? 1 : 2;
+  const bool hasExtras = kind == Kind::Raycast || kind == Kind::Shapecast || kind == Kind::Contact;
+  if (hasExtras && extras == nullptr && n > 0)
+    return fail(err, "invalid-argument", extraName(kind, true), "is missing (7 numbers per query)");
   // Check everything first: a batch either answers every query or none
   // (but a sat pair whose shapes are too large for SAT stops it there).
   for (int i = 0; i < nShapes; ++i) {
@@ -571,8 +621,8 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
       if (kind == Kind::Sat && !hasPolytopalCore(slotOf(handles[idx]).shape))
         return checkSatShape(slotOf(handles[idx]).shape, Field{"shapes", idx} + ".type", err);
     }
-    if ((kind == Kind::Raycast || kind == Kind::Shapecast) &&
-        !checkExtra(kind, extras + kExtraSize * q, Field{kind == Kind::Raycast ? "rays" : "motions", q}, err))
+    if (hasExtras &&
+        !checkExtra(kind, extras + kExtraSize * q, Field{extraName(kind, true), q}, err))
       return false;
   }
   const int stride = kResultStride[static_cast<int>(kind)];
@@ -581,12 +631,13 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     const std::uint32_t ia = pairs[perQuery * q];
     const std::uint32_t ib = perQuery == 2 ? pairs[perQuery * q + 1] : ia;
     double* answer = out + stride * q;
+    const double* extra = extras != nullptr ? extras + kExtraSize * q : nullptr;
     if (closed) {
       const Hot& ha = hotOf(handles[ia]);
       const Hot& hb = hotOf(handles[ib]);
       if (ha.closed && hb.closed &&
           answerClosed(kind, batchCore(ha.core, poses + kPoseSize * ia), batchCore(hb.core, poses + kPoseSize * ib),
-                       &distance_, answer))
+                       extra, &distance_, answer))
         continue;
     }
     Entry& a = slotOf(handles[ia]);
@@ -594,7 +645,6 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     const Transform poseA = checkedPose(poses + kPoseSize * ia);
     const Transform poseB = perQuery == 2 ? checkedPose(poses + kPoseSize * ib) : poseA;
     double* cache = kind == Kind::Intersect && caches != nullptr ? caches + kCacheSize * q : nullptr;
-    const double* extra = extras != nullptr ? extras + kExtraSize * q : nullptr;
     if (!run(kind, a, poseA, b, poseB, extra, cache, answer, err)) {
       err->field = Field{"pairs", perQuery * q}.str();
       return false;

@@ -163,6 +163,19 @@ export const BATCH_LAYOUTS = {
       { name: 'status', kind: 'status', offset: 13 },
     ],
   },
+  contact: {
+    fields: ['contact', 'distance', 'normal.x', 'normal.y', 'normal.z', 'pointA.x', 'pointA.y', 'pointA.z', 'pointB.x', 'pointB.y', 'pointB.z', 'iterations', 'status'],
+    status: ['converged', 'touching', 'max-iterations', 'degenerate'],
+    decode: [
+      { name: 'contact', kind: 'bool', offset: 0 },
+      { name: 'distance', kind: 'numberOrNull', offset: 1 },
+      { name: 'normal', kind: 'vectorOrNull', offset: 2 },
+      { name: 'pointA', kind: 'vectorOrNull', offset: 5 },
+      { name: 'pointB', kind: 'vectorOrNull', offset: 8 },
+      { name: 'iterations', kind: 'count', offset: 11 },
+      { name: 'status', kind: 'status', offset: 12 },
+    ],
+  },
 } as const;
 
 /** Each query's result object from its doubles at o[i…], field by field as `BATCH_LAYOUTS[query].decode`. */
