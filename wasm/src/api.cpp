@@ -347,13 +347,18 @@ void putResult(const PenetrationResult& r, double* out) {
   out[AT(k, "status")] = static_cast<double>(r.status);
 }
 
-void putResult(const ContactResult& r, double* out) {
+inline void putResult(const ContactResult& r, double* out) {
   constexpr int k = static_cast<int>(Kind::Contact);
+  static_assert(AT(k, "distance") == 1 && AT(k, "pointB") == 8, "distance, normal, pointA, pointB in a row");
   out[AT(k, "contact")] = r.contact;
-  out[AT(k, "distance")] = r.contact ? r.distance : kNaN;
-  putOrNaN(out + AT(k, "normal"), r.contact, r.normal);
-  putOrNaN(out + AT(k, "pointA"), r.contact, r.pointA);
-  putOrNaN(out + AT(k, "pointB"), r.contact, r.pointB);
+  if (r.contact) {
+    out[AT(k, "distance")] = r.distance;
+    put(out + AT(k, "normal"), r.normal);
+    put(out + AT(k, "pointA"), r.pointA);
+    put(out + AT(k, "pointB"), r.pointB);
+  } else {
+    for (int i = AT(k, "distance"); i < AT(k, "pointB") + 3; ++i) out[i] = kNaN;
+  }
   out[AT(k, "iterations")] = r.iterations;
   out[AT(k, "status")] = static_cast<double>(r.status);
 }
@@ -621,7 +626,10 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
       if (kind == Kind::Sat && !hasPolytopalCore(slotOf(handles[idx]).shape))
         return checkSatShape(slotOf(handles[idx]).shape, Field{"shapes", idx} + ".type", err);
     }
-    if (hasExtras &&
+    // A contact's margin in one comparison (finite and ≥ 0); checkExtra names the problem.
+    const bool plainMargin = kind == Kind::Contact && extras[kExtraSize * q] >= 0 &&
+                             extras[kExtraSize * q] <= std::numeric_limits<double>::max();
+    if (hasExtras && !plainMargin &&
         !checkExtra(kind, extras + kExtraSize * q, Field{extraName(kind, true), q}, err))
       return false;
   }

@@ -255,12 +255,14 @@ bool closedContact(const Core& a, const Core& b, double margin, ContactResult* o
   Cores c;
   if (!closest(a, b, &c)) return false;
   const ClosedFormFrame& f = c.f;
-  *out = ContactResult{};
+  out->iterations = 0;
+  out->status = EpaStatus::Converged;
+  out->contact = false;
   // Apart as closedDistance decides it: cores neither touching nor within
   // the radii. Its distance and points, and closedPenetration's normal.
   if (!(f.coreDistance <= f.touching) && f.coreDistance > f.radiusA + f.radiusB) {
     const double distance = f.coreDistance - (f.radiusA + f.radiusB);
-    if (!(distance <= margin)) return true;
+    if (!(distance <= margin)) return true;  // the other fields are not read
     const Vec3 n = (f.coreB - f.coreA) * (1 / f.coreDistance);
     out->contact = true;
     out->distance = distance;

@@ -28,6 +28,7 @@
 
 namespace collidoscope {
 
+// Without a contact only `iterations` and `status` are meaningful.
 struct ContactResult {
   bool contact = false;  // distance ≤ margin
   double distance = 0;   // signed: the gap when apart, −depth when overlapping (0 touching)
