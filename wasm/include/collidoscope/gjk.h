@@ -194,7 +194,8 @@ inline GjkFrame stateFrame(int iteration, const Simplex& simplex, const Vec3& v,
 // the rounded shapes are more than `margin` apart: τ covers the rounding of
 // v·w, as in gjkIntersect's separation test. The query stops there with
 // beyondMargin set; a pair within the margin never meets the test and runs
-// exactly as gjkDistance does.
+// exactly as gjkDistance does. Before the first step the same test runs
+// along the centres' direction (below).
 //
 // SA and SB provide `Vec3 support(const Vec3&) const` (world-space core),
 // `double radius() const` and `Vec3 center() const` — PosedShape does.
@@ -208,7 +209,8 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
   // v starts as a point of A − B: the support point in the direction that
   // points from B to A, W = {it}.
   Simplex simplex;
-  simplex.vertex[0] = minkowskiSupport(shapeA, shapeB, detail::initialDirection(shapeA, shapeB));
+  const Vec3 towardsA = detail::initialDirection(shapeA, shapeB);
+  simplex.vertex[0] = minkowskiSupport(shapeA, shapeB, towardsA);
   simplex.lambda[0] = 1;
   simplex.size = 1;
   Vec3 v = simplex.vertex[0].w;
@@ -223,6 +225,37 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
           return gjkDistanceWithin(sa, sb, margin * f, settings, st);
         });
       }
+    }
+  }
+  if (margin < std::numeric_limits<double>::infinity()) {
+    // The centres' direction first, as gjkIntersect starts: one support
+    // call, w = s_{A−B}(−u) for the unit u from B's centre to A's, and
+    // u·w bounds the core distance from below. It proves most pairs far
+    // beyond the margin; when it does not, nothing of it is kept and GJK
+    // runs as gjkDistance does (one support call more).
+    const SimplexVertex w = minkowskiSupport(shapeA, shapeB, -towardsA);
+    const double uw = dot(towardsA, w.w);
+    const double bound = maxOfNonNegative(scale, detail::magnitudeOf(w)) * kRoundingBound;
+    if (uw > radius + margin + bound) {
+      out.beyondMargin = true;
+      out.distance = uw - radius;
+      out.iterations = 1;
+      out.status = GjkStatus::Converged;
+      out.v = v;
+      out.simplex = simplex;
+      out.scale = scale;
+      if constexpr (Trace::enabled) {
+        GjkFrame f = detail::stateFrame(1, simplex, towardsA, 1);
+        f.event = GjkEvent::Done;
+        f.reason = GjkReason::Separated;
+        f.line = kDistConverged;
+        f.direction = -towardsA;
+        f.hasSupport = true;
+        f.support = w;
+        f.vw = uw;
+        trace.record(f);
+      }
+      return out;
     }
   }
 
