@@ -251,6 +251,18 @@ TEST(Contact, FarPairsStopEarly) {
     ++trials;
   }
   EXPECT_GT(fewer, trials * 9 / 10) << "the early stop saved GJK steps on " << fewer << " of " << trials;
+
+  // Along the centres' direction the gap is proved before the first step:
+  // two boxes 10 apart on x, and a box against a capsule 10 apart on y.
+  Shape a = Shape::box({1, 2, 3}), b = Shape::box({0.5, 0.5, 0.5}), c = Shape::capsule(0.5, 2);
+  b.pose.position = {10, 0.3, -0.2};
+  c.pose = {{0.4, 10, 0}, Quat{0, 0, std::sin(0.4), std::cos(0.4)}};
+  for (const Shape* other : {&b, &c}) {
+    const ContactResult r = contact(PosedShape(a), PosedShape(*other), 0.1);
+    EXPECT_FALSE(r.contact);
+    EXPECT_EQ(r.iterations, 1);
+    EXPECT_GT(gjkDistance(PosedShape(a), PosedShape(*other)).iterations, 1);
+  }
 }
 
 // A margin of +∞ is gjkDistance itself, and a pair within the margin runs
