@@ -72,8 +72,10 @@
 // contactShape with prediction = the margin, crashcat's
 // collideConvexVsConvex with maxSeparationDistance = the margin and Jolt's
 // CollideShape with mMaxSeparationDistance = the margin (a closest-hit
-// collector). Their defaults differ (rapier's integration parameters predict
-// 0.002, crashcat and Jolt 0); 0.1 lies inside the separated cells' gaps
+// collector). Their defaults differ (rapier's IntegrationParameters predict
+// 0.02, normalizedPredictionDistance × lengthUnit; crashcat's and Jolt's
+// collide settings a maximum separation of 0); 0.1 lies inside the
+// separated cells' gaps
 // (0.02…0.5), so about 80 % of those pairs are beyond it and show the early
 // stop, and the rest need the full distance. Judged against the exact
 // signed distance: a contact reported exactly when it is ≤ the margin
@@ -1843,7 +1845,7 @@ export function contactMarkdown(result) {
   L.push('');
   L.push(`Our \`contact(a, poseA, b, poseB, { margin: ${margin} })\` and \`batch('contact', …, { margin: ${margin} })\`: null ` +
     'beyond the margin (GJK stops on the first step that proves it), else the signed distance, normal and points. ' +
-    'Peers\' defaults differ (rapier predicts 0.002, crashcat and Jolt 0); this margin lies inside the separated cells\' ' +
+    'Peers\' defaults differ (rapier\'s \`IntegrationParameters\` predict 0.02, crashcat\'s and Jolt\'s collide settings a maximum separation of 0); this margin lies inside the separated cells\' ' +
     'gaps (0.02…0.5), so most separated pairs are beyond it. Time ÷ peer time: < 1 means we are faster. "wrong" counts, ' +
     'per contender, pairs reported as a contact beyond the margin or missed within it (against the exact signed ' +
     'distance; pairs within 1e-6 of the margin not counted); "error" is the largest error of a reported distance.');
