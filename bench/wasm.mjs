@@ -75,9 +75,8 @@
 // collector). Their defaults differ (rapier's IntegrationParameters predict
 // 0.02, normalizedPredictionDistance × lengthUnit; crashcat's and Jolt's
 // collide settings a maximum separation of 0); 0.1 lies inside the
-// separated cells' gaps
-// (0.02…0.5), so about 80 % of those pairs are beyond it and show the early
-// stop, and the rest need the full distance. Judged against the exact
+// separated cells' gaps (0.02…0.5), so about 85 % of those pairs are beyond
+// it and show the early stop, and the rest need the full distance. Judged against the exact
 // signed distance: a contact reported exactly when it is ≤ the margin
 // (pairs within 1e-6 of the margin not counted), and its distance's error.
 //   node bench/wasm.mjs --contact [--quick]   times the contact rows alone
