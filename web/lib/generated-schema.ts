@@ -235,6 +235,15 @@ export const DECODERS = {
     iterations: o[i + 12],
     status: BATCH_LAYOUTS.shapecast.status[o[i + 13]],
   }),
+  contact: (o: Float64Array, i: number) => ({
+    contact: o[i] !== 0,
+    distance: Number.isNaN(o[i + 1]) ? null : o[i + 1],
+    normal: Number.isNaN(o[i + 2]) ? null : [o[i + 2], o[i + 3], o[i + 4]],
+    pointA: Number.isNaN(o[i + 5]) ? null : [o[i + 5], o[i + 6], o[i + 7]],
+    pointB: Number.isNaN(o[i + 8]) ? null : [o[i + 8], o[i + 9], o[i + 10]],
+    iterations: o[i + 11],
+    status: BATCH_LAYOUTS.contact.status[o[i + 12]],
+  }),
 };
 
 /** A point or a vector: [x, y, z]. */

@@ -654,6 +654,7 @@ function prepare(m: WasmModule, q: BatchQuery, x0: unknown, x1: unknown, x2: unk
 
 const TRACE_OPTIONS: readonly string[] = ['trace'];
 const INTERSECT_OPTIONS: readonly string[] = ['trace', 'cache'];
+const CONTACT_OPTIONS: readonly string[] = ['margin'];
 
 const KIND_INDEX: Readonly<Record<BatchQuery, number>> = Object.fromEntries(KINDS.map((k, i) => [k, i])) as Record<BatchQuery, number>;
 
@@ -726,21 +727,23 @@ export interface ContactResult {
  *   if (c !== null && c.distance < 0) pushApart(c.normal, -c.distance);
  */
 export function contact(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: ContactOptions): ContactResult | null {
-  checkOptions(options, ['margin']);
   let margin: unknown;
-  try {
-    margin = options?.margin;
-  } catch (e) {
-    throw unreadable(e, 'options');
-  }
-  if (margin !== undefined && typeof margin !== 'number') {
-    throw new CollidoscopeError('invalid-argument', 'options.margin', `must be a number, got ${describe(margin)}`);
+  if (options !== undefined) {
+    checkOptions(options, CONTACT_OPTIONS);
+    try {
+      margin = options.margin;
+    } catch (e) {
+      throw unreadable(e, 'options');
+    }
+    if (margin !== undefined && typeof margin !== 'number') {
+      throw new CollidoscopeError('invalid-argument', 'options.margin', `must be a number, got ${describe(margin)}`);
+    }
   }
   const m = mod();
-  const [ha, hb] = prepare(m, 'contact', [a, poseA, b, poseB]);
+  prepare(m, 'contact', a, poseA, b, poseB);
   const s = scratchOf(m);
-  m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin ?? 0;
-  if (m._cds_query(KINDS.indexOf('contact'), ha, hb, s.input, 0, s.out) === 0) throw lastError(m);
+  m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin === undefined ? 0 : (margin as number);
+  if (m._cds_query(KIND_INDEX.contact, preparedA, preparedB, s.input, 0, s.out) === 0) throw lastError(m);
   return toContact(m.HEAPF64, s.out >> 3);
 }
 
