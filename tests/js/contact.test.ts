@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   batch, batchLayout, batchResult, box, capsule, cone, contact, ConvexShape, createBatch, cylinder, distance, ellipsoid,
-  init, penetration, point, polytope, sceneOf, segment, sphere, triangle,
+  init, penetration, point, polytope, sceneOf, segment, setTolerance, sphere, triangle,
   type ContactResult, type Vec3,
 } from '../../web/lib/index';
 import { seededRandom } from '../../web/viz/cloud';
@@ -68,6 +68,21 @@ describe('contact', () => {
     expect(seen.none).toBeGreaterThan(100);
     expect(seen.apart).toBeGreaterThan(100);
     expect(seen.overlapping).toBeGreaterThan(100);
+  });
+
+  it('follows setTolerance() as distance() and penetration() do', () => {
+    const rand = seededRandom(1708);
+    const shapes = everyShape(rand);
+    setTolerance(1e-4);
+    try {
+      for (let k = 0; k < 300; k++) {
+        const a = shapes[Math.floor(rand() * shapes.length)], b = shapes[Math.floor(rand() * shapes.length)];
+        const pa = randomPose(rand, 3), pb = randomPose(rand, 3);
+        expect(geometry(contact(a, pa, b, pb, { margin: 0.5 }))).toEqual(geometry(definition(a, pa, b, pb, 0.5)));
+      }
+    } finally {
+      setTolerance();
+    }
   });
 
   it('gives the signed distance, normal and points of two spheres computed by hand', () => {
