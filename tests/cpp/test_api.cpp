@@ -101,6 +101,8 @@ void randomExtra(ref::Rng& rng, Kind kind, double* extra) {
     const Vec3 a = rng.inCube(3), b = rng.inCube(3);
     const double v[6] = {a.x, a.y, a.z, b.x, b.y, b.z};
     std::memcpy(extra, v, sizeof v);
+  } else if (kind == Kind::Contact) {
+    extra[0] = rng.integer(0, 3) == 0 ? 0.0 : rng.uniform(0, 1.5);  // the margin
   }
 }
 
@@ -156,7 +158,9 @@ TEST(Api, HandlesAreCheckedAndNeverReusedForAnotherShape) {
 }
 
 // The API and runScene on the same shapes and poses: the same doubles, and the
-// trace's result too. 7 queries × 400 random pairs of every shape type.
+// trace's result too. 7 queries × 400 random pairs of every shape type
+// (contact has no scene form; test_contact.cpp checks it against distance
+// and penetration instead).
 TEST(Api, SingleQueriesGiveTheSceneResultsBitForBit) {
   ref::Rng rng(601);
   Fixture all(rng), withVertices(rng, true);
@@ -164,6 +168,7 @@ TEST(Api, SingleQueriesGiveTheSceneResultsBitForBit) {
   int compared = 0;
   for (int k = 0; k < kKinds; ++k) {
     const Kind kind = static_cast<Kind>(k);
+    if (kind == Kind::Contact) continue;
     Fixture& f = kind == Kind::Sat ? withVertices : all;
     const JsonValue& lay = *layout.find(api::kindName(kind));
     for (int trial = 0; trial < 400; ++trial) {
@@ -331,6 +336,9 @@ TEST(Api, BadArgumentsNameTheFieldAndWriteNothing) {
       {17, 0, Kind::Raycast, "ray.direction"},  // with direction (0,0,0)
       {20, -1, Kind::Raycast, "ray.maxT"},
       {15, -INFINITY, Kind::Shapecast, "motion[1]"},
+      {14, std::nan(""), Kind::Contact, "options.margin"},
+      {14, -1e-300, Kind::Contact, "options.margin"},
+      {14, INFINITY, Kind::Contact, "options.margin"},
   };
   for (const Case& c : cases) {
     double bad[api::kInputSize];
@@ -373,6 +381,31 @@ TEST(Api, BadArgumentsNameTheFieldAndWriteNothing) {
   EXPECT_EQ(err.code, "disposed");
   EXPECT_EQ(err.field, "shapes[1]");
   for (double v : batchOut) EXPECT_EQ(v, -7.0);
+
+  // Contact batches: a bad margin names the pair's entry; a missing extras array is refused.
+  reg.remove(a);
+  const int c = reg.add(Shape::sphere(1), &err), d = reg.add(Shape::box({1, 1, 1}), &err);
+  const int live[] = {c, d};
+  std::vector<double> margins(2 * api::kExtraSize, 0.0);
+  std::vector<double> contactOut(2 * api::kResultStride[static_cast<int>(Kind::Contact)], -7.0);
+  for (double bad : {std::nan(""), -0.5, -HUGE_VAL, HUGE_VAL}) {
+    margins[api::kExtraSize] = bad;
+    EXPECT_FALSE(reg.batch(Kind::Contact, live, 2, poses, pairs, 2, margins.data(), nullptr, contactOut.data(), &err));
+    EXPECT_EQ(err.code, "invalid-argument");
+    EXPECT_EQ(err.field, "options.margins[1]") << bad;
+  }
+  EXPECT_FALSE(reg.batch(Kind::Contact, live, 2, poses, pairs, 2, nullptr, nullptr, contactOut.data(), &err));
+  EXPECT_EQ(err.field, "options.margins");
+  for (double v : contactOut) EXPECT_EQ(v, -7.0);
+  margins[api::kExtraSize] = 0.25;
+  EXPECT_TRUE(reg.batch(Kind::Contact, live, 2, poses, pairs, 2, margins.data(), nullptr, contactOut.data(), &err))
+      << err.message;
+  // Contact has no scene form: scene() and trace() say so.
+  std::string json;
+  EXPECT_FALSE(reg.scene(Kind::Contact, c, d, in, &json, &err));
+  EXPECT_EQ(err.field, "query");
+  EXPECT_FALSE(reg.trace(Kind::Contact, c, d, in, &json, &err));
+  EXPECT_EQ(err.field, "query");
 }
 
 // Rotations are normalized exactly as the scene parser does: a pose with

@@ -8,6 +8,7 @@
 
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/closed_form.h"
+#include "collidoscope/contact.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/json.h"
@@ -26,7 +27,8 @@ constexpr int kSlotMask = (1 << kSlotBits) - 1;
 static_assert(kSlotMask == kMaxShapes, "Registry::hotOf masks handles with kMaxShapes");
 constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
 
-const char* const kKindNames[] = {"intersect", "distance", "penetration", "chungwang", "sat", "raycast", "shapecast"};
+const char* const kKindNames[] = {"intersect", "distance", "penetration", "chungwang",
+                                   "sat",       "raycast",  "shapecast",   "contact"};
 
 bool fail(SceneError* err, const char* code, const std::string& field, const std::string& message) {
   // Assigned member by member: the strings keep their buffers, so an error
@@ -87,7 +89,8 @@ bool checkMagnitudes(const double* in, int n, const Field& field, SceneError* er
   return true;
 }
 
-// The ray or motion of a raycast/shapecast query, checked as the scene parser does.
+// The ray or motion of a raycast/shapecast query, checked as the scene parser
+// does, or contact's margin (finite, ≥ 0).
 bool checkExtra(Kind kind, const double* extra, const Field& field, SceneError* err) {
   if (kind == Kind::Raycast) {
     if (!readFinite(extra, 7, field, err) || !checkMagnitudes(extra, 6, field, err)) return false;
@@ -96,8 +99,21 @@ bool checkExtra(Kind kind, const double* extra, const Field& field, SceneError* 
     if (extra[6] < 0) return fail(err, "invalid-argument", field + ".maxT", "must not be negative");
   } else if (kind == Kind::Shapecast) {
     if (!readFinite(extra, 6, field, err) || !checkMagnitudes(extra, 6, field, err)) return false;
+  } else if (kind == Kind::Contact) {
+    if (!readFinite(extra, 1, field, err)) {
+      err->field = field.str();  // one number: "margin", not "margin[0]"
+      return false;
+    }
+    if (extra[0] < 0) return fail(err, "invalid-argument", field.str(), "must not be negative");
   }
   return true;
+}
+
+// The field an extra is reported under, by kind.
+const char* extraName(Kind kind, bool batch) {
+  if (kind == Kind::Raycast) return batch ? "rays" : "ray";
+  if (kind == Kind::Contact) return batch ? "options.margins" : "options.margin";
+  return batch ? "motions" : "motion";
 }
 
 template <class Names>
@@ -148,6 +164,9 @@ std::string layoutJson() {
       case Kind::Sat:
         writeNames(w, "status", 5, [](int i) { return satStatusName(static_cast<SatStatus>(i)); });
         writeNames(w, "axisKind", 5, [](int i) { return satAxisKindName(static_cast<SatAxisKind>(i)); });
+        break;
+      case Kind::Contact:
+        writeNames(w, "status", 4, [](int i) { return epaStatusName(static_cast<EpaStatus>(i)); });
         break;
       default: writeNames(w, "status", 4, cast); break;
     }
@@ -331,12 +350,65 @@ void putResult(const PenetrationResult& r, double* out) {
   out[AT(k, "status")] = static_cast<double>(r.status);
 }
 
-bool closedKind(Kind kind) { return kind == Kind::Intersect || kind == Kind::Distance || kind == Kind::Penetration; }
+inline void putResult(const ContactResult& r, double* out) {
+  constexpr int k = static_cast<int>(Kind::Contact);
+  static_assert(AT(k, "distance") == 1 && AT(k, "pointB") == 8, "distance, normal, pointA, pointB in a row");
+  out[AT(k, "contact")] = r.contact;
+  if (r.contact) {
+    out[AT(k, "distance")] = r.distance;
+    put(out + AT(k, "normal"), r.normal);
+    put(out + AT(k, "pointA"), r.pointA);
+    put(out + AT(k, "pointB"), r.pointB);
+  } else {
+    for (int i = AT(k, "distance"); i < AT(k, "pointB") + 3; ++i) out[i] = kNaN;
+  }
+  out[AT(k, "iterations")] = r.iterations;
+  out[AT(k, "status")] = static_cast<double>(r.status);
+}
+
+bool closedKind(Kind kind) {
+  return kind == Kind::Intersect || kind == Kind::Distance || kind == Kind::Penetration || kind == Kind::Contact;
+}
+
+// The contact of a pair with a box core from its closed distance and
+// penetration, so that it is theirs bit for bit (as contact.h's is
+// distance()'s and penetration()'s): the distance and points when apart
+// (beyond the margin: no contact), with the penetration's normal; the
+// penetration's normal and points when they overlap. False when a form
+// declines (a tiny scene; two boxes whose cores are apart, which have no
+// closed distance): the general contact query answers.
+template <class CoreA, class CoreB>
+bool boxContact(const CoreA& a, const CoreB& b, double margin, ContactResult* out) {
+  DistanceResult d;
+  PenetrationResult p;
+  out->iterations = 0;
+  out->status = EpaStatus::Converged;
+  if (closedDistance(a, b, &d) && d.distance > 0) {
+    out->contact = d.distance <= margin;
+    if (!out->contact) return true;
+    if (!closedPenetration(a, b, &p)) return false;
+    out->distance = d.distance;
+    out->normal = p.normal;
+    out->pointA = d.pointA;
+    out->pointB = d.pointB;
+    return true;
+  }
+  if (!closedPenetration(a, b, &p) || !p.intersecting) return false;
+  out->contact = true;
+  out->distance = p.depth > 0 ? -p.depth : 0.0;
+  out->normal = p.normal;
+  out->pointA = p.pointA;
+  out->pointB = p.pointB;
+  out->status = p.status;
+  return true;
+}
 
 // A query of a closed kind on two cores (closed_form.h), written to out;
-// false (nothing written) when the general query must answer it.
+// false (nothing written) when the general query must answer it. extra:
+// the query's 7 extra doubles (contact's margin).
 template <class CoreA, class CoreB>
-bool answerClosed(Kind kind, const CoreA& a, const CoreB& b, DistanceResult* scratch, double* out) {
+bool answerClosed(Kind kind, const CoreA& a, const CoreB& b, const double* extra, DistanceResult* scratch,
+                  double* out) {
   switch (kind) {
     case Kind::Intersect: {
       IntersectResult r;
@@ -354,6 +426,16 @@ bool answerClosed(Kind kind, const CoreA& a, const CoreB& b, DistanceResult* scr
       putResult(r, out);
       return true;
     }
+    case Kind::Contact: {
+      ContactResult r;
+      if constexpr (std::is_same_v<CoreA, Core> && std::is_same_v<CoreB, Core>) {
+        if (!closedContact(a, b, extra[0], &r)) return false;
+      } else if (!boxContact(a, b, extra[0], &r)) {
+        return false;
+      }
+      putResult(r, out);
+      return true;
+    }
     default: return false;
   }
 }
@@ -362,14 +444,15 @@ bool answerClosed(Kind kind, const CoreA& a, const CoreB& b, DistanceResult* scr
 // the cores taken at the poses by `core(shape, pose)` and `box(shape, pose)`.
 template <class Pose, class MakeCore, class MakeBox>
 bool answerClosedPair(Kind kind, ClosedForm form, const Shape& a, const Pose& poseA, const Shape& b,
-                      const Pose& poseB, MakeCore&& core, MakeBox&& box, DistanceResult* scratch, double* out) {
+                      const Pose& poseB, MakeCore&& core, MakeBox&& box, const double* extra,
+                      DistanceResult* scratch, double* out) {
   switch (form) {
-    case ClosedForm::PointBox: return answerClosed(kind, core(a, poseA), box(b, poseB), scratch, out);
-    case ClosedForm::BoxPoint: return answerClosed(kind, box(a, poseA), core(b, poseB), scratch, out);
+    case ClosedForm::PointBox: return answerClosed(kind, core(a, poseA), box(b, poseB), extra, scratch, out);
+    case ClosedForm::BoxPoint: return answerClosed(kind, box(a, poseA), core(b, poseB), extra, scratch, out);
     case ClosedForm::BoxBox:
-      return kind != Kind::Distance && answerClosed(kind, box(a, poseA), box(b, poseB), scratch, out);
+      return kind != Kind::Distance && answerClosed(kind, box(a, poseA), box(b, poseB), extra, scratch, out);
     case ClosedForm::None: return false;
-    default: return answerClosed(kind, core(a, poseA), core(b, poseB), scratch, out);
+    default: return answerClosed(kind, core(a, poseA), core(b, poseB), extra, scratch, out);
   }
 }
 
@@ -387,7 +470,7 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
         answerClosedPair(
             kind, form, a.shape, poseA, b->shape, poseB,
             [](const Shape& s, const Transform& p) { return coreOf(s, p); },
-            [](const Shape& s, const Transform& p) { return boxCoreOf(s, p); }, &distance_, out))
+            [](const Shape& s, const Transform& p) { return boxCoreOf(s, p); }, extra, &distance_, out))
       return true;
   }
   a.shape.pose = poseA;
@@ -423,6 +506,9 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
     case Kind::Penetration:
       putResult(penetration(pa, PosedShape(*shapeB), gjk_, epa_), out);
+      return true;
+    case Kind::Contact:
+      putResult(contact(pa, PosedShape(*shapeB), extra[0], gjk_, epa_), out);
       return true;
     case Kind::ChungWang: {
       const ChungWangResult r = chungWangIntersect(pa, PosedShape(*shapeB));
@@ -509,7 +595,7 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
   if (pair && (b = entry(handleB, "b", -1, err)) == nullptr) return false;
   if (!checkPose(in, pair ? "poseA" : "pose", -1, err)) return false;
   if (pair && !checkPose(in + kPoseSize, "poseB", -1, err)) return false;
-  if (!checkExtra(kind, in + 2 * kPoseSize, Field{kind == Kind::Raycast ? "ray" : "motion"}, err)) return false;
+  if (!checkExtra(kind, in + 2 * kPoseSize, Field{extraName(kind, false)}, err)) return false;
   if (kind == Kind::Sat) {
     if (!checkSatShape(a->shape, "a.type", err) || !checkSatShape(b->shape, "b.type", err)) return false;
   }
@@ -517,7 +603,8 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
     const Hot& ha = hotOf(handleA);
     const Hot& hb = hotOf(handleB);
     if (coreForm(closedFormOf(ha.kind, hb.kind)) &&
-        answerClosed(kind, batchCore(ha.core, in), batchCore(hb.core, in + kPoseSize), &distance_, out))
+        answerClosed(kind, batchCore(ha.core, in), batchCore(hb.core, in + kPoseSize), in + 2 * kPoseSize,
+                     &distance_, out))
       return true;
   }
   const Transform poseA = checkedPose(in);
@@ -526,6 +613,9 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
 }
 
 bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err) {
+  if (kind == Kind::Contact)
+    return fail(err, "invalid-argument", "query",
+                "contact has no scene form: trace or replay the pair with \"distance\" or \"penetration\"");
   const bool pair = kind != Kind::Raycast;
   const Entry* a = entry(handleA, pair ? "a" : "shape", -1, err);
   if (a == nullptr) return false;
@@ -535,7 +625,7 @@ bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in,
   if (!readPose(in, pair ? "poseA" : "pose", -1, &poseA, err)) return false;
   if (pair && !readPose(in + kPoseSize, "poseB", -1, &poseB, err)) return false;
   const double* extra = in + 2 * kPoseSize;
-  if (!checkExtra(kind, extra, Field{kind == Kind::Raycast ? "ray" : "motion"}, err)) return false;
+  if (!checkExtra(kind, extra, Field{extraName(kind, false)}, err)) return false;
   scene->shapes.assign(1, a->shape);
   scene->shapes[0].pose = poseA;
   if (pair) {
@@ -585,6 +675,9 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
   if (n < 0 || n > kMaxBatch)
     return fail(err, "invalid-argument", "pairs", "must hold at most " + std::to_string(kMaxBatch) + " queries");
   const int perQuery = kind == Kind::Raycast ? 1 : 2;
+  const bool hasExtras = kind == Kind::Raycast || kind == Kind::Shapecast || kind == Kind::Contact;
+  if (hasExtras && extras == nullptr && n > 0)
+    return fail(err, "invalid-argument", extraName(kind, true), "is missing (7 numbers per query)");
   // Check everything first: a batch either answers every query or none
   // (but a sat pair whose shapes are too large for SAT stops it there).
   for (int i = 0; i < nShapes; ++i) {
@@ -601,8 +694,11 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
       if (kind == Kind::Sat && !hasPolytopalCore(slotOf(handles[idx]).shape))
         return checkSatShape(slotOf(handles[idx]).shape, Field{"shapes", idx} + ".type", err);
     }
-    if ((kind == Kind::Raycast || kind == Kind::Shapecast) &&
-        !checkExtra(kind, extras + kExtraSize * q, Field{kind == Kind::Raycast ? "rays" : "motions", q}, err))
+    // A contact's margin in one comparison (finite and ≥ 0); checkExtra names the problem.
+    const bool plainMargin = kind == Kind::Contact && extras[kExtraSize * q] >= 0 &&
+                             extras[kExtraSize * q] <= std::numeric_limits<double>::max();
+    if (hasExtras && !plainMargin &&
+        !checkExtra(kind, extras + kExtraSize * q, Field{extraName(kind, true), q}, err))
       return false;
   }
   const int stride = kResultStride[static_cast<int>(kind)];
@@ -639,11 +735,12 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     const std::uint32_t ia = pairs[perQuery * q];
     const std::uint32_t ib = perQuery == 2 ? pairs[perQuery * q + 1] : ia;
     double* answer = out + stride * q;
+    const double* extra = extras != nullptr ? extras + kExtraSize * q : nullptr;
     if (closed) {
       const Hot& ha = hotOf(handles[ia]);
       const Hot& hb = hotOf(handles[ib]);
       if (coreForm(closedFormOf(ha.kind, hb.kind)) &&
-          answerClosed(kind, coreAt(ha.core, ia, &pointA), coreAt(hb.core, ib, &pointB), &distance_, answer))
+          answerClosed(kind, coreAt(ha.core, ia, &pointA), coreAt(hb.core, ib, &pointB), extra, &distance_, answer))
         continue;
     }
     Entry& a = slotOf(handles[ia]);
@@ -655,13 +752,12 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
               kind, form, a.shape, ia, b->shape, ib,
               [&](const Shape&, std::uint32_t i) { return batchCore(hotOf(handles[i]).core, poses + kPoseSize * i); },
               [&](const Shape& s, std::uint32_t i) { return boxCoreOf(s, checkedPose(poses + kPoseSize * i)); },
-              &distance_, answer))
+              extra, &distance_, answer))
         continue;
     }
     const Transform poseA = checkedPose(poses + kPoseSize * ia);
     const Transform poseB = perQuery == 2 ? checkedPose(poses + kPoseSize * ib) : poseA;
     double* cache = kind == Kind::Intersect && caches != nullptr ? caches + kCacheSize * q : nullptr;
-    const double* extra = extras != nullptr ? extras + kExtraSize * q : nullptr;
     if (!run(kind, a, poseA, b, poseB, extra, cache, answer, err)) {
       err->field = Field{"pairs", perQuery * q}.str();
       return false;

@@ -232,12 +232,9 @@ bool closedDistance(const Core& a, const Core& b, DistanceResult* out, ClosedFor
   return true;
 }
 
-bool closedPenetration(const Core& a, const Core& b, PenetrationResult* out, ClosedFormFrame* frame, bool planar) {
-  Cores c;
-  if (!closest(a, b, &c)) return false;
-  if (planar && c.f.coreDistance <= c.f.touching && crossing(c.dA, c.dB)) return false;
+// The penetration of a pair from its closest core points.
+static void penetrationOf(const Cores& c, PenetrationResult* out) {
   const ClosedFormFrame& f = c.f;
-  if (frame != nullptr) *frame = f;
   out->iterations = 0;
   out->status = EpaStatus::Converged;
   const double radius = f.radiusA + f.radiusB;
@@ -250,7 +247,7 @@ bool closedPenetration(const Core& a, const Core& b, PenetrationResult* out, Clo
     out->pointA = p + out->normal * f.radiusA;
     out->pointB = p - out->normal * f.radiusB;
     if (!(radius > 0)) out->status = EpaStatus::Touching;
-    return true;
+    return;
   }
   const Vec3 n = (f.coreB - f.coreA) * (1 / f.coreDistance);
   out->normal = n;
@@ -268,6 +265,45 @@ bool closedPenetration(const Core& a, const Core& b, PenetrationResult* out, Clo
     out->depth = 0;
     out->pointB = f.coreB - n * f.radiusB;
   }
+}
+
+bool closedPenetration(const Core& a, const Core& b, PenetrationResult* out, ClosedFormFrame* frame, bool planar) {
+  Cores c;
+  if (!closest(a, b, &c)) return false;
+  if (planar && c.f.coreDistance <= c.f.touching && crossing(c.dA, c.dB)) return false;
+  if (frame != nullptr) *frame = c.f;
+  penetrationOf(c, out);
+  return true;
+}
+
+bool closedContact(const Core& a, const Core& b, double margin, ContactResult* out) {
+  Cores c;
+  if (!closest(a, b, &c)) return false;
+  const ClosedFormFrame& f = c.f;
+  out->iterations = 0;
+  out->status = EpaStatus::Converged;
+  out->contact = false;
+  // Apart as closedDistance decides it: cores neither touching nor within
+  // the radii. Its distance and points, and closedPenetration's normal.
+  if (!(f.coreDistance <= f.touching) && f.coreDistance > f.radiusA + f.radiusB) {
+    const double distance = f.coreDistance - (f.radiusA + f.radiusB);
+    if (!(distance <= margin)) return true;  // the other fields are not read
+    const Vec3 n = (f.coreB - f.coreA) * (1 / f.coreDistance);
+    out->contact = true;
+    out->distance = distance;
+    out->normal = n;
+    out->pointA = f.coreA + n * f.radiusA;
+    out->pointB = f.coreB - n * f.radiusB;
+    return true;
+  }
+  PenetrationResult p;
+  penetrationOf(c, &p);
+  out->contact = true;
+  out->distance = p.depth > 0 ? -p.depth : 0.0;
+  out->normal = p.normal;
+  out->pointA = p.pointA;
+  out->pointB = p.pointB;
+  out->status = p.status;
   return true;
 }
 

@@ -163,6 +163,19 @@ export const BATCH_LAYOUTS = {
       { name: 'status', kind: 'status', offset: 13 },
     ],
   },
+  contact: {
+    fields: ['contact', 'distance', 'normal.x', 'normal.y', 'normal.z', 'pointA.x', 'pointA.y', 'pointA.z', 'pointB.x', 'pointB.y', 'pointB.z', 'iterations', 'status'],
+    status: ['converged', 'touching', 'max-iterations', 'degenerate'],
+    decode: [
+      { name: 'contact', kind: 'bool', offset: 0 },
+      { name: 'distance', kind: 'numberOrNull', offset: 1 },
+      { name: 'normal', kind: 'vectorOrNull', offset: 2 },
+      { name: 'pointA', kind: 'vectorOrNull', offset: 5 },
+      { name: 'pointB', kind: 'vectorOrNull', offset: 8 },
+      { name: 'iterations', kind: 'count', offset: 11 },
+      { name: 'status', kind: 'status', offset: 12 },
+    ],
+  },
 } as const;
 
 /** Each query's result object from its doubles at o[i…], field by field as `BATCH_LAYOUTS[query].decode`. */
@@ -221,6 +234,15 @@ export const DECODERS = {
     initiallyOverlapping: o[i + 11] !== 0,
     iterations: o[i + 12],
     status: BATCH_LAYOUTS.shapecast.status[o[i + 13]],
+  }),
+  contact: (o: Float64Array, i: number) => ({
+    contact: o[i] !== 0,
+    distance: Number.isNaN(o[i + 1]) ? null : o[i + 1],
+    normal: Number.isNaN(o[i + 2]) ? null : [o[i + 2], o[i + 3], o[i + 4]],
+    pointA: Number.isNaN(o[i + 5]) ? null : [o[i + 5], o[i + 6], o[i + 7]],
+    pointB: Number.isNaN(o[i + 8]) ? null : [o[i + 8], o[i + 9], o[i + 10]],
+    iterations: o[i + 11],
+    status: BATCH_LAYOUTS.contact.status[o[i + 12]],
   }),
 };
 

@@ -18,6 +18,7 @@ import { withText, type RawTrace } from './captions';
 import { DECODERS } from './generated-schema';
 import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
+import type { EpaStatus } from './generated-schema';
 import type {
   ChungWangResult, ChungWangTrace, ClosedFormTraceOf, DistanceResult, EpaTrace, GjkTrace, IntersectResult, PenetrationResult,
   PointArray, Quat, RaycastResult, RaycastTrace, SatResult, SatTrace, Scene, Shape, ShapecastResult, ShapecastTrace,
@@ -29,7 +30,7 @@ import type {
 const POSE = 7;
 /** Most points of a polytope or point cloud (kMaxPolytopePoints in shapes.h). */
 const MAX_POINTS = 1_000_000;
-const INPUT = 21; // [poseA 7][poseB 7][ray or motion 7]
+const INPUT = 21; // [poseA 7][poseB 7][ray, motion or contact's margin: 7]
 const CACHE = 4;
 const MAX_STRIDE = 14;
 
@@ -480,10 +481,11 @@ export function poseNumbers(pose: PoseLike | undefined, field = 'pose'): Float64
 
 // ------------------------------------------------------------------ layouts
 
-/** The queries of the object API and of batch(). */
+/** The queries of the object API and of batch() (contact has no scene form: no trace, no sceneOf). */
 export type PairQuery = 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'shapecast';
-export type BatchQuery = PairQuery | 'raycast';
-const KINDS: readonly BatchQuery[] = ['intersect', 'distance', 'penetration', 'chungwang', 'sat', 'raycast', 'shapecast'];
+export type BatchQuery = PairQuery | 'raycast' | 'contact';
+// In the C++ api::Kind order.
+const KINDS: readonly BatchQuery[] = ['intersect', 'distance', 'penetration', 'chungwang', 'sat', 'raycast', 'shapecast', 'contact'];
 
 interface Layout {
   fields: string[];
@@ -516,6 +518,13 @@ function kindOf(query: unknown, field: string): BatchQuery {
 }
 
 const vec = (o: Float64Array, i: number): Vec3 => [o[i], o[i + 1], o[i + 2]];
+
+/** contact()'s result from its doubles at o[i…]: null when the `contact` flag is 0. */
+function toContact(o: Float64Array, i: number): ContactResult | null {
+  if (o[i] === 0) return null;
+  const { contact: _flag, ...r } = toResult('contact', o, i) as ContactResult & { contact: boolean };
+  return r;
+}
 
 /**
  * One result object from its doubles at o[i…] (the same object run() gives for the same scene), field by field
@@ -645,6 +654,7 @@ function prepare(m: WasmModule, q: BatchQuery, x0: unknown, x1: unknown, x2: unk
 
 const TRACE_OPTIONS: readonly string[] = ['trace'];
 const INTERSECT_OPTIONS: readonly string[] = ['trace', 'cache'];
+const CONTACT_OPTIONS: readonly string[] = ['margin'];
 
 const KIND_INDEX: Readonly<Record<BatchQuery, number>> = Object.fromEntries(KINDS.map((k, i) => [k, i])) as Record<BatchQuery, number>;
 
@@ -676,6 +686,65 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   if (m._cds_query(KIND_INDEX[q], a, b, s.input, c ? s.cache : 0, s.out) === 0) throw lastError(m);
   if (c) c.data.set(m.HEAPF64.subarray(s.cache >> 3, (s.cache >> 3) + CACHE));
   return toResult(q, m.HEAPF64, s.out >> 3);
+}
+
+/** Options of contact(). */
+export interface ContactOptions {
+  /**
+   * Report a contact when the shapes are at most this far apart (finite, ≥ 0; default 0: only touching or
+   * overlapping shapes). Pairs farther apart return null, and cost little: GJK stops as soon as one step proves
+   * the gap larger than the margin (rapier's prediction distance works the same way).
+   */
+  margin?: number;
+}
+
+/**
+ * contact()'s answer for a pair within the margin. The same numbers as distance() and penetration() on the
+ * pair: apart, distance()'s distance and points and penetration()'s normal; overlapping, penetration()'s
+ * normal and points with distance = −depth.
+ */
+export interface ContactResult {
+  /** Signed: the gap (> 0) when apart, −depth when overlapping, 0 when touching. */
+  distance: number;
+  /** Unit, from A to B: moving B along it separates the shapes (or widens their gap). */
+  normal: Vec3;
+  /** On A. */
+  pointA: Vec3;
+  /** On B; pointB − pointA = distance·normal. */
+  pointB: Vec3;
+  /** GJK's steps, plus EPA's when the shapes overlap (0 for the closed forms). */
+  iterations: number;
+  /** 'converged' when certified within the default accuracy; else the query's best estimate. */
+  status: EpaStatus;
+}
+
+/**
+ * A contact for games: null when A and B are farther apart than `options.margin` (default 0), else one contact
+ * with a signed distance (negative when they overlap), the normal from A to B and a point on each. Separated
+ * pairs beyond the margin stop early, without closest points; penetration() keeps its meaning.
+ *
+ *   const c = contact(a, poseA, b, poseB, { margin: 0.1 });
+ *   if (c !== null && c.distance < 0) pushApart(c.normal, -c.distance);
+ */
+export function contact(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: ContactOptions): ContactResult | null {
+  let margin: unknown;
+  if (options !== undefined) {
+    checkOptions(options, CONTACT_OPTIONS);
+    try {
+      margin = options.margin;
+    } catch (e) {
+      throw unreadable(e, 'options');
+    }
+    if (margin !== undefined && typeof margin !== 'number') {
+      throw new CollidoscopeError('invalid-argument', 'options.margin', `must be a number, got ${describe(margin)}`);
+    }
+  }
+  const m = mod();
+  prepare(m, 'contact', a, poseA, b, poseB);
+  const s = scratchOf(m);
+  m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin === undefined ? 0 : (margin as number);
+  if (m._cds_query(KIND_INDEX.contact, preparedA, preparedB, s.input, 0, s.out) === 0) throw lastError(m);
+  return toContact(m.HEAPF64, s.out >> 3);
 }
 
 /** A pair query: the result, or with `{ trace: true }` the trace. */
@@ -747,6 +816,10 @@ export interface BatchOptions {
   rays?: Float64Array | Float32Array | ArrayLike<number>;
   /** shapecast: 6 numbers per pair (translationA, translationB). */
   motions?: Float64Array | Float32Array | ArrayLike<number>;
+  /** contact: one margin for every pair (default 0). */
+  margin?: number;
+  /** contact: one margin per pair (instead of `margin`). */
+  margins?: Float64Array | Float32Array | ArrayLike<number>;
   /** intersect: 4 numbers per pair, read and updated (zeros to start): each pair's warm start. */
   caches?: Float64Array;
   /** Where to write the results (stride · pairs numbers); a new array when left out. */
@@ -817,10 +890,39 @@ function writeHandles(heap32: Int32Array, at: number, shapes: readonly ConvexSha
 }
 
 /**
+ * contact's margins in a batch: one for all pairs (options.margin, default 0) or one per pair
+ * (options.margins); null for the other queries, which must not be given either.
+ */
+function contactMargins(q: BatchQuery, opt: BatchOptions, n: number): { all: number; per: ArrayLike<number> | null } | null {
+  if (q !== 'contact') {
+    if (opt.margin !== undefined || opt.margins !== undefined) {
+      throw new CollidoscopeError('invalid-argument', opt.margin !== undefined ? 'options.margin' : 'options.margins', `is only used by contact, not ${q}`);
+    }
+    return null;
+  }
+  if (opt.margin !== undefined && opt.margins !== undefined) {
+    throw new CollidoscopeError('invalid-argument', 'options.margins', 'give one margin for all pairs (margin) or one per pair (margins), not both');
+  }
+  if (opt.margins !== undefined) {
+    const length = typedLength(opt.margins, 'options.margins');
+    if (length !== n) throw new CollidoscopeError('invalid-argument', 'options.margins', `must hold 1 number per pair (${n}), got ${length}`);
+    return { all: 0, per: opt.margins };
+  }
+  const all = opt.margin ?? 0;
+  if (typeof all !== 'number') throw new CollidoscopeError('invalid-argument', 'options.margin', `must be a number, got ${describe(all)}`);
+  // Checked here, not per pair in C++: the error names the option that was given.
+  if (!Number.isFinite(all)) throw new CollidoscopeError('invalid-argument', 'options.margin', `must be a finite number, got ${all}`);
+  if (all < 0) throw new CollidoscopeError('invalid-argument', 'options.margin', 'must not be negative');
+  return { all, per: null };
+}
+
+/**
  * Answers many queries in one call, without crossing into wasm once per pair. `shapes` lists the shapes,
  * `poses` holds 7 numbers per shape ([x, y, z, qx, qy, qz, qw]; Float64Array or Float32Array), and `pairs` 2
  * shape indices per query (raycast: 1, with `options.rays`). Returns batchLayout(query).stride numbers per
  * query; each query's numbers are bit for bit what the single query (intersect(), distance(), …) returns.
+ * contact takes `options.margin` (all pairs) or `options.margins` (one per pair); a pair beyond its margin
+ * has `contact` 0 and NaN in the other fields (batchResult() turns it into null, as contact() returns).
  *
  *   const out = batch('distance', shapes, poses, new Uint32Array([0, 1, 0, 2]));
  *   const { stride } = batchLayout('distance');
@@ -829,10 +931,10 @@ function writeHandles(heap32: Int32Array, at: number, shapes: readonly ConvexSha
 export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: Float64Array | Float32Array | ArrayLike<number>, pairs: Uint32Array | ArrayLike<number>, options: BatchOptions = {}): Float64Array {
   const q = kindOf(query, 'query');
   const m = mod();
-  checkOptions(options, ['rays', 'motions', 'caches', 'out']);
+  checkOptions(options, ['rays', 'motions', 'margin', 'margins', 'caches', 'out']);
   let opt: BatchOptions;
   try {
-    opt = { rays: options.rays, motions: options.motions, caches: options.caches, out: options.out };
+    opt = { rays: options.rays, motions: options.motions, margin: options.margin, margins: options.margins, caches: options.caches, out: options.out };
   } catch (e) {
     throw unreadable(e, 'options');
   }
@@ -864,6 +966,7 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   } else if (opt.rays !== undefined || opt.motions !== undefined) {
     throw new CollidoscopeError('invalid-argument', opt.rays !== undefined ? 'options.rays' : 'options.motions', `is not used by ${q}`);
   }
+  const margins = contactMargins(q, opt, n);
   const caches = opt.caches;
   if (caches !== undefined) {
     if (q !== 'intersect') throw new CollidoscopeError('invalid-argument', 'options.caches', `is only used by intersect, not ${q}`);
@@ -879,7 +982,7 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   // One arena: doubles first (8-byte aligned), then the 4-byte handles and indices.
   const dPoses = 0;
   const dExtras = dPoses + POSE * nShapes;
-  const dCaches = dExtras + (extras ? 7 * n : 0);
+  const dCaches = dExtras + (extras || margins ? 7 * n : 0);
   const dOut = dCaches + (caches ? CACHE * n : 0);
   const doubles = dOut + stride * n;
   const base = arenaOf(m, 8 * doubles + 4 * (nShapes + nIndices));
@@ -901,6 +1004,17 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
       } catch (e) {
         throw unreadable(e, 'options.motions');
       }
+    }
+  }
+  if (margins) {
+    // One margin per pair into the first of its 7 extras (the rest unused).
+    const per = margins.per;
+    try {
+      if (per === null) for (let i = 0; i < n; i++) f64[at + dExtras + 7 * i] = margins.all;
+      else if (ArrayBuffer.isView(per)) for (let i = 0; i < n; i++) f64[at + dExtras + 7 * i] = per[i];
+      else for (let i = 0; i < n; i++) f64[at + dExtras + 7 * i] = num(per[i], `options.margins[${i}]`);
+    } catch (e) {
+      throw unreadable(e, 'options.margins');
     }
   }
   if (caches) f64.set(caches, at + dCaches);
@@ -929,7 +1043,7 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   }
   const ok = m._cds_batch(
     KINDS.indexOf(q), iHandles << 2, nShapes, base + 8 * dPoses, iPairs << 2, n,
-    extras ? base + 8 * dExtras : 0, caches ? base + 8 * dCaches : 0, base + 8 * dOut,
+    extras || margins ? base + 8 * dExtras : 0, caches ? base + 8 * dCaches : 0, base + 8 * dOut,
   );
   if (ok === 0) throw lastError(m);
   const heap = m.HEAPF64;
@@ -947,6 +1061,7 @@ interface BatchViews {
   pairs: Uint32Array;
   extras: Float64Array | null;
   motions: Float64Array | null;
+  margins: Float64Array | null;
   caches: Float64Array | null;
   out: Float64Array;
   handles: Int32Array;
@@ -983,7 +1098,7 @@ export class BatchBuffers {
   #ptr: number;
   #buffer: ArrayBufferLike | null = null;
   #views: BatchViews | null = null;
-  readonly #layout: { wide: number; narrow: number; extras: number; motions: number; caches: number; out: number; handles: number; pairs: number; bytes: number };
+  readonly #layout: { wide: number; narrow: number; extras: number; motions: number; margins: number; caches: number; out: number; handles: number; pairs: number; bytes: number };
   readonly #hasCaches: boolean;
 
   /** @internal Use createBatch(). */
@@ -996,19 +1111,20 @@ export class BatchBuffers {
     this.#hasCaches = caches;
     const n = handles.length;
     const per = query === 'raycast' ? 1 : 2;
-    const extra = query === 'raycast' || query === 'shapecast';
+    const extra = query === 'raycast' || query === 'shapecast' || query === 'contact';
     // Doubles first (8-byte aligned), then the 4-byte narrow poses, handles and indices.
     const wide = 0;
     const extras = wide + POSE * n;
     const motions = extras + (extra ? 7 * capacity : 0);
-    const cachesAt = motions + (query === 'shapecast' ? 6 * capacity : 0);
+    const margins = motions + (query === 'shapecast' ? 6 * capacity : 0);
+    const cachesAt = margins + (query === 'contact' ? capacity : 0);
     const out = cachesAt + (caches ? CACHE * capacity : 0);
     const doubles = out + stride * capacity;
     const narrow = 2 * doubles; // in 4-byte units
     const handlesAt = narrow + (precision === 'f32' ? POSE * n : 0);
     const pairs = handlesAt + n;
     const bytes = 4 * (pairs + per * capacity);
-    this.#layout = { wide, narrow, extras, motions, caches: cachesAt, out, handles: handlesAt, pairs, bytes };
+    this.#layout = { wide, narrow, extras, motions, margins, caches: cachesAt, out, handles: handlesAt, pairs, bytes };
     const m = mod();
     this.#ptr = m._malloc(bytes);
     if (this.#ptr === 0) throw new CollidoscopeError('invalid-argument', 'options.capacity', `the batch needs ${bytes} bytes of wasm memory, more than is available`);
@@ -1026,12 +1142,13 @@ export class BatchBuffers {
       const L = this.#layout, p = this.#ptr, n = this.shapeCount, cap = this.capacity;
       const d = (at: number, len: number) => new Float64Array(buffer, p + 8 * at, len);
       const wide = d(L.wide, POSE * n);
-      const extra = this.query === 'raycast' || this.query === 'shapecast';
+      const extra = this.query === 'raycast' || this.query === 'shapecast' || this.query === 'contact';
       this.#views = {
         wide,
         poses: this.precision === 'f32' ? new Float32Array(buffer, p + 4 * L.narrow, POSE * n) : wide,
         extras: extra ? d(L.extras, 7 * cap) : null,
         motions: this.query === 'shapecast' ? d(L.motions, 6 * cap) : null,
+        margins: this.query === 'contact' ? d(L.margins, cap) : null,
         caches: this.#hasCaches ? d(L.caches, CACHE * cap) : null,
         out: d(L.out, this.stride * cap),
         handles: new Int32Array(buffer, p + 4 * L.handles, n),
@@ -1057,6 +1174,12 @@ export class BatchBuffers {
     const v = this.#current();
     if (v.motions === null) throw new CollidoscopeError('invalid-argument', 'motions', `only shapecast batches have motions, not ${this.query}`);
     return v.motions;
+  }
+  /** contact: 1 number per pair, its margin (0 to start). */
+  get margins(): Float64Array {
+    const v = this.#current();
+    if (v.margins === null) throw new CollidoscopeError('invalid-argument', 'margins', `only contact batches have margins, not ${this.query}`);
+    return v.margins;
   }
   /** intersect with { caches: true }: 4 numbers per pair, kept between runs. */
   get caches(): Float64Array {
@@ -1085,6 +1208,7 @@ export class BatchBuffers {
         v.extras[7 * i + 6] = 0;
       }
     }
+    if (v.margins !== null && v.extras !== null) for (let i = 0; i < count; i++) v.extras[7 * i] = v.margins[i];
     const L = this.#layout, p = this.#ptr;
     const ok = m._cds_batch(
       KINDS.indexOf(this.query), p + 4 * L.handles, this.shapeCount, p + 8 * L.wide, p + 4 * L.pairs, count,
@@ -1154,6 +1278,7 @@ export function batchResult(query: 'chungwang', out: Float64Array, i: number): C
 export function batchResult(query: 'sat', out: Float64Array, i: number): SatResult;
 export function batchResult(query: 'raycast', out: Float64Array, i: number): RaycastResult;
 export function batchResult(query: 'shapecast', out: Float64Array, i: number): ShapecastResult;
+export function batchResult(query: 'contact', out: Float64Array, i: number): ContactResult | null;
 export function batchResult(query: BatchQuery, out: Float64Array, i: number): unknown {
   const q = kindOf(query, 'query');
   const m = mod();
@@ -1162,7 +1287,7 @@ export function batchResult(query: BatchQuery, out: Float64Array, i: number): un
   if (!Number.isInteger(i) || i < 0 || stride * (i + 1) > out.length) {
     throw new CollidoscopeError('invalid-argument', 'i', `must be a query index from 0 to ${Math.floor(out.length / stride) - 1}, got ${i}`);
   }
-  return toResult(q, out, stride * i);
+  return q === 'contact' ? toContact(out, stride * i) : toResult(q, out, stride * i);
 }
 
 // ------------------------------------------------------------------ diagnostics

@@ -14,8 +14,8 @@
 //          when already unit to rounding), so a query and the scene built
 //          from the same shapes and poses give the same bits.
 //   single query input  [poseA 7][poseB 7][extra 7]; extra is the ray
-//          (origin 3, direction 3, maxT) or the motion (translationA 3,
-//          translationB 3, unused).
+//          (origin 3, direction 3, maxT), the motion (translationA 3,
+//          translationB 3, unused) or contact's margin (then 6 unused).
 //   results: kResultStride[kind] doubles per query, fields as in
 //          batch_layout.h; booleans are 0/1, enums their index in
 //          statusNames(), a null vector (a raycast miss, say) is NaN.
@@ -45,7 +45,7 @@ struct SatHull;
 
 namespace api {
 
-enum class Kind { Intersect = 0, Distance, Penetration, ChungWang, Sat, Raycast, Shapecast, Count };
+enum class Kind { Intersect = 0, Distance, Penetration, ChungWang, Sat, Raycast, Shapecast, Contact, Count };
 
 constexpr int kPoseSize = 7;
 constexpr int kExtraSize = 7;
@@ -55,7 +55,7 @@ constexpr int kCacheSize = 4;
 // Doubles per result, by Kind (batch_layout.h).
 constexpr int kResultStride[] = {strideOf(kResultLayouts[0]), strideOf(kResultLayouts[1]), strideOf(kResultLayouts[2]),
                                  strideOf(kResultLayouts[3]), strideOf(kResultLayouts[4]), strideOf(kResultLayouts[5]),
-                                 strideOf(kResultLayouts[6])};
+                                 strideOf(kResultLayouts[6]), strideOf(kResultLayouts[7])};
 static_assert(sizeof kResultLayouts / sizeof kResultLayouts[0] == static_cast<int>(Kind::Count));
 constexpr int kMaxResultStride = 14;
 static_assert(kResultStride[static_cast<int>(Kind::Shapecast)] == kMaxResultStride, "the largest result");
@@ -111,6 +111,7 @@ class Registry {
   bool query(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err);
 
   // The same query with a recording trace, as the scene format's trace JSON.
+  // Contact has no scene form (yet): trace() and scene() refuse it.
   bool trace(Kind kind, int handleA, int handleB, const double* in, std::string* json, SceneError* err);
 
   // The scene (format version 1) of a query: the shapes with their poses, the
@@ -118,8 +119,8 @@ class Registry {
   bool scene(Kind kind, int handleA, int handleB, const double* in, std::string* json, SceneError* err);
 
   // N queries. handles[nShapes], poses[7·nShapes]; pairs: 2 shape indices
-  // per query (raycast: 1); extras: 7 per query (raycast, shapecast; else
-  // null); caches: kCacheSize per query (intersect; may be null); out:
+  // per query (raycast: 1); extras: 7 per query (raycast, shapecast,
+  // contact; else null); caches: kCacheSize per query (intersect; may be null); out:
   // kResultStride[kind] per query. Every pose and index is checked before
   // anything runs, so on an error nothing was written (except when a sat
   // pair's shapes are too large for SAT: the batch stops at that pair).

@@ -53,6 +53,12 @@ inline constexpr ResultField kShapecastResult[] = {{"hit", F::Bool},
                                                    {"iterations", F::Count},
                                                    {"status", F::Status}};
 
+// contact: NaN for null when `contact` is 0 (apart by more than the margin).
+inline constexpr ResultField kContactResult[] = {{"contact", F::Bool},           {"distance", F::NumberOrNull},
+                                                 {"normal", F::VectorOrNull},    {"pointA", F::VectorOrNull},
+                                                 {"pointB", F::VectorOrNull},    {"iterations", F::Count},
+                                                 {"status", F::Status}};
+
 struct ResultLayout {
   const char* query;
   const ResultField* fields;
@@ -68,7 +74,7 @@ constexpr ResultLayout layout(const char* query, const ResultField (&fields)[N])
 inline constexpr ResultLayout kResultLayouts[] = {
     layout("intersect", kIntersectResult), layout("distance", kDistanceResult),
     layout("penetration", kPenetrationResult), layout("chungwang", kChungWangResult), layout("sat", kSatResult),
-    layout("raycast", kRaycastResult), layout("shapecast", kShapecastResult),
+    layout("raycast", kRaycastResult), layout("shapecast", kShapecastResult), layout("contact", kContactResult),
 };
 
 // Doubles of one result.

@@ -54,6 +54,7 @@
 // points of A's edge most extreme along n and B's edge most extreme along −n.
 #pragma once
 
+#include "collidoscope/contact.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/sat.h"
@@ -143,6 +144,10 @@ bool closedIntersect(const Core& a, const Core& b, IntersectResult* out, ClosedF
 bool closedDistance(const Core& a, const Core& b, DistanceResult* out, ClosedFormFrame* frame = nullptr);
 bool closedPenetration(const Core& a, const Core& b, PenetrationResult* out, ClosedFormFrame* frame = nullptr,
                        bool planar = false);
+// contact.h's answer (margin finite, ≥ 0): closedDistance's and
+// closedPenetration's fields as contact() takes them from the general
+// queries, from one computation of the closest core points.
+bool closedContact(const Core& a, const Core& b, double margin, ContactResult* out);
 
 // A point core (not a segment: false) against a box core, either order,
 // and two box cores (no distance: false).

@@ -450,11 +450,17 @@ constexpr double kEpaHoldSlack = 1e-9;
 // Penetration of two convex shapes (SA, SB as for gjkDistance).
 template <class Trace = NoTrace, class SA, class SB>
 PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSettings& gjkSettings,
-                              const EpaSettings& settings, Trace& trace) {
+                              const EpaSettings& settings, Trace& trace);
+
+// The penetration from GJK's distance result `g` on the same pair (what
+// penetration() computes first): contact.h reuses the GJK run it already
+// made. The same bits as penetration() when g is gjkDistance's result.
+template <class Trace = NoTrace, class SA, class SB>
+PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const DistanceResult& g,
+                                      const GjkSettings& gjkSettings, const EpaSettings& settings, Trace& trace) {
   using namespace epa_lines;
   PenetrationResult out;
   const double rA = shapeA.radius(), rB = shapeB.radius();
-  const DistanceResult g = gjkDistance(shapeA, shapeB, gjkSettings);
   if (detail::penetrationOfTinyScene(shapeA, shapeB, g, trace, &out, [&](const auto& sa, const auto& sb, double, auto& st) {
         return penetration(sa, sb, gjkSettings, settings, st);
       }))
@@ -837,6 +843,12 @@ PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSetti
     trace.record(std::move(f));
   }
   return out;
+}
+
+template <class Trace, class SA, class SB>
+PenetrationResult penetration(const SA& shapeA, const SB& shapeB, const GjkSettings& gjkSettings,
+                              const EpaSettings& settings, Trace& trace) {
+  return penetrationAfterGjk(shapeA, shapeB, gjkDistance(shapeA, shapeB, gjkSettings), gjkSettings, settings, trace);
 }
 
 template <class SA, class SB>

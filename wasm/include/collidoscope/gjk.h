@@ -88,6 +88,10 @@ struct DistanceResult {
   Vec3 v;                     // final v = core(A) point − core(B) point
   Simplex simplex;            // final W (EPA starts from it)
   double scale = 0;           // largest support-point coordinate seen (S)
+  // gjkDistanceWithin only: a step proved the distance larger than the
+  // margin and the query stopped there. `distance` is then that step's
+  // certified lower bound (> margin) and the points are not computed.
+  bool beyondMargin = false;
 };
 
 struct IntersectResult {
@@ -179,11 +183,25 @@ inline GjkFrame stateFrame(int iteration, const Simplex& simplex, const Vec3& v,
 
 }  // namespace detail
 
-// Distance between two convex shapes and a pair of closest points.
+// Distance between two convex shapes and a pair of closest points, or, when
+// the shapes are farther apart than `margin`, an early stop that says so
+// (contact.h). With margin = +∞ this is gjkDistance, step for step.
+//
+// The early stop. v·w/‖v‖ is a lower bound on the core distance at every
+// step (w the support point in −v, see the termination note above), so
+// once
+//     v·w > (r_A + r_B + margin + τ)·‖v‖,   τ = 64u·S,
+// the rounded shapes are more than `margin` apart: τ covers the rounding of
+// v·w, as in gjkIntersect's separation test. The query stops there with
+// beyondMargin set; a pair within the margin never meets the test and runs
+// exactly as gjkDistance does. Before the first step the same test runs
+// along the centres' direction (below).
+//
 // SA and SB provide `Vec3 support(const Vec3&) const` (world-space core),
 // `double radius() const` and `Vec3 center() const` — PosedShape does.
 template <class Trace = NoTrace, class SA, class SB>
-DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings& settings, Trace& trace) {
+DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double margin, const GjkSettings& settings,
+                                 Trace& trace) {
   using namespace gjk_lines;
   DistanceResult out;
   const double radius = shapeA.radius() + shapeB.radius();
@@ -191,7 +209,8 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
   // v starts as a point of A − B: the support point in the direction that
   // points from B to A, W = {it}.
   Simplex simplex;
-  simplex.vertex[0] = minkowskiSupport(shapeA, shapeB, detail::initialDirection(shapeA, shapeB));
+  const Vec3 towardsA = detail::initialDirection(shapeA, shapeB);
+  simplex.vertex[0] = minkowskiSupport(shapeA, shapeB, towardsA);
   simplex.lambda[0] = 1;
   simplex.size = 1;
   Vec3 v = simplex.vertex[0].w;
@@ -202,10 +221,41 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     // point below kTinyScene.
     if (scale < kTinyScene) {
       if (const int k = detail::tinySceneExponent(shapeA, shapeB)) {
-        return detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double, auto& st) {
-          return gjkDistance(sa, sb, settings, st);
+        return detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double f, auto& st) {
+          return gjkDistanceWithin(sa, sb, margin * f, settings, st);
         });
       }
+    }
+  }
+  if (margin < std::numeric_limits<double>::infinity()) {
+    // The centres' direction first, as gjkIntersect starts: one support
+    // call, w = s_{A−B}(−u) for the unit u from B's centre to A's, and
+    // u·w bounds the core distance from below. It proves most pairs far
+    // beyond the margin; when it does not, nothing of it is kept and GJK
+    // runs as gjkDistance does (one support call more).
+    const SimplexVertex w = minkowskiSupport(shapeA, shapeB, -towardsA);
+    const double uw = dot(towardsA, w.w);
+    const double bound = maxOfNonNegative(scale, detail::magnitudeOf(w)) * kRoundingBound;
+    if (uw > radius + margin + bound) {
+      out.beyondMargin = true;
+      out.distance = uw - radius;
+      out.iterations = 1;
+      out.status = GjkStatus::Converged;
+      out.v = v;
+      out.simplex = simplex;
+      out.scale = scale;
+      if constexpr (Trace::enabled) {
+        GjkFrame f = detail::stateFrame(1, simplex, towardsA, 1);
+        f.event = GjkEvent::Done;
+        f.reason = GjkReason::Separated;
+        f.line = kDistConverged;
+        f.direction = -towardsA;
+        f.hasSupport = true;
+        f.support = w;
+        f.vw = uw;
+        trace.record(f);
+      }
+      return out;
     }
   }
 
@@ -237,6 +287,27 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     const SimplexVertex w = minkowskiSupport(shapeA, shapeB, direction);
     scale = maxOfNonNegative(scale, detail::magnitudeOf(w));
     const double vw = dot(v, w.w);
+    if (margin < std::numeric_limits<double>::infinity() && vw > (radius + margin + kRoundingBound * scale) * std::sqrt(vv)) {
+      out.beyondMargin = true;
+      out.distance = vw / std::sqrt(vv) - radius;
+      out.iterations = iteration;
+      out.status = GjkStatus::Converged;
+      out.v = v;
+      out.simplex = simplex;
+      out.scale = scale;
+      if constexpr (Trace::enabled) {
+        GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+        f.event = GjkEvent::Done;
+        f.reason = GjkReason::Separated;
+        f.line = kDistConverged;
+        f.direction = direction;
+        f.hasSupport = true;
+        f.support = w;
+        f.vw = vw;
+        trace.record(f);
+      }
+      return out;
+    }
     const double gap = vv - vw;
     const double tolerance = maxOfNonNegative(settings.relativeTolerance * vv, detail::absoluteBound(settings) * std::sqrt(vv) * scale);
 
@@ -364,6 +435,11 @@ DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings
     trace.record(f);
   }
   return out;
+}
+
+template <class Trace = NoTrace, class SA, class SB>
+DistanceResult gjkDistance(const SA& shapeA, const SB& shapeB, const GjkSettings& settings, Trace& trace) {
+  return gjkDistanceWithin(shapeA, shapeB, std::numeric_limits<double>::infinity(), settings, trace);
 }
 
 template <class SA, class SB>
