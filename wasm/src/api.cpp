@@ -394,12 +394,7 @@ bool boxContact(const CoreA& a, const CoreB& b, double margin, ContactResult* ou
     return true;
   }
   if (!closedPenetration(a, b, &p) || !p.intersecting) return false;
-  out->contact = true;
-  out->distance = p.depth > 0 ? -p.depth : 0.0;
-  out->normal = p.normal;
-  out->pointA = p.pointA;
-  out->pointB = p.pointB;
-  out->status = p.status;
+  setOverlapping(p, out);
   return true;
 }
 

@@ -298,12 +298,7 @@ bool closedContact(const Core& a, const Core& b, double margin, ContactResult* o
   }
   PenetrationResult p;
   penetrationOf(c, &p);
-  out->contact = true;
-  out->distance = p.depth > 0 ? -p.depth : 0.0;
-  out->normal = p.normal;
-  out->pointA = p.pointA;
-  out->pointB = p.pointB;
-  out->status = p.status;
+  setOverlapping(p, out);
   return true;
 }
 

@@ -41,6 +41,17 @@ struct ContactResult {
   EpaStatus status = EpaStatus::Converged;
 };
 
+// The contact of overlapping shapes: the penetration's normal and points,
+// at the signed distance −depth (+0 when touching), with its status.
+inline void setOverlapping(const PenetrationResult& p, ContactResult* out) {
+  out->contact = true;
+  out->distance = p.depth > 0 ? -p.depth : 0.0;
+  out->normal = p.normal;
+  out->pointA = p.pointA;
+  out->pointB = p.pointB;
+  out->status = p.status;
+}
+
 inline EpaStatus epaStatusOf(GjkStatus s) {
   return s == GjkStatus::Converged ? EpaStatus::Converged
                                    : (s == GjkStatus::MaxIterations ? EpaStatus::MaxIterations : EpaStatus::Degenerate);
@@ -67,13 +78,8 @@ ContactResult contact(const SA& shapeA, const SB& shapeB, double margin, const G
     return out;
   }
   const PenetrationResult p = penetrationAfterGjk(shapeA, shapeB, g, gjkSettings, epaSettings, none);
-  out.contact = true;
-  out.distance = p.depth > 0 ? -p.depth : 0.0;
-  out.normal = p.normal;
-  out.pointA = p.pointA;
-  out.pointB = p.pointB;
+  setOverlapping(p, &out);
   out.iterations += p.iterations;
-  out.status = p.status;
   return out;
 }
 
