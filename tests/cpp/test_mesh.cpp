@@ -1,0 +1,814 @@
+// Triangle meshes (mesh.h), their OBB trees (obbtree.h) and ray casts on
+// them (mesh_raycast.h).
+//
+// References are independent of the code under test:
+//   * validation: hand-made bad meshes, each naming one field;
+//   * the tree: its invariants checked node by node (ranges, containment of
+//     every vertex of a node's triangles in its box, depth bound);
+//   * the ray–triangle test: rays built towards points of known barycentric
+//     coordinates (hit, t = 1, the same coordinates) or outside the triangle
+//     (miss); rays through exactly representable edge and vertex points of a
+//     flat grid (every triangle on the edge or around the vertex is hit);
+//   * the mesh query: brute force over every triangle (minimum of (t, index)
+//     over the triangles the ray hits), on random soups, a closed icosphere
+//     and torus, slivers, coplanar stacks and unwelded meshes; thousands of
+//     rays, aimed at centroids, edges and vertices, and grazing ones;
+//   * watertightness: every ray from inside a closed mesh hits it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <vector>
+
+#include "collidoscope/mesh.h"
+#include "collidoscope/mesh_raycast.h"
+#include "collidoscope/obbtree.h"
+
+namespace {
+
+using namespace collidoscope;
+using Tri = std::array<int, 3>;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Rng {
+  std::uint64_t s;
+  explicit Rng(std::uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 7) {}
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
+  double uniform(double a, double b) { return a + (b - a) * uniform(); }
+  int integer(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
+  Vec3 inCube(double h) { return {uniform(-h, h), uniform(-h, h), uniform(-h, h)}; }
+  Vec3 unit() {
+    for (;;) {
+      const Vec3 v = inCube(1);
+      const double l = length(v);
+      if (l > 1e-3 && l <= 1) return v / l;
+    }
+  }
+  Quat rotation() {
+    const double u1 = uniform(), u2 = 2 * M_PI * uniform(), u3 = 2 * M_PI * uniform();
+    const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
+    return {a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3)};
+  }
+};
+
+// ------------------------------------------------------------ mesh makers
+TriangleMesh randomSoup(Rng& rng, int n, double spread, double size) {
+  TriangleMesh m;
+  for (int i = 0; i < n; ++i) {
+    const Vec3 c = rng.inCube(spread);
+    const int base = static_cast<int>(m.vertices.size());
+    for (int k = 0; k < 3; ++k) m.vertices.push_back(c + rng.inCube(size));
+    m.triangles.push_back({base, base + 1, base + 2});
+  }
+  return m;
+}
+
+// Icosahedron subdivided `levels` times, vertices pushed onto the unit sphere
+// (closed, outward CCW, welded).
+TriangleMesh icosphere(int levels) {
+  const double t = (1 + std::sqrt(5.0)) / 2;
+  TriangleMesh m;
+  m.vertices = {{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0}, {0, -1, t}, {0, 1, t},
+                {0, -1, -t}, {0, 1, -t}, {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
+  for (Vec3& v : m.vertices) v = v / length(v);
+  m.triangles = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
+                 {11, 10, 2}, {10, 7, 6}, {7, 1, 8},   {3, 9, 4},  {3, 4, 2},   {3, 2, 6}, {3, 6, 8},
+                 {3, 8, 9},  {4, 9, 5},  {2, 4, 11},  {6, 2, 10}, {8, 6, 7},   {9, 8, 1}};
+  for (int l = 0; l < levels; ++l) {
+    std::map<std::pair<int, int>, int> mid;
+    auto midpoint = [&](int a, int b) {
+      const auto key = std::make_pair(std::min(a, b), std::max(a, b));
+      auto it = mid.find(key);
+      if (it != mid.end()) return it->second;
+      const Vec3 p = m.vertices[a] + m.vertices[b];
+      m.vertices.push_back(p / length(p));
+      const int i = static_cast<int>(m.vertices.size()) - 1;
+      mid[key] = i;
+      return i;
+    };
+    std::vector<Tri> next;
+    for (const Tri& f : m.triangles) {
+      const int a = midpoint(f[0], f[1]), b = midpoint(f[1], f[2]), c = midpoint(f[2], f[0]);
+      next.push_back({f[0], a, c});
+      next.push_back({f[1], b, a});
+      next.push_back({f[2], c, b});
+      next.push_back({a, b, c});
+    }
+    m.triangles = next;
+  }
+  return m;
+}
+
+// Torus around y: major radius R, minor r, nu × nv quads split in two
+// (closed, outward CCW, welded).
+TriangleMesh torus(int nu, int nv, double R, double r) {
+  TriangleMesh m;
+  for (int i = 0; i < nu; ++i)
+    for (int j = 0; j < nv; ++j) {
+      const double u = 2 * M_PI * i / nu, v = 2 * M_PI * j / nv;
+      m.vertices.push_back({(R + r * std::cos(v)) * std::cos(u), r * std::sin(v), (R + r * std::cos(v)) * std::sin(u)});
+    }
+  auto id = [&](int i, int j) { return ((i + nu) % nu) * nv + (j + nv) % nv; };
+  for (int i = 0; i < nu; ++i)
+    for (int j = 0; j < nv; ++j) {
+      const int a = id(i, j), b = id(i + 1, j), c = id(i + 1, j + 1), d = id(i, j + 1);
+      m.triangles.push_back({a, c, b});
+      m.triangles.push_back({a, d, c});
+    }
+  return m;
+}
+
+// Flat n × n grid of unit squares in z = 0, each split along its diagonal.
+TriangleMesh grid(int n) {
+  TriangleMesh m;
+  for (int i = 0; i <= n; ++i)
+    for (int j = 0; j <= n; ++j) m.vertices.push_back({static_cast<double>(i), static_cast<double>(j), 0});
+  auto id = [&](int i, int j) { return i * (n + 1) + j; };
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      m.triangles.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+      m.triangles.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+    }
+  return m;
+}
+
+// Every triangle with its own three vertices (an unwelded copy).
+TriangleMesh unweld(const TriangleMesh& in) {
+  TriangleMesh m;
+  for (const Tri& t : in.triangles) {
+    const int base = static_cast<int>(m.vertices.size());
+    for (int k = 0; k < 3; ++k) m.vertices.push_back(in.vertices[t[k]]);
+    m.triangles.push_back({base, base + 1, base + 2});
+  }
+  return m;
+}
+
+double meshScale(const TriangleMesh& m) {
+  double s = 0;
+  for (const Vec3& v : m.vertices) s = std::max(s, maxAbs(v));
+  return s;
+}
+
+ObbTree build(const TriangleMesh& m, int leaf = kObbTreeLeafTriangles) {
+  ObbTree tree;
+  ShapeError err;
+  ObbTreeSettings s;
+  s.leafTriangles = leaf;
+  EXPECT_TRUE(buildObbTree(m, s, &tree, &err)) << err.field << ": " << err.message;
+  return tree;
+}
+
+// --------------------------------------------------------- brute force
+struct Brute {
+  bool hit = false;
+  double t = 0;
+  int triangle = -1;
+  int hits = 0;  // triangles hit (any t in range)
+};
+
+Brute bruteForce(const TriangleMesh& m, const Vec3& o, const Vec3& d, double maxT) {
+  Brute b;
+  const ShearedRay ray = ShearedRay::make(o, d);
+  for (int i = 0; i < static_cast<int>(m.triangles.size()); ++i) {
+    const Tri& t = m.triangles[i];
+    const Vec3 &a = m.vertices[t[0]], &bb = m.vertices[t[1]], &c = m.vertices[t[2]];
+    if (!(maxAbs(triangleUnitNormal(a, bb, c)) > 0)) continue;
+    RayTriangleHit h;
+    if (!rayTriangle(ray, a, bb, c, maxT, &h)) continue;
+    ++b.hits;
+    if (!b.hit || h.t < b.t || (h.t == b.t && i < b.triangle)) {
+      b.hit = true;
+      b.t = h.t;
+      b.triangle = i;
+    }
+  }
+  return b;
+}
+
+// Compares the tree's closest and any hit with brute force on one ray.
+// Returns false (with a gtest failure) on a mismatch.
+bool agrees(const TriangleMesh& m, const ObbTree& tree, const Vec3& o, const Vec3& d, double maxT) {
+  const Brute b = bruteForce(m, o, d, maxT);
+  const MeshRayHit h = rayCastMeshLocal(m, tree, o, d, maxT);
+  const MeshRayHit any = rayCastMeshLocal(m, tree, o, d, maxT, MeshRayMode::Any);
+  EXPECT_EQ(h.status, MeshRayStatus::Converged);
+  EXPECT_EQ(h.hit, b.hit) << "o " << o.x << " " << o.y << " " << o.z << " d " << d.x << " " << d.y << " " << d.z;
+  EXPECT_EQ(any.hit, h.hit);
+  if (h.hit != b.hit || any.hit != h.hit) return false;
+  if (!h.hit) return true;
+  EXPECT_EQ(h.triangle, b.triangle);
+  EXPECT_EQ(h.t, b.t);
+  if (h.triangle != b.triangle || h.t != b.t) return false;
+  // Any hit: a real hit of its triangle within maxT.
+  const Tri& at = m.triangles[any.triangle];
+  RayTriangleHit ah;
+  EXPECT_TRUE(rayTriangle(ShearedRay::make(o, d), m.vertices[at[0]], m.vertices[at[1]], m.vertices[at[2]], maxT, &ah));
+  EXPECT_EQ(ah.t, any.t);
+  // The result's fields: barycentric sums to 1 and is ≥ 0; the point is on
+  // the ray (within rounding of the scale) and equals the weighted vertices.
+  const Tri& t = m.triangles[h.triangle];
+  const Vec3 w = h.barycentric;
+  EXPECT_GE(w.x, 0);
+  EXPECT_GE(w.y, 0);
+  EXPECT_GE(w.z, 0);
+  EXPECT_NEAR(w.x + w.y + w.z, 1.0, 1e-12);
+  const Vec3 p = m.vertices[t[0]] * w.x + m.vertices[t[1]] * w.y + m.vertices[t[2]] * w.z;
+  EXPECT_EQ(p, h.point);
+  const Vec3 n = triangleUnitNormal(m.vertices[t[0]], m.vertices[t[1]], m.vertices[t[2]]);
+  EXPECT_EQ(n, h.normal);
+  return true;
+}
+
+// Rays of several kinds against m: random, aimed at centroids, at edge
+// midpoints, at vertices, grazing (nearly in a triangle's plane), with and
+// without maxT. Returns the number of hits (so callers can check coverage).
+int checkRays(const TriangleMesh& m, const ObbTree& tree, Rng& rng, int count) {
+  const double s = meshScale(m);
+  int hits = 0;
+  for (int i = 0; i < count; ++i) {
+    const Tri& t = m.triangles[rng.integer(static_cast<int>(m.triangles.size()))];
+    const Vec3 a = m.vertices[t[0]], b = m.vertices[t[1]], c = m.vertices[t[2]];
+    Vec3 target;
+    switch (i % 5) {
+      case 0: target = rng.inCube(s); break;
+      case 1: target = (a + b + c) / 3.0; break;
+      case 2: target = (a + b) * 0.5; break;
+      case 3: target = a; break;
+      default: target = a + (b - a) * rng.uniform() + (c - a) * (0.5 * rng.uniform()); break;
+    }
+    Vec3 o;
+    if (i % 5 == 4) {
+      // Grazing: start in the triangle's plane (nearly) far to the side.
+      const Vec3 n = normalizedOr(cross(b - a, c - a), Vec3{0, 0, 1});
+      const Vec3 along = normalizedOr(b - a, Vec3{1, 0, 0});
+      o = target + along * (3 * s) + n * (s * 1e-7 * rng.uniform(-1, 1));
+    } else {
+      o = rng.unit() * (3 * s);
+    }
+    const Vec3 d = (target - o) * rng.uniform(0.2, 3.0);
+    const double maxT = i % 3 == 0 ? rng.uniform(0, 1.5) * length(target - o) / length(d) : kInf;
+    if (!agrees(m, tree, o, d, maxT)) return -1;
+    if (bruteForce(m, o, d, maxT).hit) ++hits;
+  }
+  return hits;
+}
+
+// ================================================================ tests
+
+TEST(MeshValidation, NamesTheField) {
+  TriangleMesh ok;
+  ok.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  ok.triangles = {{0, 1, 2}};
+  ShapeError err;
+  EXPECT_TRUE(validateMesh(ok, &err, nullptr));
+
+  struct Case {
+    TriangleMesh m;
+    const char* field;
+    const char* words;
+  };
+  std::vector<Case> cases;
+  {
+    TriangleMesh m = ok;
+    m.vertices.clear();
+    cases.push_back({m, "vertices", "at least 1 vertex"});
+  }
+  {
+    TriangleMesh m = ok;
+    m.triangles.clear();
+    cases.push_back({m, "triangles", "at least 1 triangle"});
+  }
+  {
+    TriangleMesh m = ok;
+    m.vertices[1].y = std::nan("");
+    cases.push_back({m, "vertices[1][1]", "finite"});
+  }
+  {
+    TriangleMesh m = ok;
+    m.vertices[2].z = -kInf;
+    cases.push_back({m, "vertices[2][2]", "finite"});
+  }
+  {
+    TriangleMesh m = ok;
+    m.vertices[0].x = 2e15;
+    cases.push_back({m, "vertices[0][0]", "1e15"});
+  }
+  {
+    TriangleMesh m = ok;
+    m.triangles.push_back({0, 3, 1});
+    cases.push_back({m, "triangles[1][1]", "out of range (the mesh has 3 vertices)"});
+  }
+  {
+    TriangleMesh m = ok;
+    m.triangles.push_back({0, 1, -1});
+    cases.push_back({m, "triangles[1][2]", "negative"});
+  }
+  for (const Case& c : cases) {
+    ShapeError e;
+    EXPECT_FALSE(validateMesh(c.m, &e, nullptr)) << c.field;
+    EXPECT_EQ(e.field, c.field);
+    EXPECT_NE(e.message.find(c.words), std::string::npos) << e.message;
+    // The tree refuses the same mesh with the same error, and stays empty.
+    ObbTree tree;
+    ShapeError te;
+    EXPECT_FALSE(buildObbTree(c.m, ObbTreeSettings{}, &tree, &te));
+    EXPECT_EQ(te.field, c.field);
+    EXPECT_TRUE(tree.nodes.empty());
+  }
+}
+
+TEST(MeshValidation, TooManyTrianglesIsAClearError) {
+  TriangleMesh m;
+  m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  m.triangles.assign(kMaxMeshTriangles + 1, Tri{0, 1, 2});
+  ShapeError err;
+  EXPECT_FALSE(validateMesh(m, &err, nullptr));
+  EXPECT_EQ(err.field, "triangles");
+  EXPECT_NE(err.message.find("at most 2000000 triangles, got 2000001"), std::string::npos) << err.message;
+  TriangleMesh v;
+  v.vertices.assign(kMaxMeshVertices + 1, Vec3{});
+  v.triangles = {{0, 1, 2}};
+  EXPECT_FALSE(validateMesh(v, &err, nullptr));
+  EXPECT_EQ(err.field, "vertices");
+}
+
+TEST(MeshValidation, LeafSizeSettingIsChecked) {
+  const TriangleMesh m = grid(2);
+  for (int bad : {0, -3, kObbTreeMaxLeafTriangles + 1}) {
+    ObbTree tree;
+    ShapeError err;
+    ObbTreeSettings s;
+    s.leafTriangles = bad;
+    EXPECT_FALSE(buildObbTree(m, s, &tree, &err));
+    EXPECT_EQ(err.field, "leafTriangles");
+  }
+}
+
+TEST(MeshValidation, ReportsDegenerateAndDuplicateTriangles) {
+  TriangleMesh m;
+  m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {2, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  m.triangles = {
+      {0, 1, 2},  // 0: fine
+      {0, 1, 3},  // 1: collinear (zero area)
+      {4, 5, 6},  // 2: same positions as 0 through other (duplicated) vertices
+      {2, 1, 0},  // 3: same as 0, reversed
+      {0, 0, 7},  // 4: repeated index (zero area)
+      {0, 1, 7},  // 5: fine
+      {5, 7, 4},  // 6: same positions as 5, rotated
+  };
+  ShapeError err;
+  MeshReport report;
+  ASSERT_TRUE(validateMesh(m, &err, &report));
+  EXPECT_EQ(report.degenerate, (std::vector<int>{1, 4}));
+  const std::vector<std::array<int, 2>> dup = {{2, 0}, {3, 0}, {6, 5}};
+  EXPECT_EQ(report.duplicates, dup);
+  // Degenerate triangles have no normal; the others a unit one.
+  EXPECT_EQ(triangleUnitNormal(m.vertices[0], m.vertices[1], m.vertices[3]), Vec3{});
+  EXPECT_EQ(triangleUnitNormal(m.vertices[0], m.vertices[1], m.vertices[2]), (Vec3{0, 0, 1}));
+  EXPECT_EQ(triangleUnitNormal(m.vertices[2], m.vertices[1], m.vertices[0]), (Vec3{0, 0, -1}));
+}
+
+TEST(MeshValidation, NearlyCollinearButNotDegenerate) {
+  // Area 0.5e-300 · scale: exact predicates see it is not collinear, and the
+  // normal is still computable (the cross product does not underflow).
+  const Vec3 a{0, 0, 0}, b{1, 0, 0}, c{0.5, 1e-150, 0};
+  EXPECT_EQ(triangleUnitNormal(a, b, c), (Vec3{0, 0, 1}));
+  // Exactly collinear with large coordinates (no rounding excuse).
+  EXPECT_EQ(triangleUnitNormal({1e15, 3, 7}, {1e15 + 2, 5, 9}, {1e15 + 4, 7, 11}), Vec3{});
+}
+
+// ---------------------------------------------------------------- the tree
+
+void checkTree(const TriangleMesh& m, const ObbTree& tree, int leaf) {
+  const int n = static_cast<int>(m.triangles.size());
+  ASSERT_EQ(static_cast<int>(tree.order.size()), n);
+  ASSERT_FALSE(tree.nodes.empty());
+  EXPECT_EQ(tree.nodes[0].first, 0);
+  EXPECT_EQ(tree.nodes[0].count, n);
+  std::vector<int> inLeaves(n, 0);
+  const double s = meshScale(m);
+  // Depth by walking: depth[child] = depth[parent] + 1.
+  std::vector<int> depth(tree.nodes.size(), 0);
+  depth[0] = 1;
+  int maxDepth = 1;
+  for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
+    const ObbTreeNode& nd = tree.nodes[i];
+    ASSERT_GT(nd.count, 0);
+    maxDepth = std::max(maxDepth, depth[i]);
+    // The box: orthonormal axes and every vertex of the node's triangles inside.
+    for (int a = 0; a < 3; ++a) {
+      EXPECT_NEAR(length(nd.box.axes[a]), 1.0, 1e-12);
+      EXPECT_GE(nd.box.halfExtents[a], 0);
+      for (int b = a + 1; b < 3; ++b) EXPECT_NEAR(dot(nd.box.axes[a], nd.box.axes[b]), 0.0, 1e-12);
+    }
+    for (int k = 0; k < nd.count; ++k) {
+      const Tri& t = m.triangles[tree.order[nd.first + k]];
+      for (int v : t) {
+        const Vec3 rel = m.vertices[v] - nd.box.center;
+        for (int a = 0; a < 3; ++a)
+          ASSERT_LE(std::fabs(dot(rel, nd.box.axes[a])), nd.box.halfExtents[a] + 1e-12 * s)
+              << "node " << i << " vertex " << v;
+      }
+    }
+    if (nd.leaf()) {
+      EXPECT_LE(nd.count, leaf);
+      EXPECT_EQ(nd.split, ObbSplit::Leaf);
+      for (int k = 0; k < nd.count; ++k) ++inLeaves[tree.order[nd.first + k]];
+    } else {
+      EXPECT_GT(nd.count, leaf);
+      const ObbTreeNode& l = tree.nodes[i + 1];
+      ASSERT_GT(nd.right, static_cast<int>(i) + 1);
+      ASSERT_LT(nd.right, static_cast<int>(tree.nodes.size()));
+      const ObbTreeNode& r = tree.nodes[nd.right];
+      // The children split the parent's range, both non-empty.
+      EXPECT_EQ(l.first, nd.first);
+      EXPECT_EQ(r.first, nd.first + l.count);
+      EXPECT_EQ(l.count + r.count, nd.count);
+      EXPECT_GT(l.count, 0);
+      EXPECT_GT(r.count, 0);
+      depth[i + 1] = depth[nd.right] = depth[i] + 1;
+    }
+  }
+  for (int t = 0; t < n; ++t) EXPECT_EQ(inLeaves[t], 1) << "triangle " << t;
+  EXPECT_EQ(tree.depth, maxDepth);
+  EXPECT_LE(tree.depth, kObbTreeMaxDepth);
+}
+
+TEST(ObbTree, InvariantsOnManyMeshes) {
+  Rng rng(18);
+  std::vector<TriangleMesh> meshes = {icosphere(2), torus(24, 12, 2, 0.5), grid(9), unweld(icosphere(1)),
+                                      randomSoup(rng, 300, 5, 1), randomSoup(rng, 1, 1, 1)};
+  for (int leaf : {1, 3, 8})
+    for (const TriangleMesh& m : meshes) {
+      const ObbTree tree = build(m, leaf);
+      checkTree(m, tree, leaf);
+    }
+}
+
+TEST(ObbTree, BalancedMeshesGiveLogarithmicDepth) {
+  const TriangleMesh m = icosphere(4);  // 5120 triangles
+  const ObbTree tree = build(m);
+  checkTree(m, tree, 1);
+  // ⌈log2 5120⌉ = 13 levels below the root for a perfectly balanced tree.
+  EXPECT_LE(tree.depth, 2 * 14);
+  EXPECT_GE(tree.depth, 14);
+}
+
+TEST(ObbTree, DepthCapHoldsOnExponentialSpacing) {
+  // Triangles at x = 2^i: the mean of the centroids always lies beyond all
+  // but the last one, so mean splits would peel one triangle per level
+  // (depth n). The cap switches to median splits in time.
+  TriangleMesh m;
+  for (int i = 0; i < 300; ++i) {
+    const double x = std::ldexp(1.0, i / 6);  // up to 2^49
+    const double dx = 0.1 * (1 + i % 6);
+    const int base = static_cast<int>(m.vertices.size());
+    m.vertices.push_back({x + dx, 0, 0});
+    m.vertices.push_back({x + dx, 1, 0});
+    m.vertices.push_back({x + dx, 0, 1});
+    m.triangles.push_back({base, base + 1, base + 2});
+  }
+  const ObbTree tree = build(m);
+  checkTree(m, tree, 1);
+  EXPECT_LE(tree.depth, kObbTreeMaxDepth);
+  int medians = 0;
+  for (const ObbTreeNode& n : tree.nodes) medians += n.split == ObbSplit::Median ? 1 : 0;
+  EXPECT_GT(medians, 0);
+}
+
+TEST(ObbTree, IdenticalCentroidsFallBackToMedian) {
+  // Every triangle is the same one: no mean split separates them.
+  TriangleMesh m;
+  m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  m.triangles.assign(37, Tri{0, 1, 2});
+  const ObbTree tree = build(m);
+  checkTree(m, tree, 1);
+  EXPECT_EQ(tree.nodes[0].split, ObbSplit::Median);
+  EXPECT_EQ(tree.depth, 7);  // L(37) = 1 + L(19) = … = 7
+}
+
+TEST(ObbTree, DeterministicBuild) {
+  Rng rng(5);
+  const TriangleMesh m = randomSoup(rng, 500, 3, 0.5);
+  const ObbTree a = build(m), b = build(m);
+  ASSERT_EQ(a.nodes.size(), b.nodes.size());
+  EXPECT_EQ(a.order, b.order);
+  for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+    EXPECT_EQ(a.nodes[i].box.center, b.nodes[i].box.center);
+    EXPECT_EQ(a.nodes[i].box.halfExtents, b.nodes[i].box.halfExtents);
+  }
+}
+
+// ------------------------------------------------------ ray–triangle test
+
+TEST(RayTriangle, KnownBarycentricCoordinates) {
+  Rng rng(3);
+  int hits = 0, misses = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const Vec3 a = rng.inCube(2), b = rng.inCube(2), c = rng.inCube(2);
+    const Vec3 n = cross(b - a, c - a);
+    if (length(n) < 0.1) continue;  // well-shaped triangles only here
+    double w0 = rng.uniform(-0.3, 1), w1 = rng.uniform(-0.3, 1);
+    double w2 = 1 - w0 - w1;
+    const Vec3 p = a * w0 + b * w1 + c * w2;
+    const Vec3 o = p + rng.unit() * rng.uniform(0.5, 4);
+    // Skip rays within 0.1 rad of the plane and targets within 1e-3 of an
+    // edge: their hit or miss is decided by the tests further down.
+    const Vec3 d = p - o;
+    if (std::fabs(dot(d, n)) < 0.1 * length(d) * length(n)) continue;
+    const double margin = std::min({w0, w1, w2});
+    if (std::fabs(margin) < 1e-3) continue;
+    RayTriangleHit h;
+    const bool hit = rayTriangle(ShearedRay::make(o, d), a, b, c, kInf, &h);
+    EXPECT_EQ(hit, margin > 0);
+    if (!hit) {
+      ++misses;
+      continue;
+    }
+    ++hits;
+    EXPECT_NEAR(h.t, 1.0, 1e-12);
+    EXPECT_NEAR(h.barycentric.x, w0, 1e-12);
+    EXPECT_NEAR(h.barycentric.y, w1, 1e-12);
+    EXPECT_NEAR(h.barycentric.z, w2, 1e-12);
+    // Two-sided: the reversed triangle is hit at the same t, weights permuted.
+    RayTriangleHit r;
+    ASSERT_TRUE(rayTriangle(ShearedRay::make(o, d), c, b, a, kInf, &r));
+    EXPECT_NEAR(r.t, h.t, 1e-13);
+    EXPECT_NEAR(r.barycentric.x, w2, 1e-12);
+    // maxT below the hit: miss; exactly at it: hit.
+    EXPECT_FALSE(rayTriangle(ShearedRay::make(o, d), a, b, c, h.t * (1 - 1e-12), &r));
+    EXPECT_TRUE(rayTriangle(ShearedRay::make(o, d), a, b, c, h.t, &r));
+    // Behind the origin: miss.
+    EXPECT_FALSE(rayTriangle(ShearedRay::make(o, -d), a, b, c, kInf, &r));
+  }
+  EXPECT_GT(hits, 500);
+  EXPECT_GT(misses, 500);
+}
+
+TEST(RayTriangle, InPlaneRayMisses) {
+  RayTriangleHit h;
+  const Vec3 a{0, 0, 0}, b{1, 0, 0}, c{0, 1, 0};
+  EXPECT_FALSE(rayTriangle(ShearedRay::make({-1, 0.25, 0}, {1, 0, 0}), a, b, c, kInf, &h));
+  EXPECT_FALSE(rayTriangle(ShearedRay::make({-1, -1, 0}, {1, 1, 0}), a, b, c, kInf, &h));
+}
+
+TEST(RayTriangle, ExactEdgesAndVerticesOfAGridHitEveryTriangleOnThem) {
+  // In an axis-aligned grid seen along -z the shear is exact, so a ray
+  // through an edge point lies exactly on the edge: both triangles sharing
+  // the edge report the hit (one with a zero weight), and a ray through a
+  // vertex hits every triangle around it.
+  const int n = 6;
+  const TriangleMesh m = grid(n);
+  const ObbTree tree = build(m);
+  const Vec3 down{0, 0, -1};
+  auto hitsAt = [&](double x, double y) {
+    std::vector<int> hit;
+    for (int i = 0; i < static_cast<int>(m.triangles.size()); ++i) {
+      const Tri& t = m.triangles[i];
+      RayTriangleHit h;
+      if (rayTriangle(ShearedRay::make({x, y, 2}, down), m.vertices[t[0]], m.vertices[t[1]], m.vertices[t[2]], kInf, &h)) {
+        EXPECT_EQ(h.t, 2.0);
+        hit.push_back(i);
+      }
+    }
+    return hit;
+  };
+  auto touching = [&](double x, double y) {  // triangles whose closed area holds (x, y), by hand
+    std::vector<int> out;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const double u = x - i, v = y - j;
+        if (u < 0 || u > 1 || v < 0 || v > 1) continue;
+        const int base = 2 * (i * n + j);
+        if (v <= u) out.push_back(base);      // below the diagonal
+        if (v >= u) out.push_back(base + 1);  // above it
+      }
+    return out;
+  };
+  for (double x = 0.5; x < n; x += 0.5)
+    for (double y = 0.25; y < n; y += 0.25) {
+      EXPECT_EQ(hitsAt(x, y), touching(x, y)) << x << " " << y;
+      const MeshRayHit h = rayCastMeshLocal(m, tree, {x, y, 2}, down, kInf);
+      ASSERT_TRUE(h.hit);
+      EXPECT_EQ(h.triangle, touching(x, y).front());  // the smallest index among ties
+    }
+  // Interior vertex (3, 3): six triangles meet there.
+  EXPECT_EQ(hitsAt(3, 3).size(), 6u);
+}
+
+// ------------------------------------------------ mesh query vs brute force
+
+TEST(MeshRaycast, RandomSoupsMatchBruteForce) {
+  Rng rng(1);
+  for (int round = 0; round < 6; ++round) {
+    const TriangleMesh m = randomSoup(rng, 50 + 150 * round, 4, round % 2 ? 0.3 : 2.0);
+    for (int leaf : {1, 4}) {
+      const ObbTree tree = build(m, leaf);
+      const int hits = checkRays(m, tree, rng, 400);
+      ASSERT_GE(hits, 0);
+      EXPECT_GT(hits, 100);
+    }
+  }
+}
+
+TEST(MeshRaycast, ClosedMeshesMatchBruteForce) {
+  Rng rng(2);
+  const std::vector<TriangleMesh> meshes = {icosphere(3), torus(40, 16, 3, 1), unweld(icosphere(2))};
+  for (const TriangleMesh& m : meshes) {
+    const ObbTree tree = build(m);
+    const int hits = checkRays(m, tree, rng, 2000);
+    ASSERT_GE(hits, 0);
+    EXPECT_GT(hits, 800);
+  }
+}
+
+TEST(MeshRaycast, SliversCoplanarStacksAndDuplicates) {
+  Rng rng(4);
+  TriangleMesh m;
+  // Slivers: long needles with widths down to 1e-12.
+  for (int i = 0; i < 200; ++i) {
+    const Vec3 a = rng.inCube(2), dir = rng.unit(), side = normalizedOr(cross(dir, rng.unit()), Vec3{0, 1, 0});
+    const int base = static_cast<int>(m.vertices.size());
+    m.vertices.push_back(a);
+    m.vertices.push_back(a + dir * 3);
+    m.vertices.push_back(a + dir * 1.5 + side * std::pow(10.0, -rng.uniform(1, 12)));
+    m.triangles.push_back({base, base + 1, base + 2});
+  }
+  // Coplanar stack: overlapping triangles all in z = 0.5, and parallel
+  // copies 1e-9 apart.
+  for (int i = 0; i < 200; ++i) {
+    const double z = i % 2 ? 0.5 : 0.5 + 1e-9 * (i % 7);
+    const int base = static_cast<int>(m.vertices.size());
+    const Vec3 c{rng.uniform(-1, 1), rng.uniform(-1, 1), z};
+    m.vertices.push_back(c + Vec3{-1, -1, 0});
+    m.vertices.push_back(c + Vec3{1, -0.5, 0});
+    m.vertices.push_back(c + Vec3{0, 1, 0});
+    m.triangles.push_back({base, base + 1, base + 2});
+  }
+  // Exact duplicates (repeated indices and repeated positions) and a
+  // degenerate one.
+  for (int i = 0; i < 50; ++i) m.triangles.push_back(m.triangles[rng.integer(400)]);
+  m.triangles.push_back({0, 0, 1});
+  MeshReport report;
+  ShapeError err;
+  ASSERT_TRUE(validateMesh(m, &err, &report));
+  EXPECT_GE(report.duplicates.size(), 50u);
+  EXPECT_FALSE(report.degenerate.empty());
+  for (int leaf : {1, 2}) {
+    const ObbTree tree = build(m, leaf);
+    checkTree(m, tree, leaf);
+    ASSERT_GE(checkRays(m, tree, rng, 3000), 0);
+    // Straight down through the stack: many ties at equal t, smallest index wins.
+    for (int i = 0; i < 300; ++i) {
+      const Vec3 o{rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5), 3};
+      ASSERT_TRUE(agrees(m, tree, o, {0, 0, -1}, kInf));
+    }
+  }
+}
+
+TEST(MeshRaycast, WatertightFromInside) {
+  // Rays from inside a closed mesh must hit it: aimed at random points, at
+  // vertices, and at edge midpoints, from the centre and from random
+  // interior points.
+  Rng rng(6);
+  const std::vector<TriangleMesh> meshes = {icosphere(3), unweld(icosphere(2)), torus(32, 12, 3, 1)};
+  for (std::size_t k = 0; k < meshes.size(); ++k) {
+    const TriangleMesh& m = meshes[k];
+    const bool isTorus = k == 2;
+    const ObbTree tree = build(m);
+    int rays = 0;
+    for (int i = 0; i < 3000; ++i) {
+      Vec3 o;
+      if (isTorus) {  // inside the tube: near its centre circle
+        const double u = rng.uniform(0, 2 * M_PI);
+        o = Vec3{3 * std::cos(u), 0, 3 * std::sin(u)} + rng.inCube(0.3);
+      } else {
+        o = i % 2 ? Vec3{} : rng.inCube(0.5);
+      }
+      const Tri& t = m.triangles[rng.integer(static_cast<int>(m.triangles.size()))];
+      Vec3 target;
+      switch (i % 3) {
+        case 0: target = m.vertices[t[0]]; break;
+        case 1: target = (m.vertices[t[0]] + m.vertices[t[1]]) * 0.5; break;
+        default: target = o + rng.unit(); break;
+      }
+      const MeshRayHit h = rayCastMeshLocal(m, tree, o, target - o, kInf);
+      ASSERT_TRUE(h.hit) << "mesh " << k << " ray " << i;
+      EXPECT_GT(h.t, 0);
+      ++rays;
+    }
+    EXPECT_EQ(rays, 3000);
+  }
+}
+
+TEST(MeshRaycast, WithAPose) {
+  Rng rng(8);
+  const TriangleMesh local = torus(30, 10, 2, 0.7);
+  const ObbTree tree = build(local);
+  int compared = 0;
+  for (int p = 0; p < 20; ++p) {
+    Transform pose;
+    pose.position = rng.inCube(10);
+    pose.rotation = rng.rotation();
+    TriangleMesh world = local;
+    for (Vec3& v : world.vertices) v = pose.apply(v);
+    for (int i = 0; i < 100; ++i) {
+      // Aim at a triangle's centroid from outside: well away from edges.
+      const int ti = rng.integer(static_cast<int>(local.triangles.size()));
+      const Tri& t = world.triangles[ti];
+      const Vec3 target = (world.vertices[t[0]] + world.vertices[t[1]] + world.vertices[t[2]]) / 3.0;
+      const Vec3 o = pose.position + rng.unit() * 8;
+      const Vec3 d = target - o;
+      const MeshRayHit h = rayCastMesh(local, tree, pose, o, d, kInf);
+      const Brute b = bruteForce(world, o, d, kInf);
+      ASSERT_TRUE(h.hit);
+      ASSERT_TRUE(b.hit);
+      EXPECT_NEAR(h.t, b.t, 1e-12 * (1 + b.t));
+      if (h.triangle != b.triangle) continue;  // equal t within rounding: either may win
+      ++compared;
+      const Tri& ht = world.triangles[h.triangle];
+      const Vec3 expected = o + d * b.t;
+      EXPECT_NEAR(h.point.x, expected.x, 1e-11);
+      EXPECT_NEAR(h.point.y, expected.y, 1e-11);
+      EXPECT_NEAR(h.point.z, expected.z, 1e-11);
+      const Vec3 n = triangleUnitNormal(world.vertices[ht[0]], world.vertices[ht[1]], world.vertices[ht[2]]);
+      EXPECT_NEAR(dot(h.normal, n), 1.0, 1e-12);
+      // The barycentric coordinates reproduce the world point too.
+      const Vec3 q = world.vertices[ht[0]] * h.barycentric.x + world.vertices[ht[1]] * h.barycentric.y +
+                     world.vertices[ht[2]] * h.barycentric.z;
+      EXPECT_NEAR(length(q - h.point), 0.0, 1e-11);
+    }
+  }
+  EXPECT_GT(compared, 1900);  // the same triangle but for rare ties at an edge
+}
+
+TEST(MeshRaycast, BackFaceHitKeepsTheCcwNormal) {
+  TriangleMesh m;
+  m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  m.triangles = {{0, 1, 2}};  // normal +z
+  const ObbTree tree = build(m);
+  const MeshRayHit front = rayCastMeshLocal(m, tree, {0.2, 0.2, 1}, {0, 0, -1}, kInf);
+  const MeshRayHit back = rayCastMeshLocal(m, tree, {0.2, 0.2, -1}, {0, 0, 1}, kInf);
+  ASSERT_TRUE(front.hit);
+  ASSERT_TRUE(back.hit);
+  EXPECT_EQ(front.normal, (Vec3{0, 0, 1}));
+  EXPECT_EQ(back.normal, (Vec3{0, 0, 1}));
+  EXPECT_EQ(back.t, 1.0);
+  EXPECT_NEAR(back.barycentric.x, 0.6, 1e-15);
+  EXPECT_NEAR(back.barycentric.y, 0.2, 1e-15);
+  EXPECT_NEAR(back.barycentric.z, 0.2, 1e-15);
+  EXPECT_NEAR(back.point.x, 0.2, 1e-15);
+}
+
+TEST(MeshRaycast, InvalidRaysAreRefused) {
+  const TriangleMesh m = grid(2);
+  const ObbTree tree = build(m);
+  const double nan = std::nan("");
+  const Vec3 o{0.5, 0.5, 1}, d{0, 0, -1};
+  EXPECT_EQ(rayCastMeshLocal(m, tree, o, {0, 0, 0}, kInf).status, MeshRayStatus::InvalidInput);
+  EXPECT_EQ(rayCastMeshLocal(m, tree, {nan, 0, 0}, d, kInf).status, MeshRayStatus::InvalidInput);
+  EXPECT_EQ(rayCastMeshLocal(m, tree, o, {0, kInf, -1}, kInf).status, MeshRayStatus::InvalidInput);
+  EXPECT_EQ(rayCastMeshLocal(m, tree, o, d, nan).status, MeshRayStatus::InvalidInput);
+  EXPECT_EQ(rayCastMeshLocal(m, tree, o, d, -1).status, MeshRayStatus::InvalidInput);
+  EXPECT_FALSE(rayCastMeshLocal(m, tree, o, d, -1).hit);
+  EXPECT_EQ(rayCastMesh(m, tree, Transform{}, {nan, 0, 0}, d, kInf).status, MeshRayStatus::InvalidInput);
+  // maxT = 0 with the origin off the surface: a valid query, no hit.
+  const MeshRayHit z = rayCastMeshLocal(m, tree, o, d, 0);
+  EXPECT_EQ(z.status, MeshRayStatus::Converged);
+  EXPECT_FALSE(z.hit);
+}
+
+TEST(MeshRaycast, StartingInsideIsNotAHitAtZero) {
+  const TriangleMesh m = icosphere(2);
+  const ObbTree tree = build(m);
+  const MeshRayHit h = rayCastMeshLocal(m, tree, {0, 0, 0}, {0.3, 0.4, 0.5}, kInf);
+  ASSERT_TRUE(h.hit);
+  // The sphere's inscribed radius bounds the exit distance from below.
+  EXPECT_GT(h.t * length(Vec3{0.3, 0.4, 0.5}), 0.9);
+  EXPECT_LE(h.t * length(Vec3{0.3, 0.4, 0.5}), 1.0 + 1e-12);
+}
+
+TEST(MeshRaycast, TreeTestsFarFewerTrianglesThanBruteForce) {
+  const TriangleMesh m = icosphere(5);  // 20480 triangles
+  const ObbTree tree = build(m);
+  Rng rng(9);
+  long long tests = 0;
+  for (int i = 0; i < 200; ++i) {
+    const Vec3 o = rng.unit() * 3;
+    const MeshRayHit h = rayCastMeshLocal(m, tree, o, rng.unit() * 0.5 - o * 0.3, kInf);
+    tests += h.triangleTests;
+  }
+  EXPECT_LT(tests / 200, 200);  // a few dozen per ray, not 20480
+}
+
+}  // namespace

@@ -1,0 +1,133 @@
+// collidoscope — ray casts on triangle meshes: one watertight ray–triangle
+// test, and the closest / any hit over a mesh through its OBB tree.
+//
+// The ray–triangle test: S. Woop, C. Benthin, I. Wald, "Watertight
+// Ray/Triangle Intersection", Journal of Computer Graphics Techniques 2(1),
+// 2013. The ray is o + t·d. Let k_z be the axis of the largest |d_k|, and
+// k_x, k_y the next two cyclically (swapped when d_kz < 0, so the winding
+// is kept). The shear S maps d to the k_z axis:
+//     x' = x_kx − (d_kx/d_kz)·x_kz,   y' = x_ky − (d_ky/d_kz)·x_kz,   z' = x_kz/d_kz,
+// applied to every vertex relative to o. In that space the ray is the
+// positive z' axis through the 2D origin, and the triangle (A, B, C) holds
+// the ray's point exactly when the 2D edge functions
+//     U = C'x·B'y − C'y·B'x,   V = A'x·C'y − A'y·C'x,   W = B'x·A'y − B'y·A'x
+// (twice the signed areas of (O, B, C), (O, C, A), (O, A, B)) share a sign.
+// Then U + V + W is twice the signed area of the projected triangle,
+// (u, v, w) = (U, V, W)/(U + V + W) are the barycentric coordinates of the
+// hit (u on A, v on B, w on C), and t = (U·A'z + V·B'z + W·C'z)/(U + V + W).
+//
+// Where this departs from the paper. The paper evaluates the edge functions
+// in single precision and redoes them in double when one is zero. Here the
+// sheared vertices are doubles and each edge function's SIGN is exact
+// (orient2d of predicates.h, Shewchuk's adaptive filter): the value is
+// computed in doubles, and where the filter cannot certify its sign the
+// exact sign decides (the value is then set to zero if rounding gave it the
+// other sign; it is below the filter's bound, ~3e-16 of its terms, anyway).
+// Rays are two-sided: a hit needs U, V, W all ≥ 0 or all ≤ 0, not all zero.
+//
+// Shared edges and vertices. A sheared vertex depends only on the vertex
+// and the ray, never on the triangle using it, and an edge function is an
+// antisymmetric function of its edge's two sheared endpoints: the two
+// triangles on an edge compute exactly opposite values for it (the same two
+// products, subtracted in the other order), and exactly opposite signs. So
+// the 2D origin is classified against each edge once, consistently, and
+// the classification is exact for the sheared vertices: a ray that passes
+// through the interior of a (consistently oriented) edge between two
+// triangles hits both (its edge function is zero for both, the others agree
+// in sign), and a ray through a shared vertex hits every triangle of the
+// fan around it whose projection contains the origin. Whatever the ray, no
+// gap opens between adjacent triangles: a ray that crosses a closed mesh's
+// surface always hits a triangle (the watertightness of the paper, here
+// without its single-precision retries). Vertices duplicated at the same
+// coordinates (unwelded meshes) behave exactly like shared ones. The
+// closest hit then breaks ties on t by the smaller triangle index.
+//
+// Misses by definition: a ray lying in the triangle's plane (U = V = W = 0
+// exactly, or U + V + W rounding to zero: then the triangle is seen edge on
+// and its neighbours, not it, are crossed), degenerate triangles (mesh.h:
+// no normal), t < 0 or t > maxT. An origin on the surface is a hit at t = 0
+// only when rounding puts t at ≥ 0; a ray starting inside a closed mesh hits
+// the surface ahead of it, not at t = 0 (DESIGN.md).
+//
+// The mesh query descends the OBB tree (obbtree.h) nearest box first,
+// pruning boxes the ray misses or enters after the best hit so far (any
+// hit: after maxT). The ray–box test is the slab test in the box's frame,
+// made conservative: every box is padded by kMeshRayBoxPad·(|o|∞ + the
+// mesh's largest coordinate) — a thousand times the rounding of the
+// projections — and a box is pruned only when it is entered after
+// best·(1 + kMeshRayPruneSlack), so the rounding of a triangle's t (a few
+// ulps, more for grazing rays) cannot prune the box holding the true
+// closest triangle. With that, the closest hit equals the brute-force
+// minimum over all triangles of (t, index); the tests check it on thousands
+// of rays.
+//
+// Memory and bounds: a fixed stack of kObbTreeMaxDepth + 1 entries, no
+// allocation; every loop is bounded by the node count (status MaxIterations
+// if a corrupt tree ever exceeded it).
+#pragma once
+
+#include "collidoscope/math.h"
+#include "collidoscope/mesh.h"
+#include "collidoscope/obbtree.h"
+
+namespace collidoscope {
+
+// Box padding relative to the ray origin's and the mesh's largest
+// coordinate: the rounding of a slab test is ~10 ulps (1e-15) of those;
+// 1e-12 covers it a thousandfold and prunes nothing a game would notice.
+constexpr double kMeshRayBoxPad = 1e-12;
+// Relative slack on t when pruning boxes by the best hit (see above): a
+// triangle's t is exact to a few ulps divided by the sine of the ray's
+// angle to its plane; 1e-9 covers angles down to ~1e-6 rad.
+constexpr double kMeshRayPruneSlack = 1e-9;
+
+// A ray prepared for the watertight test (the shear above).
+struct ShearedRay {
+  Vec3 origin;
+  int kx = 0, ky = 1, kz = 2;
+  double sx = 0, sy = 0, sz = 1;
+  static ShearedRay make(const Vec3& origin, const Vec3& direction);  // direction non-zero
+};
+
+struct RayTriangleHit {
+  double t = 0;
+  Vec3 barycentric;  // (u, v, w): weights of a, b, c; sum 1 (to rounding); all ≥ 0
+};
+
+// The watertight test on triangle (a, b, c): true with *hit filled when the
+// ray meets it at 0 ≤ t ≤ maxT (two-sided). Degenerate triangles are not
+// skipped here (the mesh query skips them by their zero normal).
+bool rayTriangle(const ShearedRay& ray, const Vec3& a, const Vec3& b, const Vec3& c, double maxT,
+                 RayTriangleHit* hit);
+
+enum class MeshRayStatus {
+  Converged,      // the answer is final (hit or miss)
+  InvalidInput,   // non-finite or zero direction, non-finite origin, maxT NaN or < 0: no hit
+  MaxIterations,  // node visits exceeded the node count (a corrupt tree): the best so far
+};
+const char* meshRayStatusName(MeshRayStatus s);
+
+struct MeshRayHit {
+  bool hit = false;
+  double t = 0;          // in units of direction, 0 ≤ t ≤ maxT
+  int triangle = -1;     // index into the mesh's triangles
+  Vec3 barycentric;      // (u, v, w): point = u·v_i + v·v_j + w·v_k, triangle [i, j, k]
+  Vec3 point;            // from the barycentric coordinates (on the triangle), in the query's frame
+  Vec3 normal;           // the triangle's unit CCW normal (also on a back-face hit), query frame
+  MeshRayStatus status = MeshRayStatus::Converged;
+  int boxTests = 0;      // ray–box tests run
+  int triangleTests = 0; // ray–triangle tests run
+};
+
+enum class MeshRayMode { Closest, Any };
+
+// The ray in the mesh's own coordinates. maxT may be +∞.
+MeshRayHit rayCastMeshLocal(const TriangleMesh& m, const ObbTree& tree, const Vec3& origin, const Vec3& direction,
+                            double maxT, MeshRayMode mode = MeshRayMode::Closest);
+// The ray in world coordinates, the mesh placed by pose (x_world = R x + p):
+// the ray is taken into the mesh's frame (a rotation keeps t), the point and
+// normal are returned in world coordinates.
+MeshRayHit rayCastMesh(const TriangleMesh& m, const ObbTree& tree, const Transform& pose, const Vec3& origin,
+                       const Vec3& direction, double maxT, MeshRayMode mode = MeshRayMode::Closest);
+
+}  // namespace collidoscope

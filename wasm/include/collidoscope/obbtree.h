@@ -1,0 +1,95 @@
+// collidoscope — the OBB tree of a triangle mesh: a binary hierarchy of
+// oriented bounding boxes, built once per mesh, top down.
+//
+// Reference: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: a hierarchical
+// structure for rapid interference detection", SIGGRAPH 1996 (the RAPID
+// library), as derived in J. Rasku, "Törmäysten havaitseminen
+// tietokoneanimaatiossa", master's thesis, University of Tampere, 2003,
+// §6.1.2 (the box of a set of triangles from the covariance of their
+// surface) and §6.3 (the top-down build).
+//
+// The build. A node holds a contiguous range of `order` (triangle indices).
+// Its box is obbFromTriangles (obb.h) of those triangles: axes from the
+// area-weighted surface covariance, extents from projecting every vertex of
+// the range, so the box contains its triangles (to a few ulps of their
+// extent). A range of at most `leafTriangles` triangles is a leaf. Otherwise
+// it is split along the box axis of largest half-extent (the thesis splits
+// along the axis of largest variance; the longest side separates better
+// when the two differ, and they coincide on elongated sets): triangles whose
+// centroid projects below the mean of the projected centroids go left
+// (a stable partition: the order inside each side is the input order). When
+// one side would be empty (every centroid at the mean), or when a side would
+// need more levels than the depth cap leaves (below), the range is split at
+// the median instead: sorted by (projected centroid, triangle index), the
+// first ⌊n/2⌋ go left. Either way both children are non-empty and smaller.
+//
+// Depth. Let L(n) be the levels of a median-split tree over n triangles
+// (L(n) = 1 for n ≤ leafTriangles, else 1 + L(⌈n/2⌉)). Every node at depth d
+// (root d = 1) keeps d − 1 + L(n) ≤ kObbTreeMaxDepth: a mean split is used
+// only if both children keep it, and the median split always does
+// (L(⌈n/2⌉) = L(n) − 1). The root keeps it since L(kMaxMeshTriangles) = 22.
+// So the depth never exceeds kObbTreeMaxDepth, the build needs no recursion
+// (an explicit stack of pending right siblings, at most one per level), and
+// queries descend with a fixed-size stack: no allocation.
+//
+// Layout. Nodes are stored in preorder in one vector: an inner node's left
+// child is the next node, its right child is at `right`. Leaves have
+// count > 0. Every triangle lies in exactly one leaf.
+//
+// Cost: each level fits boxes over all n triangles once (O(n)), so the build
+// is O(n log n) for balanced splits and at most O(n · kObbTreeMaxDepth).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collidoscope/mesh.h"
+#include "collidoscope/obb.h"
+#include "collidoscope/shapes.h"
+
+namespace collidoscope {
+
+// Deepest tree built (see "Depth" above). 48 leaves room for mean splits on
+// very uneven meshes while bounding a query's stack at 48 entries.
+constexpr int kObbTreeMaxDepth = 48;
+// Default triangles per leaf: one, as in the thesis and RAPID (its bounds on
+// the number of box tests assume one-triangle leaves).
+constexpr int kObbTreeLeafTriangles = 1;
+// Largest leaf size accepted in the settings.
+constexpr int kObbTreeMaxLeafTriangles = 64;
+
+enum class ObbSplit : std::uint8_t {
+  Leaf,    // no split: count ≤ leafTriangles
+  Mean,    // at the mean of the projected centroids
+  Median,  // at the median (one side empty at the mean, or the depth cap)
+};
+
+struct ObbTreeNode {
+  Obb box;
+  Vec3 splitAxis;              // inner nodes: the box axis split along
+  double splitValue = 0;       // inner nodes: splitAxis·x of the split plane
+  int first = 0;               // the node's triangles: order[first, first + count)
+  int count = 0;               // triangles under the node (a leaf: ≤ leafTriangles)
+  int right = -1;              // inner nodes: index of the right child (left is this + 1); −1 for a leaf
+  ObbSplit split = ObbSplit::Leaf;
+  bool leaf() const { return right < 0; }
+};
+
+struct ObbTreeSettings {
+  int leafTriangles = kObbTreeLeafTriangles;  // 1 … kObbTreeMaxLeafTriangles
+};
+
+struct ObbTree {
+  std::vector<ObbTreeNode> nodes;  // preorder, nodes[0] the root
+  std::vector<int> order;          // triangle indices; each leaf owns a range
+  std::vector<Vec3> normals;       // per triangle (mesh order): unit CCW normal, zero if degenerate
+  int depth = 0;                   // levels (a lone root: 1), ≤ kObbTreeMaxDepth
+  double scale = 0;                // largest |coordinate| of the mesh's vertices
+};
+
+// Builds the tree of m. Validates m first (validateMesh: errors name the
+// field, e.g. "triangles[4][0]") and the settings ("leafTriangles"); on
+// failure returns false and leaves *out empty.
+bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTree* out, ShapeError* err);
+
+}  // namespace collidoscope

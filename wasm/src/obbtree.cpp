@@ -1,0 +1,139 @@
+// collidoscope — the OBB tree of a triangle mesh (see obbtree.h).
+#include "collidoscope/obbtree.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace collidoscope {
+
+namespace {
+
+// L(n) of obbtree.h: levels of a median-split tree over n triangles.
+int medianLevels(int n, int leaf) {
+  int levels = 1;
+  while (n > leaf) {
+    n = n - n / 2;  // ⌈n/2⌉, the larger half
+    ++levels;
+  }
+  return levels;
+}
+
+struct Task {
+  int first = 0;
+  int count = 0;
+  int depth = 1;
+  int parent = -1;  // ≥ 0: this task is that node's right child
+};
+
+}  // namespace
+
+bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTree* out, ShapeError* err) {
+  *out = ObbTree{};
+  if (!validateMesh(m, err, nullptr)) return false;
+  const int leaf = settings.leafTriangles;
+  if (leaf < 1 || leaf > kObbTreeMaxLeafTriangles) {
+    *err = {"leafTriangles", "must be an integer from 1 to " + std::to_string(kObbTreeMaxLeafTriangles) + ", got " +
+                                 std::to_string(leaf)};
+    return false;
+  }
+  const int n = static_cast<int>(m.triangles.size());
+
+  ObbTree tree;
+  tree.normals.resize(n);
+  std::vector<Vec3> centroid(n);
+  for (int t = 0; t < n; ++t) {
+    const auto& tri = m.triangles[t];
+    const Vec3 &a = m.vertices[tri[0]], &b = m.vertices[tri[1]], &c = m.vertices[tri[2]];
+    tree.normals[t] = triangleUnitNormal(a, b, c);
+    centroid[t] = (a + b + c) / 3.0;
+  }
+  for (const Vec3& v : m.vertices) tree.scale = std::max(tree.scale, maxAbs(v));
+  tree.order.resize(n);
+  for (int t = 0; t < n; ++t) tree.order[t] = t;
+  // Nodes: fewer than 2n/leaf + 1 (a binary tree with ≤ n leaves).
+  tree.nodes.reserve(static_cast<std::size_t>(2 * (n / leaf + 1)));
+
+  // Scratch for the fits (reused; the build allocates, queries do not).
+  std::vector<Vec3> verts;
+  std::vector<std::array<int, 3>> tris;
+  std::vector<std::pair<double, int>> keys;  // (projected centroid, triangle)
+  std::vector<int> side;
+
+  std::vector<Task> stack;
+  stack.reserve(kObbTreeMaxDepth + 1);
+  stack.push_back({0, n, 1, -1});
+  while (!stack.empty()) {
+    const Task task = stack.back();
+    stack.pop_back();
+    const int self = static_cast<int>(tree.nodes.size());
+    if (task.parent >= 0) tree.nodes[task.parent].right = self;
+    tree.depth = std::max(tree.depth, task.depth);
+
+    ObbTreeNode node;
+    node.first = task.first;
+    node.count = task.count;
+    verts.clear();
+    tris.clear();
+    for (int i = 0; i < task.count; ++i) {
+      const auto& tri = m.triangles[tree.order[task.first + i]];
+      const int base = static_cast<int>(verts.size());
+      for (int k = 0; k < 3; ++k) verts.push_back(m.vertices[tri[k]]);
+      tris.push_back({base, base + 1, base + 2});
+    }
+    node.box = obbFromTriangles(verts, tris);
+    if (task.count <= leaf) {
+      tree.nodes.push_back(node);
+      continue;
+    }
+
+    // The axis of largest half-extent (the first of equal ones).
+    int axis = 0;
+    for (int k = 1; k < 3; ++k)
+      if (node.box.halfExtents[k] > node.box.halfExtents[axis]) axis = k;
+    const Vec3 dir = node.box.axes[axis];
+    // Projections relative to the box centre: no digits lost far from the origin.
+    keys.clear();
+    double sum = 0;
+    for (int i = 0; i < task.count; ++i) {
+      const int t = tree.order[task.first + i];
+      const double k = dot(centroid[t] - node.box.center, dir);
+      keys.push_back({k, t});
+      sum += k;
+    }
+    const double mean = sum / task.count;
+    int leftCount = 0;
+    for (const auto& k : keys) leftCount += k.first < mean ? 1 : 0;
+    const int rightCount = task.count - leftCount;
+    const bool meanOk = leftCount > 0 && rightCount > 0 &&
+                        task.depth + medianLevels(leftCount, leaf) <= kObbTreeMaxDepth &&
+                        task.depth + medianLevels(rightCount, leaf) <= kObbTreeMaxDepth;
+    if (meanOk) {
+      // Stable partition: each side keeps the input order.
+      int l = task.first, r = 0;
+      side.clear();
+      for (const auto& k : keys) {
+        if (k.first < mean) tree.order[l++] = k.second;
+        else side.push_back(k.second);
+      }
+      for (int t : side) tree.order[l + r++] = t;
+      node.split = ObbSplit::Mean;
+      node.splitValue = dot(node.box.center, dir) + mean;
+    } else {
+      std::sort(keys.begin(), keys.end());  // by projection, then index: a total order
+      leftCount = task.count / 2;
+      for (int i = 0; i < task.count; ++i) tree.order[task.first + i] = keys[i].second;
+      node.split = ObbSplit::Median;
+      node.splitValue = dot(node.box.center, dir) + 0.5 * (keys[leftCount - 1].first + keys[leftCount].first);
+    }
+    node.splitAxis = dir;
+    tree.nodes.push_back(node);
+    // Right first: the left child is popped next, so it is node self + 1.
+    stack.push_back({task.first + leftCount, task.count - leftCount, task.depth + 1, self});
+    stack.push_back({task.first, leftCount, task.depth + 1, -1});
+  }
+  *out = std::move(tree);
+  return true;
+}
+
+}  // namespace collidoscope
