@@ -812,3 +812,24 @@ TEST(MeshRaycast, TreeTestsFarFewerTrianglesThanBruteForce) {
 }
 
 }  // namespace
+
+namespace {
+
+// The README's example, as written there.
+TEST(MeshRaycast, ReadmeExample) {
+  using namespace collidoscope;
+  TriangleMesh m{{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {{0, 1, 2}}};
+  ObbTree tree;
+  ShapeError err;
+  ASSERT_TRUE(buildObbTree(m, ObbTreeSettings{}, &tree, &err));
+  MeshRayHit h = rayCastMesh(m, tree, Transform{}, {0.2, 0.2, 1}, {0, 0, -1}, 10.0);
+  EXPECT_TRUE(h.hit);
+  EXPECT_EQ(h.t, 1.0);
+  EXPECT_EQ(h.triangle, 0);
+  EXPECT_NEAR(h.barycentric.x, 0.6, 1e-15);
+  EXPECT_NEAR(h.barycentric.y, 0.2, 1e-15);
+  EXPECT_NEAR(h.barycentric.z, 0.2, 1e-15);
+  EXPECT_EQ(h.normal, (Vec3{0, 0, 1}));
+}
+
+}  // namespace
