@@ -436,6 +436,20 @@ void checkTree(const TriangleMesh& m, const ObbTree& tree, int leaf) {
       EXPECT_EQ(l.count + r.count, nd.count);
       EXPECT_GT(l.count, 0);
       EXPECT_GT(r.count, 0);
+      // The split: along the box's longest axis; left centroids on the low
+      // side of the plane, right ones on the high side.
+      ASSERT_LT(nd.splitAxis, 3);
+      for (int a = 0; a < 3; ++a) EXPECT_LE(nd.box.halfExtents[a], nd.box.halfExtents[nd.splitAxis]);
+      const Vec3 axis = nd.box.axes[nd.splitAxis];
+      auto side = [&](const ObbTreeNode& c, double sign) {
+        for (int k = 0; k < c.count; ++k) {
+          const Tri& t = m.triangles[tree.order[c.first + k]];
+          const Vec3 centroid = (m.vertices[t[0]] + m.vertices[t[1]] + m.vertices[t[2]]) / 3.0;
+          EXPECT_LE(sign * (dot(centroid, axis) - nd.splitValue), 1e-12 * s) << "node " << i;
+        }
+      };
+      side(l, 1);
+      side(r, -1);
       depth[i + 1] = depth[nd.right] = depth[i] + 1;
     }
   }

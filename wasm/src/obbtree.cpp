@@ -7,6 +7,8 @@
 
 namespace collidoscope {
 
+static_assert(sizeof(ObbTreeNode) <= 144, "the node size the memory budget in mesh.h counts on");
+
 namespace {
 
 // L(n) of obbtree.h: levels of a median-split tree over n triangles.
@@ -126,7 +128,7 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
       node.split = ObbSplit::Median;
       node.splitValue = dot(node.box.center, dir) + 0.5 * (keys[leftCount - 1].first + keys[leftCount].first);
     }
-    node.splitAxis = dir;
+    node.splitAxis = static_cast<std::uint8_t>(axis);
     tree.nodes.push_back(node);
     // Right first: the left child is popped next, so it is node self + 1.
     stack.push_back({task.first + leftCount, task.count - leftCount, task.depth + 1, self});

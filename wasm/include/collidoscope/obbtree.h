@@ -64,13 +64,14 @@ enum class ObbSplit : std::uint8_t {
   Median,  // at the median (one side empty at the mean, or the depth cap)
 };
 
+// 144 bytes: the box (120), the split plane (12) and the range (8).
 struct ObbTreeNode {
   Obb box;
-  Vec3 splitAxis;              // inner nodes: the box axis split along
-  double splitValue = 0;       // inner nodes: splitAxis·x of the split plane
+  double splitValue = 0;       // inner nodes: the split plane is box.axes[splitAxis]·x = splitValue
   int first = 0;               // the node's triangles: order[first, first + count)
   int count = 0;               // triangles under the node (a leaf: ≤ leafTriangles)
   int right = -1;              // inner nodes: index of the right child (left is this + 1); −1 for a leaf
+  std::uint8_t splitAxis = 0;  // inner nodes: which box axis was split (the longest)
   ObbSplit split = ObbSplit::Leaf;
   bool leaf() const { return right < 0; }
 };
