@@ -11,11 +11,13 @@
 // Prints a markdown table. Times: median of 5 passes (build: of 3 builds,
 // one at 1M triangles).
 //
-//   collidoscope_mesh_bench [--quick]   (--quick: up to 100k triangles)
+//   collidoscope_mesh_bench [--quick] [--leaf N]
+//     --quick: up to 100k triangles; --leaf: triangles per leaf (default 1)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -95,7 +97,7 @@ MeshRayHit brute(const TriangleMesh& m, const ObbTree& tree, const Ray& r) {
   return out;
 }
 
-void run(const char* kind, int n, bool quick) {
+void run(const char* kind, int n, bool quick, int leaf) {
   bench::Rng rng{0x5eedull + static_cast<unsigned>(n)};
   const TriangleMesh m = std::strcmp(kind, "torus") == 0 ? torus(n) : soup(n, rng);
   std::vector<double> builds;
@@ -103,7 +105,9 @@ void run(const char* kind, int n, bool quick) {
   ShapeError err;
   for (int i = 0; i < (n >= 1000000 ? 1 : 3); ++i) {
     const auto t0 = Clock::now();
-    if (!buildObbTree(m, ObbTreeSettings{}, &tree, &err)) {
+    ObbTreeSettings settings;
+    settings.leafTriangles = leaf;
+    if (!buildObbTree(m, settings, &tree, &err)) {
       std::fprintf(stderr, "%s: %s\n", err.field.c_str(), err.message.c_str());
       return;
     }
@@ -154,14 +158,20 @@ void run(const char* kind, int n, bool quick) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  bool quick = false;
+  int leaf = kObbTreeLeafTriangles;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--leaf") == 0 && i + 1 < argc) leaf = std::atoi(argv[++i]);
+  }
+  std::printf("leaf triangles: %d\n\n", leaf);
   std::printf("| mesh | triangles | nodes | depth | build ms | tree µs/ray | box tests/ray | tri tests/ray | "
               "brute µs/ray | speed-up | mismatches/rays |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const char* kind : {"torus", "soup"})
     for (int n : {1000, 10000, 100000, 1000000}) {
       if (quick && n > 100000) continue;
-      run(kind, n, quick);
+      run(kind, n, quick, leaf);
     }
   return 0;
 }

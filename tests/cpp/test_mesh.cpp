@@ -796,6 +796,10 @@ TEST(MeshRaycast, InvalidRaysAreRefused) {
   EXPECT_EQ(rayCastMeshLocal(m, tree, o, d, -1).status, MeshRayStatus::InvalidInput);
   EXPECT_FALSE(rayCastMeshLocal(m, tree, o, d, -1).hit);
   EXPECT_EQ(rayCastMesh(m, tree, Transform{}, {nan, 0, 0}, d, kInf).status, MeshRayStatus::InvalidInput);
+  // A tree built from another mesh is refused, not read out of bounds.
+  const TriangleMesh other = grid(3);
+  EXPECT_EQ(rayCastMeshLocal(other, tree, o, d, kInf).status, MeshRayStatus::InvalidInput);
+  EXPECT_EQ(rayCastMeshLocal(m, ObbTree{}, o, d, kInf).status, MeshRayStatus::InvalidInput);
   // maxT = 0 with the origin off the surface: a valid query, no hit.
   const MeshRayHit z = rayCastMeshLocal(m, tree, o, d, 0);
   EXPECT_EQ(z.status, MeshRayStatus::Converged);

@@ -2,7 +2,7 @@
 #include "collidoscope/mesh_raycast.h"
 
 #include <cmath>
-#include <limits>
+#include <utility>
 
 #include "collidoscope/predicates.h"
 
@@ -102,7 +102,11 @@ MeshRayHit rayCastMeshLocal(const TriangleMesh& m, const ObbTree& tree, const Ve
     out.status = MeshRayStatus::InvalidInput;
     return out;
   }
-  if (tree.nodes.empty()) return out;
+  // A tree that was not built from this mesh (or an empty one) answers nothing.
+  if (tree.nodes.empty() || tree.normals.size() != m.triangles.size() || tree.order.size() != m.triangles.size()) {
+    out.status = MeshRayStatus::InvalidInput;
+    return out;
+  }
   const ShearedRay ray = ShearedRay::make(origin, direction);
   const double pad = kMeshRayBoxPad * (maxAbs(origin) + tree.scale);
   double best = maxT;  // hits beyond it are not wanted

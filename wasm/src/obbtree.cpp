@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
+#include <utility>
 
 namespace collidoscope {
 
@@ -62,6 +64,8 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
   std::vector<std::pair<double, int>> keys;  // (projected centroid, triangle)
   std::vector<int> side;
 
+  // Every task makes one node and hands its children strictly fewer
+  // triangles, so the loop ends after fewer than 2n/leaf + 1 tasks.
   std::vector<Task> stack;
   stack.reserve(kObbTreeMaxDepth + 1);
   stack.push_back({0, n, 1, -1});

@@ -102,7 +102,8 @@ bool rayTriangle(const ShearedRay& ray, const Vec3& a, const Vec3& b, const Vec3
 
 enum class MeshRayStatus {
   Converged,      // the answer is final (hit or miss)
-  InvalidInput,   // non-finite or zero direction, non-finite origin, maxT NaN or < 0: no hit
+  InvalidInput,   // non-finite or zero direction, non-finite origin, maxT NaN or < 0, or a
+                  // tree not built from this mesh (sizes differ): no hit
   MaxIterations,  // node visits exceeded the node count (a corrupt tree): the best so far
 };
 const char* meshRayStatusName(MeshRayStatus s);
@@ -121,7 +122,8 @@ struct MeshRayHit {
 
 enum class MeshRayMode { Closest, Any };
 
-// The ray in the mesh's own coordinates. maxT may be +∞.
+// The ray in the mesh's own coordinates. maxT may be +∞. tree must be
+// buildObbTree's answer for m.
 MeshRayHit rayCastMeshLocal(const TriangleMesh& m, const ObbTree& tree, const Vec3& origin, const Vec3& direction,
                             double maxT, MeshRayMode mode = MeshRayMode::Closest);
 // The ray in world coordinates, the mesh placed by pose (x_world = R x + p):
