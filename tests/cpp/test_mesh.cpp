@@ -469,6 +469,27 @@ TEST(ObbTree, InvariantsOnManyMeshes) {
     }
 }
 
+TEST(ObbTree, OneTriangleLeavesAreTheTightestBox) {
+  // Any rectangle around a triangle has at least twice its area; the leaf
+  // box reaches it and is flat.
+  Rng rng(11);
+  const TriangleMesh m = randomSoup(rng, 400, 3, 1);
+  const ObbTree tree = build(m, 1);
+  int leaves = 0;
+  for (const ObbTreeNode& n : tree.nodes) {
+    if (!n.leaf()) continue;
+    const Tri& t = m.triangles[tree.order[n.first]];
+    const double area = 0.5 * length(cross(m.vertices[t[1]] - m.vertices[t[0]], m.vertices[t[2]] - m.vertices[t[0]]));
+    double sides[3] = {n.box.halfExtents.x, n.box.halfExtents.y, n.box.halfExtents.z};
+    std::sort(sides, sides + 3);
+    const double rect = 4 * sides[1] * sides[2];
+    EXPECT_LE(sides[0], 1e-12 * 4);
+    EXPECT_NEAR(rect, 2 * area, 1e-12 * (1 + area)) << "leaf of triangle " << tree.order[n.first];
+    ++leaves;
+  }
+  EXPECT_EQ(leaves, 400);
+}
+
 TEST(ObbTree, BalancedMeshesGiveLogarithmicDepth) {
   const TriangleMesh m = icosphere(4);  // 5120 triangles
   const ObbTree tree = build(m);

@@ -23,6 +23,26 @@ int medianLevels(int n, int leaf) {
   return levels;
 }
 
+// The box of one non-degenerate triangle p (unit normal n) in its own
+// frame: the longest edge, the in-plane perpendicular, the normal. Its
+// area, longest edge × height, is twice the triangle's: the least of any
+// rectangle around a triangle (the angles at the longest edge are acute,
+// so the apex projects inside it), so no fit is tighter. The covariance fit
+// of a lone triangle is not aligned with an edge and is larger.
+Obb triangleBox(const std::vector<Vec3>& p, const Vec3& n) {
+  const Vec3 e[3] = {p[1] - p[0], p[2] - p[1], p[0] - p[2]};
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (lengthSquared(e[i]) > lengthSquared(e[k])) k = i;
+  Vec3 axes[3];
+  axes[0] = normalizedOr(e[k], Vec3{1, 0, 0});
+  // The normal made exactly perpendicular to the edge (Gram–Schmidt): on a
+  // sliver the rounding of n is not small against its tilt.
+  axes[2] = normalizedOr(n - axes[0] * dot(n, axes[0]), n);
+  axes[1] = cross(axes[2], axes[0]);
+  return obbWithAxes(axes, p);
+}
+
 struct Task {
   int first = 0;
   int count = 0;
@@ -87,7 +107,9 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
       for (int k = 0; k < 3; ++k) verts.push_back(m.vertices[tri[k]]);
       tris.push_back({base, base + 1, base + 2});
     }
-    node.box = obbFromTriangles(verts, tris);
+    const Vec3& n0 = tree.normals[tree.order[task.first]];
+    if (task.count == 1 && maxAbs(n0) > 0) node.box = triangleBox(verts, n0);
+    else node.box = obbFromTriangles(verts, tris);
     if (task.count <= leaf) {
       tree.nodes.push_back(node);
       continue;

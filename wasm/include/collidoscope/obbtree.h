@@ -12,7 +12,11 @@
 // Its box is obbFromTriangles (obb.h) of those triangles: axes from the
 // area-weighted surface covariance, extents from projecting every vertex of
 // the range, so the box contains its triangles (to a few ulps of their
-// extent). A range of at most `leafTriangles` triangles is a leaf. Otherwise
+// extent). A node of one (non-degenerate) triangle takes the triangle's own
+// frame instead: its longest edge, the in-plane perpendicular and its
+// normal. That box has twice the triangle's area, the least any rectangle
+// around a triangle can have, where the covariance axes of a lone triangle
+// are not edge-aligned and give a larger one. A range of at most `leafTriangles` triangles is a leaf. Otherwise
 // it is split along the box axis of largest half-extent (the thesis splits
 // along the axis of largest variance; the longest side separates better
 // when the two differ, and they coincide on elongated sets): triangles whose
