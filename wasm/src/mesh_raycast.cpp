@@ -33,7 +33,8 @@ inline bool rayBox(const Obb& b, const Vec3& o, const Vec3& d, double pad, doubl
       if (std::fabs(oi) > h) return false;
       continue;
     }
-    double t1 = (-h - oi) / di, t2 = (h - oi) / di;
+    const double inv = 1.0 / di;  // one division; the padding covers its extra rounding
+    double t1 = (-h - oi) * inv, t2 = (h - oi) * inv;
     if (t1 > t2) std::swap(t1, t2);
     if (t1 > lo) lo = t1;
     if (t2 < hi) hi = t2;
