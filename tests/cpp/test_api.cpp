@@ -15,6 +15,7 @@
 #include "collidoscope/api.h"
 #include "collidoscope/epa2d.h"
 #include "collidoscope/json.h"
+#include "collidoscope/mesh_raycast.h"
 #include "reference.h"
 
 // Counts every operator new in this test binary; the tests read it around a
@@ -491,6 +492,40 @@ TEST(Api, ToleranceTradesDigitsForIterations) {
   }
   EXPECT_EQ(compared, 2 * kTrials);
   EXPECT_LT(iterationsLoose, iterationsDefault);
+}
+
+// Mesh ray casts (mesh_raycast.h) allocate nothing either: the tree is
+// built beforehand, the descent uses a fixed stack.
+TEST(Api, MeshRayCastsDoNotAllocate) {
+  TriangleMesh m;
+  const int n = 40;
+  for (int i = 0; i <= n; ++i)
+    for (int j = 0; j <= n; ++j)
+      m.vertices.push_back({i * 0.1, std::sin(i * 0.3) * std::cos(j * 0.2), j * 0.1});
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const int a = i * (n + 1) + j;
+      m.triangles.push_back({a, a + n + 1, a + n + 2});
+      m.triangles.push_back({a, a + n + 2, a + 1});
+    }
+  ObbTree tree;
+  ShapeError err;
+  ASSERT_TRUE(buildObbTree(m, ObbTreeSettings{}, &tree, &err));
+  ref::Rng rng(18);
+  Transform pose;
+  pose.position = {0.5, -1, 2};
+  pose.rotation = {0, std::sin(0.3), 0, std::cos(0.3)};
+  int hits = 0;
+  const long before = gAllocations.load();
+  for (int i = 0; i < 2000; ++i) {
+    const Vec3 o{rng.uniform(-1, 5), 3, rng.uniform(-1, 5)};
+    const Vec3 d{rng.uniform(-1, 1), -1, rng.uniform(-1, 1)};
+    hits += rayCastMeshLocal(m, tree, o, d, 10.0).hit;
+    hits += rayCastMeshLocal(m, tree, o, d, 10.0, MeshRayMode::Any).hit;
+    hits += rayCastMesh(m, tree, pose, o, d, 10.0).hit;
+  }
+  EXPECT_EQ(gAllocations.load() - before, 0);
+  EXPECT_GT(hits, 1000);
 }
 
 }  // namespace
