@@ -469,6 +469,35 @@ TEST(ObbTree, InvariantsOnManyMeshes) {
     }
 }
 
+TEST(ObbTree, NodeAxesAreTheSurfaceCovarianceAxesOfObbH) {
+  // Every node of two triangles or more: its axes are the eigenvectors of
+  // obb.h's triangleCovariance over the node's triangles (obb.h integrates
+  // each triangle about the mean; the tree sums per-triangle moments), where
+  // the eigenvalues are apart enough to define them.
+  Rng rng(12);
+  const TriangleMesh m = randomSoup(rng, 600, 4, 1.5);
+  const ObbTree tree = build(m, 1);
+  int compared = 0;
+  for (const ObbTreeNode& n : tree.nodes) {
+    if (n.count < 2) continue;
+    std::vector<Vec3> verts;
+    std::vector<Tri> tris;
+    for (int k = 0; k < n.count; ++k) {
+      const Tri& t = m.triangles[tree.order[n.first + k]];
+      const int base = static_cast<int>(verts.size());
+      for (int v : t) verts.push_back(m.vertices[v]);
+      tris.push_back({base, base + 1, base + 2});
+    }
+    const Covariance c = triangleCovariance(verts, tris);
+    const SymmetricEigen e = symmetricEigen(c.m);
+    const double top = e.values[0];
+    if (e.values[0] - e.values[1] < 1e-4 * top || e.values[1] - e.values[2] < 1e-4 * top) continue;
+    for (int a = 0; a < 3; ++a) EXPECT_NEAR(std::fabs(dot(n.box.axes[a], e.vectors[a])), 1.0, 1e-9);
+    ++compared;
+  }
+  EXPECT_GT(compared, 300);
+}
+
 TEST(ObbTree, OneTriangleLeavesAreTheTightestBox) {
   // Any rectangle around a triangle has at least twice its area; the leaf
   // box reaches it and is flat.

@@ -9,7 +9,9 @@
 // surface) and §6.3 (the top-down build).
 //
 // The build. A node holds a contiguous range of `order` (triangle indices).
-// Its box is obbFromTriangles (obb.h) of those triangles: axes from the
+// Its box is obb.h's surface-covariance fit of those triangles (as
+// obbFromTriangles; the covariance summed from per-triangle moments by the
+// parallel-axis theorem, see fitNode in obbtree.cpp): axes from the
 // area-weighted surface covariance, extents from projecting every vertex of
 // the range, so the box contains its triangles (to a few ulps of their
 // extent). A node of one (non-degenerate) triangle takes the triangle's own
