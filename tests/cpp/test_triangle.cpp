@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "collidoscope/contact.h"
@@ -201,8 +202,7 @@ IPt companion(Gen& g, const ITri& a, int r) {
 }
 
 // A point on A's edge k at t/4 (A's coordinates multiples of 4).
-IPt onEdge(Gen& g, const ITri& a, int k, std::int64_t t) {
-  (void)g;
+IPt onEdge(const ITri& a, int k, std::int64_t t) {
   return divide(add(mul(a[k], 4 - t), mul(a[(k + 1) % 3], t)), 4);
 }
 
@@ -233,7 +233,7 @@ void makePair(Gen& g, Family f, ITri* a, ITri* b) {
     case kCrossingEdges: {
       for (int i = 0; i < 3; ++i) (*a)[i] = mul(g.point(5), 4);
       const int k = static_cast<int>(g.uni(0, 2));
-      const IPt x = onEdge(g, *a, k, g.uni(0, 4));
+      const IPt x = onEdge(*a, k, g.uni(0, 4));
       if (f == kCornerOnEdge) {
         (*b)[0] = x;
         (*b)[1] = companion(g, *a, 8);

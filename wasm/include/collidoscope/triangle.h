@@ -26,9 +26,10 @@ namespace collidoscope {
 // Whether the closed triangles (a0, a1, a2) and (b0, b1, b2) share a point.
 //
 // The general case is Guigue and Devillers' form of Möller's interval test
-// (O. Devillers, P. Guigue, "Faster Triangle-Triangle Intersection Tests",
-// INRIA RR-4488, 2002; T. Möller, "A Fast Triangle-Triangle Intersection
-// Test", JGT 2(2), 1997), with orient3d for every sign:
+// (P. Guigue, O. Devillers, "Fast and Robust Triangle-Triangle Overlap Test
+// Using Orientation Predicates", JGT 8(1), 2003; T. Möller, "A Fast
+// Triangle-Triangle Intersection Test", JGT 2(2), 1997), with orient3d for
+// every sign:
 //
 //   1. The signs of B's corners against A's plane, and of A's corners
 //      against B's plane. All of one strict sign: apart (3 + 3 orient3d).
