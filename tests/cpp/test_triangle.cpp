@@ -355,8 +355,9 @@ TEST(TrianglesIntersect, ReferenceAgreesOnHandPickedCases) {
   EXPECT_TRUE(referenceIntersect({{{{0, 0, 0}}, {{2, 2, 0}}, {{1, 1, 0}}}}, {{{{0, 2, 0}}, {{2, 0, 0}}, {{2, 0, 0}}}}));
 }
 
-// Every family, every pair in three corner orders and both argument orders,
-// against the brute force: no disagreement.
+// Every family, every pair three times (corners shuffled; then also A and B
+// swapped; then also the axes permuted and mirrored), against the brute
+// force: no disagreement.
 TEST(TrianglesIntersect, AgreesWithExactBruteForce) {
   constexpr int kPairsPerFamily = 30000;
   Gen g(20261126);
@@ -381,7 +382,19 @@ TEST(TrianglesIntersect, AgreesWithExactBruteForce) {
         const Vec3 pa[3] = {da[perm[0]], da[perm[1]], da[perm[2]]};
         std::shuffle(perm, perm + 3, g.rng);
         const Vec3 pb[3] = {db[perm[0]], db[perm[1]], db[perm[2]]};
-        const bool got = variant == 1 ? intersect(pb, pa) : intersect(pa, pb);
+        bool got;
+        if (variant == 2) {
+          // Axes permuted and mirrored (exact): the same answer.
+          int axes[3] = {0, 1, 2};
+          std::shuffle(axes, axes + 3, g.rng);
+          const double flip[3] = {g.coin() ? -1.0 : 1.0, g.coin() ? -1.0 : 1.0, g.coin() ? -1.0 : 1.0};
+          Vec3 ma[3], mb[3];
+          for (int i = 0; i < 3; ++i)
+            for (int k = 0; k < 3; ++k) ma[i][k] = flip[k] * pa[i][axes[k]], mb[i][k] = flip[k] * pb[i][axes[k]];
+          got = intersect(ma, mb);
+        } else {
+          got = variant == 1 ? intersect(pb, pa) : intersect(pa, pb);
+        }
         ++checked;
         if (got != expected) {
           ADD_FAILURE() << kFamilyNames[f] << " pair " << n << " variant " << variant << ": expected " << expected
