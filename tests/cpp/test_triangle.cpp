@@ -292,8 +292,10 @@ DoubleMap randomMap(Gen& g) {
   const int kind = static_cast<int>(g.uni(0, 3));
   const std::int64_t big = kind == 0 ? 0 : (kind == 1 ? 1000 : (std::int64_t{1} << 30));
   for (auto& o : m.offset) o = big == 0 ? 0 : g.uni(-big, big);
-  const int ks[] = {0, 3, 24, 60};
-  m.k = ks[g.uni(0, 3)];
+  // 1000 and 1060: tiny and subnormal coordinates (trianglesIntersect
+  // rescales them before its predicates could underflow).
+  const int ks[] = {0, 3, 24, 60, 1000, 1060};
+  m.k = ks[g.uni(0, 5)];
   return m;
 }
 
@@ -704,6 +706,34 @@ TEST(TriangleContact, PushesOutOfAFloorAlongItsNormal) {
   ASSERT_TRUE(beside.contact);
   EXPECT_FALSE(beside.face);
   EXPECT_GT(beside.distance, 0);
+}
+
+// The floor scene at 2^-700 and 2^40 times its size (exact scalings): the
+// same answers, scaled. The tiny one runs GJK scaled (tiny_scene.h); the
+// face rule's normal comes from edges rescaled by a power of two.
+TEST(TriangleContact, FloorAtExtremeScales) {
+  for (const int e : {-700, 40}) {
+    const double f = std::ldexp(1.0, e);
+    const Vec3 t0 = Vec3{-10, 0, 10} * f, t1 = Vec3{10, 0, 10} * f, t2 = Vec3{0, 0, -10} * f;
+    const Shape capsule = Shape::capsule(0.5 * f, 1.0 * f);
+    Transform pose;
+    pose.position = Vec3{0, 0.5, 9.9} * f;
+    const auto got = collidoscope::triangleContact(t0, t1, t2, capsule, pose, 0.0);
+    ASSERT_TRUE(got.contact) << e;
+    EXPECT_TRUE(got.face) << e;
+    EXPECT_NEAR(got.distance / f, -1.0, 1e-12) << e;
+    EXPECT_TRUE(near(got.normal, {0, 1, 0}, 0)) << e;
+    pose.position = Vec3{0, 1.6, 9.9} * f;  // 0.1 above
+    const auto hover = collidoscope::triangleContact(t0, t1, t2, capsule, pose, 0.2 * f);
+    ASSERT_TRUE(hover.contact && hover.face) << e;
+    EXPECT_NEAR(hover.distance / f, 0.1, 1e-12) << e;
+    EXPECT_FALSE(collidoscope::triangleContact(t0, t1, t2, capsule, pose, 0.05 * f).contact) << e;
+    // trianglesIntersect: a vertical triangle through the floor, and one
+    // touching it at a corner, and one just above.
+    EXPECT_TRUE(trianglesIntersect(t0, t1, t2, Vec3{0, -1, 0} * f, Vec3{0, 1, 0} * f, Vec3{1, 1, 1} * f)) << e;
+    EXPECT_TRUE(trianglesIntersect(t0, t1, t2, Vec3{0, 0, 0} * f, Vec3{0, 1, 0} * f, Vec3{1, 1, 1} * f)) << e;
+    EXPECT_FALSE(trianglesIntersect(t0, t1, t2, Vec3{0, 1e-9, 0} * f, Vec3{0, 1, 0} * f, Vec3{1, 1, 1} * f)) << e;
+  }
 }
 
 TEST(TriangleContact, DegenerateTriangleIsASegment) {

@@ -26,6 +26,8 @@
 #include "collidoscope/triangle.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <utility>
 
 #include "collidoscope/predicates.h"
@@ -253,10 +255,51 @@ bool piecesIntersect(const Piece& a, const Piece& b) {
   }
 }
 
+// The predicates are exact while no product of coordinate differences
+// underflows (predicates.h: non-zero magnitudes within [2^-300, 2^300]). A
+// pair whose largest coordinate is below this is first seen 2^k times
+// larger, its largest coordinate near 1: scaling by a power of two is exact
+// and changes no sign.
+constexpr double kRescaleBelow = 0x1p-200;
+
+inline bool tiny(const Vec3& v) {
+  return std::fabs(v.x) < kRescaleBelow && std::fabs(v.y) < kRescaleBelow && std::fabs(v.z) < kRescaleBelow;
+}
+
+// 2^e for e in [-1022, 1023], from its bits.
+inline double powerOfTwo(int e) {
+  const std::uint64_t bits = static_cast<std::uint64_t>(e + 1023) << 52;
+  double d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
+// v·2^-ilogb(m) for m > 0 finite: vectors seen at the scale where m is near
+// 1. The factor, up to 2^1074 for a subnormal m, is applied in two halves
+// (each a double); scaling up is exact.
+struct UnitScale {
+  double f1, f2;
+  explicit UnitScale(double m) {
+    const int e = -std::ilogb(m), h = e / 2;
+    f1 = powerOfTwo(h);
+    f2 = powerOfTwo(e - h);
+  }
+  Vec3 operator()(const Vec3& v) const { return v * f1 * f2; }
+};
+
 }  // namespace
 
 bool trianglesIntersect(const Vec3& a0, const Vec3& a1, const Vec3& a2, const Vec3& b0, const Vec3& b1,
                         const Vec3& b2) {
+  // Usually the first coordinate settles that the pair is not tiny.
+  if (tiny(a0) && tiny(a1) && tiny(a2) && tiny(b0) && tiny(b1) && tiny(b2)) {
+    const double m = maxOfNonNegative(maxOfNonNegative(maxOfNonNegative(maxAbs(a0), maxAbs(a1)), maxAbs(a2)),
+                                      maxOfNonNegative(maxOfNonNegative(maxAbs(b0), maxAbs(b1)), maxAbs(b2)));
+    if (m > 0) {
+      const UnitScale up(m);
+      return trianglesIntersect(up(a0), up(a1), up(a2), up(b0), up(b1), up(b2));
+    }
+  }
   const int sb[3] = {orient3d(a0, a1, a2, b0), orient3d(a0, a1, a2, b1), orient3d(a0, a1, a2, b2)};
   if (allOneStrictSign(sb)) return false;
   // A strict sign anywhere in sb makes A proper (a degenerate A gives 0
@@ -276,16 +319,20 @@ bool trianglesIntersect(const Vec3& a0, const Vec3& a1, const Vec3& a2, const Ve
 
 namespace triangle_detail {
 
-// A power of two near 1/m (m > 0 finite), so that v·scale is exact.
-inline double inversePowerOfTwo(double m) { return std::ldexp(1.0, -std::ilogb(m)); }
-
 bool unitNormal(const Vec3& t0, const Vec3& t1, const Vec3& t2, Vec3* n) {
-  if (collinear3d(t0, t1, t2)) return false;
-  const Vec3 e1 = t1 - t0, e2 = t2 - t0;
+  const double size = maxOfNonNegative(maxOfNonNegative(maxAbs(t0), maxAbs(t1)), maxAbs(t2));
+  if (!(size > 0) || !std::isfinite(size)) return false;
+  // Tiny corners seen at unit size, so that the collinearity test is exact.
+  const UnitScale up(size < kRescaleBelow ? size : 1.0);
+  const Vec3 s0 = up(t0), s1 = up(t1), s2 = up(t2);
+  if (collinear3d(s0, s1, s2)) return false;
+  const Vec3 e1 = s1 - s0, e2 = s2 - s0;
   const double m = maxOfNonNegative(maxAbs(e1), maxAbs(e2));
-  if (!(m > 0) || !std::isfinite(m)) return false;
-  const double f = inversePowerOfTwo(m);
-  const Vec3 c = cross(e1 * f, e2 * f);
+  if (!(m > 0)) return false;
+  // Edges near unit length: the cross product neither underflows nor
+  // overflows.
+  const UnitScale unit(m);
+  const Vec3 c = cross(unit(e1), unit(e2));
   if (!(maxAbs(c) > 0)) return false;
   *n = normalizedOr(c, Vec3{});
   return true;
@@ -296,10 +343,10 @@ bool projectsInside(const Vec3& t0, const Vec3& t1, const Vec3& t2, const Vec3& 
   double m = 0;
   for (int k = 0; k < 3; ++k) m = maxOfNonNegative(m, maxAbs(t[(k + 1) % 3] - t[k]));
   if (!(m > 0) || !std::isfinite(m)) return false;
-  const double f = inversePowerOfTwo(m);
+  const UnitScale unit(m);
   for (int k = 0; k < 3; ++k) {
-    const Vec3 edge = (t[(k + 1) % 3] - t[k]) * f;
-    const Vec3 toX = (x - t[k]) * f;
+    const Vec3 edge = unit(t[(k + 1) % 3] - t[k]);
+    const Vec3 toX = unit(x - t[k]);
     if (dot(cross(edge, toX), n) < 0) return false;
   }
   return true;

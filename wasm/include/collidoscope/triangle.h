@@ -11,10 +11,13 @@
 // boundaries meet. A degenerate triangle (collinear or repeated corners) is
 // the segment or point it spans, and is tested as that.
 //
-// Input range: finite coordinates whose orientation determinants neither
-// overflow nor underflow (predicates.h; the library's kMaxMagnitude = 1e15
-// is well inside). NaN input does not crash; its answer is unspecified — the
-// scene parser and the object API reject it before any query.
+// Input range: finite coordinates whose non-zero magnitudes lie within
+// [2^-300, 2^300] (predicates.h: no product of differences underflows or
+// overflows), after one rescaling: a pair whose largest coordinate is below
+// 2^-200 is first scaled by a power of two to unit size, which is exact and
+// changes no answer. The library's kMaxMagnitude = 1e15 is well inside.
+// NaN input does not crash; its answer is unspecified — the scene parser and
+// the object API reject it before any query.
 #pragma once
 
 #include "collidoscope/contact.h"
