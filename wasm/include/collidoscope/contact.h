@@ -57,14 +57,14 @@ inline EpaStatus epaStatusOf(GjkStatus s) {
                                    : (s == GjkStatus::MaxIterations ? EpaStatus::MaxIterations : EpaStatus::Degenerate);
 }
 
-// The contact of A and B within `margin` (finite, ≥ 0; the caller checks).
-// SA and SB as for gjkDistance.
+// The contact from GJK's run `g` of gjkDistanceWithin(shapeA, shapeB,
+// margin) on the same pair: what contact() answers, continuing from there
+// (EPA when the shapes overlap).
 template <class SA, class SB>
-ContactResult contact(const SA& shapeA, const SB& shapeB, double margin, const GjkSettings& gjkSettings = {},
-                      const EpaSettings& epaSettings = {}) {
+ContactResult contactAfterGjk(const SA& shapeA, const SB& shapeB, const DistanceResult& g, double margin,
+                              const GjkSettings& gjkSettings, const EpaSettings& epaSettings) {
   ContactResult out;
   NoTrace none;
-  const DistanceResult g = gjkDistanceWithin(shapeA, shapeB, margin, gjkSettings, none);
   out.iterations = g.iterations;
   if (g.beyondMargin) return out;
   if (g.distance > 0) {
@@ -81,6 +81,16 @@ ContactResult contact(const SA& shapeA, const SB& shapeB, double margin, const G
   setOverlapping(p, &out);
   out.iterations += p.iterations;
   return out;
+}
+
+// The contact of A and B within `margin` (finite, ≥ 0; the caller checks).
+// SA and SB as for gjkDistance.
+template <class SA, class SB>
+ContactResult contact(const SA& shapeA, const SB& shapeB, double margin, const GjkSettings& gjkSettings = {},
+                      const EpaSettings& epaSettings = {}) {
+  NoTrace none;
+  const DistanceResult g = gjkDistanceWithin(shapeA, shapeB, margin, gjkSettings, none);
+  return contactAfterGjk(shapeA, shapeB, g, margin, gjkSettings, epaSettings);
 }
 
 }  // namespace collidoscope
