@@ -9,17 +9,11 @@ import {
   type ContactResult, type Vec3,
 } from '../../web/lib/index';
 import { seededRandom } from '../../web/viz/cloud';
-import { catchError } from './helpers';
+import { catchError, randomPose } from './helpers';
 
 beforeAll(async () => {
   await init();
 });
-
-function randomPose(rand: () => number, spread: number): number[] {
-  const q = [rand() - 0.5, rand() - 0.5, rand() - 0.5, rand() - 0.5];
-  const n = Math.hypot(...q);
-  return [(rand() - 0.5) * spread, (rand() - 0.5) * spread, (rand() - 0.5) * spread, ...q.map((c) => c / n)];
-}
 
 /** One shape of every type, and rounded ones. */
 function everyShape(rand: () => number): ConvexShape[] {

@@ -21,3 +21,10 @@ export function stepsOf<T extends { query: string }>(t: T): Exclude<T, { closedF
   expect((t as { closedForm?: unknown }).closedForm, 'a trace of steps, not a closed form').toBeUndefined();
   return t as Exclude<T, { closedForm: unknown }>;
 }
+
+/** A pose as 7 numbers: a position in a cube of side `spread` around the origin, a uniform-ish unit quaternion. */
+export function randomPose(rand: () => number, spread: number): number[] {
+  const q = [rand() - 0.5, rand() - 0.5, rand() - 0.5, rand() - 0.5];
+  const n = Math.hypot(...q);
+  return [(rand() - 0.5) * spread, (rand() - 0.5) * spread, (rand() - 0.5) * spread, ...q.map((c) => c / n)];
+}

@@ -11,19 +11,13 @@ import {
   type BatchQuery, type PoseLike, type Vec3,
 } from '../../web/lib/index';
 import { seededRandom } from '../../web/viz/cloud';
-import { catchError } from './helpers';
+import { catchError, randomPose } from './helpers';
 
 beforeAll(async () => {
   await init();
 });
 
 const seeded = seededRandom;
-
-function randomPose(rand: () => number, spread: number): number[] {
-  const q = [rand() - 0.5, rand() - 0.5, rand() - 0.5, rand() - 0.5];
-  const n = Math.hypot(...q);
-  return [(rand() - 0.5) * spread, (rand() - 0.5) * spread, (rand() - 0.5) * spread, ...q.map((c) => c / n)];
-}
 
 
 /** One shape of every type (and a rounded one), fresh for each test that disposes. */
