@@ -12,6 +12,7 @@
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/json.h"
+#include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
 #include "collidoscope/support.h"
@@ -27,8 +28,9 @@ constexpr int kSlotMask = (1 << kSlotBits) - 1;
 static_assert(kSlotMask == kMaxShapes, "Registry::hotOf masks handles with kMaxShapes");
 constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
 
-const char* const kKindNames[] = {"intersect", "distance", "penetration", "chungwang",
-                                   "sat",       "raycast",  "shapecast",   "contact"};
+const char* const kKindNames[] = {"intersect", "distance", "penetration", "chungwang", "sat",
+                                   "raycast",   "shapecast", "contact",    "contains",  "project"};
+static_assert(sizeof kKindNames / sizeof kKindNames[0] == static_cast<int>(Kind::Count));
 
 bool fail(SceneError* err, const char* code, const std::string& field, const std::string& message) {
   // Assigned member by member: the strings keep their buffers, so an error
@@ -99,6 +101,8 @@ bool checkExtra(Kind kind, const double* extra, const Field& field, SceneError* 
     if (extra[6] < 0) return fail(err, "invalid-argument", field + ".maxT", "must not be negative");
   } else if (kind == Kind::Shapecast) {
     if (!readFinite(extra, 6, field, err) || !checkMagnitudes(extra, 6, field, err)) return false;
+  } else if (kind == Kind::Contains || kind == Kind::Project) {
+    if (!readFinite(extra, 3, field, err) || !checkMagnitudes(extra, 3, field, err)) return false;
   } else if (kind == Kind::Contact) {
     if (!readFinite(extra, 1, field, err)) {
       err->field = field.str();  // one number: "margin", not "margin[0]"
@@ -113,6 +117,7 @@ bool checkExtra(Kind kind, const double* extra, const Field& field, SceneError* 
 const char* extraName(Kind kind, bool batch) {
   if (kind == Kind::Raycast) return batch ? "rays" : "ray";
   if (kind == Kind::Contact) return batch ? "options.margins" : "options.margin";
+  if (kind == Kind::Contains || kind == Kind::Project) return batch ? "points" : "point";
   return batch ? "motions" : "motion";
 }
 
@@ -166,8 +171,10 @@ std::string layoutJson() {
         writeNames(w, "axisKind", 5, [](int i) { return satAxisKindName(static_cast<SatAxisKind>(i)); });
         break;
       case Kind::Contact:
+      case Kind::Project:
         writeNames(w, "status", 4, [](int i) { return epaStatusName(static_cast<EpaStatus>(i)); });
         break;
+      case Kind::Contains: writeNames(w, "status", 3, gjk); break;
       default: writeNames(w, "status", 4, cast); break;
     }
     w.endObject();
@@ -564,6 +571,24 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
     }
+    case Kind::Contains: {
+      const ContainsResult r = containsPoint(a.shape, vec(extra), gjk_);
+      constexpr int k = static_cast<int>(Kind::Contains);
+      out[AT(k, "inside")] = r.inside;
+      out[AT(k, "iterations")] = r.iterations;
+      out[AT(k, "status")] = static_cast<double>(r.status);
+      return true;
+    }
+    case Kind::Project: {
+      const ProjectResult r = projectPoint(a.shape, vec(extra), gjk_, epa_);
+      constexpr int k = static_cast<int>(Kind::Project);
+      put(out + AT(k, "point"), r.point);
+      out[AT(k, "distance")] = r.distance;
+      out[AT(k, "inside")] = r.inside;
+      out[AT(k, "iterations")] = r.iterations;
+      out[AT(k, "status")] = static_cast<double>(r.status);
+      return true;
+    }
     case Kind::Count: break;
   }
   return fail(err, "invalid-argument", "query", "unknown query");
@@ -583,7 +608,7 @@ bool Registry::query(Kind kind, int handleA, int handleB, const double* in, doub
 
 bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out,
                       SceneError* err) {
-  const bool pair = kind != Kind::Raycast;
+  const bool pair = !isSingleShape(kind);
   Entry* a = entry(handleA, pair ? "a" : "shape", -1, err);
   if (a == nullptr) return false;
   Entry* b = nullptr;
@@ -611,7 +636,7 @@ bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in,
   if (kind == Kind::Contact)
     return fail(err, "invalid-argument", "query",
                 "contact has no scene form: trace or replay the pair with \"distance\" or \"penetration\"");
-  const bool pair = kind != Kind::Raycast;
+  const bool pair = !isSingleShape(kind);
   const Entry* a = entry(handleA, pair ? "a" : "shape", -1, err);
   if (a == nullptr) return false;
   const Entry* b = nullptr;
@@ -629,7 +654,9 @@ bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in,
   }
   static const QueryKind kQuery[] = {QueryKind::Intersect, QueryKind::Distance,  QueryKind::Penetration,
                                      QueryKind::ChungWang, QueryKind::Sat,       QueryKind::Raycast,
-                                     QueryKind::Shapecast};
+                                     QueryKind::Shapecast, QueryKind::Distance,  QueryKind::Contains,
+                                     QueryKind::Project};
+  static_assert(sizeof kQuery / sizeof kQuery[0] == static_cast<int>(Kind::Count));
   scene->query = kQuery[static_cast<int>(kind)];
   if (kind == Kind::Raycast) {
     scene->hasRay = true;
@@ -637,6 +664,9 @@ bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in,
   } else if (kind == Kind::Shapecast) {
     scene->hasMotion = true;
     scene->motion = {vec(extra), vec(extra + 3)};
+  } else if (kind == Kind::Contains || kind == Kind::Project) {
+    scene->hasPoint = true;
+    scene->point = vec(extra);
   }
   return true;
 }
@@ -669,8 +699,8 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
   if (kind == Kind::Count) return fail(err, "invalid-argument", "query", "unknown query");
   if (n < 0 || n > kMaxBatch)
     return fail(err, "invalid-argument", "pairs", "must hold at most " + std::to_string(kMaxBatch) + " queries");
-  const int perQuery = kind == Kind::Raycast ? 1 : 2;
-  const bool hasExtras = kind == Kind::Raycast || kind == Kind::Shapecast || kind == Kind::Contact;
+  const int perQuery = isSingleShape(kind) ? 1 : 2;
+  const bool hasExtras = isSingleShape(kind) || kind == Kind::Shapecast || kind == Kind::Contact;
   if (hasExtras && extras == nullptr && n > 0)
     return fail(err, "invalid-argument", extraName(kind, true), "is missing (7 numbers per query)");
   // Check everything first: a batch either answers every query or none

@@ -13,6 +13,7 @@
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
 #include "collidoscope/obb.h"
+#include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
 #include "collidoscope/schema.h"
@@ -22,8 +23,9 @@ namespace collidoscope {
 
 namespace {
 
-const char* const kQueryNames[] = {"intersect", "distance", "penetration", "chungwang", "raycast",
-                                   "shapecast", "hull",     "obb",         "sat"};
+const char* const kQueryNames[] = {"intersect", "distance", "penetration", "chungwang", "raycast",  "shapecast",
+                                   "hull",      "obb",      "sat",         "contains",  "project"};
+constexpr int kQueryCount = static_cast<int>(sizeof kQueryNames / sizeof kQueryNames[0]);
 
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
   *err = {"invalid-scene", field, message};
@@ -448,8 +450,9 @@ bool parseScene(const std::string& text, Scene* out, SceneError* err) {
 
 bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (!json.isObject()) return fail(err, "", std::string("a scene must be a JSON object, got ") + jsonKindName(json.kind));
-  static const char* const allowed[] = {"version", "dimension", "shapes", "query", "ray", "motion", "closedForms", "step"};
-  if (!checkKeys(json, "", allowed, 8, err)) return false;
+  static const char* const allowed[] = {"version", "dimension", "shapes", "query",
+                                        "ray",     "motion",    "point",  "closedForms", "step"};
+  if (!checkKeys(json, "", allowed, 9, err)) return false;
 
   Scene scene;
   const JsonValue* version = json.find("version");
@@ -466,12 +469,12 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   const JsonValue* query = json.find("query");
   if (query == nullptr) return fail(err, "query", "is missing");
   if (!query->isString()) return fail(err, "query", std::string("must be a string, got ") + jsonKindName(query->kind));
-  const int queryIndex = indexOfName(kQueryNames, 9, query->string);
+  const int queryIndex = indexOfName(kQueryNames, kQueryCount, query->string);
   if (queryIndex >= 0) scene.query = static_cast<QueryKind>(queryIndex);
   if (queryIndex < 0)
     return fail(err, "query", "unknown query " + quoted(query->string) +
                                   " (expected intersect, distance, penetration, chungwang, raycast, shapecast, "
-                                  "hull, obb or sat)");
+                                  "hull, obb, sat, contains or project)");
   if (planar && !runsInPlane(scene.query)) {
     *err = {"unsupported-query", "query",
             "query " + quoted(query->string) +
@@ -482,7 +485,9 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   const JsonValue* shapes = json.find("shapes");
   if (shapes == nullptr) return fail(err, "shapes", "is missing");
   if (!shapes->isArray()) return fail(err, "shapes", std::string("must be an array of shapes, got ") + jsonKindName(shapes->kind));
-  const bool oneShape = scene.query == QueryKind::Hull || scene.query == QueryKind::Obb || scene.query == QueryKind::Raycast;
+  const bool pointQuery = scene.query == QueryKind::Contains || scene.query == QueryKind::Project;
+  const bool oneShape = scene.query == QueryKind::Hull || scene.query == QueryKind::Obb ||
+                        scene.query == QueryKind::Raycast || pointQuery;
   const std::size_t need = oneShape ? 1 : 2;
   if (shapes->items.size() < need || shapes->items.size() > 2)
     return fail(err, "shapes",
@@ -529,6 +534,13 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
       if (!readCastVec(*b, "motion.translationB", scene.dimension, &scene.motion.translationB, err)) return false;
     scene.hasMotion = true;
   }
+  if (const JsonValue* point = json.find("point")) {
+    if (!pointQuery) return fail(err, "point", "is only used by the contains and project queries");
+    if (!readCastVec(*point, "point", scene.dimension, &scene.point, err)) return false;
+    scene.hasPoint = true;
+  }
+  if (pointQuery && !scene.hasPoint)
+    return fail(err, "point", std::string("is missing (the ") + queryName(scene.query) + " query needs \"point\": [x, y, z])");
   if (scene.query == QueryKind::Raycast && !scene.hasRay)
     return fail(err, "ray", "is missing (the raycast query needs {\"origin\", \"direction\", \"maxT\"})");
   if (scene.hasRay && scene.query != QueryKind::Raycast)
@@ -579,6 +591,10 @@ std::string sceneToJson(const Scene& scene) {
     w.key("translationB");
     writeVec(w, scene.motion.translationB);
     w.endObject();
+  }
+  if (scene.hasPoint) {
+    w.key("point");
+    writeVec(w, scene.point);
   }
   if (!scene.closedForms) w.key("closedForms").value(false);
   if (scene.hasStep) w.key("step").value(scene.step);
@@ -882,7 +898,26 @@ static bool runClosedForm(const Scene& scene, bool trace, std::string* json) {
   return true;
 }
 
+// A point against shape A (other shapes ignored). No trace of its own: the
+// answer is one pair query with a point, whose steps "intersect" and
+// "penetration" show.
+static bool runPointQuery(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace) {
+    *err = {"unsupported-query", "query",
+            std::string("query \"") + queryName(scene.query) +
+                "\" has no trace: step through it as \"intersect\" or \"penetration\" with a point for shape B"};
+    return false;
+  }
+  JsonWriter w;
+  if (scene.query == QueryKind::Contains) put(w, containsPoint(scene.shapes[0], scene.point));
+  else put(w, projectPoint(scene.shapes[0], scene.point));
+  *json = w.str();
+  return true;
+}
+
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (scene.query == QueryKind::Contains || scene.query == QueryKind::Project)
+    return runPointQuery(scene, trace, json, err);
   if (scene.query == QueryKind::Raycast) return runRaycast(scene, trace, json, err);
   if (scene.query == QueryKind::Hull) return runHull(scene, trace, json, err);
   if (scene.query == QueryKind::Obb) return runObb(scene, trace, json, err);

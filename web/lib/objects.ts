@@ -20,8 +20,8 @@ import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
 import type { EpaStatus } from './generated-schema';
 import type {
-  ChungWangResult, ChungWangTrace, ClosedFormTraceOf, DistanceResult, EpaTrace, GjkTrace, IntersectResult, PenetrationResult,
-  PointArray, Quat, RaycastResult, RaycastTrace, SatResult, SatTrace, Scene, Shape, ShapecastResult, ShapecastTrace,
+  ChungWangResult, ChungWangTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, IntersectResult,
+  PenetrationResult, PointArray, ProjectResult, Quat, RaycastResult, RaycastTrace, SatResult, SatTrace, Scene, Shape, ShapecastResult, ShapecastTrace,
   ShapeType, Vec3,
 } from './types';
 
@@ -483,9 +483,12 @@ export function poseNumbers(pose: PoseLike | undefined, field = 'pose'): Float64
 
 /** The queries of the object API and of batch() (contact has no scene form: no trace, no sceneOf). */
 export type PairQuery = 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'shapecast';
-export type BatchQuery = PairQuery | 'raycast' | 'contact';
+export type BatchQuery = PairQuery | 'raycast' | 'contact' | PointQuery;
+/** The queries on one shape and a point. */
+export type PointQuery = 'contains' | 'project';
 // In the C++ api::Kind order.
-const KINDS: readonly BatchQuery[] = ['intersect', 'distance', 'penetration', 'chungwang', 'sat', 'raycast', 'shapecast', 'contact'];
+const KINDS: readonly BatchQuery[] = ['intersect', 'distance', 'penetration', 'chungwang', 'sat', 'raycast', 'shapecast', 'contact', 'contains', 'project'];
+const isPointQuery = (q: BatchQuery): q is PointQuery => q === 'contains' || q === 'project';
 
 interface Layout {
   fields: string[];
@@ -602,6 +605,34 @@ function shapeHandle(s: unknown, field: string): number {
   }
 }
 
+// The query point of contains() and project(): errors name "point" and "point[i]".
+function writePoint(heap: Float64Array, at: number, v: unknown): void {
+  try {
+    if (Array.isArray(v) || ArrayBuffer.isView(v)) {
+      const a = v as ArrayLike<unknown>;
+      if (a.length !== 3) throw new CollidoscopeError('invalid-argument', 'point', `must have 3 numbers, got ${a.length}`);
+      for (let i = 0; i < 3; i++) {
+        const x = a[i];
+        if (typeof x !== 'number') throw notNumber(x, `point[${i}]`);
+        heap[at + i] = x;
+      }
+      return;
+    }
+    const o = v as XYZ;
+    for (const k of Object.keys(o)) {
+      if (k !== 'x' && k !== 'y' && k !== 'z') throw new CollidoscopeError('invalid-argument', `point.${printable(k)}`, 'unknown field (expected x, y, z)');
+    }
+    const xyz = [o.x, o.y, o.z];
+    for (let i = 0; i < 3; i++) {
+      const x = xyz[i];
+      if (typeof x !== 'number') throw notNumber(x, `point.${AXES[i]}`);
+      heap[at + i] = x;
+    }
+  } catch (e) {
+    throw unreadable(e, 'point');
+  }
+}
+
 // The handles prepare() found (module state rather than a returned pair: no allocation per query).
 let preparedA = 0;
 let preparedB = 0;
@@ -614,7 +645,18 @@ function prepare(m: WasmModule, q: BatchQuery, x0: unknown, x1: unknown, x2: unk
   const heap = m.HEAPF64;
   const at = scratchOf(m).input >> 3;
   // The ray or motion (poses are written whole; the other queries do not read it).
-  if (q === 'raycast' || q === 'shapecast') heap.fill(0, at + 2 * POSE, at + INPUT);
+  if (q === 'raycast' || q === 'shapecast' || isPointQuery(q)) heap.fill(0, at + 2 * POSE, at + INPUT);
+  if (isPointQuery(q)) {
+    const a = shapeHandle(x0, 'shape');
+    writePose(heap, at, x1 as PoseLike, 'pose');
+    const point = x2;
+    if (!Array.isArray(point) && !ArrayBuffer.isView(point) && (point === null || typeof point !== 'object')) {
+      throw new CollidoscopeError('invalid-argument', 'point', `must be [x, y, z] or { x, y, z }, got ${describe(point)}`);
+    }
+    writePoint(heap, at + 2 * POSE, point);
+    preparedA = preparedB = a;
+    return;
+  }
   if (q === 'raycast') {
     const pose = x1 as PoseLike, ray = x2 as Ray;
     const a = shapeHandle(x0, 'shape');
@@ -793,12 +835,35 @@ export function shapecast(a: ConvexShape, poseA: PoseLike | undefined, b: Convex
 }
 
 /**
+ * Does the shape (at `pose`) contain the point? The boundary counts as inside (a point on the surface is
+ * contained). The same answer as intersect() with a point shape at `point`.
+ *
+ *   if (contains(trigger, pose, [x, y, z]).inside) enter();
+ */
+export function contains(shape: ConvexShape, pose: PoseLike | undefined, point: Vec3 | XYZ): ContainsResult {
+  return single('contains', undefined, shape, pose, point) as ContainsResult;
+}
+
+/**
+ * The point of the shape's surface nearest `point`, its distance, and whether `point` is inside (boundary
+ * included). From inside, `point` on the result is where the shortest move takes the query point out of the
+ * shape, and `distance` how far that is (the penetration depth of a point).
+ *
+ *   const p = project(box, pose, [x, y, z]);
+ *   if (p.inside) pushOut(p.point);
+ */
+export function project(shape: ConvexShape, pose: PoseLike | undefined, point: Vec3 | XYZ): ProjectResult {
+  return single('project', undefined, shape, pose, point) as ProjectResult;
+}
+
+/**
  * The scene (format version 1) of a query: its shapes at their poses, and the ray or motion. Pass it to run(),
  * trace(), encodeLink() or the CLI to replay the query, e.g. to report a pair that misbehaves in a game.
  *
  *   const link = encodeLink(sceneOf('penetration', a, poseA, b, poseB));
  */
 export function sceneOf(query: 'raycast', shape: ConvexShape, pose: PoseLike | undefined, ray: Ray): Scene;
+export function sceneOf(query: PointQuery, shape: ConvexShape, pose: PoseLike | undefined, point: Vec3 | XYZ): Scene;
 export function sceneOf(query: 'shapecast', a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, motion: Motion): Scene;
 export function sceneOf(query: Exclude<PairQuery, 'shapecast'>, a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined): Scene;
 export function sceneOf(query: BatchQuery, ...args: unknown[]): Scene {
@@ -814,6 +879,8 @@ export function sceneOf(query: BatchQuery, ...args: unknown[]): Scene {
 export interface BatchOptions {
   /** raycast: 7 numbers per ray (origin, direction, maxT). */
   rays?: Float64Array | Float32Array | ArrayLike<number>;
+  /** contains and project: 3 numbers per query point (x, y, z). */
+  points?: Float64Array | Float32Array | ArrayLike<number>;
   /** shapecast: 6 numbers per pair (translationA, translationB). */
   motions?: Float64Array | Float32Array | ArrayLike<number>;
   /** contact: one margin for every pair (default 0). */
@@ -931,10 +998,10 @@ function contactMargins(q: BatchQuery, opt: BatchOptions, n: number): { all: num
 export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: Float64Array | Float32Array | ArrayLike<number>, pairs: Uint32Array | ArrayLike<number>, options: BatchOptions = {}): Float64Array {
   const q = kindOf(query, 'query');
   const m = mod();
-  checkOptions(options, ['rays', 'motions', 'margin', 'margins', 'caches', 'out']);
+  checkOptions(options, ['rays', 'points', 'motions', 'margin', 'margins', 'caches', 'out']);
   let opt: BatchOptions;
   try {
-    opt = { rays: options.rays, motions: options.motions, margin: options.margin, margins: options.margins, caches: options.caches, out: options.out };
+    opt = { rays: options.rays, points: options.points, motions: options.motions, margin: options.margin, margins: options.margins, caches: options.caches, out: options.out };
   } catch (e) {
     throw unreadable(e, 'options');
   }
@@ -949,22 +1016,23 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   if (nPoses !== POSE * nShapes) {
     throw new CollidoscopeError('invalid-argument', 'poses', `must hold 7 numbers per shape (${POSE * nShapes}), got ${nPoses}`);
   }
-  const per = q === 'raycast' ? 1 : 2;
+  const per = q === 'raycast' || isPointQuery(q) ? 1 : 2;
   const nIndices = typedLength(pairs, 'pairs');
   if (nIndices % per !== 0) throw new CollidoscopeError('invalid-argument', 'pairs', `must hold 2 shape indices per pair, got ${nIndices} numbers`);
   const n = nIndices / per;
   if (n > 1 << 22) throw new CollidoscopeError('invalid-argument', 'pairs', `must hold at most ${1 << 22} queries, got ${n}`);
-  const extraName = q === 'raycast' ? 'rays' : q === 'shapecast' ? 'motions' : null;
-  const extraPer = q === 'raycast' ? 7 : 6;
-  const extras = extraName === null ? undefined : opt[extraName as 'rays' | 'motions'];
+  const extraName = q === 'raycast' ? 'rays' : q === 'shapecast' ? 'motions' : isPointQuery(q) ? 'points' : null;
+  const extraPer = q === 'raycast' ? 7 : isPointQuery(q) ? 3 : 6;
+  const extras = extraName === null ? undefined : opt[extraName as 'rays' | 'motions' | 'points'];
   if (extraName !== null) {
     if (extras === undefined) throw new CollidoscopeError('invalid-argument', `options.${extraName}`, `is missing (${q} needs ${extraPer} numbers per query)`);
     const nExtras = typedLength(extras, `options.${extraName}`);
     if (nExtras !== extraPer * n) {
       throw new CollidoscopeError('invalid-argument', `options.${extraName}`, `must hold ${extraPer} numbers per query (${extraPer * n}), got ${nExtras}`);
     }
-  } else if (opt.rays !== undefined || opt.motions !== undefined) {
-    throw new CollidoscopeError('invalid-argument', opt.rays !== undefined ? 'options.rays' : 'options.motions', `is not used by ${q}`);
+  }
+  for (const name of ['rays', 'motions', 'points'] as const) {
+    if (name !== extraName && opt[name] !== undefined) throw new CollidoscopeError('invalid-argument', `options.${name}`, `is not used by ${q}`);
   }
   const margins = contactMargins(q, opt, n);
   const caches = opt.caches;
@@ -995,14 +1063,14 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   if (extras) {
     if (extraPer === 7) copyNumbers(f64, at + dExtras, extras, `options.${extraName}`);
     else {
-      // Motions: 6 per pair into the C++ layout's 7 (the 7th unused).
+      // Motions (6 per pair) and points (3 per query) into the C++ layout's 7 (the rest unused).
       try {
         for (let i = 0; i < n; i++) {
-          for (let k = 0; k < 6; k++) f64[at + dExtras + 7 * i + k] = num(extras[6 * i + k], `options.motions[${6 * i + k}]`);
-          f64[at + dExtras + 7 * i + 6] = 0;
+          for (let k = 0; k < extraPer; k++) f64[at + dExtras + 7 * i + k] = num(extras[extraPer * i + k], `options.${extraName}[${extraPer * i + k}]`);
+          for (let k = extraPer; k < 7; k++) f64[at + dExtras + 7 * i + k] = 0;
         }
       } catch (e) {
-        throw unreadable(e, 'options.motions');
+        throw unreadable(e, `options.${extraName}`);
       }
     }
   }
@@ -1260,6 +1328,7 @@ export function createBatch(query: BatchQuery, shapes: readonly ConvexShape[], o
     throw new CollidoscopeError('invalid-argument', 'options.caches', `must be true or false, got ${describe(opt.caches)}`);
   }
   if (opt.caches && q !== 'intersect') throw new CollidoscopeError('invalid-argument', 'options.caches', `is only used by intersect, not ${q}`);
+  if (isPointQuery(q)) throw new CollidoscopeError('invalid-argument', 'query', `createBatch() does not take ${q} yet: use batch('${q}', shapes, poses, indices, { points })`);
   let handles: number[];
   try {
     if (!Array.isArray(shapes)) throw new CollidoscopeError('invalid-argument', 'shapes', `must be an array of shapes, got ${describe(shapes)}`);
@@ -1279,6 +1348,8 @@ export function batchResult(query: 'sat', out: Float64Array, i: number): SatResu
 export function batchResult(query: 'raycast', out: Float64Array, i: number): RaycastResult;
 export function batchResult(query: 'shapecast', out: Float64Array, i: number): ShapecastResult;
 export function batchResult(query: 'contact', out: Float64Array, i: number): ContactResult | null;
+export function batchResult(query: 'contains', out: Float64Array, i: number): ContainsResult;
+export function batchResult(query: 'project', out: Float64Array, i: number): ProjectResult;
 export function batchResult(query: BatchQuery, out: Float64Array, i: number): unknown {
   const q = kindOf(query, 'query');
   const m = mod();
