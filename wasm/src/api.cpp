@@ -12,6 +12,7 @@
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/json.h"
+#include "collidoscope/plane.h"
 #include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
@@ -442,6 +443,46 @@ bool answerClosed(Kind kind, const CoreA& a, const CoreB& b, const double* extra
   }
 }
 
+void putRay(const RayCastResult& r, double* out) {
+  constexpr int k = static_cast<int>(Kind::Raycast);
+  out[AT(k, "hit")] = r.hit;
+  out[AT(k, "t")] = r.hit ? r.t : kNaN;
+  putOrNaN(out + AT(k, "point"), r.hit, r.point);
+  putOrNaN(out + AT(k, "normal"), r.hit && !r.startedInside, r.normal);
+  out[AT(k, "startedInside")] = r.startedInside;
+  out[AT(k, "iterations")] = r.iterations;
+  out[AT(k, "status")] = static_cast<double>(r.status);
+}
+
+// A pair query with a plane (plane.h: closed forms); b is null for
+// raycast. Contains and project take planes in point_query.h.
+bool answerPlane(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, SceneError* err) {
+  const char* field = a.type == ShapeType::Plane ? "a.type" : "b.type";
+  switch (kind) {
+    case Kind::Intersect: putResult(planeIntersect(a, *b), out); return true;
+    case Kind::Distance: putResult(planeDistance(a, *b), out); return true;
+    case Kind::Penetration:
+    case Kind::Contact: {
+      PenetrationResult p;
+      ContactResult c;
+      const PlaneStatus status =
+          kind == Kind::Penetration ? planePenetration(a, *b, &p) : planeContact(a, *b, extra[0], &c);
+      if (status != PlaneStatus::Ok)
+        return fail(err, "invalid-argument", "b",
+                    "two planes whose normals are not opposite overlap without bound: their penetration depth is "
+                    "unbounded (intersect and distance answer them)");
+      if (kind == Kind::Penetration) putResult(p, out);
+      else putResult(c, out);
+      return true;
+    }
+    case Kind::Raycast: putRay(planeRayCast(a, vec(extra), vec(extra + 3), extra[6]), out); return true;
+    default:
+      return fail(err, "invalid-argument", kind == Kind::Raycast ? "shape.type" : field,
+                  std::string("a plane (half-space) takes intersect, distance, penetration, contact, raycast, contains "
+                              "and project, not ") + kKindNames[static_cast<int>(kind)]);
+  }
+}
+
 // A query of a closed kind on a pair with closed form `form` (not None),
 // the cores taken at the poses by `core(shape, pose)` and `box(shape, pose)`.
 template <class Pose, class MakeCore, class MakeBox>
@@ -487,6 +528,9 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
     }
     shapeB->pose = poseB;
   }
+  if (kind != Kind::Contains && kind != Kind::Project &&
+      (a.shape.type == ShapeType::Plane || (shapeB != nullptr && shapeB->type == ShapeType::Plane)))
+    return answerPlane(kind, a.shape, shapeB, extra, out, err);
   switch (kind) {
     case Kind::Intersect: {
       GjkCache c;
@@ -546,18 +590,9 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
     }
-    case Kind::Raycast: {
-      const RayCastResult r = gjkRayCast(pa, vec(extra), vec(extra + 3), extra[6], cast_);
-      constexpr int k = static_cast<int>(Kind::Raycast);
-      out[AT(k, "hit")] = r.hit;
-      out[AT(k, "t")] = r.hit ? r.t : kNaN;
-      putOrNaN(out + AT(k, "point"), r.hit, r.point);
-      putOrNaN(out + AT(k, "normal"), r.hit && !r.startedInside, r.normal);
-      out[AT(k, "startedInside")] = r.startedInside;
-      out[AT(k, "iterations")] = r.iterations;
-      out[AT(k, "status")] = static_cast<double>(r.status);
+    case Kind::Raycast:
+      putRay(gjkRayCast(pa, vec(extra), vec(extra + 3), extra[6], cast_), out);
       return true;
-    }
     case Kind::Shapecast: {
       const ShapeCastResult r = gjkShapeCast(pa, PosedShape(*shapeB), vec(extra), vec(extra + 3), cast_);
       constexpr int k = static_cast<int>(Kind::Shapecast);

@@ -4,11 +4,18 @@
 #include <cmath>
 
 #include "collidoscope/closed_form.h"
+#include "collidoscope/plane.h"
 #include "collidoscope/support.h"
 
 namespace collidoscope {
 
 ContainsResult containsPoint(const Shape& s, const Vec3& p, const GjkSettings& settings) {
+  if (s.type == ShapeType::Plane) {
+    const HalfSpace h = worldHalfSpace(s);
+    ContainsResult out;
+    out.inside = dot(h.normal, p) - h.offset <= 0;
+    return out;
+  }
   const Shape q = pointShape(p);
   IntersectResult r;
   if (!closedIntersect(s, q, &r)) r = gjkIntersect(PosedShape(s), PosedShape(q), settings);
@@ -74,6 +81,16 @@ bool insideRevolved(const Shape& s, const Vec3& q, Vec3* local, double* depth) {
 
 ProjectResult projectPoint(const Shape& s, const Vec3& p, const GjkSettings& gjkSettings,
                            const EpaSettings& epaSettings) {
+  if (s.type == ShapeType::Plane) {
+    // The foot of p on the surface, from either side.
+    const HalfSpace h = worldHalfSpace(s);
+    const double above = dot(h.normal, p) - h.offset;
+    ProjectResult out;
+    out.point = p - h.normal * above;
+    out.distance = std::fabs(above);
+    out.inside = above <= 0;
+    return out;
+  }
   if (s.type == ShapeType::Cylinder || s.type == ShapeType::Cone) {
     const Vec3 q = s.pose.toLocalDirection(p - s.pose.position);
     Vec3 local;

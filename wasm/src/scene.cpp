@@ -13,6 +13,7 @@
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
 #include "collidoscope/obb.h"
+#include "collidoscope/plane.h"
 #include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
@@ -119,6 +120,10 @@ bool readShapeFields(const JsonValue& json, const std::string& prefix, const std
       if (!readVector(*v, field, &s->halfExtents, err)) return false;
     } else if (key == "radii") {
       if (!readVec3(*v, field, &s->radii, err)) return false;
+    } else if (key == "normal") {
+      if (!readVec3(*v, field, &s->normal, err)) return false;
+    } else if (key == "offset") {
+      if (!readNumber(*v, field, &s->offset, err)) return false;
     } else {  // points
       if (!v->isArray())
         return fail(err, field, std::string("must be an array of ") + (dimension == 3 ? "[x, y, z]" : "[x, y]") +
@@ -155,6 +160,7 @@ TypeKeys keysOf(ShapeType t) {
     case ShapeType::Cylinder:
     case ShapeType::Cone: return {{"radius", "halfHeight"}};
     case ShapeType::Ellipsoid: return {{"radii", nullptr}};
+    case ShapeType::Plane: return {{"normal", "offset"}};
     default: return {{"points", nullptr}};
   }
 }
@@ -194,6 +200,7 @@ void writeShape(JsonWriter& w, const Shape& s) {
     case ShapeType::Cylinder:
     case ShapeType::Cone: w.key("radius").value(s.radius).key("halfHeight").value(s.halfHeight); break;
     case ShapeType::Ellipsoid: w.key("radii"); writeVec(w, s.radii); break;
+    case ShapeType::Plane: w.key("normal"); writeVec(w, s.normal); w.key("offset").value(s.offset); break;
     default:
       w.key("points").beginArray();
       for (const Vec3& p : s.points) writeVec(w, p);
@@ -329,13 +336,13 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   if (!json.isObject()) return fail(err, path.empty() ? "shape" : path, std::string("must be an object, got ") + jsonKindName(json.kind));
   const std::string prefix = path.empty() ? "" : path + ".";
   const JsonValue* type = json.find("type");
-  if (type == nullptr) return fail(err, prefix + "type", "is missing (one of point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope)");
+  if (type == nullptr) return fail(err, prefix + "type", "is missing (one of point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane)");
   if (!type->isString()) return fail(err, prefix + "type", std::string("must be a string, got ") + jsonKindName(type->kind));
   Shape s;
   if (!parseShapeType(type->string, &s.type))
     return fail(err, prefix + "type",
                 "unknown shape type " + quoted(type->string) +
-                    " (expected point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle or polytope)");
+                    " (expected point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope or plane)");
   const TypeKeys tk = keysOf(s.type);
   const char* const allowed[] = {"type", "position", "rotation", "margin", tk.keys[0], tk.keys[1]};
   if (!checkKeys(json, prefix, allowed, 6, err)) return false;
@@ -898,6 +905,58 @@ static bool runClosedForm(const Scene& scene, bool trace, std::string* json) {
   return true;
 }
 
+// A scene with a plane where the query reads it (plane.h): closed forms
+// for intersect, distance, penetration and raycast; contains and project
+// handle planes themselves. No trace: a closed form has no steps.
+static bool runPlaneScene(const Scene& scene, int plane, bool trace, std::string* json, SceneError* err) {
+  const std::string field = "shapes[" + std::to_string(plane) + "].type";
+  const QueryKind q = scene.query;
+  if (q == QueryKind::ChungWang || q == QueryKind::Shapecast) {
+    *err = {"unsupported-query", field,
+            std::string("a plane (half-space) takes intersect, distance, penetration, raycast, contains and project, "
+                        "not ") + queryName(q)};
+    return false;
+  }
+  if (trace) {
+    *err = {"unsupported-query", field,
+            "a plane's queries are closed forms with no trace to step through (run answers them)"};
+    return false;
+  }
+  const Shape& a = scene.shapes[0];
+  JsonWriter w;
+  if (q == QueryKind::Raycast) {
+    put(w, planeRayCast(a, scene.ray.origin, scene.ray.direction, scene.ray.maxT));
+  } else if (q == QueryKind::Intersect) {
+    put(w, planeIntersect(a, scene.shapes[1]));
+  } else if (q == QueryKind::Distance) {
+    put(w, planeDistance(a, scene.shapes[1]));
+  } else {
+    PenetrationResult r;
+    if (planePenetration(a, scene.shapes[1], &r) != PlaneStatus::Ok) {
+      *err = {"invalid-scene", "shapes",
+              "two planes whose normals are not opposite overlap without bound: their penetration depth is "
+              "unbounded (intersect and distance answer them)"};
+      return false;
+    }
+    put(w, r);
+  }
+  *json = w.str();
+  return true;
+}
+
+// The index of the first shape the query reads that is a plane, or −1.
+// Hull, obb and sat refuse planes themselves (they need vertices).
+static int planeOf(const Scene& scene) {
+  const QueryKind q = scene.query;
+  if (q == QueryKind::Hull || q == QueryKind::Obb || q == QueryKind::Sat || q == QueryKind::Contains ||
+      q == QueryKind::Project)
+    return -1;
+  const std::size_t read = q == QueryKind::Raycast ? 1 : scene.shapes.size();
+  for (std::size_t i = 0; i < read && i < 2; ++i)
+    if (scene.shapes[i].type == ShapeType::Plane) return static_cast<int>(i);
+  return -1;
+}
+
 // A point against shape A (other shapes ignored). No trace of its own: the
 // answer is one pair query with a point, whose steps "intersect" and
 // "penetration" show.
@@ -918,6 +977,16 @@ static bool runPointQuery(const Scene& scene, bool trace, std::string* json, Sce
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
   if (scene.query == QueryKind::Contains || scene.query == QueryKind::Project)
     return runPointQuery(scene, trace, json, err);
+  if (scene.shapes.size() >= 1) {
+    const int plane = planeOf(scene);
+    if (plane >= 0) {
+      if (scene.query != QueryKind::Raycast && scene.shapes.size() != 2) {
+        *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
+        return false;
+      }
+      return runPlaneScene(scene, plane, trace, json, err);
+    }
+  }
   if (scene.query == QueryKind::Raycast) return runRaycast(scene, trace, json, err);
   if (scene.query == QueryKind::Hull) return runHull(scene, trace, json, err);
   if (scene.query == QueryKind::Obb) return runObb(scene, trace, json, err);

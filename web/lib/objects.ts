@@ -197,6 +197,13 @@ export function ellipsoid(radii: Vec3, options?: ShapeOptions): ConvexShape {
 export function segment(a: Vec3, b: Vec3, options?: ShapeOptions): ConvexShape {
   return createShape(withMargin({ type: 'segment', points: [a, b] }, options));
 }
+/**
+ * A plane: the half-space normal·x ≤ offset (a floor is plane([0, 1, 0], 0)), unbounded, for floors and walls.
+ * It takes intersect, distance, penetration, contact, raycast, contains and project (closed forms, no trace).
+ */
+export function plane(normal: Vec3, offset: number, options?: ShapeOptions): ConvexShape {
+  return createShape(withMargin({ type: 'plane', normal, offset }, options));
+}
 /** A triangle. */
 export function triangle(a: Vec3, b: Vec3, c: Vec3, options?: ShapeOptions): ConvexShape {
   return createShape(withMargin({ type: 'triangle', points: [a, b, c] }, options));

@@ -19,7 +19,7 @@ export type {
 export type Quat = [number, number, number, number];
 export type ShapeType =
   | 'point' | 'sphere' | 'box' | 'capsule' | 'cylinder' | 'cone' | 'ellipsoid' | 'segment' | 'triangle'
-  | 'polytope';
+  | 'polytope' | 'plane';
 
 /** A shape of the scene format (see the README for each type's fields). */
 export interface Shape {
@@ -29,6 +29,9 @@ export interface Shape {
   halfExtents?: Vec3;
   radii?: Vec3;
   points?: Vec3[];
+  /** plane: the half-space normal·x ≤ offset (normal need not be unit). */
+  normal?: Vec3;
+  offset?: number;
   margin?: number;
   position?: Vec3;
   rotation?: Quat;
