@@ -123,6 +123,25 @@ describe('batches', () => {
     for (const s of shapes) s.dispose();
   });
 
+  it('in place (createBatch): the same bits as batch()', () => {
+    const rand = seededRandom(1820);
+    const shapes = everyShape(rand);
+    const poses = new Float64Array(shapes.flatMap(() => randomPose(rand, 2)));
+    const n = 64;
+    const indices = new Uint32Array(n).map((_, i) => (i * 5) % shapes.length);
+    const points = new Float64Array(3 * n).map(() => (rand() - 0.5) * 3);
+    for (const q of ['contains', 'project'] as const) {
+      const b = createBatch(q, shapes, { capacity: 2 * n });
+      b.poses.set(poses);
+      b.pairs.set(indices);
+      b.points.set(points);
+      const out = b.run(n);
+      expect(Array.from(out)).toEqual(Array.from(batch(q, shapes, poses, indices, { points })));
+      b.dispose();
+    }
+    for (const s of shapes) s.dispose();
+  });
+
   it('name a bad point list', () => {
     const s = sphere(1);
     const poses = [0, 0, 0, 0, 0, 0, 1];
@@ -131,7 +150,11 @@ describe('batches', () => {
     expect(catchError(() => batch('project', [s], poses, [0], { points: [1, NaN, 2] })).field).toBe('points[0][1]');
     expect(catchError(() => batch('contains', [s], poses, [0], { rays: [0, 0, 0, 1, 0, 0, 1], points: [0, 0, 0] })).field).toBe('options.rays');
     expect(catchError(() => batch('distance', [s, s], poses.concat(poses), [0, 1], { points: [0, 0, 0] })).field).toBe('options.points');
-    expect(catchError(() => createBatch('contains', [s], { capacity: 4 })).field).toBe('query');
+    const b = createBatch('contains', [s], { capacity: 4 });
+    expect(catchError(() => b.motions).field).toBe('motions');
+    b.points.set([0, 1, Infinity]);
+    expect(catchError(() => b.run(1)).field).toBe('points[0][2]');
+    b.dispose();
     s.dispose();
   });
 });

@@ -1136,6 +1136,7 @@ interface BatchViews {
   pairs: Uint32Array;
   extras: Float64Array | null;
   motions: Float64Array | null;
+  points: Float64Array | null;
   margins: Float64Array | null;
   caches: Float64Array | null;
   out: Float64Array;
@@ -1185,13 +1186,14 @@ export class BatchBuffers {
     this.precision = precision;
     this.#hasCaches = caches;
     const n = handles.length;
-    const per = query === 'raycast' ? 1 : 2;
-    const extra = query === 'raycast' || query === 'shapecast' || query === 'contact';
-    // Doubles first (8-byte aligned), then the 4-byte narrow poses, handles and indices.
+    const per = query === 'raycast' || isPointQuery(query) ? 1 : 2;
+    const extra = query === 'raycast' || query === 'shapecast' || query === 'contact' || isPointQuery(query);
+    // Doubles first (8-byte aligned), then the 4-byte narrow poses, handles and indices. `motions` holds the
+    // motions of shapecast (6 per pair) or the points of contains and project (3 per query).
     const wide = 0;
     const extras = wide + POSE * n;
     const motions = extras + (extra ? 7 * capacity : 0);
-    const margins = motions + (query === 'shapecast' ? 6 * capacity : 0);
+    const margins = motions + (query === 'shapecast' ? 6 * capacity : isPointQuery(query) ? 3 * capacity : 0);
     const cachesAt = margins + (query === 'contact' ? capacity : 0);
     const out = cachesAt + (caches ? CACHE * capacity : 0);
     const doubles = out + stride * capacity;
@@ -1217,17 +1219,19 @@ export class BatchBuffers {
       const L = this.#layout, p = this.#ptr, n = this.shapeCount, cap = this.capacity;
       const d = (at: number, len: number) => new Float64Array(buffer, p + 8 * at, len);
       const wide = d(L.wide, POSE * n);
-      const extra = this.query === 'raycast' || this.query === 'shapecast' || this.query === 'contact';
+      const point = isPointQuery(this.query);
+      const extra = this.query === 'raycast' || this.query === 'shapecast' || this.query === 'contact' || point;
       this.#views = {
         wide,
         poses: this.precision === 'f32' ? new Float32Array(buffer, p + 4 * L.narrow, POSE * n) : wide,
         extras: extra ? d(L.extras, 7 * cap) : null,
         motions: this.query === 'shapecast' ? d(L.motions, 6 * cap) : null,
+        points: point ? d(L.motions, 3 * cap) : null,
         margins: this.query === 'contact' ? d(L.margins, cap) : null,
         caches: this.#hasCaches ? d(L.caches, CACHE * cap) : null,
         out: d(L.out, this.stride * cap),
         handles: new Int32Array(buffer, p + 4 * L.handles, n),
-        pairs: new Uint32Array(buffer, p + 4 * L.pairs, (this.query === 'raycast' ? 1 : 2) * cap),
+        pairs: new Uint32Array(buffer, p + 4 * L.pairs, (this.query === 'raycast' || point ? 1 : 2) * cap),
       };
       this.#buffer = buffer;
     }
@@ -1236,7 +1240,7 @@ export class BatchBuffers {
 
   /** 7 numbers per shape [x, y, z, qx, qy, qz, qw] (identity to start), Float64Array or Float32Array. */
   get poses(): Float64Array | Float32Array { return this.#current().poses; }
-  /** 2 shape indices per pair (raycast: 1 per ray). */
+  /** 2 shape indices per pair (raycast, contains, project: 1 per query). */
   get pairs(): Uint32Array { return this.#current().pairs; }
   /** raycast: 7 numbers per ray (origin, direction, maxT). */
   get rays(): Float64Array {
@@ -1249,6 +1253,12 @@ export class BatchBuffers {
     const v = this.#current();
     if (v.motions === null) throw new CollidoscopeError('invalid-argument', 'motions', `only shapecast batches have motions, not ${this.query}`);
     return v.motions;
+  }
+  /** contains and project: 3 numbers per query point (x, y, z; zeros to start). */
+  get points(): Float64Array {
+    const v = this.#current();
+    if (v.points === null) throw new CollidoscopeError('invalid-argument', 'points', `only contains and project batches have points, not ${this.query}`);
+    return v.points;
   }
   /** contact: 1 number per pair, its margin (0 to start). */
   get margins(): Float64Array {
@@ -1281,6 +1291,12 @@ export class BatchBuffers {
       for (let i = 0; i < count; i++) {
         for (let k = 0; k < 6; k++) v.extras[7 * i + k] = v.motions[6 * i + k];
         v.extras[7 * i + 6] = 0;
+      }
+    }
+    if (v.points !== null && v.extras !== null) {
+      for (let i = 0; i < count; i++) {
+        for (let k = 0; k < 3; k++) v.extras[7 * i + k] = v.points[3 * i + k];
+        for (let k = 3; k < 7; k++) v.extras[7 * i + k] = 0;
       }
     }
     if (v.margins !== null && v.extras !== null) for (let i = 0; i < count; i++) v.extras[7 * i] = v.margins[i];
@@ -1335,7 +1351,6 @@ export function createBatch(query: BatchQuery, shapes: readonly ConvexShape[], o
     throw new CollidoscopeError('invalid-argument', 'options.caches', `must be true or false, got ${describe(opt.caches)}`);
   }
   if (opt.caches && q !== 'intersect') throw new CollidoscopeError('invalid-argument', 'options.caches', `is only used by intersect, not ${q}`);
-  if (isPointQuery(q)) throw new CollidoscopeError('invalid-argument', 'query', `createBatch() does not take ${q} yet: use batch('${q}', shapes, poses, indices, { points })`);
   let handles: number[];
   try {
     if (!Array.isArray(shapes)) throw new CollidoscopeError('invalid-argument', 'shapes', `must be an array of shapes, got ${describe(shapes)}`);
