@@ -2,8 +2,8 @@
 // (a floor and a ball, a ray down onto the floor, two opposite planes) and on bad input.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  batch, batchResult, box, contact, contains, distance, init, intersect, penetration, plane, project, raycast, run, sat,
-  sceneOf, sphere, type Vec3,
+  batch, batchResult, box, contact, contains, distance, init, intersect, minkowskiSurface, penetration, plane, project,
+  raycast, run, sat, sceneOf, shapeSurface, sphere, type Vec3,
 } from '../../web/lib/index';
 import { catchError } from './helpers';
 
@@ -98,6 +98,9 @@ describe('plane', () => {
     const floor = plane([0, 1, 0], 0);
     const b = box([1, 1, 1]);
     expect(catchError(() => sat(floor, undefined, b, undefined)).field).toBe('a.type');
+    // The drawing helpers' surfaces: a plane has none.
+    expect(catchError(() => shapeSurface({ type: 'plane', normal: [0, 1, 0], offset: 0 })).field).toBe('shape.type');
+    expect(catchError(() => minkowskiSurface({ type: 'sphere', radius: 1 }, { type: 'plane', normal: [0, 1, 0], offset: 0 })).field).toBe('b.type');
     expect(catchError(() => run({ version: 1, query: 'chungwang', shapes: [{ type: 'plane', normal: [0, 1, 0], offset: 0 }, { type: 'point' }] })).field).toBe('shapes[0].type');
     floor.dispose();
     b.dispose();
