@@ -95,6 +95,8 @@ inline double localCoreSupportValue(const Shape& s, const Vec3& u) {
     case ShapeType::Point:
     case ShapeType::Sphere:
       return 0;
+    case ShapeType::Plane:  // a half-space: unbounded along every direction but its normal
+      return std::numeric_limits<double>::infinity();
     case ShapeType::Box:
       return s.halfExtents.x * std::fabs(u.x) + s.halfExtents.y * std::fabs(u.y) + s.halfExtents.z * std::fabs(u.z);
     case ShapeType::Capsule:
@@ -338,12 +340,21 @@ struct Rng {
   }
 };
 
+// Signed height of a world point over a plane shape's surface (its margin
+// left out): n̂·x − d̂ with the normal and offset divided by |n| and posed.
+inline double planeHeight(const Vec3& p, const Shape& s) {
+  const double len = std::sqrt(dot(s.normal, s.normal));
+  const Vec3 n = rotate(s.pose.rotation, s.normal / len);
+  return dot(n, p - s.pose.position) - s.offset / len;
+}
+
 // A random shape of the given type, size ~`size`, at the origin, unrotated.
 inline Shape randomShape(Rng& rng, ShapeType t, double size) {
   auto sz = [&]() { return size * rng.uniform(0.1, 1.0); };
   Shape s;
   switch (t) {
     case ShapeType::Point: s = Shape::point(); break;
+    case ShapeType::Plane: s = Shape::plane(rng.direction(), sz()); break;
     case ShapeType::Sphere: s = Shape::sphere(sz()); break;
     case ShapeType::Box: s = Shape::box({sz(), sz(), sz()}); break;
     case ShapeType::Capsule: s = Shape::capsule(sz(), sz()); break;

@@ -796,6 +796,7 @@ struct RefShape {
         return ref::pointTriangleDistance(p, ref::toWorld(sh, sh.points[0]), ref::toWorld(sh, sh.points[1]),
                                           ref::toWorld(sh, sh.points[2]));
       case ShapeType::Polytope: return hull->distance(p);
+      case ShapeType::Plane: return std::max(0.0, ref::planeHeight(p, sh));
     }
     return 0;
   }

@@ -71,17 +71,28 @@ std::string validateSceneJson(const std::string& text) {
   return ok(sceneToJson(scene));
 }
 
+// A plane is unbounded: it has no surface points to sample (shapeSurface
+// would return its pose's position), so the drawing helpers refuse it.
+bool refusePlane(const Shape& s, const char* name, SceneError* err) {
+  if (s.type != ShapeType::Plane) return false;
+  *err = {"invalid-scene", std::string(name) + ".type",
+          "a plane (half-space) is unbounded: it has no surface points to draw"};
+  return true;
+}
+
 std::string shapeSurfaceJson(const std::string& shapeText, int samples) {
   Shape s;
   SceneError err;
-  if (!readShape(shapeText, "shape", &s, &err)) return error(err);
+  if (!readShape(shapeText, "shape", &s, &err) || refusePlane(s, "shape", &err)) return error(err);
   return ok(points(shapeSurface(s, samples)));
 }
 
 std::string minkowskiSurfaceJson(const std::string& aText, const std::string& bText, int samples) {
   Shape a, b;
   SceneError err;
-  if (!readShape(aText, "a", &a, &err) || !readShape(bText, "b", &b, &err)) return error(err);
+  if (!readShape(aText, "a", &a, &err) || !readShape(bText, "b", &b, &err) || refusePlane(a, "a", &err) ||
+      refusePlane(b, "b", &err))
+    return error(err);
   std::vector<Vec3> full, core;
   minkowskiSurface(a, b, samples, &full, &core);
   return ok("{\"points\":" + points(full) + ",\"corePoints\":" + points(core) + "}");

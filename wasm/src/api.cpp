@@ -12,6 +12,8 @@
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/json.h"
+#include "collidoscope/plane.h"
+#include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
 #include "collidoscope/support.h"
@@ -27,8 +29,9 @@ constexpr int kSlotMask = (1 << kSlotBits) - 1;
 static_assert(kSlotMask == kMaxShapes, "Registry::hotOf masks handles with kMaxShapes");
 constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
 
-const char* const kKindNames[] = {"intersect", "distance", "penetration", "chungwang",
-                                   "sat",       "raycast",  "shapecast",   "contact"};
+const char* const kKindNames[] = {"intersect", "distance", "penetration", "chungwang", "sat",
+                                   "raycast",   "shapecast", "contact",    "contains",  "project"};
+static_assert(sizeof kKindNames / sizeof kKindNames[0] == static_cast<int>(Kind::Count));
 
 bool fail(SceneError* err, const char* code, const std::string& field, const std::string& message) {
   // Assigned member by member: the strings keep their buffers, so an error
@@ -99,6 +102,8 @@ bool checkExtra(Kind kind, const double* extra, const Field& field, SceneError* 
     if (extra[6] < 0) return fail(err, "invalid-argument", field + ".maxT", "must not be negative");
   } else if (kind == Kind::Shapecast) {
     if (!readFinite(extra, 6, field, err) || !checkMagnitudes(extra, 6, field, err)) return false;
+  } else if (kind == Kind::Contains || kind == Kind::Project) {
+    if (!readFinite(extra, 3, field, err) || !checkMagnitudes(extra, 3, field, err)) return false;
   } else if (kind == Kind::Contact) {
     if (!readFinite(extra, 1, field, err)) {
       err->field = field.str();  // one number: "margin", not "margin[0]"
@@ -113,6 +118,7 @@ bool checkExtra(Kind kind, const double* extra, const Field& field, SceneError* 
 const char* extraName(Kind kind, bool batch) {
   if (kind == Kind::Raycast) return batch ? "rays" : "ray";
   if (kind == Kind::Contact) return batch ? "options.margins" : "options.margin";
+  if (kind == Kind::Contains || kind == Kind::Project) return batch ? "points" : "point";
   return batch ? "motions" : "motion";
 }
 
@@ -166,8 +172,10 @@ std::string layoutJson() {
         writeNames(w, "axisKind", 5, [](int i) { return satAxisKindName(static_cast<SatAxisKind>(i)); });
         break;
       case Kind::Contact:
+      case Kind::Project:
         writeNames(w, "status", 4, [](int i) { return epaStatusName(static_cast<EpaStatus>(i)); });
         break;
+      case Kind::Contains: writeNames(w, "status", 3, gjk); break;
       default: writeNames(w, "status", 4, cast); break;
     }
     w.endObject();
@@ -435,6 +443,46 @@ bool answerClosed(Kind kind, const CoreA& a, const CoreB& b, const double* extra
   }
 }
 
+void putRay(const RayCastResult& r, double* out) {
+  constexpr int k = static_cast<int>(Kind::Raycast);
+  out[AT(k, "hit")] = r.hit;
+  out[AT(k, "t")] = r.hit ? r.t : kNaN;
+  putOrNaN(out + AT(k, "point"), r.hit, r.point);
+  putOrNaN(out + AT(k, "normal"), r.hit && !r.startedInside, r.normal);
+  out[AT(k, "startedInside")] = r.startedInside;
+  out[AT(k, "iterations")] = r.iterations;
+  out[AT(k, "status")] = static_cast<double>(r.status);
+}
+
+// A pair query with a plane (plane.h: closed forms); b is null for
+// raycast. Contains and project take planes in point_query.h.
+bool answerPlane(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, SceneError* err) {
+  const char* field = a.type == ShapeType::Plane ? "a.type" : "b.type";
+  switch (kind) {
+    case Kind::Intersect: putResult(planeIntersect(a, *b), out); return true;
+    case Kind::Distance: putResult(planeDistance(a, *b), out); return true;
+    case Kind::Penetration:
+    case Kind::Contact: {
+      PenetrationResult p;
+      ContactResult c;
+      const PlaneStatus status =
+          kind == Kind::Penetration ? planePenetration(a, *b, &p) : planeContact(a, *b, extra[0], &c);
+      if (status != PlaneStatus::Ok)
+        return fail(err, "invalid-argument", "b",
+                    "two planes whose normals are not opposite overlap without bound: their penetration depth is "
+                    "unbounded (intersect and distance answer them)");
+      if (kind == Kind::Penetration) putResult(p, out);
+      else putResult(c, out);
+      return true;
+    }
+    case Kind::Raycast: putRay(planeRayCast(a, vec(extra), vec(extra + 3), extra[6]), out); return true;
+    default:
+      return fail(err, "invalid-argument", kind == Kind::Raycast ? "shape.type" : field,
+                  std::string("a plane (half-space) takes intersect, distance, penetration, contact, raycast, contains "
+                              "and project, not ") + kKindNames[static_cast<int>(kind)]);
+  }
+}
+
 // A query of a closed kind on a pair with closed form `form` (not None),
 // the cores taken at the poses by `core(shape, pose)` and `box(shape, pose)`.
 template <class Pose, class MakeCore, class MakeBox>
@@ -480,6 +528,9 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
     }
     shapeB->pose = poseB;
   }
+  if (kind != Kind::Contains && kind != Kind::Project &&
+      (a.shape.type == ShapeType::Plane || (shapeB != nullptr && shapeB->type == ShapeType::Plane)))
+    return answerPlane(kind, a.shape, shapeB, extra, out, err);
   switch (kind) {
     case Kind::Intersect: {
       GjkCache c;
@@ -539,18 +590,9 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
     }
-    case Kind::Raycast: {
-      const RayCastResult r = gjkRayCast(pa, vec(extra), vec(extra + 3), extra[6], cast_);
-      constexpr int k = static_cast<int>(Kind::Raycast);
-      out[AT(k, "hit")] = r.hit;
-      out[AT(k, "t")] = r.hit ? r.t : kNaN;
-      putOrNaN(out + AT(k, "point"), r.hit, r.point);
-      putOrNaN(out + AT(k, "normal"), r.hit && !r.startedInside, r.normal);
-      out[AT(k, "startedInside")] = r.startedInside;
-      out[AT(k, "iterations")] = r.iterations;
-      out[AT(k, "status")] = static_cast<double>(r.status);
+    case Kind::Raycast:
+      putRay(gjkRayCast(pa, vec(extra), vec(extra + 3), extra[6], cast_), out);
       return true;
-    }
     case Kind::Shapecast: {
       const ShapeCastResult r = gjkShapeCast(pa, PosedShape(*shapeB), vec(extra), vec(extra + 3), cast_);
       constexpr int k = static_cast<int>(Kind::Shapecast);
@@ -560,6 +602,24 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       putOrNaN(out + AT(k, "pointA"), r.hit, r.pointA);
       putOrNaN(out + AT(k, "pointB"), r.hit, r.pointB);
       out[AT(k, "initiallyOverlapping")] = r.initiallyOverlapping;
+      out[AT(k, "iterations")] = r.iterations;
+      out[AT(k, "status")] = static_cast<double>(r.status);
+      return true;
+    }
+    case Kind::Contains: {
+      const ContainsResult r = containsPoint(a.shape, vec(extra), gjk_);
+      constexpr int k = static_cast<int>(Kind::Contains);
+      out[AT(k, "inside")] = r.inside;
+      out[AT(k, "iterations")] = r.iterations;
+      out[AT(k, "status")] = static_cast<double>(r.status);
+      return true;
+    }
+    case Kind::Project: {
+      const ProjectResult r = projectPoint(a.shape, vec(extra), gjk_, epa_);
+      constexpr int k = static_cast<int>(Kind::Project);
+      put(out + AT(k, "point"), r.point);
+      out[AT(k, "distance")] = r.distance;
+      out[AT(k, "inside")] = r.inside;
       out[AT(k, "iterations")] = r.iterations;
       out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
@@ -583,7 +643,7 @@ bool Registry::query(Kind kind, int handleA, int handleB, const double* in, doub
 
 bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out,
                       SceneError* err) {
-  const bool pair = kind != Kind::Raycast;
+  const bool pair = !isSingleShape(kind);
   Entry* a = entry(handleA, pair ? "a" : "shape", -1, err);
   if (a == nullptr) return false;
   Entry* b = nullptr;
@@ -611,7 +671,7 @@ bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in,
   if (kind == Kind::Contact)
     return fail(err, "invalid-argument", "query",
                 "contact has no scene form: trace or replay the pair with \"distance\" or \"penetration\"");
-  const bool pair = kind != Kind::Raycast;
+  const bool pair = !isSingleShape(kind);
   const Entry* a = entry(handleA, pair ? "a" : "shape", -1, err);
   if (a == nullptr) return false;
   const Entry* b = nullptr;
@@ -629,7 +689,9 @@ bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in,
   }
   static const QueryKind kQuery[] = {QueryKind::Intersect, QueryKind::Distance,  QueryKind::Penetration,
                                      QueryKind::ChungWang, QueryKind::Sat,       QueryKind::Raycast,
-                                     QueryKind::Shapecast};
+                                     QueryKind::Shapecast, QueryKind::Distance,  QueryKind::Contains,
+                                     QueryKind::Project};
+  static_assert(sizeof kQuery / sizeof kQuery[0] == static_cast<int>(Kind::Count));
   scene->query = kQuery[static_cast<int>(kind)];
   if (kind == Kind::Raycast) {
     scene->hasRay = true;
@@ -637,6 +699,9 @@ bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in,
   } else if (kind == Kind::Shapecast) {
     scene->hasMotion = true;
     scene->motion = {vec(extra), vec(extra + 3)};
+  } else if (kind == Kind::Contains || kind == Kind::Project) {
+    scene->hasPoint = true;
+    scene->point = vec(extra);
   }
   return true;
 }
@@ -669,8 +734,8 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
   if (kind == Kind::Count) return fail(err, "invalid-argument", "query", "unknown query");
   if (n < 0 || n > kMaxBatch)
     return fail(err, "invalid-argument", "pairs", "must hold at most " + std::to_string(kMaxBatch) + " queries");
-  const int perQuery = kind == Kind::Raycast ? 1 : 2;
-  const bool hasExtras = kind == Kind::Raycast || kind == Kind::Shapecast || kind == Kind::Contact;
+  const int perQuery = isSingleShape(kind) ? 1 : 2;
+  const bool hasExtras = isSingleShape(kind) || kind == Kind::Shapecast || kind == Kind::Contact;
   if (hasExtras && extras == nullptr && n > 0)
     return fail(err, "invalid-argument", extraName(kind, true), "is missing (7 numbers per query)");
   // Check everything first: a batch either answers every query or none

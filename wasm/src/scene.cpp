@@ -13,6 +13,8 @@
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
 #include "collidoscope/obb.h"
+#include "collidoscope/plane.h"
+#include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
 #include "collidoscope/schema.h"
@@ -22,8 +24,9 @@ namespace collidoscope {
 
 namespace {
 
-const char* const kQueryNames[] = {"intersect", "distance", "penetration", "chungwang", "raycast",
-                                   "shapecast", "hull",     "obb",         "sat"};
+const char* const kQueryNames[] = {"intersect", "distance", "penetration", "chungwang", "raycast",  "shapecast",
+                                   "hull",      "obb",      "sat",         "contains",  "project"};
+constexpr int kQueryCount = static_cast<int>(sizeof kQueryNames / sizeof kQueryNames[0]);
 
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
   *err = {"invalid-scene", field, message};
@@ -117,6 +120,10 @@ bool readShapeFields(const JsonValue& json, const std::string& prefix, const std
       if (!readVector(*v, field, &s->halfExtents, err)) return false;
     } else if (key == "radii") {
       if (!readVec3(*v, field, &s->radii, err)) return false;
+    } else if (key == "normal") {
+      if (!readVec3(*v, field, &s->normal, err)) return false;
+    } else if (key == "offset") {
+      if (!readNumber(*v, field, &s->offset, err)) return false;
     } else {  // points
       if (!v->isArray())
         return fail(err, field, std::string("must be an array of ") + (dimension == 3 ? "[x, y, z]" : "[x, y]") +
@@ -153,6 +160,7 @@ TypeKeys keysOf(ShapeType t) {
     case ShapeType::Cylinder:
     case ShapeType::Cone: return {{"radius", "halfHeight"}};
     case ShapeType::Ellipsoid: return {{"radii", nullptr}};
+    case ShapeType::Plane: return {{"normal", "offset"}};
     default: return {{"points", nullptr}};
   }
 }
@@ -192,6 +200,7 @@ void writeShape(JsonWriter& w, const Shape& s) {
     case ShapeType::Cylinder:
     case ShapeType::Cone: w.key("radius").value(s.radius).key("halfHeight").value(s.halfHeight); break;
     case ShapeType::Ellipsoid: w.key("radii"); writeVec(w, s.radii); break;
+    case ShapeType::Plane: w.key("normal"); writeVec(w, s.normal); w.key("offset").value(s.offset); break;
     default:
       w.key("points").beginArray();
       for (const Vec3& p : s.points) writeVec(w, p);
@@ -327,13 +336,13 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   if (!json.isObject()) return fail(err, path.empty() ? "shape" : path, std::string("must be an object, got ") + jsonKindName(json.kind));
   const std::string prefix = path.empty() ? "" : path + ".";
   const JsonValue* type = json.find("type");
-  if (type == nullptr) return fail(err, prefix + "type", "is missing (one of point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope)");
+  if (type == nullptr) return fail(err, prefix + "type", "is missing (one of point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane)");
   if (!type->isString()) return fail(err, prefix + "type", std::string("must be a string, got ") + jsonKindName(type->kind));
   Shape s;
   if (!parseShapeType(type->string, &s.type))
     return fail(err, prefix + "type",
                 "unknown shape type " + quoted(type->string) +
-                    " (expected point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle or polytope)");
+                    " (expected point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope or plane)");
   const TypeKeys tk = keysOf(s.type);
   const char* const allowed[] = {"type", "position", "rotation", "margin", tk.keys[0], tk.keys[1]};
   if (!checkKeys(json, prefix, allowed, 6, err)) return false;
@@ -448,8 +457,9 @@ bool parseScene(const std::string& text, Scene* out, SceneError* err) {
 
 bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (!json.isObject()) return fail(err, "", std::string("a scene must be a JSON object, got ") + jsonKindName(json.kind));
-  static const char* const allowed[] = {"version", "dimension", "shapes", "query", "ray", "motion", "closedForms", "step"};
-  if (!checkKeys(json, "", allowed, 8, err)) return false;
+  static const char* const allowed[] = {"version", "dimension", "shapes", "query",
+                                        "ray",     "motion",    "point",  "closedForms", "step"};
+  if (!checkKeys(json, "", allowed, 9, err)) return false;
 
   Scene scene;
   const JsonValue* version = json.find("version");
@@ -466,12 +476,12 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   const JsonValue* query = json.find("query");
   if (query == nullptr) return fail(err, "query", "is missing");
   if (!query->isString()) return fail(err, "query", std::string("must be a string, got ") + jsonKindName(query->kind));
-  const int queryIndex = indexOfName(kQueryNames, 9, query->string);
+  const int queryIndex = indexOfName(kQueryNames, kQueryCount, query->string);
   if (queryIndex >= 0) scene.query = static_cast<QueryKind>(queryIndex);
   if (queryIndex < 0)
     return fail(err, "query", "unknown query " + quoted(query->string) +
                                   " (expected intersect, distance, penetration, chungwang, raycast, shapecast, "
-                                  "hull, obb or sat)");
+                                  "hull, obb, sat, contains or project)");
   if (planar && !runsInPlane(scene.query)) {
     *err = {"unsupported-query", "query",
             "query " + quoted(query->string) +
@@ -482,7 +492,9 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   const JsonValue* shapes = json.find("shapes");
   if (shapes == nullptr) return fail(err, "shapes", "is missing");
   if (!shapes->isArray()) return fail(err, "shapes", std::string("must be an array of shapes, got ") + jsonKindName(shapes->kind));
-  const bool oneShape = scene.query == QueryKind::Hull || scene.query == QueryKind::Obb || scene.query == QueryKind::Raycast;
+  const bool pointQuery = scene.query == QueryKind::Contains || scene.query == QueryKind::Project;
+  const bool oneShape = scene.query == QueryKind::Hull || scene.query == QueryKind::Obb ||
+                        scene.query == QueryKind::Raycast || pointQuery;
   const std::size_t need = oneShape ? 1 : 2;
   if (shapes->items.size() < need || shapes->items.size() > 2)
     return fail(err, "shapes",
@@ -529,6 +541,13 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
       if (!readCastVec(*b, "motion.translationB", scene.dimension, &scene.motion.translationB, err)) return false;
     scene.hasMotion = true;
   }
+  if (const JsonValue* point = json.find("point")) {
+    if (!pointQuery) return fail(err, "point", "is only used by the contains and project queries");
+    if (!readCastVec(*point, "point", scene.dimension, &scene.point, err)) return false;
+    scene.hasPoint = true;
+  }
+  if (pointQuery && !scene.hasPoint)
+    return fail(err, "point", std::string("is missing (the ") + queryName(scene.query) + " query needs \"point\": [x, y, z])");
   if (scene.query == QueryKind::Raycast && !scene.hasRay)
     return fail(err, "ray", "is missing (the raycast query needs {\"origin\", \"direction\", \"maxT\"})");
   if (scene.hasRay && scene.query != QueryKind::Raycast)
@@ -579,6 +598,10 @@ std::string sceneToJson(const Scene& scene) {
     w.key("translationB");
     writeVec(w, scene.motion.translationB);
     w.endObject();
+  }
+  if (scene.hasPoint) {
+    w.key("point");
+    writeVec(w, scene.point);
   }
   if (!scene.closedForms) w.key("closedForms").value(false);
   if (scene.hasStep) w.key("step").value(scene.step);
@@ -882,7 +905,88 @@ static bool runClosedForm(const Scene& scene, bool trace, std::string* json) {
   return true;
 }
 
+// A scene with a plane where the query reads it (plane.h): closed forms
+// for intersect, distance, penetration and raycast; contains and project
+// handle planes themselves. No trace: a closed form has no steps.
+static bool runPlaneScene(const Scene& scene, int plane, bool trace, std::string* json, SceneError* err) {
+  const std::string field = "shapes[" + std::to_string(plane) + "].type";
+  const QueryKind q = scene.query;
+  if (q == QueryKind::ChungWang || q == QueryKind::Shapecast) {
+    *err = {"unsupported-query", field,
+            std::string("a plane (half-space) takes intersect, distance, penetration, raycast, contains and project, "
+                        "not ") + queryName(q)};
+    return false;
+  }
+  if (trace) {
+    *err = {"unsupported-query", field,
+            "a plane's queries are closed forms with no trace to step through (run answers them)"};
+    return false;
+  }
+  const Shape& a = scene.shapes[0];
+  JsonWriter w;
+  if (q == QueryKind::Raycast) {
+    put(w, planeRayCast(a, scene.ray.origin, scene.ray.direction, scene.ray.maxT));
+  } else if (q == QueryKind::Intersect) {
+    put(w, planeIntersect(a, scene.shapes[1]));
+  } else if (q == QueryKind::Distance) {
+    put(w, planeDistance(a, scene.shapes[1]));
+  } else {
+    PenetrationResult r;
+    if (planePenetration(a, scene.shapes[1], &r) != PlaneStatus::Ok) {
+      *err = {"invalid-scene", "shapes",
+              "two planes whose normals are not opposite overlap without bound: their penetration depth is "
+              "unbounded (intersect and distance answer them)"};
+      return false;
+    }
+    put(w, r);
+  }
+  *json = w.str();
+  return true;
+}
+
+// The index of the first shape the query reads that is a plane, or −1.
+// Hull, obb and sat refuse planes themselves (they need vertices).
+static int planeOf(const Scene& scene) {
+  const QueryKind q = scene.query;
+  if (q == QueryKind::Hull || q == QueryKind::Obb || q == QueryKind::Sat || q == QueryKind::Contains ||
+      q == QueryKind::Project)
+    return -1;
+  const std::size_t read = q == QueryKind::Raycast ? 1 : scene.shapes.size();
+  for (std::size_t i = 0; i < read && i < 2; ++i)
+    if (scene.shapes[i].type == ShapeType::Plane) return static_cast<int>(i);
+  return -1;
+}
+
+// A point against shape A (other shapes ignored). No trace of its own: the
+// answer is one pair query with a point, whose steps "intersect" and
+// "penetration" show.
+static bool runPointQuery(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace) {
+    *err = {"unsupported-query", "query",
+            std::string("query \"") + queryName(scene.query) +
+                "\" has no trace: step through it as \"intersect\" or \"penetration\" with a point for shape B"};
+    return false;
+  }
+  JsonWriter w;
+  if (scene.query == QueryKind::Contains) put(w, containsPoint(scene.shapes[0], scene.point));
+  else put(w, projectPoint(scene.shapes[0], scene.point));
+  *json = w.str();
+  return true;
+}
+
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (scene.query == QueryKind::Contains || scene.query == QueryKind::Project)
+    return runPointQuery(scene, trace, json, err);
+  if (scene.shapes.size() >= 1) {
+    const int plane = planeOf(scene);
+    if (plane >= 0) {
+      if (scene.query != QueryKind::Raycast && scene.shapes.size() != 2) {
+        *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
+        return false;
+      }
+      return runPlaneScene(scene, plane, trace, json, err);
+    }
+  }
   if (scene.query == QueryKind::Raycast) return runRaycast(scene, trace, json, err);
   if (scene.query == QueryKind::Hull) return runHull(scene, trace, json, err);
   if (scene.query == QueryKind::Obb) return runObb(scene, trace, json, err);

@@ -10,8 +10,10 @@ namespace collidoscope {
 
 namespace {
 
-const char* const kTypeNames[] = {"point",    "sphere",   "box",       "capsule",  "cylinder",
-                                  "cone",     "ellipsoid", "segment",  "triangle", "polytope"};
+const char* const kTypeNames[] = {"point",     "sphere",  "box",      "capsule",  "cylinder", "cone",
+                                  "ellipsoid", "segment", "triangle", "polytope", "plane"};
+constexpr int kTypeCount = static_cast<int>(sizeof kTypeNames / sizeof kTypeNames[0]);
+static_assert(kTypeCount == static_cast<int>(ShapeType::Plane) + 1, "a name per shape type");
 
 std::string indexField(const char* name, std::size_t i) {
   return std::string(name) + "[" + std::to_string(i) + "]";
@@ -86,7 +88,7 @@ void preparePolytopeSupport(Shape* s) {
 const char* shapeTypeName(ShapeType t) { return kTypeNames[static_cast<int>(t)]; }
 
 bool parseShapeType(const std::string& name, ShapeType* out) {
-  for (int i = 0; i < 10; ++i) {
+  for (int i = 0; i < kTypeCount; ++i) {
     if (name == kTypeNames[i]) {
       *out = static_cast<ShapeType>(i);
       return true;
@@ -114,6 +116,13 @@ bool validateShape(const Shape& s, ShapeError* err) {
 
   switch (s.type) {
     case ShapeType::Point:
+      return true;
+    case ShapeType::Plane:
+      if (!checkVec(s.normal, "normal", false, err) || !checkCoordinate(s.offset, "offset", err)) return false;
+      if (!(maxAbs(s.normal) > 0)) {
+        *err = {"normal", "must not be the zero vector (it is the plane's outward normal)"};
+        return false;
+      }
       return true;
     case ShapeType::Sphere:
       return checkSize(s.radius, "radius", err);
@@ -164,13 +173,15 @@ double coreRadius(const Shape& s) {
 }
 
 bool hasPolytopalCore(const Shape& s) {
-  return s.type != ShapeType::Cylinder && s.type != ShapeType::Cone && s.type != ShapeType::Ellipsoid;
+  return s.type != ShapeType::Cylinder && s.type != ShapeType::Cone && s.type != ShapeType::Ellipsoid &&
+         s.type != ShapeType::Plane;
 }
 
 Vec3 localCoreSupport(const Shape& s, const Vec3& d) {
   switch (s.type) {
     case ShapeType::Point:
     case ShapeType::Sphere:
+    case ShapeType::Plane:
       return {};
     case ShapeType::Box:
       return {d.x >= 0 ? s.halfExtents.x : -s.halfExtents.x, d.y >= 0 ? s.halfExtents.y : -s.halfExtents.y,
@@ -267,6 +278,11 @@ double localBoundingRadius(const Shape& s) {
     case ShapeType::Triangle:
     case ShapeType::Polytope:
       for (const Vec3& p : s.points) core = std::fmax(core, length(p));
+      break;
+    case ShapeType::Plane:
+      // Unbounded; the distance of its surface from the local origin sets
+      // the scale of its tolerances.
+      core = std::fabs(s.offset) / length(s.normal);
       break;
   }
   return core + coreRadius(s);

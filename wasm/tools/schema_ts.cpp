@@ -171,6 +171,8 @@ std::string generate() {
   d.interfaceOf(SatResult{});
   d.interfaceOf(RayCastResult{});
   d.interfaceOf(ShapeCastResult{});
+  d.interfaceOf(ContainsResult{});
+  d.interfaceOf(ProjectResult{});
   d.interfaceOf(ConvexHull{});
   const Obb box;
   const Aabb aabb;

@@ -176,6 +176,26 @@ export const BATCH_LAYOUTS = {
       { name: 'status', kind: 'status', offset: 12 },
     ],
   },
+  contains: {
+    fields: ['inside', 'iterations', 'status'],
+    status: ['converged', 'max-iterations', 'degenerate'],
+    decode: [
+      { name: 'inside', kind: 'bool', offset: 0 },
+      { name: 'iterations', kind: 'count', offset: 1 },
+      { name: 'status', kind: 'status', offset: 2 },
+    ],
+  },
+  project: {
+    fields: ['point.x', 'point.y', 'point.z', 'distance', 'inside', 'iterations', 'status'],
+    status: ['converged', 'touching', 'max-iterations', 'degenerate'],
+    decode: [
+      { name: 'point', kind: 'vector', offset: 0 },
+      { name: 'distance', kind: 'number', offset: 3 },
+      { name: 'inside', kind: 'bool', offset: 4 },
+      { name: 'iterations', kind: 'count', offset: 5 },
+      { name: 'status', kind: 'status', offset: 6 },
+    ],
+  },
 } as const;
 
 /** Each query's result object from its doubles at o[i…], field by field as `BATCH_LAYOUTS[query].decode`. */
@@ -243,6 +263,18 @@ export const DECODERS = {
     pointB: Number.isNaN(o[i + 8]) ? null : [o[i + 8], o[i + 9], o[i + 10]],
     iterations: o[i + 11],
     status: BATCH_LAYOUTS.contact.status[o[i + 12]],
+  }),
+  contains: (o: Float64Array, i: number) => ({
+    inside: o[i] !== 0,
+    iterations: o[i + 1],
+    status: BATCH_LAYOUTS.contains.status[o[i + 2]],
+  }),
+  project: (o: Float64Array, i: number) => ({
+    point: [o[i], o[i + 1], o[i + 2]],
+    distance: o[i + 3],
+    inside: o[i + 4] !== 0,
+    iterations: o[i + 5],
+    status: BATCH_LAYOUTS.project.status[o[i + 6]],
   }),
 };
 
@@ -363,6 +395,30 @@ export interface ShapecastResult {
   iterations: number;
   /** Any status but 'converged' still reports a hit at a certified lower bound of t. */
   status: CastStatus;
+}
+
+/** Whether shape A contains "point" (query "contains"). */
+export interface ContainsResult {
+  /** True also on A's surface (the boundary counts as inside). */
+  inside: boolean;
+  /** GJK iterations (0 for a closed form). */
+  iterations: number;
+  /** 'converged' unless the iteration cap or rounding stopped GJK first. */
+  status: GjkStatus;
+}
+
+/** The point of shape A's surface nearest "point" (query "project"), from outside or inside. */
+export interface ProjectResult {
+  /** On A's surface, nearest the query point (the query point itself on the surface). */
+  point: Vec3;
+  /** |point − query point|: to the surface, whether the query point is inside or not. */
+  distance: number;
+  /** The query point lies in A (the boundary counts as inside). */
+  inside: boolean;
+  /** EPA iterations (inside points of shapes without a closed form), else 0. */
+  iterations: number;
+  /** How EPA ended ('converged' when it did not run). */
+  status: EpaStatus;
 }
 
 /** The convex hull of shape A's points (query "hull"). */

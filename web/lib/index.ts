@@ -22,8 +22,8 @@ import { decodeLinkPayload } from './link';
 import { withText, type RawTrace } from './captions';
 export { resultSentence } from './captions';
 import type {
-  ChungWangTrace, ClosedFormTrace, ClosedFormTraceOf, DistanceResult, EpaTrace, GjkTrace, HullResult, HullTrace, IntersectResult, ObbResult,
-  PenetrationResult, Planar, PlanarEpaTrace, PointArray, RaycastResult, RaycastTrace, Result, SatTrace, Scene, Scene2D, Shape,
+  ChungWangTrace, ClosedFormTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, HullResult, HullTrace, IntersectResult, ObbResult,
+  PenetrationResult, Planar, PlanarEpaTrace, PointArray, ProjectResult, RaycastResult, RaycastTrace, Result, SatTrace, Scene, Scene2D, Shape,
   ShapecastResult, ShapecastTrace, Trace, Vec3,
 } from './types';
 
@@ -36,6 +36,8 @@ export function run(scene: Scene2D & { query: 'penetration' }): Planar<Penetrati
 export function run(scene: Scene2D & { query: 'raycast' }): Planar<RaycastResult>;
 export function run(scene: Scene2D & { query: 'shapecast' }): Planar<ShapecastResult>;
 export function run(scene: Scene2D): Planar<IntersectResult | DistanceResult | PenetrationResult | RaycastResult | ShapecastResult>;
+export function run(scene: Scene & { query: 'contains' }): ContainsResult;
+export function run(scene: Scene & { query: 'project' }): ProjectResult;
 export function run(scene: Scene | string): Result;
 /** A scene of either kind (what decodeLink gives): a 2D scene's result has [x, y] vectors. */
 export function run(scene: Scene | Scene2D | string): Result | Planar<Result>;

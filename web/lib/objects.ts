@@ -20,8 +20,8 @@ import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
 import type { EpaStatus } from './generated-schema';
 import type {
-  ChungWangResult, ChungWangTrace, ClosedFormTraceOf, DistanceResult, EpaTrace, GjkTrace, IntersectResult, PenetrationResult,
-  PointArray, Quat, RaycastResult, RaycastTrace, SatResult, SatTrace, Scene, Shape, ShapecastResult, ShapecastTrace,
+  ChungWangResult, ChungWangTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, IntersectResult,
+  PenetrationResult, PointArray, ProjectResult, Quat, RaycastResult, RaycastTrace, SatResult, SatTrace, Scene, Shape, ShapecastResult, ShapecastTrace,
   ShapeType, Vec3,
 } from './types';
 
@@ -196,6 +196,13 @@ export function ellipsoid(radii: Vec3, options?: ShapeOptions): ConvexShape {
 /** A segment between two points. */
 export function segment(a: Vec3, b: Vec3, options?: ShapeOptions): ConvexShape {
   return createShape(withMargin({ type: 'segment', points: [a, b] }, options));
+}
+/**
+ * A plane: the half-space normal·x ≤ offset (a floor is plane([0, 1, 0], 0)), unbounded, for floors and walls.
+ * It takes intersect, distance, penetration, contact, raycast, contains and project (closed forms, no trace).
+ */
+export function plane(normal: Vec3, offset: number, options?: ShapeOptions): ConvexShape {
+  return createShape(withMargin({ type: 'plane', normal, offset }, options));
 }
 /** A triangle. */
 export function triangle(a: Vec3, b: Vec3, c: Vec3, options?: ShapeOptions): ConvexShape {
@@ -483,9 +490,12 @@ export function poseNumbers(pose: PoseLike | undefined, field = 'pose'): Float64
 
 /** The queries of the object API and of batch() (contact has no scene form: no trace, no sceneOf). */
 export type PairQuery = 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'shapecast';
-export type BatchQuery = PairQuery | 'raycast' | 'contact';
+export type BatchQuery = PairQuery | 'raycast' | 'contact' | PointQuery;
+/** The queries on one shape and a point. */
+export type PointQuery = 'contains' | 'project';
 // In the C++ api::Kind order.
-const KINDS: readonly BatchQuery[] = ['intersect', 'distance', 'penetration', 'chungwang', 'sat', 'raycast', 'shapecast', 'contact'];
+const KINDS: readonly BatchQuery[] = ['intersect', 'distance', 'penetration', 'chungwang', 'sat', 'raycast', 'shapecast', 'contact', 'contains', 'project'];
+const isPointQuery = (q: BatchQuery): q is PointQuery => q === 'contains' || q === 'project';
 
 interface Layout {
   fields: string[];
@@ -602,6 +612,34 @@ function shapeHandle(s: unknown, field: string): number {
   }
 }
 
+// The query point of contains() and project(): errors name "point" and "point[i]".
+function writePoint(heap: Float64Array, at: number, v: unknown): void {
+  try {
+    if (Array.isArray(v) || ArrayBuffer.isView(v)) {
+      const a = v as ArrayLike<unknown>;
+      if (a.length !== 3) throw new CollidoscopeError('invalid-argument', 'point', `must have 3 numbers, got ${a.length}`);
+      for (let i = 0; i < 3; i++) {
+        const x = a[i];
+        if (typeof x !== 'number') throw notNumber(x, `point[${i}]`);
+        heap[at + i] = x;
+      }
+      return;
+    }
+    const o = v as XYZ;
+    for (const k of Object.keys(o)) {
+      if (k !== 'x' && k !== 'y' && k !== 'z') throw new CollidoscopeError('invalid-argument', `point.${printable(k)}`, 'unknown field (expected x, y, z)');
+    }
+    const xyz = [o.x, o.y, o.z];
+    for (let i = 0; i < 3; i++) {
+      const x = xyz[i];
+      if (typeof x !== 'number') throw notNumber(x, `point.${AXES[i]}`);
+      heap[at + i] = x;
+    }
+  } catch (e) {
+    throw unreadable(e, 'point');
+  }
+}
+
 // The handles prepare() found (module state rather than a returned pair: no allocation per query).
 let preparedA = 0;
 let preparedB = 0;
@@ -614,7 +652,18 @@ function prepare(m: WasmModule, q: BatchQuery, x0: unknown, x1: unknown, x2: unk
   const heap = m.HEAPF64;
   const at = scratchOf(m).input >> 3;
   // The ray or motion (poses are written whole; the other queries do not read it).
-  if (q === 'raycast' || q === 'shapecast') heap.fill(0, at + 2 * POSE, at + INPUT);
+  if (q === 'raycast' || q === 'shapecast' || isPointQuery(q)) heap.fill(0, at + 2 * POSE, at + INPUT);
+  if (isPointQuery(q)) {
+    const a = shapeHandle(x0, 'shape');
+    writePose(heap, at, x1 as PoseLike, 'pose');
+    const point = x2;
+    if (!Array.isArray(point) && !ArrayBuffer.isView(point) && (point === null || typeof point !== 'object')) {
+      throw new CollidoscopeError('invalid-argument', 'point', `must be [x, y, z] or { x, y, z }, got ${describe(point)}`);
+    }
+    writePoint(heap, at + 2 * POSE, point);
+    preparedA = preparedB = a;
+    return;
+  }
   if (q === 'raycast') {
     const pose = x1 as PoseLike, ray = x2 as Ray;
     const a = shapeHandle(x0, 'shape');
@@ -793,12 +842,35 @@ export function shapecast(a: ConvexShape, poseA: PoseLike | undefined, b: Convex
 }
 
 /**
+ * Does the shape (at `pose`) contain the point? The boundary counts as inside (a point on the surface is
+ * contained). The same answer as intersect() with a point shape at `point`.
+ *
+ *   if (contains(trigger, pose, [x, y, z]).inside) enter();
+ */
+export function contains(shape: ConvexShape, pose: PoseLike | undefined, point: Vec3 | XYZ): ContainsResult {
+  return single('contains', undefined, shape, pose, point) as ContainsResult;
+}
+
+/**
+ * The point of the shape's surface nearest `point`, its distance, and whether `point` is inside (boundary
+ * included). From inside, `point` on the result is where the shortest move takes the query point out of the
+ * shape, and `distance` how far that is (the penetration depth of a point).
+ *
+ *   const p = project(box, pose, [x, y, z]);
+ *   if (p.inside) pushOut(p.point);
+ */
+export function project(shape: ConvexShape, pose: PoseLike | undefined, point: Vec3 | XYZ): ProjectResult {
+  return single('project', undefined, shape, pose, point) as ProjectResult;
+}
+
+/**
  * The scene (format version 1) of a query: its shapes at their poses, and the ray or motion. Pass it to run(),
  * trace(), encodeLink() or the CLI to replay the query, e.g. to report a pair that misbehaves in a game.
  *
  *   const link = encodeLink(sceneOf('penetration', a, poseA, b, poseB));
  */
 export function sceneOf(query: 'raycast', shape: ConvexShape, pose: PoseLike | undefined, ray: Ray): Scene;
+export function sceneOf(query: PointQuery, shape: ConvexShape, pose: PoseLike | undefined, point: Vec3 | XYZ): Scene;
 export function sceneOf(query: 'shapecast', a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, motion: Motion): Scene;
 export function sceneOf(query: Exclude<PairQuery, 'shapecast'>, a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined): Scene;
 export function sceneOf(query: BatchQuery, ...args: unknown[]): Scene {
@@ -814,6 +886,8 @@ export function sceneOf(query: BatchQuery, ...args: unknown[]): Scene {
 export interface BatchOptions {
   /** raycast: 7 numbers per ray (origin, direction, maxT). */
   rays?: Float64Array | Float32Array | ArrayLike<number>;
+  /** contains and project: 3 numbers per query point (x, y, z). */
+  points?: Float64Array | Float32Array | ArrayLike<number>;
   /** shapecast: 6 numbers per pair (translationA, translationB). */
   motions?: Float64Array | Float32Array | ArrayLike<number>;
   /** contact: one margin for every pair (default 0). */
@@ -931,10 +1005,10 @@ function contactMargins(q: BatchQuery, opt: BatchOptions, n: number): { all: num
 export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: Float64Array | Float32Array | ArrayLike<number>, pairs: Uint32Array | ArrayLike<number>, options: BatchOptions = {}): Float64Array {
   const q = kindOf(query, 'query');
   const m = mod();
-  checkOptions(options, ['rays', 'motions', 'margin', 'margins', 'caches', 'out']);
+  checkOptions(options, ['rays', 'points', 'motions', 'margin', 'margins', 'caches', 'out']);
   let opt: BatchOptions;
   try {
-    opt = { rays: options.rays, motions: options.motions, margin: options.margin, margins: options.margins, caches: options.caches, out: options.out };
+    opt = { rays: options.rays, points: options.points, motions: options.motions, margin: options.margin, margins: options.margins, caches: options.caches, out: options.out };
   } catch (e) {
     throw unreadable(e, 'options');
   }
@@ -949,22 +1023,23 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   if (nPoses !== POSE * nShapes) {
     throw new CollidoscopeError('invalid-argument', 'poses', `must hold 7 numbers per shape (${POSE * nShapes}), got ${nPoses}`);
   }
-  const per = q === 'raycast' ? 1 : 2;
+  const per = q === 'raycast' || isPointQuery(q) ? 1 : 2;
   const nIndices = typedLength(pairs, 'pairs');
   if (nIndices % per !== 0) throw new CollidoscopeError('invalid-argument', 'pairs', `must hold 2 shape indices per pair, got ${nIndices} numbers`);
   const n = nIndices / per;
   if (n > 1 << 22) throw new CollidoscopeError('invalid-argument', 'pairs', `must hold at most ${1 << 22} queries, got ${n}`);
-  const extraName = q === 'raycast' ? 'rays' : q === 'shapecast' ? 'motions' : null;
-  const extraPer = q === 'raycast' ? 7 : 6;
-  const extras = extraName === null ? undefined : opt[extraName as 'rays' | 'motions'];
+  const extraName = q === 'raycast' ? 'rays' : q === 'shapecast' ? 'motions' : isPointQuery(q) ? 'points' : null;
+  const extraPer = q === 'raycast' ? 7 : isPointQuery(q) ? 3 : 6;
+  const extras = extraName === null ? undefined : opt[extraName as 'rays' | 'motions' | 'points'];
   if (extraName !== null) {
     if (extras === undefined) throw new CollidoscopeError('invalid-argument', `options.${extraName}`, `is missing (${q} needs ${extraPer} numbers per query)`);
     const nExtras = typedLength(extras, `options.${extraName}`);
     if (nExtras !== extraPer * n) {
       throw new CollidoscopeError('invalid-argument', `options.${extraName}`, `must hold ${extraPer} numbers per query (${extraPer * n}), got ${nExtras}`);
     }
-  } else if (opt.rays !== undefined || opt.motions !== undefined) {
-    throw new CollidoscopeError('invalid-argument', opt.rays !== undefined ? 'options.rays' : 'options.motions', `is not used by ${q}`);
+  }
+  for (const name of ['rays', 'motions', 'points'] as const) {
+    if (name !== extraName && opt[name] !== undefined) throw new CollidoscopeError('invalid-argument', `options.${name}`, `is not used by ${q}`);
   }
   const margins = contactMargins(q, opt, n);
   const caches = opt.caches;
@@ -995,14 +1070,14 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   if (extras) {
     if (extraPer === 7) copyNumbers(f64, at + dExtras, extras, `options.${extraName}`);
     else {
-      // Motions: 6 per pair into the C++ layout's 7 (the 7th unused).
+      // Motions (6 per pair) and points (3 per query) into the C++ layout's 7 (the rest unused).
       try {
         for (let i = 0; i < n; i++) {
-          for (let k = 0; k < 6; k++) f64[at + dExtras + 7 * i + k] = num(extras[6 * i + k], `options.motions[${6 * i + k}]`);
-          f64[at + dExtras + 7 * i + 6] = 0;
+          for (let k = 0; k < extraPer; k++) f64[at + dExtras + 7 * i + k] = num(extras[extraPer * i + k], `options.${extraName}[${extraPer * i + k}]`);
+          for (let k = extraPer; k < 7; k++) f64[at + dExtras + 7 * i + k] = 0;
         }
       } catch (e) {
-        throw unreadable(e, 'options.motions');
+        throw unreadable(e, `options.${extraName}`);
       }
     }
   }
@@ -1061,6 +1136,7 @@ interface BatchViews {
   pairs: Uint32Array;
   extras: Float64Array | null;
   motions: Float64Array | null;
+  points: Float64Array | null;
   margins: Float64Array | null;
   caches: Float64Array | null;
   out: Float64Array;
@@ -1110,13 +1186,14 @@ export class BatchBuffers {
     this.precision = precision;
     this.#hasCaches = caches;
     const n = handles.length;
-    const per = query === 'raycast' ? 1 : 2;
-    const extra = query === 'raycast' || query === 'shapecast' || query === 'contact';
-    // Doubles first (8-byte aligned), then the 4-byte narrow poses, handles and indices.
+    const per = query === 'raycast' || isPointQuery(query) ? 1 : 2;
+    const extra = query === 'raycast' || query === 'shapecast' || query === 'contact' || isPointQuery(query);
+    // Doubles first (8-byte aligned), then the 4-byte narrow poses, handles and indices. `motions` holds the
+    // motions of shapecast (6 per pair) or the points of contains and project (3 per query).
     const wide = 0;
     const extras = wide + POSE * n;
     const motions = extras + (extra ? 7 * capacity : 0);
-    const margins = motions + (query === 'shapecast' ? 6 * capacity : 0);
+    const margins = motions + (query === 'shapecast' ? 6 * capacity : isPointQuery(query) ? 3 * capacity : 0);
     const cachesAt = margins + (query === 'contact' ? capacity : 0);
     const out = cachesAt + (caches ? CACHE * capacity : 0);
     const doubles = out + stride * capacity;
@@ -1142,17 +1219,19 @@ export class BatchBuffers {
       const L = this.#layout, p = this.#ptr, n = this.shapeCount, cap = this.capacity;
       const d = (at: number, len: number) => new Float64Array(buffer, p + 8 * at, len);
       const wide = d(L.wide, POSE * n);
-      const extra = this.query === 'raycast' || this.query === 'shapecast' || this.query === 'contact';
+      const point = isPointQuery(this.query);
+      const extra = this.query === 'raycast' || this.query === 'shapecast' || this.query === 'contact' || point;
       this.#views = {
         wide,
         poses: this.precision === 'f32' ? new Float32Array(buffer, p + 4 * L.narrow, POSE * n) : wide,
         extras: extra ? d(L.extras, 7 * cap) : null,
         motions: this.query === 'shapecast' ? d(L.motions, 6 * cap) : null,
+        points: point ? d(L.motions, 3 * cap) : null,
         margins: this.query === 'contact' ? d(L.margins, cap) : null,
         caches: this.#hasCaches ? d(L.caches, CACHE * cap) : null,
         out: d(L.out, this.stride * cap),
         handles: new Int32Array(buffer, p + 4 * L.handles, n),
-        pairs: new Uint32Array(buffer, p + 4 * L.pairs, (this.query === 'raycast' ? 1 : 2) * cap),
+        pairs: new Uint32Array(buffer, p + 4 * L.pairs, (this.query === 'raycast' || point ? 1 : 2) * cap),
       };
       this.#buffer = buffer;
     }
@@ -1161,7 +1240,7 @@ export class BatchBuffers {
 
   /** 7 numbers per shape [x, y, z, qx, qy, qz, qw] (identity to start), Float64Array or Float32Array. */
   get poses(): Float64Array | Float32Array { return this.#current().poses; }
-  /** 2 shape indices per pair (raycast: 1 per ray). */
+  /** 2 shape indices per pair (raycast, contains, project: 1 per query). */
   get pairs(): Uint32Array { return this.#current().pairs; }
   /** raycast: 7 numbers per ray (origin, direction, maxT). */
   get rays(): Float64Array {
@@ -1174,6 +1253,12 @@ export class BatchBuffers {
     const v = this.#current();
     if (v.motions === null) throw new CollidoscopeError('invalid-argument', 'motions', `only shapecast batches have motions, not ${this.query}`);
     return v.motions;
+  }
+  /** contains and project: 3 numbers per query point (x, y, z; zeros to start). */
+  get points(): Float64Array {
+    const v = this.#current();
+    if (v.points === null) throw new CollidoscopeError('invalid-argument', 'points', `only contains and project batches have points, not ${this.query}`);
+    return v.points;
   }
   /** contact: 1 number per pair, its margin (0 to start). */
   get margins(): Float64Array {
@@ -1206,6 +1291,12 @@ export class BatchBuffers {
       for (let i = 0; i < count; i++) {
         for (let k = 0; k < 6; k++) v.extras[7 * i + k] = v.motions[6 * i + k];
         v.extras[7 * i + 6] = 0;
+      }
+    }
+    if (v.points !== null && v.extras !== null) {
+      for (let i = 0; i < count; i++) {
+        for (let k = 0; k < 3; k++) v.extras[7 * i + k] = v.points[3 * i + k];
+        for (let k = 3; k < 7; k++) v.extras[7 * i + k] = 0;
       }
     }
     if (v.margins !== null && v.extras !== null) for (let i = 0; i < count; i++) v.extras[7 * i] = v.margins[i];
@@ -1279,6 +1370,8 @@ export function batchResult(query: 'sat', out: Float64Array, i: number): SatResu
 export function batchResult(query: 'raycast', out: Float64Array, i: number): RaycastResult;
 export function batchResult(query: 'shapecast', out: Float64Array, i: number): ShapecastResult;
 export function batchResult(query: 'contact', out: Float64Array, i: number): ContactResult | null;
+export function batchResult(query: 'contains', out: Float64Array, i: number): ContainsResult;
+export function batchResult(query: 'project', out: Float64Array, i: number): ProjectResult;
 export function batchResult(query: BatchQuery, out: Float64Array, i: number): unknown {
   const q = kindOf(query, 'query');
   const m = mod();

@@ -6,20 +6,20 @@
 import type * as schema from './generated-schema';
 import type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
-  DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, ObbFits, ObbResult, PenetrationResult,
-  SimplexVertex, SphereFit, SupportVertex, Vec3,
+  ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, ObbFits, ObbResult, PenetrationResult,
+  ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 } from './generated-schema';
 
 export type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
-  DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, ObbFits, ObbResult, PenetrationResult,
-  SimplexVertex, SphereFit, SupportVertex, Vec3,
+  ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, ObbFits, ObbResult, PenetrationResult,
+  ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 };
 
 export type Quat = [number, number, number, number];
 export type ShapeType =
   | 'point' | 'sphere' | 'box' | 'capsule' | 'cylinder' | 'cone' | 'ellipsoid' | 'segment' | 'triangle'
-  | 'polytope';
+  | 'polytope' | 'plane';
 
 /** A shape of the scene format (see the README for each type's fields). */
 export interface Shape {
@@ -29,6 +29,9 @@ export interface Shape {
   halfExtents?: Vec3;
   radii?: Vec3;
   points?: Vec3[];
+  /** plane: the half-space normal·x ≤ offset (normal need not be unit). */
+  normal?: Vec3;
+  offset?: number;
   margin?: number;
   position?: Vec3;
   rotation?: Quat;
@@ -36,7 +39,8 @@ export interface Shape {
 
 /** The scene format's queries. */
 export type Query =
-  | 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'raycast' | 'shapecast' | 'hull' | 'obb';
+  | 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'raycast' | 'shapecast' | 'hull' | 'obb'
+  | 'contains' | 'project';
 
 export interface Scene {
   version: 1;
@@ -46,6 +50,8 @@ export interface Scene {
   ray?: { origin: Vec3; direction: Vec3; maxT?: number };
   /** Linear motion over the step (query "shapecast" only), t ∈ [0, 1]. */
   motion?: { translationA?: Vec3; translationB?: Vec3 };
+  /** The query point (queries "contains" and "project" only), against shape A. */
+  point?: Vec3;
   /**
    * false: a pair with a closed form (intersect, distance, penetration of points, spheres, segments, capsules, and
    * points and boxes against boxes) is answered by GJK/EPA instead, and its trace shows their steps (default true).
@@ -130,7 +136,7 @@ export interface ShapecastResult extends Omit<schema.ShapecastResult, 'status'> 
 
 export type Result =
   | IntersectResult | DistanceResult | PenetrationResult | ChungWangResult | SatResult | RaycastResult
-  | ShapecastResult | HullResult | ObbResult;
+  | ShapecastResult | HullResult | ObbResult | ContainsResult | ProjectResult;
 
 /** A point of the EPA polytope: w = a − b, a point of core(A) − core(B). */
 export type EpaVertex = schema.SupportVertex;

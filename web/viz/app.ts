@@ -203,6 +203,10 @@ export class App {
       // changing last bits): a permalink then reopens exactly the scene that was encoded. The library
       // normalizes the same way inside every query, so the trace is the same either way.
       scene = JSON.parse(JSON.stringify(candidate)) as Scene;
+      const plane = isPlanar(scene) ? -1 : scene.shapes.findIndex((s) => s.type === 'plane');
+      if (plane >= 0) {
+        throw new Error(`shapes[${plane}]: the page cannot draw a plane (half-space) yet; run this scene with the CLI or run() from the library`);
+      }
       // A 2D scene runs as itself (every query it has is traced as it is); the views draw its twin at z = 0.
       tr = isPlanar(scene) ? runTrace(scene as unknown as Scene2D) as unknown as Trace : runTrace({ ...scene, query: viewOf(scene.query).traced });
     } catch (e) {

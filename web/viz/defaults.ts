@@ -29,6 +29,7 @@ export function defaultParams(type: ShapeType): Partial<Shape> {
     case 'segment': return { points: [[-0.6, -0.3, 0], [0.6, 0.3, 0]] };
     case 'triangle': return { points: [[-0.6, -0.4, 0], [0.6, -0.4, 0], [0, 0.6, 0.1]] };
     case 'polytope': return { points: randomPolytopePoints() };
+    case 'plane': return { normal: [0, 1, 0], offset: 0 };  // not offered by the picker (SHAPE_TYPES): the page cannot draw it
   }
 }
 

@@ -55,7 +55,10 @@ const hull: QueryView<HullTrace> = {
   rows: hullRows,
 };
 
-const VIEWS: { readonly [Q in Query]: QueryView } = {
+/** The scene queries the page steps through (contains and project have no trace to show). */
+type PageQuery = Exclude<Query, 'contains' | 'project'>;
+
+const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
   intersect: gjk('intersect'),
   distance: gjk('distance'),
   penetration: entry<EpaTrace>({
@@ -122,7 +125,11 @@ function closedFormView(traced: ClosedFormTrace['query']): QueryView {
 /** The views of query `q` (of a scene, or of a trace that is not a closed form's: see viewOfTrace). */
 export function viewOf(q: Query | string): QueryView {
   const v = (VIEWS as Partial<Record<string, QueryView>>)[q];
-  if (!v) throw new Error(`the page has no view of the query '${q}'`);
+  if (!v) {
+    throw new Error(q === 'contains' || q === 'project'
+      ? `the page does not show the query '${q}' yet (it has no steps to trace): run the scene with the CLI or run() from the library`
+      : `the page has no view of the query '${q}'`);
+  }
   return v;
 }
 

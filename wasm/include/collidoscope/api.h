@@ -15,7 +15,9 @@
 //          from the same shapes and poses give the same bits.
 //   single query input  [poseA 7][poseB 7][extra 7]; extra is the ray
 //          (origin 3, direction 3, maxT), the motion (translationA 3,
-//          translationB 3, unused) or contact's margin (then 6 unused).
+//          translationB 3, unused), contact's margin (then 6 unused) or the
+//          point of contains and project (then 4 unused). Queries on one
+//          shape (raycast, contains, project) read poseA only.
 //   results: kResultStride[kind] doubles per query, fields as in
 //          batch_layout.h; booleans are 0/1, enums their index in
 //          statusNames(), a null vector (a raycast miss, say) is NaN.
@@ -45,7 +47,10 @@ struct SatHull;
 
 namespace api {
 
-enum class Kind { Intersect = 0, Distance, Penetration, ChungWang, Sat, Raycast, Shapecast, Contact, Count };
+enum class Kind { Intersect = 0, Distance, Penetration, ChungWang, Sat, Raycast, Shapecast, Contact, Contains, Project, Count };
+
+// Queries on one shape (A) and their extra: the ray, or the point.
+constexpr bool isSingleShape(Kind k) { return k == Kind::Raycast || k == Kind::Contains || k == Kind::Project; }
 
 constexpr int kPoseSize = 7;
 constexpr int kExtraSize = 7;
@@ -55,7 +60,8 @@ constexpr int kCacheSize = 4;
 // Doubles per result, by Kind (batch_layout.h).
 constexpr int kResultStride[] = {strideOf(kResultLayouts[0]), strideOf(kResultLayouts[1]), strideOf(kResultLayouts[2]),
                                  strideOf(kResultLayouts[3]), strideOf(kResultLayouts[4]), strideOf(kResultLayouts[5]),
-                                 strideOf(kResultLayouts[6]), strideOf(kResultLayouts[7])};
+                                 strideOf(kResultLayouts[6]), strideOf(kResultLayouts[7]), strideOf(kResultLayouts[8]),
+                                 strideOf(kResultLayouts[9])};
 static_assert(sizeof kResultLayouts / sizeof kResultLayouts[0] == static_cast<int>(Kind::Count));
 constexpr int kMaxResultStride = 14;
 static_assert(kResultStride[static_cast<int>(Kind::Shapecast)] == kMaxResultStride, "the largest result");
@@ -119,8 +125,8 @@ class Registry {
   bool scene(Kind kind, int handleA, int handleB, const double* in, std::string* json, SceneError* err);
 
   // N queries. handles[nShapes], poses[7·nShapes]; pairs: 2 shape indices
-  // per query (raycast: 1); extras: 7 per query (raycast, shapecast,
-  // contact; else null); caches: kCacheSize per query (intersect; may be null); out:
+  // per query (raycast, contains, project: 1); extras: 7 per query
+  // (raycast, shapecast, contact, contains, project; else null); caches: kCacheSize per query (intersect; may be null); out:
   // kResultStride[kind] per query. Every pose and index is checked before
   // anything runs, so on an error nothing was written (except when a sat
   // pair's shapes are too large for SAT: the batch stops at that pair).

@@ -59,6 +59,12 @@ inline constexpr ResultField kContactResult[] = {{"contact", F::Bool},          
                                                  {"pointB", F::VectorOrNull},    {"iterations", F::Count},
                                                  {"status", F::Status}};
 
+// contains and project: shape A and a point.
+inline constexpr ResultField kContainsResult[] = {{"inside", F::Bool}, {"iterations", F::Count}, {"status", F::Status}};
+inline constexpr ResultField kProjectResult[] = {{"point", F::Vector},     {"distance", F::Number},
+                                                 {"inside", F::Bool},      {"iterations", F::Count},
+                                                 {"status", F::Status}};
+
 struct ResultLayout {
   const char* query;
   const ResultField* fields;
@@ -75,6 +81,7 @@ inline constexpr ResultLayout kResultLayouts[] = {
     layout("intersect", kIntersectResult), layout("distance", kDistanceResult),
     layout("penetration", kPenetrationResult), layout("chungwang", kChungWangResult), layout("sat", kSatResult),
     layout("raycast", kRaycastResult), layout("shapecast", kShapecastResult), layout("contact", kContactResult),
+    layout("contains", kContainsResult), layout("project", kProjectResult),
 };
 
 // Doubles of one result.

@@ -15,7 +15,7 @@ namespace collidoscope {
 
 enum class SatStatus;  // sat.h
 
-enum class QueryKind { Intersect, Distance, Penetration, ChungWang, Raycast, Shapecast, Hull, Obb, Sat };
+enum class QueryKind { Intersect, Distance, Penetration, ChungWang, Raycast, Shapecast, Hull, Obb, Sat, Contains, Project };
 
 const char* queryName(QueryKind q);
 
@@ -58,6 +58,9 @@ struct Scene {
   Ray ray;
   bool hasMotion = false;
   Motion motion;
+  // "contains" and "project": the query point ("point": [x, y, z]).
+  bool hasPoint = false;
+  Vec3 point;
   // false ("closedForms": false): pairs with a closed form (closed_form.h)
   // are answered by the general algorithms (GJK, EPA), whose steps a trace
   // then shows; the answers agree to 1e-9 of the scale, not bit for bit.

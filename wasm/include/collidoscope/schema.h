@@ -44,6 +44,7 @@
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
 #include "collidoscope/obb.h"
+#include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
 
@@ -727,6 +728,33 @@ struct Schema<ShapeCastResult> {
     v.field("iterations", r.iterations, "Cast iterations.");
     v.field("status", r.status,
             "Any status but 'converged' still reports a hit at a certified lower bound of t.");
+  }
+};
+
+template <>
+struct Schema<ContainsResult> {
+  static constexpr const char* name = "ContainsResult";
+  static constexpr const char* doc = "Whether shape A contains \"point\" (query \"contains\").";
+  template <class V>
+  static void fields(V& v, const ContainsResult& r) {
+    v.field("inside", r.inside, "True also on A's surface (the boundary counts as inside).");
+    v.field("iterations", r.iterations, "GJK iterations (0 for a closed form).");
+    v.field("status", r.status, "'converged' unless the iteration cap or rounding stopped GJK first.");
+  }
+};
+
+template <>
+struct Schema<ProjectResult> {
+  static constexpr const char* name = "ProjectResult";
+  static constexpr const char* doc =
+      "The point of shape A's surface nearest \"point\" (query \"project\"), from outside or inside.";
+  template <class V>
+  static void fields(V& v, const ProjectResult& r) {
+    v.field("point", resultVec(r.point), "On A's surface, nearest the query point (the query point itself on the surface).");
+    v.field("distance", r.distance, "|point − query point|: to the surface, whether the query point is inside or not.");
+    v.field("inside", r.inside, "The query point lies in A (the boundary counts as inside).");
+    v.field("iterations", r.iterations, "EPA iterations (inside points of shapes without a closed form), else 0.");
+    v.field("status", r.status, "How EPA ended ('converged' when it did not run).");
   }
 };
 

@@ -33,6 +33,7 @@ enum class ShapeType {
   Segment,
   Triangle,
   Polytope,
+  Plane,  // a half-space, unbounded: no support mapping (plane.h)
 };
 
 // Scene-format name of a type ("point", "sphere", ...).
@@ -68,6 +69,8 @@ struct Shape {
   Vec3 halfExtents;           // box
   Vec3 radii;                 // ellipsoid
   std::vector<Vec3> points;   // segment (2), triangle (3), polytope (>= 1)
+  Vec3 normal{0, 1, 0};       // plane: {x : normal·x ≤ offset} in the shape's frame
+  double offset = 0;          // (normal need not be unit)
   double margin = 0;          // extra radius on any shape
   Transform pose;             // local -> world
   // Polytope only: precomputed support over the hull of `points`, shared by
@@ -98,6 +101,9 @@ struct Shape {
     Shape s; s.type = ShapeType::Triangle; s.points = {a, b, c}; return s;
   }
   static Shape polytope(std::vector<Vec3> pts);
+  static Shape plane(const Vec3& n, double d) {
+    Shape s; s.type = ShapeType::Plane; s.normal = n; s.offset = d; return s;
+  }
 
   Shape& at(const Vec3& position, const Quat& rotation = Quat{}) {
     pose.position = position;
@@ -130,10 +136,13 @@ double coreRadius(const Shape& s);
 
 // True when the core is a polytope (finitely many support points), so GJK
 // on it terminates exactly: point, sphere, box, capsule, segment, triangle,
-// polytope. Cylinder, cone and ellipsoid cores are curved.
+// polytope. Cylinder, cone and ellipsoid cores are curved; a plane has no
+// support mapping at all (plane.h answers its queries).
 bool hasPolytopalCore(const Shape& s);
 
-// Support point of the core in local coordinates. d need not be unit and may
+// Support point of the core in local coordinates (not for a plane, whose
+// support is unbounded: callers branch to plane.h first; it returns the
+// origin). d need not be unit and may
 // be zero (then any point of the core is returned). Ties are broken
 // deterministically (first point, + side of a box; a polytope with a
 // precomputed support returns the maximizer its walk reaches first), so
