@@ -25,6 +25,7 @@
 #include "collidoscope/mesh.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/obbtree.h"
+#include "../tests/cpp/mesh_gen.h"
 #include "rng.h"
 
 using namespace collidoscope;
@@ -39,26 +40,7 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// Torus of about n triangles (2·nu·nv, nu = 4·nv).
-TriangleMesh torus(int n) {
-  const int nv = std::max(3, static_cast<int>(std::lround(std::sqrt(n / 8.0))));
-  const int nu = std::max(3, n / (2 * nv));
-  TriangleMesh m;
-  const double R = 1.0, r = 0.35;
-  for (int i = 0; i < nu; ++i)
-    for (int j = 0; j < nv; ++j) {
-      const double u = 2 * M_PI * i / nu, v = 2 * M_PI * j / nv;
-      m.vertices.push_back({(R + r * std::cos(v)) * std::cos(u), r * std::sin(v), (R + r * std::cos(v)) * std::sin(u)});
-    }
-  auto id = [&](int i, int j) { return ((i + nu) % nu) * nv + (j + nv) % nv; };
-  for (int i = 0; i < nu; ++i)
-    for (int j = 0; j < nv; ++j) {
-      const int a = id(i, j), b = id(i + 1, j), c = id(i + 1, j + 1), d = id(i, j + 1);
-      m.triangles.push_back({a, c, b});
-      m.triangles.push_back({a, d, c});
-    }
-  return m;
-}
+TriangleMesh torus(int n) { return meshgen::torusOfAbout(n); }
 
 // n triangles of edge ~ 2/∛n at random in [−1, 1]³.
 TriangleMesh soup(int n, bench::Rng& rng) {
