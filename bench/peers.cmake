@@ -28,7 +28,18 @@ if(CDS_PEER_CCD_FOUND AND CDS_PEER_QHULL_FOUND AND CDS_PEER_BULLET_COLLISION AND
   target_compile_options(collidoscope_peers PRIVATE ${CDS_PEER_BULLET_CFLAGS_OTHER})
   target_link_libraries(collidoscope_peers PRIVATE collidoscope PkgConfig::CDS_PEER_CCD PkgConfig::CDS_PEER_QHULL
                         ${CDS_PEER_BULLET_COLLISION} ${CDS_PEER_BULLET_LINEARMATH})
-else()
+endif()
+# collidoscope_mesh_peers: mesh ray casts against Bullet's btBvhTriangleMeshShape
+# (bench/mesh_peers.cpp, driven by bench/meshes.mjs).
+if(CDS_PEER_BULLET_COLLISION AND CDS_PEER_BULLET_LINEARMATH)
+  add_executable(collidoscope_mesh_peers "${CMAKE_CURRENT_SOURCE_DIR}/bench/mesh_peers.cpp")
+  target_include_directories(collidoscope_mesh_peers PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/tests/cpp")
+  target_include_directories(collidoscope_mesh_peers SYSTEM PRIVATE ${CDS_PEER_BULLET_INCLUDE_DIRS})
+  target_compile_options(collidoscope_mesh_peers PRIVATE ${CDS_PEER_BULLET_CFLAGS_OTHER})
+  target_link_libraries(collidoscope_mesh_peers PRIVATE collidoscope ${CDS_PEER_BULLET_COLLISION}
+                        ${CDS_PEER_BULLET_LINEARMATH})
+endif()
+if(NOT (CDS_PEER_CCD_FOUND AND CDS_PEER_QHULL_FOUND AND CDS_PEER_BULLET_COLLISION AND CDS_PEER_BULLET_LINEARMATH))
   message(WARNING "collidoscope_peers not built: needs pkg-config modules ccd, qhull_r and bullet-float64 (or bullet) "
                   "(Debian: libccd-dev libqhull-dev libbullet-dev pkg-config)")
 endif()
