@@ -74,7 +74,35 @@ struct Task {
   int parent = -1;  // ≥ 0: this task is that node's right child
 };
 
-// The box of the triangles ids[0, count) (vertices `verts`): obb.h's
+// obb.h's obbWithAxes(axes, the range's vertices in order), computed from
+// the triangles in place: the same reference point (the first vertex), the
+// same projections and the same arithmetic, so the same box bit for bit,
+// without gathering 3·count vertices per node.
+Obb boxOfRange(const Vec3 axesIn[3], const int* ids, int count, const TriangleMesh& m) {
+  Obb box;
+  for (int i = 0; i < 3; ++i) box.axes[i] = axesIn[i];
+  const Vec3 ref = m.vertices[m.triangles[ids[0]][0]];
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  for (int i = 0; i < count; ++i) {
+    const auto& tri = m.triangles[ids[i]];
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 d = m.vertices[tri[k]] - ref;
+      for (int j = 0; j < 3; ++j) {
+        const double t = dot(d, box.axes[j]);
+        lo[j] = std::min(lo[j], t);
+        hi[j] = std::max(hi[j], t);
+      }
+    }
+  }
+  box.center = ref;
+  for (int j = 0; j < 3; ++j) {
+    box.center += box.axes[j] * (0.5 * lo[j] + 0.5 * hi[j]);
+    box.halfExtents[j] = 0.5 * hi[j] - 0.5 * lo[j];
+  }
+  return box;
+}
+
+// The box of the triangles ids[0, count): obb.h's
 // surface-covariance fit, its covariance summed from the triangles'
 // moments by the parallel-axis theorem,
 //   A·C = Σ_k (S_k + A_k (m_k − M)(m_k − M)ᵀ),   M = Σ_k A_k m_k / A,
@@ -83,9 +111,9 @@ struct Task {
 // instead of re-integrating every triangle. Differences are taken about
 // the area-weighted mean, as obb.h does (no digits lost far from the
 // origin). No area (every triangle degenerate): the vertices' point
-// covariance decides, as in obbFromTriangles.
+// covariance decides, as in obbFromTriangles (gathered into *verts).
 Obb fitNode(const int* ids, int count, const std::vector<Vec3>& centroid, const std::vector<Moment>& moment,
-            const std::vector<Vec3>& verts) {
+            const TriangleMesh& m, std::vector<Vec3>* verts) {
   const Vec3 ref = centroid[ids[0]];
   double area = 0;
   Vec3 weighted;
@@ -94,7 +122,13 @@ Obb fitNode(const int* ids, int count, const std::vector<Vec3>& centroid, const 
     area += moment[t].area;
     weighted += (centroid[t] - ref) * moment[t].area;
   }
-  if (!(area > 0) || !std::isfinite(area)) return obbFromPoints(verts);
+  if (!(area > 0) || !std::isfinite(area)) {
+    // No surface to weigh (every triangle degenerate): the points' own fit.
+    verts->clear();
+    for (int i = 0; i < count; ++i)
+      for (int k = 0; k < 3; ++k) verts->push_back(m.vertices[m.triangles[ids[i]][k]]);
+    return obbFromPoints(*verts);
+  }
   const Vec3 mean = ref + weighted / area;
   double s[6] = {0, 0, 0, 0, 0, 0};
   for (int i = 0; i < count; ++i) {
@@ -113,7 +147,7 @@ Obb fitNode(const int* ids, int count, const std::vector<Vec3>& centroid, const 
                           {s[1] / area, s[3] / area, s[4] / area},
                           {s[2] / area, s[4] / area, s[5] / area}};
   const SymmetricEigen e = symmetricEigen(c);
-  return obbWithAxes(e.vectors, verts);
+  return boxOfRange(e.vectors, ids, count, m);
 }
 
 }  // namespace
@@ -166,14 +200,14 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     ObbTreeNode node;
     node.first = task.first;
     node.count = task.count;
-    verts.clear();
-    for (int i = 0; i < task.count; ++i) {
-      const auto& tri = m.triangles[tree.order[task.first + i]];
-      for (int k = 0; k < 3; ++k) verts.push_back(m.vertices[tri[k]]);
-    }
     const Vec3& n0 = tree.normals[tree.order[task.first]];
-    if (task.count == 1 && maxAbs(n0) > 0) node.box = triangleBox(verts, n0);
-    else node.box = fitNode(tree.order.data() + task.first, task.count, centroid, moment, verts);
+    if (task.count == 1 && maxAbs(n0) > 0) {
+      const auto& tri = m.triangles[tree.order[task.first]];
+      verts.assign({m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]]});
+      node.box = triangleBox(verts, n0);
+    } else {
+      node.box = fitNode(tree.order.data() + task.first, task.count, centroid, moment, m, &verts);
+    }
     if (task.count <= leaf) {
       tree.nodes.push_back(node);
       continue;
