@@ -16,6 +16,7 @@
 #include <random>
 #include <vector>
 
+#include "collidoscope/mesh_shape.h"
 #include "collidoscope/shapes.h"
 
 namespace ref {
@@ -117,6 +118,11 @@ inline double localCoreSupportValue(const Shape& s, const Vec3& u) {
     case ShapeType::Polytope: {
       double best = -std::numeric_limits<double>::infinity();
       for (const Vec3& p : s.points) best = std::max(best, dot3(p, u));
+      return best;
+    }
+    case ShapeType::Mesh: {  // the support of its vertices' hull
+      double best = -std::numeric_limits<double>::infinity();
+      for (const Vec3& p : s.meshData->mesh.vertices) best = std::max(best, dot3(p, u));
       return best;
     }
   }
@@ -369,6 +375,7 @@ inline Shape randomShape(Rng& rng, ShapeType t, double size) {
       s = Shape::polytope(pts);
       break;
     }
+    case ShapeType::Mesh: break;  // not convex: the mesh tests make their own (mesh_gen.h)
   }
   return s;
 }

@@ -11,12 +11,14 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "collidoscope/api.h"
 #include "collidoscope/json.h"
+#include "collidoscope/mesh_shape.h"
 #include "collidoscope/scene.h"
 
 namespace {
@@ -74,6 +76,11 @@ std::string validateSceneJson(const std::string& text) {
 // A plane is unbounded: it has no surface points to sample (shapeSurface
 // would return its pose's position), so the drawing helpers refuse it.
 bool refusePlane(const Shape& s, const char* name, SceneError* err) {
+  if (s.type == ShapeType::Mesh) {
+    *err = {"invalid-scene", std::string(name) + ".type",
+            "a mesh is drawn from its own triangles (vertices, triangles), not from surface samples"};
+    return true;
+  }
   if (s.type != ShapeType::Plane) return false;
   *err = {"invalid-scene", std::string(name) + ".type",
           "a plane (half-space) is unbounded: it has no surface points to draw"};
@@ -195,6 +202,81 @@ std::string createPolytopeArray(const emscripten::val& array, double margin) {
   return addShape(std::move(s));
 }
 
+// A mesh from flat arrays: vertices x0, y0, z0, x1, … and indices i0, j0,
+// k0, i1, … (any typed array or number array). The lengths are checked
+// against the limits before anything is copied into wasm memory.
+std::string createMeshArrays(const emscripten::val& vertices, const emscripten::val& indices) {
+  const double nv = vertices["length"].as<double>();
+  const double ni = indices["length"].as<double>();
+  if (!(ni <= 3.0 * kMaxMeshTriangles))
+    return error({"invalid-argument", "triangles",
+                  "has more than " + std::to_string(kMaxMeshTriangles) + " triangles (the limit)"});
+  if (!(nv <= 3.0 * kMaxMeshVertices))
+    return error({"invalid-argument", "vertices", "has more than " + std::to_string(kMaxMeshVertices) + " vertices (the limit)"});
+  const std::vector<double> flat = emscripten::convertJSArrayToNumberVector<double>(vertices);
+  const std::vector<double> idx = emscripten::convertJSArrayToNumberVector<double>(indices);
+  if (flat.size() % 3 != 0)
+    return error({"invalid-argument", "vertices", "has " + std::to_string(flat.size()) + " numbers, not a multiple of 3"});
+  if (idx.size() % 3 != 0)
+    return error({"invalid-argument", "triangles", "has " + std::to_string(idx.size()) + " indices, not a multiple of 3"});
+  TriangleMesh m;
+  m.vertices.resize(flat.size() / 3);
+  for (std::size_t i = 0; i < m.vertices.size(); ++i) m.vertices[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
+  m.triangles.resize(idx.size() / 3);
+  for (std::size_t t = 0; t < m.triangles.size(); ++t) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      const double x = idx[3 * t + k];
+      const std::string field = "triangles[" + std::to_string(t) + "][" + std::to_string(k) + "]";
+      if (!(x == std::floor(x))) return error({"invalid-argument", field, "must be a whole number (a vertex index)"});
+      if (x < 0) return error({"invalid-argument", field, "must not be negative (a vertex index)"});
+      if (x >= static_cast<double>(m.vertices.size()))
+        return error({"invalid-argument", field,
+                      "must be below the vertex count " + std::to_string(m.vertices.size()) + " (a vertex index)"});
+      m.triangles[t][k] = static_cast<int>(x);
+    }
+  }
+  Shape s;
+  ShapeError se;
+  if (!makeMeshShape(std::move(m), &s, &se)) return error({"invalid-argument", se.field, se.message});
+  return addShape(std::move(s));
+}
+
+// A mesh shape's sizes and validation report.
+std::string meshInfoJson(int handle) {
+  const Shape* s = registry().find(handle);
+  if (s == nullptr) return error({"disposed", "shape", "the shape was disposed (or never created)"});
+  if (s->type != ShapeType::Mesh) return error({"invalid-argument", "shape", "is not a mesh"});
+  const MeshShape& m = *s->meshData;
+  JsonWriter w;
+  w.beginObject().key("vertexCount").value(static_cast<int>(m.mesh.vertices.size()));
+  w.key("triangleCount").value(static_cast<int>(m.mesh.triangles.size()));
+  w.key("degenerate").beginArray();
+  for (int t : m.report.degenerate) w.value(t);
+  w.endArray().key("duplicates").beginArray();
+  for (const auto& d : m.report.duplicates) w.beginArray().value(d[0]).value(d[1]).endArray();
+  w.endArray().key("warnings").beginArray();
+  for (const std::string& line : meshWarnings(m.report, 20)) w.value(line);
+  w.endArray().endObject();
+  return ok(w.str());
+}
+
+// The warnings of every mesh in a scene, one line each, prefixed with the
+// shape's field ("shapes[0].triangles[4]: degenerate …"): the CLI prints them.
+std::string sceneWarningsJson(const std::string& text) {
+  Scene scene;
+  SceneError err;
+  if (!parseScene(text, &scene, &err)) return error(err);
+  JsonWriter w;
+  w.beginArray();
+  for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
+    if (scene.shapes[i].type != ShapeType::Mesh) continue;
+    for (const std::string& line : meshWarnings(scene.shapes[i].meshData->report, 20))
+      w.value("shapes[" + std::to_string(i) + "]." + line);
+  }
+  w.endArray();
+  return ok(w.str());
+}
+
 std::string shapeSpecJson(int handle) {
   const Shape* s = registry().find(handle);
   if (s == nullptr) return error({"disposed", "shape", "the shape was disposed (or never created)"});
@@ -255,6 +337,17 @@ EMSCRIPTEN_KEEPALIVE int cds_batch(int kind, const int* handles, int nShapes, co
              : 0;
 }
 
+// The last mesh ray cast's triangle (NaN on a miss) and barycentric
+// coordinates (NaN on a miss) into out[0..3].
+EMSCRIPTEN_KEEPALIVE void cds_last_mesh_hit(double* out) {
+  const MeshRayHit& h = registry().lastMeshHit();
+  const double nan = std::nan("");
+  out[0] = h.hit ? h.triangle : nan;
+  out[1] = h.hit ? h.barycentric.x : nan;
+  out[2] = h.hit ? h.barycentric.y : nan;
+  out[3] = h.hit ? h.barycentric.z : nan;
+}
+
 EMSCRIPTEN_KEEPALIVE int cds_dispose(int handle) { return registry().remove(handle) ? 1 : 0; }
 
 EMSCRIPTEN_KEEPALIVE int cds_live_shapes() { return registry().live(); }
@@ -268,6 +361,9 @@ EMSCRIPTEN_KEEPALIVE double cds_tolerance() { return registry().tolerance(); }
 EMSCRIPTEN_BINDINGS(collidoscope) {
   emscripten::function("createShape", &createShapeJson);
   emscripten::function("createPolytope", &createPolytopeArray);
+  emscripten::function("createMesh", &createMeshArrays);
+  emscripten::function("meshInfo", &meshInfoJson);
+  emscripten::function("sceneWarnings", &sceneWarningsJson);
   emscripten::function("shapeSpec", &shapeSpecJson);
   emscripten::function("traceQuery", &traceQuery);
   emscripten::function("sceneOfQuery", &sceneOfQuery);

@@ -12,6 +12,7 @@
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/json.h"
+#include "collidoscope/mesh_shape.h"
 #include "collidoscope/plane.h"
 #include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
@@ -454,6 +455,30 @@ void putRay(const RayCastResult& r, double* out) {
   out[AT(k, "status")] = static_cast<double>(r.status);
 }
 
+// A query reading a mesh (mesh_shape.h): the ray cast on shape A through
+// its tree (the same call as the scene's), or a refusal naming the shape.
+// The hit's triangle and barycentric coordinates have no place in the ray
+// cast's layout: they are kept in *meshHit (lastMeshHit()).
+bool answerMesh(Kind kind, const Shape& a, const double* extra, double* out, MeshRayHit* meshHit, SceneError* err) {
+  if (kind == Kind::Raycast && a.type == ShapeType::Mesh) {
+    const MeshShape& m = *a.meshData;
+    const MeshRayHit r =
+        rayCastMesh(m.mesh, m.tree, a.pose, vec(extra), vec(extra + 3), extra[6], MeshRayMode::Closest);
+    constexpr int k = static_cast<int>(Kind::Raycast);
+    out[AT(k, "hit")] = r.hit;
+    out[AT(k, "t")] = r.hit ? r.t : kNaN;
+    putOrNaN(out + AT(k, "point"), r.hit, r.point);
+    putOrNaN(out + AT(k, "normal"), r.hit, r.normal);
+    out[AT(k, "startedInside")] = 0;
+    out[AT(k, "iterations")] = r.boxTests + r.triangleTests;
+    out[AT(k, "status")] = static_cast<double>(rayCastStatusOf(r.status));
+    *meshHit = r;
+    return true;
+  }
+  const char* field = a.type == ShapeType::Mesh ? (isSingleShape(kind) ? "shape.type" : "a.type") : "b.type";
+  return fail(err, kMeshUnsupportedCode, field, meshUnsupportedMessage(kKindNames[static_cast<int>(kind)]));
+}
+
 // A pair query with a plane (plane.h: closed forms); b is null for
 // raycast. Contains and project take planes in point_query.h.
 bool answerPlane(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, SceneError* err) {
@@ -528,6 +553,8 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
     }
     shapeB->pose = poseB;
   }
+  if (a.shape.type == ShapeType::Mesh || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
+    return answerMesh(kind, a.shape, extra, out, &meshHit_, err);
   if (kind != Kind::Contains && kind != Kind::Project &&
       (a.shape.type == ShapeType::Plane || (shapeB != nullptr && shapeB->type == ShapeType::Plane)))
     return answerPlane(kind, a.shape, shapeB, extra, out, err);

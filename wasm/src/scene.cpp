@@ -12,6 +12,8 @@
 #include "collidoscope/epa2d.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
+#include "collidoscope/mesh_raycast.h"
+#include "collidoscope/mesh_shape.h"
 #include "collidoscope/obb.h"
 #include "collidoscope/plane.h"
 #include "collidoscope/point_query.h"
@@ -100,12 +102,59 @@ bool readCastVec(const JsonValue& v, const std::string& field, int dimension, Ve
   return true;
 }
 
+// A mesh's "vertices" and "triangles", checked in that order: the counts
+// against the limits before anything is allocated for them, then every
+// coordinate and index (errors name the element, e.g. "triangles[4][1]"),
+// then the mesh itself (makeMeshShape: index range, the tree).
+bool readMesh(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err) {
+  const JsonValue* vs = json.find("vertices");
+  const JsonValue* ts = json.find("triangles");
+  if (vs == nullptr) return fail(err, prefix + "vertices", "is missing (a mesh needs it)");
+  if (ts == nullptr) return fail(err, prefix + "triangles", "is missing (a mesh needs it)");
+  if (!vs->isArray())
+    return fail(err, prefix + "vertices", std::string("must be an array of [x, y, z] vertices, got ") + jsonKindName(vs->kind));
+  if (!ts->isArray())
+    return fail(err, prefix + "triangles",
+                std::string("must be an array of [i, j, k] vertex-index triples, got ") + jsonKindName(ts->kind));
+  if (vs->items.size() > kMaxMeshVertices)
+    return fail(err, prefix + "vertices", "has " + std::to_string(vs->items.size()) + " vertices; the limit is " +
+                                             std::to_string(kMaxMeshVertices));
+  if (ts->items.size() > kMaxMeshTriangles)
+    return fail(err, prefix + "triangles", "has " + std::to_string(ts->items.size()) + " triangles; the limit is " +
+                                              std::to_string(kMaxMeshTriangles));
+  TriangleMesh m;
+  m.vertices.resize(vs->items.size());
+  for (std::size_t i = 0; i < vs->items.size(); ++i)
+    if (!readVec3(vs->items[i], prefix + "vertices[" + std::to_string(i) + "]", &m.vertices[i], err)) return false;
+  m.triangles.resize(ts->items.size());
+  const double vertexCount = static_cast<double>(m.vertices.size());
+  for (std::size_t t = 0; t < ts->items.size(); ++t) {
+    const std::string field = prefix + "triangles[" + std::to_string(t) + "]";
+    double idx[3];
+    if (!readVec(ts->items[t], field, 3, idx, err)) return false;
+    for (int k = 0; k < 3; ++k) {
+      const std::string at = field + "[" + std::to_string(k) + "]";
+      if (idx[k] != std::floor(idx[k])) return fail(err, at, "must be a whole number (a vertex index)");
+      if (idx[k] < 0) return fail(err, at, "must not be negative (a vertex index)");
+      if (idx[k] >= vertexCount)
+        return fail(err, at, "must be below the vertex count " + std::to_string(m.vertices.size()) + " (a vertex index)");
+      m.triangles[t][static_cast<std::size_t>(k)] = static_cast<int>(idx[k]);
+    }
+  }
+  ShapeError se;
+  Shape mesh;
+  if (!makeMeshShape(std::move(m), &mesh, &se)) return fail(err, prefix + se.field, se.message);
+  s->meshData = std::move(mesh.meshData);
+  return true;
+}
+
 // The parameters of a shape (`params`: its keys, nullptr where unused),
 // its margin and its position, with vectors of `dimension` components.
 bool readShapeFields(const JsonValue& json, const std::string& prefix, const std::string& typeName,
                      const char* const params[2], int dimension, Shape* s, SceneError* err) {
   const auto readVector = dimension == 3 ? readVec3 : readVec2;
-  for (int i = 0; i < 2; ++i) {
+  if (s->type == ShapeType::Mesh && !readMesh(json, prefix, s, err)) return false;
+  for (int i = 0; i < 2 && s->type != ShapeType::Mesh; ++i) {
     const char* k = params[i];
     if (k == nullptr) continue;
     const JsonValue* v = json.find(k);
@@ -161,6 +210,7 @@ TypeKeys keysOf(ShapeType t) {
     case ShapeType::Cone: return {{"radius", "halfHeight"}};
     case ShapeType::Ellipsoid: return {{"radii", nullptr}};
     case ShapeType::Plane: return {{"normal", "offset"}};
+    case ShapeType::Mesh: return {{"vertices", "triangles"}};
     default: return {{"points", nullptr}};
   }
 }
@@ -201,6 +251,13 @@ void writeShape(JsonWriter& w, const Shape& s) {
     case ShapeType::Cone: w.key("radius").value(s.radius).key("halfHeight").value(s.halfHeight); break;
     case ShapeType::Ellipsoid: w.key("radii"); writeVec(w, s.radii); break;
     case ShapeType::Plane: w.key("normal"); writeVec(w, s.normal); w.key("offset").value(s.offset); break;
+    case ShapeType::Mesh:
+      w.key("vertices").beginArray();
+      for (const Vec3& p : s.meshData->mesh.vertices) writeVec(w, p);
+      w.endArray().key("triangles").beginArray();
+      for (const auto& t : s.meshData->mesh.triangles) w.beginArray().value(t[0]).value(t[1]).value(t[2]).endArray();
+      w.endArray();
+      break;
     default:
       w.key("points").beginArray();
       for (const Vec3& p : s.points) writeVec(w, p);
@@ -336,13 +393,13 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   if (!json.isObject()) return fail(err, path.empty() ? "shape" : path, std::string("must be an object, got ") + jsonKindName(json.kind));
   const std::string prefix = path.empty() ? "" : path + ".";
   const JsonValue* type = json.find("type");
-  if (type == nullptr) return fail(err, prefix + "type", "is missing (one of point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane)");
+  if (type == nullptr) return fail(err, prefix + "type", "is missing (one of point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane, mesh)");
   if (!type->isString()) return fail(err, prefix + "type", std::string("must be a string, got ") + jsonKindName(type->kind));
   Shape s;
   if (!parseShapeType(type->string, &s.type))
     return fail(err, prefix + "type",
                 "unknown shape type " + quoted(type->string) +
-                    " (expected point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope or plane)");
+                    " (expected point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane or mesh)");
   const TypeKeys tk = keysOf(s.type);
   const char* const allowed[] = {"type", "position", "rotation", "margin", tk.keys[0], tk.keys[1]};
   if (!checkKeys(json, prefix, allowed, 6, err)) return false;
@@ -652,7 +709,7 @@ static bool runPenetration(const PosedShape& a, const PosedShape& b, bool trace,
 // polytopal core vertices in world space.
 static bool queryPoints(const Scene& scene, std::vector<Vec3>* pts, SceneError* err) {
   const Shape& a = scene.shapes[0];
-  if (!hasPolytopalCore(a)) {
+  if (!hasPolytopalCore(a) && a.type != ShapeType::Mesh) {
     *err = {"invalid-scene", "shapes[0].type",
             std::string("query \"") + queryName(scene.query) + "\" needs a shape with vertices (polytope, box, " +
                 "segment, triangle, point), got " + shapeTypeName(a.type)};
@@ -741,6 +798,10 @@ bool boundsOfPoints(const std::vector<Vec3>& pts, const std::string& fieldPrefix
 
 bool checkSatShape(const Shape& s, const std::string& field, SceneError* err) {
   if (hasPolytopalCore(s)) return true;
+  if (s.type == ShapeType::Mesh) {
+    *err = {kMeshUnsupportedCode, field, meshUnsupportedMessage("sat")};
+    return false;
+  }
   *err = {"invalid-scene", field,
           std::string("query \"sat\" needs shapes with vertices (box, polytope, triangle, segment, point; "
                       "sphere and capsule as rounded points and segments), got ") +
@@ -957,6 +1018,40 @@ static int planeOf(const Scene& scene) {
   return -1;
 }
 
+// The index of the first shape the query reads that is a mesh, or −1.
+// Hull and obb take a mesh's vertices like any point set.
+static int meshOf(const Scene& scene) {
+  const QueryKind q = scene.query;
+  if (q == QueryKind::Hull || q == QueryKind::Obb) return -1;
+  const bool one = q == QueryKind::Raycast || q == QueryKind::Contains || q == QueryKind::Project;
+  const std::size_t read = one ? 1 : scene.shapes.size();
+  for (std::size_t i = 0; i < read && i < scene.shapes.size(); ++i)
+    if (scene.shapes[i].type == ShapeType::Mesh) return static_cast<int>(i);
+  return -1;
+}
+
+// A scene whose query reads a mesh: the ray cast on shape A through its
+// OBB tree (mesh_raycast.h), or a clear refusal.
+static bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* json, SceneError* err) {
+  const std::string field = "shapes[" + std::to_string(mesh) + "].type";
+  if (scene.query != QueryKind::Raycast) {
+    *err = {kMeshUnsupportedCode, field, meshUnsupportedMessage(queryName(scene.query))};
+    return false;
+  }
+  if (trace) {
+    *err = {kMeshUnsupportedCode, field, "a ray cast on a mesh has no steps to trace yet (run answers it)"};
+    return false;
+  }
+  const Shape& a = scene.shapes[0];
+  const MeshShape& m = *a.meshData;
+  const MeshRayHit hit =
+      rayCastMesh(m.mesh, m.tree, a.pose, scene.ray.origin, scene.ray.direction, scene.ray.maxT, MeshRayMode::Closest);
+  JsonWriter w;
+  put(w, hit);
+  *json = w.str();
+  return true;
+}
+
 // A point against shape A (other shapes ignored). No trace of its own: the
 // answer is one pair query with a point, whose steps "intersect" and
 // "penetration" show.
@@ -975,6 +1070,8 @@ static bool runPointQuery(const Scene& scene, bool trace, std::string* json, Sce
 }
 
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  const int mesh = meshOf(scene);
+  if (mesh >= 0) return runMeshScene(scene, mesh, trace, json, err);
   if (scene.query == QueryKind::Contains || scene.query == QueryKind::Project)
     return runPointQuery(scene, trace, json, err);
   if (scene.shapes.size() >= 1) {

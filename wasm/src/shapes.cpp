@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "collidoscope/mesh_shape.h"
 #include "collidoscope/polytope_support.h"
 
 namespace collidoscope {
@@ -11,9 +12,9 @@ namespace collidoscope {
 namespace {
 
 const char* const kTypeNames[] = {"point",     "sphere",  "box",      "capsule",  "cylinder", "cone",
-                                  "ellipsoid", "segment", "triangle", "polytope", "plane"};
+                                  "ellipsoid", "segment", "triangle", "polytope", "plane",     "mesh"};
 constexpr int kTypeCount = static_cast<int>(sizeof kTypeNames / sizeof kTypeNames[0]);
-static_assert(kTypeCount == static_cast<int>(ShapeType::Plane) + 1, "a name per shape type");
+static_assert(kTypeCount == static_cast<int>(ShapeType::Mesh) + 1, "a name per shape type");
 
 std::string indexField(const char* name, std::size_t i) {
   return std::string(name) + "[" + std::to_string(i) + "]";
@@ -124,6 +125,16 @@ bool validateShape(const Shape& s, ShapeError* err) {
         return false;
       }
       return true;
+    case ShapeType::Mesh:
+      if (s.meshData == nullptr) {
+        *err = {"vertices", "a mesh shape needs its vertices and triangles (makeMeshShape builds it)"};
+        return false;
+      }
+      if (s.margin != 0) {
+        *err = {"margin", "a mesh is a surface and takes no margin (no mesh query computes a swept mesh yet)"};
+        return false;
+      }
+      return true;
     case ShapeType::Sphere:
       return checkSize(s.radius, "radius", err);
     case ShapeType::Box:
@@ -174,7 +185,7 @@ double coreRadius(const Shape& s) {
 
 bool hasPolytopalCore(const Shape& s) {
   return s.type != ShapeType::Cylinder && s.type != ShapeType::Cone && s.type != ShapeType::Ellipsoid &&
-         s.type != ShapeType::Plane;
+         s.type != ShapeType::Plane && s.type != ShapeType::Mesh;
 }
 
 Vec3 localCoreSupport(const Shape& s, const Vec3& d) {
@@ -227,6 +238,8 @@ Vec3 localCoreSupport(const Shape& s, const Vec3& d) {
     case ShapeType::Segment:
     case ShapeType::Triangle:
       return pointSetSupport(s.points, d);
+    case ShapeType::Mesh:
+      return s.meshData ? pointSetSupport(s.meshData->mesh.vertices, d) : Vec3{};
   }
   return {};
 }
@@ -250,6 +263,8 @@ std::vector<Vec3> localCoreVertices(const Shape& s) {
     case ShapeType::Triangle:
     case ShapeType::Polytope:
       return s.points;
+    case ShapeType::Mesh:
+      return s.meshData ? s.meshData->mesh.vertices : std::vector<Vec3>{};
     default:
       return {};
   }
@@ -283,6 +298,10 @@ double localBoundingRadius(const Shape& s) {
       // Unbounded; the distance of its surface from the local origin sets
       // the scale of its tolerances.
       core = std::fabs(s.offset) / length(s.normal);
+      break;
+    case ShapeType::Mesh:
+      if (s.meshData)
+        for (const Vec3& p : s.meshData->mesh.vertices) core = std::fmax(core, length(p));
       break;
   }
   return core + coreRadius(s);

@@ -170,6 +170,7 @@ std::string generate() {
   d.interfaceOf(ChungWangResult{});
   d.interfaceOf(SatResult{});
   d.interfaceOf(RayCastResult{});
+  d.interfaceOf(MeshRayHit{});
   d.interfaceOf(ShapeCastResult{});
   d.interfaceOf(ContainsResult{});
   d.interfaceOf(ProjectResult{});

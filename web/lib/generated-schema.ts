@@ -374,6 +374,31 @@ export interface RaycastResult {
   status: CastStatus;
 }
 
+/**
+ * Ray against a mesh shape A (query "raycast"): the closest hit over its triangles, two-sided. On a miss
+ * t, point, normal, triangle and barycentric are null.
+ */
+export interface MeshRaycastResult {
+  /** Whether the ray meets a triangle of A within maxT. */
+  hit: boolean;
+  /** In units of direction; ties between triangles go to the smaller index. */
+  t: number | null;
+  /** u·v_i + v·v_j + w·v_k on the hit triangle [i, j, k]. */
+  point: Vec3 | null;
+  /** The hit triangle's unit CCW normal, also on a back-face hit. */
+  normal: Vec3 | null;
+  /** Always false: a mesh is a surface (a ray from inside a closed mesh hits it ahead). */
+  startedInside: boolean;
+  /** Ray–box plus ray–triangle tests run. */
+  iterations: number;
+  /** 'converged', or 'invalid-input' / 'max-iterations' (no or best hit). */
+  status: CastStatus;
+  /** Index of the hit triangle in the mesh's triangles. */
+  triangle: number | null;
+  /** [u, v, w] of the point in the triangle's index order. */
+  barycentric: Vec3 | null;
+}
+
 /** A and B translating over the step (query "shapecast"): time of impact and contact. */
 export interface ShapecastResult {
   /** Whether the shapes meet during the step. */

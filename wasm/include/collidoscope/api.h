@@ -37,6 +37,7 @@
 #include "collidoscope/closed_form.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
+#include "collidoscope/mesh_raycast.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/scene.h"
 #include "collidoscope/shapes.h"
@@ -109,6 +110,10 @@ class Registry {
   // "tolerance", unless kMinTolerance ≤ t ≤ kMaxTolerance.
   bool setTolerance(double t, SceneError* err);
   double tolerance() const { return gjk_.relativeTolerance; }
+  // The last ray cast on a mesh shape answered by query() or batch(): its
+  // triangle and barycentric coordinates (not in the ray cast's layout,
+  // which every shape type shares). Valid after a raycast query on a mesh.
+  const MeshRayHit& lastMeshHit() const { return meshHit_; }
   // The shape behind a live handle, or null.
   const Shape* find(int handle) const;
 
@@ -172,6 +177,7 @@ class Registry {
   // and a closed form (closed_form.h) writes only what it reports.
   DistanceResult distance_;
   GjkSettings gjk_;
+  MeshRayHit meshHit_;
   EpaSettings epa_;
   RayCastSettings cast_;
 };

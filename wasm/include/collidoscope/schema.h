@@ -43,6 +43,7 @@
 #include "collidoscope/epa2d.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
+#include "collidoscope/mesh_shape.h"
 #include "collidoscope/obb.h"
 #include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
@@ -708,6 +709,26 @@ struct Schema<RayCastResult> {
     v.field("iterations", r.iterations, "Cast iterations.");
     v.field("status", r.status,
             "Any status but 'converged' still reports a hit at a certified lower bound of t.");
+  }
+};
+
+template <>
+struct Schema<MeshRayHit> {
+  static constexpr const char* name = "MeshRaycastResult";
+  static constexpr const char* doc =
+      "Ray against a mesh shape A (query \"raycast\"): the closest hit over its triangles, two-sided. On a miss\n"
+      "t, point, normal, triangle and barycentric are null.";
+  template <class V>
+  static void fields(V& v, const MeshRayHit& r) {
+    v.field("hit", r.hit, "Whether the ray meets a triangle of A within maxT.");
+    v.orNull("t", r.hit, r.t, "In units of direction; ties between triangles go to the smaller index.");
+    v.orNull("point", r.hit, resultVec(r.point), "u·v_i + v·v_j + w·v_k on the hit triangle [i, j, k].");
+    v.orNull("normal", r.hit, resultVec(r.normal), "The hit triangle's unit CCW normal, also on a back-face hit.");
+    v.field("startedInside", false, "Always false: a mesh is a surface (a ray from inside a closed mesh hits it ahead).");
+    v.field("iterations", r.boxTests + r.triangleTests, "Ray–box plus ray–triangle tests run.");
+    v.field("status", rayCastStatusOf(r.status), "'converged', or 'invalid-input' / 'max-iterations' (no or best hit).");
+    v.orNull("triangle", r.hit, r.triangle, "Index of the hit triangle in the mesh's triangles.");
+    v.orNull("barycentric", r.hit, resultVec(r.barycentric), "[u, v, w] of the point in the triangle's index order.");
   }
 };
 

@@ -34,6 +34,7 @@ enum class ShapeType {
   Triangle,
   Polytope,
   Plane,  // a half-space, unbounded: no support mapping (plane.h)
+  Mesh,   // a triangle mesh, non-convex (mesh_shape.h): its own queries, no support mapping
 };
 
 // Scene-format name of a type ("point", "sphere", ...).
@@ -52,6 +53,7 @@ constexpr std::size_t kMaxPolytopePoints = 1000000;
 constexpr double kMaxMagnitude = 1e15;
 
 class PolytopeSupport;  // polytope_support.h
+struct MeshShape;       // mesh_shape.h
 
 // A polytope with at least this many points gets a precomputed support
 // structure (its hull plus a hill-climbing / Dobkin–Kirkpatrick walk, see
@@ -80,6 +82,9 @@ struct Shape {
   // again after changing `points` (a changed point count is detected and
   // falls back to the scan; edits in place are not).
   std::shared_ptr<const PolytopeSupport> polytopeSupport;
+  // Mesh only: the triangles, their OBB tree and validation report in the
+  // shape's frame, immutable and shared by copies (made by makeMeshShape).
+  std::shared_ptr<const MeshShape> meshData;
 
   static Shape point() { return Shape{}; }
   static Shape sphere(double r) { Shape s; s.type = ShapeType::Sphere; s.radius = r; return s; }
@@ -142,7 +147,8 @@ bool hasPolytopalCore(const Shape& s);
 
 // Support point of the core in local coordinates (not for a plane, whose
 // support is unbounded: callers branch to plane.h first; it returns the
-// origin). d need not be unit and may
+// origin; a mesh returns its vertices' support, that of its hull, which
+// no query uses: mesh_shape.h). d need not be unit and may
 // be zero (then any point of the core is returned). Ties are broken
 // deterministically (first point, + side of a box; a polytope with a
 // precomputed support returns the maximizer its walk reaches first), so
@@ -151,7 +157,7 @@ Vec3 localCoreSupport(const Shape& s, const Vec3& d);
 
 // Vertices of a polytopal core in local coordinates (8 for a box, 2 for a
 // capsule's segment, 1 for a sphere's centre; the input points for
-// segment, triangle and polytope). Empty for curved cores.
+// segment, triangle and polytope; a mesh's vertices). Empty for curved cores.
 std::vector<Vec3> localCoreVertices(const Shape& s);
 
 // Radius of a ball about the local origin that contains the whole shape

@@ -1,0 +1,57 @@
+// collidoscope — the scene format's "mesh" shape: a triangle mesh (mesh.h)
+// with its OBB tree (obbtree.h) and its validation report, built once and
+// shared, immutable, by every copy of the Shape that holds it.
+//
+// The record is in the shape's local frame; the shape's pose places it. A
+// mesh is a surface with no thickness: its shape takes no margin (a margin
+// would make it a swept volume, which no mesh query computes yet), so
+// validateShape refuses one on a mesh, naming "margin".
+//
+// Queries. A mesh answers "raycast" (mesh_raycast.h: closest hit with the
+// triangle and its barycentric coordinates), and "hull"/"obb" of its
+// vertices. Every other query that reads a mesh is refused with
+// kMeshUnsupportedCode by the scene runner and the object API, never run on
+// its support mapping (the support of a non-convex mesh is that of its
+// hull, which would answer a different question).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collidoscope/mesh.h"
+#include "collidoscope/mesh_raycast.h"
+#include "collidoscope/obbtree.h"
+#include "collidoscope/raycast.h"
+#include "collidoscope/shapes.h"
+
+namespace collidoscope {
+
+struct MeshShape {
+  TriangleMesh mesh;
+  ObbTree tree;
+  MeshReport report;
+};
+
+// Validates m (validateMesh: errors name "vertices[i][k]", "triangles[t][k]",
+// ...), builds its tree with the default settings, and makes *out a mesh
+// shape holding them (identity pose, no margin). On failure *out is
+// unchanged and *err says why.
+bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err);
+
+// A mesh ray cast's status as the ray cast's (raycast.h), so the
+// "raycast" query reports one status vocabulary whatever shape A is.
+RayCastStatus rayCastStatusOf(MeshRayStatus s);
+
+// Error code of a query a mesh does not take (yet).
+constexpr const char* kMeshUnsupportedCode = "unsupported-query";
+
+// The message refusing `query` on a mesh: names what a mesh takes.
+std::string meshUnsupportedMessage(const char* query);
+
+// The report as sentences, one per degenerate or duplicate triangle, each
+// starting with its field relative to the shape ("triangles[4]: ..."),
+// at most `limit` of them followed by a count of the rest.
+std::vector<std::string> meshWarnings(const MeshReport& report, std::size_t limit);
+
+}  // namespace collidoscope
