@@ -659,3 +659,25 @@ TEST(MeshConvex, BadInputIsInvalidNotACrash) {
   const MeshIntersectResult r = meshConvexIntersect(m, broken, Transform{}, s);
   EXPECT_EQ(r.status, MeshQueryStatus::MaxIterations);
 }
+
+TEST(MeshConvex, ReadmeExample) {
+  // README.md's example, verbatim in substance: a two-triangle floor.
+  TriangleMesh floor{{{-10, 0, -10}, {-10, 0, 10}, {10, 0, 10}, {10, 0, -10}}, {{0, 1, 2}, {0, 2, 3}}};
+  ObbTree tree;
+  ShapeError err;
+  ASSERT_TRUE(buildObbTree(floor, ObbTreeSettings{}, &tree, &err));
+  Shape capsule = Shape::capsule(0.5, 1.0).at({1, 1.2, 2});
+  MeshContact contacts[16];
+  const MeshContactsResult r = meshConvexContacts(floor, tree, Transform{}, capsule, 0.0, contacts, 16);
+  ASSERT_EQ(r.count, 1);
+  EXPECT_EQ(contacts[0].triangle, 0);
+  EXPECT_NEAR(contacts[0].depth, 0.3, 1e-15);
+  EXPECT_EQ(contacts[0].normal, (Vec3{0, 1, 0}));
+  const MeshShapeCastResult hit =
+      meshConvexShapeCast(floor, tree, Transform{}, Shape::sphere(0.25).at({0, 5, 0}), {0, -10, 0});
+  ASSERT_TRUE(hit.hit);
+  EXPECT_NEAR(hit.t, 0.475, 1e-15);
+  EXPECT_NEAR(hit.normal.y, 1, 1e-15);
+  const MeshDistanceResult d = meshConvexDistance(floor, tree, Transform{}, Shape::box({1, 1, 1}).at({3, 4, -2}));
+  EXPECT_NEAR(d.distance, 3, 1e-15);
+}

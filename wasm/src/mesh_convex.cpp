@@ -315,10 +315,11 @@ MeshDistanceResult meshConvexDistance(const TriangleMesh& m, const ObbTree& tree
   double best = kInf;
   int bestTri = -1;
   DistanceResult bestLeaf;
-  // A node is pruned when its lower bound exceeds the best distance by more
-  // than the leaf queries' tolerance (their distances are upper bounds off
-  // by at most 1e-10 relative, gjk.h) and the slack of the box tests.
-  auto limit = [&]() { return best + best * (10 * settings.gjk.relativeTolerance) + p.slack; };
+  // Pruned beyond the best distance plus the leaves' tolerance and the box
+  // tests' slack (kMeshDistancePruneFactor).
+  auto limit = [&]() {
+    return best + best * (kMeshDistancePruneFactor * settings.gjk.relativeTolerance) + p.slack;
+  };
 
   struct Pending {
     int node;
@@ -470,11 +471,10 @@ MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tr
   const Prepared p = prepare(tree, meshPose, shape);
   const ShapeAtPose convex(shape, p.local);
   const Vec3 mLocal = meshPose.toLocalDirection(motion);
-  // Nodes entered later than the best hit by more than this many units of
-  // t are pruned: 1e-9·S of travel, far above a cast's error (1e-10·S,
-  // raycast.h) and the boxes' rounding.
+  // kMeshCastPruneSlack·S of travel in units of t (no pruning without motion).
   const double travel = length(mLocal);
-  const double tSlack = travel > 0 ? 1e-9 * std::fmax(tree.scale, boxScale(p.bound)) / travel : kInf;
+  const double tSlack =
+      travel > 0 ? kMeshCastPruneSlack * std::fmax(tree.scale, boxScale(p.bound)) / travel : kInf;
 
   double best = kInf;
   int bestTri = -1;

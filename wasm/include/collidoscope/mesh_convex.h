@@ -92,11 +92,20 @@ namespace collidoscope {
 // hundredfold and widens the boxes by nothing a game would notice.
 constexpr double kMeshConvexSlack = 1e-12;
 
-// Relative slack on a time of impact when pruning nodes entered after the
-// earliest hit so far: a triangle cast's t is exact to its tolerance
-// (1e-10 relative, raycast.h), and a node is kept until it is entered a
-// thousand times that later.
-constexpr double kMeshCastPruneSlack = 1e-7;
+// Slack of the shape cast's pruning, as a length relative to S: a node is
+// pruned when the shape's box enters it more than kMeshCastPruneSlack·S of
+// travel after the earliest hit so far. A triangle cast's hit point is
+// within 1e-10·S of the surface (raycast.h's tolerance), so its t is off by
+// at most that travel; ten times more keeps every node that could hold an
+// earlier hit.
+constexpr double kMeshCastPruneSlack = 1e-9;
+
+// Branch and bound prunes a node when its lower bound exceeds the best
+// distance by more than this many times the leaf GJK's relative tolerance
+// (plus the slack): a leaf distance is an upper bound off by at most
+// ε_rel·distance (gjk.h), so a factor ten keeps every node that could hold
+// a nearer triangle.
+constexpr double kMeshDistancePruneFactor = 10;
 
 enum class MeshQueryStatus {
   Converged,       // every leaf query converged: the answer is final
