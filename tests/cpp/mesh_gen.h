@@ -142,6 +142,45 @@ inline TriangleMesh unweld(const TriangleMesh& in) {
   return m;
 }
 
+// Needles: n triangles of length 3 whose third corner lies at distances
+// from 1e-1 down to 1e-12 off their long edge (nearly degenerate, not
+// exactly), around the cube of half-size `spread`.
+inline TriangleMesh sliverSoup(Rng& rng, int n, double spread) {
+  TriangleMesh m;
+  for (int i = 0; i < n; ++i) {
+    const Vec3 a = rng.inCube(spread), dir = rng.unit();
+    Vec3 side = collidoscope::cross(dir, rng.unit());
+    const double l = length(side);
+    side = l > 1e-6 ? side / l : Vec3{0, 1, 0};
+    const int base = static_cast<int>(m.vertices.size());
+    m.vertices.push_back(a);
+    m.vertices.push_back(a + dir * 3);
+    m.vertices.push_back(a + dir * 1.5 + side * std::pow(10.0, -rng.uniform(1, 12)));
+    m.triangles.push_back({base, base + 1, base + 2});
+  }
+  return m;
+}
+
+// Coplanar stacks: n overlapping triangles, half exactly in the plane z = z0,
+// the others in parallel planes 1e-9 to 6e-9 above it; then `repeats`
+// triangles repeated (same indices) and one exactly degenerate triangle
+// (a repeated corner), as an unclean level mesh has.
+inline TriangleMesh coplanarStack(Rng& rng, int n, double z0, int repeats) {
+  TriangleMesh m;
+  for (int i = 0; i < n; ++i) {
+    const double z = i % 2 ? z0 : z0 + 1e-9 * (i % 7);
+    const int base = static_cast<int>(m.vertices.size());
+    const Vec3 c{rng.uniform(-1, 1), rng.uniform(-1, 1), z};
+    m.vertices.push_back(c + Vec3{-1, -1, 0});
+    m.vertices.push_back(c + Vec3{1, -0.5, 0});
+    m.vertices.push_back(c + Vec3{0, 1, 0});
+    m.triangles.push_back({base, base + 1, base + 2});
+  }
+  for (int i = 0; i < repeats; ++i) m.triangles.push_back(m.triangles[rng.integer(n)]);
+  m.triangles.push_back({0, 0, 1});
+  return m;
+}
+
 inline double meshScale(const TriangleMesh& m) {
   double s = 0;
   for (const Vec3& v : m.vertices) s = std::max(s, maxAbs(v));

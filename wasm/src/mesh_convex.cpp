@@ -1,0 +1,657 @@
+// collidoscope — mesh against convex shape on the OBB tree (mesh_convex.h).
+#include "collidoscope/mesh_convex.h"
+
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "collidoscope/obb_overlap.h"
+#include "collidoscope/plane.h"
+#include "collidoscope/triangle.h"
+
+namespace collidoscope {
+
+const char* meshQueryStatusName(MeshQueryStatus s) {
+  switch (s) {
+    case MeshQueryStatus::Converged: return "converged";
+    case MeshQueryStatus::InvalidInput: return "invalid-input";
+    case MeshQueryStatus::MaxIterations: return "max-iterations";
+    case MeshQueryStatus::LeafInexact: return "leaf-inexact";
+  }
+  return "invalid-input";
+}
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Hamilton product a·b: the rotation b, then a.
+Quat multiply(const Quat& a, const Quat& b) {
+  return {a.w * b.x + b.w * a.x + (a.y * b.z - a.z * b.y), a.w * b.y + b.w * a.y + (a.z * b.x - a.x * b.z),
+          a.w * b.z + b.w * a.z + (a.x * b.y - a.y * b.x), a.w * b.w - (a.x * b.x + a.y * b.y + a.z * b.z)};
+}
+
+bool finitePose(const Transform& t) {
+  return isFinite(t.position) && std::isfinite(t.rotation.x) && std::isfinite(t.rotation.y) &&
+         std::isfinite(t.rotation.z) && std::isfinite(t.rotation.w);
+}
+
+// The pose `local` seen from `frame`: frame⁻¹ ∘ local.
+Transform relativePose(const Transform& frame, const Transform& local) {
+  Transform r;
+  r.rotation = multiply(conjugate(frame.rotation), local.rotation);
+  r.position = frame.toLocalDirection(local.position - frame.position);
+  return r;
+}
+
+bool treeMatches(const TriangleMesh& m, const ObbTree& tree) {
+  return !tree.nodes.empty() && tree.normals.size() == m.triangles.size() &&
+         tree.order.size() == m.triangles.size();
+}
+
+// The shape's box in the frame its pose `p` is given in (see
+// convexBoundInFrame): extremes along the shape's own axes.
+Obb boundOf(const Shape& shape, const Transform& p) {
+  const ShapeAtPose s(shape, p);
+  const double r = s.radius();
+  const Vec3 unit[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  Obb b;
+  Vec3 center;
+  double h[3];
+  for (int i = 0; i < 3; ++i) {
+    const Vec3 a = p.applyToDirection(unit[i]);
+    b.axes[i] = a;
+    const double hi = dot(a, s.support(a)) + r;
+    const double lo = dot(a, s.support(-a)) - r;
+    center += a * ((hi + lo) * 0.5);
+    h[i] = (hi - lo) * 0.5;
+  }
+  b.center = center;
+  b.halfExtents = {h[0], h[1], h[2]};
+  return b;
+}
+
+double boxScale(const Obb& b) {
+  return maxAbs(b.center) + std::fmax(b.halfExtents.x, std::fmax(b.halfExtents.y, b.halfExtents.z));
+}
+
+// Whether the volumes are apart: the sphere test, then the 15 axes.
+bool volumesApart(const Obb& node, const Obb& shape, double slack, int* boxTests) {
+  ++*boxTests;
+  if (obbSpheresApart(node, shape, slack)) return true;
+  return obbSeparatingAxis(node, shape, slack) != kObbOverlap;
+}
+
+// A lower bound on the distance between the boxes a and b: the largest of
+// the gaps along the six face axes, |t·a_i| − h_a,i − Σ_j h_b,j |a_i·b_j|
+// (each axis unit, so each gap is a distance between the boxes'
+// projections, hence at most the boxes' distance), and the gap of the
+// bounding spheres. Never below 0.
+double boxGap(const Obb& a, const Obb& b) {
+  const Vec3 d = b.center - a.center;
+  const double ra = length(a.halfExtents), rb = length(b.halfExtents);
+  double gap = length(d) - ra - rb;
+  const double ha[3] = {a.halfExtents.x, a.halfExtents.y, a.halfExtents.z};
+  const double hb[3] = {b.halfExtents.x, b.halfExtents.y, b.halfExtents.z};
+  double ar[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) ar[i][j] = std::fabs(dot(a.axes[i], b.axes[j]));
+  for (int i = 0; i < 3; ++i) {
+    const double g = std::fabs(dot(d, a.axes[i])) - ha[i] - (hb[0] * ar[i][0] + hb[1] * ar[i][1] + hb[2] * ar[i][2]);
+    gap = std::fmax(gap, g);
+  }
+  for (int j = 0; j < 3; ++j) {
+    const double g = std::fabs(dot(d, b.axes[j])) - hb[j] - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j]);
+    gap = std::fmax(gap, g);
+  }
+  return std::fmax(gap, 0.0);
+}
+
+// The swept slab test: the box b moving by m over t ∈ [0, 1] against the
+// node box a. In a's frame the moving box's centre is c + t·m (c = T) and
+// the box fits in the slab of half-width R_i = Σ_j h_b,j |a_i·b_j| on each
+// axis; the two boxes can only meet while |c_i + t·m_i| ≤ h_a,i + R_i +
+// slack on all three axes. Returns false when that interval is empty (a
+// cull); else its start in *enter.
+bool sweptEnter(const Obb& a, const Obb& b, const Vec3& m, double slack, double* enter) {
+  const Vec3 d = b.center - a.center;
+  const double ha[3] = {a.halfExtents.x, a.halfExtents.y, a.halfExtents.z};
+  const double hb[3] = {b.halfExtents.x, b.halfExtents.y, b.halfExtents.z};
+  double t0 = 0, t1 = 1;
+  for (int i = 0; i < 3; ++i) {
+    const double reach = ha[i] + hb[0] * std::fabs(dot(a.axes[i], b.axes[0])) +
+                         hb[1] * std::fabs(dot(a.axes[i], b.axes[1])) +
+                         hb[2] * std::fabs(dot(a.axes[i], b.axes[2])) + slack;
+    const double c = dot(d, a.axes[i]);
+    const double v = dot(m, a.axes[i]);
+    if (v == 0) {
+      if (std::fabs(c) > reach) return false;
+      continue;
+    }
+    double lo = (-reach - c) / v, hi = (reach - c) / v;
+    if (lo > hi) std::swap(lo, hi);
+    t0 = std::fmax(t0, lo);
+    t1 = std::fmin(t1, hi);
+    if (t0 > t1) return false;
+  }
+  *enter = t0;
+  return true;
+}
+
+// What every tree query shares: the shape in the mesh's frame, its box and
+// the culling slack.
+struct Prepared {
+  Transform local;  // the shape's pose in the mesh's frame
+  Obb bound;        // its box there
+  double slack = 0;
+};
+
+Prepared prepare(const ObbTree& tree, const Transform& meshPose, const Shape& shape) {
+  Prepared p;
+  p.local = relativePose(meshPose, shape.pose);
+  p.bound = boundOf(shape, p.local);
+  p.slack = kMeshConvexSlack * std::fmax(tree.scale, boxScale(p.bound));
+  return p;
+}
+
+TriangleShape triangleOf(const TriangleMesh& m, int t) {
+  const auto& k = m.triangles[t];
+  return TriangleShape{{m.vertices[k[0]], m.vertices[k[1]], m.vertices[k[2]]}};
+}
+
+bool inputsValid(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose, const Shape& shape) {
+  return treeMatches(m, tree) && finitePose(meshPose) && finitePose(shape.pose) && std::isfinite(shape.margin) &&
+         shape.margin >= 0;
+}
+
+// A descent's explicit stack. Popping a node and pushing its two children
+// keeps at most one pending sibling per level plus the two children of the
+// deepest node: kObbTreeMaxDepth + 1 entries for a valid tree. A push
+// beyond it (a corrupt tree) ends the query with MaxIterations.
+template <class Entry>
+struct FixedStack {
+  Entry items[kObbTreeMaxDepth + 1];
+  int size = 0;
+  bool push(const Entry& e) {
+    if (size >= kObbTreeMaxDepth + 1) return false;
+    items[size++] = e;
+    return true;
+  }
+  Entry pop() { return items[--size]; }
+  bool empty() const { return size == 0; }
+};
+
+bool childIndexValid(const ObbTree& tree, int i) { return i >= 0 && i < static_cast<int>(tree.nodes.size()); }
+
+bool leafRangeValid(const ObbTree& tree, const ObbTreeNode& n) {
+  return n.first >= 0 && n.count > 0 && n.first + n.count <= static_cast<int>(tree.order.size());
+}
+
+// A plane's half-space in the mesh's frame: n·v ≤ d there (n unit).
+struct LocalPlane {
+  Vec3 normal;       // mesh frame
+  Vec3 worldNormal;  // world frame
+  double offset = 0;
+};
+
+bool planeValid(const Shape& plane) {
+  return isFinite(plane.normal) && maxAbs(plane.normal) > 0 && std::isfinite(plane.offset) &&
+         std::isfinite(plane.margin) && plane.margin >= 0 && finitePose(plane.pose);
+}
+
+LocalPlane localPlane(const Shape& plane, const Transform& meshPose) {
+  const HalfSpace h = worldHalfSpace(plane);
+  LocalPlane p;
+  p.worldNormal = h.normal;
+  p.normal = meshPose.toLocalDirection(h.normal);
+  p.offset = h.offset - dot(h.normal, meshPose.position);
+  return p;
+}
+
+// The lowest corner of triangle t over the plane: its height and index
+// (0, 1, 2; the first on a tie).
+double lowestCorner(const TriangleMesh& m, int t, const LocalPlane& p, int* corner) {
+  const auto& k = m.triangles[t];
+  double best = dot(p.normal, m.vertices[k[0]]) - p.offset;
+  *corner = 0;
+  for (int c = 1; c < 3; ++c) {
+    const double h = dot(p.normal, m.vertices[k[c]]) - p.offset;
+    if (h < best) {
+      best = h;
+      *corner = c;
+    }
+  }
+  return best;
+}
+
+// The mesh's lowest vertex over the plane (the first triangle holding it).
+double lowestVertex(const TriangleMesh& m, const LocalPlane& p, int* triangle, int* corner, int* visited) {
+  double best = kInf;
+  const int n = static_cast<int>(m.triangles.size());
+  for (int t = 0; t < n; ++t) {
+    int c = 0;
+    const double h = lowestCorner(m, t, p, &c);
+    if (h < best) {
+      best = h;
+      *triangle = t;
+      *corner = c;
+    }
+  }
+  *visited = n;
+  return best;
+}
+
+}  // namespace
+
+Obb convexBoundInFrame(const Shape& shape, const Transform& frame) {
+  return boundOf(shape, relativePose(frame, shape.pose));
+}
+
+// ---------------------------------------------------------------- intersect
+
+MeshIntersectResult meshConvexIntersect(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
+                                        const Shape& shape, const MeshConvexSettings& settings) {
+  if (shape.type == ShapeType::Plane) return planeMeshIntersect(m, meshPose, shape);
+  MeshIntersectResult out;
+  if (!inputsValid(m, tree, meshPose, shape)) {
+    out.status = MeshQueryStatus::InvalidInput;
+    return out;
+  }
+  const Prepared p = prepare(tree, meshPose, shape);
+  const ShapeAtPose convex(shape, p.local);
+  FixedStack<int> stack;
+  stack.push(0);
+  const long long visitCap = static_cast<long long>(tree.nodes.size());
+  long long visits = 0;
+  while (!stack.empty()) {
+    const int node = stack.pop();
+    if (++visits > visitCap || !childIndexValid(tree, node)) {
+      out.status = MeshQueryStatus::MaxIterations;
+      return out;
+    }
+    const ObbTreeNode& n = tree.nodes[node];
+    if (volumesApart(n.box, p.bound, p.slack, &out.boxTests)) continue;
+    if (n.leaf()) {
+      if (!leafRangeValid(tree, n)) {
+        out.status = MeshQueryStatus::MaxIterations;
+        return out;
+      }
+      for (int i = 0; i < n.count; ++i) {
+        const int t = tree.order[n.first + i];
+        ++out.triangleTests;
+        const IntersectResult r = gjkIntersect(triangleOf(m, t), convex, settings.gjk);
+        if (r.intersecting) {
+          out.intersecting = true;
+          out.triangle = t;
+          if (r.status == GjkStatus::MaxIterations) out.status = MeshQueryStatus::LeafInexact;
+          return out;
+        }
+      }
+      continue;
+    }
+    // Right below left: the left child is tested first.
+    if (!stack.push(n.right) || !stack.push(node + 1)) {
+      out.status = MeshQueryStatus::MaxIterations;
+      return out;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- distance
+
+MeshDistanceResult meshConvexDistance(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
+                                      const Shape& shape, const MeshConvexSettings& settings) {
+  if (shape.type == ShapeType::Plane) return planeMeshDistance(m, meshPose, shape);
+  MeshDistanceResult out;
+  if (!inputsValid(m, tree, meshPose, shape)) {
+    out.status = MeshQueryStatus::InvalidInput;
+    return out;
+  }
+  const Prepared p = prepare(tree, meshPose, shape);
+  const ShapeAtPose convex(shape, p.local);
+  NoTrace none;
+
+  double best = kInf;
+  int bestTri = -1;
+  DistanceResult bestLeaf;
+  // Pruned beyond the best distance plus the leaves' tolerance and the box
+  // tests' slack (kMeshDistancePruneFactor).
+  auto limit = [&]() {
+    return best + best * (kMeshDistancePruneFactor * settings.gjk.relativeTolerance) + p.slack;
+  };
+
+  struct Pending {
+    int node;
+    double bound;
+  };
+  FixedStack<Pending> stack;
+  ++out.boxTests;
+  stack.push({0, boxGap(tree.nodes[0].box, p.bound)});
+  const long long visitCap = static_cast<long long>(tree.nodes.size());
+  long long visits = 0;
+  while (!stack.empty()) {
+    const Pending e = stack.pop();
+    if (++visits > visitCap || !childIndexValid(tree, e.node)) {
+      out.status = MeshQueryStatus::MaxIterations;
+      break;
+    }
+    if (e.bound > limit()) continue;
+    const ObbTreeNode& n = tree.nodes[e.node];
+    if (n.leaf()) {
+      if (!leafRangeValid(tree, n)) {
+        out.status = MeshQueryStatus::MaxIterations;
+        break;
+      }
+      for (int i = 0; i < n.count; ++i) {
+        const int t = tree.order[n.first + i];
+        ++out.triangleTests;
+        // Beyond the best so far the early stop of gjkDistanceWithin ends
+        // the run; within it the run is gjkDistance's, step for step.
+        const DistanceResult r = gjkDistanceWithin(triangleOf(m, t), convex, best, settings.gjk, none);
+        if (r.beyondMargin) continue;
+        if (r.distance < best || (r.distance == best && t < bestTri)) {
+          best = r.distance;
+          bestTri = t;
+          bestLeaf = r;
+        }
+      }
+      if (best == 0) break;  // touching: nothing can be nearer
+      continue;
+    }
+    const int l = e.node + 1, r = n.right;
+    if (!childIndexValid(tree, r)) {
+      out.status = MeshQueryStatus::MaxIterations;
+      break;
+    }
+    out.boxTests += 2;
+    const double gl = boxGap(tree.nodes[l].box, p.bound);
+    const double gr = boxGap(tree.nodes[r].box, p.bound);
+    // The nearer child is popped first (the left on a tie).
+    const Pending first = gr < gl ? Pending{r, gr} : Pending{l, gl};
+    const Pending second = gr < gl ? Pending{l, gl} : Pending{r, gr};
+    bool ok = true;
+    if (second.bound <= limit()) ok = stack.push(second);
+    if (ok && first.bound <= limit()) ok = stack.push(first);
+    if (!ok) {
+      out.status = MeshQueryStatus::MaxIterations;
+      break;
+    }
+  }
+  if (bestTri >= 0) {
+    out.distance = best;
+    out.intersecting = best == 0;
+    out.triangle = bestTri;
+    out.pointA = meshPose.apply(bestLeaf.pointA);
+    out.pointB = meshPose.apply(bestLeaf.pointB);
+    if (out.status == MeshQueryStatus::Converged && bestLeaf.status != GjkStatus::Converged)
+      out.status = MeshQueryStatus::LeafInexact;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- contacts
+
+MeshContactsResult meshConvexContacts(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
+                                      const Shape& shape, double margin, MeshContact* out, int capacity,
+                                      const MeshConvexSettings& settings) {
+  if (shape.type == ShapeType::Plane) return planeMeshContacts(m, meshPose, shape, margin, out, capacity);
+  MeshContactsResult res;
+  if (!inputsValid(m, tree, meshPose, shape) || !std::isfinite(margin) || !(margin >= 0) || capacity < 0 ||
+      (capacity > 0 && out == nullptr)) {
+    res.status = MeshQueryStatus::InvalidInput;
+    return res;
+  }
+  const Prepared p = prepare(tree, meshPose, shape);
+  const ShapeAtPose convex(shape, p.local);
+  // The shape grown by the margin lies in its box grown by the margin.
+  Obb grown = p.bound;
+  grown.halfExtents = grown.halfExtents + Vec3{margin, margin, margin};
+
+  FixedStack<int> stack;
+  stack.push(0);
+  const long long visitCap = static_cast<long long>(tree.nodes.size());
+  long long visits = 0;
+  while (!stack.empty()) {
+    const int node = stack.pop();
+    if (++visits > visitCap || !childIndexValid(tree, node)) {
+      res.status = MeshQueryStatus::MaxIterations;
+      break;
+    }
+    const ObbTreeNode& n = tree.nodes[node];
+    if (volumesApart(n.box, grown, p.slack, &res.boxTests)) continue;
+    if (n.leaf()) {
+      if (!leafRangeValid(tree, n)) {
+        res.status = MeshQueryStatus::MaxIterations;
+        break;
+      }
+      for (int i = 0; i < n.count; ++i) {
+        const int t = tree.order[n.first + i];
+        const TriangleShape tri = triangleOf(m, t);
+        ++res.triangleTests;
+        const TriangleContactResult c =
+            triangleContact(tri.v[0], tri.v[1], tri.v[2], convex, margin, settings.gjk, settings.epa);
+        if (!c.contact) continue;
+        ++res.found;
+        if (res.count >= capacity) {
+          res.truncated = true;
+          continue;
+        }
+        MeshContact& k = out[res.count++];
+        k.triangle = t;
+        k.depth = -c.distance;
+        k.normal = meshPose.applyToDirection(c.normal);
+        k.pointA = meshPose.apply(c.pointA);
+        k.pointB = meshPose.apply(c.pointB);
+        k.face = c.face;
+        if (res.status == MeshQueryStatus::Converged && c.status != EpaStatus::Converged &&
+            c.status != EpaStatus::Touching)
+          res.status = MeshQueryStatus::LeafInexact;
+      }
+      continue;
+    }
+    if (!stack.push(n.right) || !stack.push(node + 1)) {
+      res.status = MeshQueryStatus::MaxIterations;
+      break;
+    }
+  }
+  return res;
+}
+
+// ---------------------------------------------------------------- shape cast
+
+MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
+                                        const Shape& shape, const Vec3& motion, const MeshConvexSettings& settings) {
+  if (shape.type == ShapeType::Plane) return planeMeshShapeCast(m, meshPose, shape, motion);
+  MeshShapeCastResult out;
+  if (!inputsValid(m, tree, meshPose, shape) || !isFinite(motion)) {
+    out.status = MeshQueryStatus::InvalidInput;
+    return out;
+  }
+  const Prepared p = prepare(tree, meshPose, shape);
+  const ShapeAtPose convex(shape, p.local);
+  const Vec3 mLocal = meshPose.toLocalDirection(motion);
+  // kMeshCastPruneSlack·S of travel in units of t (no pruning without motion).
+  const double travel = length(mLocal);
+  const double tSlack =
+      travel > 0 ? kMeshCastPruneSlack * std::fmax(tree.scale, boxScale(p.bound)) / travel : kInf;
+
+  double best = kInf;
+  int bestTri = -1;
+  ShapeCastResult bestCast;
+  struct Pending {
+    int node;
+    double enter;
+  };
+  FixedStack<Pending> stack;
+  double enter0 = 0;
+  ++out.boxTests;
+  if (sweptEnter(tree.nodes[0].box, p.bound, mLocal, p.slack, &enter0)) stack.push({0, enter0});
+  const long long visitCap = static_cast<long long>(tree.nodes.size());
+  long long visits = 0;
+  while (!stack.empty()) {
+    const Pending e = stack.pop();
+    if (++visits > visitCap || !childIndexValid(tree, e.node)) {
+      out.status = MeshQueryStatus::MaxIterations;
+      break;
+    }
+    if (e.enter > best + tSlack) continue;
+    const ObbTreeNode& n = tree.nodes[e.node];
+    if (n.leaf()) {
+      if (!leafRangeValid(tree, n)) {
+        out.status = MeshQueryStatus::MaxIterations;
+        break;
+      }
+      for (int i = 0; i < n.count; ++i) {
+        const int t = tree.order[n.first + i];
+        ++out.triangleTests;
+        const ShapeCastResult c = gjkShapeCast(triangleOf(m, t), convex, Vec3{}, mLocal, settings.cast);
+        if (!c.hit) continue;
+        if (c.t < best || (c.t == best && t < bestTri)) {
+          best = c.t;
+          bestTri = t;
+          bestCast = c;
+        }
+      }
+      continue;
+    }
+    const int l = e.node + 1, r = n.right;
+    if (!childIndexValid(tree, r)) {
+      out.status = MeshQueryStatus::MaxIterations;
+      break;
+    }
+    out.boxTests += 2;
+    double el = 0, er = 0;
+    const bool hl = sweptEnter(tree.nodes[l].box, p.bound, mLocal, p.slack, &el);
+    const bool hr = sweptEnter(tree.nodes[r].box, p.bound, mLocal, p.slack, &er);
+    bool ok = true;
+    if (hl && hr) {
+      // The one entered first is popped first (the left on a tie).
+      const Pending first = er < el ? Pending{r, er} : Pending{l, el};
+      const Pending second = er < el ? Pending{l, el} : Pending{r, er};
+      ok = stack.push(second) && stack.push(first);
+    } else if (hl) {
+      ok = stack.push({l, el});
+    } else if (hr) {
+      ok = stack.push({r, er});
+    }
+    if (!ok) {
+      out.status = MeshQueryStatus::MaxIterations;
+      break;
+    }
+  }
+  if (bestTri >= 0) {
+    out.hit = true;
+    out.t = best;
+    out.triangle = bestTri;
+    out.initiallyOverlapping = bestCast.initiallyOverlapping;
+    out.normal = meshPose.applyToDirection(bestCast.normal);
+    out.pointA = meshPose.apply(bestCast.pointA);
+    out.pointB = meshPose.apply(bestCast.pointB);
+    if (out.status == MeshQueryStatus::Converged && bestCast.status != RayCastStatus::Converged)
+      out.status = MeshQueryStatus::LeafInexact;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- planes
+
+MeshIntersectResult planeMeshIntersect(const TriangleMesh& m, const Transform& meshPose, const Shape& plane) {
+  MeshIntersectResult out;
+  if (!planeValid(plane) || !finitePose(meshPose)) {
+    out.status = MeshQueryStatus::InvalidInput;
+    return out;
+  }
+  const LocalPlane p = localPlane(plane, meshPose);
+  const int n = static_cast<int>(m.triangles.size());
+  for (int t = 0; t < n; ++t) {
+    ++out.triangleTests;
+    int c = 0;
+    if (lowestCorner(m, t, p, &c) <= 0) {
+      out.intersecting = true;
+      out.triangle = t;
+      return out;
+    }
+  }
+  return out;
+}
+
+MeshDistanceResult planeMeshDistance(const TriangleMesh& m, const Transform& meshPose, const Shape& plane) {
+  MeshDistanceResult out;
+  if (!planeValid(plane) || !finitePose(meshPose) || m.triangles.empty()) {
+    out.status = MeshQueryStatus::InvalidInput;
+    return out;
+  }
+  const LocalPlane p = localPlane(plane, meshPose);
+  int tri = 0, corner = 0;
+  const double h = lowestVertex(m, p, &tri, &corner, &out.triangleTests);
+  const Vec3 v = m.vertices[m.triangles[tri][corner]];
+  out.triangle = tri;
+  out.distance = std::fmax(h, 0.0);
+  out.intersecting = h <= 0;
+  out.pointA = meshPose.apply(v);
+  out.pointB = h > 0 ? meshPose.apply(v - p.normal * h) : out.pointA;
+  return out;
+}
+
+MeshContactsResult planeMeshContacts(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
+                                     double margin, MeshContact* out, int capacity) {
+  MeshContactsResult res;
+  if (!planeValid(plane) || !finitePose(meshPose) || !std::isfinite(margin) || !(margin >= 0) || capacity < 0 ||
+      (capacity > 0 && out == nullptr)) {
+    res.status = MeshQueryStatus::InvalidInput;
+    return res;
+  }
+  const LocalPlane p = localPlane(plane, meshPose);
+  const int n = static_cast<int>(m.triangles.size());
+  for (int t = 0; t < n; ++t) {
+    ++res.triangleTests;
+    int c = 0;
+    const double h = lowestCorner(m, t, p, &c);
+    if (!(h <= margin)) continue;
+    ++res.found;
+    if (res.count >= capacity) {
+      res.truncated = true;
+      continue;
+    }
+    const Vec3 v = m.vertices[m.triangles[t][c]];
+    MeshContact& k = out[res.count++];
+    k.triangle = t;
+    k.depth = -h;
+    k.normal = -p.worldNormal;
+    k.pointA = meshPose.apply(v);
+    k.pointB = meshPose.apply(v - p.normal * h);
+    k.face = false;
+  }
+  return res;
+}
+
+MeshShapeCastResult planeMeshShapeCast(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
+                                       const Vec3& motion) {
+  MeshShapeCastResult out;
+  if (!planeValid(plane) || !finitePose(meshPose) || !isFinite(motion) || m.triangles.empty()) {
+    out.status = MeshQueryStatus::InvalidInput;
+    return out;
+  }
+  const LocalPlane p = localPlane(plane, meshPose);
+  int tri = 0, corner = 0;
+  const double h = lowestVertex(m, p, &tri, &corner, &out.triangleTests);
+  const Vec3 v = meshPose.apply(m.vertices[m.triangles[tri][corner]]);
+  const double rise = dot(p.worldNormal, motion);
+  if (h <= 0) {
+    out.hit = true;
+    out.initiallyOverlapping = true;
+  } else if (rise > 0 && h <= rise) {
+    out.hit = true;
+    out.t = h / rise;
+    out.normal = -p.worldNormal;
+  }
+  if (out.hit) {
+    out.triangle = tri;
+    out.pointA = v;
+    out.pointB = v;
+  }
+  return out;
+}
+
+}  // namespace collidoscope
