@@ -12,6 +12,7 @@
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/json.h"
+#include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/plane.h"
 #include "collidoscope/point_query.h"
@@ -455,11 +456,54 @@ void putRay(const RayCastResult& r, double* out) {
   out[AT(k, "status")] = static_cast<double>(r.status);
 }
 
+// Intersect, distance and shapecast between a mesh and a convex shape
+// (mesh_pair.h), into the pair queries' layouts; false for the queries a
+// mesh pair does not take.
+bool answerMeshPair(Kind kind, const Shape& a, const Shape& b, const double* extra, double* out) {
+  switch (kind) {
+    case Kind::Intersect: {
+      const MeshIntersectResult m = meshPairIntersect(a, b);
+      IntersectResult r;
+      r.intersecting = m.intersecting;
+      r.iterations = m.boxTests + m.triangleTests;
+      r.status = gjkStatusOf(m.status);
+      putResult(r, out);
+      return true;
+    }
+    case Kind::Distance: {
+      const MeshDistanceResult m = meshPairDistance(a, b);
+      DistanceResult r;
+      r.distance = m.distance;
+      r.pointA = m.pointA;
+      r.pointB = m.pointB;
+      r.iterations = m.boxTests + m.triangleTests;
+      r.status = gjkStatusOf(m.status);
+      putResult(r, out);
+      return true;
+    }
+    case Kind::Shapecast: {
+      const MeshShapeCastResult r = meshPairShapeCast(a, b, vec(extra), vec(extra + 3));
+      constexpr int k = static_cast<int>(Kind::Shapecast);
+      out[AT(k, "hit")] = r.hit;
+      out[AT(k, "t")] = r.hit ? r.t : kNaN;
+      putOrNaN(out + AT(k, "normal"), r.hit && !r.initiallyOverlapping, r.normal);
+      putOrNaN(out + AT(k, "pointA"), r.hit, r.pointA);
+      putOrNaN(out + AT(k, "pointB"), r.hit, r.pointB);
+      out[AT(k, "initiallyOverlapping")] = r.initiallyOverlapping;
+      out[AT(k, "iterations")] = r.boxTests + r.triangleTests;
+      out[AT(k, "status")] = static_cast<double>(castStatusOf(r.status));
+      return true;
+    }
+    default: return false;
+  }
+}
+
 // A query reading a mesh (mesh_shape.h): the ray cast on shape A through
 // its tree (the same call as the scene's), or a refusal naming the shape.
 // The hit's triangle and barycentric coordinates have no place in the ray
 // cast's layout: they are kept in *meshHit (lastMeshHit()).
-bool answerMesh(Kind kind, const Shape& a, const double* extra, double* out, MeshRayHit* meshHit, SceneError* err) {
+bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, MeshRayHit* meshHit,
+                SceneError* err) {
   if (kind == Kind::Raycast && a.type == ShapeType::Mesh) {
     const MeshShape& m = *a.meshData;
     const MeshRayHit r =
@@ -476,6 +520,11 @@ bool answerMesh(Kind kind, const Shape& a, const double* extra, double* out, Mes
     return true;
   }
   const char* field = a.type == ShapeType::Mesh ? (isSingleShape(kind) ? "shape.type" : "a.type") : "b.type";
+  if (b != nullptr && isMeshConvexPair(a, *b) && answerMeshPair(kind, a, *b, extra, out)) return true;
+  if (b != nullptr && a.type == ShapeType::Mesh && b->type == ShapeType::Mesh &&
+      (kind == Kind::Distance || kind == Kind::Shapecast))
+    return fail(err, kMeshUnsupportedCode, "b.type",
+                std::string("query \"") + kKindNames[static_cast<int>(kind)] + "\" between two meshes is not available yet");
   return fail(err, kMeshUnsupportedCode, field, meshUnsupportedMessage(kKindNames[static_cast<int>(kind)]));
 }
 
@@ -554,7 +603,7 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
     shapeB->pose = poseB;
   }
   if (a.shape.type == ShapeType::Mesh || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
-    return answerMesh(kind, a.shape, extra, out, &meshHit_, err);
+    return answerMesh(kind, a.shape, shapeB, extra, out, &meshHit_, err);
   if (kind != Kind::Contains && kind != Kind::Project &&
       (a.shape.type == ShapeType::Plane || (shapeB != nullptr && shapeB->type == ShapeType::Plane)))
     return answerPlane(kind, a.shape, shapeB, extra, out, err);

@@ -8,10 +8,12 @@
 
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/closed_form.h"
+#include "collidoscope/contact.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/epa2d.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
+#include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/obb.h"
@@ -27,7 +29,7 @@ namespace collidoscope {
 namespace {
 
 const char* const kQueryNames[] = {"intersect", "distance", "penetration", "chungwang", "raycast",  "shapecast",
-                                   "hull",      "obb",      "sat",         "contains",  "project"};
+                                   "hull",      "obb",      "sat",         "contains",  "project",   "contacts"};
 constexpr int kQueryCount = static_cast<int>(sizeof kQueryNames / sizeof kQueryNames[0]);
 
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
@@ -514,9 +516,9 @@ bool parseScene(const std::string& text, Scene* out, SceneError* err) {
 
 bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (!json.isObject()) return fail(err, "", std::string("a scene must be a JSON object, got ") + jsonKindName(json.kind));
-  static const char* const allowed[] = {"version", "dimension", "shapes", "query",
-                                        "ray",     "motion",    "point",  "closedForms", "step"};
-  if (!checkKeys(json, "", allowed, 9, err)) return false;
+  static const char* const allowed[] = {"version", "dimension", "shapes",      "query", "ray",
+                                        "motion",  "point",     "closedForms", "step",  "margin"};
+  if (!checkKeys(json, "", allowed, 10, err)) return false;
 
   Scene scene;
   const JsonValue* version = json.find("version");
@@ -538,7 +540,7 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (queryIndex < 0)
     return fail(err, "query", "unknown query " + quoted(query->string) +
                                   " (expected intersect, distance, penetration, chungwang, raycast, shapecast, "
-                                  "hull, obb, sat, contains or project)");
+                                  "hull, obb, sat, contains, project or contacts)");
   if (planar && !runsInPlane(scene.query)) {
     *err = {"unsupported-query", "query",
             "query " + quoted(query->string) +
@@ -613,6 +615,13 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
     return fail(err, "motion", "is missing (the shapecast query needs {\"translationA\", \"translationB\"})");
   if (scene.hasMotion && scene.query != QueryKind::Shapecast)
     return fail(err, "motion", "is only used by the shapecast query");
+  if (const JsonValue* margin = json.find("margin")) {
+    if (scene.query != QueryKind::Contacts) return fail(err, "margin", "is only used by the contacts query");
+    if (!readNumber(*margin, "margin", &scene.margin, err)) return false;
+    if (scene.margin < 0) return fail(err, "margin", "must not be negative (contacts up to this gap)");
+    if (scene.margin > kMaxMagnitude) return fail(err, "margin", "must be at most 1e15");
+    scene.hasMargin = true;
+  }
   if (const JsonValue* closed = json.find("closedForms")) {
     if (closed->kind != JsonValue::Kind::Bool)
       return fail(err, "closedForms", std::string("must be true or false, got ") + jsonKindName(closed->kind));
@@ -660,6 +669,7 @@ std::string sceneToJson(const Scene& scene) {
     w.key("point");
     writeVec(w, scene.point);
   }
+  if (scene.hasMargin) w.key("margin").value(scene.margin);
   if (!scene.closedForms) w.key("closedForms").value(false);
   if (scene.hasStep) w.key("step").value(scene.step);
   w.endObject();
@@ -1031,23 +1041,91 @@ static int meshOf(const Scene& scene) {
 }
 
 // A scene whose query reads a mesh: the ray cast on shape A through its
-// OBB tree (mesh_raycast.h), or a clear refusal.
+// OBB tree (mesh_raycast.h); intersect, distance, shapecast and contacts
+// between a mesh and a convex shape (mesh_pair.h); or a clear refusal.
 static bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* json, SceneError* err) {
   const std::string field = "shapes[" + std::to_string(mesh) + "].type";
-  if (scene.query != QueryKind::Raycast) {
-    *err = {kMeshUnsupportedCode, field, meshUnsupportedMessage(queryName(scene.query))};
+  const QueryKind q = scene.query;
+  const bool pairQuery =
+      q == QueryKind::Intersect || q == QueryKind::Distance || q == QueryKind::Shapecast || q == QueryKind::Contacts;
+  if (q != QueryKind::Raycast && !pairQuery) {
+    *err = {kMeshUnsupportedCode, field, meshUnsupportedMessage(queryName(q))};
     return false;
   }
   if (trace) {
-    *err = {kMeshUnsupportedCode, field, "a ray cast on a mesh has no steps to trace yet (run answers it)"};
+    *err = {kMeshUnsupportedCode, field,
+            std::string("query \"") + queryName(q) + "\" on a mesh has no steps to trace yet (run answers it)"};
+    return false;
+  }
+  JsonWriter w;
+  if (q == QueryKind::Raycast) {
+    const Shape& a = scene.shapes[0];
+    const MeshShape& m = *a.meshData;
+    put(w, rayCastMesh(m.mesh, m.tree, a.pose, scene.ray.origin, scene.ray.direction, scene.ray.maxT,
+                       MeshRayMode::Closest));
+    *json = w.str();
+    return true;
+  }
+  if (scene.shapes.size() != 2) {
+    *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
     return false;
   }
   const Shape& a = scene.shapes[0];
-  const MeshShape& m = *a.meshData;
-  const MeshRayHit hit =
-      rayCastMesh(m.mesh, m.tree, a.pose, scene.ray.origin, scene.ray.direction, scene.ray.maxT, MeshRayMode::Closest);
+  const Shape& b = scene.shapes[1];
+  if (!isMeshConvexPair(a, b)) {
+    *err = {kMeshUnsupportedCode, "shapes[1].type",
+            std::string("query \"") + queryName(q) + "\" between two meshes is not available yet"};
+    return false;
+  }
+  switch (q) {
+    case QueryKind::Intersect: put(w, meshPairIntersect(a, b)); break;
+    case QueryKind::Distance: put(w, meshPairDistance(a, b)); break;
+    case QueryKind::Shapecast:
+      put(w, meshPairShapeCast(a, b, scene.motion.translationA, scene.motion.translationB));
+      break;
+    default: {
+      std::vector<MeshContact> contacts(kMaxMeshContacts);
+      const MeshContactsResult r = meshPairContacts(a, b, scene.margin, contacts.data(), kMaxMeshContacts);
+      put(w, ContactsView{contacts.data(), r.count, r.truncated, r.boxTests + r.triangleTests});
+    }
+  }
+  *json = w.str();
+  return true;
+}
+
+// "contacts" between two convex shapes: the one contact within the margin
+// (contact.h; a plane's closed form, plane.h), or none.
+static bool runConvexContacts(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace) {
+    *err = {"unsupported-query", "query",
+            "query \"contacts\" has no trace: step through it as \"penetration\" or \"distance\""};
+    return false;
+  }
+  if (scene.shapes.size() != 2) {
+    *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
+    return false;
+  }
+  const Shape& a = scene.shapes[0];
+  const Shape& b = scene.shapes[1];
+  ContactResult c;
+  if (a.type == ShapeType::Plane || b.type == ShapeType::Plane) {
+    if (planeContact(a, b, scene.margin, &c) != PlaneStatus::Ok) {
+      *err = {"invalid-scene", "shapes[1]",
+              "two planes whose normals are not opposite overlap without bound: they have no contact"};
+      return false;
+    }
+  } else {
+    c = contact(PosedShape(a), PosedShape(b), scene.margin);
+  }
+  MeshContact one;
+  if (c.contact) {
+    one.depth = -c.distance;
+    one.normal = c.normal;
+    one.pointA = c.pointA;
+    one.pointB = c.pointB;
+  }
   JsonWriter w;
-  put(w, hit);
+  put(w, ContactsView{&one, c.contact ? 1 : 0, false, c.iterations});
   *json = w.str();
   return true;
 }
@@ -1074,6 +1152,7 @@ bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err
   if (mesh >= 0) return runMeshScene(scene, mesh, trace, json, err);
   if (scene.query == QueryKind::Contains || scene.query == QueryKind::Project)
     return runPointQuery(scene, trace, json, err);
+  if (scene.query == QueryKind::Contacts) return runConvexContacts(scene, trace, json, err);
   if (scene.shapes.size() >= 1) {
     const int plane = planeOf(scene);
     if (plane >= 0) {

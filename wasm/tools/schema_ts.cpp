@@ -171,6 +171,11 @@ std::string generate() {
   d.interfaceOf(SatResult{});
   d.interfaceOf(RayCastResult{});
   d.interfaceOf(MeshRayHit{});
+  d.interfaceOf(MeshIntersectResult{});
+  d.interfaceOf(MeshDistanceResult{});
+  d.interfaceOf(MeshShapeCastResult{});
+  const MeshContact contact;  // the element the list's type is read from
+  d.interfaceOf(ContactsView{&contact, 1, false, 0});
   d.interfaceOf(ShapeCastResult{});
   d.interfaceOf(ContainsResult{});
   d.interfaceOf(ProjectResult{});

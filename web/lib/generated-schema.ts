@@ -399,6 +399,92 @@ export interface MeshRaycastResult {
   barycentric: Vec3 | null;
 }
 
+/**
+ * A mesh against a convex shape (query "intersect"): whether a triangle touches or overlaps the shape. A
+ * mesh is a surface: a shape wholly inside a closed mesh does not touch it.
+ */
+export interface MeshIntersectResult {
+  /** True also when they only touch. */
+  intersecting: boolean;
+  /** Box tests of the OBB-tree descent plus triangle tests. */
+  iterations: number;
+  /** 'converged' unless a triangle's GJK stopped at its cap or on rounding. */
+  status: GjkStatus;
+  /** A triangle that touches the shape (the first found). */
+  triangle: number | null;
+}
+
+/**
+ * A mesh against a convex shape (query "distance"): the distance to the nearest triangle, by branch and
+ * bound on the mesh's OBB tree.
+ */
+export interface MeshDistanceResult {
+  /** 0 when a triangle touches or overlaps the shape. */
+  distance: number;
+  /** The point of A nearest B. */
+  pointA: Vec3;
+  /** The point of B nearest A. */
+  pointB: Vec3;
+  /** Box tests of the OBB-tree descent plus triangle tests. */
+  iterations: number;
+  /** 'converged' unless a triangle's GJK stopped at its cap or on rounding. */
+  status: GjkStatus;
+  /** The nearest triangle of the mesh. */
+  triangle: number;
+}
+
+/**
+ * A mesh and a convex shape translating over the step (query "shapecast"): the earliest time a triangle
+ * touches the shape.
+ */
+export interface MeshShapecastResult {
+  /** Whether they meet during the step. */
+  hit: boolean;
+  /** Time of impact in [0, 1]; null on a miss. */
+  t: number | null;
+  /** Unit, from A to B at contact; null on a miss or when touching at t = 0. */
+  normal: Vec3 | null;
+  /** The contact point on A, at its position at time t. */
+  pointA: Vec3 | null;
+  /** The contact point on B, at time t. */
+  pointB: Vec3 | null;
+  /** They touch at t = 0. */
+  initiallyOverlapping: boolean;
+  /** Box tests of the OBB-tree descent plus triangle casts. */
+  iterations: number;
+  /** 'converged' unless a triangle's cast stopped at its cap or on rounding. */
+  status: CastStatus;
+  /** The triangle hit first (the smaller index on a tie). */
+  triangle: number | null;
+}
+
+/** One contact of query "contacts". */
+export interface ContactPoint {
+  /** The mesh's triangle this contact is with; null between convex shapes. */
+  triangle: number | null;
+  /** Overlap along normal; negative: the gap, within the scene's margin. */
+  depth: number;
+  /** Unit: move B by depth·normal to separate it from A (from this triangle). */
+  normal: Vec3;
+  /** On A. */
+  pointA: Vec3;
+  /** On B; pointA − pointB = depth·normal. */
+  pointB: Vec3;
+}
+
+/**
+ * Every contact of B with A within the scene's margin (query "contacts"): one per touching or nearby
+ * triangle of a mesh, at most one between convex shapes.
+ */
+export interface ContactsResult {
+  /** In the mesh's tree order. */
+  contacts: ContactPoint[];
+  /** More contacts were found than a query returns (4096): these are the first. */
+  truncated: boolean;
+  /** Box tests plus triangle tests (GJK iterations between convex shapes). */
+  iterations: number;
+}
+
 /** A and B translating over the step (query "shapecast"): time of impact and contact. */
 export interface ShapecastResult {
   /** Whether the shapes meet during the step. */

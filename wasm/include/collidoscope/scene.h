@@ -15,7 +15,7 @@ namespace collidoscope {
 
 enum class SatStatus;  // sat.h
 
-enum class QueryKind { Intersect, Distance, Penetration, ChungWang, Raycast, Shapecast, Hull, Obb, Sat, Contains, Project };
+enum class QueryKind { Intersect, Distance, Penetration, ChungWang, Raycast, Shapecast, Hull, Obb, Sat, Contains, Project, Contacts };
 
 const char* queryName(QueryKind q);
 
@@ -61,6 +61,9 @@ struct Scene {
   // "contains" and "project": the query point ("point": [x, y, z]).
   bool hasPoint = false;
   Vec3 point;
+  // "contacts": report contacts up to this gap ("margin": d ≥ 0, default 0).
+  bool hasMargin = false;
+  double margin = 0;
   // false ("closedForms": false): pairs with a closed form (closed_form.h)
   // are answered by the general algorithms (GJK, EPA), whose steps a trace
   // then shows; the answers agree to 1e-9 of the scale, not bit for bit.

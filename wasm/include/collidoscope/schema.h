@@ -43,6 +43,7 @@
 #include "collidoscope/epa2d.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
+#include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/obb.h"
 #include "collidoscope/point_query.h"
@@ -729,6 +730,95 @@ struct Schema<MeshRayHit> {
     v.field("status", rayCastStatusOf(r.status), "'converged', or 'invalid-input' / 'max-iterations' (no or best hit).");
     v.orNull("triangle", r.hit, r.triangle, "Index of the hit triangle in the mesh's triangles.");
     v.orNull("barycentric", r.hit, resultVec(r.barycentric), "[u, v, w] of the point in the triangle's index order.");
+  }
+};
+
+template <>
+struct Schema<MeshIntersectResult> {
+  static constexpr const char* name = "MeshIntersectResult";
+  static constexpr const char* doc =
+      "A mesh against a convex shape (query \"intersect\"): whether a triangle touches or overlaps the shape. A\n"
+      "mesh is a surface: a shape wholly inside a closed mesh does not touch it.";
+  template <class V>
+  static void fields(V& v, const MeshIntersectResult& r) {
+    v.field("intersecting", r.intersecting, "True also when they only touch.");
+    v.field("iterations", r.boxTests + r.triangleTests, "Box tests of the OBB-tree descent plus triangle tests.");
+    v.field("status", gjkStatusOf(r.status), "'converged' unless a triangle's GJK stopped at its cap or on rounding.");
+    v.orNull("triangle", r.intersecting, r.triangle, "A triangle that touches the shape (the first found).");
+  }
+};
+
+template <>
+struct Schema<MeshDistanceResult> {
+  static constexpr const char* name = "MeshDistanceResult";
+  static constexpr const char* doc =
+      "A mesh against a convex shape (query \"distance\"): the distance to the nearest triangle, by branch and\n"
+      "bound on the mesh's OBB tree.";
+  template <class V>
+  static void fields(V& v, const MeshDistanceResult& r) {
+    v.field("distance", r.distance, "0 when a triangle touches or overlaps the shape.");
+    v.field("pointA", resultVec(r.pointA), "The point of A nearest B.");
+    v.field("pointB", resultVec(r.pointB), "The point of B nearest A.");
+    v.field("iterations", r.boxTests + r.triangleTests, "Box tests of the OBB-tree descent plus triangle tests.");
+    v.field("status", gjkStatusOf(r.status), "'converged' unless a triangle's GJK stopped at its cap or on rounding.");
+    v.field("triangle", r.triangle, "The nearest triangle of the mesh.");
+  }
+};
+
+template <>
+struct Schema<MeshShapeCastResult> {
+  static constexpr const char* name = "MeshShapecastResult";
+  static constexpr const char* doc =
+      "A mesh and a convex shape translating over the step (query \"shapecast\"): the earliest time a triangle\n"
+      "touches the shape.";
+  template <class V>
+  static void fields(V& v, const MeshShapeCastResult& r) {
+    v.field("hit", r.hit, "Whether they meet during the step.");
+    v.orNull("t", r.hit, r.t, "Time of impact in [0, 1]; null on a miss.");
+    v.orNull("normal", r.hit && !r.initiallyOverlapping, resultVec(r.normal),
+             "Unit, from A to B at contact; null on a miss or when touching at t = 0.");
+    v.orNull("pointA", r.hit, resultVec(r.pointA), "The contact point on A, at its position at time t.");
+    v.orNull("pointB", r.hit, resultVec(r.pointB), "The contact point on B, at time t.");
+    v.field("initiallyOverlapping", r.initiallyOverlapping, "They touch at t = 0.");
+    v.field("iterations", r.boxTests + r.triangleTests, "Box tests of the OBB-tree descent plus triangle casts.");
+    v.field("status", castStatusOf(r.status), "'converged' unless a triangle's cast stopped at its cap or on rounding.");
+    v.orNull("triangle", r.hit, r.triangle, "The triangle hit first (the smaller index on a tie).");
+  }
+};
+
+template <>
+struct Schema<MeshContact> {
+  static constexpr const char* name = "ContactPoint";
+  static constexpr const char* doc = "One contact of query \"contacts\".";
+  template <class V>
+  static void fields(V& v, const MeshContact& c) {
+    v.orNull("triangle", c.triangle >= 0, c.triangle, "The mesh's triangle this contact is with; null between convex shapes.");
+    v.field("depth", c.depth, "Overlap along normal; negative: the gap, within the scene's margin.");
+    v.field("normal", resultVec(c.normal), "Unit: move B by depth·normal to separate it from A (from this triangle).");
+    v.field("pointA", resultVec(c.pointA), "On A.");
+    v.field("pointB", resultVec(c.pointB), "On B; pointA − pointB = depth·normal.");
+  }
+};
+
+// The contacts of one "contacts" query: a view of the contacts written.
+struct ContactsView {
+  const MeshContact* contacts = nullptr;
+  int count = 0;
+  bool truncated = false;
+  int iterations = 0;
+};
+
+template <>
+struct Schema<ContactsView> {
+  static constexpr const char* name = "ContactsResult";
+  static constexpr const char* doc =
+      "Every contact of B with A within the scene's margin (query \"contacts\"): one per touching or nearby\n"
+      "triangle of a mesh, at most one between convex shapes.";
+  template <class V>
+  static void fields(V& v, const ContactsView& r) {
+    v.field("contacts", each(r.count, [&r](int i) { return r.contacts[i]; }), "In the mesh's tree order.");
+    v.field("truncated", r.truncated, "More contacts were found than a query returns (4096): these are the first.");
+    v.field("iterations", r.iterations, "Box tests plus triangle tests (GJK iterations between convex shapes).");
   }
 };
 

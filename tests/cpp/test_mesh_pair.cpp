@@ -1,0 +1,386 @@
+// Pair queries with a mesh in the scene format (mesh_pair.h through
+// runScene): intersect, distance, shapecast and contacts between a mesh and
+// a convex shape, in both orders, and "contacts" between convex shapes.
+//
+// What is checked here is the wiring: which side is A, where the points
+// go, which way normals point, how two motions compose. References are
+// independent of mesh_convex.h's tree:
+//   * analytic answers for a sphere over a flat floor (distance = height −
+//     radius, time of impact of a fall, contact depth and normal);
+//   * brute force over every triangle of the posed mesh, each a "triangle"
+//     shape of the library against the convex shape with the convex pair
+//     queries (gjkDistance, gjkShapeCast with BOTH translations, so the
+//     moving-frame composition of mesh_pair.cpp is not reused);
+//   * swapping A and B swaps the points and flips the normals, to rounding.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "collidoscope/api.h"
+#include "collidoscope/contact.h"
+#include "collidoscope/mesh_shape.h"
+#include "collidoscope/gjk.h"
+#include "collidoscope/json.h"
+#include "collidoscope/raycast.h"
+#include "collidoscope/scene.h"
+#include "collidoscope/support.h"
+#include "mesh_gen.h"
+
+namespace collidoscope {
+namespace {
+
+using meshgen::Rng;
+
+std::string vec(const Vec3& v) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "[%.17g,%.17g,%.17g]", v.x, v.y, v.z);
+  return buf;
+}
+std::string quat(const Quat& q) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "[%.17g,%.17g,%.17g,%.17g]", q.x, q.y, q.z, q.w);
+  return buf;
+}
+
+std::string meshJson(const TriangleMesh& m, const Transform& pose) {
+  std::string s = "{\"type\":\"mesh\",\"vertices\":[";
+  for (std::size_t i = 0; i < m.vertices.size(); ++i) s += (i ? "," : "") + vec(m.vertices[i]);
+  s += "],\"triangles\":[";
+  for (std::size_t t = 0; t < m.triangles.size(); ++t) {
+    const auto& tri = m.triangles[t];
+    s += (t ? ",[" : "[") + std::to_string(tri[0]) + "," + std::to_string(tri[1]) + "," + std::to_string(tri[2]) + "]";
+  }
+  return s + "],\"position\":" + vec(pose.position) + ",\"rotation\":" + quat(pose.rotation) + "}";
+}
+
+std::string sphereJson(double r, const Vec3& p) {
+  return "{\"type\":\"sphere\",\"radius\":" + std::to_string(r) + ",\"position\":" + vec(p) + "}";
+}
+
+JsonValue run(const std::string& a, const std::string& b, const std::string& query, const std::string& extra = "") {
+  const std::string text = "{\"version\":1,\"query\":\"" + query + "\",\"shapes\":[" + a + "," + b + "]" + extra + "}";
+  Scene scene;
+  SceneError err;
+  std::string out;
+  EXPECT_TRUE(parseScene(text, &scene, &err)) << err.field << ": " << err.message;
+  EXPECT_TRUE(runScene(scene, false, &out, &err)) << err.field << ": " << err.message;
+  JsonValue v;
+  std::string why;
+  EXPECT_TRUE(parseJson(out, &v, &why)) << why;
+  return v;
+}
+
+SceneError runError(const std::string& text) {
+  Scene scene;
+  SceneError err;
+  std::string out;
+  const bool ok = parseScene(text, &scene, &err) && runScene(scene, false, &out, &err);
+  EXPECT_FALSE(ok) << text.substr(0, 200);
+  return err;
+}
+
+Vec3 v3(const JsonValue& v) { return {v.items[0].number, v.items[1].number, v.items[2].number}; }
+double num(const JsonValue& o, const char* k) { return o.find(k)->number; }
+
+// A floor: the n × n grid of mesh_gen.h, centred and laid in y = 0 (normal +y).
+TriangleMesh floorMesh(int n) {
+  TriangleMesh m = meshgen::grid(n);
+  for (Vec3& p : m.vertices) p = {p.x - n / 2.0, 0.0, n / 2.0 - p.y};  // (x, y, 0) → (x, 0, −y): CCW seen from +y
+  return m;
+}
+
+TEST(MeshPair, SphereOverAFloorAgreesWithTheAnalyticAnswers) {
+  const TriangleMesh floor = floorMesh(8);
+  const std::string f = meshJson(floor, Transform{});
+  for (const double h : {2.0, 0.75, 0.5, 0.3}) {
+    const std::string s = sphereJson(0.5, {0.3, h, -0.2});
+    SCOPED_TRACE(h);
+    // intersect and distance, both orders.
+    EXPECT_EQ(run(f, s, "intersect").find("intersecting")->boolean, h <= 0.5);
+    EXPECT_EQ(run(s, f, "intersect").find("intersecting")->boolean, h <= 0.5);
+    const JsonValue d = run(f, s, "distance");
+    EXPECT_NEAR(num(d, "distance"), std::max(0.0, h - 0.5), 1e-12);
+    if (h > 0.5) {
+      EXPECT_NEAR(v3(*d.find("pointA")).y, 0.0, 1e-12);        // on the floor (A)
+      EXPECT_NEAR(v3(*d.find("pointB")).y, h - 0.5, 1e-12);    // on the sphere (B)
+      const JsonValue e = run(s, f, "distance");
+      EXPECT_NEAR(v3(*e.find("pointA")).y, h - 0.5, 1e-12);    // swapped: A is the sphere
+      EXPECT_NEAR(v3(*e.find("pointB")).y, 0.0, 1e-12);
+    }
+    // contacts within a margin of 0.3: one or more triangles under the
+    // sphere, the deepest at depth r − h along +y (move the sphere, B, up).
+    const JsonValue c = run(f, s, "contacts", ",\"margin\":0.3");
+    const auto& list = c.find("contacts")->items;
+    if (h - 0.5 > 0.3) {
+      EXPECT_TRUE(list.empty());
+      continue;
+    }
+    ASSERT_FALSE(list.empty());
+    double deepest = -INFINITY;
+    Vec3 n;
+    for (const JsonValue& x : list) {
+      EXPECT_TRUE(x.find("triangle")->isNumber());
+      if (num(x, "depth") > deepest) deepest = num(x, "depth"), n = v3(*x.find("normal"));
+    }
+    EXPECT_NEAR(deepest, 0.5 - h, 1e-12);
+    EXPECT_NEAR(n.y, 1.0, 1e-12);
+    // Swapped: the normal moves B (now the floor) away from A: down.
+    const JsonValue c2 = run(s, f, "contacts", ",\"margin\":0.3");
+    ASSERT_EQ(c2.find("contacts")->items.size(), list.size());
+    double deepest2 = -INFINITY;
+    Vec3 n2;
+    for (const JsonValue& x : c2.find("contacts")->items)
+      if (num(x, "depth") > deepest2) deepest2 = num(x, "depth"), n2 = v3(*x.find("normal"));
+    EXPECT_NEAR(deepest2, 0.5 - h, 1e-12);
+    EXPECT_NEAR(n2.y, -1.0, 1e-12);
+  }
+}
+
+TEST(MeshPair, FallingSphereHitsTheMovingFloorAtTheAnalyticTime) {
+  // The sphere falls by 3, the floor rises by 1: they meet when the gap of
+  // 1.5 has closed at speed 4 per step, t = 0.375, at height 1 − ... of the
+  // floor: floor at y = 0.375, sphere bottom there too.
+  const TriangleMesh floor = floorMesh(6);
+  const std::string f = meshJson(floor, Transform{});
+  const std::string s = sphereJson(0.5, {0.1, 2.0, 0.2});
+  const std::string motionFloorA = ",\"motion\":{\"translationA\":[0,1,0],\"translationB\":[0,-3,0]}";
+  const JsonValue r = run(f, s, "shapecast", motionFloorA);
+  ASSERT_TRUE(r.find("hit")->boolean);
+  EXPECT_NEAR(num(r, "t"), 0.375, 1e-9);
+  EXPECT_NEAR(v3(*r.find("pointA")).y, 0.375, 1e-9);  // on the floor, moved with it
+  EXPECT_NEAR(v3(*r.find("pointB")).y, 0.375, 1e-9);
+  EXPECT_NEAR(v3(*r.find("normal")).y, 1.0, 1e-9);    // from A (floor) to B (sphere)
+  EXPECT_TRUE(r.find("triangle")->isNumber());
+  const std::string motionFloorB = ",\"motion\":{\"translationA\":[0,-3,0],\"translationB\":[0,1,0]}";
+  const JsonValue q = run(s, f, "shapecast", motionFloorB);
+  ASSERT_TRUE(q.find("hit")->boolean);
+  EXPECT_NEAR(num(q, "t"), 0.375, 1e-9);
+  EXPECT_NEAR(v3(*q.find("pointB")).y, 0.375, 1e-9);
+  EXPECT_NEAR(v3(*q.find("normal")).y, -1.0, 1e-9);   // from A (sphere) down to B (floor)
+  // Too short a step misses.
+  const JsonValue miss = run(f, s, "shapecast", ",\"motion\":{\"translationA\":[0,0.5,0],\"translationB\":[0,-0.5,0]}");
+  EXPECT_FALSE(miss.find("hit")->boolean);
+  EXPECT_TRUE(miss.find("t")->kind == JsonValue::Kind::Null);
+}
+
+// Brute force over the posed mesh's triangles as "triangle" shapes.
+struct BruteCast {
+  bool hit = false;
+  double t = INFINITY;
+};
+
+TEST(MeshPair, RandomPairsMatchBruteForceInBothOrders) {
+  Rng rng(31);
+  const TriangleMesh meshes[] = {meshgen::icosphere(1), meshgen::torus(10, 6, 1.0, 0.3), meshgen::randomSoup(rng, 40, 1.0, 0.4)};
+  int checked = 0, casts = 0;
+  for (const TriangleMesh& m : meshes) {
+    for (int n = 0; n < 40; ++n) {
+      Transform pose;
+      pose.position = rng.inCube(1);
+      pose.rotation = rng.rotation();
+      Shape other = (n % 2 == 0) ? Shape::capsule(0.2, 0.3) : Shape::box({0.3, 0.2, 0.25});
+      other.pose.position = rng.inCube(2.2);
+      other.pose.rotation = rng.rotation();
+      const std::string otherJson =
+          other.type == ShapeType::Capsule
+              ? "{\"type\":\"capsule\",\"radius\":0.2,\"halfHeight\":0.3,\"position\":" + vec(other.pose.position) +
+                    ",\"rotation\":" + quat(other.pose.rotation) + "}"
+              : "{\"type\":\"box\",\"halfExtents\":[0.3,0.2,0.25],\"position\":" + vec(other.pose.position) +
+                    ",\"rotation\":" + quat(other.pose.rotation) + "}";
+      const std::string mj = meshJson(m, pose);
+      // Brute-force distance and cast over every triangle.
+      const Vec3 ta = rng.inCube(1.5), tb = rng.inCube(1.5);
+      double best = INFINITY;
+      BruteCast cast;
+      for (const auto& tri : m.triangles) {
+        const Shape t = Shape::triangle(pose.apply(m.vertices[tri[0]]), pose.apply(m.vertices[tri[1]]),
+                                        pose.apply(m.vertices[tri[2]]));
+        best = std::min(best, gjkDistance(PosedShape(t), PosedShape(other)).distance);
+        const ShapeCastResult c = gjkShapeCast(PosedShape(t), PosedShape(other), ta, tb);
+        if (c.hit && c.t < cast.t) cast = {true, c.t};
+      }
+      const double tol = 1e-9 * 3;
+      const JsonValue d = run(mj, otherJson, "distance");
+      EXPECT_NEAR(num(d, "distance"), best, tol) << n;
+      const JsonValue e = run(otherJson, mj, "distance");
+      EXPECT_NEAR(num(e, "distance"), best, tol) << n;
+      if (best > tol) {
+        // pointA on A: the swapped run's pointA is the forward run's pointB.
+        EXPECT_LE(maxAbs(v3(*d.find("pointB")) - v3(*e.find("pointA"))), 1e-7) << n;
+        EXPECT_NEAR(length(v3(*d.find("pointA")) - v3(*d.find("pointB"))), best, tol) << n;
+      }
+      if (std::fabs(best) > 1e-6) {
+        EXPECT_EQ(run(mj, otherJson, "intersect").find("intersecting")->boolean, best == 0) << n;
+      }
+      const std::string motion = ",\"motion\":{\"translationA\":" + vec(ta) + ",\"translationB\":" + vec(tb) + "}";
+      const JsonValue c = run(mj, otherJson, "shapecast", motion);
+      EXPECT_EQ(c.find("hit")->boolean, cast.hit) << n;
+      if (cast.hit && c.find("hit")->boolean) {
+        EXPECT_NEAR(num(c, "t"), cast.t, 1e-7) << n;
+        ++casts;
+        // Swapped order, swapped motions: the same time.
+        const std::string swapped = ",\"motion\":{\"translationA\":" + vec(tb) + ",\"translationB\":" + vec(ta) + "}";
+        const JsonValue c2 = run(otherJson, mj, "shapecast", swapped);
+        ASSERT_TRUE(c2.find("hit")->boolean) << n;
+        EXPECT_NEAR(num(c2, "t"), num(c, "t"), 1e-12) << n;
+        EXPECT_LE(maxAbs(v3(*c2.find("pointA")) - v3(*c.find("pointB"))), 1e-9) << n;
+        if (c.find("normal")->kind != JsonValue::Kind::Null)
+          EXPECT_LE(maxAbs(v3(*c2.find("normal")) + v3(*c.find("normal"))), 1e-12) << n;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 120);
+  EXPECT_GT(casts, 10);
+}
+
+TEST(MeshPair, ConvexContactsAreTheContactQuery) {
+  Rng rng(5);
+  for (int n = 0; n < 50; ++n) {
+    Shape a = Shape::box({0.5, 0.3, 0.4}), b = Shape::capsule(0.25, 0.4);
+    a.pose.position = rng.inCube(0.3);
+    a.pose.rotation = rng.rotation();
+    b.pose.position = rng.inCube(1.0);
+    b.pose.rotation = rng.rotation();
+    const std::string aj = "{\"type\":\"box\",\"halfExtents\":[0.5,0.3,0.4],\"position\":" + vec(a.pose.position) +
+                           ",\"rotation\":" + quat(a.pose.rotation) + "}";
+    const std::string bj = "{\"type\":\"capsule\",\"radius\":0.25,\"halfHeight\":0.4,\"position\":" +
+                           vec(b.pose.position) + ",\"rotation\":" + quat(b.pose.rotation) + "}";
+    const ContactResult ref = contact(PosedShape(a), PosedShape(b), 0.2);
+    const JsonValue c = run(aj, bj, "contacts", ",\"margin\":0.2");
+    const auto& list = c.find("contacts")->items;
+    ASSERT_EQ(list.size(), ref.contact ? 1u : 0u) << n;
+    if (!ref.contact) continue;
+    EXPECT_TRUE(list[0].find("triangle")->kind == JsonValue::Kind::Null);
+    EXPECT_EQ(num(list[0], "depth"), -ref.distance);
+    EXPECT_EQ(v3(*list[0].find("normal")).x, ref.normal.x);
+    EXPECT_EQ(v3(*list[0].find("pointB")).z, ref.pointB.z);
+  }
+}
+
+TEST(MeshPair, ContactsMarginIsCheckedAndWrittenBack) {
+  const std::string shapes = "\"shapes\":[{\"type\":\"sphere\",\"radius\":1},{\"type\":\"point\"}]";
+  EXPECT_EQ(runError("{\"version\":1,\"query\":\"contacts\"," + shapes + ",\"margin\":-1}").field, "margin");
+  EXPECT_EQ(runError("{\"version\":1,\"query\":\"contacts\"," + shapes + ",\"margin\":\"x\"}").field, "margin");
+  EXPECT_EQ(runError("{\"version\":1,\"query\":\"distance\"," + shapes + ",\"margin\":0.1}").field, "margin");
+  Scene scene;
+  SceneError err;
+  ASSERT_TRUE(parseScene("{\"version\":1,\"query\":\"contacts\"," + shapes + ",\"margin\":0.25}", &scene, &err));
+  const std::string back = sceneToJson(scene);
+  EXPECT_NE(back.find("\"margin\":0.25"), std::string::npos) << back;
+  Scene again;
+  ASSERT_TRUE(parseScene(back, &again, &err)) << err.message;
+  EXPECT_EQ(again.margin, 0.25);
+  // Without a margin, contacts are overlaps and touches only.
+  ASSERT_TRUE(parseScene("{\"version\":1,\"query\":\"contacts\"," + shapes + "}", &scene, &err));
+  EXPECT_EQ(sceneToJson(scene).find("margin"), std::string::npos);
+}
+
+TEST(MeshPair, TwoMeshesAndTracesAreClearRefusals) {
+  const TriangleMesh floor = floorMesh(2);
+  const std::string f = meshJson(floor, Transform{});
+  for (const char* q : {"distance", "shapecast", "contacts"}) {
+    const std::string extra = std::string(q) == "shapecast" ? ",\"motion\":{\"translationA\":[0,0,0],\"translationB\":[0,1,0]}" : "";
+    const SceneError e = runError("{\"version\":1,\"query\":\"" + std::string(q) + "\",\"shapes\":[" + f + "," + f + "]" + extra + "}");
+    EXPECT_EQ(e.code, "unsupported-query") << q;
+    EXPECT_NE(e.message.find("two meshes"), std::string::npos) << e.message;
+  }
+  Scene scene;
+  SceneError err;
+  std::string out;
+  ASSERT_TRUE(parseScene("{\"version\":1,\"query\":\"distance\",\"shapes\":[" + f + "," + sphereJson(0.5, {0, 2, 0}) + "]}",
+                         &scene, &err));
+  EXPECT_FALSE(runScene(scene, true, &out, &err));
+  EXPECT_EQ(err.code, "unsupported-query");
+  EXPECT_NE(err.message.find("no steps to trace"), std::string::npos) << err.message;
+}
+
+TEST(MeshPairApi, SingleAndBatchEqualTheSceneBitForBit) {
+  Rng rng(77);
+  const TriangleMesh m = meshgen::torus(12, 6, 1.0, 0.35);
+  Shape mesh;
+  ShapeError se;
+  ASSERT_TRUE(makeMeshShape(m, &mesh, &se));
+  api::Registry reg;
+  SceneError err;
+  const int hm = reg.add(mesh, &err);
+  const int hc = reg.add(Shape::capsule(0.2, 0.3), &err);
+  ASSERT_GT(hm, 0);
+  ASSERT_GT(hc, 0);
+  int hits = 0;
+  for (const api::Kind kind : {api::Kind::Intersect, api::Kind::Distance, api::Kind::Shapecast}) {
+    const int k = static_cast<int>(kind);
+    const int stride = api::kResultStride[k];
+    const int n = 40;
+    std::vector<double> poses, extras, batchOut(static_cast<std::size_t>(stride * n));
+    std::vector<std::uint32_t> pairs;
+    std::vector<double> singles;
+    for (int i = 0; i < n; ++i) {
+      const Transform pm{rng.inCube(0.5), rng.rotation()};
+      const Transform pc{rng.inCube(1.6), rng.rotation()};
+      const bool meshFirst = i % 2 == 0;
+      const Transform& pa = meshFirst ? pm : pc;
+      const Transform& pb = meshFirst ? pc : pm;
+      const Vec3 ta = rng.inCube(1), tb = rng.inCube(1);
+      double in[api::kInputSize] = {pa.position.x, pa.position.y, pa.position.z, pa.rotation.x, pa.rotation.y,
+                                    pa.rotation.z, pa.rotation.w, pb.position.x, pb.position.y, pb.position.z,
+                                    pb.rotation.x, pb.rotation.y, pb.rotation.z, pb.rotation.w,
+                                    ta.x, ta.y, ta.z, tb.x, tb.y, tb.z, 0};
+      double out[api::kMaxResultStride];
+      const int ha = meshFirst ? hm : hc, hb = meshFirst ? hc : hm;
+      ASSERT_TRUE(reg.query(kind, ha, hb, in, nullptr, out, &err)) << err.message;
+      singles.insert(singles.end(), out, out + stride);
+      poses.insert(poses.end(), in, in + 14);
+      extras.insert(extras.end(), in + 14, in + 14 + api::kExtraSize);  // 7 per query (the last unused here)
+      pairs.push_back(static_cast<std::uint32_t>(2 * i + (meshFirst ? 0 : 1)));
+      pairs.push_back(static_cast<std::uint32_t>(2 * i + (meshFirst ? 1 : 0)));
+      // The scene route.
+      const std::string capsule = "{\"type\":\"capsule\",\"radius\":0.2,\"halfHeight\":0.3,\"position\":" +
+                                  vec(pc.position) + ",\"rotation\":" + quat(pc.rotation) + "}";
+      const std::string mj = meshJson(m, pm);
+      const std::string extra = kind == api::Kind::Shapecast
+                                    ? ",\"motion\":{\"translationA\":" + vec(ta) + ",\"translationB\":" + vec(tb) + "}"
+                                    : "";
+      const char* q = kind == api::Kind::Intersect ? "intersect" : kind == api::Kind::Distance ? "distance" : "shapecast";
+      const JsonValue r = meshFirst ? run(mj, capsule, q, extra) : run(capsule, mj, q, extra);
+      if (kind == api::Kind::Intersect) {
+        EXPECT_EQ(out[api::offsetOf(k, "intersecting")], r.find("intersecting")->boolean ? 1.0 : 0.0);
+        EXPECT_EQ(out[api::offsetOf(k, "iterations")], num(r, "iterations"));
+      } else if (kind == api::Kind::Distance) {
+        EXPECT_EQ(out[api::offsetOf(k, "distance")], num(r, "distance"));
+        for (int j = 0; j < 3; ++j) EXPECT_EQ(out[api::offsetOf(k, "pointA") + j], r.find("pointA")->items[j].number);
+        for (int j = 0; j < 3; ++j) EXPECT_EQ(out[api::offsetOf(k, "pointB") + j], r.find("pointB")->items[j].number);
+      } else {
+        const bool hit = r.find("hit")->boolean;
+        EXPECT_EQ(out[api::offsetOf(k, "hit")], hit ? 1.0 : 0.0);
+        if (hit) {
+          ++hits;
+          EXPECT_EQ(out[api::offsetOf(k, "t")], num(r, "t"));
+          for (int j = 0; j < 3; ++j) EXPECT_EQ(out[api::offsetOf(k, "pointB") + j], r.find("pointB")->items[j].number);
+        }
+      }
+    }
+    // batch(): shapes [mesh, capsule] per query in the order of the pair.
+    std::vector<int> handles;
+    for (int i = 0; i < n; ++i) {
+      handles.push_back(i % 2 == 0 ? hm : hc);
+      handles.push_back(i % 2 == 0 ? hc : hm);
+    }
+    std::vector<std::uint32_t> seq;
+    for (int i = 0; i < 2 * n; ++i) seq.push_back(static_cast<std::uint32_t>(i));
+    ASSERT_TRUE(reg.batch(kind, handles.data(), 2 * n, poses.data(), seq.data(), n,
+                          kind == api::Kind::Shapecast ? extras.data() : nullptr, nullptr, batchOut.data(), &err))
+        << err.message;
+    for (int j = 0; j < stride * n; ++j) {
+      const double a = singles[static_cast<std::size_t>(j)], b = batchOut[static_cast<std::size_t>(j)];
+      EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << api::kindName(kind) << " at " << j << ": " << a << " vs " << b;
+    }
+  }
+  EXPECT_GT(hits, 3);
+}
+
+}  // namespace
+}  // namespace collidoscope

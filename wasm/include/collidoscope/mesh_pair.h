@@ -1,0 +1,58 @@
+// collidoscope — pair queries with a mesh shape (mesh_shape.h) in the
+// library's pair conventions, whichever of A and B is the mesh: the scene
+// runner and the object API both answer through here, so a scene and the
+// API give the same bits.
+//
+// mesh_convex.h answers with the mesh first and the convex shape moving;
+// these wrappers turn that into the answers the scene format defines for
+// (A, B):
+//   distance   pointA on A, pointB on B;
+//   shapecast  both shapes move (translationA, translationB); the mesh
+//              query runs in the frame moving with the mesh, where the
+//              convex shape moves by the difference, and the points are
+//              moved back by t times the mesh's translation; the normal
+//              points from A to B;
+//   contacts   normal = the direction to move B to separate it from A (the
+//              penetration convention), pointA on A, pointB on B.
+// When B is the mesh, points swap and normals flip.
+#pragma once
+
+#include "collidoscope/mesh_convex.h"
+#include "collidoscope/mesh_shape.h"
+#include "collidoscope/raycast.h"
+#include "collidoscope/shapes.h"
+#include "collidoscope/trace.h"
+
+namespace collidoscope {
+
+// True when the pair (a, b) has a mesh on one side and a shape that is not
+// a mesh on the other.
+inline bool isMeshConvexPair(const Shape& a, const Shape& b) {
+  return (a.type == ShapeType::Mesh) != (b.type == ShapeType::Mesh);
+}
+
+// The mesh query's status in GJK's vocabulary (the intersect and distance
+// results' status): a leaf that stopped inexact is a best estimate, as
+// Degenerate is.
+GjkStatus gjkStatusOf(MeshQueryStatus s);
+// ... and in the casts' vocabulary (shapecast).
+RayCastStatus castStatusOf(MeshQueryStatus s);
+
+// Shapes as posed (Shape::pose). A mesh pair query with invalid input (a
+// non-finite pose reaching here, a negative margin) answers with status
+// InvalidInput; callers check poses and margins first.
+MeshIntersectResult meshPairIntersect(const Shape& a, const Shape& b, const MeshConvexSettings& settings = {});
+MeshDistanceResult meshPairDistance(const Shape& a, const Shape& b, const MeshConvexSettings& settings = {});
+MeshShapeCastResult meshPairShapeCast(const Shape& a, const Shape& b, const Vec3& translationA,
+                                      const Vec3& translationB, const MeshConvexSettings& settings = {});
+// Contacts into out[0 .. capacity), in (A, B) orientation.
+MeshContactsResult meshPairContacts(const Shape& a, const Shape& b, double margin, MeshContact* out, int capacity,
+                                    const MeshConvexSettings& settings = {});
+
+// Most contacts a scene's or a single call's "contacts" query returns; a
+// query that finds more reports the first ones in tree order and says it
+// was truncated. A capsule on a floor touches a handful of triangles; a
+// shape lying in a dense mesh may touch thousands.
+constexpr int kMaxMeshContacts = 4096;
+
+}  // namespace collidoscope

@@ -1,0 +1,92 @@
+// collidoscope — pair queries with a mesh shape (see mesh_pair.h).
+#include "collidoscope/mesh_pair.h"
+
+#include <utility>
+
+namespace collidoscope {
+
+GjkStatus gjkStatusOf(MeshQueryStatus s) {
+  switch (s) {
+    case MeshQueryStatus::Converged: return GjkStatus::Converged;
+    case MeshQueryStatus::MaxIterations: return GjkStatus::MaxIterations;
+    case MeshQueryStatus::LeafInexact:
+    case MeshQueryStatus::InvalidInput: break;
+  }
+  return GjkStatus::Degenerate;
+}
+
+RayCastStatus castStatusOf(MeshQueryStatus s) {
+  switch (s) {
+    case MeshQueryStatus::Converged: return RayCastStatus::Converged;
+    case MeshQueryStatus::MaxIterations: return RayCastStatus::MaxIterations;
+    case MeshQueryStatus::LeafInexact: return RayCastStatus::Degenerate;
+    case MeshQueryStatus::InvalidInput: break;
+  }
+  return RayCastStatus::InvalidInput;
+}
+
+namespace {
+
+// (mesh, other) of a mesh–convex pair, and whether the mesh is B.
+struct Sides {
+  const Shape* mesh;
+  const Shape* other;
+  bool meshIsB;
+};
+
+Sides sidesOf(const Shape& a, const Shape& b) {
+  if (a.type == ShapeType::Mesh) return {&a, &b, false};
+  return {&b, &a, true};
+}
+
+}  // namespace
+
+MeshIntersectResult meshPairIntersect(const Shape& a, const Shape& b, const MeshConvexSettings& settings) {
+  const Sides s = sidesOf(a, b);
+  const MeshShape& m = *s.mesh->meshData;
+  return meshConvexIntersect(m.mesh, m.tree, s.mesh->pose, *s.other, settings);
+}
+
+MeshDistanceResult meshPairDistance(const Shape& a, const Shape& b, const MeshConvexSettings& settings) {
+  const Sides s = sidesOf(a, b);
+  const MeshShape& m = *s.mesh->meshData;
+  MeshDistanceResult r = meshConvexDistance(m.mesh, m.tree, s.mesh->pose, *s.other, settings);
+  if (s.meshIsB) std::swap(r.pointA, r.pointB);
+  return r;
+}
+
+MeshShapeCastResult meshPairShapeCast(const Shape& a, const Shape& b, const Vec3& translationA,
+                                      const Vec3& translationB, const MeshConvexSettings& settings) {
+  const Sides s = sidesOf(a, b);
+  const MeshShape& m = *s.mesh->meshData;
+  const Vec3 meshMotion = s.meshIsB ? translationB : translationA;
+  const Vec3 otherMotion = s.meshIsB ? translationA : translationB;
+  MeshShapeCastResult r = meshConvexShapeCast(m.mesh, m.tree, s.mesh->pose, *s.other, otherMotion - meshMotion, settings);
+  if (r.hit) {
+    // Back from the frame moving with the mesh: both points moved with it.
+    const Vec3 shift = meshMotion * r.t;
+    r.pointA = r.pointA + shift;
+    r.pointB = r.pointB + shift;
+  }
+  if (s.meshIsB) {
+    std::swap(r.pointA, r.pointB);
+    r.normal = -r.normal;
+  }
+  return r;
+}
+
+MeshContactsResult meshPairContacts(const Shape& a, const Shape& b, double margin, MeshContact* out, int capacity,
+                                    const MeshConvexSettings& settings) {
+  const Sides s = sidesOf(a, b);
+  const MeshShape& m = *s.mesh->meshData;
+  MeshContactsResult r = meshConvexContacts(m.mesh, m.tree, s.mesh->pose, *s.other, margin, out, capacity, settings);
+  if (s.meshIsB) {
+    for (int i = 0; i < r.count; ++i) {
+      std::swap(out[i].pointA, out[i].pointB);
+      out[i].normal = -out[i].normal;
+    }
+  }
+  return r;
+}
+
+}  // namespace collidoscope
