@@ -382,5 +382,80 @@ TEST(MeshPairApi, SingleAndBatchEqualTheSceneBitForBit) {
   EXPECT_GT(hits, 3);
 }
 
+TEST(MeshPairApi, ContactsEqualTheSceneBitForBit) {
+  Rng rng(78);
+  const TriangleMesh m = floorMesh(6);
+  Shape mesh;
+  ShapeError se;
+  ASSERT_TRUE(makeMeshShape(m, &mesh, &se));
+  api::Registry reg;
+  SceneError err;
+  const int hm = reg.add(mesh, &err);
+  const int hc = reg.add(Shape::capsule(0.3, 0.5), &err);
+  const int hb = reg.add(Shape::box({0.4, 0.4, 0.4}), &err);
+  int total = 0;
+  for (int i = 0; i < 30; ++i) {
+    const Transform pm{rng.inCube(0.1), rng.rotation()};
+    const Transform pc{rng.inCube(0.6), rng.rotation()};
+    const bool meshFirst = i % 2 == 0;
+    const Transform& pa = meshFirst ? pm : pc;
+    const Transform& pb = meshFirst ? pc : pm;
+    double in[api::kInputSize] = {pa.position.x, pa.position.y, pa.position.z, pa.rotation.x, pa.rotation.y,
+                                  pa.rotation.z, pa.rotation.w, pb.position.x, pb.position.y, pb.position.z,
+                                  pb.rotation.x, pb.rotation.y, pb.rotation.z, pb.rotation.w, 0.1};
+    std::vector<double> out(api::kContactsHeader + api::kContactSize * 64);
+    ASSERT_TRUE(reg.contacts(meshFirst ? hm : hc, meshFirst ? hc : hm, in, out.data(), 64, &err)) << err.message;
+    const std::string capsule = "{\"type\":\"capsule\",\"radius\":0.3,\"halfHeight\":0.5,\"position\":" +
+                                vec(pc.position) + ",\"rotation\":" + quat(pc.rotation) + "}";
+    const std::string mj = meshJson(m, pm);
+    const JsonValue r = meshFirst ? run(mj, capsule, "contacts", ",\"margin\":0.1") : run(capsule, mj, "contacts", ",\"margin\":0.1");
+    const auto& list = r.find("contacts")->items;
+    ASSERT_EQ(out[0], static_cast<double>(list.size())) << i;
+    EXPECT_EQ(out[1], 0.0);
+    for (std::size_t c = 0; c < list.size(); ++c) {
+      const double* o = out.data() + api::kContactsHeader + api::kContactSize * c;
+      EXPECT_EQ(o[0], num(list[c], "triangle"));
+      EXPECT_EQ(o[1], num(list[c], "depth"));
+      for (int j = 0; j < 3; ++j) {
+        EXPECT_EQ(o[2 + j], list[c].find("normal")->items[j].number);
+        EXPECT_EQ(o[5 + j], list[c].find("pointA")->items[j].number);
+        EXPECT_EQ(o[8 + j], list[c].find("pointB")->items[j].number);
+      }
+    }
+    total += static_cast<int>(list.size());
+    // Too small a buffer: the first contacts, flagged truncated.
+    if (list.size() > 1) {
+      ASSERT_TRUE(reg.contacts(meshFirst ? hm : hc, meshFirst ? hc : hm, in, out.data(), 1, &err));
+      EXPECT_EQ(out[0], 1.0);
+      EXPECT_EQ(out[1], 1.0);
+      EXPECT_EQ(out[api::kContactsHeader + 1], num(list[0], "depth"));
+    }
+    // Two convex shapes: the contact query's one contact.
+    double c1[api::kMaxResultStride];
+    ASSERT_TRUE(reg.query(api::Kind::Contact, hb, hc, in, nullptr, c1, &err)) << err.message;
+    ASSERT_TRUE(reg.contacts(hb, hc, in, out.data(), 64, &err)) << err.message;
+    constexpr int k = static_cast<int>(api::Kind::Contact);
+    EXPECT_EQ(out[0], c1[api::offsetOf(k, "contact")]);
+    if (out[0] == 1) {
+      EXPECT_EQ(out[api::kContactsHeader], -1.0);
+      EXPECT_EQ(out[api::kContactsHeader + 1], -c1[api::offsetOf(k, "distance")]);
+      EXPECT_EQ(out[api::kContactsHeader + 8], c1[api::offsetOf(k, "pointB")]);
+    }
+  }
+  EXPECT_GT(total, 20);
+  // Bad input names the argument.
+  double in[api::kInputSize] = {0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, -1};
+  std::vector<double> out(api::kContactsHeader);
+  EXPECT_FALSE(reg.contacts(hm, hc, in, out.data(), 0, &err));
+  EXPECT_EQ(err.field, "margin");
+  in[14] = 0;
+  EXPECT_FALSE(reg.contacts(hm, hm, in, out.data(), 0, &err));
+  EXPECT_EQ(err.code, "unsupported-query");
+  EXPECT_FALSE(reg.contacts(hm, hc, in, out.data(), api::kMaxResultStride + kMaxMeshContacts, &err));
+  EXPECT_EQ(err.field, "capacity");
+  EXPECT_FALSE(reg.contacts(hm, 999, in, out.data(), 0, &err));
+  EXPECT_EQ(err.field, "b");
+}
+
 }  // namespace
 }  // namespace collidoscope

@@ -337,6 +337,13 @@ EMSCRIPTEN_KEEPALIVE int cds_batch(int kind, const int* handles, int nShapes, co
              : 0;
 }
 
+// Every contact of b with a within the margin in[14] (Registry::contacts):
+// out gets the count written, truncated, iterations, then 11 doubles per
+// contact, at most `capacity`.
+EMSCRIPTEN_KEEPALIVE int cds_contacts(int a, int b, const double* in, double* out, int capacity) {
+  return registry().contacts(a, b, in, out, capacity, &lastError()) ? 1 : 0;
+}
+
 // The last mesh ray cast's triangle (NaN on a miss) and barycentric
 // coordinates (NaN on a miss) into out[0..3].
 EMSCRIPTEN_KEEPALIVE void cds_last_mesh_hit(double* out) {

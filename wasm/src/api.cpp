@@ -743,6 +743,59 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
   return run(kind, *a, poseA, b, poseB, in + 2 * kPoseSize, kind == Kind::Intersect ? cache : nullptr, out, err);
 }
 
+bool Registry::contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err) {
+  if (capacity < 0 || capacity > kMaxMeshContacts)
+    return fail(err, "invalid-argument", "capacity", "must be from 0 to " + std::to_string(kMaxMeshContacts));
+  Entry* a = entry(handleA, "a", -1, err);
+  if (a == nullptr) return false;
+  Entry* b = entry(handleB, "b", -1, err);
+  if (b == nullptr) return false;
+  if (!checkPose(in, "poseA", -1, err) || !checkPose(in + kPoseSize, "poseB", -1, err)) return false;
+  if (!checkExtra(Kind::Contact, in + 2 * kPoseSize, Field{"margin"}, err)) return false;
+  const double margin = in[2 * kPoseSize];
+  if (a->shape.type != ShapeType::Mesh && b->shape.type != ShapeType::Mesh) {
+    // Two convex shapes: the contact query's answer, as its list of one.
+    double c[kMaxResultStride];
+    if (!answer(Kind::Contact, handleA, handleB, in, nullptr, c, err)) return false;
+    constexpr int k = static_cast<int>(Kind::Contact);
+    const bool touching = c[AT(k, "contact")] != 0;
+    out[0] = touching && capacity > 0 ? 1 : 0;
+    out[1] = touching && capacity == 0 ? 1 : 0;
+    out[2] = c[AT(k, "iterations")];
+    if (out[0] != 0) {
+      double* o = out + kContactsHeader;
+      o[0] = -1;
+      o[1] = -c[AT(k, "distance")];
+      for (int j = 0; j < 3; ++j) {
+        o[2 + j] = c[AT(k, "normal") + j];
+        o[5 + j] = c[AT(k, "pointA") + j];
+        o[8 + j] = c[AT(k, "pointB") + j];
+      }
+    }
+    return true;
+  }
+  if (a->shape.type == ShapeType::Mesh && b->shape.type == ShapeType::Mesh)
+    return fail(err, kMeshUnsupportedCode, "b.type", "contacts between two meshes are not available yet");
+  if (contacts_.empty()) contacts_.resize(kMaxMeshContacts);
+  // One side is a mesh and the other not, so a and b are distinct entries.
+  a->shape.pose = checkedPose(in);
+  b->shape.pose = checkedPose(in + kPoseSize);
+  const MeshContactsResult r = meshPairContacts(a->shape, b->shape, margin, contacts_.data(), capacity);
+  out[0] = r.count;
+  out[1] = r.truncated ? 1 : 0;
+  out[2] = r.boxTests + r.triangleTests;
+  for (int i = 0; i < r.count; ++i) {
+    const MeshContact& m = contacts_[static_cast<std::size_t>(i)];
+    double* o = out + kContactsHeader + kContactSize * i;
+    o[0] = m.triangle;
+    o[1] = m.depth;
+    put(o + 2, m.normal);
+    put(o + 5, m.pointA);
+    put(o + 8, m.pointB);
+  }
+  return true;
+}
+
 bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err) {
   if (kind == Kind::Contact)
     return fail(err, "invalid-argument", "query",

@@ -37,6 +37,7 @@
 #include "collidoscope/closed_form.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
+#include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/scene.h"
@@ -56,6 +57,9 @@ constexpr bool isSingleShape(Kind k) { return k == Kind::Raycast || k == Kind::C
 constexpr int kPoseSize = 7;
 constexpr int kExtraSize = 7;
 constexpr int kInputSize = 2 * kPoseSize + kExtraSize;
+// Registry::contacts(): the header (count, truncated, iterations) and one contact's doubles.
+constexpr int kContactsHeader = 3;
+constexpr int kContactSize = 11;
 // Intersect's warm-start cache per pair: [dx, dy, dz, valid].
 constexpr int kCacheSize = 4;
 // Doubles per result, by Kind (batch_layout.h).
@@ -121,6 +125,16 @@ class Registry {
   // doubles or null (intersect only). out: kResultStride[kind] doubles.
   bool query(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err);
 
+  // Every contact of B with A within a margin (the scene format's
+  // "contacts"): one per triangle of a mesh within the margin, at most one
+  // between convex shapes (the contact query's, bit for bit). in: as for
+  // Kind::Contact (poses, the margin in the extra's first number). out:
+  // kContactsHeader doubles (count written, truncated 0/1, iterations) then
+  // kContactSize per contact (triangle or −1, depth, normal, pointA,
+  // pointB), at most `capacity` (≤ kMaxMeshContacts) of them. The first call
+  // reserves the registry's contact buffer; later calls allocate nothing.
+  bool contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err);
+
   // The same query with a recording trace, as the scene format's trace JSON.
   // Contact has no scene form (yet): trace() and scene() refuse it.
   bool trace(Kind kind, int handleA, int handleB, const double* in, std::string* json, SceneError* err);
@@ -178,6 +192,7 @@ class Registry {
   DistanceResult distance_;
   GjkSettings gjk_;
   MeshRayHit meshHit_;
+  std::vector<MeshContact> contacts_;  // contacts(): kMaxMeshContacts, reserved on first use
   EpaSettings epa_;
   RayCastSettings cast_;
 };
