@@ -107,33 +107,53 @@ double boxGap(const Obb& a, const Obb& b) {
   return std::fmax(gap, 0.0);
 }
 
-// The swept slab test: the box b moving by m over t ∈ [0, 1] against the
-// node box a. In a's frame the moving box's centre is c + t·m (c = T) and
-// the box fits in the slab of half-width R_i = Σ_j h_b,j |a_i·b_j| on each
-// axis; the two boxes can only meet while |c_i + t·m_i| ≤ h_a,i + R_i +
-// slack on all three axes. Returns false when that interval is empty (a
-// cull); else its start in *enter.
+// The swept test: the box b moving by m over t ∈ [0, 1] against the node
+// box a. The boxes meet at time t iff the centre offset d + t·m (d from a's
+// centre to b's) lies in the Minkowski sum a ⊕ (−b), a convex polytope;
+// along any axis L that needs |d·L + t·m·L| ≤ r_a(L) + r_b(L) (the boxes'
+// projection radii, r(L) = Σ h_i |axis_i·L|). Each axis is a necessary
+// condition, so an empty set of times on any one culls the node, and the
+// intersection of their intervals bounds the entry time from below:
+//   - the six face axes a_i and b_j: an interval of t each (the slab test);
+//   - the six axes m × a_i and m × b_j, perpendicular to the motion: the
+//     projection of the offset does not move, a static test (these catch
+//     the long diagonal sweeps whose slabs in a's frame are loose).
+// Every radius gets `slack`; on the cross axes, which are not normalized,
+// slack·|m|: computing m × a_i rounds each component by ~u·|m| however
+// short the product is, so the projections err by ~u·|m|·S, which that
+// covers for motions at any angle to the axes.
+// Returns false when the times are empty (a cull); else their start.
+bool sweepAxis(const Vec3& L, const Vec3& d, const Vec3& m, double reach, double* t0, double* t1) {
+  const double c = dot(d, L), v = dot(m, L);
+  if (v == 0) return std::fabs(c) <= reach;
+  double lo = (-reach - c) / v, hi = (reach - c) / v;
+  if (lo > hi) std::swap(lo, hi);
+  *t0 = std::fmax(*t0, lo);
+  *t1 = std::fmin(*t1, hi);
+  return *t0 <= *t1;
+}
+
+double projectionRadius(const Obb& box, const Vec3& L) {
+  return box.halfExtents.x * std::fabs(dot(box.axes[0], L)) + box.halfExtents.y * std::fabs(dot(box.axes[1], L)) +
+         box.halfExtents.z * std::fabs(dot(box.axes[2], L));
+}
+
 bool sweptEnter(const Obb& a, const Obb& b, const Vec3& m, double slack, double* enter) {
   const Vec3 d = b.center - a.center;
-  const double ha[3] = {a.halfExtents.x, a.halfExtents.y, a.halfExtents.z};
-  const double hb[3] = {b.halfExtents.x, b.halfExtents.y, b.halfExtents.z};
+  const double mLength = length(m);
   double t0 = 0, t1 = 1;
-  for (int i = 0; i < 3; ++i) {
-    const double reach = ha[i] + hb[0] * std::fabs(dot(a.axes[i], b.axes[0])) +
-                         hb[1] * std::fabs(dot(a.axes[i], b.axes[1])) +
-                         hb[2] * std::fabs(dot(a.axes[i], b.axes[2])) + slack;
-    const double c = dot(d, a.axes[i]);
-    const double v = dot(m, a.axes[i]);
-    if (v == 0) {
-      if (std::fabs(c) > reach) return false;
-      continue;
+  for (const Obb* box : {&a, &b})
+    for (int i = 0; i < 3; ++i) {
+      const Vec3& L = box->axes[i];
+      if (!sweepAxis(L, d, m, projectionRadius(a, L) + projectionRadius(b, L) + slack, &t0, &t1)) return false;
     }
-    double lo = (-reach - c) / v, hi = (reach - c) / v;
-    if (lo > hi) std::swap(lo, hi);
-    t0 = std::fmax(t0, lo);
-    t1 = std::fmin(t1, hi);
-    if (t0 > t1) return false;
-  }
+  for (const Obb* box : {&a, &b})
+    for (int i = 0; i < 3; ++i) {
+      const Vec3 L = cross(m, box->axes[i]);
+      if (L == Vec3{}) continue;
+      // m·L = 0: a static test on the offset.
+      if (std::fabs(dot(d, L)) > projectionRadius(a, L) + projectionRadius(b, L) + slack * mLength) return false;
+    }
   *enter = t0;
   return true;
 }

@@ -27,11 +27,14 @@
 //   the nearer child is visited first and nodes whose bound exceeds the
 //   best distance found so far are pruned.
 // - The shape cast culls a node when the shape's box, swept along the
-//   motion, misses the node's box: the box's centre moves on a segment,
-//   and the node's box grown on each of its axes by the shape box's
-//   projection radius on that axis is entered by the segment at time
-//   t_enter (the slab test). Nodes are visited by increasing t_enter and
-//   pruned when t_enter exceeds the earliest hit found so far.
+//   motion, misses the node's box: the offset between the boxes' centres
+//   moves on a segment, which must cross the Minkowski sum of the two
+//   boxes; the separating-axis test of that segment on the twelve axes
+//   a_i, b_j (slabs: each gives an interval of times) and m × a_i, m × b_j
+//   (perpendicular to the motion: static) culls it or bounds its entry
+//   time t_enter from below. Of two children the one entered first is
+//   visited first, and nodes are pruned when t_enter exceeds the earliest
+//   hit found so far.
 //
 // Conservative culling. Every box test is given the slack
 // kMeshConvexSlack·S (S the largest coordinate of the mesh and of the
