@@ -681,3 +681,47 @@ TEST(MeshConvex, ReadmeExample) {
   const MeshDistanceResult d = meshConvexDistance(floor, tree, Transform{}, Shape::box({1, 1, 1}).at({3, 4, -2}));
   EXPECT_NEAR(d.distance, 3, 1e-15);
 }
+
+TEST(MeshConvex, EveryConvexTypeTouchingAndNearTouchingAFloor) {
+  // Each type at a random rotation, its lowest point (support along −z,
+  // radius included) put at height δ over the grid z = 0 (S = 20), inside a
+  // cell: δ = 0 touches, δ = ±1e-9·S is apart or overlapping by that much.
+  // A bare point below the floor is not in the surface: apart by |δ|.
+  // Distances are asked within 1e-10·S: GJK's certified error on curved
+  // shapes (its absolute tolerance, gjk.h), ten times finer than the gap.
+  const TriangleMesh m = meshgen::grid(20);
+  const ObbTree tree = build(m);
+  const double S = 20;
+  Rng rng(21);
+  int checked = 0;
+  for (int round = 0; round < 30; ++round)
+    for (ShapeType type : kConvexTypes) {
+      Shape s = makeConvex(rng, type, 0.8);
+      s.pose.rotation = rng.rotation();
+      s.pose.position = {10.3, 9.6, 5};
+      const Vec3 low = fullSupport(s, {0, 0, -1});
+      for (double delta : {0.0, 1e-9 * S, -1e-9 * S}) {
+        Shape placed = s;
+        placed.pose.position.z += delta - low.z;
+        const double bottom = fullSupport(placed, {0, 0, -1}).z;  // δ to rounding
+        SCOPED_TRACE(testing::Message() << shapeTypeName(type) << " delta " << delta << " bottom " << bottom);
+        const bool bare = type == ShapeType::Point && s.margin == 0;
+        const bool touches = bare ? delta == 0 : delta <= 0;
+        const MeshIntersectResult in = meshConvexIntersect(m, tree, Transform{}, placed);
+        const MeshDistanceResult d = meshConvexDistance(m, tree, Transform{}, placed);
+        EXPECT_EQ(in.intersecting, touches);
+        EXPECT_NEAR(d.distance, touches ? 0.0 : std::fabs(delta), 1e-10 * S);
+        // Contacts within a margin between GJK's error and the gap.
+        MeshContact buf[256];
+        const MeshContactsResult c = meshConvexContacts(m, tree, Transform{}, placed, 2.5e-10 * S, buf, 256);
+        EXPECT_EQ(c.found > 0, touches);
+        double deepest = -kInf;
+        for (int i = 0; i < c.count; ++i) deepest = std::max(deepest, buf[i].depth);
+        if (c.count > 0) {
+          EXPECT_NEAR(deepest, std::max(-delta, 0.0), 1e-10 * S);
+        }
+        ++checked;
+      }
+    }
+  EXPECT_EQ(checked, 30 * 10 * 3);
+}

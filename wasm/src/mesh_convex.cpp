@@ -2,6 +2,7 @@
 #include "collidoscope/mesh_convex.h"
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <utility>
 

@@ -113,7 +113,8 @@ constexpr double kMeshDistancePruneFactor = 10;
 enum class MeshQueryStatus {
   Converged,       // every leaf query converged: the answer is final
   InvalidInput,    // a tree not built from this mesh, a non-finite pose, margin or motion, a negative
-                   // margin: no answer (the fields keep their defaults)
+                   // margin: no answer (the fields keep their defaults). The shape's own parameters
+                   // are the caller's to check (validateShape; the scene parser and the API do)
   MaxIterations,   // node visits exceeded the node count (a corrupt tree): the best answer so far
   LeafInexact,     // a leaf query stopped at its iteration cap or on a rounding stall: the answer
                    // uses that query's best estimate
