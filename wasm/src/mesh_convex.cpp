@@ -159,6 +159,27 @@ bool sweptEnter(const Obb& a, const Obb& b, const Vec3& m, double slack, double*
   return true;
 }
 
+// The shape as the leaf queries see it: ShapeAtPose with the mesh's margin
+// added to its radius. A thickened mesh (triangles ⊕ ball(r)) meets a
+// shape C exactly where the bare triangles meet C ⊕ ball(r), so the radius
+// moves to the shape's side; the points are moved back afterwards
+// (shiftPoints). With r = 0 every result is ShapeAtPose's, bit for bit.
+struct MarginShape {
+  ShapeAtPose inner;
+  double extra;
+  Vec3 support(const Vec3& d) const { return inner.support(d); }
+  double radius() const { return inner.radius() + extra; }
+  Vec3 center() const { return inner.center(); }
+};
+
+// Points computed against C ⊕ ball(r) (pointB on its surface) moved to
+// the thickened mesh and to C: both by r along the unit normal n from the
+// mesh to the shape. r = 0 adds zeros: the same bits.
+void shiftPoints(const Vec3& n, double r, Vec3* pointA, Vec3* pointB) {
+  *pointA += n * r;
+  *pointB += n * r;
+}
+
 // What every tree query shares: the shape in the mesh's frame, its box and
 // the culling slack.
 struct Prepared {
@@ -167,10 +188,11 @@ struct Prepared {
   double slack = 0;
 };
 
-Prepared prepare(const ObbTree& tree, const Transform& meshPose, const Shape& shape) {
+Prepared prepare(const ObbTree& tree, const Transform& meshPose, const Shape& shape, double meshMargin) {
   Prepared p;
   p.local = relativePose(meshPose, shape.pose);
   p.bound = boundOf(shape, p.local);
+  p.bound.halfExtents = p.bound.halfExtents + Vec3{meshMargin, meshMargin, meshMargin};
   p.slack = kMeshConvexSlack * std::fmax(tree.scale, boxScale(p.bound));
   return p;
 }
@@ -180,9 +202,12 @@ TriangleShape triangleOf(const TriangleMesh& m, int t) {
   return TriangleShape{{m.vertices[k[0]], m.vertices[k[1]], m.vertices[k[2]]}};
 }
 
-bool inputsValid(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose, const Shape& shape) {
-  return treeMatches(m, tree) && finitePose(meshPose) && finitePose(shape.pose) && std::isfinite(shape.margin) &&
-         shape.margin >= 0;
+bool marginValid(double r) { return std::isfinite(r) && r >= 0; }
+
+bool inputsValid(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose, const Shape& shape,
+                 const MeshConvexSettings& settings) {
+  return treeMatches(m, tree) && finitePose(meshPose) && finitePose(shape.pose) && marginValid(shape.margin) &&
+         marginValid(settings.meshMargin);
 }
 
 // A descent's explicit stack. Popping a node and pushing its two children
@@ -272,14 +297,14 @@ Obb convexBoundInFrame(const Shape& shape, const Transform& frame) {
 
 MeshIntersectResult meshConvexIntersect(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
                                         const Shape& shape, const MeshConvexSettings& settings) {
-  if (shape.type == ShapeType::Plane) return planeMeshIntersect(m, meshPose, shape);
+  if (shape.type == ShapeType::Plane) return planeMeshIntersect(m, meshPose, shape, settings.meshMargin);
   MeshIntersectResult out;
-  if (!inputsValid(m, tree, meshPose, shape)) {
+  if (!inputsValid(m, tree, meshPose, shape, settings)) {
     out.status = MeshQueryStatus::InvalidInput;
     return out;
   }
-  const Prepared p = prepare(tree, meshPose, shape);
-  const ShapeAtPose convex(shape, p.local);
+  const Prepared p = prepare(tree, meshPose, shape, settings.meshMargin);
+  const MarginShape convex{ShapeAtPose(shape, p.local), settings.meshMargin};
   FixedStack<int> stack;
   stack.push(0);
   const long long visitCap = static_cast<long long>(tree.nodes.size());
@@ -323,14 +348,14 @@ MeshIntersectResult meshConvexIntersect(const TriangleMesh& m, const ObbTree& tr
 
 MeshDistanceResult meshConvexDistance(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
                                       const Shape& shape, const MeshConvexSettings& settings) {
-  if (shape.type == ShapeType::Plane) return planeMeshDistance(m, meshPose, shape);
+  if (shape.type == ShapeType::Plane) return planeMeshDistance(m, meshPose, shape, settings.meshMargin);
   MeshDistanceResult out;
-  if (!inputsValid(m, tree, meshPose, shape)) {
+  if (!inputsValid(m, tree, meshPose, shape, settings)) {
     out.status = MeshQueryStatus::InvalidInput;
     return out;
   }
-  const Prepared p = prepare(tree, meshPose, shape);
-  const ShapeAtPose convex(shape, p.local);
+  const Prepared p = prepare(tree, meshPose, shape, settings.meshMargin);
+  const MarginShape convex{ShapeAtPose(shape, p.local), settings.meshMargin};
   NoTrace none;
 
   double best = kInf;
@@ -403,8 +428,11 @@ MeshDistanceResult meshConvexDistance(const TriangleMesh& m, const ObbTree& tree
     out.distance = best;
     out.intersecting = best == 0;
     out.triangle = bestTri;
-    out.pointA = meshPose.apply(bestLeaf.pointA);
-    out.pointB = meshPose.apply(bestLeaf.pointB);
+    Vec3 a = bestLeaf.pointA, b = bestLeaf.pointB;
+    // Apart: the unit normal is −v/‖v‖ (gjk.h). Touching: a common point.
+    if (best > 0) shiftPoints(bestLeaf.v / -length(bestLeaf.v), settings.meshMargin, &a, &b);
+    out.pointA = meshPose.apply(a);
+    out.pointB = meshPose.apply(b);
     if (out.status == MeshQueryStatus::Converged && bestLeaf.status != GjkStatus::Converged)
       out.status = MeshQueryStatus::LeafInexact;
   }
@@ -416,15 +444,16 @@ MeshDistanceResult meshConvexDistance(const TriangleMesh& m, const ObbTree& tree
 MeshContactsResult meshConvexContacts(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
                                       const Shape& shape, double margin, MeshContact* out, int capacity,
                                       const MeshConvexSettings& settings) {
-  if (shape.type == ShapeType::Plane) return planeMeshContacts(m, meshPose, shape, margin, out, capacity);
+  if (shape.type == ShapeType::Plane)
+    return planeMeshContacts(m, meshPose, shape, margin, out, capacity, settings.meshMargin);
   MeshContactsResult res;
-  if (!inputsValid(m, tree, meshPose, shape) || !std::isfinite(margin) || !(margin >= 0) || capacity < 0 ||
+  if (!inputsValid(m, tree, meshPose, shape, settings) || !std::isfinite(margin) || !(margin >= 0) || capacity < 0 ||
       (capacity > 0 && out == nullptr)) {
     res.status = MeshQueryStatus::InvalidInput;
     return res;
   }
-  const Prepared p = prepare(tree, meshPose, shape);
-  const ShapeAtPose convex(shape, p.local);
+  const Prepared p = prepare(tree, meshPose, shape, settings.meshMargin);
+  const MarginShape convex{ShapeAtPose(shape, p.local), settings.meshMargin};
   // The shape grown by the margin lies in its box grown by the margin.
   Obb grown = p.bound;
   grown.halfExtents = grown.halfExtents + Vec3{margin, margin, margin};
@@ -459,11 +488,13 @@ MeshContactsResult meshConvexContacts(const TriangleMesh& m, const ObbTree& tree
           continue;
         }
         MeshContact& k = out[res.count++];
+        Vec3 a = c.pointA, b = c.pointB;
+        shiftPoints(c.normal, settings.meshMargin, &a, &b);
         k.triangle = t;
         k.depth = -c.distance;
         k.normal = meshPose.applyToDirection(c.normal);
-        k.pointA = meshPose.apply(c.pointA);
-        k.pointB = meshPose.apply(c.pointB);
+        k.pointA = meshPose.apply(a);
+        k.pointB = meshPose.apply(b);
         k.face = c.face;
         if (res.status == MeshQueryStatus::Converged && c.status != EpaStatus::Converged &&
             c.status != EpaStatus::Touching)
@@ -483,14 +514,14 @@ MeshContactsResult meshConvexContacts(const TriangleMesh& m, const ObbTree& tree
 
 MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
                                         const Shape& shape, const Vec3& motion, const MeshConvexSettings& settings) {
-  if (shape.type == ShapeType::Plane) return planeMeshShapeCast(m, meshPose, shape, motion);
+  if (shape.type == ShapeType::Plane) return planeMeshShapeCast(m, meshPose, shape, motion, settings.meshMargin);
   MeshShapeCastResult out;
-  if (!inputsValid(m, tree, meshPose, shape) || !isFinite(motion)) {
+  if (!inputsValid(m, tree, meshPose, shape, settings) || !isFinite(motion)) {
     out.status = MeshQueryStatus::InvalidInput;
     return out;
   }
-  const Prepared p = prepare(tree, meshPose, shape);
-  const ShapeAtPose convex(shape, p.local);
+  const Prepared p = prepare(tree, meshPose, shape, settings.meshMargin);
+  const MarginShape convex{ShapeAtPose(shape, p.local), settings.meshMargin};
   const Vec3 mLocal = meshPose.toLocalDirection(motion);
   // kMeshCastPruneSlack·S of travel in units of t (no pruning without motion).
   const double travel = length(mLocal);
@@ -566,9 +597,11 @@ MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tr
     out.t = best;
     out.triangle = bestTri;
     out.initiallyOverlapping = bestCast.initiallyOverlapping;
+    Vec3 a = bestCast.pointA, b = bestCast.pointB;
+    if (!bestCast.initiallyOverlapping) shiftPoints(bestCast.normal, settings.meshMargin, &a, &b);
     out.normal = meshPose.applyToDirection(bestCast.normal);
-    out.pointA = meshPose.apply(bestCast.pointA);
-    out.pointB = meshPose.apply(bestCast.pointB);
+    out.pointA = meshPose.apply(a);
+    out.pointB = meshPose.apply(b);
     if (out.status == MeshQueryStatus::Converged && bestCast.status != RayCastStatus::Converged)
       out.status = MeshQueryStatus::LeafInexact;
   }
@@ -577,9 +610,15 @@ MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tr
 
 // ---------------------------------------------------------------- planes
 
-MeshIntersectResult planeMeshIntersect(const TriangleMesh& m, const Transform& meshPose, const Shape& plane) {
+// In the plane forms below, h is a vertex's height over the surface and r
+// the mesh's margin: the thickened mesh reaches r below its lowest vertex,
+// so its gap is h − r, its lowest point v − r·n and the foot of v on the
+// surface v − h·n. Points are computed in the mesh's frame.
+
+MeshIntersectResult planeMeshIntersect(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
+                                       double meshMargin) {
   MeshIntersectResult out;
-  if (!planeValid(plane) || !finitePose(meshPose)) {
+  if (!planeValid(plane) || !finitePose(meshPose) || !marginValid(meshMargin)) {
     out.status = MeshQueryStatus::InvalidInput;
     return out;
   }
@@ -588,7 +627,7 @@ MeshIntersectResult planeMeshIntersect(const TriangleMesh& m, const Transform& m
   for (int t = 0; t < n; ++t) {
     ++out.triangleTests;
     int c = 0;
-    if (lowestCorner(m, t, p, &c) <= 0) {
+    if (lowestCorner(m, t, p, &c) - meshMargin <= 0) {
       out.intersecting = true;
       out.triangle = t;
       return out;
@@ -597,29 +636,37 @@ MeshIntersectResult planeMeshIntersect(const TriangleMesh& m, const Transform& m
   return out;
 }
 
-MeshDistanceResult planeMeshDistance(const TriangleMesh& m, const Transform& meshPose, const Shape& plane) {
+MeshDistanceResult planeMeshDistance(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
+                                     double meshMargin) {
   MeshDistanceResult out;
-  if (!planeValid(plane) || !finitePose(meshPose) || m.triangles.empty()) {
+  if (!planeValid(plane) || !finitePose(meshPose) || !marginValid(meshMargin) || m.triangles.empty()) {
     out.status = MeshQueryStatus::InvalidInput;
     return out;
   }
   const LocalPlane p = localPlane(plane, meshPose);
   int tri = 0, corner = 0;
   const double h = lowestVertex(m, p, &tri, &corner, &out.triangleTests);
+  const double gap = h - meshMargin;
   const Vec3 v = m.vertices[m.triangles[tri][corner]];
   out.triangle = tri;
-  out.distance = std::fmax(h, 0.0);
-  out.intersecting = h <= 0;
-  out.pointA = meshPose.apply(v);
-  out.pointB = h > 0 ? meshPose.apply(v - p.normal * h) : out.pointA;
+  out.distance = std::fmax(gap, 0.0);
+  out.intersecting = gap <= 0;
+  if (gap > 0) {
+    out.pointA = meshPose.apply(v - p.normal * meshMargin);
+    out.pointB = meshPose.apply(v - p.normal * h);
+  } else {
+    // A common point: v itself when it is in the half-space, else its foot
+    // on the surface (within r of v, so in the thickened mesh).
+    out.pointA = out.pointB = meshPose.apply(h > 0 ? v - p.normal * h : v);
+  }
   return out;
 }
 
 MeshContactsResult planeMeshContacts(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
-                                     double margin, MeshContact* out, int capacity) {
+                                     double margin, MeshContact* out, int capacity, double meshMargin) {
   MeshContactsResult res;
-  if (!planeValid(plane) || !finitePose(meshPose) || !std::isfinite(margin) || !(margin >= 0) || capacity < 0 ||
-      (capacity > 0 && out == nullptr)) {
+  if (!planeValid(plane) || !finitePose(meshPose) || !marginValid(margin) || !marginValid(meshMargin) ||
+      capacity < 0 || (capacity > 0 && out == nullptr)) {
     res.status = MeshQueryStatus::InvalidInput;
     return res;
   }
@@ -629,7 +676,7 @@ MeshContactsResult planeMeshContacts(const TriangleMesh& m, const Transform& mes
     ++res.triangleTests;
     int c = 0;
     const double h = lowestCorner(m, t, p, &c);
-    if (!(h <= margin)) continue;
+    if (!(h - meshMargin <= margin)) continue;
     ++res.found;
     if (res.count >= capacity) {
       res.truncated = true;
@@ -638,9 +685,9 @@ MeshContactsResult planeMeshContacts(const TriangleMesh& m, const Transform& mes
     const Vec3 v = m.vertices[m.triangles[t][c]];
     MeshContact& k = out[res.count++];
     k.triangle = t;
-    k.depth = -h;
+    k.depth = meshMargin - h;
     k.normal = -p.worldNormal;
-    k.pointA = meshPose.apply(v);
+    k.pointA = meshPose.apply(v - p.normal * meshMargin);
     k.pointB = meshPose.apply(v - p.normal * h);
     k.face = false;
   }
@@ -648,30 +695,30 @@ MeshContactsResult planeMeshContacts(const TriangleMesh& m, const Transform& mes
 }
 
 MeshShapeCastResult planeMeshShapeCast(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
-                                       const Vec3& motion) {
+                                       const Vec3& motion, double meshMargin) {
   MeshShapeCastResult out;
-  if (!planeValid(plane) || !finitePose(meshPose) || !isFinite(motion) || m.triangles.empty()) {
+  if (!planeValid(plane) || !finitePose(meshPose) || !isFinite(motion) || !marginValid(meshMargin) ||
+      m.triangles.empty()) {
     out.status = MeshQueryStatus::InvalidInput;
     return out;
   }
   const LocalPlane p = localPlane(plane, meshPose);
   int tri = 0, corner = 0;
   const double h = lowestVertex(m, p, &tri, &corner, &out.triangleTests);
-  const Vec3 v = meshPose.apply(m.vertices[m.triangles[tri][corner]]);
+  const double gap = h - meshMargin;
+  const Vec3 v = m.vertices[m.triangles[tri][corner]];
   const double rise = dot(p.worldNormal, motion);
-  if (h <= 0) {
+  if (gap <= 0) {
     out.hit = true;
     out.initiallyOverlapping = true;
-  } else if (rise > 0 && h <= rise) {
+    out.pointA = out.pointB = meshPose.apply(h > 0 ? v - p.normal * h : v);
+  } else if (rise > 0 && gap <= rise) {
     out.hit = true;
-    out.t = h / rise;
+    out.t = gap / rise;
     out.normal = -p.worldNormal;
+    out.pointA = out.pointB = meshPose.apply(v - p.normal * meshMargin);
   }
-  if (out.hit) {
-    out.triangle = tri;
-    out.pointA = v;
-    out.pointB = v;
-  }
+  if (out.hit) out.triangle = tri;
   return out;
 }
 
