@@ -83,11 +83,23 @@ bool volumesApart(const Obb& node, const Obb& shape, double slack, int* boxTests
   return obbSeparatingAxis(node, shape, slack) != kObbOverlap;
 }
 
+// r(L) = Σ h_i |axis_i·L|: the box's projection radius on the axis L.
+double projectionRadius(const Obb& box, const Vec3& L) {
+  return box.halfExtents.x * std::fabs(dot(box.axes[0], L)) + box.halfExtents.y * std::fabs(dot(box.axes[1], L)) +
+         box.halfExtents.z * std::fabs(dot(box.axes[2], L));
+}
+
+// Edge axes shorter than this (the sine of the angle between the two box
+// axes) are skipped by boxGap: the projections' rounding (~u·S) divided by
+// the length stays below 1e-13·S, under the culling slack.
+constexpr double kEdgeAxisMinSine = 1e-3;
+
 // A lower bound on the distance between the boxes a and b: the largest of
 // the gaps along the six face axes, |t·a_i| − h_a,i − Σ_j h_b,j |a_i·b_j|
 // (each axis unit, so each gap is a distance between the boxes'
-// projections, hence at most the boxes' distance), and the gap of the
-// bounding spheres. Never below 0.
+// projections, hence at most the boxes' distance), the same along the nine
+// edge axes a_i × b_j normalized, and the gap of the bounding spheres.
+// Never below 0.
 double boxGap(const Obb& a, const Obb& b) {
   const Vec3 d = b.center - a.center;
   const double ra = length(a.halfExtents), rb = length(b.halfExtents);
@@ -105,6 +117,17 @@ double boxGap(const Obb& a, const Obb& b) {
     const double g = std::fabs(dot(d, b.axes[j])) - hb[j] - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j]);
     gap = std::fmax(gap, g);
   }
+  // Edge axes a_i × b_j, normalized; skipped when nearly parallel
+  // (|a_i × b_j| < kEdgeAxisMinSine), where dividing by the short length
+  // would magnify the rounding of the projections beyond the slack.
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const Vec3 L = cross(a.axes[i], b.axes[j]);
+      const double len = length(L);
+      if (!(len >= kEdgeAxisMinSine)) continue;
+      const double g = (std::fabs(dot(d, L)) - projectionRadius(a, L) - projectionRadius(b, L)) / len;
+      gap = std::fmax(gap, g);
+    }
   return std::fmax(gap, 0.0);
 }
 
@@ -132,11 +155,6 @@ bool sweepAxis(const Vec3& L, const Vec3& d, const Vec3& m, double reach, double
   *t0 = std::fmax(*t0, lo);
   *t1 = std::fmin(*t1, hi);
   return *t0 <= *t1;
-}
-
-double projectionRadius(const Obb& box, const Vec3& L) {
-  return box.halfExtents.x * std::fabs(dot(box.axes[0], L)) + box.halfExtents.y * std::fabs(dot(box.axes[1], L)) +
-         box.halfExtents.z * std::fabs(dot(box.axes[2], L));
 }
 
 bool sweptEnter(const Obb& a, const Obb& b, const Vec3& m, double slack, double* enter) {
