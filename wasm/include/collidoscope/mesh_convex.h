@@ -23,7 +23,8 @@
 //   is answered by the same code a pair of convex shapes uses.
 // - Distance is branch and bound (not in the paper): each node's lower
 //   bound is the largest gap between its box and the shape's box along the
-//   six face axes of the two boxes, and the gap of their bounding spheres;
+//   six face axes and the nine edge axes of the two boxes, and the gap of
+//   their bounding spheres;
 //   the nearer child is visited first and nodes whose bound exceeds the
 //   best distance found so far are pruned.
 // - The shape cast culls a node when the shape's box, swept along the
