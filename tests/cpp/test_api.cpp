@@ -15,6 +15,7 @@
 #include "collidoscope/api.h"
 #include "collidoscope/epa2d.h"
 #include "collidoscope/json.h"
+#include "collidoscope/mesh_convex.h"
 #include "collidoscope/mesh_raycast.h"
 #include "reference.h"
 
@@ -534,6 +535,48 @@ TEST(Api, MeshRayCastsDoNotAllocate) {
   }
   EXPECT_EQ(gAllocations.load() - before, 0);
   EXPECT_GT(hits, 1000);
+}
+
+// The mesh–convex queries (mesh_convex.h) allocate nothing: fixed stacks,
+// contacts into the caller's buffer; every convex type and a plane.
+TEST(Api, MeshConvexQueriesDoNotAllocate) {
+  TriangleMesh m;
+  const int n = 30;
+  for (int i = 0; i <= n; ++i)
+    for (int j = 0; j <= n; ++j) m.vertices.push_back({i * 0.1, std::sin(i * 0.3) * std::cos(j * 0.2), j * 0.1});
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const int a = i * (n + 1) + j;
+      m.triangles.push_back({a, a + n + 1, a + n + 2});
+      m.triangles.push_back({a, a + n + 2, a + 1});
+    }
+  ObbTree tree;
+  ShapeError err;
+  ASSERT_TRUE(buildObbTree(m, ObbTreeSettings{}, &tree, &err));
+  Transform pose;
+  pose.position = {0.5, -1, 2};
+  pose.rotation = {0, std::sin(0.3), 0, std::cos(0.3)};
+  std::vector<Shape> shapes = {Shape::point(), Shape::sphere(0.2), Shape::box({0.2, 0.1, 0.3}),
+                               Shape::capsule(0.1, 0.2), Shape::cylinder(0.2, 0.1), Shape::cone(0.2, 0.2),
+                               Shape::ellipsoid({0.2, 0.1, 0.15}), Shape::segment({0, 0, 0}, {0.3, 0.1, 0}),
+                               Shape::triangle({0, 0, 0}, {0.3, 0, 0}, {0, 0.3, 0.1}),
+                               Shape::polytope({{0, 0, 0}, {0.3, 0, 0}, {0, 0.3, 0}, {0, 0, 0.3}, {0.2, 0.2, 0.2}}),
+                               Shape::plane({0.1, 1, 0}, -0.5)};
+  ref::Rng rng(19);
+  MeshContact buf[64];
+  int touching = 0, hits = 0;
+  const long before = gAllocations.load();
+  for (int i = 0; i < 300; ++i) {
+    Shape& s = shapes[i % shapes.size()];
+    s.pose.position = pose.apply({rng.uniform(0, 3), rng.uniform(-1, 1), rng.uniform(0, 3)});
+    touching += meshConvexIntersect(m, tree, pose, s).intersecting;
+    touching += meshConvexDistance(m, tree, pose, s).intersecting;
+    touching += meshConvexContacts(m, tree, pose, s, 0.05, buf, 64).count > 0;
+    hits += meshConvexShapeCast(m, tree, pose, s, {0, -1, 0.2}).hit;
+  }
+  EXPECT_EQ(gAllocations.load() - before, 0);
+  EXPECT_GT(touching, 100);
+  EXPECT_GT(hits, 50);
 }
 
 }  // namespace

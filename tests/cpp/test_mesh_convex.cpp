@@ -681,3 +681,132 @@ TEST(MeshConvex, ReadmeExample) {
   const MeshDistanceResult d = meshConvexDistance(floor, tree, Transform{}, Shape::box({1, 1, 1}).at({3, 4, -2}));
   EXPECT_NEAR(d.distance, 3, 1e-15);
 }
+
+TEST(MeshConvex, EveryConvexTypeTouchingAndNearTouchingAFloor) {
+  // Each type at a random rotation, its lowest point (support along −z,
+  // radius included) put at height δ over the grid z = 0 (S = 20), inside a
+  // cell: δ = 0 touches, δ = ±1e-9·S is apart or overlapping by that much.
+  // A bare point below the floor is not in the surface: apart by |δ|.
+  // Distances are asked within 1e-10·S: GJK's certified error on curved
+  // shapes (its absolute tolerance, gjk.h), ten times finer than the gap.
+  const TriangleMesh m = meshgen::grid(20);
+  const ObbTree tree = build(m);
+  const double S = 20;
+  Rng rng(21);
+  int checked = 0;
+  for (int round = 0; round < 30; ++round)
+    for (ShapeType type : kConvexTypes) {
+      Shape s = makeConvex(rng, type, 0.8);
+      s.pose.rotation = rng.rotation();
+      s.pose.position = {10.3, 9.6, 5};
+      const Vec3 low = fullSupport(s, {0, 0, -1});
+      for (double delta : {0.0, 1e-9 * S, -1e-9 * S}) {
+        Shape placed = s;
+        placed.pose.position.z += delta - low.z;
+        const double bottom = fullSupport(placed, {0, 0, -1}).z;  // δ to rounding
+        SCOPED_TRACE(testing::Message() << shapeTypeName(type) << " delta " << delta << " bottom " << bottom);
+        const bool bare = type == ShapeType::Point && s.margin == 0;
+        const bool touches = bare ? delta == 0 : delta <= 0;
+        const MeshIntersectResult in = meshConvexIntersect(m, tree, Transform{}, placed);
+        const MeshDistanceResult d = meshConvexDistance(m, tree, Transform{}, placed);
+        EXPECT_EQ(in.intersecting, touches);
+        EXPECT_NEAR(d.distance, touches ? 0.0 : std::fabs(delta), 1e-10 * S);
+        // Contacts within a margin between GJK's error and the gap.
+        MeshContact buf[256];
+        const MeshContactsResult c = meshConvexContacts(m, tree, Transform{}, placed, 2.5e-10 * S, buf, 256);
+        EXPECT_EQ(c.found > 0, touches);
+        double deepest = -kInf;
+        for (int i = 0; i < c.count; ++i) deepest = std::max(deepest, buf[i].depth);
+        if (c.count > 0) {
+          EXPECT_NEAR(deepest, std::max(-delta, 0.0), 1e-10 * S);
+        }
+        ++checked;
+      }
+    }
+  EXPECT_EQ(checked, 30 * 10 * 3);
+}
+
+TEST(MeshConvex, AMeshMarginThickensTheSurface) {
+  // A mesh with margin r against a shape C answers as the bare mesh against
+  // C ⊕ ball(r) (brute force on a copy of C with its margin grown by r),
+  // with the points moved back: pointA within r of the triangle, pointB on
+  // C. Planes: as a plane whose own margin is grown by r.
+  Rng rng(31);
+  const double r = 0.07;
+  MeshConvexSettings settings;
+  settings.meshMargin = r;
+  int touching = 0, apart = 0;
+  for (const TriangleMesh& m : {meshgen::torus(16, 8, 1.5, 0.5), meshgen::randomSoup(rng, 120, 2, 0.6)}) {
+    const ObbTree tree = build(m);
+    Transform pose;
+    pose.rotation = rng.rotation();
+    pose.position = rng.inCube(1);
+    const std::vector<TriangleShape> tris = worldTriangles(m, pose);
+    for (int i = 0; i < 150; ++i) {
+      const Shape s = shapeNear(rng, tris, kConvexTypes[i % 10], 0.4);
+      Shape grown = s;
+      grown.margin += r;
+      const Brute b = bruteForce(tris, grown);
+      const double S = sceneScale(tris, grown), tol = kRel * S;
+      SCOPED_TRACE(testing::Message() << shapeTypeName(s.type) << " " << b.distance);
+      const bool near = b.distance > 0 && b.distance <= tol;
+      const MeshIntersectResult in = meshConvexIntersect(m, tree, pose, s, settings);
+      if (!near) {
+        EXPECT_EQ(in.intersecting, b.intersecting);
+      }
+      touching += in.intersecting;
+      const MeshDistanceResult d = meshConvexDistance(m, tree, pose, s, settings);
+      EXPECT_NEAR(d.distance, b.distance, tol);
+      EXPECT_NEAR(length(d.pointA - d.pointB), d.distance, tol);
+      if (d.distance > tol) {
+        ++apart;
+        const TriangleShape& t = tris[d.triangle];
+        if (wellShaped(t)) {
+          EXPECT_NEAR(length(closestOnTriangle(d.pointA, t.v[0], t.v[1], t.v[2]) - d.pointA), r, tol);
+        }
+        Shape at = Shape::point();
+        at.pose.position = d.pointB;
+        EXPECT_LE(gjkDistance(PosedShape(at), PosedShape(s)).distance, tol);  // on C, not on C ⊕ ball(r)
+      }
+      MeshContact buf[256];
+      const MeshContactsResult c = meshConvexContacts(m, tree, pose, s, 0.02, buf, 256, settings);
+      int want = 0;
+      for (std::size_t t = 0; t < tris.size(); ++t) want += b.distances[t] <= 0.02;
+      EXPECT_NEAR(c.found, want, 1);  // a triangle at the margin's edge may go either way
+      for (int k = 0; k < c.count; ++k) {
+        const TriangleShape& tt = tris[buf[k].triangle];
+        const TriangleContactResult ref = triangleContact(tt.v[0], tt.v[1], tt.v[2], PosedShape(grown), 0.02);
+        if (!ref.contact) continue;
+        EXPECT_NEAR(buf[k].depth, -ref.distance, tol);
+        EXPECT_LE(length(buf[k].pointB - buf[k].pointA + buf[k].normal * buf[k].depth), tol);
+      }
+      const Vec3 motion = rng.unit() * 1.5;
+      const MeshShapeCastResult sc = meshConvexShapeCast(m, tree, pose, s, motion, settings);
+      double bestT = kInf;
+      for (const TriangleShape& t : tris) {
+        const ShapeCastResult cr = gjkShapeCast(t, PosedShape(grown), Vec3{}, motion);
+        if (cr.hit) bestT = std::min(bestT, cr.t);
+      }
+      EXPECT_EQ(sc.hit, bestT <= 1);
+      if (sc.hit && bestT <= 1) {
+        EXPECT_NEAR(sc.t, bestT, tol / 1.5);
+      }
+    }
+    for (int i = 0; i < 50; ++i) {
+      Shape plane = Shape::plane(rng.unit(), rng.uniform(-1, 1));
+      Shape grownPlane = plane;
+      grownPlane.margin += r;
+      EXPECT_EQ(meshConvexIntersect(m, tree, pose, plane, settings).intersecting,
+                meshConvexIntersect(m, tree, pose, grownPlane).intersecting);
+      EXPECT_NEAR(meshConvexDistance(m, tree, pose, plane, settings).distance,
+                  meshConvexDistance(m, tree, pose, grownPlane).distance, 1e-12);
+    }
+  }
+  EXPECT_GT(touching, 60);
+  EXPECT_GT(apart, 60);
+  MeshConvexSettings bad;
+  bad.meshMargin = -1;
+  const TriangleMesh m = meshgen::icosphere(0);
+  EXPECT_EQ(meshConvexDistance(m, build(m), Transform{}, Shape::sphere(1), bad).status,
+            MeshQueryStatus::InvalidInput);
+}

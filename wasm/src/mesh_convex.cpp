@@ -2,6 +2,7 @@
 #include "collidoscope/mesh_convex.h"
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <utility>
 
@@ -82,11 +83,23 @@ bool volumesApart(const Obb& node, const Obb& shape, double slack, int* boxTests
   return obbSeparatingAxis(node, shape, slack) != kObbOverlap;
 }
 
+// r(L) = Σ h_i |axis_i·L|: the box's projection radius on the axis L.
+double projectionRadius(const Obb& box, const Vec3& L) {
+  return box.halfExtents.x * std::fabs(dot(box.axes[0], L)) + box.halfExtents.y * std::fabs(dot(box.axes[1], L)) +
+         box.halfExtents.z * std::fabs(dot(box.axes[2], L));
+}
+
+// Edge axes shorter than this (the sine of the angle between the two box
+// axes) are skipped by boxGap: the projections' rounding (~u·S) divided by
+// the length stays below 1e-13·S, under the culling slack.
+constexpr double kEdgeAxisMinSine = 1e-3;
+
 // A lower bound on the distance between the boxes a and b: the largest of
 // the gaps along the six face axes, |t·a_i| − h_a,i − Σ_j h_b,j |a_i·b_j|
 // (each axis unit, so each gap is a distance between the boxes'
-// projections, hence at most the boxes' distance), and the gap of the
-// bounding spheres. Never below 0.
+// projections, hence at most the boxes' distance), the same along the nine
+// edge axes a_i × b_j normalized, and the gap of the bounding spheres.
+// Never below 0.
 double boxGap(const Obb& a, const Obb& b) {
   const Vec3 d = b.center - a.center;
   const double ra = length(a.halfExtents), rb = length(b.halfExtents);
@@ -104,38 +117,85 @@ double boxGap(const Obb& a, const Obb& b) {
     const double g = std::fabs(dot(d, b.axes[j])) - hb[j] - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j]);
     gap = std::fmax(gap, g);
   }
+  // Edge axes a_i × b_j, normalized; skipped when nearly parallel
+  // (|a_i × b_j| < kEdgeAxisMinSine), where dividing by the short length
+  // would magnify the rounding of the projections beyond the slack.
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const Vec3 L = cross(a.axes[i], b.axes[j]);
+      const double len = length(L);
+      if (!(len >= kEdgeAxisMinSine)) continue;
+      const double g = (std::fabs(dot(d, L)) - projectionRadius(a, L) - projectionRadius(b, L)) / len;
+      gap = std::fmax(gap, g);
+    }
   return std::fmax(gap, 0.0);
 }
 
-// The swept slab test: the box b moving by m over t ∈ [0, 1] against the
-// node box a. In a's frame the moving box's centre is c + t·m (c = T) and
-// the box fits in the slab of half-width R_i = Σ_j h_b,j |a_i·b_j| on each
-// axis; the two boxes can only meet while |c_i + t·m_i| ≤ h_a,i + R_i +
-// slack on all three axes. Returns false when that interval is empty (a
-// cull); else its start in *enter.
+// The swept test: the box b moving by m over t ∈ [0, 1] against the node
+// box a. The boxes meet at time t iff the centre offset d + t·m (d from a's
+// centre to b's) lies in the Minkowski sum a ⊕ (−b), a convex polytope;
+// along any axis L that needs |d·L + t·m·L| ≤ r_a(L) + r_b(L) (the boxes'
+// projection radii, r(L) = Σ h_i |axis_i·L|). Each axis is a necessary
+// condition, so an empty set of times on any one culls the node, and the
+// intersection of their intervals bounds the entry time from below:
+//   - the six face axes a_i and b_j: an interval of t each (the slab test);
+//   - the six axes m × a_i and m × b_j, perpendicular to the motion: the
+//     projection of the offset does not move, a static test (these catch
+//     the long diagonal sweeps whose slabs in a's frame are loose).
+// Every radius gets `slack`; on the cross axes, which are not normalized,
+// slack·|m|: computing m × a_i rounds each component by ~u·|m| however
+// short the product is, so the projections err by ~u·|m|·S, which that
+// covers for motions at any angle to the axes.
+// Returns false when the times are empty (a cull); else their start.
+bool sweepAxis(const Vec3& L, const Vec3& d, const Vec3& m, double reach, double* t0, double* t1) {
+  const double c = dot(d, L), v = dot(m, L);
+  if (v == 0) return std::fabs(c) <= reach;
+  double lo = (-reach - c) / v, hi = (reach - c) / v;
+  if (lo > hi) std::swap(lo, hi);
+  *t0 = std::fmax(*t0, lo);
+  *t1 = std::fmin(*t1, hi);
+  return *t0 <= *t1;
+}
+
 bool sweptEnter(const Obb& a, const Obb& b, const Vec3& m, double slack, double* enter) {
   const Vec3 d = b.center - a.center;
-  const double ha[3] = {a.halfExtents.x, a.halfExtents.y, a.halfExtents.z};
-  const double hb[3] = {b.halfExtents.x, b.halfExtents.y, b.halfExtents.z};
+  const double mLength = length(m);
   double t0 = 0, t1 = 1;
-  for (int i = 0; i < 3; ++i) {
-    const double reach = ha[i] + hb[0] * std::fabs(dot(a.axes[i], b.axes[0])) +
-                         hb[1] * std::fabs(dot(a.axes[i], b.axes[1])) +
-                         hb[2] * std::fabs(dot(a.axes[i], b.axes[2])) + slack;
-    const double c = dot(d, a.axes[i]);
-    const double v = dot(m, a.axes[i]);
-    if (v == 0) {
-      if (std::fabs(c) > reach) return false;
-      continue;
+  for (const Obb* box : {&a, &b})
+    for (int i = 0; i < 3; ++i) {
+      const Vec3& L = box->axes[i];
+      if (!sweepAxis(L, d, m, projectionRadius(a, L) + projectionRadius(b, L) + slack, &t0, &t1)) return false;
     }
-    double lo = (-reach - c) / v, hi = (reach - c) / v;
-    if (lo > hi) std::swap(lo, hi);
-    t0 = std::fmax(t0, lo);
-    t1 = std::fmin(t1, hi);
-    if (t0 > t1) return false;
-  }
+  for (const Obb* box : {&a, &b})
+    for (int i = 0; i < 3; ++i) {
+      const Vec3 L = cross(m, box->axes[i]);
+      if (L == Vec3{}) continue;
+      // m·L = 0: a static test on the offset.
+      if (std::fabs(dot(d, L)) > projectionRadius(a, L) + projectionRadius(b, L) + slack * mLength) return false;
+    }
   *enter = t0;
   return true;
+}
+
+// The shape as the leaf queries see it: ShapeAtPose with the mesh's margin
+// added to its radius. A thickened mesh (triangles ⊕ ball(r)) meets a
+// shape C exactly where the bare triangles meet C ⊕ ball(r), so the radius
+// moves to the shape's side; the points are moved back afterwards
+// (shiftPoints). With r = 0 every result is ShapeAtPose's, bit for bit.
+struct MarginShape {
+  ShapeAtPose inner;
+  double extra;
+  Vec3 support(const Vec3& d) const { return inner.support(d); }
+  double radius() const { return inner.radius() + extra; }
+  Vec3 center() const { return inner.center(); }
+};
+
+// Points computed against C ⊕ ball(r) (pointB on its surface) moved to
+// the thickened mesh and to C: both by r along the unit normal n from the
+// mesh to the shape. r = 0 adds zeros: the same bits.
+void shiftPoints(const Vec3& n, double r, Vec3* pointA, Vec3* pointB) {
+  *pointA += n * r;
+  *pointB += n * r;
 }
 
 // What every tree query shares: the shape in the mesh's frame, its box and
@@ -146,10 +206,11 @@ struct Prepared {
   double slack = 0;
 };
 
-Prepared prepare(const ObbTree& tree, const Transform& meshPose, const Shape& shape) {
+Prepared prepare(const ObbTree& tree, const Transform& meshPose, const Shape& shape, double meshMargin) {
   Prepared p;
   p.local = relativePose(meshPose, shape.pose);
   p.bound = boundOf(shape, p.local);
+  p.bound.halfExtents = p.bound.halfExtents + Vec3{meshMargin, meshMargin, meshMargin};
   p.slack = kMeshConvexSlack * std::fmax(tree.scale, boxScale(p.bound));
   return p;
 }
@@ -159,9 +220,12 @@ TriangleShape triangleOf(const TriangleMesh& m, int t) {
   return TriangleShape{{m.vertices[k[0]], m.vertices[k[1]], m.vertices[k[2]]}};
 }
 
-bool inputsValid(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose, const Shape& shape) {
-  return treeMatches(m, tree) && finitePose(meshPose) && finitePose(shape.pose) && std::isfinite(shape.margin) &&
-         shape.margin >= 0;
+bool marginValid(double r) { return std::isfinite(r) && r >= 0; }
+
+bool inputsValid(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose, const Shape& shape,
+                 const MeshConvexSettings& settings) {
+  return treeMatches(m, tree) && finitePose(meshPose) && finitePose(shape.pose) && marginValid(shape.margin) &&
+         marginValid(settings.meshMargin);
 }
 
 // A descent's explicit stack. Popping a node and pushing its two children
@@ -251,14 +315,14 @@ Obb convexBoundInFrame(const Shape& shape, const Transform& frame) {
 
 MeshIntersectResult meshConvexIntersect(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
                                         const Shape& shape, const MeshConvexSettings& settings) {
-  if (shape.type == ShapeType::Plane) return planeMeshIntersect(m, meshPose, shape);
+  if (shape.type == ShapeType::Plane) return planeMeshIntersect(m, meshPose, shape, settings.meshMargin);
   MeshIntersectResult out;
-  if (!inputsValid(m, tree, meshPose, shape)) {
+  if (!inputsValid(m, tree, meshPose, shape, settings)) {
     out.status = MeshQueryStatus::InvalidInput;
     return out;
   }
-  const Prepared p = prepare(tree, meshPose, shape);
-  const ShapeAtPose convex(shape, p.local);
+  const Prepared p = prepare(tree, meshPose, shape, settings.meshMargin);
+  const MarginShape convex{ShapeAtPose(shape, p.local), settings.meshMargin};
   FixedStack<int> stack;
   stack.push(0);
   const long long visitCap = static_cast<long long>(tree.nodes.size());
@@ -302,14 +366,14 @@ MeshIntersectResult meshConvexIntersect(const TriangleMesh& m, const ObbTree& tr
 
 MeshDistanceResult meshConvexDistance(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
                                       const Shape& shape, const MeshConvexSettings& settings) {
-  if (shape.type == ShapeType::Plane) return planeMeshDistance(m, meshPose, shape);
+  if (shape.type == ShapeType::Plane) return planeMeshDistance(m, meshPose, shape, settings.meshMargin);
   MeshDistanceResult out;
-  if (!inputsValid(m, tree, meshPose, shape)) {
+  if (!inputsValid(m, tree, meshPose, shape, settings)) {
     out.status = MeshQueryStatus::InvalidInput;
     return out;
   }
-  const Prepared p = prepare(tree, meshPose, shape);
-  const ShapeAtPose convex(shape, p.local);
+  const Prepared p = prepare(tree, meshPose, shape, settings.meshMargin);
+  const MarginShape convex{ShapeAtPose(shape, p.local), settings.meshMargin};
   NoTrace none;
 
   double best = kInf;
@@ -382,8 +446,11 @@ MeshDistanceResult meshConvexDistance(const TriangleMesh& m, const ObbTree& tree
     out.distance = best;
     out.intersecting = best == 0;
     out.triangle = bestTri;
-    out.pointA = meshPose.apply(bestLeaf.pointA);
-    out.pointB = meshPose.apply(bestLeaf.pointB);
+    Vec3 a = bestLeaf.pointA, b = bestLeaf.pointB;
+    // Apart: the unit normal is −v/‖v‖ (gjk.h). Touching: a common point.
+    if (best > 0) shiftPoints(bestLeaf.v / -length(bestLeaf.v), settings.meshMargin, &a, &b);
+    out.pointA = meshPose.apply(a);
+    out.pointB = meshPose.apply(b);
     if (out.status == MeshQueryStatus::Converged && bestLeaf.status != GjkStatus::Converged)
       out.status = MeshQueryStatus::LeafInexact;
   }
@@ -395,15 +462,16 @@ MeshDistanceResult meshConvexDistance(const TriangleMesh& m, const ObbTree& tree
 MeshContactsResult meshConvexContacts(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
                                       const Shape& shape, double margin, MeshContact* out, int capacity,
                                       const MeshConvexSettings& settings) {
-  if (shape.type == ShapeType::Plane) return planeMeshContacts(m, meshPose, shape, margin, out, capacity);
+  if (shape.type == ShapeType::Plane)
+    return planeMeshContacts(m, meshPose, shape, margin, out, capacity, settings.meshMargin);
   MeshContactsResult res;
-  if (!inputsValid(m, tree, meshPose, shape) || !std::isfinite(margin) || !(margin >= 0) || capacity < 0 ||
+  if (!inputsValid(m, tree, meshPose, shape, settings) || !std::isfinite(margin) || !(margin >= 0) || capacity < 0 ||
       (capacity > 0 && out == nullptr)) {
     res.status = MeshQueryStatus::InvalidInput;
     return res;
   }
-  const Prepared p = prepare(tree, meshPose, shape);
-  const ShapeAtPose convex(shape, p.local);
+  const Prepared p = prepare(tree, meshPose, shape, settings.meshMargin);
+  const MarginShape convex{ShapeAtPose(shape, p.local), settings.meshMargin};
   // The shape grown by the margin lies in its box grown by the margin.
   Obb grown = p.bound;
   grown.halfExtents = grown.halfExtents + Vec3{margin, margin, margin};
@@ -438,11 +506,13 @@ MeshContactsResult meshConvexContacts(const TriangleMesh& m, const ObbTree& tree
           continue;
         }
         MeshContact& k = out[res.count++];
+        Vec3 a = c.pointA, b = c.pointB;
+        shiftPoints(c.normal, settings.meshMargin, &a, &b);
         k.triangle = t;
         k.depth = -c.distance;
         k.normal = meshPose.applyToDirection(c.normal);
-        k.pointA = meshPose.apply(c.pointA);
-        k.pointB = meshPose.apply(c.pointB);
+        k.pointA = meshPose.apply(a);
+        k.pointB = meshPose.apply(b);
         k.face = c.face;
         if (res.status == MeshQueryStatus::Converged && c.status != EpaStatus::Converged &&
             c.status != EpaStatus::Touching)
@@ -462,14 +532,14 @@ MeshContactsResult meshConvexContacts(const TriangleMesh& m, const ObbTree& tree
 
 MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
                                         const Shape& shape, const Vec3& motion, const MeshConvexSettings& settings) {
-  if (shape.type == ShapeType::Plane) return planeMeshShapeCast(m, meshPose, shape, motion);
+  if (shape.type == ShapeType::Plane) return planeMeshShapeCast(m, meshPose, shape, motion, settings.meshMargin);
   MeshShapeCastResult out;
-  if (!inputsValid(m, tree, meshPose, shape) || !isFinite(motion)) {
+  if (!inputsValid(m, tree, meshPose, shape, settings) || !isFinite(motion)) {
     out.status = MeshQueryStatus::InvalidInput;
     return out;
   }
-  const Prepared p = prepare(tree, meshPose, shape);
-  const ShapeAtPose convex(shape, p.local);
+  const Prepared p = prepare(tree, meshPose, shape, settings.meshMargin);
+  const MarginShape convex{ShapeAtPose(shape, p.local), settings.meshMargin};
   const Vec3 mLocal = meshPose.toLocalDirection(motion);
   // kMeshCastPruneSlack·S of travel in units of t (no pruning without motion).
   const double travel = length(mLocal);
@@ -545,9 +615,11 @@ MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tr
     out.t = best;
     out.triangle = bestTri;
     out.initiallyOverlapping = bestCast.initiallyOverlapping;
+    Vec3 a = bestCast.pointA, b = bestCast.pointB;
+    if (!bestCast.initiallyOverlapping) shiftPoints(bestCast.normal, settings.meshMargin, &a, &b);
     out.normal = meshPose.applyToDirection(bestCast.normal);
-    out.pointA = meshPose.apply(bestCast.pointA);
-    out.pointB = meshPose.apply(bestCast.pointB);
+    out.pointA = meshPose.apply(a);
+    out.pointB = meshPose.apply(b);
     if (out.status == MeshQueryStatus::Converged && bestCast.status != RayCastStatus::Converged)
       out.status = MeshQueryStatus::LeafInexact;
   }
@@ -556,9 +628,15 @@ MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tr
 
 // ---------------------------------------------------------------- planes
 
-MeshIntersectResult planeMeshIntersect(const TriangleMesh& m, const Transform& meshPose, const Shape& plane) {
+// In the plane forms below, h is a vertex's height over the surface and r
+// the mesh's margin: the thickened mesh reaches r below its lowest vertex,
+// so its gap is h − r, its lowest point v − r·n and the foot of v on the
+// surface v − h·n. Points are computed in the mesh's frame.
+
+MeshIntersectResult planeMeshIntersect(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
+                                       double meshMargin) {
   MeshIntersectResult out;
-  if (!planeValid(plane) || !finitePose(meshPose)) {
+  if (!planeValid(plane) || !finitePose(meshPose) || !marginValid(meshMargin)) {
     out.status = MeshQueryStatus::InvalidInput;
     return out;
   }
@@ -567,7 +645,7 @@ MeshIntersectResult planeMeshIntersect(const TriangleMesh& m, const Transform& m
   for (int t = 0; t < n; ++t) {
     ++out.triangleTests;
     int c = 0;
-    if (lowestCorner(m, t, p, &c) <= 0) {
+    if (lowestCorner(m, t, p, &c) - meshMargin <= 0) {
       out.intersecting = true;
       out.triangle = t;
       return out;
@@ -576,29 +654,37 @@ MeshIntersectResult planeMeshIntersect(const TriangleMesh& m, const Transform& m
   return out;
 }
 
-MeshDistanceResult planeMeshDistance(const TriangleMesh& m, const Transform& meshPose, const Shape& plane) {
+MeshDistanceResult planeMeshDistance(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
+                                     double meshMargin) {
   MeshDistanceResult out;
-  if (!planeValid(plane) || !finitePose(meshPose) || m.triangles.empty()) {
+  if (!planeValid(plane) || !finitePose(meshPose) || !marginValid(meshMargin) || m.triangles.empty()) {
     out.status = MeshQueryStatus::InvalidInput;
     return out;
   }
   const LocalPlane p = localPlane(plane, meshPose);
   int tri = 0, corner = 0;
   const double h = lowestVertex(m, p, &tri, &corner, &out.triangleTests);
+  const double gap = h - meshMargin;
   const Vec3 v = m.vertices[m.triangles[tri][corner]];
   out.triangle = tri;
-  out.distance = std::fmax(h, 0.0);
-  out.intersecting = h <= 0;
-  out.pointA = meshPose.apply(v);
-  out.pointB = h > 0 ? meshPose.apply(v - p.normal * h) : out.pointA;
+  out.distance = std::fmax(gap, 0.0);
+  out.intersecting = gap <= 0;
+  if (gap > 0) {
+    out.pointA = meshPose.apply(v - p.normal * meshMargin);
+    out.pointB = meshPose.apply(v - p.normal * h);
+  } else {
+    // A common point: v itself when it is in the half-space, else its foot
+    // on the surface (within r of v, so in the thickened mesh).
+    out.pointA = out.pointB = meshPose.apply(h > 0 ? v - p.normal * h : v);
+  }
   return out;
 }
 
 MeshContactsResult planeMeshContacts(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
-                                     double margin, MeshContact* out, int capacity) {
+                                     double margin, MeshContact* out, int capacity, double meshMargin) {
   MeshContactsResult res;
-  if (!planeValid(plane) || !finitePose(meshPose) || !std::isfinite(margin) || !(margin >= 0) || capacity < 0 ||
-      (capacity > 0 && out == nullptr)) {
+  if (!planeValid(plane) || !finitePose(meshPose) || !marginValid(margin) || !marginValid(meshMargin) ||
+      capacity < 0 || (capacity > 0 && out == nullptr)) {
     res.status = MeshQueryStatus::InvalidInput;
     return res;
   }
@@ -608,7 +694,7 @@ MeshContactsResult planeMeshContacts(const TriangleMesh& m, const Transform& mes
     ++res.triangleTests;
     int c = 0;
     const double h = lowestCorner(m, t, p, &c);
-    if (!(h <= margin)) continue;
+    if (!(h - meshMargin <= margin)) continue;
     ++res.found;
     if (res.count >= capacity) {
       res.truncated = true;
@@ -617,9 +703,9 @@ MeshContactsResult planeMeshContacts(const TriangleMesh& m, const Transform& mes
     const Vec3 v = m.vertices[m.triangles[t][c]];
     MeshContact& k = out[res.count++];
     k.triangle = t;
-    k.depth = -h;
+    k.depth = meshMargin - h;
     k.normal = -p.worldNormal;
-    k.pointA = meshPose.apply(v);
+    k.pointA = meshPose.apply(v - p.normal * meshMargin);
     k.pointB = meshPose.apply(v - p.normal * h);
     k.face = false;
   }
@@ -627,30 +713,30 @@ MeshContactsResult planeMeshContacts(const TriangleMesh& m, const Transform& mes
 }
 
 MeshShapeCastResult planeMeshShapeCast(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
-                                       const Vec3& motion) {
+                                       const Vec3& motion, double meshMargin) {
   MeshShapeCastResult out;
-  if (!planeValid(plane) || !finitePose(meshPose) || !isFinite(motion) || m.triangles.empty()) {
+  if (!planeValid(plane) || !finitePose(meshPose) || !isFinite(motion) || !marginValid(meshMargin) ||
+      m.triangles.empty()) {
     out.status = MeshQueryStatus::InvalidInput;
     return out;
   }
   const LocalPlane p = localPlane(plane, meshPose);
   int tri = 0, corner = 0;
   const double h = lowestVertex(m, p, &tri, &corner, &out.triangleTests);
-  const Vec3 v = meshPose.apply(m.vertices[m.triangles[tri][corner]]);
+  const double gap = h - meshMargin;
+  const Vec3 v = m.vertices[m.triangles[tri][corner]];
   const double rise = dot(p.worldNormal, motion);
-  if (h <= 0) {
+  if (gap <= 0) {
     out.hit = true;
     out.initiallyOverlapping = true;
-  } else if (rise > 0 && h <= rise) {
+    out.pointA = out.pointB = meshPose.apply(h > 0 ? v - p.normal * h : v);
+  } else if (rise > 0 && gap <= rise) {
     out.hit = true;
-    out.t = h / rise;
+    out.t = gap / rise;
     out.normal = -p.worldNormal;
+    out.pointA = out.pointB = meshPose.apply(v - p.normal * meshMargin);
   }
-  if (out.hit) {
-    out.triangle = tri;
-    out.pointA = v;
-    out.pointB = v;
-  }
+  if (out.hit) out.triangle = tri;
   return out;
 }
 

@@ -23,15 +23,19 @@
 //   is answered by the same code a pair of convex shapes uses.
 // - Distance is branch and bound (not in the paper): each node's lower
 //   bound is the largest gap between its box and the shape's box along the
-//   six face axes of the two boxes, and the gap of their bounding spheres;
+//   six face axes and the nine edge axes of the two boxes, and the gap of
+//   their bounding spheres;
 //   the nearer child is visited first and nodes whose bound exceeds the
 //   best distance found so far are pruned.
 // - The shape cast culls a node when the shape's box, swept along the
-//   motion, misses the node's box: the box's centre moves on a segment,
-//   and the node's box grown on each of its axes by the shape box's
-//   projection radius on that axis is entered by the segment at time
-//   t_enter (the slab test). Nodes are visited by increasing t_enter and
-//   pruned when t_enter exceeds the earliest hit found so far.
+//   motion, misses the node's box: the offset between the boxes' centres
+//   moves on a segment, which must cross the Minkowski sum of the two
+//   boxes; the separating-axis test of that segment on the twelve axes
+//   a_i, b_j (slabs: each gives an interval of times) and m × a_i, m × b_j
+//   (perpendicular to the motion: static) culls it or bounds its entry
+//   time t_enter from below. Of two children the one entered first is
+//   visited first, and nodes are pruned when t_enter exceeds the earliest
+//   hit found so far.
 //
 // Conservative culling. Every box test is given the slack
 // kMeshConvexSlack·S (S the largest coordinate of the mesh and of the
@@ -110,7 +114,8 @@ constexpr double kMeshDistancePruneFactor = 10;
 enum class MeshQueryStatus {
   Converged,       // every leaf query converged: the answer is final
   InvalidInput,    // a tree not built from this mesh, a non-finite pose, margin or motion, a negative
-                   // margin: no answer (the fields keep their defaults)
+                   // margin or mesh margin: no answer (the fields keep their defaults). The shape's own parameters
+                   // are the caller's to check (validateShape; the scene parser and the API do)
   MaxIterations,   // node visits exceeded the node count (a corrupt tree): the best answer so far
   LeafInexact,     // a leaf query stopped at its iteration cap or on a rounding stall: the answer
                    // uses that query's best estimate
@@ -177,6 +182,11 @@ struct MeshConvexSettings {
   GjkSettings gjk;
   EpaSettings epa;
   RayCastSettings cast;
+  // The mesh's own margin (the scene format's "margin" on a mesh shape):
+  // the surface thickened by a ball of this radius (finite, ≥ 0). The
+  // queries run it as extra radius on the shape's side (the same Minkowski
+  // sum) and move the points back onto the thickened mesh and the shape.
+  double meshMargin = 0;
 };
 
 // Does any triangle of m (placed by meshPose; tree = buildObbTree(m)) touch
@@ -216,31 +226,34 @@ MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tr
                                         const Shape& shape, const Vec3& motion,
                                         const MeshConvexSettings& settings = {});
 
-// The plane closed forms (the mesh queries call them for a plane shape;
-// O(triangles), the tree is not used). With h(v) = n·v − d the height of a
-// vertex over the plane's surface (n unit, the plane's pose and margin
-// applied, plane.h):
-//   intersect  min h ≤ 0 over the triangles' vertices; `triangle` the first
-//              triangle with such a vertex;
-//   distance   max(min h, 0); pointA the lowest vertex (the first triangle
-//              holding it, its first such corner), pointB = pointA − h·n on
-//              the surface (pointA itself when h ≤ 0);
-//   contacts   one per triangle whose lowest vertex has h ≤ margin, at that
-//              vertex (its first lowest corner): depth −h, normal −n (from
-//              the triangle to the plane: moving the plane down by depth
-//              clears it), pointA the vertex, pointB = vertex − h·n;
+// The plane closed forms (the mesh queries call them for a plane shape,
+// with settings.meshMargin; O(triangles), the tree is not used). With
+// h(v) = n·v − d the height of a vertex over the plane's surface (n unit,
+// the plane's pose and margin applied, plane.h) and r the mesh's margin,
+// the lowest point of the thickened mesh near v is v − r·n:
+//   intersect  min h − r ≤ 0 over the triangles' vertices; `triangle` the
+//              first triangle with such a vertex;
+//   distance   max(min h − r, 0); v the lowest vertex (the first triangle
+//              holding it, its first such corner); apart: pointA = v − r·n,
+//              pointB = v − h·n on the surface; else both a common point
+//              (v, or its foot on the surface when h > 0);
+//   contacts   one per triangle whose lowest vertex has h − r ≤ margin, at
+//              that vertex (its first lowest corner): depth r − h, normal −n
+//              (from the triangle to the plane: moving the plane down by
+//              depth clears it), pointA = v − r·n, pointB = v − h·n;
 //   shapecast  the plane moves by `motion`: its surface rises by n·motion,
-//              so with h* = min h the hit is at t = 0 when h* ≤ 0, else at
-//              t = h*/(n·motion) when n·motion > 0 and that is ≤ 1; normal −n,
-//              pointA the lowest vertex, pointB the same point on the
-//              moved surface.
+//              so with g = min h − r the hit is at t = 0 when g ≤ 0, else at
+//              t = g/(n·motion) when n·motion > 0 and that is ≤ 1; normal
+//              −n, pointA = pointB = v − r·n, the point the surface reaches.
 // triangleTests counts the triangles visited; boxTests stays 0.
-MeshIntersectResult planeMeshIntersect(const TriangleMesh& m, const Transform& meshPose, const Shape& plane);
-MeshDistanceResult planeMeshDistance(const TriangleMesh& m, const Transform& meshPose, const Shape& plane);
+MeshIntersectResult planeMeshIntersect(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
+                                       double meshMargin = 0);
+MeshDistanceResult planeMeshDistance(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
+                                     double meshMargin = 0);
 MeshContactsResult planeMeshContacts(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
-                                     double margin, MeshContact* out, int capacity);
+                                     double margin, MeshContact* out, int capacity, double meshMargin = 0);
 MeshShapeCastResult planeMeshShapeCast(const TriangleMesh& m, const Transform& meshPose, const Shape& plane,
-                                       const Vec3& motion);
+                                       const Vec3& motion, double meshMargin = 0);
 
 // The shape's bounding box in a frame whose pose is `frame` (the mesh's):
 // from six support calls along the shape's local axes, core plus radius,
