@@ -62,6 +62,25 @@ inline TriangleMesh randomSoup(Rng& rng, int n, double spread, double size) {
   return m;
 }
 
+// Needle-thin triangles: a random segment of length up to `size` with the
+// third corner `thickness` (relative to the segment) off its midpoint, so
+// their area is tiny against their extent; every fourth has no offset (its
+// apex is the rounded midpoint: collinear or off the line by an ulp).
+inline TriangleMesh slivers(Rng& rng, int n, double spread, double size, double thickness) {
+  TriangleMesh m;
+  for (int i = 0; i < n; ++i) {
+    const Vec3 c = rng.inCube(spread);
+    const Vec3 p = c + rng.inCube(size), q = c + rng.inCube(size);
+    const double off = i % 4 == 3 ? 0.0 : thickness * length(q - p);
+    const int base = static_cast<int>(m.vertices.size());
+    m.vertices.push_back(p);
+    m.vertices.push_back(q);
+    m.vertices.push_back((p + q) * 0.5 + rng.unit() * off);
+    m.triangles.push_back({base, base + 1, base + 2});
+  }
+  return m;
+}
+
 // Icosahedron subdivided `levels` times, vertices pushed onto the unit sphere
 // (closed, outward CCW, welded).
 inline TriangleMesh icosphere(int levels) {
