@@ -254,6 +254,32 @@ TEST(MeshMesh, DeepUnbalancedTreesMatchBruteForce) {
   }
 }
 
+TEST(MeshMesh, WorldCopiesAreFoundUnderAnyPose) {
+  // B is A's world triangles as its own vertices (identity pose): each
+  // triangle meets its copy exactly, in every pose of A, near or far from
+  // the origin. Boxes of A's tree (rotated, far) and of B's (world-aligned
+  // data) then coincide to rounding: the slack must keep every pair.
+  Rng rng(1813);
+  for (int it = 0; it < 150 && !::testing::Test::HasFailure(); ++it) {
+    Case c;
+    c.a = it % 3 == 0 ? icosphere(1) : it % 3 == 1 ? slivers(rng, 30, 1.0, 0.5, 1e-7) : randomSoup(rng, 40, 1.0, 0.3);
+    c.pa = randomPose(rng, 1.0);
+    c.pa.position = c.pa.position * std::pow(10.0, it % 7);
+    c.b = c.a;
+    for (Vec3& v : c.b.vertices) v = c.pa.apply(v);
+    SCOPED_TRACE(it);
+    const PairSet expected = bruteForce(c.a, c.pa, c.b, c.pb);
+    for (int i = 0; i < static_cast<int>(c.a.triangles.size()); ++i) ASSERT_TRUE(expected.count({i, i}));
+    check(c, "world copy");
+    // Swapped roles: the far, rotated mesh as B.
+    Case d;
+    d.a = c.b;
+    d.b = c.a;
+    d.pb = c.pa;
+    check(d, "world copy, swapped");
+  }
+}
+
 // ------------------------------------------------------------ touching
 
 TriangleMesh single(const Vec3& p, const Vec3& q, const Vec3& r) {
