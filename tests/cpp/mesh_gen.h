@@ -1,5 +1,5 @@
 // Mesh generators shared by the mesh tests and the mesh benchmarks: a seeded
-// generator, random triangle soups, closed meshes (icosphere, torus), a flat
+// generator, random triangle soups and slivers, closed meshes (icosphere, torus), a flat
 // grid and an unwelded copy. Plain data makers: no library call but the
 // vector maths of math.h.
 #pragma once
@@ -62,8 +62,9 @@ inline TriangleMesh randomSoup(Rng& rng, int n, double spread, double size) {
   return m;
 }
 
-// Needle-thin triangles: a random segment of length up to `size` with the
-// third corner `thickness` (relative to the segment) off its midpoint, so
+// Needle-thin triangles: two corners at random within `size` (per
+// coordinate) of a random centre, the third `thickness` (relative to the
+// segment between them) off the segment's midpoint, so
 // their area is tiny against their extent; every fourth has no offset (its
 // apex is the rounded midpoint: collinear or off the line by an ulp).
 inline TriangleMesh slivers(Rng& rng, int n, double spread, double size, double thickness) {
