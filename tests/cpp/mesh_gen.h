@@ -1,5 +1,5 @@
 // Mesh generators shared by the mesh tests and the mesh benchmarks: a seeded
-// generator, random triangle soups, closed meshes (icosphere, torus), a flat
+// generator, random triangle soups and slivers, closed meshes (icosphere, torus), a flat
 // grid and an unwelded copy. Plain data makers: no library call but the
 // vector maths of math.h.
 #pragma once
@@ -57,6 +57,26 @@ inline TriangleMesh randomSoup(Rng& rng, int n, double spread, double size) {
     const Vec3 c = rng.inCube(spread);
     const int base = static_cast<int>(m.vertices.size());
     for (int k = 0; k < 3; ++k) m.vertices.push_back(c + rng.inCube(size));
+    m.triangles.push_back({base, base + 1, base + 2});
+  }
+  return m;
+}
+
+// Needle-thin triangles: two corners at random within `size` (per
+// coordinate) of a random centre, the third `thickness` (relative to the
+// segment between them) off the segment's midpoint, so
+// their area is tiny against their extent; every fourth has no offset (its
+// apex is the rounded midpoint: collinear or off the line by an ulp).
+inline TriangleMesh slivers(Rng& rng, int n, double spread, double size, double thickness) {
+  TriangleMesh m;
+  for (int i = 0; i < n; ++i) {
+    const Vec3 c = rng.inCube(spread);
+    const Vec3 p = c + rng.inCube(size), q = c + rng.inCube(size);
+    const double off = i % 4 == 3 ? 0.0 : thickness * length(q - p);
+    const int base = static_cast<int>(m.vertices.size());
+    m.vertices.push_back(p);
+    m.vertices.push_back(q);
+    m.vertices.push_back((p + q) * 0.5 + rng.unit() * off);
     m.triangles.push_back({base, base + 1, base + 2});
   }
   return m;
