@@ -436,7 +436,7 @@ MeshDistanceResult meshConvexDistance(const TriangleMesh& m, const ObbTree& tree
       continue;
     }
     const int l = e.node + 1, r = n.right;
-    if (!childIndexValid(tree, r)) {
+    if (!childIndexValid(tree, l) || !childIndexValid(tree, r)) {
       out.status = MeshQueryStatus::MaxIterations;
       break;
     }
@@ -598,7 +598,7 @@ MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tr
       continue;
     }
     const int l = e.node + 1, r = n.right;
-    if (!childIndexValid(tree, r)) {
+    if (!childIndexValid(tree, l) || !childIndexValid(tree, r)) {
       out.status = MeshQueryStatus::MaxIterations;
       break;
     }
