@@ -658,6 +658,23 @@ TEST(MeshConvex, BadInputIsInvalidNotACrash) {
   s = Shape::sphere(0.3);  // inside: no triangle ends the descent early
   const MeshIntersectResult r = meshConvexIntersect(m, broken, Transform{}, s);
   EXPECT_EQ(r.status, MeshQueryStatus::MaxIterations);
+  // The last node (a leaf) made an inner node: its left child would be past
+  // the end. Every query stops with a status, reading nothing out of range.
+  ObbTree dangling = tree;
+  dangling.nodes.back().right = 0;
+  const Shape big = Shape::sphere(3);  // overlaps every box: the descent reaches the last node
+  MeshContact many[128];
+  EXPECT_EQ(meshConvexContacts(m, dangling, Transform{}, big, 0, many, 128).status, MeshQueryStatus::MaxIterations);
+  EXPECT_EQ(meshConvexShapeCast(m, dangling, Transform{}, big, {1, 0, 0}).status, MeshQueryStatus::MaxIterations);
+  // A cycle (the first leaf made an inner node whose right child is the
+  // root): the visit cap ends it.
+  ObbTree cycle = tree;
+  int firstLeaf = 0;
+  while (!cycle.nodes[firstLeaf].leaf()) ++firstLeaf;
+  cycle.nodes[firstLeaf].right = 0;
+  const MeshContactsResult looped = meshConvexContacts(m, cycle, Transform{}, big, 0, many, 128);
+  EXPECT_EQ(looped.status, MeshQueryStatus::MaxIterations);
+  EXPECT_LE(looped.boxTests, static_cast<int>(tree.nodes.size()));
 }
 
 TEST(MeshConvex, ReadmeExample) {

@@ -106,28 +106,40 @@ double boxGap(const Obb& a, const Obb& b) {
   double gap = length(d) - ra - rb;
   const double ha[3] = {a.halfExtents.x, a.halfExtents.y, a.halfExtents.z};
   const double hb[3] = {b.halfExtents.x, b.halfExtents.y, b.halfExtents.z};
-  double ar[3][3];
+  const double t[3] = {dot(d, a.axes[0]), dot(d, a.axes[1]), dot(d, a.axes[2])};
+  double r[3][3], ar[3][3];
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) ar[i][j] = std::fabs(dot(a.axes[i], b.axes[j]));
+    for (int j = 0; j < 3; ++j) {
+      r[i][j] = dot(a.axes[i], b.axes[j]);
+      ar[i][j] = std::fabs(r[i][j]);
+    }
   for (int i = 0; i < 3; ++i) {
-    const double g = std::fabs(dot(d, a.axes[i])) - ha[i] - (hb[0] * ar[i][0] + hb[1] * ar[i][1] + hb[2] * ar[i][2]);
+    const double g = std::fabs(t[i]) - ha[i] - (hb[0] * ar[i][0] + hb[1] * ar[i][1] + hb[2] * ar[i][2]);
     gap = std::fmax(gap, g);
   }
   for (int j = 0; j < 3; ++j) {
-    const double g = std::fabs(dot(d, b.axes[j])) - hb[j] - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j]);
+    const double tj = t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j];
+    const double g = std::fabs(tj) - hb[j] - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j]);
     gap = std::fmax(gap, g);
   }
-  // Edge axes a_i × b_j, normalized; skipped when nearly parallel
-  // (|a_i × b_j| < kEdgeAxisMinSine), where dividing by the short length
-  // would magnify the rounding of the projections beyond the slack.
-  for (int i = 0; i < 3; ++i)
+  // Edge axes a_i × b_j, from R as in obbSeparatingAxis (no cross product
+  // formed), divided by their length √(1 − R_ij²); only when the unscaled
+  // gap is positive (else it cannot raise the bound), and skipped when
+  // nearly parallel (length < kEdgeAxisMinSine), where the division would
+  // magnify the rounding of the projections beyond the slack.
+  for (int i = 0; i < 3; ++i) {
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
     for (int j = 0; j < 3; ++j) {
-      const Vec3 L = cross(a.axes[i], b.axes[j]);
-      const double len = length(L);
+      const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      const double tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
+      const double g = std::fabs(tl) - (ha[i1] * ar[i2][j] + ha[i2] * ar[i1][j]) -
+                       (hb[j1] * ar[i][j2] + hb[j2] * ar[i][j1]);
+      if (!(g > 0)) continue;
+      const double len = std::sqrt(std::fmax(0.0, 1 - r[i][j] * r[i][j]));
       if (!(len >= kEdgeAxisMinSine)) continue;
-      const double g = (std::fabs(dot(d, L)) - projectionRadius(a, L) - projectionRadius(b, L)) / len;
-      gap = std::fmax(gap, g);
+      gap = std::fmax(gap, g / len);
     }
+  }
   return std::fmax(gap, 0.0);
 }
 
@@ -424,7 +436,7 @@ MeshDistanceResult meshConvexDistance(const TriangleMesh& m, const ObbTree& tree
       continue;
     }
     const int l = e.node + 1, r = n.right;
-    if (!childIndexValid(tree, r)) {
+    if (!childIndexValid(tree, l) || !childIndexValid(tree, r)) {
       out.status = MeshQueryStatus::MaxIterations;
       break;
     }
@@ -586,7 +598,7 @@ MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tr
       continue;
     }
     const int l = e.node + 1, r = n.right;
-    if (!childIndexValid(tree, r)) {
+    if (!childIndexValid(tree, l) || !childIndexValid(tree, r)) {
       out.status = MeshQueryStatus::MaxIterations;
       break;
     }
