@@ -27,6 +27,7 @@
 #include "collidoscope/raycast.h"
 #include "collidoscope/scene.h"
 #include "collidoscope/support.h"
+#include "collidoscope/triangle.h"
 #include "mesh_gen.h"
 
 namespace collidoscope {
@@ -288,6 +289,9 @@ TEST(MeshPair, TwoMeshesAndTracesAreClearRefusals) {
     EXPECT_EQ(e.code, "unsupported-query") << q;
     EXPECT_NE(e.message.find("two meshes"), std::string::npos) << e.message;
   }
+  const SceneError p = runError("{\"version\":1,\"query\":\"penetration\",\"shapes\":[" + f + "," + sphereJson(0.5, {0, 2, 0}) + "]}");
+  EXPECT_EQ(p.code, "unsupported-query");
+  EXPECT_NE(p.message.find("contacts"), std::string::npos) << p.message;  // says what a mesh takes
   Scene scene;
   SceneError err;
   std::string out;
@@ -455,6 +459,59 @@ TEST(MeshPairApi, ContactsEqualTheSceneBitForBit) {
   EXPECT_EQ(err.field, "capacity");
   EXPECT_FALSE(reg.contacts(hm, 999, in, out.data(), 0, &err));
   EXPECT_EQ(err.field, "b");
+}
+
+TEST(MeshPair, TwoMeshesIntersectAsBruteForceOverTrianglePairs) {
+  Rng rng(41);
+  const TriangleMesh a = meshgen::icosphere(1), b = meshgen::torus(8, 5, 0.8, 0.25);
+  Shape sb;
+  ShapeError se;
+  ASSERT_TRUE(makeMeshShape(b, &sb, &se));
+  Shape sa;
+  ASSERT_TRUE(makeMeshShape(a, &sa, &se));
+  api::Registry reg;
+  SceneError err;
+  const int ha = reg.add(sa, &err), hb = reg.add(sb, &err);
+  int yes = 0, no = 0;
+  for (int n = 0; n < 60; ++n) {
+    const Transform pa{rng.inCube(0.2), rng.rotation()};
+    const Transform pb{rng.inCube(1.6), rng.rotation()};
+    bool brute = false;
+    for (const auto& ta : a.triangles) {
+      for (const auto& tb : b.triangles)
+        if (trianglesIntersect(pa.apply(a.vertices[ta[0]]), pa.apply(a.vertices[ta[1]]), pa.apply(a.vertices[ta[2]]),
+                               pb.apply(b.vertices[tb[0]]), pb.apply(b.vertices[tb[1]]), pb.apply(b.vertices[tb[2]]))) {
+          brute = true;
+          break;
+        }
+      if (brute) break;
+    }
+    const JsonValue r = run(meshJson(a, pa), meshJson(b, pb), "intersect");
+    EXPECT_EQ(r.find("intersecting")->boolean, brute) << n;
+    if (brute) {
+      const auto& t = r.find("triangles")->items;
+      ASSERT_EQ(t.size(), 2u);
+      const auto& ta = a.triangles[static_cast<std::size_t>(t[0].number)];
+      const auto& tb = b.triangles[static_cast<std::size_t>(t[1].number)];
+      EXPECT_TRUE(trianglesIntersect(pa.apply(a.vertices[ta[0]]), pa.apply(a.vertices[ta[1]]), pa.apply(a.vertices[ta[2]]),
+                                     pb.apply(b.vertices[tb[0]]), pb.apply(b.vertices[tb[1]]), pb.apply(b.vertices[tb[2]])));
+    }
+    (brute ? yes : no)++;
+    double in[api::kInputSize] = {pa.position.x, pa.position.y, pa.position.z, pa.rotation.x, pa.rotation.y,
+                                  pa.rotation.z, pa.rotation.w, pb.position.x, pb.position.y, pb.position.z,
+                                  pb.rotation.x, pb.rotation.y, pb.rotation.z, pb.rotation.w};
+    double out[api::kMaxResultStride];
+    ASSERT_TRUE(reg.query(api::Kind::Intersect, ha, hb, in, nullptr, out, &err)) << err.message;
+    EXPECT_EQ(out[api::offsetOf(static_cast<int>(api::Kind::Intersect), "intersecting")], brute ? 1.0 : 0.0) << n;
+  }
+  EXPECT_GT(yes, 10);
+  EXPECT_GT(no, 10);
+  // Distance between two meshes is a clear refusal in the API too.
+  double in[api::kInputSize] = {0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0, 1};
+  double out[api::kMaxResultStride];
+  EXPECT_FALSE(reg.query(api::Kind::Distance, ha, hb, in, nullptr, out, &err));
+  EXPECT_EQ(err.code, "unsupported-query");
+  EXPECT_EQ(err.field, "b.type");
 }
 
 }  // namespace

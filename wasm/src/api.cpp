@@ -521,6 +521,15 @@ bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, 
   }
   const char* field = a.type == ShapeType::Mesh ? (isSingleShape(kind) ? "shape.type" : "a.type") : "b.type";
   if (b != nullptr && isMeshConvexPair(a, *b) && answerMeshPair(kind, a, *b, extra, out)) return true;
+  if (b != nullptr && a.type == ShapeType::Mesh && b->type == ShapeType::Mesh && kind == Kind::Intersect) {
+    const MeshMeshResult m = meshMeshIntersect(a, *b);
+    IntersectResult r;
+    r.intersecting = m.intersecting;
+    r.iterations = static_cast<int>(m.nodePairs + m.triangleTests);
+    r.status = gjkStatusOf(m.status);
+    putResult(r, out);
+    return true;
+  }
   if (b != nullptr && a.type == ShapeType::Mesh && b->type == ShapeType::Mesh &&
       (kind == Kind::Distance || kind == Kind::Shapecast))
     return fail(err, kMeshUnsupportedCode, "b.type",

@@ -25,6 +25,21 @@ RayCastStatus castStatusOf(MeshQueryStatus s) {
   return RayCastStatus::InvalidInput;
 }
 
+GjkStatus gjkStatusOf(MeshMeshStatus s) {
+  switch (s) {
+    case MeshMeshStatus::Converged: return GjkStatus::Converged;
+    case MeshMeshStatus::MaxIterations: return GjkStatus::MaxIterations;
+    case MeshMeshStatus::InvalidInput: break;
+  }
+  return GjkStatus::Degenerate;
+}
+
+MeshMeshResult meshMeshIntersect(const Shape& a, const Shape& b) {
+  const MeshShape& ma = *a.meshData;
+  const MeshShape& mb = *b.meshData;
+  return meshesIntersect(ma.mesh, ma.tree, a.pose, mb.mesh, mb.tree, b.pose);
+}
+
 namespace {
 
 // (mesh, other) of a mesh–convex pair, and whether the mesh is B.

@@ -27,8 +27,9 @@ RayCastStatus rayCastStatusOf(MeshRayStatus s) {
 }
 
 std::string meshUnsupportedMessage(const char* query) {
-  return std::string("a mesh takes raycast, hull and obb for now; query \"") + query +
-         "\" on a mesh (mesh–convex and mesh–mesh queries) is not available yet";
+  return std::string("a mesh takes raycast, intersect, distance, shapecast and contacts (against a convex shape; "
+                     "intersect also against a mesh), hull and obb; query \"") +
+         query + "\" on a mesh is not available";
 }
 
 std::vector<std::string> meshWarnings(const MeshReport& report, std::size_t limit) {

@@ -1072,6 +1072,11 @@ static bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* 
   }
   const Shape& a = scene.shapes[0];
   const Shape& b = scene.shapes[1];
+  if (!isMeshConvexPair(a, b) && q == QueryKind::Intersect) {
+    put(w, meshMeshIntersect(a, b));
+    *json = w.str();
+    return true;
+  }
   if (!isMeshConvexPair(a, b)) {
     *err = {kMeshUnsupportedCode, "shapes[1].type",
             std::string("query \"") + queryName(q) + "\" between two meshes is not available yet"};

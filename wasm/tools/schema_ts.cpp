@@ -172,6 +172,7 @@ std::string generate() {
   d.interfaceOf(RayCastResult{});
   d.interfaceOf(MeshRayHit{});
   d.interfaceOf(MeshIntersectResult{});
+  d.interfaceOf(MeshMeshResult{});
   d.interfaceOf(MeshDistanceResult{});
   d.interfaceOf(MeshShapeCastResult{});
   const MeshContact contact;  // the element the list's type is read from

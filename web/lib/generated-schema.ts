@@ -415,6 +415,21 @@ export interface MeshIntersectResult {
 }
 
 /**
+ * Two meshes (query "intersect"): whether a triangle of A touches or crosses a triangle of B, exactly, by a
+ * simultaneous descent of their OBB trees.
+ */
+export interface MeshMeshIntersectResult {
+  /** True also when triangles only touch. */
+  intersecting: boolean;
+  /** Node pairs tested plus triangle pairs tested. */
+  iterations: number;
+  /** 'converged' unless the node-pair cap stopped the descent (a corrupt tree). */
+  status: GjkStatus;
+  /** The first intersecting pair found: [triangle of A, triangle of B]. */
+  triangles: [number, number] | null;
+}
+
+/**
  * A mesh against a convex shape (query "distance"): the distance to the nearest triangle, by branch and
  * bound on the mesh's OBB tree.
  */

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "collidoscope/mesh_convex.h"
+#include "collidoscope/mesh_mesh.h"
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/shapes.h"
@@ -48,6 +49,12 @@ MeshShapeCastResult meshPairShapeCast(const Shape& a, const Shape& b, const Vec3
 // Contacts into out[0 .. capacity), in (A, B) orientation.
 MeshContactsResult meshPairContacts(const Shape& a, const Shape& b, double margin, MeshContact* out, int capacity,
                                     const MeshConvexSettings& settings = {});
+
+// Two mesh shapes (both ShapeType::Mesh, posed): does a triangle of one
+// touch or cross a triangle of the other (mesh_mesh.h, exact)? Stops at the
+// first pair.
+MeshMeshResult meshMeshIntersect(const Shape& a, const Shape& b);
+GjkStatus gjkStatusOf(MeshMeshStatus s);
 
 // Most contacts a scene's or a single call's "contacts" query returns; a
 // query that finds more reports the first ones in tree order and says it

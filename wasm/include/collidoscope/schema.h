@@ -749,6 +749,22 @@ struct Schema<MeshIntersectResult> {
 };
 
 template <>
+struct Schema<MeshMeshResult> {
+  static constexpr const char* name = "MeshMeshIntersectResult";
+  static constexpr const char* doc =
+      "Two meshes (query \"intersect\"): whether a triangle of A touches or crosses a triangle of B, exactly, by a\n"
+      "simultaneous descent of their OBB trees.";
+  template <class V>
+  static void fields(V& v, const MeshMeshResult& r) {
+    v.field("intersecting", r.intersecting, "True also when triangles only touch.");
+    v.field("iterations", static_cast<int>(r.nodePairs + r.triangleTests), "Node pairs tested plus triangle pairs tested.");
+    v.field("status", gjkStatusOf(r.status), "'converged' unless the node-pair cap stopped the descent (a corrupt tree).");
+    v.orNull("triangles", r.intersecting, std::array<int, 2>{r.first.a, r.first.b},
+             "The first intersecting pair found: [triangle of A, triangle of B].");
+  }
+};
+
+template <>
 struct Schema<MeshDistanceResult> {
   static constexpr const char* name = "MeshDistanceResult";
   static constexpr const char* doc =
