@@ -58,17 +58,20 @@ SceneError shapeError(const std::string& json) {
   return err;
 }
 
-std::string run(const std::string& sceneJson) {
+std::string run(const std::string& sceneJson, bool trace = false) {
   Scene scene;
   SceneError err;
   EXPECT_TRUE(parseScene(sceneJson, &scene, &err)) << err.field << ": " << err.message;
   std::string out;
-  EXPECT_TRUE(runScene(scene, false, &out, &err)) << err.field << ": " << err.message;
+  EXPECT_TRUE(runScene(scene, trace, &out, &err)) << err.field << ": " << err.message;
   return out;
 }
 
 std::string scene2(const std::string& a, const std::string& b, const std::string& query) {
-  return R"({"version":1,"shapes":[)" + a + "," + b + R"(],"query":")" + query + R"("})";
+  std::string extra;
+  if (query == "raycast") extra = R"(,"ray":{"origin":[-6,0.3,0.2],"direction":[1,0.05,0],"maxT":12})";
+  if (query == "shapecast") extra = R"(,"motion":{"translationA":[0,0,0],"translationB":[-3,-2,0.5]})";
+  return R"({"version":1,"shapes":[)" + a + "," + b + R"(],"query":")" + query + "\"" + extra + "}";
 }
 
 Vec3 mulv(const Vec3& a, const Vec3& b) { return {a.x * b.x, a.y * b.y, a.z * b.z}; }
@@ -125,6 +128,8 @@ TEST(Scale, ErrorsNameTheComponent) {
   EXPECT_NE(e.message.find("3 numbers"), std::string::npos) << e.message;
   e = shapeError(R"({"type":"sphere","radius":1,"scale":2})");
   EXPECT_EQ(e.field, "shapes[0].scale");
+  e = shapeError(R"({"type":"plane","normal":[0,1e15,0],"offset":0,"scale":[1,-1e-16,1]})");
+  EXPECT_EQ(e.field, "shapes[0].scale[1]");
   e = shapeError(R"({"type":"sphere","radius":1e10,"scale":[1e10,1,1]})");
   EXPECT_EQ(e.field, "shapes[0].scale");
   ShapeError se;
@@ -214,9 +219,11 @@ TEST(Scale, BoxCapsulePolytopeSceneAnswersAreTheScaledShapes) {
       {R"({"type":"ellipsoid","radii":[1,2,3],"scale":[0.5,-1,2]})", R"({"type":"ellipsoid","radii":[0.5,2,6]})"},
   };
   for (const Pair& p : pairs) {
-    for (const char* q : {"distance", "penetration", "intersect", "chungwang"}) {
+    for (const char* q : {"distance", "penetration", "intersect", "chungwang", "raycast", "shapecast"}) {
       EXPECT_EQ(run(scene2(p.scaled, b, q)), run(scene2(p.plain, b, q))) << p.scaled << " " << q;
       EXPECT_EQ(run(scene2(b, p.scaled, q)), run(scene2(b, p.plain, q))) << p.scaled << " " << q;
+      // Traces too: their frames are in world coordinates, so the same solid gives the same frames.
+      EXPECT_EQ(run(scene2(p.scaled, b, q), true), run(scene2(p.plain, b, q), true)) << p.scaled << " " << q;
     }
   }
   // Boxes take the box closed forms and SAT.

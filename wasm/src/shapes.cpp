@@ -126,6 +126,11 @@ bool checkScale(const Shape& s, ShapeError* err) {
       *err = {f, "must not be 0 (a zero scale flattens the solid; give a flat box or a polygon instead)"};
       return false;
     }
+    // A plane's normal is divided by the scale: 1e15 / 1e-15 stays finite.
+    if (std::fabs(s.scale[i]) < 1 / kMaxMagnitude) {
+      *err = {f, "must be at least 1e-15 in magnitude"};
+      return false;
+    }
   }
   if (s.type != ShapeType::Plane && unscaledBound(s) * maxAbs(s.scale) > kMaxMagnitude) {
     *err = {"scale", "makes the shape larger than 1e15"};
