@@ -126,6 +126,7 @@ describe('scale', () => {
     const cases: [() => unknown, string][] = [
       [() => box([1, 1, 1], { scale: [1, 0, 1] }), 'scale[1]'],
       [() => sphere(1, { scale: [1, 1, Number.NaN] }), 'scale[2]'],
+      [() => sphere(1, { scale: [1e-16, 1, 1] }), 'scale[0]'],
       [() => sphere(1, { scale: [1, 1] as unknown as Vec3 }), 'scale'],
       [() => polytope([[0, 0, 0], [1, 0, 0]], { scale: [0, 1, 1] }), 'scale[0]'],
       [() => polytope([[0, 0, 0]], { scale: [1, 1] as unknown as Vec3 }), 'scale'],
