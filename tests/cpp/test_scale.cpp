@@ -356,6 +356,8 @@ bool insideUnscaled(const Shape& s, const Vec3& q) {
 }
 
 TEST(Scale, UnevenCylinderAndConeAgainstSamples) {
+  constexpr double kInsideTol = 1e-6;
+  int insideCount = 0;
   Rng rng(11);
   for (const Shape& base : {Shape::cylinder(0.8, 1.0), Shape::cone(0.9, 1.1)}) {
     for (const Vec3& sc : {Vec3{2, 1, 0.5}, Vec3{0.7, -1.3, 1.6}}) {
@@ -370,8 +372,15 @@ TEST(Scale, UnevenCylinderAndConeAgainstSamples) {
       const std::vector<Vec3> samples = scaledSurface(base, sc);
       // Sample spacing bound: arc step r·2π/720 and height step 2h/240, scaled.
       const double spacing = maxAbs3(absv(sc)) * 2.2 * (2 * M_PI / 720 + 2.0 / 240);
-      for (int i = 0; i < 40; ++i) {
-        const Vec3 p = rng.inCube(2.5);
+      for (int i = 0; i < 60; ++i) {
+        // 40 points anywhere, then 20 inside: a point of the unscaled solid, scaled.
+        Vec3 p = rng.inCube(2.5);
+        if (i >= 40) {
+          const double y = rng.uniform(-0.95, 0.95) * base.halfHeight, a = rng.uniform(0, 2 * M_PI);
+          const double rr = (base.type == ShapeType::Cone ? base.radius * (base.halfHeight - y) / (2 * base.halfHeight)
+                                                          : base.radius) * std::sqrt(rng.uniform(0, 0.9));
+          p = mulv(sc, {rr * std::cos(a), y, rr * std::sin(a)});
+        }
         const Vec3 q{p.x / sc.x, p.y / sc.y, p.z / sc.z};
         const bool in = insideUnscaled(base, q);
         EXPECT_EQ(containsPoint(s, p).inside, in) << p.x << " " << p.y << " " << p.z;
@@ -390,10 +399,26 @@ TEST(Scale, UnevenCylinderAndConeAgainstSamples) {
           EXPECT_NEAR(g.distance, pr.distance, kTol * 5);
           const Vec3 u = unit(p - g.pointA);
           EXPECT_NEAR(localCoreSupportValue(base, mulv(sc, u)), dot3(u, g.pointA), kTol * 5);
+        } else {
+          // Inside: the depth is min over unit u of h(u) − u·p, reached at
+          // u = (x − p)/|x − p| where h(u) = u·x. EPA on a curved core
+          // converges to about 1e-6 (point_query.cpp), hence kInsideTol.
+          ++insideCount;
+          const Vec3 u = unit(pr.point - p);
+          EXPECT_NEAR(dist(pr.point, p), pr.distance, kTol * 5);
+          EXPECT_NEAR(localCoreSupportValue(base, mulv(sc, u)), dot3(u, pr.point), kInsideTol);
+          double minGap = 1e300;
+          for (int k = 0; k < 4000; ++k) {
+            const double y = 1 - (2.0 * k + 1) / 4000, rr = std::sqrt(1 - y * y), phi = 2.399963229728653 * k;
+            const Vec3 v{rr * std::cos(phi), y, rr * std::sin(phi)};
+            minGap = std::fmin(minGap, localCoreSupportValue(base, mulv(sc, v)) - dot3(v, p));
+          }
+          EXPECT_LE(pr.distance, minGap + kInsideTol) << "a supporting plane is nearer than the answer";
         }
       }
     }
   }
+  EXPECT_GE(insideCount, 80) << "too few points inside to test the inside branch";
 }
 
 TEST(Scale, UnevenCapsuleKeepsItsRadiusInTheSupport) {
