@@ -81,7 +81,9 @@ struct Shape {
   Vec3 scale{1, 1, 1};
   // The shape as the scene gave it, when bakeScale() rewrote its sizes;
   // writers emit this one's type, sizes and scale (with the live pose), so
-  // a scene written back reads as the user wrote it. Null otherwise.
+  // a scene written back reads as the user wrote it. Null otherwise; reset
+  // it when changing the sizes of a baked shape, or the writers emit the
+  // old ones.
   std::shared_ptr<const Shape> written;
   Transform pose;             // local -> world
   // Polytope only: precomputed support over the hull of `points`, shared by
