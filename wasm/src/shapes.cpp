@@ -246,8 +246,8 @@ double coreRadius(const Shape& s) {
 }
 
 bool hasPolytopalCore(const Shape& s) {
-  return !radiusScalesWithCore(s) && s.type != ShapeType::Cylinder && s.type != ShapeType::Cone && s.type != ShapeType::Ellipsoid &&
-         s.type != ShapeType::Plane;
+  return !radiusScalesWithCore(s) && s.type != ShapeType::Cylinder && s.type != ShapeType::Cone &&
+         s.type != ShapeType::Ellipsoid && s.type != ShapeType::Plane;
 }
 
 namespace {
@@ -256,8 +256,9 @@ Vec3 unscaledCoreSupport(const Shape& s, const Vec3& d);
 
 }  // namespace
 
-// The support of S·K in direction d is S·s_K(S·d) (S diagonal: S·d·x =
-// d·(S·x)). Under a uniform |scale| a sphere's or capsule's radius stays out
+// The support of S·K in direction d is S·s_K(S·d): for diagonal S,
+// d·(S·x) = (S·d)·x, so the x of K extreme along S·d maps to the extreme
+// point of S·K along d. Under a uniform |scale| a sphere's or capsule's radius stays out
 // of the core (coreRadius scales it); otherwise the ball is part of K and
 // its support point r·e/|e| is added here.
 Vec3 localCoreSupport(const Shape& s, const Vec3& d) {
