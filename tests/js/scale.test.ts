@@ -5,7 +5,7 @@
 // errors naming the component.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  batch, batchResult, box, capsule, contains, cylinder, distance, init, penetration, polytope, raycast, run,
+  batch, batchResult, box, capsule, contains, cylinder, distance, init, penetration, polytope, project, raycast, run,
   shapeSurface, sphere, type Scene, type Vec3,
 } from '../../web/lib/index';
 import { catchError } from './helpers';
@@ -104,6 +104,36 @@ describe('scale', () => {
       expect(contains(c, undefined, p).inside).toBe(inside);
     }
     c.dispose();
+  });
+
+  it('batches of scaled shapes answer as the single calls, bit for bit', () => {
+    const shapes = [
+      cylinder(0.8, 1, { scale: [2, 1, 0.5] }), capsule(0.3, 0.6, { scale: [1, 2, 1.5] }),
+      polytope([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], { scale: [-1, 1, 2] }), sphere(0.5, { scale: [1, 3, 1] }),
+    ];
+    let seed = 9;
+    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const poses = new Float64Array(shapes.flatMap((_, i) => [i, rand(), rand(), 0, 0, Math.sin(0.3 * i), Math.cos(0.3 * i)]));
+    const n = 40;
+    const indices = new Uint32Array(n).map((_, i) => i % shapes.length);
+    const points = new Float64Array(3 * n).map(() => (rand() - 0.3) * 4);
+    for (const q of ['contains', 'project'] as const) {
+      const out = batch(q, shapes, poses, indices, { points });
+      for (let i = 0; i < n; i++) {
+        const k = indices[i];
+        const pose = Array.from(poses.subarray(7 * k, 7 * k + 7));
+        const pt = Array.from(points.subarray(3 * i, 3 * i + 3)) as Vec3;
+        const single = q === 'contains' ? contains(shapes[k], pose, pt) : project(shapes[k], pose, pt);
+        expect(batchResult(q as 'project', out, i)).toEqual(single);
+      }
+    }
+    const pairs = [0, 1, 1, 2, 2, 3, 3, 0];
+    const d = batch('penetration', shapes, poses, pairs);
+    for (let i = 0; i < 4; i++) {
+      const [a, b] = [pairs[2 * i], pairs[2 * i + 1]];
+      expect(batchResult('penetration', d, i)).toEqual(penetration(shapes[a], Array.from(poses.subarray(7 * a, 7 * a + 7)), shapes[b], Array.from(poses.subarray(7 * b, 7 * b + 7))));
+    }
+    for (const s of shapes) s.dispose();
   });
 
   it('specs and scenes keep the scale as given, and leave it out when it is [1, 1, 1]', () => {
