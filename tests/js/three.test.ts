@@ -187,6 +187,16 @@ describe('drawShape', () => {
     expect(m.opacity).toBeCloseTo(0.42);
   });
 
+  it('a scaled sphere: every vertex on the ellipsoid of scaled radii (2, 1, 0.5) around the pose', () => {
+    const g = drawShape({ type: 'sphere', radius: 1, scale: [2, -1, 0.5] }, { position: [1, 2, 3] });
+    const meshes: THREE.Mesh[] = [];
+    g.traverse((o) => { if ((o as THREE.Mesh).isMesh) meshes.push(o as THREE.Mesh); });
+    const vs = worldVertices(meshes[0]);
+    expect(vs.length).toBeGreaterThan(20);
+    for (const v of vs) expect(Math.hypot((v.x - 1) / 2, v.y - 2, (v.z - 3) / 0.5)).toBeCloseTo(1, 5);
+    expect(Math.max(...vs.map((v) => v.x))).toBeGreaterThan(1 + 2 * 0.98);
+  });
+
   it('style: colour, wireframe (no faces)', () => {
     const g = drawShape({ type: 'box', halfExtents: [1, 1, 1] }, undefined, { color: COLORS.b, wireframe: true });
     let meshes = 0;

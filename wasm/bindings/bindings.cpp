@@ -191,14 +191,16 @@ std::string createShapeJson(const std::string& text) {
   return addShape(std::move(s));
 }
 
-std::string createPolytopeArray(const emscripten::val& array, double margin) {
+std::string createPolytopeArray(const emscripten::val& array, double margin, double sx, double sy, double sz) {
   Shape s;
   s.type = ShapeType::Polytope;
   s.margin = margin;
+  s.scale = {sx, sy, sz};
   SceneError err;
   if (!readPointArray(array, &s.points, &err)) return error(err);
   ShapeError se;
   if (!validateShape(s, &se)) return error({"invalid-argument", se.field, se.message});
+  bakeScale(&s);
   return addShape(std::move(s));
 }
 

@@ -652,7 +652,8 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
     }
     case Kind::Sat: {
       SatResult r;
-      if (a.shape.type == ShapeType::Box && shapeB->type == ShapeType::Box) {
+      if (a.shape.type == ShapeType::Box && shapeB->type == ShapeType::Box && isUnscaled(a.shape) &&
+          isUnscaled(*shapeB)) {
         r = satBoxes(a.shape, *shapeB);
       } else {
         for (Entry* e : {&a, b}) {

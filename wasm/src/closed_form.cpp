@@ -97,6 +97,7 @@ const char* closedFormName(ClosedForm f) {
 }
 
 CoreKind coreKindOf(const Shape& s) {
+  if (!isUnscaled(s)) return CoreKind::Other;  // the general path handles the scale
   switch (s.type) {
     case ShapeType::Point:
     case ShapeType::Sphere: return CoreKind::Point;
@@ -118,7 +119,7 @@ ClosedForm closedFormOf(CoreKind a, CoreKind b) {
             : (sb ? ClosedForm::PointSegment : ClosedForm::PointPoint);
 }
 
-bool hasClosedForm(const Shape& s) { return pointOrSegment(s.type); }
+bool hasClosedForm(const Shape& s) { return isUnscaled(s) && pointOrSegment(s.type); }
 
 Core localCore(const Shape& s) {
   Core c;

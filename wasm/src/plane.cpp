@@ -37,8 +37,11 @@ HalfSpace worldHalfSpace(const Shape& s) {
   // n·x ≤ d with n scaled by 1/|n| keeps the same set when d is too. The
   // length is taken on n / max|n_i| so that tiny or huge normals neither
   // underflow nor overflow.
-  const double m = maxAbs(s.normal);
-  const Vec3 scaled = s.normal / m;
+  // A scale S maps the normal n to S⁻¹n (n·x ≤ d for x = S⁻¹y).
+  const Vec3 n = isUnscaled(s) ? s.normal
+                               : Vec3{s.normal.x / s.scale.x, s.normal.y / s.scale.y, s.normal.z / s.scale.z};
+  const double m = maxAbs(n);
+  const Vec3 scaled = n / m;
   const double len = length(scaled);
   const Vec3 local = scaled / len;
   HalfSpace h;

@@ -91,7 +91,7 @@ ProjectResult projectPoint(const Shape& s, const Vec3& p, const GjkSettings& gjk
     out.inside = above <= 0;
     return out;
   }
-  if (s.type == ShapeType::Cylinder || s.type == ShapeType::Cone) {
+  if ((s.type == ShapeType::Cylinder || s.type == ShapeType::Cone) && isUnscaled(s)) {
     const Vec3 q = s.pose.toLocalDirection(p - s.pose.position);
     Vec3 local;
     double depth = 0;

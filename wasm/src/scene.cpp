@@ -242,7 +242,10 @@ void writeResultVec(JsonWriter& w, const Vec3& v) {
   w.vec(d, w.planar() ? 2 : 3);
 }
 
-void writeShape(JsonWriter& w, const Shape& s) {
+// Type, sizes, margin and scale come from the shape as written (before
+// bakeScale), the pose from the live shape.
+void writeShape(JsonWriter& w, const Shape& live) {
+  const Shape& s = live.written ? *live.written : live;
   w.beginObject().key("type").value(shapeTypeName(s.type));
   switch (s.type) {
     case ShapeType::Point: break;
@@ -266,9 +269,13 @@ void writeShape(JsonWriter& w, const Shape& s) {
       w.endArray();
   }
   if (s.margin != 0) w.key("margin").value(s.margin);
+  if (!isUnscaled(s)) {
+    w.key("scale");
+    writeVec(w, s.scale);
+  }
   w.key("position");
-  writeVec(w, s.pose.position);
-  const double q[4] = {s.pose.rotation.x, s.pose.rotation.y, s.pose.rotation.z, s.pose.rotation.w};
+  writeVec(w, live.pose.position);
+  const double q[4] = {live.pose.rotation.x, live.pose.rotation.y, live.pose.rotation.z, live.pose.rotation.w};
   w.key("rotation").vec(q, 4);
   w.endObject();
 }
@@ -403,10 +410,13 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
                 "unknown shape type " + quoted(type->string) +
                     " (expected point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane or mesh)");
   const TypeKeys tk = keysOf(s.type);
-  const char* const allowed[] = {"type", "position", "rotation", "margin", tk.keys[0], tk.keys[1]};
-  if (!checkKeys(json, prefix, allowed, 6, err)) return false;
+  const char* const allowed[] = {"type", "position", "rotation", "margin", "scale", tk.keys[0], tk.keys[1]};
+  if (!checkKeys(json, prefix, allowed, 7, err)) return false;
 
   if (!readShapeFields(json, prefix, type->string, tk.keys, 3, &s, err)) return false;
+  if (const JsonValue* sc = json.find("scale")) {
+    if (!readVec3(*sc, prefix + "scale", &s.scale, err)) return false;
+  }
   if (const JsonValue* r = json.find("rotation")) {
     double q[4];
     if (!readVec(*r, prefix + "rotation", 4, q, err)) return false;
@@ -415,6 +425,7 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   }
   ShapeError se;
   if (!validateShape(s, &se)) return fail(err, prefix + se.field, se.message);
+  bakeScale(&s);
   *out = std::move(s);
   return true;
 }

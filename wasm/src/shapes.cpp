@@ -70,6 +70,76 @@ Vec3 pointSetSupport(const std::vector<Vec3>& pts, const Vec3& d) {
   return pts[best];
 }
 
+Vec3 mul(const Vec3& a, const Vec3& b) { return {a.x * b.x, a.y * b.y, a.z * b.z}; }
+Vec3 absOf(const Vec3& v) { return {std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}; }
+
+bool uniformScale(const Shape& s) {
+  const double x = std::fabs(s.scale.x);
+  return std::fabs(s.scale.y) == x && std::fabs(s.scale.z) == x;
+}
+
+// A sphere or capsule scaled non-uniformly is not a core plus a ball: its
+// radius is part of the scaled solid, so the margin alone is added after.
+bool radiusScalesWithCore(const Shape& s) {
+  return (s.type == ShapeType::Sphere || s.type == ShapeType::Capsule) && !isUnscaled(s) && !uniformScale(s);
+}
+
+// Radius of a ball about the local origin holding the unscaled shape
+// without its margin.
+double unscaledBound(const Shape& s) {
+  double core = 0;
+  switch (s.type) {
+    case ShapeType::Point:
+      break;
+    case ShapeType::Sphere:
+      core = s.radius;
+      break;
+    case ShapeType::Box:
+      core = length(s.halfExtents);
+      break;
+    case ShapeType::Capsule:
+      core = s.halfHeight + s.radius;
+      break;
+    case ShapeType::Cylinder:
+    case ShapeType::Cone:
+      core = std::sqrt(s.radius * s.radius + s.halfHeight * s.halfHeight);
+      break;
+    case ShapeType::Ellipsoid:
+      core = maxAbs(s.radii);
+      break;
+    case ShapeType::Segment:
+    case ShapeType::Triangle:
+    case ShapeType::Polytope:
+      for (const Vec3& p : s.points) core = std::fmax(core, length(p));
+      break;
+    default:
+      break;
+  }
+  return core;
+}
+
+bool checkScale(const Shape& s, ShapeError* err) {
+  if (isUnscaled(s)) return true;
+  for (int i = 0; i < 3; ++i) {
+    const std::string f = indexField("scale", static_cast<std::size_t>(i));
+    if (!checkCoordinate(s.scale[i], f, err)) return false;
+    if (s.scale[i] == 0) {
+      *err = {f, "must not be 0 (a zero scale flattens the solid; give a flat box or a polygon instead)"};
+      return false;
+    }
+    // A plane's normal is divided by the scale: 1e15 / 1e-15 stays finite.
+    if (std::fabs(s.scale[i]) < 1 / kMaxMagnitude) {
+      *err = {f, "must be at least 1e-15 in magnitude"};
+      return false;
+    }
+  }
+  if (s.type != ShapeType::Plane && unscaledBound(s) * maxAbs(s.scale) > kMaxMagnitude) {
+    *err = {"scale", "makes the shape larger than 1e15"};
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Shape Shape::polytope(std::vector<Vec3> pts) {
@@ -114,6 +184,7 @@ bool validateShape(const Shape& s, ShapeError* err) {
     return false;
   }
   if (!checkSize(s.margin, "margin", err)) return false;
+  if (!checkScale(s, err)) return false;
 
   switch (s.type) {
     case ShapeType::Point:
@@ -177,18 +248,45 @@ double coreRadius(const Shape& s) {
   switch (s.type) {
     case ShapeType::Sphere:
     case ShapeType::Capsule:
-      return s.radius + s.margin;
+      if (isUnscaled(s)) return s.radius + s.margin;
+      if (uniformScale(s)) return std::fabs(s.scale.x) * s.radius + s.margin;
+      return s.margin;
     default:
       return s.margin;
   }
 }
 
 bool hasPolytopalCore(const Shape& s) {
-  return s.type != ShapeType::Cylinder && s.type != ShapeType::Cone && s.type != ShapeType::Ellipsoid &&
-         s.type != ShapeType::Plane && s.type != ShapeType::Mesh;
+  return !radiusScalesWithCore(s) && s.type != ShapeType::Cylinder && s.type != ShapeType::Cone &&
+         s.type != ShapeType::Ellipsoid && s.type != ShapeType::Plane && s.type != ShapeType::Mesh;
 }
 
+namespace {
+
+Vec3 unscaledCoreSupport(const Shape& s, const Vec3& d);
+
+}  // namespace
+
+// The support of S·K in direction d is S·s_K(S·d): for diagonal S,
+// d·(S·x) = (S·d)·x, so the x of K extreme along S·d maps to the extreme
+// point of S·K along d. Under a uniform |scale| a sphere's or capsule's radius stays out
+// of the core (coreRadius scales it); otherwise the ball is part of K and
+// its support point r·e/|e| is added here.
 Vec3 localCoreSupport(const Shape& s, const Vec3& d) {
+  if (isUnscaled(s)) return unscaledCoreSupport(s, d);
+  const Vec3 e = mul(s.scale, d);
+  Vec3 p = unscaledCoreSupport(s, e);
+  if (radiusScalesWithCore(s)) {
+    const double m = maxAbs(e);
+    if (m > 0) p += normalizedOr(e / m, Vec3{1, 0, 0}) * s.radius;
+    else p.x += s.radius;
+  }
+  return mul(s.scale, p);
+}
+
+namespace {
+
+Vec3 unscaledCoreSupport(const Shape& s, const Vec3& d) {
   switch (s.type) {
     case ShapeType::Point:
     case ShapeType::Sphere:
@@ -244,7 +342,17 @@ Vec3 localCoreSupport(const Shape& s, const Vec3& d) {
   return {};
 }
 
+}  // namespace
+
 std::vector<Vec3> localCoreVertices(const Shape& s) {
+  if (!isUnscaled(s)) {
+    if (!hasPolytopalCore(s)) return {};
+    Shape plain = s;
+    plain.scale = {1, 1, 1};
+    std::vector<Vec3> v = localCoreVertices(plain);
+    for (Vec3& p : v) p = mul(s.scale, p);
+    return v;
+  }
   switch (s.type) {
     case ShapeType::Point:
     case ShapeType::Sphere:
@@ -271,6 +379,7 @@ std::vector<Vec3> localCoreVertices(const Shape& s) {
 }
 
 double localBoundingRadius(const Shape& s) {
+  if (!isUnscaled(s) && s.type != ShapeType::Plane) return unscaledBound(s) * maxAbs(s.scale) + s.margin;
   double core = 0;
   switch (s.type) {
     case ShapeType::Point:
@@ -297,7 +406,7 @@ double localBoundingRadius(const Shape& s) {
     case ShapeType::Plane:
       // Unbounded; the distance of its surface from the local origin sets
       // the scale of its tolerances.
-      core = std::fabs(s.offset) / length(s.normal);
+      core = std::fabs(s.offset) / length(isUnscaled(s) ? s.normal : Vec3{s.normal.x / s.scale.x, s.normal.y / s.scale.y, s.normal.z / s.scale.z});
       break;
     case ShapeType::Mesh:
       if (s.meshData)
@@ -305,6 +414,64 @@ double localBoundingRadius(const Shape& s) {
       break;
   }
   return core + coreRadius(s);
+}
+
+void bakeScale(Shape* s) {
+  if (isUnscaled(*s)) return;
+  auto written = std::make_shared<Shape>(*s);
+  written->written.reset();
+  written->polytopeSupport.reset();
+  const Vec3 a = absOf(s->scale);
+  const bool uniform = uniformScale(*s);
+  bool baked = true;
+  switch (s->type) {
+    case ShapeType::Point: break;
+    case ShapeType::Box: s->halfExtents = mul(a, s->halfExtents); break;
+    case ShapeType::Ellipsoid: s->radii = mul(a, s->radii); break;
+    case ShapeType::Sphere:
+      if (uniform) {
+        s->radius *= a.x;
+      } else {
+        s->type = ShapeType::Ellipsoid;
+        s->radii = a * s->radius;
+        s->radius = 0;
+      }
+      break;
+    case ShapeType::Capsule:
+      baked = uniform;
+      if (baked) {
+        s->radius *= a.x;
+        s->halfHeight *= a.x;
+      }
+      break;
+    // Solids of revolution about y, symmetric under x and z mirrors (the
+    // cylinder under y too): equal |sx|, |sz| scale the radius.
+    case ShapeType::Cylinder:
+    case ShapeType::Cone:
+      baked = a.x == a.z && (s->type == ShapeType::Cylinder || s->scale.y > 0);
+      if (baked) {
+        s->radius *= a.x;
+        s->halfHeight *= a.y;
+      }
+      break;
+    case ShapeType::Segment:
+    case ShapeType::Triangle:
+    case ShapeType::Polytope: {
+      for (Vec3& p : s->points) p = mul(s->scale, p);
+      const bool prepared = s->polytopeSupport != nullptr;
+      if (prepared) preparePolytopeSupport(s);
+      break;
+    }
+    // {x : n·x ≤ d} scaled is {y : n·S⁻¹y ≤ d}: the normal S⁻¹n, same offset.
+    case ShapeType::Plane:
+      s->normal = {s->normal.x / s->scale.x, s->normal.y / s->scale.y, s->normal.z / s->scale.z};
+      break;
+    default:
+      baked = false;
+      break;
+  }
+  if (baked) s->scale = {1, 1, 1};
+  s->written = std::move(written);
 }
 
 }  // namespace collidoscope

@@ -129,8 +129,13 @@ export class ConvexShape {
 
 /** Options of every shape constructor. */
 export interface ShapeOptions {
-  /** Extra radius added around the shape (rounds its edges). Default 0. */
+  /** Extra radius added around the shape (rounds its edges). Default 0. Not scaled by `scale`. */
   margin?: number;
+  /**
+   * Non-uniform scale [sx, sy, sz] in the shape's own frame, applied before the pose (a negative component
+   * mirrors; none may be 0). Default [1, 1, 1].
+   */
+  scale?: Vec3;
 }
 
 function made(reply: string, type: ShapeType): ConvexShape {
@@ -160,9 +165,12 @@ function withMargin(spec: Shape, options: ShapeOptions | undefined): Shape {
     throw new CollidoscopeError('invalid-argument', 'options', `must be an object like { margin: 0.1 }, got ${describe(options)}`);
   }
   for (const k of Object.keys(options)) {
-    if (k !== 'margin') throw new CollidoscopeError('invalid-argument', `options.${k}`, 'unknown option (the only one is margin)');
+    if (k !== 'margin' && k !== 'scale') {
+      throw new CollidoscopeError('invalid-argument', `options.${k}`, 'unknown option (the options are margin and scale)');
+    }
   }
-  return options.margin === undefined ? spec : { ...spec, margin: options.margin };
+  const out = options.margin === undefined ? spec : { ...spec, margin: options.margin };
+  return options.scale === undefined ? out : { ...out, scale: options.scale };
 }
 
 /** A point (a sphere of radius 0; give it a margin to make it round). */
@@ -215,11 +223,16 @@ export function triangle(a: Vec3, b: Vec3, c: Vec3, options?: ShapeOptions): Con
  * into wasm memory once, and a polytope of 96 points or more gets a precomputed support walk.
  */
 export function polytope(points: PointArray, options?: ShapeOptions): ConvexShape {
-  const margin = withMargin({ type: 'polytope' }, options).margin ?? 0;
+  const spec = withMargin({ type: 'polytope' }, options);
+  const margin = spec.margin ?? 0;
   if (typeof margin !== 'number') {
     throw new CollidoscopeError('invalid-argument', 'margin', `must be a number, got ${describe(margin)}`);
   }
-  return made(mod().createPolytope(flatPoints(points), margin), 'polytope');
+  const scale = spec.scale ?? [1, 1, 1];
+  if (!Array.isArray(scale) || scale.length !== 3 || scale.some((c) => typeof c !== 'number')) {
+    throw new CollidoscopeError('invalid-argument', 'scale', `must be an array of 3 numbers, got ${describe(scale)}`);
+  }
+  return made(mod().createPolytope(flatPoints(points), margin, scale[0], scale[1], scale[2]), 'polytope');
 }
 
 /** What polytopeFromGeometry() reads: a three.js BufferGeometry, or anything with the same position attribute. */

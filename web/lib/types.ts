@@ -33,6 +33,8 @@ export interface Shape {
   normal?: Vec3;
   offset?: number;
   margin?: number;
+  /** Non-uniform scale in the shape's frame, before rotation (negative mirrors, 0 is an error). Default [1, 1, 1]. */
+  scale?: Vec3;
   position?: Vec3;
   rotation?: Quat;
 }

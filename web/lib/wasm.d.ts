@@ -23,7 +23,7 @@ export interface WasmModule {
   /** A shape from a scene-format shape object without pose; value: its handle. */
   createShape(shapeJson: string): string;
   /** A polytope from x0,y0,z0,x1,… and a margin; value: its handle. */
-  createPolytope(points: Float64Array, margin: number): string;
+  createPolytope(points: Float64Array, margin: number, sx: number, sy: number, sz: number): string;
   /** value: {"version":1,"shapes":[the shape],...}. */
   shapeSpec(handle: number): string;
   /** The query's trace; `input` points at the 21-double query input. */

@@ -193,6 +193,7 @@ function boxIfCurved(s: Shape): Shape {
   if (s.position) box.position = s.position;
   if (s.rotation) box.rotation = s.rotation;
   if (s.margin !== undefined) box.margin = s.margin;
+  if (s.scale) box.scale = s.scale;
   return box;
 }
 
@@ -208,6 +209,7 @@ function shapeSize(s: Shape): number {
   const r = s as { radius?: number; halfHeight?: number; halfExtents?: Vec3; radii?: Vec3; points?: Vec3[] };
   let m = Math.max(r.radius ?? 0, r.halfHeight ?? 0, ...(r.halfExtents ?? []), ...(r.radii ?? []));
   for (const q of r.points ?? []) m = Math.max(m, Math.hypot(q[0], q[1], q[2]));
+  if (s.scale) m *= Math.max(...s.scale.map(Math.abs));
   return Math.max(0.5, m);
 }
 

@@ -98,10 +98,10 @@ export class ShapeEditor {
       this.bound.push({ input, get });
       return input;
     };
-    const vec = (name: string, key: 'halfExtents' | 'radii' | 'position') =>
+    const vec = (name: string, key: 'halfExtents' | 'radii' | 'position' | 'scale', unset = 0) =>
       this.body.append(fieldRow(name, ...[0, 1, 2].map((k) => num(
-        (x) => (x[key] as Vec3 | undefined)?.[k] ?? 0,
-        (x, v) => { const a = ((x[key] as Vec3 | undefined) ?? [0, 0, 0]).slice() as Vec3; a[k] = v; x[key] = a; },
+        (x) => (x[key] as Vec3 | undefined)?.[k] ?? unset,
+        (x, v) => { const a = ((x[key] as Vec3 | undefined) ?? [unset, unset, unset]).slice() as Vec3; a[k] = v; x[key] = a; },
         0.05, `${name} ${'xyz'[k]}`))));
 
     switch (s.type) {
@@ -127,6 +127,8 @@ export class ShapeEditor {
     this.body.append(fieldRow('margin', num((x) => x.margin, (x, v) => {
       if (Number.isNaN(v)) delete x.margin; else x.margin = v;
     }, 0.05, 'margin')));
+    // Only shapes that carry a scale (from a link or a scene) show it: most scenes have none.
+    if (s.scale) vec('scale', 'scale', 1);
     vec('position', 'position');
     this.body.append(fieldRow('rotation °', ...[0, 1, 2].map((k) => num(
       (x) => round(toEulerDeg(x.rotation)[k], 2),

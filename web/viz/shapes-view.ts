@@ -383,6 +383,11 @@ function coreOf(s: Shape): Shape | null {
   if (!rounded && !(s.margin && s.margin > 0)) return null;
   const core: Shape = { ...s };
   delete core.margin;
+  // Scaled unevenly, a sphere's or capsule's ball is part of the core (the library adds only the margin after).
+  const sc = s.scale;
+  if (rounded && sc && !(Math.abs(sc[1]) === Math.abs(sc[0]) && Math.abs(sc[2]) === Math.abs(sc[0]))) {
+    return s.margin && s.margin > 0 ? core : null;
+  }
   if (s.type === 'sphere') return { type: 'point', position: s.position, rotation: s.rotation };
   if (s.type === 'capsule') core.radius = 0;
   return core;

@@ -804,7 +804,7 @@ template <class S>
 inline bool pointCore(const S& shape, Vec3* centre) {
   if constexpr (std::is_same_v<S, PosedShape>) {
     const ShapeType t = shape.shape().type;
-    if (t == ShapeType::Sphere || t == ShapeType::Point) {
+    if ((t == ShapeType::Sphere || t == ShapeType::Point) && isUnscaled(shape.shape())) {
       *centre = shape.center();
       return true;
     }

@@ -587,12 +587,12 @@ inline bool satPoseValid(const Transform& t) {
   return isFinite(t.position) && maxAbs(t.position) <= kMaxMagnitude && std::fabs(qq - 1) <= 1e-9;
 }
 
-// A box satBoxes can take: type Box, sizes finite, ≥ 0 and ≤ kMaxMagnitude,
-// a valid pose.
+// A box satBoxes can take: type Box without a scale (a scaled one goes
+// through its hull), sizes finite, ≥ 0 and ≤ kMaxMagnitude, a valid pose.
 inline bool satBoxValid(const Shape& s) {
   auto size = [](double v) { return v >= 0 && v <= kMaxMagnitude; };  // false for NaN
-  return s.type == ShapeType::Box && size(s.halfExtents.x) && size(s.halfExtents.y) && size(s.halfExtents.z) &&
-         size(s.margin) && satPoseValid(s.pose);
+  return s.type == ShapeType::Box && isUnscaled(s) && size(s.halfExtents.x) && size(s.halfExtents.y) &&
+         size(s.halfExtents.z) && size(s.margin) && satPoseValid(s.pose);
 }
 
 }  // namespace detail
@@ -878,7 +878,8 @@ inline SatResult satHulls(const SatHull& a, const Transform& poseA, const SatHul
 // their SatHulls are built (allocates) and satHulls runs.
 template <class Trace = NoTrace>
 SatResult sat(const Shape& a, const Shape& b, const SatSettings& settings, Trace& trace) {
-  if (a.type == ShapeType::Box && b.type == ShapeType::Box) return satBoxes(a, b, settings, trace);
+  if (a.type == ShapeType::Box && b.type == ShapeType::Box && isUnscaled(a) && isUnscaled(b))
+    return satBoxes(a, b, settings, trace);
   SatHull ha, hb;
   SatStatus sa = buildSatHull(a, &ha);
   SatStatus sb = buildSatHull(b, &hb);

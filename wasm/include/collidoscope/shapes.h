@@ -74,6 +74,19 @@ struct Shape {
   Vec3 normal{0, 1, 0};       // plane: {x : normal·x ≤ offset} in the shape's frame
   double offset = 0;          // (normal need not be unit)
   double margin = 0;          // extra radius on any shape
+  // Non-uniform scale S = diag(scale), applied in the local frame before the
+  // pose: the solid is {R·S·x + p : x in the shape}. Every query honours it
+  // (the support of S·K is S·s_K(S·d); direct readers of the sizes fall
+  // back to the general path when it is not [1, 1, 1]). No component is
+  // zero (validateShape). The margin is added after scaling, so it stays a
+  // sphere radius.
+  Vec3 scale{1, 1, 1};
+  // The shape as the scene gave it, when bakeScale() rewrote its sizes;
+  // writers emit this one's type, sizes and scale (with the live pose), so
+  // a scene written back reads as the user wrote it. Null otherwise; reset
+  // it when changing the sizes of a baked shape, or the writers emit the
+  // old ones.
+  std::shared_ptr<const Shape> written;
   Transform pose;             // local -> world
   // Polytope only: precomputed support over the hull of `points`, shared by
   // copies. Set by Shape::polytope() (for kPolytopeSupportMinPoints points
@@ -116,7 +129,23 @@ struct Shape {
     return *this;
   }
   Shape& withMargin(double m) { margin = m; return *this; }
+  Shape& withScale(const Vec3& s) { scale = s; return *this; }
 };
+
+// True when scale is [1, 1, 1] (bit for bit): the shape's sizes are its
+// extents, and the closed forms and size formulas apply.
+inline bool isUnscaled(const Shape& s) { return s.scale.x == 1 && s.scale.y == 1 && s.scale.z == 1; }
+
+// Rewrites a scaled shape into the same solid without a scale where that is
+// exact: a box's half extents, an ellipsoid's radii and a point set's
+// points are multiplied by the scale (a mirrored point set stays a set whose
+// hull is the mirrored solid); a sphere becomes a sphere (uniform |scale|)
+// or an ellipsoid; a capsule scaled uniformly, a cylinder with |sx| = |sz|
+// and a cone with |sx| = |sz|, sy > 0 stay what they are; a plane's normal n
+// becomes S⁻¹n. Other scaled shapes keep their scale (the support mapping
+// handles it). s->written keeps the shape as given. Call after
+// validateShape; a shape with scale [1, 1, 1] is left untouched.
+void bakeScale(Shape* s);
 
 // A problem with a shape's parameters: the field (relative to the shape, e.g.
 // "radius" or "points[3][1]") and a sentence saying what is wrong.
