@@ -426,6 +426,8 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   ShapeError se;
   if (!validateShape(s, &se)) return fail(err, prefix + se.field, se.message);
   bakeScale(&s);
+  if (s.type == ShapeType::Mesh && !isUnscaled(s))
+    return fail(err, prefix + "scale", "the scaled mesh is not a valid mesh (its vertices grow past 1e15)");
   *out = std::move(s);
   return true;
 }
