@@ -23,7 +23,7 @@
 // what you see in your scene is what the page shows on its shapes view.
 import * as THREE from 'three';
 import {
-  CollidoscopeError, hull as convexHull, minkowskiSurface, poseNumbers, shapeSurface, type PoseLike as LibPoseLike,
+  CollidoscopeError, hull as convexHull, mesh, minkowskiSurface, poseNumbers, shapeSurface, type MeshShape, type PoseLike as LibPoseLike,
   type ChungWangResult, type DistanceResult, type HullResult, type HullTrace, type ObbResult, type PenetrationResult,
   type Planar, type PlanarEpaTrace, type Quat, type Query, type RaycastResult, type Result, type SatResult, type Scene,
   type Scene2D, type Shape, type ShapecastResult, type Trace, type Vec3,
@@ -345,6 +345,43 @@ export function drawShape(shape: ShapeLike, pose?: PoseLike, style: ShapeStyle =
   g.position.copy(position);
   g.quaternion.copy(quaternion);
   return finish(g, style.markerSize ?? (geometry.radius || 1) * MARKER_PER_SCALE, false);
+}
+
+// ---- meshes ---------------------------------------------------------------------------------------------
+
+/**
+ * A mesh() from a three.js BufferGeometry, in the geometry's local space: indexed or not (without an index,
+ * every three vertices make a triangle), interleaved position attributes too. Positions and indices are read
+ * once and copied into wasm memory; the geometry is not kept. Dispose the shape when done.
+ */
+export function meshFromGeometry(geometry: THREE.BufferGeometry): MeshShape {
+  if (geometry === null || typeof geometry !== 'object' || typeof (geometry as { getAttribute?: unknown }).getAttribute !== 'function') {
+    throw new CollidoscopeError('invalid-argument', 'geometry', 'must be a three.js BufferGeometry');
+  }
+  const pos = geometry.getAttribute('position') as THREE.BufferAttribute | THREE.InterleavedBufferAttribute | undefined;
+  if (!pos) throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position', 'is missing: the geometry has no vertex positions');
+  if (pos.itemSize !== 3) throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position.itemSize', `must be 3, got ${pos.itemSize}`);
+  const n = pos.count;
+  const vertices = new Float64Array(3 * n);
+  // getX/Y/Z read interleaved buffers through their stride and offset (and denormalize normalized ones).
+  for (let i = 0; i < n; i++) {
+    vertices[3 * i] = pos.getX(i);
+    vertices[3 * i + 1] = pos.getY(i);
+    vertices[3 * i + 2] = pos.getZ(i);
+  }
+  const index = geometry.getIndex();
+  let indices: Uint32Array;
+  if (index) {
+    indices = new Uint32Array(index.count);
+    for (let i = 0; i < index.count; i++) indices[i] = index.getX(i);
+  } else {
+    if (n % 3 !== 0) {
+      throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position.count', `must be a multiple of 3 for a geometry without an index (3 vertices per triangle), got ${n}`);
+    }
+    indices = new Uint32Array(n);
+    for (let i = 0; i < n; i++) indices[i] = i;
+  }
+  return mesh(vertices, indices);
 }
 
 // ---- results --------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ export type {
 export type Quat = [number, number, number, number];
 export type ShapeType =
   | 'point' | 'sphere' | 'box' | 'capsule' | 'cylinder' | 'cone' | 'ellipsoid' | 'segment' | 'triangle'
-  | 'polytope' | 'plane';
+  | 'polytope' | 'plane' | 'mesh';
 
 /** A shape of the scene format (see the README for each type's fields). */
 export interface Shape {
@@ -32,6 +32,9 @@ export interface Shape {
   /** plane: the half-space normal·x ≤ offset (normal need not be unit). */
   normal?: Vec3;
   offset?: number;
+  /** mesh: vertex positions and triangles as vertex-index triples (counter-clockwise seen from outside). */
+  vertices?: Vec3[];
+  triangles?: [number, number, number][];
   margin?: number;
   position?: Vec3;
   rotation?: Quat;
@@ -127,6 +130,10 @@ export type CastStatus = Exclude<schema.CastStatus, 'invalid-input'>;
 /** Ray against shape A (query "raycast"). On a miss t, point and normal are null. */
 export interface RaycastResult extends Omit<schema.RaycastResult, 'status'> {
   status: CastStatus;
+  /** A mesh only (schema.MeshRaycastResult): the hit triangle's index, null on a miss. */
+  triangle?: number | null;
+  /** A mesh only: [u, v, w] with point = u·v_i + v·v_j + w·v_k for the hit triangle [i, j, k], null on a miss. */
+  barycentric?: Vec3 | null;
 }
 
 /** A and B translating over the step (query "shapecast"): time of impact and contact. */
