@@ -6,14 +6,14 @@
 import type * as schema from './generated-schema';
 import type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
-  ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, ObbFits, ObbResult, PenetrationResult,
-  ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
+  ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, MeshRayFrame, ObbFits, ObbResult,
+  PenetrationResult, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 } from './generated-schema';
 
 export type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
-  ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, ObbFits, ObbResult, PenetrationResult,
-  ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
+  ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, MeshRayFrame, ObbFits, ObbResult,
+  PenetrationResult, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 };
 
 export type Quat = [number, number, number, number];
@@ -252,6 +252,24 @@ export type ClosedFormTrace =
 
 export type Trace =
   | GjkTrace | EpaTrace | HullTrace | SatTrace | RaycastTrace | ShapecastTrace | ChungWangTrace | ClosedFormTrace;
+
+/**
+ * The trace of a ray cast on a mesh (`trace()` of "raycast" with a mesh for shape A): one frame with the answer,
+ * the hit triangle's corners and the tests the OBB tree ran. Not one of Trace's members (its frame is not a
+ * GJK ray cast's); isMeshRaycast() tells it apart.
+ */
+export interface MeshRaycastTrace extends TraceBase {
+  query: 'raycast';
+  mesh: true;
+  frames: (MeshRayFrame & { caption: string })[];
+  result: RaycastResult;
+  marginA: number;
+}
+
+/** Whether a trace is a mesh ray cast's (one frame). */
+export function isMeshRaycast(t: { query: string }): t is MeshRaycastTrace {
+  return (t as { mesh?: unknown }).mesh === true;
+}
 
 /** The closed-form trace of query Q ('intersect', 'distance', 'penetration', or a union of them). */
 export type ClosedFormTraceOf<Q extends ClosedFormTrace['query']> = Extract<ClosedFormTrace, { query: Q }>;
