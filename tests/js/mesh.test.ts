@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import * as THREE from 'three';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  batch, batchResult, createBatch, createShape, distance, init, intersect, mesh, MeshShape, penetration, raycast, run,
+  batch, batchResult, boundingVolumes, createBatch, createShape, distance, hull, init, intersect, mesh, MeshShape, penetration, raycast, run,
   sat, sceneOf, sceneWarnings, shapecast, sphere, stats, contains, project, trace, isMeshRaycast, type MeshRaycastTrace,
   type RaycastResult, type Vec3,
 } from '../../web/lib/index';
-import { meshFromGeometry } from '../../web/lib/three';
+import { drawResult, drawShape, meshFromGeometry } from '../../web/lib/three';
 import { catchError, randomPose } from './helpers';
 import { root } from './vectors';
 
@@ -346,6 +346,33 @@ describe('mesh(): report, spec, memory', () => {
     expect(r.triangle).toBe(0);
     expect(r.t).toBe(1);
     expect(r.normal).toEqual([0, 0, -1]);
+    m.dispose();
+  });
+
+  it('hull() and boundingVolumes() take the vertices; drawShape() draws the triangles and every edge once', () => {
+    const m = mesh([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0.1, 0.1, 0.1], [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]);
+    const h = hull(m, { position: [1, 0, 0] });
+    expect(h.kind).toBe('polyhedron');
+    expect(h.vertices).toHaveLength(4); // (0.1, 0.1, 0.1) is inside the tetrahedron
+    expect(h.vertices.map((v) => v[0]).sort()).toEqual([1, 1, 1, 2]);
+    const b = boundingVolumes(m);
+    expect(b.aabb.min).toEqual([0, 0, 0]);
+    expect(b.aabb.max).toEqual([1, 1, 1]);
+    const g = drawShape(m, { position: [0, 0, 2] });
+    let triangles = 0, edges = 0;
+    g.traverse((o) => {
+      const geo = (o as THREE.Mesh).geometry as THREE.BufferGeometry | undefined;
+      const n = geo?.getAttribute('position')?.count ?? 0;
+      if ((o as THREE.Mesh).isMesh && n > 1) triangles = Math.max(triangles, n / 3);
+      if ((o as THREE.LineSegments).isLineSegments) edges = Math.max(edges, n / 2);
+    });
+    expect(triangles).toBe(4);
+    expect(edges).toBe(6);
+    expect(g.position.toArray()).toEqual([0, 0, 2]);
+    // drawResult frames a mesh ray cast with the mesh among its shapes.
+    const ray = { origin: [0.2, 0.2, 5] as Vec3, direction: [0, 0, -1] as Vec3, maxT: 10 };
+    const drawn = drawResult(raycast(m, { position: [0, 0, 2] }, ray), { ray, shapes: [{ shape: m, pose: { position: [0, 0, 2] } }] });
+    expect(drawn.getObjectByName('hit')).toBeDefined();
     m.dispose();
   });
 
