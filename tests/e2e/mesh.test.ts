@@ -64,6 +64,11 @@ describe('a mesh on the page', () => {
         expect((await colourPixels(page, canvas, AMBER)).count, `${canvas}: the mesh`).toBeGreaterThan(500);
         expect((await colourPixels(page, canvas, GREEN)).count, `${canvas}: the hit triangle`).toBeGreaterThan(20);
       }
+      // Shape A's editor names the type it does not offer, and the mesh's size, with no margin field.
+      expect(await page.locator('#type-a option:checked').innerText()).toBe('mesh (from the scene)');
+      const editor = page.locator('#type-a').locator('xpath=ancestor::details[1]');
+      expect(await editor.innerText()).toContain('72 vertices, 144 triangles');
+      expect(await editor.getByRole('spinbutton', { name: /margin/ }).count()).toBe(0);
       await expectLinkReopensSame(env.browser, opened);
       expect(errors).toEqual([]);
     } finally {
