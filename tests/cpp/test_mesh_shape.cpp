@@ -384,13 +384,33 @@ TEST(MeshShape, OtherQueriesAreRefusedNamingTheShape) {
     EXPECT_EQ(err.code, "unsupported-query") << q;
     EXPECT_EQ(err.field, "shapes[0].type") << q;
   }
-  // No trace of a mesh ray cast yet: refused, not a fake trace.
+}
+
+TEST(MeshShapeRaycast, TraceIsOneFrameWithTheAnswer) {
+  // A ray down through (0.2, 0.2) from z = 5 meets the tetrahedron's
+  // slanted face [1, 2, 3] (x + y + z = 1) first, at z = 0.6, moved up by
+  // the pose to 1.6: t = 3.4.
   Scene scene;
   SceneError err;
-  std::string out;
-  ASSERT_TRUE(parseScene(withShape(mesh), &scene, &err));
-  EXPECT_FALSE(runScene(scene, true, &out, &err));
-  EXPECT_EQ(err.code, "unsupported-query");
+  std::string out, plain;
+  const std::string shape = std::string(kTetraShape).substr(0, std::string(kTetraShape).size() - 1) +
+                            ", \"position\": [0, 0, 1]}";
+  ASSERT_TRUE(parseScene(withShape(shape), &scene, &err)) << err.message;
+  ASSERT_TRUE(runScene(scene, true, &out, &err)) << err.message;
+  ASSERT_TRUE(runScene(scene, false, &plain, &err));
+  const JsonValue t = parseOk(out);
+  EXPECT_EQ(t.find("query")->string, "raycast");
+  EXPECT_TRUE(t.find("mesh")->boolean);
+  ASSERT_EQ(t.find("frames")->items.size(), 1u);
+  const JsonValue& f = t.find("frames")->items[0];
+  EXPECT_TRUE(f.find("hit")->boolean);
+  EXPECT_EQ(f.find("triangle")->number, 3);
+  EXPECT_EQ(f.find("triangleCount")->number, 4);
+  const double corners[3][3] = {{1, 0, 1}, {0, 1, 1}, {0, 0, 2}};  // vertices 1, 2, 3 moved up by 1
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(f.find("vertices")->items[k].items[j].number, corners[k][j]);
+  EXPECT_DOUBLE_EQ(t.find("result")->find("t")->number, 3.4);
+  EXPECT_EQ(out.find(plain), out.find("\"result\":") + 9) << out;  // the result is run's, verbatim
 }
 
 TEST(MeshShape, HullAndObbTakeTheVertices) {

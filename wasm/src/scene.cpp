@@ -1065,19 +1065,41 @@ static bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* 
     *err = {kMeshUnsupportedCode, field, meshUnsupportedMessage(queryName(q))};
     return false;
   }
-  if (trace) {
-    *err = {kMeshUnsupportedCode, field,
-            std::string("query \"") + queryName(q) + "\" on a mesh has no steps to trace yet (run answers it)"};
-    return false;
-  }
   JsonWriter w;
   if (q == QueryKind::Raycast) {
     const Shape& a = scene.shapes[0];
     const MeshShape& m = *a.meshData;
-    put(w, rayCastMesh(m.mesh, m.tree, a.pose, scene.ray.origin, scene.ray.direction, scene.ray.maxT,
-                       MeshRayMode::Closest));
+    const MeshRayHit hit = rayCastMesh(m.mesh, m.tree, a.pose, scene.ray.origin, scene.ray.direction,
+                                       scene.ray.maxT, MeshRayMode::Closest);
+    if (!trace) {
+      put(w, hit);
+      *json = w.str();
+      return true;
+    }
+    // One frame: the answer (the tree's descent is not recorded step by step yet).
+    MeshRayFrame frame;
+    frame.hit = hit.hit;
+    frame.triangle = hit.triangle;
+    frame.boxTests = hit.boxTests;
+    frame.triangleTests = hit.triangleTests;
+    frame.triangleCount = static_cast<int>(m.mesh.triangles.size());
+    if (hit.hit) {
+      const auto& t = m.mesh.triangles[static_cast<std::size_t>(hit.triangle)];
+      for (std::size_t k = 0; k < 3; ++k)
+        frame.vertices[k] = a.pose.apply(m.mesh.vertices[static_cast<std::size_t>(t[k])]);
+    }
+    w.beginObject().key("query").value("raycast").key("mesh").value(true).key("frames").beginArray();
+    put(w, frame);
+    w.endArray().key("result");
+    put(w, hit);
+    w.key("marginA").value(0.0).endObject();
     *json = w.str();
     return true;
+  }
+  if (trace) {
+    *err = {kMeshUnsupportedCode, field,
+            std::string("query \"") + queryName(q) + "\" on a mesh has no steps to trace yet (run answers it)"};
+    return false;
   }
   if (scene.shapes.size() != 2) {
     *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};

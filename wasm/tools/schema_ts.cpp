@@ -192,6 +192,7 @@ std::string generate() {
   d.interfaceOf(HullFrameView{HullFrame{}, {}});
   d.interfaceOf(SatFrame{});
   d.interfaceOf(RayFrame{});
+  d.interfaceOf(MeshRayFrame{});
   d.interfaceOf(ChungWangFrame{});
   out << d.unions.str();
 

@@ -8,11 +8,12 @@
 // beside every step, and it is the caption of the trace's last ('done') frame. A pair answered by a closed form
 // has one frame, whose caption states the formula with its numbers; the result sentence stays beside it.
 import { formatG, formatPair } from './printf';
-import { isClosedForm } from './types';
+import { isClosedForm, isMeshRaycast } from './types';
+import type { MeshRayFrame } from './generated-schema';
 import type {
   CastFrame, ChungWangFrame, ChungWangTrace, ClosedFormFrame, ClosedFormName, ClosedFormTrace, EpaFrame, EpaTrace,
   GjkFrame, GjkTrace, HullFrame, HullResult,
-  HullTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
+  HullTrace, MeshRaycastTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastResult, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
 } from './types';
 
 // ---- pseudocode ---------------------------------------------------------------------------------------------
@@ -720,8 +721,28 @@ function captioned<F extends object>(f: F, caption: string, afterIteration: bool
   return { kind, line, iteration, caption, ...rest } as unknown as F & { caption: string };
 }
 
+/** The steps of a ray cast on a mesh (mesh_raycast.h), as its one frame's pseudocode. */
+export const MESH_RAY_PSEUDOCODE: readonly string[] = [
+  'visit the OBB tree from the root, the nearer child box first',
+  'skip a box the ray misses, or enters after the best hit so far',
+  'leaf: watertight ray–triangle test (Woop et al. 2013), both sides',
+  'hit ← the smallest t over the triangles hit (ties: smaller index)',
+];
+
+/** The caption of a mesh ray cast's one frame. */
+export function meshRayCaption(f: Omit<MeshRayFrame, 'caption'>, result: RaycastResult): string {
+  const work = `${count(f.boxTests, 'box test', 'box tests')} and ${count(f.triangleTests, 'triangle test', 'triangle tests')} (brute force: ${count(f.triangleCount, 'triangle', 'triangles')})`;
+  if (!f.hit || result.t === null || !result.barycentric) return `Ray cast on the mesh's OBB tree: no triangle within maxT, after ${work}.`;
+  return `Ray cast on the mesh's OBB tree: triangle ${f.triangle} is hit first, at t = ${num(result.t, 12)}, barycentric ${vec(result.barycentric)}, after ${work}.`;
+}
+
 /** The trace with its pseudocode (after `query`) and a caption on every frame. */
 export function withText(raw: RawTrace | RawPlanarEpa): Trace {
+  if (isMeshRaycast(raw)) {
+    const { query, ...rest } = raw as unknown as Omit<MeshRaycastTrace, 'pseudocode'>;
+    const frames = rest.frames.map((f) => captioned(f, meshRayCaption(f, rest.result), false));
+    return { query, pseudocode: [...MESH_RAY_PSEUDOCODE], ...rest, frames } as MeshRaycastTrace as unknown as Trace;
+  }
   if (isClosedForm(raw)) {
     // A pair answered by a closed form (either dimension): its one frame is the formula.
     const { query, ...rest } = raw;

@@ -7,7 +7,7 @@
 // "-" reads the scene from standard input. Exit codes: 0 success, 2 bad
 // input (unreadable file, invalid scene, unknown command), 1 anything else.
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { CollidoscopeError, encodeLink, init, run, trace, validateScene } from './index';
+import { CollidoscopeError, encodeLink, init, run, sceneWarnings, trace, validateScene } from './index';
 
 const USAGE = `usage: collidoscope <command> <scene.json | -> [options]
 
@@ -108,6 +108,10 @@ async function main(argv: string[]): Promise<number> {
   await init();
   const prefix = files[0] === '-' ? 'stdin' : files[0];
   try {
+    // Degenerate and duplicate mesh triangles: reported, not fatal (the answer still goes to stdout).
+    if (command !== 'link' && text.includes('"mesh"')) {
+      for (const w of sceneWarnings(text)) process.stderr.write(`collidoscope: ${prefix}: warning: ${w}\n`);
+    }
     if (command === 'run') {
       process.stdout.write(`${JSON.stringify(run(text), null, 2)}\n`);
     } else if (command === 'trace') {

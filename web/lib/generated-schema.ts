@@ -895,6 +895,22 @@ export interface CastFrame {
   status: CastStatus;
 }
 
+/** The one frame of a ray cast on a mesh (trace of "raycast" on a mesh shape A). */
+export interface MeshRayFrame {
+  /** Whether a triangle was hit within maxT. */
+  hit: boolean;
+  /** The hit triangle's index; null on a miss. */
+  triangle: number | null;
+  /** The hit triangle's corners in world space, in its index order; null on a miss. */
+  vertices: [Vec3, Vec3, Vec3] | null;
+  /** Ray–OBB tests run on the tree. */
+  boxTests: number;
+  /** Ray–triangle tests run (brute force would run triangleCount). */
+  triangleTests: number;
+  /** Triangles in the mesh. */
+  triangleCount: number;
+}
+
 /** The final wedge: clockwise sweep from ra to rb (indices into directions). */
 export interface ChungWangWedge {
   /** The wedge's first side. */

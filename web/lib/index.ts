@@ -75,6 +75,15 @@ export function validateScene(scene: unknown): Scene | Scene2D {
   return unwrap<Scene>(mod().validateScene(toSceneJson(scene)));
 }
 
+/**
+ * What validation reported without refusing the scene: each mesh's degenerate and duplicate triangles, one line
+ * each, e.g. "shapes[0].triangles[4]: degenerate (zero area or too thin for a normal); ray casts skip it".
+ * Empty for a scene without such triangles. Throws what run() throws for an invalid scene.
+ */
+export function sceneWarnings(scene: Scene | string): string[] {
+  return unwrap<string[]>(mod().sceneWarnings(toSceneJson(scene)));
+}
+
 // Directions sampled on curved shapes by shapeSurface() and minkowskiSurface() (kMinSamples, kMaxSamples in scene.h).
 const MIN_SAMPLES = 6;
 const MAX_SAMPLES = 20000;

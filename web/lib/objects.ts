@@ -156,7 +156,8 @@ export function createShape(spec: Shape): ConvexShape {
   } catch (e) {
     throw unreadable(e, 'shape');
   }
-  return made(mod().createShape(toSceneJson(spec, 'invalid-argument')), type);
+  const reply = mod().createShape(toSceneJson(spec, 'invalid-argument'));
+  return type === 'mesh' ? meshOfHandle(unwrap<number>(reply)) : made(reply, type);
 }
 
 function withMargin(spec: Shape, options: ShapeOptions | undefined): Shape {
@@ -233,6 +234,88 @@ export function polytope(points: PointArray, options?: ShapeOptions): ConvexShap
     throw new CollidoscopeError('invalid-argument', 'scale', `must be an array of 3 numbers, got ${describe(scale)}`);
   }
   return made(mod().createPolytope(flatPoints(points), margin, scale[0], scale[1], scale[2]), 'polytope');
+}
+
+/** Most triangles and vertices of a mesh (kMaxMeshTriangles, kMaxMeshVertices in mesh.h). */
+const MAX_MESH_TRIANGLES = 2_000_000;
+const MAX_MESH_VERTICES = 3 * MAX_MESH_TRIANGLES;
+
+/** What a mesh's validation found: problems no query minds, reported rather than refused. */
+export interface MeshReport {
+  vertexCount: number;
+  triangleCount: number;
+  /** Triangles with no normal (zero area, or too thin): ray casts skip them. Increasing. */
+  degenerate: number[];
+  /** [triangle, earlier triangle it repeats] (same three vertex positions, any order). */
+  duplicates: [number, number][];
+  /** The same as sentences, at most 20 and a count of the rest ("triangles[4]: degenerate …"). */
+  warnings: string[];
+}
+
+/**
+ * A triangle mesh in wasm memory (mesh()): its triangles and their OBB tree, built once. It takes raycast
+ * (with the hit triangle and barycentric coordinates), hull and obb of its vertices, and batch('raycast');
+ * the other queries answer 'unsupported-query' for now. Free it with dispose().
+ */
+export class MeshShape extends ConvexShape {
+  /** Degenerate and duplicate triangles found when the mesh was made (not errors). */
+  readonly report: MeshReport;
+
+  /** @internal Use mesh() or meshFromGeometry(). */
+  constructor(handle: number, report: MeshReport) {
+    super(handle, 'mesh');
+    this.report = report;
+  }
+}
+
+/** Flat numbers of a mesh array: typed arrays pass as they are (copied once into wasm), number[] is checked. */
+function meshNumbers(values: unknown, field: 'vertices' | 'triangles', limit: number): ArrayLike<number> {
+  try {
+    const typed = values instanceof Float64Array || values instanceof Float32Array || values instanceof Uint32Array
+      || values instanceof Uint16Array || values instanceof Int32Array;
+    if (!typed && !Array.isArray(values)) {
+      const want = field === 'vertices' ? 'a Float32Array, Float64Array or number[] (x0, y0, z0, x1, …)' : 'a Uint32Array, Uint16Array or number[] (i0, j0, k0, i1, …)';
+      throw new CollidoscopeError('invalid-argument', field, `must be ${want}, got ${describe(values)}`);
+    }
+    const list = values as ArrayLike<unknown>;
+    const n = list.length;
+    const what = field === 'vertices' ? 'vertices' : 'triangles';
+    if (n > 3 * limit) throw new CollidoscopeError('invalid-argument', field, `has more than ${limit} ${what} (${n} numbers; the limit is ${limit})`);
+    if (n % 3 !== 0) throw new CollidoscopeError('invalid-argument', field, `has ${n} numbers, not a multiple of 3 (3 per ${field === 'vertices' ? 'vertex' : 'triangle'})`);
+    if (!typed) {
+      for (let i = 0; i < n; i++) {
+        if (typeof list[i] !== 'number') throw new CollidoscopeError('invalid-argument', `${field}[${Math.floor(i / 3)}][${i % 3}]`, `must be a number, got ${describe(list[i])}`);
+      }
+    }
+    return list as ArrayLike<number>;
+  } catch (e) {
+    throw unreadable(e, field);
+  }
+}
+
+/**
+ * A triangle mesh (non-convex, may be open) from flat arrays: `vertices` x0, y0, z0, x1, … (Float32Array,
+ * Float64Array or number[]) and `indices` i0, j0, k0, i1, … (Uint32Array, Uint16Array or number[]), triangles
+ * counter-clockwise seen from outside. Up to 2 000 000 triangles. Indices out of range, non-finite
+ * coordinates and wrong lengths throw 'invalid-argument' naming the element (`triangles[4][1]`); degenerate
+ * and duplicate triangles are listed in the shape's `report`. A mesh takes no margin.
+ */
+export function mesh(vertices: Float32Array | Float64Array | readonly number[], indices: Uint32Array | Uint16Array | readonly number[]): MeshShape {
+  const v = meshNumbers(vertices, 'vertices', MAX_MESH_VERTICES);
+  const ix = meshNumbers(indices, 'triangles', MAX_MESH_TRIANGLES);
+  return meshOfHandle(unwrap<number>(mod().createMesh(v, ix)));
+}
+
+function meshOfHandle(handle: number): MeshShape {
+  const m = mod();
+  let report: MeshReport;
+  try {
+    report = unwrap<MeshReport>(m.meshInfo(handle));
+  } catch (e) {
+    m._cds_dispose(handle);
+    throw e;
+  }
+  return new MeshShape(handle, report);
 }
 
 /** What polytopeFromGeometry() reads: a three.js BufferGeometry, or anything with the same position attribute. */
@@ -840,11 +923,24 @@ export const chungWang: PairQueryFunction<ChungWangResult, ChungWangTrace> = pai
  */
 export const sat: PairQueryFunction<SatResult, SatTrace> = pairQuery('sat');
 
-/** GJK ray cast against a shape: the first hit of origin + t·direction, 0 ≤ t ≤ maxT. */
+/**
+ * Ray cast against a shape: the first hit of origin + t·direction, 0 ≤ t ≤ maxT (GJK on convex shapes; on a
+ * mesh() the closest triangle through its OBB tree, two-sided, with `triangle` and `barycentric`).
+ */
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options: QueryOptions & { trace: true }): RaycastTrace;
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options?: QueryOptions): RaycastResult;
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options?: QueryOptions): RaycastResult | RaycastTrace {
-  return single('raycast', options, shape, pose, ray) as RaycastResult;
+  const r = single('raycast', options, shape, pose, ray) as RaycastResult;
+  if (!(shape instanceof MeshShape) || 'frames' in r) return r;
+  // A mesh's hit triangle and barycentric coordinates, kept by the registry beside the ray cast's layout.
+  const m = mod();
+  const s = scratchOf(m);
+  m._cds_last_mesh_hit(s.cache);
+  const at = s.cache >> 3;
+  const h = m.HEAPF64;
+  r.triangle = Number.isNaN(h[at]) ? null : h[at];
+  r.barycentric = Number.isNaN(h[at + 1]) ? null : [h[at + 1], h[at + 2], h[at + 3]];
+  return r;
 }
 
 /** GJK shape cast: A and B translate over the step; time of impact t ∈ [0, 1], normal and contact points. */

@@ -23,14 +23,14 @@
 // what you see in your scene is what the page shows on its shapes view.
 import * as THREE from 'three';
 import {
-  CollidoscopeError, hull as convexHull, minkowskiSurface, poseNumbers, shapeSurface, type PoseLike as LibPoseLike,
+  CollidoscopeError, hull as convexHull, mesh, minkowskiSurface, poseNumbers, shapeSurface, type MeshShape, type PoseLike as LibPoseLike,
   type ChungWangResult, type DistanceResult, type HullResult, type HullTrace, type ObbResult, type PenetrationResult,
   type Planar, type PlanarEpaTrace, type Quat, type Query, type RaycastResult, type Result, type SatResult, type Scene,
   type Scene2D, type Shape, type ShapecastResult, type Trace, type Vec3,
 } from './index';
 import { BOUND_KINDS, boundObject, type BoundKind } from './draw/bounds';
 import { frameDrawer } from './draw/frames';
-import { enclosingSphere, type Hull } from './draw/hull-geometry';
+import { enclosingSphere, meshHull, type Hull } from './draw/hull-geometry';
 import { isPlanarTrace, liftScene, liftTrace } from './draw/planar';
 import { COLORS as PAGE_COLORS, arrow, clearGroup, hullObject, label, line, marker, toV3 } from './draw/primitives';
 import type { DrawContext } from './draw/types';
@@ -326,15 +326,23 @@ function hullGeometry(h: HullResult, creasesOnly: boolean): Hull {
   return { dim, faces, edges, vertices: V, center: sphere.center, radius: dim === 0 ? 0 : sphere.radius };
 }
 
+/** A convex shape's drawing: the hull of its surface samples. */
+function surfaceGeometry(local: Shape, samples: number | undefined): Hull {
+  const h = convexHull(shapeSurface(local, samples));
+  return hullGeometry(h, h.vertices.length > MAX_POLYHEDRAL_VERTICES);
+}
+
 /**
  * A shape as the library sees it: translucent faces and edges in the shape's frame, the group placed at
  * `pose` (default: the spec's own position and rotation). Built from the library's shapeSurface() and hull()
- * (call and await init() first); a point is a dot, a segment a line.
+ * (call and await init() first); a point is a dot, a segment a line, a mesh its own triangles and edges.
  */
 export function drawShape(shape: ShapeLike, pose?: PoseLike, style: ShapeStyle = {}): THREE.Group {
   const { local, pose: p } = splitPose(shape, pose, 'shape');
-  const h = convexHull(shapeSurface(local, style.samples));
-  const geometry = hullGeometry(h, h.vertices.length > MAX_POLYHEDRAL_VERTICES);
+  // A mesh is drawn from its own triangles (its hull would be another shape).
+  const geometry = local.type === 'mesh' && local.vertices && local.triangles
+    ? meshHull(local.vertices, local.triangles)
+    : surfaceGeometry(local, style.samples);
   const g = group(`collidoscope:shape:${local.type}`);
   const opacity = style.opacity ?? 0.42;
   g.add(hullObject(geometry, {
@@ -345,6 +353,43 @@ export function drawShape(shape: ShapeLike, pose?: PoseLike, style: ShapeStyle =
   g.position.copy(position);
   g.quaternion.copy(quaternion);
   return finish(g, style.markerSize ?? (geometry.radius || 1) * MARKER_PER_SCALE, false);
+}
+
+// ---- meshes ---------------------------------------------------------------------------------------------
+
+/**
+ * A mesh() from a three.js BufferGeometry, in the geometry's local space: indexed or not (without an index,
+ * every three vertices make a triangle), interleaved position attributes too. Positions and indices are read
+ * once and copied into wasm memory; the geometry is not kept. Dispose the shape when done.
+ */
+export function meshFromGeometry(geometry: THREE.BufferGeometry): MeshShape {
+  if (geometry === null || typeof geometry !== 'object' || typeof (geometry as { getAttribute?: unknown }).getAttribute !== 'function') {
+    throw new CollidoscopeError('invalid-argument', 'geometry', 'must be a three.js BufferGeometry');
+  }
+  const pos = geometry.getAttribute('position') as THREE.BufferAttribute | THREE.InterleavedBufferAttribute | undefined;
+  if (!pos) throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position', 'is missing: the geometry has no vertex positions');
+  if (pos.itemSize !== 3) throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position.itemSize', `must be 3, got ${pos.itemSize}`);
+  const n = pos.count;
+  const vertices = new Float64Array(3 * n);
+  // getX/Y/Z read interleaved buffers through their stride and offset (and denormalize normalized ones).
+  for (let i = 0; i < n; i++) {
+    vertices[3 * i] = pos.getX(i);
+    vertices[3 * i + 1] = pos.getY(i);
+    vertices[3 * i + 2] = pos.getZ(i);
+  }
+  const index = geometry.getIndex();
+  let indices: Uint32Array;
+  if (index) {
+    indices = new Uint32Array(index.count);
+    for (let i = 0; i < index.count; i++) indices[i] = index.getX(i);
+  } else {
+    if (n % 3 !== 0) {
+      throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position.count', `must be a multiple of 3 for a geometry without an index (3 vertices per triangle), got ${n}`);
+    }
+    indices = new Uint32Array(n);
+    for (let i = 0; i < n; i++) indices[i] = i;
+  }
+  return mesh(vertices, indices);
 }
 
 // ---- results --------------------------------------------------------------------------------------------
@@ -365,7 +410,13 @@ function queryOf(r: Result): Query {
 /** Bounding sphere of the placed shapes' surfaces (world space). */
 function shapesSphere(specs: Shape[]): THREE.Sphere | null {
   if (!specs.length) return null;
-  return enclosingSphere(specs.flatMap((s) => shapeSurface(s, 200)).map((p) => toV3(p)));
+  return enclosingSphere(specs.flatMap((s) => (s.type === 'mesh' ? meshWorldVertices(s) : shapeSurface(s, 200))).map((p) => toV3(p)));
+}
+
+/** A mesh spec's vertices placed by its position and rotation. */
+function meshWorldVertices(s: Shape): Vec3[] {
+  const { position, quaternion } = toPose({ position: s.position, rotation: s.rotation });
+  return (s.vertices ?? []).map((v) => new THREE.Vector3(v[0], v[1], v[2]).applyQuaternion(quaternion).add(position).toArray() as Vec3);
 }
 
 /** Radius of the points around their centre (0 for none or one). */

@@ -6,20 +6,20 @@
 import type * as schema from './generated-schema';
 import type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
-  ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, ObbFits, ObbResult, PenetrationResult,
-  ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
+  ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, MeshRayFrame, ObbFits, ObbResult,
+  PenetrationResult, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 } from './generated-schema';
 
 export type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
-  ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, ObbFits, ObbResult, PenetrationResult,
-  ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
+  ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, MeshRayFrame, ObbFits, ObbResult,
+  PenetrationResult, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 };
 
 export type Quat = [number, number, number, number];
 export type ShapeType =
   | 'point' | 'sphere' | 'box' | 'capsule' | 'cylinder' | 'cone' | 'ellipsoid' | 'segment' | 'triangle'
-  | 'polytope' | 'plane';
+  | 'polytope' | 'plane' | 'mesh';
 
 /** A shape of the scene format (see the README for each type's fields). */
 export interface Shape {
@@ -32,6 +32,9 @@ export interface Shape {
   /** plane: the half-space normal·x ≤ offset (normal need not be unit). */
   normal?: Vec3;
   offset?: number;
+  /** mesh: vertex positions and triangles as vertex-index triples (counter-clockwise seen from outside). */
+  vertices?: Vec3[];
+  triangles?: [number, number, number][];
   margin?: number;
   /** Non-uniform scale in the shape's frame, before rotation (negative mirrors, 0 is an error). Default [1, 1, 1]. */
   scale?: Vec3;
@@ -129,6 +132,10 @@ export type CastStatus = Exclude<schema.CastStatus, 'invalid-input'>;
 /** Ray against shape A (query "raycast"). On a miss t, point and normal are null. */
 export interface RaycastResult extends Omit<schema.RaycastResult, 'status'> {
   status: CastStatus;
+  /** A mesh only (schema.MeshRaycastResult): the hit triangle's index, null on a miss. */
+  triangle?: number | null;
+  /** A mesh only: [u, v, w] with point = u·v_i + v·v_j + w·v_k for the hit triangle [i, j, k], null on a miss. */
+  barycentric?: Vec3 | null;
 }
 
 /** A and B translating over the step (query "shapecast"): time of impact and contact. */
@@ -247,6 +254,24 @@ export type ClosedFormTrace =
 
 export type Trace =
   | GjkTrace | EpaTrace | HullTrace | SatTrace | RaycastTrace | ShapecastTrace | ChungWangTrace | ClosedFormTrace;
+
+/**
+ * The trace of a ray cast on a mesh (`trace()` of "raycast" with a mesh for shape A): one frame with the answer,
+ * the hit triangle's corners and the tests the OBB tree ran. Not one of Trace's members (its frame is not a
+ * GJK ray cast's); isMeshRaycast() tells it apart.
+ */
+export interface MeshRaycastTrace extends TraceBase {
+  query: 'raycast';
+  mesh: true;
+  frames: (MeshRayFrame & { caption: string })[];
+  result: RaycastResult;
+  marginA: number;
+}
+
+/** Whether a trace is a mesh ray cast's (one frame). */
+export function isMeshRaycast(t: { query: string }): t is MeshRaycastTrace {
+  return (t as { mesh?: unknown }).mesh === true;
+}
 
 /** The closed-form trace of query Q ('intersect', 'distance', 'penetration', or a union of them). */
 export type ClosedFormTraceOf<Q extends ClosedFormTrace['query']> = Extract<ClosedFormTrace, { query: Q }>;

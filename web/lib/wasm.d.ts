@@ -24,6 +24,9 @@ export interface WasmModule {
   createShape(shapeJson: string): string;
   /** A polytope from x0,y0,z0,x1,… and a margin; value: its handle. */
   createPolytope(points: Float64Array, margin: number, sx: number, sy: number, sz: number): string;
+  createMesh(vertices: ArrayLike<number>, indices: ArrayLike<number>): string;
+  meshInfo(handle: number): string;
+  sceneWarnings(sceneJson: string): string;
   /** value: {"version":1,"shapes":[the shape],...}. */
   shapeSpec(handle: number): string;
   /** The query's trace; `input` points at the 21-double query input. */
@@ -43,6 +46,7 @@ export interface WasmModule {
     caches: number, out: number,
   ): number;
   _cds_dispose(handle: number): number;
+  _cds_last_mesh_hit(out: number): void;
   _cds_live_shapes(): number;
   _cds_set_tolerance(tolerance: number): number;
   _cds_tolerance(): number;

@@ -245,7 +245,9 @@ export class App {
       this.shapesView.setPlanar(flat);
       this.minkView.setPlanar(flat);
       this.shapesView.setShapes(drawn.shapes);
-      this.minkView.setShapes(drawn.shapes, margins, view.minkowski?.(drawn.shapes.length));
+      // The trace's own views (a mesh's ray cast has its own titles and draws the mesh itself).
+      const shown = viewOfTrace(tr);
+      this.minkView.setShapes(drawn.shapes, margins, shown.minkowski?.(drawn.shapes.length));
       const count = this.scene.shapes.length;
       this.editors.forEach((ed, i) => {
         ed.root.hidden = flat || i >= count;
@@ -257,7 +259,7 @@ export class App {
       });
       this.castEditor.show(this.scene);
       this.shapesView.setHandles(drawn);
-      setViewTitles(flat ? planarTitles(count) : view.titles?.(count));
+      setViewTitles(flat ? planarTitles(count) : shown.titles?.(count));
       const hint = document.getElementById('gizmo-hint');
       if (hint) hint.textContent = flat ? PLANAR_GIZMO_HINT : GIZMO_HINT;
     }

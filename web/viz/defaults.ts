@@ -30,6 +30,7 @@ export function defaultParams(type: ShapeType): Partial<Shape> {
     case 'triangle': return { points: [[-0.6, -0.4, 0], [0.6, -0.4, 0], [0, 0.6, 0.1]] };
     case 'polytope': return { points: randomPolytopePoints() };
     case 'plane': return { normal: [0, 1, 0], offset: 0 };  // not offered by the picker (SHAPE_TYPES): the page cannot draw it
+    case 'mesh': return smallMesh();  // not offered by the picker: meshes come from scenes and links
   }
 }
 
@@ -54,4 +55,20 @@ export function randomPolytopePoints(rand: () => number = Math.random): Vec3[] {
     pts.push([r * Math.cos(t) * s, z * s, r * Math.sin(t) * s].map((x) => Math.round(x * 100) / 100) as Vec3);
   }
   return pts;
+}
+
+/** A small open, non-convex mesh: a 3 × 3 grid of heights (a saddle), 8 triangles counter-clockwise from +y. */
+export function smallMesh(): Pick<Shape, 'vertices' | 'triangles'> {
+  const vertices: Vec3[] = [];
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 3; j++) vertices.push([(i - 1) * 0.6, (i - 1) * (j - 1) * 0.35, (j - 1) * 0.6]);
+  }
+  const triangles: [number, number, number][] = [];
+  for (let i = 0; i < 2; i++) {
+    for (let j = 0; j < 2; j++) {
+      const a = 3 * i + j, b = a + 1, c = a + 3, d = a + 4;
+      triangles.push([a, b, d], [a, d, c]);
+    }
+  }
+  return { vertices, triangles };
 }

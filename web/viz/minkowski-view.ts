@@ -3,7 +3,7 @@
 // contents: shape A alone in world space ('single', the ray cast), and the unit sphere of directions
 // ('gauss', Chung–Wang's Gauss sphere).
 import * as THREE from 'three';
-import { buildHull, enclosingSphere, type Hull } from '../lib/draw/hull-geometry';
+import { buildHull, enclosingSphere, meshHull, type Hull } from '../lib/draw/hull-geometry';
 import { COLORS, clearGroup, hullObject, label, marker } from '../lib/draw/primitives';
 import type { FrameDrawing } from '../lib/draw/types';
 import { minkowskiSurface, shapeSurface, type Shape, type Vec3 } from '../lib/index';
@@ -76,6 +76,18 @@ export class MinkowskiView {
     if (mode === 'single') {
       clearGroup(this.hullGroup);
       const a = shapes[0];
+      if (a.type === 'mesh' && a.vertices && a.triangles) {
+        // A mesh in world space, from its own triangles.
+        const p = a.position ?? [0, 0, 0];
+        const q = new THREE.Quaternion(...(a.rotation ?? [0, 0, 0, 1])).normalize();
+        const world = a.vertices.map((v) => new THREE.Vector3(v[0], v[1], v[2]).applyQuaternion(q).add(new THREE.Vector3(p[0], p[1], p[2])));
+        this.hull = meshHull(world.map((v) => [v.x, v.y, v.z] as Vec3), a.triangles);
+        this.hullGroup.add(hullObject(this.hull, { color: COLORS.a, opacity: 0.3, edgeOpacity: 0.7, pointSize: 5 }));
+        this.core = null;
+        this.placeTitle();
+        this.view.requestRender();
+        return;
+      }
       let pts: Vec3[];
       try {
         pts = this.outline(shapeSurface(a));

@@ -3,9 +3,9 @@
 // made from (the result sentence is the library's, lib/captions.ts). The app, the views and the panel look a query up here and never branch on it.
 import * as THREE from 'three';
 import { closedFormTitle } from '../lib/captions';
-import { CLOSED_FORM, FRAME_DRAWERS } from '../lib/draw/frames';
+import { CLOSED_FORM, FRAME_DRAWERS, MESH_RAY } from '../lib/draw/frames';
 import { round } from '../lib/draw/format';
-import { isClosedForm } from '../lib/index';
+import { isClosedForm, isMeshRaycast } from '../lib/index';
 import type {
   ChungWangTrace, ClosedFormTrace, EpaTrace, GjkTrace, HullTrace, Query, RaycastTrace, SatTrace, Scene, Shape, ShapecastTrace, Trace, Vec3,
 } from '../lib/index';
@@ -15,6 +15,7 @@ import { chungWangRows } from './cw-panel';
 import { epaRows } from './epa-panel';
 import { gjkRows } from './gjk-panel';
 import { hullRows } from './hull-panel';
+import { meshRayRows } from './mesh-ray-panel';
 import type { FrameOverlay, MinkowskiMode, QueryView } from './query-view';
 import { satRows } from './sat-panel';
 
@@ -122,6 +123,18 @@ function closedFormView(traced: ClosedFormTrace['query']): QueryView {
   });
 }
 
+/** A ray cast on a mesh: its one frame (the answer through the OBB tree), drawn in world space in both views. */
+const MESH_RAYCAST: QueryView = {
+  algorithm: 'Ray cast through an OBB tree', mode: 'cast', family: 'single', traced: 'raycast',
+  drawer: MESH_RAY as unknown as QueryView['drawer'],
+  minkowski: () => 'single', titles: () => ['Mesh A and the ray', 'Mesh A: the hit triangle and its normal'],
+  rows: meshRayRows as unknown as QueryView['rows'],
+  fromPair: VIEWS.raycast.fromPair,
+  // The one frame is the answer: its last line.
+  line: (_, t) => t.pseudocode.length,
+  frame: frameRay,
+};
+
 /** The views of query `q` (of a scene, or of a trace that is not a closed form's: see viewOfTrace). */
 export function viewOf(q: Query | string): QueryView {
   const v = (VIEWS as Partial<Record<string, QueryView>>)[q];
@@ -135,6 +148,7 @@ export function viewOf(q: Query | string): QueryView {
 
 /** The views of a trace: its query's, or the closed form's when a closed form answered the pair. */
 export function viewOfTrace(trace: Trace): QueryView {
+  if (isMeshRaycast(trace)) return MESH_RAYCAST;
   return isClosedForm(trace) ? CLOSED[trace.query] : viewOf(trace.query);
 }
 

@@ -47,6 +47,14 @@ export class ShapeEditor {
       this.structure = structure;
       this.build();
     }
+    if (![...this.typeSelect.options].some((o) => o.value === shape.type)) {
+      // A type the picker does not offer (a mesh from a link or a scene file): shown, not offered.
+      const o = document.createElement('option');
+      o.value = shape.type;
+      o.textContent = `${shape.type} (from the scene)`;
+      o.disabled = true;
+      this.typeSelect.append(o);
+    }
     this.typeSelect.value = shape.type;
     clearInvalid(this.root);
     refreshFields(this.bound, this.shape);
@@ -123,10 +131,19 @@ export class ShapeEditor {
         break;
       case 'point':
         break;
+      case 'mesh': {
+        // Its vertices and triangles are edited as scene JSON; a mesh takes no margin.
+        const size = document.createElement('span');
+        size.textContent = `${s.vertices?.length ?? 0} vertices, ${s.triangles?.length ?? 0} triangles (edit them as scene JSON)`;
+        this.body.append(fieldRow('mesh', size));
+        break;
+      }
     }
-    this.body.append(fieldRow('margin', num((x) => x.margin, (x, v) => {
-      if (Number.isNaN(v)) delete x.margin; else x.margin = v;
-    }, 0.05, 'margin')));
+    if (s.type !== 'mesh') {
+      this.body.append(fieldRow('margin', num((x) => x.margin, (x, v) => {
+        if (Number.isNaN(v)) delete x.margin; else x.margin = v;
+      }, 0.05, 'margin')));
+    }
     // Only shapes that carry a scale (from a link or a scene) show it: most scenes have none.
     if (s.scale) vec('scale', 'scale', 1);
     vec('position', 'position');

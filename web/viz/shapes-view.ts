@@ -2,7 +2,7 @@
 // points on the shapes (support sources a and b, closest or contact points), drawn by the frame's overlay.
 import * as THREE from 'three';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
-import { buildHull, enclosingSphere, type Hull } from '../lib/draw/hull-geometry';
+import { buildHull, enclosingSphere, meshHull, type Hull } from '../lib/draw/hull-geometry';
 import { COLORS, clearGroup, hullObject, label, marker } from '../lib/draw/primitives';
 import type { FrameDrawing } from '../lib/draw/types';
 import { shapeSurface, type Quat, type Scene, type Shape, type Vec3 } from '../lib/index';
@@ -210,7 +210,10 @@ export class ShapesView {
         clearGroup(this.bodies[i]);
         let hull: Hull;
         try {
-          hull = buildHull(this.outline(shapeSurface(local)));
+          // A mesh is drawn from its own triangles (it is not convex: its hull would be another shape).
+          hull = local.type === 'mesh' && local.vertices && local.triangles
+            ? meshHull(local.vertices, local.triangles)
+            : buildHull(this.outline(shapeSurface(local)));
         } catch {
           hull = buildHull([[0, 0, 0]]);
         }

@@ -15,6 +15,7 @@
 // hull, which would answer a different question).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +43,19 @@ bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err);
 // A mesh ray cast's status as the ray cast's (raycast.h), so the
 // "raycast" query reports one status vocabulary whatever shape A is.
 RayCastStatus rayCastStatusOf(MeshRayStatus s);
+
+// The one frame of a mesh ray cast's trace (the scene runner's trace of
+// "raycast" on a mesh): the answer, the hit triangle's corners in world
+// space (for drawing) and the work the tree saved. A step-by-step trace of
+// the tree descent is not recorded yet.
+struct MeshRayFrame {
+  bool hit = false;
+  int triangle = -1;
+  std::array<Vec3, 3> vertices{};  // world space, the triangle's index order; meaningful when hit
+  int boxTests = 0;
+  int triangleTests = 0;
+  int triangleCount = 0;  // the mesh's, for the comparison with brute force
+};
 
 // Error code of a query a mesh does not take (yet).
 constexpr const char* kMeshUnsupportedCode = "unsupported-query";

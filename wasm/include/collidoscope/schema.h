@@ -839,6 +839,21 @@ struct Schema<ContactsView> {
 };
 
 template <>
+struct Schema<MeshRayFrame> {
+  static constexpr const char* name = "MeshRayFrame";
+  static constexpr const char* doc = "The one frame of a ray cast on a mesh (trace of \"raycast\" on a mesh shape A).";
+  template <class V>
+  static void fields(V& v, const MeshRayFrame& f) {
+    v.field("hit", f.hit, "Whether a triangle was hit within maxT.");
+    v.orNull("triangle", f.hit, f.triangle, "The hit triangle's index; null on a miss.");
+    v.orNull("vertices", f.hit, f.vertices, "The hit triangle's corners in world space, in its index order; null on a miss.");
+    v.field("boxTests", f.boxTests, "Ray–OBB tests run on the tree.");
+    v.field("triangleTests", f.triangleTests, "Ray–triangle tests run (brute force would run triangleCount).");
+    v.field("triangleCount", f.triangleCount, "Triangles in the mesh.");
+  }
+};
+
+template <>
 struct Schema<ShapeCastResult> {
   static constexpr const char* name = "ShapecastResult";
   static constexpr const char* doc = "A and B translating over the step (query \"shapecast\"): time of impact and contact.";

@@ -126,3 +126,31 @@ export function enclosingSphere(points: THREE.Vector3[]): THREE.Sphere {
   // Only a single point has no size of its own; a scene of 1e-6 keeps its own scale.
   return new THREE.Sphere(c, r > 0 ? r : 1e-3);
 }
+
+/**
+ * A triangle mesh (the scene format's "mesh") drawn as a Hull: its own triangles, not a hull, as flat faces
+ * seen from both sides (a mesh may be open), and every triangle edge once as the wireframe. `vertices`, centre
+ * and radius are those of its vertices, so the views frame it as they frame a hull.
+ */
+export function meshHull(vertices: readonly Vec3[], triangles: readonly (readonly number[])[]): Hull {
+  const V = vertices.map((p) => new THREE.Vector3(p[0], p[1], p[2]));
+  const tri: number[] = [];
+  const seen = new Set<string>();
+  const ends: THREE.Vector3[] = [];
+  for (const t of triangles) {
+    for (const i of t) tri.push(V[i].x, V[i].y, V[i].z);
+    for (let k = 0; k < 3; k++) {
+      const i = t[k], j = t[(k + 1) % 3];
+      const key = i < j ? `${i},${j}` : `${j},${i}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      ends.push(V[i], V[j]);
+    }
+  }
+  const faces = new THREE.BufferGeometry();
+  faces.setAttribute('position', new THREE.Float32BufferAttribute(tri, 3));
+  faces.computeVertexNormals();
+  const edges = new THREE.BufferGeometry().setFromPoints(ends);
+  const sphere = enclosingSphere(V);
+  return { dim: 2, faces, edges, vertices: V, center: sphere.center, radius: sphere.radius };
+}

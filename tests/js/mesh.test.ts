@@ -1,0 +1,510 @@
+// mesh(): triangle meshes through the object API, batches, scenes and three.js geometries. Ray casts are
+// checked against brute force over every triangle with a Möller–Trumbore ray–triangle test written here
+// (independent of the library's watertight test), on random soups, a closed icosphere and torus generated
+// here, slivers and unwelded copies; hostile arrays must fail with the field named and leave the heap as it was.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import * as THREE from 'three';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  batch, batchResult, boundingVolumes, createBatch, createShape, distance, hull, init, intersect, mesh, MeshShape, penetration, raycast, run,
+  sat, sceneOf, sceneWarnings, shapecast, sphere, stats, contains, project, trace, isMeshRaycast, type MeshRaycastTrace,
+  type RaycastResult, type Vec3,
+} from '../../web/lib/index';
+import { drawResult, drawShape, meshFromGeometry } from '../../web/lib/three';
+import { catchError, randomPose } from './helpers';
+import { root } from './vectors';
+
+beforeAll(async () => {
+  await init();
+});
+
+// ---- test meshes, made here -------------------------------------------------------------------------------
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Soup { vertices: number[]; indices: number[] }
+
+function randomSoup(rand: () => number, n: number): Soup {
+  const vertices: number[] = [];
+  const indices: number[] = [];
+  for (let t = 0; t < n; t++) {
+    const c = [0, 1, 2].map(() => 3 * rand() - 1.5);
+    for (let k = 0; k < 3; k++) vertices.push(...c.map((x) => x + rand() - 0.5));
+    indices.push(3 * t, 3 * t + 1, 3 * t + 2);
+  }
+  return { vertices, indices };
+}
+
+/** An icosahedron subdivided `levels` times onto the unit sphere: closed, welded, outward CCW. */
+function icosphere(levels: number): Soup {
+  const p = (1 + Math.sqrt(5)) / 2;
+  let v: number[][] = [[-1, p, 0], [1, p, 0], [-1, -p, 0], [1, -p, 0], [0, -1, p], [0, 1, p], [0, -1, -p], [0, 1, -p],
+    [p, 0, -1], [p, 0, 1], [-p, 0, -1], [-p, 0, 1]];
+  let f = [[0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4], [11, 10, 2], [10, 7, 6],
+    [7, 1, 8], [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9], [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1]];
+  const unit = (a: number[]) => { const l = Math.hypot(...a); return a.map((x) => x / l); };
+  v = v.map(unit);
+  for (let l = 0; l < levels; l++) {
+    const mid = new Map<string, number>();
+    const m = (a: number, b: number) => {
+      const key = a < b ? `${a},${b}` : `${b},${a}`;
+      let i = mid.get(key);
+      if (i === undefined) { i = v.length; v.push(unit(v[a].map((x, k) => (x + v[b][k]) / 2))); mid.set(key, i); }
+      return i;
+    };
+    f = f.flatMap(([a, b, c]) => { const ab = m(a, b), bc = m(b, c), ca = m(c, a); return [[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]; });
+  }
+  return { vertices: v.flat(), indices: f.flat() };
+}
+
+/** A torus around y (radii R, r): nu × nv quads split in two, closed, outward CCW. */
+function torus(nu: number, nv: number, R: number, r: number): Soup {
+  const vertices: number[] = [];
+  const indices: number[] = [];
+  for (let i = 0; i < nu; i++) {
+    for (let j = 0; j < nv; j++) {
+      const u = (2 * Math.PI * i) / nu, w = (2 * Math.PI * j) / nv;
+      vertices.push((R + r * Math.cos(w)) * Math.cos(u), r * Math.sin(w), (R + r * Math.cos(w)) * Math.sin(u));
+    }
+  }
+  const at = (i: number, j: number) => ((i + nu) % nu) * nv + ((j + nv) % nv);
+  for (let i = 0; i < nu; i++) {
+    for (let j = 0; j < nv; j++) {
+      const a = at(i, j), b = at(i + 1, j), c = at(i + 1, j + 1), d = at(i, j + 1);
+      indices.push(a, d, c, a, c, b);
+    }
+  }
+  return { vertices, indices };
+}
+
+function unweld(s: Soup): Soup {
+  const vertices = s.indices.flatMap((i) => [s.vertices[3 * i], s.vertices[3 * i + 1], s.vertices[3 * i + 2]]);
+  return { vertices, indices: s.indices.map((_, i) => i) };
+}
+
+// ---- the reference: Möller–Trumbore over every triangle ------------------------------------------------------
+
+const sub = (a: number[], b: number[]) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const cross = (a: number[], b: number[]) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const dot = (a: number[], b: number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+
+/** Rotates v by the unit quaternion q = [x, y, z, w]. */
+function rotate(q: number[], v: number[]): number[] {
+  const u = q.slice(0, 3);
+  const t = cross(u, v).map((x) => 2 * x);
+  const ut = cross(u, t);
+  return [0, 1, 2].map((k) => v[k] + q[3] * t[k] + ut[k]);
+}
+
+function worldVertex(s: Soup, pose: number[], i: number): number[] {
+  const r = rotate(pose.slice(3), [s.vertices[3 * i], s.vertices[3 * i + 1], s.vertices[3 * i + 2]]);
+  return [r[0] + pose[0], r[1] + pose[1], r[2] + pose[2]];
+}
+
+interface Brute { hit: boolean; t: number; triangle: number; second: number }
+
+function bruteForce(s: Soup, pose: number[], o: number[], d: number[], maxT: number): Brute {
+  const best: Brute = { hit: false, t: Infinity, triangle: -1, second: Infinity };
+  for (let k = 0; k < s.indices.length / 3; k++) {
+    const [a, b, c] = [0, 1, 2].map((j) => worldVertex(s, pose, s.indices[3 * k + j]));
+    const e1 = sub(b, a), e2 = sub(c, a);
+    const p = cross(d, e2);
+    const det = dot(e1, p);
+    if (Math.abs(det) < 1e-300) continue;
+    const sv = sub(o, a);
+    const u = dot(sv, p) / det;
+    if (u < -1e-12 || u > 1 + 1e-12) continue;
+    const q = cross(sv, e1);
+    const v = dot(d, q) / det;
+    if (v < -1e-12 || u + v > 1 + 1e-12) continue;
+    const t = dot(e2, q) / det;
+    if (t < 0 || t > maxT) continue;
+    if (t < best.t) { best.second = best.t; best.t = t; best.triangle = k; best.hit = true; } else if (t < best.second) best.second = t;
+  }
+  return best;
+}
+
+/** 1/sin of the triangle's smallest angle (at least 1): how much rounding grows in its normal and in t. */
+function condition(a: number[], b: number[], c: number[]): number {
+  const area2 = Math.hypot(...cross(sub(b, a), sub(c, a)));
+  const longest = Math.max(Math.hypot(...sub(b, a)), Math.hypot(...sub(c, b)), Math.hypot(...sub(a, c)));
+  return Math.max(1, (longest * longest) / Math.max(area2, 1e-300));
+}
+
+/** Casts `rays` random rays at the posed mesh; every result is checked against brute force. Returns the hits. */
+function checkRays(s: Soup, shape: MeshShape, rand: () => number, rays: number): number {
+  let hits = 0;
+  const nTri = s.indices.length / 3;
+  for (let i = 0; i < rays; i++) {
+    const pose = randomPose(rand, 2);
+    const k = Math.floor(rand() * nTri);
+    const [a, b, c] = [0, 1, 2].map((j) => worldVertex(s, pose, s.indices[3 * k + j]));
+    const target = i % 3 === 0 ? [0, 1, 2].map((j) => pose[j] + 3 * rand() - 1.5) : [0, 1, 2].map((j) => (a[j] + 2 * b[j] + c[j]) / 4);
+    const dir = [rand() - 0.5, rand() - 0.5, rand() - 0.5];
+    const dl = Math.hypot(...dir);
+    const o = target.map((x, j) => x - (6 * dir[j]) / dl);
+    const scale = 0.5 + rand();
+    const d = sub(target, o).map((x) => x * scale);
+    const maxT = i % 4 === 0 ? (0.3 + rand()) * (Math.hypot(...sub(target, o)) / Math.hypot(...d)) : 1e9;
+    const r = raycast(shape, pose, { origin: o as Vec3, direction: d as Vec3, maxT });
+    const ref = bruteForce(s, pose, o, d, maxT);
+    const tol = (1e-9 * (1 + Math.hypot(...o) + 3)) / Math.hypot(...d);
+    if (r.hit !== ref.hit) {
+      // Only a hit within rounding of maxT may differ.
+      expect(Math.abs(ref.t - maxT), `ray ${i}: hit ${r.hit}, brute force ${ref.hit}`).toBeLessThan(tol);
+      continue;
+    }
+    if (!r.hit) {
+      expect(r.triangle).toBeNull();
+      expect(r.barycentric).toBeNull();
+      continue;
+    }
+    hits++;
+    const [ra, rb, rc] = [0, 1, 2].map((j) => worldVertex(s, pose, s.indices[3 * ref.triangle + j]));
+    expect(Math.abs((r.t as number) - ref.t), `ray ${i} t`).toBeLessThanOrEqual(tol * condition(ra, rb, rc));
+    if (ref.second - ref.t > tol) expect(r.triangle, `ray ${i} triangle`).toBe(ref.triangle);
+    // The point is u·v_i + v·v_j + w·v_k of the reported triangle, on the ray; the normal is its CCW normal.
+    const tri = r.triangle as number;
+    const [p0, p1, p2] = [0, 1, 2].map((j) => worldVertex(s, pose, s.indices[3 * tri + j]));
+    const w = r.barycentric as Vec3;
+    expect(w[0] + w[1] + w[2]).toBeCloseTo(1, 12);
+    const p = [0, 1, 2].map((j) => w[0] * p0[j] + w[1] * p1[j] + w[2] * p2[j]);
+    const onRay = o.map((x, j) => x + (r.t as number) * d[j]);
+    expect(Math.hypot(...sub(p, onRay)), `ray ${i} point`).toBeLessThan(1e-9 * (1 + Math.hypot(...o)) * condition(p0, p1, p2));
+    expect(Math.hypot(...sub(p, r.point as number[]))).toBeLessThan(1e-9 * (1 + Math.hypot(...o)));
+    const n = cross(sub(p1, p0), sub(p2, p0));
+    const nl = Math.hypot(...n);
+    expect(Math.hypot(...sub(r.normal as number[], n.map((x) => x / nl))), `ray ${i} normal`).toBeLessThan(1e-12 * condition(p0, p1, p2));
+    expect(r.startedInside).toBe(false);
+  }
+  return hits;
+}
+
+// ---- tests --------------------------------------------------------------------------------------------------
+
+describe('mesh(): raycast against brute force', () => {
+  it('random soups, from each accepted array type', () => {
+    const rand = seeded(1);
+    const s = randomSoup(rand, 120);
+    const forms: [ArrayLike<number>, ArrayLike<number>][] = [
+      [Float64Array.from(s.vertices), Uint32Array.from(s.indices)],
+      [s.vertices, s.indices],
+      [Float64Array.from(s.vertices), Uint16Array.from(s.indices)],
+    ];
+    for (const [v, i] of forms) {
+      const m = mesh(v as Float64Array, i as Uint32Array);
+      expect(m).toBeInstanceOf(MeshShape);
+      expect(m.type).toBe('mesh');
+      expect(checkRays(s, m, rand, 120)).toBeGreaterThan(40);
+      m.dispose();
+    }
+    // Float32 vertices are widened: the reference uses the same float32-rounded coordinates.
+    const f32 = Float32Array.from(s.vertices);
+    const m = mesh(f32, Uint32Array.from(s.indices));
+    expect(checkRays({ vertices: Array.from(f32), indices: s.indices }, m, rand, 100)).toBeGreaterThan(30);
+    m.dispose();
+  });
+
+  it('a closed icosphere and torus, slivers and an unwelded copy', () => {
+    const rand = seeded(2);
+    const sliver: Soup = { vertices: [0, 0, 0, 1, 0, 0, 0.5, 1e-7, 0, 0, 0, 1, 1, 1e-9, 1, 0.5, 0, 1e-6], indices: [0, 1, 2, 3, 4, 5, 0, 1, 3] };
+    for (const s of [icosphere(2), torus(24, 8, 1, 0.3), unweld(icosphere(1)), sliver]) {
+      const m = mesh(s.vertices, s.indices);
+      expect(checkRays(s, m, rand, 150)).toBeGreaterThan(s === sliver ? 10 : 60);
+      m.dispose();
+    }
+  });
+
+  it('from inside a closed mesh the ray hits the surface ahead, not at t = 0', () => {
+    const s = icosphere(2);
+    const m = mesh(s.vertices, s.indices);
+    const r = raycast(m, undefined, { origin: [0, 0, 0], direction: [0, 0, 1], maxT: 10 });
+    expect(r.hit).toBe(true);
+    expect(r.t as number).toBeGreaterThan(0.9);
+    expect(r.t as number).toBeLessThanOrEqual(1 + 1e-12);
+    m.dispose();
+  });
+
+  it('equals run() on the same scene (sceneOf), field for field', () => {
+    const rand = seeded(3);
+    const s = torus(12, 6, 1, 0.35);
+    const m = mesh(s.vertices, s.indices);
+    for (let i = 0; i < 40; i++) {
+      const pose = randomPose(rand, 1);
+      const ray = { origin: [4 * rand() - 2, 3, 4 * rand() - 2] as Vec3, direction: [rand() - 0.5, -1, rand() - 0.5] as Vec3, maxT: 10 };
+      const scene = sceneOf('raycast', m, pose, ray);
+      expect(scene.shapes[0].type).toBe('mesh');
+      expect(raycast(m, pose, ray)).toEqual(run(scene));
+    }
+    m.dispose();
+  });
+});
+
+describe('mesh(): the trace of a ray cast', () => {
+  it('is one frame with the answer, the hit triangle in world space and the tests run', () => {
+    const s = icosphere(2);
+    const m = mesh(s.vertices, s.indices);
+    const pose = { position: [0, 0, 2] as Vec3 };
+    const ray = { origin: [0.05, 0.1, 10] as Vec3, direction: [0, 0, -1] as Vec3, maxT: 20 };
+    const t = raycast(m, pose, ray, { trace: true }) as unknown as MeshRaycastTrace;
+    expect(isMeshRaycast(t)).toBe(true);
+    expect(t.frames).toHaveLength(1);
+    const r = raycast(m, pose, ray);
+    expect(t.result).toEqual(r);
+    const f = t.frames[0];
+    expect(f.hit).toBe(true);
+    expect(f.triangle).toBe(r.triangle);
+    expect(f.triangleCount).toBe(s.indices.length / 3);
+    expect(f.triangleTests).toBeLessThan(f.triangleCount / 4); // the tree prunes most triangles
+    // The frame's corners are the hit triangle's vertices moved by the pose.
+    const k = r.triangle as number;
+    for (let j = 0; j < 3; j++) {
+      const v = s.indices[3 * k + j];
+      expect(f.vertices?.[j]).toEqual([s.vertices[3 * v], s.vertices[3 * v + 1], s.vertices[3 * v + 2] + 2]);
+    }
+    expect(f.caption).toMatch(new RegExp(`^Ray cast on the mesh's OBB tree: triangle ${k} is hit first, at t = `));
+    expect(t.pseudocode.length).toBeGreaterThan(2);
+    expect(trace(sceneOf('raycast', m, pose, ray))).toEqual(t);
+    m.dispose();
+  });
+});
+
+describe('mesh(): batches', () => {
+  it("batch('raycast') and createBatch('raycast') with meshes among convex shapes: the single queries' numbers", () => {
+    const rand = seeded(4);
+    const s = icosphere(1);
+    const shapes = [mesh(s.vertices, s.indices), sphere(0.5), mesh(randomSoup(rand, 30).vertices, randomSoup(seeded(9), 30).indices)];
+    const n = 60;
+    const poses = new Float64Array(7 * shapes.length);
+    shapes.forEach((_, i) => poses.set(randomPose(rand, 2), 7 * i));
+    const pairs = Uint32Array.from({ length: n }, (_, i) => i % shapes.length);
+    const rays = new Float64Array(7 * n);
+    for (let q = 0; q < n; q++) {
+      const target = poses.subarray(7 * pairs[q], 7 * pairs[q] + 3);
+      const o = [0, 1, 2].map(() => 8 * rand() - 4);
+      const aim = [0, 1, 2].map((k) => target[k] - o[k] + rand() - 0.5);
+      rays.set([...o, ...aim, 20], 7 * q);
+    }
+    const out = batch('raycast', shapes, poses, pairs, { rays });
+    let hits = 0;
+    for (let q = 0; q < n; q++) {
+      const k = pairs[q];
+      const single = raycast(shapes[k], poses.subarray(7 * k, 7 * k + 7), {
+        origin: Array.from(rays.subarray(7 * q, 7 * q + 3)) as Vec3, direction: Array.from(rays.subarray(7 * q + 3, 7 * q + 6)) as Vec3, maxT: 20,
+      });
+      // The batch layout has no triangle or barycentric fields (see the README): the rest is the same.
+      const { triangle: _t, barycentric: _b, ...rest } = single as RaycastResult;
+      expect(batchResult('raycast', out, q)).toEqual(rest);
+      if (single.hit) hits++;
+    }
+    expect(hits).toBeGreaterThan(15);
+    using b = createBatch('raycast', shapes, { capacity: n });
+    b.poses.set(poses);
+    b.pairs.set(pairs);
+    b.rays.set(rays);
+    const again = b.run(n);
+    expect(again.every((x, i) => Object.is(x, out[i]))).toBe(true);
+    for (const sh of shapes) sh.dispose();
+  });
+});
+
+describe('mesh(): report, spec, memory', () => {
+  it('degenerate and duplicate triangles are reported, not refused', () => {
+    const m = mesh([0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0, 0], [0, 1, 2, 0, 1, 3, 0, 2, 1]);
+    expect(m.report.vertexCount).toBe(4);
+    expect(m.report.triangleCount).toBe(3);
+    expect(m.report.degenerate).toEqual([1]);
+    expect(m.report.duplicates).toEqual([[2, 0]]);
+    expect(m.report.warnings[0]).toMatch(/^triangles\[1\]: degenerate/);
+    expect(m.report.warnings[1]).toMatch(/^triangles\[2\]: duplicates triangles\[0\]/);
+    // A ray through the duplicated pair reports the smaller index.
+    const r = raycast(m, undefined, { origin: [0.2, 0.2, 5], direction: [0, 0, -1], maxT: 10 });
+    expect(r.triangle).toBe(0);
+    expect(r.t).toBe(5);
+    const scene = sceneOf('raycast', m, undefined, { origin: [0.2, 0.2, 5], direction: [0, 0, -1], maxT: 10 });
+    expect(sceneWarnings(scene)).toEqual(m.report.warnings.map((w) => `shapes[0].${w}`));
+    m.dispose();
+  });
+
+  it('createShape() of a scene-format mesh and spec() round-trip', () => {
+    const spec = { type: 'mesh' as const, vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]] as Vec3[], triangles: [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]] as [number, number, number][] };
+    const m = createShape(spec);
+    expect(m).toBeInstanceOf(MeshShape);
+    expect(m.spec()).toEqual(spec);
+    const r = raycast(m, undefined, { origin: [0.1, 0.1, -1], direction: [0, 0, 1], maxT: 5 });
+    expect(r.hit).toBe(true);
+    expect(r.triangle).toBe(0);
+    expect(r.t).toBe(1);
+    expect(r.normal).toEqual([0, 0, -1]);
+    m.dispose();
+  });
+
+  it('hull() and boundingVolumes() take the vertices; drawShape() draws the triangles and every edge once', () => {
+    const m = mesh([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0.1, 0.1, 0.1], [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]);
+    const h = hull(m, { position: [1, 0, 0] });
+    expect(h.kind).toBe('polyhedron');
+    expect(h.vertices).toHaveLength(4); // (0.1, 0.1, 0.1) is inside the tetrahedron
+    expect(h.vertices.map((v) => v[0]).sort()).toEqual([1, 1, 1, 2]);
+    const b = boundingVolumes(m);
+    expect(b.aabb.min).toEqual([0, 0, 0]);
+    expect(b.aabb.max).toEqual([1, 1, 1]);
+    const g = drawShape(m, { position: [0, 0, 2] });
+    let triangles = 0, edges = 0;
+    g.traverse((o) => {
+      const geo = (o as THREE.Mesh).geometry as THREE.BufferGeometry | undefined;
+      const n = geo?.getAttribute('position')?.count ?? 0;
+      if ((o as THREE.Mesh).isMesh && n > 1) triangles = Math.max(triangles, n / 3);
+      if ((o as THREE.LineSegments).isLineSegments) edges = Math.max(edges, n / 2);
+    });
+    expect(triangles).toBe(4);
+    expect(edges).toBe(6);
+    expect(g.position.toArray()).toEqual([0, 0, 2]);
+    // drawResult frames a mesh ray cast with the mesh among its shapes.
+    const ray = { origin: [0.2, 0.2, 5] as Vec3, direction: [0, 0, -1] as Vec3, maxT: 10 };
+    const drawn = drawResult(raycast(m, { position: [0, 0, 2] }, ray), { ray, shapes: [{ shape: m, pose: { position: [0, 0, 2] } }] });
+    expect(drawn.getObjectByName('hit')).toBeDefined();
+    m.dispose();
+  });
+
+  it('the wasm heap returns to where it was after dispose()', () => {
+    const s = torus(40, 20, 1, 0.3);
+    const v = Float64Array.from(s.vertices);
+    const ix = Uint32Array.from(s.indices);
+    // A first round grows the registry's slots (kept for reuse) and the module's scratch; the second must
+    // leave the heap exactly where it found it.
+    for (const m of Array.from({ length: 10 }, () => mesh(v, ix))) m.dispose();
+    const before = stats();
+    const made = Array.from({ length: 10 }, () => mesh(v, ix));
+    expect(stats().heapBytes).toBeGreaterThan(before.heapBytes + 10 * 1600 * 100);
+    expect(stats().liveShapes).toBe(before.liveShapes + 10);
+    for (const m of made) m.dispose();
+    expect(stats().heapBytes).toBe(before.heapBytes);
+    expect(stats().liveShapes).toBe(before.liveShapes);
+  });
+});
+
+describe('mesh(): hostile input names the field', () => {
+  it('bad arrays, indices and coordinates', () => {
+    const v = [0, 0, 0, 1, 0, 0, 0, 1, 0];
+    const heap = stats().heapBytes;
+    const cases: [() => unknown, string, RegExp][] = [
+      [() => mesh(v, [0, 1, 3]), 'triangles[0][2]', /below the vertex count 3/],
+      [() => mesh(v, [0, -1, 2]), 'triangles[0][1]', /negative/],
+      [() => mesh(v, [0, 1.5, 2]), 'triangles[0][1]', /whole number/],
+      [() => mesh(v, [0, NaN, 2]), 'triangles[0][1]', /whole number/],
+      [() => mesh([0, 0, 0, 1, NaN, 0, 0, 1, 0], [0, 1, 2]), 'vertices[1][1]', /finite/],
+      [() => mesh([0, 0, 0, 1, 0, 0, 0, Infinity, 0], [0, 1, 2]), 'vertices[2][1]', /finite/],
+      [() => mesh(Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1e30, 0), [0, 1, 2]), 'vertices[2][1]', /1e\+?15|magnitude|at most/],
+      [() => mesh([], []), 'vertices', /at least 1/],
+      [() => mesh(v, []), 'triangles', /at least 1/],
+      [() => mesh([0, 0, 0, 1, 0, 0, 0, 1], [0, 1, 2]), 'vertices', /not a multiple of 3/],
+      [() => mesh(v, [0, 1, 2, 0]), 'triangles', /not a multiple of 3/],
+      [() => mesh(v, [0, 1, '2' as unknown as number]), 'triangles[0][2]', /must be a number/],
+      [() => mesh('0,0,0' as never, [0, 1, 2]), 'vertices', /must be a Float32Array/],
+      [() => mesh(v, { length: 3 } as never), 'triangles', /must be a Uint32Array/],
+      // 10⁷ triangles: refused by length before anything is copied or allocated for them.
+      [() => mesh(v, new Array(3e7)), 'triangles', /more than 2000000 triangles/],
+      [() => mesh(v, new Uint32Array(3e7)), 'triangles', /more than 2000000 triangles/],
+      [() => createShape({ type: 'mesh', vertices: [[0, 0, 0]], triangles: [[0, 0, 1]] }), 'triangles[0][2]', /below the vertex count 1/],
+      [() => createShape({ type: 'mesh', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0]], triangles: [[0, 1, 2]], margin: 0.1 }), 'margin', /no margin/],
+    ];
+    for (const [f, field, message] of cases) {
+      const e = catchError(f);
+      expect(e.code, field).toBe('invalid-argument');
+      expect(e.field, e.message).toBe(field);
+      expect(e.detail, field).toMatch(message);
+    }
+    expect(stats().heapBytes).toBe(heap);
+  });
+
+  it('other queries on a mesh answer unsupported-query naming the shape, never abort', () => {
+    const m = mesh([0, 0, 0, 1, 0, 0, 0, 1, 0], [0, 1, 2]);
+    const b = sphere(1);
+    const cases: [() => unknown, string][] = [
+      [() => intersect(m, undefined, b, undefined), 'a.type'],
+      [() => distance(b, undefined, m, undefined), 'b.type'],
+      [() => penetration(m, undefined, b, undefined), 'a.type'],
+      [() => sat(m, undefined, b, undefined), 'a.type'],
+      [() => shapecast(b, undefined, m, undefined, { translationA: [1, 0, 0] }), 'b.type'],
+      [() => contains(m, undefined, [0, 0, 0]), 'shape.type'],
+      [() => project(m, undefined, [0, 0, 0]), 'shape.type'],
+      [() => run(sceneOf('distance', m, undefined, b, undefined)), 'shapes[0].type'],
+    ];
+    for (const [f, field] of cases) {
+      const e = catchError(f);
+      expect(e.code, e.message).toBe('unsupported-query');
+      expect(e.field, e.message).toBe(field);
+    }
+    // The shapes still work afterwards.
+    expect(raycast(m, undefined, { origin: [0.2, 0.2, 1], direction: [0, 0, -1] }).triangle).toBe(0);
+    m.dispose();
+    b.dispose();
+  });
+});
+
+describe('meshFromGeometry()', () => {
+  it('indexed, non-indexed and interleaved geometries give the same mesh', () => {
+    const indexed = new THREE.TorusKnotGeometry(1, 0.3, 32, 6);
+    const flat = indexed.toNonIndexed();
+    const pos = flat.getAttribute('position') as THREE.BufferAttribute;
+    const buffer = new THREE.InterleavedBuffer(new Float32Array(pos.count * 5), 5);
+    const interleaved = new THREE.BufferGeometry();
+    const attr = new THREE.InterleavedBufferAttribute(buffer, 3, 1);
+    for (let i = 0; i < pos.count; i++) attr.setXYZ(i, pos.getX(i), pos.getY(i), pos.getZ(i));
+    interleaved.setAttribute('position', attr);
+    const meshes = [indexed, flat, interleaved].map((g) => meshFromGeometry(g));
+    const rand = seeded(5);
+    const p = indexed.getAttribute('position') as THREE.BufferAttribute;
+    const ix = indexed.getIndex() as THREE.BufferAttribute;
+    const soup: Soup = { vertices: Array.from(p.array as Float32Array), indices: Array.from(ix.array as ArrayLike<number>) };
+    for (let i = 0; i < 60; i++) {
+      const ray = { origin: [6 * rand() - 3, 4, 6 * rand() - 3] as Vec3, direction: [rand() - 0.5, -1, rand() - 0.5] as Vec3, maxT: 20 };
+      const [a, b, c] = meshes.map((m) => raycast(m, undefined, ray));
+      expect(b.t).toBe(a.t);
+      expect(c.t).toBe(a.t);
+      expect(b.triangle).toBe(a.triangle); // toNonIndexed keeps the triangle order
+      const ref = bruteForce(soup, [0, 0, 0, 0, 0, 0, 1], ray.origin, ray.direction, 20);
+      expect(a.hit).toBe(ref.hit);
+    }
+    expect(meshes[0].report.triangleCount).toBe(ix.count / 3);
+    for (const m of meshes) m.dispose();
+    const bad = new THREE.BufferGeometry();
+    expect(catchError(() => meshFromGeometry(bad)).field).toBe('geometry.attributes.position');
+    bad.setAttribute('position', new THREE.Float32BufferAttribute([0, 0, 0, 1, 0, 0], 3));
+    expect(catchError(() => meshFromGeometry(bad)).field).toBe('geometry.attributes.position.count');
+  });
+});
+
+describe('the CLI on a mesh scene', () => {
+  it('prints the answer and each degenerate or duplicate triangle as a warning on stderr', () => {
+    const scene = {
+      version: 1, query: 'raycast',
+      shapes: [{ type: 'mesh', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [2, 0, 0]], triangles: [[0, 1, 2], [0, 1, 3], [0, 2, 1]], position: [0, 0, 1] }],
+      ray: { origin: [0.25, 0.25, 5], direction: [0, 0, -1], maxT: 10 },
+    };
+    const r = spawnSync(process.execPath, [join(root, 'web', 'dist', 'lib', 'cli.mjs'), 'run', '-'], {
+      cwd: root, encoding: 'utf8', input: JSON.stringify(scene), timeout: 60_000,
+    });
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toEqual(run(scene as never));
+    expect(out.triangle).toBe(0);
+    expect(out.t).toBe(4);
+    expect(out.barycentric).toEqual([0.5, 0.25, 0.25]);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(/^collidoscope: stdin: warning: shapes\[0\]\.triangles\[1\]: degenerate/),
+      expect.stringMatching(/^collidoscope: stdin: warning: shapes\[0\]\.triangles\[2\]: duplicates triangles\[0\]/),
+    ]);
+  });
+});
