@@ -19,7 +19,7 @@
 //   three-mesh-bvh  new MeshBVH(geometry) with its defaults (CENTER split,
 //                   up to 10 triangles per leaf); bvh.raycastFirst(ray,
 //                   DoubleSide) per ray, the Ray object reused.
-//   ours            mesh(vertices, indices) (the OBB tree is built in wasm);
+//   ours            'collidoscope/meshes': mesh(vertices, indices) (the OBB tree is built in wasm);
 //                   batch('raycast', [mesh], pose, pairs, { rays }) over all
 //                   rays in one call (the batch API is how a game casts many
 //                   rays; three-mesh-bvh has no batch).
@@ -130,8 +130,9 @@ async function loadThree() {
 }
 
 async function loadOurs() {
-  const lib = path.join(ROOT, 'web', 'dist', 'lib', 'index.mjs');
-  if (!existsSync(lib)) return { pending: 'web/dist/lib/index.mjs is not built (node scripts/build.mjs)' };
+  // The flavour with triangle meshes (the default 'collidoscope' leaves them out).
+  const lib = path.join(ROOT, 'web', 'dist', 'lib', 'meshes', 'index.mjs');
+  if (!existsSync(lib)) return { pending: 'web/dist/lib/meshes/index.mjs is not built (node scripts/build.mjs)' };
   const api = await import(pathToFileURL(lib).href);
   await api.init();
   if (typeof api.mesh !== 'function') return { pending: 'this build has no mesh() in its API' };
