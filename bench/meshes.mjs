@@ -239,7 +239,7 @@ function benchOne(kind, n, three, ours, quick) {
   row.meshMesh = { pairs: pairsMM, intersecting: threeHits.filter(Boolean).length };
   const canMeshMesh = ours.api && (() => {
     try {
-      ours.api.intersect(shape, [0, 0, 0], shape, { position: configs[0].p, rotation: configs[0].q });
+      ours.api.intersect(shape, undefined, shape, { position: configs[0].p, rotation: configs[0].q });
       return true;
     } catch (e) {
       row.pending.meshMesh = `ours: ${e.message}`;
@@ -253,7 +253,7 @@ function benchOne(kind, n, three, ours, quick) {
     tm.push(((cpuMs() - t) * 1000) / pairsMM);
     if (canMeshMesh) {
       t = cpuMs();
-      for (const c of configs) ours.api.intersect(shape, [0, 0, 0], shape, { position: c.p, rotation: c.q });
+      for (const c of configs) ours.api.intersect(shape, undefined, shape, { position: c.p, rotation: c.q });
       om.push(((cpuMs() - t) * 1000) / pairsMM);
     }
   }
@@ -261,7 +261,7 @@ function benchOne(kind, n, three, ours, quick) {
   if (canMeshMesh) {
     row.meshMesh.oursUs = median(om);
     row.meshMesh.disagreements = configs.filter((c, i) =>
-      ours.api.intersect(shape, [0, 0, 0], shape, { position: c.p, rotation: c.q }).intersecting !== threeHits[i]).length;
+      ours.api.intersect(shape, undefined, shape, { position: c.p, rotation: c.q }).intersecting !== threeHits[i]).length;
   }
   shape?.dispose();
   return row;
