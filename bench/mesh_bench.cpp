@@ -27,34 +27,19 @@
 #include "collidoscope/obbtree.h"
 #include "../tests/cpp/mesh_gen.h"
 #include "rng.h"
+#include "timing.h"
 
 using namespace collidoscope;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+using bench::Clock;
+using bench::median;
+using bench::ms;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 TriangleMesh torus(int n) { return meshgen::torusOfAbout(n); }
 
-// n triangles of edge ~ 2/∛n at random in [−1, 1]³.
-TriangleMesh soup(int n, bench::Rng& rng) {
-  TriangleMesh m;
-  const double size = 2.0 / std::cbrt(static_cast<double>(n));
-  for (int i = 0; i < n; ++i) {
-    const Vec3 c{rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)};
-    const int base = static_cast<int>(m.vertices.size());
-    for (int k = 0; k < 3; ++k)
-      m.vertices.push_back(c + Vec3{rng.uniform(-size, size), rng.uniform(-size, size), rng.uniform(-size, size)});
-    m.triangles.push_back({base, base + 1, base + 2});
-  }
-  return m;
-}
 
 struct Ray {
   Vec3 o, d;
@@ -81,7 +66,7 @@ MeshRayHit brute(const TriangleMesh& m, const ObbTree& tree, const Ray& r) {
 
 void run(const char* kind, int n, bool quick, int leaf) {
   bench::Rng rng{0x5eedull + static_cast<unsigned>(n)};
-  const TriangleMesh m = std::strcmp(kind, "torus") == 0 ? torus(n) : soup(n, rng);
+  const TriangleMesh m = std::strcmp(kind, "torus") == 0 ? torus(n) : bench::soup(n, rng);
   std::vector<double> builds;
   ObbTree tree;
   ShapeError err;

@@ -32,18 +32,16 @@
 #include "collidoscope/triangle.h"
 #include "../tests/cpp/mesh_gen.h"
 #include "rng.h"
+#include "timing.h"
 
 using namespace collidoscope;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+using bench::Clock;
+using bench::median;
+using bench::ms;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 enum class Query { Intersect, Distance, Contacts, Cast };
 const char* queryName(Query q) {

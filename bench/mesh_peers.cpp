@@ -3,7 +3,7 @@
 // rays; driven by bench/meshes.mjs, which prints the markdown.
 //
 // Meshes: closed tori and random triangle soups of 1 000 to 1 000 000
-// triangles (tests/cpp/mesh_gen.h and bench/mesh_bench.cpp's soup). Rays:
+// triangles (tests/cpp/mesh_gen.h and bench/timing.h). Rays:
 // origins on a sphere of radius 4 around the mesh, aimed at random points
 // of its bounds (about half hit); closest hit, two-sided, unbounded.
 //
@@ -46,35 +46,14 @@
 #include "collidoscope/obbtree.h"
 #include "mesh_gen.h"
 #include "rng.h"
+#include "timing.h"
 
 using namespace collidoscope;
 
 namespace {
 
-double cpuMs() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
-// n triangles of edge ~ 2/∛n at random in [−1, 1]³.
-TriangleMesh soup(int n, bench::Rng& rng) {
-  TriangleMesh m;
-  const double size = 2.0 / std::cbrt(static_cast<double>(n));
-  for (int i = 0; i < n; ++i) {
-    const Vec3 c{rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)};
-    const int base = static_cast<int>(m.vertices.size());
-    for (int k = 0; k < 3; ++k)
-      m.vertices.push_back(c + Vec3{rng.uniform(-size, size), rng.uniform(-size, size), rng.uniform(-size, size)});
-    m.triangles.push_back({base, base + 1, base + 2});
-  }
-  return m;
-}
 
 // The nearest hit: returning the fraction makes Bullet clip the ray there.
 struct Nearest : btTriangleRaycastCallback {
@@ -146,22 +125,22 @@ long double leastBarycentric(const TriangleMesh& m, int t, const Ray& r) {
 
 void run(const char* kind, int n, bool first) {
   bench::Rng rng{0x5eedull + static_cast<unsigned>(n)};
-  const TriangleMesh m = std::strcmp(kind, "torus") == 0 ? meshgen::torusOfAbout(n) : soup(n, rng);
+  const TriangleMesh m = std::strcmp(kind, "torus") == 0 ? meshgen::torusOfAbout(n) : bench::soup(n, rng);
   const int builds = n >= 1000000 ? 1 : 3;
   std::vector<double> oursBuild, bulletBuild;
   ObbTree tree;
   Bullet bullet;
   for (int i = 0; i < builds; ++i) {
-    double t0 = cpuMs();
+    double t0 = bench::cpuMs();
     ShapeError err;
     if (!buildObbTree(m, ObbTreeSettings{}, &tree, &err)) {
       std::fprintf(stderr, "%s: %s\n", err.field.c_str(), err.message.c_str());
       std::exit(1);
     }
-    oursBuild.push_back(cpuMs() - t0);
-    t0 = cpuMs();
+    oursBuild.push_back(bench::cpuMs() - t0);
+    t0 = bench::cpuMs();
     bullet.build(m);
-    bulletBuild.push_back(cpuMs() - t0);
+    bulletBuild.push_back(bench::cpuMs() - t0);
   }
   const int rays = 20000;
   std::vector<Ray> rs(rays);
@@ -188,18 +167,18 @@ void run(const char* kind, int n, bool first) {
   std::vector<double> ours, theirs;
   volatile double sink = 0;
   for (int pass = 0; pass < 5; ++pass) {
-    double t0 = cpuMs();
+    double t0 = bench::cpuMs();
     for (const Ray& r : rs) sink = sink + rayCastMeshLocal(m, tree, r.o, r.d, std::numeric_limits<double>::infinity()).t;
-    ours.push_back((cpuMs() - t0) * 1e3 / rays);
-    t0 = cpuMs();
+    ours.push_back((bench::cpuMs() - t0) * 1e3 / rays);
+    t0 = bench::cpuMs();
     int tri;
     for (const Ray& r : rs) sink = sink + bullet.cast(r.o, r.d, &tri);
-    theirs.push_back((cpuMs() - t0) * 1e3 / rays);
+    theirs.push_back((bench::cpuMs() - t0) * 1e3 / rays);
   }
   std::printf("%s{\"mesh\":\"%s\",\"triangles\":%zu,\"rays\":%d,\"hits\":%d,\"disagreements\":%d,\"bulletOutside\":%d,"
               "\"buildMs\":{\"ours\":%.3f,\"bullet\":%.3f},\"rayUs\":{\"ours\":%.4f,\"bullet\":%.4f}}\n",
-              first ? "" : ",", kind, m.triangles.size(), rays, hits, disagreements, bulletOutside, median(oursBuild),
-              median(bulletBuild), median(ours), median(theirs));
+              first ? "" : ",", kind, m.triangles.size(), rays, hits, disagreements, bulletOutside, bench::median(oursBuild),
+              bench::median(bulletBuild), bench::median(ours), bench::median(theirs));
   std::fflush(stdout);
 }
 

@@ -109,6 +109,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mulberry32 } from './random.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NATIVE_EXE = 'collidoscope_wasm_native';
@@ -130,16 +131,6 @@ const LOOSE_TOLERANCE = CRASHCAT_TOLERANCE; // our batch is also timed at setTol
 export const CONTACT_MARGIN = 0.1;
 
 // ---------------------------------------------------------------- random numbers and small vector maths
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 class Rng {
   constructor(seed) {
     this.next = mulberry32(seed);

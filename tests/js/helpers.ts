@@ -28,3 +28,15 @@ export function randomPose(rand: () => number, spread: number): number[] {
   const n = Math.hypot(...q);
   return [(rand() - 0.5) * spread, (rand() - 0.5) * spread, (rand() - 0.5) * spread, ...q.map((c) => c / n)];
 }
+
+/** A seeded uniform generator in [0, 1) (mulberry32): the same seed, the same inputs. */
+export function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -8,7 +8,7 @@ import {
   batch, capsule, contact, contacts, distance, init, intersect, mesh, MAX_CONTACTS, run, sceneOf, shapecast, sphere, box,
   type ContactsResult, type MeshMeshIntersectResult, type Vec3,
 } from '../../web/lib/index';
-import { catchError } from './helpers';
+import { catchError, seeded } from './helpers';
 
 beforeAll(async () => {
   await init();
@@ -50,16 +50,6 @@ function closestOnTriangle(p: Vec3, a: Vec3, b: Vec3, c: Vec3): Vec3 {
   return add(a, add(scl(ab, vb * denom), scl(ac, vc * denom)));
 }
 
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('a mesh against a convex shape', () => {
   it('a sphere over a floor: intersect, distance and contacts as the analytic answers, in both orders', () => {

@@ -12,7 +12,7 @@ import {
   type RaycastResult, type Vec3,
 } from '../../web/lib/index';
 import { drawResult, drawShape, meshFromGeometry } from '../../web/lib/three';
-import { catchError, randomPose } from './helpers';
+import { catchError, randomPose, seeded } from './helpers';
 import { root } from './vectors';
 
 beforeAll(async () => {
@@ -21,16 +21,6 @@ beforeAll(async () => {
 
 // ---- test meshes, made here -------------------------------------------------------------------------------
 
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Soup { vertices: number[]; indices: number[] }
 

@@ -572,16 +572,7 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       putRay(gjkRayCast(pa, vec(extra), vec(extra + 3), extra[6], cast_), out);
       return true;
     case Kind::Shapecast: {
-      const ShapeCastResult r = gjkShapeCast(pa, PosedShape(*shapeB), vec(extra), vec(extra + 3), cast_);
-      constexpr int k = static_cast<int>(Kind::Shapecast);
-      out[AT(k, "hit")] = r.hit;
-      out[AT(k, "t")] = r.hit ? r.t : kNaN;
-      putOrNaN(out + AT(k, "normal"), r.hit && !r.initiallyOverlapping, r.normal);
-      putOrNaN(out + AT(k, "pointA"), r.hit, r.pointA);
-      putOrNaN(out + AT(k, "pointB"), r.hit, r.pointB);
-      out[AT(k, "initiallyOverlapping")] = r.initiallyOverlapping;
-      out[AT(k, "iterations")] = r.iterations;
-      out[AT(k, "status")] = static_cast<double>(r.status);
+      putResult(gjkShapeCast(pa, PosedShape(*shapeB), vec(extra), vec(extra + 3), cast_), out);
       return true;
     }
     case Kind::Contains: {

@@ -43,16 +43,17 @@ bool answerMeshPair(Kind kind, const Shape& a, const Shape& b, const double* ext
       return true;
     }
     case Kind::Shapecast: {
-      const MeshShapeCastResult r = meshPairShapeCast(a, b, vec(extra), vec(extra + 3));
-      constexpr int k = static_cast<int>(Kind::Shapecast);
-      out[AT(k, "hit")] = r.hit;
-      out[AT(k, "t")] = r.hit ? r.t : kNaN;
-      putOrNaN(out + AT(k, "normal"), r.hit && !r.initiallyOverlapping, r.normal);
-      putOrNaN(out + AT(k, "pointA"), r.hit, r.pointA);
-      putOrNaN(out + AT(k, "pointB"), r.hit, r.pointB);
-      out[AT(k, "initiallyOverlapping")] = r.initiallyOverlapping;
-      out[AT(k, "iterations")] = r.boxTests + r.triangleTests;
-      out[AT(k, "status")] = static_cast<double>(castStatusOf(r.status));
+      const MeshShapeCastResult m = meshPairShapeCast(a, b, vec(extra), vec(extra + 3));
+      ShapeCastResult r;
+      r.hit = m.hit;
+      r.t = m.t;
+      r.normal = m.normal;
+      r.pointA = m.pointA;
+      r.pointB = m.pointB;
+      r.initiallyOverlapping = m.initiallyOverlapping;
+      r.iterations = m.boxTests + m.triangleTests;
+      r.status = castStatusOf(m.status);
+      putResult(r, out);
       return true;
     }
     default: return false;

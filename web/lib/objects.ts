@@ -863,6 +863,22 @@ export interface ContactResult {
   status: EpaStatus;
 }
 
+/** contact()'s and contacts()' `options.margin`: a number or undefined (checked in wasm: finite, ≥ 0). */
+function marginOption(options: ContactOptions | undefined): number | undefined {
+  if (options === undefined) return undefined;
+  checkOptions(options, CONTACT_OPTIONS);
+  let margin: unknown;
+  try {
+    margin = options.margin;
+  } catch (e) {
+    throw unreadable(e, 'options');
+  }
+  if (margin !== undefined && typeof margin !== 'number') {
+    throw new CollidoscopeError('invalid-argument', 'options.margin', `must be a number, got ${describe(margin)}`);
+  }
+  return margin;
+}
+
 /**
  * A contact for games: null when A and B are farther apart than `options.margin` (default 0), else one contact
  * with a signed distance (negative when they overlap), the normal from A to B and a point on each. Separated
@@ -872,22 +888,11 @@ export interface ContactResult {
  *   if (c !== null && c.distance < 0) pushApart(c.normal, -c.distance);
  */
 export function contact(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: ContactOptions): ContactResult | null {
-  let margin: unknown;
-  if (options !== undefined) {
-    checkOptions(options, CONTACT_OPTIONS);
-    try {
-      margin = options.margin;
-    } catch (e) {
-      throw unreadable(e, 'options');
-    }
-    if (margin !== undefined && typeof margin !== 'number') {
-      throw new CollidoscopeError('invalid-argument', 'options.margin', `must be a number, got ${describe(margin)}`);
-    }
-  }
+  const margin = marginOption(options);
   const m = mod();
   prepare(m, 'contact', a, poseA, b, poseB);
   const s = scratchOf(m);
-  m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin === undefined ? 0 : (margin as number);
+  m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin ?? 0;
   if (m._cds_query(KIND_INDEX.contact, preparedA, preparedB, s.input, 0, s.out) === 0) throw lastError(m);
   return toContact(m.HEAPF64, s.out >> 3);
 }
@@ -907,22 +912,11 @@ let contactsOut = 0;
  * A game pushing a capsule out of a floor moves it by the deepest contact's depth·normal, then asks again.
  */
 export function contacts(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: ContactOptions): ContactsResult {
-  let margin: unknown;
-  if (options !== undefined) {
-    checkOptions(options, CONTACT_OPTIONS);
-    try {
-      margin = options.margin;
-    } catch (e) {
-      throw unreadable(e, 'options');
-    }
-    if (margin !== undefined && typeof margin !== 'number') {
-      throw new CollidoscopeError('invalid-argument', 'options.margin', `must be a number, got ${describe(margin)}`);
-    }
-  }
+  const margin = marginOption(options);
   const m = mod();
   prepare(m, 'contact', a, poseA, b, poseB);
   const s = scratchOf(m);
-  m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin === undefined ? 0 : (margin as number);
+  m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin ?? 0;
   if (contactsOut === 0) contactsOut = m._malloc(8 * (CONTACTS_HEADER + CONTACT_SIZE * MAX_CONTACTS));
   if (m._cds_contacts(preparedA, preparedB, s.input, contactsOut, MAX_CONTACTS) === 0) throw lastError(m);
   const h = m.HEAPF64;

@@ -13,6 +13,7 @@
 #include "collidoscope/gjk.h"
 #include "collidoscope/math.h"
 #include "collidoscope/mesh_raycast.h"
+#include "collidoscope/raycast.h"
 #include "collidoscope/scene.h"
 
 namespace collidoscope {
@@ -49,6 +50,18 @@ inline void putResult(const DistanceResult& r, double* out) {
   out[AT(k, "distance")] = r.distance;
   put(out + AT(k, "pointA"), r.pointA);
   put(out + AT(k, "pointB"), r.pointB);
+  out[AT(k, "iterations")] = r.iterations;
+  out[AT(k, "status")] = static_cast<double>(r.status);
+}
+
+inline void putResult(const ShapeCastResult& r, double* out) {
+  constexpr int k = static_cast<int>(Kind::Shapecast);
+  out[AT(k, "hit")] = r.hit;
+  out[AT(k, "t")] = r.hit ? r.t : kNaN;
+  putOrNaN(out + AT(k, "normal"), r.hit && !r.initiallyOverlapping, r.normal);
+  putOrNaN(out + AT(k, "pointA"), r.hit, r.pointA);
+  putOrNaN(out + AT(k, "pointB"), r.hit, r.pointB);
+  out[AT(k, "initiallyOverlapping")] = r.initiallyOverlapping;
   out[AT(k, "iterations")] = r.iterations;
   out[AT(k, "status")] = static_cast<double>(r.status);
 }

@@ -1,0 +1,12 @@
+// The benchmarks' seeded generator (Node side): the same seed gives the same inputs in every contender and run.
+// mulberry32: a 32-bit state, uniforms in [0, 1) with 32 random bits.
+export function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
