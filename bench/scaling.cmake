@@ -40,7 +40,10 @@ set(_nt_lib_sources
   "${_cds_root}/wasm/src/shapes.cpp" "${_cds_root}/wasm/src/support.cpp"
   "${_cds_root}/wasm/src/polytope_support.cpp" "${_cds_root}/wasm/src/hull.cpp"
   "${_cds_root}/wasm/src/predicates.cpp"
-  "${_cds_root}/wasm/src/gjk.cpp" "${_cds_root}/wasm/src/epa.cpp")
+  "${_cds_root}/wasm/src/gjk.cpp" "${_cds_root}/wasm/src/epa.cpp"
+  # bakeScale rebuilds a scaled mesh's tree (shapes.cpp → mesh_shape.cpp and what it needs).
+  "${_cds_root}/wasm/src/mesh_shape.cpp" "${_cds_root}/wasm/src/mesh.cpp" "${_cds_root}/wasm/src/obbtree.cpp"
+  "${_cds_root}/wasm/src/obb.cpp" "${_cds_root}/wasm/src/json.cpp")
 # One translation unit per algorithm (NTB_ALGO = its ntb::Algo): unit-wide inlining
 # decisions then depend on that algorithm alone, which keeps the machine-code comparison
 # per algorithm meaningful.
