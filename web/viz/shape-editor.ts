@@ -138,8 +138,16 @@ export class ShapeEditor {
         this.body.append(fieldRow('mesh', size));
         break;
       }
+      case 'heightfield': {
+        // Its heights are edited as scene JSON; a heightfield takes no margin.
+        const size = document.createElement('span');
+        const rows = s.heights?.length ?? 0, cols = s.heights?.[0]?.length ?? 0;
+        size.textContent = `${rows} × ${cols} heights, cells ${s.cellSize?.join(' × ') ?? '?'} (edit them as scene JSON)`;
+        this.body.append(fieldRow('heightfield', size));
+        break;
+      }
     }
-    if (s.type !== 'mesh') {
+    if (s.type !== 'mesh' && s.type !== 'heightfield') {
       this.body.append(fieldRow('margin', num((x) => x.margin, (x, v) => {
         if (Number.isNaN(v)) delete x.margin; else x.margin = v;
       }, 0.05, 'margin')));

@@ -4,6 +4,7 @@ import * as THREE from 'three';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import { buildHull, enclosingSphere, meshHull, type Hull } from '../lib/draw/hull-geometry';
 import { COLORS, clearGroup, hullObject, label, marker } from '../lib/draw/primitives';
+import { surfaceTriangles } from '../lib/draw/surface-triangles';
 import type { FrameDrawing } from '../lib/draw/types';
 import { shapeSurface, type Quat, type Scene, type Shape, type Vec3 } from '../lib/index';
 import { motionEnd, rayTip } from './edit-math';
@@ -210,10 +211,9 @@ export class ShapesView {
         clearGroup(this.bodies[i]);
         let hull: Hull;
         try {
-          // A mesh is drawn from its own triangles (it is not convex: its hull would be another shape).
-          hull = local.type === 'mesh' && local.vertices && local.triangles
-            ? meshHull(local.vertices, local.triangles)
-            : buildHull(this.outline(shapeSurface(local)));
+          // A mesh or heightfield is drawn from its own triangles (it is not convex: its hull would be another shape).
+          const surface = surfaceTriangles(local);
+          hull = surface ? meshHull(surface.vertices, surface.triangles) : buildHull(this.outline(shapeSurface(local)));
         } catch {
           hull = buildHull([[0, 0, 0]]);
         }
