@@ -13,6 +13,7 @@
 #include "collidoscope/epa2d.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
+#include "collidoscope/compound.h"
 #include "collidoscope/heightfield.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
@@ -201,6 +202,36 @@ bool readHeightfield(const JsonValue& json, const std::string& prefix, Shape* s,
   return true;
 }
 
+// A compound's "children": each a SHAPE (parsed as any shape, its pose
+// relative to the compound), their count against kMaxCompoundChildren
+// before any is read, then makeCompoundShape (convex children only).
+bool readCompound(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err) {
+  const JsonValue* cs = json.find("children");
+  if (cs == nullptr) return fail(err, prefix + "children", "is missing (a compound needs it)");
+  if (!cs->isArray())
+    return fail(err, prefix + "children", std::string("must be an array of shapes, got ") + jsonKindName(cs->kind));
+  if (cs->items.size() > kMaxCompoundChildren)
+    return fail(err, prefix + "children",
+                "has " + std::to_string(cs->items.size()) + " shapes; the limit is " +
+                    std::to_string(kMaxCompoundChildren) + " (every query runs each child: a convex decomposition has tens)");
+  std::vector<Shape> children(cs->items.size());
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    const std::string path = prefix + "children[" + std::to_string(i) + "]";
+    const JsonValue& c = cs->items[i];
+    // Refused before parsing, so that a nested compound is not read at all.
+    if (const JsonValue* t = c.isObject() ? c.find("type") : nullptr)
+      if (t->isString() && (t->string == "compound" || t->string == "mesh" || t->string == "heightfield" || t->string == "plane"))
+        return fail(err, path + ".type",
+                    "a compound's children are convex shapes: no mesh, heightfield, plane or compound inside");
+    if (!parseShape(c, path, &children[i], err)) return false;
+  }
+  ShapeError se;
+  Shape compound;
+  if (!makeCompoundShape(std::move(children), &compound, &se)) return fail(err, prefix + se.field, se.message);
+  s->compoundData = std::move(compound.compoundData);
+  return true;
+}
+
 // The parameters of a shape (`params`: its keys, nullptr where unused),
 // its margin and its position, with vectors of `dimension` components.
 bool readShapeFields(const JsonValue& json, const std::string& prefix, const std::string& typeName,
@@ -209,7 +240,8 @@ bool readShapeFields(const JsonValue& json, const std::string& prefix, const std
   if (s->type == ShapeType::Mesh &&
       !(typeName == "heightfield" ? readHeightfield : readMesh)(json, prefix, s, err))
     return false;
-  for (int i = 0; i < 2 && s->type != ShapeType::Mesh; ++i) {
+  if (s->type == ShapeType::Compound && !readCompound(json, prefix, s, err)) return false;
+  for (int i = 0; i < 2 && s->type != ShapeType::Mesh && s->type != ShapeType::Compound; ++i) {
     const char* k = params[i];
     if (k == nullptr) continue;
     const JsonValue* v = json.find(k);
@@ -266,6 +298,7 @@ TypeKeys keysOf(ShapeType t) {
     case ShapeType::Ellipsoid: return {{"radii", nullptr}};
     case ShapeType::Plane: return {{"normal", "offset"}};
     case ShapeType::Mesh: return {{"vertices", "triangles"}};
+    case ShapeType::Compound: return {{"children", nullptr}};
     default: return {{"points", nullptr}};
   }
 }
@@ -310,6 +343,11 @@ void writeShape(JsonWriter& w, const Shape& live) {
     case ShapeType::Cone: w.key("radius").value(s.radius).key("halfHeight").value(s.halfHeight); break;
     case ShapeType::Ellipsoid: w.key("radii"); writeVec(w, s.radii); break;
     case ShapeType::Plane: w.key("normal"); writeVec(w, s.normal); w.key("offset").value(s.offset); break;
+    case ShapeType::Compound:
+      w.key("children").beginArray();
+      for (const Shape& c : s.compoundData->children) writeShape(w, c);
+      w.endArray();
+      break;
     case ShapeType::Mesh:
       if (field != nullptr) {
         w.key("heights").beginArray();
@@ -465,7 +503,7 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   if (!json.isObject()) return fail(err, path.empty() ? "shape" : path, std::string("must be an object, got ") + jsonKindName(json.kind));
   const std::string prefix = path.empty() ? "" : path + ".";
   const JsonValue* type = json.find("type");
-  if (type == nullptr) return fail(err, prefix + "type", "is missing (one of point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane, mesh, heightfield)");
+  if (type == nullptr) return fail(err, prefix + "type", "is missing (one of point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane, mesh, heightfield, compound)");
   if (!type->isString()) return fail(err, prefix + "type", std::string("must be a string, got ") + jsonKindName(type->kind));
   Shape s;
   // A heightfield is a mesh to every query (heightfield.h); only its keys differ.
@@ -474,7 +512,7 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   if (!heightfield && !parseShapeType(type->string, &s.type))
     return fail(err, prefix + "type",
                 "unknown shape type " + quoted(type->string) +
-                    " (expected point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane, mesh or heightfield)");
+                    " (expected point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane, mesh, heightfield or compound)");
   const TypeKeys tk = heightfield ? TypeKeys{{"heights", "cellSize"}} : keysOf(s.type);
   const char* const allowed[] = {"type", "position", "rotation", "margin", "scale", tk.keys[0], tk.keys[1]};
   if (!checkKeys(json, prefix, allowed, 7, err)) return false;
@@ -1254,6 +1292,7 @@ static bool runPointQuery(const Scene& scene, bool trace, std::string* json, Sce
 }
 
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (sceneHasCompound(scene)) return runCompoundScene(scene, trace, json, err);
   const int mesh = meshOf(scene);
   if (mesh >= 0) return runMeshScene(scene, mesh, trace, json, err);
   if (scene.query == QueryKind::Contains || scene.query == QueryKind::Project)
