@@ -157,7 +157,63 @@ export function createShape(spec: Shape): ConvexShape {
     throw unreadable(e, 'shape');
   }
   const reply = mod().createShape(toSceneJson(spec, 'invalid-argument'));
+  if (type === 'compound') return new CompoundShape(unwrap<number>(reply));
   return type === 'mesh' || type === 'heightfield' ? meshOfHandle(unwrap<number>(reply), type) : made(reply, type);
+}
+
+/**
+ * Convex shapes with their own poses, queried as their union (compound()). The single queries answer it through
+ * the scene format, and their results add `child` (or `childA` and `childB` for two compounds): the index of
+ * the child that answers, null when none does. Batches, contact() and contacts() do not take one yet.
+ */
+export class CompoundShape extends ConvexShape {
+  /** @internal Use compound(). */
+  constructor(handle: number) {
+    super(handle, 'compound');
+  }
+}
+
+/** A child of compound(): a convex shape and its pose relative to the compound. */
+export interface CompoundChild {
+  shape: ConvexShape;
+  position?: Vec3;
+  rotation?: Quat;
+}
+
+/**
+ * A compound of convex children (the pieces of a convex decomposition), each placed by its position and
+ * rotation relative to the compound; up to 256 children, no mesh, heightfield, plane or compound among them.
+ * Queries: intersect (the first child that intersects), distance (the nearest child), penetration (the deepest
+ * intersecting child), raycast (the nearest hit), shapecast (the earliest), contains (the first child holding the
+ * point) and project (the child of the smallest signed distance), each result with the `child` that answers.
+ */
+export function compound(children: readonly CompoundChild[]): CompoundShape {
+  let spec: Shape;
+  try {
+    if (!Array.isArray(children)) {
+      throw new CollidoscopeError('invalid-argument', 'children', `must be an array of { shape, position?, rotation? }, got ${describe(children)}`);
+    }
+    spec = {
+      type: 'compound',
+      children: children.map((c, i) => {
+        if (c === null || typeof c !== 'object' || !(c.shape instanceof ConvexShape)) {
+          throw new CollidoscopeError('invalid-argument', `children[${i}].shape`, `must be a shape, got ${describe(c?.shape)}`);
+        }
+        for (const k of Object.keys(c)) {
+          if (k !== 'shape' && k !== 'position' && k !== 'rotation') {
+            throw new CollidoscopeError('invalid-argument', `children[${i}].${k}`, 'unknown field (a child has shape, position and rotation)');
+          }
+        }
+        const child: Shape = { ...c.shape.spec() };
+        if (c.position !== undefined) child.position = c.position;
+        if (c.rotation !== undefined) child.rotation = c.rotation;
+        return child;
+      }),
+    };
+  } catch (e) {
+    throw unreadable(e, 'children');
+  }
+  return createShape(spec) as CompoundShape;
 }
 
 function withMargin(spec: Shape, options: ShapeOptions | undefined): Shape {
@@ -911,6 +967,10 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   prepare(m, q, x0, x1, x2, x3, x4);
   const a = preparedA, b = preparedB;
   const s = scratchOf(m);
+  // A compound's result names its child, which the fixed layouts have no slot for: the scene runner answers it.
+  if (x0 instanceof CompoundShape || x2 instanceof CompoundShape) {
+    return unwrap(m.runScene(JSON.stringify(unwrap<Scene>(m.sceneOfQuery(q, a, b, s.input))), trace === true));
+  }
   if (trace === true) return withText(unwrap<RawTrace>(m.traceQuery(q, a, b, s.input)));
   if (cache !== undefined && !(cache instanceof IntersectCache)) {
     throw new CollidoscopeError('invalid-argument', 'options.cache', `must be an IntersectCache, got ${describe(cache)}`);

@@ -336,10 +336,19 @@ function surfaceGeometry(local: Shape, samples: number | undefined): Hull {
 /**
  * A shape as the library sees it: translucent faces and edges in the shape's frame, the group placed at
  * `pose` (default: the spec's own position and rotation). Built from the library's shapeSurface() and hull()
- * (call and await init() first); a point is a dot, a segment a line, a mesh its own triangles and edges.
+ * (call and await init() first); a point is a dot, a segment a line, a mesh or heightfield its own triangles and edges, a compound each child.
  */
 export function drawShape(shape: ShapeLike, pose?: PoseLike, style: ShapeStyle = {}): THREE.Group {
   const { local, pose: p } = splitPose(shape, pose, 'shape');
+  if (local.type === 'compound' && local.children) {
+    // A compound is its children, each drawn at its pose in the compound's frame (their hull would be another shape).
+    const g = group('collidoscope:shape:compound');
+    for (const child of local.children) g.add(drawShape(child, undefined, style));
+    const { position, quaternion } = toPose(p);
+    g.position.copy(position);
+    g.quaternion.copy(quaternion);
+    return g;
+  }
   // A mesh or heightfield is drawn from its own triangles (its hull would be another shape).
   const surface = surfaceTriangles(local);
   const geometry = surface ? meshHull(surface.vertices, surface.triangles) : surfaceGeometry(local, style.samples);

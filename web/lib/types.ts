@@ -19,7 +19,7 @@ export type {
 export type Quat = [number, number, number, number];
 export type ShapeType =
   | 'point' | 'sphere' | 'box' | 'capsule' | 'cylinder' | 'cone' | 'ellipsoid' | 'segment' | 'triangle'
-  | 'polytope' | 'plane' | 'mesh' | 'heightfield';
+  | 'polytope' | 'plane' | 'mesh' | 'heightfield' | 'compound';
 
 /** A shape of the scene format (see the README for each type's fields). */
 export interface Shape {
@@ -41,6 +41,8 @@ export interface Shape {
    */
   heights?: number[][];
   cellSize?: [number, number];
+  /** compound: convex children, each with its own position and rotation relative to the compound. */
+  children?: Shape[];
   margin?: number;
   /** Non-uniform scale in the shape's frame, before rotation (negative mirrors, 0 is an error). Default [1, 1, 1]. */
   scale?: Vec3;

@@ -1,7 +1,7 @@
 // collidoscope — the triangles of a mesh or heightfield spec in the shape's frame, for drawing: the same
 // triangles the library queries (a heightfield's cells split along the fixed diagonal, heightfield.h), with
 // the spec's scale applied and the winding reversed under a mirror, as the library bakes it (shapes.cpp).
-import type { Shape, Vec3 } from '../types';
+import type { Shape, Vec3 } from '../index';
 
 export interface SurfaceTriangles {
   vertices: Vec3[];
