@@ -2,6 +2,8 @@
 // the children as separate shapes (run() on each child placed in the world) combined by the rule the README
 // documents, by brute force over every child; the compound's answer must be the chosen child's, field for field,
 // with `child` naming it.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as THREE from 'three';
 import {
@@ -10,6 +12,7 @@ import {
 } from '../../web/lib/index';
 import { drawShape } from '../../web/lib/three';
 import { catchError } from './helpers';
+import { root } from './vectors';
 
 beforeAll(async () => {
   await init();
@@ -160,5 +163,32 @@ describe('compound()', () => {
     const heap = stats().heapBytes;
     round();
     expect(stats().heapBytes).toBe(heap);
+  });
+});
+
+describe('the CLI on heightfield and compound scenes', () => {
+  it('prints the same answers as run(), with the hit triangle and the child', () => {
+    const scenes = [
+      {
+        version: 1, query: 'raycast',
+        shapes: [{ type: 'heightfield', heights: [[0, 0, 0], [0, 1, 0], [0, 0, 0]], cellSize: [2, 2], position: [-2, 0, -2] }],
+        ray: { origin: [0.5, 5, -0.5], direction: [0, -1, 0], maxT: 10 },
+      },
+      {
+        version: 1, query: 'distance',
+        shapes: [{ type: 'compound', children: [{ type: 'box', halfExtents: [0.5, 0.2, 0.3], position: [-0.6, 0, 0] }, { type: 'sphere', radius: 0.4, position: [0.7, 0.3, 0] }] },
+          { type: 'sphere', radius: 0.4, position: [3, 0, 0] }],
+      },
+    ];
+    for (const scene of scenes) {
+      const r = spawnSync(process.execPath, [join(root, 'web', 'dist', 'lib', 'cli.mjs'), 'run', '-'], {
+        cwd: root, encoding: 'utf8', input: JSON.stringify(scene), timeout: 60_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(run(scene as never));
+    }
+    // The heightfield's hit: cell (1, 0), the +z side of its diagonal (triangle 2·(1·2 + 0) + 1), at height 0.5.
+    expect(run(scenes[0] as never)).toMatchObject({ hit: true, t: 4.5, triangle: 5, barycentric: [0.25, 0.5, 0.25] });
+    expect(run(scenes[1] as never)).toMatchObject({ child: 1 });
   });
 });
