@@ -157,6 +157,17 @@ describe('heightfield()', () => {
     f.dispose();
   });
 
+  it('the wasm heap returns to where it was after dispose()', () => {
+    const values = new Float64Array(200 * 200).map((_, k) => Math.sin(k));
+    // A first round grows the registry's slots and the module's scratch (kept for reuse).
+    for (const f of Array.from({ length: 3 }, () => heightfield({ values, rows: 200, columns: 200 }, [1, 1]))) f.dispose();
+    const before = stats();
+    const made = Array.from({ length: 3 }, () => heightfield({ values, rows: 200, columns: 200 }, [1, 1], { scale: [1, 2, 1] }));
+    expect(stats().heapBytes).toBeGreaterThan(before.heapBytes + 3 * 2 * 199 * 199 * 60);
+    for (const f of made) f.dispose();
+    expect(stats().heapBytes).toBe(before.heapBytes);
+  });
+
   it('bad heights and cell sizes name the field; the heap is left as it was', () => {
     const heap = stats().heapBytes;
     const cases: [() => unknown, string, RegExp][] = [
