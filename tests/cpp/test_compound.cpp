@@ -256,6 +256,32 @@ TEST(Compound, TwoCompoundsAnswerAsTheirNearestOrFirstChildPair) {
   EXPECT_GT(hits, 5);
 }
 
+TEST(Compound, ATraceIsTheAnsweringChildsOwnWithTheCompoundsAnswer) {
+  // Child 1 (a box at x = 2) is the nearest to the sphere at x = 4.
+  const std::string c =
+      "{\"type\":\"compound\",\"children\":[{\"type\":\"sphere\",\"radius\":0.5,\"position\":[-2,0,0]},"
+      "{\"type\":\"box\",\"halfExtents\":[0.5,0.5,0.5],\"position\":[2,0,0],\"rotation\":[0,0,0.38268343236508978,0.92387953251128674]}]}";
+  const std::string b = "{\"type\":\"sphere\",\"radius\":0.5,\"position\":[4,0.3,0]}";
+  const std::string child = "{\"type\":\"box\",\"halfExtents\":[0.5,0.5,0.5],\"position\":[2,0,0],\"rotation\":[0,0,0.38268343236508978,0.92387953251128674]}";
+  Scene s, alone;
+  SceneError err;
+  std::string traced, own;
+  ASSERT_TRUE(parseScene(scene("distance", c, b, ""), &s, &err)) << err.message;
+  ASSERT_TRUE(runScene(s, true, &traced, &err)) << err.message;
+  ASSERT_TRUE(parseScene(scene("distance", child, b, ""), &alone, &err)) << err.message;
+  ASSERT_TRUE(runScene(alone, true, &own, &err)) << err.message;
+  JsonValue t, o;
+  std::string why;
+  ASSERT_TRUE(parseJson(traced, &t, &why)) << why;
+  ASSERT_TRUE(parseJson(own, &o, &why)) << why;
+  EXPECT_EQ(number(t, "child"), 1);
+  EXPECT_EQ(number(*t.find("result"), "child"), 1);
+  ASSERT_FALSE(t.find("frames")->items.empty());
+  ASSERT_EQ(t.find("frames")->items.size(), o.find("frames")->items.size());
+  expectSameFields(*o.find("result"), *t.find("result"), 0);
+  EXPECT_EQ(number(*t.find("result"), "distance"), number(runOk(scene("distance", c, b, "")), "distance"));
+}
+
 TEST(Compound, ParsesAndWritesBackAsGiven) {
   const std::string c =
       "{\"type\":\"compound\",\"children\":[{\"type\":\"box\",\"halfExtents\":[1,0.5,0.25],\"position\":[1,0,0]},"
@@ -313,9 +339,9 @@ TEST(Compound, QueriesItDoesNotTakeAreClearRefusals) {
   Scene s;
   SceneError err;
   std::string out;
-  ASSERT_TRUE(parseScene(scene("distance", b, c, ""), &s, &err));
+  ASSERT_TRUE(parseScene(scene("project", c, "", ",\"point\":[0,0,0]"), &s, &err)) << err.message;
   EXPECT_FALSE(runScene(s, true, &out, &err));
-  EXPECT_EQ(err.field, "shapes[1].type");
+  EXPECT_EQ(err.field, "shapes[0].type");
   EXPECT_NE(err.message.find("no steps to trace"), std::string::npos) << err.message;
   JsonValue v;
   EXPECT_FALSE(runText(scene("distance", c, "{\"type\":\"mesh\",\"vertices\":[[0,0,0],[1,0,0],[0,1,0]],\"triangles\":[[0,1,2]]}", ""), &v, &err));

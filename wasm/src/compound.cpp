@@ -134,13 +134,13 @@ class Runner {
  public:
   Runner(const Scene& scene, SceneError* err) : sub_(scene), err_(err) {}
 
-  // The query on pieces a (and b); the parsed result in *out.
-  bool run(const Shape& a, const Shape* b, JsonValue* out) {
+  // The query on pieces a (and b); the parsed result (or trace) in *out.
+  bool run(const Shape& a, const Shape* b, JsonValue* out, bool trace = false) {
     sub_.shapes.clear();
     sub_.shapes.push_back(a);
     if (b != nullptr) sub_.shapes.push_back(*b);
     std::string json;
-    if (!runScene(sub_, false, &json, err_)) return false;
+    if (!runScene(sub_, trace, &json, err_)) return false;
     std::string why;
     if (!parseJson(json, out, &why)) {
       *err_ = {"internal", "", "a child's result did not read back: " + why};
@@ -188,7 +188,8 @@ bool runCompoundScene(const Scene& scene, bool trace, std::string* json, SceneEr
   const QueryKind q = scene.query;
   const int which = scene.shapes[0].type == ShapeType::Compound ? 0 : 1;
   const std::string field = "shapes[" + std::to_string(which) + "].type";
-  if (trace)
+  // A trace is the answering child's own (below); these queries have none.
+  if (trace && (q == QueryKind::Contacts || q == QueryKind::Contains || q == QueryKind::Project))
     return refuse(err, field,
                   std::string("query \"") + queryName(q) + "\" on a compound has no steps to trace (run answers it)");
   const bool single = isSingleShapeQuery(q);
@@ -283,8 +284,27 @@ bool runCompoundScene(const Scene& scene, bool trace, std::string* json, SceneEr
       }
     }
   if (!chosen && !runner.run(A.pieces[0], single ? nullptr : &B.pieces[0], &best)) return false;
-  *json = withChildren(best, compoundA, compoundB, A.index[static_cast<std::size_t>(bi)],
-                       single ? -1 : B.index[static_cast<std::size_t>(bj)], chosen);
+  const int ci = A.index[static_cast<std::size_t>(bi)], cj = single ? -1 : B.index[static_cast<std::size_t>(bj)];
+  const std::string answer = withChildren(best, compoundA, compoundB, ci, cj, chosen);
+  if (!trace) {
+    *json = answer;
+    return true;
+  }
+  // The trace of the answering child (child 0 when none answers) on its
+  // own, with the compound's answer as its result and the child fields.
+  JsonValue steps;
+  if (!runner.run(A.pieces[static_cast<std::size_t>(bi)], single ? nullptr : &B.pieces[static_cast<std::size_t>(bj)], &steps, true))
+    return false;
+  JsonWriter w;
+  w.beginObject();
+  for (const auto& m : steps.members) {
+    w.key(m.first.c_str());
+    if (m.first == "result") w.raw(answer);
+    else writeValue(w, m.second);
+  }
+  writeChildren(w, compoundA, compoundB, ci, cj, chosen);
+  w.endObject();
+  *json = w.str();
   return true;
 }
 

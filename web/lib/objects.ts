@@ -967,9 +967,11 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   prepare(m, q, x0, x1, x2, x3, x4);
   const a = preparedA, b = preparedB;
   const s = scratchOf(m);
-  // A compound's result names its child, which the fixed layouts have no slot for: the scene runner answers it.
+  // A compound's result names its child, which the fixed layouts have no slot for: the scene runner answers it
+  // (its trace is the answering child's own).
   if (x0 instanceof CompoundShape || x2 instanceof CompoundShape) {
-    return unwrap(m.runScene(JSON.stringify(unwrap<Scene>(m.sceneOfQuery(q, a, b, s.input))), trace === true));
+    const json = m.runScene(JSON.stringify(unwrap<Scene>(m.sceneOfQuery(q, a, b, s.input))), trace === true);
+    return trace === true ? withText(unwrap<RawTrace>(json)) : unwrap(json);
   }
   if (trace === true) return withText(unwrap<RawTrace>(m.traceQuery(q, a, b, s.input)));
   if (cache !== undefined && !(cache instanceof IntersectCache)) {

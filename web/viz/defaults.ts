@@ -32,7 +32,7 @@ export function defaultParams(type: ShapeType): Partial<Shape> {
     case 'plane': return { normal: [0, 1, 0], offset: 0 };  // not offered by the picker (SHAPE_TYPES): the page cannot draw it
     case 'mesh': return smallMesh();  // not offered by the picker: meshes come from scenes and links
     case 'heightfield': return smallHeightfield();  // not offered by the picker either
-    case 'compound': return {  // not offered by the picker: the page does not show compound scenes yet
+    case 'compound': return {  // not offered by the picker: compounds come from scenes and links
       children: [{ type: 'box', halfExtents: [0.4, 0.2, 0.3], position: [-0.4, 0, 0] }, { type: 'sphere', radius: 0.35, position: [0.45, 0.1, 0] }],
     };
   }

@@ -147,7 +147,13 @@ export class ShapeEditor {
         break;
       }
     }
-    if (s.type !== 'mesh' && s.type !== 'heightfield') {
+    if (s.type === 'compound') {
+      // Its children are edited as scene JSON; a compound takes no margin (its children do).
+      const size = document.createElement('span');
+      size.textContent = `${s.children?.length ?? 0} children: ${(s.children ?? []).map((c) => c.type).join(', ')} (edit them as scene JSON)`;
+      this.body.append(fieldRow('children', size));
+    }
+    if (s.type !== 'mesh' && s.type !== 'heightfield' && s.type !== 'compound') {
       this.body.append(fieldRow('margin', num((x) => x.margin, (x, v) => {
         if (Number.isNaN(v)) delete x.margin; else x.margin = v;
       }, 0.05, 'margin')));

@@ -21,7 +21,10 @@
 //                the point on that child's surface, which may lie inside
 //                another child.
 // When no child answers (nothing intersects, the ray misses ...) the fields
-// are those of child 0's miss, with child null.
+// are those of child 0's miss, with child null. A trace is the answering
+// child's own trace (child 0's when none answers) with the compound's answer
+// as its result and the child fields beside its frames; contacts, contains
+// and project have none.
 //
 // Prefilter. Each child has a bounding sphere (its pose's position, its
 // localBoundingRadius); a child whose sphere cannot meet the other shape's
