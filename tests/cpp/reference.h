@@ -125,6 +125,8 @@ inline double localCoreSupportValue(const Shape& s, const Vec3& u) {
       for (const Vec3& p : s.meshData->mesh.vertices) best = std::max(best, dot3(p, u));
       return best;
     }
+    case ShapeType::Compound:  // not convex: the compound tests answer child by child
+      return 0;
   }
   return 0;
 }
@@ -376,6 +378,7 @@ inline Shape randomShape(Rng& rng, ShapeType t, double size) {
       break;
     }
     case ShapeType::Mesh: break;  // not convex: the mesh tests make their own (mesh_gen.h)
+    case ShapeType::Compound: break;  // not convex: test_compound.cpp makes its own
   }
   return s;
 }

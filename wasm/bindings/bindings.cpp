@@ -205,9 +205,11 @@ std::string createPolytopeArray(const emscripten::val& array, double margin, dou
 }
 
 // A mesh from flat arrays: vertices x0, y0, z0, x1, … and indices i0, j0,
-// k0, i1, … (any typed array or number array). The lengths are checked
-// against the limits before anything is copied into wasm memory.
-std::string createMeshArrays(const emscripten::val& vertices, const emscripten::val& indices) {
+// k0, i1, … (any typed array or number array), scaled by [sx, sy, sz] as a
+// scene's "scale" (bakeScale). The lengths are checked against the limits
+// before anything is copied into wasm memory.
+std::string createMeshArrays(const emscripten::val& vertices, const emscripten::val& indices, double sx, double sy,
+                             double sz) {
   const double nv = vertices["length"].as<double>();
   const double ni = indices["length"].as<double>();
   if (!(ni <= 3.0 * kMaxMeshTriangles))
@@ -220,6 +222,11 @@ std::string createMeshArrays(const emscripten::val& vertices, const emscripten::
   Shape s;
   SceneError err;
   if (!makeMeshFromArrays(flat, idx, &s, &err)) return error(err);
+  ShapeError se;
+  s.scale = {sx, sy, sz};
+  if (!validateShape(s, &se)) return error({"invalid-argument", se.field, se.message});
+  bakeScale(&s);
+  if (!isUnscaled(s)) return error({"invalid-argument", "scale", "the scaled mesh is not a valid mesh (its vertices grow past 1e15)"});
   return addShape(std::move(s));
 }
 

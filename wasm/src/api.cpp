@@ -474,10 +474,24 @@ bool answerClosedPair(Kind kind, ClosedForm form, const Shape& a, const Pose& po
   }
 }
 
+// A compound (compound.h) is answered by the scene runner, whose results
+// carry the child index that the fixed layouts here have no slot for: the
+// JS single queries send it there (sceneOfQuery, runScene); the registry's
+// own queries and batches refuse it, naming the shape.
+static bool refuseCompound(Kind kind, const Shape& a, const Shape* b, SceneError* err) {
+  const bool inA = a.type == ShapeType::Compound;
+  if (!inA && (b == nullptr || b->type != ShapeType::Compound)) return false;
+  fail(err, "unsupported-query", inA ? (isSingleShape(kind) ? "shape.type" : "a.type") : "b.type",
+       "a compound is answered through the scene format (run(), and the single queries, which go there); "
+       "batches and contacts() do not take one yet");
+  return true;
+}
+
 // Runs one query on posed entries. b is null for raycast. When a and b are
 // the same entry, B uses the entry's twin so each keeps its own pose.
 bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB,
                    const double* extra, double* cache, double* out, SceneError* err) {
+  if (refuseCompound(kind, a.shape, b != nullptr ? &b->shape : nullptr, err)) return false;
   // Pairs with closed forms (closed_form.h): intersect, distance and
   // penetration (box–box: not distance). answer() and answerBatch() take
   // the point and segment pairs first; here come the box pairs, and a pair
@@ -623,6 +637,7 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
   if (kind == Kind::Sat) {
     if (!checkSatShape(a->shape, "a.type", err) || !checkSatShape(b->shape, "b.type", err)) return false;
   }
+  if (refuseCompound(kind, a->shape, b != nullptr ? &b->shape : nullptr, err)) return false;
   if (pair && closedKind(kind)) {
     const Hot& ha = hotOf(handleA);
     const Hot& hb = hotOf(handleB);
@@ -645,6 +660,7 @@ bool Registry::contacts(int handleA, int handleB, const double* in, double* out,
   if (b == nullptr) return false;
   if (!checkPose(in, "poseA", -1, err) || !checkPose(in + kPoseSize, "poseB", -1, err)) return false;
   if (!checkExtra(Kind::Contact, in + 2 * kPoseSize, Field{"margin"}, err)) return false;
+  if (refuseCompound(Kind::Contact, a->shape, &b->shape, err)) return false;
   if (a->shape.type != ShapeType::Mesh && b->shape.type != ShapeType::Mesh) {
     out[0] = -1;  // two convex shapes: the contact query answers them
     return true;

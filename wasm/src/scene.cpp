@@ -13,6 +13,8 @@
 #include "collidoscope/epa2d.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
+#include "collidoscope/compound.h"
+#include "collidoscope/heightfield.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/mesh_shape.h"
@@ -109,13 +111,96 @@ bool readCastVec(const JsonValue& v, const std::string& field, int dimension, Ve
 }
 
 
+// A heightfield's "heights" (rows of equal length) and "cellSize", checked
+// in that order: the grid's size against kMaxHeightfieldCells before the
+// heights are read, then each height (errors name "heights[i][j]"), then
+// the field (makeHeightfieldShape).
+bool readHeightfield(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err) {
+  const JsonValue* hs = json.find("heights");
+  const JsonValue* cs = json.find("cellSize");
+  if (hs == nullptr) return fail(err, prefix + "heights", "is missing (a heightfield needs it)");
+  if (cs == nullptr) return fail(err, prefix + "cellSize", "is missing (a heightfield needs it)");
+  if (!hs->isArray())
+    return fail(err, prefix + "heights", std::string("must be an array of rows of heights, got ") + jsonKindName(hs->kind));
+  Heightfield h;
+  if (hs->items.size() < 2)
+    return fail(err, prefix + "heights", "must have at least 2 rows (one cell), got " + std::to_string(hs->items.size()));
+  const JsonValue& first = hs->items[0];
+  if (!first.isArray())
+    return fail(err, prefix + "heights[0]", std::string("must be an array of heights, got ") + jsonKindName(first.kind));
+  if (first.items.size() < 2)
+    return fail(err, prefix + "heights[0]", "must have at least 2 heights (one cell), got " + std::to_string(first.items.size()));
+  const double cells = static_cast<double>(hs->items.size() - 1) * static_cast<double>(first.items.size() - 1);
+  if (cells > static_cast<double>(kMaxHeightfieldCells))
+    return fail(err, prefix + "heights",
+                "has " + std::to_string(static_cast<long long>(cells)) + " cells; the limit is " +
+                    std::to_string(kMaxHeightfieldCells) + " (two triangles a cell, within the mesh limit)");
+  h.rows = static_cast<int>(hs->items.size());
+  h.cols = static_cast<int>(first.items.size());
+  h.heights.resize(static_cast<std::size_t>(h.rows) * static_cast<std::size_t>(h.cols));
+  for (int i = 0; i < h.rows; ++i) {
+    const JsonValue& row = hs->items[static_cast<std::size_t>(i)];
+    const std::string field = prefix + "heights[" + std::to_string(i) + "]";
+    if (!row.isArray()) return fail(err, field, std::string("must be an array of heights, got ") + jsonKindName(row.kind));
+    if (row.items.size() != static_cast<std::size_t>(h.cols))
+      return fail(err, field, "has " + std::to_string(row.items.size()) + " heights; every row must have " +
+                                  std::to_string(h.cols) + " (as heights[0])");
+    for (int j = 0; j < h.cols; ++j)
+      if (!readNumber(row.items[static_cast<std::size_t>(j)], field + "[" + std::to_string(j) + "]",
+                      &h.heights[static_cast<std::size_t>(i) * static_cast<std::size_t>(h.cols) + static_cast<std::size_t>(j)], err))
+        return false;
+  }
+  double cell[2];
+  if (!readVec(*cs, prefix + "cellSize", 2, cell, err)) return false;
+  h.cellX = cell[0];
+  h.cellZ = cell[1];
+  ShapeError se;
+  Shape field;
+  if (!makeHeightfieldShape(std::move(h), &field, &se)) return fail(err, prefix + se.field, se.message);
+  s->meshData = std::move(field.meshData);
+  return true;
+}
+
+// A compound's "children": each a SHAPE (parsed as any shape, its pose
+// relative to the compound), their count against kMaxCompoundChildren
+// before any is read, then makeCompoundShape (convex children only).
+bool readCompound(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err) {
+  const JsonValue* cs = json.find("children");
+  if (cs == nullptr) return fail(err, prefix + "children", "is missing (a compound needs it)");
+  if (!cs->isArray())
+    return fail(err, prefix + "children", std::string("must be an array of shapes, got ") + jsonKindName(cs->kind));
+  if (cs->items.size() > kMaxCompoundChildren)
+    return fail(err, prefix + "children",
+                "has " + std::to_string(cs->items.size()) + " shapes; the limit is " +
+                    std::to_string(kMaxCompoundChildren) + " (every query runs each child: a convex decomposition has tens)");
+  std::vector<Shape> children(cs->items.size());
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    const std::string path = prefix + "children[" + std::to_string(i) + "]";
+    const JsonValue& c = cs->items[i];
+    // Refused before parsing, so that a nested compound is not read at all.
+    if (const JsonValue* t = c.isObject() ? c.find("type") : nullptr)
+      if (t->isString() && (t->string == "compound" || t->string == "mesh" || t->string == "heightfield" || t->string == "plane"))
+        return fail(err, path + ".type",
+                    "a compound's children are convex shapes: no mesh, heightfield, plane or compound inside");
+    if (!parseShape(c, path, &children[i], err)) return false;
+  }
+  ShapeError se;
+  Shape compound;
+  if (!makeCompoundShape(std::move(children), &compound, &se)) return fail(err, prefix + se.field, se.message);
+  s->compoundData = std::move(compound.compoundData);
+  return true;
+}
+
 // The parameters of a shape (`params`: its keys, nullptr where unused),
 // its margin and its position, with vectors of `dimension` components.
 bool readShapeFields(const JsonValue& json, const std::string& prefix, const std::string& typeName,
                      const char* const params[2], int dimension, Shape* s, SceneError* err) {
   const auto readVector = dimension == 3 ? readVec3 : readVec2;
-  if (s->type == ShapeType::Mesh && !readMeshShape(json, prefix, s, err)) return false;
-  for (int i = 0; i < 2 && s->type != ShapeType::Mesh; ++i) {
+  if (s->type == ShapeType::Mesh &&
+      !(typeName == "heightfield" ? readHeightfield : readMeshShape)(json, prefix, s, err))
+    return false;
+  if (s->type == ShapeType::Compound && !readCompound(json, prefix, s, err)) return false;
+  for (int i = 0; i < 2 && s->type != ShapeType::Mesh && s->type != ShapeType::Compound; ++i) {
     const char* k = params[i];
     if (k == nullptr) continue;
     const JsonValue* v = json.find(k);
@@ -172,6 +257,7 @@ TypeKeys keysOf(ShapeType t) {
     case ShapeType::Ellipsoid: return {{"radii", nullptr}};
     case ShapeType::Plane: return {{"normal", "offset"}};
     case ShapeType::Mesh: return {{"vertices", "triangles"}};
+    case ShapeType::Compound: return {{"children", nullptr}};
     default: return {{"points", nullptr}};
   }
 }
@@ -189,7 +275,8 @@ bool checkKeys(const JsonValue& obj, const std::string& path, const char* const*
 // bakeScale), the pose from the live shape.
 void writeShape(JsonWriter& w, const Shape& live) {
   const Shape& s = live.written ? *live.written : live;
-  w.beginObject().key("type").value(shapeTypeName(s.type));
+  const Heightfield* field = s.type == ShapeType::Mesh ? s.meshData->heightfield.get() : nullptr;
+  w.beginObject().key("type").value(field != nullptr ? "heightfield" : shapeTypeName(s.type));
   switch (s.type) {
     case ShapeType::Point: break;
     case ShapeType::Sphere: w.key("radius").value(s.radius); break;
@@ -199,7 +286,21 @@ void writeShape(JsonWriter& w, const Shape& live) {
     case ShapeType::Cone: w.key("radius").value(s.radius).key("halfHeight").value(s.halfHeight); break;
     case ShapeType::Ellipsoid: w.key("radii"); writeVec(w, s.radii); break;
     case ShapeType::Plane: w.key("normal"); writeVec(w, s.normal); w.key("offset").value(s.offset); break;
+    case ShapeType::Compound:
+      w.key("children").beginArray();
+      for (const Shape& c : s.compoundData->children) writeShape(w, c);
+      w.endArray();
+      break;
     case ShapeType::Mesh:
+      if (field != nullptr) {
+        w.key("heights").beginArray();
+        for (int i = 0; i < field->rows; ++i)
+          w.vec(field->heights.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(field->cols), field->cols);
+        w.endArray().key("cellSize");
+        const double cell[2] = {field->cellX, field->cellZ};
+        w.vec(cell, 2);
+        break;
+      }
       w.key("vertices").beginArray();
       for (const Vec3& p : s.meshData->mesh.vertices) writeVec(w, p);
       w.endArray().key("triangles").beginArray();
@@ -278,14 +379,17 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   if (!json.isObject()) return fail(err, path.empty() ? "shape" : path, std::string("must be an object, got ") + jsonKindName(json.kind));
   const std::string prefix = path.empty() ? "" : path + ".";
   const JsonValue* type = json.find("type");
-  if (type == nullptr) return fail(err, prefix + "type", "is missing (one of point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane, mesh)");
+  if (type == nullptr) return fail(err, prefix + "type", "is missing (one of point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane, mesh, heightfield, compound)");
   if (!type->isString()) return fail(err, prefix + "type", std::string("must be a string, got ") + jsonKindName(type->kind));
   Shape s;
-  if (!parseShapeType(type->string, &s.type))
+  // A heightfield is a mesh to every query (heightfield.h); only its keys differ.
+  const bool heightfield = type->string == "heightfield";
+  if (heightfield) s.type = ShapeType::Mesh;
+  if (!heightfield && !parseShapeType(type->string, &s.type))
     return fail(err, prefix + "type",
                 "unknown shape type " + quoted(type->string) +
-                    " (expected point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane or mesh)");
-  const TypeKeys tk = keysOf(s.type);
+                    " (expected point, sphere, box, capsule, cylinder, cone, ellipsoid, segment, triangle, polytope, plane, mesh, heightfield or compound)");
+  const TypeKeys tk = heightfield ? TypeKeys{{"heights", "cellSize"}} : keysOf(s.type);
   const char* const allowed[] = {"type", "position", "rotation", "margin", "scale", tk.keys[0], tk.keys[1]};
   if (!checkKeys(json, prefix, allowed, 7, err)) return false;
 
@@ -984,6 +1088,7 @@ static bool runPointQuery(const Scene& scene, bool trace, std::string* json, Sce
 }
 
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (sceneHasCompound(scene)) return runCompoundScene(scene, trace, json, err);
   const int mesh = meshOf(scene);
   if (mesh >= 0) return runMeshScene(scene, mesh, trace, json, err);
   if (scene.query == QueryKind::Contains || scene.query == QueryKind::Project)

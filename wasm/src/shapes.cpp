@@ -3,7 +3,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
+#include "collidoscope/compound.h"
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/polytope_support.h"
 
@@ -12,9 +14,10 @@ namespace collidoscope {
 namespace {
 
 const char* const kTypeNames[] = {"point",     "sphere",  "box",      "capsule",  "cylinder", "cone",
-                                  "ellipsoid", "segment", "triangle", "polytope", "plane",     "mesh"};
+                                  "ellipsoid", "segment", "triangle", "polytope", "plane",     "mesh",
+                                  "compound"};
 constexpr int kTypeCount = static_cast<int>(sizeof kTypeNames / sizeof kTypeNames[0]);
-static_assert(kTypeCount == static_cast<int>(ShapeType::Mesh) + 1, "a name per shape type");
+static_assert(kTypeCount == static_cast<int>(ShapeType::Compound) + 1, "a name per shape type");
 
 std::string indexField(const char* name, std::size_t i) {
   return std::string(name) + "[" + std::to_string(i) + "]";
@@ -184,10 +187,26 @@ bool validateShape(const Shape& s, ShapeError* err) {
     return false;
   }
   if (!checkSize(s.margin, "margin", err)) return false;
+  if (s.type == ShapeType::Compound) {
+    if (s.compoundData == nullptr) {
+      *err = {"children", "a compound shape needs its children (makeCompoundShape builds it)"};
+      return false;
+    }
+    if (s.margin != 0) {
+      *err = {"margin", "a compound takes no margin (give each child its own)"};
+      return false;
+    }
+    if (!isUnscaled(s)) {
+      *err = {"scale", "a compound takes no scale (scale its children and their positions)"};
+      return false;
+    }
+    return true;
+  }
   if (!checkScale(s, err)) return false;
 
   switch (s.type) {
     case ShapeType::Point:
+    case ShapeType::Compound:  // checked above
       return true;
     case ShapeType::Plane:
       if (!checkVec(s.normal, "normal", false, err) || !checkCoordinate(s.offset, "offset", err)) return false;
@@ -258,7 +277,8 @@ double coreRadius(const Shape& s) {
 
 bool hasPolytopalCore(const Shape& s) {
   return !radiusScalesWithCore(s) && s.type != ShapeType::Cylinder && s.type != ShapeType::Cone &&
-         s.type != ShapeType::Ellipsoid && s.type != ShapeType::Plane && s.type != ShapeType::Mesh;
+         s.type != ShapeType::Ellipsoid && s.type != ShapeType::Plane && s.type != ShapeType::Mesh &&
+         s.type != ShapeType::Compound;
 }
 
 namespace {
@@ -338,6 +358,18 @@ Vec3 unscaledCoreSupport(const Shape& s, const Vec3& d) {
       return pointSetSupport(s.points, d);
     case ShapeType::Mesh:
       return s.meshData ? pointSetSupport(s.meshData->mesh.vertices, d) : Vec3{};
+    // The support of the union (that of the children's hull; no query uses it, compound.h).
+    case ShapeType::Compound: {
+      Vec3 best;
+      double most = -std::numeric_limits<double>::infinity();
+      if (s.compoundData)
+        for (std::size_t i = 0; i < s.compoundData->children.size(); ++i) {
+          const Shape& c = s.compoundData->children[i];
+          const Vec3 p = c.pose.apply(localCoreSupport(c, c.pose.toLocalDirection(d)));
+          if (dot(p, d) > most) most = dot(p, d), best = p;
+        }
+      return best;
+    }
   }
   return {};
 }
@@ -411,6 +443,11 @@ double localBoundingRadius(const Shape& s) {
     case ShapeType::Mesh:
       if (s.meshData)
         for (const Vec3& p : s.meshData->mesh.vertices) core = std::fmax(core, length(p));
+      break;
+    case ShapeType::Compound:
+      if (s.compoundData)
+        for (std::size_t i = 0; i < s.compoundData->children.size(); ++i)
+          core = std::fmax(core, length(s.compoundData->children[i].pose.position) + s.compoundData->radii[i]);
       break;
   }
   return core + coreRadius(s);

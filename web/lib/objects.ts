@@ -157,7 +157,63 @@ export function createShape(spec: Shape): ConvexShape {
     throw unreadable(e, 'shape');
   }
   const reply = mod().createShape(toSceneJson(spec, 'invalid-argument'));
-  return type === 'mesh' ? meshOfHandle(unwrap<number>(reply)) : made(reply, type);
+  if (type === 'compound') return new CompoundShape(unwrap<number>(reply));
+  return type === 'mesh' || type === 'heightfield' ? meshOfHandle(unwrap<number>(reply), type) : made(reply, type);
+}
+
+/**
+ * Convex shapes with their own poses, queried as their union (compound()). The single queries answer it through
+ * the scene format, and their results add `child` (or `childA` and `childB` for two compounds): the index of
+ * the child that answers, null when none does. Batches, contact() and contacts() do not take one yet.
+ */
+export class CompoundShape extends ConvexShape {
+  /** @internal Use compound(). */
+  constructor(handle: number) {
+    super(handle, 'compound');
+  }
+}
+
+/** A child of compound(): a convex shape and its pose relative to the compound. */
+export interface CompoundChild {
+  shape: ConvexShape;
+  position?: Vec3;
+  rotation?: Quat;
+}
+
+/**
+ * A compound of convex children (the pieces of a convex decomposition), each placed by its position and
+ * rotation relative to the compound; up to 256 children, no mesh, heightfield, plane or compound among them.
+ * Queries: intersect (the first child that intersects), distance (the nearest child), penetration (the deepest
+ * intersecting child), raycast (the nearest hit), shapecast (the earliest), contains (the first child holding the
+ * point) and project (the child of the smallest signed distance), each result with the `child` that answers.
+ */
+export function compound(children: readonly CompoundChild[]): CompoundShape {
+  let spec: Shape;
+  try {
+    if (!Array.isArray(children)) {
+      throw new CollidoscopeError('invalid-argument', 'children', `must be an array of { shape, position?, rotation? }, got ${describe(children)}`);
+    }
+    spec = {
+      type: 'compound',
+      children: children.map((c, i) => {
+        if (c === null || typeof c !== 'object' || !(c.shape instanceof ConvexShape)) {
+          throw new CollidoscopeError('invalid-argument', `children[${i}].shape`, `must be a shape, got ${describe(c?.shape)}`);
+        }
+        for (const k of Object.keys(c)) {
+          if (k !== 'shape' && k !== 'position' && k !== 'rotation') {
+            throw new CollidoscopeError('invalid-argument', `children[${i}].${k}`, 'unknown field (a child has shape, position and rotation)');
+          }
+        }
+        const child: Shape = { ...c.shape.spec() };
+        if (c.position !== undefined) child.position = c.position;
+        if (c.rotation !== undefined) child.rotation = c.rotation;
+        return child;
+      }),
+    };
+  } catch (e) {
+    throw unreadable(e, 'children');
+  }
+  return createShape(spec) as CompoundShape;
 }
 
 function withMargin(spec: Shape, options: ShapeOptions | undefined): Shape {
@@ -261,9 +317,9 @@ export class MeshShape extends ConvexShape {
   /** Degenerate and duplicate triangles found when the mesh was made (not errors). */
   readonly report: MeshReport;
 
-  /** @internal Use mesh() or meshFromGeometry(). */
-  constructor(handle: number, report: MeshReport) {
-    super(handle, 'mesh');
+  /** @internal Use mesh(), meshFromGeometry() or heightfield(). */
+  constructor(handle: number, report: MeshReport, type: 'mesh' | 'heightfield' = 'mesh') {
+    super(handle, type);
     this.report = report;
   }
 }
@@ -300,13 +356,102 @@ function meshNumbers(values: unknown, field: 'vertices' | 'triangles', limit: nu
  * coordinates and wrong lengths throw 'invalid-argument' naming the element (`triangles[4][1]`); degenerate
  * and duplicate triangles are listed in the shape's `report`. A mesh takes no margin.
  */
-export function mesh(vertices: Float32Array | Float64Array | readonly number[], indices: Uint32Array | Uint16Array | readonly number[]): MeshShape {
+export function mesh(
+  vertices: Float32Array | Float64Array | readonly number[], indices: Uint32Array | Uint16Array | readonly number[],
+  options?: MeshOptions,
+): MeshShape {
+  const scale = meshScale(options);
   const v = meshNumbers(vertices, 'vertices', MAX_MESH_VERTICES);
   const ix = meshNumbers(indices, 'triangles', MAX_MESH_TRIANGLES);
-  return meshOfHandle(unwrap<number>(mod().createMesh(v, ix)));
+  return meshOfHandle(unwrap<number>(mod().createMesh(v, ix, scale[0], scale[1], scale[2])));
 }
 
-function meshOfHandle(handle: number): MeshShape {
+/** Options of mesh() and heightfield(): a surface takes a scale but no margin. */
+export interface MeshOptions {
+  /**
+   * Non-uniform scale [sx, sy, sz] in the shape's frame, before the pose: the vertices are scaled once and the
+   * tree built again; a mirror (an odd number of negative components) reverses the winding so that normals stay
+   * outward (up, for a heightfield). None may be 0. Default [1, 1, 1].
+   */
+  scale?: Vec3;
+}
+
+function meshScale(options: MeshOptions | undefined): Vec3 {
+  if (options === undefined) return [1, 1, 1];
+  try {
+    if (options === null || typeof options !== 'object') {
+      throw new CollidoscopeError('invalid-argument', 'options', `must be an object like { scale: [1, 2, 1] }, got ${describe(options)}`);
+    }
+    for (const k of Object.keys(options)) {
+      if (k !== 'scale') throw new CollidoscopeError('invalid-argument', `options.${k}`, 'unknown option (a mesh takes scale, and no margin)');
+    }
+    const scale = options.scale ?? [1, 1, 1];
+    if (!Array.isArray(scale) || scale.length !== 3 || scale.some((c) => typeof c !== 'number')) {
+      throw new CollidoscopeError('invalid-argument', 'scale', `must be an array of 3 numbers, got ${describe(scale)}`);
+    }
+    return scale as Vec3;
+  } catch (e) {
+    throw unreadable(e, 'options');
+  }
+}
+
+/** Most cells of a heightfield (kMaxHeightfieldCells in heightfield.h): two triangles each, within the mesh limit. */
+const MAX_HEIGHTFIELD_CELLS = MAX_MESH_TRIANGLES / 2;
+
+/** Heights of a heightfield as one typed array, row after row: values[i·columns + j] is heights[i][j]. */
+export interface HeightGrid {
+  values: Float32Array | Float64Array;
+  rows: number;
+  columns: number;
+}
+
+function heightRows(heights: unknown): number[][] {
+  if (Array.isArray(heights)) return heights as number[][];
+  if (heights === null || typeof heights !== 'object') {
+    throw new CollidoscopeError('invalid-argument', 'heights', `must be rows of heights (number[][]) or { values, rows, columns }, got ${describe(heights)}`);
+  }
+  const { values, rows, columns } = heights as HeightGrid;
+  if (!(values instanceof Float32Array || values instanceof Float64Array)) {
+    throw new CollidoscopeError('invalid-argument', 'heights.values', `must be a Float32Array or Float64Array, got ${describe(values)}`);
+  }
+  for (const [k, n] of [['rows', rows], ['columns', columns]] as const) {
+    if (!Number.isInteger(n) || n < 2) throw new CollidoscopeError('invalid-argument', `heights.${k}`, `must be a whole number ≥ 2, got ${describe(n)}`);
+  }
+  if ((rows - 1) * (columns - 1) > MAX_HEIGHTFIELD_CELLS) {
+    throw new CollidoscopeError('invalid-argument', 'heights', `has ${(rows - 1) * (columns - 1)} cells; the limit is ${MAX_HEIGHTFIELD_CELLS} (two triangles a cell, within the mesh limit)`);
+  }
+  if (values.length !== rows * columns) {
+    throw new CollidoscopeError('invalid-argument', 'heights.values', `has ${values.length} heights, not rows × columns = ${rows * columns}`);
+  }
+  const out: number[][] = [];
+  for (let i = 0; i < rows; i++) out.push(Array.from(values.subarray(i * columns, (i + 1) * columns)));
+  return out;
+}
+
+/**
+ * Terrain: a grid of heights (y) with a cell size [sx, sz]: heights[i][j] is the height at x = i·sx, z = j·sz
+ * (grid point [0][0] at the shape's origin). Rows of equal length (number[][]), or one Float32Array/Float64Array
+ * row after row with its rows and columns. Each cell is two triangles split along (i, j)–(i+1, j+1), normals up;
+ * the shape is a mesh to every query (raycast with the hit triangle — cell (i, j) owns triangles
+ * 2·(i·(columns − 1) + j) and the next — intersect, distance, shapecast, contacts), and its spec() is the
+ * heightfield. At least 2×2 heights, at most 1 000 000 cells.
+ */
+export function heightfield(heights: readonly (readonly number[])[] | HeightGrid, cellSize: [number, number], options?: MeshOptions): MeshShape {
+  let rows: number[][];
+  try {
+    rows = heightRows(heights);
+  } catch (e) {
+    throw unreadable(e, 'heights');
+  }
+  const spec: Shape = { type: 'heightfield', heights: rows, cellSize };
+  if (options !== undefined) {
+    const scale = meshScale(options);
+    if (options.scale !== undefined) spec.scale = scale;
+  }
+  return createShape(spec) as MeshShape;
+}
+
+function meshOfHandle(handle: number, type: 'mesh' | 'heightfield' = 'mesh'): MeshShape {
   const m = mod();
   let report: MeshReport;
   try {
@@ -315,7 +460,7 @@ function meshOfHandle(handle: number): MeshShape {
     m._cds_dispose(handle);
     throw e;
   }
-  return new MeshShape(handle, report);
+  return new MeshShape(handle, report, type);
 }
 
 /** What polytopeFromGeometry() reads: a three.js BufferGeometry, or anything with the same position attribute. */
@@ -822,6 +967,12 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   prepare(m, q, x0, x1, x2, x3, x4);
   const a = preparedA, b = preparedB;
   const s = scratchOf(m);
+  // A compound's result names its child, which the fixed layouts have no slot for: the scene runner answers it
+  // (its trace is the answering child's own).
+  if (x0 instanceof CompoundShape || x2 instanceof CompoundShape) {
+    const json = m.runScene(JSON.stringify(unwrap<Scene>(m.sceneOfQuery(q, a, b, s.input))), trace === true);
+    return trace === true ? withText(unwrap<RawTrace>(json)) : unwrap(json);
+  }
   if (trace === true) return withText(unwrap<RawTrace>(m.traceQuery(q, a, b, s.input)));
   if (cache !== undefined && !(cache instanceof IntersectCache)) {
     throw new CollidoscopeError('invalid-argument', 'options.cache', `must be an IntersectCache, got ${describe(cache)}`);

@@ -31,6 +31,7 @@ import {
 import { BOUND_KINDS, boundObject, type BoundKind } from './draw/bounds';
 import { frameDrawer } from './draw/frames';
 import { enclosingSphere, meshHull, type Hull } from './draw/hull-geometry';
+import { surfaceTriangles } from './draw/surface-triangles';
 import { isPlanarTrace, liftScene, liftTrace } from './draw/planar';
 import { COLORS as PAGE_COLORS, arrow, clearGroup, hullObject, label, line, marker, toV3 } from './draw/primitives';
 import type { DrawContext } from './draw/types';
@@ -335,14 +336,22 @@ function surfaceGeometry(local: Shape, samples: number | undefined): Hull {
 /**
  * A shape as the library sees it: translucent faces and edges in the shape's frame, the group placed at
  * `pose` (default: the spec's own position and rotation). Built from the library's shapeSurface() and hull()
- * (call and await init() first); a point is a dot, a segment a line, a mesh its own triangles and edges.
+ * (call and await init() first); a point is a dot, a segment a line, a mesh or heightfield its own triangles and edges, a compound each child.
  */
 export function drawShape(shape: ShapeLike, pose?: PoseLike, style: ShapeStyle = {}): THREE.Group {
   const { local, pose: p } = splitPose(shape, pose, 'shape');
-  // A mesh is drawn from its own triangles (its hull would be another shape).
-  const geometry = local.type === 'mesh' && local.vertices && local.triangles
-    ? meshHull(local.vertices, local.triangles)
-    : surfaceGeometry(local, style.samples);
+  if (local.type === 'compound' && local.children) {
+    // A compound is its children, each drawn at its pose in the compound's frame (their hull would be another shape).
+    const g = group('collidoscope:shape:compound');
+    for (const child of local.children) g.add(drawShape(child, undefined, style));
+    const { position, quaternion } = toPose(p);
+    g.position.copy(position);
+    g.quaternion.copy(quaternion);
+    return g;
+  }
+  // A mesh or heightfield is drawn from its own triangles (its hull would be another shape).
+  const surface = surfaceTriangles(local);
+  const geometry = surface ? meshHull(surface.vertices, surface.triangles) : surfaceGeometry(local, style.samples);
   const g = group(`collidoscope:shape:${local.type}`);
   const opacity = style.opacity ?? 0.42;
   g.add(hullObject(geometry, {
@@ -410,13 +419,13 @@ function queryOf(r: Result): Query {
 /** Bounding sphere of the placed shapes' surfaces (world space). */
 function shapesSphere(specs: Shape[]): THREE.Sphere | null {
   if (!specs.length) return null;
-  return enclosingSphere(specs.flatMap((s) => (s.type === 'mesh' ? meshWorldVertices(s) : shapeSurface(s, 200))).map((p) => toV3(p)));
+  return enclosingSphere(specs.flatMap((s) => (surfaceTriangles(s) ? meshWorldVertices(s) : shapeSurface(s, 200))).map((p) => toV3(p)));
 }
 
-/** A mesh spec's vertices placed by its position and rotation. */
+/** A mesh or heightfield spec's vertices placed by its position and rotation. */
 function meshWorldVertices(s: Shape): Vec3[] {
   const { position, quaternion } = toPose({ position: s.position, rotation: s.rotation });
-  return (s.vertices ?? []).map((v) => new THREE.Vector3(v[0], v[1], v[2]).applyQuaternion(quaternion).add(position).toArray() as Vec3);
+  return (surfaceTriangles(s)?.vertices ?? []).map((v) => new THREE.Vector3(v[0], v[1], v[2]).applyQuaternion(quaternion).add(position).toArray() as Vec3);
 }
 
 /** Radius of the points around their centre (0 for none or one). */

@@ -21,7 +21,7 @@ export type {
 export type Quat = [number, number, number, number];
 export type ShapeType =
   | 'point' | 'sphere' | 'box' | 'capsule' | 'cylinder' | 'cone' | 'ellipsoid' | 'segment' | 'triangle'
-  | 'polytope' | 'plane' | 'mesh';
+  | 'polytope' | 'plane' | 'mesh' | 'heightfield' | 'compound';
 
 /** A shape of the scene format (see the README for each type's fields). */
 export interface Shape {
@@ -37,6 +37,14 @@ export interface Shape {
   /** mesh: vertex positions and triangles as vertex-index triples (counter-clockwise seen from outside). */
   vertices?: Vec3[];
   triangles?: [number, number, number][];
+  /**
+   * heightfield: heights[i][j] is the height (y) at x = i·cellSize[0], z = j·cellSize[1]; every row the same
+   * length, at least 2×2. Each cell is two triangles split along (i, j)–(i+1, j+1), normals up.
+   */
+  heights?: number[][];
+  cellSize?: [number, number];
+  /** compound: convex children, each with its own position and rotation relative to the compound. */
+  children?: Shape[];
   margin?: number;
   /** Non-uniform scale in the shape's frame, before rotation (negative mirrors, 0 is an error). Default [1, 1, 1]. */
   scale?: Vec3;

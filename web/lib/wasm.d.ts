@@ -24,7 +24,7 @@ export interface WasmModule {
   createShape(shapeJson: string): string;
   /** A polytope from x0,y0,z0,x1,… and a margin; value: its handle. */
   createPolytope(points: Float64Array, margin: number, sx: number, sy: number, sz: number): string;
-  createMesh(vertices: ArrayLike<number>, indices: ArrayLike<number>): string;
+  createMesh(vertices: ArrayLike<number>, indices: ArrayLike<number>, sx: number, sy: number, sz: number): string;
   meshInfo(handle: number): string;
   sceneWarnings(sceneJson: string): string;
   /** value: {"version":1,"shapes":[the shape],...}. */

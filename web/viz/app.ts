@@ -10,6 +10,7 @@ import { defaultScene } from './defaults';
 import { cloudScene, type BoundsResult } from './hull-types';
 import { HullView } from './hull-view';
 import { MinkowskiView } from './minkowski-view';
+import { answeringChildren } from './compound-child';
 import { CastEditor } from './cast-editor';
 import { motionWithEnd, rayWithOrigin, rayWithTip } from './edit-math';
 import { Banner, renderFrameText, renderPseudocode, renderStepper } from './panel';
@@ -247,7 +248,7 @@ export class App {
       this.shapesView.setShapes(drawn.shapes);
       // The trace's own views (a mesh's ray cast has its own titles and draws the mesh itself).
       const shown = viewOfTrace(tr);
-      this.minkView.setShapes(drawn.shapes, margins, shown.minkowski?.(drawn.shapes.length));
+      this.minkView.setShapes(answeringChildren(drawn.shapes, tr), margins, shown.minkowski?.(drawn.shapes.length));
       const count = this.scene.shapes.length;
       this.editors.forEach((ed, i) => {
         ed.root.hidden = flat || i >= count;

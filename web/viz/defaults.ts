@@ -31,6 +31,10 @@ export function defaultParams(type: ShapeType): Partial<Shape> {
     case 'polytope': return { points: randomPolytopePoints() };
     case 'plane': return { normal: [0, 1, 0], offset: 0 };  // not offered by the picker (SHAPE_TYPES): the page cannot draw it
     case 'mesh': return smallMesh();  // not offered by the picker: meshes come from scenes and links
+    case 'heightfield': return smallHeightfield();  // not offered by the picker either
+    case 'compound': return {  // not offered by the picker: compounds come from scenes and links
+      children: [{ type: 'box', halfExtents: [0.4, 0.2, 0.3], position: [-0.4, 0, 0] }, { type: 'sphere', radius: 0.35, position: [0.45, 0.1, 0] }],
+    };
   }
 }
 
@@ -58,6 +62,13 @@ export function randomPolytopePoints(rand: () => number = Math.random): Vec3[] {
 }
 
 /** A small open, non-convex mesh: a 3 × 3 grid of heights (a saddle), 8 triangles counter-clockwise from +y. */
+/** A 5 × 5 terrain patch with one hill, 1.2 wide, its corner at the origin. */
+export function smallHeightfield(): Pick<Shape, 'heights' | 'cellSize'> {
+  const heights: number[][] = [];
+  for (let i = 0; i < 5; i++) heights.push([0, 1, 2, 3, 4].map((j) => Math.round(40 * Math.exp(-((i - 2) ** 2 + (j - 2) ** 2) / 2)) / 100));
+  return { heights, cellSize: [0.3, 0.3] };
+}
+
 export function smallMesh(): Pick<Shape, 'vertices' | 'triangles'> {
   const vertices: Vec3[] = [];
   for (let i = 0; i < 3; i++) {

@@ -5,6 +5,7 @@
 import * as THREE from 'three';
 import { buildHull, enclosingSphere, meshHull, type Hull } from '../lib/draw/hull-geometry';
 import { COLORS, clearGroup, hullObject, label, marker } from '../lib/draw/primitives';
+import { surfaceTriangles } from '../lib/draw/surface-triangles';
 import type { FrameDrawing } from '../lib/draw/types';
 import { minkowskiSurface, shapeSurface, type Shape, type Vec3 } from '../lib/index';
 import { View } from './view';
@@ -76,12 +77,13 @@ export class MinkowskiView {
     if (mode === 'single') {
       clearGroup(this.hullGroup);
       const a = shapes[0];
-      if (a.type === 'mesh' && a.vertices && a.triangles) {
-        // A mesh in world space, from its own triangles.
+      const surface = surfaceTriangles(a);
+      if (surface) {
+        // A mesh or heightfield in world space, from its own triangles.
         const p = a.position ?? [0, 0, 0];
         const q = new THREE.Quaternion(...(a.rotation ?? [0, 0, 0, 1])).normalize();
-        const world = a.vertices.map((v) => new THREE.Vector3(v[0], v[1], v[2]).applyQuaternion(q).add(new THREE.Vector3(p[0], p[1], p[2])));
-        this.hull = meshHull(world.map((v) => [v.x, v.y, v.z] as Vec3), a.triangles);
+        const world = surface.vertices.map((v) => new THREE.Vector3(v[0], v[1], v[2]).applyQuaternion(q).add(new THREE.Vector3(p[0], p[1], p[2])));
+        this.hull = meshHull(world.map((v) => [v.x, v.y, v.z] as Vec3), surface.triangles);
         this.hullGroup.add(hullObject(this.hull, { color: COLORS.a, opacity: 0.3, edgeOpacity: 0.7, pointSize: 5 }));
         this.core = null;
         this.placeTitle();

@@ -138,8 +138,22 @@ export class ShapeEditor {
         this.body.append(fieldRow('mesh', size));
         break;
       }
+      case 'heightfield': {
+        // Its heights are edited as scene JSON; a heightfield takes no margin.
+        const size = document.createElement('span');
+        const rows = s.heights?.length ?? 0, cols = s.heights?.[0]?.length ?? 0;
+        size.textContent = `${rows} × ${cols} heights, cells ${s.cellSize?.join(' × ') ?? '?'} (edit them as scene JSON)`;
+        this.body.append(fieldRow('heightfield', size));
+        break;
+      }
     }
-    if (s.type !== 'mesh') {
+    if (s.type === 'compound') {
+      // Its children are edited as scene JSON; a compound takes no margin (its children do).
+      const size = document.createElement('span');
+      size.textContent = `${s.children?.length ?? 0} children: ${(s.children ?? []).map((c) => c.type).join(', ')} (edit them as scene JSON)`;
+      this.body.append(fieldRow('children', size));
+    }
+    if (s.type !== 'mesh' && s.type !== 'heightfield' && s.type !== 'compound') {
       this.body.append(fieldRow('margin', num((x) => x.margin, (x, v) => {
         if (Number.isNaN(v)) delete x.margin; else x.margin = v;
       }, 0.05, 'margin')));

@@ -4,6 +4,7 @@ import * as THREE from 'three';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import { buildHull, enclosingSphere, meshHull, type Hull } from '../lib/draw/hull-geometry';
 import { COLORS, clearGroup, hullObject, label, marker } from '../lib/draw/primitives';
+import { surfaceTriangles } from '../lib/draw/surface-triangles';
 import type { FrameDrawing } from '../lib/draw/types';
 import { shapeSurface, type Quat, type Scene, type Shape, type Vec3 } from '../lib/index';
 import { motionEnd, rayTip } from './edit-math';
@@ -209,18 +210,25 @@ export class ShapesView {
         this.keys[i] = key;
         clearGroup(this.bodies[i]);
         let hull: Hull;
+        // A compound is drawn child by child (its hull would be another shape); `hull` bounds them all.
+        let pieces: Hull[] | null = null;
         try {
-          // A mesh is drawn from its own triangles (it is not convex: its hull would be another shape).
-          hull = local.type === 'mesh' && local.vertices && local.triangles
-            ? meshHull(local.vertices, local.triangles)
+          if (local.type === 'compound' && local.children) pieces = local.children.map((c) => buildHull(this.outline(shapeSurface(c))));
+          // A mesh or heightfield is drawn from its own triangles (it is not convex: its hull would be another shape).
+          const surface = surfaceTriangles(local);
+          hull = surface ? meshHull(surface.vertices, surface.triangles)
+            : pieces ? buildHull(pieces.flatMap((p) => p.vertices.map((v) => [v.x, v.y, v.z] as Vec3)))
             : buildHull(this.outline(shapeSurface(local)));
         } catch {
           hull = buildHull([[0, 0, 0]]);
+          pieces = null;
         }
         this.hulls[i] = hull;
-        this.bodies[i].add(hullObject(hull, {
-          color: i === 0 ? COLORS.a : COLORS.b, opacity: 0.42, edgeOpacity: 0.85, pointSize: 5,
-        }));
+        for (const h of pieces ?? [hull]) {
+          this.bodies[i].add(hullObject(h, {
+            color: i === 0 ? COLORS.a : COLORS.b, opacity: 0.42, edgeOpacity: 0.85, pointSize: 5,
+          }));
+        }
         // GJK and EPA run on the core (sphere → centre, capsule → segment, margin removed): draw it as a wireframe
         // so the support points a and b, which lie on the core, are seen where they are.
         const core = coreOf(local);

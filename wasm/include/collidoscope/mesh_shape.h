@@ -30,10 +30,15 @@
 
 namespace collidoscope {
 
+struct Heightfield;  // heightfield.h
+
 struct MeshShape {
   TriangleMesh mesh;
   ObbTree tree;
   MeshReport report;
+  // The grid when the mesh is a heightfield's cells (makeHeightfieldShape):
+  // the writers write the shape back as that heightfield. Null for a mesh.
+  std::shared_ptr<const Heightfield> heightfield;
 };
 
 // Validates m (validateMesh: errors name "vertices[i][k]", "triangles[t][k]",

@@ -35,6 +35,7 @@ enum class ShapeType {
   Polytope,
   Plane,  // a half-space, unbounded: no support mapping (plane.h)
   Mesh,   // a triangle mesh, non-convex (mesh_shape.h): its own queries, no support mapping
+  Compound,  // convex children with their own poses (compound.h): answered child by child
 };
 
 // Scene-format name of a type ("point", "sphere", ...).
@@ -54,6 +55,7 @@ constexpr double kMaxMagnitude = 1e15;
 
 class PolytopeSupport;  // polytope_support.h
 struct MeshShape;       // mesh_shape.h
+struct CompoundShape;   // compound.h
 
 // A polytope with at least this many points gets a precomputed support
 // structure (its hull plus a hill-climbing / Dobkin–Kirkpatrick walk, see
@@ -98,6 +100,9 @@ struct Shape {
   // Mesh only: the triangles, their OBB tree and validation report in the
   // shape's frame, immutable and shared by copies (made by makeMeshShape).
   std::shared_ptr<const MeshShape> meshData;
+  // Compound only: the children and their bounding radii, immutable and
+  // shared by copies (made by makeCompoundShape).
+  std::shared_ptr<const CompoundShape> compoundData;
 
   static Shape point() { return Shape{}; }
   static Shape sphere(double r) { Shape s; s.type = ShapeType::Sphere; s.radius = r; return s; }

@@ -1,0 +1,65 @@
+// A compound scene in a real browser: a distance query between a compound and a cylinder opens from a permalink,
+// draws each child in the shapes view (amber) and the answering child's GJK steps (its own trace, compound.h),
+// shows the library's answer (run() on the same scene) with the child named, the editor lists the children with
+// no margin field, and the link reopens the same scene. contains and project, which have no steps, leave a clear
+// message instead.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { init, run, type Scene } from '../../web/lib/index';
+import { encodeLink } from '../../web/lib/link';
+import { useServerAndBrowser } from './harness';
+import { colourPixels, expectLinkReopensSame, openPage, state } from './page-helpers';
+
+const env = useServerAndBrowser();
+
+beforeAll(async () => {
+  await init();
+});
+
+const AMBER = { r: [170, 255], g: [100, 190], b: [0, 80] } as { r: [number, number]; g: [number, number]; b: [number, number] };
+
+const scene: Scene = {
+  version: 1, query: 'distance',
+  shapes: [
+    { type: 'compound', children: [{ type: 'box', halfExtents: [0.5, 0.2, 0.3], position: [-0.6, 0, 0] }, { type: 'sphere', radius: 0.4, position: [0.7, 0.3, 0] }],
+      position: [0, 0, 0], rotation: [0, 0, 0, 1] },
+    { type: 'cylinder', radius: 0.4, halfHeight: 0.3, position: [2.2, 0, 0], rotation: [0, 0, 0, 1] },
+  ],
+};
+
+describe('a compound on the page', () => {
+  it('draws each child and the answering child\'s steps, with the library\'s answer and a link that reopens it', async () => {
+    const expected = run(scene);
+    expect(expected).toMatchObject({ child: 1 });
+    const opened = await openPage(env.browser, encodeLink(scene, env.url));
+    const { page, errors } = opened;
+    try {
+      const s = await state(page);
+      expect(s.error).toBeNull();
+      expect(s.frameCount).toBeGreaterThan(1);
+      expect(s.result).toEqual(expected);
+      expect((await colourPixels(page, '#canvas-shapes', AMBER)).count).toBeGreaterThan(500);
+      expect(await page.locator('#type-a option:checked').innerText()).toBe('compound (from the scene)');
+      const editor = page.locator('#type-a').locator('xpath=ancestor::details[1]');
+      expect(await editor.innerText()).toContain('2 children: box, sphere');
+      expect(await editor.getByRole('spinbutton', { name: /margin/ }).count()).toBe(0);
+      await expectLinkReopensSame(env.browser, opened);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('says clearly that project on a compound has no steps, and keeps working', async () => {
+    const project: Scene = { version: 1, query: 'project', shapes: [scene.shapes[0]], point: [0, 0, 0] };
+    expect(run(project)).toHaveProperty('child');
+    const { page, errors } = await openPage(env.browser, encodeLink(project, env.url));
+    try {
+      const s = await state(page);
+      expect(s.error).toMatch(/project/);
+      expect(s.frameCount).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
