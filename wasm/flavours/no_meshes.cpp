@@ -1,9 +1,11 @@
-// collidoscope — the default package flavour without triangle meshes.
+// collidoscope — the default package flavour without triangle meshes,
+// heightfields and compounds (level geometry).
 //
 // The default flavour ('collidoscope', wasm inlined) must stay a small
 // download (under a fifth of rapier3d-compat's), and the mesh code (the OBB
 // tree, the mesh–convex and mesh–mesh queries) would add about a quarter to
-// it. This file stands in for the mesh entry points that the rest of the
+// it (compounds and heightfields a little more). This file stands in for
+// the entry points of that code that the rest of the
 // library calls: linked before the library archive, it satisfies those
 // references, so the linker pulls in no mesh object at all. A mesh can then
 // never be made (makeMeshShape refuses with an error naming the flavour
@@ -12,6 +14,8 @@
 // 'collidoscope/wasm-file' flavours, the CLI, the page and native builds
 // link the real code instead.
 #include "collidoscope/api_results.h"
+#include "collidoscope/compound.h"
+#include "collidoscope/heightfield.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/mesh_shape.h"
@@ -21,8 +25,9 @@ namespace collidoscope {
 
 namespace {
 const char* const kNoMeshes =
-    "this build of collidoscope has no triangle meshes (the default flavour leaves them out to stay a small "
-    "download): import 'collidoscope/meshes' or 'collidoscope/wasm-file', which have them";
+    "this build of collidoscope has no triangle meshes, heightfields or compounds (the default flavour leaves "
+    "level geometry out to stay a small download): import 'collidoscope/meshes' or 'collidoscope/wasm-file', "
+    "which have them";
 }  // namespace
 
 bool makeMeshShape(TriangleMesh, Shape*, ShapeError* err) {
@@ -30,9 +35,33 @@ bool makeMeshShape(TriangleMesh, Shape*, ShapeError* err) {
   return false;
 }
 
+bool makeHeightfieldShape(Heightfield, Shape*, ShapeError* err) {
+  *err = {"type", kNoMeshes};
+  return false;
+}
+
+bool makeCompoundShape(std::vector<Shape>, Shape*, ShapeError* err) {
+  *err = {"type", kNoMeshes};
+  return false;
+}
+
+// No compound can be made here, so no scene holds one.
+bool sceneHasCompound(const Scene&) { return false; }
+
+bool runCompoundScene(const Scene&, bool, std::string*, SceneError* err) {
+  *err = {"unsupported-query", "shapes", kNoMeshes};
+  return false;
+}
+
 bool readMeshShape(const JsonValue&, const std::string& prefix, Shape*, SceneError* err) {
   *err = {"invalid-scene", prefix + "type", kNoMeshes};
   return false;
+}
+bool readHeightfieldShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err) {
+  return readMeshShape(json, prefix, s, err);
+}
+bool readCompoundShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err) {
+  return readMeshShape(json, prefix, s, err);
 }
 
 bool makeMeshFromArrays(const std::vector<double>&, const std::vector<double>&, Shape*, SceneError* err) {

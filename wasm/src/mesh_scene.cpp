@@ -1,10 +1,14 @@
-// collidoscope — scenes whose query reads a mesh (see mesh_pair.h): in a
-// file of its own so that the default package flavour, which has no meshes
-// (wasm/flavours/no_meshes.cpp), links none of it.
+// collidoscope — scenes with level geometry: reading a mesh's, a
+// heightfield's and a compound's fields, and running a scene whose query
+// reads a mesh (see mesh_pair.h). In a file of its own so that the default
+// package flavour, which has none of them (wasm/flavours/no_meshes.cpp),
+// links none of it.
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "collidoscope/compound.h"
+#include "collidoscope/heightfield.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/mesh_shape.h"
@@ -58,6 +62,86 @@ bool readMeshShape(const JsonValue& json, const std::string& prefix, Shape* s, S
   Shape mesh;
   if (!makeMeshShape(std::move(m), &mesh, &se)) return sceneread::fail(err, prefix + se.field, se.message);
   s->meshData = std::move(mesh.meshData);
+  return true;
+}
+
+// A heightfield's "heights" (rows of equal length) and "cellSize", checked
+// in that order: the grid's size against kMaxHeightfieldCells before the
+// heights are read, then each height (errors name "heights[i][j]"), then
+// the field (makeHeightfieldShape).
+bool readHeightfieldShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err) {
+  const JsonValue* hs = json.find("heights");
+  const JsonValue* cs = json.find("cellSize");
+  if (hs == nullptr) return sceneread::fail(err, prefix + "heights", "is missing (a heightfield needs it)");
+  if (cs == nullptr) return sceneread::fail(err, prefix + "cellSize", "is missing (a heightfield needs it)");
+  if (!hs->isArray())
+    return sceneread::fail(err, prefix + "heights", std::string("must be an array of rows of heights, got ") + jsonKindName(hs->kind));
+  Heightfield h;
+  if (hs->items.size() < 2)
+    return sceneread::fail(err, prefix + "heights", "must have at least 2 rows (one cell), got " + std::to_string(hs->items.size()));
+  const JsonValue& first = hs->items[0];
+  if (!first.isArray())
+    return sceneread::fail(err, prefix + "heights[0]", std::string("must be an array of heights, got ") + jsonKindName(first.kind));
+  if (first.items.size() < 2)
+    return sceneread::fail(err, prefix + "heights[0]", "must have at least 2 heights (one cell), got " + std::to_string(first.items.size()));
+  const double cells = static_cast<double>(hs->items.size() - 1) * static_cast<double>(first.items.size() - 1);
+  if (cells > static_cast<double>(kMaxHeightfieldCells))
+    return sceneread::fail(err, prefix + "heights",
+                "has " + std::to_string(static_cast<long long>(cells)) + " cells; the limit is " +
+                    std::to_string(kMaxHeightfieldCells) + " (two triangles a cell, within the mesh limit)");
+  h.rows = static_cast<int>(hs->items.size());
+  h.cols = static_cast<int>(first.items.size());
+  h.heights.resize(static_cast<std::size_t>(h.rows) * static_cast<std::size_t>(h.cols));
+  for (int i = 0; i < h.rows; ++i) {
+    const JsonValue& row = hs->items[static_cast<std::size_t>(i)];
+    const std::string field = prefix + "heights[" + std::to_string(i) + "]";
+    if (!row.isArray()) return sceneread::fail(err, field, std::string("must be an array of heights, got ") + jsonKindName(row.kind));
+    if (row.items.size() != static_cast<std::size_t>(h.cols))
+      return sceneread::fail(err, field, "has " + std::to_string(row.items.size()) + " heights; every row must have " +
+                                  std::to_string(h.cols) + " (as heights[0])");
+    for (int j = 0; j < h.cols; ++j)
+      if (!sceneread::readNumber(row.items[static_cast<std::size_t>(j)], field + "[" + std::to_string(j) + "]",
+                      &h.heights[static_cast<std::size_t>(i) * static_cast<std::size_t>(h.cols) + static_cast<std::size_t>(j)], err))
+        return false;
+  }
+  double cell[2];
+  if (!sceneread::readVec(*cs, prefix + "cellSize", 2, cell, err)) return false;
+  h.cellX = cell[0];
+  h.cellZ = cell[1];
+  ShapeError se;
+  Shape field;
+  if (!makeHeightfieldShape(std::move(h), &field, &se)) return sceneread::fail(err, prefix + se.field, se.message);
+  s->meshData = std::move(field.meshData);
+  return true;
+}
+
+// A compound's "children": each a SHAPE (parsed as any shape, its pose
+// relative to the compound), their count against kMaxCompoundChildren
+// before any is read, then makeCompoundShape (convex children only).
+bool readCompoundShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err) {
+  const JsonValue* cs = json.find("children");
+  if (cs == nullptr) return sceneread::fail(err, prefix + "children", "is missing (a compound needs it)");
+  if (!cs->isArray())
+    return sceneread::fail(err, prefix + "children", std::string("must be an array of shapes, got ") + jsonKindName(cs->kind));
+  if (cs->items.size() > kMaxCompoundChildren)
+    return sceneread::fail(err, prefix + "children",
+                "has " + std::to_string(cs->items.size()) + " shapes; the limit is " +
+                    std::to_string(kMaxCompoundChildren) + " (every query runs each child: a convex decomposition has tens)");
+  std::vector<Shape> children(cs->items.size());
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    const std::string path = prefix + "children[" + std::to_string(i) + "]";
+    const JsonValue& c = cs->items[i];
+    // Refused before parsing, so that a nested compound is not read at all.
+    if (const JsonValue* t = c.isObject() ? c.find("type") : nullptr)
+      if (t->isString() && (t->string == "compound" || t->string == "mesh" || t->string == "heightfield" || t->string == "plane"))
+        return sceneread::fail(err, path + ".type",
+                    "a compound's children are convex shapes: no mesh, heightfield, plane or compound inside");
+    if (!parseShape(c, path, &children[i], err)) return false;
+  }
+  ShapeError se;
+  Shape compound;
+  if (!makeCompoundShape(std::move(children), &compound, &se)) return sceneread::fail(err, prefix + se.field, se.message);
+  s->compoundData = std::move(compound.compoundData);
   return true;
 }
 

@@ -19,11 +19,16 @@ bool fail(SceneError* err, const std::string& field, const std::string& message)
 // n finite numbers (an array of exactly n), at most 1e15 in magnitude.
 bool readVec(const JsonValue& v, const std::string& field, int n, double* out, SceneError* err);
 bool readVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err);
+// A finite number.
+bool readNumber(const JsonValue& v, const std::string& field, double* out, SceneError* err);
 
 }  // namespace sceneread
 
-// A mesh shape's "vertices" and "triangles" into *s (mesh_scene.cpp; the
-// default flavour refuses them, naming the shape's type).
+// A mesh's "vertices" and "triangles", a heightfield's "heights" and
+// "cellSize", a compound's "children", into *s (mesh_scene.cpp; the default
+// flavour refuses them, naming the shape's type).
 bool readMeshShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err);
+bool readHeightfieldShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err);
+bool readCompoundShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err);
 
 }  // namespace collidoscope
