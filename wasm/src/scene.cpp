@@ -29,7 +29,8 @@ namespace collidoscope {
 namespace {
 
 const char* const kQueryNames[] = {"intersect", "distance", "penetration", "chungwang", "raycast",  "shapecast",
-                                   "hull",      "obb",      "sat",         "contains",  "project",   "contacts"};
+                                   "hull",      "obb",      "sat",         "contains",  "project",   "contacts",
+                                   "obbtree"};
 constexpr int kQueryCount = static_cast<int>(sizeof kQueryNames / sizeof kQueryNames[0]);
 
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
@@ -553,7 +554,7 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (queryIndex < 0)
     return fail(err, "query", "unknown query " + quoted(query->string) +
                                   " (expected intersect, distance, penetration, chungwang, raycast, shapecast, "
-                                  "hull, obb, sat, contains, project or contacts)");
+                                  "hull, obb, sat, contains, project, contacts or obbtree)");
   if (planar && !runsInPlane(scene.query)) {
     *err = {"unsupported-query", "query",
             "query " + quoted(query->string) +
@@ -566,7 +567,7 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (!shapes->isArray()) return fail(err, "shapes", std::string("must be an array of shapes, got ") + jsonKindName(shapes->kind));
   const bool pointQuery = scene.query == QueryKind::Contains || scene.query == QueryKind::Project;
   const bool oneShape = scene.query == QueryKind::Hull || scene.query == QueryKind::Obb ||
-                        scene.query == QueryKind::Raycast || pointQuery;
+                        scene.query == QueryKind::Raycast || pointQuery || scene.query == QueryKind::ObbTree;
   const std::size_t need = oneShape ? 1 : 2;
   if (shapes->items.size() < need || shapes->items.size() > 2)
     return fail(err, "shapes",
@@ -1187,7 +1188,38 @@ static bool runPointQuery(const Scene& scene, bool trace, std::string* json, Sce
   return true;
 }
 
+// "obbtree": mesh A's tree, and with a shape B the traced descent
+// (obbtree_view.h).
+static bool runObbTreeScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (scene.shapes[0].type != ShapeType::Mesh) {
+    *err = {"invalid-scene", "shapes[0].type", "query \"obbtree\" needs a mesh for shape A"};
+    return false;
+  }
+  const Shape* b = scene.shapes.size() == 2 ? &scene.shapes[1] : nullptr;
+  if (b != nullptr && b->type == ShapeType::Plane) {
+    *err = {"invalid-scene", "shapes[1].type",
+            "query \"obbtree\" needs a mesh or a convex shape for shape B (a plane has no box to descend with)"};
+    return false;
+  }
+  std::vector<ObbViewFrame> frames;
+  const ObbViewResult r = runObbView(scene.shapes[0], b, trace ? &frames : nullptr);
+  JsonWriter w;
+  if (!trace) {
+    put(w, r);
+    *json = w.str();
+    return true;
+  }
+  w.beginObject().key("query").value("obbtree").key("frames").beginArray();
+  for (const ObbViewFrame& f : frames) put(w, f);
+  w.endArray().key("result");
+  put(w, r);
+  w.key("marginA").value(0.0).endObject();
+  *json = w.str();
+  return true;
+}
+
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (scene.query == QueryKind::ObbTree) return runObbTreeScene(scene, trace, json, err);
   const int mesh = meshOf(scene);
   if (mesh >= 0) return runMeshScene(scene, mesh, trace, json, err);
   if (scene.query == QueryKind::Contains || scene.query == QueryKind::Project)
