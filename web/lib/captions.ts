@@ -774,7 +774,7 @@ const AXIS_WORDS: Readonly<Record<ObbAxisKind, string>> = {
 
 /** The caption of one "obbtree" frame. */
 export function obbTreeCaption(f: Omit<ObbTreeFrame, 'caption' | 'line'>, r: ObbTreeResult): string {
-  const pairName = `pair (A node ${f.nodeA ?? '?'}, ${f.nodeB === null ? 'B\'s box' : `B node ${f.nodeB}`})`;
+  const pairName = `node pair (A ${f.nodeA ?? '?'}, ${f.nodeB === null ? 'B\'s box' : `B ${f.nodeB}`})`;
   switch (f.kind) {
     case 'level': {
       const inner = f.nodes.filter((n) => n.split !== 'leaf');
@@ -792,9 +792,9 @@ export function obbTreeCaption(f: Omit<ObbTreeFrame, 'caption' | 'line'>, r: Obb
       switch (f.event) {
         case 'sphere-apart': return `The spheres around ${pairName} are apart: the pair is done without the 15-axis test.${work}`;
         case 'box-apart': return `Axis ${f.axis} (${AXIS_WORDS[f.axisKind ?? 'face-a']}) separates ${pairName}: the pair is done.${work}`;
-        case 'descend-a': return `${pairName} overlap: descend into A's node, the larger box.${work}`;
-        case 'descend-b': return `${pairName} overlap: descend into B's node, the larger box.${work}`;
-        case 'leaves': return `${pairName} overlap and both are leaves: their triangles are tested next.${work}`;
+        case 'descend-a': return `The boxes of ${pairName} overlap: descend into A's node, the larger box.${work}`;
+        case 'descend-b': return `The boxes of ${pairName} overlap: descend into B's node, the larger box.${work}`;
+        case 'leaves': return `The boxes of ${pairName} overlap and both are leaves: their triangles are tested next.${work}`;
         default: return `Triangle ${f.triangleA} of A against triangle ${f.triangleB} of B: ${f.hit ? 'they intersect' : 'apart'}.${work}`;
       }
     }
