@@ -46,7 +46,7 @@ async function values(page: Page): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((r) => [r[0], r[1]]));
 }
 
-const scene: Scene = {
+const scene: Scene & { query: 'obbtree' } = {
   version: 1, query: 'obbtree',
   shapes: [{ type: 'mesh', ...grid(4) }, { type: 'box', halfExtents: [0.2, 0.2, 0.2], position: [0.3, 0.1, -0.2] }],
 };

@@ -17,6 +17,8 @@ beforeAll(async () => {
 });
 
 type Tri = [number, number, number];
+/** A scene of the "obbtree" query (run() and trace() then give its result and trace types). */
+type ObbScene = Scene & { query: 'obbtree' };
 
 /** A closed box-shaped mesh of 12 triangles, centred at c with half sizes h. */
 function boxMesh(c: Vec3, h: Vec3): { vertices: Vec3[]; triangles: Tri[] } {
@@ -92,7 +94,7 @@ function checkTrace(t: ObbTreeTrace, nodes: number): void {
 describe('the obbtree query', () => {
   it('describes one mesh\'s tree: every node once, level by level', () => {
     const g = gridMesh(6);
-    const scene: Scene = { version: 1, query: 'obbtree', shapes: [{ type: 'mesh', ...g, position: [1, 2, 3] }] };
+    const scene: ObbScene = { version: 1, query: 'obbtree', shapes: [{ type: 'mesh', ...g, position: [1, 2, 3] }] };
     const r = run(scene);
     expect(r).toMatchObject({ mode: 'tree', triangles: 72, nodes: 143, leaves: 72, intersecting: null });
     expect(r.meanSplits + r.medianSplits).toBe(71);
@@ -107,7 +109,7 @@ describe('the obbtree query', () => {
     for (const [y, expected] of [[0.05, true], [0.6, false]] as const) {
       const b = boxMesh([0.1, y, 0.2], [0.3, 0.2, 0.25]);
       expect(bruteForce(a, b)).toBe(expected);
-      const scene: Scene = { version: 1, query: 'obbtree', shapes: [{ type: 'mesh', ...a }, { type: 'mesh', ...b }] };
+      const scene: ObbScene = { version: 1, query: 'obbtree', shapes: [{ type: 'mesh', ...a }, { type: 'mesh', ...b }] };
       const t = trace(scene);
       expect(t.result.mode).toBe('mesh-mesh');
       expect(t.result.intersecting).toBe(expected);
@@ -121,7 +123,7 @@ describe('the obbtree query', () => {
   });
 
   it('steps through a mesh against a convex shape: the candidates hold the touching triangle', () => {
-    const scene: Scene = {
+    const scene: ObbScene = {
       version: 1, query: 'obbtree',
       shapes: [{ type: 'mesh', ...gridMesh(4) }, { type: 'sphere', radius: 0.2, position: [0.3, 0.1, -0.2] }],
     };
@@ -135,7 +137,7 @@ describe('the obbtree query', () => {
   });
 
   it('refuses a convex shape A and a plane B, naming the field', () => {
-    expect(() => run({ version: 1, query: 'obbtree', shapes: [{ type: 'sphere', radius: 1 }] })).toThrow(/shapes\[0\]\.type.*mesh/);
+    expect(() => run({ version: 1, query: 'obbtree', shapes: [{ type: 'sphere', radius: 1 }] } as ObbScene)).toThrow(/shapes\[0\]\.type.*mesh/);
     expect(() => run({
       version: 1, query: 'obbtree', shapes: [{ type: 'mesh', ...gridMesh(2) }, { type: 'plane', normal: [0, 1, 0], offset: 0 }],
     })).toThrow(/shapes\[1\]\.type/);
@@ -145,7 +147,7 @@ describe('the obbtree query', () => {
 describe('the page\'s meshes', () => {
   it('builds the built-in meshes the same way every time, valid and small enough for a link', () => {
     for (const name of Object.keys(BUILTIN_MESHES) as BuiltinMesh[]) {
-      const scene = builtinScene(name);
+      const scene = builtinScene(name) as ObbScene;
       expect(JSON.stringify(builtinScene(name))).toBe(JSON.stringify(scene));
       expect(sceneWarnings(scene), name).toEqual([]);
       const r = run(scene);
@@ -163,7 +165,7 @@ describe('the page\'s meshes', () => {
     expect(shape.triangles).toEqual([[0, 1, 2], [3, 4, 5]]);
     expect(shape.vertices![1]).toEqual([11, 0, 0]);
     expect(shape.vertices![5]).toEqual([10, 1, 1]);
-    const scene = sceneOfMesh(shape);
+    const scene = sceneOfMesh(shape) as ObbScene;
     expect(run(scene)).toMatchObject({ mode: 'mesh-convex', triangles: 2 });
     expect(() => mergeMeshes(new THREE.Group())).toThrow(/no triangle mesh/);
   });

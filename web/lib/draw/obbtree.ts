@@ -3,8 +3,7 @@
 // B's blue; a separating axis as an arrow between them; a leaf pair's two triangles filled, green when they
 // intersect and red when apart), the candidate triangles of a convex shape, and the answer.
 import * as THREE from 'three';
-import type { ObbTreeTrace } from '../index';
-import type { BoxFit, Vec3 } from '../generated-schema';
+import type { BoxFit, ObbTreeTrace, Vec3 } from '../index';
 import { COLORS, arrow, label, triangles } from './primitives';
 import type { DrawContext, FrameDrawing } from './types';
 
