@@ -1,6 +1,6 @@
 // The "obbtree" query's frames, in world space in both views: a level of the tree's build (each node's box as a
-// wireframe, the split plane of each inner node as a translucent quad), a node pair of the descent (A's box amber,
-// B's blue; a separating axis as an arrow between them; a leaf pair's two triangles filled, green when they
+// wireframe, the split plane of each inner node as a translucent quad), a node pair of the descent (A's box pink,
+// apart from the amber mesh; B's blue; a separating axis as an arrow between them; a leaf pair's two triangles filled, green when they
 // intersect and red when apart), the candidate triangles of a convex shape, and the answer.
 import * as THREE from 'three';
 import type { BoxFit, ObbTreeTrace, Vec3 } from '../index';
@@ -48,7 +48,7 @@ function drawWorld(g: THREE.Group, f: Frame, ctx: DrawContext): void {
     }
     return;
   }
-  if (f.boxA) g.add(boxEdges(f.boxA, COLORS.a));
+  if (f.boxA) g.add(boxEdges(f.boxA, COLORS.support));
   if (f.boxB) g.add(boxEdges(f.boxB, COLORS.b));
   if (f.kind === 'step' && f.axisDirection && f.boxA && f.boxB) {
     const from = new THREE.Vector3(...f.boxA.center);
