@@ -20,8 +20,9 @@ export function obbTreeRows(frame: ObbTreeTrace['frames'][number], trace: ObbTre
   if (r.mode === 'tree') return rows;
   rows.push(['node pairs so far', String(frame.nodePairs)], ['box tests so far', String(frame.boxTests)],
     ['triangle tests so far', String(frame.triangleTests)]);
+  // The answer waits for the last frame, as every query's does (predict mode asks for it first).
+  if (frame.kind === 'done') rows.push(['answer', r.intersecting ? 'intersecting' : 'apart', 'ok']);
   rows.push(
-    ['answer', r.intersecting ? 'intersecting' : 'apart', 'ok'],
     ['volume tests (D + I)', String(r.nodePairs)],
     ['seed: one contact 2·log₂(nA·nB) + 1', fmt(r.singleContactBound ?? 0, 4)],
     [`seed: k = ${r.contacts} contacts, lower … upper`, `${fmt(r.lowerBound ?? 0, 4)} … ${fmt(r.upperBound ?? 0, 4)}`],
