@@ -41,6 +41,38 @@ function objText(n: number): string {
   return [...g.vertices.map((v) => `v ${v.join(' ')}`), ...g.triangles.map((t) => `f ${t.map((i) => i + 1).join(' ')}`)].join('\n');
 }
 
+/** One triangle (0,0,0), (1,0,0), (0,1,0) as float32 positions, in a glTF node moved up by 1. */
+function gltfParts(uri: string | null): { json: string; bin: Buffer } {
+  const bin = Buffer.from(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]).buffer);
+  const gltf = {
+    asset: { version: '2.0' }, scene: 0, scenes: [{ nodes: [0] }],
+    nodes: [{ mesh: 0, translation: [0, 1, 0] }],
+    meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
+    buffers: [uri === null ? { byteLength: bin.length } : { byteLength: bin.length, uri: uri + bin.toString('base64') }],
+    bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: bin.length }],
+    accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 1, 0] }],
+  };
+  return { json: JSON.stringify(gltf), bin };
+}
+
+/** The same as a binary .glb: a 12-byte header, the JSON chunk (padded with spaces), the BIN chunk. */
+function glb(): Buffer {
+  const { json, bin } = gltfParts(null);
+  const text = Buffer.from(json.padEnd(Math.ceil(json.length / 4) * 4, ' '));
+  const chunk = (type: number, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32LE(data.length, 0);
+    head.writeUInt32LE(type, 4);
+    return Buffer.concat([head, data]);
+  };
+  const body = Buffer.concat([chunk(0x4e4f534a, text), chunk(0x004e4942, bin)]);
+  const header = Buffer.alloc(12);
+  header.write('glTF', 0, 'ascii');
+  header.writeUInt32LE(2, 4);
+  header.writeUInt32LE(12 + body.length, 8);
+  return Buffer.concat([header, body]);
+}
+
 async function values(page: Page): Promise<Record<string, string>> {
   const rows = await page.$$eval('#values tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent ?? '')));
   return Object.fromEntries(rows.map((r) => [r[0], r[1]]));
@@ -124,6 +156,27 @@ describe('the obbtree view', () => {
       await expect.poll(() => page.locator('#mesh-status').innerText()).toMatch(/broken\.glb" could not be read as glTF/);
       // The last good mesh stays.
       expect(((await state(page)).scene!.shapes[0].triangles as unknown[]).length).toBe(50);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('loads a .gltf and a .glb file, each mesh placed by its node\'s transform', async () => {
+    const { page, errors } = await openPage(env.browser, env.url);
+    try {
+      const files = [
+        { name: 'tri.gltf', mimeType: 'model/gltf+json', buffer: Buffer.from(gltfParts('data:application/octet-stream;base64,').json) },
+        { name: 'tri.glb', mimeType: 'model/gltf-binary', buffer: glb() },
+      ];
+      for (const file of files) {
+        await page.setInputFiles('#mesh-file', file);
+        await expect.poll(() => page.locator('#mesh-status').innerText()).toContain(`${file.name}: 1 triangle, 3 vertices`);
+        const s = await state(page);
+        expect(s.error).toBeNull();
+        expect(s.scene!.shapes[0].vertices).toEqual([[0, 1, 0], [1, 1, 0], [0, 2, 0]]);
+        expect(s.scene!.shapes[0].triangles).toEqual([[0, 1, 2]]);
+      }
       expect(errors).toEqual([]);
     } finally {
       await page.close();

@@ -97,7 +97,8 @@ export async function loadMeshFile(app: App, file: File, status: HTMLElement): P
       say(`${file.name} was read, but its mesh was refused (the message above says why).`, true);
       return false;
     }
-    say(`${file.name}: ${mesh.triangles?.length ?? 0} triangles, ${mesh.vertices?.length ?? 0} vertices.`, false);
+    const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+    say(`${file.name}: ${n(mesh.triangles?.length ?? 0, 'triangle', 'triangles')}, ${n(mesh.vertices?.length ?? 0, 'vertex', 'vertices')}.`, false);
     return true;
   } catch (e) {
     say(e instanceof MeshFileError ? e.message : `${file.name}: ${e instanceof Error ? e.message : String(e)}`, true);
