@@ -11,9 +11,10 @@ export default defineConfig({
     alias: [
       // web/lib/*.ts import the Emscripten glue as '#collidoscope-wasm' (package.json "imports") or as
       // './collidoscope_wasm.mjs' (its place in web/dist/lib); when tests import the TypeScript
-      // sources, point either at the built file.
-      { find: /^#collidoscope-wasm$/, replacement: path.join(root, 'web/dist/lib/collidoscope_wasm.mjs') },
-      { find: /^(?:\.{1,2}\/)+(?:[\w.-]+\/)*collidoscope_wasm\.mjs$/, replacement: path.join(root, 'web/dist/lib/collidoscope_wasm.mjs') },
+      // sources, point either at the built glue with triangle meshes (the 'collidoscope/meshes'
+      // flavour's: the whole library; package.test.ts checks what the default flavour leaves out).
+      { find: /^#collidoscope-wasm$/, replacement: path.join(root, 'web/dist/lib/meshes/collidoscope_wasm.mjs') },
+      { find: /^(?:\.{1,2}\/)+(?:[\w.-]+\/)*collidoscope_wasm\.mjs$/, replacement: path.join(root, 'web/dist/lib/meshes/collidoscope_wasm.mjs') },
     ],
   },
   test: {

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// Build everything: native (build/native), wasm (build/wasm -> web/dist/lib/collidoscope_wasm.mjs and
+// Build everything: native (build/native), wasm (build/wasm -> web/dist/lib/{,meshes/}collidoscope_wasm.mjs and
 // web/dist/lib/wasm-file/collidoscope_wasm.{mjs,wasm}), JS bundles (web/dist/lib/**/*.mjs, web/dist/viz/*).
-// The package has two flavours of the same API:
-//   'collidoscope'            web/dist/lib/index.mjs + collidoscope_wasm.mjs (wasm embedded as base64)
+// The package has three flavours of the same API:
+//   'collidoscope'            web/dist/lib/index.mjs + collidoscope_wasm.mjs (wasm embedded as base64; no
+//                             triangle meshes, to stay a small download)
+//   'collidoscope/meshes'     web/dist/lib/meshes/index.mjs + collidoscope_wasm.mjs (embedded, with meshes)
 //   'collidoscope/wasm-file'  web/dist/lib/wasm-file/index.mjs + collidoscope_wasm.mjs + collidoscope_wasm.wasm
-// and 'collidoscope/three' (+ 'collidoscope/wasm-file/three'), the three.js helpers, on top of each.
+//                             (with meshes)
+// and 'collidoscope/three' (+ 'collidoscope/{meshes,wasm-file}/three'), the three.js helpers, on top of each.
 //   node scripts/build.mjs [--native-only | --wasm-only | --js-only]
 // Any failing step aborts with a non-zero exit code and its error; nothing is skipped silently.
 import { spawnSync } from 'node:child_process';
@@ -52,10 +55,10 @@ const EM_ENV = {
 export function buildWasm() {
   const dir = rel('build', 'wasm');
   const t = Date.now();
-  log('wasm (em++) -> web/dist/lib/collidoscope_wasm.mjs, web/dist/lib/wasm-file/collidoscope_wasm.{mjs,wasm}');
+  log('wasm (em++) -> web/dist/lib/{,meshes/}collidoscope_wasm.mjs, web/dist/lib/wasm-file/collidoscope_wasm.{mjs,wasm}');
   if (!configured(dir)) run('emcmake', ['cmake', '-S', ROOT, '-B', dir, '-DCMAKE_BUILD_TYPE=Release'], { env: EM_ENV });
   run('cmake', ['--build', dir, '--parallel', JOBS], { env: EM_ENV });
-  for (const out of [['collidoscope_wasm.mjs'], ['wasm-file', 'collidoscope_wasm.mjs'], ['wasm-file', 'collidoscope_wasm.wasm']]) {
+  for (const out of [['collidoscope_wasm.mjs'], ['meshes', 'collidoscope_wasm.mjs'], ['wasm-file', 'collidoscope_wasm.mjs'], ['wasm-file', 'collidoscope_wasm.wasm']]) {
     if (!existsSync(rel('web', 'dist', 'lib', ...out))) {
       throw new BuildError(`wasm build finished but web/dist/lib/${out.join('/')} is missing`);
     }
@@ -70,12 +73,12 @@ const WASM_IMPORT = /^#collidoscope-wasm$|(^|\/)collidoscope_wasm\.mjs$/;
 
 /** esbuild plugin: the glue import becomes './collidoscope_wasm.mjs', the sibling file in web/dist/lib
  *  (library bundles), or is bundled from web/dist/lib (the page). */
-function wasmGlue({ bundle }) {
+function wasmGlue({ bundle, glue = './collidoscope_wasm.mjs' }) {
   return {
     name: 'collidoscope-wasm-glue',
     setup(b) {
       b.onResolve({ filter: WASM_IMPORT }, () =>
-        bundle ? { path: WASM_GLUE } : { path: './collidoscope_wasm.mjs', external: true },
+        bundle ? { path: WASM_GLUE } : { path: glue, external: true },
       );
     },
   };
@@ -168,14 +171,20 @@ export async function buildJs() {
   mkdirSync(distViz, { recursive: true });
   try {
     await Promise.all([
-      esbuild.build({
-        ...common,
-        entryPoints: [requireFile(rel('web', 'lib', 'index.ts'))],
-        outfile: path.join(distLib, 'index.mjs'),
-        platform: 'neutral',
-        external: ['node:*'],
-        plugins: [wasmGlue({ bundle: false })],
-      }),
+      // The library bundles are minified (the default flavour's download is a goal: under a fifth of
+      // rapier3d-compat's); error objects carry their own name ('CollidoscopeError').
+      // 'collidoscope' (no meshes) and 'collidoscope/meshes': the same library beside its flavour's glue.
+      ...[distLib, path.join(distLib, 'meshes')].map((dir) =>
+        esbuild.build({
+          ...common,
+          entryPoints: [requireFile(rel('web', 'lib', 'index.ts'))],
+          outfile: path.join(dir, 'index.mjs'),
+          platform: 'neutral',
+          external: ['node:*'],
+          minify: true,
+          plugins: [wasmGlue({ bundle: false })],
+        }),
+      ),
       // 'collidoscope/wasm-file': the same library with the loader of the separate .wasm.
       esbuild.build({
         ...common,
@@ -183,10 +192,11 @@ export async function buildJs() {
         outfile: path.join(distLib, 'wasm-file', 'index.mjs'),
         platform: 'neutral',
         external: ['node:*'],
+        minify: true,
         plugins: [wasmFileLoader()],
       }),
-      // 'collidoscope/three' and 'collidoscope/wasm-file/three': three.js stays the user's (peer dependency).
-      ...[distLib, path.join(distLib, 'wasm-file')].map((dir) =>
+      // 'collidoscope/three' and 'collidoscope/{wasm-file,meshes}/three': three.js stays the user's (peer dependency).
+      ...[distLib, path.join(distLib, 'wasm-file'), path.join(distLib, 'meshes')].map((dir) =>
         esbuild.build({
           ...common,
           entryPoints: [requireFile(rel('web', 'lib', 'three.ts'))],
@@ -211,7 +221,8 @@ export async function buildJs() {
         platform: 'node',
         banner: { js: '#!/usr/bin/env node' },
         external: ['node:*'],
-        plugins: [wasmGlue({ bundle: false })],
+        // The CLI reads any scene, meshes included: the glue with meshes.
+        plugins: [wasmGlue({ bundle: false, glue: './meshes/collidoscope_wasm.mjs' })],
       }),
       buildPage(esbuild, common, distViz),
     ]);
@@ -252,6 +263,9 @@ export async function buildJs() {
   const flavourNote = "// 'collidoscope/wasm-file': the API of 'collidoscope'; the wasm is loaded from collidoscope_wasm.wasm.\n";
   writeFileSync(path.join(distLib, 'wasm-file', 'index.d.ts'), `${flavourNote}export * from '../index.js';\n`);
   writeFileSync(path.join(distLib, 'wasm-file', 'three.d.ts'), `${flavourNote}export * from '../three.js';\n`);
+  const meshesNote = "// 'collidoscope/meshes': the API of 'collidoscope', with triangle meshes in its wasm.\n";
+  writeFileSync(path.join(distLib, 'meshes', 'index.d.ts'), `${meshesNote}export * from '../index.js';\n`);
+  writeFileSync(path.join(distLib, 'meshes', 'three.d.ts'), `${meshesNote}export * from '../three.js';\n`);
 
   // Static files of the page.
   for (const f of readdirSync(rel('web', 'viz'))) {

@@ -66,6 +66,7 @@ export async function measureSizes() {
   const wasmFile = requireBuilt(path.join(LIB, 'wasm-file', 'collidoscope_wasm.wasm'));
   const defaultFiles = await moduleGraph(requireBuilt(path.join(LIB, 'index.mjs')));
   const separateFiles = [...(await moduleGraph(requireBuilt(path.join(LIB, 'wasm-file', 'index.mjs')))), wasmFile];
+  const meshesFiles = await moduleGraph(requireBuilt(path.join(LIB, 'meshes', 'index.mjs')));
   const rapierEntry = '@dimforge/rapier3d-compat';
   const rapierFiles = await moduleGraph(rapierEntry);
   const rapierPkg = packageJsonOf(rapierFiles[0]);
@@ -73,7 +74,8 @@ export async function measureSizes() {
   return {
     collidoscopeVersion: pkg.version,
     rapierVersion: rapierPkg.version,
-    default: total(`collidoscope ${pkg.version} (default, wasm inlined)`, defaultFiles),
+    default: total(`collidoscope ${pkg.version} (default, wasm inlined, no meshes)`, defaultFiles),
+    meshes: total(`collidoscope/meshes ${pkg.version} (wasm inlined, with meshes)`, meshesFiles),
     wasmFile: total(`collidoscope/wasm-file ${pkg.version} (.mjs + .wasm)`, separateFiles),
     wasmOnly: total('collidoscope_wasm.wasm alone', [wasmFile]),
     rapier: total(`@dimforge/rapier3d-compat ${rapierPkg.version} (ESM entry)`, rapierFiles),
@@ -83,7 +85,7 @@ export async function measureSizes() {
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
 export function markdownTable(m) {
-  const rows = [m.default, m.wasmFile, m.wasmOnly, m.rapier];
+  const rows = [m.default, m.meshes, m.wasmFile, m.wasmOnly, m.rapier];
   const lines = [
     '| what | files | raw | gzip -9 | gzip vs rapier |',
     '| --- | --- | ---: | ---: | ---: |',

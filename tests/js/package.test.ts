@@ -46,13 +46,15 @@ function runNode(dir: string, name: string, code: string): any {
 }
 
 describe('the packed npm package', () => {
-  it('holds both flavours, their wasm, the three.js helpers, the CLI and the type declarations, and nothing else', () => {
+  it('holds the three flavours, their wasm, the three.js helpers, the CLI and the type declarations, and nothing else', () => {
     const files = packed.files;
     for (const f of ['package.json', 'web/dist/lib/index.mjs', 'web/dist/lib/index.d.ts', 'web/dist/lib/errors.d.ts',
       'web/dist/lib/link.d.ts', 'web/dist/lib/wasm.d.ts', 'web/dist/lib/collidoscope_wasm.mjs', 'web/dist/lib/cli.mjs',
       'web/dist/lib/wasm-file/index.mjs', 'web/dist/lib/wasm-file/index.d.ts', 'web/dist/lib/wasm-file/collidoscope_wasm.mjs',
       'web/dist/lib/wasm-file/collidoscope_wasm.wasm', 'web/dist/lib/three.mjs', 'web/dist/lib/three.d.ts',
       'web/dist/lib/wasm-file/three.mjs', 'web/dist/lib/wasm-file/three.d.ts', 'web/dist/lib/element.mjs',
+      'web/dist/lib/meshes/index.mjs', 'web/dist/lib/meshes/index.d.ts', 'web/dist/lib/meshes/collidoscope_wasm.mjs',
+      'web/dist/lib/meshes/three.mjs', 'web/dist/lib/meshes/three.d.ts',
       'web/dist/lib/element.d.ts', 'web/dist/lib/embed.d.ts', 'web/dist/viz/index.html', 'web/dist/viz/main.js',
       'web/dist/viz/style.css', 'web/dist/viz/gallery.json']) {
       expect(files).toContain(f);
@@ -186,6 +188,40 @@ console.log(JSON.stringify({ rows, distance: d.distance, sameClass }));
     expect(out.distance).toBeCloseTo(1, 12);
     // Two flavours are two separate module instances (documented: use one of them).
     expect(out.sameClass).toBe(false);
+  });
+
+  it("meshes: the default flavour refuses them clearly; 'collidoscope/meshes' and 'collidoscope/wasm-file' have them", () => {
+    const out = runNode(consumer, 'meshes.mjs', `
+import * as small from 'collidoscope';
+import * as full from 'collidoscope/meshes';
+import * as separate from 'collidoscope/wasm-file';
+await Promise.all([small.init(), full.init(), separate.init()]);
+const tetra = [[0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]];
+const scene = { version: 1, query: 'raycast', shapes: [{ type: 'mesh', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0]], triangles: [[0, 1, 2]] }],
+  ray: { origin: [0.2, 0.2, 1], direction: [0, 0, -1] } };
+const refusal = (f) => { try { f(); return null; } catch (e) { return { code: e.code, field: e.field, message: e.message }; } };
+const answers = [full, separate].map((lib) => {
+  const m = lib.mesh(...tetra);
+  const s = lib.sphere(0.1);
+  const r = { hit: lib.raycast(m, undefined, { origin: [0.2, 0.2, 2], direction: [0, 0, -1], maxT: 5 }).t,
+    d: lib.distance(m, undefined, s, { position: [2, 0, 0] }).distance, scene: lib.run(scene).triangle };
+  m.dispose(); s.dispose();
+  return r;
+});
+console.log(JSON.stringify({ answers, api: refusal(() => small.mesh(...tetra)), scene: refusal(() => small.run(scene)),
+  convex: small.distance(small.sphere(1), undefined, small.sphere(1), { position: [3, 0, 0] }).distance }));
+`);
+    for (const a of out.answers) {
+      expect(a.hit).toBeCloseTo(1.4, 12); // the face x + y + z = 1 at (0.2, 0.2, 0.6)
+      expect(a.d).toBeCloseTo(0.9, 12); // vertex (1, 0, 0) to the sphere at x = 2, radius 0.1
+      expect(a.scene).toBe(0);
+    }
+    for (const e of [out.api, out.scene]) {
+      expect(e).not.toBeNull();
+      expect(e.message).toMatch(/collidoscope\/meshes/);
+    }
+    expect(out.scene.field).toBe('shapes[0].type');
+    expect(out.convex).toBeCloseTo(1, 12);
   });
 
   it("init({ wasm }) hands the binary to the wasm-file flavour; a bad one is 'load-failed' and init() can be retried", () => {

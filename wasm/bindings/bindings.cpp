@@ -217,29 +217,9 @@ std::string createMeshArrays(const emscripten::val& vertices, const emscripten::
     return error({"invalid-argument", "vertices", "has more than " + std::to_string(kMaxMeshVertices) + " vertices (the limit)"});
   const std::vector<double> flat = emscripten::convertJSArrayToNumberVector<double>(vertices);
   const std::vector<double> idx = emscripten::convertJSArrayToNumberVector<double>(indices);
-  if (flat.size() % 3 != 0)
-    return error({"invalid-argument", "vertices", "has " + std::to_string(flat.size()) + " numbers, not a multiple of 3"});
-  if (idx.size() % 3 != 0)
-    return error({"invalid-argument", "triangles", "has " + std::to_string(idx.size()) + " indices, not a multiple of 3"});
-  TriangleMesh m;
-  m.vertices.resize(flat.size() / 3);
-  for (std::size_t i = 0; i < m.vertices.size(); ++i) m.vertices[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
-  m.triangles.resize(idx.size() / 3);
-  for (std::size_t t = 0; t < m.triangles.size(); ++t) {
-    for (std::size_t k = 0; k < 3; ++k) {
-      const double x = idx[3 * t + k];
-      const std::string field = "triangles[" + std::to_string(t) + "][" + std::to_string(k) + "]";
-      if (!(x == std::floor(x))) return error({"invalid-argument", field, "must be a whole number (a vertex index)"});
-      if (x < 0) return error({"invalid-argument", field, "must not be negative (a vertex index)"});
-      if (x >= static_cast<double>(m.vertices.size()))
-        return error({"invalid-argument", field,
-                      "must be below the vertex count " + std::to_string(m.vertices.size()) + " (a vertex index)"});
-      m.triangles[t][k] = static_cast<int>(x);
-    }
-  }
   Shape s;
-  ShapeError se;
-  if (!makeMeshShape(std::move(m), &s, &se)) return error({"invalid-argument", se.field, se.message});
+  SceneError err;
+  if (!makeMeshFromArrays(flat, idx, &s, &err)) return error(err);
   return addShape(std::move(s));
 }
 
@@ -248,17 +228,8 @@ std::string meshInfoJson(int handle) {
   const Shape* s = registry().find(handle);
   if (s == nullptr) return error({"disposed", "shape", "the shape was disposed (or never created)"});
   if (s->type != ShapeType::Mesh) return error({"invalid-argument", "shape", "is not a mesh"});
-  const MeshShape& m = *s->meshData;
   JsonWriter w;
-  w.beginObject().key("vertexCount").value(static_cast<int>(m.mesh.vertices.size()));
-  w.key("triangleCount").value(static_cast<int>(m.mesh.triangles.size()));
-  w.key("degenerate").beginArray();
-  for (int t : m.report.degenerate) w.value(t);
-  w.endArray().key("duplicates").beginArray();
-  for (const auto& d : m.report.duplicates) w.beginArray().value(d[0]).value(d[1]).endArray();
-  w.endArray().key("warnings").beginArray();
-  for (const std::string& line : meshWarnings(m.report, 20)) w.value(line);
-  w.endArray().endObject();
+  writeMeshInfo(w, *s->meshData);
   return ok(w.str());
 }
 

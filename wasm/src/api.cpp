@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "collidoscope/chung_wang.h"
+#include "collidoscope/api_results.h"
 #include "collidoscope/closed_form.h"
 #include "collidoscope/contact.h"
 #include "collidoscope/epa.h"
@@ -25,7 +26,6 @@ namespace api {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kSlotBits = 20;
 constexpr int kSlotMask = (1 << kSlotBits) - 1;
 static_assert(kSlotMask == kMaxShapes, "Registry::hotOf masks handles with kMaxShapes");
@@ -67,22 +67,7 @@ bool readFinite(const double* in, int n, const Field& field, SceneError* err) {
   return true;
 }
 
-void put(double* out, const Vec3& v) {
-  out[0] = v.x;
-  out[1] = v.y;
-  out[2] = v.z;
-}
 
-void putOrNaN(double* out, bool present, const Vec3& v) {
-  if (present) put(out, v);
-  else out[0] = out[1] = out[2] = kNaN;
-}
-
-Vec3 vec(const double* in) { return {in[0], in[1], in[2]}; }
-
-// The offset of a result field in out[] (batch_layout.h), a constant: a
-// name the layout lacks does not compile.
-#define AT(kind, name) (std::integral_constant<int, offsetOf(kind, name)>::value)
 
 // Ray origins and directions and shape-cast translations: within kMaxMagnitude,
 // as positions are (beyond it the casts' arithmetic overflows: a hit reported
@@ -335,20 +320,6 @@ bool Registry::remove(int handle) {
 }
 
 // The results of the queries with closed forms, in their batch layouts.
-void putResult(const IntersectResult& r, double* out) {
-  constexpr int k = static_cast<int>(Kind::Intersect);
-  out[AT(k, "intersecting")] = r.intersecting;
-  out[AT(k, "iterations")] = r.iterations;
-  out[AT(k, "status")] = static_cast<double>(r.status);
-}
-void putResult(const DistanceResult& r, double* out) {
-  constexpr int k = static_cast<int>(Kind::Distance);
-  out[AT(k, "distance")] = r.distance;
-  put(out + AT(k, "pointA"), r.pointA);
-  put(out + AT(k, "pointB"), r.pointB);
-  out[AT(k, "iterations")] = r.iterations;
-  out[AT(k, "status")] = static_cast<double>(r.status);
-}
 void putResult(const PenetrationResult& r, double* out) {
   constexpr int k = static_cast<int>(Kind::Penetration);
   out[AT(k, "intersecting")] = r.intersecting;
@@ -456,86 +427,7 @@ void putRay(const RayCastResult& r, double* out) {
   out[AT(k, "status")] = static_cast<double>(r.status);
 }
 
-// Intersect, distance and shapecast between a mesh and a convex shape
-// (mesh_pair.h), into the pair queries' layouts; false for the queries a
-// mesh pair does not take.
-bool answerMeshPair(Kind kind, const Shape& a, const Shape& b, const double* extra, double* out) {
-  switch (kind) {
-    case Kind::Intersect: {
-      const MeshIntersectResult m = meshPairIntersect(a, b);
-      IntersectResult r;
-      r.intersecting = m.intersecting;
-      r.iterations = m.boxTests + m.triangleTests;
-      r.status = gjkStatusOf(m.status);
-      putResult(r, out);
-      return true;
-    }
-    case Kind::Distance: {
-      const MeshDistanceResult m = meshPairDistance(a, b);
-      DistanceResult r;
-      r.distance = m.distance;
-      r.pointA = m.pointA;
-      r.pointB = m.pointB;
-      r.iterations = m.boxTests + m.triangleTests;
-      r.status = gjkStatusOf(m.status);
-      putResult(r, out);
-      return true;
-    }
-    case Kind::Shapecast: {
-      const MeshShapeCastResult r = meshPairShapeCast(a, b, vec(extra), vec(extra + 3));
-      constexpr int k = static_cast<int>(Kind::Shapecast);
-      out[AT(k, "hit")] = r.hit;
-      out[AT(k, "t")] = r.hit ? r.t : kNaN;
-      putOrNaN(out + AT(k, "normal"), r.hit && !r.initiallyOverlapping, r.normal);
-      putOrNaN(out + AT(k, "pointA"), r.hit, r.pointA);
-      putOrNaN(out + AT(k, "pointB"), r.hit, r.pointB);
-      out[AT(k, "initiallyOverlapping")] = r.initiallyOverlapping;
-      out[AT(k, "iterations")] = r.boxTests + r.triangleTests;
-      out[AT(k, "status")] = static_cast<double>(castStatusOf(r.status));
-      return true;
-    }
-    default: return false;
-  }
-}
 
-// A query reading a mesh (mesh_shape.h): the ray cast on shape A through
-// its tree (the same call as the scene's), or a refusal naming the shape.
-// The hit's triangle and barycentric coordinates have no place in the ray
-// cast's layout: they are kept in *meshHit (lastMeshHit()).
-bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, MeshRayHit* meshHit,
-                SceneError* err) {
-  if (kind == Kind::Raycast && a.type == ShapeType::Mesh) {
-    const MeshShape& m = *a.meshData;
-    const MeshRayHit r =
-        rayCastMesh(m.mesh, m.tree, a.pose, vec(extra), vec(extra + 3), extra[6], MeshRayMode::Closest);
-    constexpr int k = static_cast<int>(Kind::Raycast);
-    out[AT(k, "hit")] = r.hit;
-    out[AT(k, "t")] = r.hit ? r.t : kNaN;
-    putOrNaN(out + AT(k, "point"), r.hit, r.point);
-    putOrNaN(out + AT(k, "normal"), r.hit, r.normal);
-    out[AT(k, "startedInside")] = 0;
-    out[AT(k, "iterations")] = r.boxTests + r.triangleTests;
-    out[AT(k, "status")] = static_cast<double>(rayCastStatusOf(r.status));
-    *meshHit = r;
-    return true;
-  }
-  const char* field = a.type == ShapeType::Mesh ? (isSingleShape(kind) ? "shape.type" : "a.type") : "b.type";
-  if (b != nullptr && isMeshConvexPair(a, *b) && answerMeshPair(kind, a, *b, extra, out)) return true;
-  if (b != nullptr && a.type == ShapeType::Mesh && b->type == ShapeType::Mesh && kind == Kind::Intersect) {
-    const MeshMeshResult m = meshMeshIntersect(a, *b);
-    IntersectResult r;
-    r.intersecting = m.intersecting;
-    r.iterations = static_cast<int>(m.nodePairs + m.triangleTests);
-    r.status = gjkStatusOf(m.status);
-    putResult(r, out);
-    return true;
-  }
-  if (b != nullptr && a.type == ShapeType::Mesh && b->type == ShapeType::Mesh &&
-      (kind == Kind::Distance || kind == Kind::Shapecast))
-    return fail(err, kMeshUnsupportedCode, "b.type",
-                std::string("query \"") + kKindNames[static_cast<int>(kind)] + "\" between two meshes is not available yet");
-  return fail(err, kMeshUnsupportedCode, field, meshUnsupportedMessage(kKindNames[static_cast<int>(kind)]));
-}
 
 // A pair query with a plane (plane.h: closed forms); b is null for
 // raycast. Contains and project take planes in point_query.h.
@@ -762,26 +654,8 @@ bool Registry::contacts(int handleA, int handleB, const double* in, double* out,
   if (b == nullptr) return false;
   if (!checkPose(in, "poseA", -1, err) || !checkPose(in + kPoseSize, "poseB", -1, err)) return false;
   if (!checkExtra(Kind::Contact, in + 2 * kPoseSize, Field{"margin"}, err)) return false;
-  const double margin = in[2 * kPoseSize];
   if (a->shape.type != ShapeType::Mesh && b->shape.type != ShapeType::Mesh) {
-    // Two convex shapes: the contact query's answer, as its list of one.
-    double c[kMaxResultStride];
-    if (!answer(Kind::Contact, handleA, handleB, in, nullptr, c, err)) return false;
-    constexpr int k = static_cast<int>(Kind::Contact);
-    const bool touching = c[AT(k, "contact")] != 0;
-    out[0] = touching && capacity > 0 ? 1 : 0;
-    out[1] = touching && capacity == 0 ? 1 : 0;
-    out[2] = c[AT(k, "iterations")];
-    if (out[0] != 0) {
-      double* o = out + kContactsHeader;
-      o[0] = -1;
-      o[1] = -c[AT(k, "distance")];
-      for (int j = 0; j < 3; ++j) {
-        o[2 + j] = c[AT(k, "normal") + j];
-        o[5 + j] = c[AT(k, "pointA") + j];
-        o[8 + j] = c[AT(k, "pointB") + j];
-      }
-    }
+    out[0] = -1;  // two convex shapes: the contact query answers them
     return true;
   }
   if (a->shape.type == ShapeType::Mesh && b->shape.type == ShapeType::Mesh)
@@ -790,19 +664,7 @@ bool Registry::contacts(int handleA, int handleB, const double* in, double* out,
   // One side is a mesh and the other not, so a and b are distinct entries.
   a->shape.pose = checkedPose(in);
   b->shape.pose = checkedPose(in + kPoseSize);
-  const MeshContactsResult r = meshPairContacts(a->shape, b->shape, margin, contacts_.data(), capacity);
-  out[0] = r.count;
-  out[1] = r.truncated ? 1 : 0;
-  out[2] = r.boxTests + r.triangleTests;
-  for (int i = 0; i < r.count; ++i) {
-    const MeshContact& m = contacts_[static_cast<std::size_t>(i)];
-    double* o = out + kContactsHeader + kContactSize * i;
-    o[0] = m.triangle;
-    o[1] = m.depth;
-    put(o + 2, m.normal);
-    put(o + 5, m.pointA);
-    put(o + 8, m.pointB);
-  }
+  meshPairContactsInto(a->shape, b->shape, in[2 * kPoseSize], contacts_.data(), capacity, out);
   return true;
 }
 

@@ -5,34 +5,7 @@
 
 namespace collidoscope {
 
-GjkStatus gjkStatusOf(MeshQueryStatus s) {
-  switch (s) {
-    case MeshQueryStatus::Converged: return GjkStatus::Converged;
-    case MeshQueryStatus::MaxIterations: return GjkStatus::MaxIterations;
-    case MeshQueryStatus::LeafInexact:
-    case MeshQueryStatus::InvalidInput: break;
-  }
-  return GjkStatus::Degenerate;
-}
 
-RayCastStatus castStatusOf(MeshQueryStatus s) {
-  switch (s) {
-    case MeshQueryStatus::Converged: return RayCastStatus::Converged;
-    case MeshQueryStatus::MaxIterations: return RayCastStatus::MaxIterations;
-    case MeshQueryStatus::LeafInexact: return RayCastStatus::Degenerate;
-    case MeshQueryStatus::InvalidInput: break;
-  }
-  return RayCastStatus::InvalidInput;
-}
-
-GjkStatus gjkStatusOf(MeshMeshStatus s) {
-  switch (s) {
-    case MeshMeshStatus::Converged: return GjkStatus::Converged;
-    case MeshMeshStatus::MaxIterations: return GjkStatus::MaxIterations;
-    case MeshMeshStatus::InvalidInput: break;
-  }
-  return GjkStatus::Degenerate;
-}
 
 MeshMeshResult meshMeshIntersect(const Shape& a, const Shape& b) {
   const MeshShape& ma = *a.meshData;
@@ -102,6 +75,26 @@ MeshContactsResult meshPairContacts(const Shape& a, const Shape& b, double margi
     }
   }
   return r;
+}
+
+void meshPairContactsInto(const Shape& a, const Shape& b, double margin, MeshContact* scratch, int capacity,
+                          double* out) {
+  const MeshContactsResult r = meshPairContacts(a, b, margin, scratch, capacity);
+  out[0] = r.count;
+  out[1] = r.truncated ? 1 : 0;
+  out[2] = r.boxTests + r.triangleTests;
+  for (int i = 0; i < r.count; ++i) {
+    const MeshContact& m = scratch[i];
+    double* o = out + 3 + 11 * i;
+    const Vec3* v[3] = {&m.normal, &m.pointA, &m.pointB};
+    o[0] = m.triangle;
+    o[1] = m.depth;
+    for (int k = 0; k < 3; ++k) {
+      o[2 + 3 * k] = v[k]->x;
+      o[3 + 3 * k] = v[k]->y;
+      o[4 + 3 * k] = v[k]->z;
+    }
+  }
 }
 
 }  // namespace collidoscope

@@ -1,6 +1,7 @@
 // collidoscope — the mesh shape (see mesh_shape.h).
 #include "collidoscope/mesh_shape.h"
 
+#include <cmath>
 #include <utility>
 
 namespace collidoscope {
@@ -17,19 +18,56 @@ bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err) {
   return true;
 }
 
-RayCastStatus rayCastStatusOf(MeshRayStatus s) {
-  switch (s) {
-    case MeshRayStatus::Converged: return RayCastStatus::Converged;
-    case MeshRayStatus::InvalidInput: return RayCastStatus::InvalidInput;
-    case MeshRayStatus::MaxIterations: return RayCastStatus::MaxIterations;
+
+bool makeMeshFromArrays(const std::vector<double>& flat, const std::vector<double>& idx, Shape* out, SceneError* err) {
+  if (flat.size() % 3 != 0) {
+    *err = {"invalid-argument", "vertices", "has " + std::to_string(flat.size()) + " numbers, not a multiple of 3"};
+    return false;
   }
-  return RayCastStatus::InvalidInput;
+  if (idx.size() % 3 != 0) {
+    *err = {"invalid-argument", "triangles", "has " + std::to_string(idx.size()) + " indices, not a multiple of 3"};
+    return false;
+  }
+  TriangleMesh m;
+  m.vertices.resize(flat.size() / 3);
+  for (std::size_t i = 0; i < m.vertices.size(); ++i) m.vertices[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
+  m.triangles.resize(idx.size() / 3);
+  for (std::size_t t = 0; t < m.triangles.size(); ++t) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      const double x = idx[3 * t + k];
+      const char* why = nullptr;
+      if (!(x == std::floor(x))) why = "must be a whole number (a vertex index)";
+      else if (x < 0) why = "must not be negative (a vertex index)";
+      if (why == nullptr && x >= static_cast<double>(m.vertices.size())) {
+        *err = {"invalid-argument", "triangles[" + std::to_string(t) + "][" + std::to_string(k) + "]",
+                "must be below the vertex count " + std::to_string(m.vertices.size()) + " (a vertex index)"};
+        return false;
+      }
+      if (why != nullptr) {
+        *err = {"invalid-argument", "triangles[" + std::to_string(t) + "][" + std::to_string(k) + "]", why};
+        return false;
+      }
+      m.triangles[t][k] = static_cast<int>(x);
+    }
+  }
+  ShapeError se;
+  if (!makeMeshShape(std::move(m), out, &se)) {
+    *err = {"invalid-argument", se.field, se.message};
+    return false;
+  }
+  return true;
 }
 
-std::string meshUnsupportedMessage(const char* query) {
-  return std::string("a mesh takes raycast, intersect, distance, shapecast and contacts (against a convex shape; "
-                     "intersect also against a mesh), hull and obb; query \"") +
-         query + "\" on a mesh is not available";
+void writeMeshInfo(JsonWriter& w, const MeshShape& m) {
+  w.beginObject().key("vertexCount").value(static_cast<int>(m.mesh.vertices.size()));
+  w.key("triangleCount").value(static_cast<int>(m.mesh.triangles.size()));
+  w.key("degenerate").beginArray();
+  for (int t : m.report.degenerate) w.value(t);
+  w.endArray().key("duplicates").beginArray();
+  for (const auto& d : m.report.duplicates) w.beginArray().value(d[0]).value(d[1]).endArray();
+  w.endArray().key("warnings").beginArray();
+  for (const std::string& line : meshWarnings(m.report, 20)) w.value(line);
+  w.endArray().endObject();
 }
 
 std::vector<std::string> meshWarnings(const MeshReport& report, std::size_t limit) {

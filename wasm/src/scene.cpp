@@ -22,9 +22,13 @@
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
 #include "collidoscope/schema.h"
+#include "collidoscope/schema_json.h"
+#include "collidoscope/scene_read.h"
 #include "collidoscope/support.h"
 
 namespace collidoscope {
+
+using namespace jsonout;
 
 namespace {
 
@@ -105,58 +109,13 @@ bool readCastVec(const JsonValue& v, const std::string& field, int dimension, Ve
   return true;
 }
 
-// A mesh's "vertices" and "triangles", checked in that order: the counts
-// against the limits before anything is allocated for them, then every
-// coordinate and index (errors name the element, e.g. "triangles[4][1]"),
-// then the mesh itself (makeMeshShape: index range, the tree).
-bool readMesh(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err) {
-  const JsonValue* vs = json.find("vertices");
-  const JsonValue* ts = json.find("triangles");
-  if (vs == nullptr) return fail(err, prefix + "vertices", "is missing (a mesh needs it)");
-  if (ts == nullptr) return fail(err, prefix + "triangles", "is missing (a mesh needs it)");
-  if (!vs->isArray())
-    return fail(err, prefix + "vertices", std::string("must be an array of [x, y, z] vertices, got ") + jsonKindName(vs->kind));
-  if (!ts->isArray())
-    return fail(err, prefix + "triangles",
-                std::string("must be an array of [i, j, k] vertex-index triples, got ") + jsonKindName(ts->kind));
-  if (vs->items.size() > kMaxMeshVertices)
-    return fail(err, prefix + "vertices", "has " + std::to_string(vs->items.size()) + " vertices; the limit is " +
-                                             std::to_string(kMaxMeshVertices));
-  if (ts->items.size() > kMaxMeshTriangles)
-    return fail(err, prefix + "triangles", "has " + std::to_string(ts->items.size()) + " triangles; the limit is " +
-                                              std::to_string(kMaxMeshTriangles));
-  TriangleMesh m;
-  m.vertices.resize(vs->items.size());
-  for (std::size_t i = 0; i < vs->items.size(); ++i)
-    if (!readVec3(vs->items[i], prefix + "vertices[" + std::to_string(i) + "]", &m.vertices[i], err)) return false;
-  m.triangles.resize(ts->items.size());
-  const double vertexCount = static_cast<double>(m.vertices.size());
-  for (std::size_t t = 0; t < ts->items.size(); ++t) {
-    const std::string field = prefix + "triangles[" + std::to_string(t) + "]";
-    double idx[3];
-    if (!readVec(ts->items[t], field, 3, idx, err)) return false;
-    for (int k = 0; k < 3; ++k) {
-      const std::string at = field + "[" + std::to_string(k) + "]";
-      if (idx[k] != std::floor(idx[k])) return fail(err, at, "must be a whole number (a vertex index)");
-      if (idx[k] < 0) return fail(err, at, "must not be negative (a vertex index)");
-      if (idx[k] >= vertexCount)
-        return fail(err, at, "must be below the vertex count " + std::to_string(m.vertices.size()) + " (a vertex index)");
-      m.triangles[t][static_cast<std::size_t>(k)] = static_cast<int>(idx[k]);
-    }
-  }
-  ShapeError se;
-  Shape mesh;
-  if (!makeMeshShape(std::move(m), &mesh, &se)) return fail(err, prefix + se.field, se.message);
-  s->meshData = std::move(mesh.meshData);
-  return true;
-}
 
 // The parameters of a shape (`params`: its keys, nullptr where unused),
 // its margin and its position, with vectors of `dimension` components.
 bool readShapeFields(const JsonValue& json, const std::string& prefix, const std::string& typeName,
                      const char* const params[2], int dimension, Shape* s, SceneError* err) {
   const auto readVector = dimension == 3 ? readVec3 : readVec2;
-  if (s->type == ShapeType::Mesh && !readMesh(json, prefix, s, err)) return false;
+  if (s->type == ShapeType::Mesh && !readMeshShape(json, prefix, s, err)) return false;
   for (int i = 0; i < 2 && s->type != ShapeType::Mesh; ++i) {
     const char* k = params[i];
     if (k == nullptr) continue;
@@ -227,22 +186,6 @@ bool checkKeys(const JsonValue& obj, const std::string& path, const char* const*
   return true;
 }
 
-// A 2D scene's writer (planar) drops z, which every point of such a scene
-// has 0: its shapes, rays and motions lie in the plane, and so do the
-// support points, simplices and results computed from them.
-void writeVec(JsonWriter& w, const Vec3& v) {
-  const double d[3] = {v.x, v.y, v.z};
-  w.vec(d, w.planar() ? 2 : 3);
-}
-
-// Result vectors: −0 is written as 0 (x + 0.0 maps −0 to +0 and changes
-// nothing else), so a normal reads [0, 1, 0], not [0, 1, -0]. Scenes are
-// written with writeVec, bit for bit.
-void writeResultVec(JsonWriter& w, const Vec3& v) {
-  const double d[3] = {v.x + 0.0, v.y + 0.0, v.z + 0.0};
-  w.vec(d, w.planar() ? 2 : 3);
-}
-
 // Type, sizes, margin and scale come from the shape as written (before
 // bakeScale), the pose from the live shape.
 void writeShape(JsonWriter& w, const Shape& live) {
@@ -281,86 +224,6 @@ void writeShape(JsonWriter& w, const Shape& live) {
   w.endObject();
 }
 
-// ---- frames and results: JSON from their schemas (schema.h) -------------------
-
-void put(JsonWriter& w, double d) { w.value(d); }
-void put(JsonWriter& w, int i) { w.value(i); }
-void put(JsonWriter& w, bool b) { w.value(b); }
-void put(JsonWriter& w, const Vec3& v) { writeVec(w, v); }
-void put(JsonWriter& w, const ResultVec3& v) { writeResultVec(w, v.v); }
-void put(JsonWriter& w, const std::pair<int, int>& e) { w.beginArray().value(e.first).value(e.second).endArray(); }
-template <class E, std::enable_if_t<std::is_enum<E>::value, int> = 0>
-void put(JsonWriter& w, E e) {
-  w.value(EnumNames<E>::name(e));
-}
-template <class T, std::enable_if_t<IsDescribed<T>::value, int> = 0>
-void put(JsonWriter& w, const T& x);
-template <class T>
-void put(JsonWriter& w, const std::vector<T>& xs);
-template <class T, std::size_t N>
-void put(JsonWriter& w, const T (&xs)[N]);
-template <class T, std::size_t N>
-void put(JsonWriter& w, const std::array<T, N>& xs);
-template <class At>
-void put(JsonWriter& w, const Each<At>& xs);
-
-template <class List>
-void putList(JsonWriter& w, const List& xs) {
-  w.beginArray();
-  for (const auto& x : xs) put(w, x);
-  w.endArray();
-}
-template <class T>
-void put(JsonWriter& w, const std::vector<T>& xs) {
-  putList(w, xs);
-}
-template <class T, std::size_t N>
-void put(JsonWriter& w, const T (&xs)[N]) {
-  putList(w, xs);
-}
-template <class T, std::size_t N>
-void put(JsonWriter& w, const std::array<T, N>& xs) {
-  putList(w, xs);
-}
-template <class At>
-void put(JsonWriter& w, const Each<At>& xs) {
-  w.beginArray();
-  for (int i = 0; i < xs.n; ++i) put(w, xs.at(i));
-  w.endArray();
-}
-
-// The visitor of Schema<T>::fields that writes JSON; the docs are not used.
-struct JsonFields {
-  JsonWriter& w;
-  template <class T>
-  void field(const char* name, const T& value, const char* /*doc*/) {
-    put(w.key(name), value);
-  }
-  template <class T>
-  void orNull(const char* name, bool present, const T& value, const char* /*doc*/) {
-    if (present) put(w.key(name), value);
-    else w.key(name).null();
-  }
-  template <class T>
-  void base(const T& value) {
-    Schema<T>::fields(*this, value);
-  }
-};
-
-// The fields of a described value, into the object being written.
-template <class T>
-void writeFields(JsonWriter& w, const T& x) {
-  JsonFields v{w};
-  Schema<T>::fields(v, x);
-}
-
-template <class T, std::enable_if_t<IsDescribed<T>::value, int>>
-void put(JsonWriter& w, const T& x) {
-  w.beginObject();
-  writeFields(w, x);
-  w.endObject();
-}
-
 // Directions spread evenly over the unit sphere (Fibonacci lattice).
 Vec3 sphereDirection(int i, int n) {
   const double golden = 2.399963229728653;  // π(3 − √5), the golden angle
@@ -379,6 +242,19 @@ std::vector<Vec3> worldCoreVertices(const Shape& s) {
 }
 
 }  // namespace
+
+// The readers above for the mesh scenes (scene_read.h).
+namespace sceneread {
+bool fail(SceneError* err, const std::string& field, const std::string& message) {
+  return collidoscope::fail(err, field, message);
+}
+bool readVec(const JsonValue& v, const std::string& field, int n, double* out, SceneError* err) {
+  return collidoscope::readVec(v, field, n, out, err);
+}
+bool readVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err) {
+  return collidoscope::readVec3(v, field, out, err);
+}
+}  // namespace sceneread
 
 const char* queryName(QueryKind q) { return kQueryNames[static_cast<int>(q)]; }
 
@@ -1054,86 +930,6 @@ static int meshOf(const Scene& scene) {
   return -1;
 }
 
-// A scene whose query reads a mesh: the ray cast on shape A through its
-// OBB tree (mesh_raycast.h); intersect, distance, shapecast and contacts
-// between a mesh and a convex shape (mesh_pair.h); or a clear refusal.
-static bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* json, SceneError* err) {
-  const std::string field = "shapes[" + std::to_string(mesh) + "].type";
-  const QueryKind q = scene.query;
-  const bool pairQuery =
-      q == QueryKind::Intersect || q == QueryKind::Distance || q == QueryKind::Shapecast || q == QueryKind::Contacts;
-  if (q != QueryKind::Raycast && !pairQuery) {
-    *err = {kMeshUnsupportedCode, field, meshUnsupportedMessage(queryName(q))};
-    return false;
-  }
-  JsonWriter w;
-  if (q == QueryKind::Raycast) {
-    const Shape& a = scene.shapes[0];
-    const MeshShape& m = *a.meshData;
-    const MeshRayHit hit = rayCastMesh(m.mesh, m.tree, a.pose, scene.ray.origin, scene.ray.direction,
-                                       scene.ray.maxT, MeshRayMode::Closest);
-    if (!trace) {
-      put(w, hit);
-      *json = w.str();
-      return true;
-    }
-    // One frame: the answer (the tree's descent is not recorded step by step yet).
-    MeshRayFrame frame;
-    frame.hit = hit.hit;
-    frame.triangle = hit.triangle;
-    frame.boxTests = hit.boxTests;
-    frame.triangleTests = hit.triangleTests;
-    frame.triangleCount = static_cast<int>(m.mesh.triangles.size());
-    if (hit.hit) {
-      const auto& t = m.mesh.triangles[static_cast<std::size_t>(hit.triangle)];
-      for (std::size_t k = 0; k < 3; ++k)
-        frame.vertices[k] = a.pose.apply(m.mesh.vertices[static_cast<std::size_t>(t[k])]);
-    }
-    w.beginObject().key("query").value("raycast").key("mesh").value(true).key("frames").beginArray();
-    put(w, frame);
-    w.endArray().key("result");
-    put(w, hit);
-    w.key("marginA").value(0.0).endObject();
-    *json = w.str();
-    return true;
-  }
-  if (trace) {
-    *err = {kMeshUnsupportedCode, field,
-            std::string("query \"") + queryName(q) + "\" on a mesh has no steps to trace yet (run answers it)"};
-    return false;
-  }
-  if (scene.shapes.size() != 2) {
-    *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
-    return false;
-  }
-  const Shape& a = scene.shapes[0];
-  const Shape& b = scene.shapes[1];
-  if (!isMeshConvexPair(a, b) && q == QueryKind::Intersect) {
-    put(w, meshMeshIntersect(a, b));
-    *json = w.str();
-    return true;
-  }
-  if (!isMeshConvexPair(a, b)) {
-    *err = {kMeshUnsupportedCode, "shapes[1].type",
-            std::string("query \"") + queryName(q) + "\" between two meshes is not available yet"};
-    return false;
-  }
-  switch (q) {
-    case QueryKind::Intersect: put(w, meshPairIntersect(a, b)); break;
-    case QueryKind::Distance: put(w, meshPairDistance(a, b)); break;
-    case QueryKind::Shapecast:
-      put(w, meshPairShapeCast(a, b, scene.motion.translationA, scene.motion.translationB));
-      break;
-    default: {
-      std::vector<MeshContact> contacts(kMaxMeshContacts);
-      const MeshContactsResult r = meshPairContacts(a, b, scene.margin, contacts.data(), kMaxMeshContacts);
-      put(w, ContactsView{contacts.data(), r.count, r.truncated, r.boxTests + r.triangleTests});
-    }
-  }
-  *json = w.str();
-  return true;
-}
-
 // "contacts" between two convex shapes: the one contact within the margin
 // (contact.h; a plane's closed form, plane.h), or none.
 static bool runConvexContacts(const Scene& scene, bool trace, std::string* json, SceneError* err) {
@@ -1184,36 +980,6 @@ static bool runPointQuery(const Scene& scene, bool trace, std::string* json, Sce
   JsonWriter w;
   if (scene.query == QueryKind::Contains) put(w, containsPoint(scene.shapes[0], scene.point));
   else put(w, projectPoint(scene.shapes[0], scene.point));
-  *json = w.str();
-  return true;
-}
-
-// "obbtree": mesh A's tree, and with a shape B the traced descent
-// (obbtree_view.h).
-static bool runObbTreeScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
-  if (scene.shapes[0].type != ShapeType::Mesh) {
-    *err = {"invalid-scene", "shapes[0].type", "query \"obbtree\" needs a mesh for shape A"};
-    return false;
-  }
-  const Shape* b = scene.shapes.size() == 2 ? &scene.shapes[1] : nullptr;
-  if (b != nullptr && b->type == ShapeType::Plane) {
-    *err = {"invalid-scene", "shapes[1].type",
-            "query \"obbtree\" needs a mesh or a convex shape for shape B (a plane has no box to descend with)"};
-    return false;
-  }
-  std::vector<ObbViewFrame> frames;
-  const ObbViewResult r = runObbView(scene.shapes[0], b, trace ? &frames : nullptr);
-  JsonWriter w;
-  if (!trace) {
-    put(w, r);
-    *json = w.str();
-    return true;
-  }
-  w.beginObject().key("query").value("obbtree").key("frames").beginArray();
-  for (const ObbViewFrame& f : frames) put(w, f);
-  w.endArray().key("result");
-  put(w, r);
-  w.key("marginA").value(0.0).endObject();
   *json = w.str();
   return true;
 }

@@ -18,7 +18,7 @@ import { withText, type RawTrace } from './captions';
 import { DECODERS } from './generated-schema';
 import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
-import type { EpaStatus } from './generated-schema';
+import type { ContactPoint, ContactsResult, EpaStatus } from './generated-schema';
 import type {
   ChungWangResult, ChungWangTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, IntersectResult,
   PenetrationResult, PointArray, ProjectResult, Quat, RaycastResult, RaycastTrace, SatResult, SatTrace, Scene, Shape, ShapecastResult, ShapecastTrace,
@@ -890,6 +890,67 @@ export function contact(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexSh
   m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin === undefined ? 0 : (margin as number);
   if (m._cds_query(KIND_INDEX.contact, preparedA, preparedB, s.input, 0, s.out) === 0) throw lastError(m);
   return toContact(m.HEAPF64, s.out >> 3);
+}
+
+/** Scratch for contacts(): the header and the most contacts one call returns, reserved on first use. */
+const CONTACTS_HEADER = 3;
+const CONTACT_SIZE = 11;
+/** The most contacts one contacts() call returns (the library's cap). */
+export const MAX_CONTACTS = 4096;
+let contactsOut = 0;
+
+/**
+ * Every contact of B with A within `options.margin` (default 0: overlaps and touches): one per triangle of a mesh
+ * that touches or comes within the margin of the other shape (a mesh against a convex shape, in either order), or
+ * at most one between two convex shapes (contact()'s, as a list). Each contact's normal moves B away from A (from
+ * that triangle); `depth` is the overlap (negative: the gap). `truncated` says more than MAX_CONTACTS were found.
+ * A game pushing a capsule out of a floor moves it by the deepest contact's depth·normal, then asks again.
+ */
+export function contacts(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: ContactOptions): ContactsResult {
+  let margin: unknown;
+  if (options !== undefined) {
+    checkOptions(options, CONTACT_OPTIONS);
+    try {
+      margin = options.margin;
+    } catch (e) {
+      throw unreadable(e, 'options');
+    }
+    if (margin !== undefined && typeof margin !== 'number') {
+      throw new CollidoscopeError('invalid-argument', 'options.margin', `must be a number, got ${describe(margin)}`);
+    }
+  }
+  const m = mod();
+  prepare(m, 'contact', a, poseA, b, poseB);
+  const s = scratchOf(m);
+  m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin === undefined ? 0 : (margin as number);
+  if (contactsOut === 0) contactsOut = m._malloc(8 * (CONTACTS_HEADER + CONTACT_SIZE * MAX_CONTACTS));
+  if (m._cds_contacts(preparedA, preparedB, s.input, contactsOut, MAX_CONTACTS) === 0) throw lastError(m);
+  const h = m.HEAPF64;
+  const at = contactsOut >> 3;
+  if (h[at] < 0) {
+    // Two convex shapes: the contact query's one contact (the input is still in place).
+    if (m._cds_query(KIND_INDEX.contact, preparedA, preparedB, s.input, 0, s.out) === 0) throw lastError(m);
+    const all = toResult('contact', m.HEAPF64, s.out >> 3) as ContactResult & { contact: boolean };
+    const one = toContact(m.HEAPF64, s.out >> 3);
+    if (one === null) return { contacts: [], truncated: false, iterations: all.iterations };
+    return {
+      contacts: [{ triangle: null, depth: -one.distance, normal: one.normal, pointA: one.pointA, pointB: one.pointB }],
+      truncated: false,
+      iterations: one.iterations,
+    };
+  }
+  const list: ContactPoint[] = [];
+  for (let i = 0; i < h[at]; i++) {
+    const o = at + CONTACTS_HEADER + CONTACT_SIZE * i;
+    list.push({
+      triangle: h[o] < 0 ? null : h[o],
+      depth: h[o + 1],
+      normal: [h[o + 2], h[o + 3], h[o + 4]],
+      pointA: [h[o + 5], h[o + 6], h[o + 7]],
+      pointB: [h[o + 8], h[o + 9], h[o + 10]],
+    });
+  }
+  return { contacts: list, truncated: h[at + 1] !== 0, iterations: h[at + 2] };
 }
 
 /** A pair query: the result, or with `{ trace: true }` the trace. */

@@ -6,13 +6,15 @@
 import type * as schema from './generated-schema';
 import type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
-  ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, MeshRayFrame, ObbFits, ObbResult,
+  ContactPoint, ContactsResult, ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult,
+  MeshDistanceResult, MeshIntersectResult, MeshMeshIntersectResult, MeshRayFrame, MeshShapecastResult, ObbFits, ObbResult,
   PenetrationResult, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 } from './generated-schema';
 
 export type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
-  ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult, MeshRayFrame, ObbFits, ObbResult,
+  ContactPoint, ContactsResult, ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult,
+  MeshDistanceResult, MeshIntersectResult, MeshMeshIntersectResult, MeshRayFrame, MeshShapecastResult, ObbFits, ObbResult,
   PenetrationResult, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 };
 
@@ -45,7 +47,7 @@ export interface Shape {
 /** The scene format's queries. */
 export type Query =
   | 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'raycast' | 'shapecast' | 'hull' | 'obb'
-  | 'contains' | 'project' | 'obbtree';
+  | 'contains' | 'project' | 'contacts' | 'obbtree';
 
 export interface Scene {
   version: 1;
@@ -57,6 +59,8 @@ export interface Scene {
   motion?: { translationA?: Vec3; translationB?: Vec3 };
   /** The query point (queries "contains" and "project" only), against shape A. */
   point?: Vec3;
+  /** Query "contacts" only: report contacts up to this gap (≥ 0, default 0: overlaps and touches). */
+  margin?: number;
   /**
    * false: a pair with a closed form (intersect, distance, penetration of points, spheres, segments, capsules, and
    * points and boxes against boxes) is answered by GJK/EPA instead, and its trace shows their steps (default true).
@@ -145,7 +149,7 @@ export interface ShapecastResult extends Omit<schema.ShapecastResult, 'status'> 
 
 export type Result =
   | IntersectResult | DistanceResult | PenetrationResult | ChungWangResult | SatResult | RaycastResult
-  | ShapecastResult | HullResult | ObbResult | ContainsResult | ProjectResult | schema.ObbTreeResult;
+  | ShapecastResult | HullResult | ObbResult | ContainsResult | ProjectResult | ContactsResult | schema.ObbTreeResult;
 
 export type { ObbTreeResult, ObbTreeNodeBox } from './generated-schema';
 

@@ -47,6 +47,8 @@ export interface WasmModule {
   ): number;
   _cds_dispose(handle: number): number;
   _cds_last_mesh_hit(out: number): void;
+  /** Registry::contacts: out gets count, truncated, iterations, then 11 doubles per contact. */
+  _cds_contacts(a: number, b: number, input: number, out: number, capacity: number): number;
   _cds_live_shapes(): number;
   _cds_set_tolerance(tolerance: number): number;
   _cds_tolerance(): number;

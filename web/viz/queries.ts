@@ -58,8 +58,8 @@ const hull: QueryView<HullTrace> = {
   rows: hullRows,
 };
 
-/** The scene queries the page steps through (contains and project have no trace to show). */
-type PageQuery = Exclude<Query, 'contains' | 'project'>;
+/** The scene queries the page steps through (contains, project and contacts have no trace to show). */
+type PageQuery = Exclude<Query, 'contains' | 'project' | 'contacts'>;
 
 const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
   intersect: gjk('intersect'),
@@ -152,7 +152,7 @@ const MESH_RAYCAST: QueryView = {
 export function viewOf(q: Query | string): QueryView {
   const v = (VIEWS as Partial<Record<string, QueryView>>)[q];
   if (!v) {
-    throw new Error(q === 'contains' || q === 'project'
+    throw new Error(q === 'contains' || q === 'project' || q === 'contacts'
       ? `the page does not show the query '${q}' yet (it has no steps to trace): run the scene with the CLI or run() from the library`
       : `the page has no view of the query '${q}'`);
   }

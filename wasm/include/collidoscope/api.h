@@ -126,12 +126,13 @@ class Registry {
   bool query(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err);
 
   // Every contact of B with A within a margin (the scene format's
-  // "contacts"): one per triangle of a mesh within the margin, at most one
-  // between convex shapes (the contact query's, bit for bit). in: as for
-  // Kind::Contact (poses, the margin in the extra's first number). out:
-  // kContactsHeader doubles (count written, truncated 0/1, iterations) then
-  // kContactSize per contact (triangle or −1, depth, normal, pointA,
-  // pointB), at most `capacity` (≤ kMaxMeshContacts) of them. The first call
+  // "contacts") when one of them is a mesh: one per triangle within the
+  // margin. in: as for Kind::Contact (poses, the margin in the extra's
+  // first number). out: kContactsHeader doubles (count written, truncated
+  // 0/1, iterations) then kContactSize per contact (triangle, depth,
+  // normal, pointA, pointB), at most `capacity` (≤ kMaxMeshContacts) of
+  // them. Two convex shapes: out[0] = −1 and nothing else is written (the
+  // contact query answers them: at most one contact). The first call
   // reserves the registry's contact buffer; later calls allocate nothing.
   bool contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err);
 

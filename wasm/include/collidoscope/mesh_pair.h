@@ -21,6 +21,7 @@
 #include "collidoscope/mesh_mesh.h"
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/raycast.h"
+#include "collidoscope/scene.h"
 #include "collidoscope/shapes.h"
 #include "collidoscope/trace.h"
 
@@ -35,9 +36,25 @@ inline bool isMeshConvexPair(const Shape& a, const Shape& b) {
 // The mesh query's status in GJK's vocabulary (the intersect and distance
 // results' status): a leaf that stopped inexact is a best estimate, as
 // Degenerate is.
-GjkStatus gjkStatusOf(MeshQueryStatus s);
+inline GjkStatus gjkStatusOf(MeshQueryStatus s) {
+  switch (s) {
+    case MeshQueryStatus::Converged: return GjkStatus::Converged;
+    case MeshQueryStatus::MaxIterations: return GjkStatus::MaxIterations;
+    case MeshQueryStatus::LeafInexact:
+    case MeshQueryStatus::InvalidInput: break;
+  }
+  return GjkStatus::Degenerate;
+}
 // ... and in the casts' vocabulary (shapecast).
-RayCastStatus castStatusOf(MeshQueryStatus s);
+inline RayCastStatus castStatusOf(MeshQueryStatus s) {
+  switch (s) {
+    case MeshQueryStatus::Converged: return RayCastStatus::Converged;
+    case MeshQueryStatus::MaxIterations: return RayCastStatus::MaxIterations;
+    case MeshQueryStatus::LeafInexact: return RayCastStatus::Degenerate;
+    case MeshQueryStatus::InvalidInput: break;
+  }
+  return RayCastStatus::InvalidInput;
+}
 
 // Shapes as posed (Shape::pose). A mesh pair query with invalid input (a
 // non-finite pose reaching here, a negative margin) answers with status
@@ -50,11 +67,36 @@ MeshShapeCastResult meshPairShapeCast(const Shape& a, const Shape& b, const Vec3
 MeshContactsResult meshPairContacts(const Shape& a, const Shape& b, double margin, MeshContact* out, int capacity,
                                     const MeshConvexSettings& settings = {});
 
+// meshPairContacts into a flat array (the object API's layout): out[0] the
+// count written, out[1] truncated (0/1), out[2] box plus triangle tests,
+// then 11 doubles per contact: triangle, depth, normal, pointA, pointB.
+// `scratch` holds at least `capacity` contacts.
+void meshPairContactsInto(const Shape& a, const Shape& b, double margin, MeshContact* scratch, int capacity,
+                          double* out);
+
 // Two mesh shapes (both ShapeType::Mesh, posed): does a triangle of one
 // touch or cross a triangle of the other (mesh_mesh.h, exact)? Stops at the
 // first pair.
 MeshMeshResult meshMeshIntersect(const Shape& a, const Shape& b);
-GjkStatus gjkStatusOf(MeshMeshStatus s);
+inline GjkStatus gjkStatusOf(MeshMeshStatus s) {
+  switch (s) {
+    case MeshMeshStatus::Converged: return GjkStatus::Converged;
+    case MeshMeshStatus::MaxIterations: return GjkStatus::MaxIterations;
+    case MeshMeshStatus::InvalidInput: break;
+  }
+  return GjkStatus::Degenerate;
+}
+
+// Runs a scene whose query reads the mesh shapes[mesh] (mesh_scene.cpp):
+// raycast (one traced frame), intersect, distance, shapecast and contacts
+// against a convex shape, intersect against a mesh; other queries and the
+// traces of the pair queries are refused naming the shape.
+bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* json, SceneError* err);
+
+// Runs an "obbtree" scene (mesh_scene.cpp, on obbtree_view.h): mesh A's
+// tree, and with a shape B (a mesh or a convex shape, not a plane) the
+// descent; refuses a shape A that is not a mesh and a plane B, naming them.
+bool runObbTreeScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
 
 // Most contacts a scene's or a single call's "contacts" query returns; a
 // query that finds more reports the first ones in tree order and says it

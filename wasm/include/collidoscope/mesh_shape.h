@@ -20,10 +20,12 @@
 #include <string>
 #include <vector>
 
+#include "collidoscope/json.h"
 #include "collidoscope/mesh.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/obbtree.h"
 #include "collidoscope/raycast.h"
+#include "collidoscope/scene.h"
 #include "collidoscope/shapes.h"
 
 namespace collidoscope {
@@ -40,9 +42,26 @@ struct MeshShape {
 // unchanged and *err says why.
 bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err);
 
+// A mesh from flat arrays (the object API): vertices x0, y0, z0, x1, …
+// and indices i0, j0, k0, … as doubles; errors ("invalid-argument") name
+// "vertices", "triangles" or the element ("triangles[4][1]").
+bool makeMeshFromArrays(const std::vector<double>& flat, const std::vector<double>& idx, Shape* out,
+                        SceneError* err);
+
+// The shape's sizes and report as JSON: {"vertexCount", "triangleCount",
+// "degenerate", "duplicates", "warnings"}.
+void writeMeshInfo(JsonWriter& w, const MeshShape& m);
+
 // A mesh ray cast's status as the ray cast's (raycast.h), so the
 // "raycast" query reports one status vocabulary whatever shape A is.
-RayCastStatus rayCastStatusOf(MeshRayStatus s);
+inline RayCastStatus rayCastStatusOf(MeshRayStatus s) {
+  switch (s) {
+    case MeshRayStatus::Converged: return RayCastStatus::Converged;
+    case MeshRayStatus::InvalidInput: return RayCastStatus::InvalidInput;
+    case MeshRayStatus::MaxIterations: return RayCastStatus::MaxIterations;
+  }
+  return RayCastStatus::InvalidInput;
+}
 
 // The one frame of a mesh ray cast's trace (the scene runner's trace of
 // "raycast" on a mesh): the answer, the hit triangle's corners in world
@@ -61,7 +80,11 @@ struct MeshRayFrame {
 constexpr const char* kMeshUnsupportedCode = "unsupported-query";
 
 // The message refusing `query` on a mesh: names what a mesh takes.
-std::string meshUnsupportedMessage(const char* query);
+inline std::string meshUnsupportedMessage(const char* query) {
+  return std::string("a mesh takes raycast, intersect, distance, shapecast and contacts (against a convex shape; "
+                     "intersect also against a mesh), hull and obb; query \"") +
+         query + "\" on a mesh is not available";
+}
 
 // The report as sentences, one per degenerate or duplicate triangle, each
 // starting with its field relative to the shape ("triangles[4]: ..."),

@@ -1,0 +1,102 @@
+// collidoscope — the default package flavour without triangle meshes.
+//
+// The default flavour ('collidoscope', wasm inlined) must stay a small
+// download (under a fifth of rapier3d-compat's), and the mesh code (the OBB
+// tree, the mesh–convex and mesh–mesh queries) would add about a quarter to
+// it. This file stands in for the mesh entry points that the rest of the
+// library calls: linked before the library archive, it satisfies those
+// references, so the linker pulls in no mesh object at all. A mesh can then
+// never be made (makeMeshShape refuses with an error naming the flavour
+// that has meshes), so the query stand-ins below are unreachable; they
+// answer "invalid input" rather than abort. The 'collidoscope/meshes' and
+// 'collidoscope/wasm-file' flavours, the CLI, the page and native builds
+// link the real code instead.
+#include "collidoscope/api_results.h"
+#include "collidoscope/mesh_pair.h"
+#include "collidoscope/mesh_raycast.h"
+#include "collidoscope/mesh_shape.h"
+#include "collidoscope/scene_read.h"
+
+namespace collidoscope {
+
+namespace {
+const char* const kNoMeshes =
+    "this build of collidoscope has no triangle meshes (the default flavour leaves them out to stay a small "
+    "download): import 'collidoscope/meshes' or 'collidoscope/wasm-file', which have them";
+}  // namespace
+
+bool makeMeshShape(TriangleMesh, Shape*, ShapeError* err) {
+  *err = {"type", kNoMeshes};
+  return false;
+}
+
+bool readMeshShape(const JsonValue&, const std::string& prefix, Shape*, SceneError* err) {
+  *err = {"invalid-scene", prefix + "type", kNoMeshes};
+  return false;
+}
+
+bool makeMeshFromArrays(const std::vector<double>&, const std::vector<double>&, Shape*, SceneError* err) {
+  *err = {"unsupported-query", "mesh", kNoMeshes};
+  return false;
+}
+
+void writeMeshInfo(JsonWriter& w, const MeshShape&) { w.beginObject().endObject(); }
+
+std::vector<std::string> meshWarnings(const MeshReport&, std::size_t) { return {}; }
+
+MeshRayHit rayCastMesh(const TriangleMesh&, const ObbTree&, const Transform&, const Vec3&, const Vec3&, double,
+                       MeshRayMode) {
+  MeshRayHit r;
+  r.status = MeshRayStatus::InvalidInput;
+  return r;
+}
+
+namespace {
+template <class R>
+R invalid() {
+  R r;
+  r.status = MeshQueryStatus::InvalidInput;
+  return r;
+}
+}  // namespace
+
+MeshIntersectResult meshPairIntersect(const Shape&, const Shape&, const MeshConvexSettings&) {
+  return invalid<MeshIntersectResult>();
+}
+MeshDistanceResult meshPairDistance(const Shape&, const Shape&, const MeshConvexSettings&) {
+  return invalid<MeshDistanceResult>();
+}
+MeshShapeCastResult meshPairShapeCast(const Shape&, const Shape&, const Vec3&, const Vec3&,
+                                      const MeshConvexSettings&) {
+  return invalid<MeshShapeCastResult>();
+}
+void meshPairContactsInto(const Shape&, const Shape&, double, MeshContact*, int, double* out) {
+  out[0] = 0;
+  out[1] = 0;
+  out[2] = 0;
+}
+
+namespace api {
+bool answerMesh(Kind, const Shape&, const Shape*, const double*, double*, MeshRayHit*, SceneError* err) {
+  *err = {"unsupported-query", "shape", kNoMeshes};
+  return false;
+}
+}  // namespace api
+
+bool runMeshScene(const Scene&, int, bool, std::string*, SceneError* err) {
+  *err = {"unsupported-query", "shapes", "this build of collidoscope has no triangle meshes"};
+  return false;
+}
+
+bool runObbTreeScene(const Scene&, bool, std::string*, SceneError* err) {
+  *err = {"unsupported-query", "shapes[0].type", kNoMeshes};
+  return false;
+}
+
+MeshMeshResult meshMeshIntersect(const Shape&, const Shape&) {
+  MeshMeshResult r;
+  r.status = MeshMeshStatus::InvalidInput;
+  return r;
+}
+
+}  // namespace collidoscope

@@ -1,0 +1,66 @@
+// collidoscope — writing query results into the object API's flat layouts
+// (batch_layout.h): shared by api.cpp and the mesh queries (mesh_api.cpp),
+// which live in a file of their own so that the default package flavour,
+// without meshes, links none of their code. Internal to the library's
+// sources.
+#pragma once
+
+#include <limits>
+#include <type_traits>
+
+#include "collidoscope/api.h"
+#include "collidoscope/batch_layout.h"
+#include "collidoscope/gjk.h"
+#include "collidoscope/math.h"
+#include "collidoscope/mesh_raycast.h"
+#include "collidoscope/scene.h"
+
+namespace collidoscope {
+namespace api {
+
+// The offset of a result field in out[] (batch_layout.h), a constant: a
+// name the layout lacks does not compile.
+#define AT(kind, name) (std::integral_constant<int, offsetOf(kind, name)>::value)
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+inline void put(double* out, const Vec3& v) {
+  out[0] = v.x;
+  out[1] = v.y;
+  out[2] = v.z;
+}
+
+inline void putOrNaN(double* out, bool present, const Vec3& v) {
+  if (present) put(out, v);
+  else out[0] = out[1] = out[2] = kNaN;
+}
+
+inline Vec3 vec(const double* in) { return {in[0], in[1], in[2]}; }
+
+// The results of the queries with closed forms, in their batch layouts.
+inline void putResult(const IntersectResult& r, double* out) {
+  constexpr int k = static_cast<int>(Kind::Intersect);
+  out[AT(k, "intersecting")] = r.intersecting;
+  out[AT(k, "iterations")] = r.iterations;
+  out[AT(k, "status")] = static_cast<double>(r.status);
+}
+inline void putResult(const DistanceResult& r, double* out) {
+  constexpr int k = static_cast<int>(Kind::Distance);
+  out[AT(k, "distance")] = r.distance;
+  put(out + AT(k, "pointA"), r.pointA);
+  put(out + AT(k, "pointB"), r.pointB);
+  out[AT(k, "iterations")] = r.iterations;
+  out[AT(k, "status")] = static_cast<double>(r.status);
+}
+
+// A query reading a mesh (mesh_api.cpp): the ray cast on shape A through
+// its tree, intersect, distance and shapecast against a convex shape,
+// intersect against a mesh; otherwise a refusal naming the shape (code
+// unsupported-query). The hit's triangle and barycentric coordinates have
+// no place in the ray cast's layout: they are kept in *meshHit
+// (Registry::lastMeshHit()).
+bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, MeshRayHit* meshHit,
+                SceneError* err);
+
+}  // namespace api
+}  // namespace collidoscope

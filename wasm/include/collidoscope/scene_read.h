@@ -1,0 +1,29 @@
+// collidoscope — the scene parser's field readers, shared with the mesh
+// scenes (mesh_scene.cpp), which live in a file of their own so that the
+// default package flavour, without meshes, links none of their code.
+// Internal to the library's sources. Errors name the field (code
+// "invalid-scene").
+#pragma once
+
+#include <string>
+
+#include "collidoscope/json.h"
+#include "collidoscope/math.h"
+#include "collidoscope/scene.h"
+#include "collidoscope/shapes.h"
+
+namespace collidoscope {
+namespace sceneread {
+
+bool fail(SceneError* err, const std::string& field, const std::string& message);
+// n finite numbers (an array of exactly n), at most 1e15 in magnitude.
+bool readVec(const JsonValue& v, const std::string& field, int n, double* out, SceneError* err);
+bool readVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err);
+
+}  // namespace sceneread
+
+// A mesh shape's "vertices" and "triangles" into *s (mesh_scene.cpp; the
+// default flavour refuses them, naming the shape's type).
+bool readMeshShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err);
+
+}  // namespace collidoscope
