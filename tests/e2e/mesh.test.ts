@@ -76,13 +76,13 @@ describe('a mesh on the page', () => {
     }
   });
 
-  it('says clearly that other queries on a mesh are not available yet', async () => {
+  it('says clearly that the page cannot step through distance on a mesh yet', async () => {
     const { ray: _ray, ...rest } = scene;
     const distance: Scene = { ...rest, query: 'distance', shapes: [scene.shapes[0], { type: 'sphere', radius: 0.5, position: [2, 0, 0] }] };
     const { page, errors } = await openPage(env.browser, encodeLink(distance, env.url));
     try {
       const s = await state(page);
-      expect(s.error).toMatch(/shapes\[0\]\.type: .*"distance" on a mesh .*not available yet/);
+      expect(s.error).toMatch(/shapes\[0\]\.type: .*"distance" on a mesh has no steps to trace yet/);
       // The page falls back to its default scene and keeps working.
       expect(s.frameCount).toBeGreaterThan(0);
       expect(errors).toEqual([]);
