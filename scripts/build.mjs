@@ -284,7 +284,8 @@ export async function buildJs() {
 /** The three.js addons the page imports, bundled into the three.js file with three itself. */
 export const PAGE_THREE_ADDONS = [
   'controls/OrbitControls.js', 'controls/TransformControls.js', 'geometries/ConvexGeometry.js',
-  'lines/LineMaterial.js', 'lines/LineSegments2.js', 'lines/LineSegmentsGeometry.js', 'renderers/CSS2DRenderer.js',
+  'lines/LineMaterial.js', 'lines/LineSegments2.js', 'lines/LineSegmentsGeometry.js', 'loaders/GLTFLoader.js',
+  'loaders/OBJLoader.js', 'renderers/CSS2DRenderer.js',
 ].map((f) => `three/examples/jsm/${f}`);
 
 /** Hashed file names of the page: `<stem>-<8 characters>.<ext>`; older builds' files are removed by name. */

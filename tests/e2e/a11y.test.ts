@@ -131,7 +131,7 @@ describe('the step, as announced', () => {
   it('a control reached with the keyboard shows a focus ring', async () => {
     const { page } = await openPage(env.browser, env.url + link(SCENES['sphere and box (distance)']));
     await page.focus('#gallery');
-    for (const id of ['query', 'copy-link']) {
+    for (const id of ['query', 'mesh-builtin', 'mesh-file', 'copy-link']) {
       await page.keyboard.press('Tab');
       const ring = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement;

@@ -117,6 +117,11 @@ bool runMeshScene(const Scene&, int, bool, std::string*, SceneError* err) {
   return false;
 }
 
+bool runObbTreeScene(const Scene&, bool, std::string*, SceneError* err) {
+  *err = {"unsupported-query", "shapes[0].type", kNoMeshes};
+  return false;
+}
+
 MeshMeshResult meshMeshIntersect(const Shape&, const Shape&) {
   MeshMeshResult r;
   r.status = MeshMeshStatus::InvalidInput;

@@ -12,6 +12,7 @@
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/mesh_shape.h"
+#include "collidoscope/obbtree_view.h"
 #include "collidoscope/schema_json.h"
 #include "collidoscope/scene_read.h"
 
@@ -221,6 +222,35 @@ bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* json, S
       put(w, ContactsView{contacts.data(), r.count, r.truncated, r.boxTests + r.triangleTests});
     }
   }
+  *json = w.str();
+  return true;
+}
+
+bool runObbTreeScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (scene.shapes[0].type != ShapeType::Mesh) {
+    *err = {"invalid-scene", "shapes[0].type", "query \"obbtree\" needs a mesh for shape A"};
+    return false;
+  }
+  const Shape* b = scene.shapes.size() == 2 ? &scene.shapes[1] : nullptr;
+  if (b != nullptr && (b->type == ShapeType::Plane || b->type == ShapeType::Compound)) {
+    *err = {"invalid-scene", "shapes[1].type",
+            "query \"obbtree\" needs a mesh or a convex shape for shape B (a plane has no box to descend with; "
+            "step through one child of a compound instead)"};
+    return false;
+  }
+  std::vector<ObbViewFrame> frames;
+  const ObbViewResult r = runObbView(scene.shapes[0], b, trace ? &frames : nullptr);
+  JsonWriter w;
+  if (!trace) {
+    put(w, r);
+    *json = w.str();
+    return true;
+  }
+  w.beginObject().key("query").value("obbtree").key("frames").beginArray();
+  for (const ObbViewFrame& f : frames) put(w, f);
+  w.endArray().key("result");
+  put(w, r);
+  w.key("marginA").value(0.0).endObject();
   *json = w.str();
   return true;
 }

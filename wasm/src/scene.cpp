@@ -35,7 +35,8 @@ using namespace jsonout;
 namespace {
 
 const char* const kQueryNames[] = {"intersect", "distance", "penetration", "chungwang", "raycast",  "shapecast",
-                                   "hull",      "obb",      "sat",         "contains",  "project",   "contacts"};
+                                   "hull",      "obb",      "sat",         "contains",  "project",   "contacts",
+                                   "obbtree"};
 constexpr int kQueryCount = static_cast<int>(sizeof kQueryNames / sizeof kQueryNames[0]);
 
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
@@ -458,7 +459,7 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (queryIndex < 0)
     return fail(err, "query", "unknown query " + quoted(query->string) +
                                   " (expected intersect, distance, penetration, chungwang, raycast, shapecast, "
-                                  "hull, obb, sat, contains, project or contacts)");
+                                  "hull, obb, sat, contains, project, contacts or obbtree)");
   if (planar && !runsInPlane(scene.query)) {
     *err = {"unsupported-query", "query",
             "query " + quoted(query->string) +
@@ -471,7 +472,7 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (!shapes->isArray()) return fail(err, "shapes", std::string("must be an array of shapes, got ") + jsonKindName(shapes->kind));
   const bool pointQuery = scene.query == QueryKind::Contains || scene.query == QueryKind::Project;
   const bool oneShape = scene.query == QueryKind::Hull || scene.query == QueryKind::Obb ||
-                        scene.query == QueryKind::Raycast || pointQuery;
+                        scene.query == QueryKind::Raycast || pointQuery || scene.query == QueryKind::ObbTree;
   const std::size_t need = oneShape ? 1 : 2;
   if (shapes->items.size() < need || shapes->items.size() > 2)
     return fail(err, "shapes",
@@ -1013,6 +1014,7 @@ static bool runPointQuery(const Scene& scene, bool trace, std::string* json, Sce
 }
 
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (scene.query == QueryKind::ObbTree) return runObbTreeScene(scene, trace, json, err);
   if (sceneHasCompound(scene)) return runCompoundScene(scene, trace, json, err);
   const int mesh = meshOf(scene);
   if (mesh >= 0) return runMeshScene(scene, mesh, trace, json, err);

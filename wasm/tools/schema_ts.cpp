@@ -194,6 +194,8 @@ std::string generate() {
   d.interfaceOf(RayFrame{});
   d.interfaceOf(MeshRayFrame{});
   d.interfaceOf(ChungWangFrame{});
+  d.interfaceOf(ObbViewResult{});
+  d.interfaceOf(ObbViewFrame{});
   out << d.unions.str();
 
   out << "/** Lines of each query's pseudocode: the largest `line` a frame can name (the *_lines namespaces). */\n"

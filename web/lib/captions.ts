@@ -9,11 +9,11 @@
 // has one frame, whose caption states the formula with its numbers; the result sentence stays beside it.
 import { formatG, formatPair } from './printf';
 import { isClosedForm, isMeshRaycast } from './types';
-import type { MeshRayFrame } from './generated-schema';
+import type { MeshRayFrame, ObbAxisKind } from './generated-schema';
 import type {
   CastFrame, ChungWangFrame, ChungWangTrace, ClosedFormFrame, ClosedFormName, ClosedFormTrace, EpaFrame, EpaTrace,
   GjkFrame, GjkTrace, HullFrame, HullResult,
-  HullTrace, MeshRaycastTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastResult, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
+  HullTrace, MeshRaycastTrace, ObbTreeFrame, ObbTreeResult, ObbTreeTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastResult, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
 } from './types';
 
 // ---- pseudocode ---------------------------------------------------------------------------------------------
@@ -736,8 +736,83 @@ export function meshRayCaption(f: Omit<MeshRayFrame, 'caption'>, result: Raycast
   return `Ray cast on the mesh's OBB tree: triangle ${f.triangle} is hit first, at t = ${num(result.t, 12)}, barycentric ${vec(result.barycentric)}, after ${work}.`;
 }
 
+/** The "obbtree" query: the build of an OBB tree, then the descent of a query through it (mesh_mesh.h). */
+export const OBB_TREE_PSEUDOCODE: readonly string[] = [
+  'fit an OBB to the node\'s triangles (their covariance, then refined)',
+  'split along the box\'s longest axis at the mean of the centroids (the median if a side would be empty)',
+  'recurse on both halves until a node holds one triangle (a leaf)',
+  'test the node pair (a, b): spheres around the boxes apart → done',
+  'the 15 axes: a\'s 3 faces, b\'s 3 faces, the 9 edge pairs a_i × b_j',
+  'apart along an axis → the pair is done',
+  'overlap → descend into the larger box: its two children against the other node',
+  'two leaves → test their triangles (exact triangle–triangle test)',
+  'answer: intersecting when some triangle pair intersects',
+];
+
+/** The pseudocode line an "obbtree" frame highlights (1-based). */
+function obbTreeLine(f: Omit<ObbTreeFrame, 'caption' | 'line'>): number {
+  switch (f.kind) {
+    case 'level': return f.level === 0 ? 1 : f.nodes.some((n) => n.split !== 'leaf') ? 2 : 3;
+    case 'step':
+      switch (f.event) {
+        case 'sphere-apart': return 4;
+        case 'box-apart': return 6;
+        case 'descend-a':
+        case 'descend-b': return 7;
+        default: return 8;
+      }
+    case 'candidates': return 8;
+    default: return 9;
+  }
+}
+
+const AXIS_WORDS: Readonly<Record<ObbAxisKind, string>> = {
+  'face-a': 'a face normal of A\'s box',
+  'face-b': 'a face normal of B\'s box',
+  'edge-pair': 'the cross product of an edge of each box',
+};
+
+/** The caption of one "obbtree" frame. */
+export function obbTreeCaption(f: Omit<ObbTreeFrame, 'caption' | 'line'>, r: ObbTreeResult): string {
+  const pairName = `node pair (A ${f.nodeA ?? '?'}, ${f.nodeB === null ? 'B\'s box' : `B ${f.nodeB}`})`;
+  switch (f.kind) {
+    case 'level': {
+      const inner = f.nodes.filter((n) => n.split !== 'leaf');
+      const mean = inner.filter((n) => n.split === 'mean').length;
+      const head = f.level === 0
+        ? `Level 0: the root box around all ${count(r.triangles, 'triangle', 'triangles')}.`
+        : `Level ${f.level}: ${count(f.nodes.length, 'node', 'nodes')}, ${count(f.nodes.length - inner.length, 'leaf', 'leaves')}.`;
+      const splits = inner.length === 0 ? ' No node here is split: each holds one triangle.'
+        : ` ${count(inner.length, 'node is', 'nodes are')} split (the translucent planes): ${mean} at the mean, ${inner.length - mean} at the median.`;
+      const cut = f.levelCut ? ` The view shows only the first ${f.nodes.length} nodes of this level (a cap of 511 nodes for the whole tree).` : '';
+      return head + splits + cut;
+    }
+    case 'step': {
+      const work = ` So far: ${count(f.nodePairs, 'node pair', 'node pairs')}, ${count(f.boxTests, 'box test', 'box tests')}, ${count(f.triangleTests, 'triangle test', 'triangle tests')}.`;
+      switch (f.event) {
+        case 'sphere-apart': return `The spheres around ${pairName} are apart: the pair is done without the 15-axis test.${work}`;
+        case 'box-apart': return `Axis ${f.axis} (${AXIS_WORDS[f.axisKind ?? 'face-a']}) separates ${pairName}: the pair is done.${work}`;
+        case 'descend-a': return `The boxes of ${pairName} overlap: descend into A's node, the larger box.${work}`;
+        case 'descend-b': return `The boxes of ${pairName} overlap: descend into B's node, the larger box.${work}`;
+        case 'leaves': return `The boxes of ${pairName} overlap and both are leaves: their triangles are tested next.${work}`;
+        default: return `Triangle ${f.triangleA} of A against triangle ${f.triangleB} of B: ${f.hit ? 'they intersect' : 'apart'}.${work}`;
+      }
+    }
+    case 'candidates':
+      return `${count(f.candidates.length, 'triangle lies', 'triangles lie')} in leaves whose boxes overlap B's box: the narrow phase tests them against B. ${f.intersecting ? `Triangle ${f.triangle} touches B.` : 'None touches B.'}`;
+    default:
+      if (r.mode === 'tree') return `The tree: ${count(r.nodes, 'node', 'nodes')} on ${count(r.depth, 'level', 'levels')}, ${count(r.leaves, 'leaf', 'leaves')}; ${r.meanSplits} mean and ${r.medianSplits} median splits.`;
+      return `${r.intersecting ? 'A and B intersect' : 'A and B do not intersect'}: ${count(r.nodePairs ?? 0, 'node pair', 'node pairs')} tested against the seed's ${num(r.singleContactBound ?? 0, 3)} for one contact.`;
+  }
+}
+
 /** The trace with its pseudocode (after `query`) and a caption on every frame. */
 export function withText(raw: RawTrace | RawPlanarEpa): Trace {
+  if (raw.query === ('obbtree' as string)) {
+    const t = raw as unknown as Omit<ObbTreeTrace, 'pseudocode' | 'frames'> & { frames: Omit<ObbTreeFrame, 'caption' | 'line'>[] };
+    const frames = t.frames.map((f) => ({ ...f, line: obbTreeLine(f), caption: obbTreeCaption(f, t.result) }));
+    return { query: t.query, pseudocode: [...OBB_TREE_PSEUDOCODE], frames, result: t.result, marginA: t.marginA } as ObbTreeTrace as unknown as Trace;
+  }
   if (isMeshRaycast(raw)) {
     const { query, ...rest } = raw as unknown as Omit<MeshRaycastTrace, 'pseudocode'>;
     const frames = rest.frames.map((f) => captioned(f, meshRayCaption(f, rest.result), false));

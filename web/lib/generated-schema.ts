@@ -61,6 +61,21 @@ export type CastEvent = 'init' | 'support' | 'simplex' | 'done';
 /** What a Chung–Wang frame shows (chung_wang.h ChungWangEvent). */
 export type ChungWangEvent = 'init' | 'support' | 'switch' | 'hemisphere' | 'reflect' | 'done';
 
+/** What an "obbtree" scene shows (obbtree_view.h ObbViewMode). */
+export type ObbTreeMode = 'tree' | 'mesh-mesh' | 'mesh-convex';
+
+/** What an "obbtree" frame shows (obbtree_view.h ObbViewFrameKind). */
+export type ObbTreeFrameKind = 'level' | 'step' | 'candidates' | 'done';
+
+/** How a tree node was split (obbtree.h ObbSplit). */
+export type ObbTreeSplit = 'leaf' | 'mean' | 'median';
+
+/** One step of a descent through OBB trees (mesh_mesh.h MeshMeshEventKind). */
+export type ObbTreeEvent = 'sphere-apart' | 'box-apart' | 'descend-a' | 'descend-b' | 'leaves' | 'triangle';
+
+/** The families of the 15 box axes (mesh_mesh.h ObbAxisKind). */
+export type ObbAxisKind = 'face-a' | 'face-b' | 'edge-pair';
+
 /** Lines of each query's pseudocode: the largest `line` a frame can name (the *_lines namespaces). */
 export const PSEUDOCODE_LINES = {
   distance: 10,
@@ -995,4 +1010,132 @@ export interface ChungWangFrame {
   plane: ChungWangPlane | null;
   /** Reflect: s − 2(r·s)r; switch: w. */
   nextS: Vec3 | null;
+}
+
+/**
+ * Query "obbtree": mesh A's OBB tree, and with a shape B the intersect answer, the work of the descent and
+ * the seed's bounds on it.
+ */
+export interface ObbTreeResult {
+  /** 'tree' (one mesh), 'mesh-mesh' or 'mesh-convex'. */
+  mode: ObbTreeMode;
+  /** A's triangles. */
+  triangles: number;
+  /** A's tree nodes. */
+  nodes: number;
+  /** A's tree levels (a lone root: 1). */
+  depth: number;
+  /** A's leaves. */
+  leaves: number;
+  /** Inner nodes split at the mean of the centroids. */
+  meanSplits: number;
+  /** Inner nodes split at the median (the mean left a side empty). */
+  medianSplits: number;
+  /** B's triangles (a convex B counts as 1: its box). */
+  trianglesB: number | null;
+  /** Whether A and B touch or overlap. */
+  intersecting: boolean | null;
+  /** The first touching triangle of A found. */
+  triangleA: number | null;
+  /** Mesh–mesh: its partner in B. */
+  triangleB: number | null;
+  /** k: intersecting triangle pairs (mesh–convex: triangles touching B). */
+  contacts: number | null;
+  /** Node pairs tested (the seed's D + I). */
+  nodePairs: number | null;
+  /** Pairs the sphere test found apart. */
+  sphereApart: number | null;
+  /** Pairs that reached the 15-axis test. */
+  boxTests: number | null;
+  /** Pairs the 15-axis test found apart. */
+  boxApart: number | null;
+  /** I: pairs found overlapping. */
+  overlapping: number | null;
+  /** Triangle pair tests (mesh–convex: the candidate triangles). */
+  triangleTests: number | null;
+  /** The seed's 2·log₂(nA·nB) + 1. */
+  singleContactBound: number | null;
+  /** The seed's 2·log₂(nA·nB/k) + 2k − 1 (k at least 1). */
+  lowerBound: number | null;
+  /** The seed's 2k·log₂(nA·nB/k) + 2k − 1. */
+  upperBound: number | null;
+  /** 2·(ℓA + ℓB) + 1 for the leaves of the first touching pair: the least any volume tests. */
+  pathBound: number | null;
+  /** The trace shows the first 511 nodes of the tree only. */
+  levelsTruncated: boolean;
+  /** The trace shows the first 2000 steps of the descent only. */
+  stepsTruncated: boolean;
+  /** False when a descent stopped short (invalid input or a corrupt tree): counts so far. */
+  ok: boolean;
+}
+
+/** One node of an OBB tree level, in world coordinates. */
+export interface ObbTreeNodeBox {
+  /** Index in the tree's preorder (the root 0). */
+  node: number;
+  /** The parent's index; −1 for the root. */
+  parent: number;
+  /** The node's box (world). */
+  box: BoxFit;
+  /** 'leaf', or where the triangles were split: 'mean' or 'median' of their centroids. */
+  split: ObbTreeSplit;
+  /** Inner nodes: the box axis split (0 … 2, the longest). */
+  splitAxis: number | null;
+  /** Inner nodes: the split plane is axes[splitAxis]·(x − center) = splitOffset. */
+  splitOffset: number | null;
+  /** Triangles under the node. */
+  triangles: number;
+}
+
+/**
+ * One step of the "obbtree" trace: a level of the tree's build, a node pair of the descent, the candidate
+ * triangles of a convex shape, or the answer.
+ */
+export interface ObbTreeFrame {
+  /** What the frame shows. */
+  kind: ObbTreeFrameKind;
+  /** Level frames: the level (the root 0). */
+  level: number | null;
+  /** Level frames: the level's nodes, left to right; empty otherwise. */
+  nodes: ObbTreeNodeBox[];
+  /** Level frames: the node cap left out the rest of this level. */
+  levelCut: boolean;
+  /** Step frames: what the step found. */
+  event: ObbTreeEvent | null;
+  /** Step frames: A's node (for a triangle test, its leaf). */
+  nodeA: number | null;
+  /** Step frames: B's node; null when B is a convex shape's box. */
+  nodeB: number | null;
+  /** Step frames: A's node box (world). */
+  boxA: BoxFit | null;
+  /** Step frames: B's node box, or the convex shape's box (world). */
+  boxB: BoxFit | null;
+  /** 'box-apart': the separating axis among the 15 (0–2 A's faces, 3–5 B's, 6 + 3i + j the edge pair a_i × b_j). */
+  axis: number | null;
+  /** 'box-apart': the axis's family. */
+  axisKind: ObbAxisKind | null;
+  /** 'box-apart': the axis, unit, world (zero for parallel edges, never a separating axis). */
+  axisDirection: Vec3 | null;
+  /** 'triangle': A's triangle. */
+  triangleA: number | null;
+  /** 'triangle': B's triangle. */
+  triangleB: number | null;
+  /** 'triangle': whether the two triangles intersect (touching counts). */
+  hit: boolean | null;
+  /** 'triangle': A's triangle's world corners; candidates: the touching triangle's. */
+  cornersA: [Vec3, Vec3, Vec3] | null;
+  /** 'triangle': B's triangle's world corners. */
+  cornersB: [Vec3, Vec3, Vec3] | null;
+  /** Candidates frame: the triangles of A's leaves whose boxes overlap B's box. */
+  candidates: number[];
+  /** Candidates and done frames: the answer. */
+  intersecting: boolean | null;
+  /** Candidates frame: the first touching triangle the narrow phase found. */
+  triangle: number | null;
+  /** Node pairs tested so far (sphere tests). */
+  nodePairs: number;
+  /** 15-axis box tests so far. */
+  boxTests: number;
+  /** Triangle tests so far (a convex B: the candidate triangles). */
+  triangleTests: number;
 }

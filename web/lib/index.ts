@@ -24,8 +24,9 @@ export { resultSentence } from './captions';
 import type {
   ChungWangTrace, ClosedFormTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, HullResult, HullTrace, IntersectResult, ObbResult,
   PenetrationResult, Planar, PlanarEpaTrace, PointArray, ProjectResult, RaycastResult, RaycastTrace, Result, SatTrace, Scene, Scene2D, Shape,
-  ShapecastResult, ShapecastTrace, Trace, Vec3,
+  ShapecastResult, ShapecastTrace, Trace, Vec3, ObbTreeTrace,
 } from './types';
+import type { ObbTreeResult } from './generated-schema';
 
 export * from './types';
 
@@ -38,6 +39,7 @@ export function run(scene: Scene2D & { query: 'shapecast' }): Planar<ShapecastRe
 export function run(scene: Scene2D): Planar<IntersectResult | DistanceResult | PenetrationResult | RaycastResult | ShapecastResult>;
 export function run(scene: Scene & { query: 'contains' }): ContainsResult;
 export function run(scene: Scene & { query: 'project' }): ProjectResult;
+export function run(scene: Scene & { query: 'obbtree' }): ObbTreeResult;
 export function run(scene: Scene | string): Result;
 /** A scene of either kind (what decodeLink gives): a 2D scene's result has [x, y] vectors. */
 export function run(scene: Scene | Scene2D | string): Result | Planar<Result>;
@@ -56,6 +58,7 @@ export function trace(scene: Scene & { query: 'sat' }): SatTrace;
 export function trace(scene: Scene & { query: 'raycast' }): RaycastTrace;
 export function trace(scene: Scene & { query: 'shapecast' }): ShapecastTrace;
 export function trace(scene: Scene & { query: 'chungwang' }): ChungWangTrace;
+export function trace(scene: Scene & { query: 'obbtree' }): ObbTreeTrace;
 export function trace(scene: Scene & { query: 'intersect' | 'distance' }): GjkTrace | ClosedFormTraceOf<'intersect' | 'distance'>;
 export function trace(scene: Scene2D & { query: 'intersect' | 'distance' }): Planar<GjkTrace | ClosedFormTraceOf<'intersect' | 'distance'>>;
 export function trace(scene: Scene2D & { query: 'raycast' }): Planar<RaycastTrace>;
@@ -64,7 +67,7 @@ export function trace(scene: Scene2D & { query: 'penetration' }): Planar<PlanarE
 export function trace(scene: Scene2D): Planar<GjkTrace | PlanarEpaTrace | RaycastTrace | ShapecastTrace | ClosedFormTrace>;
 export function trace(scene: Scene | string): Trace;
 export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace>;
-export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace> {
+export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace> | ObbTreeTrace {
   return withText(unwrap<RawTrace>(mod().runScene(toSceneJson(scene), true)));
 }
 

@@ -55,7 +55,7 @@ export interface Shape {
 /** The scene format's queries. */
 export type Query =
   | 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'raycast' | 'shapecast' | 'hull' | 'obb'
-  | 'contains' | 'project' | 'contacts';
+  | 'contains' | 'project' | 'contacts' | 'obbtree';
 
 export interface Scene {
   version: 1;
@@ -157,7 +157,9 @@ export interface ShapecastResult extends Omit<schema.ShapecastResult, 'status'> 
 
 export type Result =
   | IntersectResult | DistanceResult | PenetrationResult | ChungWangResult | SatResult | RaycastResult
-  | ShapecastResult | HullResult | ObbResult | ContainsResult | ProjectResult | ContactsResult;
+  | ShapecastResult | HullResult | ObbResult | ContainsResult | ProjectResult | ContactsResult | schema.ObbTreeResult;
+
+export type { ObbTreeResult, ObbTreeNodeBox } from './generated-schema';
 
 /** A point of the EPA polytope: w = a − b, a point of core(A) − core(B). */
 export type EpaVertex = schema.SupportVertex;
@@ -278,6 +280,29 @@ export interface MeshRaycastTrace extends TraceBase {
   frames: (MeshRayFrame & { caption: string })[];
   result: RaycastResult;
   marginA: number;
+}
+
+/** One frame of an "obbtree" trace, with the pseudocode line it highlights and its caption. */
+export interface ObbTreeFrame extends schema.ObbTreeFrame {
+  line: number;
+  caption: string;
+}
+
+/**
+ * The trace of query "obbtree": the levels of mesh A's OBB tree as it was built, then (with a shape B) each node
+ * pair of the descent, the leaf triangle tests and the answer. Not one of Trace's members (its frames are not an
+ * algorithm on two convex shapes); isObbTree() tells it apart.
+ */
+export interface ObbTreeTrace extends TraceBase {
+  query: 'obbtree';
+  frames: ObbTreeFrame[];
+  result: schema.ObbTreeResult;
+  marginA: number;
+}
+
+/** Whether a trace is the "obbtree" query's. */
+export function isObbTree(t: { query: string }): t is ObbTreeTrace {
+  return t.query === 'obbtree';
 }
 
 /** Whether a trace is a mesh ray cast's (one frame). */

@@ -5,7 +5,9 @@ import { App, errorText } from './app';
 import { AnswerBox } from './answer-box';
 import { EmbedHost, layoutEmbed } from './embed';
 import { loadGallery } from './lessons';
+import { wireMeshLoading } from './mesh-loader';
 import { $ } from './panel';
+import { linkTooLong } from './permalink';
 import { ConvergencePlot } from './plot';
 import { Predict } from './predict';
 import { wireSceneJson } from './scene-json';
@@ -67,6 +69,7 @@ function wireControls(app: App): void {
   click('select-a', () => app.shapesView.select(app.shapesView.selection === 0 ? null : 0));
   click('select-b', () => app.shapesView.select(app.shapesView.selection === 1 ? null : 1));
   click('copy-link', () => copyLink(app));
+  wireMeshLoading(app, $('mesh-builtin') as HTMLSelectElement, $('mesh-file') as HTMLInputElement, $('mesh-status'));
   app.shapesView.onSelect = () => renderGizmoButtons(app);
   renderGizmoButtons(app);
   wireSceneJson({
@@ -154,6 +157,12 @@ function renderGizmoButtons(app: App): void {
 async function copyLink(app: App): Promise<void> {
   const link = app.state.link;
   const status = $('copy-status');
+  const tooLong = linkTooLong(app.scene, app.frameIndex);
+  if (tooLong !== null) {
+    // Kept until the scene changes: the user has to read it.
+    status.textContent = tooLong;
+    return;
+  }
   try {
     await navigator.clipboard.writeText(link);
     status.textContent = 'Link copied.';

@@ -8,9 +8,25 @@ export function sceneFromHash(): Scene | Scene2D | null {
   return decodeLink(h);
 }
 
-/** The permalink of `scene` at `step`, on this page's URL. */
+/**
+ * Longest link the page makes (characters). A link carries the whole scene, so a loaded mesh makes it long: past
+ * about 100 000 characters, messaging and mail tools cut links or refuse them and address bars slow down. The
+ * built-in meshes stay under it (the torus knot's link is about 40 000); a scene over it gets no link.
+ */
+export const MAX_LINK_LENGTH = 100_000;
+
+/** The permalink of `scene` at `step`, on this page's URL; the bare page URL when the link would be too long. */
 export function linkFor(scene: Scene, step: number): string {
-  return encodeLink({ ...scene, step }, location.href.split('#')[0]);
+  const base = location.href.split('#')[0];
+  const link = encodeLink({ ...scene, step }, base);
+  return link.length <= MAX_LINK_LENGTH ? link : base;
+}
+
+/** Why `scene` has no link (its link is over MAX_LINK_LENGTH), or null when it has one. */
+export function linkTooLong(scene: Scene, step: number): string | null {
+  const n = encodeLink({ ...scene, step }, location.href.split('#')[0]).length;
+  if (n <= MAX_LINK_LENGTH) return null;
+  return `This scene is too large for a link: it would be ${n.toLocaleString('en')} characters, and the page makes links of at most ${MAX_LINK_LENGTH.toLocaleString('en')} (longer ones get cut by chat and mail tools). Save its JSON from "Scene JSON" instead.`;
 }
 
 /**

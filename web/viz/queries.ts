@@ -3,9 +3,9 @@
 // made from (the result sentence is the library's, lib/captions.ts). The app, the views and the panel look a query up here and never branch on it.
 import * as THREE from 'three';
 import { closedFormTitle } from '../lib/captions';
-import { CLOSED_FORM, FRAME_DRAWERS, MESH_RAY } from '../lib/draw/frames';
+import { CLOSED_FORM, FRAME_DRAWERS, MESH_RAY, OBB_TREE } from '../lib/draw/frames';
 import { round } from '../lib/draw/format';
-import { isClosedForm, isMeshRaycast } from '../lib/index';
+import { isClosedForm, isMeshRaycast, isObbTree } from '../lib/index';
 import type {
   ChungWangTrace, ClosedFormTrace, EpaTrace, GjkTrace, HullTrace, Query, RaycastTrace, SatTrace, Scene, Shape, ShapecastTrace, Trace, Vec3,
 } from '../lib/index';
@@ -15,7 +15,9 @@ import { chungWangRows } from './cw-panel';
 import { epaRows } from './epa-panel';
 import { gjkRows } from './gjk-panel';
 import { hullRows } from './hull-panel';
+import { builtinScene } from './builtin-meshes';
 import { meshRayRows } from './mesh-ray-panel';
+import { obbTreeRows } from './obbtree-panel';
 import type { FrameOverlay, MinkowskiMode, QueryView } from './query-view';
 import { satRows } from './sat-panel';
 
@@ -101,6 +103,17 @@ const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
   hull: entry(hull),
   // The "obb" query has no steps of its own: its page shows quickhull's, with the boxes over them.
   obb: entry<HullTrace>({ ...hull, boundsShown: ['aabb', 'obb'] }),
+  // A mesh's OBB tree: its levels, then the descent against shape B. Without a mesh for A, the torus knot.
+  obbtree: {
+    algorithm: 'OBB tree (build, then descent)', mode: 'cast', family: 'pair', traced: 'obbtree' as Trace['query'],
+    drawer: OBB_TREE as unknown as QueryView['drawer'],
+    minkowski: () => 'single', titles: () => ['Mesh A and shape B', 'The OBB tree: this step\'s boxes'],
+    rows: obbTreeRows as unknown as QueryView['rows'],
+    line: (f) => (f as unknown as { line: number }).line,
+    fromPair: (pair, query) => (pair.shapes[0]?.type === 'mesh'
+      ? { scene: { ...pair, query } }
+      : { scene: builtinScene('torus-knot'), note: 'The obbtree view needs a mesh for shape A: here is the torus knot (more under "Mesh").' }),
+  },
 };
 
 /**
@@ -149,6 +162,7 @@ export function viewOf(q: Query | string): QueryView {
 /** The views of a trace: its query's, or the closed form's when a closed form answered the pair. */
 export function viewOfTrace(trace: Trace): QueryView {
   if (isMeshRaycast(trace)) return MESH_RAYCAST;
+  if (isObbTree(trace)) return VIEWS.obbtree;
   return isClosedForm(trace) ? CLOSED[trace.query] : viewOf(trace.query);
 }
 

@@ -93,6 +93,11 @@ inline GjkStatus gjkStatusOf(MeshMeshStatus s) {
 // traces of the pair queries are refused naming the shape.
 bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* json, SceneError* err);
 
+// Runs an "obbtree" scene (mesh_scene.cpp, on obbtree_view.h): mesh A's
+// tree, and with a shape B (a mesh or a convex shape, not a plane) the
+// descent; refuses a shape A that is not a mesh and a plane B, naming them.
+bool runObbTreeScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
+
 // Most contacts a scene's or a single call's "contacts" query returns; a
 // query that finds more reports the first ones in tree order and says it
 // was truncated. A capsule on a floor touches a handful of triangles; a

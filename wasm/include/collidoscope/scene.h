@@ -15,7 +15,8 @@ namespace collidoscope {
 
 enum class SatStatus;  // sat.h
 
-enum class QueryKind { Intersect, Distance, Penetration, ChungWang, Raycast, Shapecast, Hull, Obb, Sat, Contains, Project, Contacts };
+enum class QueryKind { Intersect, Distance, Penetration, ChungWang, Raycast, Shapecast, Hull, Obb, Sat, Contains, Project, Contacts,
+                       ObbTree };
 
 const char* queryName(QueryKind q);
 

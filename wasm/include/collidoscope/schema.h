@@ -46,6 +46,7 @@
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/obb.h"
+#include "collidoscope/obbtree_view.h"
 #include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
@@ -995,6 +996,149 @@ struct Schema<ChungWangResult> {
     v.field("iterations", r.iterations, "Pairs of support calls.");
     v.field("status", r.status,
             "'max-iterations' (near touching: no decision within the cap) is reported as intersecting.");
+  }
+};
+
+// ---- the "obbtree" query (obbtree_view.h) ------------------------------------
+
+template <>
+struct EnumNames<ObbViewMode> {
+  static constexpr const char* ts = "ObbTreeMode";
+  static constexpr const char* doc = "What an \"obbtree\" scene shows (obbtree_view.h ObbViewMode).";
+  static constexpr ObbViewMode last = ObbViewMode::MeshConvex;
+  static const char* name(ObbViewMode m) { return obbViewModeName(m); }
+};
+
+template <>
+struct EnumNames<ObbViewFrameKind> {
+  static constexpr const char* ts = "ObbTreeFrameKind";
+  static constexpr const char* doc = "What an \"obbtree\" frame shows (obbtree_view.h ObbViewFrameKind).";
+  static constexpr ObbViewFrameKind last = ObbViewFrameKind::Done;
+  static const char* name(ObbViewFrameKind k) { return obbViewFrameKindName(k); }
+};
+
+template <>
+struct EnumNames<MeshMeshEventKind> {
+  static constexpr const char* ts = "ObbTreeEvent";
+  static constexpr const char* doc = "One step of a descent through OBB trees (mesh_mesh.h MeshMeshEventKind).";
+  static constexpr MeshMeshEventKind last = MeshMeshEventKind::Triangle;
+  static const char* name(MeshMeshEventKind k) { return meshMeshEventKindName(k); }
+};
+
+template <>
+struct EnumNames<ObbSplit> {
+  static constexpr const char* ts = "ObbTreeSplit";
+  static constexpr const char* doc = "How a tree node was split (obbtree.h ObbSplit).";
+  static constexpr ObbSplit last = ObbSplit::Median;
+  static const char* name(ObbSplit s) { return obbSplitName(s); }
+};
+
+template <>
+struct EnumNames<ObbAxisKind> {
+  static constexpr const char* ts = "ObbAxisKind";
+  static constexpr const char* doc = "The families of the 15 box axes (mesh_mesh.h ObbAxisKind).";
+  static constexpr ObbAxisKind last = ObbAxisKind::EdgePair;
+  static const char* name(ObbAxisKind k) { return obbAxisKindName(k); }
+};
+
+template <>
+struct Schema<ObbViewNode> {
+  static constexpr const char* name = "ObbTreeNodeBox";
+  static constexpr const char* doc = "One node of an OBB tree level, in world coordinates.";
+  template <class V>
+  static void fields(V& v, const ObbViewNode& n) {
+    v.field("node", n.node, "Index in the tree's preorder (the root 0).");
+    v.field("parent", n.parent, "The parent's index; −1 for the root.");
+    v.field("box", n.box, "The node's box (world).");
+    v.field("split", n.split, "'leaf', or where the triangles were split: 'mean' or 'median' of their centroids.");
+    v.orNull("splitAxis", n.splitAxis >= 0, n.splitAxis, "Inner nodes: the box axis split (0 … 2, the longest).");
+    v.orNull("splitOffset", n.splitAxis >= 0, n.splitOffset,
+             "Inner nodes: the split plane is axes[splitAxis]·(x − center) = splitOffset.");
+    v.field("triangles", n.triangles, "Triangles under the node.");
+  }
+};
+
+template <>
+struct Schema<ObbViewFrame> {
+  static constexpr const char* name = "ObbTreeFrame";
+  static constexpr const char* doc =
+      "One step of the \"obbtree\" trace: a level of the tree's build, a node pair of the descent, the candidate\n"
+      "triangles of a convex shape, or the answer.";
+  template <class V>
+  static void fields(V& v, const ObbViewFrame& f) {
+    const bool level = f.kind == ObbViewFrameKind::Level;
+    const bool step = f.kind == ObbViewFrameKind::Step;
+    const bool tri = step && f.event == MeshMeshEventKind::Triangle;
+    v.field("kind", f.kind, "What the frame shows.");
+    v.orNull("level", level, f.level, "Level frames: the level (the root 0).");
+    v.field("nodes", f.nodes, "Level frames: the level's nodes, left to right; empty otherwise.");
+    v.field("levelCut", f.levelCut, "Level frames: the node cap left out the rest of this level.");
+    v.orNull("event", step, f.event, "Step frames: what the step found.");
+    v.orNull("nodeA", step, f.nodeA, "Step frames: A's node (for a triangle test, its leaf).");
+    v.orNull("nodeB", step && f.nodeB >= 0, f.nodeB, "Step frames: B's node; null when B is a convex shape's box.");
+    v.orNull("boxA", step, f.boxA, "Step frames: A's node box (world).");
+    v.orNull("boxB", step || f.kind == ObbViewFrameKind::Candidates, f.boxB,
+             "Step frames: B's node box, or the convex shape's box (world).");
+    v.orNull("axis", f.axis >= 0, f.axis, "'box-apart': the separating axis among the 15 (0–2 A's faces, 3–5 B's, "
+                                          "6 + 3i + j the edge pair a_i × b_j).");
+    v.orNull("axisKind", f.axis >= 0, obbAxisKind(f.axis >= 0 ? f.axis : 0), "'box-apart': the axis's family.");
+    v.orNull("axisDirection", f.axis >= 0, resultVec(f.axisDirection),
+             "'box-apart': the axis, unit, world (zero for parallel edges, never a separating axis).");
+    v.orNull("triangleA", tri, f.triangleA, "'triangle': A's triangle.");
+    v.orNull("triangleB", tri, f.triangleB, "'triangle': B's triangle.");
+    v.orNull("hit", tri, f.hit, "'triangle': whether the two triangles intersect (touching counts).");
+    v.orNull("cornersA", tri || (f.kind == ObbViewFrameKind::Candidates && f.triangle >= 0), f.cornersA,
+             "'triangle': A's triangle's world corners; candidates: the touching triangle's.");
+    v.orNull("cornersB", tri, f.cornersB, "'triangle': B's triangle's world corners.");
+    v.field("candidates", f.candidates, "Candidates frame: the triangles of A's leaves whose boxes overlap B's box.");
+    v.orNull("intersecting", f.kind == ObbViewFrameKind::Candidates || f.kind == ObbViewFrameKind::Done,
+             f.intersecting, "Candidates and done frames: the answer.");
+    v.orNull("triangle", f.kind == ObbViewFrameKind::Candidates && f.triangle >= 0, f.triangle,
+             "Candidates frame: the first touching triangle the narrow phase found.");
+    v.field("nodePairs", static_cast<double>(f.nodePairs), "Node pairs tested so far (sphere tests).");
+    v.field("boxTests", static_cast<double>(f.boxTests), "15-axis box tests so far.");
+    v.field("triangleTests", static_cast<double>(f.triangleTests),
+            "Triangle tests so far (a convex B: the candidate triangles).");
+  }
+};
+
+template <>
+struct Schema<ObbViewResult> {
+  static constexpr const char* name = "ObbTreeResult";
+  static constexpr const char* doc =
+      "Query \"obbtree\": mesh A's OBB tree, and with a shape B the intersect answer, the work of the descent and\n"
+      "the seed's bounds on it.";
+  template <class V>
+  static void fields(V& v, const ObbViewResult& r) {
+    const bool pair = r.mode != ObbViewMode::Tree;
+    v.field("mode", r.mode, "'tree' (one mesh), 'mesh-mesh' or 'mesh-convex'.");
+    v.field("triangles", r.triangles, "A's triangles.");
+    v.field("nodes", r.nodes, "A's tree nodes.");
+    v.field("depth", r.depth, "A's tree levels (a lone root: 1).");
+    v.field("leaves", r.leaves, "A's leaves.");
+    v.field("meanSplits", r.meanSplits, "Inner nodes split at the mean of the centroids.");
+    v.field("medianSplits", r.medianSplits, "Inner nodes split at the median (the mean left a side empty).");
+    v.orNull("trianglesB", pair, r.trianglesB, "B's triangles (a convex B counts as 1: its box).");
+    v.orNull("intersecting", pair, r.intersecting, "Whether A and B touch or overlap.");
+    v.orNull("triangleA", pair && r.firstA >= 0, r.firstA, "The first touching triangle of A found.");
+    v.orNull("triangleB", pair && r.firstB >= 0, r.firstB, "Mesh–mesh: its partner in B.");
+    v.orNull("contacts", pair, static_cast<double>(r.contacts),
+             "k: intersecting triangle pairs (mesh–convex: triangles touching B).");
+    v.orNull("nodePairs", pair, static_cast<double>(r.nodePairs), "Node pairs tested (the seed's D + I).");
+    v.orNull("sphereApart", pair, static_cast<double>(r.sphereApart), "Pairs the sphere test found apart.");
+    v.orNull("boxTests", pair, static_cast<double>(r.boxTests), "Pairs that reached the 15-axis test.");
+    v.orNull("boxApart", pair, static_cast<double>(r.boxApart), "Pairs the 15-axis test found apart.");
+    v.orNull("overlapping", pair, static_cast<double>(r.overlapping), "I: pairs found overlapping.");
+    v.orNull("triangleTests", pair, static_cast<double>(r.triangleTests),
+             "Triangle pair tests (mesh–convex: the candidate triangles).");
+    v.orNull("singleContactBound", pair, r.bounds.singleContact, "The seed's 2·log₂(nA·nB) + 1.");
+    v.orNull("lowerBound", pair, r.bounds.lower, "The seed's 2·log₂(nA·nB/k) + 2k − 1 (k at least 1).");
+    v.orNull("upperBound", pair, r.bounds.upper, "The seed's 2k·log₂(nA·nB/k) + 2k − 1.");
+    v.orNull("pathBound", pair && r.pathBound >= 0, static_cast<double>(r.pathBound),
+             "2·(ℓA + ℓB) + 1 for the leaves of the first touching pair: the least any volume tests.");
+    v.field("levelsTruncated", r.levelsTruncated, "The trace shows the first 511 nodes of the tree only.");
+    v.field("stepsTruncated", r.stepsTruncated, "The trace shows the first 2000 steps of the descent only.");
+    v.field("ok", r.ok, "False when a descent stopped short (invalid input or a corrupt tree): counts so far.");
   }
 };
 

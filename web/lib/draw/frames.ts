@@ -1,12 +1,13 @@
 // The drawing of a trace frame, by query: one entry per traced query, so that the views that show frames
 // (the visualizer page's, collidoscope/three's drawTraceFrame) never branch on the algorithm.
-import { isMeshRaycast, type ClosedFormTrace, type MeshRaycastTrace, type PlanarEpaTrace, type Scene, type Trace } from '../index';
+import { isMeshRaycast, isObbTree, type ClosedFormTrace, type MeshRaycastTrace, type ObbTreeTrace, type PlanarEpaTrace, type Scene, type Trace } from '../index';
 import { castDrawing } from './cast';
 import { chungWangDrawing } from './chungwang';
 import { closedFormDrawing } from './closed-form';
 import { epaDrawing } from './epa';
 import { gjkDrawing } from './gjk';
 import { meshRayDrawing } from './mesh-ray';
+import { obbTreeDrawing } from './obbtree';
 import { planarEpaDrawing } from './planar-epa';
 import { quickhullDrawing } from './quickhull';
 import { satDrawing } from './sat';
@@ -17,7 +18,7 @@ export type TraceOf<Q extends Trace['query']> = Exclude<Trace, ClosedFormTrace> 
   ? T extends { query: infer K } ? (Q extends K ? T : never) : never
   : never;
 
-export interface FrameDrawer<T extends Trace | PlanarEpaTrace | MeshRaycastTrace> {
+export interface FrameDrawer<T extends Trace | PlanarEpaTrace | MeshRaycastTrace | ObbTreeTrace> {
   /**
    * Where the frames live: 'pair' — on the shapes (FrameDrawing.shapes) and in A − B (minkowski); 'cloud' — in
    * the point cloud's space (FrameDrawing.hull).
@@ -33,7 +34,7 @@ export interface FrameDrawer<T extends Trace | PlanarEpaTrace | MeshRaycastTrace
 }
 
 /** Frame `index` of the trace through `drawing`, null past the last frame. */
-function byFrame<T extends Trace | PlanarEpaTrace | MeshRaycastTrace>(drawing: (frame: T['frames'][number], trace: T, scene?: Scene | null) => FrameDrawing) {
+function byFrame<T extends Trace | PlanarEpaTrace | MeshRaycastTrace | ObbTreeTrace>(drawing: (frame: T['frames'][number], trace: T, scene?: Scene | null) => FrameDrawing) {
   return (trace: T, index: number, scene?: Scene | null): FrameDrawing | null => {
     const frame = trace.frames[index] as T['frames'][number] | undefined;
     return frame ? drawing(frame, trace, scene) : null;
@@ -59,6 +60,9 @@ export const CLOSED_FORM: FrameDrawer<ClosedFormTrace> = { space: 'pair', minkow
 /** A ray cast on a mesh: its one frame, in world space in both views. */
 export const MESH_RAY: FrameDrawer<MeshRaycastTrace> = { space: 'pair', minkowski: 'shape-a', draw: byFrame(meshRayDrawing) };
 
+/** The "obbtree" query: the tree's levels and the descent, in world space in both views. */
+export const OBB_TREE: FrameDrawer<ObbTreeTrace> = { space: 'pair', minkowski: 'shape-a', draw: byFrame(obbTreeDrawing) };
+
 /** The planar EPA's frames (a 2D scene's penetration, lifted to z = 0: see planar.ts). */
 const PLANAR_EPA: FrameDrawer<PlanarEpaTrace> = { space: 'pair', minkowski: 'difference', draw: byFrame(planarEpaDrawing) };
 
@@ -70,6 +74,7 @@ const PLANAR_EPA: FrameDrawer<PlanarEpaTrace> = { space: 'pair', minkowski: 'dif
 export function frameDrawer(trace: Trace | PlanarEpaTrace): FrameDrawer<Trace> | undefined {
   if ('closedForm' in trace) return CLOSED_FORM as unknown as FrameDrawer<Trace>;
   if (isMeshRaycast(trace)) return MESH_RAY as unknown as FrameDrawer<Trace>;
+  if (isObbTree(trace)) return OBB_TREE as unknown as FrameDrawer<Trace>;
   if (trace.query === 'penetration' && (trace as { dimension?: unknown }).dimension === 2) {
     return PLANAR_EPA as unknown as FrameDrawer<Trace>;
   }

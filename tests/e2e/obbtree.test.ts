@@ -1,0 +1,201 @@
+// The "obbtree" view in a real browser: a scene from a link runs and shows the library's own result (run() on the
+// same scene), stepping forward and back changes the frame and its caption, the values table shows the volume
+// tests beside the seed's bounds; a built-in mesh loads from the menu; an .obj file made here loads by drop and by
+// the file input; a file that is not a mesh says so; and a mesh too large for a link gets a message, not a link.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { init, run, trace, type Scene, type Vec3 } from '../../web/lib/index';
+import { encodeLink } from '../../web/lib/link';
+import { useServerAndBrowser } from './harness';
+import { openPage, state } from './page-helpers';
+
+const env = useServerAndBrowser();
+
+beforeAll(async () => {
+  await init();
+});
+
+type Tri = [number, number, number];
+
+/** A wavy n × n grid, 2 units wide, coordinates rounded to 1e-4. */
+function grid(n: number): { vertices: Vec3[]; triangles: Tri[] } {
+  const vertices: Vec3[] = [];
+  const triangles: Tri[] = [];
+  for (let i = 0; i <= n; i++) {
+    for (let j = 0; j <= n; j++) {
+      vertices.push([i / n * 2 - 1, Math.round(1e4 * 0.1 * Math.sin(3 * i / n)) / 1e4, j / n * 2 - 1].map((x) => Math.round(x * 1e4) / 1e4) as Vec3);
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const a = i * (n + 1) + j;
+      triangles.push([a, a + 1, a + n + 1], [a + 1, a + n + 2, a + n + 1]);
+    }
+  }
+  return { vertices, triangles };
+}
+
+/** The grid as OBJ text (1-based indices). */
+function objText(n: number): string {
+  const g = grid(n);
+  return [...g.vertices.map((v) => `v ${v.join(' ')}`), ...g.triangles.map((t) => `f ${t.map((i) => i + 1).join(' ')}`)].join('\n');
+}
+
+/** One triangle (0,0,0), (1,0,0), (0,1,0) as float32 positions, in a glTF node moved up by 1. */
+function gltfParts(uri: string | null): { json: string; bin: Buffer } {
+  const bin = Buffer.from(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]).buffer);
+  const gltf = {
+    asset: { version: '2.0' }, scene: 0, scenes: [{ nodes: [0] }],
+    nodes: [{ mesh: 0, translation: [0, 1, 0] }],
+    meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
+    buffers: [uri === null ? { byteLength: bin.length } : { byteLength: bin.length, uri: uri + bin.toString('base64') }],
+    bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: bin.length }],
+    accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 1, 0] }],
+  };
+  return { json: JSON.stringify(gltf), bin };
+}
+
+/** The same as a binary .glb: a 12-byte header, the JSON chunk (padded with spaces), the BIN chunk. */
+function glb(): Buffer {
+  const { json, bin } = gltfParts(null);
+  const text = Buffer.from(json.padEnd(Math.ceil(json.length / 4) * 4, ' '));
+  const chunk = (type: number, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32LE(data.length, 0);
+    head.writeUInt32LE(type, 4);
+    return Buffer.concat([head, data]);
+  };
+  const body = Buffer.concat([chunk(0x4e4f534a, text), chunk(0x004e4942, bin)]);
+  const header = Buffer.alloc(12);
+  header.write('glTF', 0, 'ascii');
+  header.writeUInt32LE(2, 4);
+  header.writeUInt32LE(12 + body.length, 8);
+  return Buffer.concat([header, body]);
+}
+
+async function values(page: Page): Promise<Record<string, string>> {
+  const rows = await page.$$eval('#values tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent ?? '')));
+  return Object.fromEntries(rows.map((r) => [r[0], r[1]]));
+}
+
+const scene: Scene & { query: 'obbtree' } = {
+  version: 1, query: 'obbtree',
+  shapes: [{ type: 'mesh', ...grid(4) }, { type: 'box', halfExtents: [0.2, 0.2, 0.2], position: [0.3, 0.1, -0.2] }],
+};
+
+describe('the obbtree view', () => {
+  it('runs a scene from a link, steps forward and back, and shows the counts against the seed\'s bounds', async () => {
+    const expected = run(scene);
+    const frames = trace(scene).frames;
+    const { page, errors } = await openPage(env.browser, encodeLink(scene, env.url));
+    try {
+      let s = await state(page);
+      expect(s.error).toBeNull();
+      expect(s.frameCount).toBe(frames.length);
+      expect(s.result).toEqual(expected);
+      expect(s.frameKind).toBe('level');
+      const first = await page.locator('#caption').innerText();
+      expect(first).toBe(frames[0].caption);
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      s = await state(page);
+      expect(s.frameIndex).toBe(2);
+      expect(await page.locator('#caption').innerText()).toBe(frames[2].caption);
+      await page.keyboard.press('ArrowLeft');
+      expect((await state(page)).frameIndex).toBe(1);
+      expect(await page.locator('#caption').innerText()).toBe(frames[1].caption);
+      await page.keyboard.press('End');
+      const v = await values(page);
+      expect(v['volume tests (D + I)']).toBe(String(expected.nodePairs));
+      expect(Number(v['seed: one contact 2·log₂(nA·nB) + 1'])).toBeCloseTo(2 * Math.log2(32) + 1, 3);
+      expect(v.answer).toBe(expected.intersecting ? 'intersecting' : 'apart');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('loads a built-in mesh from the menu', async () => {
+    const { page, errors } = await openPage(env.browser, env.url);
+    try {
+      await page.selectOption('#mesh-builtin', 'terrain');
+      await page.waitForFunction(() => (window as any).__collidoscope.scene?.query === 'obbtree');
+      const s = await state(page);
+      expect(s.error).toBeNull();
+      expect((s.scene!.shapes[0].triangles as unknown[]).length).toBe(512);
+      expect(s.result).toMatchObject({ mode: 'mesh-convex', triangles: 512, intersecting: true });
+      expect(s.link).toContain('#v1=');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('loads a dropped .obj file and one picked with the file input, and refuses a file that is not a mesh', async () => {
+    const { page, errors } = await openPage(env.browser, env.url);
+    try {
+      await page.evaluate((text) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], 'grid.obj', { type: 'text/plain' }));
+        document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }, objText(3));
+      await page.waitForFunction(() => (window as any).__collidoscope.scene?.shapes?.[0]?.type === 'mesh');
+      let s = await state(page);
+      expect(s.scene!.query).toBe('obbtree');
+      expect((s.scene!.shapes[0].triangles as unknown[]).length).toBe(18);
+      expect(await page.locator('#mesh-status').innerText()).toContain('grid.obj: 18 triangles');
+
+      await page.setInputFiles('#mesh-file', { name: 'grid5.obj', mimeType: 'text/plain', buffer: Buffer.from(objText(5)) });
+      await page.waitForFunction(() => ((window as any).__collidoscope.scene?.shapes?.[0]?.triangles?.length ?? 0) === 50);
+      s = await state(page);
+      expect(s.error).toBeNull();
+
+      await page.setInputFiles('#mesh-file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+      await expect.poll(() => page.locator('#mesh-status').innerText()).toContain('not a mesh file');
+      await page.setInputFiles('#mesh-file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('not a glb') });
+      await expect.poll(() => page.locator('#mesh-status').innerText()).toMatch(/broken\.glb" could not be read as glTF/);
+      // The last good mesh stays.
+      expect(((await state(page)).scene!.shapes[0].triangles as unknown[]).length).toBe(50);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('loads a .gltf and a .glb file, each mesh placed by its node\'s transform', async () => {
+    const { page, errors } = await openPage(env.browser, env.url);
+    try {
+      const files = [
+        { name: 'tri.gltf', mimeType: 'model/gltf+json', buffer: Buffer.from(gltfParts('data:application/octet-stream;base64,').json) },
+        { name: 'tri.glb', mimeType: 'model/gltf-binary', buffer: glb() },
+      ];
+      for (const file of files) {
+        await page.setInputFiles('#mesh-file', file);
+        await expect.poll(() => page.locator('#mesh-status').innerText()).toContain(`${file.name}: 1 triangle, 3 vertices`);
+        const s = await state(page);
+        expect(s.error).toBeNull();
+        expect(s.scene!.shapes[0].vertices).toEqual([[0, 1, 0], [1, 1, 0], [0, 2, 0]]);
+        expect(s.scene!.shapes[0].triangles).toEqual([[0, 1, 2]]);
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('says that a mesh too large for a link has none, instead of making a broken one', async () => {
+    const { page, errors } = await openPage(env.browser, env.url);
+    try {
+      await page.setInputFiles('#mesh-file', { name: 'big.obj', mimeType: 'text/plain', buffer: Buffer.from(objText(60)) });
+      await page.waitForFunction(() => ((window as any).__collidoscope.scene?.shapes?.[0]?.triangles?.length ?? 0) === 7200);
+      const s = await state(page);
+      expect(s.link).not.toContain('#');
+      await page.click('#copy-link');
+      await expect.poll(() => page.locator('#copy-status').innerText()).toMatch(/too large for a link: it would be [\d,]+ characters.*at most 100,000/);
+      expect(await page.evaluate(() => location.hash)).toBe('');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
