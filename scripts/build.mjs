@@ -174,6 +174,7 @@ export async function buildJs() {
       // The library bundles are minified (the default flavour's download is a goal: under a fifth of
       // rapier3d-compat's); error objects carry their own name ('CollidoscopeError').
       // 'collidoscope' (no meshes) and 'collidoscope/meshes': the same library beside its flavour's glue.
+      // The default flavour leaves the JS that only mesh traces use out too (web/lib/captions.ts).
       ...[distLib, path.join(distLib, 'meshes')].map((dir) =>
         esbuild.build({
           ...common,
@@ -182,6 +183,7 @@ export async function buildJs() {
           platform: 'neutral',
           external: ['node:*'],
           minify: true,
+          define: { __COLLIDOSCOPE_LEVEL_GEOMETRY__: dir === distLib ? 'false' : 'true' },
           plugins: [wasmGlue({ bundle: false })],
         }),
       ),

@@ -806,14 +806,19 @@ export function obbTreeCaption(f: Omit<ObbTreeFrame, 'caption' | 'line'>, r: Obb
   }
 }
 
+// Defined false by the build of the default package flavour, which has no meshes: the texts of the mesh
+// queries' traces (the obbtree view, a mesh ray cast) are then left out of its bundle.
+// (Written out at each use: the minifier folds the test to a constant only there.)
+declare const __COLLIDOSCOPE_LEVEL_GEOMETRY__: boolean | undefined;
+
 /** The trace with its pseudocode (after `query`) and a caption on every frame. */
 export function withText(raw: RawTrace | RawPlanarEpa): Trace {
-  if (raw.query === ('obbtree' as string)) {
+  if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) && raw.query === ('obbtree' as string)) {
     const t = raw as unknown as Omit<ObbTreeTrace, 'pseudocode' | 'frames'> & { frames: Omit<ObbTreeFrame, 'caption' | 'line'>[] };
     const frames = t.frames.map((f) => ({ ...f, line: obbTreeLine(f), caption: obbTreeCaption(f, t.result) }));
     return { query: t.query, pseudocode: [...OBB_TREE_PSEUDOCODE], frames, result: t.result, marginA: t.marginA } as ObbTreeTrace as unknown as Trace;
   }
-  if (isMeshRaycast(raw)) {
+  if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) && isMeshRaycast(raw)) {
     const { query, ...rest } = raw as unknown as Omit<MeshRaycastTrace, 'pseudocode'>;
     const frames = rest.frames.map((f) => captioned(f, meshRayCaption(f, rest.result), false));
     return { query, pseudocode: [...MESH_RAY_PSEUDOCODE], ...rest, frames } as MeshRaycastTrace as unknown as Trace;
