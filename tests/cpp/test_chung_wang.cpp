@@ -142,6 +142,8 @@ double pointShapeDistance(const Vec3& p, const Shape& s) {
     case ShapeType::Triangle: core = ref::pointTriangleDistance(l, s.points[0], s.points[1], s.points[2]); break;
     case ShapeType::Polytope: core = ref::hullHullDistanceBrute({l}, s.points); break;
     case ShapeType::Plane: core = std::max(0.0, ref::planeHeight(p, s)); break;
+    case ShapeType::Mesh:
+    case ShapeType::Compound: ADD_FAILURE() << "not a convex shape"; break;
   }
   return std::max(0.0, core - ref::roundRadius(s));
 }

@@ -797,6 +797,8 @@ struct RefShape {
                                           ref::toWorld(sh, sh.points[2]));
       case ShapeType::Polytope: return hull->distance(p);
       case ShapeType::Plane: return std::max(0.0, ref::planeHeight(p, sh));
+      case ShapeType::Mesh:
+      case ShapeType::Compound: ADD_FAILURE() << "not a convex shape"; break;
     }
     return 0;
   }
