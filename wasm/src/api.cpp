@@ -67,8 +67,6 @@ bool readFinite(const double* in, int n, const Field& field, SceneError* err) {
   return true;
 }
 
-
-
 // Ray origins and directions and shape-cast translations: within kMaxMagnitude,
 // as positions are (beyond it the casts' arithmetic overflows: a hit reported
 // at t = 0, or a miss).
@@ -426,8 +424,6 @@ void putRay(const RayCastResult& r, double* out) {
   out[AT(k, "iterations")] = r.iterations;
   out[AT(k, "status")] = static_cast<double>(r.status);
 }
-
-
 
 // A pair query with a plane (plane.h: closed forms); b is null for
 // raycast. Contains and project take planes in point_query.h.

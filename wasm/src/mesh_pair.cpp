@@ -5,8 +5,6 @@
 
 namespace collidoscope {
 
-
-
 MeshMeshResult meshMeshIntersect(const Shape& a, const Shape& b) {
   const MeshShape& ma = *a.meshData;
   const MeshShape& mb = *b.meshData;

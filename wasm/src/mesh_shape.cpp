@@ -18,7 +18,6 @@ bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err) {
   return true;
 }
 
-
 bool makeMeshFromArrays(const std::vector<double>& flat, const std::vector<double>& idx, Shape* out, SceneError* err) {
   if (flat.size() % 3 != 0) {
     *err = {"invalid-argument", "vertices", "has " + std::to_string(flat.size()) + " numbers, not a multiple of 3"};

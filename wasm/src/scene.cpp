@@ -111,9 +111,6 @@ bool readCastVec(const JsonValue& v, const std::string& field, int dimension, Ve
   return true;
 }
 
-
-
-
 // The parameters of a shape (`params`: its keys, nullptr where unused),
 // its margin and its position, with vectors of `dimension` components.
 bool readShapeFields(const JsonValue& json, const std::string& prefix, const std::string& typeName,
