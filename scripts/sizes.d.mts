@@ -11,7 +11,10 @@ export interface Measured {
 export interface Sizes {
   collidoscopeVersion: string;
   rapierVersion: string;
+  /** 'collidoscope': no meshes. */
   default: Measured;
+  /** 'collidoscope/meshes': the same library with meshes, wasm inlined. */
+  meshes: Measured;
   wasmFile: Measured;
   wasmOnly: Measured;
   rapier: Measured;
