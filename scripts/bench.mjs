@@ -8,7 +8,8 @@
 //   4b. build/bench/collidoscope_iterations (Chung–Wang vs GJK intersect: iterations and time)
 //   4c. bench/peers.mjs (libccd, Bullet, qhull natively), bench/wasm.mjs (rapier3d-compat and its SIMD build, crashcat, Jolt in Node; wasm
 //       vs native), bench/scaling.mjs (the triangle-pairs / spheres / GJK scaling experiment; NoTrace vs no hooks),
-//       bench/meshes.mjs (triangle meshes: three-mesh-bvh in Node, Bullet's btBvhTriangleMeshShape natively)
+//       bench/meshes.mjs (triangle meshes: three-mesh-bvh in Node, Bullet's btBvhTriangleMeshShape natively),
+//       bench/frame_rate.mjs (mesh–mesh on two OBB trees and the seed's frame-rate experiment, natively)
 //   5. bench/results.json + bench/results.md: machine, compilers, flags, versions, medians, ratios
 // Speed is only ever reported as ratios between contenders measured side by side in this run.
 import { execFileSync, execSync, spawnSync } from 'node:child_process';
@@ -113,6 +114,7 @@ for (const [key, file, runName, mdName] of [
   ['wasm', 'wasm.mjs', 'runWasm', 'wasmMarkdown'],
   ['scaling', 'scaling.mjs', 'runScaling', 'scalingMarkdown'],
   ['meshes', 'meshes.mjs', 'runMeshes', 'meshesMarkdown'],
+  ['frameRate', 'frame_rate.mjs', 'runFrameRate', 'frameRateMarkdown'],
 ]) {
   const mod = await import(pathToFileURL(path.join(ROOT, 'bench', file)).href);
   console.log(`bench: ${file}`);
