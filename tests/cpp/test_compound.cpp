@@ -15,19 +15,15 @@
 #include "collidoscope/json.h"
 #include "collidoscope/scene.h"
 #include "mesh_gen.h"
+#include "scene_json.h"
 
 namespace collidoscope {
 namespace {
 
 using meshgen::Rng;
-
-std::string num(double x) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
-std::string vec(const Vec3& v) { return "[" + num(v.x) + "," + num(v.y) + "," + num(v.z) + "]"; }
-std::string quat(const Quat& q) { return "[" + num(q.x) + "," + num(q.y) + "," + num(q.z) + "," + num(q.w) + "]"; }
+using scenejson::num;
+using scenejson::quat;
+using scenejson::vec;
 
 Quat unitQuat(Rng& rng) {
   Quat q{rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)};

@@ -23,18 +23,14 @@
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/scene.h"
 #include "mesh_gen.h"
+#include "scene_json.h"
 
 namespace collidoscope {
 namespace {
 
 using meshgen::Rng;
-
-std::string num(double x) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
-std::string vec(const Vec3& v) { return "[" + num(v.x) + "," + num(v.y) + "," + num(v.z) + "]"; }
+using scenejson::num;
+using scenejson::vec;
 
 using Grid = std::vector<std::vector<double>>;
 

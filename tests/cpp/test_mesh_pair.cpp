@@ -29,33 +29,15 @@
 #include "collidoscope/support.h"
 #include "collidoscope/triangle.h"
 #include "mesh_gen.h"
+#include "scene_json.h"
 
 namespace collidoscope {
 namespace {
 
 using meshgen::Rng;
-
-std::string vec(const Vec3& v) {
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "[%.17g,%.17g,%.17g]", v.x, v.y, v.z);
-  return buf;
-}
-std::string quat(const Quat& q) {
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "[%.17g,%.17g,%.17g,%.17g]", q.x, q.y, q.z, q.w);
-  return buf;
-}
-
-std::string meshJson(const TriangleMesh& m, const Transform& pose) {
-  std::string s = "{\"type\":\"mesh\",\"vertices\":[";
-  for (std::size_t i = 0; i < m.vertices.size(); ++i) s += (i ? "," : "") + vec(m.vertices[i]);
-  s += "],\"triangles\":[";
-  for (std::size_t t = 0; t < m.triangles.size(); ++t) {
-    const auto& tri = m.triangles[t];
-    s += (t ? ",[" : "[") + std::to_string(tri[0]) + "," + std::to_string(tri[1]) + "," + std::to_string(tri[2]) + "]";
-  }
-  return s + "],\"position\":" + vec(pose.position) + ",\"rotation\":" + quat(pose.rotation) + "}";
-}
+using scenejson::meshJson;
+using scenejson::quat;
+using scenejson::vec;
 
 std::string sphereJson(double r, const Vec3& p) {
   return "{\"type\":\"sphere\",\"radius\":" + std::to_string(r) + ",\"position\":" + vec(p) + "}";

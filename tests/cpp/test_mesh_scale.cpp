@@ -18,29 +18,15 @@
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/scene.h"
 #include "mesh_gen.h"
+#include "scene_json.h"
 
 namespace collidoscope {
 namespace {
 
 using meshgen::Rng;
-
-std::string num(double x) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
-std::string vec(const Vec3& v) { return "[" + num(v.x) + "," + num(v.y) + "," + num(v.z) + "]"; }
-
-std::string meshJson(const TriangleMesh& m, const std::string& extra = "") {
-  std::string s = "{\"type\":\"mesh\",\"vertices\":[";
-  for (std::size_t i = 0; i < m.vertices.size(); ++i) s += (i ? "," : "") + vec(m.vertices[i]);
-  s += "],\"triangles\":[";
-  for (std::size_t t = 0; t < m.triangles.size(); ++t) {
-    const auto& tri = m.triangles[t];
-    s += (t ? ",[" : "[") + std::to_string(tri[0]) + "," + std::to_string(tri[1]) + "," + std::to_string(tri[2]) + "]";
-  }
-  return s + "]" + extra + "}";
-}
+using scenejson::meshJson;
+using scenejson::num;
+using scenejson::vec;
 
 std::string sphereJson(double r, const Vec3& p) {
   return "{\"type\":\"sphere\",\"radius\":" + num(r) + ",\"position\":" + vec(p) + "}";

@@ -7,15 +7,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { init, run, type Scene } from '../../web/lib/index';
 import { encodeLink } from '../../web/lib/link';
 import { useServerAndBrowser } from './harness';
-import { colourPixels, expectLinkReopensSame, openPage, state } from './page-helpers';
+import { AMBER_A, colourPixels, expectLinkReopensSame, expectSceneShapeEditor, openPage, state } from './page-helpers';
 
 const env = useServerAndBrowser();
 
 beforeAll(async () => {
   await init();
 });
-
-const AMBER = { r: [170, 255], g: [100, 190], b: [0, 80] } as { r: [number, number]; g: [number, number]; b: [number, number] };
 
 const scene: Scene = {
   version: 1, query: 'distance',
@@ -37,11 +35,8 @@ describe('a compound on the page', () => {
       expect(s.error).toBeNull();
       expect(s.frameCount).toBeGreaterThan(1);
       expect(s.result).toEqual(expected);
-      expect((await colourPixels(page, '#canvas-shapes', AMBER)).count).toBeGreaterThan(500);
-      expect(await page.locator('#type-a option:checked').innerText()).toBe('compound (from the scene)');
-      const editor = page.locator('#type-a').locator('xpath=ancestor::details[1]');
-      expect(await editor.innerText()).toContain('2 children: box, sphere');
-      expect(await editor.getByRole('spinbutton', { name: /margin/ }).count()).toBe(0);
+      expect((await colourPixels(page, '#canvas-shapes', AMBER_A)).count).toBeGreaterThan(500);
+      await expectSceneShapeEditor(page, 'compound', '2 children: box, sphere');
       await expectLinkReopensSame(env.browser, opened);
       expect(errors).toEqual([]);
     } finally {

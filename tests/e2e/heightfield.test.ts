@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { init, run, type Scene } from '../../web/lib/index';
 import { encodeLink } from '../../web/lib/link';
 import { useServerAndBrowser } from './harness';
-import { colourPixels, expectLinkReopensSame, openPage, state } from './page-helpers';
+import { expectTriangleRaycastPage, openPage, state } from './page-helpers';
 
 const env = useServerAndBrowser();
 
@@ -26,33 +26,10 @@ const scene: Scene = {
   ray: { origin: [-1.8, 1.4, 0.4], direction: [1, -0.9, -0.3], maxT: 4 },
 };
 
-const GREEN = { r: [20, 110], g: [170, 255], b: [100, 190] } as { r: [number, number]; g: [number, number]; b: [number, number] };
-const AMBER = { r: [170, 255], g: [100, 190], b: [0, 80] } as { r: [number, number]; g: [number, number]; b: [number, number] };
-
 describe('a heightfield on the page', () => {
   it('draws a ray cast on a heightfield: its cells, the hit triangle, the library\'s answer, and a link that reopens it', async () => {
     const expected = run(scene) as ReturnType<typeof run> & { triangle: number };
-    expect(expected.triangle).toBeGreaterThanOrEqual(0);
-    const opened = await openPage(env.browser, encodeLink(scene, env.url));
-    const { page, errors } = opened;
-    try {
-      const s = await state(page);
-      expect(s.error).toBeNull();
-      expect(s.result).toEqual(expected);
-      expect(await page.locator('#caption').innerText()).toContain(`triangle ${expected.triangle} is hit first`);
-      for (const canvas of ['#canvas-shapes', '#canvas-minkowski']) {
-        expect((await colourPixels(page, canvas, AMBER)).count, `${canvas}: the field`).toBeGreaterThan(500);
-        expect((await colourPixels(page, canvas, GREEN)).count, `${canvas}: the hit triangle`).toBeGreaterThan(20);
-      }
-      expect(await page.locator('#type-a option:checked').innerText()).toBe('heightfield (from the scene)');
-      const editor = page.locator('#type-a').locator('xpath=ancestor::details[1]');
-      expect(await editor.innerText()).toContain('7 × 7 heights, cells 0.4 × 0.4');
-      expect(await editor.getByRole('spinbutton', { name: /margin/ }).count()).toBe(0);
-      await expectLinkReopensSame(env.browser, opened);
-      expect(errors).toEqual([]);
-    } finally {
-      await page.close();
-    }
+    await expectTriangleRaycastPage(env.browser, encodeLink(scene, env.url), expected, 'heightfield', '7 × 7 heights, cells 0.4 × 0.4');
   });
 
   it('says clearly that the page has no steps for a distance query on a heightfield, and keeps working', async () => {

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { init, run, type Scene, type Vec3 } from '../../web/lib/index';
 import { encodeLink } from '../../web/lib/link';
 import { useServerAndBrowser } from './harness';
-import { colourPixels, expectLinkReopensSame, openPage, state } from './page-helpers';
+import { expectTriangleRaycastPage, openPage, state } from './page-helpers';
 
 const env = useServerAndBrowser();
 
@@ -42,38 +42,10 @@ const scene: Scene = {
   ray: { origin: [-2.5, 1.2, 0.3], direction: [1, -0.45, 0], maxT: 6 },
 };
 
-/** The hit triangle's green (primitives.ts COLORS.simplex, #3ddc97), with room for blending. */
-const GREEN = { r: [20, 110], g: [170, 255], b: [100, 190] } as { r: [number, number]; g: [number, number]; b: [number, number] };
-/** The mesh's amber (COLORS.a, #f5a524). */
-const AMBER = { r: [170, 255], g: [100, 190], b: [0, 80] } as { r: [number, number]; g: [number, number]; b: [number, number] };
-
 describe('a mesh on the page', () => {
   it('draws a ray cast on a mesh: the mesh, the hit triangle, the library\'s answer, and a link that reopens it', async () => {
     const expected = run(scene) as ReturnType<typeof run> & { triangle: number };
-    expect(expected.triangle).toBeGreaterThanOrEqual(0);
-    const opened = await openPage(env.browser, encodeLink(scene, env.url));
-    const { page, errors } = opened;
-    try {
-      const s = await state(page);
-      expect(s.error).toBeNull();
-      expect(s.frameCount).toBe(1);
-      expect(s.result).toEqual(expected);
-      const caption = await page.locator('#caption').innerText();
-      expect(caption).toContain(`triangle ${expected.triangle} is hit first`);
-      for (const canvas of ['#canvas-shapes', '#canvas-minkowski']) {
-        expect((await colourPixels(page, canvas, AMBER)).count, `${canvas}: the mesh`).toBeGreaterThan(500);
-        expect((await colourPixels(page, canvas, GREEN)).count, `${canvas}: the hit triangle`).toBeGreaterThan(20);
-      }
-      // Shape A's editor names the type it does not offer, and the mesh's size, with no margin field.
-      expect(await page.locator('#type-a option:checked').innerText()).toBe('mesh (from the scene)');
-      const editor = page.locator('#type-a').locator('xpath=ancestor::details[1]');
-      expect(await editor.innerText()).toContain('72 vertices, 144 triangles');
-      expect(await editor.getByRole('spinbutton', { name: /margin/ }).count()).toBe(0);
-      await expectLinkReopensSame(env.browser, opened);
-      expect(errors).toEqual([]);
-    } finally {
-      await page.close();
-    }
+    await expectTriangleRaycastPage(env.browser, encodeLink(scene, env.url), expected, 'mesh', '72 vertices, 144 triangles');
   });
 
   it('says clearly what the page cannot show on a mesh yet', async () => {

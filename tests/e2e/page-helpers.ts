@@ -225,3 +225,47 @@ export async function stepThroughAll(page: Page): Promise<(string | null)[]> {
   }
   return kinds;
 }
+
+/** Shape A's colour (primitives.ts COLORS.a, #f5a524), with room for blending. */
+export const AMBER_A: ColourRange = { r: [170, 255], g: [100, 190], b: [0, 80] };
+/** A hit triangle's colour (primitives.ts COLORS.simplex, #3ddc97), with room for blending. */
+export const HIT_GREEN: ColourRange = { r: [20, 110], g: [170, 255], b: [100, 190] };
+
+/**
+ * Shape A's editor for a shape type the editor does not offer (mesh, heightfield, compound): it names the type
+ * "from the scene", shows `summary` (its size), and has no margin field.
+ */
+export async function expectSceneShapeEditor(page: Page, type: string, summary: string): Promise<void> {
+  expect(await page.locator('#type-a option:checked').innerText()).toBe(`${type} (from the scene)`);
+  const editor = page.locator('#type-a').locator('xpath=ancestor::details[1]');
+  expect(await editor.innerText()).toContain(summary);
+  expect(await editor.getByRole('spinbutton', { name: /margin/ }).count()).toBe(0);
+}
+
+/**
+ * A ray cast on a triangle shape A (mesh, heightfield) opened from `url`: one step showing `expected` (run() on the
+ * same scene) with the hit triangle named in the caption, the shape (amber) and the hit triangle (green) drawn in
+ * both views, A's editor as expectSceneShapeEditor says, a link that reopens the same scene, and no page error.
+ */
+export async function expectTriangleRaycastPage(browser: Browser, url: string, expected: { triangle: number },
+  type: string, summary: string): Promise<void> {
+  expect(expected.triangle).toBeGreaterThanOrEqual(0);
+  const opened = await openPage(browser, url);
+  const { page, errors } = opened;
+  try {
+    const s = await state(page);
+    expect(s.error).toBeNull();
+    expect(s.frameCount).toBe(1);
+    expect(s.result).toEqual(expected);
+    expect(await page.locator('#caption').innerText()).toContain(`triangle ${expected.triangle} is hit first`);
+    for (const canvas of ['#canvas-shapes', '#canvas-minkowski']) {
+      expect((await colourPixels(page, canvas, AMBER_A)).count, `${canvas}: the ${type}`).toBeGreaterThan(500);
+      expect((await colourPixels(page, canvas, HIT_GREEN)).count, `${canvas}: the hit triangle`).toBeGreaterThan(20);
+    }
+    await expectSceneShapeEditor(page, type, summary);
+    await expectLinkReopensSame(browser, opened);
+    expect(errors).toEqual([]);
+  } finally {
+    await page.close();
+  }
+}

@@ -11,23 +11,12 @@ import {
   penetration, project, raycast, run, sceneOf, shapecast, sphere, stats, type Scene, type Shape, type Vec3,
 } from '../../web/lib/index';
 import { drawShape } from '../../web/lib/three';
-import { catchError } from './helpers';
+import { catchError, seeded } from './helpers';
 import { root } from './vectors';
 
 beforeAll(async () => {
   await init();
 });
-
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type R = Record<string, unknown>;
 

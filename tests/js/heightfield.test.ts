@@ -8,22 +8,11 @@ import {
   stats, type Vec3,
 } from '../../web/lib/index';
 import { drawShape } from '../../web/lib/three';
-import { catchError } from './helpers';
+import { catchError, expectInvalidArguments, type InvalidCase, seeded } from './helpers';
 
 beforeAll(async () => {
   await init();
 });
-
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type V = [number, number, number];
 const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -170,7 +159,7 @@ describe('heightfield()', () => {
 
   it('bad heights and cell sizes name the field; the heap is left as it was', () => {
     const heap = stats().heapBytes;
-    const cases: [() => unknown, string, RegExp][] = [
+    const cases: InvalidCase[] = [
       [() => heightfield([[0, 0], [0, 0, 0]], [1, 1]), 'heights[1]', /every row must have 2/],
       [() => heightfield([[0, 0]], [1, 1]), 'heights', /at least 2 rows/],
       [() => heightfield([[0], [0]], [1, 1]), 'heights[0]', /at least 2 heights/],
@@ -188,12 +177,7 @@ describe('heightfield()', () => {
       [() => heightfield([[0, 0], [0, 0]], [1, 1], { scale: [1, 0, 1] }), 'scale[1]', /must not be 0/],
       [() => createShape({ type: 'heightfield', heights: [[0, 0], [0, 0]], cellSize: [1, 1], margin: 0.1 }), 'margin', /no margin/],
     ];
-    for (const [f, field, message] of cases) {
-      const e = catchError(f);
-      expect(e.code, field).toBe('invalid-argument');
-      expect(e.field, e.message).toBe(field);
-      expect(e.detail, field).toMatch(message);
-    }
+    expectInvalidArguments(cases);
     expect(stats().heapBytes).toBe(heap);
   });
 });
@@ -230,7 +214,7 @@ describe('mesh() with { scale }', () => {
   });
 
   it('bad scales and options name the field', () => {
-    const cases: [() => unknown, string, RegExp][] = [
+    const cases: InvalidCase[] = [
       [() => mesh(vertices, indices, { scale: [1, 0, 1] }), 'scale[1]', /must not be 0/],
       [() => mesh(vertices, indices, { scale: [1, 1] as never }), 'scale', /array of 3 numbers/],
       [() => mesh(vertices, indices, { scale: [1, NaN, 1] }), 'scale[1]', /finite/],
@@ -239,11 +223,6 @@ describe('mesh() with { scale }', () => {
       [() => mesh(vertices, indices, { margin: 0.1 } as never), 'options.margin', /no margin/],
       [() => mesh(vertices, indices, 3 as never), 'options', /must be an object/],
     ];
-    for (const [f, field, message] of cases) {
-      const e = catchError(f);
-      expect(e.code, field).toBe('invalid-argument');
-      expect(e.field, e.message).toBe(field);
-      expect(e.detail, field).toMatch(message);
-    }
+    expectInvalidArguments(cases);
   });
 });

@@ -13,6 +13,19 @@ export function catchError(f: () => unknown): CollidoscopeError {
   throw new Error('expected a CollidoscopeError, nothing was thrown');
 }
 
+/** A call that must throw `invalid-argument`, the field it must name, and what its detail must say. */
+export type InvalidCase = [() => unknown, string, RegExp];
+
+/** Each case throws a CollidoscopeError 'invalid-argument' naming its field, with a detail matching its pattern. */
+export function expectInvalidArguments(cases: readonly InvalidCase[]): void {
+  for (const [f, field, message] of cases) {
+    const e = catchError(f);
+    expect(e.code, field).toBe('invalid-argument');
+    expect(e.field, e.message).toBe(field);
+    expect(e.detail, field).toMatch(message);
+  }
+}
+
 /**
  * The trace of an algorithm's steps: t itself, which must not be a closed form's one frame (pairs of points,
  * spheres, segments and capsules are answered by closed forms; these scenes are not such pairs).
@@ -29,14 +42,5 @@ export function randomPose(rand: () => number, spread: number): number[] {
   return [(rand() - 0.5) * spread, (rand() - 0.5) * spread, (rand() - 0.5) * spread, ...q.map((c) => c / n)];
 }
 
-/** A seeded uniform generator in [0, 1) (mulberry32): the same seed, the same inputs. */
-export function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded uniform generator in [0, 1) (mulberry32, the page's): the same seed, the same inputs. */
+export { seededRandom as seeded } from '../../web/viz/cloud';

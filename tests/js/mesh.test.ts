@@ -12,7 +12,7 @@ import {
   type RaycastResult, type Vec3,
 } from '../../web/lib/index';
 import { drawResult, drawShape, meshFromGeometry } from '../../web/lib/three';
-import { catchError, randomPose, seeded } from './helpers';
+import { catchError, expectInvalidArguments, type InvalidCase, randomPose, seeded } from './helpers';
 import { root } from './vectors';
 
 beforeAll(async () => {
@@ -387,7 +387,7 @@ describe('mesh(): hostile input names the field', () => {
   it('bad arrays, indices and coordinates', () => {
     const v = [0, 0, 0, 1, 0, 0, 0, 1, 0];
     const heap = stats().heapBytes;
-    const cases: [() => unknown, string, RegExp][] = [
+    const cases: InvalidCase[] = [
       [() => mesh(v, [0, 1, 3]), 'triangles[0][2]', /below the vertex count 3/],
       [() => mesh(v, [0, -1, 2]), 'triangles[0][1]', /negative/],
       [() => mesh(v, [0, 1.5, 2]), 'triangles[0][1]', /whole number/],
@@ -408,12 +408,7 @@ describe('mesh(): hostile input names the field', () => {
       [() => createShape({ type: 'mesh', vertices: [[0, 0, 0]], triangles: [[0, 0, 1]] }), 'triangles[0][2]', /below the vertex count 1/],
       [() => createShape({ type: 'mesh', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0]], triangles: [[0, 1, 2]], margin: 0.1 }), 'margin', /no margin/],
     ];
-    for (const [f, field, message] of cases) {
-      const e = catchError(f);
-      expect(e.code, field).toBe('invalid-argument');
-      expect(e.field, e.message).toBe(field);
-      expect(e.detail, field).toMatch(message);
-    }
+    expectInvalidArguments(cases);
     expect(stats().heapBytes).toBe(heap);
   });
 
