@@ -8,7 +8,7 @@ import {
   stats, type Vec3,
 } from '../../web/lib/index';
 import { drawShape } from '../../web/lib/three';
-import { catchError, expectInvalidArguments, type InvalidCase, seeded } from './helpers';
+import { expectInvalidArguments, type InvalidCase, seeded } from './helpers';
 
 beforeAll(async () => {
   await init();
