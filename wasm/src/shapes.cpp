@@ -87,21 +87,17 @@ bool radiusScalesWithCore(const Shape& s) {
   return (s.type == ShapeType::Sphere || s.type == ShapeType::Capsule) && !isUnscaled(s) && !uniformScale(s);
 }
 
-// Radius of a ball about the local origin holding the unscaled shape
-// without its margin.
-double unscaledBound(const Shape& s) {
+// Radius of a ball about the local origin holding a convex shape's
+// unscaled core without its radius (a sphere's centre, a capsule's
+// segment) and margin; 0 for the other types.
+double convexCoreBound(const Shape& s) {
   double core = 0;
   switch (s.type) {
-    case ShapeType::Point:
-      break;
-    case ShapeType::Sphere:
-      core = s.radius;
-      break;
     case ShapeType::Box:
       core = length(s.halfExtents);
       break;
     case ShapeType::Capsule:
-      core = s.halfHeight + s.radius;
+      core = s.halfHeight;
       break;
     case ShapeType::Cylinder:
     case ShapeType::Cone:
@@ -119,6 +115,13 @@ double unscaledBound(const Shape& s) {
       break;
   }
   return core;
+}
+
+// Radius of a ball about the local origin holding the unscaled shape
+// without its margin.
+double unscaledBound(const Shape& s) {
+  const bool round = s.type == ShapeType::Sphere || s.type == ShapeType::Capsule;
+  return convexCoreBound(s) + (round ? s.radius : 0);
 }
 
 bool checkScale(const Shape& s, ShapeError* err) {
@@ -412,29 +415,8 @@ std::vector<Vec3> localCoreVertices(const Shape& s) {
 
 double localBoundingRadius(const Shape& s) {
   if (!isUnscaled(s) && s.type != ShapeType::Plane) return unscaledBound(s) * maxAbs(s.scale) + s.margin;
-  double core = 0;
+  double core = convexCoreBound(s);
   switch (s.type) {
-    case ShapeType::Point:
-    case ShapeType::Sphere:
-      break;
-    case ShapeType::Box:
-      core = length(s.halfExtents);
-      break;
-    case ShapeType::Capsule:
-      core = s.halfHeight;
-      break;
-    case ShapeType::Cylinder:
-    case ShapeType::Cone:
-      core = std::sqrt(s.radius * s.radius + s.halfHeight * s.halfHeight);
-      break;
-    case ShapeType::Ellipsoid:
-      core = maxAbs(s.radii);
-      break;
-    case ShapeType::Segment:
-    case ShapeType::Triangle:
-    case ShapeType::Polytope:
-      for (const Vec3& p : s.points) core = std::fmax(core, length(p));
-      break;
     case ShapeType::Plane:
       // Unbounded; the distance of its surface from the local origin sets
       // the scale of its tolerances.
@@ -448,6 +430,8 @@ double localBoundingRadius(const Shape& s) {
       if (s.compoundData)
         for (std::size_t i = 0; i < s.compoundData->children.size(); ++i)
           core = std::fmax(core, length(s.compoundData->children[i].pose.position) + s.compoundData->radii[i]);
+      break;
+    default:
       break;
   }
   return core + coreRadius(s);
