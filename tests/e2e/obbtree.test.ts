@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { init, run, trace, type Scene, type Vec3 } from '../../web/lib/index';
 import { encodeLink } from '../../web/lib/link';
+import { glb } from '../js/gltf';
 import { useServerAndBrowser } from './harness';
 import { openPage, state } from './page-helpers';
 
@@ -53,24 +54,6 @@ function gltfParts(uri: string | null): { json: string; bin: Buffer } {
     accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 1, 0] }],
   };
   return { json: JSON.stringify(gltf), bin };
-}
-
-/** The same as a binary .glb: a 12-byte header, the JSON chunk (padded with spaces), the BIN chunk. */
-function glb(): Buffer {
-  const { json, bin } = gltfParts(null);
-  const text = Buffer.from(json.padEnd(Math.ceil(json.length / 4) * 4, ' '));
-  const chunk = (type: number, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32LE(data.length, 0);
-    head.writeUInt32LE(type, 4);
-    return Buffer.concat([head, data]);
-  };
-  const body = Buffer.concat([chunk(0x4e4f534a, text), chunk(0x004e4942, bin)]);
-  const header = Buffer.alloc(12);
-  header.write('glTF', 0, 'ascii');
-  header.writeUInt32LE(2, 4);
-  header.writeUInt32LE(12 + body.length, 8);
-  return Buffer.concat([header, body]);
 }
 
 async function values(page: Page): Promise<Record<string, string>> {
@@ -167,7 +150,7 @@ describe('the obbtree view', () => {
     try {
       const files = [
         { name: 'tri.gltf', mimeType: 'model/gltf+json', buffer: Buffer.from(gltfParts('data:application/octet-stream;base64,').json) },
-        { name: 'tri.glb', mimeType: 'model/gltf-binary', buffer: glb() },
+        { name: 'tri.glb', mimeType: 'model/gltf-binary', buffer: glb(JSON.parse(gltfParts(null).json), gltfParts(null).bin) },
       ];
       for (const file of files) {
         await page.setInputFiles('#mesh-file', file);
