@@ -18,7 +18,10 @@
 #include <vector>
 
 #include "collidoscope/json.h"
+#include "collidoscope/gjk.h"
+#include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_shape.h"
+#include "collidoscope/support.h"
 #include "collidoscope/obbtree_view.h"
 #include "collidoscope/scene.h"
 #include "collidoscope/triangle.h"
@@ -171,23 +174,89 @@ TEST(ObbTreeView, MeshMeshStepsAgreeWithBruteForce) {
   }
 }
 
-TEST(ObbTreeView, MeshConvexCandidatesHoldTheTouchingTriangles) {
-  const Shape a = meshShape(grid(8), {0, 0, 0});
-  Shape box = Shape::box({0.1, 0.1, 0.1});
-  const Vec3 lo = a.meshData->mesh.vertices[0];
-  box.pose.position = lo + Vec3{0.3, 0.3, 0.05};
+// Brute force for a convex B: GJK on every triangle's world corners against
+// B at its own pose (not the view's frame of the mesh), in index order.
+std::vector<bool> touchingTriangles(const Shape& a, const Shape& b) {
+  const TriangleMesh& m = a.meshData->mesh;
+  std::vector<bool> out;
+  for (const auto& k : m.triangles) {
+    const TriangleShape t{{a.pose.apply(m.vertices[k[0]]), a.pose.apply(m.vertices[k[1]]), a.pose.apply(m.vertices[k[2]])}};
+    out.push_back(gjkIntersect(t, ShapeAtPose(b, b.pose), GjkSettings{}).intersecting);
+  }
+  return out;
+}
+
+TEST(ObbTreeView, MeshConvexStepsThroughEachCandidateTriangle) {
+  const Shape a = meshShape(grid(8), {0.2, -0.1, 0.3}, unitQuat(0.1, 0.3, 0.0, 0.95));
+  Shape sphere = Shape::sphere(0.3);
+  Shape box = Shape::box({0.15, 0.1, 0.2});
+  box.pose.rotation = unitQuat(0.3, -0.2, 0.1, 0.9);
+  Shape capsule = Shape::capsule(0.05, 0.2);
+  int touchingCases = 0, apartCases = 0, apartSteps = 0;
+  for (Shape* b : {&sphere, &box, &capsule})
+    // In the grid's frame (cells of 1 in z = 0, 0 … 8): over the middle, off a corner (the box of a sphere
+    // reaches the corner's triangles, the sphere does not), below an edge.
+    for (const Vec3& at : {Vec3{3.5, 4.2, 0.1}, Vec3{8.25, 8.25, 0.0}, Vec3{2.3, 0.6, -0.15}}) {
+      b->pose.position = a.pose.apply(at);
+      std::vector<ObbViewFrame> frames;
+      const ObbViewResult r = runObbView(a, b, &frames);
+      ASSERT_EQ(r.mode, ObbViewMode::MeshConvex);
+      ASSERT_FALSE(r.stepsTruncated);
+      checkSteps(frames, r);
+      const MeshIntersectResult query = meshPairIntersect(a, *b);
+      const std::vector<bool> brute = touchingTriangles(a, *b);
+      std::set<int> shown;
+      int firstHit = -1, firstHits = 0, leafTriangles = 0;
+      int lastLeaf = -1;
+      for (const ObbViewFrame& f : frames) {
+        if (f.kind != ObbViewFrameKind::Step) continue;
+        if (f.event == MeshMeshEventKind::Leaves) {
+          lastLeaf = f.nodeA;
+          leafTriangles += a.meshData->tree.nodes[static_cast<std::size_t>(f.nodeA)].count;
+        }
+        if (f.event != MeshMeshEventKind::Triangle) continue;
+        EXPECT_EQ(f.nodeA, lastLeaf);  // a leaf's triangles follow it
+        EXPECT_EQ(f.triangleB, -1);
+        EXPECT_EQ(f.hit, brute[static_cast<std::size_t>(f.triangleA)]) << "triangle " << f.triangleA;
+        EXPECT_GE(f.iterations, 1);
+        const auto& k = a.meshData->mesh.triangles[static_cast<std::size_t>(f.triangleA)];
+        for (int c = 0; c < 3; ++c) EXPECT_EQ(f.cornersA[c].z, a.pose.apply(a.meshData->mesh.vertices[k[c]]).z);
+        EXPECT_TRUE(shown.insert(f.triangleA).second);
+        if (f.firstHit) {
+          ++firstHits;
+          firstHit = f.triangleA;
+        }
+        if (f.hit && firstHit < 0) ADD_FAILURE() << "a touching triangle before the first hit";
+        apartSteps += f.hit ? 0 : 1;
+      }
+      // Every candidate shown once, every touching triangle among them, the first one the query's answer.
+      EXPECT_EQ(static_cast<long long>(shown.size()), r.triangleTests);
+      EXPECT_EQ(leafTriangles, r.triangleTests);
+      for (std::size_t t = 0; t < brute.size(); ++t)
+        EXPECT_TRUE(!brute[t] || shown.count(static_cast<int>(t))) << "touching triangle " << t << " not tested";
+      EXPECT_EQ(firstHits, query.intersecting ? 1 : 0);
+      EXPECT_EQ(firstHit, query.triangle);
+      EXPECT_EQ(r.firstA, query.triangle);
+      EXPECT_EQ(frames[frames.size() - 2].triangleTests, r.triangleTests);
+      (query.intersecting ? touchingCases : apartCases)++;
+    }
+  EXPECT_GT(touchingCases, 0);
+  EXPECT_GT(apartCases, 0);
+  EXPECT_GT(apartSteps, 0);
+}
+
+TEST(ObbTreeView, MeshConvexTriangleStepsAreCapped) {
+  // A box over the whole of a dense grid: every triangle is a candidate, more than the cap.
+  const Shape a = meshShape(grid(40), {});
+  Shape box = Shape::box({25, 25, 0.2});
+  box.pose.position = {20, 20, 0};
   std::vector<ObbViewFrame> frames;
   const ObbViewResult r = runObbView(a, &box, &frames);
-  EXPECT_EQ(r.mode, ObbViewMode::MeshConvex);
-  checkSteps(frames, r);
-  const ObbViewFrame& c = frames[frames.size() - 2];
-  ASSERT_EQ(c.kind, ObbViewFrameKind::Candidates);
-  if (r.intersecting) {
-    bool found = false;
-    for (int t : c.candidates) found = found || t == r.firstA;
-    EXPECT_TRUE(found);
-  }
-  EXPECT_EQ(static_cast<long long>(c.candidates.size()), r.triangleTests);
+  EXPECT_EQ(r.triangleTests, 40 * 40 * 2);
+  EXPECT_TRUE(r.stepsTruncated);
+  long long steps = 0;
+  for (const ObbViewFrame& f : frames) steps += f.kind == ObbViewFrameKind::Step ? 1 : 0;
+  EXPECT_EQ(steps, kObbViewStepCap);
 }
 
 TEST(ObbTreeView, SceneRunsAndRefusesBadShapes) {

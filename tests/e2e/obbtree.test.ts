@@ -2,12 +2,16 @@
 // same scene), stepping forward and back changes the frame and its caption, the values table shows the volume
 // tests beside the seed's bounds; a built-in mesh loads from the menu; an .obj file made here loads by drop and by
 // the file input; a file that is not a mesh says so; and a mesh too large for a link gets a message, not a link.
+// A mesh against a convex shape steps through its candidate triangles one by one; the tree is framed whole and
+// centred at 1400×900, 390×844 and in an 800×500 iframe; a .glb's primitives and node transforms are applied.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { init, run, trace, type Scene, type Vec3 } from '../../web/lib/index';
 import { encodeLink } from '../../web/lib/link';
+import { builtinScene } from '../../web/viz/builtin-meshes';
+import { TWO_PRIMITIVES_WORLD, glb, twoPrimitivesGlb } from '../js/gltf';
 import { useServerAndBrowser } from './harness';
-import { openPage, state } from './page-helpers';
+import { colourPixels, openPage, state, type ColourRange } from './page-helpers';
 
 const env = useServerAndBrowser();
 
@@ -53,24 +57,6 @@ function gltfParts(uri: string | null): { json: string; bin: Buffer } {
     accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 1, 0] }],
   };
   return { json: JSON.stringify(gltf), bin };
-}
-
-/** The same as a binary .glb: a 12-byte header, the JSON chunk (padded with spaces), the BIN chunk. */
-function glb(): Buffer {
-  const { json, bin } = gltfParts(null);
-  const text = Buffer.from(json.padEnd(Math.ceil(json.length / 4) * 4, ' '));
-  const chunk = (type: number, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32LE(data.length, 0);
-    head.writeUInt32LE(type, 4);
-    return Buffer.concat([head, data]);
-  };
-  const body = Buffer.concat([chunk(0x4e4f534a, text), chunk(0x004e4942, bin)]);
-  const header = Buffer.alloc(12);
-  header.write('glTF', 0, 'ascii');
-  header.writeUInt32LE(2, 4);
-  header.writeUInt32LE(12 + body.length, 8);
-  return Buffer.concat([header, body]);
 }
 
 async function values(page: Page): Promise<Record<string, string>> {
@@ -162,12 +148,12 @@ describe('the obbtree view', () => {
     }
   });
 
-  it('loads a .gltf and a .glb file, each mesh placed by its node\'s transform', async () => {
+  it('loads a .gltf and a .glb file, each mesh (each primitive) placed by its node\'s transform', async () => {
     const { page, errors } = await openPage(env.browser, env.url);
     try {
       const files = [
         { name: 'tri.gltf', mimeType: 'model/gltf+json', buffer: Buffer.from(gltfParts('data:application/octet-stream;base64,').json) },
-        { name: 'tri.glb', mimeType: 'model/gltf-binary', buffer: glb() },
+        { name: 'tri.glb', mimeType: 'model/gltf-binary', buffer: glb(JSON.parse(gltfParts(null).json), gltfParts(null).bin) },
       ];
       for (const file of files) {
         await page.setInputFiles('#mesh-file', file);
@@ -177,6 +163,14 @@ describe('the obbtree view', () => {
         expect(s.scene!.shapes[0].vertices).toEqual([[0, 1, 0], [1, 1, 0], [0, 2, 0]]);
         expect(s.scene!.shapes[0].triangles).toEqual([[0, 1, 2]]);
       }
+      // Two primitives in one mesh, nested node transforms, a mirror among them.
+      await page.setInputFiles('#mesh-file', { name: 'parts.glb', mimeType: 'model/gltf-binary', buffer: twoPrimitivesGlb() });
+      await expect.poll(() => page.locator('#mesh-status').innerText()).toContain('parts.glb: 4 triangles, 10 vertices');
+      const s = await state(page);
+      expect(s.error).toBeNull();
+      expect(s.scene!.shapes[0].vertices).toEqual(TWO_PRIMITIVES_WORLD.vertices);
+      expect(s.scene!.shapes[0].triangles).toEqual(TWO_PRIMITIVES_WORLD.triangles);
+      expect(s.result).toMatchObject({ mode: 'mesh-convex', triangles: 4 });
       expect(errors).toEqual([]);
     } finally {
       await page.close();
@@ -198,4 +192,86 @@ describe('the obbtree view', () => {
       await page.close();
     }
   });
+});
+
+/** The colours the obbtree frames draw in (web/lib/draw/obbtree.ts), with room for antialiased edges. */
+const LEVEL_CYAN: ColourRange = { r: [60, 130], g: [170, 235], b: [190, 255] };   // 0x5ad1e6, a level's boxes
+const HIT_GREEN: ColourRange = { r: [30, 110], g: [180, 240], b: [110, 190] };    // 0x3ddc97, a touching triangle
+const MISS_RED: ColourRange = { r: [200, 255], g: [40, 110], b: [40, 110] };      // 0xff4d4d, an apart one
+
+/** `url` at 1400×900 or 390×844, or with ?embed in an 800×500 iframe of a host page: the page and where the views are. */
+async function openAt(where: 'desktop' | 'phone' | 'iframe', scene: Scene): Promise<{ page: Page; view: Page | Frame; errors: string[] }> {
+  const viewport = where === 'desktop' ? { width: 1400, height: 900 } : where === 'phone' ? { width: 390, height: 844 } : { width: 900, height: 600 };
+  const page = await env.browser.newPage({ viewport });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  if (where !== 'iframe') {
+    await page.goto(encodeLink(scene, env.url));
+    await page.waitForFunction(() => (window as any).__collidoscope?.ready === true, null, { timeout: 30_000 });
+    return { page, view: page, errors };
+  }
+  await page.setContent(`<!doctype html><body style="margin:0"><iframe src="${encodeLink(scene, env.url + '?embed')}" width="800" height="500" style="border:0"></iframe></body>`);
+  const frame = await (await page.waitForSelector('iframe')).contentFrame();
+  await frame!.waitForFunction(() => (window as any).__collidoscope?.ready === true, null, { timeout: 30_000 });
+  return { page, view: frame!, errors };
+}
+
+describe('the obbtree view against a convex shape, and its framing', () => {
+  it('shows each candidate triangle\'s test as a step, the first touching one marked as the intersect answer', async () => {
+    const sc: Scene = {
+      version: 1, query: 'obbtree',
+      shapes: [{ type: 'mesh', ...grid(4) }, { type: 'sphere', radius: 0.25, position: [0.52, 0.2, 0.1] }],
+    };
+    const t = trace(sc as Scene & { query: 'obbtree' });
+    const answer = run({ ...sc, query: 'intersect' }) as unknown as { triangle: number | null };
+    const first = t.frames.findIndex((f) => f.kind === 'step' && f.event === 'triangle' && f.firstHit);
+    const apart = t.frames.findIndex((f) => f.kind === 'step' && f.event === 'triangle' && !f.hit);
+    expect(first).toBeGreaterThan(0);
+    expect(apart, 'the scene has a candidate triangle that does not touch').toBeGreaterThan(0);
+    expect(t.frames[first].triangleA).toBe(answer.triangle);
+    for (const [i, touching] of [[first, true], [apart, false]] as const) {
+      const f = t.frames[i];
+      const { page, errors } = await openPage(env.browser, encodeLink({ ...sc, step: i }, env.url));
+      try {
+        const s = await state(page);
+        expect(s.error).toBeNull();
+        expect(s.frameIndex).toBe(i);
+        expect(s.frameKind).toBe('step');
+        expect(await page.locator('#caption').innerText()).toBe(f.caption);
+        const v = await values(page);
+        expect(v.triangle).toBe(`${f.triangleA} vs B: ${touching ? 'touching (the answer)' : 'apart'}`);
+        expect(v['GJK iterations']).toBe(String(f.iterations));
+        expect(v['triangle tests so far']).toBe(String(f.triangleTests));
+        // The triangle is filled green when it touches, red when apart; the answer is labelled.
+        const colour = await colourPixels(page, '#canvas-shapes', touching ? HIT_GREEN : MISS_RED);
+        expect(colour.count).toBeGreaterThan(20);
+        expect(await page.getByText(`triangle ${f.triangleA}: the answer`).count()).toBe(touching ? 2 : 0);
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
+  for (const where of ['desktop', 'phone', 'iframe'] as const) {
+    it(`frames the torus knot's tree whole and centred in both views (${where})`, async () => {
+      const { page, view, errors } = await openAt(where, builtinScene('torus-knot'));
+      try {
+        for (const canvas of ['#canvas-shapes', '#canvas-minkowski']) {
+          // The root box (level 0) in the views' screenshots: its lines, not touching the edges, around the middle.
+          const box = await colourPixels(view as Page, canvas, LEVEL_CYAN);
+          expect(box.count, canvas).toBeGreaterThan(60);
+          expect(box.x0, canvas).toBeGreaterThan(2);
+          expect(box.y0, canvas).toBeGreaterThan(2);
+          expect(box.x1, canvas).toBeLessThan(box.width - 3);
+          expect(box.y1, canvas).toBeLessThan(box.height - 3);
+          expect(Math.abs((box.x0 + box.x1) / 2 - box.width / 2), canvas).toBeLessThan(0.1 * box.width);
+          expect(Math.abs((box.y0 + box.y1) / 2 - box.height / 2), canvas).toBeLessThan(0.12 * box.height);
+        }
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    });
+  }
 });

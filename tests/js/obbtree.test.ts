@@ -62,6 +62,28 @@ function bruteForce(a: { vertices: Vec3[]; triangles: Tri[] }, b: { vertices: Ve
   return a.triangles.some((ta) => b.triangles.some((tb) => !trianglesApart(ta.map((i) => a.vertices[i]), tb.map((i) => b.vertices[i]))));
 }
 
+/** Distance from p to the triangle (a, b, c): the closest point by its Voronoi regions (Ericson, §5.1.5). */
+function triangleDistance(p: readonly number[], [a, b, c]: readonly (readonly number[])[]): number {
+  const ab = sub(b, a), ac = sub(c, a), ap = sub(p, a);
+  const d1 = dot(ab, ap), d2 = dot(ac, ap);
+  const at = (q: readonly number[]) => Math.hypot(...sub(p, q));
+  const lerp = (x: readonly number[], y: readonly number[], s: number) => x.map((v, i) => v + s * (y[i] - v));
+  if (d1 <= 0 && d2 <= 0) return at(a);
+  const bp = sub(p, b), d3 = dot(ab, bp), d4 = dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) return at(b);
+  const vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return at(lerp(a, b, d1 / (d1 - d3)));
+  const cp = sub(p, c), d5 = dot(ab, cp), d6 = dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) return at(c);
+  const vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return at(lerp(a, c, d2 / (d2 - d6)));
+  const va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) return at(lerp(b, c, (d4 - d3) / ((d4 - d3) + (d5 - d6))));
+  const den = 1 / (va + vb + vc);
+  const v = vb * den, w = vc * den;
+  return at(a.map((x, i) => x + ab[i] * v + ac[i] * w));
+}
+
 function checkTrace(t: ObbTreeTrace, nodes: number): void {
   const level = new Map<number, number>();
   for (const f of t.frames.filter((x) => x.kind === 'level')) {
@@ -122,18 +144,46 @@ describe('the obbtree query', () => {
     }
   });
 
-  it('steps through a mesh against a convex shape: the candidates hold the touching triangle', () => {
-    const scene: ObbScene = {
-      version: 1, query: 'obbtree',
-      shapes: [{ type: 'mesh', ...gridMesh(4) }, { type: 'sphere', radius: 0.2, position: [0.3, 0.1, -0.2] }],
-    };
-    const t = trace(scene);
-    expect(t.result.mode).toBe('mesh-convex');
-    checkTrace(t, 63);
-    const c = t.frames.find((f) => f.kind === 'candidates')!;
-    expect(c.intersecting).toBe(true);
-    expect(c.candidates).toContain(c.triangle);
-    expect(c.caption).toContain(`Triangle ${c.triangle} touches B`);
+  it('steps through a mesh against a sphere one candidate triangle at a time; the first touching one is intersect\'s answer', () => {
+    const mesh = { type: 'mesh' as const, ...gridMesh(4) };
+    let apartSteps = 0;
+    // Over the grid, beside it (its box reaches the edge's leaves, the sphere does not) and above it.
+    for (const [position, touching] of [[[0.3, 0.1, -0.2], true], [[1.23, 0.05, 0.4], false], [[0.1, 0.5, 0.1], false]] as const) {
+      const sphere = { type: 'sphere' as const, radius: 0.2, position: [...position] as Vec3 };
+      const scene: ObbScene = { version: 1, query: 'obbtree', shapes: [mesh, sphere] };
+      const t = trace(scene);
+      expect(t.result.mode).toBe('mesh-convex');
+      checkTrace(t, 63);
+      const tests = t.frames.filter((f) => f.kind === 'step' && f.event === 'triangle');
+      expect(tests.length).toBe(t.result.triangleTests);
+      apartSteps += tests.filter((f) => !f.hit).length;
+      for (const f of tests) {
+        // Touching iff the sphere's centre lies within its radius of the triangle (closest point computed here).
+        const d = triangleDistance(sphere.position, f.cornersA!);
+        expect(Math.abs(d - 0.2), 'a configuration far from touching (GJK decides to ~1e-12)').toBeGreaterThan(1e-6);
+        expect(f.hit, `triangle ${f.triangleA}`).toBe(d < 0.2);
+        expect(f.triangleB).toBeNull();
+        expect(f.cornersB).toBeNull();
+        expect(f.iterations).toBeGreaterThan(0);
+        expect(f.line).toBe(8);
+        expect(f.caption).toContain(`Triangle ${f.triangleA} of A (in leaf ${f.nodeA}) against B: ${f.hit ? 'touching' : 'apart'}`);
+      }
+      // Every triangle the sphere touches is among the candidates (brute force over the whole mesh).
+      const touched = mesh.triangles.map((tri, i) => [i, triangleDistance(sphere.position, tri.map((k) => mesh.vertices[k]))] as const)
+        .filter(([, d]) => d < 0.2).map(([i]) => i);
+      expect(touched.length > 0).toBe(touching);
+      for (const i of touched) expect(tests.map((f) => f.triangleA)).toContain(i);
+      const first = tests.filter((f) => f.firstHit);
+      const answer = run({ version: 1, query: 'intersect', shapes: [mesh, sphere] }) as unknown as { intersecting: boolean; triangle: number | null };
+      expect(answer.intersecting).toBe(touching);
+      expect(first.map((f) => f.triangleA)).toEqual(touching ? [answer.triangle] : []);
+      if (touching) {
+        expect(first[0]).toBe(tests.find((f) => f.hit));
+        expect(first[0].caption).toContain('the intersect query stops here');
+      }
+      expect(t.frames.at(-1)!.intersecting).toBe(touching);
+    }
+    expect(apartSteps).toBeGreaterThan(0);
   });
 
   it('refuses a convex shape A and a plane B, naming the field', () => {

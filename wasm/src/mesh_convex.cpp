@@ -325,6 +325,22 @@ Obb convexBoundInFrame(const Shape& shape, const Transform& frame) {
 
 // ---------------------------------------------------------------- intersect
 
+namespace {
+
+// The leaf test of intersect, shared with meshConvexTriangleIntersect.
+IntersectResult leafIntersect(const TriangleMesh& m, int t, const MarginShape& convex,
+                              const MeshConvexSettings& settings) {
+  return gjkIntersect(triangleOf(m, t), convex, settings.gjk);
+}
+
+}  // namespace
+
+IntersectResult meshConvexTriangleIntersect(const TriangleMesh& m, const Transform& meshPose, const Shape& shape,
+                                            int t, const MeshConvexSettings& settings) {
+  const MarginShape convex{ShapeAtPose(shape, relativePose(meshPose, shape.pose)), settings.meshMargin};
+  return leafIntersect(m, t, convex, settings);
+}
+
 MeshIntersectResult meshConvexIntersect(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
                                         const Shape& shape, const MeshConvexSettings& settings) {
   if (shape.type == ShapeType::Plane) return planeMeshIntersect(m, meshPose, shape, settings.meshMargin);
@@ -355,7 +371,7 @@ MeshIntersectResult meshConvexIntersect(const TriangleMesh& m, const ObbTree& tr
       for (int i = 0; i < n.count; ++i) {
         const int t = tree.order[n.first + i];
         ++out.triangleTests;
-        const IntersectResult r = gjkIntersect(triangleOf(m, t), convex, settings.gjk);
+        const IntersectResult r = leafIntersect(m, t, convex, settings);
         if (r.intersecting) {
           out.intersecting = true;
           out.triangle = t;

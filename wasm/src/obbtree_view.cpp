@@ -15,7 +15,7 @@ const char* obbViewModeName(ObbViewMode m) {
 }
 
 const char* obbViewFrameKindName(ObbViewFrameKind k) {
-  static const char* const kNames[] = {"level", "step", "candidates", "done"};
+  static const char* const kNames[] = {"level", "step", "done"};
   return kNames[static_cast<int>(k)];
 }
 
@@ -27,26 +27,6 @@ Obb worldBox(const Obb& local, const Transform& pose) {
   w.center = pose.apply(local.center);
   for (int i = 0; i < 3; ++i) w.axes[i] = pose.applyToDirection(local.axes[i]);
   return w;
-}
-
-// The box of a convex shape along its own rotated axes, from its support
-// function: exact for every convex shape (support points are extreme).
-Obb convexBox(const Shape& s) {
-  Obb box;
-  const Vec3 e[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-  Vec3 center;
-  double half[3];
-  for (int i = 0; i < 3; ++i) {
-    const Vec3 u = s.pose.applyToDirection(e[i]);
-    const double hi = dot(fullSupport(s, u), u);
-    const double lo = dot(fullSupport(s, -u), u);
-    box.axes[i] = u;
-    center = center + u * (0.5 * (hi + lo));
-    half[i] = 0.5 * (hi - lo);
-  }
-  box.center = center;
-  box.halfExtents = {half[0], half[1], half[2]};
-  return box;
 }
 
 // Axis `axis` of obbSeparatingAxis's 15 for boxes a and b: a_i, b_j, or
@@ -110,18 +90,21 @@ void corners(const TriangleMesh& m, const Transform& pose, int t, Vec3 out[3]) {
   for (int i = 0; i < 3; ++i) out[i] = pose.apply(m.vertices[static_cast<std::size_t>(k[static_cast<std::size_t>(i)])]);
 }
 
-// The running counts of a step: every event but a triangle test is a node
-// pair tested; every one but a sphere rejection reached the box test.
-void count(const MeshMeshEvent& e, ObbViewFrame* f, long long* pairs, long long* boxes, long long* tris) {
-  if (e.kind == MeshMeshEventKind::Triangle) ++*tris;
-  else {
-    ++*pairs;
-    if (e.kind != MeshMeshEventKind::SphereApart) ++*boxes;
+// The running counts of the steps: every event but a triangle test is a
+// node pair tested; every one but a sphere rejection reached the box test.
+struct RunningCounts {
+  long long pairs = 0, boxes = 0, tris = 0;
+  void add(const MeshMeshEvent& e, ObbViewFrame* f) {
+    if (e.kind == MeshMeshEventKind::Triangle) ++tris;
+    else {
+      ++pairs;
+      if (e.kind != MeshMeshEventKind::SphereApart) ++boxes;
+    }
+    f->nodePairs = pairs;
+    f->boxTests = boxes;
+    f->triangleTests = tris;
   }
-  f->nodePairs = *pairs;
-  f->boxTests = *boxes;
-  f->triangleTests = *tris;
-}
+};
 
 ObbViewFrame stepFrame(const MeshMeshEvent& e, const Obb& boxA, const Obb& boxB) {
   ObbViewFrame f;
@@ -132,8 +115,23 @@ ObbViewFrame stepFrame(const MeshMeshEvent& e, const Obb& boxA, const Obb& boxB)
   f.boxA = boxA;
   f.boxB = boxB;
   f.axis = e.axis;
+  f.triangleA = e.triA;
+  f.triangleB = e.triB;
+  f.hit = e.hit;
   if (e.kind == MeshMeshEventKind::BoxApart) f.axisDirection = separatingAxis(boxA, boxB, e.axis);
   return f;
+}
+
+// The work of either descent (MeshMeshResult, MeshBoxResult); nodePairs is
+// named differently in the two.
+template <class Descent>
+void takeWork(const Descent& m, long long nodePairs, ObbViewResult* r) {
+  r->nodePairs = nodePairs;
+  r->sphereApart = m.sphereApart;
+  r->boxTests = m.boxTests;
+  r->boxApart = m.boxApart;
+  r->overlapping = m.overlapping;
+  r->stepsTruncated = m.traceTruncated;
 }
 
 void runMeshMesh(const Shape& a, const Shape& b, std::vector<ObbViewFrame>* frames, ObbViewResult* r) {
@@ -150,36 +148,35 @@ void runMeshMesh(const Shape& a, const Shape& b, std::vector<ObbViewFrame>* fram
   r->firstA = m.first.a;
   r->firstB = m.first.b;
   r->contacts = m.pairCount;
-  r->nodePairs = m.nodePairs;
-  r->sphereApart = m.sphereApart;
-  r->boxTests = m.boxTests;
-  r->boxApart = m.boxApart;
-  r->overlapping = m.overlapping;
+  takeWork(m, m.nodePairs, r);
   r->triangleTests = m.triangleTests;
-  r->stepsTruncated = m.traceTruncated;
   r->ok = m.status == MeshMeshStatus::Converged;
   if (m.intersecting)
     r->pathBound = pathVolumeTestBound(obbTreeLeafLevel(ma.tree, m.first.a), obbTreeLeafLevel(mb.tree, m.first.b));
   if (frames == nullptr) return;
-  long long pairs = 0, boxes = 0, tris = 0;
+  RunningCounts counts;
   for (const MeshMeshEvent& e : events) {
     ObbViewFrame f = stepFrame(e, worldBox(ma.tree.nodes[static_cast<std::size_t>(e.nodeA)].box, a.pose),
                                worldBox(mb.tree.nodes[static_cast<std::size_t>(e.nodeB)].box, b.pose));
     if (e.kind == MeshMeshEventKind::Triangle) {
-      f.triangleA = e.triA;
-      f.triangleB = e.triB;
-      f.hit = e.hit;
       corners(ma.mesh, a.pose, e.triA, f.cornersA);
       corners(mb.mesh, b.pose, e.triB, f.cornersB);
     }
-    count(e, &f, &pairs, &boxes, &tris);
+    counts.add(e, &f);
     frames->push_back(f);
   }
 }
 
+// A convex B: the box descent's steps, and after each overlapping leaf one
+// step per triangle in it, in the order the intersect query tests them (the
+// leaves in descent order, each leaf's triangles in tree order). Each runs
+// the intersect query's own leaf test, so the first touching triangle shown
+// is the query's answer (the box descent keeps every triangle that can touch
+// B: conservative culling, mesh_mesh.h). Unlike the query, the steps go on
+// after it: the counts follow every candidate, as the seed's tree of tests.
 void runMeshConvex(const Shape& a, const Shape& b, std::vector<ObbViewFrame>* frames, ObbViewResult* r) {
   const MeshShape& ma = *a.meshData;
-  const Obb box = convexBox(b);
+  const Obb box = convexBoundInFrame(b, Transform{});
   std::vector<MeshMeshEvent> events;
   std::vector<int> candidates(ma.mesh.triangles.size());
   MeshBoxSettings s;
@@ -196,33 +193,44 @@ void runMeshConvex(const Shape& a, const Shape& b, std::vector<ObbViewFrame>* fr
   r->intersecting = narrow.intersecting;
   r->firstA = narrow.triangle;
   r->contacts = touching.count;
-  r->nodePairs = m.nodes;
-  r->sphereApart = m.sphereApart;
-  r->boxTests = m.boxTests;
-  r->boxApart = m.boxApart;
-  r->overlapping = m.overlapping;
+  takeWork(m, m.nodes, r);
   r->triangleTests = static_cast<long long>(candidates.size());
-  r->stepsTruncated = m.traceTruncated;
   r->ok = m.status == MeshMeshStatus::Converged && narrow.status == MeshQueryStatus::Converged;
   if (narrow.intersecting) r->pathBound = pathVolumeTestBound(obbTreeLeafLevel(ma.tree, narrow.triangle), 0);
   if (frames == nullptr) return;
-  long long pairs = 0, boxes = 0, tris = 0;
+  RunningCounts counts;
+  std::size_t next = 0;  // the next candidate: they come leaf by leaf, in the order of the Leaves events
+  bool hitShown = false;
+  const std::size_t cap = frames->size() + kObbViewStepCap;
+  auto full = [&] {
+    if (frames->size() < cap) return false;
+    r->stepsTruncated = true;
+    return true;
+  };
   for (const MeshMeshEvent& e : events) {
-    ObbViewFrame f = stepFrame(e, worldBox(ma.tree.nodes[static_cast<std::size_t>(e.nodeA)].box, a.pose), box);
-    count(e, &f, &pairs, &boxes, &tris);
+    if (full()) break;
+    const ObbTreeNode& node = ma.tree.nodes[static_cast<std::size_t>(e.nodeA)];
+    const Obb nodeBox = worldBox(node.box, a.pose);
+    ObbViewFrame f = stepFrame(e, nodeBox, box);
+    counts.add(e, &f);
     frames->push_back(f);
+    if (e.kind != MeshMeshEventKind::Leaves) continue;
+    for (int i = 0; i < node.count && next < candidates.size() && !full(); ++i, ++next) {
+      MeshMeshEvent t;
+      t.kind = MeshMeshEventKind::Triangle;
+      t.nodeA = e.nodeA;
+      t.triA = candidates[next];
+      const IntersectResult test = meshConvexTriangleIntersect(ma.mesh, a.pose, b, t.triA);
+      t.hit = test.intersecting;
+      ObbViewFrame tf = stepFrame(t, nodeBox, box);
+      tf.iterations = test.iterations;
+      tf.firstHit = t.hit && !hitShown;
+      hitShown = hitShown || t.hit;
+      corners(ma.mesh, a.pose, t.triA, tf.cornersA);
+      counts.add(t, &tf);
+      frames->push_back(tf);
+    }
   }
-  ObbViewFrame f;
-  f.kind = ObbViewFrameKind::Candidates;
-  f.boxB = box;
-  f.candidates = candidates;
-  f.intersecting = narrow.intersecting;
-  f.triangle = narrow.triangle;
-  if (narrow.triangle >= 0) corners(ma.mesh, a.pose, narrow.triangle, f.cornersA);
-  f.nodePairs = pairs;
-  f.boxTests = boxes;
-  f.triangleTests = static_cast<long long>(candidates.size());
-  frames->push_back(f);
 }
 
 }  // namespace

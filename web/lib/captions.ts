@@ -745,7 +745,7 @@ export const OBB_TREE_PSEUDOCODE: readonly string[] = [
   'the 15 axes: a\'s 3 faces, b\'s 3 faces, the 9 edge pairs a_i × b_j',
   'apart along an axis → the pair is done',
   'overlap → descend into the larger box: its two children against the other node',
-  'two leaves → test their triangles (exact triangle–triangle test)',
+  'two leaves → test their triangles (exact triangle–triangle test; a convex B: GJK on each triangle of the leaf)',
   'answer: intersecting when some triangle pair intersects',
 ];
 
@@ -761,7 +761,6 @@ function obbTreeLine(f: Omit<ObbTreeFrame, 'caption' | 'line'>): number {
         case 'descend-b': return 7;
         default: return 8;
       }
-    case 'candidates': return 8;
     default: return 9;
   }
 }
@@ -771,6 +770,15 @@ const AXIS_WORDS: Readonly<Record<ObbAxisKind, string>> = {
   'face-b': 'a face normal of B\'s box',
   'edge-pair': 'the cross product of an edge of each box',
 };
+
+/** A triangle of A against a convex B: the intersect query's own test of that triangle (GJK). */
+function convexTriangleCaption(f: Omit<ObbTreeFrame, 'caption' | 'line'>, work: string): string {
+  const gjk = `GJK, ${count(f.iterations ?? 0, 'iteration', 'iterations')}`;
+  const head = `Triangle ${f.triangleA} of A (in leaf ${f.nodeA}) against B:`;
+  if (!f.hit) return `${head} apart (${gjk} found a direction that separates them; this test decides without measuring the distance).${work}`;
+  if (f.firstHit) return `${head} touching (${gjk}). The first touching triangle: the intersect query stops here with it as its answer; the view goes on through the other candidates to count them all.${work}`;
+  return `${head} touching too (${gjk}).${work}`;
+}
 
 /** The caption of one "obbtree" frame. */
 export function obbTreeCaption(f: Omit<ObbTreeFrame, 'caption' | 'line'>, r: ObbTreeResult): string {
@@ -794,12 +802,13 @@ export function obbTreeCaption(f: Omit<ObbTreeFrame, 'caption' | 'line'>, r: Obb
         case 'box-apart': return `Axis ${f.axis} (${AXIS_WORDS[f.axisKind ?? 'face-a']}) separates ${pairName}: the pair is done.${work}`;
         case 'descend-a': return `The boxes of ${pairName} overlap: descend into A's node, the larger box.${work}`;
         case 'descend-b': return `The boxes of ${pairName} overlap: descend into B's node, the larger box.${work}`;
-        case 'leaves': return `The boxes of ${pairName} overlap and both are leaves: their triangles are tested next.${work}`;
-        default: return `Triangle ${f.triangleA} of A against triangle ${f.triangleB} of B: ${f.hit ? 'they intersect' : 'apart'}.${work}`;
+        case 'leaves': return f.nodeB === null
+          ? `A's node ${f.nodeA} is a leaf and its box overlaps B's box: its triangles are tested against B next.${work}`
+          : `The boxes of ${pairName} overlap and both are leaves: their triangles are tested next.${work}`;
+        default: return f.triangleB === null ? convexTriangleCaption(f, work)
+          : `Triangle ${f.triangleA} of A against triangle ${f.triangleB} of B: ${f.hit ? 'they intersect' : 'apart'}.${work}`;
       }
     }
-    case 'candidates':
-      return `${count(f.candidates.length, 'triangle lies', 'triangles lie')} in leaves whose boxes overlap B's box: the narrow phase tests them against B. ${f.intersecting ? `Triangle ${f.triangle} touches B.` : 'None touches B.'}`;
     default:
       if (r.mode === 'tree') return `The tree: ${count(r.nodes, 'node', 'nodes')} on ${count(r.depth, 'level', 'levels')}, ${count(r.leaves, 'leaf', 'leaves')}; ${r.meanSplits} mean and ${r.medianSplits} median splits.`;
       return `${r.intersecting ? 'A and B intersect' : 'A and B do not intersect'}: ${count(r.nodePairs ?? 0, 'node pair', 'node pairs')} tested against the seed's ${num(r.singleContactBound ?? 0, 3)} for one contact.`;

@@ -65,7 +65,7 @@ export type ChungWangEvent = 'init' | 'support' | 'switch' | 'hemisphere' | 'ref
 export type ObbTreeMode = 'tree' | 'mesh-mesh' | 'mesh-convex';
 
 /** What an "obbtree" frame shows (obbtree_view.h ObbViewFrameKind). */
-export type ObbTreeFrameKind = 'level' | 'step' | 'candidates' | 'done';
+export type ObbTreeFrameKind = 'level' | 'step' | 'done';
 
 /** How a tree node was split (obbtree.h ObbSplit). */
 export type ObbTreeSplit = 'leaf' | 'mean' | 'median';
@@ -1063,7 +1063,7 @@ export interface ObbTreeResult {
   pathBound: number | null;
   /** The trace shows the first 511 nodes of the tree only. */
   levelsTruncated: boolean;
-  /** The trace shows the first 2000 steps of the descent only. */
+  /** The trace shows the first 2000 steps (node pairs and triangle tests) only. */
   stepsTruncated: boolean;
   /** False when a descent stopped short (invalid input or a corrupt tree): counts so far. */
   ok: boolean;
@@ -1088,8 +1088,8 @@ export interface ObbTreeNodeBox {
 }
 
 /**
- * One step of the "obbtree" trace: a level of the tree's build, a node pair of the descent, the candidate
- * triangles of a convex shape, or the answer.
+ * One step of the "obbtree" trace: a level of the tree's build, a node pair of the descent, a triangle
+ * test, or the answer.
  */
 export interface ObbTreeFrame {
   /** What the frame shows. */
@@ -1118,24 +1118,24 @@ export interface ObbTreeFrame {
   axisDirection: Vec3 | null;
   /** 'triangle': A's triangle. */
   triangleA: number | null;
-  /** 'triangle': B's triangle. */
+  /** 'triangle': B's triangle; null when B is convex. */
   triangleB: number | null;
-  /** 'triangle': whether the two triangles intersect (touching counts). */
+  /** 'triangle': whether the triangle touches or crosses B's triangle, or the convex B. */
   hit: boolean | null;
-  /** 'triangle': A's triangle's world corners; candidates: the touching triangle's. */
+  /** 'triangle': A's triangle's world corners. */
   cornersA: [Vec3, Vec3, Vec3] | null;
   /** 'triangle': B's triangle's world corners. */
   cornersB: [Vec3, Vec3, Vec3] | null;
-  /** Candidates frame: the triangles of A's leaves whose boxes overlap B's box. */
-  candidates: number[];
-  /** Candidates and done frames: the answer. */
+  /** 'triangle' against a convex B: GJK's iterations (the intersect query's test of that triangle). */
+  iterations: number | null;
+  /** 'triangle' against a convex B: the first touching triangle, the intersect query's answer. */
+  firstHit: boolean | null;
+  /** Done frame: the answer. */
   intersecting: boolean | null;
-  /** Candidates frame: the first touching triangle the narrow phase found. */
-  triangle: number | null;
   /** Node pairs tested so far (sphere tests). */
   nodePairs: number;
   /** 15-axis box tests so far. */
   boxTests: number;
-  /** Triangle tests so far (a convex B: the candidate triangles). */
+  /** Triangle tests so far (a convex B: the candidate triangles tested so far). */
   triangleTests: number;
 }

@@ -369,36 +369,95 @@ export function drawShape(shape: ShapeLike, pose?: PoseLike, style: ShapeStyle =
 /**
  * A mesh() from a three.js BufferGeometry, in the geometry's local space: indexed or not (without an index,
  * every three vertices make a triangle), interleaved position attributes too. Positions and indices are read
- * once and copied into wasm memory; the geometry is not kept. Dispose the shape when done.
+ * once and copied into wasm memory; the geometry is not kept. Dispose the shape when done. (meshArrays() reads
+ * the geometry; mesh() makes the shape.)
  */
 export function meshFromGeometry(geometry: THREE.BufferGeometry): MeshShape {
   if (geometry === null || typeof geometry !== 'object' || typeof (geometry as { getAttribute?: unknown }).getAttribute !== 'function') {
     throw new CollidoscopeError('invalid-argument', 'geometry', 'must be a three.js BufferGeometry');
   }
-  const pos = geometry.getAttribute('position') as THREE.BufferAttribute | THREE.InterleavedBufferAttribute | undefined;
-  if (!pos) throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position', 'is missing: the geometry has no vertex positions');
-  if (pos.itemSize !== 3) throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position.itemSize', `must be 3, got ${pos.itemSize}`);
-  const n = pos.count;
-  const vertices = new Float64Array(3 * n);
-  // getX/Y/Z read interleaved buffers through their stride and offset (and denormalize normalized ones).
-  for (let i = 0; i < n; i++) {
-    vertices[3 * i] = pos.getX(i);
-    vertices[3 * i + 1] = pos.getY(i);
-    vertices[3 * i + 2] = pos.getZ(i);
-  }
-  const index = geometry.getIndex();
-  let indices: Uint32Array;
-  if (index) {
-    indices = new Uint32Array(index.count);
-    for (let i = 0; i < index.count; i++) indices[i] = index.getX(i);
-  } else {
-    if (n % 3 !== 0) {
-      throw new CollidoscopeError('invalid-argument', 'geometry.attributes.position.count', `must be a multiple of 3 for a geometry without an index (3 vertices per triangle), got ${n}`);
-    }
-    indices = new Uint32Array(n);
-    for (let i = 0; i < n; i++) indices[i] = i;
-  }
+  const { vertices, indices } = meshArrays(geometry);
   return mesh(vertices, indices);
+}
+
+/** Flat triangle arrays, as mesh() takes them. */
+export interface MeshArrays {
+  /** x0, y0, z0, x1, … */
+  vertices: Float64Array;
+  /** i0, j0, k0, i1, … (counter-clockwise seen from outside, as the geometry's front faces) */
+  indices: Uint32Array;
+}
+
+/**
+ * The triangles of a BufferGeometry (in its local space), or of every mesh under an Object3D (a loaded glTF's
+ * `gltf.scene`, an OBJ group: each mesh placed by its world matrix, the meshes' vertices one after the other),
+ * as the flat arrays mesh() takes. Each geometry is read as meshFromGeometry() reads it: indexed or not,
+ * interleaved too. A mesh whose world matrix mirrors (negative determinant) has its triangles' order reversed,
+ * so that they stay counter-clockwise seen from outside, as three.js draws them. Lines, points and meshes
+ * without positions are skipped. More than `maxTriangles` triangles (default 2 000 000, mesh()'s limit) throw
+ * before anything is copied.
+ */
+export function meshArrays(source: THREE.BufferGeometry | THREE.Object3D, options: { maxTriangles?: number } = {}): MeshArrays {
+  const max = options.maxTriangles ?? 2_000_000; // mesh()'s limit (kMaxMeshTriangles)
+  const parts: { geometry: THREE.BufferGeometry; matrix: THREE.Matrix4 | null; field: string }[] = [];
+  if ((source as THREE.BufferGeometry).isBufferGeometry) {
+    parts.push({ geometry: source as THREE.BufferGeometry, matrix: null, field: 'geometry' });
+  } else if ((source as THREE.Object3D).isObject3D) {
+    const root = source as THREE.Object3D;
+    root.updateWorldMatrix(true, true);
+    root.traverse((o) => {
+      const m = o as THREE.Mesh;
+      if (m.isMesh && m.geometry?.getAttribute('position')) parts.push({ geometry: m.geometry, matrix: m.matrixWorld, field: `mesh "${m.name || m.uuid}"` });
+    });
+  } else {
+    throw new CollidoscopeError('invalid-argument', 'geometry', 'must be a three.js BufferGeometry or Object3D');
+  }
+  // Counts first: a file too large is refused before its arrays are made.
+  let vertexCount = 0;
+  let indexCount = 0;
+  for (const { geometry, field } of parts) {
+    const pos = geometry.getAttribute('position') as THREE.BufferAttribute | THREE.InterleavedBufferAttribute | undefined;
+    if (!pos) throw new CollidoscopeError('invalid-argument', `${field}.attributes.position`, 'is missing: the geometry has no vertex positions');
+    if (pos.itemSize !== 3) throw new CollidoscopeError('invalid-argument', `${field}.attributes.position.itemSize`, `must be 3, got ${pos.itemSize}`);
+    const index = geometry.getIndex();
+    if (!index && pos.count % 3 !== 0) {
+      throw new CollidoscopeError('invalid-argument', `${field}.attributes.position.count`, `must be a multiple of 3 for a geometry without an index (3 vertices per triangle), got ${pos.count}`);
+    }
+    if (index && index.count % 3 !== 0) {
+      throw new CollidoscopeError('invalid-argument', `${field}.index.count`, `must be a multiple of 3 (3 indices per triangle), got ${index.count}`);
+    }
+    vertexCount += pos.count;
+    indexCount += index ? index.count : pos.count;
+    if (indexCount / 3 > max) throw new CollidoscopeError('invalid-argument', 'triangles', `has more than ${max} triangles (the limit)`);
+  }
+  const vertices = new Float64Array(3 * vertexCount);
+  const indices = new Uint32Array(indexCount);
+  const p = new THREE.Vector3();
+  let v = 0;
+  let k = 0;
+  for (const { geometry, matrix } of parts) {
+    const pos = geometry.getAttribute('position') as THREE.BufferAttribute | THREE.InterleavedBufferAttribute;
+    const base = v;
+    // getX/Y/Z read interleaved buffers through their stride and offset (and denormalize normalized ones).
+    for (let i = 0; i < pos.count; i++, v++) {
+      p.set(pos.getX(i), pos.getY(i), pos.getZ(i));
+      if (matrix) p.applyMatrix4(matrix);
+      vertices[3 * v] = p.x;
+      vertices[3 * v + 1] = p.y;
+      vertices[3 * v + 2] = p.z;
+    }
+    const index = geometry.getIndex();
+    const n = index ? index.count : pos.count;
+    // A mirror turns counter-clockwise into clockwise: swap each triangle's last two corners back.
+    const mirrored = matrix !== null && matrix.determinant() < 0;
+    for (let t = 0; t < n; t += 3, k += 3) {
+      for (let c = 0; c < 3; c++) {
+        const from = t + (mirrored && c > 0 ? 3 - c : c);
+        indices[k + c] = base + (index ? index.getX(from) : from);
+      }
+    }
+  }
+  return { vertices, indices };
 }
 
 // ---- results --------------------------------------------------------------------------------------------

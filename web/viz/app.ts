@@ -476,7 +476,7 @@ export class App {
     const a = this.shapesView.bounds();
     const b = this.minkView.viewBounds();
     // What the query adds (the casts: the whole ray, and where the moving shapes end) in view too.
-    viewOf(this.scene.query).frame?.(this.drawn, a, b);
+    viewOf(this.scene.query).frame?.(this.drawn, a, b, this.trace);
     this.shapesView.view.frame(a.center, a.radius);
     this.minkView.view.frame(b.center, b.radius);
     // The handles moved on the screen.

@@ -1,12 +1,14 @@
 // Meshes for the "obbtree" view: the built-in ones (builtin-meshes.ts) from a menu, and a .glb, .gltf or .obj
 // file dropped on the page or picked with the file input (touch devices have no drag and drop). A file is read
-// with three.js's loaders, every mesh in it placed by its world matrix and merged into one mesh shape A; B is a
-// sphere in the middle of it. Problems are said in #mesh-status: not a mesh file, no triangles, too many
-// triangles, a parse error.
+// with three.js's loaders and its triangles taken by the library's meshArrays() (collidoscope/three: the reading
+// meshFromGeometry() does, every mesh placed by its world matrix) into one mesh shape A; B is a sphere in the
+// middle of it. Problems are said in #mesh-status: not a mesh file, no triangles, too many triangles, a parse
+// error.
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
-import type { Scene, Shape, Vec3 } from '../lib/index';
+import { CollidoscopeError, type Scene, type Shape, type Vec3 } from '../lib/index';
+import { meshArrays } from '../lib/three';
 import type { App } from './app';
 import { BUILTIN_MESHES, builtinScene, type BuiltinMesh } from './builtin-meshes';
 
@@ -23,33 +25,26 @@ export class MeshFileError extends Error {}
 
 const round6 = (x: number): number => Math.round(x * 1e6) / 1e6 + 0;
 
-/** Every triangle mesh under `root`, in world coordinates, as one mesh shape (coordinates rounded to 1e-6). */
+/**
+ * Every triangle mesh under `root`, in world coordinates, as one mesh shape of the scene format (a link carries
+ * it): meshArrays()' vertices rounded to 1e-6 and its triangles.
+ */
 export function mergeMeshes(root: THREE.Object3D): Shape {
-  root.updateMatrixWorld(true);
-  const vertices: Vec3[] = [];
-  const triangles: Tri[] = [];
-  const p = new THREE.Vector3();
-  root.traverse((o) => {
-    const m = o as THREE.Mesh;
-    if (!m.isMesh || !m.geometry) return;
-    const pos = m.geometry.getAttribute('position');
-    if (!pos || pos.itemSize !== 3) return;
-    const base = vertices.length;
-    const index = m.geometry.getIndex();
-    const count = index ? index.count : pos.count;
-    if (triangles.length + Math.floor(count / 3) > MAX_FILE_TRIANGLES) {
+  let arrays;
+  try {
+    arrays = meshArrays(root, { maxTriangles: MAX_FILE_TRIANGLES });
+  } catch (e) {
+    if (e instanceof CollidoscopeError && e.field === 'triangles') {
       throw new MeshFileError(`The file has more than ${MAX_FILE_TRIANGLES.toLocaleString('en')} triangles: the page takes at most that many (every triangle is drawn and sent as JSON). Use the library's mesh() for larger meshes.`);
     }
-    for (let i = 0; i < pos.count; ++i) {
-      p.fromBufferAttribute(pos, i).applyMatrix4(m.matrixWorld);
-      vertices.push([round6(p.x), round6(p.y), round6(p.z)]);
-    }
-    for (let t = 0; t + 2 < count; t += 3) {
-      const at = (k: number) => base + (index ? index.getX(t + k) : t + k);
-      triangles.push([at(0), at(1), at(2)]);
-    }
-  });
-  if (triangles.length === 0) throw new MeshFileError('The file holds no triangle mesh (no mesh with positions and triangles was found in it).');
+    throw new MeshFileError(`The file's meshes could not be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const { vertices: v, indices: ix } = arrays;
+  if (ix.length === 0) throw new MeshFileError('The file holds no triangle mesh (no mesh with positions and triangles was found in it).');
+  const vertices: Vec3[] = [];
+  for (let i = 0; i < v.length; i += 3) vertices.push([round6(v[i]), round6(v[i + 1]), round6(v[i + 2])]);
+  const triangles: Tri[] = [];
+  for (let t = 0; t < ix.length; t += 3) triangles.push([ix[t], ix[t + 1], ix[t + 2]]);
   return { type: 'mesh', vertices, triangles };
 }
 

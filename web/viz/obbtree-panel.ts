@@ -15,7 +15,12 @@ export function obbTreeRows(frame: ObbTreeTrace['frames'][number], trace: ObbTre
   if (frame.kind === 'step') {
     rows.push(['node pair', `A ${frame.nodeA}, ${frame.nodeB === null ? 'B\'s box' : `B ${frame.nodeB}`}`]);
     rows.push(['step', frame.event === 'box-apart' ? `box apart on axis ${frame.axis} (${frame.axisKind})` : String(frame.event)]);
-    if (frame.event === 'triangle') rows.push(['triangles', `${frame.triangleA} × ${frame.triangleB}: ${frame.hit ? 'intersect' : 'apart'}`, frame.hit ? 'ok' : undefined]);
+    if (frame.event === 'triangle' && frame.triangleB === null) {
+      rows.push(['triangle', `${frame.triangleA} vs B: ${frame.hit ? 'touching' : 'apart'}${frame.firstHit ? ' (the answer)' : ''}`, frame.hit ? 'ok' : undefined],
+        ['GJK iterations', String(frame.iterations)]);
+    } else if (frame.event === 'triangle') {
+      rows.push(['triangles', `${frame.triangleA} × ${frame.triangleB}: ${frame.hit ? 'intersect' : 'apart'}`, frame.hit ? 'ok' : undefined]);
+    }
   }
   if (r.mode === 'tree') return rows;
   rows.push(['node pairs so far', String(frame.nodePairs)], ['box tests so far', String(frame.boxTests)],

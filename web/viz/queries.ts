@@ -4,6 +4,7 @@
 import * as THREE from 'three';
 import { closedFormTitle } from '../lib/captions';
 import { CLOSED_FORM, FRAME_DRAWERS, MESH_RAY, OBB_TREE } from '../lib/draw/frames';
+import { boxCorners } from '../lib/draw/obbtree';
 import { round } from '../lib/draw/format';
 import { isClosedForm, isMeshRaycast, isObbTree } from '../lib/index';
 import type {
@@ -113,6 +114,7 @@ const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
     fromPair: (pair, query) => (pair.shapes[0]?.type === 'mesh'
       ? { scene: { ...pair, query } }
       : { scene: builtinScene('torus-knot'), note: 'The obbtree view needs a mesh for shape A: here is the torus knot (more under "Mesh").' }),
+    frame: frameObbTree,
   },
 };
 
@@ -255,6 +257,17 @@ function frameRay(scene: Scene, a: THREE.Sphere, b: THREE.Sphere): void {
     / Math.max(1e-300, Math.hypot(...ray.direction)));
   const end = ray.origin.map((x, i) => x + t * ray.direction[i]);
   for (const p of [ray.origin, end]) { grow(a, p); grow(b, p); }
+}
+
+/**
+ * The boxes the obbtree frames draw, whole in both views: A's root box (its corners reach past the mesh's bounding
+ * sphere) and B's box (a convex B's, or a mesh B's root box), from the first level and the first step.
+ */
+function frameObbTree(_scene: Scene, a: THREE.Sphere, b: THREE.Sphere, trace: Trace | null): void {
+  const t = trace as { query: string } | null;
+  if (!t || !isObbTree(t)) return;
+  const boxes = [t.frames[0]?.nodes[0]?.box, t.frames.find((f) => f.kind === 'step')?.boxB];
+  for (const box of boxes) if (box) for (const p of boxCorners(box)) { grow(a, p.toArray()); grow(b, p.toArray()); }
 }
 
 /** Where the moving shapes end (shapes view), and the relative motion tB − tA from O (right view). */

@@ -54,6 +54,9 @@ export interface QueryView<T extends Trace = Trace> {
    * a ray nor a motion), when the user picks the query; `note` tells the user what was changed.
    */
   fromPair?(pair: Scene, query: Query): { scene: Scene; note?: string };
-  /** Grows the spheres framed by the shapes view (`shapes`) and the right view (`right`) to what the scene adds. */
-  frame?(scene: Scene, shapes: THREE.Sphere, right: THREE.Sphere): void;
+  /**
+   * Grows the spheres framed by the shapes view (`shapes`) and the right view (`right`) to what the scene adds
+   * (and its trace, when it has one, draws).
+   */
+  frame?(scene: Scene, shapes: THREE.Sphere, right: THREE.Sphere, trace: Trace | null): void;
 }

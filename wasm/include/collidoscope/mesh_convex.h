@@ -226,6 +226,15 @@ MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tr
                                         const Shape& shape, const Vec3& motion,
                                         const MeshConvexSettings& settings = {});
 
+// The leaf test of meshConvexIntersect for triangle t alone: the same
+// gjkIntersect call on the same operands (the triangle in the mesh's frame,
+// the shape posed there, the mesh's margin on the shape's side), so that a
+// caller stepping through the candidate triangles one by one (the page's
+// obbtree view) gets the query's answer for each, bit for bit. t must be a
+// triangle of m; inputs are the caller's to check (meshConvexIntersect's).
+IntersectResult meshConvexTriangleIntersect(const TriangleMesh& m, const Transform& meshPose, const Shape& shape,
+                                            int t, const MeshConvexSettings& settings = {});
+
 // The plane closed forms (the mesh queries call them for a plane shape,
 // with settings.meshMargin; O(triangles), the tree is not used). With
 // h(v) = n·v − d the height of a vertex over the plane's surface (n unit,

@@ -10,10 +10,12 @@
 // The trace: first the build, one frame per level of the tree (obbTreeLevels:
 // each node's box in world coordinates, its split), then for a pair the
 // descent's steps (meshesIntersect's MeshMeshEvent for a mesh B; for a
-// convex B, meshBoxCandidates' events against B's box, then one frame with
-// the narrow phase's answer), then a last frame with the result. Every list
-// is capped (kObbViewNodeCap nodes over all level frames, kObbViewStepCap
-// descent steps); the result says what a cap left out.
+// convex B, meshBoxCandidates' events against B's box, each overlapping
+// leaf followed by one step per triangle in it: the intersect query's leaf
+// test of that triangle against B, meshConvexTriangleIntersect), then a
+// last frame with the result. Every list is capped (kObbViewNodeCap nodes
+// over all level frames, kObbViewStepCap steps); the result says what a
+// cap left out.
 //
 // Every pair is run in All mode: the counts then follow the seed's test tree
 // to the end (D − I + 2S + 2K = 1), and k, the number of intersecting pairs,
@@ -32,7 +34,7 @@ namespace collidoscope {
 // Nodes shown over all level frames (the first levels, whole, up to the
 // level that reaches the cap, which is shown cut and marked).
 constexpr int kObbViewNodeCap = 511;
-// Descent steps shown (one frame each).
+// Steps shown (one frame each: node pairs and triangle tests together).
 constexpr int kObbViewStepCap = 2000;
 
 enum class ObbViewMode : std::uint8_t {
@@ -44,8 +46,7 @@ const char* obbViewModeName(ObbViewMode m);
 
 enum class ObbViewFrameKind : std::uint8_t {
   Level,       // the nodes of one level of A's tree
-  Step,        // one step of the descent (ObbViewFrame::event)
-  Candidates,  // convex B: the triangles of the overlapping leaves, and the narrow phase's answer
+  Step,        // one step of the descent (ObbViewFrame::event), or one triangle test
   Done,        // the answer
 };
 const char* obbViewFrameKindName(ObbViewFrameKind k);
@@ -69,17 +70,17 @@ struct ObbViewFrame {
   bool levelCut = false;  // the node cap left out nodes of this level
   // Step frames (and the Triangle event's leaves).
   MeshMeshEventKind event = MeshMeshEventKind::SphereApart;
-  int nodeA = -1, nodeB = -1;  // nodeB −1: B is the convex shape's box
+  int nodeA = -1, nodeB = -1;  // nodeB −1: B is the convex shape's box (for a triangle test, A's leaf)
   Obb boxA, boxB;              // world
   int axis = -1;               // BoxApart: 0 … 14
   Vec3 axisDirection;          // BoxApart: unit, world (a zero vector for a degenerate edge pair)
-  int triangleA = -1, triangleB = -1;  // Triangle events
-  bool hit = false;
-  Vec3 cornersA[3], cornersB[3];       // Triangle events: world corners
-  // Candidates frame.
-  std::vector<int> candidates;
-  bool intersecting = false;
-  int triangle = -1;  // the narrow phase's first touching triangle, −1 if none
+  int triangleA = -1, triangleB = -1;  // Triangle events (triangleB −1 against a convex shape)
+  bool hit = false;                    // Triangle events: touching or overlapping
+  Vec3 cornersA[3], cornersB[3];       // Triangle events: world corners (cornersB: a mesh B's)
+  int iterations = -1;                 // a convex B's triangle test: GJK's iterations; else −1
+  bool firstHit = false;               // a convex B's triangle test: the first touching triangle, the
+                                       // intersect query's answer
+  bool intersecting = false;           // Done frame: the answer
   // Running counts, after this frame.
   long long nodePairs = 0, boxTests = 0, triangleTests = 0;
 };

@@ -1062,13 +1062,14 @@ template <>
 struct Schema<ObbViewFrame> {
   static constexpr const char* name = "ObbTreeFrame";
   static constexpr const char* doc =
-      "One step of the \"obbtree\" trace: a level of the tree's build, a node pair of the descent, the candidate\n"
-      "triangles of a convex shape, or the answer.";
+      "One step of the \"obbtree\" trace: a level of the tree's build, a node pair of the descent, a triangle\n"
+      "test, or the answer.";
   template <class V>
   static void fields(V& v, const ObbViewFrame& f) {
     const bool level = f.kind == ObbViewFrameKind::Level;
     const bool step = f.kind == ObbViewFrameKind::Step;
     const bool tri = step && f.event == MeshMeshEventKind::Triangle;
+    const bool convexTri = tri && f.triangleB < 0;
     v.field("kind", f.kind, "What the frame shows.");
     v.orNull("level", level, f.level, "Level frames: the level (the root 0).");
     v.field("nodes", f.nodes, "Level frames: the level's nodes, left to right; empty otherwise.");
@@ -1077,28 +1078,26 @@ struct Schema<ObbViewFrame> {
     v.orNull("nodeA", step, f.nodeA, "Step frames: A's node (for a triangle test, its leaf).");
     v.orNull("nodeB", step && f.nodeB >= 0, f.nodeB, "Step frames: B's node; null when B is a convex shape's box.");
     v.orNull("boxA", step, f.boxA, "Step frames: A's node box (world).");
-    v.orNull("boxB", step || f.kind == ObbViewFrameKind::Candidates, f.boxB,
-             "Step frames: B's node box, or the convex shape's box (world).");
+    v.orNull("boxB", step, f.boxB, "Step frames: B's node box, or the convex shape's box (world).");
     v.orNull("axis", f.axis >= 0, f.axis, "'box-apart': the separating axis among the 15 (0–2 A's faces, 3–5 B's, "
                                           "6 + 3i + j the edge pair a_i × b_j).");
     v.orNull("axisKind", f.axis >= 0, obbAxisKind(f.axis >= 0 ? f.axis : 0), "'box-apart': the axis's family.");
     v.orNull("axisDirection", f.axis >= 0, resultVec(f.axisDirection),
              "'box-apart': the axis, unit, world (zero for parallel edges, never a separating axis).");
     v.orNull("triangleA", tri, f.triangleA, "'triangle': A's triangle.");
-    v.orNull("triangleB", tri, f.triangleB, "'triangle': B's triangle.");
-    v.orNull("hit", tri, f.hit, "'triangle': whether the two triangles intersect (touching counts).");
-    v.orNull("cornersA", tri || (f.kind == ObbViewFrameKind::Candidates && f.triangle >= 0), f.cornersA,
-             "'triangle': A's triangle's world corners; candidates: the touching triangle's.");
-    v.orNull("cornersB", tri, f.cornersB, "'triangle': B's triangle's world corners.");
-    v.field("candidates", f.candidates, "Candidates frame: the triangles of A's leaves whose boxes overlap B's box.");
-    v.orNull("intersecting", f.kind == ObbViewFrameKind::Candidates || f.kind == ObbViewFrameKind::Done,
-             f.intersecting, "Candidates and done frames: the answer.");
-    v.orNull("triangle", f.kind == ObbViewFrameKind::Candidates && f.triangle >= 0, f.triangle,
-             "Candidates frame: the first touching triangle the narrow phase found.");
+    v.orNull("triangleB", tri && f.triangleB >= 0, f.triangleB, "'triangle': B's triangle; null when B is convex.");
+    v.orNull("hit", tri, f.hit, "'triangle': whether the triangle touches or crosses B's triangle, or the convex B.");
+    v.orNull("cornersA", tri, f.cornersA, "'triangle': A's triangle's world corners.");
+    v.orNull("cornersB", tri && f.triangleB >= 0, f.cornersB, "'triangle': B's triangle's world corners.");
+    v.orNull("iterations", convexTri, f.iterations,
+             "'triangle' against a convex B: GJK's iterations (the intersect query's test of that triangle).");
+    v.orNull("firstHit", convexTri, f.firstHit,
+             "'triangle' against a convex B: the first touching triangle, the intersect query's answer.");
+    v.orNull("intersecting", f.kind == ObbViewFrameKind::Done, f.intersecting, "Done frame: the answer.");
     v.field("nodePairs", static_cast<double>(f.nodePairs), "Node pairs tested so far (sphere tests).");
     v.field("boxTests", static_cast<double>(f.boxTests), "15-axis box tests so far.");
     v.field("triangleTests", static_cast<double>(f.triangleTests),
-            "Triangle tests so far (a convex B: the candidate triangles).");
+            "Triangle tests so far (a convex B: the candidate triangles tested so far).");
   }
 };
 
@@ -1137,7 +1136,7 @@ struct Schema<ObbViewResult> {
     v.orNull("pathBound", pair && r.pathBound >= 0, static_cast<double>(r.pathBound),
              "2·(ℓA + ℓB) + 1 for the leaves of the first touching pair: the least any volume tests.");
     v.field("levelsTruncated", r.levelsTruncated, "The trace shows the first 511 nodes of the tree only.");
-    v.field("stepsTruncated", r.stepsTruncated, "The trace shows the first 2000 steps of the descent only.");
+    v.field("stepsTruncated", r.stepsTruncated, "The trace shows the first 2000 steps (node pairs and triangle tests) only.");
     v.field("ok", r.ok, "False when a descent stopped short (invalid input or a corrupt tree): counts so far.");
   }
 };

@@ -1,7 +1,8 @@
 // The "obbtree" query's frames, in world space in both views: a level of the tree's build (each node's box as a
 // wireframe, the split plane of each inner node as a translucent quad), a node pair of the descent (A's box pink,
 // apart from the amber mesh; B's blue; a separating axis as an arrow between them; a leaf pair's two triangles filled, green when they
-// intersect and red when apart), the candidate triangles of a convex shape, and the answer.
+// intersect and red when apart; against a convex shape A's triangle alone, the first touching one labelled), and
+// the answer.
 import * as THREE from 'three';
 import type { BoxFit, ObbTreeTrace, Vec3 } from '../index';
 import { COLORS, arrow, label, triangles } from './primitives';
@@ -14,15 +15,20 @@ const SPLIT_COLOR = 0xffd166;
 const HIT = 0x3ddc97;
 const MISS = 0xff4d4d;
 
-/** The 12 edges of a box as line segments. */
-export function boxEdges(box: BoxFit, color: number, opacity = 1): THREE.LineSegments {
+/** The 8 corners of a box; corner i is on the + side of axis k when bit k of i is set. */
+export function boxCorners(box: BoxFit): THREE.Vector3[] {
   const c = new THREE.Vector3(...box.center);
   const ax = box.axes.map((a, i) => new THREE.Vector3(...a).multiplyScalar(box.halfExtents[i]));
-  const corner = (i: number) => c.clone()
-    .addScaledVector(ax[0], i & 1 ? 1 : -1).addScaledVector(ax[1], i & 2 ? 1 : -1).addScaledVector(ax[2], i & 4 ? 1 : -1);
+  return [0, 1, 2, 3, 4, 5, 6, 7].map((i) => c.clone()
+    .addScaledVector(ax[0], i & 1 ? 1 : -1).addScaledVector(ax[1], i & 2 ? 1 : -1).addScaledVector(ax[2], i & 4 ? 1 : -1));
+}
+
+/** The 12 edges of a box as line segments. */
+export function boxEdges(box: BoxFit, color: number, opacity = 1): THREE.LineSegments {
+  const corner = boxCorners(box);
   const pts: THREE.Vector3[] = [];
   for (let i = 0; i < 8; ++i) {
-    for (const bit of [1, 2, 4]) if (!(i & bit)) pts.push(corner(i), corner(i | bit));
+    for (const bit of [1, 2, 4]) if (!(i & bit)) pts.push(corner[i], corner[i | bit]);
   }
   const geom = new THREE.BufferGeometry().setFromPoints(pts);
   const m = new THREE.LineSegments(geom, new THREE.LineBasicMaterial({ color, transparent: opacity < 1, opacity, depthTest: false }));
@@ -58,7 +64,13 @@ function drawWorld(g: THREE.Group, f: Frame, ctx: DrawContext): void {
     g.add(arrow(from, dir, ctx.arrowLength * 1.5, COLORS.direction));
     g.add(label(`axis ${f.axis}`, 'label-point', from.clone().addScaledVector(dir, ctx.arrowLength * 1.6)));
   }
-  if (f.cornersA) g.add(triangles([f.cornersA as Vec3[]], f.kind === 'step' && !f.hit ? MISS : HIT, 0.8));
+  if (f.cornersA) {
+    g.add(triangles([f.cornersA as Vec3[]], f.hit ? HIT : MISS, 0.8));
+    if (f.firstHit) {
+      const c = f.cornersA.reduce((s, p) => s.add(new THREE.Vector3(...p).divideScalar(3)), new THREE.Vector3());
+      g.add(label(`triangle ${f.triangleA}: the answer`, 'label-point', c));
+    }
+  }
   if (f.cornersB) g.add(triangles([f.cornersB as Vec3[]], f.hit ? HIT : MISS, 0.8));
 }
 
