@@ -337,6 +337,7 @@ TEST(MeshPairApi, SingleAndBatchEqualTheSceneBitForBit) {
       double out[api::kMaxResultStride];
       const int ha = meshFirst ? hm : hc, hb = meshFirst ? hc : hm;
       ASSERT_TRUE(reg.query(kind, ha, hb, in, nullptr, out, &err)) << err.message;
+      const MeshRayHit& last = reg.lastMeshHit();
       singles.insert(singles.end(), out, out + stride);
       poses.insert(poses.end(), in, in + 14);
       extras.insert(extras.end(), in + 14, in + 14 + api::kExtraSize);  // 7 per query (the last unused here)
@@ -356,6 +357,7 @@ TEST(MeshPairApi, SingleAndBatchEqualTheSceneBitForBit) {
       const int t = triangle->isNumber() ? static_cast<int>(triangle->number) : -1;
       sceneFeatures.push_back(meshFirst ? t : -1);
       sceneFeatures.push_back(meshFirst ? -1 : t);
+      EXPECT_EQ(last.hit ? last.triangle : -1, t);
       if (kind == api::Kind::Intersect) {
         EXPECT_EQ(out[api::offsetOf(k, "intersecting")], r.find("intersecting")->boolean ? 1.0 : 0.0);
         EXPECT_EQ(out[api::offsetOf(k, "iterations")], num(r, "iterations"));

@@ -54,7 +54,7 @@ describe('batch() features and barycentric', () => {
     for (const s of shapes) s.dispose();
   });
 
-  it('intersect, distance and shapecast mesh–convex: the triangle run() names, the mesh on either side', () => {
+  it('intersect, distance and shapecast mesh–convex: the triangle run() and the single queries name, the mesh on either side', () => {
     const rand = seeded(182);
     const ms = meshes(rand);
     const convex = [capsule(0.2, 0.3), box([0.3, 0.2, 0.25]), sphere(0.4)];
@@ -88,6 +88,8 @@ describe('batch() features and barycentric', () => {
         const scene = q === 'shapecast' ? sceneOf(q, ...args, motion) : sceneOf(q, ...args);
         const expected = run(scene) as unknown as { triangle: number | null; intersecting?: boolean; hit?: boolean };
         expect(decoded).toEqual(expected);
+        // The single query names the same triangle.
+        expect(q === 'intersect' ? intersect(...args) : q === 'distance' ? distance(...args) : shapecast(...args, motion)).toEqual(expected);
         // The triangle sits at the mesh's side.
         expect(features[2 * i + (a < 3 ? 1 : 0)]).toBe(-1);
         if (expected.intersecting === true) withIntersections.intersect++;

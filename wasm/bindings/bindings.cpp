@@ -336,7 +336,8 @@ EMSCRIPTEN_KEEPALIVE int cds_contacts_batch(const int* handles, int nShapes, con
 }
 
 // The last mesh ray cast's triangle (NaN on a miss) and barycentric
-// coordinates (NaN on a miss) into out[0..3].
+// coordinates (NaN on a miss) into out[0..3]; after a mesh–convex pair
+// query, its triangle (NaN when none; Registry::lastMeshHit()).
 EMSCRIPTEN_KEEPALIVE void cds_last_mesh_hit(double* out) {
   const MeshRayHit& h = registry().lastMeshHit();
   const double nan = std::nan("");

@@ -654,7 +654,6 @@ bool Registry::contacts(int handleA, int handleB, const double* in, double* out,
 
 bool Registry::contactsInto(int handleA, int handleB, const double* in, double* header, double* records,
                             int capacity, SceneError* err) {
-  double* out = header;
   if (capacity < 0 || capacity > kMaxMeshContacts)
     return fail(err, "invalid-argument", "capacity", "must be from 0 to " + std::to_string(kMaxMeshContacts));
   Entry* a = entry(handleA, "a", -1, err);
@@ -665,7 +664,7 @@ bool Registry::contactsInto(int handleA, int handleB, const double* in, double* 
   if (!checkExtra(Kind::Contact, in + 2 * kPoseSize, Field{"margin"}, err)) return false;
   if (refuseCompound(Kind::Contact, a->shape, &b->shape, err)) return false;
   if (a->shape.type != ShapeType::Mesh && b->shape.type != ShapeType::Mesh) {
-    out[0] = -1;  // two convex shapes: the contact query answers them
+    header[0] = -1;  // two convex shapes: the contact query answers them
     return true;
   }
   if (a->shape.type == ShapeType::Mesh && b->shape.type == ShapeType::Mesh)

@@ -90,6 +90,9 @@ bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, 
   int triangle = -1;
   if (b != nullptr && isMeshConvexPair(a, *b) && answerMeshPair(kind, a, *b, extra, out, &triangle)) {
     if (features != nullptr) features[a.type == ShapeType::Mesh ? 0 : 1] = triangle;
+    *meshHit = MeshRayHit{};
+    meshHit->hit = triangle >= 0;
+    meshHit->triangle = triangle;
     return true;
   }
   if (b != nullptr && a.type == ShapeType::Mesh && b->type == ShapeType::Mesh && kind == Kind::Intersect) {

@@ -16,13 +16,11 @@
 import type { WasmModule } from '#collidoscope-wasm';
 import { withText, type RawTrace } from './captions';
 import { CONTACT_RECORD_STRIDE, DECODERS, decodeContactRecord } from './generated-schema';
-
-export { CONTACT_RECORD_STRIDE };
 import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
 import type { ContactPoint, ContactsResult, EpaStatus } from './generated-schema';
 import type {
-  ChungWangResult, ChungWangTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, IntersectResult,
+  ChungWangResult, ChungWangTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, IntersectResult, MeshTriangle,
   PenetrationResult, PointArray, ProjectResult, Quat, RaycastResult, RaycastTrace, SatResult, SatTrace, Scene, Shape, ShapecastResult, ShapecastTrace,
   ShapeType, Vec3,
 } from './types';
@@ -983,7 +981,22 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   if (c) m.HEAPF64.set(c.data, s.cache >> 3);
   if (m._cds_query(KIND_INDEX[q], a, b, s.input, c ? s.cache : 0, s.out) === 0) throw lastError(m);
   if (c) c.data.set(m.HEAPF64.subarray(s.cache >> 3, (s.cache >> 3) + CACHE));
-  return toResult(q, m.HEAPF64, s.out >> 3);
+  const r = toResult(q, m.HEAPF64, s.out >> 3) as Record<string, unknown>;
+  // A mesh against a convex shape names its triangle, as run() does (mesh–mesh: run() names the pair).
+  if ((q === 'intersect' || q === 'distance' || q === 'shapecast') && (x0 instanceof MeshShape) !== (x2 instanceof MeshShape)) r.triangle = lastMeshHit(m)[0];
+  return r;
+}
+
+/**
+ * The triangle (null: none) and barycentric coordinates (null: not a ray hit) that the registry kept of the last
+ * query on a mesh, beside the fixed layouts.
+ */
+function lastMeshHit(m: WasmModule): [number | null, Vec3 | null] {
+  const s = scratchOf(m);
+  m._cds_last_mesh_hit(s.cache);
+  const at = s.cache >> 3;
+  const h = m.HEAPF64;
+  return [Number.isNaN(h[at]) ? null : h[at], Number.isNaN(h[at + 1]) ? null : [h[at + 1], h[at + 2], h[at + 3]]];
 }
 
 /** Options of contact(). */
@@ -1054,6 +1067,8 @@ export function contact(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexSh
 const CONTACTS_HEADER = 3;
 /** The most contacts one contacts() call returns (the library's cap). */
 export const MAX_CONTACTS = 4096;
+/** Numbers per contact in contactsBatch()'s `contacts`: depth, normal, pointA, pointB, triangle (−1: none). */
+export { CONTACT_RECORD_STRIDE };
 let contactsOut = 0;
 
 /**
@@ -1104,10 +1119,10 @@ function pairQuery<R, T, O extends QueryOptions = QueryOptions>(q: PairQuery): P
 // Pairs of points, spheres, segments and capsules are answered by a closed form: traced, one frame naming it.
 
 /** GJK boolean test: do A (at poseA) and B (at poseB) overlap? Touching counts as intersecting. */
-export const intersect: PairQueryFunction<IntersectResult, GjkTrace | ClosedFormTraceOf<'intersect'>, IntersectOptions> = pairQuery('intersect');
+export const intersect: PairQueryFunction<IntersectResult & MeshTriangle, GjkTrace | ClosedFormTraceOf<'intersect'>, IntersectOptions> = pairQuery('intersect');
 
 /** GJK distance and closest points (0 when the shapes overlap). */
-export const distance: PairQueryFunction<DistanceResult, GjkTrace | ClosedFormTraceOf<'distance'>> = pairQuery('distance');
+export const distance: PairQueryFunction<DistanceResult & MeshTriangle, GjkTrace | ClosedFormTraceOf<'distance'>> = pairQuery('distance');
 
 /** GJK + EPA: penetration depth, normal (move B by depth·normal to separate) and contact points. */
 export const penetration: PairQueryFunction<PenetrationResult, EpaTrace | ClosedFormTraceOf<'penetration'>> = pairQuery('penetration');
@@ -1130,14 +1145,7 @@ export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options?: QueryOptions): RaycastResult | RaycastTrace {
   const r = single('raycast', options, shape, pose, ray) as RaycastResult;
   if (!(shape instanceof MeshShape) || 'frames' in r) return r;
-  // A mesh's hit triangle and barycentric coordinates, kept by the registry beside the ray cast's layout.
-  const m = mod();
-  const s = scratchOf(m);
-  m._cds_last_mesh_hit(s.cache);
-  const at = s.cache >> 3;
-  const h = m.HEAPF64;
-  r.triangle = Number.isNaN(h[at]) ? null : h[at];
-  r.barycentric = Number.isNaN(h[at + 1]) ? null : [h[at + 1], h[at + 2], h[at + 3]];
+  [r.triangle, r.barycentric] = lastMeshHit(mod());
   return r;
 }
 
@@ -1214,6 +1222,12 @@ export interface BatchOptions {
   features?: Int32Array;
   /** raycast: filled with 3 numbers per ray, a mesh hit's barycentric coordinates (NaN on a miss or another shape). */
   barycentric?: Float64Array;
+}
+
+/** The triangle of a features pair at f[i…]: A's, else B's, null when neither is a mesh's. */
+function triangleOf(f: Int32Array, i: number): number | null {
+  const t = f[i] >= 0 ? f[i] : f[i + 1];
+  return t >= 0 ? t : null;
 }
 
 /** Checks batch()'s features and barycentric arrays: typed arrays of at least `per` numbers per query. */
@@ -1737,13 +1751,13 @@ export interface BatchExtras {
  * The result object of query number i of a batch() output (as the single query returns it). With `extras`, the
  * arrays that batch() filled too: a mesh's `triangle` (and a ray's `barycentric`), as raycast() and run() name them.
  */
-export function batchResult(query: 'intersect', out: Float64Array, i: number, extras?: BatchExtras): IntersectResult & { triangle?: number | null };
-export function batchResult(query: 'distance', out: Float64Array, i: number, extras?: BatchExtras): DistanceResult & { triangle?: number | null };
+export function batchResult(query: 'intersect', out: Float64Array, i: number, extras?: BatchExtras): IntersectResult & MeshTriangle;
+export function batchResult(query: 'distance', out: Float64Array, i: number, extras?: BatchExtras): DistanceResult & MeshTriangle;
 export function batchResult(query: 'penetration', out: Float64Array, i: number, extras?: BatchExtras): PenetrationResult;
 export function batchResult(query: 'chungwang', out: Float64Array, i: number, extras?: BatchExtras): ChungWangResult;
 export function batchResult(query: 'sat', out: Float64Array, i: number, extras?: BatchExtras): SatResult;
 export function batchResult(query: 'raycast', out: Float64Array, i: number, extras?: BatchExtras): RaycastResult;
-export function batchResult(query: 'shapecast', out: Float64Array, i: number, extras?: BatchExtras): ShapecastResult & { triangle?: number | null };
+export function batchResult(query: 'shapecast', out: Float64Array, i: number, extras?: BatchExtras): ShapecastResult;
 export function batchResult(query: 'contact', out: Float64Array, i: number, extras?: BatchExtras): ContactResult | null;
 export function batchResult(query: 'contains', out: Float64Array, i: number, extras?: BatchExtras): ContainsResult;
 export function batchResult(query: 'project', out: Float64Array, i: number, extras?: BatchExtras): ProjectResult;
@@ -1767,10 +1781,7 @@ export function batchResult(query: BatchQuery, out: Float64Array, i: number, ext
   }
   const features = featureArray(f as Int32Array | undefined, Int32Array, 2, i + 1, q, 'extras.features');
   const bary = featureArray(b as Float64Array | undefined, Float64Array, 3, i + 1, q, 'extras.barycentric');
-  if (features) {
-    const t = features[2 * i] >= 0 ? features[2 * i] : features[2 * i + 1];
-    r.triangle = t >= 0 ? t : null;
-  }
+  if (features) r.triangle = triangleOf(features, 2 * i);
   if (bary) r.barycentric = Number.isNaN(bary[3 * i]) ? null : [bary[3 * i], bary[3 * i + 1], bary[3 * i + 2]];
   return r;
 }

@@ -61,7 +61,7 @@ constexpr int kInputSize = 2 * kPoseSize + kExtraSize;
 // contact's doubles (batch_layout.h kContactRecord).
 constexpr int kContactsHeader = 3;
 constexpr int kContactSize = strideOf(kContactRecordLayout);
-// Most contacts one Registry::contactsBatch() call writes (88 bytes each).
+// Most contacts one contactsBatch() call writes (88 bytes each).
 constexpr std::int64_t kMaxBatchContacts = std::int64_t{1} << 22;
 // Intersect's warm-start cache per pair: [dx, dy, dz, valid].
 constexpr int kCacheSize = 4;
@@ -119,7 +119,9 @@ class Registry {
   double tolerance() const { return gjk_.relativeTolerance; }
   // The last ray cast on a mesh shape answered by query() or batch(): its
   // triangle and barycentric coordinates (not in the ray cast's layout,
-  // which every shape type shares). Valid after a raycast query on a mesh.
+  // which every shape type shares). Valid after a raycast query on a mesh;
+  // after intersect, distance or shapecast of a mesh and a convex shape,
+  // the triangle that answers (hit false when none; no barycentric).
   const MeshRayHit& lastMeshHit() const { return meshHit_; }
   // The shape behind a live handle, or null.
   const Shape* find(int handle) const;

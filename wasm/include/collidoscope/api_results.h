@@ -71,7 +71,8 @@ inline void putResult(const ShapeCastResult& r, double* out) {
 // intersect against a mesh; otherwise a refusal naming the shape (code
 // unsupported-query). The hit's triangle and barycentric coordinates have
 // no place in the ray cast's layout: they are kept in *meshHit
-// (Registry::lastMeshHit()), and written to features and barycentric when
+// (Registry::lastMeshHit(); a mesh–convex pair keeps its triangle there,
+// hit when it names one), and written to features and barycentric when
 // not null (Registry::batch()'s layouts; a pair's triangle at its mesh's
 // side, 0 for A, 1 for B).
 bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, MeshRayHit* meshHit,
