@@ -32,6 +32,11 @@
 // boundsTree (its BVH-vs-BVH path) against ours (meshes' intersect); the
 // answers must agree.
 //
+// Contacts in batches: a floor of 2·g² triangles (a g × g grid in y = 0) and
+// N capsules (radius 0.3, half-height 0.5) at random spots, about half of them
+// sunk into it; contactsBatch() over the N (floor, capsule) pairs in one call
+// against a loop of contacts() over the same pairs (the answers must agree).
+//
 // Times: medians of interleaved passes (process.cpuUsage, user + system).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -258,6 +263,52 @@ function benchOne(kind, n, three, ours, quick) {
   return row;
 }
 
+/** contactsBatch() against a loop of contacts() (see the header). */
+export function benchContacts(api, quick) {
+  const rnd = mulberry32(0xc0ffee);
+  const g = 64;
+  const vertices = [], indices = [];
+  for (let i = 0; i <= g; i++) for (let j = 0; j <= g; j++) vertices.push((i - g / 2) / 4, 0, (j - g / 2) / 4);
+  const id = (i, j) => i * (g + 1) + j;
+  for (let i = 0; i < g; i++)
+    for (let j = 0; j < g; j++) indices.push(id(i, j), id(i, j + 1), id(i + 1, j + 1), id(i, j), id(i + 1, j + 1), id(i + 1, j));
+  const floor = api.mesh(vertices, indices);
+  const body = api.capsule(0.3, 0.5);
+  const n = quick ? 500 : 2000;
+  const shapes = [floor];
+  const poses = [0, 0, 0, 0, 0, 0, 1];
+  const pairs = new Uint32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    shapes.push(body);
+    const q = rotation(rnd);
+    poses.push((rnd() - 0.5) * g / 4, 0.3 + 0.9 * rnd(), (rnd() - 0.5) * g / 4, ...q);
+    pairs.set([0, i + 1], 2 * i);
+  }
+  const margin = 0.05;
+  const loop = () => {
+    let count = 0;
+    for (let i = 0; i < n; i++) count += api.contacts(floor, undefined, body, poses.slice(7 * (i + 1), 7 * (i + 2)), { margin }).contacts.length;
+    return count;
+  };
+  const out = new Float64Array(api.CONTACT_RECORD_STRIDE * 16 * n);
+  const batched = () => api.contactsBatch(shapes, poses, pairs, { margin, out }).offsets[n];
+  const row = { pairs: n, triangles: indices.length / 3, contacts: batched(), loopContacts: loop() };
+  const tl = [], tb = [];
+  for (let pass = 0; pass < 5; pass++) {
+    let t = cpuMs();
+    loop();
+    tl.push(((cpuMs() - t) * 1000) / n);
+    t = cpuMs();
+    batched();
+    tb.push(((cpuMs() - t) * 1000) / n);
+  }
+  row.loopUs = median(tl);
+  row.batchUs = median(tb);
+  floor.dispose();
+  body.dispose();
+  return row;
+}
+
 export async function runMeshes({ quick = false, buildDir = path.join(ROOT, 'build', 'bench') } = {}) {
   const result = { pending: {}, rows: [], native: null };
   const three = await loadThree();
@@ -272,6 +323,7 @@ export async function runMeshes({ quick = false, buildDir = path.join(ROOT, 'bui
         result.rows.push(benchOne(kind, n, three, ours, quick));
       }
   }
+  if (ours.api && typeof ours.api.contactsBatch === 'function') result.contacts = benchContacts(ours.api, quick);
   const exe = path.join(buildDir, 'collidoscope_mesh_peers');
   if (existsSync(exe)) result.native = JSON.parse(execFileSync(exe, quick ? ['--quick'] : [], { encoding: 'utf8', maxBuffer: 1 << 24 }));
   else result.pending.bullet = `${exe} is not built (needs libbullet-dev)`;
@@ -296,6 +348,13 @@ export function meshesMarkdown(r) {
     md.push('');
     const pend = r.rows.flatMap((x) => Object.entries(x.pending).map(([k, v]) => `${x.mesh} ${x.triangles} ${k}: ${v}`));
     if (pend.length) md.push(`Not measured: ${[...new Set(pend.map((s) => s.replace(/^\S+ \d+ /, '')))].join('; ')}.`, '');
+  }
+  if (r.contacts) {
+    const c = r.contacts;
+    md.push('### Contacts in batches: `contactsBatch()` against a loop of `contacts()`', '');
+    md.push(`A floor of ${c.triangles} triangles and ${c.pairs} capsules (radius 0.3, half-height 0.5) at random spots, about half sunk into it, margin 0.05: the (floor, capsule) pairs in one \`contactsBatch()\` call against one \`contacts()\` call per pair (bench/meshes.mjs). Ratio = batch ÷ loop.`, '');
+    md.push('| pairs | contacts: batch / loop | µs per pair: batch / loop | ratio |', '|---:|---:|---:|---:|');
+    md.push(`| ${c.pairs} | ${c.contacts} / ${c.loopContacts} | ${f(c.batchUs, 2)} / ${f(c.loopUs, 2)} | ${f(c.batchUs / c.loopUs)} |`, '');
   }
   if (r.native) {
     md.push(`### Natively: the OBB tree against Bullet's btBvhTriangleMeshShape (${r.native.bulletDouble ? 'double' : 'single'} precision)`, '');

@@ -304,6 +304,7 @@ TEST(MeshPairApi, SingleAndBatchEqualTheSceneBitForBit) {
     std::vector<double> poses, extras, batchOut(static_cast<std::size_t>(stride * n));
     std::vector<std::uint32_t> pairs;
     std::vector<double> singles;
+    std::vector<int> sceneFeatures;  // [A, B] per query: the scene's triangle at the mesh's side
     for (int i = 0; i < n; ++i) {
       const Transform pm{rng.inCube(0.5), rng.rotation()};
       const Transform pc{rng.inCube(1.6), rng.rotation()};
@@ -318,6 +319,7 @@ TEST(MeshPairApi, SingleAndBatchEqualTheSceneBitForBit) {
       double out[api::kMaxResultStride];
       const int ha = meshFirst ? hm : hc, hb = meshFirst ? hc : hm;
       ASSERT_TRUE(reg.query(kind, ha, hb, in, nullptr, out, &err)) << err.message;
+      const MeshRayHit& last = reg.lastMeshHit();
       singles.insert(singles.end(), out, out + stride);
       poses.insert(poses.end(), in, in + 14);
       extras.insert(extras.end(), in + 14, in + 14 + api::kExtraSize);  // 7 per query (the last unused here)
@@ -332,6 +334,12 @@ TEST(MeshPairApi, SingleAndBatchEqualTheSceneBitForBit) {
                                     : "";
       const char* q = kind == api::Kind::Intersect ? "intersect" : kind == api::Kind::Distance ? "distance" : "shapecast";
       const JsonValue r = meshFirst ? run(mj, capsule, q, extra) : run(capsule, mj, q, extra);
+      const JsonValue* triangle = r.find("triangle");
+      ASSERT_NE(triangle, nullptr);
+      const int t = triangle->isNumber() ? static_cast<int>(triangle->number) : -1;
+      sceneFeatures.push_back(meshFirst ? t : -1);
+      sceneFeatures.push_back(meshFirst ? -1 : t);
+      EXPECT_EQ(last.hit ? last.triangle : -1, t);
       if (kind == api::Kind::Intersect) {
         EXPECT_EQ(out[api::offsetOf(k, "intersecting")], r.find("intersecting")->boolean ? 1.0 : 0.0);
         EXPECT_EQ(out[api::offsetOf(k, "iterations")], num(r, "iterations"));
@@ -364,8 +372,31 @@ TEST(MeshPairApi, SingleAndBatchEqualTheSceneBitForBit) {
       const double a = singles[static_cast<std::size_t>(j)], b = batchOut[static_cast<std::size_t>(j)];
       EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << api::kindName(kind) << " at " << j << ": " << a << " vs " << b;
     }
+    // With features: the same results, and the scene's triangle at the mesh's side.
+    std::vector<double> withFeatures(batchOut.size());
+    std::vector<int> features(static_cast<std::size_t>(2 * n), 7);
+    ASSERT_TRUE(reg.batch(kind, handles.data(), 2 * n, poses.data(), seq.data(), n,
+                          kind == api::Kind::Shapecast ? extras.data() : nullptr, nullptr, withFeatures.data(), &err,
+                          features.data()))
+        << err.message;
+    for (std::size_t j = 0; j < batchOut.size(); ++j)
+      EXPECT_TRUE(batchOut[j] == withFeatures[j] || (std::isnan(batchOut[j]) && std::isnan(withFeatures[j])));
+    EXPECT_EQ(features, sceneFeatures) << api::kindName(kind);
   }
   EXPECT_GT(hits, 3);
+}
+
+// One contact record (batch_layout.h kContactRecord) equals a scene's ContactPoint.
+void expectRecord(const double* o, const JsonValue& c) {
+  const api::ResultLayout& l = api::kContactRecordLayout;
+  const JsonValue* triangle = c.find("triangle");
+  EXPECT_EQ(o[api::offsetIn(l, "triangle")], triangle->isNumber() ? triangle->number : -1.0);
+  EXPECT_EQ(o[api::offsetIn(l, "depth")], num(c, "depth"));
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_EQ(o[api::offsetIn(l, "normal") + j], c.find("normal")->items[j].number);
+    EXPECT_EQ(o[api::offsetIn(l, "pointA") + j], c.find("pointA")->items[j].number);
+    EXPECT_EQ(o[api::offsetIn(l, "pointB") + j], c.find("pointB")->items[j].number);
+  }
 }
 
 TEST(MeshPairApi, ContactsEqualTheSceneBitForBit) {
@@ -400,13 +431,7 @@ TEST(MeshPairApi, ContactsEqualTheSceneBitForBit) {
     EXPECT_EQ(out[1], 0.0);
     for (std::size_t c = 0; c < list.size(); ++c) {
       const double* o = out.data() + api::kContactsHeader + api::kContactSize * c;
-      EXPECT_EQ(o[0], num(list[c], "triangle"));
-      EXPECT_EQ(o[1], num(list[c], "depth"));
-      for (int j = 0; j < 3; ++j) {
-        EXPECT_EQ(o[2 + j], list[c].find("normal")->items[j].number);
-        EXPECT_EQ(o[5 + j], list[c].find("pointA")->items[j].number);
-        EXPECT_EQ(o[8 + j], list[c].find("pointB")->items[j].number);
-      }
+      expectRecord(o, list[c]);
     }
     total += static_cast<int>(list.size());
     // Too small a buffer: the first contacts, flagged truncated.
@@ -414,7 +439,7 @@ TEST(MeshPairApi, ContactsEqualTheSceneBitForBit) {
       ASSERT_TRUE(reg.contacts(meshFirst ? hm : hc, meshFirst ? hc : hm, in, out.data(), 1, &err));
       EXPECT_EQ(out[0], 1.0);
       EXPECT_EQ(out[1], 1.0);
-      EXPECT_EQ(out[api::kContactsHeader + 1], num(list[0], "depth"));
+      EXPECT_EQ(out[api::kContactsHeader + api::offsetIn(api::kContactRecordLayout, "depth")], num(list[0], "depth"));
     }
     // Two convex shapes: left to the contact query (out[0] = −1).
     out[0] = 7;
@@ -434,6 +459,186 @@ TEST(MeshPairApi, ContactsEqualTheSceneBitForBit) {
   EXPECT_EQ(err.field, "capacity");
   EXPECT_FALSE(reg.contacts(hm, 999, in, out.data(), 0, &err));
   EXPECT_EQ(err.field, "b");
+}
+
+// Random poses of [mesh, capsule, box, sphere, mesh] as a batch takes them.
+std::vector<double> randomPoses(Rng& rng, int nShapes, double spread) {
+  std::vector<double> poses;
+  for (int i = 0; i < nShapes; ++i) {
+    const Transform p{rng.inCube(spread), rng.rotation()};
+    const double pose[api::kPoseSize] = {p.position.x, p.position.y, p.position.z, p.rotation.x,
+                                         p.rotation.y, p.rotation.z, p.rotation.w};
+    poses.insert(poses.end(), pose, pose + api::kPoseSize);
+  }
+  return poses;
+}
+
+TEST(MeshPairApi, ContactsBatchEqualsContactsPerPair) {
+  Rng rng(79);
+  Shape mesh;
+  ShapeError se;
+  ASSERT_TRUE(makeMeshShape(floorMesh(6), &mesh, &se));
+  api::Registry reg;
+  SceneError err;
+  const int hm = reg.add(mesh, &err);
+  const int handles[] = {hm, reg.add(Shape::capsule(0.3, 0.5), &err), reg.add(Shape::box({0.4, 0.4, 0.4}), &err),
+                         reg.add(Shape::sphere(0.5), &err), hm};
+  const int nShapes = 5;
+  int meshContacts = 0, convexContacts = 0;
+  for (int round = 0; round < 20; ++round) {
+    std::vector<double> poses = randomPoses(rng, nShapes, 0.5);
+    // Every ordered pair but mesh–mesh (shapes 0 and 4 are the mesh).
+    std::vector<std::uint32_t> pairs;
+    std::vector<double> margins;
+    for (std::uint32_t i = 0; i < nShapes; ++i)
+      for (std::uint32_t j = 0; j < nShapes; ++j)
+        if (i != j && !((i == 0 || i == 4) && (j == 0 || j == 4))) {
+          pairs.push_back(i);
+          pairs.push_back(j);
+          margins.push_back(rng.uniform(0, 0.2));
+        }
+    const std::int64_t n = static_cast<std::int64_t>(margins.size());
+    const std::int64_t capacity = 2000;
+    std::vector<double> records(static_cast<std::size_t>(api::kContactSize * capacity));
+    std::vector<std::uint32_t> offsets(static_cast<std::size_t>(n + 1));
+    std::vector<double> perPair(static_cast<std::size_t>(2 * n));
+    ASSERT_TRUE(api::contactsBatch(reg, handles, nShapes, poses.data(), pairs.data(), n, margins.data(), records.data(),
+                                  capacity, offsets.data(), perPair.data(), &err))
+        << err.field << ": " << err.message;
+    EXPECT_EQ(offsets[0], 0u);
+    for (std::int64_t q = 0; q < n; ++q) {
+      const std::uint32_t ia = pairs[2 * q], ib = pairs[2 * q + 1];
+      double in[api::kInputSize] = {};
+      std::copy(poses.begin() + api::kPoseSize * ia, poses.begin() + api::kPoseSize * (ia + 1), in);
+      std::copy(poses.begin() + api::kPoseSize * ib, poses.begin() + api::kPoseSize * (ib + 1), in + api::kPoseSize);
+      in[2 * api::kPoseSize] = margins[static_cast<std::size_t>(q)];
+      std::vector<double> single(api::kContactsHeader + api::kContactSize * kMaxMeshContacts);
+      ASSERT_TRUE(reg.contacts(handles[ia], handles[ib], in, single.data(), kMaxMeshContacts, &err));
+      const std::uint32_t count = offsets[q + 1] - offsets[q];
+      const double* got = records.data() + api::kContactSize * offsets[q];
+      if (single[0] >= 0) {
+        ASSERT_EQ(count, single[0]) << q;
+        EXPECT_EQ(perPair[2 * q], single[2]);
+        EXPECT_EQ(perPair[2 * q + 1], single[1]);
+        for (std::size_t j = 0; j < api::kContactSize * count; ++j) EXPECT_EQ(got[j], single[api::kContactsHeader + j]);
+        meshContacts += static_cast<int>(count);
+        continue;
+      }
+      // Two convex shapes: the contact query's one contact.
+      double one[api::kMaxResultStride];
+      ASSERT_TRUE(reg.query(api::Kind::Contact, handles[ia], handles[ib], in, nullptr, one, &err));
+      constexpr int k = static_cast<int>(api::Kind::Contact);
+      const api::ResultLayout& l = api::kContactRecordLayout;
+      EXPECT_EQ(perPair[2 * q], one[api::offsetOf(k, "iterations")]);
+      EXPECT_EQ(perPair[2 * q + 1], 0.0);
+      ASSERT_EQ(count, one[api::offsetOf(k, "contact")]) << q;
+      if (count == 0) continue;
+      ++convexContacts;
+      EXPECT_EQ(got[api::offsetIn(l, "depth")], -one[api::offsetOf(k, "distance")]);
+      EXPECT_EQ(got[api::offsetIn(l, "triangle")], -1.0);
+      for (int j = 0; j < 3; ++j) {
+        EXPECT_EQ(got[api::offsetIn(l, "normal") + j], one[api::offsetOf(k, "normal") + j]);
+        EXPECT_EQ(got[api::offsetIn(l, "pointA") + j], one[api::offsetOf(k, "pointA") + j]);
+        EXPECT_EQ(got[api::offsetIn(l, "pointB") + j], one[api::offsetOf(k, "pointB") + j]);
+      }
+    }
+    // A buffer too small: every pair still answers, those that lost contacts say truncated.
+    const std::int64_t total = offsets[static_cast<std::size_t>(n)];
+    if (total > 3) {
+      std::vector<std::uint32_t> small(offsets.size());
+      ASSERT_TRUE(api::contactsBatch(reg, handles, nShapes, poses.data(), pairs.data(), n, margins.data(), records.data(),
+                                    3, small.data(), perPair.data(), &err));
+      EXPECT_EQ(small[static_cast<std::size_t>(n)], 3u);
+      int truncated = 0;
+      for (std::int64_t q = 0; q < n; ++q) {
+        const bool lost = small[q + 1] - small[q] < offsets[q + 1] - offsets[q];
+        EXPECT_EQ(perPair[2 * q + 1], lost ? 1.0 : 0.0) << q;
+        truncated += lost;
+      }
+      EXPECT_GT(truncated, 0);
+    }
+  }
+  EXPECT_GT(meshContacts, 20);
+  EXPECT_GT(convexContacts, 5);
+  // Refusals name the argument; nothing is written.
+  std::vector<double> poses = randomPoses(rng, nShapes, 0.5);
+  std::uint32_t offsets[3] = {9, 9, 9};
+  double records[api::kContactSize * 4], perPair[4];
+  const std::uint32_t meshMesh[] = {1, 2, 0, 4};
+  const double margins[] = {0, 0};
+  EXPECT_FALSE(api::contactsBatch(reg, handles, nShapes, poses.data(), meshMesh, 2, margins, records, 4, offsets, perPair, &err));
+  EXPECT_EQ(err.code, "unsupported-query");
+  EXPECT_EQ(err.field, "shapes[4].type");
+  EXPECT_EQ(offsets[0], 9u);
+  const std::uint32_t ok[] = {1, 2, 0, 3};
+  const double negative[] = {0, -1};
+  EXPECT_FALSE(api::contactsBatch(reg, handles, nShapes, poses.data(), ok, 2, negative, records, 4, offsets, perPair, &err));
+  EXPECT_EQ(err.field, "options.margins[1]");
+  const double nan[] = {std::nan(""), 0};
+  EXPECT_FALSE(api::contactsBatch(reg, handles, nShapes, poses.data(), ok, 2, nan, records, 4, offsets, perPair, &err));
+  EXPECT_EQ(err.field, "options.margins[0]");
+  const std::uint32_t outOfRange[] = {1, 5};
+  EXPECT_FALSE(api::contactsBatch(reg, handles, nShapes, poses.data(), outOfRange, 1, margins, records, 4, offsets, perPair, &err));
+  EXPECT_EQ(err.field, "pairs[1]");
+  EXPECT_FALSE(api::contactsBatch(reg, handles, nShapes, poses.data(), ok, 2, margins, records, -1, offsets, perPair, &err));
+  EXPECT_EQ(err.field, "capacity");
+  poses[api::kPoseSize * 3 + 1] = std::nan("");
+  EXPECT_FALSE(api::contactsBatch(reg, handles, nShapes, poses.data(), ok, 2, margins, records, 4, offsets, perPair, &err));
+  EXPECT_EQ(err.field, "poses[3][1]");
+  EXPECT_EQ(offsets[0], 9u);
+}
+
+TEST(MeshPairApi, RaycastBatchFeaturesEqualTheSingleQuery) {
+  Rng rng(80);
+  Shape mesh;
+  ShapeError se;
+  ASSERT_TRUE(makeMeshShape(meshgen::torus(12, 6, 1.0, 0.35), &mesh, &se));
+  api::Registry reg;
+  SceneError err;
+  const int handles[] = {reg.add(mesh, &err), reg.add(Shape::sphere(0.5), &err)};
+  const int n = 200;
+  std::vector<double> poses = randomPoses(rng, 2, 0.3);
+  std::vector<std::uint32_t> which;
+  std::vector<double> rays;
+  for (int i = 0; i < n; ++i) {
+    // Aimed at a point near the torus: most rays hit it.
+    const Vec3 o = rng.inCube(2.5), d = rng.inCube(1.2) - o;
+    const double ray[api::kExtraSize] = {o.x, o.y, o.z, d.x, d.y, d.z, 2};
+    rays.insert(rays.end(), ray, ray + api::kExtraSize);
+    which.push_back(i % 5 == 4 ? 1 : 0);
+  }
+  const int stride = api::kResultStride[static_cast<int>(api::Kind::Raycast)];
+  std::vector<double> out(static_cast<std::size_t>(stride * n));
+  std::vector<int> features(static_cast<std::size_t>(2 * n), 7);
+  std::vector<double> bary(static_cast<std::size_t>(3 * n), 7);
+  ASSERT_TRUE(reg.batch(api::Kind::Raycast, handles, 2, poses.data(), which.data(), n, rays.data(), nullptr,
+                        out.data(), &err, features.data(), bary.data()))
+      << err.message;
+  int hits = 0;
+  for (int i = 0; i < n; ++i) {
+    double in[api::kInputSize] = {};
+    std::copy(poses.begin() + api::kPoseSize * which[i], poses.begin() + api::kPoseSize * (which[i] + 1), in);
+    std::copy(rays.begin() + api::kExtraSize * i, rays.begin() + api::kExtraSize * (i + 1), in + 2 * api::kPoseSize);
+    double one[api::kMaxResultStride];
+    ASSERT_TRUE(reg.query(api::Kind::Raycast, handles[which[i]], 0, in, nullptr, one, &err));
+    for (int j = 0; j < stride; ++j) {
+      const double a = one[j], b = out[static_cast<std::size_t>(stride * i + j)];
+      EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b)));
+    }
+    EXPECT_EQ(features[2 * i + 1], -1);
+    const MeshRayHit& h = reg.lastMeshHit();
+    if (which[i] == 1 || !h.hit) {
+      EXPECT_EQ(features[2 * i], -1) << i;
+      for (int j = 0; j < 3; ++j) EXPECT_TRUE(std::isnan(bary[3 * i + j])) << i;
+      continue;
+    }
+    ++hits;
+    EXPECT_EQ(features[2 * i], h.triangle);
+    EXPECT_EQ(bary[3 * i], h.barycentric.x);
+    EXPECT_EQ(bary[3 * i + 1], h.barycentric.y);
+    EXPECT_EQ(bary[3 * i + 2], h.barycentric.z);
+  }
+  EXPECT_GT(hits, 50);
 }
 
 TEST(MeshPair, TwoMeshesIntersectAsBruteForceOverTrianglePairs) {

@@ -9,21 +9,11 @@ import {
   type ContactsResult, type MeshMeshIntersectResult, type Vec3,
 } from '../../web/lib/index';
 import { catchError, seeded } from './helpers';
+import { floor } from './mesh-gen';
 
 beforeAll(async () => {
   await init();
 });
-
-/** An n × n floor of unit squares in y = 0, centred, two CCW (seen from +y) triangles per square. */
-function floor(n: number): { vertices: number[]; indices: number[] } {
-  const vertices: number[] = [];
-  const indices: number[] = [];
-  for (let i = 0; i <= n; i++) for (let j = 0; j <= n; j++) vertices.push(i - n / 2, 0, j - n / 2);
-  const id = (i: number, j: number) => i * (n + 1) + j;
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) indices.push(id(i, j), id(i, j + 1), id(i + 1, j + 1), id(i, j), id(i + 1, j + 1), id(i + 1, j));
-  return { vertices, indices };
-}
 
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

@@ -204,19 +204,22 @@ const answers = [full, separate].map((lib) => {
   const m = lib.mesh(...tetra);
   const s = lib.sphere(0.1);
   const r = { hit: lib.raycast(m, undefined, { origin: [0.2, 0.2, 2], direction: [0, 0, -1], maxT: 5 }).t,
-    d: lib.distance(m, undefined, s, { position: [2, 0, 0] }).distance, scene: lib.run(scene).triangle };
+    d: lib.distance(m, undefined, s, { position: [2, 0, 0] }).distance, scene: lib.run(scene).triangle,
+    contacts: lib.contactsBatchResult(lib.contactsBatch([m, s], [0, 0, 0, 0, 0, 0, 1, 0.1, 0.1, 0.1, 0, 0, 0, 1], [0, 1]), 0).contacts.length };
   m.dispose(); s.dispose();
   return r;
 });
 console.log(JSON.stringify({ answers, api: refusal(() => small.mesh(...tetra)), scene: refusal(() => small.run(scene)),
+  contactsBatch: refusal(() => small.contactsBatch([small.sphere(1)], [0, 0, 0, 0, 0, 0, 1], [0, 0])),
   convex: small.distance(small.sphere(1), undefined, small.sphere(1), { position: [3, 0, 0] }).distance }));
 `);
     for (const a of out.answers) {
       expect(a.hit).toBeCloseTo(1.4, 12); // the face x + y + z = 1 at (0.2, 0.2, 0.6)
       expect(a.d).toBeCloseTo(0.9, 12); // vertex (1, 0, 0) to the sphere at x = 2, radius 0.1
       expect(a.scene).toBe(0);
+      expect(a.contacts).toBeGreaterThan(0); // the sphere at (0.1, 0.1, 0.1) overlaps the tetrahedron's faces
     }
-    for (const e of [out.api, out.scene]) {
+    for (const e of [out.api, out.scene, out.contactsBatch]) {
       expect(e).not.toBeNull();
       expect(e.message).toMatch(/collidoscope\/meshes/);
     }

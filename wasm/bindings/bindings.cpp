@@ -306,26 +306,38 @@ EMSCRIPTEN_KEEPALIVE int cds_query(int kind, int a, int b, const double* in, dou
 
 EMSCRIPTEN_KEEPALIVE int cds_batch(int kind, const int* handles, int nShapes, const double* poses,
                                    const std::uint32_t* pairs, int n, const double* extras, double* caches,
-                                   double* out) {
+                                   double* out, int* features, double* barycentric) {
   if (kind < 0 || kind >= static_cast<int>(api::Kind::Count)) {
     lastError() = {"invalid-argument", "query", "unknown query"};
     return 0;
   }
   return registry().batch(static_cast<api::Kind>(kind), handles, nShapes, poses, pairs, n, extras, caches, out,
-                          &lastError())
+                          &lastError(), features, barycentric)
              ? 1
              : 0;
 }
 
 // Every contact of b with a within the margin in[14] (Registry::contacts):
-// out gets the count written, truncated, iterations, then 11 doubles per
-// contact, at most `capacity`.
+// out gets the count written, truncated, iterations, then one
+// kContactRecord per contact, at most `capacity`.
 EMSCRIPTEN_KEEPALIVE int cds_contacts(int a, int b, const double* in, double* out, int capacity) {
   return registry().contacts(a, b, in, out, capacity, &lastError()) ? 1 : 0;
 }
 
+// Registry::contactsBatch: n pairs, one margin each; contacts into records
+// (capacity of them), offsets (n + 1) and perPair (iterations, truncated).
+EMSCRIPTEN_KEEPALIVE int cds_contacts_batch(const int* handles, int nShapes, const double* poses,
+                                            const std::uint32_t* pairs, int n, const double* margins, double* records,
+                                            int capacity, std::uint32_t* offsets, double* perPair) {
+  return api::contactsBatch(registry(), handles, nShapes, poses, pairs, n, margins, records, capacity, offsets,
+                            perPair, &lastError())
+             ? 1
+             : 0;
+}
+
 // The last mesh ray cast's triangle (NaN on a miss) and barycentric
-// coordinates (NaN on a miss) into out[0..3].
+// coordinates (NaN on a miss) into out[0..3]; after a mesh–convex pair
+// query, its triangle (NaN when none; Registry::lastMeshHit()).
 EMSCRIPTEN_KEEPALIVE void cds_last_mesh_hit(double* out) {
   const MeshRayHit& h = registry().lastMeshHit();
   const double nan = std::nan("");

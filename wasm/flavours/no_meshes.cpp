@@ -99,14 +99,20 @@ MeshShapeCastResult meshPairShapeCast(const Shape&, const Shape&, const Vec3&, c
                                       const MeshConvexSettings&) {
   return invalid<MeshShapeCastResult>();
 }
-void meshPairContactsInto(const Shape&, const Shape&, double, MeshContact*, int, double* out) {
-  out[0] = 0;
-  out[1] = 0;
-  out[2] = 0;
+void meshPairContactsInto(const Shape&, const Shape&, double, MeshContact*, int, double* header, double*) {
+  header[0] = 0;
+  header[1] = 0;
+  header[2] = 0;
 }
 
 namespace api {
-bool answerMesh(Kind, const Shape&, const Shape*, const double*, double*, MeshRayHit*, SceneError* err) {
+bool contactsBatch(Registry&, const int*, int, const double*, const std::uint32_t*, std::int64_t, const double*,
+                   double*, std::int64_t, std::uint32_t*, double*, SceneError* err) {
+  *err = {"unsupported-query", "contactsBatch", kNoMeshes};
+  return false;
+}
+bool answerMesh(Kind, const Shape&, const Shape*, const double*, double*, MeshRayHit*, int*, double*,
+                SceneError* err) {
   *err = {"unsupported-query", "shape", kNoMeshes};
   return false;
 }

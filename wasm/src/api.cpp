@@ -486,7 +486,8 @@ static bool refuseCompound(Kind kind, const Shape& a, const Shape* b, SceneError
 // Runs one query on posed entries. b is null for raycast. When a and b are
 // the same entry, B uses the entry's twin so each keeps its own pose.
 bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB,
-                   const double* extra, double* cache, double* out, SceneError* err) {
+                   const double* extra, double* cache, double* out, SceneError* err, int* features,
+                   double* barycentric) {
   if (refuseCompound(kind, a.shape, b != nullptr ? &b->shape : nullptr, err)) return false;
   // Pairs with closed forms (closed_form.h): intersect, distance and
   // penetration (box–box: not distance). answer() and answerBatch() take
@@ -514,7 +515,7 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
     shapeB->pose = poseB;
   }
   if (a.shape.type == ShapeType::Mesh || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
-    return answerMesh(kind, a.shape, shapeB, extra, out, &meshHit_, err);
+    return answerMesh(kind, a.shape, shapeB, extra, out, &meshHit_, features, barycentric, err);
   if (kind != Kind::Contains && kind != Kind::Project &&
       (a.shape.type == ShapeType::Plane || (shapeB != nullptr && shapeB->type == ShapeType::Plane)))
     return answerPlane(kind, a.shape, shapeB, extra, out, err);
@@ -648,6 +649,11 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
 }
 
 bool Registry::contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err) {
+  return contactsInto(handleA, handleB, in, out, out + kContactsHeader, capacity, err);
+}
+
+bool Registry::contactsInto(int handleA, int handleB, const double* in, double* header, double* records,
+                            int capacity, SceneError* err) {
   if (capacity < 0 || capacity > kMaxMeshContacts)
     return fail(err, "invalid-argument", "capacity", "must be from 0 to " + std::to_string(kMaxMeshContacts));
   Entry* a = entry(handleA, "a", -1, err);
@@ -658,7 +664,7 @@ bool Registry::contacts(int handleA, int handleB, const double* in, double* out,
   if (!checkExtra(Kind::Contact, in + 2 * kPoseSize, Field{"margin"}, err)) return false;
   if (refuseCompound(Kind::Contact, a->shape, &b->shape, err)) return false;
   if (a->shape.type != ShapeType::Mesh && b->shape.type != ShapeType::Mesh) {
-    out[0] = -1;  // two convex shapes: the contact query answers them
+    header[0] = -1;  // two convex shapes: the contact query answers them
     return true;
   }
   if (a->shape.type == ShapeType::Mesh && b->shape.type == ShapeType::Mesh)
@@ -667,7 +673,7 @@ bool Registry::contacts(int handleA, int handleB, const double* in, double* out,
   // One side is a mesh and the other not, so a and b are distinct entries.
   a->shape.pose = checkedPose(in);
   b->shape.pose = checkedPose(in + kPoseSize);
-  meshPairContactsInto(a->shape, b->shape, in[2 * kPoseSize], contacts_.data(), capacity, out);
+  meshPairContactsInto(a->shape, b->shape, in[2 * kPoseSize], contacts_.data(), capacity, header, records);
   return true;
 }
 
@@ -728,13 +734,15 @@ bool Registry::scene(Kind kind, int handleA, int handleB, const double* in, std:
 }
 
 bool Registry::batch(Kind kind, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
-                     std::int64_t n, const double* extras, double* caches, double* out, SceneError* err) {
-  return answerBatch(kind, handles, nShapes, poses, pairs, n, extras, caches, out, err) || argumentError(err);
+                     std::int64_t n, const double* extras, double* caches, double* out, SceneError* err,
+                     int* features, double* barycentric) {
+  return answerBatch(kind, handles, nShapes, poses, pairs, n, extras, caches, out, err, features, barycentric) ||
+         argumentError(err);
 }
 
 bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const double* poses,
                            const std::uint32_t* pairs, std::int64_t n, const double* extras, double* caches,
-                           double* out, SceneError* err) {
+                           double* out, SceneError* err, int* features, double* barycentric) {
   if (kind == Kind::Count) return fail(err, "invalid-argument", "query", "unknown query");
   if (n < 0 || n > kMaxBatch)
     return fail(err, "invalid-argument", "pairs", "must hold at most " + std::to_string(kMaxBatch) + " queries");
@@ -800,6 +808,11 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     const std::uint32_t ib = perQuery == 2 ? pairs[perQuery * q + 1] : ia;
     double* answer = out + stride * q;
     const double* extra = extras != nullptr ? extras + kExtraSize * q : nullptr;
+    // Only a mesh query names a triangle (answerMesh writes it).
+    int* feature = features != nullptr ? features + 2 * q : nullptr;
+    double* bary = barycentric != nullptr ? barycentric + 3 * q : nullptr;
+    if (feature != nullptr) feature[0] = feature[1] = -1;
+    if (bary != nullptr) bary[0] = bary[1] = bary[2] = kNaN;
     if (closed) {
       const Hot& ha = hotOf(handles[ia]);
       const Hot& hb = hotOf(handles[ib]);
@@ -822,7 +835,7 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     const Transform poseA = checkedPose(poses + kPoseSize * ia);
     const Transform poseB = perQuery == 2 ? checkedPose(poses + kPoseSize * ib) : poseA;
     double* cache = kind == Kind::Intersect && caches != nullptr ? caches + kCacheSize * q : nullptr;
-    if (!run(kind, a, poseA, b, poseB, extra, cache, answer, err)) {
+    if (!run(kind, a, poseA, b, poseB, extra, cache, answer, err, feature, bary)) {
       err->field = Field{"pairs", perQuery * q}.str();
       return false;
     }

@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "collidoscope/batch_layout.h"
+
 namespace collidoscope {
 
 MeshMeshResult meshMeshIntersect(const Shape& a, const Shape& b) {
@@ -76,22 +78,27 @@ MeshContactsResult meshPairContacts(const Shape& a, const Shape& b, double margi
 }
 
 void meshPairContactsInto(const Shape& a, const Shape& b, double margin, MeshContact* scratch, int capacity,
-                          double* out) {
+                          double* header, double* records) {
+  using api::kContactRecordLayout;
+  using api::offsetIn;
   const MeshContactsResult r = meshPairContacts(a, b, margin, scratch, capacity);
-  out[0] = r.count;
-  out[1] = r.truncated ? 1 : 0;
-  out[2] = r.boxTests + r.triangleTests;
+  header[0] = r.count;
+  header[1] = r.truncated ? 1 : 0;
+  header[2] = r.boxTests + r.triangleTests;
+  constexpr int kStride = api::strideOf(kContactRecordLayout);
   for (int i = 0; i < r.count; ++i) {
     const MeshContact& m = scratch[i];
-    double* o = out + 3 + 11 * i;
+    double* o = records + kStride * i;
+    o[offsetIn(kContactRecordLayout, "depth")] = m.depth;
     const Vec3* v[3] = {&m.normal, &m.pointA, &m.pointB};
-    o[0] = m.triangle;
-    o[1] = m.depth;
+    const int at[3] = {offsetIn(kContactRecordLayout, "normal"), offsetIn(kContactRecordLayout, "pointA"),
+                       offsetIn(kContactRecordLayout, "pointB")};
     for (int k = 0; k < 3; ++k) {
-      o[2 + 3 * k] = v[k]->x;
-      o[3 + 3 * k] = v[k]->y;
-      o[4 + 3 * k] = v[k]->z;
+      o[at[k]] = v[k]->x;
+      o[at[k] + 1] = v[k]->y;
+      o[at[k] + 2] = v[k]->z;
     }
+    o[offsetIn(kContactRecordLayout, "triangle")] = m.triangle;
   }
 }
 

@@ -293,6 +293,18 @@ export const DECODERS = {
   }),
 };
 
+/** Doubles per contact of contacts() and contactsBatch() (batch_layout.h kContactRecord). */
+export const CONTACT_RECORD_STRIDE = 11;
+
+/** One contact (a ContactPoint) from its doubles at o[i…]. */
+export const decodeContactRecord = (o: Float64Array, i: number) => ({
+  depth: o[i],
+  normal: [o[i + 1], o[i + 2], o[i + 3]],
+  pointA: [o[i + 4], o[i + 5], o[i + 6]],
+  pointB: [o[i + 7], o[i + 8], o[i + 9]],
+  triangle: o[i + 10] < 0 ? null : o[i + 10],
+});
+
 /** A point or a vector: [x, y, z]. */
 export type Vec3 = [number, number, number];
 

@@ -15,12 +15,12 @@
 // knows (types, lengths) and moves numbers in and out of the wasm heap.
 import type { WasmModule } from '#collidoscope-wasm';
 import { withText, type RawTrace } from './captions';
-import { DECODERS } from './generated-schema';
+import { CONTACT_RECORD_STRIDE, DECODERS, decodeContactRecord } from './generated-schema';
 import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
 import type { ContactPoint, ContactsResult, EpaStatus } from './generated-schema';
 import type {
-  ChungWangResult, ChungWangTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, IntersectResult,
+  ChungWangResult, ChungWangTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, IntersectResult, MeshTriangle,
   PenetrationResult, PointArray, ProjectResult, Quat, RaycastResult, RaycastTrace, SatResult, SatTrace, Scene, Shape, ShapecastResult, ShapecastTrace,
   ShapeType, Vec3,
 } from './types';
@@ -981,7 +981,22 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   if (c) m.HEAPF64.set(c.data, s.cache >> 3);
   if (m._cds_query(KIND_INDEX[q], a, b, s.input, c ? s.cache : 0, s.out) === 0) throw lastError(m);
   if (c) c.data.set(m.HEAPF64.subarray(s.cache >> 3, (s.cache >> 3) + CACHE));
-  return toResult(q, m.HEAPF64, s.out >> 3);
+  const r = toResult(q, m.HEAPF64, s.out >> 3) as Record<string, unknown>;
+  // A mesh against a convex shape names its triangle, as run() does (mesh–mesh: run() names the pair).
+  if ((q === 'intersect' || q === 'distance' || q === 'shapecast') && (x0 instanceof MeshShape) !== (x2 instanceof MeshShape)) r.triangle = lastMeshHit(m)[0];
+  return r;
+}
+
+/**
+ * The triangle (null: none) and barycentric coordinates (null: not a ray hit) that the registry kept of the last
+ * query on a mesh, beside the fixed layouts.
+ */
+function lastMeshHit(m: WasmModule): [number | null, Vec3 | null] {
+  const s = scratchOf(m);
+  m._cds_last_mesh_hit(s.cache);
+  const at = s.cache >> 3;
+  const h = m.HEAPF64;
+  return [Number.isNaN(h[at]) ? null : h[at], Number.isNaN(h[at + 1]) ? null : [h[at + 1], h[at + 2], h[at + 3]]];
 }
 
 /** Options of contact(). */
@@ -1050,9 +1065,10 @@ export function contact(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexSh
 
 /** Scratch for contacts(): the header and the most contacts one call returns, reserved on first use. */
 const CONTACTS_HEADER = 3;
-const CONTACT_SIZE = 11;
 /** The most contacts one contacts() call returns (the library's cap). */
 export const MAX_CONTACTS = 4096;
+/** Numbers per contact in contactsBatch()'s `contacts`: depth, normal, pointA, pointB, triangle (−1: none). */
+export { CONTACT_RECORD_STRIDE };
 let contactsOut = 0;
 
 /**
@@ -1068,7 +1084,7 @@ export function contacts(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexS
   prepare(m, 'contact', a, poseA, b, poseB);
   const s = scratchOf(m);
   m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin ?? 0;
-  if (contactsOut === 0) contactsOut = m._malloc(8 * (CONTACTS_HEADER + CONTACT_SIZE * MAX_CONTACTS));
+  if (contactsOut === 0) contactsOut = m._malloc(8 * (CONTACTS_HEADER + CONTACT_RECORD_STRIDE * MAX_CONTACTS));
   if (m._cds_contacts(preparedA, preparedB, s.input, contactsOut, MAX_CONTACTS) === 0) throw lastError(m);
   const h = m.HEAPF64;
   const at = contactsOut >> 3;
@@ -1085,16 +1101,7 @@ export function contacts(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexS
     };
   }
   const list: ContactPoint[] = [];
-  for (let i = 0; i < h[at]; i++) {
-    const o = at + CONTACTS_HEADER + CONTACT_SIZE * i;
-    list.push({
-      triangle: h[o] < 0 ? null : h[o],
-      depth: h[o + 1],
-      normal: [h[o + 2], h[o + 3], h[o + 4]],
-      pointA: [h[o + 5], h[o + 6], h[o + 7]],
-      pointB: [h[o + 8], h[o + 9], h[o + 10]],
-    });
-  }
+  for (let i = 0; i < h[at]; i++) list.push(decodeContactRecord(h, at + CONTACTS_HEADER + CONTACT_RECORD_STRIDE * i) as ContactPoint);
   return { contacts: list, truncated: h[at + 1] !== 0, iterations: h[at + 2] };
 }
 
@@ -1112,10 +1119,10 @@ function pairQuery<R, T, O extends QueryOptions = QueryOptions>(q: PairQuery): P
 // Pairs of points, spheres, segments and capsules are answered by a closed form: traced, one frame naming it.
 
 /** GJK boolean test: do A (at poseA) and B (at poseB) overlap? Touching counts as intersecting. */
-export const intersect: PairQueryFunction<IntersectResult, GjkTrace | ClosedFormTraceOf<'intersect'>, IntersectOptions> = pairQuery('intersect');
+export const intersect: PairQueryFunction<IntersectResult & MeshTriangle, GjkTrace | ClosedFormTraceOf<'intersect'>, IntersectOptions> = pairQuery('intersect');
 
 /** GJK distance and closest points (0 when the shapes overlap). */
-export const distance: PairQueryFunction<DistanceResult, GjkTrace | ClosedFormTraceOf<'distance'>> = pairQuery('distance');
+export const distance: PairQueryFunction<DistanceResult & MeshTriangle, GjkTrace | ClosedFormTraceOf<'distance'>> = pairQuery('distance');
 
 /** GJK + EPA: penetration depth, normal (move B by depth·normal to separate) and contact points. */
 export const penetration: PairQueryFunction<PenetrationResult, EpaTrace | ClosedFormTraceOf<'penetration'>> = pairQuery('penetration');
@@ -1138,14 +1145,7 @@ export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options?: QueryOptions): RaycastResult | RaycastTrace {
   const r = single('raycast', options, shape, pose, ray) as RaycastResult;
   if (!(shape instanceof MeshShape) || 'frames' in r) return r;
-  // A mesh's hit triangle and barycentric coordinates, kept by the registry beside the ray cast's layout.
-  const m = mod();
-  const s = scratchOf(m);
-  m._cds_last_mesh_hit(s.cache);
-  const at = s.cache >> 3;
-  const h = m.HEAPF64;
-  r.triangle = Number.isNaN(h[at]) ? null : h[at];
-  r.barycentric = Number.isNaN(h[at + 1]) ? null : [h[at + 1], h[at + 2], h[at + 3]];
+  [r.triangle, r.barycentric] = lastMeshHit(mod());
   return r;
 }
 
@@ -1213,6 +1213,31 @@ export interface BatchOptions {
   caches?: Float64Array;
   /** Where to write the results (stride · pairs numbers); a new array when left out. */
   out?: Float64Array;
+  /**
+   * Filled with 2 numbers per query (at least 2 · queries): the feature of shape A and of shape B that answers, −1
+   * when none. A mesh's is a triangle index: the ray's hit (raycast), the touching triangle (intersect), the nearest
+   * (distance), the first hit (shapecast); −1 on a miss and for shapes that are not meshes. Mesh–mesh intersect
+   * fills both: run()'s `triangles`. batchResult(query, out, i, { features }) adds it as `triangle`.
+   */
+  features?: Int32Array;
+  /** raycast: filled with 3 numbers per ray, a mesh hit's barycentric coordinates (NaN on a miss or another shape). */
+  barycentric?: Float64Array;
+}
+
+/** The triangle of a features pair at f[i…]: A's, else B's, null when neither is a mesh's. */
+function triangleOf(f: Int32Array, i: number): number | null {
+  const t = f[i] >= 0 ? f[i] : f[i + 1];
+  return t >= 0 ? t : null;
+}
+
+/** Checks batch()'s features and barycentric arrays: typed arrays of at least `per` numbers per query. */
+function featureArray<T extends Int32Array | Float64Array>(v: T | undefined, type: new (n: number) => T, per: number, n: number, q: BatchQuery, field: string): T | undefined {
+  if (v === undefined) return undefined;
+  if (per === 3 && q !== 'raycast') throw new CollidoscopeError('invalid-argument', field, `is only used by raycast, not ${q}`);
+  if (!(v instanceof type) || v.length < per * n) {
+    throw new CollidoscopeError('invalid-argument', field, `must be a${per === 2 ? 'n Int32Array' : ' Float64Array'} of at least ${per} numbers per query (${per * n}), got ${describe(v)}`);
+  }
+  return v;
 }
 
 /** Growable wasm-heap buffers of batch(), kept between calls (they never shrink). */
@@ -1320,10 +1345,10 @@ function contactMargins(q: BatchQuery, opt: BatchOptions, n: number): { all: num
 export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: Float64Array | Float32Array | ArrayLike<number>, pairs: Uint32Array | ArrayLike<number>, options: BatchOptions = {}): Float64Array {
   const q = kindOf(query, 'query');
   const m = mod();
-  checkOptions(options, ['rays', 'points', 'motions', 'margin', 'margins', 'caches', 'out']);
+  checkOptions(options, ['rays', 'points', 'motions', 'margin', 'margins', 'caches', 'out', 'features', 'barycentric']);
   let opt: BatchOptions;
   try {
-    opt = { rays: options.rays, points: options.points, motions: options.motions, margin: options.margin, margins: options.margins, caches: options.caches, out: options.out };
+    opt = { rays: options.rays, points: options.points, motions: options.motions, margin: options.margin, margins: options.margins, caches: options.caches, out: options.out, features: options.features, barycentric: options.barycentric };
   } catch (e) {
     throw unreadable(e, 'options');
   }
@@ -1369,17 +1394,21 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   if (!(out instanceof Float64Array) || out.length < stride * n) {
     throw new CollidoscopeError('invalid-argument', 'options.out', `must be a Float64Array of at least ${stride * n} numbers`);
   }
-  // One arena: doubles first (8-byte aligned), then the 4-byte handles and indices.
+  const features = featureArray(opt.features, Int32Array, 2, n, q, 'options.features');
+  const bary = featureArray(opt.barycentric, Float64Array, 3, n, q, 'options.barycentric');
+  // One arena: doubles first (8-byte aligned), then the 4-byte handles, indices and features.
   const dPoses = 0;
   const dExtras = dPoses + POSE * nShapes;
   const dCaches = dExtras + (extras || margins ? 7 * n : 0);
   const dOut = dCaches + (caches ? CACHE * n : 0);
-  const doubles = dOut + stride * n;
-  const base = arenaOf(m, 8 * doubles + 4 * (nShapes + nIndices));
+  const dBary = dOut + stride * n;
+  const doubles = dBary + (bary ? 3 * n : 0);
+  const base = arenaOf(m, 8 * doubles + 4 * (nShapes + nIndices + (features ? 2 * n : 0)));
   const f64 = m.HEAPF64;
   const at = base >> 3;
   const iHandles = (base + 8 * doubles) >> 2;
   const iPairs = iHandles + nShapes;
+  const iFeatures = iPairs + nIndices;
   writeHandles(m.HEAP32, iHandles, shapes);
   copyNumbers(f64, at + dPoses, poses, 'poses');
   if (extras) {
@@ -1434,10 +1463,13 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   const ok = m._cds_batch(
     KINDS.indexOf(q), iHandles << 2, nShapes, base + 8 * dPoses, iPairs << 2, n,
     extras || margins ? base + 8 * dExtras : 0, caches ? base + 8 * dCaches : 0, base + 8 * dOut,
+    features ? iFeatures << 2 : 0, bary ? base + 8 * dBary : 0,
   );
   if (ok === 0) throw lastError(m);
   const heap = m.HEAPF64;
   out.set(heap.subarray(at + dOut, at + dOut + stride * n));
+  if (features) features.set(m.HEAP32.subarray(iFeatures, iFeatures + 2 * n));
+  if (bary) bary.set(heap.subarray(at + dBary, at + dBary + 3 * n));
   if (caches) caches.set(heap.subarray(at + dCaches, at + dCaches + CACHE * n));
   return out;
 }
@@ -1456,6 +1488,8 @@ interface BatchViews {
   caches: Float64Array | null;
   out: Float64Array;
   handles: Int32Array;
+  features: Int32Array | null;
+  barycentric: Float64Array | null;
 }
 
 /** Options of createBatch(). */
@@ -1466,6 +1500,10 @@ export interface BatchBufferOptions {
   precision?: 'f64' | 'f32';
   /** intersect: keep a warm-start cache per pair (`caches`, 4 numbers each, zeros to start). */
   caches?: boolean;
+  /** Fill `features` on every run: 2 numbers per pair, as batch()'s `options.features`. */
+  features?: boolean;
+  /** raycast: fill `barycentric` on every run: 3 numbers per ray, as batch()'s `options.barycentric`. */
+  barycentric?: boolean;
 }
 
 /**
@@ -1489,17 +1527,21 @@ export class BatchBuffers {
   #ptr: number;
   #buffer: ArrayBufferLike | null = null;
   #views: BatchViews | null = null;
-  readonly #layout: { wide: number; narrow: number; extras: number; motions: number; margins: number; caches: number; out: number; handles: number; pairs: number; bytes: number };
+  readonly #layout: { wide: number; narrow: number; extras: number; motions: number; margins: number; caches: number; out: number; barycentric: number; handles: number; pairs: number; features: number; bytes: number };
   readonly #hasCaches: boolean;
+  readonly #features: boolean;
+  readonly #barycentric: boolean;
 
   /** @internal Use createBatch(). */
-  constructor(query: BatchQuery, handles: readonly number[], capacity: number, precision: 'f64' | 'f32', caches: boolean, stride: number) {
+  constructor(query: BatchQuery, handles: readonly number[], capacity: number, precision: 'f64' | 'f32', caches: boolean, stride: number, features = false, barycentric = false) {
     this.query = query;
     this.stride = stride;
     this.capacity = capacity;
     this.shapeCount = handles.length;
     this.precision = precision;
     this.#hasCaches = caches;
+    this.#features = features;
+    this.#barycentric = barycentric;
     const n = handles.length;
     const per = query === 'raycast' || isPointQuery(query) ? 1 : 2;
     const extra = query === 'raycast' || query === 'shapecast' || query === 'contact' || isPointQuery(query);
@@ -1511,12 +1553,14 @@ export class BatchBuffers {
     const margins = motions + (query === 'shapecast' ? 6 * capacity : isPointQuery(query) ? 3 * capacity : 0);
     const cachesAt = margins + (query === 'contact' ? capacity : 0);
     const out = cachesAt + (caches ? CACHE * capacity : 0);
-    const doubles = out + stride * capacity;
+    const baryAt = out + stride * capacity;
+    const doubles = baryAt + (barycentric ? 3 * capacity : 0);
     const narrow = 2 * doubles; // in 4-byte units
     const handlesAt = narrow + (precision === 'f32' ? POSE * n : 0);
     const pairs = handlesAt + n;
-    const bytes = 4 * (pairs + per * capacity);
-    this.#layout = { wide, narrow, extras, motions, margins, caches: cachesAt, out, handles: handlesAt, pairs, bytes };
+    const featuresAt = pairs + per * capacity;
+    const bytes = 4 * (featuresAt + (features ? 2 * capacity : 0));
+    this.#layout = { wide, narrow, extras, motions, margins, caches: cachesAt, out, barycentric: baryAt, handles: handlesAt, pairs, features: featuresAt, bytes };
     const m = mod();
     this.#ptr = m._malloc(bytes);
     if (this.#ptr === 0) throw new CollidoscopeError('invalid-argument', 'options.capacity', `the batch needs ${bytes} bytes of wasm memory, more than is available`);
@@ -1547,6 +1591,8 @@ export class BatchBuffers {
         out: d(L.out, this.stride * cap),
         handles: new Int32Array(buffer, p + 4 * L.handles, n),
         pairs: new Uint32Array(buffer, p + 4 * L.pairs, (this.query === 'raycast' || point ? 1 : 2) * cap),
+        features: this.#features ? new Int32Array(buffer, p + 4 * L.features, 2 * cap) : null,
+        barycentric: this.#barycentric ? d(L.barycentric, 3 * cap) : null,
       };
       this.#buffer = buffer;
     }
@@ -1589,6 +1635,18 @@ export class BatchBuffers {
   }
   /** The results: `stride` numbers per pair, as batch() returns them. */
   get out(): Float64Array { return this.#current().out; }
+  /** With { features: true }: 2 numbers per pair, written by run() (batch()'s `options.features`). */
+  get features(): Int32Array {
+    const v = this.#current();
+    if (v.features === null) throw new CollidoscopeError('invalid-argument', 'features', 'this batch was made without { features: true }');
+    return v.features;
+  }
+  /** raycast with { barycentric: true }: 3 numbers per ray, written by run() (batch()'s `options.barycentric`). */
+  get barycentric(): Float64Array {
+    const v = this.#current();
+    if (v.barycentric === null) throw new CollidoscopeError('invalid-argument', 'barycentric', 'this batch was made without { barycentric: true }');
+    return v.barycentric;
+  }
 
   /**
    * Answers the first `count` pairs (default: capacity) from the buffers; returns a view of their results in
@@ -1619,6 +1677,7 @@ export class BatchBuffers {
     const ok = m._cds_batch(
       KINDS.indexOf(this.query), p + 4 * L.handles, this.shapeCount, p + 8 * L.wide, p + 4 * L.pairs, count,
       v.extras !== null ? p + 8 * L.extras : 0, v.caches !== null ? p + 8 * L.caches : 0, p + 8 * L.out,
+      v.features !== null ? p + 4 * L.features : 0, v.barycentric !== null ? p + 8 * L.barycentric : 0,
     );
     if (ok === 0) throw lastError(m);
     return this.#current().out.subarray(0, this.stride * count);
@@ -1647,10 +1706,10 @@ export function createBatch(query: BatchQuery, shapes: readonly ConvexShape[], o
   if (options === null || typeof options !== 'object') {
     throw new CollidoscopeError('invalid-argument', 'options', `must be an object with a capacity, got ${describe(options)}`);
   }
-  checkOptions(options, ['capacity', 'precision', 'caches']);
+  checkOptions(options, ['capacity', 'precision', 'caches', 'features', 'barycentric']);
   let opt: BatchBufferOptions;
   try {
-    opt = { capacity: options.capacity, precision: options.precision, caches: options.caches };
+    opt = { capacity: options.capacity, precision: options.precision, caches: options.caches, features: options.features, barycentric: options.barycentric };
   } catch (e) {
     throw unreadable(e, 'options');
   }
@@ -1666,6 +1725,10 @@ export function createBatch(query: BatchQuery, shapes: readonly ConvexShape[], o
     throw new CollidoscopeError('invalid-argument', 'options.caches', `must be true or false, got ${describe(opt.caches)}`);
   }
   if (opt.caches && q !== 'intersect') throw new CollidoscopeError('invalid-argument', 'options.caches', `is only used by intersect, not ${q}`);
+  for (const k of ['features', 'barycentric'] as const) {
+    if (opt[k] !== undefined && typeof opt[k] !== 'boolean') throw new CollidoscopeError('invalid-argument', `options.${k}`, `must be true or false, got ${describe(opt[k])}`);
+  }
+  if (opt.barycentric && q !== 'raycast') throw new CollidoscopeError('invalid-argument', 'options.barycentric', `is only used by raycast, not ${q}`);
   let handles: number[];
   try {
     if (!Array.isArray(shapes)) throw new CollidoscopeError('invalid-argument', 'shapes', `must be an array of shapes, got ${describe(shapes)}`);
@@ -1673,21 +1736,32 @@ export function createBatch(query: BatchQuery, shapes: readonly ConvexShape[], o
   } catch (e) {
     throw unreadable(e, 'shapes');
   }
-  return new BatchBuffers(q, handles, capacity, precision, opt.caches === true, layoutOf(m, q).fields.length);
+  return new BatchBuffers(q, handles, capacity, precision, opt.caches === true, layoutOf(m, q).fields.length, opt.features === true, opt.barycentric === true);
 }
 
-/** The result object of query number i of a batch() output (as the single query returns it). */
-export function batchResult(query: 'intersect', out: Float64Array, i: number): IntersectResult;
-export function batchResult(query: 'distance', out: Float64Array, i: number): DistanceResult;
-export function batchResult(query: 'penetration', out: Float64Array, i: number): PenetrationResult;
-export function batchResult(query: 'chungwang', out: Float64Array, i: number): ChungWangResult;
-export function batchResult(query: 'sat', out: Float64Array, i: number): SatResult;
-export function batchResult(query: 'raycast', out: Float64Array, i: number): RaycastResult;
-export function batchResult(query: 'shapecast', out: Float64Array, i: number): ShapecastResult;
-export function batchResult(query: 'contact', out: Float64Array, i: number): ContactResult | null;
-export function batchResult(query: 'contains', out: Float64Array, i: number): ContainsResult;
-export function batchResult(query: 'project', out: Float64Array, i: number): ProjectResult;
-export function batchResult(query: BatchQuery, out: Float64Array, i: number): unknown {
+/** What batchResult() adds from the arrays batch() filled (BatchOptions.features and .barycentric). */
+export interface BatchExtras {
+  /** Adds `triangle`: the mesh's triangle that answers (A's, else B's), null when none. */
+  features?: Int32Array;
+  /** raycast: adds `barycentric`, null on a miss or when the shape is not a mesh. */
+  barycentric?: Float64Array;
+}
+
+/**
+ * The result object of query number i of a batch() output (as the single query returns it). With `extras`, the
+ * arrays that batch() filled too: a mesh's `triangle` (and a ray's `barycentric`), as raycast() and run() name them.
+ */
+export function batchResult(query: 'intersect', out: Float64Array, i: number, extras?: BatchExtras): IntersectResult & MeshTriangle;
+export function batchResult(query: 'distance', out: Float64Array, i: number, extras?: BatchExtras): DistanceResult & MeshTriangle;
+export function batchResult(query: 'penetration', out: Float64Array, i: number, extras?: BatchExtras): PenetrationResult;
+export function batchResult(query: 'chungwang', out: Float64Array, i: number, extras?: BatchExtras): ChungWangResult;
+export function batchResult(query: 'sat', out: Float64Array, i: number, extras?: BatchExtras): SatResult;
+export function batchResult(query: 'raycast', out: Float64Array, i: number, extras?: BatchExtras): RaycastResult;
+export function batchResult(query: 'shapecast', out: Float64Array, i: number, extras?: BatchExtras): ShapecastResult;
+export function batchResult(query: 'contact', out: Float64Array, i: number, extras?: BatchExtras): ContactResult | null;
+export function batchResult(query: 'contains', out: Float64Array, i: number, extras?: BatchExtras): ContainsResult;
+export function batchResult(query: 'project', out: Float64Array, i: number, extras?: BatchExtras): ProjectResult;
+export function batchResult(query: BatchQuery, out: Float64Array, i: number, extras?: BatchExtras): unknown {
   const q = kindOf(query, 'query');
   const m = mod();
   const stride = layoutOf(m, q).fields.length;
@@ -1695,7 +1769,156 @@ export function batchResult(query: BatchQuery, out: Float64Array, i: number): un
   if (!Number.isInteger(i) || i < 0 || stride * (i + 1) > out.length) {
     throw new CollidoscopeError('invalid-argument', 'i', `must be a query index from 0 to ${Math.floor(out.length / stride) - 1}, got ${i}`);
   }
-  return q === 'contact' ? toContact(out, stride * i) : toResult(q, out, stride * i);
+  const r = (q === 'contact' ? toContact(out, stride * i) : toResult(q, out, stride * i)) as Record<string, unknown> | null;
+  if (extras === undefined || r === null) return r;
+  checkOptions(extras, ['features', 'barycentric']);
+  let f: unknown, b: unknown;
+  try {
+    f = extras.features;
+    b = extras.barycentric;
+  } catch (e) {
+    throw unreadable(e, 'extras');
+  }
+  const features = featureArray(f as Int32Array | undefined, Int32Array, 2, i + 1, q, 'extras.features');
+  const bary = featureArray(b as Float64Array | undefined, Float64Array, 3, i + 1, q, 'extras.barycentric');
+  if (features) r.triangle = triangleOf(features, 2 * i);
+  if (bary) r.barycentric = Number.isNaN(bary[3 * i]) ? null : [bary[3 * i], bary[3 * i + 1], bary[3 * i + 2]];
+  return r;
+}
+
+// ------------------------------------------------------------------ contacts in batches
+
+/** Options of contactsBatch(). */
+export interface ContactsBatchOptions {
+  /** One margin for every pair (default 0), as contacts()' `margin`. */
+  margin?: number;
+  /** One margin per pair (instead of `margin`). */
+  margins?: Float64Array | Float32Array | ArrayLike<number>;
+  /** Most contacts written over all pairs (default: `out`'s room, else 16 per pair and at least 4096). */
+  capacity?: number;
+  /** Where to write the contacts (CONTACT_RECORD_STRIDE numbers each); a new array when left out. */
+  out?: Float64Array;
+}
+
+/** contactsBatch()'s answer: every pair's contacts in one flat array. */
+export interface ContactsBatchResult {
+  /** pairs + 1 numbers: pair i's contacts are numbers offsets[i] to offsets[i + 1] of the records. */
+  offsets: Uint32Array;
+  /**
+   * CONTACT_RECORD_STRIDE (11) numbers per contact: depth, normal (3), pointA (3), pointB (3) and the mesh's
+   * triangle (−1 between convex shapes). A view of the first offsets[pairs] contacts of `out`.
+   */
+  contacts: Float64Array;
+  /** 1 number per pair: contacts()' `iterations`. */
+  iterations: Float64Array;
+  /** 1 per pair: contacts()' `truncated`, or 1 when the buffer filled up before the pair's contacts all fit. */
+  truncatedPairs: Uint8Array;
+  /** Some pair was truncated. */
+  truncated: boolean;
+}
+
+/**
+ * contacts() of many pairs in one call: `shapes`, `poses` (7 numbers per shape) and `pairs` (2 shape indices per
+ * pair) as batch() takes them. A mesh against a convex shape gives one contact per nearby triangle, two convex
+ * shapes contact()'s one contact or none; two meshes are refused as contacts() refuses them (and a compound, for
+ * now). contactsBatchResult(r, i) is contacts() of pair i, bit for bit (unless the buffer filled up).
+ *
+ *   const r = contactsBatch([floor, player], poses, [0, 1], { margin: 0.05 });
+ *   for (const c of contactsBatchResult(r, 0).contacts) pushOut(c.normal, c.depth);
+ */
+export function contactsBatch(shapes: readonly ConvexShape[], poses: Float64Array | Float32Array | ArrayLike<number>, pairs: Uint32Array | ArrayLike<number>, options: ContactsBatchOptions = {}): ContactsBatchResult {
+  if (typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) return contactsOfPairs(shapes, poses, pairs, options);
+  // The default flavour (a build-time constant leaves the code out): its wasm refuses, naming the flavours with it.
+  const m = mod();
+  m._cds_contacts_batch(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  throw lastError(m);
+}
+
+declare const __COLLIDOSCOPE_LEVEL_GEOMETRY__: boolean | undefined;
+
+function contactsOfPairs(shapes: readonly ConvexShape[], poses: Float64Array | Float32Array | ArrayLike<number>, pairs: Uint32Array | ArrayLike<number>, options: ContactsBatchOptions): ContactsBatchResult {
+  const m = mod();
+  checkOptions(options, ['margin', 'margins', 'capacity', 'out']);
+  let opt: ContactsBatchOptions;
+  try {
+    opt = { margin: options.margin, margins: options.margins, capacity: options.capacity, out: options.out };
+  } catch (e) {
+    throw unreadable(e, 'options');
+  }
+  if (!Array.isArray(shapes)) throw new CollidoscopeError('invalid-argument', 'shapes', `must be an array of shapes, got ${describe(shapes)}`);
+  const nShapes = shapes.length;
+  const nPoses = typedLength(poses, 'poses');
+  if (nPoses !== POSE * nShapes) throw new CollidoscopeError('invalid-argument', 'poses', `must hold 7 numbers per shape (${POSE * nShapes}), got ${nPoses}`);
+  const nIndices = typedLength(pairs, 'pairs');
+  if (nIndices % 2 !== 0) throw new CollidoscopeError('invalid-argument', 'pairs', `must hold 2 shape indices per pair, got ${nIndices} numbers`);
+  const n = nIndices / 2;
+  if (n > 1 << 22) throw new CollidoscopeError('invalid-argument', 'pairs', `must hold at most ${1 << 22} pairs, got ${n}`);
+  const margins = contactMargins('contact', opt as BatchOptions, n)!;
+  const given = opt.out;
+  if (given !== undefined && !(given instanceof Float64Array)) throw new CollidoscopeError('invalid-argument', 'options.out', `must be a Float64Array, got ${describe(given)}`);
+  const limit = Math.min(given ? Math.floor(given.length / CONTACT_RECORD_STRIDE) : 1 << 22, 1 << 22);
+  const capacity = opt.capacity ?? (given ? limit : Math.min(Math.max(16 * n, MAX_CONTACTS), limit));
+  if (typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 0 || capacity > limit) {
+    throw new CollidoscopeError('invalid-argument', 'options.capacity', `must be a whole number from 0 to ${limit}${given ? " (out's room)" : ''}, got ${describe(capacity)}`);
+  }
+  // One arena: doubles first (poses, margins, per pair, records), then handles, pairs and offsets.
+  const dMargins = POSE * nShapes;
+  const dPerPair = dMargins + n;
+  const dRecords = dPerPair + 2 * n;
+  const doubles = dRecords + CONTACT_RECORD_STRIDE * capacity;
+  const base = arenaOf(m, 8 * doubles + 4 * (nShapes + nIndices + n + 1));
+  const at = base >> 3;
+  const iHandles = (base + 8 * doubles) >> 2;
+  const iPairs = iHandles + nShapes;
+  const iOffsets = iPairs + nIndices;
+  writeHandles(m.HEAP32, iHandles, shapes);
+  const f64 = m.HEAPF64;
+  copyNumbers(f64, at, poses, 'poses');
+  if (margins.per === null) f64.fill(margins.all, at + dMargins, at + dMargins + n);
+  else copyNumbers(f64, at + dMargins, margins.per, 'options.margins');
+  try {
+    for (let i = 0; i < nIndices; i++) {
+      const v = (pairs as ArrayLike<number>)[i];
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= nShapes) {
+        throw new CollidoscopeError('invalid-argument', `pairs[${i}]`, `must be a shape index from 0 to ${nShapes - 1}, got ${describe(v)}`);
+      }
+      m.HEAPU32[iPairs + i] = v;
+    }
+  } catch (e) {
+    throw unreadable(e, 'pairs');
+  }
+  if (m._cds_contacts_batch(iHandles << 2, nShapes, base, iPairs << 2, n, base + 8 * dMargins, base + 8 * dRecords, capacity, iOffsets << 2, base + 8 * dPerPair) === 0) throw lastError(m);
+  const heap = m.HEAPF64;
+  const offsets = m.HEAPU32.slice(iOffsets, iOffsets + n + 1);
+  const count = CONTACT_RECORD_STRIDE * offsets[n];
+  const contacts = (given ?? new Float64Array(count)).subarray(0, count);
+  contacts.set(heap.subarray(at + dRecords, at + dRecords + count));
+  const iterations = new Float64Array(n);
+  const truncatedPairs = new Uint8Array(n);
+  let truncated = false;
+  for (let i = 0; i < n; i++) {
+    iterations[i] = heap[at + dPerPair + 2 * i];
+    truncatedPairs[i] = heap[at + dPerPair + 2 * i + 1];
+    truncated ||= truncatedPairs[i] !== 0;
+  }
+  return { offsets, contacts, iterations, truncatedPairs, truncated };
+}
+
+/** Pair i of a contactsBatch() answer as contacts() returns it. */
+export function contactsBatchResult(r: ContactsBatchResult, i: number): ContactsResult {
+  if (typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) return pairContacts(r, i);
+  return contactsBatch([], [], []) as never; // the default flavour's refusal
+}
+
+function pairContacts(r: ContactsBatchResult, i: number): ContactsResult {
+  if (r === null || typeof r !== 'object' || !(r.offsets instanceof Uint32Array) || !(r.contacts instanceof Float64Array)) {
+    throw new CollidoscopeError('invalid-argument', 'r', `must be what contactsBatch() returned, got ${describe(r)}`);
+  }
+  const n = r.offsets.length - 1;
+  if (!Number.isInteger(i) || i < 0 || i >= n) throw new CollidoscopeError('invalid-argument', 'i', `must be a pair index from 0 to ${n - 1}, got ${i}`);
+  const list: ContactPoint[] = [];
+  for (let k = r.offsets[i]; k < r.offsets[i + 1]; k++) list.push(decodeContactRecord(r.contacts, CONTACT_RECORD_STRIDE * k) as ContactPoint);
+  return { contacts: list, truncated: r.truncatedPairs[i] !== 0, iterations: r.iterations[i] };
 }
 
 // ------------------------------------------------------------------ diagnostics

@@ -153,6 +153,16 @@ export interface RaycastResult extends Omit<schema.RaycastResult, 'status'> {
 /** A and B translating over the step (query "shapecast"): time of impact and contact. */
 export interface ShapecastResult extends Omit<schema.ShapecastResult, 'status'> {
   status: CastStatus;
+  /** A mesh against a convex shape only (schema.MeshShapecastResult): the triangle hit first, null on a miss. */
+  triangle?: number | null;
+}
+
+/**
+ * intersect() and distance() of a mesh against a convex shape add the triangle that answers (the touching one,
+ * null when apart; the nearest), as run() names it (schema.MeshIntersectResult, schema.MeshDistanceResult).
+ */
+export interface MeshTriangle {
+  triangle?: number | null;
 }
 
 export type Result =

@@ -43,11 +43,16 @@ export interface WasmModule {
   _cds_query(kind: number, a: number, b: number, input: number, cache: number, out: number): number;
   _cds_batch(
     kind: number, handles: number, nShapes: number, poses: number, pairs: number, n: number, extras: number,
-    caches: number, out: number,
+    caches: number, out: number, features: number, barycentric: number,
+  ): number;
+  /** Registry::contactsBatch: records (capacity of them), offsets (n + 1), perPair (iterations, truncated). */
+  _cds_contacts_batch(
+    handles: number, nShapes: number, poses: number, pairs: number, n: number, margins: number, records: number,
+    capacity: number, offsets: number, perPair: number,
   ): number;
   _cds_dispose(handle: number): number;
   _cds_last_mesh_hit(out: number): void;
-  /** Registry::contacts: out gets count, truncated, iterations, then 11 doubles per contact. */
+  /** Registry::contacts: out gets count, truncated, iterations, then one kContactRecord per contact. */
   _cds_contacts(a: number, b: number, input: number, out: number, capacity: number): number;
   _cds_live_shapes(): number;
   _cds_set_tolerance(tolerance: number): number;

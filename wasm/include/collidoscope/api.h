@@ -57,9 +57,12 @@ constexpr bool isSingleShape(Kind k) { return k == Kind::Raycast || k == Kind::C
 constexpr int kPoseSize = 7;
 constexpr int kExtraSize = 7;
 constexpr int kInputSize = 2 * kPoseSize + kExtraSize;
-// Registry::contacts(): the header (count, truncated, iterations) and one contact's doubles.
+// Registry::contacts(): the header (count, truncated, iterations) and one
+// contact's doubles (batch_layout.h kContactRecord).
 constexpr int kContactsHeader = 3;
-constexpr int kContactSize = 11;
+constexpr int kContactSize = strideOf(kContactRecordLayout);
+// Most contacts one contactsBatch() call writes (88 bytes each).
+constexpr std::int64_t kMaxBatchContacts = std::int64_t{1} << 22;
 // Intersect's warm-start cache per pair: [dx, dy, dz, valid].
 constexpr int kCacheSize = 4;
 // Doubles per result, by Kind (batch_layout.h).
@@ -116,7 +119,9 @@ class Registry {
   double tolerance() const { return gjk_.relativeTolerance; }
   // The last ray cast on a mesh shape answered by query() or batch(): its
   // triangle and barycentric coordinates (not in the ray cast's layout,
-  // which every shape type shares). Valid after a raycast query on a mesh.
+  // which every shape type shares). Valid after a raycast query on a mesh;
+  // after intersect, distance or shapecast of a mesh and a convex shape,
+  // the triangle that answers (hit false when none; no barycentric).
   const MeshRayHit& lastMeshHit() const { return meshHit_; }
   // The shape behind a live handle, or null.
   const Shape* find(int handle) const;
@@ -129,12 +134,16 @@ class Registry {
   // "contacts") when one of them is a mesh: one per triangle within the
   // margin. in: as for Kind::Contact (poses, the margin in the extra's
   // first number). out: kContactsHeader doubles (count written, truncated
-  // 0/1, iterations) then kContactSize per contact (triangle, depth,
-  // normal, pointA, pointB), at most `capacity` (≤ kMaxMeshContacts) of
+  // 0/1, iterations) then kContactSize per contact (kContactRecord: depth,
+  // normal, pointA, pointB, triangle), at most `capacity` (≤ kMaxMeshContacts) of
   // them. Two convex shapes: out[0] = −1 and nothing else is written (the
   // contact query answers them: at most one contact). The first call
   // reserves the registry's contact buffer; later calls allocate nothing.
   bool contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err);
+
+  // contacts() with the header and the contacts in arrays of their own.
+  bool contactsInto(int handleA, int handleB, const double* in, double* header, double* records, int capacity,
+                    SceneError* err);
 
   // The same query with a recording trace, as the scene format's trace JSON.
   // Contact has no scene form (yet): trace() and scene() refuse it.
@@ -150,8 +159,14 @@ class Registry {
   // kResultStride[kind] per query. Every pose and index is checked before
   // anything runs, so on an error nothing was written (except when a sat
   // pair's shapes are too large for SAT: the batch stops at that pair).
+  // features (or null): 2 ints per query, the triangle of shape A and of B
+  // that answers when it is a mesh (the ray's hit, the touching, nearest or
+  // first-hit triangle; mesh–mesh intersect: the pair found), else −1.
+  // barycentric (or null): 3 doubles per query, a mesh ray hit's
+  // coordinates, else NaN.
   bool batch(Kind kind, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
-             std::int64_t n, const double* extras, double* caches, double* out, SceneError* err);
+             std::int64_t n, const double* extras, double* caches, double* out, SceneError* err,
+             int* features = nullptr, double* barycentric = nullptr);
 
  private:
   struct Entry;
@@ -161,9 +176,10 @@ class Registry {
   Entry& slotOf(int liveHandle);
   bool answer(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err);
   bool answerBatch(Kind kind, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
-                   std::int64_t n, const double* extras, double* caches, double* out, SceneError* err);
+                   std::int64_t n, const double* extras, double* caches, double* out, SceneError* err,
+                   int* features, double* barycentric);
   bool run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB, const double* extra,
-           double* cache, double* out, SceneError* err);
+           double* cache, double* out, SceneError* err, int* features = nullptr, double* barycentric = nullptr);
   bool buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err);
 
   std::vector<std::unique_ptr<Entry>> slots_;
@@ -197,6 +213,21 @@ class Registry {
   EpaSettings epa_;
   RayCastSettings cast_;
 };
+
+// contacts() of n pairs, as Registry::batch() takes them (handles, poses,
+// 2 shape indices per pair) with one margin per pair (finite, ≥ 0). Pair
+// q's contacts are records[kContactSize·offsets[q] .. kContactSize·offsets[q+1])
+// (offsets: n + 1 numbers); perPair gets 2 doubles per pair: iterations and
+// truncated (0/1). Each pair writes at most kMaxMeshContacts and what room
+// is left of `capacity` contacts (≤ kMaxBatchContacts): truncated says it
+// found more. A pair of convex shapes has contact()'s one contact
+// (triangle −1) or none. Pairs of two meshes and pairs with a compound are
+// refused, as are bad poses and margins, before anything runs. Allocates
+// nothing but the contact buffer contacts() reserves. In mesh_api.cpp: the
+// default package flavour refuses it (wasm/flavours/no_meshes.cpp).
+bool contactsBatch(Registry& reg, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
+                   std::int64_t n, const double* margins, double* records, std::int64_t capacity,
+                   std::uint32_t* offsets, double* perPair, SceneError* err);
 
 // Reads and checks a pose (error fields "name[i]", or "name[index][i]" when
 // index ≥ 0): finite, position within kMaxMagnitude, a non-zero quaternion

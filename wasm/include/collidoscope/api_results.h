@@ -71,9 +71,12 @@ inline void putResult(const ShapeCastResult& r, double* out) {
 // intersect against a mesh; otherwise a refusal naming the shape (code
 // unsupported-query). The hit's triangle and barycentric coordinates have
 // no place in the ray cast's layout: they are kept in *meshHit
-// (Registry::lastMeshHit()).
+// (Registry::lastMeshHit(); a mesh–convex pair keeps its triangle there,
+// hit when it names one), and written to features and barycentric when
+// not null (Registry::batch()'s layouts; a pair's triangle at its mesh's
+// side, 0 for A, 1 for B).
 bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, MeshRayHit* meshHit,
-                SceneError* err);
+                int* features, double* barycentric, SceneError* err);
 
 }  // namespace api
 }  // namespace collidoscope

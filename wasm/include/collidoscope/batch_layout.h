@@ -18,6 +18,7 @@ enum class FieldKind {
   Count,         // a whole number
   Status,        // the index of the query's status name
   AxisKind,      // the index of SAT's axis-kind name
+  IndexOrNull,   // a whole number ≥ 0, −1 for null
 };
 
 constexpr int widthOf(FieldKind k) { return k == FieldKind::Vector || k == FieldKind::VectorOrNull ? 3 : 1; }
@@ -84,6 +85,13 @@ inline constexpr ResultLayout kResultLayouts[] = {
     layout("contains", kContainsResult), layout("project", kProjectResult),
 };
 
+// One contact of Registry::contactsBatch() and contacts() (the scene
+// format's ContactPoint): triangle is the mesh's, −1 between convex shapes.
+inline constexpr ResultField kContactRecord[] = {{"depth", F::Number},  {"normal", F::Vector},
+                                                 {"pointA", F::Vector}, {"pointB", F::Vector},
+                                                 {"triangle", F::IndexOrNull}};
+inline constexpr ResultLayout kContactRecordLayout = layout("contacts", kContactRecord);
+
 // Doubles of one result.
 constexpr int strideOf(const ResultLayout& l) {
   int n = 0;
@@ -96,11 +104,10 @@ constexpr bool sameName(const char* a, const char* b) {
   return *a == *b;
 }
 
-// The offset of field `name` in the result of layout `kind` (an api::Kind
-// as int). Used in constant expressions, a name the table lacks does not
+// The offset of field `name` in layout l, or in the result of layout
+// `kind` (an api::Kind as int). Used in constant expressions, a name the table lacks does not
 // compile (the throw is not a constant expression).
-constexpr int offsetOf(int kind, const char* name) {
-  const ResultLayout& l = kResultLayouts[kind];
+constexpr int offsetIn(const ResultLayout& l, const char* name) {
   int at = 0;
   for (int i = 0; i < l.count; ++i) {
     if (sameName(l.fields[i].name, name)) return at;
@@ -108,6 +115,7 @@ constexpr int offsetOf(int kind, const char* name) {
   }
   throw "no such result field";
 }
+constexpr int offsetOf(int kind, const char* name) { return offsetIn(kResultLayouts[kind], name); }
 
 }  // namespace api
 }  // namespace collidoscope

@@ -67,12 +67,13 @@ MeshShapeCastResult meshPairShapeCast(const Shape& a, const Shape& b, const Vec3
 MeshContactsResult meshPairContacts(const Shape& a, const Shape& b, double margin, MeshContact* out, int capacity,
                                     const MeshConvexSettings& settings = {});
 
-// meshPairContacts into a flat array (the object API's layout): out[0] the
-// count written, out[1] truncated (0/1), out[2] box plus triangle tests,
-// then 11 doubles per contact: triangle, depth, normal, pointA, pointB.
-// `scratch` holds at least `capacity` contacts.
+// meshPairContacts into the object API's flat arrays: header[0] the count
+// written, header[1] truncated (0/1), header[2] box plus triangle tests;
+// records gets one contact per batch_layout.h's kContactRecord (depth,
+// normal, pointA, pointB, triangle). `scratch` holds at least `capacity`
+// contacts (capacity 0: only the header, truncated when any was found).
 void meshPairContactsInto(const Shape& a, const Shape& b, double margin, MeshContact* scratch, int capacity,
-                          double* out);
+                          double* header, double* records);
 
 // Two mesh shapes (both ShapeType::Mesh, posed): does a triangle of one
 // touch or cross a triangle of the other (mesh_mesh.h, exact)? Stops at the
