@@ -94,12 +94,14 @@ struct MomentSum {
   }
 };
 
+// A pending node. Its moment sums wait in a parallel array at the same
+// stack slot (tasks stay small: in WebAssembly a large struct copy is a
+// call to memcpy, and every node is pushed and popped once).
 struct Task {
   int first = 0;  // the range [first, first + count) of tree.order, and of the buffer of its depth
   int count = 0;
   int depth = 1;
   int parent = -1;  // ≥ 0: this task is that node's right child
-  MomentSum sum;    // of the range's triangles
 };
 
 // obb.h's obbWithAxes over points added one by one: the same reference
@@ -118,25 +120,23 @@ struct Projection {
     lo1 = std::min(lo1, t1), hi1 = std::max(hi1, t1);
     lo2 = std::min(lo2, t2), hi2 = std::max(hi2, t2);
   }
-  Obb box() const {
-    Obb out;
-    out.axes[0] = a0, out.axes[1] = a1, out.axes[2] = a2;
+  void box(Obb* out) const {
+    out->axes[0] = a0, out->axes[1] = a1, out->axes[2] = a2;
     const double lo[3] = {lo0, lo1, lo2}, hi[3] = {hi0, hi1, hi2};
-    out.center = ref;
+    out->center = ref;
     for (int j = 0; j < 3; ++j) {
-      out.center += out.axes[j] * (0.5 * lo[j] + 0.5 * hi[j]);
-      out.halfExtents[j] = 0.5 * hi[j] - 0.5 * lo[j];
+      out->center += out->axes[j] * (0.5 * lo[j] + 0.5 * hi[j]);
+      out->halfExtents[j] = 0.5 * hi[j] - 0.5 * lo[j];
     }
-    return out;
   }
 };
 
 // The box with these axes around the corners of triangles ids[0, count).
-Obb boxOfRange(const Vec3 axes[3], const int* ids, int count, const TriangleMesh& m) {
+void boxOfRange(const Vec3 axes[3], const int* ids, int count, const TriangleMesh& m, Obb* out) {
   Projection pr(axes, m.vertices[m.triangles[ids[0]][0]]);
   for (int i = 0; i < count; ++i)
     for (int v : m.triangles[ids[i]]) pr.add(m.vertices[v]);
-  return pr.box();
+  pr.box(out);
 }
 
 // The box of one non-degenerate triangle p (unit normal n) in its own
@@ -145,7 +145,7 @@ Obb boxOfRange(const Vec3 axes[3], const int* ids, int count, const TriangleMesh
 // rectangle around a triangle (the angles at the longest edge are acute,
 // so the apex projects inside it), so no fit is tighter. The covariance fit
 // of a lone triangle is not aligned with an edge and is larger.
-Obb triangleBox(const Vec3 p[3], const Vec3& n) {
+void triangleBox(const Vec3 p[3], const Vec3& n, Obb* out) {
   const Vec3 e[3] = {p[1] - p[0], p[2] - p[1], p[0] - p[2]};
   int k = 0;
   for (int i = 1; i < 3; ++i)
@@ -158,21 +158,22 @@ Obb triangleBox(const Vec3 p[3], const Vec3& n) {
   axes[1] = cross(axes[2], axes[0]);
   Projection pr(axes, p[0]);
   for (int i = 0; i < 3; ++i) pr.add(p[i]);
-  return pr.box();
+  pr.box(out);
 }
 
 // The box of the triangles ids[0, count) (their moment sums `sum`):
 // obb.h's surface-covariance fit, axes from the covariance above (closed
 // form), extents from every corner. No area (every triangle degenerate): the corners' point
 // covariance decides, as in obbFromTriangles (gathered into *verts).
-Obb fitNode(const int* ids, int count, const MomentSum& sum, const TriangleMesh& m,
-            std::vector<Vec3>* verts) {
+void fitNode(const int* ids, int count, const MomentSum& sum, const TriangleMesh& m, std::vector<Vec3>* verts,
+             Obb* out) {
   const double area = sum.area;
   if (!(area > 0) || !std::isfinite(area)) {
     verts->clear();
     for (int i = 0; i < count; ++i)
       for (int v : m.triangles[ids[i]]) verts->push_back(m.vertices[v]);
-    return obbFromPoints(*verts);
+    *out = obbFromPoints(*verts);
+    return;
   }
   const Vec3 mu = sum.first / area;
   const double xx = sum.s[0] / area - mu.x * mu.x, xy = sum.s[1] / area - mu.x * mu.y,
@@ -180,7 +181,7 @@ Obb fitNode(const int* ids, int count, const MomentSum& sum, const TriangleMesh&
                yz = sum.s[4] / area - mu.y * mu.z, zz = sum.s[5] / area - mu.z * mu.z;
   const double c[3][3] = {{xx, xy, xz}, {xy, yy, yz}, {xz, yz, zz}};
   const SymmetricEigen e = symmetricEigenClosedForm(c);
-  return boxOfRange(e.vectors, ids, count, m);
+  boxOfRange(e.vectors, ids, count, m, out);
 }
 
 // Sort key of the median split: (projected centroid, triangle index) is the
@@ -232,22 +233,25 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
   std::vector<double> keys;
   std::vector<MedianKey> sorted;
 
-  Task root{0, n, 1, -1, {}};
-  if (n > 0) root.sum.ref = data[1][0].centroid;
-  for (const TriData& t : data[1]) root.sum.add(t, t.centroid);
   // Every task makes one node and hands its children strictly fewer
-  // triangles, so the loop ends after fewer than 2n/leaf + 1 tasks.
+  // triangles, so the loop ends after fewer than 2n/leaf + 1 tasks. The
+  // stack holds at most one pending right sibling per level.
   std::vector<Task> stack;
+  std::vector<MomentSum> sums(kObbTreeMaxDepth + 2);  // sums[k]: of the task at stack[k]
   stack.reserve(kObbTreeMaxDepth + 1);
-  stack.push_back(root);
+  stack.push_back({0, n, 1, -1});
+  sums[0].ref = data[1][0].centroid;  // n ≥ 1 (validated)
+  for (const TriData& t : data[1]) sums[0].add(t, t.centroid);
   while (!stack.empty()) {
     const Task task = stack.back();
     stack.pop_back();
+    const std::size_t slot = stack.size();  // the task's sums are sums[slot]
     const int self = static_cast<int>(tree.nodes.size());
     if (task.parent >= 0) tree.nodes[task.parent].right = self;
     tree.depth = std::max(tree.depth, task.depth);
 
-    ObbTreeNode node;
+    tree.nodes.emplace_back();  // within the reserve: references stay valid
+    ObbTreeNode& node = tree.nodes.back();
     node.first = task.first;
     node.count = task.count;
     const int here = task.depth % 2;
@@ -257,13 +261,12 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     if (task.count == 1 && maxAbs(n0) > 0) {
       const auto& tri = m.triangles[id[0]];
       const Vec3 corners[3] = {m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]]};
-      node.box = triangleBox(corners, n0);
+      triangleBox(corners, n0, &node.box);
     } else {
-      node.box = fitNode(id, task.count, task.sum, m, &verts);
+      fitNode(id, task.count, sums[slot], m, &verts, &node.box);
     }
     if (task.count <= leaf) {
       std::copy(id, id + task.count, tree.order.begin() + task.first);
-      tree.nodes.push_back(node);
       continue;
     }
     TriData* to = data[1 - here].data() + task.first;
@@ -285,11 +288,13 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     int leftCount = 0;
     for (int i = 0; i < task.count; ++i) leftCount += keys[i] < mean ? 1 : 0;
     const int rightCount = task.count - leftCount;
-    // The children, their moment sums added up by the partition below, about
-    // the box centre (inside the node: no digits lost far from the origin).
-    Task left{task.first, 0, task.depth + 1, -1, {}};
-    Task right{task.first, 0, task.depth + 1, self, {}};
-    left.sum.ref = right.sum.ref = node.box.center;
+    // The children's moment sums, added up by the partition below about the
+    // box centre (inside the node: no digits lost far from the origin): the
+    // right child takes this task's slot, the left child the next.
+    MomentSum& right = sums[slot];
+    MomentSum& left = sums[slot + 1];
+    right = left = MomentSum{};
+    left.ref = right.ref = node.box.center;
     const bool meanOk = leftCount > 0 && rightCount > 0 &&
                         task.depth + medianLevels(leftCount, leaf) <= kObbTreeMaxDepth &&
                         task.depth + medianLevels(rightCount, leaf) <= kObbTreeMaxDepth;
@@ -299,7 +304,7 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
       for (int i = 0; i < task.count; ++i) {
         const Vec3 c = d[i].centroid;
         const int at = keys[i] < mean ? l++ : r++;
-        (at < leftCount ? left : right).sum.add(d[i], c);
+        (at < leftCount ? left : right).add(d[i], c);
         copyTri(d[i], to + at);
         toId[at] = id[i];
       }
@@ -312,7 +317,7 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
       leftCount = task.count / 2;
       for (int i = 0; i < task.count; ++i) {
         const TriData& t = d[sorted[i].pos];
-        (i < leftCount ? left : right).sum.add(t, t.centroid);
+        (i < leftCount ? left : right).add(t, t.centroid);
         copyTri(t, to + i);
         toId[i] = sorted[i].triangle;
       }
@@ -320,13 +325,9 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
       node.splitValue = dot(node.box.center, dir) + 0.5 * (sorted[leftCount - 1].key + sorted[leftCount].key);
     }
     node.splitAxis = static_cast<std::uint8_t>(axis);
-    tree.nodes.push_back(node);
-    left.count = leftCount;
-    right.first = task.first + leftCount;
-    right.count = task.count - leftCount;
     // Right first: the left child is popped next, so it is node self + 1.
-    stack.push_back(right);
-    stack.push_back(left);
+    stack.push_back({task.first + leftCount, task.count - leftCount, task.depth + 1, self});
+    stack.push_back({task.first, leftCount, task.depth + 1, -1});
   }
   *out = std::move(tree);
   return true;
