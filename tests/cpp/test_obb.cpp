@@ -295,41 +295,86 @@ TEST(ObbInput, EmptyAndNonFiniteAreReportedNotCrashed) {
 }
 
 // ------------------------------------------------------- eigen-solver
+// A = s·R diag(λ) Rᵀ with known λ in [−2, 2] (sorted decreasing into
+// *sorted, scaled by s) and a random rotation R; variant it % 6 picks
+// repeated, zero or nearly repeated eigenvalues. Returns s.
+double randomSymmetric(Rng& rng, int it, double a[3][3], double sorted[3]) {
+  const Quat q = rng.rotation();
+  double lam[3] = {rng.uniform(-2, 2), rng.uniform(-2, 2), rng.uniform(-2, 2)};
+  if (it % 6 == 1) lam[1] = lam[0];
+  if (it % 6 == 2) lam[2] = lam[1] = lam[0];
+  if (it % 6 == 3) lam[2] = 0, lam[1] = 0;
+  if (it % 6 == 4) lam[1] = lam[0] * (1 + 1e-10);
+  if (it % 6 == 5) lam[2] = lam[0] + 1e-7, lam[1] = lam[0] - 1e-7;
+  const double s = std::pow(10.0, rng.uniform(-8, 8));
+  const Vec3 r[3] = {rotate(q, {1, 0, 0}), rotate(q, {0, 1, 0}), rotate(q, {0, 0, 1})};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) a[i][j] = 0;
+  for (int k = 0; k < 3; ++k)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) a[i][j] += s * lam[k] * r[k][i] * r[k][j];
+  for (int i = 0; i < 3; ++i) sorted[i] = s * lam[i];
+  std::sort(sorted, sorted + 3, [](double x, double y) { return x > y; });
+  return s;
+}
+
+// The eigenvalues (to tol) and residuals |A v − λ v| ≤ tol of a decomposition.
+void expectEigen(const double a[3][3], const double sorted[3], const SymmetricEigen& e, double tol) {
+  expectFrame(e.vectors);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(e.values[i], sorted[i], tol);
+    const Vec3& v = e.vectors[i];
+    const Vec3 av{a[0][0] * v.x + a[0][1] * v.y + a[0][2] * v.z, a[1][0] * v.x + a[1][1] * v.y + a[1][2] * v.z,
+                  a[2][0] * v.x + a[2][1] * v.y + a[2][2] * v.z};
+    EXPECT_LE(length(av - v * e.values[i]), tol);
+  }
+}
+
 TEST(ObbEigen, RandomSymmetricMatricesAndRepeatedEigenvalues) {
   Rng rng(7);
   for (int it = 0; it < 2000; ++it) {
-    // A = R diag(λ) Rᵀ with known λ; some repeated, some zero.
-    const Quat q = rng.rotation();
-    double lam[3] = {rng.uniform(-2, 2), rng.uniform(-2, 2), rng.uniform(-2, 2)};
-    if (it % 4 == 1) lam[1] = lam[0];
-    if (it % 4 == 2) lam[2] = lam[1] = lam[0];
-    if (it % 4 == 3) lam[2] = 0, lam[1] = 0;
-    const double s = std::pow(10.0, rng.uniform(-8, 8));
-    const Vec3 r[3] = {rotate(q, {1, 0, 0}), rotate(q, {0, 1, 0}), rotate(q, {0, 0, 1})};
-    double a[3][3] = {};
-    for (int k = 0; k < 3; ++k)
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) a[i][j] += s * lam[k] * r[k][i] * r[k][j];
+    double a[3][3], sorted[3];
+    const double s = randomSymmetric(rng, it, a, sorted);
     const SymmetricEigen e = symmetricEigen(a);
     ASSERT_TRUE(e.converged);
     EXPECT_LE(e.sweeps, 10);
-    expectFrame(e.vectors);
-    double sorted[3] = {lam[0], lam[1], lam[2]};
-    std::sort(sorted, sorted + 3, [](double x, double y) { return x > y; });
-    for (int i = 0; i < 3; ++i) {
-      EXPECT_NEAR(e.values[i], s * sorted[i], 1e-13 * s * 2);
-      // Residual |A v − λ v| ≤ rounding of |A|.
-      const Vec3& v = e.vectors[i];
-      const Vec3 av{a[0][0] * v.x + a[0][1] * v.y + a[0][2] * v.z, a[1][0] * v.x + a[1][1] * v.y + a[1][2] * v.z,
-                    a[2][0] * v.x + a[2][1] * v.y + a[2][2] * v.z};
-      EXPECT_LE(length(av - v * e.values[i]), 1e-13 * s * 2);
-    }
+    expectEigen(a, sorted, e, 1e-13 * s * 2);  // rounding of |A| ≤ 2s
   }
   const double zero[3][3] = {};
   const SymmetricEigen z = symmetricEigen(zero);
   EXPECT_TRUE(z.converged);
   EXPECT_EQ(z.vectors[0], Vec3(1, 0, 0));
   EXPECT_EQ(z.vectors[2], Vec3(0, 0, 1));
+}
+
+TEST(ObbEigen, ClosedFormMatchesTheSpectrumAndJacobisVectors) {
+  // The closed form against the known spectrum (values and residuals to
+  // rounding of |A|, repeated and nearly repeated eigenvalues included), and
+  // against Jacobi's vectors (same order and signs) where the eigenvalues
+  // are apart: there the vectors are defined, to rounding over the gap.
+  Rng rng(8);
+  int compared = 0;
+  for (int it = 0; it < 3000; ++it) {
+    double a[3][3], sorted[3];
+    const double s = randomSymmetric(rng, it, a, sorted);
+    const SymmetricEigen e = symmetricEigenClosedForm(a);
+    expectEigen(a, sorted, e, 1e-13 * s * 2);
+    const double gap = std::min(sorted[0] - sorted[1], sorted[1] - sorted[2]);
+    if (gap < 1e-4 * s) continue;
+    const SymmetricEigen j = symmetricEigen(a);
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(length(e.vectors[i] - j.vectors[i]), 0.0, 1e-11) << it;
+    ++compared;
+  }
+  EXPECT_GT(compared, 400);  // variant 0 (distinct eigenvalues) is a sixth of them
+  // Diagonal, zero and non-finite matrices: Jacobi's answer.
+  const double diag[3][3] = {{1, 0, 0}, {0, 3, 0}, {0, 0, 2}};
+  const double zero[3][3] = {};
+  const double bad[3][3] = {{NAN, 1, 0}, {1, 2, 0}, {0, 0, 1}};
+  for (const auto* m : {diag, zero, bad}) {
+    const SymmetricEigen c = symmetricEigenClosedForm(m), j = symmetricEigen(m);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(c.vectors[i], j.vectors[i]);
+    EXPECT_EQ(c.converged, j.converged);
+  }
 }
 
 // ------------------------------------------------------- sphere

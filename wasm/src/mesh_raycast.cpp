@@ -22,7 +22,12 @@ inline int edgeFunction(double px, double py, double qx, double qy, double* valu
 }
 
 // Slab test of the ray against box b padded by pad: true when the ray meets
-// it at some t in [0, limit], with *enter the first such t.
+// it at some t in [0, limit], with *enter the first such t. Always inlined:
+// the traversal tests two boxes per node, and in WebAssembly a call per
+// box test was most of a ray's time.
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 inline bool rayBox(const Obb& b, const Vec3& o, const Vec3& d, double pad, double limit, double* enter) {
   const Vec3 rel = o - b.center;
   double lo = 0, hi = limit;

@@ -607,6 +607,83 @@ SymmetricEigen symmetricEigen(const double m[3][3]) {
   return out;
 }
 
+namespace {
+
+// The unit vector spanning the null space of the symmetric M = A − λI for a
+// simple eigenvalue λ: the longest cross product of two of M's rows (rows
+// of a rank-2 matrix span the plane orthogonal to the null vector). Zero
+// when every product vanishes.
+Vec3 nullVector(const double a[3][3], double lambda) {
+  const Vec3 r0{a[0][0] - lambda, a[0][1], a[0][2]};
+  const Vec3 r1{a[1][0], a[1][1] - lambda, a[1][2]};
+  const Vec3 r2{a[2][0], a[2][1], a[2][2] - lambda};
+  const Vec3 c[3] = {cross(r0, r1), cross(r0, r2), cross(r1, r2)};
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (lengthSquared(c[i]) > lengthSquared(c[k])) k = i;
+  const double l = length(c[k]);
+  return l > 0 ? c[k] / l : Vec3{};
+}
+
+}  // namespace
+
+SymmetricEigen symmetricEigenClosedForm(const double m[3][3]) {
+  double a[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) a[i][j] = 0.5 * (m[i][j] + m[j][i]);
+  const double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+  if (!(off > 0) || !std::isfinite(off)) return symmetricEigen(m);  // diagonal (or NaN): Jacobi is exact
+  // Eigenvalues of A = qI + pB (q their mean, p their spread): with
+  // cos 3φ = det(B)/2 they are q + 2p cos(φ + 2πk/3).
+  const double q = (a[0][0] + a[1][1] + a[2][2]) / 3.0;
+  const double d0 = a[0][0] - q, d1 = a[1][1] - q, d2 = a[2][2] - q;
+  const double p = std::sqrt((d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * off) / 6.0);
+  if (!(p > 0) || !std::isfinite(p)) return symmetricEigen(m);
+  const double b00 = d0 / p, b11 = d1 / p, b22 = d2 / p;
+  const double b01 = a[0][1] / p, b02 = a[0][2] / p, b12 = a[1][2] / p;
+  const double det = b00 * (b11 * b22 - b12 * b12) - b01 * (b01 * b22 - b12 * b02) + b02 * (b01 * b12 - b11 * b02);
+  const double phi = std::acos(std::min(1.0, std::max(-1.0, 0.5 * det))) / 3.0;
+  const double hi = q + 2.0 * p * std::cos(phi);
+  const double lo = q + 2.0 * p * std::cos(phi + 2.0 * kPi / 3.0);
+  const double mid = 3.0 * q - hi - lo;
+  // The eigenvalue farther from the middle one is isolated (its gap is at
+  // least half the spread hi − lo ≥ 1.5p), so it and its null vector are
+  // accurate; the nearer pair can be ill-conditioned as a cubic's roots and
+  // is solved instead as the 2×2 problem in the plane orthogonal to it.
+  const bool hiIsolated = hi - mid >= mid - lo;
+  const Vec3 iso = nullVector(a, hiIsolated ? hi : lo);
+  if (!(std::fabs(lengthSquared(iso) - 1.0) < 1e-12)) return symmetricEigen(m);
+  const Vec3 u = anyPerpendicular(iso), w = cross(iso, u);
+  auto form = [&](const Vec3& x, const Vec3& y) {
+    double sum = 0;
+    for (int i = 0; i < 3; ++i) sum += x[i] * (a[i][0] * y.x + a[i][1] * y.y + a[i][2] * y.z);
+    return sum;
+  };
+  const double uu = form(u, u), uw = form(u, w), ww = form(w, w);
+  // The quadratic form in the plane, (uu + ww)/2 + (uu − ww)/2·cos 2θ + uw·sin 2θ,
+  // is largest at 2θ = atan2(2uw, uu − ww).
+  const double theta = 0.5 * std::atan2(2.0 * uw, uu - ww);
+  const double c = std::cos(theta), s = std::sin(theta);
+  const Vec3 big = u * c + w * s, small = w * c - u * s;
+  const double bigValue = uu * c * c + 2.0 * uw * c * s + ww * s * s;
+  const double smallValue = uu * s * s - 2.0 * uw * c * s + ww * c * c;
+  SymmetricEigen out;
+  Vec3 vec[2];
+  if (hiIsolated) {
+    out.values[0] = hi, out.values[1] = bigValue, out.values[2] = smallValue;
+    vec[0] = iso, vec[1] = big;
+  } else {
+    out.values[0] = bigValue, out.values[1] = smallValue, out.values[2] = lo;
+    vec[0] = big, vec[1] = small;
+  }
+  // Orthonormal by construction (to rounding): signed and made
+  // right-handed as symmetricEigen's.
+  out.vectors[0] = canonicalSign(vec[0]);
+  out.vectors[1] = canonicalSign(vec[1]);
+  out.vectors[2] = cross(out.vectors[0], out.vectors[1]);
+  return out;
+}
+
 Covariance pointCovariance(const std::vector<Vec3>& pts) {
   if (pts.empty()) return Covariance{};
   const Frame f = frameOf(computeAabb(pts));

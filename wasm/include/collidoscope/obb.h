@@ -158,6 +158,17 @@ struct SymmetricEigen {
 };
 SymmetricEigen symmetricEigen(const double m[3][3]);
 
+// The same decomposition in closed form, several times cheaper than
+// Jacobi: the eigenvalue of the characteristic cubic (trigonometric
+// solution) farthest from the middle one, its eigenvector as the longest
+// cross product of two rows of A − λI, and the other two as the symmetric
+// 2×2 problem in the plane orthogonal to it (one exact rotation angle), so
+// nearly repeated eigenvalues cost no accuracy. A diagonal, zero or
+// non-finite matrix goes to symmetricEigen. The vectors agree with
+// Jacobi's to rounding over the eigenvalue gap (same order, same signs),
+// not bit for bit: the OBB tree uses it, the convex fits keep Jacobi.
+SymmetricEigen symmetricEigenClosedForm(const double m[3][3]);
+
 // Jacobi: off-diagonal mass shrinks quadratically; a 3×3 matrix converges
 // to rounding in ~4–6 sweeps. 50 is a cap that finite input never reaches.
 constexpr int kJacobiMaxSweeps = 50;

@@ -11,14 +11,16 @@
 // The build. A node holds a contiguous range of `order` (triangle indices).
 // Its box is obb.h's surface-covariance fit of those triangles (as
 // obbFromTriangles; the covariance summed from per-triangle moments by the
-// parallel-axis theorem, see fitNode in obbtree.cpp): axes from the
-// area-weighted surface covariance, extents from projecting every vertex of
-// the range, so the box contains its triangles (to a few ulps of their
-// extent). A node of one (non-degenerate) triangle takes the triangle's own
-// frame instead: its longest edge, the in-plane perpendicular and its
-// normal. That box has twice the triangle's area, the least any rectangle
-// around a triangle can have, where the covariance axes of a lone triangle
-// are not edge-aligned and give a larger one. A range of at most `leafTriangles` triangles is a leaf. Otherwise
+// parallel-axis theorem, see MomentSum in obbtree.cpp, its eigenvectors in
+// closed form, symmetricEigenClosedForm): axes from the area-weighted
+// surface covariance, extents from projecting every vertex of the range,
+// so the box contains its triangles (to a few ulps of their extent). A
+// node of one (non-degenerate) triangle takes the triangle's own frame
+// instead: its longest edge, the in-plane perpendicular and its normal.
+// That box has twice the triangle's area, the least any rectangle around a
+// triangle can have, where the covariance axes of a lone triangle are not
+// edge-aligned and give a larger one. A range of at most `leafTriangles`
+// triangles is a leaf. Otherwise
 // it is split along the box axis of largest half-extent (the thesis splits
 // along the axis of largest variance; the longest side separates better
 // when the two differ, and they coincide on elongated sets): triangles whose
@@ -44,6 +46,9 @@
 //
 // Cost: each level fits boxes over all n triangles once (O(n)), so the build
 // is O(n log n) for balanced splits and at most O(n · kObbTreeMaxDepth).
+// Each level reads and copies every triangle's moments once (two buffers in
+// build order, 168 bytes per triangle while building) and projects its
+// corners once; a node's moment sums come from its parent's partition.
 #pragma once
 
 #include <cstdint>
