@@ -5,7 +5,7 @@
 // the answer.
 import * as THREE from 'three';
 import type { BoxFit, ObbTreeTrace, Vec3 } from '../index';
-import { COLORS, arrow, label, triangles } from './primitives';
+import { COLORS, arrow, label, marker, triangles } from './primitives';
 import type { DrawContext, FrameDrawing } from './types';
 
 type Frame = ObbTreeTrace['frames'][number];
@@ -34,6 +34,24 @@ export function boxEdges(box: BoxFit, color: number, opacity = 1): THREE.LineSeg
   const m = new THREE.LineSegments(geom, new THREE.LineBasicMaterial({ color, transparent: opacity < 1, opacity, depthTest: false }));
   m.renderOrder = 5;
   return m;
+}
+
+/**
+ * A tested triangle is small beside the mesh and often inside it: drawn over the mesh, not hidden by it (in the
+ * transparent pass, after the translucent shapes, whatever its depth).
+ */
+function onTop<T extends THREE.Mesh | THREE.LineSegments>(o: T): T {
+  const m = o.material as THREE.Material;
+  m.depthTest = false;
+  m.transparent = true;
+  o.renderOrder = 6;
+  return o;
+}
+
+/** A triangle's three edges, over everything. */
+function triangleOutline(c: readonly Vec3[], color: number): THREE.LineSegments {
+  const pts = [0, 1, 2].flatMap((i) => [new THREE.Vector3(...c[i]), new THREE.Vector3(...c[(i + 1) % 3])]);
+  return onTop(new THREE.LineSegments(new THREE.BufferGeometry().setFromPoints(pts), new THREE.LineBasicMaterial({ color })));
 }
 
 /** The split plane of a node: the box's cross-section at splitOffset along axis splitAxis. */
@@ -65,13 +83,13 @@ function drawWorld(g: THREE.Group, f: Frame, ctx: DrawContext): void {
     g.add(label(`axis ${f.axis}`, 'label-point', from.clone().addScaledVector(dir, ctx.arrowLength * 1.6)));
   }
   if (f.cornersA) {
-    g.add(triangles([f.cornersA as Vec3[]], f.hit ? HIT : MISS, 0.8));
-    if (f.firstHit) {
-      const c = f.cornersA.reduce((s, p) => s.add(new THREE.Vector3(...p).divideScalar(3)), new THREE.Vector3());
-      g.add(label(`triangle ${f.triangleA}: the answer`, 'label-point', c));
-    }
+    g.add(onTop(triangles([f.cornersA as Vec3[]], f.hit ? HIT : MISS, 0.8)), triangleOutline(f.cornersA as Vec3[], f.hit ? HIT : MISS));
+    // A dot where it is, of a size on the screen: a triangle of a fine mesh is a few pixels wide.
+    const c = f.cornersA.reduce((s, p) => s.add(new THREE.Vector3(...p).divideScalar(3)), new THREE.Vector3());
+    g.add(onTop(marker(f.hit ? HIT : MISS, 7, c)));
+    if (f.firstHit) g.add(label(`triangle ${f.triangleA}: the answer`, 'label-point', c.clone().add(new THREE.Vector3(0, ctx.arrowLength * 0.4, 0))));
   }
-  if (f.cornersB) g.add(triangles([f.cornersB as Vec3[]], f.hit ? HIT : MISS, 0.8));
+  if (f.cornersB) g.add(onTop(triangles([f.cornersB as Vec3[]], f.hit ? HIT : MISS, 0.8)), triangleOutline(f.cornersB as Vec3[], f.hit ? HIT : MISS));
 }
 
 export function obbTreeDrawing(frame: Frame, _trace: ObbTreeTrace): FrameDrawing {
