@@ -776,7 +776,9 @@ function convexTriangleCaption(f: Omit<ObbTreeFrame, 'caption' | 'line'>, work: 
   const iterations = count(f.iterations ?? 0, 'iteration', 'iterations');
   const gjk = `GJK: ${iterations}`;
   const head = `Triangle ${f.triangleA} of A (in leaf ${f.nodeA}) against B:`;
-  if (!f.hit) return `${head} apart. GJK found a direction that separates them in ${iterations} (this test decides without measuring the distance).${work}`;
+  if (!f.hit) {
+    return `${head} apart. GJK found a direction that separates them in ${iterations}; measured for the view (the test decides without it), the gap is ${num(f.distance ?? 0, 6)}, between the closest points drawn.${work}`;
+  }
   if (f.firstHit) return `${head} touching (${gjk}). The first touching triangle: the intersect query stops here with it as its answer; the view goes on through the other candidates to count them all.${work}`;
   return `${head} touching too (${gjk}).${work}`;
 }

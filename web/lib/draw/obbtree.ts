@@ -1,11 +1,11 @@
 // The "obbtree" query's frames, in world space in both views: a level of the tree's build (each node's box as a
 // wireframe, the split plane of each inner node as a translucent quad), a node pair of the descent (A's box pink,
 // apart from the amber mesh; B's blue; a separating axis as an arrow between them; a leaf pair's two triangles filled, green when they
-// intersect and red when apart; against a convex shape A's triangle alone, the first touching one labelled), and
-// the answer.
+// intersect and red when apart; against a convex shape A's triangle alone, the first touching one labelled, an
+// apart one joined to B by its closest points), and the answer.
 import * as THREE from 'three';
 import type { BoxFit, ObbTreeTrace, Vec3 } from '../index';
-import { COLORS, arrow, label, marker, triangles } from './primitives';
+import { COLORS, arrow, label, line, marker, triangles } from './primitives';
 import type { DrawContext, FrameDrawing } from './types';
 
 type Frame = ObbTreeTrace['frames'][number];
@@ -40,7 +40,7 @@ export function boxEdges(box: BoxFit, color: number, opacity = 1): THREE.LineSeg
  * A tested triangle is small beside the mesh and often inside it: drawn over the mesh, not hidden by it (in the
  * transparent pass, after the translucent shapes, whatever its depth).
  */
-function onTop<T extends THREE.Mesh | THREE.LineSegments>(o: T): T {
+function onTop<T extends THREE.Mesh | THREE.Line>(o: T): T {
   const m = o.material as THREE.Material;
   m.depthTest = false;
   m.transparent = true;
@@ -49,9 +49,8 @@ function onTop<T extends THREE.Mesh | THREE.LineSegments>(o: T): T {
 }
 
 /** A triangle's three edges, over everything. */
-function triangleOutline(c: readonly Vec3[], color: number): THREE.LineSegments {
-  const pts = [0, 1, 2].flatMap((i) => [new THREE.Vector3(...c[i]), new THREE.Vector3(...c[(i + 1) % 3])]);
-  return onTop(new THREE.LineSegments(new THREE.BufferGeometry().setFromPoints(pts), new THREE.LineBasicMaterial({ color })));
+function triangleOutline(c: readonly Vec3[], color: number): THREE.Line {
+  return onTop(line([...c], color, { loop: true }));
 }
 
 /** The split plane of a node: the box's cross-section at splitOffset along axis splitAxis. */
@@ -87,6 +86,8 @@ function drawWorld(g: THREE.Group, f: Frame, ctx: DrawContext): void {
     // A dot where it is, of a size on the screen: a triangle of a fine mesh is a few pixels wide.
     const c = f.cornersA.reduce((s, p) => s.add(new THREE.Vector3(...p).divideScalar(3)), new THREE.Vector3());
     g.add(onTop(marker(f.hit ? HIT : MISS, 7, c)));
+    // Apart: the gap between the closest points.
+    if (f.pointA && f.pointB) g.add(onTop(line([f.pointA, f.pointB], COLORS.direction)), onTop(marker(COLORS.direction, 4, f.pointB)));
     if (f.firstHit) g.add(label(`triangle ${f.triangleA}: the answer`, 'label-point', c.clone().add(new THREE.Vector3(0, ctx.arrowLength * 0.4, 0))));
   }
   if (f.cornersB) g.add(onTop(triangles([f.cornersB as Vec3[]], f.hit ? HIT : MISS, 0.8)), triangleOutline(f.cornersB as Vec3[], f.hit ? HIT : MISS));
