@@ -204,6 +204,7 @@ TEST(ObbTreeView, MeshConvexStepsThroughEachCandidateTriangle) {
       ASSERT_FALSE(r.stepsTruncated);
       checkSteps(frames, r);
       const MeshIntersectResult query = meshPairIntersect(a, *b);
+      const MeshDistanceResult nearest = meshPairDistance(a, *b);
       const std::vector<bool> brute = touchingTriangles(a, *b);
       std::set<int> shown;
       int firstHit = -1, firstHits = 0, leafTriangles = 0;
@@ -228,6 +229,15 @@ TEST(ObbTreeView, MeshConvexStepsThroughEachCandidateTriangle) {
         }
         if (f.hit && firstHit < 0) ADD_FAILURE() << "a touching triangle before the first hit";
         apartSteps += f.hit ? 0 : 1;
+        if (!f.hit) {
+          // The measured gap: positive, the length between its points, pointA in the triangle's plane, and
+          // never below the distance query's answer (the least over all triangles).
+          EXPECT_GT(f.distance, 0);
+          EXPECT_NEAR(length(f.pointB - f.pointA), f.distance, 1e-12);
+          const Vec3 n = cross(f.cornersA[1] - f.cornersA[0], f.cornersA[2] - f.cornersA[0]);
+          EXPECT_NEAR(dot(f.pointA - f.cornersA[0], n / length(n)), 0, 1e-12);
+          EXPECT_GE(f.distance, nearest.distance - 1e-12);
+        }
       }
       // Every candidate shown once, every touching triangle among them, the first one the query's answer.
       EXPECT_EQ(static_cast<long long>(shown.size()), r.triangleTests);

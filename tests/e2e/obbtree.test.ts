@@ -242,6 +242,8 @@ describe('the obbtree view against a convex shape, and its framing', () => {
         expect(v.triangle).toBe(`${f.triangleA} vs B: ${touching ? 'touching (the answer)' : 'apart'}`);
         expect(v['GJK iterations']).toBe(String(f.iterations));
         expect(v['triangle tests so far']).toBe(String(f.triangleTests));
+        if (touching) expect(v['distance (measured for the view)']).toBeUndefined();
+        else expect(Number(v['distance (measured for the view)'])).toBeCloseTo(f.distance!, 5);
         // The triangle is filled green when it touches, red when apart; the answer is labelled.
         const colour = await colourPixels(page, '#canvas-shapes', touching ? HIT_GREEN : MISS_RED);
         expect(colour.count).toBeGreaterThan(20);

@@ -167,6 +167,14 @@ describe('the obbtree query', () => {
         expect(f.iterations).toBeGreaterThan(0);
         expect(f.line).toBe(8);
         expect(f.caption).toContain(`Triangle ${f.triangleA} of A (in leaf ${f.nodeA}) against B: ${f.hit ? 'touching' : 'apart'}`);
+        if (f.hit) {
+          expect(f.distance).toBeNull();
+        } else {
+          // The gap measured for the view: the centre's distance to the triangle less the radius, between its points.
+          expect(f.distance!).toBeCloseTo(d - 0.2, 12);
+          expect(Math.hypot(...sub(f.pointB!, f.pointA!))).toBeCloseTo(f.distance!, 12);
+          expect(triangleDistance(f.pointA!, f.cornersA!)).toBeLessThan(1e-12);
+        }
       }
       // Every triangle the sphere touches is among the candidates (brute force over the whole mesh).
       const touched = mesh.triangles.map((tri, i) => [i, triangleDistance(sphere.position, tri.map((k) => mesh.vertices[k]))] as const)

@@ -341,6 +341,36 @@ IntersectResult meshConvexTriangleIntersect(const TriangleMesh& m, const Transfo
   return leafIntersect(m, t, convex, settings);
 }
 
+namespace {
+
+// A leaf's distance result (the mesh's frame) as the distance query's
+// answer: its distance and triangle, the points moved by the mesh's margin
+// and placed in the world. The status is the caller's.
+void takeLeafDistance(const DistanceResult& leaf, int t, const Transform& meshPose, double meshMargin,
+                      MeshDistanceResult* out) {
+  out->distance = leaf.distance;
+  out->intersecting = leaf.distance == 0;
+  out->triangle = t;
+  Vec3 a = leaf.pointA, b = leaf.pointB;
+  // Apart: the unit normal is −v/‖v‖ (gjk.h). Touching: a common point.
+  if (leaf.distance > 0) shiftPoints(leaf.v / -length(leaf.v), meshMargin, &a, &b);
+  out->pointA = meshPose.apply(a);
+  out->pointB = meshPose.apply(b);
+}
+
+}  // namespace
+
+MeshDistanceResult meshConvexTriangleDistance(const TriangleMesh& m, const Transform& meshPose, const Shape& shape,
+                                              int t, const MeshConvexSettings& settings) {
+  const MarginShape convex{ShapeAtPose(shape, relativePose(meshPose, shape.pose)), settings.meshMargin};
+  const DistanceResult leaf = gjkDistance(triangleOf(m, t), convex, settings.gjk);
+  MeshDistanceResult out;
+  out.triangleTests = 1;
+  takeLeafDistance(leaf, t, meshPose, settings.meshMargin, &out);
+  if (leaf.status != GjkStatus::Converged) out.status = MeshQueryStatus::LeafInexact;
+  return out;
+}
+
 MeshIntersectResult meshConvexIntersect(const TriangleMesh& m, const ObbTree& tree, const Transform& meshPose,
                                         const Shape& shape, const MeshConvexSettings& settings) {
   if (shape.type == ShapeType::Plane) return planeMeshIntersect(m, meshPose, shape, settings.meshMargin);
@@ -471,14 +501,7 @@ MeshDistanceResult meshConvexDistance(const TriangleMesh& m, const ObbTree& tree
     }
   }
   if (bestTri >= 0) {
-    out.distance = best;
-    out.intersecting = best == 0;
-    out.triangle = bestTri;
-    Vec3 a = bestLeaf.pointA, b = bestLeaf.pointB;
-    // Apart: the unit normal is −v/‖v‖ (gjk.h). Touching: a common point.
-    if (best > 0) shiftPoints(bestLeaf.v / -length(bestLeaf.v), settings.meshMargin, &a, &b);
-    out.pointA = meshPose.apply(a);
-    out.pointB = meshPose.apply(b);
+    takeLeafDistance(bestLeaf, bestTri, meshPose, settings.meshMargin, &out);
     if (out.status == MeshQueryStatus::Converged && bestLeaf.status != GjkStatus::Converged)
       out.status = MeshQueryStatus::LeafInexact;
   }

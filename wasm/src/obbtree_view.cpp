@@ -225,6 +225,12 @@ void runMeshConvex(const Shape& a, const Shape& b, std::vector<ObbViewFrame>* fr
       ObbViewFrame tf = stepFrame(t, nodeBox, box);
       tf.iterations = test.iterations;
       tf.firstHit = t.hit && !hitShown;
+      if (!t.hit) {
+        const MeshDistanceResult d = meshConvexTriangleDistance(ma.mesh, a.pose, b, t.triA);
+        tf.distance = d.distance;
+        tf.pointA = d.pointA;
+        tf.pointB = d.pointB;
+      }
       hitShown = hitShown || t.hit;
       corners(ma.mesh, a.pose, t.triA, tf.cornersA);
       counts.add(t, &tf);

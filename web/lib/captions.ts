@@ -773,9 +773,12 @@ const AXIS_WORDS: Readonly<Record<ObbAxisKind, string>> = {
 
 /** A triangle of A against a convex B: the intersect query's own test of that triangle (GJK). */
 function convexTriangleCaption(f: Omit<ObbTreeFrame, 'caption' | 'line'>, work: string): string {
-  const gjk = `GJK, ${count(f.iterations ?? 0, 'iteration', 'iterations')}`;
+  const iterations = count(f.iterations ?? 0, 'iteration', 'iterations');
+  const gjk = `GJK: ${iterations}`;
   const head = `Triangle ${f.triangleA} of A (in leaf ${f.nodeA}) against B:`;
-  if (!f.hit) return `${head} apart (${gjk} found a direction that separates them; this test decides without measuring the distance).${work}`;
+  if (!f.hit) {
+    return `${head} apart. GJK found a direction that separates them in ${iterations}; measured for the view (the test decides without it), the gap is ${num(f.distance ?? 0, 6)}, between the closest points drawn.${work}`;
+  }
   if (f.firstHit) return `${head} touching (${gjk}). The first touching triangle: the intersect query stops here with it as its answer; the view goes on through the other candidates to count them all.${work}`;
   return `${head} touching too (${gjk}).${work}`;
 }

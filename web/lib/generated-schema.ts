@@ -1142,6 +1142,12 @@ export interface ObbTreeFrame {
   iterations: number | null;
   /** 'triangle' against a convex B: the first touching triangle, the intersect query's answer. */
   firstHit: boolean | null;
+  /** 'triangle' against a convex B, apart: the triangle's distance to B (GJK distance, measured for the view: intersect's test decides without it). */
+  distance: number | null;
+  /** … its closest point on the triangle (world). */
+  pointA: Vec3 | null;
+  /** … and on B (world). */
+  pointB: Vec3 | null;
   /** Done frame: the answer. */
   intersecting: boolean | null;
   /** Node pairs tested so far (sphere tests). */

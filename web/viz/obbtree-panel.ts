@@ -18,6 +18,7 @@ export function obbTreeRows(frame: ObbTreeTrace['frames'][number], trace: ObbTre
     if (frame.event === 'triangle' && frame.triangleB === null) {
       rows.push(['triangle', `${frame.triangleA} vs B: ${frame.hit ? 'touching' : 'apart'}${frame.firstHit ? ' (the answer)' : ''}`, frame.hit ? 'ok' : undefined],
         ['GJK iterations', String(frame.iterations)]);
+      if (frame.distance !== null) rows.push(['distance (measured for the view)', fmt(frame.distance, 6)]);
     } else if (frame.event === 'triangle') {
       rows.push(['triangles', `${frame.triangleA} × ${frame.triangleB}: ${frame.hit ? 'intersect' : 'apart'}`, frame.hit ? 'ok' : undefined]);
     }

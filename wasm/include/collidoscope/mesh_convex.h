@@ -235,6 +235,14 @@ MeshShapeCastResult meshConvexShapeCast(const TriangleMesh& m, const ObbTree& tr
 IntersectResult meshConvexTriangleIntersect(const TriangleMesh& m, const Transform& meshPose, const Shape& shape,
                                             int t, const MeshConvexSettings& settings = {});
 
+// The distance from triangle t alone to the shape, with the closest points
+// in world coordinates: gjkDistance on the same operands (the distance
+// query's leaf test without its early stop, its points placed as the query
+// places them). intersect's test decides without it; the view measures the
+// triangles it calls apart.
+MeshDistanceResult meshConvexTriangleDistance(const TriangleMesh& m, const Transform& meshPose, const Shape& shape,
+                                              int t, const MeshConvexSettings& settings = {});
+
 // The plane closed forms (the mesh queries call them for a plane shape,
 // with settings.meshMargin; O(triangles), the tree is not used). With
 // h(v) = n·v − d the height of a vertex over the plane's surface (n unit,

@@ -12,7 +12,8 @@
 // descent's steps (meshesIntersect's MeshMeshEvent for a mesh B; for a
 // convex B, meshBoxCandidates' events against B's box, each overlapping
 // leaf followed by one step per triangle in it: the intersect query's leaf
-// test of that triangle against B, meshConvexTriangleIntersect), then a
+// test of that triangle against B, meshConvexTriangleIntersect, and for a
+// triangle it calls apart its distance, meshConvexTriangleDistance), then a
 // last frame with the result. Every list is capped (kObbViewNodeCap nodes
 // over all level frames, kObbViewStepCap steps); the result says what a
 // cap left out.
@@ -80,6 +81,8 @@ struct ObbViewFrame {
   int iterations = -1;                 // a convex B's triangle test: GJK's iterations; else −1
   bool firstHit = false;               // a convex B's triangle test: the first touching triangle, the
                                        // intersect query's answer
+  double distance = -1;                // a convex B's triangle test, apart: the triangle's distance to B
+  Vec3 pointA, pointB;                 // ... and the closest points, on the triangle and on B (world)
   bool intersecting = false;           // Done frame: the answer
   // Running counts, after this frame.
   long long nodePairs = 0, boxTests = 0, triangleTests = 0;

@@ -1093,6 +1093,11 @@ struct Schema<ObbViewFrame> {
              "'triangle' against a convex B: GJK's iterations (the intersect query's test of that triangle).");
     v.orNull("firstHit", convexTri, f.firstHit,
              "'triangle' against a convex B: the first touching triangle, the intersect query's answer.");
+    v.orNull("distance", convexTri && !f.hit, f.distance,
+             "'triangle' against a convex B, apart: the triangle's distance to B (GJK distance, measured for the "
+             "view: intersect's test decides without it).");
+    v.orNull("pointA", convexTri && !f.hit, resultVec(f.pointA), "… its closest point on the triangle (world).");
+    v.orNull("pointB", convexTri && !f.hit, resultVec(f.pointB), "… and on B (world).");
     v.orNull("intersecting", f.kind == ObbViewFrameKind::Done, f.intersecting, "Done frame: the answer.");
     v.field("nodePairs", static_cast<double>(f.nodePairs), "Node pairs tested so far (sphere tests).");
     v.field("boxTests", static_cast<double>(f.boxTests), "15-axis box tests so far.");

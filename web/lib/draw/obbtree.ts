@@ -1,11 +1,11 @@
 // The "obbtree" query's frames, in world space in both views: a level of the tree's build (each node's box as a
 // wireframe, the split plane of each inner node as a translucent quad), a node pair of the descent (A's box pink,
 // apart from the amber mesh; B's blue; a separating axis as an arrow between them; a leaf pair's two triangles filled, green when they
-// intersect and red when apart; against a convex shape A's triangle alone, the first touching one labelled), and
-// the answer.
+// intersect and red when apart; against a convex shape A's triangle alone, the first touching one labelled, an
+// apart one joined to B by its closest points), and the answer.
 import * as THREE from 'three';
 import type { BoxFit, ObbTreeTrace, Vec3 } from '../index';
-import { COLORS, arrow, label, triangles } from './primitives';
+import { COLORS, arrow, label, line, marker, triangles } from './primitives';
 import type { DrawContext, FrameDrawing } from './types';
 
 type Frame = ObbTreeTrace['frames'][number];
@@ -34,6 +34,23 @@ export function boxEdges(box: BoxFit, color: number, opacity = 1): THREE.LineSeg
   const m = new THREE.LineSegments(geom, new THREE.LineBasicMaterial({ color, transparent: opacity < 1, opacity, depthTest: false }));
   m.renderOrder = 5;
   return m;
+}
+
+/**
+ * A tested triangle is small beside the mesh and often inside it: drawn over the mesh, not hidden by it (in the
+ * transparent pass, after the translucent shapes, whatever its depth).
+ */
+function onTop<T extends THREE.Mesh | THREE.Line>(o: T): T {
+  const m = o.material as THREE.Material;
+  m.depthTest = false;
+  m.transparent = true;
+  o.renderOrder = 6;
+  return o;
+}
+
+/** A triangle's three edges, over everything. */
+function triangleOutline(c: readonly Vec3[], color: number): THREE.Line {
+  return onTop(line([...c], color, { loop: true }));
 }
 
 /** The split plane of a node: the box's cross-section at splitOffset along axis splitAxis. */
@@ -65,13 +82,15 @@ function drawWorld(g: THREE.Group, f: Frame, ctx: DrawContext): void {
     g.add(label(`axis ${f.axis}`, 'label-point', from.clone().addScaledVector(dir, ctx.arrowLength * 1.6)));
   }
   if (f.cornersA) {
-    g.add(triangles([f.cornersA as Vec3[]], f.hit ? HIT : MISS, 0.8));
-    if (f.firstHit) {
-      const c = f.cornersA.reduce((s, p) => s.add(new THREE.Vector3(...p).divideScalar(3)), new THREE.Vector3());
-      g.add(label(`triangle ${f.triangleA}: the answer`, 'label-point', c));
-    }
+    g.add(onTop(triangles([f.cornersA as Vec3[]], f.hit ? HIT : MISS, 0.8)), triangleOutline(f.cornersA as Vec3[], f.hit ? HIT : MISS));
+    // A dot where it is, of a size on the screen: a triangle of a fine mesh is a few pixels wide.
+    const c = f.cornersA.reduce((s, p) => s.add(new THREE.Vector3(...p).divideScalar(3)), new THREE.Vector3());
+    g.add(onTop(marker(f.hit ? HIT : MISS, 7, c)));
+    // Apart: the gap between the closest points.
+    if (f.pointA && f.pointB) g.add(onTop(line([f.pointA, f.pointB], COLORS.direction)), onTop(marker(COLORS.direction, 4, f.pointB)));
+    if (f.firstHit) g.add(label(`triangle ${f.triangleA}: the answer`, 'label-point', c.clone().add(new THREE.Vector3(0, ctx.arrowLength * 0.4, 0))));
   }
-  if (f.cornersB) g.add(triangles([f.cornersB as Vec3[]], f.hit ? HIT : MISS, 0.8));
+  if (f.cornersB) g.add(onTop(triangles([f.cornersB as Vec3[]], f.hit ? HIT : MISS, 0.8)), triangleOutline(f.cornersB as Vec3[], f.hit ? HIT : MISS));
 }
 
 export function obbTreeDrawing(frame: Frame, _trace: ObbTreeTrace): FrameDrawing {
