@@ -53,6 +53,8 @@ bool runCompoundScene(const Scene&, bool, std::string*, SceneError* err) {
   return false;
 }
 
+void copyCompoundChildren(const Shape&, std::vector<Shape>*) {}
+
 bool readMeshShape(const JsonValue&, const std::string& prefix, Shape*, SceneError* err) {
   *err = {"invalid-scene", prefix + "type", kNoMeshes};
   return false;
@@ -107,6 +109,16 @@ void meshPairContactsInto(const Shape&, const Shape&, double, MeshContact*, int,
 
 namespace api {
 bool answerMesh(Kind, const Shape&, const Shape*, const double*, double*, MeshRayHit*, SceneError* err) {
+  *err = {"unsupported-query", "shape", kNoMeshes};
+  return false;
+}
+bool answerCompound(Kind, const Shape&, std::vector<Shape>*, const Shape*, std::vector<Shape>*, const double*, double*,
+                    int*, PieceAnswer, void*, SceneError* err) {
+  *err = {"unsupported-query", "shape", kNoMeshes};
+  return false;
+}
+bool compoundContacts(const Shape&, std::vector<Shape>*, const Shape&, std::vector<Shape>*, double, double*, int, int*,
+                      PieceAnswer, void*, SceneError* err) {
   *err = {"unsupported-query", "shape", kNoMeshes};
   return false;
 }

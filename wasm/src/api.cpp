@@ -9,6 +9,7 @@
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/api_results.h"
 #include "collidoscope/closed_form.h"
+#include "collidoscope/compound.h"
 #include "collidoscope/contact.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
@@ -226,6 +227,9 @@ bool readPose(const double* in, const char* name, std::int64_t index, Transform*
 struct Registry::Entry {
   Shape shape;
   std::unique_ptr<Shape> twin;  // a second copy for queries of the shape against itself
+  // A compound's children posed per query (copyCompoundChildren), and a
+  // second set for a compound against itself.
+  std::vector<Shape> children, twinChildren;
   std::unique_ptr<SatHull> satHull;
   SatStatus satStatus = SatStatus::Ok;
   CoreKind core = CoreKind::Other;  // a point, segment or box core has closed forms (closed_form.h)
@@ -270,6 +274,10 @@ int Registry::add(Shape shape, SceneError* err) {
   e.shape = std::move(shape);
   e.shape.pose = Transform{};
   e.core = coreKindOf(e.shape);
+  if (e.shape.type == ShapeType::Compound) {
+    copyCompoundChildren(e.shape, &e.children);
+    copyCompoundChildren(e.shape, &e.twinChildren);
+  }
   hot_[static_cast<std::size_t>(slot)] = {localCore(e.shape), e.core};
   e.live = true;
   e.generation = e.generation % kMaxGeneration + 1;
@@ -311,6 +319,8 @@ bool Registry::remove(int handle) {
   hot_[static_cast<std::size_t>((handle & kSlotMask) - 1)] = {};
   e->shape = Shape{};
   e->twin.reset();
+  e->children.clear();
+  e->twinChildren.clear();
   e->satHull.reset();
   free_.push_back((handle & kSlotMask) - 1);
   --live_;
@@ -470,24 +480,10 @@ bool answerClosedPair(Kind kind, ClosedForm form, const Shape& a, const Pose& po
   }
 }
 
-// A compound (compound.h) is answered by the scene runner, whose results
-// carry the child index that the fixed layouts here have no slot for: the
-// JS single queries send it there (sceneOfQuery, runScene); the registry's
-// own queries and batches refuse it, naming the shape.
-static bool refuseCompound(Kind kind, const Shape& a, const Shape* b, SceneError* err) {
-  const bool inA = a.type == ShapeType::Compound;
-  if (!inA && (b == nullptr || b->type != ShapeType::Compound)) return false;
-  fail(err, "unsupported-query", inA ? (isSingleShape(kind) ? "shape.type" : "a.type") : "b.type",
-       "a compound is answered through the scene format (run(), and the single queries, which go there); "
-       "batches and contacts() do not take one yet");
-  return true;
-}
-
 // Runs one query on posed entries. b is null for raycast. When a and b are
 // the same entry, B uses the entry's twin so each keeps its own pose.
 bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB,
-                   const double* extra, double* cache, double* out, SceneError* err) {
-  if (refuseCompound(kind, a.shape, b != nullptr ? &b->shape : nullptr, err)) return false;
+                   const double* extra, double* cache, double* out, SceneError* err, int* features) {
   // Pairs with closed forms (closed_form.h): intersect, distance and
   // penetration (box–box: not distance). answer() and answerBatch() take
   // the point and segment pairs first; here come the box pairs, and a pair
@@ -502,7 +498,6 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
   }
   a.shape.pose = poseA;
-  const PosedShape pa(a.shape);
   Shape* shapeB = nullptr;
   if (b != nullptr) {
     if (b == &a) {
@@ -513,11 +508,62 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
     }
     shapeB->pose = poseB;
   }
-  if (a.shape.type == ShapeType::Mesh || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
-    return answerMesh(kind, a.shape, shapeB, extra, out, &meshHit_, err);
+  // A compound (compound.h) has no closed form above: its children do.
+  if (a.shape.type == ShapeType::Compound || (shapeB != nullptr && shapeB->type == ShapeType::Compound))
+    return answerCompound(kind, a.shape, &a.children, shapeB, b == &a ? &a.twinChildren : b != nullptr ? &b->children : nullptr,
+                          extra, out, features, &Registry::answerPiece, this, err);
+  if (kind == Kind::Sat && a.shape.type != ShapeType::Mesh && shapeB->type != ShapeType::Mesh &&
+      a.shape.type != ShapeType::Plane && shapeB->type != ShapeType::Plane) {
+    SatResult r;
+    if (a.shape.type == ShapeType::Box && shapeB->type == ShapeType::Box && isUnscaled(a.shape) &&
+        isUnscaled(*shapeB)) {
+      r = satBoxes(a.shape, *shapeB);
+    } else {
+      for (Entry* e : {&a, b}) {
+        if (!e->satHull) {
+          e->satHull = std::make_unique<SatHull>();
+          e->satStatus = buildSatHull(e->shape, e->satHull.get());
+        }
+        if (e->satStatus != SatStatus::Ok) return satAnswered(e->satStatus, false, e == &a ? "a" : "b", err);
+      }
+      r = satHulls(*a.satHull, poseA, *b->satHull, poseB);
+    }
+    if (!satAnswered(r.status, false, "shapes", err)) return false;
+    constexpr int k = static_cast<int>(Kind::Sat);
+    out[AT(k, "intersecting")] = r.intersecting;
+    put(out + AT(k, "axis"), r.axis);
+    out[AT(k, "depth")] = r.intersecting ? r.depth : 0.0;
+    out[AT(k, "gap")] = r.intersecting ? 0.0 : r.depth;
+    out[AT(k, "axisKind")] = static_cast<double>(r.bestKind);
+    out[AT(k, "axesTested")] = r.axesTested;
+    out[AT(k, "status")] = static_cast<double>(r.status);
+    return true;
+  }
+  return answerPosed(kind, a.shape, shapeB, extra, cache, out, err);
+}
+
+bool Registry::answerPiece(void* self, Kind kind, const Shape& a, const Shape* b, const double* extra, double* out,
+                           SceneError* err) {
+  Registry& r = *static_cast<Registry*>(self);
+  if (b != nullptr && closedKind(kind)) {
+    const ClosedForm form = closedFormOf(coreKindOf(a), coreKindOf(*b));
+    if (form != ClosedForm::None &&
+        answerClosedPair(
+            kind, form, a, a.pose, *b, b->pose, [](const Shape& s, const Transform& p) { return coreOf(s, p); },
+            [](const Shape& s, const Transform& p) { return boxCoreOf(s, p); }, extra, &r.distance_, out))
+      return true;
+  }
+  return r.answerPosed(kind, a, b, extra, nullptr, out, err);
+}
+
+bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const double* extra, double* cache,
+                           double* out, SceneError* err) {
+  const PosedShape pa(a);
+  if (a.type == ShapeType::Mesh || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
+    return answerMesh(kind, a, shapeB, extra, out, &meshHit_, err);
   if (kind != Kind::Contains && kind != Kind::Project &&
-      (a.shape.type == ShapeType::Plane || (shapeB != nullptr && shapeB->type == ShapeType::Plane)))
-    return answerPlane(kind, a.shape, shapeB, extra, out, err);
+      (a.type == ShapeType::Plane || (shapeB != nullptr && shapeB->type == ShapeType::Plane)))
+    return answerPlane(kind, a, shapeB, extra, out, err);
   switch (kind) {
     case Kind::Intersect: {
       GjkCache c;
@@ -552,32 +598,7 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
     }
-    case Kind::Sat: {
-      SatResult r;
-      if (a.shape.type == ShapeType::Box && shapeB->type == ShapeType::Box && isUnscaled(a.shape) &&
-          isUnscaled(*shapeB)) {
-        r = satBoxes(a.shape, *shapeB);
-      } else {
-        for (Entry* e : {&a, b}) {
-          if (!e->satHull) {
-            e->satHull = std::make_unique<SatHull>();
-            e->satStatus = buildSatHull(e->shape, e->satHull.get());
-          }
-          if (e->satStatus != SatStatus::Ok) return satAnswered(e->satStatus, false, e == &a ? "a" : "b", err);
-        }
-        r = satHulls(*a.satHull, poseA, *b->satHull, poseB);
-      }
-      if (!satAnswered(r.status, false, "shapes", err)) return false;
-      constexpr int k = static_cast<int>(Kind::Sat);
-      out[AT(k, "intersecting")] = r.intersecting;
-      put(out + AT(k, "axis"), r.axis);
-      out[AT(k, "depth")] = r.intersecting ? r.depth : 0.0;
-      out[AT(k, "gap")] = r.intersecting ? 0.0 : r.depth;
-      out[AT(k, "axisKind")] = static_cast<double>(r.bestKind);
-      out[AT(k, "axesTested")] = r.axesTested;
-      out[AT(k, "status")] = static_cast<double>(r.status);
-      return true;
-    }
+    case Kind::Sat: break;  // run() answers it (the entries keep the SAT hulls)
     case Kind::Raycast:
       putRay(gjkRayCast(pa, vec(extra), vec(extra + 3), extra[6], cast_), out);
       return true;
@@ -586,7 +607,7 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
     }
     case Kind::Contains: {
-      const ContainsResult r = containsPoint(a.shape, vec(extra), gjk_);
+      const ContainsResult r = containsPoint(a, vec(extra), gjk_);
       constexpr int k = static_cast<int>(Kind::Contains);
       out[AT(k, "inside")] = r.inside;
       out[AT(k, "iterations")] = r.iterations;
@@ -594,7 +615,7 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
     }
     case Kind::Project: {
-      const ProjectResult r = projectPoint(a.shape, vec(extra), gjk_, epa_);
+      const ProjectResult r = projectPoint(a, vec(extra), gjk_, epa_);
       constexpr int k = static_cast<int>(Kind::Project);
       put(out + AT(k, "point"), r.point);
       out[AT(k, "distance")] = r.distance;
@@ -616,12 +637,13 @@ static bool argumentError(SceneError* err) {
 }
 
 bool Registry::query(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out,
-                     SceneError* err) {
-  return answer(kind, handleA, handleB, in, cache, out, err) || argumentError(err);
+                     SceneError* err, int* features) {
+  return answer(kind, handleA, handleB, in, cache, out, err, features) || argumentError(err);
 }
 
 bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out,
-                      SceneError* err) {
+                      SceneError* err, int* features) {
+  if (features != nullptr) features[0] = features[1] = -1;
   const bool pair = !isSingleShape(kind);
   Entry* a = entry(handleA, pair ? "a" : "shape", -1, err);
   if (a == nullptr) return false;
@@ -633,7 +655,6 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
   if (kind == Kind::Sat) {
     if (!checkSatShape(a->shape, "a.type", err) || !checkSatShape(b->shape, "b.type", err)) return false;
   }
-  if (refuseCompound(kind, a->shape, b != nullptr ? &b->shape : nullptr, err)) return false;
   if (pair && closedKind(kind)) {
     const Hot& ha = hotOf(handleA);
     const Hot& hb = hotOf(handleB);
@@ -644,10 +665,12 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
   }
   const Transform poseA = checkedPose(in);
   const Transform poseB = pair ? checkedPose(in + kPoseSize) : poseA;
-  return run(kind, *a, poseA, b, poseB, in + 2 * kPoseSize, kind == Kind::Intersect ? cache : nullptr, out, err);
+  return run(kind, *a, poseA, b, poseB, in + 2 * kPoseSize, kind == Kind::Intersect ? cache : nullptr, out, err,
+             features);
 }
 
-bool Registry::contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err) {
+bool Registry::contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err,
+                        int* features) {
   if (capacity < 0 || capacity > kMaxMeshContacts)
     return fail(err, "invalid-argument", "capacity", "must be from 0 to " + std::to_string(kMaxMeshContacts));
   Entry* a = entry(handleA, "a", -1, err);
@@ -656,7 +679,14 @@ bool Registry::contacts(int handleA, int handleB, const double* in, double* out,
   if (b == nullptr) return false;
   if (!checkPose(in, "poseA", -1, err) || !checkPose(in + kPoseSize, "poseB", -1, err)) return false;
   if (!checkExtra(Kind::Contact, in + 2 * kPoseSize, Field{"margin"}, err)) return false;
-  if (refuseCompound(Kind::Contact, a->shape, &b->shape, err)) return false;
+  if (a->shape.type == ShapeType::Compound || b->shape.type == ShapeType::Compound) {
+    a->shape.pose = checkedPose(in);
+    if (b == a && !a->twin) a->twin = std::make_unique<Shape>(a->shape);
+    Shape& shapeB = b == a ? *a->twin : b->shape;
+    shapeB.pose = checkedPose(in + kPoseSize);
+    return compoundContacts(a->shape, &a->children, shapeB, b == a ? &a->twinChildren : &b->children,
+                            in[2 * kPoseSize], out, capacity, features, &Registry::answerPiece, this, err);
+  }
   if (a->shape.type != ShapeType::Mesh && b->shape.type != ShapeType::Mesh) {
     out[0] = -1;  // two convex shapes: the contact query answers them
     return true;
@@ -728,13 +758,15 @@ bool Registry::scene(Kind kind, int handleA, int handleB, const double* in, std:
 }
 
 bool Registry::batch(Kind kind, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
-                     std::int64_t n, const double* extras, double* caches, double* out, SceneError* err) {
-  return answerBatch(kind, handles, nShapes, poses, pairs, n, extras, caches, out, err) || argumentError(err);
+                     std::int64_t n, const double* extras, double* caches, double* out, SceneError* err,
+                     int* features) {
+  return answerBatch(kind, handles, nShapes, poses, pairs, n, extras, caches, out, err, features) ||
+         argumentError(err);
 }
 
 bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const double* poses,
                            const std::uint32_t* pairs, std::int64_t n, const double* extras, double* caches,
-                           double* out, SceneError* err) {
+                           double* out, SceneError* err, int* features) {
   if (kind == Kind::Count) return fail(err, "invalid-argument", "query", "unknown query");
   if (n < 0 || n > kMaxBatch)
     return fail(err, "invalid-argument", "pairs", "must hold at most " + std::to_string(kMaxBatch) + " queries");
@@ -757,6 +789,9 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
                         " shapes)");
       if (kind == Kind::Sat && !hasPolytopalCore(slotOf(handles[idx]).shape))
         return checkSatShape(slotOf(handles[idx]).shape, Field{"shapes", idx} + ".type", err);
+      if (kind == Kind::ChungWang && slotOf(handles[idx]).shape.type == ShapeType::Compound)
+        return fail(err, "unsupported-query", Field{"shapes", idx} + ".type",
+                    "a compound takes every query but chungwang and sat");
     }
     // A contact's margin in one comparison (finite and ≥ 0); checkExtra names the problem.
     const bool plainMargin = kind == Kind::Contact && extras[kExtraSize * q] >= 0 &&
@@ -800,6 +835,8 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     const std::uint32_t ib = perQuery == 2 ? pairs[perQuery * q + 1] : ia;
     double* answer = out + stride * q;
     const double* extra = extras != nullptr ? extras + kExtraSize * q : nullptr;
+    int* feature = features != nullptr ? features + 2 * q : nullptr;
+    if (feature != nullptr) feature[0] = feature[1] = -1;
     if (closed) {
       const Hot& ha = hotOf(handles[ia]);
       const Hot& hb = hotOf(handles[ib]);
@@ -822,7 +859,7 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     const Transform poseA = checkedPose(poses + kPoseSize * ia);
     const Transform poseB = perQuery == 2 ? checkedPose(poses + kPoseSize * ib) : poseA;
     double* cache = kind == Kind::Intersect && caches != nullptr ? caches + kCacheSize * q : nullptr;
-    if (!run(kind, a, poseA, b, poseB, extra, cache, answer, err)) {
+    if (!run(kind, a, poseA, b, poseB, extra, cache, answer, err, feature)) {
       err->field = Field{"pairs", perQuery * q}.str();
       return false;
     }

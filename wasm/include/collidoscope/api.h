@@ -123,7 +123,11 @@ class Registry {
 
   // One query. in: kInputSize doubles (see the layout); cache: kCacheSize
   // doubles or null (intersect only). out: kResultStride[kind] doubles.
-  bool query(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err);
+  // features: null, or 2 ints [featureA, featureB] set to the compound
+  // child of A and of B that answers (−1 when none answers, or for a shape
+  // that is not a compound); a compound takes no cache.
+  bool query(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err,
+             int* features = nullptr);
 
   // Every contact of B with A within a margin (the scene format's
   // "contacts") when one of them is a mesh: one per triangle within the
@@ -134,7 +138,11 @@ class Registry {
   // them. Two convex shapes: out[0] = −1 and nothing else is written (the
   // contact query answers them: at most one contact). The first call
   // reserves the registry's contact buffer; later calls allocate nothing.
-  bool contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err);
+  // A compound on either side (compound.h): one contact per child pair
+  // within the margin (the contact query's, triangle −1), in child order,
+  // with the children in features (2 ints per contact; null: not asked).
+  bool contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err,
+                int* features = nullptr);
 
   // The same query with a recording trace, as the scene format's trace JSON.
   // Contact has no scene form (yet): trace() and scene() refuse it.
@@ -150,8 +158,10 @@ class Registry {
   // kResultStride[kind] per query. Every pose and index is checked before
   // anything runs, so on an error nothing was written (except when a sat
   // pair's shapes are too large for SAT: the batch stops at that pair).
+  // features: null (nothing written), or 2 ints per query as for query().
   bool batch(Kind kind, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
-             std::int64_t n, const double* extras, double* caches, double* out, SceneError* err);
+             std::int64_t n, const double* extras, double* caches, double* out, SceneError* err,
+             int* features = nullptr);
 
  private:
   struct Entry;
@@ -159,11 +169,21 @@ class Registry {
   // field (name, or name[index] when index ≥ 0).
   Entry* entry(int handle, const char* name, std::int64_t index, SceneError* err);
   Entry& slotOf(int liveHandle);
-  bool answer(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err);
+  bool answer(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err,
+              int* features);
   bool answerBatch(Kind kind, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
-                   std::int64_t n, const double* extras, double* caches, double* out, SceneError* err);
+                   std::int64_t n, const double* extras, double* caches, double* out, SceneError* err,
+                   int* features);
   bool run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB, const double* extra,
-           double* cache, double* out, SceneError* err);
+           double* cache, double* out, SceneError* err, int* features = nullptr);
+  // The query on posed shapes that are not compounds (b null for one
+  // shape): a mesh's, a plane's, then the convex queries.
+  bool answerPosed(Kind kind, const Shape& a, const Shape* b, const double* extra, double* cache, double* out,
+                   SceneError* err);
+  // A compound's piece query (api_results.h PieceAnswer): closed forms,
+  // then answerPosed. self is the registry.
+  static bool answerPiece(void* self, Kind kind, const Shape& a, const Shape* b, const double* extra, double* out,
+                          SceneError* err);
   bool buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err);
 
   std::vector<std::unique_ptr<Entry>> slots_;

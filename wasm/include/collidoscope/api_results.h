@@ -75,5 +75,29 @@ inline void putResult(const ShapeCastResult& r, double* out) {
 bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, MeshRayHit* meshHit,
                 SceneError* err);
 
+// A query on posed pieces that are not compounds (b null for raycast,
+// contains and project), into out: what the registry answers for two
+// shapes of those types. ctx is the registry.
+using PieceAnswer = bool (*)(void* ctx, Kind kind, const Shape& a, const Shape* b, const double* extra, double* out,
+                             SceneError* err);
+
+// A query with a compound on one side or both (compound_api.cpp): the
+// child loop (compound.h) over answer(), a and b posed, scratchA/scratchB
+// copyCompoundChildren's for each compound side (else unused); the best
+// result in out, and when features is not null the answering children in
+// features[0..1] (−1 for a side that is not a compound, or when none
+// answers). Refuses chungwang, sat and a mesh on the other side, naming the
+// shape.
+bool answerCompound(Kind kind, const Shape& a, std::vector<Shape>* scratchA, const Shape* b,
+                    std::vector<Shape>* scratchB, const double* extra, double* out, int* features, PieceAnswer answer,
+                    void* ctx, SceneError* err);
+
+// Registry::contacts with a compound: the contact query on every child pair
+// whose bounding spheres come within the margin, a contact for each pair
+// that has one (at most `capacity`), in Registry::contacts's layout.
+bool compoundContacts(const Shape& a, std::vector<Shape>* scratchA, const Shape& b, std::vector<Shape>* scratchB,
+                      double margin, double* out, int capacity, int* features, PieceAnswer answer, void* ctx,
+                      SceneError* err);
+
 }  // namespace api
 }  // namespace collidoscope

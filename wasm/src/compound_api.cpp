@@ -1,0 +1,158 @@
+// collidoscope — the object API's queries on compound shapes (api_results.h,
+// compound.h): in a file of its own so that the default package flavour,
+// which has no compounds (wasm/flavours/no_meshes.cpp), links none of it.
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "collidoscope/api_results.h"
+#include "collidoscope/compound.h"
+
+namespace collidoscope {
+namespace api {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool refuse(SceneError* err, const std::string& field, const std::string& message) {
+  *err = {"unsupported-query", field, message};
+  return false;
+}
+
+// The field naming the compound (or, with `other`, the shape it meets).
+const char* fieldOf(Kind kind, bool inA) {
+  return inA ? (isSingleShape(kind) ? "shape.type" : "a.type") : "b.type";
+}
+
+// The child loop's rule for a query kind; false for the kinds a compound
+// does not take.
+bool ruleOf(Kind kind, ChildRule* rule) {
+  switch (kind) {
+    case Kind::Intersect: *rule = ChildRule::Intersect; return true;
+    case Kind::Distance: *rule = ChildRule::Distance; return true;
+    case Kind::Penetration: *rule = ChildRule::Penetration; return true;
+    case Kind::Raycast: *rule = ChildRule::Raycast; return true;
+    case Kind::Shapecast: *rule = ChildRule::Shapecast; return true;
+    case Kind::Contains: *rule = ChildRule::Contains; return true;
+    case Kind::Project: *rule = ChildRule::Project; return true;
+    case Kind::Contact: *rule = ChildRule::Contact; return true;
+    default: return false;
+  }
+}
+
+// A result's rank by the rule of compound.h (smaller is better; +inf: not
+// a candidate), read from its layout.
+double keyOf(Kind kind, const double* r) {
+  switch (kind) {
+    case Kind::Intersect: return r[AT(0, "intersecting")] != 0 ? 0 : kInf;
+    case Kind::Distance: return r[AT(1, "distance")];
+    case Kind::Penetration: return r[AT(2, "intersecting")] != 0 ? -r[AT(2, "depth")] : kInf;
+    case Kind::Raycast: return r[AT(5, "hit")] != 0 ? r[AT(5, "t")] : kInf;
+    case Kind::Shapecast: return r[AT(6, "hit")] != 0 ? r[AT(6, "t")] : kInf;
+    case Kind::Contact: return r[AT(7, "contact")] != 0 ? r[AT(7, "distance")] : kInf;
+    case Kind::Contains: return r[AT(8, "inside")] != 0 ? 0 : kInf;
+    case Kind::Project: return r[AT(9, "inside")] != 0 ? -r[AT(9, "distance")] : r[AT(9, "distance")];
+    default: return kInf;
+  }
+}
+static_assert(static_cast<int>(Kind::Raycast) == 5 && static_cast<int>(Kind::Contact) == 7 &&
+                  static_cast<int>(Kind::Project) == 9,
+              "keyOf reads the layouts by kind index");
+
+// Both sides, the compound's children posed; false with the refusal when
+// the pair has a mesh (compound against mesh is not answered here).
+bool sidesOf(Kind kind, const Shape& a, std::vector<Shape>* scratchA, const Shape* b, std::vector<Shape>* scratchB,
+             CompoundSide* A, CompoundSide* B, SceneError* err) {
+  if (a.type == ShapeType::Mesh || (b != nullptr && b->type == ShapeType::Mesh))
+    return refuse(err, fieldOf(kind, a.type == ShapeType::Mesh),
+                  "a compound against a mesh or heightfield is not available yet");
+  *A = compoundSide(a, scratchA);
+  if (b != nullptr) *B = compoundSide(*b, scratchB);
+  return true;
+}
+
+}  // namespace
+
+bool answerCompound(Kind kind, const Shape& a, std::vector<Shape>* scratchA, const Shape* b,
+                    std::vector<Shape>* scratchB, const double* extra, double* out, int* features, PieceAnswer answer,
+                    void* ctx, SceneError* err) {
+  ChildRule rule;
+  if (!ruleOf(kind, &rule))
+    return refuse(err, fieldOf(kind, a.type == ShapeType::Compound),
+                  std::string("a compound takes intersect, distance, penetration, contact, raycast, shapecast, "
+                              "contains and project, not ") +
+                      kindName(kind));
+  CompoundSide A, B;
+  if (!sidesOf(kind, a, scratchA, b, scratchB, &A, &B, err)) return false;
+  ChildInput in;
+  if (extra != nullptr) {
+    in.origin = vec(extra);
+    in.direction = vec(extra + 3);
+    in.maxT = extra[6];
+    in.point = vec(extra);
+    in.margin = extra[0];
+  }
+  // The candidate in results[next], the best in the other.
+  double results[2][kMaxResultStride];
+  int next = 0;
+  ChildPick pick;
+  const CompoundSide* sideB = b != nullptr ? &B : nullptr;
+  const bool ok = childLoop(
+      rule, A, sideB, in,
+      [&](const Shape& pa, const Shape* pb, double* key) {
+        if (!answer(ctx, kind, pa, pb, extra, results[next], err)) return false;
+        *key = keyOf(kind, results[next]);
+        return true;
+      },
+      [&] { next = 1 - next; }, &pick);
+  if (!ok) return false;
+  std::copy_n(results[1 - next], kResultStride[static_cast<int>(kind)], out);
+  if (features != nullptr) {
+    features[0] = pick.chosen ? A.index(pick.i) : -1;
+    features[1] = pick.chosen && sideB != nullptr ? B.index(pick.j) : -1;
+  }
+  return true;
+}
+
+bool compoundContacts(const Shape& a, std::vector<Shape>* scratchA, const Shape& b, std::vector<Shape>* scratchB,
+                      double margin, double* out, int capacity, int* features, PieceAnswer answer, void* ctx,
+                      SceneError* err) {
+  CompoundSide A, B;
+  if (!sidesOf(Kind::Contact, a, scratchA, &b, scratchB, &A, &B, err)) return false;
+  constexpr int k = static_cast<int>(Kind::Contact);
+  double extra[kExtraSize] = {margin};
+  double r[kMaxResultStride];
+  int count = 0;
+  bool truncated = false;
+  double iterations = 0;
+  const bool ok = forChildPairsWithin(A, B, margin, [&](std::size_t i, std::size_t j) {
+    if (!answer(ctx, Kind::Contact, A.pieces[i], &B.pieces[j], extra, r, err)) return false;
+    iterations += r[AT(k, "iterations")];
+    if (r[AT(k, "contact")] == 0) return true;
+    if (count == capacity) {
+      truncated = true;
+      return true;
+    }
+    double* c = out + kContactsHeader + kContactSize * count;
+    c[0] = -1;  // no triangle
+    c[1] = -r[AT(k, "distance")];
+    std::copy_n(r + AT(k, "normal"), 3, c + 2);
+    std::copy_n(r + AT(k, "pointA"), 3, c + 5);
+    std::copy_n(r + AT(k, "pointB"), 3, c + 8);
+    if (features != nullptr) {
+      features[2 * count] = A.index(i);
+      features[2 * count + 1] = B.index(j);
+    }
+    ++count;
+    return true;
+  });
+  if (!ok) return false;
+  out[0] = count;
+  out[1] = truncated ? 1 : 0;
+  out[2] = iterations;
+  return true;
+}
+
+}  // namespace api
+}  // namespace collidoscope
