@@ -409,7 +409,8 @@ TEST(CompoundNative, RefusalsNameTheShape) {
   double poses[14] = {0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1};
   const std::uint32_t pairs[2] = {1, 0};
   EXPECT_FALSE(reg.batch(Kind::ChungWang, handles, 2, poses, pairs, 1, nullptr, nullptr, out, &err));
-  EXPECT_EQ(err.field, "shapes[0].type");
+  EXPECT_EQ(err.code, "unsupported-query");
+  EXPECT_EQ(err.field, "pairs[0]");
 }
 
 }  // namespace

@@ -296,32 +296,36 @@ double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE int cds_query(int kind, int a, int b, const double* in, double* cache, double* out) {
+// features: null, or 2 ints per query: the compound children that answer
+// (Registry::query, Registry::batch).
+EMSCRIPTEN_KEEPALIVE int cds_query(int kind, int a, int b, const double* in, double* cache, double* out,
+                                   int* features) {
   if (kind < 0 || kind >= static_cast<int>(api::Kind::Count)) {
     lastError() = {"invalid-argument", "query", "unknown query"};
     return 0;
   }
-  return registry().query(static_cast<api::Kind>(kind), a, b, in, cache, out, &lastError()) ? 1 : 0;
+  return registry().query(static_cast<api::Kind>(kind), a, b, in, cache, out, &lastError(), features) ? 1 : 0;
 }
 
 EMSCRIPTEN_KEEPALIVE int cds_batch(int kind, const int* handles, int nShapes, const double* poses,
                                    const std::uint32_t* pairs, int n, const double* extras, double* caches,
-                                   double* out) {
+                                   double* out, int* features) {
   if (kind < 0 || kind >= static_cast<int>(api::Kind::Count)) {
     lastError() = {"invalid-argument", "query", "unknown query"};
     return 0;
   }
   return registry().batch(static_cast<api::Kind>(kind), handles, nShapes, poses, pairs, n, extras, caches, out,
-                          &lastError())
+                          &lastError(), features)
              ? 1
              : 0;
 }
 
 // Every contact of b with a within the margin in[14] (Registry::contacts):
 // out gets the count written, truncated, iterations, then 11 doubles per
-// contact, at most `capacity`.
-EMSCRIPTEN_KEEPALIVE int cds_contacts(int a, int b, const double* in, double* out, int capacity) {
-  return registry().contacts(a, b, in, out, capacity, &lastError()) ? 1 : 0;
+// contact, at most `capacity`; features: null, or 2 ints per contact (the
+// compound children).
+EMSCRIPTEN_KEEPALIVE int cds_contacts(int a, int b, const double* in, double* out, int capacity, int* features) {
+  return registry().contacts(a, b, in, out, capacity, &lastError(), features) ? 1 : 0;
 }
 
 // The last mesh ray cast's triangle (NaN on a miss) and barycentric

@@ -53,8 +53,6 @@ bool runCompoundScene(const Scene&, bool, std::string*, SceneError* err) {
   return false;
 }
 
-void copyCompoundChildren(const Shape&, std::vector<Shape>*) {}
-
 bool readMeshShape(const JsonValue&, const std::string& prefix, Shape*, SceneError* err) {
   *err = {"invalid-scene", prefix + "type", kNoMeshes};
   return false;
@@ -112,13 +110,12 @@ bool answerMesh(Kind, const Shape&, const Shape*, const double*, double*, MeshRa
   *err = {"unsupported-query", "shape", kNoMeshes};
   return false;
 }
-bool answerCompound(Kind, const Shape&, std::vector<Shape>*, const Shape*, std::vector<Shape>*, const double*, double*,
-                    int*, PieceAnswer, void*, SceneError* err) {
+bool answerCompound(Kind, Shape&, const Transform&, Shape*, const Transform&, const double*, double*, int*, Registry&,
+                    SceneError* err) {
   *err = {"unsupported-query", "shape", kNoMeshes};
   return false;
 }
-bool compoundContacts(const Shape&, std::vector<Shape>*, const Shape&, std::vector<Shape>*, double, double*, int, int*,
-                      PieceAnswer, void*, SceneError* err) {
+bool compoundContacts(Shape&, Shape&, const double*, double*, int, int*, Registry&, SceneError* err) {
   *err = {"unsupported-query", "shape", kNoMeshes};
   return false;
 }

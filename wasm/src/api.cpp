@@ -227,9 +227,6 @@ bool readPose(const double* in, const char* name, std::int64_t index, Transform*
 struct Registry::Entry {
   Shape shape;
   std::unique_ptr<Shape> twin;  // a second copy for queries of the shape against itself
-  // A compound's children posed per query (copyCompoundChildren), and a
-  // second set for a compound against itself.
-  std::vector<Shape> children, twinChildren;
   std::unique_ptr<SatHull> satHull;
   SatStatus satStatus = SatStatus::Ok;
   CoreKind core = CoreKind::Other;  // a point, segment or box core has closed forms (closed_form.h)
@@ -274,10 +271,6 @@ int Registry::add(Shape shape, SceneError* err) {
   e.shape = std::move(shape);
   e.shape.pose = Transform{};
   e.core = coreKindOf(e.shape);
-  if (e.shape.type == ShapeType::Compound) {
-    copyCompoundChildren(e.shape, &e.children);
-    copyCompoundChildren(e.shape, &e.twinChildren);
-  }
   hot_[static_cast<std::size_t>(slot)] = {localCore(e.shape), e.core};
   e.live = true;
   e.generation = e.generation % kMaxGeneration + 1;
@@ -319,8 +312,6 @@ bool Registry::remove(int handle) {
   hot_[static_cast<std::size_t>((handle & kSlotMask) - 1)] = {};
   e->shape = Shape{};
   e->twin.reset();
-  e->children.clear();
-  e->twinChildren.clear();
   e->satHull.reset();
   free_.push_back((handle & kSlotMask) - 1);
   --live_;
@@ -480,6 +471,15 @@ bool answerClosedPair(Kind kind, ClosedForm form, const Shape& a, const Pose& po
   }
 }
 
+// answerClosedPair with the cores of shapes at poses (one instantiation
+// for the registry's queries and a compound's pieces).
+bool closedAtPoses(Kind kind, ClosedForm form, const Shape& a, const Transform& poseA, const Shape& b,
+                          const Transform& poseB, const double* extra, DistanceResult* scratch, double* out) {
+  return answerClosedPair(
+      kind, form, a, poseA, b, poseB, [](const Shape& s, const Transform& p) { return coreOf(s, p); },
+      [](const Shape& s, const Transform& p) { return boxCoreOf(s, p); }, extra, scratch, out);
+}
+
 // Runs one query on posed entries. b is null for raycast. When a and b are
 // the same entry, B uses the entry's twin so each keeps its own pose.
 bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB,
@@ -490,13 +490,13 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
   // in a tiny scene, which the closed forms decline and GJK runs scaled.
   if (b != nullptr && closedKind(kind)) {
     const ClosedForm form = closedFormOf(a.core, b->core);
-    if (form != ClosedForm::None &&
-        answerClosedPair(
-            kind, form, a.shape, poseA, b->shape, poseB,
-            [](const Shape& s, const Transform& p) { return coreOf(s, p); },
-            [](const Shape& s, const Transform& p) { return boxCoreOf(s, p); }, extra, &distance_, out))
+    if (form != ClosedForm::None && closedAtPoses(kind, form, a.shape, poseA, b->shape, poseB, extra, &distance_, out))
       return true;
   }
+  // A compound (compound.h) has no closed form above: its children do.
+  if (a.shape.type == ShapeType::Compound || (b != nullptr && b->shape.type == ShapeType::Compound))
+    return answerCompound(kind, a.shape, poseA, b != nullptr ? &b->shape : nullptr, poseB, extra, out, features, *this,
+                          err);
   a.shape.pose = poseA;
   Shape* shapeB = nullptr;
   if (b != nullptr) {
@@ -508,56 +508,11 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
     }
     shapeB->pose = poseB;
   }
-  // A compound (compound.h) has no closed form above: its children do.
-  if (a.shape.type == ShapeType::Compound || (shapeB != nullptr && shapeB->type == ShapeType::Compound))
-    return answerCompound(kind, a.shape, &a.children, shapeB, b == &a ? &a.twinChildren : b != nullptr ? &b->children : nullptr,
-                          extra, out, features, &Registry::answerPiece, this, err);
-  if (kind == Kind::Sat && a.shape.type != ShapeType::Mesh && shapeB->type != ShapeType::Mesh &&
-      a.shape.type != ShapeType::Plane && shapeB->type != ShapeType::Plane) {
-    SatResult r;
-    if (a.shape.type == ShapeType::Box && shapeB->type == ShapeType::Box && isUnscaled(a.shape) &&
-        isUnscaled(*shapeB)) {
-      r = satBoxes(a.shape, *shapeB);
-    } else {
-      for (Entry* e : {&a, b}) {
-        if (!e->satHull) {
-          e->satHull = std::make_unique<SatHull>();
-          e->satStatus = buildSatHull(e->shape, e->satHull.get());
-        }
-        if (e->satStatus != SatStatus::Ok) return satAnswered(e->satStatus, false, e == &a ? "a" : "b", err);
-      }
-      r = satHulls(*a.satHull, poseA, *b->satHull, poseB);
-    }
-    if (!satAnswered(r.status, false, "shapes", err)) return false;
-    constexpr int k = static_cast<int>(Kind::Sat);
-    out[AT(k, "intersecting")] = r.intersecting;
-    put(out + AT(k, "axis"), r.axis);
-    out[AT(k, "depth")] = r.intersecting ? r.depth : 0.0;
-    out[AT(k, "gap")] = r.intersecting ? 0.0 : r.depth;
-    out[AT(k, "axisKind")] = static_cast<double>(r.bestKind);
-    out[AT(k, "axesTested")] = r.axesTested;
-    out[AT(k, "status")] = static_cast<double>(r.status);
-    return true;
-  }
-  return answerPosed(kind, a.shape, shapeB, extra, cache, out, err);
-}
-
-bool Registry::answerPiece(void* self, Kind kind, const Shape& a, const Shape* b, const double* extra, double* out,
-                           SceneError* err) {
-  Registry& r = *static_cast<Registry*>(self);
-  if (b != nullptr && closedKind(kind)) {
-    const ClosedForm form = closedFormOf(coreKindOf(a), coreKindOf(*b));
-    if (form != ClosedForm::None &&
-        answerClosedPair(
-            kind, form, a, a.pose, *b, b->pose, [](const Shape& s, const Transform& p) { return coreOf(s, p); },
-            [](const Shape& s, const Transform& p) { return boxCoreOf(s, p); }, extra, &r.distance_, out))
-      return true;
-  }
-  return r.answerPosed(kind, a, b, extra, nullptr, out, err);
+  return answerPosed(kind, a.shape, shapeB, extra, cache, out, err, &a, b);
 }
 
 bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const double* extra, double* cache,
-                           double* out, SceneError* err) {
+                           double* out, SceneError* err, Entry* ea, Entry* eb) {
   const PosedShape pa(a);
   if (a.type == ShapeType::Mesh || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
     return answerMesh(kind, a, shapeB, extra, out, &meshHit_, err);
@@ -598,7 +553,32 @@ bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const
       out[AT(k, "status")] = static_cast<double>(r.status);
       return true;
     }
-    case Kind::Sat: break;  // run() answers it (the entries keep the SAT hulls)
+    case Kind::Sat: {
+      // Only entries come here (a compound refuses sat): they keep the SAT hulls.
+      SatResult r;
+      if (a.type == ShapeType::Box && shapeB->type == ShapeType::Box && isUnscaled(a) && isUnscaled(*shapeB)) {
+        r = satBoxes(a, *shapeB);
+      } else {
+        for (Entry* e : {ea, eb}) {
+          if (!e->satHull) {
+            e->satHull = std::make_unique<SatHull>();
+            e->satStatus = buildSatHull(e->shape, e->satHull.get());
+          }
+          if (e->satStatus != SatStatus::Ok) return satAnswered(e->satStatus, false, e == ea ? "a" : "b", err);
+        }
+        r = satHulls(*ea->satHull, a.pose, *eb->satHull, shapeB->pose);
+      }
+      if (!satAnswered(r.status, false, "shapes", err)) return false;
+      constexpr int k = static_cast<int>(Kind::Sat);
+      out[AT(k, "intersecting")] = r.intersecting;
+      put(out + AT(k, "axis"), r.axis);
+      out[AT(k, "depth")] = r.intersecting ? r.depth : 0.0;
+      out[AT(k, "gap")] = r.intersecting ? 0.0 : r.depth;
+      out[AT(k, "axisKind")] = static_cast<double>(r.bestKind);
+      out[AT(k, "axesTested")] = r.axesTested;
+      out[AT(k, "status")] = static_cast<double>(r.status);
+      return true;
+    }
     case Kind::Raycast:
       putRay(gjkRayCast(pa, vec(extra), vec(extra + 3), extra[6], cast_), out);
       return true;
@@ -679,14 +659,8 @@ bool Registry::contacts(int handleA, int handleB, const double* in, double* out,
   if (b == nullptr) return false;
   if (!checkPose(in, "poseA", -1, err) || !checkPose(in + kPoseSize, "poseB", -1, err)) return false;
   if (!checkExtra(Kind::Contact, in + 2 * kPoseSize, Field{"margin"}, err)) return false;
-  if (a->shape.type == ShapeType::Compound || b->shape.type == ShapeType::Compound) {
-    a->shape.pose = checkedPose(in);
-    if (b == a && !a->twin) a->twin = std::make_unique<Shape>(a->shape);
-    Shape& shapeB = b == a ? *a->twin : b->shape;
-    shapeB.pose = checkedPose(in + kPoseSize);
-    return compoundContacts(a->shape, &a->children, shapeB, b == a ? &a->twinChildren : &b->children,
-                            in[2 * kPoseSize], out, capacity, features, &Registry::answerPiece, this, err);
-  }
+  if (a->shape.type == ShapeType::Compound || b->shape.type == ShapeType::Compound)
+    return compoundContacts(a->shape, b->shape, in, out, capacity, features, *this, err);
   if (a->shape.type != ShapeType::Mesh && b->shape.type != ShapeType::Mesh) {
     out[0] = -1;  // two convex shapes: the contact query answers them
     return true;
@@ -789,9 +763,6 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
                         " shapes)");
       if (kind == Kind::Sat && !hasPolytopalCore(slotOf(handles[idx]).shape))
         return checkSatShape(slotOf(handles[idx]).shape, Field{"shapes", idx} + ".type", err);
-      if (kind == Kind::ChungWang && slotOf(handles[idx]).shape.type == ShapeType::Compound)
-        return fail(err, "unsupported-query", Field{"shapes", idx} + ".type",
-                    "a compound takes every query but chungwang and sat");
     }
     // A contact's margin in one comparison (finite and ≥ 0); checkExtra names the problem.
     const bool plainMargin = kind == Kind::Contact && extras[kExtraSize * q] >= 0 &&

@@ -41,6 +41,8 @@ bool makeCompoundShape(std::vector<Shape> children, Shape* out, ShapeError* err)
     }
     data->radii.push_back(localBoundingRadius(children[i]));
   }
+  data->posed[0] = children;
+  data->posed[1] = children;
   data->children = std::move(children);
   Shape s;
   s.type = ShapeType::Compound;
@@ -191,7 +193,7 @@ void copyCompoundChildren(const Shape& compound, std::vector<Shape>* scratch) {
   *scratch = compound.compoundData->children;
 }
 
-CompoundSide compoundSide(const Shape& s, std::vector<Shape>* scratch) {
+CompoundSide compoundSide(const Shape& s, const Transform& pose, std::vector<Shape>* scratch) {
   CompoundSide side;
   if (s.type != ShapeType::Compound) {
     side.pieces = &s;
@@ -201,8 +203,8 @@ CompoundSide compoundSide(const Shape& s, std::vector<Shape>* scratch) {
   const CompoundShape& c = *s.compoundData;
   for (std::size_t i = 0; i < c.children.size(); ++i) {
     Shape& piece = (*scratch)[i];
-    piece.pose.position = s.pose.apply(c.children[i].pose.position);
-    piece.pose.rotation = multiply(s.pose.rotation, c.children[i].pose.rotation);
+    piece.pose.position = pose.apply(c.children[i].pose.position);
+    piece.pose.rotation = multiply(pose.rotation, c.children[i].pose.rotation);
   }
   side.pieces = scratch->data();
   side.count = c.children.size();
@@ -414,9 +416,9 @@ bool runCompoundScene(const Scene& scene, bool trace, std::string* json, SceneEr
   std::vector<Shape> scratchA, scratchB;
   if (scene.shapes[0].type == ShapeType::Compound) copyCompoundChildren(scene.shapes[0], &scratchA);
   if (!single && scene.shapes[1].type == ShapeType::Compound) copyCompoundChildren(scene.shapes[1], &scratchB);
-  const CompoundSide A = compoundSide(scene.shapes[0], &scratchA);
+  const CompoundSide A = compoundSide(scene.shapes[0], scene.shapes[0].pose, &scratchA);
   CompoundSide B;
-  if (!single) B = compoundSide(scene.shapes[1], &scratchB);
+  if (!single) B = compoundSide(scene.shapes[1], scene.shapes[1].pose, &scratchB);
   const CompoundSide* b = single ? nullptr : &B;
   switch (q) {
     case QueryKind::Intersect: return runChildLoop<IntersectResult>(scene, ChildRule::Intersect, A, b, json, err);

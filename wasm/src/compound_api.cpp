@@ -62,21 +62,33 @@ static_assert(static_cast<int>(Kind::Raycast) == 5 && static_cast<int>(Kind::Con
 
 // Both sides, the compound's children posed; false with the refusal when
 // the pair has a mesh (compound against mesh is not answered here).
-bool sidesOf(Kind kind, const Shape& a, std::vector<Shape>* scratchA, const Shape* b, std::vector<Shape>* scratchB,
-             CompoundSide* A, CompoundSide* B, SceneError* err) {
+bool sidesOf(Kind kind, Shape& a, const Transform& poseA, Shape* b, const Transform& poseB, CompoundSide* A,
+             CompoundSide* B, SceneError* err) {
   if (a.type == ShapeType::Mesh || (b != nullptr && b->type == ShapeType::Mesh))
     return refuse(err, fieldOf(kind, a.type == ShapeType::Mesh),
                   "a compound against a mesh or heightfield is not available yet");
-  *A = compoundSide(a, scratchA);
-  if (b != nullptr) *B = compoundSide(*b, scratchB);
+  // A compound is posed child by child; a shape that is not one takes its pose.
+  if (a.type != ShapeType::Compound) a.pose = poseA;
+  if (b != nullptr && b->type != ShapeType::Compound) b->pose = poseB;
+  *A = compoundSide(a, poseA, a.type == ShapeType::Compound ? &a.compoundData->posed[0] : nullptr);
+  if (b != nullptr) *B = compoundSide(*b, poseB, b->type == ShapeType::Compound ? &b->compoundData->posed[1] : nullptr);
   return true;
 }
 
 }  // namespace
 
-bool answerCompound(Kind kind, const Shape& a, std::vector<Shape>* scratchA, const Shape* b,
-                    std::vector<Shape>* scratchB, const double* extra, double* out, int* features, PieceAnswer answer,
-                    void* ctx, SceneError* err) {
+bool Registry::answerPiece(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out,
+                           SceneError* err) {
+  if (b != nullptr && closedKind(kind)) {
+    const ClosedForm form = closedFormOf(coreKindOf(a), coreKindOf(*b));
+    if (form != ClosedForm::None && closedAtPoses(kind, form, a, a.pose, *b, b->pose, extra, &distance_, out))
+      return true;
+  }
+  return answerPosed(kind, a, b, extra, nullptr, out, err);
+}
+
+bool answerCompound(Kind kind, Shape& a, const Transform& poseA, Shape* b, const Transform& poseB, const double* extra,
+                    double* out, int* features, Registry& registry, SceneError* err) {
   ChildRule rule;
   if (!ruleOf(kind, &rule))
     return refuse(err, fieldOf(kind, a.type == ShapeType::Compound),
@@ -84,7 +96,7 @@ bool answerCompound(Kind kind, const Shape& a, std::vector<Shape>* scratchA, con
                               "contains and project, not ") +
                       kindName(kind));
   CompoundSide A, B;
-  if (!sidesOf(kind, a, scratchA, b, scratchB, &A, &B, err)) return false;
+  if (!sidesOf(kind, a, poseA, b, poseB, &A, &B, err)) return false;
   ChildInput in;
   if (extra != nullptr) {
     in.origin = vec(extra);
@@ -101,7 +113,7 @@ bool answerCompound(Kind kind, const Shape& a, std::vector<Shape>* scratchA, con
   const bool ok = childLoop(
       rule, A, sideB, in,
       [&](const Shape& pa, const Shape* pb, double* key) {
-        if (!answer(ctx, kind, pa, pb, extra, results[next], err)) return false;
+        if (!registry.answerPiece(kind, pa, pb, extra, results[next], err)) return false;
         *key = keyOf(kind, results[next]);
         return true;
       },
@@ -115,11 +127,13 @@ bool answerCompound(Kind kind, const Shape& a, std::vector<Shape>* scratchA, con
   return true;
 }
 
-bool compoundContacts(const Shape& a, std::vector<Shape>* scratchA, const Shape& b, std::vector<Shape>* scratchB,
-                      double margin, double* out, int capacity, int* features, PieceAnswer answer, void* ctx,
-                      SceneError* err) {
+bool compoundContacts(Shape& a, Shape& b, const double* in, double* out, int capacity, int* features,
+                      Registry& registry, SceneError* err) {
+  Transform poseA, poseB;
+  if (!readPose(in, "poseA", -1, &poseA, err) || !readPose(in + kPoseSize, "poseB", -1, &poseB, err)) return false;
+  const double margin = in[2 * kPoseSize];
   CompoundSide A, B;
-  if (!sidesOf(Kind::Contact, a, scratchA, &b, scratchB, &A, &B, err)) return false;
+  if (!sidesOf(Kind::Contact, a, poseA, &b, poseB, &A, &B, err)) return false;
   constexpr int k = static_cast<int>(Kind::Contact);
   double extra[kExtraSize] = {margin};
   double r[kMaxResultStride];
@@ -127,7 +141,7 @@ bool compoundContacts(const Shape& a, std::vector<Shape>* scratchA, const Shape&
   bool truncated = false;
   double iterations = 0;
   const bool ok = forChildPairsWithin(A, B, margin, [&](std::size_t i, std::size_t j) {
-    if (!answer(ctx, Kind::Contact, A.pieces[i], &B.pieces[j], extra, r, err)) return false;
+    if (!registry.answerPiece(Kind::Contact, A.pieces[i], &B.pieces[j], extra, r, err)) return false;
     iterations += r[AT(k, "iterations")];
     if (r[AT(k, "contact")] == 0) return true;
     if (count == capacity) {

@@ -39,13 +39,15 @@ interface Scratch {
   input: number;
   cache: number;
   out: number;
+  /** 2 int32: the compound children of a single query's answer (Registry::query's features). */
+  features: number;
 }
 let scratch: Scratch | null = null;
 
 function scratchOf(m: WasmModule): Scratch {
   if (scratch === null) {
-    const base = m._malloc(8 * (INPUT + CACHE + MAX_STRIDE));
-    scratch = { input: base, cache: base + 8 * INPUT, out: base + 8 * (INPUT + CACHE) };
+    const base = m._malloc(8 * (INPUT + CACHE + MAX_STRIDE + 1));
+    scratch = { input: base, cache: base + 8 * INPUT, out: base + 8 * (INPUT + CACHE), features: base + 8 * (INPUT + CACHE + MAX_STRIDE) };
   }
   return scratch;
 }
@@ -163,8 +165,9 @@ export function createShape(spec: Shape): ConvexShape {
 
 /**
  * Convex shapes with their own poses, queried as their union (compound()). The single queries answer it through
- * the scene format, and their results add `child` (or `childA` and `childB` for two compounds): the index of
- * the child that answers, null when none does. Batches, contact() and contacts() do not take one yet.
+ * the child loop in wasm, and their results add `child` (or `childA` and `childB` for two compounds): the index of
+ * the child that answers, null when none does. contact() and contacts() add them too; batches write them into
+ * `features` when asked (BatchOptions.features, createBatch's `features: true`).
  */
 export class CompoundShape extends ConvexShape {
   /** @internal Use compound(). */
@@ -188,6 +191,11 @@ export interface CompoundChild {
  * point) and project (the child of the smallest signed distance), each result with the `child` that answers.
  */
 export function compound(children: readonly CompoundChild[]): CompoundShape {
+  // The default flavour has no compounds (captions.ts: the build defines this constant): its wasm refuses any,
+  // naming the flavours that have them.
+  if (!(typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__)) {
+    return createShape({ type: 'compound', children: [] } as unknown as Shape) as CompoundShape;
+  }
   let spec: Shape;
   try {
     if (!Array.isArray(children)) {
@@ -324,6 +332,10 @@ export class MeshShape extends ConvexShape {
   }
 }
 
+// Defined false by the build of the default package flavour, which has no meshes, heightfields or compounds
+// (captions.ts): the code only they use is then left out of its bundle.
+declare const __COLLIDOSCOPE_LEVEL_GEOMETRY__: boolean | undefined;
+
 /** Flat numbers of a mesh array: typed arrays pass as they are (copied once into wasm), number[] is checked. */
 function meshNumbers(values: unknown, field: 'vertices' | 'triangles', limit: number): ArrayLike<number> {
   try {
@@ -360,10 +372,14 @@ export function mesh(
   vertices: Float32Array | Float64Array | readonly number[], indices: Uint32Array | Uint16Array | readonly number[],
   options?: MeshOptions,
 ): MeshShape {
-  const scale = meshScale(options);
-  const v = meshNumbers(vertices, 'vertices', MAX_MESH_VERTICES);
-  const ix = meshNumbers(indices, 'triangles', MAX_MESH_TRIANGLES);
-  return meshOfHandle(unwrap<number>(mod().createMesh(v, ix, scale[0], scale[1], scale[2])));
+  if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__)) {
+    const scale = meshScale(options);
+    const v = meshNumbers(vertices, 'vertices', MAX_MESH_VERTICES);
+    const ix = meshNumbers(indices, 'triangles', MAX_MESH_TRIANGLES);
+    return meshOfHandle(unwrap<number>(mod().createMesh(v, ix, scale[0], scale[1], scale[2])));
+  }
+  // The default flavour has none: its wasm refuses one, naming the flavours that have them.
+  return meshOfHandle(unwrap<number>(mod().createMesh([], [], 1, 1, 1)));
 }
 
 /** Options of mesh() and heightfield(): a surface takes a scale but no margin. */
@@ -437,18 +453,22 @@ function heightRows(heights: unknown): number[][] {
  * heightfield. At least 2×2 heights, at most 1 000 000 cells.
  */
 export function heightfield(heights: readonly (readonly number[])[] | HeightGrid, cellSize: [number, number], options?: MeshOptions): MeshShape {
-  let rows: number[][];
-  try {
-    rows = heightRows(heights);
-  } catch (e) {
-    throw unreadable(e, 'heights');
+  if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__)) {
+    let rows: number[][];
+    try {
+      rows = heightRows(heights);
+    } catch (e) {
+      throw unreadable(e, 'heights');
+    }
+    const spec: Shape = { type: 'heightfield', heights: rows, cellSize };
+    if (options !== undefined) {
+      const scale = meshScale(options);
+      if (options.scale !== undefined) spec.scale = scale;
+    }
+    return createShape(spec) as MeshShape;
   }
-  const spec: Shape = { type: 'heightfield', heights: rows, cellSize };
-  if (options !== undefined) {
-    const scale = meshScale(options);
-    if (options.scale !== undefined) spec.scale = scale;
-  }
-  return createShape(spec) as MeshShape;
+  // The default flavour has none: its wasm refuses one, naming the flavours that have them.
+  return createShape({ type: 'heightfield', heights: [[0, 0], [0, 0]], cellSize: [1, 1] }) as MeshShape;
 }
 
 function meshOfHandle(handle: number, type: 'mesh' | 'heightfield' = 'mesh'): MeshShape {
@@ -967,11 +987,11 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   prepare(m, q, x0, x1, x2, x3, x4);
   const a = preparedA, b = preparedB;
   const s = scratchOf(m);
-  // A compound's result names its child, which the fixed layouts have no slot for: the scene runner answers it
-  // (its trace is the answering child's own).
-  if (x0 instanceof CompoundShape || x2 instanceof CompoundShape) {
-    const json = m.runScene(JSON.stringify(unwrap<Scene>(m.sceneOfQuery(q, a, b, s.input))), trace === true);
-    return trace === true ? withText(unwrap<RawTrace>(json)) : unwrap(json);
+  const compoundA = x0 instanceof CompoundShape, compoundB = x2 instanceof CompoundShape && !isSingle(q);
+  // A compound's trace is the answering child's own, which the scene runner writes (the default flavour has no
+  // compounds: captions.ts).
+  if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) && trace === true && (compoundA || compoundB)) {
+    return withText(unwrap<RawTrace>(m.runScene(JSON.stringify(unwrap<Scene>(m.sceneOfQuery(q, a, b, s.input))), true)));
   }
   if (trace === true) return withText(unwrap<RawTrace>(m.traceQuery(q, a, b, s.input)));
   if (cache !== undefined && !(cache instanceof IntersectCache)) {
@@ -979,9 +999,26 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   }
   const c = cache as IntersectCache | undefined;
   if (c) m.HEAPF64.set(c.data, s.cache >> 3);
-  if (m._cds_query(KIND_INDEX[q], a, b, s.input, c ? s.cache : 0, s.out) === 0) throw lastError(m);
+  if (m._cds_query(KIND_INDEX[q], a, b, s.input, c ? s.cache : 0, s.out, s.features) === 0) throw lastError(m);
   if (c) c.data.set(m.HEAPF64.subarray(s.cache >> 3, (s.cache >> 3) + CACHE));
-  return toResult(q, m.HEAPF64, s.out >> 3);
+  return withChildren(toResult(q, m.HEAPF64, s.out >> 3) as object, m.HEAP32, s.features >> 2, compoundA, compoundB);
+}
+
+function isSingle(q: BatchQuery): boolean {
+  return q === 'raycast' || isPointQuery(q);
+}
+
+/**
+ * A result with the compound children that answer (features[at], features[at + 1]: −1 when none does): `child`
+ * for one compound side, `childA` and `childB` for two, as the scene format writes them.
+ */
+function withChildren<R extends object>(r: R, features: Int32Array, at: number, compoundA: boolean, compoundB: boolean): R {
+  // The default flavour has no compounds (captions.ts: the build defines this constant).
+  if (!(typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__)) return r;
+  if (!compoundA && !compoundB) return r;
+  const child = (k: number) => (k >= 0 ? k : null);
+  if (compoundA && compoundB) return { ...r, childA: child(features[at]), childB: child(features[at + 1]) };
+  return { ...r, child: child(features[compoundA ? at : at + 1]) };
 }
 
 /** Options of contact(). */
@@ -1044,8 +1081,10 @@ export function contact(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexSh
   prepare(m, 'contact', a, poseA, b, poseB);
   const s = scratchOf(m);
   m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin ?? 0;
-  if (m._cds_query(KIND_INDEX.contact, preparedA, preparedB, s.input, 0, s.out) === 0) throw lastError(m);
-  return toContact(m.HEAPF64, s.out >> 3);
+  if (m._cds_query(KIND_INDEX.contact, preparedA, preparedB, s.input, 0, s.out, s.features) === 0) throw lastError(m);
+  const one = toContact(m.HEAPF64, s.out >> 3);
+  const compoundA = a instanceof CompoundShape, compoundB = b instanceof CompoundShape;
+  return one === null ? null : withChildren(one, m.HEAP32, s.features >> 2, compoundA, compoundB);
 }
 
 /** Scratch for contacts(): the header and the most contacts one call returns, reserved on first use. */
@@ -1068,11 +1107,13 @@ export function contacts(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexS
   prepare(m, 'contact', a, poseA, b, poseB);
   const s = scratchOf(m);
   m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin ?? 0;
-  if (contactsOut === 0) contactsOut = m._malloc(8 * (CONTACTS_HEADER + CONTACT_SIZE * MAX_CONTACTS));
-  if (m._cds_contacts(preparedA, preparedB, s.input, contactsOut, MAX_CONTACTS) === 0) throw lastError(m);
+  if (contactsOut === 0) contactsOut = m._malloc(8 * (CONTACTS_HEADER + CONTACT_SIZE * MAX_CONTACTS) + 4 * 2 * MAX_CONTACTS);
+  const featuresOut = contactsOut + 8 * (CONTACTS_HEADER + CONTACT_SIZE * MAX_CONTACTS);
+  if (m._cds_contacts(preparedA, preparedB, s.input, contactsOut, MAX_CONTACTS, featuresOut) === 0) throw lastError(m);
   const h = m.HEAPF64;
   const at = contactsOut >> 3;
-  if (h[at] < 0) {
+  // (The default flavour has only convex shapes: the list below is for meshes and compounds.)
+  if (!(typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) || h[at] < 0) {
     // Two convex shapes: the contact query's one contact (the input is still in place).
     if (m._cds_query(KIND_INDEX.contact, preparedA, preparedB, s.input, 0, s.out) === 0) throw lastError(m);
     const all = toResult('contact', m.HEAPF64, s.out >> 3) as ContactResult & { contact: boolean };
@@ -1085,15 +1126,17 @@ export function contacts(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexS
     };
   }
   const list: ContactPoint[] = [];
+  const compoundA = a instanceof CompoundShape, compoundB = b instanceof CompoundShape;
   for (let i = 0; i < h[at]; i++) {
     const o = at + CONTACTS_HEADER + CONTACT_SIZE * i;
-    list.push({
+    const point: ContactPoint = {
       triangle: h[o] < 0 ? null : h[o],
       depth: h[o + 1],
       normal: [h[o + 2], h[o + 3], h[o + 4]],
       pointA: [h[o + 5], h[o + 6], h[o + 7]],
       pointB: [h[o + 8], h[o + 9], h[o + 10]],
-    });
+    };
+    list.push(withChildren(point, m.HEAP32, (featuresOut >> 2) + 2 * i, compoundA, compoundB));
   }
   return { contacts: list, truncated: h[at + 1] !== 0, iterations: h[at + 2] };
 }
@@ -1137,7 +1180,7 @@ export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options?: QueryOptions): RaycastResult;
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options?: QueryOptions): RaycastResult | RaycastTrace {
   const r = single('raycast', options, shape, pose, ray) as RaycastResult;
-  if (!(shape instanceof MeshShape) || 'frames' in r) return r;
+  if (!(typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) || !(shape instanceof MeshShape) || 'frames' in r) return r;
   // A mesh's hit triangle and barycentric coordinates, kept by the registry beside the ray cast's layout.
   const m = mod();
   const s = scratchOf(m);
@@ -1213,6 +1256,12 @@ export interface BatchOptions {
   caches?: Float64Array;
   /** Where to write the results (stride · pairs numbers); a new array when left out. */
   out?: Float64Array;
+  /**
+   * 2 int32 per pair, written: [featureA, featureB], the compound child of A and of B that answers (−1 when none
+   * does, or for a shape that is not a compound). batchResult(query, out, i, { features }) adds them as `child`
+   * or `childA`/`childB`.
+   */
+  features?: Int32Array;
 }
 
 /** Growable wasm-heap buffers of batch(), kept between calls (they never shrink). */
@@ -1320,10 +1369,10 @@ function contactMargins(q: BatchQuery, opt: BatchOptions, n: number): { all: num
 export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: Float64Array | Float32Array | ArrayLike<number>, pairs: Uint32Array | ArrayLike<number>, options: BatchOptions = {}): Float64Array {
   const q = kindOf(query, 'query');
   const m = mod();
-  checkOptions(options, ['rays', 'points', 'motions', 'margin', 'margins', 'caches', 'out']);
+  checkOptions(options, ['rays', 'points', 'motions', 'margin', 'margins', 'caches', 'out', 'features']);
   let opt: BatchOptions;
   try {
-    opt = { rays: options.rays, points: options.points, motions: options.motions, margin: options.margin, margins: options.margins, caches: options.caches, out: options.out };
+    opt = { rays: options.rays, points: options.points, motions: options.motions, margin: options.margin, margins: options.margins, caches: options.caches, out: options.out, features: options.features };
   } catch (e) {
     throw unreadable(e, 'options');
   }
@@ -1364,6 +1413,10 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
       throw new CollidoscopeError('invalid-argument', 'options.caches', `must be a Float64Array of 4 numbers per pair (${CACHE * n})`);
     }
   }
+  const features = opt.features;
+  if (features !== undefined && (!(features instanceof Int32Array) || features.length !== 2 * n)) {
+    throw new CollidoscopeError('invalid-argument', 'options.features', `must be an Int32Array of 2 numbers per pair (${2 * n})`);
+  }
   const stride = layoutOf(m, q).fields.length;
   const out = opt.out ?? new Float64Array(stride * n);
   if (!(out instanceof Float64Array) || out.length < stride * n) {
@@ -1375,11 +1428,12 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   const dCaches = dExtras + (extras || margins ? 7 * n : 0);
   const dOut = dCaches + (caches ? CACHE * n : 0);
   const doubles = dOut + stride * n;
-  const base = arenaOf(m, 8 * doubles + 4 * (nShapes + nIndices));
+  const base = arenaOf(m, 8 * doubles + 4 * (nShapes + nIndices + (features ? 2 * n : 0)));
   const f64 = m.HEAPF64;
   const at = base >> 3;
   const iHandles = (base + 8 * doubles) >> 2;
   const iPairs = iHandles + nShapes;
+  const iFeatures = iPairs + nIndices;
   writeHandles(m.HEAP32, iHandles, shapes);
   copyNumbers(f64, at + dPoses, poses, 'poses');
   if (extras) {
@@ -1434,10 +1488,12 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   const ok = m._cds_batch(
     KINDS.indexOf(q), iHandles << 2, nShapes, base + 8 * dPoses, iPairs << 2, n,
     extras || margins ? base + 8 * dExtras : 0, caches ? base + 8 * dCaches : 0, base + 8 * dOut,
+    features ? iFeatures << 2 : 0,
   );
   if (ok === 0) throw lastError(m);
   const heap = m.HEAPF64;
   out.set(heap.subarray(at + dOut, at + dOut + stride * n));
+  if (features) features.set(m.HEAP32.subarray(iFeatures, iFeatures + 2 * n));
   if (caches) caches.set(heap.subarray(at + dCaches, at + dCaches + CACHE * n));
   return out;
 }
@@ -1456,6 +1512,7 @@ interface BatchViews {
   caches: Float64Array | null;
   out: Float64Array;
   handles: Int32Array;
+  features: Int32Array | null;
 }
 
 /** Options of createBatch(). */
@@ -1466,6 +1523,8 @@ export interface BatchBufferOptions {
   precision?: 'f64' | 'f32';
   /** intersect: keep a warm-start cache per pair (`caches`, 4 numbers each, zeros to start). */
   caches?: boolean;
+  /** Keep `features`: 2 int32 per pair, the compound children that answer (as BatchOptions.features). */
+  features?: boolean;
 }
 
 /**
@@ -1489,17 +1548,19 @@ export class BatchBuffers {
   #ptr: number;
   #buffer: ArrayBufferLike | null = null;
   #views: BatchViews | null = null;
-  readonly #layout: { wide: number; narrow: number; extras: number; motions: number; margins: number; caches: number; out: number; handles: number; pairs: number; bytes: number };
+  readonly #layout: { wide: number; narrow: number; extras: number; motions: number; margins: number; caches: number; out: number; handles: number; pairs: number; features: number; bytes: number };
   readonly #hasCaches: boolean;
+  readonly #hasFeatures: boolean;
 
   /** @internal Use createBatch(). */
-  constructor(query: BatchQuery, handles: readonly number[], capacity: number, precision: 'f64' | 'f32', caches: boolean, stride: number) {
+  constructor(query: BatchQuery, handles: readonly number[], capacity: number, precision: 'f64' | 'f32', caches: boolean, stride: number, features = false) {
     this.query = query;
     this.stride = stride;
     this.capacity = capacity;
     this.shapeCount = handles.length;
     this.precision = precision;
     this.#hasCaches = caches;
+    this.#hasFeatures = features;
     const n = handles.length;
     const per = query === 'raycast' || isPointQuery(query) ? 1 : 2;
     const extra = query === 'raycast' || query === 'shapecast' || query === 'contact' || isPointQuery(query);
@@ -1515,8 +1576,9 @@ export class BatchBuffers {
     const narrow = 2 * doubles; // in 4-byte units
     const handlesAt = narrow + (precision === 'f32' ? POSE * n : 0);
     const pairs = handlesAt + n;
-    const bytes = 4 * (pairs + per * capacity);
-    this.#layout = { wide, narrow, extras, motions, margins, caches: cachesAt, out, handles: handlesAt, pairs, bytes };
+    const featuresAt = pairs + per * capacity;
+    const bytes = 4 * (featuresAt + (features ? 2 * capacity : 0));
+    this.#layout = { wide, narrow, extras, motions, margins, caches: cachesAt, out, handles: handlesAt, pairs, features: featuresAt, bytes };
     const m = mod();
     this.#ptr = m._malloc(bytes);
     if (this.#ptr === 0) throw new CollidoscopeError('invalid-argument', 'options.capacity', `the batch needs ${bytes} bytes of wasm memory, more than is available`);
@@ -1547,6 +1609,7 @@ export class BatchBuffers {
         out: d(L.out, this.stride * cap),
         handles: new Int32Array(buffer, p + 4 * L.handles, n),
         pairs: new Uint32Array(buffer, p + 4 * L.pairs, (this.query === 'raycast' || point ? 1 : 2) * cap),
+        features: this.#hasFeatures ? new Int32Array(buffer, p + 4 * L.features, 2 * cap) : null,
       };
       this.#buffer = buffer;
     }
@@ -1589,6 +1652,12 @@ export class BatchBuffers {
   }
   /** The results: `stride` numbers per pair, as batch() returns them. */
   get out(): Float64Array { return this.#current().out; }
+  /** With { features: true }: 2 int32 per pair written by run(), the compound children that answer (−1: none). */
+  get features(): Int32Array {
+    const v = this.#current();
+    if (v.features === null) throw new CollidoscopeError('invalid-argument', 'features', 'this batch was made without { features: true }');
+    return v.features;
+  }
 
   /**
    * Answers the first `count` pairs (default: capacity) from the buffers; returns a view of their results in
@@ -1619,6 +1688,7 @@ export class BatchBuffers {
     const ok = m._cds_batch(
       KINDS.indexOf(this.query), p + 4 * L.handles, this.shapeCount, p + 8 * L.wide, p + 4 * L.pairs, count,
       v.extras !== null ? p + 8 * L.extras : 0, v.caches !== null ? p + 8 * L.caches : 0, p + 8 * L.out,
+      v.features !== null ? p + 4 * L.features : 0,
     );
     if (ok === 0) throw lastError(m);
     return this.#current().out.subarray(0, this.stride * count);
@@ -1647,10 +1717,10 @@ export function createBatch(query: BatchQuery, shapes: readonly ConvexShape[], o
   if (options === null || typeof options !== 'object') {
     throw new CollidoscopeError('invalid-argument', 'options', `must be an object with a capacity, got ${describe(options)}`);
   }
-  checkOptions(options, ['capacity', 'precision', 'caches']);
+  checkOptions(options, ['capacity', 'precision', 'caches', 'features']);
   let opt: BatchBufferOptions;
   try {
-    opt = { capacity: options.capacity, precision: options.precision, caches: options.caches };
+    opt = { capacity: options.capacity, precision: options.precision, caches: options.caches, features: options.features };
   } catch (e) {
     throw unreadable(e, 'options');
   }
@@ -1666,6 +1736,9 @@ export function createBatch(query: BatchQuery, shapes: readonly ConvexShape[], o
     throw new CollidoscopeError('invalid-argument', 'options.caches', `must be true or false, got ${describe(opt.caches)}`);
   }
   if (opt.caches && q !== 'intersect') throw new CollidoscopeError('invalid-argument', 'options.caches', `is only used by intersect, not ${q}`);
+  if (opt.features !== undefined && typeof opt.features !== 'boolean') {
+    throw new CollidoscopeError('invalid-argument', 'options.features', `must be true or false, got ${describe(opt.features)}`);
+  }
   let handles: number[];
   try {
     if (!Array.isArray(shapes)) throw new CollidoscopeError('invalid-argument', 'shapes', `must be an array of shapes, got ${describe(shapes)}`);
@@ -1673,21 +1746,31 @@ export function createBatch(query: BatchQuery, shapes: readonly ConvexShape[], o
   } catch (e) {
     throw unreadable(e, 'shapes');
   }
-  return new BatchBuffers(q, handles, capacity, precision, opt.caches === true, layoutOf(m, q).fields.length);
+  return new BatchBuffers(q, handles, capacity, precision, opt.caches === true, layoutOf(m, q).fields.length, opt.features === true);
 }
 
-/** The result object of query number i of a batch() output (as the single query returns it). */
-export function batchResult(query: 'intersect', out: Float64Array, i: number): IntersectResult;
-export function batchResult(query: 'distance', out: Float64Array, i: number): DistanceResult;
-export function batchResult(query: 'penetration', out: Float64Array, i: number): PenetrationResult;
-export function batchResult(query: 'chungwang', out: Float64Array, i: number): ChungWangResult;
-export function batchResult(query: 'sat', out: Float64Array, i: number): SatResult;
-export function batchResult(query: 'raycast', out: Float64Array, i: number): RaycastResult;
-export function batchResult(query: 'shapecast', out: Float64Array, i: number): ShapecastResult;
-export function batchResult(query: 'contact', out: Float64Array, i: number): ContactResult | null;
-export function batchResult(query: 'contains', out: Float64Array, i: number): ContainsResult;
-export function batchResult(query: 'project', out: Float64Array, i: number): ProjectResult;
-export function batchResult(query: BatchQuery, out: Float64Array, i: number): unknown {
+/** batchResult()'s side outputs of the same batch. */
+export interface BatchExtras {
+  /** The batch's `features` (2 int32 per pair): adds `child` (one compound) or `childA` and `childB` (two). */
+  features?: Int32Array;
+}
+
+/**
+ * The result object of query number i of a batch() output (as the single query returns it). With
+ * `extras.features`, a compound pair's result names its children as the single query does; a pair whose
+ * compound has no answering child (features −1) gets none (the single query says `child: null`).
+ */
+export function batchResult(query: 'intersect', out: Float64Array, i: number, extras?: BatchExtras): IntersectResult;
+export function batchResult(query: 'distance', out: Float64Array, i: number, extras?: BatchExtras): DistanceResult;
+export function batchResult(query: 'penetration', out: Float64Array, i: number, extras?: BatchExtras): PenetrationResult;
+export function batchResult(query: 'chungwang', out: Float64Array, i: number, extras?: BatchExtras): ChungWangResult;
+export function batchResult(query: 'sat', out: Float64Array, i: number, extras?: BatchExtras): SatResult;
+export function batchResult(query: 'raycast', out: Float64Array, i: number, extras?: BatchExtras): RaycastResult;
+export function batchResult(query: 'shapecast', out: Float64Array, i: number, extras?: BatchExtras): ShapecastResult;
+export function batchResult(query: 'contact', out: Float64Array, i: number, extras?: BatchExtras): ContactResult | null;
+export function batchResult(query: 'contains', out: Float64Array, i: number, extras?: BatchExtras): ContainsResult;
+export function batchResult(query: 'project', out: Float64Array, i: number, extras?: BatchExtras): ProjectResult;
+export function batchResult(query: BatchQuery, out: Float64Array, i: number, extras?: BatchExtras): unknown {
   const q = kindOf(query, 'query');
   const m = mod();
   const stride = layoutOf(m, q).fields.length;
@@ -1695,7 +1778,12 @@ export function batchResult(query: BatchQuery, out: Float64Array, i: number): un
   if (!Number.isInteger(i) || i < 0 || stride * (i + 1) > out.length) {
     throw new CollidoscopeError('invalid-argument', 'i', `must be a query index from 0 to ${Math.floor(out.length / stride) - 1}, got ${i}`);
   }
-  return q === 'contact' ? toContact(out, stride * i) : toResult(q, out, stride * i);
+  const features = extras?.features;
+  if (features !== undefined && !(features instanceof Int32Array && features.length >= 2 * (i + 1))) {
+    throw new CollidoscopeError('invalid-argument', 'extras.features', 'must be an Int32Array of 2 numbers per pair');
+  }
+  const r = q === 'contact' ? toContact(out, stride * i) : toResult(q, out, stride * i);
+  return features === undefined || r === null ? r : withChildren(r as object, features, 2 * i, features[2 * i] >= 0, features[2 * i + 1] >= 0);
 }
 
 // ------------------------------------------------------------------ diagnostics

@@ -177,13 +177,18 @@ class Registry {
   bool run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB, const double* extra,
            double* cache, double* out, SceneError* err, int* features = nullptr);
   // The query on posed shapes that are not compounds (b null for one
-  // shape): a mesh's, a plane's, then the convex queries.
+  // shape): a mesh's, a plane's, then the convex queries; sat reads the
+  // entries' SAT hulls (ea, eb: the entries of a and b).
   bool answerPosed(Kind kind, const Shape& a, const Shape* b, const double* extra, double* cache, double* out,
-                   SceneError* err);
-  // A compound's piece query (api_results.h PieceAnswer): closed forms,
-  // then answerPosed. self is the registry.
-  static bool answerPiece(void* self, Kind kind, const Shape& a, const Shape* b, const double* extra, double* out,
-                          SceneError* err);
+                   SceneError* err, Entry* ea = nullptr, Entry* eb = nullptr);
+
+ public:
+  // A compound's child loop (compound_api.cpp) runs this on each pair of
+  // posed pieces (b null for one shape): the closed forms, then
+  // answerPosed, as run() answers two entries. Internal to the library.
+  bool answerPiece(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, SceneError* err);
+
+ private:
   bool buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err);
 
   std::vector<std::unique_ptr<Entry>> slots_;

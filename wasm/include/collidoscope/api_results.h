@@ -10,6 +10,7 @@
 
 #include "collidoscope/api.h"
 #include "collidoscope/batch_layout.h"
+#include "collidoscope/closed_form.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/math.h"
 #include "collidoscope/mesh_raycast.h"
@@ -75,29 +76,31 @@ inline void putResult(const ShapeCastResult& r, double* out) {
 bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, MeshRayHit* meshHit,
                 SceneError* err);
 
-// A query on posed pieces that are not compounds (b null for raycast,
-// contains and project), into out: what the registry answers for two
-// shapes of those types. ctx is the registry.
-using PieceAnswer = bool (*)(void* ctx, Kind kind, const Shape& a, const Shape* b, const double* extra, double* out,
-                             SceneError* err);
+// The kinds with closed forms: intersect, distance, penetration, contact (api.cpp).
+bool closedKind(Kind kind);
+
+// A closed form's answer for shapes a and b at poses (closed_form.h) in
+// kind's layout; false when the general query must answer (api.cpp).
+bool closedAtPoses(Kind kind, ClosedForm form, const Shape& a, const Transform& poseA, const Shape& b,
+                   const Transform& poseB, const double* extra, DistanceResult* scratch, double* out);
 
 // A query with a compound on one side or both (compound_api.cpp): the
-// child loop (compound.h) over answer(), a and b posed, scratchA/scratchB
-// copyCompoundChildren's for each compound side (else unused); the best
+// child loop (compound.h) over registry.answerPiece(), a compound at its
+// pose (its children posed in CompoundShape::posed: side A's in [0], B's
+// in [1]), a shape that is not a compound given its pose here; the best
 // result in out, and when features is not null the answering children in
 // features[0..1] (−1 for a side that is not a compound, or when none
 // answers). Refuses chungwang, sat and a mesh on the other side, naming the
 // shape.
-bool answerCompound(Kind kind, const Shape& a, std::vector<Shape>* scratchA, const Shape* b,
-                    std::vector<Shape>* scratchB, const double* extra, double* out, int* features, PieceAnswer answer,
-                    void* ctx, SceneError* err);
+bool answerCompound(Kind kind, Shape& a, const Transform& poseA, Shape* b, const Transform& poseB, const double* extra,
+                    double* out, int* features, Registry& registry, SceneError* err);
 
-// Registry::contacts with a compound: the contact query on every child pair
-// whose bounding spheres come within the margin, a contact for each pair
-// that has one (at most `capacity`), in Registry::contacts's layout.
-bool compoundContacts(const Shape& a, std::vector<Shape>* scratchA, const Shape& b, std::vector<Shape>* scratchB,
-                      double margin, double* out, int capacity, int* features, PieceAnswer answer, void* ctx,
-                      SceneError* err);
+// Registry::contacts with a compound (in: its checked input, the poses and
+// the margin): the contact query on every child pair whose bounding
+// spheres come within the margin, a contact for each pair that has one (at
+// most `capacity`), in Registry::contacts's layout.
+bool compoundContacts(Shape& a, Shape& b, const double* in, double* out, int capacity, int* features,
+                      Registry& registry, SceneError* err);
 
 }  // namespace api
 }  // namespace collidoscope

@@ -58,6 +58,12 @@ constexpr std::size_t kMaxCompoundChildren = 256;
 struct CompoundShape {
   std::vector<Shape> children;  // poses relative to the compound
   std::vector<double> radii;    // bounding radius of each child about its position
+  // Copies of the children whose poses the object API's queries overwrite
+  // with their world poses (compoundSide): [0] when the compound is shape
+  // A, [1] when it is B, so that a compound against itself (or a copy
+  // sharing this data) has both. Made with the compound, so that a query
+  // allocates nothing; like the registry, they serve one thread.
+  mutable std::vector<Shape> posed[2];
 };
 
 // Makes *out a compound of `children` (validated shapes with poses relative
@@ -86,10 +92,10 @@ struct CompoundSide {
   double radiusOf(std::size_t i) const { return compound() ? radii[i] : radius; }
 };
 
-// The side of shape s as posed (s.pose): a compound's children are posed
-// into *scratch (copyCompoundChildren's, of this compound), without
-// allocating; any other shape is itself.
-CompoundSide compoundSide(const Shape& s, std::vector<Shape>* scratch);
+// The side of shape s at `pose`: a compound's children are posed into
+// *scratch (copies of its children), without allocating; any other shape
+// is itself, as posed (s.pose, which must be `pose`).
+CompoundSide compoundSide(const Shape& s, const Transform& pose, std::vector<Shape>* scratch);
 
 // The queries the child loop combines, by the rules above; Contact is the
 // object API's contact(): the nearest child pair within the margin.
