@@ -32,6 +32,13 @@
 // boundsTree (its BVH-vs-BVH path) against ours (meshes' intersect); the
 // answers must agree.
 //
+// Compounds: one compound of 16 children (boxes, spheres, capsules at
+// random poses) against 4 096 boxes and spheres around it, batch('distance')
+// with the children's features, against the same 16 children as shapes of
+// their own queried pair by pair in one batch (16 × 4 096 pairs, the nearest
+// kept in JavaScript): what the child loop saves over a caller's own loop.
+// Report only; the answers must agree.
+//
 // Times: medians of interleaved passes (process.cpuUsage, user + system).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -258,6 +265,62 @@ function benchOne(kind, n, three, ours, quick) {
   return row;
 }
 
+export function benchCompound(ours) {
+  const { api } = ours;
+  const rnd = mulberry32(0xc0b0);
+  const r = () => 2 * rnd() - 1;
+  const poseOf = (spread) => {
+    const [x, y, z, w] = rotation(rnd);
+    return { position: [spread * r(), spread * r(), spread * r()], rotation: [x, y, z, w] };
+  };
+  const parts = Array.from({ length: 16 }, (_, i) => ({
+    shape: i % 3 === 0 ? api.box([0.2 + 0.2 * rnd(), 0.2, 0.3]) : i % 3 === 1 ? api.sphere(0.2 + 0.2 * rnd()) : api.capsule(0.15, 0.3),
+    pose: poseOf(1),
+  }));
+  const c = api.compound(parts.map((p) => ({ shape: p.shape, position: p.pose.position, rotation: p.pose.rotation })));
+  const n = 4096;
+  const others = [api.box([0.3, 0.2, 0.25]), api.sphere(0.3)];
+  // Shapes: the compound, its 16 children, then one other shape per pair.
+  const shapes = [c, ...parts.map((p) => p.shape), ...Array.from({ length: n }, (_, i) => others[i % 2])];
+  const poses = new Float64Array(7 * shapes.length);
+  poses[6] = 1;
+  parts.forEach((p, i) => poses.set([...p.pose.position, ...p.pose.rotation], 7 * (1 + i)));
+  for (let i = 0; i < n; i++) {
+    const p = poseOf(3);
+    poses.set([...p.position, ...p.rotation], 7 * (17 + i));
+  }
+  const compoundPairs = new Uint32Array(2 * n), childPairs = new Uint32Array(2 * 16 * n);
+  for (let i = 0; i < n; i++) {
+    compoundPairs.set([0, 17 + i], 2 * i);
+    for (let k = 0; k < 16; k++) childPairs.set([1 + k, 17 + i], 2 * (16 * i + k));
+  }
+  const features = new Int32Array(2 * n);
+  const stride = api.batchLayout('distance').stride;
+  const nearest = (out) => {
+    const best = new Float64Array(n).fill(Infinity);
+    for (let i = 0; i < n; i++) for (let k = 0; k < 16; k++) best[i] = Math.min(best[i], out[stride * (16 * i + k)]);
+    return best;
+  };
+  const cm = [], sm = [];
+  let compoundOut, childOut;
+  for (let pass = 0; pass < 5; pass++) {
+    let t = cpuMs();
+    compoundOut = api.batch('distance', shapes, poses, compoundPairs, { features });
+    cm.push(((cpuMs() - t) * 1000) / n);
+    t = cpuMs();
+    childOut = api.batch('distance', shapes, poses, childPairs);
+    const best = nearest(childOut);
+    sm.push(((cpuMs() - t) * 1000) / n);
+    childOut = best;
+  }
+  let disagreements = 0;
+  for (let i = 0; i < n; i++) if (Math.abs(compoundOut[stride * i] - childOut[i]) > 1e-9) disagreements++;
+  c.dispose();
+  for (const p of parts) p.shape.dispose();
+  for (const o of others) o.dispose();
+  return { children: 16, pairs: n, compoundUs: median(cm), childrenUs: median(sm), disagreements };
+}
+
 export async function runMeshes({ quick = false, buildDir = path.join(ROOT, 'build', 'bench') } = {}) {
   const result = { pending: {}, rows: [], native: null };
   const three = await loadThree();
@@ -272,6 +335,7 @@ export async function runMeshes({ quick = false, buildDir = path.join(ROOT, 'bui
         result.rows.push(benchOne(kind, n, three, ours, quick));
       }
   }
+  if (!ours.pending && typeof ours.api.compound === 'function') result.compound = benchCompound(ours);
   const exe = path.join(buildDir, 'collidoscope_mesh_peers');
   if (existsSync(exe)) result.native = JSON.parse(execFileSync(exe, quick ? ['--quick'] : [], { encoding: 'utf8', maxBuffer: 1 << 24 }));
   else result.pending.bullet = `${exe} is not built (needs libbullet-dev)`;
@@ -296,6 +360,13 @@ export function meshesMarkdown(r) {
     md.push('');
     const pend = r.rows.flatMap((x) => Object.entries(x.pending).map(([k, v]) => `${x.mesh} ${x.triangles} ${k}: ${v}`));
     if (pend.length) md.push(`Not measured: ${[...new Set(pend.map((s) => s.replace(/^\S+ \d+ /, '')))].join('; ')}.`, '');
+  }
+  if (r.compound) {
+    const x = r.compound;
+    md.push('### Compounds in a batch: the child loop against the children queried one by one', '');
+    md.push(`One compound of ${x.children} children against ${x.pairs} boxes and spheres, \`batch('distance')\` with \`features\`, against the same children as shapes of their own in one batch of ${x.children} × ${x.pairs} pairs with the nearest kept in JavaScript (bench/meshes.mjs). µs per compound pair.`, '');
+    md.push('| compound batch µs | children one by one µs | ratio | disagreements |', '|---:|---:|---:|---:|');
+    md.push(`| ${f(x.compoundUs, 3)} | ${f(x.childrenUs, 3)} | ${f(x.compoundUs / x.childrenUs)} | ${x.disagreements} |`, '');
   }
   if (r.native) {
     md.push(`### Natively: the OBB tree against Bullet's btBvhTriangleMeshShape (${r.native.bulletDouble ? 'double' : 'single'} precision)`, '');

@@ -26,6 +26,16 @@
 // as its result and the child fields beside its frames; contacts, contains
 // and project have none.
 //
+// Running. The scene runner (untraced) and the object API run the child
+// loop below (childLoop): each child is posed in the world into a copy
+// made beforehand (the scene runner copies per scene; the object API keeps
+// two sets in CompoundShape::posed, made with the compound, so a query
+// allocates nothing) and queried with the same convex functions as two
+// convex shapes; the scene runner's results are those of a scene per child
+// (runCompoundSceneByChildScenes, which traces use) bit for bit. The object
+// API's results carry the children in `features` (api.h); its contact()
+// is the nearest child pair within the margin.
+//
 // Prefilter. Each child has a bounding sphere (its pose's position, its
 // localBoundingRadius); a child whose sphere cannot meet the other shape's
 // sphere (intersect, contacts), lies farther than the best distance so far
