@@ -50,6 +50,8 @@ function randomCompound(rand: () => number, n: number): { c: CompoundShape; part
 }
 
 const poseArray = (p: Pose) => [...p.position, ...p.rotation];
+/** batchResult() for a query chosen at run time (its overloads take one query name each). */
+const decode = batchResult as (query: 'intersect' | 'distance' | 'penetration', out: Float64Array, i: number, extras: { features: Int32Array }) => unknown;
 
 /** The single query's result without child fields that are null (a batch's features say −1 there). */
 function withoutNullChildren(r: R): R {
@@ -117,7 +119,7 @@ describe('compounds in the object API, natively', () => {
       for (let i = 0; i < n; i++) {
         const a = pairs[2 * i], b = pairs[2 * i + 1];
         const single = fn(shapes[a], poses[a], shapes[b], poses[b]) as unknown as R;
-        expect(batchResult(q, out, i, { features }), `${q} ${i}`).toEqual(withoutNullChildren(single));
+        expect(decode(q, out, i, { features }), `${q} ${i}`).toEqual(withoutNullChildren(single));
         // Not a compound: −1, whatever the other side.
         if (!(shapes[a] instanceof CompoundShape)) expect(features[2 * i]).toBe(-1);
         if (!(shapes[b] instanceof CompoundShape)) expect(features[2 * i + 1]).toBe(-1);
