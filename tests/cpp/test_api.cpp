@@ -18,6 +18,7 @@
 #include "collidoscope/json.h"
 #include "collidoscope/mesh_convex.h"
 #include "collidoscope/mesh_raycast.h"
+#include "api_flatten.h"
 #include "reference.h"
 
 // Counts every operator new in this test binary; the tests read it around a
@@ -47,39 +48,8 @@ JsonValue parse(const std::string& text) {
   return v;
 }
 
-// The scene path's result JSON as the API's doubles, field by field, using
-// the names of layoutJson(): vectors as .x/.y/.z (null → NaN), booleans 0/1,
-// status and axisKind as their index.
-std::vector<double> flatten(const JsonValue& result, const JsonValue& layout) {
-  std::vector<double> out;
-  for (const JsonValue& f : layout.find("fields")->items) {
-    const std::string name = f.string;
-    const std::size_t dot = name.find('.');
-    const JsonValue* v = result.find(name.substr(0, dot));
-    EXPECT_NE(v, nullptr) << name;
-    if (v == nullptr) return out;
-    if (dot != std::string::npos) {
-      const int axis = name[dot + 1] - 'x';
-      out.push_back(v->kind == JsonValue::Kind::Null ? std::nan("") : v->items[static_cast<std::size_t>(axis)].number);
-    } else if (v->kind == JsonValue::Kind::Bool) {
-      out.push_back(v->boolean ? 1 : 0);
-    } else if (v->kind == JsonValue::Kind::String) {
-      const JsonValue* names = layout.find(name == "status" ? "status" : "axisKind");
-      double index = -1;
-      for (std::size_t i = 0; i < names->items.size(); ++i)
-        if (names->items[i].string == v->string) index = static_cast<double>(i);
-      EXPECT_GE(index, 0) << name << " = " << v->string;
-      out.push_back(index);
-    } else if (v->kind == JsonValue::Kind::Null) {
-      out.push_back(std::nan(""));
-    } else {
-      out.push_back(v->number);
-    }
-  }
-  return out;
-}
-
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }
+using apitest::flatten;
+using apitest::sameBits;
 
 void randomPose(ref::Rng& rng, double* out, double spread) {
   const Vec3 p = rng.inCube(spread);

@@ -17,6 +17,7 @@
 #include "collidoscope/compound.h"
 #include "collidoscope/json.h"
 #include "collidoscope/scene.h"
+#include "api_flatten.h"
 #include "reference.h"
 
 namespace collidoscope {
@@ -183,36 +184,8 @@ TEST(CompoundNative, ChildLoopEqualsChildScenesAndBruteForceBitForBit) {
   EXPECT_GT(missed, 30);
 }
 
-// The registry's queries on a compound equal the scene's result field by
-// field (the layouts' names), the children in features.
-std::vector<double> flatten(const JsonValue& result, const JsonValue& layout) {
-  std::vector<double> out;
-  for (const JsonValue& f : layout.find("fields")->items) {
-    const std::string name = f.string;
-    const std::size_t dot = name.find('.');
-    const JsonValue* v = result.find(name.substr(0, dot));
-    if (v == nullptr) {
-      ADD_FAILURE() << name;
-      return out;
-    }
-    if (dot != std::string::npos) {
-      out.push_back(v->kind == JsonValue::Kind::Null ? std::nan("") : v->items[static_cast<std::size_t>(name[dot + 1] - 'x')].number);
-    } else if (v->kind == JsonValue::Kind::Bool) {
-      out.push_back(v->boolean ? 1 : 0);
-    } else if (v->kind == JsonValue::Kind::String) {
-      const JsonValue* names = layout.find("status");
-      double index = -1;
-      for (std::size_t i = 0; i < names->items.size(); ++i)
-        if (names->items[i].string == v->string) index = static_cast<double>(i);
-      out.push_back(index);
-    } else {
-      out.push_back(v->kind == JsonValue::Kind::Null ? std::nan("") : v->number);
-    }
-  }
-  return out;
-}
-
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }
+using apitest::flatten;
+using apitest::sameBits;
 
 void poseInto(const Transform& t, double* out) {
   const double v[7] = {t.position.x, t.position.y, t.position.z, t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w};

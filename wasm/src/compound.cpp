@@ -6,11 +6,10 @@
 #include <utility>
 
 #include "collidoscope/closed_form.h"
-#include "collidoscope/contact.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/json.h"
-#include "collidoscope/mesh_convex.h"
+#include "collidoscope/mesh_pair.h"
 #include "collidoscope/plane.h"
 #include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
@@ -304,29 +303,6 @@ struct PieceQueries {
     *r = projectPoint(a, scene.point);
     return true;
   }
-  // "contacts": the one contact within the margin, as a list's entry.
-  bool operator()(const Shape& a, const Shape& b, MeshContact* one, bool* found, int* iterations) const {
-    ContactResult c;
-    if (a.type == ShapeType::Plane || b.type == ShapeType::Plane) {
-      if (planeContact(a, b, scene.margin, &c) != PlaneStatus::Ok) {
-        *err = {"invalid-scene", "shapes[1]",
-                "two planes whose normals are not opposite overlap without bound: they have no contact"};
-        return false;
-      }
-    } else {
-      c = contact(PosedShape(a), PosedShape(b), scene.margin);
-    }
-    *found = c.contact;
-    *iterations = c.iterations;
-    if (c.contact) {
-      *one = MeshContact{};
-      one->depth = -c.distance;
-      one->normal = c.normal;
-      one->pointA = c.pointA;
-      one->pointB = c.pointB;
-    }
-    return true;
-  }
 };
 
 double keyOf(const IntersectResult& r) { return r.intersecting ? 0 : std::numeric_limits<double>::infinity(); }
@@ -372,7 +348,6 @@ bool runChildLoop(const Scene& scene, ChildRule rule, const CompoundSide& A, con
 
 bool runContacts(const Scene& scene, const CompoundSide& A, const CompoundSide& B, std::string* json,
                  SceneError* err) {
-  const PieceQueries queries{scene, err};
   JsonWriter w;
   w.beginObject().key("contacts").beginArray();
   double iterations = 0;
@@ -380,7 +355,7 @@ bool runContacts(const Scene& scene, const CompoundSide& A, const CompoundSide& 
     MeshContact one;
     bool found = false;
     int n = 0;
-    if (!queries(A.pieces[i], B.pieces[j], &one, &found, &n)) return false;
+    if (!convexContact(A.pieces[i], B.pieces[j], scene.margin, &one, &found, &n, err)) return false;
     iterations += n;
     if (found) {
       w.beginObject();
