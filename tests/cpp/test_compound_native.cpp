@@ -16,8 +16,10 @@
 #include "collidoscope/api.h"
 #include "collidoscope/compound.h"
 #include "collidoscope/json.h"
+#include "collidoscope/mesh_shape.h"
 #include "collidoscope/scene.h"
 #include "api_flatten.h"
+#include "mesh_gen.h"
 #include "reference.h"
 
 namespace collidoscope {
@@ -366,6 +368,69 @@ TEST(CompoundNative, ContactIsTheNearestChildPairAndContactsListsEveryPair) {
   EXPECT_GT(contactsSeen, 8);
   EXPECT_GT(nullsSeen, 5);
   EXPECT_GT(listed, 15);
+}
+
+// A compound against a mesh (either order): each child against the mesh
+// with the mesh–convex queries (mesh_pair.h). The scene's answer is the
+// brute force over the children's own mesh scenes, with the child and the
+// triangle; the registry's is the scene's, bit for bit.
+TEST(CompoundNative, AgainstAMeshEachChildMeetsTheMesh) {
+  ref::Rng rng(1809);
+  meshgen::Rng mrng(1809);
+  Shape mesh;
+  ShapeError se;
+  ASSERT_TRUE(makeMeshShape(meshgen::randomSoup(mrng, 60, 1.5, 0.6), &mesh, &se)) << se.message;
+  const JsonValue layout = parse(api::layoutJson());
+  Registry reg;
+  SceneError err;
+  const int hm = reg.add(mesh, &err);
+  int answered = 0, contactsSeen = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    Shape c = randomCompound(rng, 2, 10);
+    const int hc = reg.add(c, &err);
+    c.pose = randomPose(rng, 1.5);
+    mesh.pose = randomPose(rng, 0.5);
+    for (QueryKind q : {QueryKind::Intersect, QueryKind::Distance, QueryKind::Shapecast, QueryKind::Contacts}) {
+      for (int order = 0; order < 2; ++order) {
+        const Shape& a = order == 0 ? c : mesh;
+        const Shape& b = order == 0 ? mesh : c;
+        const Scene scene = sceneOf(rng, q, a, &b);
+        SCOPED_TRACE(std::string(queryName(q)) + " trial " + std::to_string(trial) + " order " + std::to_string(order));
+        const std::string got = runOk(scene);
+        const JsonValue v = parse(got);
+        if (q == QueryKind::Contacts) {
+          for (const JsonValue& x : v.find("contacts")->items) {
+            ASSERT_TRUE(x.find("child")->isNumber());
+            ASSERT_TRUE(x.find("triangle")->isNumber());
+            ++contactsSeen;
+          }
+          continue;
+        }
+        EXPECT_EQ(got, bruteForce(scene));
+        if (v.find("child")->isNumber()) ++answered;
+        const Kind kind = q == QueryKind::Intersect ? Kind::Intersect : q == QueryKind::Distance ? Kind::Distance : Kind::Shapecast;
+        const JsonValue& lay = *layout.find(api::kindName(kind));
+        const std::vector<double> expected = flatten(v, lay);
+        double in[api::kInputSize], out[api::kMaxResultStride];
+        int features[2];
+        inputOf(scene, kind, in);
+        ASSERT_TRUE(reg.query(kind, order == 0 ? hc : hm, order == 0 ? hm : hc, in, nullptr, out, &err, features))
+            << err.field << ": " << err.message;
+        for (int i = 0; i < api::kResultStride[static_cast<int>(kind)]; ++i)
+          EXPECT_TRUE(sameBits(out[i], expected[static_cast<std::size_t>(i)])) << "field " << i;
+        EXPECT_EQ(features[order], childField(v, "child"));
+        EXPECT_EQ(features[1 - order], -1);
+      }
+    }
+    double in[api::kInputSize] = {0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1};
+    double out[api::kMaxResultStride];
+    EXPECT_FALSE(reg.query(Kind::Penetration, hc, hm, in, nullptr, out, &err));
+    EXPECT_EQ(err.code, "unsupported-query");
+    EXPECT_EQ(err.field, "b.type");
+    reg.remove(hc);
+  }
+  EXPECT_GT(answered, 20);
+  EXPECT_GT(contactsSeen, 10);
 }
 
 TEST(CompoundNative, RefusalsNameTheShape) {

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   batch, batchResult, box, capsule, compound, CompoundShape, cone, contact, contacts, ConvexShape, createBatch, cylinder,
-  distance, ellipsoid, init, intersect, penetration, point, polytope, project, contains, raycast, run, sceneOf,
+  distance, ellipsoid, init, intersect, mesh, penetration, point, polytope, project, contains, raycast, run, sceneOf,
   segment, shapecast, sphere, triangle, type Vec3,
 } from '../../web/lib/index';
 import { catchError, seeded } from './helpers';
@@ -177,6 +177,31 @@ describe('compounds in the object API, natively', () => {
     }
     expect(withContact).toBeGreaterThan(4);
     expect(listed).toBeGreaterThan(8);
+  });
+
+  it('a compound against a mesh: each child meets the mesh; run() adds the triangle', () => {
+    const rand = seeded(1810);
+    const { c, parts } = randomCompound(rand, 8);
+    const grid = mesh([-2, 0, -2, 2, 0, -2, 2, 0, 2, -2, 0, 2], [0, 2, 1, 0, 3, 2]);
+    let answered = 0;
+    for (let trial = 0; trial < 10; trial++) {
+      const pc = randomPose(rand, 1.5), pm = randomPose(rand, 0.3);
+      for (const [name, got, want] of [
+        ['intersect', () => intersect(c, pc, grid, pm), () => run(sceneOf('intersect', c, pc, grid, pm))],
+        ['distance', () => distance(grid, pm, c, pc), () => run(sceneOf('distance', grid, pm, c, pc))],
+      ] as [string, () => unknown, () => unknown][]) {
+        const r = JSON.parse(JSON.stringify(got())) as R;
+        const scene = want() as R;
+        expect(scene, name).toMatchObject(r);
+        expect(Object.keys(scene), name).toContain('triangle');
+        if (r.child !== null) answered++;
+      }
+    }
+    expect(answered).toBeGreaterThan(8);
+    expect(catchError(() => penetration(c, undefined, grid, undefined)).field).toBe('b.type');
+    c.dispose();
+    grid.dispose();
+    for (const p of parts) p.shape.dispose();
   });
 
   it('features options are checked, naming the option', () => {

@@ -196,7 +196,10 @@ CompoundSide compoundSide(const Shape& s, const Transform& pose, std::vector<Sha
   CompoundSide side;
   if (s.type != ShapeType::Compound) {
     side.pieces = &s;
-    side.radius = s.type == ShapeType::Plane ? std::numeric_limits<double>::infinity() : localBoundingRadius(s);
+    // A plane is unbounded; a mesh's bound would cost a pass over its
+    // vertices per query, and its own tree prunes the child's query anyway.
+    side.radius = s.type == ShapeType::Plane || s.type == ShapeType::Mesh ? std::numeric_limits<double>::infinity()
+                                                                         : localBoundingRadius(s);
     return side;
   }
   const CompoundShape& c = *s.compoundData;
@@ -242,9 +245,12 @@ bool checkCompoundScene(const Scene& scene, bool trace, SceneError* err) {
     *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
     return false;
   }
-  if (!single && (scene.shapes[0].type == ShapeType::Mesh || scene.shapes[1].type == ShapeType::Mesh))
+  if (!single && (scene.shapes[0].type == ShapeType::Mesh || scene.shapes[1].type == ShapeType::Mesh) &&
+      q != QueryKind::Intersect && q != QueryKind::Distance && q != QueryKind::Shapecast && q != QueryKind::Contacts)
     return refuse(err, scene.shapes[0].type == ShapeType::Mesh ? "shapes[0].type" : "shapes[1].type",
-                  "a compound against a mesh or heightfield is not available yet");
+                  std::string("a compound against a mesh or heightfield takes intersect, distance, shapecast and "
+                              "contacts, not ") +
+                      queryName(q));
   return true;
 }
 
@@ -387,6 +393,10 @@ bool runCompoundScene(const Scene& scene, bool trace, std::string* json, SceneEr
             "a plane (half-space) takes intersect, distance, penetration, raycast, contains and project, not shapecast"};
     return false;
   }
+  // Against a mesh, each child pair is a mesh scene (mesh_pair.h), whose
+  // results carry the triangle too.
+  if (!single && (scene.shapes[0].type == ShapeType::Mesh || scene.shapes[1].type == ShapeType::Mesh))
+    return runCompoundSceneByChildScenes(scene, false, json, err);
   // The scene is the caller's: its compounds are posed in copies.
   std::vector<Shape> scratchA, scratchB;
   if (scene.shapes[0].type == ShapeType::Compound) copyCompoundChildren(scene.shapes[0], &scratchA);
@@ -426,6 +436,7 @@ bool runCompoundSceneByChildScenes(const Scene& scene, bool trace, std::string* 
     JsonWriter w;
     w.beginObject().key("contacts").beginArray();
     double iterations = 0;
+    bool truncated = false;
     for (std::size_t i = 0; i < A.pieces.size(); ++i)
       for (std::size_t j = 0; j < nb; ++j) {
         const double gap = length(A.centre[i] - B.centre[j]) - A.radius[i] - B.radius[j];
@@ -433,9 +444,10 @@ bool runCompoundSceneByChildScenes(const Scene& scene, bool trace, std::string* 
         JsonValue r;
         if (!runner.run(A.pieces[i], &B.pieces[j], &r)) return false;
         iterations += number(r, "iterations");
+        truncated = truncated || flag(r, "truncated");
         for (const JsonValue& c : r.find("contacts")->items) w.raw(withChildren(c, compoundA, compoundB, A.index[i], B.index[j], true));
       }
-    w.endArray().key("truncated").value(false).key("iterations").value(iterations).endObject();
+    w.endArray().key("truncated").value(truncated).key("iterations").value(iterations).endObject();
     *json = w.str();
     return true;
   }

@@ -60,13 +60,16 @@ static_assert(static_cast<int>(Kind::Raycast) == 5 && static_cast<int>(Kind::Con
                   static_cast<int>(Kind::Project) == 9,
               "keyOf reads the layouts by kind index");
 
-// Both sides, the compound's children posed; false with the refusal when
-// the pair has a mesh (compound against mesh is not answered here).
+// Both sides, a compound's children posed; a mesh on the other side is
+// queried against each child (mesh_pair.h): intersect, distance, shapecast.
 bool sidesOf(Kind kind, Shape& a, const Transform& poseA, Shape* b, const Transform& poseB, CompoundSide* A,
              CompoundSide* B, SceneError* err) {
-  if (a.type == ShapeType::Mesh || (b != nullptr && b->type == ShapeType::Mesh))
+  if ((a.type == ShapeType::Mesh || (b != nullptr && b->type == ShapeType::Mesh)) && kind != Kind::Intersect &&
+      kind != Kind::Distance && kind != Kind::Shapecast)
     return refuse(err, fieldOf(kind, a.type == ShapeType::Mesh),
-                  "a compound against a mesh or heightfield is not available yet");
+                  std::string("a compound against a mesh or heightfield takes intersect, distance and shapecast, "
+                              "not ") +
+                      kindName(kind));
   // A compound is posed child by child; a shape that is not one takes its pose.
   if (a.type != ShapeType::Compound) a.pose = poseA;
   if (b != nullptr && b->type != ShapeType::Compound) b->pose = poseB;

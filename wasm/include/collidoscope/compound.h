@@ -42,6 +42,11 @@
 // (distance, project), or that the ray's segment misses (raycast) is not
 // queried.
 //
+// Against a mesh (either order), each child meets the mesh with the
+// mesh–convex queries (mesh_pair.h): intersect, distance, shapecast and
+// contacts; the scene runner runs them as child scenes, whose results name
+// the triangle too.
+//
 // Children are convex: no mesh, heightfield, plane or compound inside. A
 // compound takes no margin and no scale (give them to its children).
 #pragma once
