@@ -49,6 +49,7 @@ function randomCompound(rand: () => number, n: number): { c: CompoundShape; part
   return { c, parts };
 }
 
+const disposeAll = (shapes: ConvexShape[]) => shapes.forEach((s) => s.dispose());
 const poseArray = (p: Pose) => [...p.position, ...p.rotation];
 /** batchResult() for a query chosen at run time (its overloads take one query name each). */
 const decode = batchResult as (query: 'intersect' | 'distance' | 'penetration', out: Float64Array, i: number, extras: { features: Int32Array }) => unknown;
@@ -89,9 +90,7 @@ describe('compounds in the object API, natively', () => {
         if (child === null) missed++;
         else answered++;
       }
-      c.dispose();
-      other.dispose();
-      for (const p of parts) p.shape.dispose();
+      disposeAll([c, other, ...parts.map((p) => p.shape)]);
     }
     expect(answered).toBeGreaterThan(25);
     expect(missed).toBeGreaterThan(5);
@@ -171,9 +170,7 @@ describe('compounds in the object API, natively', () => {
       // The other order names the child the same way.
       const swapped = contacts(other, po, c, undefined, { margin });
       expect(swapped.contacts.map((x) => (x as unknown as R).child)).toEqual(want.map((x) => x.child));
-      c.dispose();
-      other.dispose();
-      for (const p of parts) p.shape.dispose();
+      disposeAll([c, other, ...parts.map((p) => p.shape)]);
     }
     expect(withContact).toBeGreaterThan(4);
     expect(listed).toBeGreaterThan(8);
