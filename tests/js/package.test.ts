@@ -209,6 +209,7 @@ const answers = [full, separate].map((lib) => {
   return r;
 });
 console.log(JSON.stringify({ answers, api: refusal(() => small.mesh(...tetra)), scene: refusal(() => small.run(scene)),
+  compound: refusal(() => small.compound([{ shape: small.sphere(1) }])),
   convex: small.distance(small.sphere(1), undefined, small.sphere(1), { position: [3, 0, 0] }).distance }));
 `);
     for (const a of out.answers) {
@@ -216,7 +217,7 @@ console.log(JSON.stringify({ answers, api: refusal(() => small.mesh(...tetra)), 
       expect(a.d).toBeCloseTo(0.9, 12); // vertex (1, 0, 0) to the sphere at x = 2, radius 0.1
       expect(a.scene).toBe(0);
     }
-    for (const e of [out.api, out.scene]) {
+    for (const e of [out.api, out.scene, out.compound]) {
       expect(e).not.toBeNull();
       expect(e.message).toMatch(/collidoscope\/meshes/);
     }
