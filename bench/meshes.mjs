@@ -36,6 +36,12 @@
 // N capsules (radius 0.3, half-height 0.5) at random spots, about half of them
 // sunk into it; contactsBatch() over the N (floor, capsule) pairs in one call
 // against a loop of contacts() over the same pairs (the answers must agree).
+// Compounds: one compound of 16 children (boxes, spheres, capsules at
+// random poses) against 4 096 boxes and spheres around it, batch('distance')
+// with the children's features, against the same 16 children as shapes of
+// their own queried pair by pair in one batch (16 × 4 096 pairs, the nearest
+// kept in JavaScript): what the child loop saves over a caller's own loop.
+// Report only; the answers must agree.
 //
 // Times: medians of interleaved passes (process.cpuUsage, user + system).
 import { execFileSync } from 'node:child_process';
@@ -309,6 +315,62 @@ export function benchContacts(api, quick) {
   return row;
 }
 
+export function benchCompound(ours) {
+  const { api } = ours;
+  const rnd = mulberry32(0xc0b0);
+  const r = () => 2 * rnd() - 1;
+  const poseOf = (spread) => {
+    const [x, y, z, w] = rotation(rnd);
+    return { position: [spread * r(), spread * r(), spread * r()], rotation: [x, y, z, w] };
+  };
+  const parts = Array.from({ length: 16 }, (_, i) => ({
+    shape: i % 3 === 0 ? api.box([0.2 + 0.2 * rnd(), 0.2, 0.3]) : i % 3 === 1 ? api.sphere(0.2 + 0.2 * rnd()) : api.capsule(0.15, 0.3),
+    pose: poseOf(1),
+  }));
+  const c = api.compound(parts.map((p) => ({ shape: p.shape, position: p.pose.position, rotation: p.pose.rotation })));
+  const n = 4096;
+  const others = [api.box([0.3, 0.2, 0.25]), api.sphere(0.3)];
+  // Shapes: the compound, its 16 children, then one other shape per pair.
+  const shapes = [c, ...parts.map((p) => p.shape), ...Array.from({ length: n }, (_, i) => others[i % 2])];
+  const poses = new Float64Array(7 * shapes.length);
+  poses[6] = 1;
+  parts.forEach((p, i) => poses.set([...p.pose.position, ...p.pose.rotation], 7 * (1 + i)));
+  for (let i = 0; i < n; i++) {
+    const p = poseOf(3);
+    poses.set([...p.position, ...p.rotation], 7 * (17 + i));
+  }
+  const compoundPairs = new Uint32Array(2 * n), childPairs = new Uint32Array(2 * 16 * n);
+  for (let i = 0; i < n; i++) {
+    compoundPairs.set([0, 17 + i], 2 * i);
+    for (let k = 0; k < 16; k++) childPairs.set([1 + k, 17 + i], 2 * (16 * i + k));
+  }
+  const features = new Int32Array(2 * n);
+  const stride = api.batchLayout('distance').stride;
+  const nearest = (out) => {
+    const best = new Float64Array(n).fill(Infinity);
+    for (let i = 0; i < n; i++) for (let k = 0; k < 16; k++) best[i] = Math.min(best[i], out[stride * (16 * i + k)]);
+    return best;
+  };
+  const cm = [], sm = [];
+  let compoundOut, childOut;
+  for (let pass = 0; pass < 5; pass++) {
+    let t = cpuMs();
+    compoundOut = api.batch('distance', shapes, poses, compoundPairs, { features });
+    cm.push(((cpuMs() - t) * 1000) / n);
+    t = cpuMs();
+    childOut = api.batch('distance', shapes, poses, childPairs);
+    const best = nearest(childOut);
+    sm.push(((cpuMs() - t) * 1000) / n);
+    childOut = best;
+  }
+  let disagreements = 0;
+  for (let i = 0; i < n; i++) if (Math.abs(compoundOut[stride * i] - childOut[i]) > 1e-9) disagreements++;
+  c.dispose();
+  for (const p of parts) p.shape.dispose();
+  for (const o of others) o.dispose();
+  return { children: 16, pairs: n, compoundUs: median(cm), childrenUs: median(sm), disagreements };
+}
+
 export async function runMeshes({ quick = false, buildDir = path.join(ROOT, 'build', 'bench') } = {}) {
   const result = { pending: {}, rows: [], native: null };
   const three = await loadThree();
@@ -324,6 +386,7 @@ export async function runMeshes({ quick = false, buildDir = path.join(ROOT, 'bui
       }
   }
   if (ours.api && typeof ours.api.contactsBatch === 'function') result.contacts = benchContacts(ours.api, quick);
+  if (!ours.pending && typeof ours.api.compound === 'function') result.compound = benchCompound(ours);
   const exe = path.join(buildDir, 'collidoscope_mesh_peers');
   if (existsSync(exe)) result.native = JSON.parse(execFileSync(exe, quick ? ['--quick'] : [], { encoding: 'utf8', maxBuffer: 1 << 24 }));
   else result.pending.bullet = `${exe} is not built (needs libbullet-dev)`;
@@ -355,6 +418,13 @@ export function meshesMarkdown(r) {
     md.push(`A floor of ${c.triangles} triangles and ${c.pairs} capsules (radius 0.3, half-height 0.5) at random spots, about half sunk into it, margin 0.05: the (floor, capsule) pairs in one \`contactsBatch()\` call against one \`contacts()\` call per pair (bench/meshes.mjs). Ratio = batch ÷ loop.`, '');
     md.push('| pairs | contacts: batch / loop | µs per pair: batch / loop | ratio |', '|---:|---:|---:|---:|');
     md.push(`| ${c.pairs} | ${c.contacts} / ${c.loopContacts} | ${f(c.batchUs, 2)} / ${f(c.loopUs, 2)} | ${f(c.batchUs / c.loopUs)} |`, '');
+  }
+  if (r.compound) {
+    const x = r.compound;
+    md.push('### Compounds in a batch: the child loop against the children queried one by one', '');
+    md.push(`One compound of ${x.children} children against ${x.pairs} boxes and spheres, \`batch('distance')\` with \`features\`, against the same children as shapes of their own in one batch of ${x.children} × ${x.pairs} pairs with the nearest kept in JavaScript (bench/meshes.mjs). µs per compound pair.`, '');
+    md.push('| compound batch µs | children one by one µs | ratio | disagreements |', '|---:|---:|---:|---:|');
+    md.push(`| ${f(x.compoundUs, 3)} | ${f(x.childrenUs, 3)} | ${f(x.compoundUs / x.childrenUs)} | ${x.disagreements} |`, '');
   }
   if (r.native) {
     md.push(`### Natively: the OBB tree against Bullet's btBvhTriangleMeshShape (${r.native.bulletDouble ? 'double' : 'single'} precision)`, '');

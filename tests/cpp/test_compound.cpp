@@ -340,8 +340,10 @@ TEST(Compound, QueriesItDoesNotTakeAreClearRefusals) {
   EXPECT_EQ(err.field, "shapes[0].type");
   EXPECT_NE(err.message.find("no steps to trace"), std::string::npos) << err.message;
   JsonValue v;
-  EXPECT_FALSE(runText(scene("distance", c, "{\"type\":\"mesh\",\"vertices\":[[0,0,0],[1,0,0],[0,1,0]],\"triangles\":[[0,1,2]]}", ""), &v, &err));
+  // Against a mesh: intersect, distance, shapecast and contacts, not penetration.
+  EXPECT_FALSE(runText(scene("penetration", c, "{\"type\":\"mesh\",\"vertices\":[[0,0,0],[1,0,0],[0,1,0]],\"triangles\":[[0,1,2]]}", ""), &v, &err));
   EXPECT_EQ(err.field, "shapes[1].type");
+  EXPECT_NE(err.message.find("takes intersect, distance, shapecast and contacts"), std::string::npos) << err.message;
 }
 
 }  // namespace

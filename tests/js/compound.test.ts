@@ -79,7 +79,8 @@ describe('compound()', () => {
           expect(r.child, query).toBeNull();
           none++;
         } else {
-          expect(r, query).toEqual({ ...rs[want], child: want });
+          // JSON drops the sign of a zero, which the object API's numbers keep (as for every shape).
+          expect(JSON.parse(JSON.stringify(r)), query).toEqual({ ...rs[want], child: want });
           chosen++;
         }
       }
@@ -117,7 +118,7 @@ describe('compound()', () => {
     c.dispose();
   });
 
-  it('bad children name the field; batches and contact() refuse a compound; the heap returns after dispose()', () => {
+  it('bad children name the field; chungwang refuses a compound; the heap returns after dispose()', () => {
     const round = () => {
       const s = sphere(1);
       const m = mesh([0, 0, 0, 1, 0, 0, 0, 1, 0], [0, 1, 2]);
@@ -137,10 +138,10 @@ describe('compound()', () => {
         expect(e.detail, field).toMatch(message);
       }
       const c = compound([{ shape: s, position: [1, 0, 0] }]);
-      const e = catchError(() => batch('distance', [c, s], [0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0, 1], [0, 1]));
+      const e = catchError(() => batch('chungwang', [c, s], [0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0, 1], [0, 1]));
       expect(e.code).toBe('unsupported-query');
       expect(e.detail).toMatch(/compound/);
-      expect(catchError(() => contact(c, undefined, s, undefined)).code).toBe('unsupported-query');
+      expect(contact(c, undefined, s, { position: [1, 1.5, 0] })).toMatchObject({ child: 0 });
       // A trace is the answering child's own, with the compound's answer as its result.
       const t = distance(c, undefined, s, { position: [4, 0, 0] }, { trace: true });
       expect(t.frames.length).toBeGreaterThan(0);

@@ -40,9 +40,9 @@ describe('batch() features and barycentric', () => {
     for (let i = 0; i < n; i++) {
       const s = shapes[which[i]];
       const single = raycast(s, slice(poses, which[i], 7), { origin: slice(rays, i, 7).slice(0, 3) as [number, number, number], direction: slice(rays, i, 7).slice(3, 6) as [number, number, number], maxT: rays[7 * i + 6] });
-      const decoded = batchResult('raycast', out, i, { features, barycentric });
+      const decoded = batchResult('raycast', out, i, { features, barycentric, shapes, pairs: which });
       if (which[i] === 3) {
-        expect(decoded).toEqual({ ...single, triangle: null, barycentric: null });
+        expect(decoded).toEqual({ ...single, barycentric: null });
         expect(slice(features, i, 2)).toEqual([-1, -1]);
         continue;
       }
@@ -78,10 +78,10 @@ describe('batch() features and barycentric', () => {
         const [a, b] = [pairs[2 * i], pairs[2 * i + 1]];
         const args = [shapes[a], slice(poses, a, 7), shapes[b], slice(poses, b, 7)] as const;
         const motion = { translationA: slice(motions, i, 6).slice(0, 3) as [number, number, number], translationB: slice(motions, i, 6).slice(3) as [number, number, number] };
-        const decoded = batchResult(q as 'distance', out, i, { features });
+        const decoded = batchResult(q as 'distance', out, i, { features, shapes, pairs });
         if (a >= 3 && b >= 3) {
           const single = q === 'intersect' ? intersect(...args) : q === 'distance' ? distance(...args) : shapecast(...args, motion);
-          expect(decoded).toEqual({ ...single, triangle: null });
+          expect(decoded).toEqual(single);
           expect(slice(features, i, 2)).toEqual([-1, -1]);
           continue;
         }
@@ -173,6 +173,10 @@ describe('batch() features and barycentric', () => {
     expect(catchError(() => batchResult('distance', out, 0, { features: new Int32Array(1) })).field).toBe('extras.features');
     expect(catchError(() => batchResult('distance', out, 0, { barycentric: new Float64Array(3) })).field).toBe('extras.barycentric');
     expect(catchError(() => batchResult('distance', out, 0, { triangles: 1 } as never)).field).toBe('options.triangles');
+    // Features are named from the pair's shapes: batch()'s shapes and pairs come with them.
+    expect(catchError(() => batchResult('distance', out, 0, { features: new Int32Array(2) })).field).toBe('extras.shapes');
+    expect(catchError(() => batchResult('distance', out, 0, { features: new Int32Array(2), shapes: [m, s] })).field).toBe('extras.pairs');
+    expect(catchError(() => batchResult('distance', out, 0, { features: new Int32Array(2), shapes: [m, s], pairs: [0] })).message).toMatch(/at least 2 numbers/);
     m.dispose();
     s.dispose();
   });

@@ -211,6 +211,7 @@ const answers = [full, separate].map((lib) => {
 });
 console.log(JSON.stringify({ answers, api: refusal(() => small.mesh(...tetra)), scene: refusal(() => small.run(scene)),
   contactsBatch: refusal(() => small.contactsBatch([small.sphere(1)], [0, 0, 0, 0, 0, 0, 1], [0, 0])),
+  compound: refusal(() => small.compound([{ shape: small.sphere(1) }])),
   convex: small.distance(small.sphere(1), undefined, small.sphere(1), { position: [3, 0, 0] }).distance }));
 `);
     for (const a of out.answers) {
@@ -219,7 +220,7 @@ console.log(JSON.stringify({ answers, api: refusal(() => small.mesh(...tetra)), 
       expect(a.scene).toBe(0);
       expect(a.contacts).toBeGreaterThan(0); // the sphere at (0.1, 0.1, 0.1) overlaps the tetrahedron's faces
     }
-    for (const e of [out.api, out.scene, out.contactsBatch]) {
+    for (const e of [out.api, out.scene, out.contactsBatch, out.compound]) {
       expect(e).not.toBeNull();
       expect(e.message).toMatch(/collidoscope\/meshes/);
     }

@@ -296,12 +296,15 @@ double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE int cds_query(int kind, int a, int b, const double* in, double* cache, double* out) {
+// features: null, or 2 ints per query: the compound children that answer
+// (Registry::query, Registry::batch).
+EMSCRIPTEN_KEEPALIVE int cds_query(int kind, int a, int b, const double* in, double* cache, double* out,
+                                   int* features) {
   if (kind < 0 || kind >= static_cast<int>(api::Kind::Count)) {
     lastError() = {"invalid-argument", "query", "unknown query"};
     return 0;
   }
-  return registry().query(static_cast<api::Kind>(kind), a, b, in, cache, out, &lastError()) ? 1 : 0;
+  return registry().query(static_cast<api::Kind>(kind), a, b, in, cache, out, &lastError(), features) ? 1 : 0;
 }
 
 EMSCRIPTEN_KEEPALIVE int cds_batch(int kind, const int* handles, int nShapes, const double* poses,
@@ -319,9 +322,10 @@ EMSCRIPTEN_KEEPALIVE int cds_batch(int kind, const int* handles, int nShapes, co
 
 // Every contact of b with a within the margin in[14] (Registry::contacts):
 // out gets the count written, truncated, iterations, then one
-// kContactRecord per contact, at most `capacity`.
-EMSCRIPTEN_KEEPALIVE int cds_contacts(int a, int b, const double* in, double* out, int capacity) {
-  return registry().contacts(a, b, in, out, capacity, &lastError()) ? 1 : 0;
+// kContactRecord per contact, at most `capacity`; features: null, or 2 ints
+// per contact (the compound children).
+EMSCRIPTEN_KEEPALIVE int cds_contacts(int a, int b, const double* in, double* out, int capacity, int* features) {
+  return registry().contacts(a, b, in, out, capacity, &lastError(), features) ? 1 : 0;
 }
 
 // Registry::contactsBatch: n pairs, one margin each; contacts into records

@@ -116,6 +116,15 @@ bool answerMesh(Kind, const Shape&, const Shape*, const double*, double*, MeshRa
   *err = {"unsupported-query", "shape", kNoMeshes};
   return false;
 }
+bool answerCompound(Kind, Shape&, const Transform&, Shape*, const Transform&, const double*, double*, int*, Registry&,
+                    SceneError* err) {
+  *err = {"unsupported-query", "shape", kNoMeshes};
+  return false;
+}
+bool compoundContacts(Shape&, Shape&, const double*, double*, double*, int, int*, Registry&, SceneError* err) {
+  *err = {"unsupported-query", "shape", kNoMeshes};
+  return false;
+}
 }  // namespace api
 
 bool runMeshScene(const Scene&, int, bool, std::string*, SceneError* err) {

@@ -9,6 +9,7 @@
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/api_results.h"
 #include "collidoscope/closed_form.h"
+#include "collidoscope/compound.h"
 #include "collidoscope/contact.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
@@ -470,17 +471,13 @@ bool answerClosedPair(Kind kind, ClosedForm form, const Shape& a, const Pose& po
   }
 }
 
-// A compound (compound.h) is answered by the scene runner, whose results
-// carry the child index that the fixed layouts here have no slot for: the
-// JS single queries send it there (sceneOfQuery, runScene); the registry's
-// own queries and batches refuse it, naming the shape.
-static bool refuseCompound(Kind kind, const Shape& a, const Shape* b, SceneError* err) {
-  const bool inA = a.type == ShapeType::Compound;
-  if (!inA && (b == nullptr || b->type != ShapeType::Compound)) return false;
-  fail(err, "unsupported-query", inA ? (isSingleShape(kind) ? "shape.type" : "a.type") : "b.type",
-       "a compound is answered through the scene format (run(), and the single queries, which go there); "
-       "batches and contacts() do not take one yet");
-  return true;
+// answerClosedPair with the cores of shapes at poses (one instantiation
+// for the registry's queries and a compound's pieces).
+bool closedAtPoses(Kind kind, ClosedForm form, const Shape& a, const Transform& poseA, const Shape& b,
+                          const Transform& poseB, const double* extra, DistanceResult* scratch, double* out) {
+  return answerClosedPair(
+      kind, form, a, poseA, b, poseB, [](const Shape& s, const Transform& p) { return coreOf(s, p); },
+      [](const Shape& s, const Transform& p) { return boxCoreOf(s, p); }, extra, scratch, out);
 }
 
 // Runs one query on posed entries. b is null for raycast. When a and b are
@@ -488,22 +485,20 @@ static bool refuseCompound(Kind kind, const Shape& a, const Shape* b, SceneError
 bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB,
                    const double* extra, double* cache, double* out, SceneError* err, int* features,
                    double* barycentric) {
-  if (refuseCompound(kind, a.shape, b != nullptr ? &b->shape : nullptr, err)) return false;
   // Pairs with closed forms (closed_form.h): intersect, distance and
   // penetration (box–box: not distance). answer() and answerBatch() take
   // the point and segment pairs first; here come the box pairs, and a pair
   // in a tiny scene, which the closed forms decline and GJK runs scaled.
   if (b != nullptr && closedKind(kind)) {
     const ClosedForm form = closedFormOf(a.core, b->core);
-    if (form != ClosedForm::None &&
-        answerClosedPair(
-            kind, form, a.shape, poseA, b->shape, poseB,
-            [](const Shape& s, const Transform& p) { return coreOf(s, p); },
-            [](const Shape& s, const Transform& p) { return boxCoreOf(s, p); }, extra, &distance_, out))
+    if (form != ClosedForm::None && closedAtPoses(kind, form, a.shape, poseA, b->shape, poseB, extra, &distance_, out))
       return true;
   }
+  // A compound (compound.h) has no closed form above: its children do.
+  if (a.shape.type == ShapeType::Compound || (b != nullptr && b->shape.type == ShapeType::Compound))
+    return answerCompound(kind, a.shape, poseA, b != nullptr ? &b->shape : nullptr, poseB, extra, out, features, *this,
+                          err);
   a.shape.pose = poseA;
-  const PosedShape pa(a.shape);
   Shape* shapeB = nullptr;
   if (b != nullptr) {
     if (b == &a) {
@@ -514,11 +509,18 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
     }
     shapeB->pose = poseB;
   }
-  if (a.shape.type == ShapeType::Mesh || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
-    return answerMesh(kind, a.shape, shapeB, extra, out, &meshHit_, features, barycentric, err);
+  return answerPosed(kind, a.shape, shapeB, extra, cache, out, err, &a, b, features, barycentric);
+}
+
+bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const double* extra, double* cache,
+                           double* out, SceneError* err, Entry* ea, Entry* eb, int* features,
+                           double* barycentric) {
+  const PosedShape pa(a);
+  if (a.type == ShapeType::Mesh || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
+    return answerMesh(kind, a, shapeB, extra, out, &meshHit_, features, barycentric, err);
   if (kind != Kind::Contains && kind != Kind::Project &&
-      (a.shape.type == ShapeType::Plane || (shapeB != nullptr && shapeB->type == ShapeType::Plane)))
-    return answerPlane(kind, a.shape, shapeB, extra, out, err);
+      (a.type == ShapeType::Plane || (shapeB != nullptr && shapeB->type == ShapeType::Plane)))
+    return answerPlane(kind, a, shapeB, extra, out, err);
   switch (kind) {
     case Kind::Intersect: {
       GjkCache c;
@@ -554,19 +556,19 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
     }
     case Kind::Sat: {
+      // Only entries come here (a compound refuses sat): they keep the SAT hulls.
       SatResult r;
-      if (a.shape.type == ShapeType::Box && shapeB->type == ShapeType::Box && isUnscaled(a.shape) &&
-          isUnscaled(*shapeB)) {
-        r = satBoxes(a.shape, *shapeB);
+      if (a.type == ShapeType::Box && shapeB->type == ShapeType::Box && isUnscaled(a) && isUnscaled(*shapeB)) {
+        r = satBoxes(a, *shapeB);
       } else {
-        for (Entry* e : {&a, b}) {
+        for (Entry* e : {ea, eb}) {
           if (!e->satHull) {
             e->satHull = std::make_unique<SatHull>();
             e->satStatus = buildSatHull(e->shape, e->satHull.get());
           }
-          if (e->satStatus != SatStatus::Ok) return satAnswered(e->satStatus, false, e == &a ? "a" : "b", err);
+          if (e->satStatus != SatStatus::Ok) return satAnswered(e->satStatus, false, e == ea ? "a" : "b", err);
         }
-        r = satHulls(*a.satHull, poseA, *b->satHull, poseB);
+        r = satHulls(*ea->satHull, a.pose, *eb->satHull, shapeB->pose);
       }
       if (!satAnswered(r.status, false, "shapes", err)) return false;
       constexpr int k = static_cast<int>(Kind::Sat);
@@ -587,7 +589,7 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
     }
     case Kind::Contains: {
-      const ContainsResult r = containsPoint(a.shape, vec(extra), gjk_);
+      const ContainsResult r = containsPoint(a, vec(extra), gjk_);
       constexpr int k = static_cast<int>(Kind::Contains);
       out[AT(k, "inside")] = r.inside;
       out[AT(k, "iterations")] = r.iterations;
@@ -595,7 +597,7 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
       return true;
     }
     case Kind::Project: {
-      const ProjectResult r = projectPoint(a.shape, vec(extra), gjk_, epa_);
+      const ProjectResult r = projectPoint(a, vec(extra), gjk_, epa_);
       constexpr int k = static_cast<int>(Kind::Project);
       put(out + AT(k, "point"), r.point);
       out[AT(k, "distance")] = r.distance;
@@ -617,12 +619,13 @@ static bool argumentError(SceneError* err) {
 }
 
 bool Registry::query(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out,
-                     SceneError* err) {
-  return answer(kind, handleA, handleB, in, cache, out, err) || argumentError(err);
+                     SceneError* err, int* features) {
+  return answer(kind, handleA, handleB, in, cache, out, err, features) || argumentError(err);
 }
 
 bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out,
-                      SceneError* err) {
+                      SceneError* err, int* features) {
+  if (features != nullptr) features[0] = features[1] = -1;
   const bool pair = !isSingleShape(kind);
   Entry* a = entry(handleA, pair ? "a" : "shape", -1, err);
   if (a == nullptr) return false;
@@ -634,7 +637,6 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
   if (kind == Kind::Sat) {
     if (!checkSatShape(a->shape, "a.type", err) || !checkSatShape(b->shape, "b.type", err)) return false;
   }
-  if (refuseCompound(kind, a->shape, b != nullptr ? &b->shape : nullptr, err)) return false;
   if (pair && closedKind(kind)) {
     const Hot& ha = hotOf(handleA);
     const Hot& hb = hotOf(handleB);
@@ -645,15 +647,17 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
   }
   const Transform poseA = checkedPose(in);
   const Transform poseB = pair ? checkedPose(in + kPoseSize) : poseA;
-  return run(kind, *a, poseA, b, poseB, in + 2 * kPoseSize, kind == Kind::Intersect ? cache : nullptr, out, err);
+  return run(kind, *a, poseA, b, poseB, in + 2 * kPoseSize, kind == Kind::Intersect ? cache : nullptr, out, err,
+             features);
 }
 
-bool Registry::contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err) {
-  return contactsInto(handleA, handleB, in, out, out + kContactsHeader, capacity, err);
+bool Registry::contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err,
+                        int* features) {
+  return contactsInto(handleA, handleB, in, out, out + kContactsHeader, capacity, err, features);
 }
 
 bool Registry::contactsInto(int handleA, int handleB, const double* in, double* header, double* records,
-                            int capacity, SceneError* err) {
+                            int capacity, SceneError* err, int* features) {
   if (capacity < 0 || capacity > kMaxMeshContacts)
     return fail(err, "invalid-argument", "capacity", "must be from 0 to " + std::to_string(kMaxMeshContacts));
   Entry* a = entry(handleA, "a", -1, err);
@@ -662,7 +666,8 @@ bool Registry::contactsInto(int handleA, int handleB, const double* in, double* 
   if (b == nullptr) return false;
   if (!checkPose(in, "poseA", -1, err) || !checkPose(in + kPoseSize, "poseB", -1, err)) return false;
   if (!checkExtra(Kind::Contact, in + 2 * kPoseSize, Field{"margin"}, err)) return false;
-  if (refuseCompound(Kind::Contact, a->shape, &b->shape, err)) return false;
+  if (a->shape.type == ShapeType::Compound || b->shape.type == ShapeType::Compound)
+    return compoundContacts(a->shape, b->shape, in, header, records, capacity, features, *this, err);
   if (a->shape.type != ShapeType::Mesh && b->shape.type != ShapeType::Mesh) {
     header[0] = -1;  // two convex shapes: the contact query answers them
     return true;

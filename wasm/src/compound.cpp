@@ -5,8 +5,17 @@
 #include <limits>
 #include <utility>
 
+#include "collidoscope/closed_form.h"
+#include "collidoscope/epa.h"
+#include "collidoscope/gjk.h"
 #include "collidoscope/json.h"
+#include "collidoscope/mesh_pair.h"
+#include "collidoscope/plane.h"
+#include "collidoscope/point_query.h"
+#include "collidoscope/raycast.h"
 #include "collidoscope/scene.h"
+#include "collidoscope/schema_json.h"
+#include "collidoscope/support.h"
 
 namespace collidoscope {
 
@@ -31,6 +40,8 @@ bool makeCompoundShape(std::vector<Shape> children, Shape* out, ShapeError* err)
     }
     data->radii.push_back(localBoundingRadius(children[i]));
   }
+  data->posed[0] = children;
+  data->posed[1] = children;
   data->children = std::move(children);
   Shape s;
   s.type = ShapeType::Compound;
@@ -177,6 +188,32 @@ Shape compoundChildInWorld(const Shape& compound, std::size_t i) {
   return c;
 }
 
+void copyCompoundChildren(const Shape& compound, std::vector<Shape>* scratch) {
+  *scratch = compound.compoundData->children;
+}
+
+CompoundSide compoundSide(const Shape& s, const Transform& pose, std::vector<Shape>* scratch) {
+  CompoundSide side;
+  if (s.type != ShapeType::Compound) {
+    side.pieces = &s;
+    // A plane is unbounded; a mesh's bound would cost a pass over its
+    // vertices per query, and its own tree prunes the child's query anyway.
+    side.radius = s.type == ShapeType::Plane || s.type == ShapeType::Mesh ? std::numeric_limits<double>::infinity()
+                                                                         : localBoundingRadius(s);
+    return side;
+  }
+  const CompoundShape& c = *s.compoundData;
+  for (std::size_t i = 0; i < c.children.size(); ++i) {
+    Shape& piece = (*scratch)[i];
+    piece.pose.position = pose.apply(c.children[i].pose.position);
+    piece.pose.rotation = multiply(pose.rotation, c.children[i].pose.rotation);
+  }
+  side.pieces = scratch->data();
+  side.count = c.children.size();
+  side.radii = c.radii.data();
+  return side;
+}
+
 bool sceneHasCompound(const Scene& scene) {
   const std::size_t n = isSingleShapeQuery(scene.query) ? 1 : 2;
   for (std::size_t i = 0; i < n && i < scene.shapes.size(); ++i)
@@ -184,7 +221,11 @@ bool sceneHasCompound(const Scene& scene) {
   return false;
 }
 
-bool runCompoundScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+namespace {
+
+// The checks both runners make: a query a compound takes, two shapes for a
+// pair query, no mesh on the other side.
+bool checkCompoundScene(const Scene& scene, bool trace, SceneError* err) {
   const QueryKind q = scene.query;
   const int which = scene.shapes[0].type == ShapeType::Compound ? 0 : 1;
   const std::string field = "shapes[" + std::to_string(which) + "].type";
@@ -204,10 +245,186 @@ bool runCompoundScene(const Scene& scene, bool trace, std::string* json, SceneEr
     *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
     return false;
   }
-  if (!single && (scene.shapes[0].type == ShapeType::Mesh || scene.shapes[1].type == ShapeType::Mesh))
+  if (!single && (scene.shapes[0].type == ShapeType::Mesh || scene.shapes[1].type == ShapeType::Mesh) &&
+      q != QueryKind::Intersect && q != QueryKind::Distance && q != QueryKind::Shapecast && q != QueryKind::Contacts)
     return refuse(err, scene.shapes[0].type == ShapeType::Mesh ? "shapes[0].type" : "shapes[1].type",
-                  "a compound against a mesh or heightfield is not available yet");
+                  std::string("a compound against a mesh or heightfield takes intersect, distance, shapecast and "
+                              "contacts, not ") +
+                      queryName(q));
+  return true;
+}
 
+}  // namespace
+
+namespace {
+
+// One pair of pieces (b null for a single-shape query) answered as the
+// scene runner answers two convex shapes or a convex shape and a plane
+// (scene.cpp runScene): a plane's closed form first, then the pair's
+// closed form, then GJK, EPA or the casts at the default settings.
+struct PieceQueries {
+  const Scene& scene;
+  SceneError* err;
+
+  bool planeIn(const Shape& a, const Shape* b) const {
+    return a.type == ShapeType::Plane || (b != nullptr && b->type == ShapeType::Plane);
+  }
+  bool closed(const Shape& a, const Shape& b) const {
+    return scene.closedForms && closedFormOf(a, b) != ClosedForm::None;
+  }
+  bool operator()(const Shape& a, const Shape* b, IntersectResult* r) const {
+    if (planeIn(a, b)) *r = planeIntersect(a, *b);
+    else if (!(closed(a, *b) && closedIntersect(a, *b, r))) *r = gjkIntersect(PosedShape(a), PosedShape(*b), GjkSettings{});
+    return true;
+  }
+  bool operator()(const Shape& a, const Shape* b, DistanceResult* r) const {
+    if (planeIn(a, b)) *r = planeDistance(a, *b);
+    else if (!(closed(a, *b) && closedDistance(a, *b, r))) *r = gjkDistance(PosedShape(a), PosedShape(*b), GjkSettings{});
+    return true;
+  }
+  bool operator()(const Shape& a, const Shape* b, PenetrationResult* r) const {
+    if (planeIn(a, b)) {
+      if (planePenetration(a, *b, r) == PlaneStatus::Ok) return true;
+      *err = {"invalid-scene", "shapes",
+              "two planes whose normals are not opposite overlap without bound: their penetration depth is "
+              "unbounded (intersect and distance answer them)"};
+      return false;
+    }
+    if (!(closed(a, *b) && closedPenetration(a, *b, r))) *r = penetration(PosedShape(a), PosedShape(*b));
+    return true;
+  }
+  bool operator()(const Shape& a, const Shape*, RayCastResult* r) const {
+    *r = gjkRayCast(PosedShape(a), scene.ray.origin, scene.ray.direction, scene.ray.maxT);
+    return true;
+  }
+  bool operator()(const Shape& a, const Shape* b, ShapeCastResult* r) const {
+    *r = gjkShapeCast(PosedShape(a), PosedShape(*b), scene.motion.translationA, scene.motion.translationB);
+    return true;
+  }
+  bool operator()(const Shape& a, const Shape*, ContainsResult* r) const {
+    *r = containsPoint(a, scene.point);
+    return true;
+  }
+  bool operator()(const Shape& a, const Shape*, ProjectResult* r) const {
+    *r = projectPoint(a, scene.point);
+    return true;
+  }
+};
+
+double keyOf(const IntersectResult& r) { return r.intersecting ? 0 : std::numeric_limits<double>::infinity(); }
+double keyOf(const DistanceResult& r) { return r.distance; }
+double keyOf(const PenetrationResult& r) { return r.intersecting ? -r.depth : std::numeric_limits<double>::infinity(); }
+double keyOf(const RayCastResult& r) { return r.hit ? r.t : std::numeric_limits<double>::infinity(); }
+double keyOf(const ShapeCastResult& r) { return r.hit ? r.t : std::numeric_limits<double>::infinity(); }
+double keyOf(const ContainsResult& r) { return r.inside ? 0 : std::numeric_limits<double>::infinity(); }
+double keyOf(const ProjectResult& r) { return r.inside ? -r.distance : r.distance; }
+
+// The child loop with results of type R: the best one's fields and the
+// child fields, as JSON.
+template <class R>
+bool runChildLoop(const Scene& scene, ChildRule rule, const CompoundSide& A, const CompoundSide* B,
+                  std::string* json, SceneError* err) {
+  const PieceQueries queries{scene, err};
+  R results[2];  // the candidate in results[next], the best in the other
+  int next = 0;
+  ChildInput in;
+  in.origin = scene.ray.origin;
+  in.direction = scene.ray.direction;
+  in.maxT = scene.ray.maxT;
+  in.point = scene.point;
+  ChildPick pick;
+  const bool ok = childLoop(
+      rule, A, B, in,
+      [&](const Shape& a, const Shape* b, double* key) {
+        if (!queries(a, b, &results[next])) return false;
+        *key = keyOf(results[next]);
+        return true;
+      },
+      [&] { next = 1 - next; }, &pick);
+  if (!ok) return false;
+  JsonWriter w;
+  w.beginObject();
+  jsonout::writeFields(w, results[1 - next]);
+  const bool compoundB = B != nullptr && B->compound();
+  writeChildren(w, A.compound(), compoundB, A.index(pick.i), B != nullptr ? B->index(pick.j) : -1, pick.chosen);
+  w.endObject();
+  *json = w.str();
+  return true;
+}
+
+bool runContacts(const Scene& scene, const CompoundSide& A, const CompoundSide& B, std::string* json,
+                 SceneError* err) {
+  JsonWriter w;
+  w.beginObject().key("contacts").beginArray();
+  double iterations = 0;
+  const bool ok = forChildPairsWithin(A, B, scene.margin, [&](std::size_t i, std::size_t j) {
+    MeshContact one;
+    bool found = false;
+    int n = 0;
+    if (!convexContact(A.pieces[i], B.pieces[j], scene.margin, &one, &found, &n, err)) return false;
+    iterations += n;
+    if (found) {
+      w.beginObject();
+      jsonout::writeFields(w, one);
+      writeChildren(w, A.compound(), B.compound(), A.index(i), B.index(j), true);
+      w.endObject();
+    }
+    return true;
+  });
+  if (!ok) return false;
+  w.endArray().key("truncated").value(false).key("iterations").value(iterations).endObject();
+  *json = w.str();
+  return true;
+}
+
+}  // namespace
+
+bool runCompoundScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace) return runCompoundSceneByChildScenes(scene, trace, json, err);
+  if (!checkCompoundScene(scene, trace, err)) return false;
+  const QueryKind q = scene.query;
+  if (q == QueryKind::Raycast && scene.ray.direction == Vec3{}) {
+    *err = {"invalid-scene", "ray.direction", "must not be the zero vector"};
+    return false;
+  }
+  const bool single = isSingleShapeQuery(q);
+  if (q == QueryKind::Shapecast && (scene.shapes[0].type == ShapeType::Plane || scene.shapes[1].type == ShapeType::Plane)) {
+    *err = {"unsupported-query", scene.shapes[0].type == ShapeType::Plane ? "shapes[0].type" : "shapes[1].type",
+            "a plane (half-space) takes intersect, distance, penetration, raycast, contains and project, not shapecast"};
+    return false;
+  }
+  // Against a mesh, each child pair is a mesh scene (mesh_pair.h), whose
+  // results carry the triangle too.
+  if (!single && (scene.shapes[0].type == ShapeType::Mesh || scene.shapes[1].type == ShapeType::Mesh))
+    return runCompoundSceneByChildScenes(scene, false, json, err);
+  // The scene is the caller's: its compounds are posed in copies.
+  std::vector<Shape> scratchA, scratchB;
+  if (scene.shapes[0].type == ShapeType::Compound) copyCompoundChildren(scene.shapes[0], &scratchA);
+  if (!single && scene.shapes[1].type == ShapeType::Compound) copyCompoundChildren(scene.shapes[1], &scratchB);
+  const CompoundSide A = compoundSide(scene.shapes[0], scene.shapes[0].pose, &scratchA);
+  CompoundSide B;
+  if (!single) B = compoundSide(scene.shapes[1], scene.shapes[1].pose, &scratchB);
+  const CompoundSide* b = single ? nullptr : &B;
+  switch (q) {
+    case QueryKind::Intersect: return runChildLoop<IntersectResult>(scene, ChildRule::Intersect, A, b, json, err);
+    case QueryKind::Distance: return runChildLoop<DistanceResult>(scene, ChildRule::Distance, A, b, json, err);
+    case QueryKind::Penetration:
+      return runChildLoop<PenetrationResult>(scene, ChildRule::Penetration, A, b, json, err);
+    case QueryKind::Raycast: return runChildLoop<RayCastResult>(scene, ChildRule::Raycast, A, b, json, err);
+    case QueryKind::Shapecast: return runChildLoop<ShapeCastResult>(scene, ChildRule::Shapecast, A, b, json, err);
+    case QueryKind::Contains: return runChildLoop<ContainsResult>(scene, ChildRule::Contains, A, b, json, err);
+    case QueryKind::Project: return runChildLoop<ProjectResult>(scene, ChildRule::Project, A, b, json, err);
+    case QueryKind::Contacts: return runContacts(scene, A, B, json, err);
+    default: break;
+  }
+  *err = {"unsupported-query", "query", "unknown query on a compound"};
+  return false;
+}
+
+bool runCompoundSceneByChildScenes(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (!checkCompoundScene(scene, trace, err)) return false;
+  const QueryKind q = scene.query;
+  const bool single = isSingleShapeQuery(q);
   Runner runner(scene, err);
   const Side A = sideOf(scene.shapes[0]);
   const Side B = single ? Side{} : sideOf(scene.shapes[1]);
@@ -219,6 +436,7 @@ bool runCompoundScene(const Scene& scene, bool trace, std::string* json, SceneEr
     JsonWriter w;
     w.beginObject().key("contacts").beginArray();
     double iterations = 0;
+    bool truncated = false;
     for (std::size_t i = 0; i < A.pieces.size(); ++i)
       for (std::size_t j = 0; j < nb; ++j) {
         const double gap = length(A.centre[i] - B.centre[j]) - A.radius[i] - B.radius[j];
@@ -226,9 +444,10 @@ bool runCompoundScene(const Scene& scene, bool trace, std::string* json, SceneEr
         JsonValue r;
         if (!runner.run(A.pieces[i], &B.pieces[j], &r)) return false;
         iterations += number(r, "iterations");
+        truncated = truncated || flag(r, "truncated");
         for (const JsonValue& c : r.find("contacts")->items) w.raw(withChildren(c, compoundA, compoundB, A.index[i], B.index[j], true));
       }
-    w.endArray().key("truncated").value(false).key("iterations").value(iterations).endObject();
+    w.endArray().key("truncated").value(truncated).key("iterations").value(iterations).endObject();
     *json = w.str();
     return true;
   }

@@ -956,6 +956,30 @@ static int meshOf(const Scene& scene) {
   return -1;
 }
 
+bool convexContact(const Shape& a, const Shape& b, double margin, MeshContact* one, bool* found, int* iterations,
+                   SceneError* err) {
+  ContactResult c;
+  if (a.type == ShapeType::Plane || b.type == ShapeType::Plane) {
+    if (planeContact(a, b, margin, &c) != PlaneStatus::Ok) {
+      *err = {"invalid-scene", "shapes[1]",
+              "two planes whose normals are not opposite overlap without bound: they have no contact"};
+      return false;
+    }
+  } else {
+    c = contact(PosedShape(a), PosedShape(b), margin);
+  }
+  *found = c.contact;
+  *iterations = c.iterations;
+  *one = MeshContact{};
+  if (c.contact) {
+    one->depth = -c.distance;
+    one->normal = c.normal;
+    one->pointA = c.pointA;
+    one->pointB = c.pointB;
+  }
+  return true;
+}
+
 // "contacts" between two convex shapes: the one contact within the margin
 // (contact.h; a plane's closed form, plane.h), or none.
 static bool runConvexContacts(const Scene& scene, bool trace, std::string* json, SceneError* err) {
@@ -968,27 +992,12 @@ static bool runConvexContacts(const Scene& scene, bool trace, std::string* json,
     *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
     return false;
   }
-  const Shape& a = scene.shapes[0];
-  const Shape& b = scene.shapes[1];
-  ContactResult c;
-  if (a.type == ShapeType::Plane || b.type == ShapeType::Plane) {
-    if (planeContact(a, b, scene.margin, &c) != PlaneStatus::Ok) {
-      *err = {"invalid-scene", "shapes[1]",
-              "two planes whose normals are not opposite overlap without bound: they have no contact"};
-      return false;
-    }
-  } else {
-    c = contact(PosedShape(a), PosedShape(b), scene.margin);
-  }
   MeshContact one;
-  if (c.contact) {
-    one.depth = -c.distance;
-    one.normal = c.normal;
-    one.pointA = c.pointA;
-    one.pointB = c.pointB;
-  }
+  bool found = false;
+  int iterations = 0;
+  if (!convexContact(scene.shapes[0], scene.shapes[1], scene.margin, &one, &found, &iterations, err)) return false;
   JsonWriter w;
-  put(w, ContactsView{&one, c.contact ? 1 : 0, false, c.iterations});
+  put(w, ContactsView{&one, found ? 1 : 0, false, iterations});
   *json = w.str();
   return true;
 }

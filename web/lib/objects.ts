@@ -39,13 +39,15 @@ interface Scratch {
   input: number;
   cache: number;
   out: number;
+  /** 2 int32: the compound children of a single query's answer (Registry::query's features). */
+  features: number;
 }
 let scratch: Scratch | null = null;
 
 function scratchOf(m: WasmModule): Scratch {
   if (scratch === null) {
-    const base = m._malloc(8 * (INPUT + CACHE + MAX_STRIDE));
-    scratch = { input: base, cache: base + 8 * INPUT, out: base + 8 * (INPUT + CACHE) };
+    const base = m._malloc(8 * (INPUT + CACHE + MAX_STRIDE + 1));
+    scratch = { input: base, cache: base + 8 * INPUT, out: base + 8 * (INPUT + CACHE), features: base + 8 * (INPUT + CACHE + MAX_STRIDE) };
   }
   return scratch;
 }
@@ -163,8 +165,9 @@ export function createShape(spec: Shape): ConvexShape {
 
 /**
  * Convex shapes with their own poses, queried as their union (compound()). The single queries answer it through
- * the scene format, and their results add `child` (or `childA` and `childB` for two compounds): the index of
- * the child that answers, null when none does. Batches, contact() and contacts() do not take one yet.
+ * the child loop in wasm, and their results add `child` (or `childA` and `childB` for two compounds): the index of
+ * the child that answers, null when none does. contact() and contacts() add them too; batches write them into
+ * `features` when asked (BatchOptions.features, createBatch's `features: true`).
  */
 export class CompoundShape extends ConvexShape {
   /** @internal Use compound(). */
@@ -188,6 +191,11 @@ export interface CompoundChild {
  * point) and project (the child of the smallest signed distance), each result with the `child` that answers.
  */
 export function compound(children: readonly CompoundChild[]): CompoundShape {
+  // The default flavour has no compounds (captions.ts: the build defines this constant): its wasm refuses any,
+  // naming the flavours that have them.
+  if (!(typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__)) {
+    return createShape({ type: 'compound', children: [] } as unknown as Shape) as CompoundShape;
+  }
   let spec: Shape;
   try {
     if (!Array.isArray(children)) {
@@ -324,6 +332,10 @@ export class MeshShape extends ConvexShape {
   }
 }
 
+// Defined false by the build of the default package flavour, which has no meshes, heightfields or compounds
+// (captions.ts): the code only they use is then left out of its bundle.
+declare const __COLLIDOSCOPE_LEVEL_GEOMETRY__: boolean | undefined;
+
 /** Flat numbers of a mesh array: typed arrays pass as they are (copied once into wasm), number[] is checked. */
 function meshNumbers(values: unknown, field: 'vertices' | 'triangles', limit: number): ArrayLike<number> {
   try {
@@ -360,10 +372,14 @@ export function mesh(
   vertices: Float32Array | Float64Array | readonly number[], indices: Uint32Array | Uint16Array | readonly number[],
   options?: MeshOptions,
 ): MeshShape {
-  const scale = meshScale(options);
-  const v = meshNumbers(vertices, 'vertices', MAX_MESH_VERTICES);
-  const ix = meshNumbers(indices, 'triangles', MAX_MESH_TRIANGLES);
-  return meshOfHandle(unwrap<number>(mod().createMesh(v, ix, scale[0], scale[1], scale[2])));
+  if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__)) {
+    const scale = meshScale(options);
+    const v = meshNumbers(vertices, 'vertices', MAX_MESH_VERTICES);
+    const ix = meshNumbers(indices, 'triangles', MAX_MESH_TRIANGLES);
+    return meshOfHandle(unwrap<number>(mod().createMesh(v, ix, scale[0], scale[1], scale[2])));
+  }
+  // The default flavour has none: its wasm refuses one, naming the flavours that have them.
+  return meshOfHandle(unwrap<number>(mod().createMesh([], [], 1, 1, 1)));
 }
 
 /** Options of mesh() and heightfield(): a surface takes a scale but no margin. */
@@ -437,18 +453,22 @@ function heightRows(heights: unknown): number[][] {
  * heightfield. At least 2×2 heights, at most 1 000 000 cells.
  */
 export function heightfield(heights: readonly (readonly number[])[] | HeightGrid, cellSize: [number, number], options?: MeshOptions): MeshShape {
-  let rows: number[][];
-  try {
-    rows = heightRows(heights);
-  } catch (e) {
-    throw unreadable(e, 'heights');
+  if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__)) {
+    let rows: number[][];
+    try {
+      rows = heightRows(heights);
+    } catch (e) {
+      throw unreadable(e, 'heights');
+    }
+    const spec: Shape = { type: 'heightfield', heights: rows, cellSize };
+    if (options !== undefined) {
+      const scale = meshScale(options);
+      if (options.scale !== undefined) spec.scale = scale;
+    }
+    return createShape(spec) as MeshShape;
   }
-  const spec: Shape = { type: 'heightfield', heights: rows, cellSize };
-  if (options !== undefined) {
-    const scale = meshScale(options);
-    if (options.scale !== undefined) spec.scale = scale;
-  }
-  return createShape(spec) as MeshShape;
+  // The default flavour has none: its wasm refuses one, naming the flavours that have them.
+  return createShape({ type: 'heightfield', heights: [[0, 0], [0, 0]], cellSize: [1, 1] }) as MeshShape;
 }
 
 function meshOfHandle(handle: number, type: 'mesh' | 'heightfield' = 'mesh'): MeshShape {
@@ -967,11 +987,11 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   prepare(m, q, x0, x1, x2, x3, x4);
   const a = preparedA, b = preparedB;
   const s = scratchOf(m);
-  // A compound's result names its child, which the fixed layouts have no slot for: the scene runner answers it
-  // (its trace is the answering child's own).
-  if (x0 instanceof CompoundShape || x2 instanceof CompoundShape) {
-    const json = m.runScene(JSON.stringify(unwrap<Scene>(m.sceneOfQuery(q, a, b, s.input))), trace === true);
-    return trace === true ? withText(unwrap<RawTrace>(json)) : unwrap(json);
+  const compoundA = x0 instanceof CompoundShape, compoundB = x2 instanceof CompoundShape && !isSingle(q);
+  // A compound's trace is the answering child's own, which the scene runner writes (the default flavour has no
+  // compounds: captions.ts).
+  if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) && trace === true && (compoundA || compoundB)) {
+    return withText(unwrap<RawTrace>(m.runScene(JSON.stringify(unwrap<Scene>(m.sceneOfQuery(q, a, b, s.input))), true)));
   }
   if (trace === true) return withText(unwrap<RawTrace>(m.traceQuery(q, a, b, s.input)));
   if (cache !== undefined && !(cache instanceof IntersectCache)) {
@@ -979,11 +999,11 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   }
   const c = cache as IntersectCache | undefined;
   if (c) m.HEAPF64.set(c.data, s.cache >> 3);
-  if (m._cds_query(KIND_INDEX[q], a, b, s.input, c ? s.cache : 0, s.out) === 0) throw lastError(m);
+  if (m._cds_query(KIND_INDEX[q], a, b, s.input, c ? s.cache : 0, s.out, s.features) === 0) throw lastError(m);
   if (c) c.data.set(m.HEAPF64.subarray(s.cache >> 3, (s.cache >> 3) + CACHE));
-  const r = toResult(q, m.HEAPF64, s.out >> 3) as Record<string, unknown>;
+  const r = withChildren(toResult(q, m.HEAPF64, s.out >> 3) as Record<string, unknown>, m.HEAP32, s.features >> 2, compoundA, compoundB);
   // A mesh against a convex shape names its triangle, as run() does (mesh–mesh: run() names the pair).
-  if ((q === 'intersect' || q === 'distance' || q === 'shapecast') && (x0 instanceof MeshShape) !== (x2 instanceof MeshShape)) r.triangle = lastMeshHit(m)[0];
+  if ((q === 'intersect' || q === 'distance' || q === 'shapecast') && !compoundA && !compoundB && (x0 instanceof MeshShape) !== (x2 instanceof MeshShape)) r.triangle = lastMeshHit(m)[0];
   return r;
 }
 
@@ -997,6 +1017,23 @@ function lastMeshHit(m: WasmModule): [number | null, Vec3 | null] {
   const at = s.cache >> 3;
   const h = m.HEAPF64;
   return [Number.isNaN(h[at]) ? null : h[at], Number.isNaN(h[at + 1]) ? null : [h[at + 1], h[at + 2], h[at + 3]]];
+
+
+function isSingle(q: BatchQuery): boolean {
+  return q === 'raycast' || isPointQuery(q);
+}
+
+/**
+ * A result with the compound children that answer (features[at], features[at + 1]: −1 when none does): `child`
+ * for one compound side, `childA` and `childB` for two, as the scene format writes them.
+ */
+function withChildren<R extends object>(r: R, features: Int32Array, at: number, compoundA: boolean, compoundB: boolean): R {
+  // The default flavour has no compounds (captions.ts: the build defines this constant).
+  if (!(typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__)) return r;
+  if (!compoundA && !compoundB) return r;
+  const child = (k: number) => (k >= 0 ? k : null);
+  if (compoundA && compoundB) return { ...r, childA: child(features[at]), childB: child(features[at + 1]) };
+  return { ...r, child: child(features[compoundA ? at : at + 1]) };
 }
 
 /** Options of contact(). */
@@ -1059,8 +1096,10 @@ export function contact(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexSh
   prepare(m, 'contact', a, poseA, b, poseB);
   const s = scratchOf(m);
   m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin ?? 0;
-  if (m._cds_query(KIND_INDEX.contact, preparedA, preparedB, s.input, 0, s.out) === 0) throw lastError(m);
-  return toContact(m.HEAPF64, s.out >> 3);
+  if (m._cds_query(KIND_INDEX.contact, preparedA, preparedB, s.input, 0, s.out, s.features) === 0) throw lastError(m);
+  const one = toContact(m.HEAPF64, s.out >> 3);
+  const compoundA = a instanceof CompoundShape, compoundB = b instanceof CompoundShape;
+  return one === null ? null : withChildren(one, m.HEAP32, s.features >> 2, compoundA, compoundB);
 }
 
 /** Scratch for contacts(): the header and the most contacts one call returns, reserved on first use. */
@@ -1084,11 +1123,13 @@ export function contacts(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexS
   prepare(m, 'contact', a, poseA, b, poseB);
   const s = scratchOf(m);
   m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin ?? 0;
-  if (contactsOut === 0) contactsOut = m._malloc(8 * (CONTACTS_HEADER + CONTACT_RECORD_STRIDE * MAX_CONTACTS));
-  if (m._cds_contacts(preparedA, preparedB, s.input, contactsOut, MAX_CONTACTS) === 0) throw lastError(m);
+  if (contactsOut === 0) contactsOut = m._malloc(8 * (CONTACTS_HEADER + CONTACT_RECORD_STRIDE * MAX_CONTACTS) + 4 * 2 * MAX_CONTACTS);
+  const featuresOut = contactsOut + 8 * (CONTACTS_HEADER + CONTACT_RECORD_STRIDE * MAX_CONTACTS);
+  if (m._cds_contacts(preparedA, preparedB, s.input, contactsOut, MAX_CONTACTS, featuresOut) === 0) throw lastError(m);
   const h = m.HEAPF64;
   const at = contactsOut >> 3;
-  if (h[at] < 0) {
+  // (The default flavour has only convex shapes: the list below is for meshes and compounds.)
+  if (!(typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) || h[at] < 0) {
     // Two convex shapes: the contact query's one contact (the input is still in place).
     if (m._cds_query(KIND_INDEX.contact, preparedA, preparedB, s.input, 0, s.out) === 0) throw lastError(m);
     const all = toResult('contact', m.HEAPF64, s.out >> 3) as ContactResult & { contact: boolean };
@@ -1101,7 +1142,11 @@ export function contacts(a: ConvexShape, poseA: PoseLike | undefined, b: ConvexS
     };
   }
   const list: ContactPoint[] = [];
-  for (let i = 0; i < h[at]; i++) list.push(decodeContactRecord(h, at + CONTACTS_HEADER + CONTACT_RECORD_STRIDE * i) as ContactPoint);
+  const compoundA = a instanceof CompoundShape, compoundB = b instanceof CompoundShape;
+  for (let i = 0; i < h[at]; i++) {
+    const point = decodeContactRecord(h, at + CONTACTS_HEADER + CONTACT_RECORD_STRIDE * i) as ContactPoint;
+    list.push(withChildren(point, m.HEAP32, (featuresOut >> 2) + 2 * i, compoundA, compoundB));
+  }
   return { contacts: list, truncated: h[at + 1] !== 0, iterations: h[at + 2] };
 }
 
@@ -1144,7 +1189,7 @@ export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options?: QueryOptions): RaycastResult;
 export function raycast(shape: ConvexShape, pose: PoseLike | undefined, ray: Ray, options?: QueryOptions): RaycastResult | RaycastTrace {
   const r = single('raycast', options, shape, pose, ray) as RaycastResult;
-  if (!(shape instanceof MeshShape) || 'frames' in r) return r;
+  if (!(typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) || !(shape instanceof MeshShape) || 'frames' in r) return r;
   [r.triangle, r.barycentric] = lastMeshHit(mod());
   return r;
 }
@@ -1215,19 +1260,15 @@ export interface BatchOptions {
   out?: Float64Array;
   /**
    * Filled with 2 numbers per query (at least 2 · queries): the feature of shape A and of shape B that answers, −1
-   * when none. A mesh's is a triangle index: the ray's hit (raycast), the touching triangle (intersect), the nearest
-   * (distance), the first hit (shapecast); −1 on a miss and for shapes that are not meshes. Mesh–mesh intersect
-   * fills both: run()'s `triangles`. batchResult(query, out, i, { features }) adds it as `triangle`.
+   * when none. A compound's is the index of its child that answers. A mesh's is a triangle index: the ray's hit
+   * (raycast), the touching triangle (intersect), the nearest (distance), the first hit (shapecast); −1 on a miss
+   * and for shapes that are neither. Mesh–mesh intersect fills both: run()'s `triangles`.
+   * batchResult(query, out, i, { features, shapes, pairs }) adds them as the single query names them (`triangle`,
+   * `child`, `childA`, `childB`).
    */
   features?: Int32Array;
   /** raycast: filled with 3 numbers per ray, a mesh hit's barycentric coordinates (NaN on a miss or another shape). */
   barycentric?: Float64Array;
-}
-
-/** The triangle of a features pair at f[i…]: A's, else B's, null when neither is a mesh's. */
-function triangleOf(f: Int32Array, i: number): number | null {
-  const t = f[i] >= 0 ? f[i] : f[i + 1];
-  return t >= 0 ? t : null;
 }
 
 /** Checks batch()'s features and barycentric arrays: typed arrays of at least `per` numbers per query. */
@@ -1389,6 +1430,10 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
       throw new CollidoscopeError('invalid-argument', 'options.caches', `must be a Float64Array of 4 numbers per pair (${CACHE * n})`);
     }
   }
+  const features = opt.features;
+  if (features !== undefined && (!(features instanceof Int32Array) || features.length !== 2 * n)) {
+    throw new CollidoscopeError('invalid-argument', 'options.features', `must be an Int32Array of 2 numbers per pair (${2 * n})`);
+  }
   const stride = layoutOf(m, q).fields.length;
   const out = opt.out ?? new Float64Array(stride * n);
   if (!(out instanceof Float64Array) || out.length < stride * n) {
@@ -1500,7 +1545,7 @@ export interface BatchBufferOptions {
   precision?: 'f64' | 'f32';
   /** intersect: keep a warm-start cache per pair (`caches`, 4 numbers each, zeros to start). */
   caches?: boolean;
-  /** Fill `features` on every run: 2 numbers per pair, as batch()'s `options.features`. */
+  /** Fill `features` on every run: 2 numbers per pair (mesh triangles, compound children), as batch()'s `options.features`. */
   features?: boolean;
   /** raycast: fill `barycentric` on every run: 3 numbers per ray, as batch()'s `options.barycentric`. */
   barycentric?: boolean;
@@ -1635,7 +1680,7 @@ export class BatchBuffers {
   }
   /** The results: `stride` numbers per pair, as batch() returns them. */
   get out(): Float64Array { return this.#current().out; }
-  /** With { features: true }: 2 numbers per pair, written by run() (batch()'s `options.features`). */
+  /** With { features: true }: 2 numbers per pair, written by run(): the mesh triangles and compound children that answer (batch()'s `options.features`). */
   get features(): Int32Array {
     const v = this.#current();
     if (v.features === null) throw new CollidoscopeError('invalid-argument', 'features', 'this batch was made without { features: true }');
@@ -1741,15 +1786,24 @@ export function createBatch(query: BatchQuery, shapes: readonly ConvexShape[], o
 
 /** What batchResult() adds from the arrays batch() filled (BatchOptions.features and .barycentric). */
 export interface BatchExtras {
-  /** Adds `triangle`: the mesh's triangle that answers (A's, else B's), null when none. */
+  /**
+   * The batch's features, read with `shapes` and `pairs` (which side is a mesh or a compound): adds a mesh's
+   * `triangle` (against a convex shape, and on a ray) and a compound's `child` (or `childA` and `childB`), null
+   * when none answers, as the single query names them.
+   */
   features?: Int32Array;
   /** raycast: adds `barycentric`, null on a miss or when the shape is not a mesh. */
   barycentric?: Float64Array;
+  /** batch()'s shapes (with `features`). */
+  shapes?: readonly ConvexShape[];
+  /** batch()'s pairs (with `features`; raycast: 1 index per ray). */
+  pairs?: Uint32Array | ArrayLike<number>;
 }
 
 /**
  * The result object of query number i of a batch() output (as the single query returns it). With `extras`, the
- * arrays that batch() filled too: a mesh's `triangle` (and a ray's `barycentric`), as raycast() and run() name them.
+ * arrays that batch() filled too: a mesh's `triangle` (and a ray's `barycentric`) and a compound's children, as
+ * the single queries and run() name them.
  */
 export function batchResult(query: 'intersect', out: Float64Array, i: number, extras?: BatchExtras): IntersectResult & MeshTriangle;
 export function batchResult(query: 'distance', out: Float64Array, i: number, extras?: BatchExtras): DistanceResult & MeshTriangle;
@@ -1771,19 +1825,42 @@ export function batchResult(query: BatchQuery, out: Float64Array, i: number, ext
   }
   const r = (q === 'contact' ? toContact(out, stride * i) : toResult(q, out, stride * i)) as Record<string, unknown> | null;
   if (extras === undefined || r === null) return r;
-  checkOptions(extras, ['features', 'barycentric']);
-  let f: unknown, b: unknown;
+  checkOptions(extras, ['features', 'barycentric', 'shapes', 'pairs']);
+  let f: unknown, b: unknown, shapes: unknown, pairs: unknown;
   try {
     f = extras.features;
     b = extras.barycentric;
+    shapes = extras.shapes;
+    pairs = extras.pairs;
   } catch (e) {
     throw unreadable(e, 'extras');
   }
   const features = featureArray(f as Int32Array | undefined, Int32Array, 2, i + 1, q, 'extras.features');
   const bary = featureArray(b as Float64Array | undefined, Float64Array, 3, i + 1, q, 'extras.barycentric');
-  if (features) r.triangle = triangleOf(features, 2 * i);
+  if (features) addFeatures(r, q, features, i, shapes, pairs);
   if (bary) r.barycentric = Number.isNaN(bary[3 * i]) ? null : [bary[3 * i], bary[3 * i + 1], bary[3 * i + 2]];
   return r;
+}
+
+/** batchResult(): query i's features named as its single query names them, from the shapes of its pair. */
+function addFeatures(r: Record<string, unknown>, q: BatchQuery, features: Int32Array, i: number, shapes: unknown, pairs: unknown): void {
+  const per = isSingle(q) ? 1 : 2;
+  if (!Array.isArray(shapes)) throw new CollidoscopeError('invalid-argument', 'extras.shapes', `must be batch()'s shapes, to read extras.features with, got ${describe(shapes)}`);
+  const length = typedLength(pairs, 'extras.pairs');
+  if (length < per * (i + 1)) throw new CollidoscopeError('invalid-argument', 'extras.pairs', `must be batch()'s pairs (${per} per query, at least ${per * (i + 1)} numbers), got ${length}`);
+  const side = (k: number): unknown => shapes[(pairs as ArrayLike<number>)[per * i + k]];
+  const a = side(0), b = per === 2 ? side(1) : undefined;
+  const named = (k: number) => (k >= 0 ? k : null);
+  const fa = features[2 * i], fb = features[2 * i + 1];
+  const ca = a instanceof CompoundShape, cb = b instanceof CompoundShape;
+  if (ca && cb) {
+    r.childA = named(fa);
+    r.childB = named(fb);
+  } else if (ca || cb) {
+    r.child = named(ca ? fa : fb);
+  }
+  const ma = a instanceof MeshShape, mb = b instanceof MeshShape;
+  if (per === 1 ? ma : ma !== mb && !ca && !cb) r.triangle = named(ma ? fa : fb);
 }
 
 // ------------------------------------------------------------------ contacts in batches

@@ -40,7 +40,8 @@ export interface WasmModule {
   /** Bytes malloc has handed out. */
   heapInUse(): number;
 
-  _cds_query(kind: number, a: number, b: number, input: number, cache: number, out: number): number;
+  /** features: 0, or room for 2 int32: the compound children that answer (−1: none, or not a compound). */
+  _cds_query(kind: number, a: number, b: number, input: number, cache: number, out: number, features?: number): number;
   _cds_batch(
     kind: number, handles: number, nShapes: number, poses: number, pairs: number, n: number, extras: number,
     caches: number, out: number, features: number, barycentric: number,
@@ -52,8 +53,8 @@ export interface WasmModule {
   ): number;
   _cds_dispose(handle: number): number;
   _cds_last_mesh_hit(out: number): void;
-  /** Registry::contacts: out gets count, truncated, iterations, then one kContactRecord per contact. */
-  _cds_contacts(a: number, b: number, input: number, out: number, capacity: number): number;
+  /** Registry::contacts: out gets count, truncated, iterations, then one kContactRecord per contact; features: 0, or 2 int32 per contact (the compound children). */
+  _cds_contacts(a: number, b: number, input: number, out: number, capacity: number, features?: number): number;
   _cds_live_shapes(): number;
   _cds_set_tolerance(tolerance: number): number;
   _cds_tolerance(): number;

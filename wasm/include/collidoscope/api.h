@@ -128,7 +128,11 @@ class Registry {
 
   // One query. in: kInputSize doubles (see the layout); cache: kCacheSize
   // doubles or null (intersect only). out: kResultStride[kind] doubles.
-  bool query(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err);
+  // features: null, or 2 ints [featureA, featureB] set to the compound
+  // child, or the mesh triangle, of A and of B that answers (−1 when none
+  // answers, or for a shape that is neither); a compound takes no cache.
+  bool query(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err,
+             int* features = nullptr);
 
   // Every contact of B with A within a margin (the scene format's
   // "contacts") when one of them is a mesh: one per triangle within the
@@ -139,11 +143,15 @@ class Registry {
   // them. Two convex shapes: out[0] = −1 and nothing else is written (the
   // contact query answers them: at most one contact). The first call
   // reserves the registry's contact buffer; later calls allocate nothing.
-  bool contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err);
+  // A compound on either side (compound.h): one contact per child pair
+  // within the margin (the contact query's, triangle −1), in child order,
+  // with the children in features (2 ints per contact; null: not asked).
+  bool contacts(int handleA, int handleB, const double* in, double* out, int capacity, SceneError* err,
+                int* features = nullptr);
 
   // contacts() with the header and the contacts in arrays of their own.
   bool contactsInto(int handleA, int handleB, const double* in, double* header, double* records, int capacity,
-                    SceneError* err);
+                    SceneError* err, int* features = nullptr);
 
   // The same query with a recording trace, as the scene format's trace JSON.
   // Contact has no scene form (yet): trace() and scene() refuse it.
@@ -174,12 +182,28 @@ class Registry {
   // field (name, or name[index] when index ≥ 0).
   Entry* entry(int handle, const char* name, std::int64_t index, SceneError* err);
   Entry& slotOf(int liveHandle);
-  bool answer(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err);
+  bool answer(Kind kind, int handleA, int handleB, const double* in, double* cache, double* out, SceneError* err,
+              int* features);
   bool answerBatch(Kind kind, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
                    std::int64_t n, const double* extras, double* caches, double* out, SceneError* err,
                    int* features, double* barycentric);
   bool run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const Transform& poseB, const double* extra,
            double* cache, double* out, SceneError* err, int* features = nullptr, double* barycentric = nullptr);
+  // The query on posed shapes that are not compounds (b null for one
+  // shape): a mesh's, a plane's, then the convex queries; sat reads the
+  // entries' SAT hulls (ea, eb: the entries of a and b); features and
+  // barycentric as batch() says (a mesh's triangle; null: not asked).
+  bool answerPosed(Kind kind, const Shape& a, const Shape* b, const double* extra, double* cache, double* out,
+                   SceneError* err, Entry* ea = nullptr, Entry* eb = nullptr, int* features = nullptr,
+                   double* barycentric = nullptr);
+
+ public:
+  // A compound's child loop (compound_api.cpp) runs this on each pair of
+  // posed pieces (b null for one shape): the closed forms, then
+  // answerPosed, as run() answers two entries. Internal to the library.
+  bool answerPiece(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, SceneError* err);
+
+ private:
   bool buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err);
 
   std::vector<std::unique_ptr<Entry>> slots_;

@@ -10,6 +10,7 @@
 
 #include "collidoscope/api.h"
 #include "collidoscope/batch_layout.h"
+#include "collidoscope/closed_form.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/math.h"
 #include "collidoscope/mesh_raycast.h"
@@ -77,6 +78,32 @@ inline void putResult(const ShapeCastResult& r, double* out) {
 // side, 0 for A, 1 for B).
 bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, MeshRayHit* meshHit,
                 int* features, double* barycentric, SceneError* err);
+
+// The kinds with closed forms: intersect, distance, penetration, contact (api.cpp).
+bool closedKind(Kind kind);
+
+// A closed form's answer for shapes a and b at poses (closed_form.h) in
+// kind's layout; false when the general query must answer (api.cpp).
+bool closedAtPoses(Kind kind, ClosedForm form, const Shape& a, const Transform& poseA, const Shape& b,
+                   const Transform& poseB, const double* extra, DistanceResult* scratch, double* out);
+
+// A query with a compound on one side or both (compound_api.cpp): the
+// child loop (compound.h) over registry.answerPiece(), a compound at its
+// pose (its children posed in CompoundShape::posed: side A's in [0], B's
+// in [1]), a shape that is not a compound given its pose here; the best
+// result in out, and when features is not null the answering children in
+// features[0..1] (−1 for a side that is not a compound, or when none
+// answers). Refuses chungwang, sat and a mesh on the other side, naming the
+// shape.
+bool answerCompound(Kind kind, Shape& a, const Transform& poseA, Shape* b, const Transform& poseB, const double* extra,
+                    double* out, int* features, Registry& registry, SceneError* err);
+
+// Registry::contacts with a compound (in: its checked input, the poses and
+// the margin): the contact query on every child pair whose bounding
+// spheres come within the margin, a contact for each pair that has one (at
+// most `capacity`), in Registry::contactsInto's layout (header, records).
+bool compoundContacts(Shape& a, Shape& b, const double* in, double* header, double* records, int capacity,
+                      int* features, Registry& registry, SceneError* err);
 
 }  // namespace api
 }  // namespace collidoscope
