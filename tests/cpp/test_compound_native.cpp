@@ -330,7 +330,8 @@ TEST(CompoundNative, ContactIsTheNearestChildPairAndContactsListsEveryPair) {
         ASSERT_TRUE(reg.query(Kind::Contact, h1, h2, cin, nullptr, r, &err)) << err.message;
         if (r[0] != 0) {
           if (r[1] < best) best = r[1], bi = pa.first, bj = pb.first;
-          list.push_back({-1, -r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10]});
+          // kContactRecord: depth, normal, pointA, pointB, triangle (−1: none).
+          list.push_back({-r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], -1});
           listChildren.push_back({pa.first, pb.first});
         }
         reg.remove(h1);

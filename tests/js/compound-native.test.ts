@@ -198,7 +198,7 @@ describe('compounds in the object API, natively', () => {
     const s = sphere(1), b = box([1, 1, 1]);
     const poses = [0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0, 1];
     const cases: [() => unknown, string][] = [
-      [() => batch('distance', [s, b], poses, [0, 1], { features: new Int32Array(3) }), 'options.features'],
+      [() => batch('distance', [s, b], poses, [0, 1], { features: new Int32Array(1) }), 'options.features'],
       [() => batch('distance', [s, b], poses, [0, 1], { features: new Float64Array(2) as never }), 'options.features'],
       [() => batch('distance', [s, b], poses, [0, 1], { features: [0, 0] as never }), 'options.features'],
       [() => createBatch('distance', [s, b], { capacity: 1, features: 'yes' as never }), 'options.features'],

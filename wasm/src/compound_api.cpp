@@ -154,7 +154,7 @@ bool compoundContacts(Shape& a, Shape& b, const double* in, double* header, doub
     const ResultLayout& layout = kContactRecordLayout;
     double* c = records + kContactSize * count;
     c[offsetIn(layout, "depth")] = -r[AT(k, "distance")];
-    for (const char* v : {"normal", "pointA", "pointB"}) std::copy_n(r + AT(k, v), 3, c + offsetIn(layout, v));
+    for (const char* v : {"normal", "pointA", "pointB"}) std::copy_n(r + offsetOf(k, v), 3, c + offsetIn(layout, v));
     c[offsetIn(layout, "triangle")] = -1;
     if (features != nullptr) {
       features[2 * count] = A.index(i);

@@ -1003,7 +1003,7 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   if (c) c.data.set(m.HEAPF64.subarray(s.cache >> 3, (s.cache >> 3) + CACHE));
   const r = withChildren(toResult(q, m.HEAPF64, s.out >> 3) as Record<string, unknown>, m.HEAP32, s.features >> 2, compoundA, compoundB);
   // A mesh against a convex shape names its triangle, as run() does (mesh–mesh: run() names the pair).
-  if ((q === 'intersect' || q === 'distance' || q === 'shapecast') && !compoundA && !compoundB && (x0 instanceof MeshShape) !== (x2 instanceof MeshShape)) r.triangle = lastMeshHit(m)[0];
+  if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) && (q === 'intersect' || q === 'distance' || q === 'shapecast') && !compoundA && !compoundB && (x0 instanceof MeshShape) !== (x2 instanceof MeshShape)) r.triangle = lastMeshHit(m)[0];
   return r;
 }
 
@@ -1017,7 +1017,7 @@ function lastMeshHit(m: WasmModule): [number | null, Vec3 | null] {
   const at = s.cache >> 3;
   const h = m.HEAPF64;
   return [Number.isNaN(h[at]) ? null : h[at], Number.isNaN(h[at + 1]) ? null : [h[at + 1], h[at + 2], h[at + 3]]];
-
+}
 
 function isSingle(q: BatchQuery): boolean {
   return q === 'raycast' || isPointQuery(q);
@@ -1430,10 +1430,6 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
       throw new CollidoscopeError('invalid-argument', 'options.caches', `must be a Float64Array of 4 numbers per pair (${CACHE * n})`);
     }
   }
-  const features = opt.features;
-  if (features !== undefined && (!(features instanceof Int32Array) || features.length !== 2 * n)) {
-    throw new CollidoscopeError('invalid-argument', 'options.features', `must be an Int32Array of 2 numbers per pair (${2 * n})`);
-  }
   const stride = layoutOf(m, q).fields.length;
   const out = opt.out ?? new Float64Array(stride * n);
   if (!(out instanceof Float64Array) || out.length < stride * n) {
@@ -1837,7 +1833,8 @@ export function batchResult(query: BatchQuery, out: Float64Array, i: number, ext
   }
   const features = featureArray(f as Int32Array | undefined, Int32Array, 2, i + 1, q, 'extras.features');
   const bary = featureArray(b as Float64Array | undefined, Float64Array, 3, i + 1, q, 'extras.barycentric');
-  if (features) addFeatures(r, q, features, i, shapes, pairs);
+  // The default flavour has neither meshes nor compounds: its features are all −1 and name nothing.
+  if (features && (typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__)) addFeatures(r, q, features, i, shapes, pairs);
   if (bary) r.barycentric = Number.isNaN(bary[3 * i]) ? null : [bary[3 * i], bary[3 * i + 1], bary[3 * i + 2]];
   return r;
 }
@@ -1910,8 +1907,6 @@ export function contactsBatch(shapes: readonly ConvexShape[], poses: Float64Arra
   m._cds_contacts_batch(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
   throw lastError(m);
 }
-
-declare const __COLLIDOSCOPE_LEVEL_GEOMETRY__: boolean | undefined;
 
 function contactsOfPairs(shapes: readonly ConvexShape[], poses: Float64Array | Float32Array | ArrayLike<number>, pairs: Uint32Array | ArrayLike<number>, options: ContactsBatchOptions): ContactsBatchResult {
   const m = mod();
