@@ -174,7 +174,9 @@ void checkAgainstSeparateChildren(const Transform& pose, double tol, std::uint64
         // A tie within rounding may pick another child of the same answer.
         const int child = static_cast<int>(number(got, "child"));
         expectSameFields(rs[static_cast<std::size_t>(tol == 0 ? want : child)], got, tol);
-        if (tol == 0) EXPECT_EQ(child, want);
+        if (tol == 0) {
+          EXPECT_EQ(child, want);
+        }
         ++chosenSeen;
       }
       if (q.other.empty()) continue;
@@ -187,7 +189,9 @@ void checkAgainstSeparateChildren(const Transform& pose, double tol, std::uint64
       } else {
         const int child = static_cast<int>(number(got2, "child"));
         expectSameFields(swapped[static_cast<std::size_t>(tol == 0 ? want2 : child)], got2, tol);
-        if (tol == 0) EXPECT_EQ(child, want2);
+        if (tol == 0) {
+          EXPECT_EQ(child, want2);
+        }
       }
     }
     // contacts: one per child within the margin, in child order.

@@ -210,8 +210,9 @@ TEST(MeshPair, RandomPairsMatchBruteForceInBothOrders) {
         ASSERT_TRUE(c2.find("hit")->boolean) << n;
         EXPECT_NEAR(num(c2, "t"), num(c, "t"), 1e-12) << n;
         EXPECT_LE(maxAbs(v3(*c2.find("pointA")) - v3(*c.find("pointB"))), 1e-9) << n;
-        if (c.find("normal")->kind != JsonValue::Kind::Null)
+        if (c.find("normal")->kind != JsonValue::Kind::Null) {
           EXPECT_LE(maxAbs(v3(*c2.find("normal")) + v3(*c.find("normal"))), 1e-12) << n;
+        }
       }
       ++checked;
     }

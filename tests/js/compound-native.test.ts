@@ -3,7 +3,8 @@
 // scene (sceneOf), and the children made as separate shapes queried one by one, combined by the documented rule.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  batch, type BatchExtras, batchResult, box, capsule, compound, CompoundShape, cone, contact, contacts, ConvexShape, createBatch, cylinder,
+  batch, type BatchExtras, batchResult, box, capsule, compound, CompoundShape, cone, contact, contacts, contactsBatch, contactsBatchResult,
+  ConvexShape, createBatch, cylinder,
   distance, ellipsoid, init, intersect, mesh, penetration, point, polytope, project, contains, raycast, run, sceneOf,
   segment, shapecast, sphere, triangle, type Vec3,
 } from '../../web/lib/index';
@@ -167,6 +168,30 @@ describe('compounds in the object API, natively', () => {
     }
     expect(withContact).toBeGreaterThan(4);
     expect(listed).toBeGreaterThan(8);
+  });
+
+  it('contactsBatch() gives each pair\'s contacts() with the children, compounds on either side or both', () => {
+    const rand = seeded(1811);
+    const made = [randomCompound(rand, 5), randomCompound(rand, 7)];
+    const shapes: ConvexShape[] = [made[0].c, made[1].c, randomConvex(rand), randomConvex(rand)];
+    const poses = shapes.map(() => randomPose(rand, 1.2));
+    const pairs = [0, 1, 0, 2, 3, 1, 2, 3, 1, 0];
+    const margins = new Float64Array(pairs.length / 2).map(() => 0.5 * rand());
+    const r = contactsBatch(shapes, new Float64Array(poses.flatMap(poseArray)), pairs, { margins });
+    expect(Array.from(r.compoundSides)).toEqual([3, 1, 2, 0, 3]);
+    let withChildren = 0;
+    for (let i = 0; i < pairs.length / 2; i++) {
+      const [a, b] = [pairs[2 * i], pairs[2 * i + 1]];
+      const want = contacts(shapes[a], poses[a], shapes[b], poses[b], { margin: margins[i] });
+      expect(contactsBatchResult(r, i), `pair ${i}`).toEqual(want);
+      withChildren += want.contacts.filter((x) => 'child' in x || 'childA' in x).length;
+    }
+    expect(withChildren).toBeGreaterThan(3);
+    // A compound against a mesh is refused before anything runs, naming the mesh.
+    const grid = mesh([-2, 0, -2, 2, 0, -2, 2, 0, 2, -2, 0, 2], [0, 2, 1, 0, 3, 2]);
+    const e = catchError(() => contactsBatch([made[0].c, grid], [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1], [0, 1]));
+    expect([e.code, e.field]).toEqual(['unsupported-query', 'shapes[1].type']);
+    disposeAll([...shapes, grid, ...made.flatMap((x) => x.parts.map((p) => p.shape))]);
   });
 
   it('a compound against a mesh: each child meets the mesh; run() adds the triangle', () => {

@@ -329,12 +329,13 @@ EMSCRIPTEN_KEEPALIVE int cds_contacts(int a, int b, const double* in, double* ou
 }
 
 // Registry::contactsBatch: n pairs, one margin each; contacts into records
-// (capacity of them), offsets (n + 1) and perPair (iterations, truncated).
+// (capacity of them), offsets (n + 1), perPair (iterations, truncated) and
+// features (2 ints per contact: the compound children; null: not asked).
 EMSCRIPTEN_KEEPALIVE int cds_contacts_batch(const int* handles, int nShapes, const double* poses,
                                             const std::uint32_t* pairs, int n, const double* margins, double* records,
-                                            int capacity, std::uint32_t* offsets, double* perPair) {
+                                            int capacity, std::uint32_t* offsets, double* perPair, int* features) {
   return api::contactsBatch(registry(), handles, nShapes, poses, pairs, n, margins, records, capacity, offsets,
-                            perPair, &lastError())
+                            perPair, &lastError(), features)
              ? 1
              : 0;
 }

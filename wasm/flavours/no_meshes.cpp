@@ -107,7 +107,7 @@ void meshPairContactsInto(const Shape&, const Shape&, double, MeshContact*, int,
 
 namespace api {
 bool contactsBatch(Registry&, const int*, int, const double*, const std::uint32_t*, std::int64_t, const double*,
-                   double*, std::int64_t, std::uint32_t*, double*, SceneError* err) {
+                   double*, std::int64_t, std::uint32_t*, double*, SceneError* err, int*) {
   *err = {"unsupported-query", "contactsBatch", kNoMeshes};
   return false;
 }

@@ -118,7 +118,7 @@ bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, 
 // Everything is checked first: a batch answers every pair or none.
 bool contactsBatch(Registry& reg, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
                    std::int64_t n, const double* margins, double* records, std::int64_t capacity,
-                   std::uint32_t* offsets, double* perPair, SceneError* err) {
+                   std::uint32_t* offsets, double* perPair, SceneError* err, int* features) {
   const auto at = [](const char* name, std::int64_t i) { return std::string(name) + "[" + std::to_string(i) + "]"; };
   const auto argument = [err](const std::string& field, const std::string& message) {
     *err = {"invalid-argument", field, message};
@@ -143,12 +143,13 @@ bool contactsBatch(Registry& reg, const int* handles, int nShapes, const double*
         return argument(at("pairs", 2 * q + k), "is " + std::to_string(idx) + ", not a shape index (there are " +
                                                     std::to_string(nShapes) + " shapes)");
       s[k] = reg.find(handles[idx]);
-      if (s[k]->type == ShapeType::Compound)
-        return refuse(err, at("shapes", idx) + ".type",
-                      "contactsBatch does not take a compound yet (contacts() and the scene format answer it)");
     }
     if (s[0]->type == ShapeType::Mesh && s[1]->type == ShapeType::Mesh)
       return refuse(err, at("shapes", pairs[2 * q + 1]) + ".type", "contacts between two meshes are not available yet");
+    const bool compound = s[0]->type == ShapeType::Compound || s[1]->type == ShapeType::Compound;
+    if (compound && (s[0]->type == ShapeType::Mesh || s[1]->type == ShapeType::Mesh))
+      return refuse(err, at("shapes", pairs[2 * q + (s[0]->type == ShapeType::Mesh ? 0 : 1)]) + ".type",
+                    "a compound against a mesh or heightfield takes intersect, distance and shapecast, not contacts");
     if (!std::isfinite(margins[q])) return argument(at("options.margins", q), "must be a finite number");
     if (margins[q] < 0) return argument(at("options.margins", q), "must not be negative");
   }
@@ -165,8 +166,13 @@ bool contactsBatch(Registry& reg, const int* handles, int nShapes, const double*
     in[2 * kPoseSize] = margins[q];
     double header[kContactsHeader];
     const int room = static_cast<int>(std::min<std::int64_t>(capacity - used, kMaxMeshContacts));
-    if (!reg.contactsInto(handles[ia], handles[ib], in, header, record, room, err)) return false;
+    // The compound children of each contact: contactsInto writes them for a compound, −1 elsewhere.
+    int* children = features != nullptr ? features + 2 * used : nullptr;
+    const bool compound = reg.find(handles[ia])->type == ShapeType::Compound ||
+                          reg.find(handles[ib])->type == ShapeType::Compound;
+    if (!reg.contactsInto(handles[ia], handles[ib], in, header, record, room, err, children)) return false;
     if (header[0] >= 0) {
+      if (children != nullptr && !compound) std::fill(children, children + 2 * static_cast<int>(header[0]), -1);
       used += static_cast<std::int64_t>(header[0]);
       counts[0] = header[2];
       counts[1] = header[1];
@@ -187,6 +193,7 @@ bool contactsBatch(Registry& reg, const int* handles, int nShapes, const double*
     for (const char* v : {"normal", "pointA", "pointB"})
       std::copy(one + offsetOf(k, v), one + offsetOf(k, v) + 3, record + offsetIn(r, v));
     record[offsetIn(r, "triangle")] = -1;
+    if (children != nullptr) children[0] = children[1] = -1;
     ++used;
   }
   offsets[n] = static_cast<std::uint32_t>(used);

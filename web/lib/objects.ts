@@ -1889,13 +1889,20 @@ export interface ContactsBatchResult {
   truncatedPairs: Uint8Array;
   /** Some pair was truncated. */
   truncated: boolean;
+  /**
+   * 2 numbers per contact when some pair has a compound (else null): the child of A and of B the contact is
+   * of, −1 for a side that is not a compound. contactsBatchResult() names them `child` (or `childA`, `childB`).
+   */
+  children: Int32Array | null;
+  /** 1 number per pair: 1 when A is a compound, 2 when B is, 3 when both are. */
+  compoundSides: Uint8Array;
 }
 
 /**
  * contacts() of many pairs in one call: `shapes`, `poses` (7 numbers per shape) and `pairs` (2 shape indices per
  * pair) as batch() takes them. A mesh against a convex shape gives one contact per nearby triangle, two convex
- * shapes contact()'s one contact or none; two meshes are refused as contacts() refuses them (and a compound, for
- * now). contactsBatchResult(r, i) is contacts() of pair i, bit for bit (unless the buffer filled up).
+ * shapes contact()'s one contact or none, a compound one per child pair within the margin (with its children);
+ * two meshes, and a compound against a mesh, are refused as contacts() refuses them. contactsBatchResult(r, i) is contacts() of pair i, bit for bit (unless the buffer filled up).
  *
  *   const r = contactsBatch([floor, player], poses, [0, 1], { margin: 0.05 });
  *   for (const c of contactsBatchResult(r, 0).contacts) pushOut(c.normal, c.depth);
@@ -1904,7 +1911,7 @@ export function contactsBatch(shapes: readonly ConvexShape[], poses: Float64Arra
   if (typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) return contactsOfPairs(shapes, poses, pairs, options);
   // The default flavour (a build-time constant leaves the code out): its wasm refuses, naming the flavours with it.
   const m = mod();
-  m._cds_contacts_batch(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  m._cds_contacts_batch(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
   throw lastError(m);
 }
 
@@ -1933,16 +1940,19 @@ function contactsOfPairs(shapes: readonly ConvexShape[], poses: Float64Array | F
   if (typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 0 || capacity > limit) {
     throw new CollidoscopeError('invalid-argument', 'options.capacity', `must be a whole number from 0 to ${limit}${given ? " (out's room)" : ''}, got ${describe(capacity)}`);
   }
-  // One arena: doubles first (poses, margins, per pair, records), then handles, pairs and offsets.
+  // Which side of each pair is a compound (set as the pairs are checked, below): its contacts name children.
+  const compoundSides = new Uint8Array(n);
+  // One arena: doubles first (poses, margins, per pair, records), then handles, pairs, offsets and children.
   const dMargins = POSE * nShapes;
   const dPerPair = dMargins + n;
   const dRecords = dPerPair + 2 * n;
   const doubles = dRecords + CONTACT_RECORD_STRIDE * capacity;
-  const base = arenaOf(m, 8 * doubles + 4 * (nShapes + nIndices + n + 1));
+  const base = arenaOf(m, 8 * doubles + 4 * (nShapes + nIndices + n + 1 + 2 * capacity));
   const at = base >> 3;
   const iHandles = (base + 8 * doubles) >> 2;
   const iPairs = iHandles + nShapes;
   const iOffsets = iPairs + nIndices;
+  const iChildren = iOffsets + n + 1;
   writeHandles(m.HEAP32, iHandles, shapes);
   const f64 = m.HEAPF64;
   copyNumbers(f64, at, poses, 'poses');
@@ -1955,11 +1965,13 @@ function contactsOfPairs(shapes: readonly ConvexShape[], poses: Float64Array | F
         throw new CollidoscopeError('invalid-argument', `pairs[${i}]`, `must be a shape index from 0 to ${nShapes - 1}, got ${describe(v)}`);
       }
       m.HEAPU32[iPairs + i] = v;
+      if (shapes[v] instanceof CompoundShape) compoundSides[i >> 1] |= 1 << (i & 1);
     }
   } catch (e) {
     throw unreadable(e, 'pairs');
   }
-  if (m._cds_contacts_batch(iHandles << 2, nShapes, base, iPairs << 2, n, base + 8 * dMargins, base + 8 * dRecords, capacity, iOffsets << 2, base + 8 * dPerPair) === 0) throw lastError(m);
+  const anyCompound = compoundSides.some((x) => x !== 0);
+  if (m._cds_contacts_batch(iHandles << 2, nShapes, base, iPairs << 2, n, base + 8 * dMargins, base + 8 * dRecords, capacity, iOffsets << 2, base + 8 * dPerPair, anyCompound ? iChildren << 2 : 0) === 0) throw lastError(m);
   const heap = m.HEAPF64;
   const offsets = m.HEAPU32.slice(iOffsets, iOffsets + n + 1);
   const count = CONTACT_RECORD_STRIDE * offsets[n];
@@ -1973,7 +1985,8 @@ function contactsOfPairs(shapes: readonly ConvexShape[], poses: Float64Array | F
     truncatedPairs[i] = heap[at + dPerPair + 2 * i + 1];
     truncated ||= truncatedPairs[i] !== 0;
   }
-  return { offsets, contacts, iterations, truncatedPairs, truncated };
+  const children = anyCompound ? m.HEAP32.slice(iChildren, iChildren + 2 * offsets[n]) : null;
+  return { offsets, contacts, iterations, truncatedPairs, truncated, children, compoundSides };
 }
 
 /** Pair i of a contactsBatch() answer as contacts() returns it. */
@@ -1989,7 +2002,11 @@ function pairContacts(r: ContactsBatchResult, i: number): ContactsResult {
   const n = r.offsets.length - 1;
   if (!Number.isInteger(i) || i < 0 || i >= n) throw new CollidoscopeError('invalid-argument', 'i', `must be a pair index from 0 to ${n - 1}, got ${i}`);
   const list: ContactPoint[] = [];
-  for (let k = r.offsets[i]; k < r.offsets[i + 1]; k++) list.push(decodeContactRecord(r.contacts, CONTACT_RECORD_STRIDE * k) as ContactPoint);
+  const sides = r.compoundSides?.[i] ?? 0;
+  for (let k = r.offsets[i]; k < r.offsets[i + 1]; k++) {
+    const point = decodeContactRecord(r.contacts, CONTACT_RECORD_STRIDE * k) as ContactPoint;
+    list.push(sides !== 0 && r.children ? withChildren(point, r.children, 2 * k, (sides & 1) !== 0, (sides & 2) !== 0) : point);
+  }
   return { contacts: list, truncated: r.truncatedPairs[i] !== 0, iterations: r.iterations[i] };
 }
 

@@ -46,10 +46,10 @@ export interface WasmModule {
     kind: number, handles: number, nShapes: number, poses: number, pairs: number, n: number, extras: number,
     caches: number, out: number, features: number, barycentric: number,
   ): number;
-  /** Registry::contactsBatch: records (capacity of them), offsets (n + 1), perPair (iterations, truncated). */
+  /** Registry::contactsBatch: records (capacity of them), offsets (n + 1), perPair (iterations, truncated), children (0, or 2 int32 per contact: the compound children). */
   _cds_contacts_batch(
     handles: number, nShapes: number, poses: number, pairs: number, n: number, margins: number, records: number,
-    capacity: number, offsets: number, perPair: number,
+    capacity: number, offsets: number, perPair: number, children: number,
   ): number;
   _cds_dispose(handle: number): number;
   _cds_last_mesh_hit(out: number): void;

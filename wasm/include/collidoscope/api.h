@@ -245,13 +245,16 @@ class Registry {
 // truncated (0/1). Each pair writes at most kMaxMeshContacts and what room
 // is left of `capacity` contacts (≤ kMaxBatchContacts): truncated says it
 // found more. A pair of convex shapes has contact()'s one contact
-// (triangle −1) or none. Pairs of two meshes and pairs with a compound are
-// refused, as are bad poses and margins, before anything runs. Allocates
+// (triangle −1) or none; a pair with a compound, one contact per child pair
+// within the margin, as contacts() gives them. features: null, or 2 ints
+// per contact (room for `capacity`): the compound child of A and of B, −1
+// for a side that is not a compound. Pairs of two meshes are refused, as
+// are bad poses and margins, before anything runs. Allocates
 // nothing but the contact buffer contacts() reserves. In mesh_api.cpp: the
 // default package flavour refuses it (wasm/flavours/no_meshes.cpp).
 bool contactsBatch(Registry& reg, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
                    std::int64_t n, const double* margins, double* records, std::int64_t capacity,
-                   std::uint32_t* offsets, double* perPair, SceneError* err);
+                   std::uint32_t* offsets, double* perPair, SceneError* err, int* features = nullptr);
 
 // Reads and checks a pose (error fields "name[i]", or "name[index][i]" when
 // index ≥ 0): finite, position within kMaxMagnitude, a non-zero quaternion
