@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { checkLessons, galleryOrder } from './lessons.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,7 +53,7 @@ const EM_ENV = {
   NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(path.delimiter),
 };
 
-export function buildWasm() {
+export async function buildWasm() {
   const dir = rel('build', 'wasm');
   const t = Date.now();
   log('wasm (em++) -> web/dist/lib/{,meshes/}collidoscope_wasm.mjs, web/dist/lib/wasm-file/collidoscope_wasm.{mjs,wasm}');
@@ -63,7 +64,54 @@ export function buildWasm() {
       throw new BuildError(`wasm build finished but web/dist/lib/${out.join('/')} is missing`);
     }
   }
+  for (const glue of [['collidoscope_wasm.mjs'], ['meshes', 'collidoscope_wasm.mjs']]) {
+    await packInlinedWasm(rel('web', 'dist', 'lib', ...glue));
+  }
   log(`wasm done in ${((Date.now() - t) / 1000).toFixed(1)}s`);
+}
+
+// The wasm inside a -sSINGLE_FILE glue is a base64 data URI. Base64 hides the byte patterns gzip finds
+// (3 bytes become 4 characters), so the download of the flavours with the wasm inlined is packed here
+// instead: the wasm gzipped, then base64 (the gzipped bytes have no patterns left to hide), unpacked by
+// the engine's DecompressionStream when the module is created, and handed to the glue as `wasmBinary`
+// (the glue then never reads its data URI, which is left empty). The glue is minified too. A file
+// already packed (no data URI payload left) is left alone, so the step can run again.
+const DATA_URI = /(["'])data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)\1/;
+const GLUE_EXPORT = 'export default createCollidoscopeModule;';
+async function packInlinedWasm(file) {
+  const text = readFileSync(file, 'utf8');
+  const m = DATA_URI.exec(text);
+  if (!m) {
+    if (text.includes('COLLIDOSCOPE_PACKED_WASM')) return;
+    throw new BuildError(`${path.relative(ROOT, file)}: no inlined wasm found (was it linked with -sSINGLE_FILE?)`);
+  }
+  if (text.split(GLUE_EXPORT).length !== 2) {
+    throw new BuildError(`${path.relative(ROOT, file)}: expected one '${GLUE_EXPORT}' in the glue`);
+  }
+  const packed = gzipSync(Buffer.from(m[2], 'base64'), { level: 9 }).toString('base64');
+  const glue = text.replace(m[0], `${m[1]}data:application/octet-stream;base64,${m[1]}`).replace(GLUE_EXPORT, '')
+    + `
+const COLLIDOSCOPE_PACKED_WASM = '${packed}';
+async function unpackWasm() {
+  // Node: its zlib (DecompressionStream and atob are much slower there), reached without an import.
+  const zlib = globalThis.process?.getBuiltinModule?.('node:zlib');
+  if (zlib) return new Uint8Array(zlib.gunzipSync(Buffer.from(COLLIDOSCOPE_PACKED_WASM, 'base64')));
+  if (typeof DecompressionStream !== 'function') {
+    throw new Error('this JavaScript engine has no DecompressionStream, which unpacks the inlined wasm: use the flavour collidoscope/wasm-file');
+  }
+  const text = atob(COLLIDOSCOPE_PACKED_WASM);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i);
+  const unpacked = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(unpacked).arrayBuffer());
+}
+export default async function createPackedCollidoscopeModule(options = {}) {
+  return createCollidoscopeModule({ ...options, wasmBinary: await unpackWasm() });
+}
+`;
+  const esbuild = await import('esbuild');
+  const out = await esbuild.transform(glue, { minify: true, format: 'esm', target: 'es2022', legalComments: 'none' });
+  writeFileSync(file, out.code);
 }
 
 const WASM_GLUE = rel('web', 'dist', 'lib', 'collidoscope_wasm.mjs');
