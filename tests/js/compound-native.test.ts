@@ -51,6 +51,9 @@ function randomCompound(rand: () => number, n: number): { c: CompoundShape; part
 }
 
 const disposeAll = (shapes: ConvexShape[]) => shapes.forEach((s) => s.dispose());
+/** The "contacts" scene of a pair (sceneOf has no contacts query: it is distance's scene with a margin). */
+const contactsScene = (a: ConvexShape, pa: Pose | undefined, b: ConvexShape, pb: Pose | undefined, margin: number) =>
+  ({ ...sceneOf('distance', a, pa, b, pb), query: 'contacts', margin }) as Parameters<typeof run>[0];
 const poseArray = (p: Pose) => [...p.position, ...p.rotation];
 /** batchResult() for a query chosen at run time (its overloads take one query name each). */
 const decode = batchResult as (query: 'intersect' | 'distance' | 'penetration', out: Float64Array, i: number, extras: BatchExtras) => unknown;
@@ -187,11 +190,49 @@ describe('compounds in the object API, natively', () => {
       withChildren += want.contacts.filter((x) => 'child' in x || 'childA' in x).length;
     }
     expect(withChildren).toBeGreaterThan(3);
-    // A compound against a mesh is refused before anything runs, naming the mesh.
-    const grid = mesh([-2, 0, -2, 2, 0, -2, 2, 0, 2, -2, 0, 2], [0, 2, 1, 0, 3, 2]);
-    const e = catchError(() => contactsBatch([made[0].c, grid], [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1], [0, 1]));
-    expect([e.code, e.field]).toEqual(['unsupported-query', 'shapes[1].type']);
-    disposeAll([...shapes, grid, ...made.flatMap((x) => x.parts.map((p) => p.shape))]);
+    disposeAll([...shapes, ...made.flatMap((x) => x.parts.map((p) => p.shape))]);
+  });
+
+  it('contacts() of a compound against a mesh: each child\'s contacts with the mesh, child after child, as run() lists them', () => {
+    const rand = seeded(1812);
+    // A bumpy 8×8 floor of 128 triangles.
+    const n = 8, v: number[] = [], t: number[] = [];
+    for (let i = 0; i <= n; i++) for (let j = 0; j <= n; j++) v.push(-2 + (4 * i) / n, 0.15 * Math.sin(3 * i + 5 * j), -2 + (4 * j) / n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+      const k = i * (n + 1) + j;
+      t.push(k, k + 1, k + n + 1, k + 1, k + n + 2, k + n + 1);
+    }
+    const floor = mesh(v, t);
+    let listed = 0, batched = 0;
+    for (let trial = 0; trial < 12; trial++) {
+      const { c, parts } = randomCompound(rand, 3 + Math.floor(rand() * 6));
+      const pm = randomPose(rand, 0.4);
+      const margin = 0.3 * rand();
+      // The compound at the identity pose: each child where compound() put it, queried as a shape of its own.
+      const want = parts.flatMap((p, i) => contacts(p.shape, p.pose, floor, pm, { margin }).contacts.map((x) => ({ ...x, child: i })));
+      const got = contacts(c, undefined, floor, pm, { margin });
+      expect(got.contacts).toEqual(want);
+      expect(got.truncated).toBe(false);
+      expect(got.contacts.every((x) => x.triangle !== null && x.triangle >= 0 && x.triangle < t.length / 3)).toBe(true);
+      // The scene route (each child pair run as a mesh scene of its own) agrees, in either order.
+      expect(run(contactsScene(c, undefined, floor, pm, margin))).toEqual(JSON.parse(JSON.stringify(got)));
+      const swapped = contacts(floor, pm, c, undefined, { margin });
+      expect(run(contactsScene(floor, pm, c, undefined, margin))).toEqual(JSON.parse(JSON.stringify(swapped)));
+      expect(swapped.contacts.map((x) => [x.triangle, (x as unknown as R).child])).toEqual(want.map((x) => [x.triangle, x.child]));
+      // In a batch, both orders, beside a convex pair.
+      const other = sphere(0.3);
+      const r = contactsBatch([c, floor, other], new Float64Array([0, 0, 0, 0, 0, 0, 1, ...poseArray(pm), 0, 0.2, 0, 0, 0, 0, 1]),
+        [0, 1, 1, 0, 0, 2], { margin });
+      expect(contactsBatchResult(r, 0)).toEqual(got);
+      expect(contactsBatchResult(r, 1)).toEqual(swapped);
+      expect(contactsBatchResult(r, 2)).toEqual(contacts(c, undefined, other, { position: [0, 0.2, 0] }, { margin }));
+      listed += want.length;
+      batched += r.offsets[3];
+      disposeAll([c, other, ...parts.map((p) => p.shape)]);
+    }
+    expect(listed).toBeGreaterThan(20);
+    expect(batched).toBeGreaterThan(2 * listed);
+    floor.dispose();
   });
 
   it('a compound against a mesh: each child meets the mesh; run() adds the triangle', () => {

@@ -121,7 +121,8 @@ bool answerCompound(Kind, Shape&, const Transform&, Shape*, const Transform&, co
   *err = {"unsupported-query", "shape", kNoMeshes};
   return false;
 }
-bool compoundContacts(Shape&, Shape&, const double*, double*, double*, int, int*, Registry&, SceneError* err) {
+bool compoundContacts(Shape&, Shape&, const double*, double*, double*, int, int*, MeshContact*, Registry&,
+                      SceneError* err) {
   *err = {"unsupported-query", "shape", kNoMeshes};
   return false;
 }

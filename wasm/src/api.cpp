@@ -666,15 +666,16 @@ bool Registry::contactsInto(int handleA, int handleB, const double* in, double* 
   if (b == nullptr) return false;
   if (!checkPose(in, "poseA", -1, err) || !checkPose(in + kPoseSize, "poseB", -1, err)) return false;
   if (!checkExtra(Kind::Contact, in + 2 * kPoseSize, Field{"margin"}, err)) return false;
-  if (a->shape.type == ShapeType::Compound || b->shape.type == ShapeType::Compound)
-    return compoundContacts(a->shape, b->shape, in, header, records, capacity, features, *this, err);
-  if (a->shape.type != ShapeType::Mesh && b->shape.type != ShapeType::Mesh) {
+  const bool compound = a->shape.type == ShapeType::Compound || b->shape.type == ShapeType::Compound;
+  if (!compound && a->shape.type != ShapeType::Mesh && b->shape.type != ShapeType::Mesh) {
     header[0] = -1;  // two convex shapes: the contact query answers them
     return true;
   }
   if (a->shape.type == ShapeType::Mesh && b->shape.type == ShapeType::Mesh)
     return fail(err, kMeshUnsupportedCode, "b.type", "contacts between two meshes are not available yet");
   if (contacts_.empty()) contacts_.resize(kMaxMeshContacts);
+  if (compound)
+    return compoundContacts(a->shape, b->shape, in, header, records, capacity, features, contacts_.data(), *this, err);
   // One side is a mesh and the other not, so a and b are distinct entries.
   a->shape.pose = checkedPose(in);
   b->shape.pose = checkedPose(in + kPoseSize);

@@ -7,6 +7,7 @@
 
 #include "collidoscope/api_results.h"
 #include "collidoscope/compound.h"
+#include "collidoscope/mesh_pair.h"
 
 namespace collidoscope {
 namespace api {
@@ -130,11 +131,53 @@ bool answerCompound(Kind kind, Shape& a, const Transform& poseA, Shape* b, const
   return true;
 }
 
+namespace {
+
+// A compound against a mesh: each child's contacts with the mesh (its tree
+// prunes the triangles), child after child, as the scene runner lists them;
+// the mesh's side of `features` is −1 (its triangle is in the record).
+void compoundMeshContacts(Shape& a, Shape& b, const Transform& poseA, const Transform& poseB, double margin,
+                          double* header, double* records, int capacity, int* features, MeshContact* scratch) {
+  const bool meshA = a.type == ShapeType::Mesh;
+  Shape& mesh = meshA ? a : b;
+  Shape& parent = meshA ? b : a;
+  mesh.pose = meshA ? poseA : poseB;
+  const CompoundSide side = compoundSide(parent, meshA ? poseB : poseA, &parent.compoundData->posed[meshA ? 1 : 0]);
+  constexpr int kStride = strideOf(kContactRecordLayout);
+  int count = 0;
+  bool truncated = false;
+  double tests = 0;
+  for (std::size_t i = 0; i < side.count; ++i) {
+    const Shape& child = side.pieces[i];
+    double h[kContactsHeader];
+    meshPairContactsInto(meshA ? mesh : child, meshA ? child : mesh, margin, scratch, capacity - count, h,
+                         records + static_cast<std::ptrdiff_t>(kStride) * count);
+    const int n = static_cast<int>(h[0]);
+    if (features != nullptr)
+      for (int k = count; k < count + n; ++k) {
+        features[2 * k] = meshA ? -1 : side.index(i);
+        features[2 * k + 1] = meshA ? side.index(i) : -1;
+      }
+    count += n;
+    truncated = truncated || h[1] != 0;
+    tests += h[2];
+  }
+  header[0] = count;
+  header[1] = truncated ? 1 : 0;
+  header[2] = tests;
+}
+
+}  // namespace
+
 bool compoundContacts(Shape& a, Shape& b, const double* in, double* header, double* records, int capacity,
-                      int* features, Registry& registry, SceneError* err) {
+                      int* features, MeshContact* scratch, Registry& registry, SceneError* err) {
   Transform poseA, poseB;
   if (!readPose(in, "poseA", -1, &poseA, err) || !readPose(in + kPoseSize, "poseB", -1, &poseB, err)) return false;
   const double margin = in[2 * kPoseSize];
+  if (a.type == ShapeType::Mesh || b.type == ShapeType::Mesh) {
+    compoundMeshContacts(a, b, poseA, poseB, margin, header, records, capacity, features, scratch);
+    return true;
+  }
   CompoundSide A, B;
   if (!sidesOf(Kind::Contact, a, poseA, &b, poseB, &A, &B, err)) return false;
   constexpr int k = static_cast<int>(Kind::Contact);

@@ -146,10 +146,6 @@ bool contactsBatch(Registry& reg, const int* handles, int nShapes, const double*
     }
     if (s[0]->type == ShapeType::Mesh && s[1]->type == ShapeType::Mesh)
       return refuse(err, at("shapes", pairs[2 * q + 1]) + ".type", "contacts between two meshes are not available yet");
-    const bool compound = s[0]->type == ShapeType::Compound || s[1]->type == ShapeType::Compound;
-    if (compound && (s[0]->type == ShapeType::Mesh || s[1]->type == ShapeType::Mesh))
-      return refuse(err, at("shapes", pairs[2 * q + (s[0]->type == ShapeType::Mesh ? 0 : 1)]) + ".type",
-                    "a compound against a mesh or heightfield takes intersect, distance and shapecast, not contacts");
     if (!std::isfinite(margins[q])) return argument(at("options.margins", q), "must be a finite number");
     if (margins[q] < 0) return argument(at("options.margins", q), "must not be negative");
   }

@@ -1902,7 +1902,7 @@ export interface ContactsBatchResult {
  * contacts() of many pairs in one call: `shapes`, `poses` (7 numbers per shape) and `pairs` (2 shape indices per
  * pair) as batch() takes them. A mesh against a convex shape gives one contact per nearby triangle, two convex
  * shapes contact()'s one contact or none, a compound one per child pair within the margin (with its children);
- * two meshes, and a compound against a mesh, are refused as contacts() refuses them. contactsBatchResult(r, i) is contacts() of pair i, bit for bit (unless the buffer filled up).
+ * two meshes are refused as contacts() refuses them. contactsBatchResult(r, i) is contacts() of pair i, bit for bit (unless the buffer filled up).
  *
  *   const r = contactsBatch([floor, player], poses, [0, 1], { margin: 0.05 });
  *   for (const c of contactsBatchResult(r, 0).contacts) pushOut(c.normal, c.depth);

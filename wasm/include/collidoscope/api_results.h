@@ -102,8 +102,10 @@ bool answerCompound(Kind kind, Shape& a, const Transform& poseA, Shape* b, const
 // the margin): the contact query on every child pair whose bounding
 // spheres come within the margin, a contact for each pair that has one (at
 // most `capacity`), in Registry::contactsInto's layout (header, records).
+// Against a mesh, each child's mesh contacts (mesh_pair.h) one after the
+// other, through `scratch` (room for kMaxMeshContacts).
 bool compoundContacts(Shape& a, Shape& b, const double* in, double* header, double* records, int capacity,
-                      int* features, Registry& registry, SceneError* err);
+                      int* features, MeshContact* scratch, Registry& registry, SceneError* err);
 
 }  // namespace api
 }  // namespace collidoscope
