@@ -1835,8 +1835,17 @@ export function batchResult(query: BatchQuery, out: Float64Array, i: number, ext
   const bary = featureArray(b as Float64Array | undefined, Float64Array, 3, i + 1, q, 'extras.barycentric');
   // The default flavour has neither meshes nor compounds: its features are all −1 and name nothing.
   if (features && (typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__)) addFeatures(r, q, features, i, shapes, pairs);
-  if (bary) r.barycentric = Number.isNaN(bary[3 * i]) ? null : [bary[3 * i], bary[3 * i + 1], bary[3 * i + 2]];
+  // raycast() names barycentric coordinates for a mesh only: with the batch's shapes, the same here.
+  const onMesh = shapes === undefined || isMeshRay(shapes, pairs, i);
+  if (bary && onMesh) r.barycentric = Number.isNaN(bary[3 * i]) ? null : [bary[3 * i], bary[3 * i + 1], bary[3 * i + 2]];
   return r;
+}
+
+/** batchResult(): is ray i cast at a mesh (its shape read through `pairs`, 1 per ray)? */
+function isMeshRay(shapes: unknown, pairs: unknown, i: number): boolean {
+  if (!Array.isArray(shapes)) throw new CollidoscopeError('invalid-argument', 'extras.shapes', `must be batch()'s shapes, got ${describe(shapes)}`);
+  if (typedLength(pairs, 'extras.pairs') < i + 1) throw new CollidoscopeError('invalid-argument', 'extras.pairs', `must be batch()'s pairs (1 per ray, at least ${i + 1} numbers)`);
+  return shapes[(pairs as ArrayLike<number>)[i]] instanceof MeshShape;
 }
 
 /** batchResult(): query i's features named as its single query names them, from the shapes of its pair. */
