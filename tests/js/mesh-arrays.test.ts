@@ -88,6 +88,42 @@ async function parseGlb(file: Buffer): Promise<THREE.Object3D> {
   return (await new GLTFLoader().parseAsync(data as ArrayBuffer, '')).scene;
 }
 
+describe('meshArrays() of an InstancedMesh', () => {
+  it('gives one copy of the geometry per instance, placed by the instance matrix within the mesh\'s world matrix', () => {
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.Float32BufferAttribute(SQUARE, 3));
+    g.setIndex(SQUARE_INDEX);
+    const inst = new THREE.InstancedMesh(g, new THREE.MeshBasicMaterial(), 3);
+    const shifts: [number, number, number][] = [[10, 0, 0], [0, 20, 0], [0, 0, 30]];
+    shifts.forEach((t, i) => inst.setMatrixAt(i, new THREE.Matrix4().makeTranslation(...t)));
+    inst.setMatrixAt(2, new THREE.Matrix4().makeScale(-1, 1, 1).setPosition(0, 0, 30)); // a mirrored instance
+    const group = new THREE.Group();
+    group.position.set(1, 2, 3);
+    group.add(inst);
+    const a = meshArrays(group);
+    const n = SQUARE.length / 3;
+    expect(a.vertices.length / 3).toBe(3 * n);
+    expect(a.indices.length).toBe(3 * SQUARE_INDEX.length);
+    const got = triples(a.vertices);
+    for (let i = 0; i < n; i++) {
+      const [x, y, z] = [SQUARE[3 * i], SQUARE[3 * i + 1], SQUARE[3 * i + 2]];
+      expect(got[i]).toEqual([x + 11, y + 2, z + 3]);
+      expect(got[n + i]).toEqual([x + 1, y + 22, z + 3]);
+      expect(got[2 * n + i]).toEqual([-x + 1, y + 2, z + 33]);
+    }
+    // Instances 0 and 1 keep the winding; the mirrored one has each triangle's last two corners swapped back.
+    const tri = triples(a.indices);
+    const src = triples(SQUARE_INDEX);
+    src.forEach((t, i) => {
+      expect(tri[i]).toEqual(t);
+      expect(tri[src.length + i]).toEqual(t.map((c) => c + n));
+      expect(tri[2 * src.length + i]).toEqual([t[0], t[2], t[1]].map((c) => c + 2 * n));
+    });
+    inst.count = 1; // fewer instances drawn, fewer copies
+    expect(meshArrays(group).indices.length).toBe(SQUARE_INDEX.length);
+  });
+});
+
 describe('meshArrays() of a loaded glTF', () => {
   it('takes every primitive of every mesh, placed by its node\'s world transform', async () => {
     const root = await parseGlb(twoPrimitivesGlb());

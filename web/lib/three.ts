@@ -393,8 +393,10 @@ export interface MeshArrays {
  * `gltf.scene`, an OBJ group: each mesh placed by its world matrix, the meshes' vertices one after the other),
  * as the flat arrays mesh() takes. Each geometry is read as meshFromGeometry() reads it: indexed or not,
  * interleaved too. A mesh whose world matrix mirrors (negative determinant) has its triangles' order reversed,
- * so that they stay counter-clockwise seen from outside, as three.js draws them. Lines, points and meshes
- * without positions are skipped. More than `maxTriangles` triangles (default 2 000 000, mesh()'s limit) throw
+ * so that they stay counter-clockwise seen from outside, as three.js draws them. An InstancedMesh gives one copy
+ * of its geometry per instance (its `count`), each placed by its instance matrix. Lines, points and meshes
+ * without positions are skipped; all of a geometry's triangles are read (its groups and draw range, which only
+ * choose materials and what is drawn, are not). More than `maxTriangles` triangles (default 2 000 000, mesh()'s limit) throw
  * before anything is copied.
  */
 export function meshArrays(source: THREE.BufferGeometry | THREE.Object3D, options: { maxTriangles?: number } = {}): MeshArrays {
@@ -407,7 +409,19 @@ export function meshArrays(source: THREE.BufferGeometry | THREE.Object3D, option
     root.updateWorldMatrix(true, true);
     root.traverse((o) => {
       const m = o as THREE.Mesh;
-      if (m.isMesh && m.geometry?.getAttribute('position')) parts.push({ geometry: m.geometry, matrix: m.matrixWorld, field: `mesh "${m.name || m.uuid}"` });
+      if (!m.isMesh || !m.geometry?.getAttribute('position')) return;
+      const field = `mesh "${m.name || m.uuid}"`;
+      const instanced = o as THREE.InstancedMesh;
+      if (!instanced.isInstancedMesh) {
+        parts.push({ geometry: m.geometry, matrix: m.matrixWorld, field });
+        return;
+      }
+      // An InstancedMesh draws its geometry once per instance, each placed by its own matrix within the mesh.
+      for (let i = 0; i < instanced.count; i++) {
+        const matrix = new THREE.Matrix4();
+        instanced.getMatrixAt(i, matrix);
+        parts.push({ geometry: m.geometry, matrix: matrix.premultiply(m.matrixWorld), field: `${field} instance ${i}` });
+      }
     });
   } else {
     throw new CollidoscopeError('invalid-argument', 'geometry', 'must be a three.js BufferGeometry or Object3D');
