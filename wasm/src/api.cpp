@@ -597,7 +597,14 @@ bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const
       return true;
     }
     case Kind::Project: {
-      const ProjectResult r = projectPoint(a, vec(extra), gjk_, epa_);
+      // A polytopal core names its feature from its SAT hull, kept with the entry.
+      if (ea != nullptr && hasPolytopalCore(a) && !ea->satHull) {
+        ea->satHull = std::make_unique<SatHull>();
+        ea->satStatus = buildSatHull(ea->shape, ea->satHull.get());
+      }
+      projectPoint(a, vec(extra), &project_, ea != nullptr && ea->satStatus == SatStatus::Ok ? ea->satHull.get() : nullptr,
+                   gjk_, epa_);
+      const ProjectResult& r = project_;
       constexpr int k = static_cast<int>(Kind::Project);
       put(out + AT(k, "point"), r.point);
       out[AT(k, "distance")] = r.distance;

@@ -122,6 +122,10 @@ bool answerCompound(Kind kind, Shape& a, const Transform& poseA, Shape* b, const
       },
       [&] { next = 1 - next; }, &pick);
   if (!ok) return false;
+  // The registry keeps the last project's feature: the answering child's.
+  if (kind == Kind::Project && pick.chosen &&
+      !registry.answerPiece(kind, A.pieces[pick.i], nullptr, extra, results[next], err))
+    return false;
   std::copy_n(results[1 - next], kResultStride[static_cast<int>(kind)], out);
   if (features != nullptr) {
     features[0] = pick.chosen ? A.index(pick.i) : -1;

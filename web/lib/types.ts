@@ -8,14 +8,14 @@ import type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
   ContactPoint, ContactsResult, ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult,
   MeshDistanceResult, MeshIntersectResult, MeshMeshIntersectResult, MeshRayFrame, MeshShapecastResult, ObbFits, ObbResult,
-  PenetrationResult, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
+  PenetrationResult, PointFeature, FeatureKind, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 } from './generated-schema';
 
 export type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
   ContactPoint, ContactsResult, ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult,
   MeshDistanceResult, MeshIntersectResult, MeshMeshIntersectResult, MeshRayFrame, MeshShapecastResult, ObbFits, ObbResult,
-  PenetrationResult, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
+  PenetrationResult, PointFeature, FeatureKind, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 };
 
 export type Quat = [number, number, number, number];

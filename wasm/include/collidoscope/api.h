@@ -39,6 +39,7 @@
 #include "collidoscope/gjk.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
+#include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/scene.h"
 #include "collidoscope/shapes.h"
@@ -123,6 +124,9 @@ class Registry {
   // after intersect, distance or shapecast of a mesh and a convex shape,
   // the triangle that answers (hit false when none; no barycentric).
   const MeshRayHit& lastMeshHit() const { return meshHit_; }
+  // The feature of the last project answered by query() (a compound's:
+  // its answering child's), beside the layout, whose length is fixed.
+  const PointFeature& lastFeature() const { return project_.feature; }
   // The shape behind a live handle, or null.
   const Shape* find(int handle) const;
 
@@ -233,6 +237,7 @@ class Registry {
   DistanceResult distance_;
   GjkSettings gjk_;
   MeshRayHit meshHit_;
+  ProjectResult project_;  // the last project: its feature list keeps its storage
   std::vector<MeshContact> contacts_;  // contacts(): kMaxMeshContacts, reserved on first use
   EpaSettings epa_;
   RayCastSettings cast_;
