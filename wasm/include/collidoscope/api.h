@@ -197,15 +197,17 @@ class Registry {
   // shape): a mesh's, a plane's, then the convex queries; sat reads the
   // entries' SAT hulls (ea, eb: the entries of a and b); features and
   // barycentric as batch() says (a mesh's triangle; null: not asked).
+  // hull: a's SAT hull for project's feature when ea has none (a compound's child).
   bool answerPosed(Kind kind, const Shape& a, const Shape* b, const double* extra, double* cache, double* out,
                    SceneError* err, Entry* ea = nullptr, Entry* eb = nullptr, int* features = nullptr,
-                   double* barycentric = nullptr);
+                   double* barycentric = nullptr, const SatHull* hull = nullptr);
 
  public:
   // A compound's child loop (compound_api.cpp) runs this on each pair of
   // posed pieces (b null for one shape): the closed forms, then
   // answerPosed, as run() answers two entries. Internal to the library.
-  bool answerPiece(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, SceneError* err);
+  bool answerPiece(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, SceneError* err,
+                   const SatHull* hull = nullptr);
 
  private:
   bool buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err);
