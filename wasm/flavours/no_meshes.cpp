@@ -104,6 +104,12 @@ void meshPairContactsInto(const Shape&, const Shape&, double, MeshContact*, int,
   header[1] = 0;
   header[2] = 0;
 }
+// Unreachable (no mesh exists): the point itself, no triangle.
+void projectOnMesh(const Shape&, const Vec3& p, MeshProjectResult* out) {
+  *out = MeshProjectResult{};
+  out->point = p;
+  out->status = EpaStatus::Degenerate;
+}
 
 namespace api {
 bool contactsBatch(Registry&, const int*, int, const double*, const std::uint32_t*, std::int64_t, const double*,

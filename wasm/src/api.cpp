@@ -521,7 +521,7 @@ bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const
                            double* out, SceneError* err, Entry* ea, Entry* eb, int* features,
                            double* barycentric, const SatHull* hull) {
   const PosedShape pa(a);
-  if (a.type == ShapeType::Mesh || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
+  if ((a.type == ShapeType::Mesh && kind != Kind::Project) || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
     return answerMesh(kind, a, shapeB, extra, out, &meshHit_, features, barycentric, err);
   if (kind != Kind::Contains && kind != Kind::Project &&
       (a.type == ShapeType::Plane || (shapeB != nullptr && shapeB->type == ShapeType::Plane)))
@@ -603,12 +603,22 @@ bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const
     }
     case Kind::Project: {
       // A polytopal core names its feature from its SAT hull, kept with the entry.
-      if (ea != nullptr && hasPolytopalCore(a) && !ea->satHull) {
+      if (ea != nullptr && a.type != ShapeType::Mesh && hasPolytopalCore(a) && !ea->satHull) {
         ea->satHull = std::make_unique<SatHull>();
         ea->satStatus = buildSatHull(ea->shape, ea->satHull.get());
       }
       if (ea != nullptr && ea->satStatus == SatStatus::Ok) hull = ea->satHull.get();
-      projectPoint(a, vec(extra), &project_, hull, gjk_, epa_);
+      if (a.type == ShapeType::Mesh) {
+        // A mesh's triangle and barycentric coordinates: beside the layout, as a ray cast's.
+        projectOnMesh(a, vec(extra), &project_);
+        meshHit_.hit = true;
+        meshHit_.triangle = project_.triangle;
+        meshHit_.barycentric = project_.barycentric;
+        if (features != nullptr) features[0] = project_.triangle;
+        if (barycentric != nullptr) put(barycentric, project_.barycentric);
+      } else {
+        projectPoint(a, vec(extra), &project_, hull, gjk_, epa_);
+      }
       const ProjectResult& r = project_;
       constexpr int k = static_cast<int>(Kind::Project);
       put(out + AT(k, "point"), r.point);

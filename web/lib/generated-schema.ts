@@ -597,6 +597,14 @@ export interface ProjectResult {
   feature: PointFeature;
 }
 
+/** project on a mesh or heightfield: the nearest point of its triangles (a surface: inside is false), and the triangle. */
+export interface MeshProjectResult extends ProjectResult {
+  /** The nearest triangle (the smallest index among equally near). */
+  triangle: number;
+  /** The point in the triangle's corners [i, j, k]: u, v, w. */
+  barycentric: Vec3;
+}
+
 /** The convex hull of shape A's points (query "hull"). */
 export interface HullResult {
   /** Dimension of the hull: a flat input gives a polygon, a collinear one a segment. */

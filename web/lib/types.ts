@@ -7,14 +7,14 @@ import type * as schema from './generated-schema';
 import type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
   ContactPoint, ContactsResult, ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult,
-  MeshDistanceResult, MeshIntersectResult, MeshMeshIntersectResult, MeshRayFrame, MeshShapecastResult, ObbFits, ObbResult,
+  MeshDistanceResult, MeshIntersectResult, MeshMeshIntersectResult, MeshProjectResult, MeshRayFrame, MeshShapecastResult, ObbFits, ObbResult,
   PenetrationResult, PointFeature, FeatureKind, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 } from './generated-schema';
 
 export type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
   ContactPoint, ContactsResult, ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult,
-  MeshDistanceResult, MeshIntersectResult, MeshMeshIntersectResult, MeshRayFrame, MeshShapecastResult, ObbFits, ObbResult,
+  MeshDistanceResult, MeshIntersectResult, MeshMeshIntersectResult, MeshProjectResult, MeshRayFrame, MeshShapecastResult, ObbFits, ObbResult,
   PenetrationResult, PointFeature, FeatureKind, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 };
 

@@ -239,7 +239,7 @@ class Registry {
   DistanceResult distance_;
   GjkSettings gjk_;
   MeshRayHit meshHit_;
-  ProjectResult project_;  // the last project: its feature list keeps its storage
+  MeshProjectResult project_;  // the last project: its feature list keeps its storage
   std::vector<MeshContact> contacts_;  // contacts(): kMaxMeshContacts, reserved on first use
   EpaSettings epa_;
   RayCastSettings cast_;

@@ -930,6 +930,20 @@ struct Schema<ProjectResult> {
 };
 
 template <>
+struct Schema<MeshProjectResult> {
+  static constexpr const char* name = "MeshProjectResult";
+  static constexpr const char* doc =
+      "project on a mesh or heightfield: the nearest point of its triangles (a surface: inside is false), and the "
+      "triangle.";
+  template <class V>
+  static void fields(V& v, const MeshProjectResult& r) {
+    v.base(static_cast<const ProjectResult&>(r));
+    v.field("triangle", r.triangle, "The nearest triangle (the smallest index among equally near).");
+    v.field("barycentric", resultVec(r.barycentric), "The point in the triangle's corners [i, j, k]: u, v, w.");
+  }
+};
+
+template <>
 struct Schema<ChungWangWedgeStep> {
   static constexpr const char* name = "ChungWangWedgeStep";
   static constexpr const char* doc = "One direction classified by the 2D hemisphere sweep.";
