@@ -521,8 +521,8 @@ bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const
                            double* out, SceneError* err, Entry* ea, Entry* eb, int* features,
                            double* barycentric, const SatHull* hull) {
   const PosedShape pa(a);
-  if ((a.type == ShapeType::Mesh && kind != Kind::Project) || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
-    return answerMesh(kind, a, shapeB, extra, out, &meshHit_, features, barycentric, err);
+  if (a.type == ShapeType::Mesh || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
+    return answerMesh(kind, a, shapeB, extra, out, &meshHit_, features, barycentric, &project_, err);
   if (kind != Kind::Contains && kind != Kind::Project &&
       (a.type == ShapeType::Plane || (shapeB != nullptr && shapeB->type == ShapeType::Plane)))
     return answerPlane(kind, a, shapeB, extra, out, err);
@@ -603,29 +603,13 @@ bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const
     }
     case Kind::Project: {
       // A polytopal core names its feature from its SAT hull, kept with the entry.
-      if (ea != nullptr && a.type != ShapeType::Mesh && hasPolytopalCore(a) && !ea->satHull) {
+      if (ea != nullptr && hasPolytopalCore(a) && !ea->satHull) {
         ea->satHull = std::make_unique<SatHull>();
         ea->satStatus = buildSatHull(ea->shape, ea->satHull.get());
       }
       if (ea != nullptr && ea->satStatus == SatStatus::Ok) hull = ea->satHull.get();
-      if (a.type == ShapeType::Mesh) {
-        // A mesh's triangle and barycentric coordinates: beside the layout, as a ray cast's.
-        projectOnMesh(a, vec(extra), &project_);
-        meshHit_.hit = true;
-        meshHit_.triangle = project_.triangle;
-        meshHit_.barycentric = project_.barycentric;
-        if (features != nullptr) features[0] = project_.triangle;
-        if (barycentric != nullptr) put(barycentric, project_.barycentric);
-      } else {
-        projectPoint(a, vec(extra), &project_, hull, gjk_, epa_);
-      }
-      const ProjectResult& r = project_;
-      constexpr int k = static_cast<int>(Kind::Project);
-      put(out + AT(k, "point"), r.point);
-      out[AT(k, "distance")] = r.distance;
-      out[AT(k, "inside")] = r.inside;
-      out[AT(k, "iterations")] = r.iterations;
-      out[AT(k, "status")] = static_cast<double>(r.status);
+      projectPoint(a, vec(extra), &project_, hull, gjk_, epa_);
+      putResult(project_, out);
       return true;
     }
     case Kind::Count: break;
