@@ -145,6 +145,13 @@ TEST(MeshProject, SceneFormatAnswersAndContainsIsRefused) {
   EXPECT_NE(face.find(R"("distance":2,"inside":false)"), std::string::npos) << face;
   EXPECT_NE(face.find(R"("feature":{"kind":"face","vertices":[0,3,4]},"triangle":0,"barycentric":[)"), std::string::npos)
       << face;
+  // A heightfield's vertices are its grid points, i·columns + j: the peak is 4 (README's example).
+  const std::string peak = runText(
+      R"({"version":1,"query":"project","point":[0,5,0],"shapes":[{"type":"heightfield","heights":[[0,0,0],[0,1,0],[0,0,0]],)"
+      R"("cellSize":[2,2],"position":[-2,0,-2]}]})",
+      &err);
+  EXPECT_NE(peak.find(R"("point":[0,1,0],"distance":4,"inside":false)"), std::string::npos) << peak << err.message;
+  EXPECT_NE(peak.find(R"("feature":{"kind":"vertex","vertices":[4]})"), std::string::npos) << peak;
   EXPECT_EQ(runText(R"({"version":1,"query":"contains","point":[1,1,3],"shapes":[)" + grid + "]}", &err), "");
   EXPECT_EQ(err.code, "unsupported-query");
   EXPECT_EQ(err.field, "shapes[0].type");
