@@ -511,6 +511,24 @@ TEST(PointFeature, RoundShapesNameTheirParts) {
   EXPECT_EQ(feature(Shape::point(), {1, 1, 1}), "vertex 0");
 }
 
+// A compound names its answering child and that child's feature, indices
+// into the child's own points (scene route; the object API equals it:
+// tests/js/compound.test.ts).
+TEST(PointFeature, CompoundNamesTheChildAndItsFeature) {
+  Scene scene;
+  SceneError err;
+  std::string json;
+  ASSERT_TRUE(parseScene(R"({"version": 1, "query": "project", "point": [-1.5, 2, 2], "shapes": [{"type": "compound",
+      "children": [{"type": "box", "halfExtents": [1, 1, 1], "position": [-3, 0, 0]},
+                   {"type": "sphere", "radius": 1, "position": [3, 0, 0]}]}]})",
+                         &scene, &err))
+      << err.message;
+  ASSERT_TRUE(runScene(scene, false, &json, &err)) << err.message;
+  // The box child's (+, +, +) corner, 1.5 away; the sphere is 4.3 away.
+  EXPECT_NE(json.find(R"("distance":1.5,"inside":false)"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("feature":{"kind":"vertex","vertices":[7]},"child":0)"), std::string::npos) << json;
+}
+
 // ---- the scene format ------------------------------------------------------
 
 std::string runText(const std::string& text, SceneError* err) {
