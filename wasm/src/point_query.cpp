@@ -172,6 +172,7 @@ void nameFeature(const Shape& s, const Vec3& x, const Vec3& n, const SatHull* hu
   SatHull own;
   if (hull == nullptr && buildSatHull(s, &own) == SatStatus::Ok) hull = &own;
   if (hull != nullptr) hullFeature(s, *hull, c, tol, f);
+  else setFeature(f, FeatureKind::Face, {});  // no hull (an invalid shape): no vertices to name
 }
 
 }  // namespace
