@@ -214,7 +214,8 @@ TEST(PlaneScene, QueriesAnswerInTheFormat) {
   EXPECT_EQ(runText(std::string(R"({"version": 1, "query": "project", "shapes": [)") + kFloor +
                         R"(], "point": [1, -3, 2]})",
                     false, &err),
-            R"({"point":[1,0,2],"distance":3,"inside":true,"iterations":0,"status":"converged"})")
+            R"({"point":[1,0,2],"distance":3,"inside":true,"iterations":0,"status":"converged",)"
+            R"("feature":{"kind":"face","vertices":[]}})")
       << err.message;
 }
 

@@ -270,6 +270,265 @@ TEST(PointQuery, EveryTypeMeetsTheConvexOptimalityCertificate) {
   }
 }
 
+// ---- the feature a projected point lies on -----------------------------------
+//
+// Reference: the faces, edges and vertices of the hull of the input points
+// by brute force (every plane through three points with all points on one
+// side; a face's edges are the pairs of its points with all its points on
+// one side of their line), the closest point by elementary geometry over
+// those faces, then the rule of point_query.h: a vertex within the
+// tolerance, else an edge, else the face (all its points).
+
+struct RefFace {
+  Vec3 n;
+  double d;
+  std::vector<int> members;  // ascending
+};
+
+struct RefHull {
+  std::vector<RefFace> faces;
+  std::vector<std::pair<int, int>> edges;
+  std::vector<int> vertices;
+};
+
+RefHull refHull(const std::vector<Vec3>& p, double eps) {
+  RefHull h;
+  const int n = static_cast<int>(p.size());
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      for (int k = j + 1; k < n; ++k) {
+        Vec3 nn = cross(p[j] - p[i], p[k] - p[i]);
+        if (length(nn) < 1e-6) continue;
+        nn = nn / length(nn);
+        double d = dot(nn, p[i]);
+        int above = 0, below = 0;
+        for (const Vec3& q : p) above += dot(nn, q) - d > eps, below += dot(nn, q) - d < -eps;
+        if (above > 0 && below > 0) continue;
+        if (above > 0) nn = nn * -1.0, d = -d;
+        RefFace f{nn, d, {}};
+        for (int m = 0; m < n; ++m)
+          if (std::fabs(dot(nn, p[m]) - d) <= eps) f.members.push_back(m);
+        bool seen = false;
+        for (const RefFace& g : h.faces) seen = seen || g.members == f.members;
+        if (!seen) h.faces.push_back(f);
+      }
+  for (const RefFace& f : h.faces)
+    for (int a : f.members)
+      for (int b : f.members) {
+        if (a >= b) continue;
+        int left = 0, right = 0;
+        for (int c : f.members) {
+          const double side = dot(cross(p[b] - p[a], p[c] - p[a]), f.n);
+          left += side > eps, right += side < -eps;
+        }
+        if (left > 0 && right > 0) continue;
+        if (std::find(h.edges.begin(), h.edges.end(), std::make_pair(a, b)) == h.edges.end()) h.edges.push_back({a, b});
+      }
+  for (const auto& e : h.edges)
+    for (int v : {e.first, e.second})
+      if (std::find(h.vertices.begin(), h.vertices.end(), v) == h.vertices.end()) h.vertices.push_back(v);
+  return h;
+}
+
+Vec3 onSegment(const Vec3& p, const Vec3& a, const Vec3& b) {
+  const Vec3 e = b - a;
+  return a + e * std::clamp(dot(p - a, e) / dot(e, e), 0.0, 1.0);
+}
+
+// The nearest point of the hull's surface to p: the nearest face plane's
+// foot from inside; from outside the nearest of the feet inside their face
+// and the points of every edge.
+Vec3 refClosest(const RefHull& h, const std::vector<Vec3>& pts, const Vec3& p) {
+  bool in = true;
+  const RefFace* nearest = &h.faces[0];
+  for (const RefFace& f : h.faces) {
+    if (dot(f.n, p) > f.d) in = false;
+    if (f.d - dot(f.n, p) < nearest->d - dot(nearest->n, p)) nearest = &f;
+  }
+  if (in) return p - nearest->n * (dot(nearest->n, p) - nearest->d);
+  Vec3 best = pts[static_cast<std::size_t>(h.vertices[0])];
+  const auto consider = [&](const Vec3& x) {
+    if (length(x - p) < length(best - p)) best = x;
+  };
+  for (const auto& e : h.edges) consider(onSegment(p, pts[static_cast<std::size_t>(e.first)], pts[static_cast<std::size_t>(e.second)]));
+  for (const RefFace& f : h.faces) {
+    const Vec3 x = p - f.n * (dot(f.n, p) - f.d);
+    bool inside = true;  // x within the face: on the inner side of each of its edges' lines
+    for (const auto& e : h.edges) {
+      const Vec3 a = pts[static_cast<std::size_t>(e.first)], b = pts[static_cast<std::size_t>(e.second)];
+      if (!std::binary_search(f.members.begin(), f.members.end(), e.first) ||
+          !std::binary_search(f.members.begin(), f.members.end(), e.second))
+        continue;
+      Vec3 inner;  // a face point off the edge's line
+      for (int m : f.members)
+        if (length(cross(b - a, pts[static_cast<std::size_t>(m)] - a)) > 1e-9) inner = pts[static_cast<std::size_t>(m)];
+      if (dot(cross(b - a, x - a), f.n) * dot(cross(b - a, inner - a), f.n) < 0) inside = false;
+    }
+    if (inside) consider(x);
+  }
+  return best;
+}
+
+PointFeature refFeature(const RefHull& h, const std::vector<Vec3>& pts, const Vec3& x, double tol) {
+  int v = -1;
+  for (int i : h.vertices)
+    if (length(pts[static_cast<std::size_t>(i)] - x) <= tol &&
+        (v < 0 || length(pts[static_cast<std::size_t>(i)] - x) < length(pts[static_cast<std::size_t>(v)] - x)))
+      v = i;
+  if (v >= 0) return {FeatureKind::Vertex, {v}};
+  double best = tol;
+  std::pair<int, int> edge{-1, -1};
+  for (const auto& e : h.edges) {
+    const double d = length(onSegment(x, pts[static_cast<std::size_t>(e.first)], pts[static_cast<std::size_t>(e.second)]) - x);
+    if (d <= best) best = d, edge = e;
+  }
+  if (edge.first >= 0) return {FeatureKind::Edge, {edge.first, edge.second}};
+  const RefFace* f = &h.faces[0];
+  for (const RefFace& g : h.faces)
+    if (std::fabs(dot(g.n, x) - g.d) < std::fabs(dot(f->n, x) - f->d)) f = &g;
+  return {FeatureKind::Face, f->members};
+}
+
+std::string describe(const PointFeature& f) {
+  std::string out = featureKindName(f.kind);
+  for (int v : f.vertices) out += " " + std::to_string(v);
+  return out;
+}
+
+// Random hulls and boxes, far from the origin too; query points inside,
+// outside, and placed exactly on vertices, on edges and on faces.
+TEST(PointFeature, PolytopesAndBoxesAgainstBruteForce) {
+  ref::Rng rng(1818);
+  int counts[3] = {0, 0, 0};
+  for (int i = 0; i < 240; ++i) {
+    const bool box = i % 3 == 0;
+    Shape s;
+    if (box) {
+      s = Shape::box({rng.uniform(0.2, 2), rng.uniform(0.2, 2), rng.uniform(0.2, 2)});
+    } else {
+      std::vector<Vec3> pts(static_cast<std::size_t>(rng.integer(4, 12)));
+      for (Vec3& p : pts) p = rng.inBall(2.0);
+      s = Shape::polytope(pts);
+    }
+    s.pose.position = i % 4 == 1 ? rng.inCube(1e4) : rng.inCube(2);
+    s.pose.rotation = rng.rotation();
+    const std::vector<Vec3> local = localCoreVertices(s);
+    std::vector<Vec3> world;
+    for (const Vec3& p : local) world.push_back(s.pose.apply(p));
+    const RefHull h = refHull(local, 1e-12);
+    ASSERT_GE(h.faces.size(), 4u);
+    const double tol = kFeatureTolerance * localBoundingRadius(s);
+    for (int k = 0; k < 6; ++k) {
+      Vec3 q;  // local
+      const RefFace& f = h.faces[static_cast<std::size_t>(rng.integer(0, static_cast<int>(h.faces.size()) - 1))];
+      const Vec3 a = local[static_cast<std::size_t>(f.members[0])], b = local[static_cast<std::size_t>(f.members[1])],
+                 c = local[static_cast<std::size_t>(f.members[2])];
+      switch (k) {
+        case 0: q = rng.inBall(0.3); break;
+        case 1: q = rng.inBall(4.0); break;
+        case 2: q = local[static_cast<std::size_t>(h.vertices[static_cast<std::size_t>(rng.integer(0, static_cast<int>(h.vertices.size()) - 1))])]; break;
+        case 3: {
+          const auto& e = h.edges[static_cast<std::size_t>(rng.integer(0, static_cast<int>(h.edges.size()) - 1))];
+          const double t = rng.uniform(0.1, 0.9);
+          q = local[static_cast<std::size_t>(e.first)] * (1 - t) + local[static_cast<std::size_t>(e.second)] * t;
+          break;
+        }
+        case 4: q = a * 0.4 + b * 0.35 + c * 0.25; break;                  // on a face
+        default: q = (a * 0.4 + b * 0.35 + c * 0.25) + f.n * 0.5; break;  // above a face
+      }
+      const Vec3 x = refClosest(h, local, q);
+      const PointFeature want = refFeature(h, local, x, tol);
+      const ProjectResult r = projectPoint(s, s.pose.apply(q));
+      EXPECT_NEAR(length(r.point - s.pose.apply(x)), 0, 1e-9 * (1 + length(s.pose.position))) << i << "/" << k;
+      EXPECT_EQ(describe(r.feature), describe(want)) << (box ? "box " : "polytope ") << i << "/" << k;
+      ++counts[static_cast<int>(want.kind)];
+    }
+  }
+  EXPECT_GT(counts[0], 150);
+  EXPECT_GT(counts[1], 150);
+  EXPECT_GT(counts[2], 300);
+}
+
+TEST(PointFeature, BoxCornersEdgesAndFacesByIndex) {
+  Shape box = Shape::box({1, 2, 3});
+  box.pose.position = {5, -1, 2};
+  const auto feature = [&](const Vec3& local) { return describe(projectPoint(box, box.pose.apply(local)).feature); };
+  EXPECT_EQ(feature({2, 3, 4}), "vertex 7");        // beyond the (+, +, +) corner
+  EXPECT_EQ(feature({-2, -3, 4}), "vertex 4");      // (−, −, +): 4
+  EXPECT_EQ(feature({2, 0, 4}), "edge 5 7");        // the x>0, z>0 edge
+  EXPECT_EQ(feature({0, 2.5, 0}), "face 2 3 6 7");  // the y>0 face
+  EXPECT_EQ(feature({0.2, 0.1, 2.9}), "face 4 5 6 7");  // inside: the nearest face, z>0
+  // A rounded box names the core's feature the point rounds from.
+  box.margin = 0.5;
+  EXPECT_EQ(feature({1.2, 2.2, 3.2}), "vertex 7");
+  EXPECT_EQ(feature({1.3, 0, 3.3}), "edge 5 7");
+  // A mirrored box: its corners by the signs in the shape's frame after scale.
+  Shape mirrored = Shape::box({1, 2, 3}).withScale({-1, 1, 1});
+  bakeScale(&mirrored);
+  EXPECT_EQ(describe(projectPoint(mirrored, {2, 3, 4}).feature), "vertex 7");
+}
+
+// Smooth shapes by their analytic parts: caps against sides of capsules,
+// rims of cylinders and cones, the apex; scaled and rounded too.
+TEST(PointFeature, RoundShapesNameTheirParts) {
+  const auto feature = [](const Shape& s, const Vec3& local) { return describe(projectPoint(s, s.pose.apply(local)).feature); };
+  Shape capsule = Shape::capsule(0.5, 1);
+  capsule.pose.position = {100, 0, -3};
+  capsule.pose.rotation = ref::Rng(1819).rotation();
+  EXPECT_EQ(feature(capsule, {0, 1.4, 0.2}), "cap 1");   // above the top end
+  EXPECT_EQ(feature(capsule, {0.3, -1.2, 0}), "cap 0");  // inside, below the bottom end
+  EXPECT_EQ(feature(capsule, {2, 0.9, 0}), "side 0 1");
+  EXPECT_EQ(feature(capsule, {0.1, 0.5, 0}), "side 0 1");  // inside, nearest the side
+  Shape stretched = Shape::capsule(0.5, 1).withScale({2, 1, 1});
+  EXPECT_EQ(feature(stretched, {3, 0.2, 0}), "side 0 1");
+  EXPECT_EQ(feature(stretched, {0, 3, 0}), "cap 1");
+
+  const Shape cylinder = Shape::cylinder(1, 2);
+  EXPECT_EQ(feature(cylinder, {2, 3, 0}), "rim 1");
+  EXPECT_EQ(feature(cylinder, {0, -3, 1}), "rim 0");
+  EXPECT_EQ(feature(cylinder, {0.3, -3, 0.2}), "cap 0");
+  EXPECT_EQ(feature(cylinder, {0.1, 1.9, 0}), "cap 1");  // inside, nearer the cap than the side
+  EXPECT_EQ(feature(cylinder, {0.95, 0, 0}), "side 0 1");
+  EXPECT_EQ(feature(cylinder, {1, 2, 0}), "rim 1");      // on the rim itself
+  EXPECT_EQ(feature(Shape::cylinder(1, 2).withScale({1, 1, 3}), {0, 0, 5}), "side 0 1");
+  EXPECT_EQ(feature(Shape::cylinder(1, 2).withMargin(0.25), {0.5, 2.5, 0}), "cap 1");
+
+  // Cone r = 1, h = 2: apex (0, 2), rim (1, −2); the side's outward normal is (4, 1)/√17.
+  const Shape cone = Shape::cone(1, 2);
+  EXPECT_EQ(feature(cone, {0, 3, 0}), "apex 1");
+  EXPECT_EQ(feature(cone, {0.2, -3, 0.1}), "base 0");
+  EXPECT_EQ(feature(cone, {2, -3, 0}), "rim 0");
+  EXPECT_EQ(feature(cone, Vec3{0.5, 0, 0} + Vec3{4, 1, 0} * (0.3 / std::sqrt(17.0))), "side 0 1");
+  EXPECT_EQ(feature(cone, {0.1, -1.9, 0}), "base 0");  // inside, nearest the base
+
+  EXPECT_EQ(feature(Shape::sphere(2), {3, 1, 0}), "surface");
+  EXPECT_EQ(feature(Shape::ellipsoid({1, 2, 3}), {0, 0, 0.5}), "surface");
+  EXPECT_EQ(feature(Shape::plane({0, 1, 0}, 0), {3, 1, 0}), "face");
+  EXPECT_EQ(feature(Shape::segment({0, 0, 0}, {2, 0, 0}), {1, 1, 0}), "edge 0 1");
+  EXPECT_EQ(feature(Shape::segment({0, 0, 0}, {2, 0, 0}), {3, 1, 0}), "vertex 1");
+  EXPECT_EQ(feature(Shape::triangle({0, 0, 0}, {2, 0, 0}, {0, 2, 0}), {0.5, 0.5, 1}), "face 0 1 2");
+  EXPECT_EQ(feature(Shape::triangle({0, 0, 0}, {2, 0, 0}, {0, 2, 0}), {1, -1, 0}), "edge 0 1");
+  EXPECT_EQ(feature(Shape::point(), {1, 1, 1}), "vertex 0");
+}
+
+// A compound names its answering child and that child's feature, indices
+// into the child's own points (scene route; the object API equals it:
+// tests/js/compound.test.ts).
+TEST(PointFeature, CompoundNamesTheChildAndItsFeature) {
+  Scene scene;
+  SceneError err;
+  std::string json;
+  ASSERT_TRUE(parseScene(R"({"version": 1, "query": "project", "point": [-1.5, 2, 2], "shapes": [{"type": "compound",
+      "children": [{"type": "box", "halfExtents": [1, 1, 1], "position": [-3, 0, 0]},
+                   {"type": "sphere", "radius": 1, "position": [3, 0, 0]}]}]})",
+                         &scene, &err))
+      << err.message;
+  ASSERT_TRUE(runScene(scene, false, &json, &err)) << err.message;
+  // The box child's (+, +, +) corner, 1.5 away; the sphere is 4.3 away.
+  EXPECT_NE(json.find(R"("distance":1.5,"inside":false)"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("feature":{"kind":"vertex","vertices":[7]},"child":0)"), std::string::npos) << json;
+}
+
 // ---- the scene format ------------------------------------------------------
 
 std::string runText(const std::string& text, SceneError* err) {
@@ -290,9 +549,11 @@ TEST(PointQueryScene, ContainsAndProjectAnswerInTheFormat) {
             R"({"inside":false,"iterations":0,"status":"converged"})");
   // Outside along +x: the face x = 11, 1 away; inside: the nearest face (y = 2, 0.5 away).
   EXPECT_EQ(runText(R"({"version": 1, "shapes": [)" + box + R"(], "query": "project", "point": [12, 0, 0]})", &err),
-            R"({"point":[11,0,0],"distance":1,"inside":false,"iterations":0,"status":"converged"})");
+            R"({"point":[11,0,0],"distance":1,"inside":false,"iterations":0,"status":"converged",)"
+            R"("feature":{"kind":"face","vertices":[1,3,5,7]}})");
   EXPECT_EQ(runText(R"({"version": 1, "shapes": [)" + box + R"(], "query": "project", "point": [10, 1.5, 0]})", &err),
-            R"({"point":[10,2,0],"distance":0.5,"inside":true,"iterations":0,"status":"converged"})");
+            R"({"point":[10,2,0],"distance":0.5,"inside":true,"iterations":0,"status":"converged",)"
+            R"("feature":{"kind":"face","vertices":[2,3,6,7]}})");
   // A second shape is allowed and ignored, as for raycast.
   EXPECT_NE(runText(R"({"version": 1, "shapes": [)" + box + "," + box +
                         R"(], "query": "contains", "point": [0, 0, 0]})",

@@ -178,6 +178,34 @@ describe('mesh(): raycast against brute force', () => {
   });
 });
 
+describe('mesh(): project', () => {
+  it('equals run() on the same scene (sceneOf) bit for bit, with triangle, barycentric and feature', () => {
+    const rand = seeded(18);
+    const s = torus(12, 6, 1, 0.35);
+    const m = mesh(s.vertices, s.indices);
+    const kinds = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const pose = randomPose(rand, 1);
+      // Every fourth point exactly on a mesh vertex (in the world).
+      const v = 3 * ((i * 7) % (s.vertices.length / 3));
+      const local: Vec3 = i % 4 === 0 ? [s.vertices[v], s.vertices[v + 1], s.vertices[v + 2]] : [3 * rand() - 1.5, rand() - 0.5, 3 * rand() - 1.5];
+      const point = i % 4 === 0 ? (run(sceneOf('project', m, pose, local)) as { point: Vec3 }).point : local;
+      const r = project(m, pose, point);
+      expect(r).toEqual(run(sceneOf('project', m, pose, point)));
+      expect(r.inside).toBe(false);
+      expect(r.triangle).toBeGreaterThanOrEqual(0);
+      kinds.add(r.feature.kind);
+      // The batch names the triangle through options.features.
+      const features = new Int32Array(2);
+      const out = batch('project', [m], new Float64Array(pose), new Uint32Array([0]), { points: new Float64Array(point), features });
+      expect(features[0]).toBe(r.triangle);
+      expect(batchResult('project', out, 0).distance).toBe(r.distance);
+    }
+    expect(kinds.has('face')).toBe(true);
+    m.dispose();
+  });
+});
+
 describe('mesh(): the trace of a ray cast', () => {
   it('is one frame with the answer, the hit triangle in world space and the tests run', () => {
     const s = icosphere(2);
@@ -358,7 +386,6 @@ describe('mesh(): hostile input names the field', () => {
       [() => penetration(b, undefined, m, undefined), 'b.type'],
       [() => sat(m, undefined, b, undefined), 'a.type'],
       [() => contains(m, undefined, [0, 0, 0]), 'shape.type'],
-      [() => project(m, undefined, [0, 0, 0]), 'shape.type'],
       [() => run(sceneOf('penetration', m, undefined, b, undefined)), 'shapes[0].type'],
     ];
     for (const [f, field] of cases) {
@@ -366,6 +393,7 @@ describe('mesh(): hostile input names the field', () => {
       expect(e.code, e.message).toBe('unsupported-query');
       expect(e.field, e.message).toBe(field);
     }
+    expect(catchError(() => contains(m, undefined, [0, 0, 0])).message).toMatch(/a mesh is a surface, not a solid/);
     // The shapes still work afterwards.
     expect(raycast(m, undefined, { origin: [0.2, 0.2, 1], direction: [0, 0, -1] }).triangle).toBe(0);
     m.dispose();

@@ -35,6 +35,24 @@ describe('contains and project by hand', () => {
     b.dispose();
   });
 
+  it('names the feature the point lies on: box corners by index, polytope faces by all their points, capsule caps', () => {
+    const b = box([1, 2, 3]);
+    expect(project(b, undefined, [2, 3, 4]).feature).toEqual({ kind: 'vertex', vertices: [7] });
+    expect(project(b, undefined, [2, 0, -4]).feature).toEqual({ kind: 'edge', vertices: [1, 3] });
+    expect(project(b, undefined, [0, 0.5, 2.9]).feature).toEqual({ kind: 'face', vertices: [4, 5, 6, 7] });
+    // A square pyramid with a fifth point in the middle of its base: the base lists all five.
+    const pyramid = polytope([[-1, 0, -1], [1, 0, -1], [1, 0, 1], [-1, 0, 1], [0, 0, 0], [0, 2, 0]]);
+    expect(project(pyramid, undefined, [0.2, -1, 0.3]).feature).toEqual({ kind: 'face', vertices: [0, 1, 2, 3, 4] });
+    expect(project(pyramid, undefined, [0, 3, 0]).feature).toEqual({ kind: 'vertex', vertices: [5] });
+    const c = capsule(0.5, 1);
+    expect(project(c, { position: [0, 10, 0] }, [0, 12, 0]).feature).toEqual({ kind: 'cap', vertices: [1] });
+    expect(project(c, undefined, [3, 0.2, 0]).feature).toEqual({ kind: 'side', vertices: [0, 1] });
+    expect(project(cylinder(1, 2), undefined, [2, -3, 0]).feature).toEqual({ kind: 'rim', vertices: [0] });
+    expect(project(cone(1, 2), undefined, [0, 3, 0]).feature).toEqual({ kind: 'apex', vertices: [1] });
+    expect(project(sphere(1), undefined, [0, 3, 0]).feature).toEqual({ kind: 'surface', vertices: [] });
+    for (const s of [b, pyramid, c]) s.dispose();
+  });
+
   it('the boundary counts as inside', () => {
     const b = sphere(2);
     expect(contains(b, undefined, [0, 2, 0]).inside).toBe(true);
@@ -116,7 +134,8 @@ describe('batches', () => {
         const k = indices[i];
         const pose = Array.from(poses.subarray(7 * k, 7 * k + 7));
         const pt = Array.from(points.subarray(3 * i, 3 * i + 3)) as Vec3;
-        const single = q === 'contains' ? contains(shapes[k], pose, pt) : project(shapes[k], pose, pt);
+        // A batch's layout has no room for project's feature (toEqual ignores the undefined key).
+        const single = q === 'contains' ? contains(shapes[k], pose, pt) : { ...project(shapes[k], pose, pt), feature: undefined };
         expect(batchResult(q as 'project', out, i)).toEqual(single);
       }
     }

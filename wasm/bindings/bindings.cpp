@@ -352,6 +352,16 @@ EMSCRIPTEN_KEEPALIVE void cds_last_mesh_hit(double* out) {
   out[3] = h.hit ? h.barycentric.z : nan;
 }
 
+// The last project's feature (Registry::lastFeature()): its kind (the
+// index of its FeatureKind name) and vertex count into out[0..1]; returns
+// the vertices, valid until the next query.
+EMSCRIPTEN_KEEPALIVE const int* cds_last_feature(int* out) {
+  const PointFeature& f = registry().lastFeature();
+  out[0] = static_cast<int>(f.kind);
+  out[1] = static_cast<int>(f.vertices.size());
+  return f.vertices.data();
+}
+
 EMSCRIPTEN_KEEPALIVE int cds_dispose(int handle) { return registry().remove(handle) ? 1 : 0; }
 
 EMSCRIPTEN_KEEPALIVE int cds_live_shapes() { return registry().live(); }

@@ -104,7 +104,6 @@ void meshPairContactsInto(const Shape&, const Shape&, double, MeshContact*, int,
   header[1] = 0;
   header[2] = 0;
 }
-
 namespace api {
 bool contactsBatch(Registry&, const int*, int, const double*, const std::uint32_t*, std::int64_t, const double*,
                    double*, std::int64_t, std::uint32_t*, double*, SceneError* err, int*) {
@@ -112,7 +111,7 @@ bool contactsBatch(Registry&, const int*, int, const double*, const std::uint32_
   return false;
 }
 bool answerMesh(Kind, const Shape&, const Shape*, const double*, double*, MeshRayHit*, int*, double*,
-                SceneError* err) {
+                MeshProjectResult*, SceneError* err) {
   *err = {"unsupported-query", "shape", kNoMeshes};
   return false;
 }

@@ -271,6 +271,11 @@ int Registry::add(Shape shape, SceneError* err) {
   e.shape = std::move(shape);
   e.shape.pose = Transform{};
   e.core = coreKindOf(e.shape);
+  // project's feature lists at most a shape's points (a box's 8): room for them now, not in a query.
+  std::size_t points = e.shape.points.size();
+  if (e.shape.type == ShapeType::Compound)
+    for (const Shape& c : e.shape.compoundData->children) points = std::max(points, c.points.size());
+  if (project_.feature.vertices.capacity() < points + 8) project_.feature.vertices.reserve(points + 8);
   hot_[static_cast<std::size_t>(slot)] = {localCore(e.shape), e.core};
   e.live = true;
   e.generation = e.generation % kMaxGeneration + 1;
@@ -514,10 +519,10 @@ bool Registry::run(Kind kind, Entry& a, const Transform& poseA, Entry* b, const 
 
 bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const double* extra, double* cache,
                            double* out, SceneError* err, Entry* ea, Entry* eb, int* features,
-                           double* barycentric) {
+                           double* barycentric, const SatHull* hull) {
   const PosedShape pa(a);
   if (a.type == ShapeType::Mesh || (shapeB != nullptr && shapeB->type == ShapeType::Mesh))
-    return answerMesh(kind, a, shapeB, extra, out, &meshHit_, features, barycentric, err);
+    return answerMesh(kind, a, shapeB, extra, out, &meshHit_, features, barycentric, &project_, err);
   if (kind != Kind::Contains && kind != Kind::Project &&
       (a.type == ShapeType::Plane || (shapeB != nullptr && shapeB->type == ShapeType::Plane)))
     return answerPlane(kind, a, shapeB, extra, out, err);
@@ -597,13 +602,14 @@ bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const
       return true;
     }
     case Kind::Project: {
-      const ProjectResult r = projectPoint(a, vec(extra), gjk_, epa_);
-      constexpr int k = static_cast<int>(Kind::Project);
-      put(out + AT(k, "point"), r.point);
-      out[AT(k, "distance")] = r.distance;
-      out[AT(k, "inside")] = r.inside;
-      out[AT(k, "iterations")] = r.iterations;
-      out[AT(k, "status")] = static_cast<double>(r.status);
+      // A polytopal core names its feature from its SAT hull, kept with the entry.
+      if (ea != nullptr && hasPolytopalCore(a) && !ea->satHull) {
+        ea->satHull = std::make_unique<SatHull>();
+        ea->satStatus = buildSatHull(ea->shape, ea->satHull.get());
+      }
+      if (ea != nullptr && ea->satStatus == SatStatus::Ok) hull = ea->satHull.get();
+      projectPoint(a, vec(extra), &project_, hull, gjk_, epa_);
+      putResult(project_, out);
       return true;
     }
     case Kind::Count: break;

@@ -40,6 +40,9 @@ bool makeCompoundShape(std::vector<Shape> children, Shape* out, ShapeError* err)
     }
     data->radii.push_back(localBoundingRadius(children[i]));
   }
+  data->hulls.resize(children.size());
+  for (std::size_t i = 0; i < children.size(); ++i)
+    if (hasPolytopalCore(children[i]) && buildSatHull(children[i], &data->hulls[i]) != SatStatus::Ok) data->hulls[i] = SatHull{};
   data->posed[0] = children;
   data->posed[1] = children;
   data->children = std::move(children);

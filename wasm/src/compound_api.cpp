@@ -82,13 +82,13 @@ bool sidesOf(Kind kind, Shape& a, const Transform& poseA, Shape* b, const Transf
 }  // namespace
 
 bool Registry::answerPiece(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out,
-                           SceneError* err) {
+                           SceneError* err, const SatHull* hull) {
   if (b != nullptr && closedKind(kind)) {
     const ClosedForm form = closedFormOf(coreKindOf(a), coreKindOf(*b));
     if (form != ClosedForm::None && closedAtPoses(kind, form, a, a.pose, *b, b->pose, extra, &distance_, out))
       return true;
   }
-  return answerPosed(kind, a, b, extra, nullptr, out, err);
+  return answerPosed(kind, a, b, extra, nullptr, out, err, nullptr, nullptr, nullptr, nullptr, hull);
 }
 
 bool answerCompound(Kind kind, Shape& a, const Transform& poseA, Shape* b, const Transform& poseB, const double* extra,
@@ -114,15 +114,25 @@ bool answerCompound(Kind kind, Shape& a, const Transform& poseA, Shape* b, const
   int next = 0;
   ChildPick pick;
   const CompoundSide* sideB = b != nullptr ? &B : nullptr;
+  // project names a child's feature from the hull kept with the compound.
+  const auto hullOf = [&](const Shape& piece) -> const SatHull* {
+    if (kind != Kind::Project || !A.compound()) return nullptr;
+    const SatHull& h = a.compoundData->hulls[static_cast<std::size_t>(&piece - A.pieces)];
+    return h.vertices.empty() ? nullptr : &h;
+  };
   const bool ok = childLoop(
       rule, A, sideB, in,
       [&](const Shape& pa, const Shape* pb, double* key) {
-        if (!registry.answerPiece(kind, pa, pb, extra, results[next], err)) return false;
+        if (!registry.answerPiece(kind, pa, pb, extra, results[next], err, hullOf(pa))) return false;
         *key = keyOf(kind, results[next]);
         return true;
       },
       [&] { next = 1 - next; }, &pick);
   if (!ok) return false;
+  // The registry keeps the last project's feature: the answering child's.
+  if (kind == Kind::Project && pick.chosen &&
+      !registry.answerPiece(kind, A.pieces[pick.i], nullptr, extra, results[next], err, hullOf(A.pieces[pick.i])))
+    return false;
   std::copy_n(results[1 - next], kResultStride[static_cast<int>(kind)], out);
   if (features != nullptr) {
     features[0] = pick.chosen ? A.index(pick.i) : -1;

@@ -68,7 +68,19 @@ bool answerMeshPair(Kind kind, const Shape& a, const Shape& b, const double* ext
 }  // namespace
 
 bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, MeshRayHit* meshHit,
-                int* features, double* barycentric, SceneError* err) {
+                int* features, double* barycentric, MeshProjectResult* project, SceneError* err) {
+  if (kind == Kind::Project) {
+    // The triangle and barycentric coordinates beside the layout, as a ray cast's.
+    projectOnMesh(a, vec(extra), project);
+    putResult(*project, out);
+    *meshHit = MeshRayHit{};
+    meshHit->hit = true;
+    meshHit->triangle = project->triangle;
+    meshHit->barycentric = project->barycentric;
+    if (features != nullptr) features[0] = project->triangle;
+    if (barycentric != nullptr) put(barycentric, project->barycentric);
+    return true;
+  }
   if (kind == Kind::Raycast && a.type == ShapeType::Mesh) {
     const MeshShape& m = *a.meshData;
     const MeshRayHit r =

@@ -154,11 +154,18 @@ bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* json, S
   const QueryKind q = scene.query;
   const bool pairQuery =
       q == QueryKind::Intersect || q == QueryKind::Distance || q == QueryKind::Shapecast || q == QueryKind::Contacts;
-  if (q != QueryKind::Raycast && !pairQuery) {
+  if (q != QueryKind::Raycast && q != QueryKind::Project && !pairQuery) {
     *err = {kMeshUnsupportedCode, field, meshUnsupportedMessage(queryName(q))};
     return false;
   }
   JsonWriter w;
+  if (q == QueryKind::Project && !trace) {
+    MeshProjectResult r;
+    projectOnMesh(scene.shapes[0], scene.point, &r);
+    put(w, r);
+    *json = w.str();
+    return true;
+  }
   if (q == QueryKind::Raycast) {
     const Shape& a = scene.shapes[0];
     const MeshShape& m = *a.meshData;

@@ -206,6 +206,7 @@ std::string generate() {
   d.interfaceOf(ShapeCastResult{});
   d.interfaceOf(ContainsResult{});
   d.interfaceOf(ProjectResult{});
+  d.interfaceOf(MeshProjectResult{});
   d.interfaceOf(ConvexHull{});
   const Obb box;
   const Aabb aabb;

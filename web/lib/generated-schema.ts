@@ -40,6 +40,9 @@ export type HemisphereCase = 'first' | 'keep-w' | 'parallel' | 'seed' | 'inside'
 /** The dimension of a hull (hull.h HullKind). */
 export type HullKind = 'point' | 'segment' | 'polygon' | 'polyhedron';
 
+/** The parts of a shape's surface a projected point can lie on (point_query.h). */
+export type FeatureKind = 'vertex' | 'edge' | 'face' | 'surface' | 'side' | 'cap' | 'rim' | 'base' | 'apex';
+
 /** Which fit an oriented box came from (schema.h BoundsMethod). */
 export type BoundsMethod = 'points' | 'triangles' | 'aabb';
 
@@ -560,6 +563,24 @@ export interface ContainsResult {
   status: GjkStatus;
 }
 
+/**
+ * The feature of shape A that project's point lies on, within 1e-7 of A's size: a vertex, else an edge, else a face
+ * (README: project).
+ */
+export interface PointFeature {
+  /**
+   * 'vertex' | 'edge' | 'face' (point, box, segment, triangle, polytope; a plane's 'face'), 'surface' (sphere,
+   * ellipsoid), 'cap' | 'side' (capsule), 'cap' | 'rim' | 'side' (cylinder), 'base' | 'rim' | 'apex' | 'side' (cone).
+   */
+  kind: FeatureKind;
+  /**
+   * Input-point indices (box corners (x>0) + 2(y>0) + 4(z>0)): the vertex, the edge's two ends, every point on the
+   * face's plane, ascending. Round shapes: the ends of the local y axis the part touches (0: −y, 1: +y); [] for a
+   * sphere, ellipsoid or plane.
+   */
+  vertices: number[];
+}
+
 /** The point of shape A's surface nearest "point" (query "project"), from outside or inside. */
 export interface ProjectResult {
   /** On A's surface, nearest the query point (the query point itself on the surface). */
@@ -572,6 +593,16 @@ export interface ProjectResult {
   iterations: number;
   /** How EPA ended ('converged' when it did not run). */
   status: EpaStatus;
+  /** The feature `point` lies on (a rounded shape: its core's). */
+  feature: PointFeature;
+}
+
+/** project on a mesh or heightfield: the nearest point of its triangles (a surface: inside is false), and the triangle. */
+export interface MeshProjectResult extends ProjectResult {
+  /** The nearest triangle (the smallest index among equally near). */
+  triangle: number;
+  /** The point in the triangle's corners [i, j, k]: u, v, w. */
+  barycentric: Vec3;
 }
 
 /** The convex hull of shape A's points (query "hull"). */

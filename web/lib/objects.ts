@@ -18,7 +18,7 @@ import { withText, type RawTrace } from './captions';
 import { CONTACT_RECORD_STRIDE, DECODERS, decodeContactRecord } from './generated-schema';
 import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
-import type { ContactPoint, ContactsResult, EpaStatus } from './generated-schema';
+import type { ContactPoint, ContactsResult, EpaStatus, FeatureKind, MeshProjectResult } from './generated-schema';
 import type {
   ChungWangResult, ChungWangTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, IntersectResult, MeshTriangle,
   PenetrationResult, PointArray, ProjectResult, Quat, RaycastResult, RaycastTrace, SatResult, SatTrace, Scene, Shape, ShapecastResult, ShapecastTrace,
@@ -1212,16 +1212,34 @@ export function contains(shape: ConvexShape, pose: PoseLike | undefined, point: 
 }
 
 /**
- * The point of the shape's surface nearest `point`, its distance, and whether `point` is inside (boundary
- * included). From inside, `point` on the result is where the shortest move takes the query point out of the
- * shape, and `distance` how far that is (the penetration depth of a point).
+ * The point of the shape's surface nearest `point`, its distance, whether `point` is inside (boundary
+ * included), and the `feature` it lies on (a vertex, an edge or a face by input-point indices; the part of a
+ * round shape: README). From inside, `point` on the result is where the shortest move takes the query point out
+ * of the shape, and `distance` how far that is (the penetration depth of a point). A mesh() is a surface: inside
+ * is false, and the result names the `triangle` and the point's `barycentric` coordinates in it.
  *
  *   const p = project(box, pose, [x, y, z]);
  *   if (p.inside) pushOut(p.point);
+ *   if (p.feature.kind === 'vertex') corner = p.feature.vertices[0];
  */
+export function project(shape: MeshShape, pose: PoseLike | undefined, point: Vec3 | XYZ): MeshProjectResult;
+export function project(shape: ConvexShape, pose: PoseLike | undefined, point: Vec3 | XYZ): ProjectResult;
 export function project(shape: ConvexShape, pose: PoseLike | undefined, point: Vec3 | XYZ): ProjectResult {
-  return single('project', undefined, shape, pose, point) as ProjectResult;
+  const r = single('project', undefined, shape, pose, point) as ProjectResult;
+  // The feature beside the fixed layout (a face lists any number of points): kind and count, then the list.
+  const m = mod(), at = scratchOf(m).features >> 2;
+  const list = m._cds_last_feature(at << 2) >> 2;
+  r.feature = { kind: FEATURE_KINDS[m.HEAP32[at]], vertices: Array.from(m.HEAP32.subarray(list, list + m.HEAP32[at + 1])) };
+  // A mesh's triangle and barycentric coordinates, kept beside the layout as a ray cast's.
+  if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) && shape instanceof MeshShape) {
+    const t = r as MeshProjectResult;
+    [t.triangle, t.barycentric] = lastMeshHit(m) as [number, Vec3];
+  }
+  return r;
 }
+
+/** FeatureKind's names in point_query.h's order (a test checks project() against run()). */
+const FEATURE_KINDS: readonly FeatureKind[] = ['vertex', 'edge', 'face', 'surface', 'side', 'cap', 'rim', 'base', 'apex'];
 
 /**
  * The scene (format version 1) of a query: its shapes at their poses, and the ray or motion. Pass it to run(),
@@ -1810,7 +1828,8 @@ export function batchResult(query: 'raycast', out: Float64Array, i: number, extr
 export function batchResult(query: 'shapecast', out: Float64Array, i: number, extras?: BatchExtras): ShapecastResult;
 export function batchResult(query: 'contact', out: Float64Array, i: number, extras?: BatchExtras): ContactResult | null;
 export function batchResult(query: 'contains', out: Float64Array, i: number, extras?: BatchExtras): ContainsResult;
-export function batchResult(query: 'project', out: Float64Array, i: number, extras?: BatchExtras): ProjectResult;
+/** A batch's project results have no `feature` (the layout holds a fixed number of doubles per query; project() names it). */
+export function batchResult(query: 'project', out: Float64Array, i: number, extras?: BatchExtras): Omit<ProjectResult, 'feature'>;
 export function batchResult(query: BatchQuery, out: Float64Array, i: number, extras?: BatchExtras): unknown {
   const q = kindOf(query, 'query');
   const m = mod();

@@ -7,15 +7,15 @@ import type * as schema from './generated-schema';
 import type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
   ContactPoint, ContactsResult, ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult,
-  MeshDistanceResult, MeshIntersectResult, MeshMeshIntersectResult, MeshRayFrame, MeshShapecastResult, ObbFits, ObbResult,
-  PenetrationResult, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
+  MeshDistanceResult, MeshIntersectResult, MeshMeshIntersectResult, MeshProjectResult, MeshRayFrame, MeshShapecastResult, ObbFits, ObbResult,
+  PenetrationResult, PointFeature, FeatureKind, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 } from './generated-schema';
 
 export type {
   AabbFit, BoundsMethod, BoxFit, ChungWangPlane, ChungWangResult, ChungWangWedge, ChungWangWedgeStep, ClosedFormName,
   ContactPoint, ContactsResult, ContainsResult, DistanceResult, EpaFace, HullResult, HullTraceFace, IntersectResult,
-  MeshDistanceResult, MeshIntersectResult, MeshMeshIntersectResult, MeshRayFrame, MeshShapecastResult, ObbFits, ObbResult,
-  PenetrationResult, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
+  MeshDistanceResult, MeshIntersectResult, MeshMeshIntersectResult, MeshProjectResult, MeshRayFrame, MeshShapecastResult, ObbFits, ObbResult,
+  PenetrationResult, PointFeature, FeatureKind, ProjectResult, SimplexVertex, SphereFit, SupportVertex, Vec3,
 };
 
 export type Quat = [number, number, number, number];

@@ -53,6 +53,8 @@ export interface WasmModule {
   ): number;
   _cds_dispose(handle: number): number;
   _cds_last_mesh_hit(out: number): void;
+  /** The last project's feature: kind index and vertex count into out (2 int32); returns the int32 vertices. */
+  _cds_last_feature(out: number): number;
   /** Registry::contacts: out gets count, truncated, iterations, then one kContactRecord per contact; features: 0, or 2 int32 per contact (the compound children). */
   _cds_contacts(a: number, b: number, input: number, out: number, capacity: number, features?: number): number;
   _cds_live_shapes(): number;

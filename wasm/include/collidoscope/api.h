@@ -39,6 +39,7 @@
 #include "collidoscope/gjk.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
+#include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/scene.h"
 #include "collidoscope/shapes.h"
@@ -123,6 +124,9 @@ class Registry {
   // after intersect, distance or shapecast of a mesh and a convex shape,
   // the triangle that answers (hit false when none; no barycentric).
   const MeshRayHit& lastMeshHit() const { return meshHit_; }
+  // The feature of the last project answered by query() (a compound's:
+  // its answering child's), beside the layout, whose length is fixed.
+  const PointFeature& lastFeature() const { return project_.feature; }
   // The shape behind a live handle, or null.
   const Shape* find(int handle) const;
 
@@ -193,15 +197,17 @@ class Registry {
   // shape): a mesh's, a plane's, then the convex queries; sat reads the
   // entries' SAT hulls (ea, eb: the entries of a and b); features and
   // barycentric as batch() says (a mesh's triangle; null: not asked).
+  // hull: a's SAT hull for project's feature when ea has none (a compound's child).
   bool answerPosed(Kind kind, const Shape& a, const Shape* b, const double* extra, double* cache, double* out,
                    SceneError* err, Entry* ea = nullptr, Entry* eb = nullptr, int* features = nullptr,
-                   double* barycentric = nullptr);
+                   double* barycentric = nullptr, const SatHull* hull = nullptr);
 
  public:
   // A compound's child loop (compound_api.cpp) runs this on each pair of
   // posed pieces (b null for one shape): the closed forms, then
   // answerPosed, as run() answers two entries. Internal to the library.
-  bool answerPiece(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, SceneError* err);
+  bool answerPiece(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, SceneError* err,
+                   const SatHull* hull = nullptr);
 
  private:
   bool buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err);
@@ -233,6 +239,7 @@ class Registry {
   DistanceResult distance_;
   GjkSettings gjk_;
   MeshRayHit meshHit_;
+  MeshProjectResult project_;  // the last project: its feature list keeps its storage
   std::vector<MeshContact> contacts_;  // contacts(): kMaxMeshContacts, reserved on first use
   EpaSettings epa_;
   RayCastSettings cast_;

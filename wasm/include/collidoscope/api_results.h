@@ -55,6 +55,15 @@ inline void putResult(const DistanceResult& r, double* out) {
   out[AT(k, "status")] = static_cast<double>(r.status);
 }
 
+inline void putResult(const ProjectResult& r, double* out) {
+  constexpr int k = static_cast<int>(Kind::Project);
+  put(out + AT(k, "point"), r.point);
+  out[AT(k, "distance")] = r.distance;
+  out[AT(k, "inside")] = r.inside;
+  out[AT(k, "iterations")] = r.iterations;
+  out[AT(k, "status")] = static_cast<double>(r.status);
+}
+
 inline void putResult(const ShapeCastResult& r, double* out) {
   constexpr int k = static_cast<int>(Kind::Shapecast);
   out[AT(k, "hit")] = r.hit;
@@ -75,9 +84,10 @@ inline void putResult(const ShapeCastResult& r, double* out) {
 // (Registry::lastMeshHit(); a mesh–convex pair keeps its triangle there,
 // hit when it names one), and written to features and barycentric when
 // not null (Registry::batch()'s layouts; a pair's triangle at its mesh's
-// side, 0 for A, 1 for B).
+// side, 0 for A, 1 for B). project on a mesh keeps its whole answer in
+// *project (Registry::lastFeature()) and its triangle in *meshHit too.
 bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, MeshRayHit* meshHit,
-                int* features, double* barycentric, SceneError* err);
+                int* features, double* barycentric, MeshProjectResult* project, SceneError* err);
 
 // The kinds with closed forms: intersect, distance, penetration, contact (api.cpp).
 bool closedKind(Kind kind);

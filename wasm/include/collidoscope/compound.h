@@ -58,6 +58,7 @@
 #include <string>
 #include <vector>
 
+#include "collidoscope/sat.h"
 #include "collidoscope/shapes.h"
 
 namespace collidoscope {
@@ -79,6 +80,9 @@ struct CompoundShape {
   // sharing this data) has both. Made with the compound, so that a query
   // allocates nothing; like the registry, they serve one thread.
   mutable std::vector<Shape> posed[2];
+  // Per child: its SAT hull (sat.h) when its core is a polytope, from which
+  // project names the feature without building one per query; else empty.
+  std::vector<SatHull> hulls;
 };
 
 // Makes *out a compound of `children` (validated shapes with poses relative

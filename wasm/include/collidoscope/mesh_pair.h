@@ -20,6 +20,7 @@
 #include "collidoscope/mesh_convex.h"
 #include "collidoscope/mesh_mesh.h"
 #include "collidoscope/mesh_shape.h"
+#include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/scene.h"
 #include "collidoscope/shapes.h"
@@ -66,6 +67,21 @@ MeshShapeCastResult meshPairShapeCast(const Shape& a, const Shape& b, const Vec3
 // Contacts into out[0 .. capacity), in (A, B) orientation.
 MeshContactsResult meshPairContacts(const Shape& a, const Shape& b, double margin, MeshContact* out, int capacity,
                                     const MeshConvexSettings& settings = {});
+
+// project on a mesh (or heightfield), posed: the point of its triangles
+// nearest p (meshPairDistance with a point: branch and bound on the tree),
+// the triangle (the smallest index among equally near) and p's foot in
+// barycentric coordinates of it (u, v, w for its corners [i, j, k]). A
+// mesh is a surface, not a solid: `inside` is false and `distance` the
+// unsigned distance. The feature (point_query.h's rule, the tolerance
+// times the mesh's bounding radius): a corner of the triangle (its mesh
+// vertex index), an edge (its two, ascending) or 'face' with the
+// triangle's three in its order. Allocates nothing once out's list holds 3.
+struct MeshProjectResult : ProjectResult {
+  int triangle = -1;
+  Vec3 barycentric;
+};
+void projectOnMesh(const Shape& mesh, const Vec3& p, MeshProjectResult* out);
 
 // meshPairContacts into the object API's flat arrays: header[0] the count
 // written, header[1] truncated (0/1), header[2] box plus triangle tests;

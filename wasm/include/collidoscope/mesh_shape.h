@@ -86,8 +86,11 @@ constexpr const char* kMeshUnsupportedCode = "unsupported-query";
 
 // The message refusing `query` on a mesh: names what a mesh takes.
 inline std::string meshUnsupportedMessage(const char* query) {
-  return std::string("a mesh takes raycast, intersect, distance, shapecast and contacts (against a convex shape; "
-                     "intersect also against a mesh), hull and obb; query \"") +
+  if (std::string(query) == "contains")
+    return "a mesh is a surface, not a solid: it contains no point (project gives the nearest point of its "
+           "surface and the distance to it)";
+  return std::string("a mesh takes raycast, project, intersect, distance, shapecast and contacts (against a convex "
+                     "shape; intersect also against a mesh), hull and obb; query \"") +
          query + "\" on a mesh is not available";
 }
 

@@ -267,6 +267,7 @@ struct SatAxisClass {
 struct SatHull {
   HullKind kind = HullKind::Point;
   std::vector<Vec3> vertices;              // extreme points of the core
+  std::vector<int> inputIndex;             // vertices[i] is localCoreVertices(s)[inputIndex[i]]
   std::vector<SatFace> faces;              // merged (convex polygon) faces
   std::vector<std::array<int, 2>> edges;   // hull edges (face boundaries), each once
   std::vector<SatAxisClass> faceAxes;      // face normals, parallel ones merged
@@ -308,6 +309,7 @@ inline SatStatus buildSatHull(const Shape& s, SatHull* out) {
   if (points.empty() || !buildHull(points, &hull, &hullError)) return SatStatus::InvalidShape;
   out->kind = hull.kind;
   out->vertices = hull.vertices;
+  out->inputIndex = hull.inputIndex;
   out->radius = coreRadius(s);
   for (const Vec3& p : out->vertices) out->extent = std::fmax(out->extent, length(p));
   const auto& v = out->vertices;

@@ -887,6 +887,33 @@ struct Schema<ContainsResult> {
 };
 
 template <>
+struct EnumNames<FeatureKind> {
+  static constexpr const char* ts = "FeatureKind";
+  static constexpr const char* doc = "The parts of a shape's surface a projected point can lie on (point_query.h).";
+  static constexpr FeatureKind last = FeatureKind::Apex;
+  static const char* name(FeatureKind k) { return featureKindName(k); }
+};
+
+template <>
+struct Schema<PointFeature> {
+  static constexpr const char* name = "PointFeature";
+  static constexpr const char* doc =
+      "The feature of shape A that project's point lies on, within 1e-7 of A's size: a vertex, else an edge, else a "
+      "face\n(README: project).";
+  template <class V>
+  static void fields(V& v, const PointFeature& f) {
+    v.field("kind", f.kind,
+            "'vertex' | 'edge' | 'face' (point, box, segment, triangle, polytope; a plane's 'face'), 'surface' "
+            "(sphere,\nellipsoid), 'cap' | 'side' (capsule), 'cap' | 'rim' | 'side' (cylinder), 'base' | 'rim' | "
+            "'apex' | 'side' (cone).");
+    v.field("vertices", f.vertices,
+            "Input-point indices (box corners (x>0) + 2(y>0) + 4(z>0)): the vertex, the edge's two ends, every point "
+            "on the\nface's plane, ascending. Round shapes: the ends of the local y axis the part touches (0: −y, "
+            "1: +y); [] for a\nsphere, ellipsoid or plane.");
+  }
+};
+
+template <>
 struct Schema<ProjectResult> {
   static constexpr const char* name = "ProjectResult";
   static constexpr const char* doc =
@@ -898,6 +925,21 @@ struct Schema<ProjectResult> {
     v.field("inside", r.inside, "The query point lies in A (the boundary counts as inside).");
     v.field("iterations", r.iterations, "EPA iterations (inside points of shapes without a closed form), else 0.");
     v.field("status", r.status, "How EPA ended ('converged' when it did not run).");
+    v.field("feature", r.feature, "The feature `point` lies on (a rounded shape: its core's).");
+  }
+};
+
+template <>
+struct Schema<MeshProjectResult> {
+  static constexpr const char* name = "MeshProjectResult";
+  static constexpr const char* doc =
+      "project on a mesh or heightfield: the nearest point of its triangles (a surface: inside is false), and the "
+      "triangle.";
+  template <class V>
+  static void fields(V& v, const MeshProjectResult& r) {
+    v.base(static_cast<const ProjectResult&>(r));
+    v.field("triangle", r.triangle, "The nearest triangle (the smallest index among equally near).");
+    v.field("barycentric", resultVec(r.barycentric), "The point in the triangle's corners [i, j, k]: u, v, w.");
   }
 };
 
