@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useServerAndBrowser } from './harness';
-import { screenshotPixels } from './page-helpers';
+import { expectWholeAndCentred, screenshotPixels } from './page-helpers';
 
 const env = useServerAndBrowser();
 
@@ -45,14 +45,7 @@ async function expectFramed(page: Page, what: string): Promise<void> {
   const box = await drawnBox(page, '#canvas-minkowski');
   await hide.evaluate((el) => (el as Element).remove());
   expect(box.count, what).toBeGreaterThan(500);
-  // Whole: not cut by an edge of the view.
-  expect(box.x0, what).toBeGreaterThan(2);
-  expect(box.y0, what).toBeGreaterThan(2);
-  expect(box.x1, what).toBeLessThan(box.width - 3);
-  expect(box.y1, what).toBeLessThan(box.height - 3);
-  // Centred (labels beside the outermost points make it a little lopsided).
-  expect(Math.abs((box.x0 + box.x1) / 2 - box.width / 2), what).toBeLessThan(0.12 * box.width);
-  expect(Math.abs((box.y0 + box.y1) / 2 - box.height / 2), what).toBeLessThan(0.12 * box.height);
+  expectWholeAndCentred(box, what, { x: 0.12, y: 0.12 });
   // And not a speck: the drawing fills a good part of the view's width or height.
   expect(Math.max((box.x1 - box.x0) / box.width, (box.y1 - box.y0) / box.height), what).toBeGreaterThan(0.4);
 }

@@ -3,25 +3,18 @@
 // compounds; the margin's edge (a gap just below and just above it); and its errors.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  box, capsule, compound, cone, contact, ConvexShape, cylinder, ellipsoid, init, mesh, plane, point, polytope, run,
-  sceneOf, segment, sphere, trace, triangle, type ContactQueryResult, type ContactResult, type Scene, type Vec3,
+  box, capsule, compound, cone, contact, ConvexShape, cylinder, init, mesh, plane, run, sceneOf, sphere, trace,
+  type ContactQueryResult, type ContactResult, type Scene, type Vec3,
 } from '../../web/lib/index';
-import { catchError, randomPose, seeded } from './helpers';
+import { catchError, everyConvexShape, randomPose, seeded } from './helpers';
 
 beforeAll(async () => {
   await init();
 });
 
-/** One shape of every convex type, rounded ones and a plane. */
+/** One shape of every convex type, rounded ones, a scaled one and a plane. */
 function everyShape(rand: () => number): ConvexShape[] {
-  const r = () => 0.2 + rand();
-  const p = (): Vec3 => [rand() - 0.5, rand() - 0.5, rand() - 0.5];
-  return [
-    point(), point({ margin: 0.1 }), sphere(r()), box([r(), r(), r()]), capsule(r(), r()), cylinder(r(), r()),
-    cone(r(), r()), ellipsoid([r(), r(), r()]), segment(p(), p()), triangle(p(), p(), p()),
-    polytope(Array.from({ length: 9 }, p)), box([r(), r(), r()], { margin: 0.05 }), sphere(r(), { scale: [1, 2, 0.5] }),
-    plane([0.3, 1, -0.2], 0.4),
-  ];
+  return [...everyConvexShape(rand), sphere(0.2 + rand(), { scale: [1, 2, 0.5] }), plane([0.3, 1, -0.2], 0.4)];
 }
 
 /** The scene of contact(a, pa, b, pb, { margin }). */
