@@ -16,6 +16,9 @@
 
 #include "collidoscope/api.h"
 #include "collidoscope/contact.h"
+#include "collidoscope/json.h"
+#include "collidoscope/scene.h"
+#include "scene_json.h"
 #include "reference.h"
 
 namespace collidoscope {
@@ -282,6 +285,96 @@ TEST(Contact, WithinTheMarginGjkRunsAsDistanceDoes) {
     EXPECT_TRUE(sameBits(w.distance, d.distance));
     EXPECT_EQ(w.iterations, d.iterations);
     EXPECT_TRUE(sameBits(w.pointA.x, d.pointA.x) && sameBits(w.pointB.z, d.pointB.z));
+  }
+}
+
+// The scene format's "contact" query (api::runContactScene) on a box and a
+// capsule at random poses and margins: the registry's contact bit for bit
+// (the scene writes −0 as +0, hence the + 0.0); and two unit spheres 2.5
+// apart, a gap of exactly 0.5, at margins 0.5 and one ulp either side.
+TEST(Contact, TheSceneQueryIsTheRegistrysBitForBit) {
+  ref::Rng rng(913);
+  Registry reg;
+  SceneError err;
+  Shape box;
+  box.type = ShapeType::Box;
+  box.halfExtents = {0.6, 0.4, 0.3};
+  Shape capsule;
+  capsule.type = ShapeType::Capsule;
+  capsule.radius = 0.3;
+  capsule.halfHeight = 0.5;
+  const int a = reg.add(box, &err), b = reg.add(capsule, &err);
+  const auto sceneOf = [](const double* poses, double margin) {
+    Transform t[2];
+    for (int i = 0; i < 2; ++i) {
+      const double* p = poses + api::kPoseSize * i;
+      t[i].position = {p[0], p[1], p[2]};
+      t[i].rotation = {p[3], p[4], p[5], p[6]};
+    }
+    return "{\"version\":1,\"query\":\"contact\",\"margin\":" + scenejson::num(margin) +
+           ",\"shapes\":[{\"type\":\"box\",\"halfExtents\":[0.6,0.4,0.3]" + scenejson::poseJson(t[0]) +
+           "},{\"type\":\"capsule\",\"radius\":0.3,\"halfHeight\":0.5" + scenejson::poseJson(t[1]) + "}]}";
+  };
+  const auto run = [&err](const std::string& text) {
+    Scene scene;
+    std::string json, why;
+    EXPECT_TRUE(parseScene(text, &scene, &err)) << err.field << ": " << err.message;
+    EXPECT_TRUE(runScene(scene, false, &json, &err)) << err.field << ": " << err.message;
+    JsonValue v;
+    EXPECT_TRUE(parseJson(json, &v, &why)) << why;
+    return v;
+  };
+  int seen[2] = {0, 0};
+  for (int k = 0; k < 300; ++k) {
+    double poses[2 * api::kPoseSize];
+    randomPoses(rng, poses, 1.5);
+    const double margin = k % 3 == 0 ? 0 : rng.uniform(0, 1);
+    const std::vector<double> c = ask(reg, Kind::Contact, a, b, poses, margin);
+    const JsonValue r = run(sceneOf(poses, margin));
+    const bool contact = c[static_cast<std::size_t>(api::offsetOf(kContact, "contact"))] != 0;
+    ASSERT_EQ(r.find("contact")->boolean, contact);
+    ++seen[contact];
+    EXPECT_EQ(r.find("iterations")->number, c[static_cast<std::size_t>(api::offsetOf(kContact, "iterations"))]);
+    for (const char* field : {"distance", "normal", "pointA", "pointB"}) {
+      const JsonValue& f = *r.find(field);
+      const double* want = &c[static_cast<std::size_t>(api::offsetOf(kContact, field))];
+      if (!contact) {
+        EXPECT_EQ(f.kind, JsonValue::Kind::Null) << field;
+        continue;
+      }
+      if (f.isNumber()) EXPECT_TRUE(sameBits(f.number, want[0])) << field;
+      else
+        for (int i = 0; i < 3; ++i) EXPECT_TRUE(sameBits(f.items[static_cast<std::size_t>(i)].number, want[i] + 0.0)) << field;
+    }
+  }
+  EXPECT_GT(seen[0], 50);
+  EXPECT_GT(seen[1], 50);
+
+  const auto spheres = [&](double margin) {
+    return run("{\"version\":1,\"query\":\"contact\",\"margin\":" + scenejson::num(margin) +
+               ",\"shapes\":[{\"type\":\"sphere\",\"radius\":1},{\"type\":\"sphere\",\"radius\":1,\"position\":[2.5,0,0]}]}");
+  };
+  const JsonValue at = spheres(0.5);
+  EXPECT_TRUE(at.find("contact")->boolean);
+  EXPECT_EQ(at.find("distance")->number, 0.5);
+  EXPECT_TRUE(spheres(std::nextafter(0.5, 1.0)).find("contact")->boolean);
+  EXPECT_FALSE(spheres(std::nextafter(0.5, 0.0)).find("contact")->boolean);
+}
+
+TEST(Contact, TheSceneQueryNamesBadMargins) {
+  const std::string shapes = ",\"shapes\":[{\"type\":\"sphere\",\"radius\":1},{\"type\":\"point\"}]}";
+  const std::pair<std::string, std::string> cases[] = {
+      {"{\"version\":1,\"query\":\"contact\",\"margin\":-1" + shapes, "must not be negative"},
+      {"{\"version\":1,\"query\":\"contact\",\"margin\":\"NaN\"" + shapes, "finite number, got NaN"},
+      {"{\"version\":1,\"query\":\"contact\",\"margin\":true" + shapes, "must be a number"},
+      {"{\"version\":1,\"query\":\"intersect\",\"margin\":0.5" + shapes, "only used by the contact and contacts queries"},
+  };
+  for (const auto& [text, message] : cases) {
+    Scene scene;
+    SceneError err;
+    EXPECT_FALSE(parseScene(text, &scene, &err)) << text;
+    EXPECT_EQ(err.field, "margin") << text;
+    EXPECT_NE(err.message.find(message), std::string::npos) << err.message;
   }
 }
 

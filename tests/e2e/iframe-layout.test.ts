@@ -68,3 +68,67 @@ describe('the step bar in an 800×500 iframe', () => {
     });
   }
 });
+
+/** The caption's box, its text's height, and whether it lies above the views, in the frame. */
+async function captionFit(frame: Frame): Promise<{ text: string; scroll: number; client: number; top: number; bottom: number; viewsTop: number }> {
+  return frame.evaluate(() => {
+    const c = document.getElementById('caption')!;
+    const r = c.getBoundingClientRect();
+    const views = document.querySelector('.views, #views') ?? document.getElementById('canvas-shapes')!;
+    return { text: c.textContent ?? '', scroll: c.scrollHeight, client: c.clientHeight, top: r.top, bottom: r.bottom, viewsTop: views.getBoundingClientRect().top };
+  });
+}
+
+describe('the caption in an 800×500 iframe (?embed) with the note banner shown', () => {
+  it('shows every line of each step\'s caption, above the views; a longer text scrolls within 40 % of the frame', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 900, height: 600 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    try {
+      const src = encodeLink({ ...gallery[1].scene, query: 'penetration' } as Scene, env.url + '?embed');
+      await page.setContent(`<!doctype html><body style="margin:0"><iframe src="${src}" width="800" height="500" style="border:0"></iframe></body>`);
+      const frame = (await (await page.waitForSelector('iframe')).contentFrame())!;
+      await frame.waitForFunction(() => (window as any).__collidoscope?.ready === true, null, { timeout: 30_000 });
+      // The query list is in the hidden side panel: chosen as the page's own handler hears it. The obbtree view
+      // swaps in the torus knot and says so in the note banner.
+      await frame.evaluate(() => {
+        const select = document.getElementById('query') as HTMLSelectElement;
+        select.value = 'obbtree';
+        select.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+      await frame.waitForFunction(() => (window as any).__collidoscope.scene?.query === 'obbtree');
+      expect(await frame.locator('#banner').isVisible()).toBe(true);
+      let lines = 0;
+      for (let i = 0; i < 20; i++) {
+        const fit = await captionFit(frame);
+        expect(fit.scroll, `step ${i}: ${fit.text}`).toBeLessThanOrEqual(fit.client);
+        expect(fit.bottom, `step ${i}`).toBeLessThanOrEqual(fit.viewsTop + 0.5);
+        lines = Math.max(lines, Math.round((fit.client - 12) / 18));
+        await frame.evaluate(() => document.getElementById('next')!.click());
+      }
+      expect(lines).toBeGreaterThanOrEqual(2);
+      // Five lines' worth: all of it shows (the views give up the height), the step bar stays whole.
+      const five = 'The boxes of node pair (A 894, B\'s box) overlap: descend into A\'s node, the larger box. '.repeat(5);
+      await frame.evaluate((t) => { document.getElementById('caption')!.textContent = t; }, five);
+      const whole = await captionFit(frame);
+      expect(whole.client).toBeGreaterThan(4 * 18);
+      expect(whole.scroll).toBeLessThanOrEqual(whole.client);
+      await checkStepBar(frame, [...CONTROLS, '#open-page'], 'five-line caption');
+      // Far longer: the caption stops at 40 % of the frame and scrolls to its last line.
+      await frame.evaluate((t) => { document.getElementById('caption')!.textContent = t + ' The end.'; }, five.repeat(6));
+      const long = await captionFit(frame);
+      expect(long.bottom - long.top).toBeLessThanOrEqual(0.4 * 500 + 0.5);
+      expect(long.scroll).toBeGreaterThan(long.client);
+      const reached = await frame.evaluate(() => {
+        const c = document.getElementById('caption')!;
+        c.scrollTop = c.scrollHeight;
+        return c.scrollTop + c.clientHeight >= c.scrollHeight - 1 && getComputedStyle(c).overflowY === 'auto';
+      });
+      expect(reached).toBe(true);
+      await checkStepBar(frame, [...CONTROLS, '#open-page'], 'long caption');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});

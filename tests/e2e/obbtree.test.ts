@@ -11,7 +11,7 @@ import { encodeLink } from '../../web/lib/link';
 import { builtinScene } from '../../web/viz/builtin-meshes';
 import { TWO_PRIMITIVES_WORLD, glb, twoPrimitivesGlb } from '../js/gltf';
 import { useServerAndBrowser } from './harness';
-import { colourPixels, openPage, state, type ColourRange } from './page-helpers';
+import { colourPixels, expectWholeAndCentred, openPage, state, type ColourRange } from './page-helpers';
 
 const env = useServerAndBrowser();
 
@@ -263,12 +263,7 @@ describe('the obbtree view against a convex shape, and its framing', () => {
           // The root box (level 0) in the views' screenshots: its lines, not touching the edges, around the middle.
           const box = await colourPixels(view as Page, canvas, LEVEL_CYAN);
           expect(box.count, canvas).toBeGreaterThan(60);
-          expect(box.x0, canvas).toBeGreaterThan(2);
-          expect(box.y0, canvas).toBeGreaterThan(2);
-          expect(box.x1, canvas).toBeLessThan(box.width - 3);
-          expect(box.y1, canvas).toBeLessThan(box.height - 3);
-          expect(Math.abs((box.x0 + box.x1) / 2 - box.width / 2), canvas).toBeLessThan(0.1 * box.width);
-          expect(Math.abs((box.y0 + box.y1) / 2 - box.height / 2), canvas).toBeLessThan(0.12 * box.height);
+          expectWholeAndCentred(box, canvas, { x: 0.1, y: 0.12 });
         }
         expect(errors).toEqual([]);
       } finally {

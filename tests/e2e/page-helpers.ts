@@ -269,3 +269,19 @@ export async function expectTriangleRaycastPage(browser: Browser, url: string, e
     await page.close();
   }
 }
+
+/**
+ * A drawing's bounding box (pixels of a view's screenshot) lies whole inside the view, not touching its edges,
+ * and its centre within `slack` (a share of the width and of the height) of the view's centre.
+ */
+export function expectWholeAndCentred(
+  box: { x0: number; y0: number; x1: number; y1: number; width: number; height: number }, what: string,
+  slack: { x: number; y: number },
+): void {
+  expect(box.x0, what).toBeGreaterThan(2);
+  expect(box.y0, what).toBeGreaterThan(2);
+  expect(box.x1, what).toBeLessThan(box.width - 3);
+  expect(box.y1, what).toBeLessThan(box.height - 3);
+  expect(Math.abs((box.x0 + box.x1) / 2 - box.width / 2), what).toBeLessThan(slack.x * box.width);
+  expect(Math.abs((box.y0 + box.y1) / 2 - box.height / 2), what).toBeLessThan(slack.y * box.height);
+}

@@ -42,6 +42,18 @@ describe('collidoscope run', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).distance).toBe(3);
   });
+
+  it('runs a "contact" scene: unit spheres 2.5 apart have a contact at margin 0.5, none at margin 0.25', () => {
+    const scene = (margin: number) => JSON.stringify({
+      version: 1, query: 'contact', margin, shapes: [{ type: 'sphere', radius: 1 }, { type: 'sphere', radius: 1, position: [2.5, 0, 0] }],
+    });
+    const near = collidoscope(['run', '-'], scene(0.5));
+    expect(near.code).toBe(0);
+    expect(JSON.parse(near.stdout)).toMatchObject({ contact: true, distance: 0.5, normal: [1, 0, 0], pointA: [1, 0, 0], pointB: [1.5, 0, 0] });
+    const far = collidoscope(['run', '-'], scene(0.25));
+    expect(far.code).toBe(0);
+    expect(JSON.parse(far.stdout)).toMatchObject({ contact: false, distance: null, normal: null });
+  });
 });
 
 function readScene(path: string): Scene {

@@ -4,27 +4,15 @@
 // call bit for bit.
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
-  batch, batchLayout, batchResult, box, capsule, cone, contact, ConvexShape, createBatch, cylinder, distance, ellipsoid,
-  init, penetration, point, polytope, sceneOf, segment, setTolerance, sphere, triangle,
-  type ContactResult, type Vec3,
+  batch, batchLayout, batchResult, box, capsule, contact, ConvexShape, createBatch, distance, ellipsoid, init,
+  penetration, polytope, sceneOf, setTolerance, sphere, type ContactResult, type Vec3,
 } from '../../web/lib/index';
 import { seededRandom } from '../../web/viz/cloud';
-import { catchError, randomPose } from './helpers';
+import { catchError, everyConvexShape as everyShape, randomPose } from './helpers';
 
 beforeAll(async () => {
   await init();
 });
-
-/** One shape of every type, and rounded ones. */
-function everyShape(rand: () => number): ConvexShape[] {
-  const r = () => 0.2 + rand();
-  const p = (): Vec3 => [rand() - 0.5, rand() - 0.5, rand() - 0.5];
-  return [
-    point(), point({ margin: 0.1 }), sphere(r()), box([r(), r(), r()]), capsule(r(), r()), cylinder(r(), r()),
-    cone(r(), r()), ellipsoid([r(), r(), r()]), segment(p(), p()), triangle(p(), p(), p()),
-    polytope(Array.from({ length: 9 }, p)), box([r(), r(), r()], { margin: 0.05 }),
-  ];
-}
 
 /** contact() as its definition reads: from distance() and penetration() on the same pair. */
 function definition(a: ConvexShape, pa: number[], b: ConvexShape, pb: number[], margin: number): ContactResult | null {

@@ -1,6 +1,8 @@
 // Small helpers shared by the JS tests.
 import { expect } from 'vitest';
-import { CollidoscopeError } from '../../web/lib/index';
+import {
+  box, capsule, CollidoscopeError, cone, ConvexShape, cylinder, ellipsoid, point, polytope, segment, sphere, triangle, type Vec3,
+} from '../../web/lib/index';
 
 /** Runs f, which must throw a CollidoscopeError; returns it. */
 export function catchError(f: () => unknown): CollidoscopeError {
@@ -44,3 +46,14 @@ export function randomPose(rand: () => number, spread: number): number[] {
 
 /** A seeded uniform generator in [0, 1) (mulberry32, the page's): the same seed, the same inputs. */
 export { seededRandom as seeded } from '../../web/viz/cloud';
+
+/** One convex shape of every type, and rounded ones, sized and placed from `rand`. */
+export function everyConvexShape(rand: () => number): ConvexShape[] {
+  const r = () => 0.2 + rand();
+  const p = (): Vec3 => [rand() - 0.5, rand() - 0.5, rand() - 0.5];
+  return [
+    point(), point({ margin: 0.1 }), sphere(r()), box([r(), r(), r()]), capsule(r(), r()), cylinder(r(), r()),
+    cone(r(), r()), ellipsoid([r(), r(), r()]), segment(p(), p()), triangle(p(), p(), p()),
+    polytope(Array.from({ length: 9 }, p)), box([r(), r(), r()], { margin: 0.05 }),
+  ];
+}

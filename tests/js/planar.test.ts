@@ -67,7 +67,7 @@ describe('2D scenes in the JS API', () => {
         { type: 'segment', points: [[2, -1, 0], [3, 2, 0]] },
       ],
     } as Scene);
-    if (!('pointA' in spatial) || !('distance' in spatial)) throw new Error('expected a distance result');
+    if (!('pointA' in spatial) || !('distance' in spatial) || spatial.pointA === null || spatial.pointB === null) throw new Error('expected a distance result');
     expect(planar.distance).toBe(spatial.distance);
     expect(planar.pointA).toEqual(spatial.pointA.slice(0, 2));
     expect(planar.pointB).toEqual(spatial.pointB.slice(0, 2));

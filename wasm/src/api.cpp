@@ -18,6 +18,7 @@
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/plane.h"
 #include "collidoscope/point_query.h"
+#include "collidoscope/schema_json.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
 #include "collidoscope/support.h"
@@ -742,6 +743,59 @@ bool Registry::scene(Kind kind, int handleA, int handleB, const double* in, std:
   Scene scene;
   if (!buildScene(kind, handleA, handleB, in, &scene, err)) return false;
   *json = sceneToJson(scene);
+  return true;
+}
+
+bool runContactScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace)
+    return fail(err, "unsupported-query", "query",
+                "query \"contact\" has no trace: step through it as \"penetration\" or \"distance\"");
+  // contact()'s own path (closed forms, planes, compounds, the refusal of
+  // meshes), on a registry holding copies of the two shapes.
+  Registry registry;
+  double in[kInputSize] = {};
+  int handles[2];
+  for (int i = 0; i < 2; ++i) {
+    const Shape& s = scene.shapes[static_cast<std::size_t>(i)];
+    double* pose = in + kPoseSize * i;
+    put(pose, s.pose.position);
+    pose[3] = s.pose.rotation.x, pose[4] = s.pose.rotation.y, pose[5] = s.pose.rotation.z, pose[6] = s.pose.rotation.w;
+    handles[i] = registry.add(s, err);
+  }
+  in[2 * kPoseSize] = scene.margin;
+  double out[kMaxResultStride];
+  int features[2];
+  if (!registry.query(Kind::Contact, handles[0], handles[1], in, nullptr, out, err, features)) {
+    // The object API names its arguments a and b: here they are the scene's shapes.
+    if (err->code == "invalid-argument") err->code = "invalid-scene";
+    if (!err->field.empty() && (err->field[0] == 'a' || err->field[0] == 'b'))
+      err->field.replace(0, 1, err->field[0] == 'a' ? "shapes[0]" : "shapes[1]");
+    return false;
+  }
+  constexpr int k = static_cast<int>(Kind::Contact);
+  ContactResult r;
+  r.contact = out[AT(k, "contact")] != 0;
+  r.distance = out[AT(k, "distance")];
+  r.normal = vec(out + AT(k, "normal"));
+  r.pointA = vec(out + AT(k, "pointA"));
+  r.pointB = vec(out + AT(k, "pointB"));
+  r.iterations = static_cast<int>(out[AT(k, "iterations")]);
+  r.status = static_cast<EpaStatus>(out[AT(k, "status")]);
+  JsonWriter w;
+  w.beginObject();
+  jsonout::writeFields(w, r);
+  // The compound children contact() names, as every compound result does.
+  const bool compoundA = scene.shapes[0].type == ShapeType::Compound;
+  const bool compoundB = scene.shapes[1].type == ShapeType::Compound;
+  const char* const keys[] = {compoundA && compoundB ? "childA" : "child", "childB"};
+  for (int i = 0, key = 0; i < 2; ++i) {
+    if (!(i == 0 ? compoundA : compoundB)) continue;
+    w.key(keys[key++]);
+    if (r.contact) w.value(features[i]);
+    else w.null();
+  }
+  w.endObject();
+  *json = w.str();
   return true;
 }
 

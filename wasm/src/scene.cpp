@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "collidoscope/api.h"
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/closed_form.h"
 #include "collidoscope/contact.h"
@@ -36,7 +37,7 @@ namespace {
 
 const char* const kQueryNames[] = {"intersect", "distance", "penetration", "chungwang", "raycast",  "shapecast",
                                    "hull",      "obb",      "sat",         "contains",  "project",   "contacts",
-                                   "obbtree"};
+                                   "obbtree",   "contact"};
 constexpr int kQueryCount = static_cast<int>(sizeof kQueryNames / sizeof kQueryNames[0]);
 
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
@@ -456,7 +457,7 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (queryIndex < 0)
     return fail(err, "query", "unknown query " + quoted(query->string) +
                                   " (expected intersect, distance, penetration, chungwang, raycast, shapecast, "
-                                  "hull, obb, sat, contains, project, contacts or obbtree)");
+                                  "hull, obb, sat, contains, project, contact, contacts or obbtree)");
   if (planar && !runsInPlane(scene.query)) {
     *err = {"unsupported-query", "query",
             "query " + quoted(query->string) +
@@ -532,7 +533,8 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (scene.hasMotion && scene.query != QueryKind::Shapecast)
     return fail(err, "motion", "is only used by the shapecast query");
   if (const JsonValue* margin = json.find("margin")) {
-    if (scene.query != QueryKind::Contacts) return fail(err, "margin", "is only used by the contacts query");
+    if (scene.query != QueryKind::Contacts && scene.query != QueryKind::Contact)
+      return fail(err, "margin", "is only used by the contact and contacts queries");
     if (!readNumber(*margin, "margin", &scene.margin, err)) return false;
     if (scene.margin < 0) return fail(err, "margin", "must not be negative (contacts up to this gap)");
     if (scene.margin > kMaxMagnitude) return fail(err, "margin", "must be at most 1e15");
@@ -1021,6 +1023,7 @@ static bool runPointQuery(const Scene& scene, bool trace, std::string* json, Sce
 
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
   if (scene.query == QueryKind::ObbTree) return runObbTreeScene(scene, trace, json, err);
+  if (scene.query == QueryKind::Contact) return api::runContactScene(scene, trace, json, err);
   if (sceneHasCompound(scene)) return runCompoundScene(scene, trace, json, err);
   const int mesh = meshOf(scene);
   if (mesh >= 0) return runMeshScene(scene, mesh, trace, json, err);

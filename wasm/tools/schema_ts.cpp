@@ -203,6 +203,7 @@ std::string generate() {
   d.interfaceOf(MeshShapeCastResult{});
   const MeshContact contact;  // the element the list's type is read from
   d.interfaceOf(ContactsView{&contact, 1, false, 0});
+  d.interfaceOf(ContactResult{});
   d.interfaceOf(ShapeCastResult{});
   d.interfaceOf(ContainsResult{});
   d.interfaceOf(ProjectResult{});

@@ -530,6 +530,24 @@ export interface ContactsResult {
   iterations: number;
 }
 
+/** The contact of A and B within the scene's margin (query "contact"): contact()'s answer, a signed distance. */
+export interface ContactQueryResult {
+  /** The shapes are at most the scene's margin apart (default 0: touching or overlapping). */
+  contact: boolean;
+  /** Signed: the gap when apart, −depth when overlapping; null without a contact. */
+  distance: number | null;
+  /** Unit, from A to B: moving B along it separates the shapes. */
+  normal: Vec3 | null;
+  /** On A. */
+  pointA: Vec3 | null;
+  /** On B; pointB − pointA = distance·normal. */
+  pointB: Vec3 | null;
+  /** GJK's iterations, plus EPA's when they overlap (0 for a closed form). */
+  iterations: number;
+  /** 'converged' when certified (also for a pair proved beyond the margin). */
+  status: EpaStatus;
+}
+
 /** A and B translating over the step (query "shapecast"): time of impact and contact. */
 export interface ShapecastResult {
   /** Whether the shapes meet during the step. */

@@ -22,7 +22,7 @@ import { decodeLinkPayload } from './link';
 import { withText, type RawTrace } from './captions';
 export { resultSentence } from './captions';
 import type {
-  ChungWangTrace, ClosedFormTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, HullResult, HullTrace, IntersectResult, ObbResult,
+  ChungWangTrace, ClosedFormTrace, ClosedFormTraceOf, ContactQueryResult, ContainsResult, DistanceResult, EpaTrace, GjkTrace, HullResult, HullTrace, IntersectResult, ObbResult,
   PenetrationResult, Planar, PlanarEpaTrace, PointArray, ProjectResult, RaycastResult, RaycastTrace, Result, SatTrace, Scene, Scene2D, Shape,
   ShapecastResult, ShapecastTrace, Trace, Vec3, ObbTreeTrace,
 } from './types';
@@ -39,6 +39,7 @@ export function run(scene: Scene2D & { query: 'shapecast' }): Planar<ShapecastRe
 export function run(scene: Scene2D): Planar<IntersectResult | DistanceResult | PenetrationResult | RaycastResult | ShapecastResult>;
 export function run(scene: Scene & { query: 'contains' }): ContainsResult;
 export function run(scene: Scene & { query: 'project' }): ProjectResult;
+export function run(scene: Scene & { query: 'contact' }): ContactQueryResult;
 export function run(scene: Scene & { query: 'obbtree' }): ObbTreeResult;
 export function run(scene: Scene | string): Result;
 /** A scene of either kind (what decodeLink gives): a 2D scene's result has [x, y] vectors. */

@@ -55,7 +55,7 @@ export interface Shape {
 /** The scene format's queries. */
 export type Query =
   | 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'raycast' | 'shapecast' | 'hull' | 'obb'
-  | 'contains' | 'project' | 'contacts' | 'obbtree';
+  | 'contains' | 'project' | 'contact' | 'contacts' | 'obbtree';
 
 export interface Scene {
   version: 1;
@@ -67,7 +67,7 @@ export interface Scene {
   motion?: { translationA?: Vec3; translationB?: Vec3 };
   /** The query point (queries "contains" and "project" only), against shape A. */
   point?: Vec3;
-  /** Query "contacts" only: report contacts up to this gap (≥ 0, default 0: overlaps and touches). */
+  /** Queries "contact" and "contacts" only: report contacts up to this gap (≥ 0, default 0: overlaps and touches). */
   margin?: number;
   /**
    * false: a pair with a closed form (intersect, distance, penetration of points, spheres, segments, capsules, and
@@ -167,7 +167,18 @@ export interface MeshTriangle {
 
 export type Result =
   | IntersectResult | DistanceResult | PenetrationResult | ChungWangResult | SatResult | RaycastResult
-  | ShapecastResult | HullResult | ObbResult | ContainsResult | ProjectResult | ContactsResult | schema.ObbTreeResult;
+  | ShapecastResult | HullResult | ObbResult | ContainsResult | ProjectResult | ContactsResult | ContactQueryResult
+  | schema.ObbTreeResult;
+
+/**
+ * Query "contact": contact()'s answer for the scene's pair and margin; a compound adds the child pair that
+ * answers ("child", or "childA" and "childB" when both are compounds; null without a contact).
+ */
+export interface ContactQueryResult extends schema.ContactQueryResult {
+  child?: number | null;
+  childA?: number | null;
+  childB?: number | null;
+}
 
 export type { ObbTreeResult, ObbTreeNodeBox } from './generated-schema';
 

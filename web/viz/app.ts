@@ -10,6 +10,7 @@ import { defaultScene } from './defaults';
 import { cloudScene, type BoundsResult } from './hull-types';
 import { HullView } from './hull-view';
 import { MinkowskiView } from './minkowski-view';
+import type { MinkowskiMode } from './query-view';
 import { answeringChildren } from './compound-child';
 import { CastEditor } from './cast-editor';
 import { motionWithEnd, rayWithOrigin, rayWithTip } from './edit-math';
@@ -101,6 +102,8 @@ export class App {
   /** The last two-shape scene and the last cloud, to come back to when the query changes family. */
   private lastPair: Scene | null = null;
   private lastCloud: Scene | null = null;
+  /** What the right view shows (its camera was framed for it); null while the hull view is shown. */
+  private rightContent: MinkowskiMode | null | undefined = null;
   private hullViewInst: HullView | null = null;
   frameIndex = 0;
   playing = false;
@@ -227,7 +230,9 @@ export class App {
     }
     const view = viewOf(this.scene.query);
     document.getElementById('app')!.dataset.algorithm = viewOfTrace(tr).mode;
+    let refit = opts.fit === true;
     if (view.family === 'cloud') {
+      this.rightContent = null;
       this.lastCloud = this.scene;
       const first = (tr as HullTrace).frames[0];
       const points = first?.points?.length ? first.points : (this.scene.shapes[0]?.points ?? []);
@@ -248,7 +253,12 @@ export class App {
       this.shapesView.setShapes(drawn.shapes);
       // The trace's own views (a mesh's ray cast has its own titles and draws the mesh itself).
       const shown = viewOfTrace(tr);
-      this.minkView.setShapes(answeringChildren(drawn.shapes, tr), margins, shown.minkowski?.(drawn.shapes.length));
+      const right = shown.minkowski?.(drawn.shapes.length);
+      // The right view's camera was aimed at what it showed: A − B, shape A in the world and the Gauss sphere
+      // lie in different places, so a change of content frames the views again.
+      if (right !== this.rightContent) refit = true;
+      this.rightContent = right;
+      this.minkView.setShapes(answeringChildren(drawn.shapes, tr), margins, right);
       const count = this.scene.shapes.length;
       this.editors.forEach((ed, i) => {
         ed.root.hidden = flat || i >= count;
@@ -267,7 +277,7 @@ export class App {
     (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
     // The example list shows an example only while its scene is unchanged (the gallery sets it after this).
     (document.getElementById('gallery') as HTMLSelectElement).value = '';
-    if (opts.fit) this.fitViews();
+    if (refit) this.fitViews();
     this.showFrame();
     return true;
   }
@@ -362,8 +372,9 @@ export class App {
     // query's view makes its scene from it (a ray for shape A, a motion ...).
     const pair = cloudNow || this.scene.shapes.length < 2 ? (this.lastPair ?? defaultScene()) : withoutCast(this.scene);
     const single = (query: Scene['query']) => viewOf(query).family === 'single';
-    const reframe = cloudNow || single(q) !== single(this.scene.query);
     const { scene, note } = view.fromPair(pair, q);
+    // A query that brings shapes of its own (the obbtree view's mesh) is framed for them.
+    const reframe = cloudNow || single(q) !== single(this.scene.query) || JSON.stringify(scene.shapes) !== JSON.stringify(pair.shapes);
     if (this.apply(scene, { fit: reframe, step: reframe ? 0 : undefined }) && note) this.banner.show(note);
     // A refused scene keeps the current one: the query list shows its query again.
     (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;

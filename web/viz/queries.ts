@@ -59,8 +59,8 @@ const hull: QueryView<HullTrace> = {
   rows: hullRows,
 };
 
-/** The scene queries the page steps through (contains, project and contacts have no trace to show). */
-type PageQuery = Exclude<Query, 'contains' | 'project' | 'contacts'>;
+/** The scene queries the page steps through (contains, project, contact and contacts have no trace to show). */
+type PageQuery = Exclude<Query, 'contains' | 'project' | 'contact' | 'contacts'>;
 
 const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
   intersect: gjk('intersect'),
@@ -154,7 +154,7 @@ const MESH_RAYCAST: QueryView = {
 export function viewOf(q: Query | string): QueryView {
   const v = (VIEWS as Partial<Record<string, QueryView>>)[q];
   if (!v) {
-    throw new Error(q === 'contains' || q === 'project' || q === 'contacts'
+    throw new Error(q === 'contains' || q === 'project' || q === 'contact' || q === 'contacts'
       ? `the page does not show the query '${q}' yet (it has no steps to trace): run the scene with the CLI or run() from the library`
       : `the page has no view of the query '${q}'`);
   }

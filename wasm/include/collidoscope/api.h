@@ -245,6 +245,13 @@ class Registry {
   RayCastSettings cast_;
 };
 
+// The scene format's "contact" query (scene.cpp runScene): contact() on
+// the scene's two shapes at their poses with the scene's margin, bit for
+// bit, as {"contact", "distance", "normal", "pointA", "pointB", "iterations",
+// "status"} (null fields beyond the margin) plus "child" or "childA" and
+// "childB" for compounds. No trace: refused as "unsupported-query".
+bool runContactScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
+
 // contacts() of n pairs, as Registry::batch() takes them (handles, poses,
 // 2 shape indices per pair) with one margin per pair (finite, ≥ 0). Pair
 // q's contacts are records[kContactSize·offsets[q] .. kContactSize·offsets[q+1])

@@ -16,7 +16,7 @@ namespace collidoscope {
 enum class SatStatus;  // sat.h
 
 enum class QueryKind { Intersect, Distance, Penetration, ChungWang, Raycast, Shapecast, Hull, Obb, Sat, Contains, Project, Contacts,
-                       ObbTree };
+                       ObbTree, Contact };
 
 const char* queryName(QueryKind q);
 
@@ -62,7 +62,7 @@ struct Scene {
   // "contains" and "project": the query point ("point": [x, y, z]).
   bool hasPoint = false;
   Vec3 point;
-  // "contacts": report contacts up to this gap ("margin": d ≥ 0, default 0).
+  // "contacts" and "contact": report contacts up to this gap ("margin": d ≥ 0, default 0).
   bool hasMargin = false;
   double margin = 0;
   // false ("closedForms": false): pairs with a closed form (closed_form.h)

@@ -39,6 +39,7 @@
 
 #include "collidoscope/chung_wang.h"
 #include "collidoscope/closed_form.h"
+#include "collidoscope/contact.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/epa2d.h"
 #include "collidoscope/gjk.h"
@@ -836,6 +837,23 @@ struct Schema<ContactsView> {
     v.field("contacts", each(r.count, [&r](int i) { return r.contacts[i]; }), "In the mesh's tree order.");
     v.field("truncated", r.truncated, "More contacts were found than a query returns (4096): these are the first.");
     v.field("iterations", r.iterations, "Box tests plus triangle tests (GJK iterations between convex shapes).");
+  }
+};
+
+template <>
+struct Schema<ContactResult> {
+  static constexpr const char* name = "ContactQueryResult";
+  static constexpr const char* doc =
+      "The contact of A and B within the scene's margin (query \"contact\"): contact()'s answer, a signed distance.";
+  template <class V>
+  static void fields(V& v, const ContactResult& r) {
+    v.field("contact", r.contact, "The shapes are at most the scene's margin apart (default 0: touching or overlapping).");
+    v.orNull("distance", r.contact, r.distance, "Signed: the gap when apart, −depth when overlapping; null without a contact.");
+    v.orNull("normal", r.contact, resultVec(r.normal), "Unit, from A to B: moving B along it separates the shapes.");
+    v.orNull("pointA", r.contact, resultVec(r.pointA), "On A.");
+    v.orNull("pointB", r.contact, resultVec(r.pointB), "On B; pointB − pointA = distance·normal.");
+    v.field("iterations", r.iterations, "GJK's iterations, plus EPA's when they overlap (0 for a closed form).");
+    v.field("status", r.status, "'converged' when certified (also for a pair proved beyond the margin).");
   }
 };
 
