@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -26,19 +27,19 @@ int medianLevels(int n, int leaf) {
 
 // A triangle's build data, kept in build order in two ping-pong buffers
 // (the fits and splits read a range front to back instead of gathering
-// through the permutation): its index, its corners' vertex indices (read
-// once per level for the extents), its area A_k and
+// through the permutation): its index, where its corners sit in the
+// build's own copy of them (below), its area A_k and
 // S_k = ∫_T (x − m_k)(x − m_k)ᵀ dA = (A_k/12) Σ_{x = p,q,r} (x − m_k)(x − m_k)ᵀ
 // about its centroid m_k (the 9 m mᵀ term of obb.h's formula vanishes
 // there), stored as xx, xy, xz, yy, yz, zz. Area and moments are in
 // float32, in units of a power of two near the mesh's size (so nothing
 // overflows or underflows for coordinates up to kMaxMagnitude): they only
 // choose a node's axes, while its extents and splits are computed in double
-// from the corners. 44 bytes, copied once per level.
+// from the corners. 36 bytes, copied once per level.
 struct TriData {
   float area;
   float s[6];
-  int v[3];
+  int at;  // its corners are corners[3·at, 3·at + 3), its normal normals[at]
   int id;
 };
 
@@ -47,14 +48,14 @@ struct TriData {
 inline void copyTri(const TriData& from, TriData* to) {
   const float a = from.area, s0 = from.s[0], s1 = from.s[1], s2 = from.s[2], s3 = from.s[3], s4 = from.s[4],
               s5 = from.s[5];
-  const int v0 = from.v[0], v1 = from.v[1], v2 = from.v[2], id = from.id;
+  const int at = from.at, id = from.id;
   to->area = a;
   to->s[0] = s0, to->s[1] = s1, to->s[2] = s2, to->s[3] = s3, to->s[4] = s4, to->s[5] = s5;
-  to->v[0] = v0, to->v[1] = v1, to->v[2] = v2, to->id = id;
+  to->at = at, to->id = id;
 }
 
-// The data of triangle t (corners p, q, r), lengths in units of 1/inv.
-TriData triDataOf(int t, const std::array<int, 3>& tri, const Vec3& p, const Vec3& q, const Vec3& r, double inv) {
+// The data of triangle t (corners p, q, r at corners[3·at]), lengths in units of 1/inv.
+TriData triDataOf(int t, int at, const Vec3& p, const Vec3& q, const Vec3& r, double inv) {
   TriData out;
   const Vec3 m = (p + q + r) / 3.0;
   const Vec3 a = (p - m) * inv, b = (q - m) * inv, c = (r - m) * inv;
@@ -67,7 +68,7 @@ TriData triDataOf(int t, const std::array<int, 3>& tri, const Vec3& p, const Vec
   out.s[3] = static_cast<float>(w * (a.y * a.y + b.y * b.y + c.y * c.y));
   out.s[4] = static_cast<float>(w * (a.y * a.z + b.y * b.z + c.y * c.z));
   out.s[5] = static_cast<float>(w * (a.z * a.z + b.z * b.z + c.z * c.z));
-  out.v[0] = tri[0], out.v[1] = tri[1], out.v[2] = tri[2];
+  out.at = at;
   out.id = t;
   return out;
 }
@@ -159,6 +160,55 @@ void triangleBox(const Vec3 p[3], const Vec3& n, Obb* out) {
   pr.box(out);
 }
 
+// Spreads the low 10 bits of x to every third bit (a Morton code's axis).
+std::uint32_t spreadBits(std::uint32_t x) {
+  x &= 0x3ff;
+  x = (x | (x << 16)) & 0x030000ff;
+  x = (x | (x << 8)) & 0x0300f00f;
+  x = (x | (x << 4)) & 0x030c30c3;
+  x = (x | (x << 2)) & 0x09249249;
+  return x;
+}
+
+// The triangles ordered along a Morton curve through their centroids
+// (10 bits per axis over the centroids' bounds; equal codes keep index
+// order): the root's order. Each node's range is then a few runs of
+// nearby triangles, so the extents pass reads their corners from nearby
+// memory whatever the input order (a random soup would otherwise miss the
+// cache on every triangle at every level). LSD radix sort, 3 passes of 10 bits.
+std::vector<int> spatialOrder(const Vec3* c, int n) {
+  Vec3 lo = c[0], hi = c[0];
+  for (int t = 1; t < n; ++t) {
+    lo = {std::min(lo.x, c[t].x), std::min(lo.y, c[t].y), std::min(lo.z, c[t].z)};
+    hi = {std::max(hi.x, c[t].x), std::max(hi.y, c[t].y), std::max(hi.z, c[t].z)};
+  }
+  const Vec3 ext = hi - lo;
+  const double sx = ext.x > 0 ? 1023.0 / ext.x : 0, sy = ext.y > 0 ? 1023.0 / ext.y : 0,
+               sz = ext.z > 0 ? 1023.0 / ext.z : 0;
+  std::vector<std::uint32_t> code(n), codeTmp(n);
+  std::vector<int> order(n), tmp(n);
+  for (int t = 0; t < n; ++t) {
+    const Vec3 d = c[t] - lo;
+    code[t] = spreadBits(static_cast<std::uint32_t>(d.x * sx)) |
+              (spreadBits(static_cast<std::uint32_t>(d.y * sy)) << 1) |
+              (spreadBits(static_cast<std::uint32_t>(d.z * sz)) << 2);
+    order[t] = t;
+  }
+  for (int shift = 0; shift < 30; shift += 10) {
+    std::array<int, 1025> start{};
+    for (int i = 0; i < n; ++i) ++start[((code[i] >> shift) & 1023) + 1];
+    for (int b = 0; b < 1024; ++b) start[b + 1] += start[b];
+    for (int i = 0; i < n; ++i) {
+      const int at = start[(code[i] >> shift) & 1023]++;
+      tmp[at] = order[i];
+      codeTmp[at] = code[i];
+    }
+    order.swap(tmp);
+    code.swap(codeTmp);
+  }
+  return order;
+}
+
 // The axes of a range from its moment sums: obb.h's surface-covariance
 // fit (eigenvectors in closed form). False when the range has no area
 // (every triangle degenerate).
@@ -211,18 +261,31 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
   // other buffer, where its children (depth d + 1) find theirs: every
   // triangle is copied once per level, and a range is overwritten only by
   // its own node's partition. A leaf writes its indices to tree.order.
-  // Scratch per position of the node being split: its triangles' centroids
-  // (double, from the corners: the split is exact) and their projections.
-  // Left uninitialised: every slot is written before it is read.
+  // The root's range is in spatial order (spatialOrder), and the corners
+  // are copied once in that order. Scratch per position of the node being
+  // split: its triangles' centroids (double, from the corners: the split
+  // is exact). Left uninitialised: every slot is
+  // written before it is read.
   std::unique_ptr<TriData[]> data[2] = {std::unique_ptr<TriData[]>(new TriData[n]),
                                         std::unique_ptr<TriData[]>(new TriData[n])};
   std::unique_ptr<Vec3[]> centroids(new Vec3[n]);
-  std::unique_ptr<double[]> keys(new double[n]);
   for (int t = 0; t < n; ++t) {
     const auto& tri = m.triangles[t];
     const Vec3 &a = vx[tri[0]], &b = vx[tri[1]], &c = vx[tri[2]];
     tree.normals[t] = triangleUnitNormal(a, b, c);
-    data[1][t] = triDataOf(t, tri, a, b, c, inv);  // the root has depth 1
+    centroids[t] = (a + b + c) / 3.0;
+  }
+  const std::vector<int> spatial = spatialOrder(centroids.get(), n);
+  // Per triangle, in that order: its corners, and its normal (the leaves read it).
+  std::unique_ptr<Vec3[]> corners(new Vec3[3 * static_cast<std::size_t>(n)]);
+  std::unique_ptr<Vec3[]> normals(new Vec3[n]);
+  for (int i = 0; i < n; ++i) {
+    const int t = spatial[i];
+    const auto& tri = m.triangles[t];
+    Vec3* c = corners.get() + 3 * i;
+    c[0] = vx[tri[0]], c[1] = vx[tri[1]], c[2] = vx[tri[2]];
+    normals[i] = tree.normals[t];
+    data[1][i] = triDataOf(t, i, c[0], c[1], c[2], inv);  // the root has depth 1
   }
   // Nodes: fewer than 2n/leaf + 1 (a binary tree with ≤ n leaves).
   tree.nodes.reserve(static_cast<std::size_t>(2 * (n / leaf + 1)));
@@ -238,14 +301,9 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
   std::vector<MomentSum> sums(kObbTreeMaxDepth + 2);  // sums[k]: of the task at stack[k]
   stack.reserve(kObbTreeMaxDepth + 1);
   stack.push_back({0, n, 1, -1});
-  {
-    const auto& t0 = m.triangles[0];  // n ≥ 1 (validated)
-    sums[0].ref = (vx[t0[0]] + vx[t0[1]] + vx[t0[2]]) / 3.0;
-    for (int t = 0; t < n; ++t) {
-      const auto& tri = m.triangles[t];
-      sums[0].add(data[1][t], (vx[tri[0]] + vx[tri[1]] + vx[tri[2]]) / 3.0, inv);
-    }
-  }
+  sums[0].ref = centroids[spatial[0]];  // n ≥ 1 (validated)
+  for (int i = 0; i < n; ++i) sums[0].add(data[1][i], centroids[spatial[i]], inv);
+  const Vec3* cx = corners.get();
   while (!stack.empty()) {
     const Task task = stack.back();
     stack.pop_back();
@@ -261,10 +319,8 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     const int here = task.depth % 2;
     const int count = task.count;
     const TriData* d = data[here].get() + task.first;
-    const Vec3& n0 = tree.normals[d[0].id];
-    if (count == 1 && maxAbs(n0) > 0) {
-      const Vec3 corners[3] = {vx[d[0].v[0]], vx[d[0].v[1]], vx[d[0].v[2]]};
-      triangleBox(corners, n0, &node.box);
+    if (count == 1 && maxAbs(normals[d[0].at]) > 0) {
+      triangleBox(cx + 3 * d[0].at, normals[d[0].at], &node.box);
       tree.order[task.first] = d[0].id;
       continue;  // a leaf: leafTriangles ≥ 1
     }
@@ -273,29 +329,30 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
       // No area: the corners' point covariance decides, as in obbFromTriangles.
       verts.clear();
       for (int i = 0; i < count; ++i)
-        for (int v : d[i].v) verts.push_back(vx[v]);
+        verts.insert(verts.end(), cx + 3 * d[i].at, cx + 3 * d[i].at + 3);
       const Obb b = obbFromPoints(verts);
       for (int k = 0; k < 3; ++k) axes[k] = b.axes[k];
     }
     // Extents from every corner (obb.h's fit); the centroids on the way when
     // the node splits.
-    Projection pr(axes, vx[d[0].v[0]]);
+    Projection pr(axes, cx[3 * d[0].at]);
     const Vec3 ref = pr.ref;
     if (count <= leaf) {
       for (int i = 0; i < count; ++i) {
-        pr.add(vx[d[i].v[0]]);
-        pr.add(vx[d[i].v[1]]);
-        pr.add(vx[d[i].v[2]]);
+        const Vec3* c = cx + 3 * d[i].at;
+        pr.add(c[0]);
+        pr.add(c[1]);
+        pr.add(c[2]);
       }
       pr.box(&node.box);
       for (int i = 0; i < count; ++i) tree.order[task.first + i] = d[i].id;
       continue;
     }
     Vec3* cent = centroids.get() + task.first;
-    double* key = keys.get() + task.first;
     Vec3 offsets;  // Σ (centroid − ref)
     for (int i = 0; i < count; ++i) {
-      const Vec3 &p = vx[d[i].v[0]], &q = vx[d[i].v[1]], &r = vx[d[i].v[2]];
+      const Vec3* c3 = cx + 3 * d[i].at;
+      const Vec3 &p = c3[0], &q = c3[1], &r = c3[2];
       pr.add(p);
       pr.add(q);
       pr.add(r);
@@ -313,12 +370,6 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     const Vec3 dir = node.box.axes[axis];
     // Projections relative to ref (a corner of the node): no digits lost far from the origin.
     const double mean = dot(offsets, dir) / count;
-    int leftCount = 0;
-    for (int i = 0; i < count; ++i) {
-      key[i] = dot(cent[i] - ref, dir);
-      leftCount += key[i] < mean ? 1 : 0;
-    }
-    const int rightCount = count - leftCount;
     // The children's moment sums, added up by the partition below about the
     // box centre (inside the node: no digits lost far from the origin): the
     // right child takes this task's slot, the left child the next.
@@ -326,23 +377,29 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     MomentSum& left = sums[slot + 1];
     right = left = MomentSum{};
     left.ref = right.ref = node.box.center;
+    // One pass: the left side from the front, in range order, the right
+    // side from the back, in reverse range order. If it has to fall back to
+    // the median, the sums are redone.
+    int l = 0, r = count;
+    for (int i = 0; i < count; ++i) {
+      const bool low = dot(cent[i] - ref, dir) < mean;
+      const int at = low ? l++ : --r;
+      (low ? left : right).add(d[i], cent[i], inv);
+      copyTri(d[i], to + at);
+    }
+    int leftCount = l;
+    const int rightCount = count - leftCount;
     const bool meanOk = leftCount > 0 && rightCount > 0 &&
                         task.depth + medianLevels(leftCount, leaf) <= kObbTreeMaxDepth &&
                         task.depth + medianLevels(rightCount, leaf) <= kObbTreeMaxDepth;
     if (meanOk) {
-      // Stable partition: each side keeps the input order.
-      int l = 0, r = leftCount;
-      for (int i = 0; i < count; ++i) {
-        const bool low = key[i] < mean;
-        const int at = low ? l++ : r++;
-        (low ? left : right).add(d[i], cent[i], inv);
-        copyTri(d[i], to + at);
-      }
       node.split = ObbSplit::Mean;
       node.splitValue = dot(ref, dir) + mean;
     } else {
+      right = left = MomentSum{};
+      left.ref = right.ref = node.box.center;
       sorted.resize(count);
-      for (int i = 0; i < count; ++i) sorted[i] = {key[i], d[i].id, i};
+      for (int i = 0; i < count; ++i) sorted[i] = {dot(cent[i] - ref, dir), d[i].id, i};
       leftCount = count / 2;
       // The ⌊n/2⌋ least in the total order go left: the same sides as a sort.
       std::nth_element(sorted.begin(), sorted.begin() + leftCount, sorted.end());
