@@ -254,7 +254,6 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
   int exponent = 0;
   std::frexp(tree.scale, &exponent);
   const double inv = tree.scale > 0 ? std::ldexp(1.0, -exponent) : 1.0;
-  tree.normals.resize(n);
   tree.order.resize(n);
   // Two buffers of triangle data in build order. A node at depth d finds
   // its range in buffer d % 2 and partitions it into the same range of the
@@ -262,29 +261,36 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
   // triangle is copied once per level, and a range is overwritten only by
   // its own node's partition. A leaf writes its indices to tree.order.
   // The root's range is in spatial order (spatialOrder), and the corners
-  // are copied once in that order. Scratch per position of the node being
-  // split: its triangles' centroids (double, from the corners: the split
-  // is exact). Left uninitialised: every slot is
-  // written before it is read.
+  // are copied once in that order. The buffers are left uninitialised:
+  // every slot is written before it is read.
   std::unique_ptr<TriData[]> data[2] = {std::unique_ptr<TriData[]>(new TriData[n]),
                                         std::unique_ptr<TriData[]>(new TriData[n])};
-  std::unique_ptr<Vec3[]> centroids(new Vec3[n]);
+  // Filled by push_back: a resize would first zero them. The centroids (in
+  // input order: the spatial order and the root's sums read them) are then
+  // the scratch of the node being split, per position in its range (double,
+  // from the corners: the split is exact).
+  std::vector<Vec3> centroids;
+  centroids.reserve(n);
+  tree.normals.reserve(n);
   for (int t = 0; t < n; ++t) {
     const auto& tri = m.triangles[t];
     const Vec3 &a = vx[tri[0]], &b = vx[tri[1]], &c = vx[tri[2]];
-    tree.normals[t] = triangleUnitNormal(a, b, c);
-    centroids[t] = (a + b + c) / 3.0;
+    tree.normals.push_back(triangleUnitNormal(a, b, c));
+    centroids.push_back((a + b + c) / 3.0);
   }
-  const std::vector<int> spatial = spatialOrder(centroids.get(), n);
+  const std::vector<int> spatial = spatialOrder(centroids.data(), n);
   // Per triangle, in that order: its corners, and its normal (the leaves read it).
-  std::unique_ptr<Vec3[]> corners(new Vec3[3 * static_cast<std::size_t>(n)]);
-  std::unique_ptr<Vec3[]> normals(new Vec3[n]);
+  std::vector<Vec3> corners, normals;
+  corners.reserve(3 * static_cast<std::size_t>(n));
+  normals.reserve(n);
   for (int i = 0; i < n; ++i) {
     const int t = spatial[i];
     const auto& tri = m.triangles[t];
-    Vec3* c = corners.get() + 3 * i;
-    c[0] = vx[tri[0]], c[1] = vx[tri[1]], c[2] = vx[tri[2]];
-    normals[i] = tree.normals[t];
+    corners.push_back(vx[tri[0]]);
+    corners.push_back(vx[tri[1]]);
+    corners.push_back(vx[tri[2]]);
+    normals.push_back(tree.normals[t]);
+    const Vec3* c = corners.data() + 3 * i;
     data[1][i] = triDataOf(t, i, c[0], c[1], c[2], inv);  // the root has depth 1
   }
   // Nodes: fewer than 2n/leaf + 1 (a binary tree with ≤ n leaves).
@@ -303,7 +309,7 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
   stack.push_back({0, n, 1, -1});
   sums[0].ref = centroids[spatial[0]];  // n ≥ 1 (validated)
   for (int i = 0; i < n; ++i) sums[0].add(data[1][i], centroids[spatial[i]], inv);
-  const Vec3* cx = corners.get();
+  const Vec3* cx = corners.data();
   while (!stack.empty()) {
     const Task task = stack.back();
     stack.pop_back();
@@ -348,7 +354,7 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
       for (int i = 0; i < count; ++i) tree.order[task.first + i] = d[i].id;
       continue;
     }
-    Vec3* cent = centroids.get() + task.first;
+    Vec3* cent = centroids.data() + task.first;
     Vec3 offsets;  // Σ (centroid − ref)
     for (int i = 0; i < count; ++i) {
       const Vec3* c3 = cx + 3 * d[i].at;
