@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
+#include <utility>
 
 #include "collidoscope/predicates.h"
 
@@ -23,6 +26,46 @@ bool lessVec(const Vec3& a, const Vec3& b) {
   if (a.x != b.x) return a.x < b.x;
   if (a.y != b.y) return a.y < b.y;
   return a.z < b.z;
+}
+
+// A triangle's three positions in lexicographic order, −0 written as +0:
+// equal keys (compared with ==) are the same positions in any order, and
+// equal keys have equal bits.
+struct TriangleKey {
+  Vec3 p[3];
+};
+
+TriangleKey triangleKey(const TriangleMesh& m, int t) {
+  const auto& tri = m.triangles[t];
+  TriangleKey k;
+  for (int i = 0; i < 3; ++i) {
+    const Vec3& v = m.vertices[tri[i]];
+    k.p[i] = {v.x + 0.0, v.y + 0.0, v.z + 0.0};
+  }
+  if (lessVec(k.p[1], k.p[0])) std::swap(k.p[0], k.p[1]);
+  if (lessVec(k.p[2], k.p[1])) std::swap(k.p[1], k.p[2]);
+  if (lessVec(k.p[1], k.p[0])) std::swap(k.p[0], k.p[1]);
+  return k;
+}
+
+bool sameKey(const TriangleKey& a, const TriangleKey& b) {
+  for (int i = 0; i < 3; ++i)
+    if (a.p[i].x != b.p[i].x || a.p[i].y != b.p[i].y || a.p[i].z != b.p[i].z) return false;
+  return true;
+}
+
+// 64-bit hash of the key's bits (a multiply–xorshift mix per coordinate).
+std::uint64_t hashKey(const TriangleKey& k) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull;
+  for (const Vec3& p : k.p)
+    for (double x : {p.x, p.y, p.z}) {
+      std::uint64_t bits;
+      std::memcpy(&bits, &x, sizeof bits);
+      h = (h ^ bits) * 0xBF58476D1CE4E5B9ull;
+      h ^= h >> 31;
+    }
+  h *= 0x94D049BB133111EBull;
+  return h ^ (h >> 29);
 }
 
 }  // namespace
@@ -83,50 +126,50 @@ bool validateMesh(const TriangleMesh& m, ShapeError* err, MeshReport* report) {
         return false;
       }
     }
-  if (!report) return true;
+  if (report) {
+    std::vector<Vec3> normals(nt);
+    for (std::size_t t = 0; t < nt; ++t) {
+      const auto& tri = m.triangles[t];
+      normals[t] = triangleUnitNormal(m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]]);
+    }
+    reportMesh(m, normals, report);
+  }
+  return true;
+}
 
+void reportMesh(const TriangleMesh& m, const std::vector<Vec3>& normals, MeshReport* report) {
+  const std::size_t nt = m.triangles.size();
   report->degenerate.clear();
   report->duplicates.clear();
-  for (std::size_t t = 0; t < nt; ++t) {
-    const auto& tri = m.triangles[t];
-    const Vec3 n = triangleUnitNormal(m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]]);
-    if (!(maxAbs(n) > 0)) report->degenerate.push_back(static_cast<int>(t));
-  }
-  // Duplicates: each triangle's positions sorted into a key; sorting the
-  // triangles by (key, index) puts copies next to each other, the earliest
-  // first.
-  struct Keyed {
-    std::array<Vec3, 3> key;
-    int index;
+  for (std::size_t t = 0; t < nt; ++t)
+    if (!(maxAbs(normals[t]) > 0)) report->degenerate.push_back(static_cast<int>(t));
+  // Duplicates: an open-addressing hash table of the first triangle of each
+  // key seen so far, visited in index order, so each copy finds the
+  // earliest triangle it repeats and the list comes out increasing.
+  std::size_t capacity = 16;
+  while (capacity < 2 * nt) capacity *= 2;
+  const std::size_t mask = capacity - 1;
+  struct Slot {
+    std::uint32_t tag;  // high bits of the key's hash
+    int triangle;       // −1: empty
   };
-  std::vector<Keyed> keyed(nt);
+  std::vector<Slot> table(capacity, Slot{0, -1});
   for (std::size_t t = 0; t < nt; ++t) {
-    const auto& tri = m.triangles[t];
-    std::array<Vec3, 3> k = {m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]]};
-    std::sort(k.begin(), k.end(), lessVec);
-    keyed[t] = {k, static_cast<int>(t)};
-  }
-  auto keyLess = [](const std::array<Vec3, 3>& a, const std::array<Vec3, 3>& b) {
-    for (int i = 0; i < 3; ++i) {
-      if (lessVec(a[i], b[i])) return true;
-      if (lessVec(b[i], a[i])) return false;
+    const TriangleKey key = triangleKey(m, static_cast<int>(t));
+    const std::uint64_t h = hashKey(key);
+    const std::uint32_t tag = static_cast<std::uint32_t>(h >> 32);
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {  // ends: the table is at most half full
+      Slot& slot = table[i];
+      if (slot.triangle < 0) {
+        slot = {tag, static_cast<int>(t)};
+        break;
+      }
+      if (slot.tag == tag && sameKey(triangleKey(m, slot.triangle), key)) {
+        report->duplicates.push_back({static_cast<int>(t), slot.triangle});
+        break;
+      }
     }
-    return false;
-  };
-  std::sort(keyed.begin(), keyed.end(), [&](const Keyed& a, const Keyed& b) {
-    if (keyLess(a.key, b.key)) return true;
-    if (keyLess(b.key, a.key)) return false;
-    return a.index < b.index;
-  });
-  for (std::size_t i = 1, first = 0; i < nt; ++i) {
-    if (keyLess(keyed[first].key, keyed[i].key)) {
-      first = i;
-      continue;
-    }
-    report->duplicates.push_back({keyed[i].index, keyed[first].index});
   }
-  std::sort(report->duplicates.begin(), report->duplicates.end());
-  return true;
 }
 
 }  // namespace collidoscope

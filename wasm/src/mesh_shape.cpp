@@ -8,9 +8,10 @@ namespace collidoscope {
 
 bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err) {
   auto data = std::make_shared<MeshShape>();
-  if (!validateMesh(m, err, &data->report)) return false;
   data->mesh = std::move(m);
+  // The build validates the mesh (validateMesh) and computes the normals the report reads.
   if (!buildObbTree(data->mesh, ObbTreeSettings{}, &data->tree, err)) return false;
+  reportMesh(data->mesh, data->tree.normals, &data->report);
   Shape s;
   s.type = ShapeType::Mesh;
   s.meshData = std::move(data);

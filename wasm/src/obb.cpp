@@ -661,9 +661,24 @@ SymmetricEigen symmetricEigenClosedForm(const double m[3][3]) {
   };
   const double uu = form(u, u), uw = form(u, w), ww = form(w, w);
   // The quadratic form in the plane, (uu + ww)/2 + (uu − ww)/2·cos 2θ + uw·sin 2θ,
-  // is largest at 2θ = atan2(2uw, uu − ww).
-  const double theta = 0.5 * std::atan2(2.0 * uw, uu - ww);
-  const double c = std::cos(theta), s = std::sin(theta);
+  // is largest at cos 2θ = (uu − ww)/2r, sin 2θ = uw/r with r = |((uu − ww)/2, uw)|,
+  // θ in (−π/2, π/2]. Half-angle formulas give c = cos θ ≥ 0 and s = sin θ
+  // without trigonometry: the larger of the two from its square root (accurate
+  // there), the other from sin 2θ = 2sc.
+  const double half = 0.5 * (uu - ww);
+  const double r = std::sqrt(half * half + uw * uw);
+  double c = 1, s = 0;
+  if (r > 0) {
+    const double cos2 = half / r, sin2 = uw / r;
+    if (cos2 >= 0) {
+      c = std::sqrt(0.5 * (1.0 + cos2));
+      s = sin2 / (2.0 * c);
+    } else {
+      s = std::sqrt(0.5 * (1.0 - cos2));
+      if (sin2 < 0) s = -s;
+      c = sin2 / (2.0 * s);
+    }
+  }
   const Vec3 big = u * c + w * s, small = w * c - u * s;
   const double bigValue = uu * c * c + 2.0 * uw * c * s + ww * s * s;
   const double smallValue = uu * s * s - 2.0 * uw * c * s + ww * c * c;

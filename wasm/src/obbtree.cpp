@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -23,65 +25,70 @@ int medianLevels(int n, int leaf) {
   return levels;
 }
 
-// A triangle's build data: its centroid m_k, its area A_k and
+// A triangle's build data, kept in build order in two ping-pong buffers
+// (the fits and splits read a range front to back instead of gathering
+// through the permutation): its index, where its corners sit in the
+// build's own copy of them (below), its area A_k and
 // S_k = ∫_T (x − m_k)(x − m_k)ᵀ dA = (A_k/12) Σ_{x = p,q,r} (x − m_k)(x − m_k)ᵀ
-// about the centroid (the 9 m mᵀ term of obb.h's formula vanishes there),
-// stored as xx, xy, xz, yy, yz, zz. Kept in build order beside the triangle
-// indices: the fits and splits read a range front to back instead of
-// gathering through the permutation (random accesses when the input order
-// is not spatial). The corners are read from the mesh (shared vertices
-// stay in cache).
+// about its centroid m_k (the 9 m mᵀ term of obb.h's formula vanishes
+// there), stored as xx, xy, xz, yy, yz, zz. Area and moments are in
+// float32, in units of a power of two near the mesh's size (so nothing
+// overflows or underflows for coordinates up to kMaxMagnitude): they only
+// choose a node's axes, while its extents and splits are computed in double
+// from the corners. 36 bytes, copied once per level.
 struct TriData {
-  Vec3 centroid;
-  double area = 0;
-  double s[6] = {0, 0, 0, 0, 0, 0};
+  float area;
+  float s[6];
+  int at;  // its corners are corners[3·at, 3·at + 3), its normal normals[at]
+  int id;
 };
 
-// to = from, one double at a time: a plain struct copy of this size becomes
-// a call to memcpy in WebAssembly, and the partitions copy every triangle
-// once per level.
+// to = from, field by field: a struct copy becomes a call to memcpy in
+// WebAssembly, and the partitions copy every triangle once per level.
 inline void copyTri(const TriData& from, TriData* to) {
-  const double x = from.centroid.x, y = from.centroid.y, z = from.centroid.z;
-  const double a = from.area, s0 = from.s[0], s1 = from.s[1], s2 = from.s[2], s3 = from.s[3], s4 = from.s[4],
-               s5 = from.s[5];
-  to->centroid.x = x, to->centroid.y = y, to->centroid.z = z;
+  const float a = from.area, s0 = from.s[0], s1 = from.s[1], s2 = from.s[2], s3 = from.s[3], s4 = from.s[4],
+              s5 = from.s[5];
+  const int at = from.at, id = from.id;
   to->area = a;
   to->s[0] = s0, to->s[1] = s1, to->s[2] = s2, to->s[3] = s3, to->s[4] = s4, to->s[5] = s5;
+  to->at = at, to->id = id;
 }
 
-TriData triDataOf(const Vec3& p, const Vec3& q, const Vec3& r) {
+// The data of triangle t (corners p, q, r at corners[3·at]), lengths in units of 1/inv.
+TriData triDataOf(int t, int at, const Vec3& p, const Vec3& q, const Vec3& r, double inv) {
   TriData out;
-  out.area = 0.5 * length(cross(q - p, r - p));
-  out.centroid = (p + q + r) / 3.0;
-  const Vec3 m = out.centroid;
-  const double w = out.area / 12.0;
-  for (const Vec3& x : {p - m, q - m, r - m}) {
-    out.s[0] += w * x.x * x.x;
-    out.s[1] += w * x.x * x.y;
-    out.s[2] += w * x.x * x.z;
-    out.s[3] += w * x.y * x.y;
-    out.s[4] += w * x.y * x.z;
-    out.s[5] += w * x.z * x.z;
-  }
+  const Vec3 m = (p + q + r) / 3.0;
+  const Vec3 a = (p - m) * inv, b = (q - m) * inv, c = (r - m) * inv;
+  const double area = 0.5 * length(cross(b - a, c - a));
+  const double w = area / 12.0;
+  out.area = static_cast<float>(area);
+  out.s[0] = static_cast<float>(w * (a.x * a.x + b.x * b.x + c.x * c.x));
+  out.s[1] = static_cast<float>(w * (a.x * a.y + b.x * b.y + c.x * c.y));
+  out.s[2] = static_cast<float>(w * (a.x * a.z + b.x * b.z + c.x * c.z));
+  out.s[3] = static_cast<float>(w * (a.y * a.y + b.y * b.y + c.y * c.y));
+  out.s[4] = static_cast<float>(w * (a.y * a.z + b.y * b.z + c.y * c.z));
+  out.s[5] = static_cast<float>(w * (a.z * a.z + b.z * b.z + c.z * c.z));
+  out.at = at;
+  out.id = t;
   return out;
 }
 
 // Running sums of a range's moments about a reference point ref (a point
 // inside the range, so no digits are lost far from the origin), with
-// d_k = m_k − ref: area Σ A_k, first moment Σ A_k d_k and
+// d_k = (m_k − ref)·inv: area Σ A_k, first moment Σ A_k d_k and
 // Σ (S_k + A_k d_k d_kᵀ). By the parallel-axis theorem the surface
 // covariance about the area-weighted mean M = ref + μ, μ = Σ A_k d_k / A, is
 //   A·C = Σ (S_k + A_k d_k d_kᵀ) − A μ μᵀ,
 // which is obb.h's integral regrouped about each centroid: a node's fit
-// costs one pass of a few multiply-adds per triangle, and the partition of
-// its parent computes it on the way.
+// costs a few multiply-adds per triangle, and the partition of its parent
+// computes it on the way.
 struct MomentSum {
   Vec3 ref;
   double area = 0;
   Vec3 first;
   double s[6] = {0, 0, 0, 0, 0, 0};
-  void add(const TriData& t, const Vec3& centroid) {
-    const Vec3 d = centroid - ref;
+  void add(const TriData& t, const Vec3& centroid, double inv) {
+    const Vec3 d = (centroid - ref) * inv;
     const double a = t.area;
     area += a;
     first += d * a;
@@ -131,14 +138,6 @@ struct Projection {
   }
 };
 
-// The box with these axes around the corners of triangles ids[0, count).
-void boxOfRange(const Vec3 axes[3], const int* ids, int count, const TriangleMesh& m, Obb* out) {
-  Projection pr(axes, m.vertices[m.triangles[ids[0]][0]]);
-  for (int i = 0; i < count; ++i)
-    for (int v : m.triangles[ids[i]]) pr.add(m.vertices[v]);
-  pr.box(out);
-}
-
 // The box of one non-degenerate triangle p (unit normal n) in its own
 // frame: the longest edge, the in-plane perpendicular, the normal. Its
 // area, longest edge × height, is twice the triangle's: the least of any
@@ -161,31 +160,73 @@ void triangleBox(const Vec3 p[3], const Vec3& n, Obb* out) {
   pr.box(out);
 }
 
-// The box of the triangles ids[0, count) (their moment sums `sum`):
-// obb.h's surface-covariance fit, axes from the covariance above (closed
-// form), extents from every corner. No area (every triangle degenerate): the corners' point
-// covariance decides, as in obbFromTriangles (gathered into *verts).
-void fitNode(const int* ids, int count, const MomentSum& sum, const TriangleMesh& m, std::vector<Vec3>* verts,
-             Obb* out) {
-  const double area = sum.area;
-  if (!(area > 0) || !std::isfinite(area)) {
-    verts->clear();
-    for (int i = 0; i < count; ++i)
-      for (int v : m.triangles[ids[i]]) verts->push_back(m.vertices[v]);
-    *out = obbFromPoints(*verts);
-    return;
+// Spreads the low 10 bits of x to every third bit (a Morton code's axis).
+std::uint32_t spreadBits(std::uint32_t x) {
+  x &= 0x3ff;
+  x = (x | (x << 16)) & 0x030000ff;
+  x = (x | (x << 8)) & 0x0300f00f;
+  x = (x | (x << 4)) & 0x030c30c3;
+  x = (x | (x << 2)) & 0x09249249;
+  return x;
+}
+
+// The triangles ordered along a Morton curve through their centroids
+// (10 bits per axis over the centroids' bounds; equal codes keep index
+// order): the root's order. Each node's range is then a few runs of
+// nearby triangles, so the extents pass reads their corners from nearby
+// memory whatever the input order (a random soup would otherwise miss the
+// cache on every triangle at every level). LSD radix sort, 3 passes of 10 bits.
+std::vector<int> spatialOrder(const Vec3* c, int n) {
+  Vec3 lo = c[0], hi = c[0];
+  for (int t = 1; t < n; ++t) {
+    lo = {std::min(lo.x, c[t].x), std::min(lo.y, c[t].y), std::min(lo.z, c[t].z)};
+    hi = {std::max(hi.x, c[t].x), std::max(hi.y, c[t].y), std::max(hi.z, c[t].z)};
   }
+  const Vec3 ext = hi - lo;
+  const double sx = ext.x > 0 ? 1023.0 / ext.x : 0, sy = ext.y > 0 ? 1023.0 / ext.y : 0,
+               sz = ext.z > 0 ? 1023.0 / ext.z : 0;
+  std::vector<std::uint32_t> code(n), codeTmp(n);
+  std::vector<int> order(n), tmp(n);
+  for (int t = 0; t < n; ++t) {
+    const Vec3 d = c[t] - lo;
+    code[t] = spreadBits(static_cast<std::uint32_t>(d.x * sx)) |
+              (spreadBits(static_cast<std::uint32_t>(d.y * sy)) << 1) |
+              (spreadBits(static_cast<std::uint32_t>(d.z * sz)) << 2);
+    order[t] = t;
+  }
+  for (int shift = 0; shift < 30; shift += 10) {
+    std::array<int, 1025> start{};
+    for (int i = 0; i < n; ++i) ++start[((code[i] >> shift) & 1023) + 1];
+    for (int b = 0; b < 1024; ++b) start[b + 1] += start[b];
+    for (int i = 0; i < n; ++i) {
+      const int at = start[(code[i] >> shift) & 1023]++;
+      tmp[at] = order[i];
+      codeTmp[at] = code[i];
+    }
+    order.swap(tmp);
+    code.swap(codeTmp);
+  }
+  return order;
+}
+
+// The axes of a range from its moment sums: obb.h's surface-covariance
+// fit (eigenvectors in closed form). False when the range has no area
+// (every triangle degenerate).
+bool fitAxes(const MomentSum& sum, Vec3 axes[3]) {
+  const double area = sum.area;
+  if (!(area > 0) || !std::isfinite(area)) return false;
   const Vec3 mu = sum.first / area;
   const double xx = sum.s[0] / area - mu.x * mu.x, xy = sum.s[1] / area - mu.x * mu.y,
                xz = sum.s[2] / area - mu.x * mu.z, yy = sum.s[3] / area - mu.y * mu.y,
                yz = sum.s[4] / area - mu.y * mu.z, zz = sum.s[5] / area - mu.z * mu.z;
   const double c[3][3] = {{xx, xy, xz}, {xy, yy, yz}, {xz, yz, zz}};
   const SymmetricEigen e = symmetricEigenClosedForm(c);
-  boxOfRange(e.vectors, ids, count, m, out);
+  for (int k = 0; k < 3; ++k) axes[k] = e.vectors[k];
+  return true;
 }
 
 // Sort key of the median split: (projected centroid, triangle index) is the
-// total order; pos is where the triangle sits before the sort.
+// total order; pos is where the triangle sits in the node's range.
 struct MedianKey {
   double key;
   int triangle;
@@ -205,32 +246,58 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     return false;
   }
   const int n = static_cast<int>(m.triangles.size());
+  const Vec3* vx = m.vertices.data();
 
   ObbTree tree;
-  tree.normals.resize(n);
+  for (const Vec3& v : m.vertices) tree.scale = std::max(tree.scale, maxAbs(v));
+  // The unit of the float moments: a power of two (exact) within a factor 2 of the scale.
+  int exponent = 0;
+  std::frexp(tree.scale, &exponent);
+  const double inv = tree.scale > 0 ? std::ldexp(1.0, -exponent) : 1.0;
   tree.order.resize(n);
-  // Two buffers of (triangle index, data) in build order. A node at depth
-  // d finds its range in buffer d % 2 and partitions it into the same range
-  // of the other buffer, where its children (depth d + 1) find theirs:
-  // every triangle is copied once per level, and a range is overwritten
-  // only by its own node's partition. A leaf writes its indices to
-  // tree.order.
-  std::vector<TriData> data[2] = {std::vector<TriData>(n), std::vector<TriData>(n)};
-  std::vector<int> ids[2] = {std::vector<int>(n), std::vector<int>(n)};
+  // Two buffers of triangle data in build order. A node at depth d finds
+  // its range in buffer d % 2 and partitions it into the same range of the
+  // other buffer, where its children (depth d + 1) find theirs: every
+  // triangle is copied once per level, and a range is overwritten only by
+  // its own node's partition. A leaf writes its indices to tree.order.
+  // The root's range is in spatial order (spatialOrder), and the corners
+  // are copied once in that order. The buffers are left uninitialised:
+  // every slot is written before it is read.
+  std::unique_ptr<TriData[]> data[2] = {std::unique_ptr<TriData[]>(new TriData[n]),
+                                        std::unique_ptr<TriData[]>(new TriData[n])};
+  // Filled by push_back: a resize would first zero them. The centroids (in
+  // input order: the spatial order and the root's sums read them) are then
+  // the scratch of the node being split, per position in its range (double,
+  // from the corners: the split is exact).
+  std::vector<Vec3> centroids;
+  centroids.reserve(n);
+  tree.normals.reserve(n);
   for (int t = 0; t < n; ++t) {
     const auto& tri = m.triangles[t];
-    const Vec3 &a = m.vertices[tri[0]], &b = m.vertices[tri[1]], &c = m.vertices[tri[2]];
-    tree.normals[t] = triangleUnitNormal(a, b, c);
-    data[1][t] = triDataOf(a, b, c);  // the root has depth 1
-    ids[1][t] = t;
+    const Vec3 &a = vx[tri[0]], &b = vx[tri[1]], &c = vx[tri[2]];
+    tree.normals.push_back(triangleUnitNormal(a, b, c));
+    centroids.push_back((a + b + c) / 3.0);
   }
-  for (const Vec3& v : m.vertices) tree.scale = std::max(tree.scale, maxAbs(v));
+  const std::vector<int> spatial = spatialOrder(centroids.data(), n);
+  // Per triangle, in that order: its corners, and its normal (the leaves read it).
+  std::vector<Vec3> corners, normals;
+  corners.reserve(3 * static_cast<std::size_t>(n));
+  normals.reserve(n);
+  for (int i = 0; i < n; ++i) {
+    const int t = spatial[i];
+    const auto& tri = m.triangles[t];
+    corners.push_back(vx[tri[0]]);
+    corners.push_back(vx[tri[1]]);
+    corners.push_back(vx[tri[2]]);
+    normals.push_back(tree.normals[t]);
+    const Vec3* c = corners.data() + 3 * i;
+    data[1][i] = triDataOf(t, i, c[0], c[1], c[2], inv);  // the root has depth 1
+  }
   // Nodes: fewer than 2n/leaf + 1 (a binary tree with ≤ n leaves).
   tree.nodes.reserve(static_cast<std::size_t>(2 * (n / leaf + 1)));
 
-  // Scratch (reused; the build allocates, queries do not).
+  // Scratch of the rare cases (reused; the build allocates, queries do not).
   std::vector<Vec3> verts;
-  std::vector<double> keys;
   std::vector<MedianKey> sorted;
 
   // Every task makes one node and hands its children strictly fewer
@@ -240,8 +307,9 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
   std::vector<MomentSum> sums(kObbTreeMaxDepth + 2);  // sums[k]: of the task at stack[k]
   stack.reserve(kObbTreeMaxDepth + 1);
   stack.push_back({0, n, 1, -1});
-  sums[0].ref = data[1][0].centroid;  // n ≥ 1 (validated)
-  for (const TriData& t : data[1]) sums[0].add(t, t.centroid);
+  sums[0].ref = centroids[spatial[0]];  // n ≥ 1 (validated)
+  for (int i = 0; i < n; ++i) sums[0].add(data[1][i], centroids[spatial[i]], inv);
+  const Vec3* cx = corners.data();
   while (!stack.empty()) {
     const Task task = stack.back();
     stack.pop_back();
@@ -255,39 +323,59 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     node.first = task.first;
     node.count = task.count;
     const int here = task.depth % 2;
-    const TriData* d = data[here].data() + task.first;
-    const int* id = ids[here].data() + task.first;
-    const Vec3& n0 = tree.normals[id[0]];
-    if (task.count == 1 && maxAbs(n0) > 0) {
-      const auto& tri = m.triangles[id[0]];
-      const Vec3 corners[3] = {m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]]};
-      triangleBox(corners, n0, &node.box);
-    } else {
-      fitNode(id, task.count, sums[slot], m, &verts, &node.box);
+    const int count = task.count;
+    const TriData* d = data[here].get() + task.first;
+    if (count == 1 && maxAbs(normals[d[0].at]) > 0) {
+      triangleBox(cx + 3 * d[0].at, normals[d[0].at], &node.box);
+      tree.order[task.first] = d[0].id;
+      continue;  // a leaf: leafTriangles ≥ 1
     }
-    if (task.count <= leaf) {
-      std::copy(id, id + task.count, tree.order.begin() + task.first);
+    Vec3 axes[3];
+    if (!fitAxes(sums[slot], axes)) {
+      // No area: the corners' point covariance decides, as in obbFromTriangles.
+      verts.clear();
+      for (int i = 0; i < count; ++i)
+        verts.insert(verts.end(), cx + 3 * d[i].at, cx + 3 * d[i].at + 3);
+      const Obb b = obbFromPoints(verts);
+      for (int k = 0; k < 3; ++k) axes[k] = b.axes[k];
+    }
+    // Extents from every corner (obb.h's fit); the centroids on the way when
+    // the node splits.
+    Projection pr(axes, cx[3 * d[0].at]);
+    const Vec3 ref = pr.ref;
+    if (count <= leaf) {
+      for (int i = 0; i < count; ++i) {
+        const Vec3* c = cx + 3 * d[i].at;
+        pr.add(c[0]);
+        pr.add(c[1]);
+        pr.add(c[2]);
+      }
+      pr.box(&node.box);
+      for (int i = 0; i < count; ++i) tree.order[task.first + i] = d[i].id;
       continue;
     }
-    TriData* to = data[1 - here].data() + task.first;
-    int* toId = ids[1 - here].data() + task.first;
+    Vec3* cent = centroids.data() + task.first;
+    Vec3 offsets;  // Σ (centroid − ref)
+    for (int i = 0; i < count; ++i) {
+      const Vec3* c3 = cx + 3 * d[i].at;
+      const Vec3 &p = c3[0], &q = c3[1], &r = c3[2];
+      pr.add(p);
+      pr.add(q);
+      pr.add(r);
+      const Vec3 c = (p + q + r) / 3.0;
+      cent[i] = c;
+      offsets += c - ref;
+    }
+    pr.box(&node.box);
+    TriData* to = data[1 - here].get() + task.first;
 
     // The axis of largest half-extent (the first of equal ones).
     int axis = 0;
     for (int k = 1; k < 3; ++k)
       if (node.box.halfExtents[k] > node.box.halfExtents[axis]) axis = k;
     const Vec3 dir = node.box.axes[axis];
-    // Projections relative to the box centre: no digits lost far from the origin.
-    keys.resize(task.count);
-    double total = 0;
-    for (int i = 0; i < task.count; ++i) {
-      keys[i] = dot(d[i].centroid - node.box.center, dir);
-      total += keys[i];
-    }
-    const double mean = total / task.count;
-    int leftCount = 0;
-    for (int i = 0; i < task.count; ++i) leftCount += keys[i] < mean ? 1 : 0;
-    const int rightCount = task.count - leftCount;
+    // Projections relative to ref (a corner of the node): no digits lost far from the origin.
+    const double mean = dot(offsets, dir) / count;
     // The children's moment sums, added up by the partition below about the
     // box centre (inside the node: no digits lost far from the origin): the
     // right child takes this task's slot, the left child the next.
@@ -295,38 +383,44 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     MomentSum& left = sums[slot + 1];
     right = left = MomentSum{};
     left.ref = right.ref = node.box.center;
+    // One pass: the left side from the front, in range order, the right
+    // side from the back, in reverse range order. If it has to fall back to
+    // the median, the sums are redone.
+    int l = 0, r = count;
+    for (int i = 0; i < count; ++i) {
+      const bool low = dot(cent[i] - ref, dir) < mean;
+      const int at = low ? l++ : --r;
+      (low ? left : right).add(d[i], cent[i], inv);
+      copyTri(d[i], to + at);
+    }
+    int leftCount = l;
+    const int rightCount = count - leftCount;
     const bool meanOk = leftCount > 0 && rightCount > 0 &&
                         task.depth + medianLevels(leftCount, leaf) <= kObbTreeMaxDepth &&
                         task.depth + medianLevels(rightCount, leaf) <= kObbTreeMaxDepth;
     if (meanOk) {
-      // Stable partition: each side keeps the input order.
-      int l = 0, r = leftCount;
-      for (int i = 0; i < task.count; ++i) {
-        const Vec3 c = d[i].centroid;
-        const int at = keys[i] < mean ? l++ : r++;
-        (at < leftCount ? left : right).add(d[i], c);
-        copyTri(d[i], to + at);
-        toId[at] = id[i];
-      }
       node.split = ObbSplit::Mean;
-      node.splitValue = dot(node.box.center, dir) + mean;
+      node.splitValue = dot(ref, dir) + mean;
     } else {
-      sorted.resize(task.count);
-      for (int i = 0; i < task.count; ++i) sorted[i] = {keys[i], id[i], i};
-      std::sort(sorted.begin(), sorted.end());  // by projection, then index: a total order
-      leftCount = task.count / 2;
-      for (int i = 0; i < task.count; ++i) {
-        const TriData& t = d[sorted[i].pos];
-        (i < leftCount ? left : right).add(t, t.centroid);
-        copyTri(t, to + i);
-        toId[i] = sorted[i].triangle;
+      right = left = MomentSum{};
+      left.ref = right.ref = node.box.center;
+      sorted.resize(count);
+      for (int i = 0; i < count; ++i) sorted[i] = {dot(cent[i] - ref, dir), d[i].id, i};
+      leftCount = count / 2;
+      // The ⌊n/2⌋ least in the total order go left: the same sides as a sort.
+      std::nth_element(sorted.begin(), sorted.begin() + leftCount, sorted.end());
+      const double below = std::max_element(sorted.begin(), sorted.begin() + leftCount)->key;
+      for (int i = 0; i < count; ++i) {
+        const int pos = sorted[i].pos;
+        (i < leftCount ? left : right).add(d[pos], cent[pos], inv);
+        copyTri(d[pos], to + i);
       }
       node.split = ObbSplit::Median;
-      node.splitValue = dot(node.box.center, dir) + 0.5 * (sorted[leftCount - 1].key + sorted[leftCount].key);
+      node.splitValue = dot(ref, dir) + 0.5 * (below + sorted[leftCount].key);
     }
     node.splitAxis = static_cast<std::uint8_t>(axis);
     // Right first: the left child is popped next, so it is node self + 1.
-    stack.push_back({task.first + leftCount, task.count - leftCount, task.depth + 1, self});
+    stack.push_back({task.first + leftCount, count - leftCount, task.depth + 1, self});
     stack.push_back({task.first, leftCount, task.depth + 1, -1});
   }
   *out = std::move(tree);

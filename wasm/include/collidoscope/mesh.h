@@ -50,8 +50,14 @@ struct MeshReport {
 // Checks m; returns false and fills *err (field relative to the shape, e.g.
 // "vertices[3][1]" or "triangles[5][2]") on the first problem found. When
 // it returns true and report is non-null, *report lists the degenerate and
-// duplicate triangles. O(n log n) (duplicates are found by sorting).
+// duplicate triangles (reportMesh). O(n).
 bool validateMesh(const TriangleMesh& m, ShapeError* err, MeshReport* report);
+
+// *report of a valid mesh m whose triangles' normals (triangleUnitNormal)
+// are already known: the degenerate ones have the zero normal; duplicates
+// are found with a hash table of the triangles' sorted positions (expected
+// O(n)).
+void reportMesh(const TriangleMesh& m, const std::vector<Vec3>& normals, MeshReport* report);
 
 // Unit normal (b − a) × (c − a) / |…| of the CCW triangle (a, b, c), or the
 // zero vector when the triangle is degenerate (see the header comment). The

@@ -162,7 +162,8 @@ SymmetricEigen symmetricEigen(const double m[3][3]);
 // Jacobi: the eigenvalue of the characteristic cubic (trigonometric
 // solution) farthest from the middle one, its eigenvector as the longest
 // cross product of two rows of A − λI, and the other two as the symmetric
-// 2×2 problem in the plane orthogonal to it (one exact rotation angle), so
+// 2×2 problem in the plane orthogonal to it (one rotation, its angle's cosine
+// and sine from half-angle formulas), so
 // nearly repeated eigenvalues cost no accuracy. A diagonal, zero or
 // non-finite matrix goes to symmetricEigen. The vectors agree with
 // Jacobi's to rounding over the eigenvalue gap (same order, same signs),

@@ -24,12 +24,12 @@
 // it is split along the box axis of largest half-extent (the thesis splits
 // along the axis of largest variance; the longest side separates better
 // when the two differ, and they coincide on elongated sets): triangles whose
-// centroid projects below the mean of the projected centroids go left
-// (a stable partition: the order inside each side is the input order). When
+// centroid projects below the mean of the projected centroids go left. When
 // one side would be empty (every centroid at the mean), or when a side would
 // need more levels than the depth cap leaves (below), the range is split at
-// the median instead: sorted by (projected centroid, triangle index), the
-// first ⌊n/2⌋ go left. Either way both children are non-empty and smaller.
+// the median instead: in the order of (projected centroid, triangle index),
+// the first ⌊n/2⌋ go left. The order of the triangles inside a leaf is
+// unspecified. Either way both children are non-empty and smaller.
 //
 // Depth. Let L(n) be the levels of a median-split tree over n triangles
 // (L(n) = 1 for n ≤ leafTriangles, else 1 + L(⌈n/2⌉)). Every node at depth d
@@ -47,8 +47,10 @@
 // Cost: each level fits boxes over all n triangles once (O(n)), so the build
 // is O(n log n) for balanced splits and at most O(n · kObbTreeMaxDepth).
 // Each level reads and copies every triangle's moments once (two buffers in
-// build order, 168 bytes per triangle while building) and projects its
-// corners once; a node's moment sums come from its parent's partition.
+// build order) and projects its corners once, from a copy of them in the
+// order of a Morton curve through the centroids (so a level reads nearby
+// memory whatever the input order); a node's moment sums come from its
+// parent's partition. About 200 bytes per triangle while building.
 #pragma once
 
 #include <cstdint>
