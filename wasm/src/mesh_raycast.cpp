@@ -2,6 +2,7 @@
 #include "collidoscope/mesh_raycast.h"
 
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "collidoscope/predicates.h"
@@ -9,6 +10,8 @@
 namespace collidoscope {
 
 namespace {
+
+constexpr double kMaxDouble = std::numeric_limits<double>::max();
 
 // The edge function e = px·qy − py·qx (twice the signed area of (O, p, q))
 // in doubles, with its exact sign: returns the sign, and *value agrees with
@@ -21,32 +24,48 @@ inline int edgeFunction(double px, double py, double qx, double qy, double* valu
   return s;
 }
 
-// Slab test of the ray against box b padded by pad: true when the ray meets
-// it at some t in [0, limit], with *enter the first such t. Always inlined:
-// the traversal tests two boxes per node, and in WebAssembly a call per
-// box test was most of a ray's time.
+// The ray for the slab tests on the float boxes of obbtree_rays.h, in
+// double: per axis the inverse direction (±∞ for a zero component), the
+// offsets of the near and far bound in a box's six floats, and the origin
+// shifted so that (bound − shifted origin) is the distance to the bound
+// padded by pad (lows moved down, highs up).
+struct SlabRay {
+  double inv[3];
+  double nearOrigin[3], farOrigin[3];
+  int nearAt[3], farAt[3];
+  SlabRay(const Vec3& o, const Vec3& d, double pad) {
+    for (int a = 0; a < 3; ++a) {
+      inv[a] = 1.0 / d[a];
+      const bool down = std::signbit(inv[a]);  // the ray meets the high bound first
+      nearAt[a] = down ? 3 + a : a;
+      farAt[a] = down ? a : 3 + a;
+      const double lowOrigin = o[a] + pad, highOrigin = o[a] - pad;
+      nearOrigin[a] = down ? highOrigin : lowOrigin;
+      farOrigin[a] = down ? lowOrigin : highOrigin;
+    }
+  }
+};
+
+// The slab test of one box: true when the ray meets it (padded) at some t
+// in [0, limit], with *enter the first such t. A zero direction component
+// gives ±∞ on that axis, or NaN (0·∞) when the origin is exactly on the
+// padded bound: NaN never wins a comparison below, so that axis then
+// constrains nothing (the ray lies in the slab's plane: kept, the safe
+// side). limit is finite (an infinite one is passed as the largest double),
+// so a ray parallel to a slab outside it (+∞ entry) is rejected.
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-inline bool rayBox(const Obb& b, const Vec3& o, const Vec3& d, double pad, double limit, double* enter) {
-  const Vec3 rel = o - b.center;
+inline bool slabTest(const SlabRay& r, const float* box, double limit, double* enter) {
   double lo = 0, hi = limit;
-  for (int i = 0; i < 3; ++i) {
-    const double oi = dot(rel, b.axes[i]), di = dot(d, b.axes[i]);
-    const double h = b.halfExtents[i] + pad;
-    if (di == 0) {
-      if (std::fabs(oi) > h) return false;
-      continue;
-    }
-    const double inv = 1.0 / di;  // one division; the padding covers its extra rounding
-    double t1 = (-h - oi) * inv, t2 = (h - oi) * inv;
-    if (t1 > t2) std::swap(t1, t2);
-    if (t1 > lo) lo = t1;
-    if (t2 < hi) hi = t2;
-    if (!(lo <= hi)) return false;
+  for (int a = 0; a < 3; ++a) {
+    const double tn = (static_cast<double>(box[r.nearAt[a]]) - r.nearOrigin[a]) * r.inv[a];
+    const double tf = (static_cast<double>(box[r.farAt[a]]) - r.farOrigin[a]) * r.inv[a];
+    if (tn > lo) lo = tn;
+    if (tf < hi) hi = tf;
   }
   *enter = lo;
-  return true;
+  return lo <= hi;
 }
 
 bool validRay(const Vec3& o, const Vec3& d, double maxT) {
@@ -113,39 +132,44 @@ MeshRayHit rayCastMeshLocal(const TriangleMesh& m, const ObbTree& tree, const Ve
     out.status = MeshRayStatus::InvalidInput;
     return out;
   }
+  const RayTree& rt = tree.rays;
+  if (!rt.built) {
+    out.status = MeshRayStatus::InvalidInput;
+    return out;
+  }
   const ShearedRay ray = ShearedRay::make(origin, direction);
-  const double pad = kMeshRayBoxPad * (maxAbs(origin) + tree.scale);
+  const SlabRay slab(origin, direction, kMeshRayBoxPad * (maxAbs(origin) + tree.scale));
   double best = maxT;  // hits beyond it are not wanted
   int bestTri = -1;
   RayTriangleHit bestHit;
-  auto limit = [&]() { return best + kMeshRayPruneSlack * best; };  // ∞ stays ∞
+  // Boxes entered after this are pruned; finite (see slabTest).
+  auto limit = [&]() { return std::fmin(best + kMeshRayPruneSlack * best, kMaxDouble); };
 
   struct Pending {
-    int node;
+    int ref;
     double enter;
   };
+  constexpr int kNone = std::numeric_limits<int>::min();  // no reference is this
   Pending stack[kObbTreeMaxDepth + 1];
   int sp = 0;
-  const long long visitCap = static_cast<long long>(tree.nodes.size()) + 1;
+  const long long visitCap = 2 * static_cast<long long>(rt.nodes.size()) + 2;
   long long visits = 0;
 
   double enter = 0;
   ++out.boxTests;
-  if (!rayBox(tree.nodes[0].box, origin, direction, pad, limit(), &enter)) return out;
-  int node = 0;
-  bool done = false;
-  while (!done) {
+  if (!slabTest(slab, rt.rootBox, limit(), &enter)) return out;
+  int ref = rt.root;
+  while (ref != kNone) {
     if (++visits > visitCap) {
       out.status = MeshRayStatus::MaxIterations;
       break;
     }
-    const ObbTreeNode& n = tree.nodes[node];
-    int next = -1;
-    if (n.leaf()) {
-      for (int i = 0; i < n.count; ++i) {
-        const int t = tree.order[n.first + i];
-        const Vec3& nrm = tree.normals[t];
-        if (nrm.x == 0 && nrm.y == 0 && nrm.z == 0) continue;  // degenerate: no surface
+    int next = kNone;
+    if (rayLeaf(ref)) {
+      const int* tris = rt.triangles.data() + rayLeafFirst(ref);
+      const int count = rayLeafCount(ref);
+      for (int i = 0; i < count; ++i) {
+        const int t = tris[i];
         const auto& tri = m.triangles[t];
         RayTriangleHit h;
         ++out.triangleTests;
@@ -159,35 +183,32 @@ MeshRayHit rayCastMeshLocal(const TriangleMesh& m, const ObbTree& tree, const Ve
       }
       if (mode == MeshRayMode::Any && bestTri >= 0) break;
     } else {
-      const int l = node + 1, r = n.right;
+      const RayNode& n = rt.nodes[ref];
       double el = 0, er = 0;
       out.boxTests += 2;
-      const bool hl = rayBox(tree.nodes[l].box, origin, direction, pad, limit(), &el);
-      const bool hr = rayBox(tree.nodes[r].box, origin, direction, pad, limit(), &er);
+      const double lim = limit();
+      const bool hl = slabTest(slab, n.box[0], lim, &el);
+      const bool hr = slabTest(slab, n.box[1], lim, &er);
       if (hl && hr) {
         // Nearer first (left on a tie); the other waits with its entry time.
         if (er < el) {
-          stack[sp++] = {l, el};
-          next = r;
+          stack[sp++] = {n.child[0], el};
+          next = n.child[1];
         } else {
-          stack[sp++] = {r, er};
-          next = l;
+          stack[sp++] = {n.child[1], er};
+          next = n.child[0];
         }
       } else if (hl) {
-        next = l;
+        next = n.child[0];
       } else if (hr) {
-        next = r;
+        next = n.child[1];
       }
     }
-    while (next < 0) {
-      if (sp == 0) {
-        done = true;
-        break;
-      }
+    while (next == kNone && sp > 0) {
       const Pending p = stack[--sp];
-      if (p.enter <= limit()) next = p.node;  // else entered after the best hit: pruned
+      if (p.enter <= limit()) next = p.ref;  // else entered after the best hit: pruned
     }
-    node = next;
+    ref = next;
   }
 
   if (bestTri >= 0) {
