@@ -25,23 +25,24 @@ inline int edgeFunction(double px, double py, double qx, double qy, double* valu
 }
 
 // The ray for the slab tests on the float boxes of obbtree_rays.h, in
-// double: per axis the inverse direction (±∞ for a zero component), the
-// offsets of the near and far bound in a box's six floats, and the origin
-// shifted so that (bound − shifted origin) is the distance to the bound
-// padded by pad (lows moved down, highs up).
+// double: per axis the inverse direction (±∞ for a zero component) and the
+// origin shifted so that (bound − shifted origin) is the distance to the
+// bound padded by pad (lows moved down, highs up). Which bound of an axis
+// is met first (the high one when the inverse is negative, "down") is a
+// template parameter of the descent below: the box offsets are then
+// constants.
 struct SlabRay {
   double inv[3];
   double nearOrigin[3], farOrigin[3];
-  int nearAt[3], farAt[3];
+  int octant = 0;  // bit a set: axis a is down
   SlabRay(const Vec3& o, const Vec3& d, double pad) {
     for (int a = 0; a < 3; ++a) {
       inv[a] = 1.0 / d[a];
-      const bool down = std::signbit(inv[a]);  // the ray meets the high bound first
-      nearAt[a] = down ? 3 + a : a;
-      farAt[a] = down ? a : 3 + a;
+      const bool down = std::signbit(inv[a]);
       const double lowOrigin = o[a] + pad, highOrigin = o[a] - pad;
       nearOrigin[a] = down ? highOrigin : lowOrigin;
       farOrigin[a] = down ? lowOrigin : highOrigin;
+      octant |= down ? 1 << a : 0;
     }
   }
 };
@@ -53,19 +54,115 @@ struct SlabRay {
 // constrains nothing (the ray lies in the slab's plane: kept, the safe
 // side). limit is finite (an infinite one is passed as the largest double),
 // so a ray parallel to a slab outside it (+∞ entry) is rejected.
+template <int Octant>
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 inline bool slabTest(const SlabRay& r, const float* box, double limit, double* enter) {
+  constexpr int nx = Octant & 1 ? 3 : 0, ny = Octant & 2 ? 4 : 1, nz = Octant & 4 ? 5 : 2;
+  constexpr int fx = Octant & 1 ? 0 : 3, fy = Octant & 2 ? 1 : 4, fz = Octant & 4 ? 2 : 5;
+  const double nearX = (static_cast<double>(box[nx]) - r.nearOrigin[0]) * r.inv[0];
+  const double nearY = (static_cast<double>(box[ny]) - r.nearOrigin[1]) * r.inv[1];
+  const double nearZ = (static_cast<double>(box[nz]) - r.nearOrigin[2]) * r.inv[2];
+  const double farX = (static_cast<double>(box[fx]) - r.farOrigin[0]) * r.inv[0];
+  const double farY = (static_cast<double>(box[fy]) - r.farOrigin[1]) * r.inv[1];
+  const double farZ = (static_cast<double>(box[fz]) - r.farOrigin[2]) * r.inv[2];
   double lo = 0, hi = limit;
-  for (int a = 0; a < 3; ++a) {
-    const double tn = (static_cast<double>(box[r.nearAt[a]]) - r.nearOrigin[a]) * r.inv[a];
-    const double tf = (static_cast<double>(box[r.farAt[a]]) - r.farOrigin[a]) * r.inv[a];
-    if (tn > lo) lo = tn;
-    if (tf < hi) hi = tf;
-  }
+  if (nearX > lo) lo = nearX;
+  if (nearY > lo) lo = nearY;
+  if (nearZ > lo) lo = nearZ;
+  if (farX < hi) hi = farX;
+  if (farY < hi) hi = farY;
+  if (farZ < hi) hi = farZ;
   *enter = lo;
   return lo <= hi;
+}
+
+// The best hit so far and the work done.
+struct Descent {
+  double best;  // hits beyond it are not wanted
+  int bestTri = -1;
+  RayTriangleHit bestHit;
+  int boxTests = 0, triangleTests = 0;
+  MeshRayStatus status = MeshRayStatus::Converged;
+};
+
+// Boxes entered after this are pruned; finite (see slabTest), ∞ maps to the largest double.
+inline double pruneLimit(double best) { return std::fmin(best + kMeshRayPruneSlack * best, kMaxDouble); }
+
+template <int Octant>
+void descend(const TriangleMesh& m, const RayTree& rt, const ShearedRay& ray, const SlabRay& slab, MeshRayMode mode,
+             Descent* st) {
+  struct Pending {
+    int ref;
+    double enter;
+  };
+  constexpr int kNone = std::numeric_limits<int>::min();  // no reference is this
+  Pending stack[kObbTreeMaxDepth + 1];
+  int sp = 0;
+  const long long visitCap = 2 * static_cast<long long>(rt.nodes.size()) + 2;
+  long long visits = 0;
+  double best = st->best, limit = pruneLimit(best);
+  int bestTri = -1;
+  int boxTests = 1, triangleTests = 0;
+
+  double enter = 0;
+  int ref = slabTest<Octant>(slab, rt.rootBox, limit, &enter) ? rt.root : kNone;
+  while (ref != kNone) {
+    if (++visits > visitCap) {
+      st->status = MeshRayStatus::MaxIterations;
+      break;
+    }
+    int next = kNone;
+    if (rayLeaf(ref)) {
+      const int* tris = rt.triangles.data() + rayLeafFirst(ref);
+      const int count = rayLeafCount(ref);
+      for (int i = 0; i < count; ++i) {
+        const int t = tris[i];
+        const auto& tri = m.triangles[t];
+        RayTriangleHit h;
+        ++triangleTests;
+        if (!rayTriangle(ray, m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]], best, &h)) continue;
+        if (bestTri < 0 || h.t < best || (h.t == best && t < bestTri)) {
+          best = h.t;
+          bestTri = t;
+          st->bestHit = h;
+          limit = pruneLimit(best);
+          if (mode == MeshRayMode::Any) break;
+        }
+      }
+      if (mode == MeshRayMode::Any && bestTri >= 0) break;
+    } else {
+      const RayNode& n = rt.nodes[ref];
+      double el = 0, er = 0;
+      boxTests += 2;
+      const bool hl = slabTest<Octant>(slab, n.box[0], limit, &el);
+      const bool hr = slabTest<Octant>(slab, n.box[1], limit, &er);
+      if (hl && hr) {
+        // Nearer first (left on a tie); the other waits with its entry time.
+        if (er < el) {
+          stack[sp++] = {n.child[0], el};
+          next = n.child[1];
+        } else {
+          stack[sp++] = {n.child[1], er};
+          next = n.child[0];
+        }
+      } else if (hl) {
+        next = n.child[0];
+      } else if (hr) {
+        next = n.child[1];
+      }
+    }
+    while (next == kNone && sp > 0) {
+      const Pending p = stack[--sp];
+      if (p.enter <= limit) next = p.ref;  // else entered after the best hit: pruned
+    }
+    ref = next;
+  }
+  st->best = best;
+  st->bestTri = bestTri;
+  st->boxTests = boxTests;
+  st->triangleTests = triangleTests;
 }
 
 bool validRay(const Vec3& o, const Vec3& d, double maxT) {
@@ -139,78 +236,24 @@ MeshRayHit rayCastMeshLocal(const TriangleMesh& m, const ObbTree& tree, const Ve
   }
   const ShearedRay ray = ShearedRay::make(origin, direction);
   const SlabRay slab(origin, direction, kMeshRayBoxPad * (maxAbs(origin) + tree.scale));
-  double best = maxT;  // hits beyond it are not wanted
-  int bestTri = -1;
-  RayTriangleHit bestHit;
-  // Boxes entered after this are pruned; finite (see slabTest).
-  auto limit = [&]() { return std::fmin(best + kMeshRayPruneSlack * best, kMaxDouble); };
-
-  struct Pending {
-    int ref;
-    double enter;
-  };
-  constexpr int kNone = std::numeric_limits<int>::min();  // no reference is this
-  Pending stack[kObbTreeMaxDepth + 1];
-  int sp = 0;
-  const long long visitCap = 2 * static_cast<long long>(rt.nodes.size()) + 2;
-  long long visits = 0;
-
-  double enter = 0;
-  ++out.boxTests;
-  if (!slabTest(slab, rt.rootBox, limit(), &enter)) return out;
-  int ref = rt.root;
-  while (ref != kNone) {
-    if (++visits > visitCap) {
-      out.status = MeshRayStatus::MaxIterations;
-      break;
-    }
-    int next = kNone;
-    if (rayLeaf(ref)) {
-      const int* tris = rt.triangles.data() + rayLeafFirst(ref);
-      const int count = rayLeafCount(ref);
-      for (int i = 0; i < count; ++i) {
-        const int t = tris[i];
-        const auto& tri = m.triangles[t];
-        RayTriangleHit h;
-        ++out.triangleTests;
-        if (!rayTriangle(ray, m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]], best, &h)) continue;
-        if (bestTri < 0 || h.t < best || (h.t == best && t < bestTri)) {
-          best = h.t;
-          bestTri = t;
-          bestHit = h;
-          if (mode == MeshRayMode::Any) break;
-        }
-      }
-      if (mode == MeshRayMode::Any && bestTri >= 0) break;
-    } else {
-      const RayNode& n = rt.nodes[ref];
-      double el = 0, er = 0;
-      out.boxTests += 2;
-      const double lim = limit();
-      const bool hl = slabTest(slab, n.box[0], lim, &el);
-      const bool hr = slabTest(slab, n.box[1], lim, &er);
-      if (hl && hr) {
-        // Nearer first (left on a tie); the other waits with its entry time.
-        if (er < el) {
-          stack[sp++] = {n.child[0], el};
-          next = n.child[1];
-        } else {
-          stack[sp++] = {n.child[1], er};
-          next = n.child[0];
-        }
-      } else if (hl) {
-        next = n.child[0];
-      } else if (hr) {
-        next = n.child[1];
-      }
-    }
-    while (next == kNone && sp > 0) {
-      const Pending p = stack[--sp];
-      if (p.enter <= limit()) next = p.ref;  // else entered after the best hit: pruned
-    }
-    ref = next;
+  Descent st;
+  st.best = maxT;
+  switch (slab.octant) {
+    case 0: descend<0>(m, rt, ray, slab, mode, &st); break;
+    case 1: descend<1>(m, rt, ray, slab, mode, &st); break;
+    case 2: descend<2>(m, rt, ray, slab, mode, &st); break;
+    case 3: descend<3>(m, rt, ray, slab, mode, &st); break;
+    case 4: descend<4>(m, rt, ray, slab, mode, &st); break;
+    case 5: descend<5>(m, rt, ray, slab, mode, &st); break;
+    case 6: descend<6>(m, rt, ray, slab, mode, &st); break;
+    default: descend<7>(m, rt, ray, slab, mode, &st); break;
   }
-
+  out.status = st.status;
+  out.boxTests = st.boxTests;
+  out.triangleTests = st.triangleTests;
+  const int bestTri = st.bestTri;
+  const double best = st.best;
+  const RayTriangleHit& bestHit = st.bestHit;
   if (bestTri >= 0) {
     const auto& tri = m.triangles[bestTri];
     const Vec3& u = bestHit.barycentric;
