@@ -1,4 +1,5 @@
-// Triangle-mesh ray casts natively: collidoscope's OBB tree against Bullet's
+// Triangle-mesh ray casts natively: collidoscope's mesh (its OBB tree and the
+// tree's ray layout, obbtree_rays.h; the build times count both) against Bullet's
 // btBvhTriangleMeshShape (a quantized AABB tree), on the same meshes and
 // rays; driven by bench/meshes.mjs, which prints the markdown.
 //

@@ -19,7 +19,7 @@
 //   three-mesh-bvh  new MeshBVH(geometry) with its defaults (CENTER split,
 //                   up to 10 triangles per leaf); bvh.raycastFirst(ray,
 //                   DoubleSide) per ray, the Ray object reused.
-//   ours            'collidoscope/meshes': mesh(vertices, indices) (the OBB tree is built in wasm);
+//   ours            'collidoscope/meshes': mesh(vertices, indices) (the OBB tree and its ray layout are built in wasm);
 //                   batch('raycast', [mesh], pose, pairs, { rays }) over all
 //                   rays in one call (the batch API is how a game casts many
 //                   rays; three-mesh-bvh has no batch).
@@ -448,7 +448,7 @@ export function meshesMarkdown(r) {
     md.push(`| ${f(x.compoundUs, 3)} | ${f(x.childrenUs, 3)} | ${f(x.compoundUs / x.childrenUs)} | ${x.disagreements} |`, '');
   }
   if (r.native) {
-    md.push(`### Natively: the OBB tree against Bullet's btBvhTriangleMeshShape (${r.native.bulletDouble ? 'double' : 'single'} precision)`, '');
+    md.push(`### Natively: the OBB tree and its ray layout against Bullet's btBvhTriangleMeshShape (${r.native.bulletDouble ? 'double' : 'single'} precision)`, '');
     md.push('Same meshes (double coordinates) and rays; Bullet casts the segment to origin + 8·direction with a btTriangleRaycastCallback that keeps the nearest hit (build/bench/collidoscope_mesh_peers, bench/mesh_peers.cpp). A disagreement is a ray where one hits and the other does not, or the nearest triangles differ and their t differ by more than 1e-9; "Bullet outside" counts those where Bullet\'s triangle does not contain the point where the ray meets its plane (its callback accepts hits slightly beyond a triangle\'s edges). Ours equal brute force over every triangle (tests/cpp/test_mesh.cpp).', '');
     md.push('| mesh | triangles | build ms: ours / Bullet | build ratio | ray µs: ours / Bullet | ray ratio | rays hit | disagreements (Bullet outside) |');
     md.push('|---|---:|---:|---:|---:|---:|---:|---:|');

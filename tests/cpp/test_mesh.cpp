@@ -743,6 +743,220 @@ TEST(MeshRaycast, StartingInsideIsNotAHitAtZero) {
   EXPECT_LE(h.t * length(Vec3{0.3, 0.4, 0.5}), 1.0 + 1e-12);
 }
 
+// ------------------------------------------- the ray layout (obbtree_rays.h)
+
+// Walks the layout from its root: every child box inside its parent's (in
+// floats, exactly), every corner of a leaf's triangles inside the leaf's
+// box (in doubles, exactly), leaves of 1 … kRayLeafTriangles triangles,
+// every non-degenerate triangle in exactly one leaf and no degenerate one
+// in any, depth within the queries' stack. Returns the depth.
+int checkRayLayout(const TriangleMesh& m, const ObbTree& tree) {
+  const RayTree& rt = tree.rays;
+  EXPECT_TRUE(rt.built);
+  std::vector<int> seen(m.triangles.size(), 0);
+  struct Item {
+    int ref;
+    const float* box;
+    int depth;
+  };
+  std::vector<Item> todo = {{rt.root, rt.rootBox, 1}};
+  std::size_t inner = 0;
+  int depth = 0;
+  while (!todo.empty()) {
+    const Item it = todo.back();
+    todo.pop_back();
+    depth = std::max(depth, it.depth);
+    if (rayLeaf(it.ref)) {
+      const int first = rayLeafFirst(it.ref), count = rayLeafCount(it.ref);
+      EXPECT_LE(first + count, static_cast<int>(rt.triangles.size()));
+      EXPECT_LE(count, kRayLeafTriangles);
+      if (first + count > static_cast<int>(rt.triangles.size())) return depth;
+      for (int i = first; i < first + count; ++i) {
+        const int t = rt.triangles[static_cast<std::size_t>(i)];
+        ++seen[static_cast<std::size_t>(t)];
+        for (int k = 0; k < 3; ++k) {
+          const Vec3& v = m.vertices[static_cast<std::size_t>(m.triangles[static_cast<std::size_t>(t)][k])];
+          for (int a = 0; a < 3; ++a) {
+            EXPECT_LE(static_cast<double>(it.box[a]), v[a]) << "triangle " << t << " axis " << a;
+            EXPECT_GE(static_cast<double>(it.box[3 + a]), v[a]) << "triangle " << t << " axis " << a;
+          }
+        }
+      }
+      continue;
+    }
+    EXPECT_LT(it.ref, static_cast<int>(rt.nodes.size()));
+    if (it.ref >= static_cast<int>(rt.nodes.size())) return depth;
+    ++inner;
+    const RayNode& n = rt.nodes[static_cast<std::size_t>(it.ref)];
+    for (int c = 0; c < 2; ++c) {
+      for (int a = 0; a < 3; ++a) {
+        EXPECT_LE(it.box[a], n.box[c][a]);
+        EXPECT_GE(it.box[3 + a], n.box[c][3 + a]);
+      }
+      todo.push_back({n.child[c], n.box[c], it.depth + 1});
+    }
+  }
+  EXPECT_LE(depth, kObbTreeMaxDepth);
+  EXPECT_EQ(inner, rt.nodes.size());  // every node reached once
+  for (std::size_t t = 0; t < m.triangles.size(); ++t) {
+    const Tri& tri = m.triangles[t];
+    const bool degenerate =
+        !(maxAbs(triangleUnitNormal(m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]])) > 0);
+    EXPECT_EQ(seen[t], degenerate ? 0 : 1) << "triangle " << t;
+  }
+  return depth;
+}
+
+TriangleMesh moved(TriangleMesh m, const Vec3& by) {
+  for (Vec3& v : m.vertices) v = v + by;
+  return m;
+}
+
+TEST(RayLayout, BoxesHoldTheirTrianglesAndChildren) {
+  Rng rng(31);
+  const Vec3 far{1e6, -1e6, 1.5e6};
+  const std::vector<TriangleMesh> meshes = {
+      randomSoup(rng, 500, 2, 0.3), sliverSoup(rng, 300, 2), coplanarStack(rng, 200, 0.5, 20),
+      torus(30, 10, 1, 0.35), moved(randomSoup(rng, 400, 2, 0.3), far), moved(sliverSoup(rng, 300, 1), far),
+      moved(torus(30, 10, 1, 0.35), far), grid(1)};
+  for (const TriangleMesh& m : meshes)
+    for (int leaf : {1, 3, 8}) {
+      const ObbTree tree = build(m, leaf);
+      checkRayLayout(m, tree);
+    }
+}
+
+TEST(RayLayout, DepthCapHoldsOnExponentialSpacing) {
+  // Triangles at x ≈ 2^(i/6) (up to 2^49, near the largest coordinate a
+  // mesh takes): cuts by area peel off the farthest few, so the layout is
+  // far deeper than halving would make it (10 levels for 300 triangles);
+  // its depth stays within the queries' stack (checkRayLayout), and rays
+  // still agree with brute force.
+  TriangleMesh m;
+  for (int i = 0; i < 300; ++i) {
+    const double x = std::ldexp(1.0, i / 6) + 0.1 * (1 + i % 6);
+    const int base = static_cast<int>(m.vertices.size());
+    m.vertices.push_back({x, 0, 0});
+    m.vertices.push_back({x, 1, 0});
+    m.vertices.push_back({x, 0, 1});
+    m.triangles.push_back({base, base + 1, base + 2});
+  }
+  const ObbTree tree = build(m);
+  const int depth = checkRayLayout(m, tree);
+  EXPECT_GT(depth, 15);
+  for (int i = 0; i < 300; i += 7) {
+    const double x = m.vertices[static_cast<std::size_t>(3 * i)].x;
+    ASSERT_TRUE(agrees(m, tree, {0.5 * x, 0.2, 0.3}, {0.5 * x, 0.01, 0}, kInf));
+    ASSERT_TRUE(agrees(m, tree, {2 * x, 0.25, 0.25}, {-1, 0, 0}, kInf));
+  }
+}
+
+TEST(RayLayout, LeavesHoldAFewTriangles) {
+  // One triangle is a lone leaf, and so are kRayLeafTriangles copies of
+  // one triangle (no cut separates them); a larger mesh has leaves of at
+  // most kRayLeafTriangles (checkRayLayout), so at least
+  // n / kRayLeafTriangles − 1 inner nodes, and at most n − 1.
+  Rng rng(32);
+  TriangleMesh small = randomSoup(rng, 1, 1, 0.5);
+  const ObbTree t0 = build(small);
+  EXPECT_TRUE(t0.rays.nodes.empty());
+  EXPECT_TRUE(rayLeaf(t0.rays.root));
+  EXPECT_EQ(rayLeafCount(t0.rays.root), 1);
+  for (int i = 1; i < kRayLeafTriangles; ++i) small.triangles.push_back(small.triangles[0]);
+  const ObbTree t1 = build(small);
+  EXPECT_TRUE(t1.rays.nodes.empty());
+  EXPECT_TRUE(rayLeaf(t1.rays.root));
+  EXPECT_EQ(rayLeafCount(t1.rays.root), kRayLeafTriangles);
+  const TriangleMesh big = randomSoup(rng, 1000, 2, 0.2);
+  const ObbTree t2 = build(big);
+  checkRayLayout(big, t2);
+  EXPECT_LE(t2.rays.nodes.size(), big.triangles.size() - 1);
+  EXPECT_GE(t2.rays.nodes.size(), big.triangles.size() / kRayLeafTriangles - 1);
+  // mesh.h's memory budget: under 60 bytes per triangle by the bound
+  // above, about 30 in practice (here under 36), whatever the OBB leaves.
+  auto bytesPerTriangle = [&](const ObbTree& t) {
+    const RayTree& rt = t.rays;
+    return static_cast<double>(rt.nodes.size() * sizeof(RayNode) + rt.triangles.size() * sizeof(int)) /
+           static_cast<double>(big.triangles.size());
+  };
+  EXPECT_LT(bytesPerTriangle(t2), 36.0);
+  EXPECT_LT(bytesPerTriangle(build(big, 8)), 36.0);
+}
+
+// An axis-aligned lattice of grids in the planes x = k, y = k and z = k
+// (k = 0 … 3): many layout boxes are flat, share faces, and have bounds
+// at the integers the rays below start on and run along.
+TriangleMesh lattice() {
+  TriangleMesh m;
+  const TriangleMesh g = grid(3);
+  for (int axis = 0; axis < 3; ++axis)
+    for (int k = 0; k <= 3; ++k) {
+      const int base = static_cast<int>(m.vertices.size());
+      for (const Vec3& v : g.vertices) {
+        Vec3 p;
+        p[axis] = k;
+        p[(axis + 1) % 3] = v.x;
+        p[(axis + 2) % 3] = v.y;
+        m.vertices.push_back(p);
+      }
+      for (const Tri& t : g.triangles) m.triangles.push_back({base + t[0], base + t[1], base + t[2]});
+    }
+  return m;
+}
+
+TEST(MeshRaycast, AxisAlignedRaysOnFacesEdgesAndVertices) {
+  const TriangleMesh base = lattice();
+  for (const Vec3& shift : {Vec3{0, 0, 0}, Vec3{1e6, 1e6, -1e6}})
+    for (int leaf : {1, 4}) {
+      const TriangleMesh m = moved(base, shift);
+      const ObbTree tree = build(m, leaf);
+      checkRayLayout(m, tree);
+      int rays = 0, hits = 0;
+      // Origins on the lattice's integer and half-integer points (inside
+      // box faces, on edges and corners), directions along ±x, ±y, ±z (zero
+      // components: infinite inverses) and a few diagonals through vertices.
+      const Vec3 dirs[] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1},
+                           {1, 1, 0}, {0, -1, 1}, {1, 1, 1}, {-1, 2, 0.5}};
+      for (int i = -1; i <= 8; ++i)
+        for (int j = -1; j <= 8; ++j)
+          for (int k : {-1, 0, 3, 5}) {
+            const Vec3 o = shift + Vec3{0.5 * i, 0.5 * j, 0.5 * k};
+            for (const Vec3& d : dirs) {
+              for (double maxT : {kInf, 1.0}) {
+                ASSERT_TRUE(agrees(m, tree, o, d, maxT)) << "o " << o.x << " " << o.y << " " << o.z;
+                hits += bruteForce(m, o, d, maxT).hit;
+                ++rays;
+              }
+            }
+          }
+      EXPECT_GT(hits, rays / 4);
+      EXPECT_LT(hits, rays);
+    }
+}
+
+TEST(MeshRaycast, FarFromTheOriginMatchesBruteForce) {
+  Rng rng(33);
+  const Vec3 far{-2e6, 1e6, 3e6};
+  const std::vector<TriangleMesh> meshes = {moved(torus(40, 16, 3, 1), far),
+                                            moved(randomSoup(rng, 600, 4, 0.5), far)};
+  for (const TriangleMesh& m : meshes)
+    for (int leaf : {1, 4}) {
+      const ObbTree tree = build(m, leaf);
+      // checkRays starts rays 3·(largest coordinate) away: 10⁷ here. Also
+      // rays from near the mesh.
+      ASSERT_GE(checkRays(m, tree, rng, 1000), 0);
+      int hits = 0;
+      for (int i = 0; i < 1000; ++i) {
+        const Tri& t = m.triangles[static_cast<std::size_t>(rng.integer(static_cast<int>(m.triangles.size())))];
+        const Vec3 target = (m.vertices[t[0]] + m.vertices[t[1]] * 2.0 + m.vertices[t[2]]) / 4.0;
+        const Vec3 o = far + rng.unit() * 10.0;
+        ASSERT_TRUE(agrees(m, tree, o, (target - o) * rng.uniform(0.5, 2), kInf));
+        hits += bruteForce(m, o, target - o, kInf).hit;
+      }
+      EXPECT_EQ(hits, 1000);  // aimed at an interior point of a triangle
+    }
+}
+
 TEST(MeshRaycast, TreeTestsFarFewerTrianglesThanBruteForce) {
   const TriangleMesh m = icosphere(5);  // 20480 triangles
   const ObbTree tree = build(m);

@@ -228,7 +228,7 @@ describe('mesh(): the trace of a ray cast', () => {
       const v = s.indices[3 * k + j];
       expect(f.vertices?.[j]).toEqual([s.vertices[3 * v], s.vertices[3 * v + 1], s.vertices[3 * v + 2] + 2]);
     }
-    expect(f.caption).toMatch(new RegExp(`^Ray cast on the mesh's OBB tree: triangle ${k} is hit first, at t = `));
+    expect(f.caption).toMatch(new RegExp(`^Ray cast on the mesh's box tree: triangle ${k} is hit first, at t = `));
     expect(t.pseudocode.length).toBeGreaterThan(2);
     expect(trace(sceneOf('raycast', m, pose, ray))).toEqual(t);
     m.dispose();

@@ -2,6 +2,7 @@
 #include "collidoscope/mesh_raycast.h"
 
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "collidoscope/predicates.h"
@@ -9,6 +10,8 @@
 namespace collidoscope {
 
 namespace {
+
+constexpr double kMaxDouble = std::numeric_limits<double>::max();
 
 // The edge function e = px·qy − py·qx (twice the signed area of (O, p, q))
 // in doubles, with its exact sign: returns the sign, and *value agrees with
@@ -21,32 +24,145 @@ inline int edgeFunction(double px, double py, double qx, double qy, double* valu
   return s;
 }
 
-// Slab test of the ray against box b padded by pad: true when the ray meets
-// it at some t in [0, limit], with *enter the first such t. Always inlined:
-// the traversal tests two boxes per node, and in WebAssembly a call per
-// box test was most of a ray's time.
+// The ray for the slab tests on the float boxes of obbtree_rays.h, in
+// double: per axis the inverse direction (±∞ for a zero component) and the
+// origin shifted so that (bound − shifted origin) is the distance to the
+// bound padded by pad (lows moved down, highs up). Which bound of an axis
+// is met first (the high one when the inverse is negative, "down") is a
+// template parameter of the descent below: the box offsets are then
+// constants.
+struct SlabRay {
+  double inv[3];
+  double nearOrigin[3], farOrigin[3];
+  int octant = 0;  // bit a set: axis a is down
+  SlabRay(const Vec3& o, const Vec3& d, double pad) {
+    for (int a = 0; a < 3; ++a) {
+      inv[a] = 1.0 / d[a];
+      const bool down = std::signbit(inv[a]);
+      const double lowOrigin = o[a] + pad, highOrigin = o[a] - pad;
+      nearOrigin[a] = down ? highOrigin : lowOrigin;
+      farOrigin[a] = down ? lowOrigin : highOrigin;
+      octant |= down ? 1 << a : 0;
+    }
+  }
+};
+
+// The slab test of one box: true when the ray meets it (padded) at some t
+// in [0, limit], with *enter the first such t. A zero direction component
+// gives ±∞ on that axis, or NaN (0·∞) when the origin is exactly on the
+// padded bound: NaN never wins a comparison below, so that axis then
+// constrains nothing (the ray lies in the slab's plane: kept, the safe
+// side). limit is finite (an infinite one is passed as the largest double),
+// so a ray parallel to a slab outside it (+∞ entry) is rejected.
+template <int Octant>
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-inline bool rayBox(const Obb& b, const Vec3& o, const Vec3& d, double pad, double limit, double* enter) {
-  const Vec3 rel = o - b.center;
+inline bool slabTest(const SlabRay& r, const float* box, double limit, double* enter) {
+  constexpr int nx = Octant & 1 ? 3 : 0, ny = Octant & 2 ? 4 : 1, nz = Octant & 4 ? 5 : 2;
+  constexpr int fx = Octant & 1 ? 0 : 3, fy = Octant & 2 ? 1 : 4, fz = Octant & 4 ? 2 : 5;
+  const double nearX = (static_cast<double>(box[nx]) - r.nearOrigin[0]) * r.inv[0];
+  const double nearY = (static_cast<double>(box[ny]) - r.nearOrigin[1]) * r.inv[1];
+  const double nearZ = (static_cast<double>(box[nz]) - r.nearOrigin[2]) * r.inv[2];
+  const double farX = (static_cast<double>(box[fx]) - r.farOrigin[0]) * r.inv[0];
+  const double farY = (static_cast<double>(box[fy]) - r.farOrigin[1]) * r.inv[1];
+  const double farZ = (static_cast<double>(box[fz]) - r.farOrigin[2]) * r.inv[2];
   double lo = 0, hi = limit;
-  for (int i = 0; i < 3; ++i) {
-    const double oi = dot(rel, b.axes[i]), di = dot(d, b.axes[i]);
-    const double h = b.halfExtents[i] + pad;
-    if (di == 0) {
-      if (std::fabs(oi) > h) return false;
-      continue;
-    }
-    const double inv = 1.0 / di;  // one division; the padding covers its extra rounding
-    double t1 = (-h - oi) * inv, t2 = (h - oi) * inv;
-    if (t1 > t2) std::swap(t1, t2);
-    if (t1 > lo) lo = t1;
-    if (t2 < hi) hi = t2;
-    if (!(lo <= hi)) return false;
-  }
+  if (nearX > lo) lo = nearX;
+  if (nearY > lo) lo = nearY;
+  if (nearZ > lo) lo = nearZ;
+  if (farX < hi) hi = farX;
+  if (farY < hi) hi = farY;
+  if (farZ < hi) hi = farZ;
   *enter = lo;
-  return true;
+  return lo <= hi;
+}
+
+// The best hit so far and the work done.
+struct Descent {
+  double best;  // hits beyond it are not wanted
+  int bestTri = -1;
+  RayTriangleHit bestHit;
+  int boxTests = 0, triangleTests = 0;
+  MeshRayStatus status = MeshRayStatus::Converged;
+};
+
+// Boxes entered after this are pruned; finite (see slabTest), ∞ maps to the largest double.
+inline double pruneLimit(double best) { return std::fmin(best + kMeshRayPruneSlack * best, kMaxDouble); }
+
+template <int Octant>
+void descend(const TriangleMesh& m, const RayTree& rt, const ShearedRay& ray, const SlabRay& slab, MeshRayMode mode,
+             Descent* st) {
+  struct Pending {
+    int ref;
+    double enter;
+  };
+  constexpr int kNone = std::numeric_limits<int>::min();  // no reference is this
+  Pending stack[kObbTreeMaxDepth + 1];
+  int sp = 0;
+  const long long visitCap = 2 * static_cast<long long>(rt.nodes.size()) + 2;
+  long long visits = 0;
+  double best = st->best, limit = pruneLimit(best);
+  int bestTri = -1;
+  int boxTests = 1, triangleTests = 0;
+
+  double enter = 0;
+  int ref = slabTest<Octant>(slab, rt.rootBox, limit, &enter) ? rt.root : kNone;
+  while (ref != kNone) {
+    if (++visits > visitCap) {
+      st->status = MeshRayStatus::MaxIterations;
+      break;
+    }
+    int next = kNone;
+    if (rayLeaf(ref)) {
+      const int* tris = rt.triangles.data() + rayLeafFirst(ref);
+      const int count = rayLeafCount(ref);
+      for (int i = 0; i < count; ++i) {
+        const int t = tris[i];
+        const auto& tri = m.triangles[t];
+        RayTriangleHit h;
+        ++triangleTests;
+        if (!rayTriangle(ray, m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]], best, &h)) continue;
+        if (bestTri < 0 || h.t < best || (h.t == best && t < bestTri)) {
+          best = h.t;
+          bestTri = t;
+          st->bestHit = h;
+          limit = pruneLimit(best);
+          if (mode == MeshRayMode::Any) break;
+        }
+      }
+      if (mode == MeshRayMode::Any && bestTri >= 0) break;
+    } else {
+      const RayNode& n = rt.nodes[ref];
+      double el = 0, er = 0;
+      boxTests += 2;
+      const bool hl = slabTest<Octant>(slab, n.box[0], limit, &el);
+      const bool hr = slabTest<Octant>(slab, n.box[1], limit, &er);
+      if (hl && hr) {
+        // Nearer first (left on a tie); the other waits with its entry time.
+        if (er < el) {
+          stack[sp++] = {n.child[0], el};
+          next = n.child[1];
+        } else {
+          stack[sp++] = {n.child[1], er};
+          next = n.child[0];
+        }
+      } else if (hl) {
+        next = n.child[0];
+      } else if (hr) {
+        next = n.child[1];
+      }
+    }
+    while (next == kNone && sp > 0) {
+      const Pending p = stack[--sp];
+      if (p.enter <= limit) next = p.ref;  // else entered after the best hit: pruned
+    }
+    ref = next;
+  }
+  st->best = best;
+  st->bestTri = bestTri;
+  st->boxTests = boxTests;
+  st->triangleTests = triangleTests;
 }
 
 bool validRay(const Vec3& o, const Vec3& d, double maxT) {
@@ -113,83 +229,31 @@ MeshRayHit rayCastMeshLocal(const TriangleMesh& m, const ObbTree& tree, const Ve
     out.status = MeshRayStatus::InvalidInput;
     return out;
   }
-  const ShearedRay ray = ShearedRay::make(origin, direction);
-  const double pad = kMeshRayBoxPad * (maxAbs(origin) + tree.scale);
-  double best = maxT;  // hits beyond it are not wanted
-  int bestTri = -1;
-  RayTriangleHit bestHit;
-  auto limit = [&]() { return best + kMeshRayPruneSlack * best; };  // ∞ stays ∞
-
-  struct Pending {
-    int node;
-    double enter;
-  };
-  Pending stack[kObbTreeMaxDepth + 1];
-  int sp = 0;
-  const long long visitCap = static_cast<long long>(tree.nodes.size()) + 1;
-  long long visits = 0;
-
-  double enter = 0;
-  ++out.boxTests;
-  if (!rayBox(tree.nodes[0].box, origin, direction, pad, limit(), &enter)) return out;
-  int node = 0;
-  bool done = false;
-  while (!done) {
-    if (++visits > visitCap) {
-      out.status = MeshRayStatus::MaxIterations;
-      break;
-    }
-    const ObbTreeNode& n = tree.nodes[node];
-    int next = -1;
-    if (n.leaf()) {
-      for (int i = 0; i < n.count; ++i) {
-        const int t = tree.order[n.first + i];
-        const Vec3& nrm = tree.normals[t];
-        if (nrm.x == 0 && nrm.y == 0 && nrm.z == 0) continue;  // degenerate: no surface
-        const auto& tri = m.triangles[t];
-        RayTriangleHit h;
-        ++out.triangleTests;
-        if (!rayTriangle(ray, m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]], best, &h)) continue;
-        if (bestTri < 0 || h.t < best || (h.t == best && t < bestTri)) {
-          best = h.t;
-          bestTri = t;
-          bestHit = h;
-          if (mode == MeshRayMode::Any) break;
-        }
-      }
-      if (mode == MeshRayMode::Any && bestTri >= 0) break;
-    } else {
-      const int l = node + 1, r = n.right;
-      double el = 0, er = 0;
-      out.boxTests += 2;
-      const bool hl = rayBox(tree.nodes[l].box, origin, direction, pad, limit(), &el);
-      const bool hr = rayBox(tree.nodes[r].box, origin, direction, pad, limit(), &er);
-      if (hl && hr) {
-        // Nearer first (left on a tie); the other waits with its entry time.
-        if (er < el) {
-          stack[sp++] = {l, el};
-          next = r;
-        } else {
-          stack[sp++] = {r, er};
-          next = l;
-        }
-      } else if (hl) {
-        next = l;
-      } else if (hr) {
-        next = r;
-      }
-    }
-    while (next < 0) {
-      if (sp == 0) {
-        done = true;
-        break;
-      }
-      const Pending p = stack[--sp];
-      if (p.enter <= limit()) next = p.node;  // else entered after the best hit: pruned
-    }
-    node = next;
+  const RayTree& rt = tree.rays;
+  if (!rt.built) {
+    out.status = MeshRayStatus::InvalidInput;
+    return out;
   }
-
+  const ShearedRay ray = ShearedRay::make(origin, direction);
+  const SlabRay slab(origin, direction, kMeshRayBoxPad * (maxAbs(origin) + tree.scale));
+  Descent st;
+  st.best = maxT;
+  switch (slab.octant) {
+    case 0: descend<0>(m, rt, ray, slab, mode, &st); break;
+    case 1: descend<1>(m, rt, ray, slab, mode, &st); break;
+    case 2: descend<2>(m, rt, ray, slab, mode, &st); break;
+    case 3: descend<3>(m, rt, ray, slab, mode, &st); break;
+    case 4: descend<4>(m, rt, ray, slab, mode, &st); break;
+    case 5: descend<5>(m, rt, ray, slab, mode, &st); break;
+    case 6: descend<6>(m, rt, ray, slab, mode, &st); break;
+    default: descend<7>(m, rt, ray, slab, mode, &st); break;
+  }
+  out.status = st.status;
+  out.boxTests = st.boxTests;
+  out.triangleTests = st.triangleTests;
+  const int bestTri = st.bestTri;
+  const double best = st.best;
+  const RayTriangleHit& bestHit = st.bestHit;
   if (bestTri >= 0) {
     const auto& tri = m.triangles[bestTri];
     const Vec3& u = bestHit.barycentric;

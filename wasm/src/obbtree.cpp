@@ -423,6 +423,7 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     stack.push_back({task.first + leftCount, count - leftCount, task.depth + 1, self});
     stack.push_back({task.first, leftCount, task.depth + 1, -1});
   }
+  buildRayTree(m, tree, &tree.rays);
   *out = std::move(tree);
   return true;
 }

@@ -723,7 +723,7 @@ function captioned<F extends object>(f: F, caption: string, afterIteration: bool
 
 /** The steps of a ray cast on a mesh (mesh_raycast.h), as its one frame's pseudocode. */
 export const MESH_RAY_PSEUDOCODE: readonly string[] = [
-  'visit the OBB tree from the root, the nearer child box first',
+  'visit the box tree (axis-aligned) from the root, the nearer child box first',
   'skip a box the ray misses, or enters after the best hit so far',
   'leaf: watertight ray–triangle test (Woop et al. 2013), both sides',
   'hit ← the smallest t over the triangles hit (ties: smaller index)',
@@ -732,8 +732,8 @@ export const MESH_RAY_PSEUDOCODE: readonly string[] = [
 /** The caption of a mesh ray cast's one frame. */
 export function meshRayCaption(f: Omit<MeshRayFrame, 'caption'>, result: RaycastResult): string {
   const work = `${count(f.boxTests, 'box test', 'box tests')} and ${count(f.triangleTests, 'triangle test', 'triangle tests')} (brute force: ${count(f.triangleCount, 'triangle', 'triangles')})`;
-  if (!f.hit || result.t === null || !result.barycentric) return `Ray cast on the mesh's OBB tree: no triangle within maxT, after ${work}.`;
-  return `Ray cast on the mesh's OBB tree: triangle ${f.triangle} is hit first, at t = ${num(result.t, 12)}, barycentric ${vec(result.barycentric)}, after ${work}.`;
+  if (!f.hit || result.t === null || !result.barycentric) return `Ray cast on the mesh's box tree: no triangle within maxT, after ${work}.`;
+  return `Ray cast on the mesh's box tree: triangle ${f.triangle} is hit first, at t = ${num(result.t, 12)}, barycentric ${vec(result.barycentric)}, after ${work}.`;
 }
 
 /** The "obbtree" query: the build of an OBB tree, then the descent of a query through it (mesh_mesh.h). */

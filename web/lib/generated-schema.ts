@@ -979,7 +979,7 @@ export interface MeshRayFrame {
   triangle: number | null;
   /** The hit triangle's corners in world space, in its index order; null on a miss. */
   vertices: [Vec3, Vec3, Vec3] | null;
-  /** Ray–OBB tests run on the tree. */
+  /** Ray–box tests run on the tree's boxes (axis-aligned, two per node visited). */
   boxTests: number;
   /** Ray–triangle tests run (brute force would run triangleCount). */
   triangleTests: number;

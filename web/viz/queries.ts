@@ -138,9 +138,9 @@ function closedFormView(traced: ClosedFormTrace['query']): QueryView {
   });
 }
 
-/** A ray cast on a mesh: its one frame (the answer through the OBB tree), drawn in world space in both views. */
+/** A ray cast on a mesh: its one frame (the answer through the box tree), drawn in world space in both views. */
 const MESH_RAYCAST: QueryView = {
-  algorithm: 'Ray cast through an OBB tree', mode: 'cast', family: 'single', traced: 'raycast',
+  algorithm: 'Ray cast through a box tree', mode: 'cast', family: 'single', traced: 'raycast',
   drawer: MESH_RAY as unknown as QueryView['drawer'],
   minkowski: () => 'single', titles: () => ['Mesh A and the ray', 'Mesh A: the hit triangle and its normal'],
   rows: meshRayRows as unknown as QueryView['rows'],

@@ -49,21 +49,28 @@
 // only when rounding puts t at ≥ 0; a ray starting inside a closed mesh hits
 // the surface ahead of it, not at t = 0 (DESIGN.md).
 //
-// The mesh query descends the OBB tree (obbtree.h) nearest box first,
+// The mesh query descends the tree's ray layout (obbtree_rays.h: float
+// axis-aligned boxes in the mesh's frame, both children of a node side by
+// side, leaves of up to kRayLeafTriangles triangles) nearest box first,
 // pruning boxes the ray misses or enters after the best hit so far (any
-// hit: after maxT). The ray–box test is the slab test in the box's frame,
+// hit: after maxT). The ray–box test is the slab test in double on the
+// float bounds with the ray's inverse direction computed once per ray,
 // made conservative: every box is padded by kMeshRayBoxPad·(|o|∞ + the
-// mesh's largest coordinate) — a thousand times the rounding of the
-// projections — and a box is pruned only when it is entered after
-// best·(1 + kMeshRayPruneSlack), so the rounding of a triangle's t (a few
-// ulps, more for grazing rays) cannot prune the box holding the true
-// closest triangle. With that, the closest hit equals the brute-force
-// minimum over all triangles of (t, index); the tests check it on thousands
-// of rays.
+// mesh's largest coordinate) — a thousand times the rounding of the slab
+// arithmetic and of the shear — and a box is pruned only when it is
+// entered after best·(1 + kMeshRayPruneSlack), so the rounding of a
+// triangle's t (a few ulps, more for grazing rays) cannot prune the box
+// holding the true closest triangle. A zero direction component is an
+// infinite inverse; the slab test keeps that axis's NaN (0·∞, the origin
+// on a padded bound) from rejecting anything. With that, the closest hit
+// equals the brute-force minimum over all triangles of (t, index); the
+// tests check it on thousands of rays, axis-parallel ones and rays in the
+// boxes' face planes among them. The any hit is the first found in that
+// order.
 //
 // Memory and bounds: a fixed stack of kObbTreeMaxDepth + 1 entries, no
-// allocation; every loop is bounded by the node count (status MaxIterations
-// if a corrupt tree ever exceeded it).
+// allocation; every loop is bounded by the layout's node count (status
+// MaxIterations if a corrupt tree ever exceeded it).
 #pragma once
 
 #include "collidoscope/math.h"
@@ -103,7 +110,7 @@ bool rayTriangle(const ShearedRay& ray, const Vec3& a, const Vec3& b, const Vec3
 enum class MeshRayStatus {
   Converged,      // the answer is final (hit or miss)
   InvalidInput,   // non-finite or zero direction, non-finite origin, maxT NaN or < 0, or a
-                  // tree not built from this mesh (sizes differ): no hit
+                  // tree not built from this mesh (sizes differ, no ray layout): no hit
   MaxIterations,  // node visits exceeded the node count (a corrupt tree): the best so far
 };
 const char* meshRayStatusName(MeshRayStatus s);
@@ -116,7 +123,7 @@ struct MeshRayHit {
   Vec3 point;            // from the barycentric coordinates (on the triangle), in the query's frame
   Vec3 normal;           // the triangle's unit CCW normal (also on a back-face hit), query frame
   MeshRayStatus status = MeshRayStatus::Converged;
-  int boxTests = 0;      // ray–box tests run
+  int boxTests = 0;      // ray–box tests run (on the ray layout's boxes: two per inner node visited, and the root's)
   int triangleTests = 0; // ray–triangle tests run
 };
 

@@ -58,6 +58,7 @@
 
 #include "collidoscope/mesh.h"
 #include "collidoscope/obb.h"
+#include "collidoscope/obbtree_rays.h"
 #include "collidoscope/shapes.h"
 
 namespace collidoscope {
@@ -99,6 +100,7 @@ struct ObbTree {
   std::vector<Vec3> normals;       // per triangle (mesh order): unit CCW normal, zero if degenerate
   int depth = 0;                   // levels (a lone root: 1), ≤ kObbTreeMaxDepth
   double scale = 0;                // largest |coordinate| of the mesh's vertices
+  RayTree rays;                    // the ray casts' layout of this tree (obbtree_rays.h)
 };
 
 // Builds the tree of m. Validates m first (validateMesh: errors name the

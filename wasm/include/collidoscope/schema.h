@@ -866,7 +866,7 @@ struct Schema<MeshRayFrame> {
     v.field("hit", f.hit, "Whether a triangle was hit within maxT.");
     v.orNull("triangle", f.hit, f.triangle, "The hit triangle's index; null on a miss.");
     v.orNull("vertices", f.hit, f.vertices, "The hit triangle's corners in world space, in its index order; null on a miss.");
-    v.field("boxTests", f.boxTests, "Ray–OBB tests run on the tree.");
+    v.field("boxTests", f.boxTests, "Ray–box tests run on the tree's boxes (axis-aligned, two per node visited).");
     v.field("triangleTests", f.triangleTests, "Ray–triangle tests run (brute force would run triangleCount).");
     v.field("triangleCount", f.triangleCount, "Triangles in the mesh.");
   }

@@ -1,0 +1,84 @@
+// collidoscope — the ray-traversal layout of a mesh, built with its OBB
+// tree: a binary hierarchy of axis-aligned boxes in the mesh's frame, in
+// single precision, two children side by side.
+//
+// Why not the OBB tree itself: a ray–OBB test takes the ray into the box's
+// frame (two projections per axis) and a node's box is 120 bytes; a slab
+// test on an axis-aligned box needs the ray's inverse direction, computed
+// once per ray, and 24 bytes. Built over the OBB tree's own splits, those
+// boxes bound the tree's oriented clusters loosely; so the layout has its
+// own splits, chosen for axis-aligned boxes.
+//
+// The build. Each non-degenerate triangle's box is the exact bounding box
+// of its corners with every bound rounded OUTWARD to float (lows toward −∞,
+// highs toward +∞); a node's box is the union of its triangles' boxes, so
+// every triangle corner lies in its leaf's box and every child's box in its
+// parent's, exactly, whatever the coordinates' magnitude (beyond float's
+// range a bound becomes ±∞ or ±FLT_MAX, on the safe side). A range is split
+// along the axis where the triangles' box centres spread most, by the
+// binned surface-area heuristic (I. Wald, "On fast construction of
+// SAH-based bounding volume hierarchies", IEEE Symposium on Interactive Ray
+// Tracing 2007): 16 bins over the centres' extent, the cut between bins
+// that minimises area(left)·count(left) + area(right)·count(right). One
+// triangle is a leaf; a range of at most kRayLeafTriangles stays one leaf
+// unless that cost, plus the inner node's own (kInnerCost in
+// obbtree_rays.cpp, per area), is below count·area (testing them all). The
+// partition is stable, so the layout is the same on every platform. When
+// every centre falls in one bin, or a side would need more levels than the
+// depth cap leaves, the range is split in halves by (centre, triangle
+// index) instead, as the OBB tree does (obbtree.h "Depth"): the depth
+// stays ≤ kObbTreeMaxDepth and queries use a fixed stack. Degenerate
+// triangles (no normal) are left out: no ray can hit them (mesh_raycast.h).
+// Cost: O(n log n), one pass over the range's triangles per level for the
+// bounds, one for the bins and one for the partition (40 bytes per
+// triangle while building).
+//
+// Layout: inner nodes in preorder (a left inner child follows its parent),
+// 56 bytes each: both children's boxes (lo then hi, x y z) and their
+// references. A reference r ≥ 0 is an inner node; r < 0 is a leaf whose
+// range of `triangles` is first = (~r) >> kRayLeafCountBits,
+// count = (~r) & (2^kRayLeafCountBits − 1). The root's own box and
+// reference are kept beside the nodes (a mesh of at most kRayLeafTriangles
+// triangles has no inner node).
+//
+// Memory: at most n − 1 inner nodes for n triangles (about n / 2 in
+// practice) plus one int per triangle: under 60 bytes per triangle, about
+// 30 in practice.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collidoscope/mesh.h"
+
+namespace collidoscope {
+
+struct ObbTree;
+
+// Most triangles in one leaf of the layout (whatever the OBB tree's leaves).
+constexpr int kRayLeafTriangles = 4;
+// Bits of a leaf reference for its triangle count.
+constexpr int kRayLeafCountBits = 3;
+
+struct RayNode {
+  float box[2][6];  // child c: lo x y z, hi x y z (mesh frame, rounded outward)
+  int child[2];     // ≥ 0: inner node index; < 0: ~(first << kRayLeafCountBits | count)
+};
+
+struct RayTree {
+  std::vector<RayNode> nodes;  // inner nodes, preorder; a left inner child follows its parent
+  std::vector<int> triangles;  // the non-degenerate triangles in leaf order; leaves own ranges
+  float rootBox[6] = {0, 0, 0, 0, 0, 0};
+  int root = 0;                // reference of the root (a leaf reference when nodes is empty)
+  bool built = false;
+};
+
+inline bool rayLeaf(int ref) { return ref < 0; }
+inline int rayLeafFirst(int ref) { return static_cast<int>(static_cast<unsigned>(~ref) >> kRayLeafCountBits); }
+inline int rayLeafCount(int ref) { return (~ref) & ((1 << kRayLeafCountBits) - 1); }
+
+// Fills *out for m; tree is buildObbTree's for m (its normals set: they
+// name the degenerate triangles).
+void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out);
+
+}  // namespace collidoscope

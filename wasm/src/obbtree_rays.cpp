@@ -1,0 +1,222 @@
+// collidoscope — the ray-traversal layout of a mesh (see obbtree_rays.h).
+#include "collidoscope/obbtree_rays.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "collidoscope/obbtree.h"
+
+namespace collidoscope {
+
+namespace {
+
+static_assert(sizeof(RayNode) == 56, "the memory bound in obbtree_rays.h counts on it");
+static_assert((static_cast<long long>(kMaxMeshTriangles) << kRayLeafCountBits) <= 0x7fffffffLL,
+              "a leaf's first triangle fits its bits");
+static_assert((1 << kRayLeafCountBits) > kRayLeafTriangles, "a leaf's count fits its bits");
+
+constexpr int kBins = 16;
+
+// The float nearest d on the low (high) side: ≤ d (≥ d) exactly.
+float floatBelow(double d) {
+  float f = static_cast<float>(d);
+  if (static_cast<double>(f) > d) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+float floatAbove(double d) {
+  float f = static_cast<float>(d);
+  if (static_cast<double>(f) < d) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
+
+// A box in floats; empty: lo = +∞, hi = −∞.
+struct Bounds {
+  float lo[3] = {kInfinity, kInfinity, kInfinity};
+  float hi[3] = {-kInfinity, -kInfinity, -kInfinity};
+  static constexpr float kInfinity = std::numeric_limits<float>::infinity();
+  void add(const Bounds& b) {
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = std::min(lo[a], b.lo[a]);
+      hi[a] = std::max(hi[a], b.hi[a]);
+    }
+  }
+  void add(const float* p) {
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = std::min(lo[a], p[a]);
+      hi[a] = std::max(hi[a], p[a]);
+    }
+  }
+  double halfArea() const {
+    const double x = double(hi[0]) - lo[0], y = double(hi[1]) - lo[1], z = double(hi[2]) - lo[2];
+    return x * y + y * z + z * x;
+  }
+  void store(float* box) const {
+    for (int a = 0; a < 3; ++a) {
+      box[a] = lo[a];
+      box[3 + a] = hi[a];
+    }
+  }
+};
+
+// 40 bytes per triangle while building.
+struct Prim {
+  Bounds box;       // the triangle's corners, each bound rounded outward
+  float centre[3];  // of box
+  int triangle;
+};
+
+// The cost of visiting an inner node in triangle tests. Its two box tests
+// cost about half a triangle test; counting them as two keeps the layout
+// near 30 bytes per triangle for a few percent more work per ray (leaves
+// of one triangle would take ~60).
+constexpr double kInnerCost = 2.0;
+
+// Levels of a tree of n primitives split in halves down to single ones.
+int halvingLevels(int n) {
+  int levels = 1;
+  while (n > 1) {
+    n = (n + 1) / 2;
+    ++levels;
+  }
+  return levels;
+}
+
+}  // namespace
+
+void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
+  *out = RayTree{};
+  std::vector<Prim> prims;
+  prims.reserve(m.triangles.size());
+  for (std::size_t t = 0; t < m.triangles.size(); ++t) {
+    const Vec3& nrm = tree.normals[t];
+    if (nrm.x == 0 && nrm.y == 0 && nrm.z == 0) continue;  // degenerate: no ray hits it
+    Prim p;
+    const auto& tri = m.triangles[t];
+    const Vec3 &a = m.vertices[static_cast<std::size_t>(tri[0])], &b = m.vertices[static_cast<std::size_t>(tri[1])],
+               &c = m.vertices[static_cast<std::size_t>(tri[2])];
+    for (int k = 0; k < 3; ++k) {
+      p.box.lo[k] = floatBelow(std::min(std::min(a[k], b[k]), c[k]));
+      p.box.hi[k] = floatAbove(std::max(std::max(a[k], b[k]), c[k]));
+      p.centre[k] = 0.5f * p.box.lo[k] + 0.5f * p.box.hi[k];
+    }
+    p.triangle = static_cast<int>(t);
+    prims.push_back(p);
+  }
+  const int n = static_cast<int>(prims.size());
+  std::vector<Prim> scratch(prims.size());
+  struct Task {
+    int first, count, depth;
+    int* ref;     // where the reference to this subtree goes
+    float* box;   // where its box goes
+  };
+  // Node storage must not move while tasks point into it: reserve the most
+  // inner nodes a tree of n leaves-of-one could need.
+  out->nodes.reserve(static_cast<std::size_t>(std::max(n - 1, 0)));
+  std::vector<Task> stack;
+  stack.push_back({0, n, 1, &out->root, out->rootBox});
+  while (!stack.empty()) {
+    const Task task = stack.back();
+    stack.pop_back();
+    Bounds box, centres;
+    for (int i = task.first; i < task.first + task.count; ++i) {
+      box.add(prims[static_cast<std::size_t>(i)].box);
+      centres.add(prims[static_cast<std::size_t>(i)].centre);
+    }
+    if (task.count == 0) {
+      for (int k = 0; k < 6; ++k) task.box[k] = 0;
+    } else {
+      box.store(task.box);
+    }
+    auto makeLeaf = [&]() { *task.ref = ~((task.first << kRayLeafCountBits) | task.count); };
+    if (task.count <= 1) {
+      makeLeaf();
+      continue;
+    }
+    int axis = 0;
+    for (int a = 1; a < 3; ++a)
+      if (centres.hi[a] - centres.lo[a] > centres.hi[axis] - centres.lo[axis]) axis = a;
+    const double lo = centres.lo[axis], extent = centres.hi[axis] - lo;
+    // Binned surface-area heuristic along the axis of widest centres.
+    int leftCount = 0;
+    int splitBin = -1;
+    double bestCost = std::numeric_limits<double>::infinity();
+    auto binOf = [&](const Prim& p) {  // NaN (an infinite extent) goes to bin 0
+      const double x = (p.centre[axis] - lo) / extent * kBins;
+      return x >= kBins ? kBins - 1 : (x >= 1 ? static_cast<int>(x) : 0);
+    };
+    if (extent > 0) {
+      Bounds bins[kBins];
+      int counts[kBins] = {};
+      for (int i = task.first; i < task.first + task.count; ++i) {
+        const Prim& p = prims[static_cast<std::size_t>(i)];
+        const int b = binOf(p);
+        bins[b].add(p.box);
+        ++counts[b];
+      }
+      double rightArea[kBins];
+      int rightCounts[kBins];
+      Bounds acc;
+      int accCount = 0;
+      for (int b = kBins - 1; b > 0; --b) {
+        acc.add(bins[b]);
+        accCount += counts[b];
+        rightArea[b] = acc.halfArea();
+        rightCounts[b] = accCount;
+      }
+      Bounds left;
+      int leftAcc = 0;
+      for (int b = 1; b < kBins; ++b) {
+        left.add(bins[b - 1]);
+        leftAcc += counts[b - 1];
+        if (leftAcc == 0 || rightCounts[b] == 0) continue;
+        const double cost = left.halfArea() * leftAcc + rightArea[b] * rightCounts[b];
+        if (cost < bestCost) {
+          bestCost = cost;
+          splitBin = b;
+          leftCount = leftAcc;
+        }
+      }
+    }
+    const int maxChild = std::max(leftCount, task.count - leftCount);
+    const bool splitFits = splitBin > 0 && task.depth + halvingLevels(maxChild) <= kObbTreeMaxDepth;
+    // A few triangles stay one leaf unless the split's expected cost (its
+    // box tests, then each side's triangles weighted by the chance a ray
+    // through this box meets that side's box) is lower.
+    if (task.count <= kRayLeafTriangles &&
+        !(splitFits && bestCost + kInnerCost * box.halfArea() < task.count * box.halfArea())) {
+      makeLeaf();
+      continue;
+    }
+    if (splitFits) {
+      // Stable partition by bin: deterministic on every platform.
+      int l = task.first, r = task.first + leftCount;
+      for (int i = task.first; i < task.first + task.count; ++i) {
+        const Prim& p = prims[static_cast<std::size_t>(i)];
+        scratch[static_cast<std::size_t>(binOf(p) < splitBin ? l++ : r++)] = p;
+      }
+      std::copy(scratch.begin() + task.first, scratch.begin() + task.first + task.count, prims.begin() + task.first);
+    } else {
+      // Halves by (centre, triangle index): a total order.
+      std::sort(prims.begin() + task.first, prims.begin() + task.first + task.count,
+                [axis](const Prim& a, const Prim& b) {
+                  return a.centre[axis] < b.centre[axis] ||
+                         (a.centre[axis] == b.centre[axis] && a.triangle < b.triangle);
+                });
+      leftCount = task.count / 2;
+    }
+    const int index = static_cast<int>(out->nodes.size());
+    *task.ref = index;
+    out->nodes.emplace_back();
+    RayNode& node = out->nodes.back();
+    // Right first: the left child is taken next, so a left inner child is node index + 1.
+    stack.push_back({task.first + leftCount, task.count - leftCount, task.depth + 1, &node.child[1], node.box[1]});
+    stack.push_back({task.first, leftCount, task.depth + 1, &node.child[0], node.box[0]});
+  }
+  out->triangles.resize(prims.size());
+  for (std::size_t i = 0; i < prims.size(); ++i) out->triangles[i] = prims[i].triangle;
+  out->nodes.shrink_to_fit();
+  out->built = true;
+}
+
+}  // namespace collidoscope
