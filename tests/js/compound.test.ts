@@ -151,12 +151,17 @@ describe('compound()', () => {
       s.dispose();
       m.dispose();
     };
-    // A first round grows the registry's slots and the module's scratch (kept for reuse); the second must leave
-    // the heap where it found it.
+    // A first round grows the registry's slots and the module's scratch (kept for reuse); later rounds must leave
+    // the heap where they found it. The allocator may hand out a free chunk up to 8 bytes larger than asked
+    // (a remainder too small to split), depending on which slots the shapes land in: rounds differ by that
+    // much, but a leak of even one small block per round would pile up over 5 rounds.
     round();
-    const heap = stats().heapBytes;
-    round();
-    expect(stats().heapBytes).toBe(heap);
+    const heaps: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      round();
+      heaps.push(stats().heapBytes);
+    }
+    expect(Math.max(...heaps) - Math.min(...heaps), heaps.join(' ')).toBeLessThanOrEqual(8);
   });
 });
 
