@@ -77,12 +77,13 @@ export async function buildWasm() {
 // (the glue then never reads its data URI, which is left empty). The glue is minified too. A file
 // already packed (no data URI payload left) is left alone, so the step can run again.
 const DATA_URI = /(["'])data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)\1/;
+const PACKED_DATA_URI = /(["'])data:application\/octet-stream;base64,\1/;
 const GLUE_EXPORT = 'export default createCollidoscopeModule;';
-async function packInlinedWasm(file) {
+export async function packInlinedWasm(file) {
   const text = readFileSync(file, 'utf8');
   const m = DATA_URI.exec(text);
   if (!m) {
-    if (text.includes('COLLIDOSCOPE_PACKED_WASM')) return;
+    if (PACKED_DATA_URI.test(text)) return; // packed before: the data URI is empty
     throw new BuildError(`${path.relative(ROOT, file)}: no inlined wasm found (was it linked with -sSINGLE_FILE?)`);
   }
   if (text.split(GLUE_EXPORT).length !== 2) {

@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installPacked, packPackage, ROOT, type Packed } from '../pack';
 import { measureSizes } from '../../scripts/sizes.mjs';
+import { packInlinedWasm } from '../../scripts/build.mjs';
 
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 let work = '';
@@ -477,6 +478,21 @@ try {
     const r = runWith('delete process.getBuiltinModule;');
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toBe(7); // 10 − 1 − 2
+  });
+
+  it('packing is done once: a build run again leaves a packed glue as it is, and a glue without a wasm is an error', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'collidoscope-pack-'));
+    try {
+      const glue = path.join(dir, 'collidoscope_wasm.mjs');
+      const packed = readFileSync(path.join(ROOT, 'web', 'dist', 'lib', 'collidoscope_wasm.mjs'), 'utf8');
+      writeFileSync(glue, packed);
+      await packInlinedWasm(glue);
+      expect(readFileSync(glue, 'utf8')).toBe(packed);
+      writeFileSync(glue, 'export default createCollidoscopeModule;');
+      await expect(packInlinedWasm(glue)).rejects.toThrow(/no inlined wasm found/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('says which flavour to use in an engine that cannot unpack it', () => {
