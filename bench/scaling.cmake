@@ -43,6 +43,7 @@ set(_nt_lib_sources
   "${_cds_root}/wasm/src/gjk.cpp" "${_cds_root}/wasm/src/epa.cpp"
   # bakeScale rebuilds a scaled mesh's tree (shapes.cpp → mesh_shape.cpp and what it needs).
   "${_cds_root}/wasm/src/mesh_shape.cpp" "${_cds_root}/wasm/src/mesh.cpp" "${_cds_root}/wasm/src/obbtree.cpp"
+  "${_cds_root}/wasm/src/obbtree_rays.cpp"
   "${_cds_root}/wasm/src/obb.cpp" "${_cds_root}/wasm/src/json.cpp")
 # One translation unit per algorithm (NTB_ALGO = its ntb::Algo): unit-wide inlining
 # decisions then depend on that algorithm alone, which keeps the machine-code comparison
