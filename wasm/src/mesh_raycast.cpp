@@ -91,7 +91,7 @@ struct Descent {
 inline double pruneLimit(double best) { return std::fmin(best + kMeshRayPruneSlack * best, kMaxDouble); }
 
 template <int Octant>
-void descend(const TriangleMesh& m, const RayTree& rt, const ShearedRay& ray, const SlabRay& slab, MeshRayMode mode,
+void descend(const RayTree& rt, const ShearedRay& ray, const SlabRay& slab, MeshRayMode mode,
              Descent* st) {
   struct Pending {
     int ref;
@@ -115,14 +115,15 @@ void descend(const TriangleMesh& m, const RayTree& rt, const ShearedRay& ray, co
     }
     int next = kNone;
     if (rayLeaf(ref)) {
-      const int* tris = rt.triangles.data() + rayLeafFirst(ref);
+      const int first = rayLeafFirst(ref);
+      const int* tris = rt.triangles.data() + first;
+      const Vec3* corners = rt.corners.data() + 3 * static_cast<std::size_t>(first);
       const int count = rayLeafCount(ref);
       for (int i = 0; i < count; ++i) {
         const int t = tris[i];
-        const auto& tri = m.triangles[t];
         RayTriangleHit h;
         ++triangleTests;
-        if (!rayTriangle(ray, m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]], best, &h)) continue;
+        if (!rayTriangle(ray, corners[3 * i], corners[3 * i + 1], corners[3 * i + 2], best, &h)) continue;
         if (bestTri < 0 || h.t < best || (h.t == best && t < bestTri)) {
           best = h.t;
           bestTri = t;
@@ -239,14 +240,14 @@ MeshRayHit rayCastMeshLocal(const TriangleMesh& m, const ObbTree& tree, const Ve
   Descent st;
   st.best = maxT;
   switch (slab.octant) {
-    case 0: descend<0>(m, rt, ray, slab, mode, &st); break;
-    case 1: descend<1>(m, rt, ray, slab, mode, &st); break;
-    case 2: descend<2>(m, rt, ray, slab, mode, &st); break;
-    case 3: descend<3>(m, rt, ray, slab, mode, &st); break;
-    case 4: descend<4>(m, rt, ray, slab, mode, &st); break;
-    case 5: descend<5>(m, rt, ray, slab, mode, &st); break;
-    case 6: descend<6>(m, rt, ray, slab, mode, &st); break;
-    default: descend<7>(m, rt, ray, slab, mode, &st); break;
+    case 0: descend<0>(rt, ray, slab, mode, &st); break;
+    case 1: descend<1>(rt, ray, slab, mode, &st); break;
+    case 2: descend<2>(rt, ray, slab, mode, &st); break;
+    case 3: descend<3>(rt, ray, slab, mode, &st); break;
+    case 4: descend<4>(rt, ray, slab, mode, &st); break;
+    case 5: descend<5>(rt, ray, slab, mode, &st); break;
+    case 6: descend<6>(rt, ray, slab, mode, &st); break;
+    default: descend<7>(rt, ray, slab, mode, &st); break;
   }
   out.status = st.status;
   out.boxTests = st.boxTests;

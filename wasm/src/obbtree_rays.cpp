@@ -11,7 +11,7 @@ namespace collidoscope {
 
 namespace {
 
-static_assert(sizeof(RayNode) == 56, "the memory bound in obbtree_rays.h counts on it");
+static_assert(sizeof(RayNode) == 64 && alignof(RayNode) == 64, "the memory bound in obbtree_rays.h counts on it");
 static_assert((static_cast<long long>(kMaxMeshTriangles) << kRayLeafCountBits) <= 0x7fffffffLL,
               "a leaf's first triangle fits its bits");
 static_assert((1 << kRayLeafCountBits) > kRayLeafTriangles, "a leaf's count fits its bits");
@@ -214,7 +214,13 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
     stack.push_back({task.first, leftCount, task.depth + 1, &node.child[0], node.box[0]});
   }
   out->triangles.resize(prims.size());
-  for (std::size_t i = 0; i < prims.size(); ++i) out->triangles[i] = prims[i].triangle;
+  out->corners.resize(3 * prims.size());
+  for (std::size_t i = 0; i < prims.size(); ++i) {
+    const int t = prims[i].triangle;
+    out->triangles[i] = t;
+    const auto& tri = m.triangles[static_cast<std::size_t>(t)];
+    for (int k = 0; k < 3; ++k) out->corners[3 * i + k] = m.vertices[static_cast<std::size_t>(tri[k])];
+  }
   out->nodes.shrink_to_fit();
   out->built = true;
 }
