@@ -101,7 +101,7 @@ describe('project on the page', () => {
       expect(v['inside']).toBe('yes');
       expect(v['feature']).toBe('surface');
       expect(v['closest point x']).toBe(fmtVec(api.point, 12));
-      expect(await page.locator('#caption').innerText()).toContain('p is inside A');
+      expect(await page.locator('#caption').innerText()).toContain('The point p is inside A');
       // Inside: p is green.
       expect((await colourPixels(page, '#canvas-minkowski', HIT_GREEN)).count).toBeGreaterThan(10);
       expect(errors).toEqual([]);

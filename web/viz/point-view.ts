@@ -89,12 +89,12 @@ function pseudocode(q: 'contains' | 'project', a: Shape): string[] {
 function caption(q: 'contains' | 'project', a: Shape, r: PointAnswer): string {
   const child = r.child !== undefined ? ` (child ${r.child} answers)` : '';
   if (q === 'contains' || !('point' in r)) {
-    return `The point p is ${r.inside ? 'inside' : 'outside'} shape A (${a.type})${child}: ${r.inside ? 'green' : 'red'}.`;
+    return `The point p is ${r.inside ? 'inside' : 'outside'} shape A (${a.type})${child}, and drawn ${r.inside ? 'green' : 'red'}.`;
   }
   const how = a.type === 'mesh' || a.type === 'heightfield'
-    ? `the nearest point of A's triangles (triangle ${(r as MeshProjectResult).triangle})`
-    : r.inside ? 'p is inside A: the nearest point of its surface, at the penetration depth'
-      : 'p is outside A: the nearest point of A';
+    ? `The nearest point of A's triangles (triangle ${(r as MeshProjectResult).triangle})`
+    : r.inside ? 'The point p is inside A: the nearest point of its surface, at the penetration depth,'
+      : 'The point p is outside A: the nearest point of A';
   return `${how} is x = ${fmtVec(r.point, 6)}, at distance ${fmt(r.distance, 9)}, on the ${featureText(r.feature)}${child}.`;
 }
 

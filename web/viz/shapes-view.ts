@@ -93,10 +93,11 @@ export class ShapesView {
       const text = label(HANDLE_TEXT[kind], 'label-handle');
       text.center.set(kind === 'endA' ? 1 : kind === 'endB' ? 0 : 0.5, 0);
       g.add(ring, dot, text);
-      // The query point's handle is only its pickable spot and label: the frame's own dot shows p in the colour
-      // of the answer (inside, outside) in the same place.
+      // The query point's handle is only its pickable spot: the frame's own dot and label show p, in the colour
+      // of the answer (inside, outside), in the same place.
       if (kind === 'point') {
         ring.visible = false;
+        text.visible = false;
         Object.assign(dot.material as THREE.MeshBasicMaterial, { transparent: true, opacity: 0 });
       }
       g.visible = false;
