@@ -20,6 +20,8 @@ export interface PointQueryFrame {
   caption: string;
   point: Vec3;
   corners: Vec3[] | null;
+  /** A mesh's or heightfield's nearest triangle, its corners in world space (null for other shapes). */
+  triangle: Vec3[] | null;
 }
 
 /** The page's trace of a point query: one frame, told apart by `pointQuery` (see isPointQuery). */
@@ -29,6 +31,8 @@ export interface PointQueryTrace {
   pseudocode: string[];
   frames: [PointQueryFrame];
   result: PointAnswer;
+  /** A compound A's answering child (compound-child.ts reads it). */
+  child?: number;
 }
 
 /** Whether a trace is a point query's one frame (a Trace to the page, which keeps it with the library's). */
@@ -51,8 +55,14 @@ export function pointTrace(scene: Scene): Trace {
   const p = scene.point as Vec3;
   const project = q === 'project' && 'feature' in r;
   const corners = project ? featureCorners(a, (r as ProjectResult).feature.vertices, (r as PointAnswer).child) : null;
-  const frame: PointQueryFrame = { kind: 'answer', caption: caption(q, a, r), point: p, corners: corners && corners.length ? corners : null };
+  const triangle = project && (r as MeshProjectResult).triangle !== undefined ? triangleCorners(a, (r as MeshProjectResult).triangle) : [];
+  const frame: PointQueryFrame = {
+    kind: 'answer', caption: caption(q, a, r), point: p, corners: corners && corners.length ? corners : null,
+    triangle: triangle.length ? triangle : null,
+  };
   const trace: PointQueryTrace = { query: q, pointQuery: true, pseudocode: pseudocode(q, a), frames: [frame], result: r };
+  // A compound's answering child at the top, as on the library's compound traces: the right view shows that child.
+  if (r.child !== undefined) trace.child = r.child;
   return trace as unknown as Trace;
 }
 
@@ -154,6 +164,20 @@ export function featureCorners(a: Shape, vertices: readonly number[], child?: nu
   return out.map((v) => [v.x, v.y, v.z]);
 }
 
+/** The corners of triangle t of a mesh or heightfield A in world space (empty for other shapes). */
+function triangleCorners(a: Shape, t: number): Vec3[] {
+  let ids: readonly number[] | undefined;
+  if (a.type === 'mesh') ids = a.triangles?.[t];
+  if (a.type === 'heightfield') {
+    // Cell (i, j) owns triangles 2·(i·(cols − 1) + j) ([a, c, b]) and the next ([a, d, c]) (heightfield.h).
+    const cols = a.heights?.[0]?.length ?? 0;
+    const cell = Math.floor(t / 2), i = Math.floor(cell / (cols - 1)), j = cell % (cols - 1);
+    const corner = i * cols + j;
+    ids = t % 2 === 0 ? [corner, corner + cols + 1, corner + cols] : [corner, corner + 1, corner + cols + 1];
+  }
+  return ids ? featureCorners(a, ids) : [];
+}
+
 /** Sorts coplanar points by their angle about their centre (in the plane of the first three that span one). */
 function orderAround(pts: THREE.Vector3[]): void {
   const c = pts.reduce((s, v) => s.add(v), new THREE.Vector3()).multiplyScalar(1 / pts.length);
@@ -185,6 +209,15 @@ function drawWorld(g: THREE.Group, frame: PointQueryFrame, trace: PointQueryTrac
   if (!('point' in r)) return;
   const x = toV3(r.point);
   const c = frame.corners?.map(toV3) ?? [];
+  // A mesh's nearest triangle, faint under its feature (filled in full when the feature is the triangle's face).
+  if (frame.triangle && c.length < 3) {
+    const tri = new THREE.Mesh(new THREE.BufferGeometry().setFromPoints(frame.triangle.map(toV3)), new THREE.MeshBasicMaterial({
+      color: FEATURE_COLOR, transparent: true, opacity: 0.35, side: THREE.DoubleSide, depthWrite: false, depthTest: false,
+    }));
+    tri.name = 'nearest-triangle';
+    tri.renderOrder = 4;
+    g.add(tri);
+  }
   if (c.length >= 3) {
     const tris: THREE.Vector3[] = [];
     for (let i = 1; i + 1 < c.length; i++) tris.push(c[0], c[i], c[i + 1]);
