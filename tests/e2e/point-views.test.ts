@@ -1,7 +1,8 @@
 // The point queries on the page: a "project" or "contains" scene opens from its link in one step whose answer is
 // the library's own (project()/contains() run here in Node, and analytic values for a box and a sphere), with the
 // feature named in the caption and the values table and drawn green in both views, the query point red outside
-// and green inside, a link that reopens it, the Query menu switching to both and back, and the point's fields.
+// and green inside, a link that reopens it, the Query menu switching to both and back, the point's fields and
+// its drag handle.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { box, contains, init, project, run, sphere, type Scene, type Vec3 } from '../../web/lib/index';
@@ -210,6 +211,43 @@ describe('the Query menu and the point', () => {
       expect(errors).toEqual([]);
     } finally {
       await page.close();
+    }
+  });
+});
+
+/** Drags the handle `kind` of the shapes view by (dx, dy) pixels: a click attaches the gizmo, then a drag from its centre. */
+async function dragHandle(page: Page, kind: string, dx: number, dy: number): Promise<void> {
+  const [x, y] = (await page.evaluate((k) => (window as any).__collidoscope.handles[k], kind)) as [number, number];
+  expect(x).toBeGreaterThan(0);
+  await page.mouse.click(x, y);
+  await page.waitForTimeout(150);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 8; i++) await page.mouse.move(x + (dx * i) / 8, y + (dy * i) / 8, { steps: 2 });
+  await page.mouse.up();
+  await page.waitForTimeout(300);
+}
+
+describe('the point\'s handle', () => {
+  it('drags p in the shapes view; the answer, the fields and the link follow', async () => {
+    const p: Vec3 = [2, 0.1, 0.2];
+    const opened = await openPage(env.browser, encodeLink(boxScene(p), env.url));
+    const { page, errors } = opened;
+    try {
+      expect(Object.keys((await page.evaluate(() => (window as any).__collidoscope.handles)) as object)).toEqual(['point']);
+      await dragHandle(page, 'point', -60, 0);
+      await page.waitForFunction((before) => JSON.stringify((window as any).__collidoscope.scene.point) !== before,
+        JSON.stringify(p), { timeout: 5000 });
+      const s = await state(page);
+      const moved = (s.scene as unknown as Scene).point!;
+      // p moved, and the answer is the library's for the new point.
+      expect(moved).not.toEqual(p);
+      expect(s.result).toEqual(run(s.scene as unknown as Scene));
+      expect(Number(await page.inputValue('#point-x'))).toBe(moved[0]);
+      await expectLinkReopensSame(env.browser, opened);
+      expect(errors).toEqual([]);
+    } finally {
+      if (!page.isClosed()) await page.close();
     }
   });
 });
