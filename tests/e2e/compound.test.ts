@@ -1,8 +1,8 @@
 // A compound scene in a real browser: a distance query between a compound and a cylinder opens from a permalink,
 // draws each child in the shapes view (amber) and the answering child's GJK steps (its own trace, compound.h),
 // shows the library's answer (run() on the same scene) with the child named, the editor lists the children with
-// no margin field, and the link reopens the same scene. contains and project, which have no steps, leave a clear
-// message instead.
+// no margin field, and the link reopens the same scene. project, which the library answers without steps, opens
+// as the page's one step of the point query, naming the answering child.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, run, type Scene } from '../../web/lib/index';
 import { encodeLink } from '../../web/lib/link';
@@ -44,14 +44,19 @@ describe('a compound on the page', () => {
     }
   });
 
-  it('says clearly that project on a compound has no steps, and keeps working', async () => {
+  it('shows project on a compound in one step, with the answering child', async () => {
     const project: Scene = { version: 1, query: 'project', shapes: [scene.shapes[0]], point: [0, 0, 0] };
-    expect(run(project)).toHaveProperty('child');
+    const expected = run(project) as unknown as { child: number };
+    expect(expected).toHaveProperty('child');
     const { page, errors } = await openPage(env.browser, encodeLink(project, env.url));
     try {
       const s = await state(page);
-      expect(s.error).toMatch(/project/);
-      expect(s.frameCount).toBeGreaterThan(0);
+      expect(s.error).toBeNull();
+      expect(s.frameCount).toBe(1);
+      expect(s.result).toEqual(expected);
+      const child = await page.$$eval('#values tbody tr', (rows) => rows.find((r) => r.querySelector('th')!.textContent === 'child')?.querySelector('td')!.textContent);
+      expect(child).toBe(String(expected.child));
+      expect(await page.locator('#caption').innerText()).toContain(`child ${expected.child} answers`);
       expect(errors).toEqual([]);
     } finally {
       await page.close();

@@ -212,7 +212,7 @@ export class App {
         throw new Error(`shapes[${plane}]: the page cannot draw a plane (half-space) yet; run this scene with the CLI or run() from the library`);
       }
       // A 2D scene runs as itself (every query it has is traced as it is); the views draw its twin at z = 0.
-      tr = isPlanar(scene) ? runTrace(scene as unknown as Scene2D) as unknown as Trace : runTrace({ ...scene, query: viewOf(scene.query).traced });
+      tr = isPlanar(scene) ? runTrace(scene as unknown as Scene2D) as unknown as Trace : tracePage(scene);
     } catch (e) {
       this.banner.show((opts.errorPrefix ?? '') + explain(errorText(e), candidate));
       return false;
@@ -368,6 +368,12 @@ export class App {
       else this.apply({ ...(this.lastCloud ?? cloudScene(defaultCloud())), query: q }, { step: 0, fit: true });
       return;
     }
+    // Between the point queries the scene stays as it is (its shape A and its point).
+    if (this.scene.point && view.family === 'single' && (q === 'contains' || q === 'project')) {
+      this.apply({ ...this.scene, query: q });
+      (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
+      return;
+    }
     // The other queries start from the current pair (or the last one), without the fields of the casts; the
     // query's view makes its scene from it (a ray for shape A, a motion ...).
     const pair = cloudNow || this.scene.shapes.length < 2 ? (this.lastPair ?? defaultScene()) : withoutCast(this.scene);
@@ -458,7 +464,9 @@ export class App {
       if (flat.motion) this.dragTo({ ...base, motion: flat.motion as unknown as Scene['motion'] });
       return;
     }
-    if ((kind === 'origin' || kind === 'tip') && base.ray) {
+    if (kind === 'point' && base.point) {
+      this.dragTo({ ...base, point: p.map((x) => round(x, 4)) as Vec3 });
+    } else if ((kind === 'origin' || kind === 'tip') && base.ray) {
       this.dragTo({ ...base, ray: kind === 'origin' ? rayWithOrigin(base.ray, p) : rayWithTip(base.ray, p) });
     } else if ((kind === 'endA' || kind === 'endB') && base.motion) {
       const i = kind === 'endA' ? 0 : 1;
@@ -568,6 +576,12 @@ export class App {
   }
 }
 
+/** The trace of a 3D scene: the library's, or the one its view makes (the point queries have none). */
+function tracePage(scene: Scene): Trace {
+  const view = viewOf(scene.query);
+  return view.trace ? view.trace(scene) : runTrace({ ...scene, query: view.traced });
+}
+
 /** The two views' headings. */
 function setViewTitles(titles: [string, string] | undefined): void {
   if (!titles) return;
@@ -577,11 +591,12 @@ function setViewTitles(titles: [string, string] | undefined): void {
   if (right) right.textContent = titles[1];
 }
 
-/** The scene without the fields only raycast and shapecast use. */
+/** The scene without the fields only raycast, shapecast and the point queries use. */
 function withoutCast(scene: Scene): Scene {
-  const { ray, motion, ...rest } = scene;
+  const { ray, motion, point, ...rest } = scene;
   void ray;
   void motion;
+  void point;
   return rest as Scene;
 }
 

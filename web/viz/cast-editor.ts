@@ -1,5 +1,5 @@
-// Editor of what the casts add to the shapes: the ray (origin, direction, maxT) of the ray cast and the two
-// translations of the shape cast. Like the shape editors it never validates: each edit goes to the library,
+// Editor of what the casts and the point queries add to the shapes: the ray (origin, direction, maxT) of the ray
+// cast, the two translations of the shape cast and the point of contains and project. Like the shape editors it never validates: each edit goes to the library,
 // whose errors name the field ("ray.maxT" ...).
 import type { Scene, Vec3 } from '../lib/index';
 import type { Motion, Ray } from './edit-math';
@@ -9,6 +9,7 @@ export class CastEditor {
   readonly root: HTMLElement;
   private readonly rayBox = document.createElement('div');
   private readonly motionBox = document.createElement('div');
+  private readonly pointBox = document.createElement('div');
   private readonly bound: BoundField<Scene>[] = [];
   /** The z fields, hidden for a 2D scene (whose rays and translations are [x, y]). */
   private readonly zFields: HTMLInputElement[] = [];
@@ -45,10 +46,17 @@ export class CastEditor {
       fieldRow('A moves by', ...[0, 1, 2].map((k) => tr('translationA', k))),
       fieldRow('B moves by', ...[0, 1, 2].map((k) => tr('translationB', k))),
     );
+    const pt = (k: number) => this.num(`point-${'xyz'[k]}`, `point ${'xyz'[k]}`, (s) => s.point?.[k],
+      (s, v) => {
+        const point = [...s.point!] as Vec3;
+        point[k] = v;
+        return { ...s, point };
+      });
+    this.pointBox.append(heading('Point p (against shape A)'), fieldRow('p', ...[0, 1, 2].map(pt)));
     const hint = document.createElement('p');
     hint.className = 'hint';
     hint.textContent = 'Or drag the handles in the left view: click one to attach the gizmo.';
-    root.append(this.rayBox, this.motionBox, hint);
+    root.append(this.rayBox, this.motionBox, this.pointBox, hint);
   }
 
   private num(id: string, label: string, get: (s: Scene) => number | undefined, set: (s: Scene, v: number) => Scene): HTMLInputElement {
@@ -58,12 +66,13 @@ export class CastEditor {
     return input;
   }
 
-  /** Show the ray or the motion of `scene` (the editor hides itself for the other queries). */
+  /** Show the ray, the motion or the point of `scene` (the editor hides itself for the other queries). */
   show(scene: Scene): void {
     this.scene = scene;
-    this.root.hidden = !scene.ray && !scene.motion;
+    this.root.hidden = !scene.ray && !scene.motion && !scene.point;
     this.rayBox.hidden = !scene.ray;
     this.motionBox.hidden = !scene.motion;
+    this.pointBox.hidden = !scene.point;
     for (const z of this.zFields) z.hidden = dimensionOf(scene) === 2;
     for (const b of this.bound) {
       if (document.activeElement === b.input) continue;

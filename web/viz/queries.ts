@@ -19,6 +19,7 @@ import { hullRows } from './hull-panel';
 import { builtinScene } from './builtin-meshes';
 import { meshRayRows } from './mesh-ray-panel';
 import { obbTreeRows } from './obbtree-panel';
+import { isPointQuery, pointDrawing, pointRows, pointSentence, pointTrace, type PointQueryTrace } from './point-view';
 import type { FrameOverlay, MinkowskiMode, QueryView } from './query-view';
 import { satRows } from './sat-panel';
 
@@ -59,8 +60,8 @@ const hull: QueryView<HullTrace> = {
   rows: hullRows,
 };
 
-/** The scene queries the page steps through (contains, project, contact and contacts have no trace to show). */
-type PageQuery = Exclude<Query, 'contains' | 'project' | 'contact' | 'contacts'>;
+/** The scene queries the page shows (contact and contacts have no trace to show). */
+type PageQuery = Exclude<Query, 'contact' | 'contacts'>;
 
 const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
   intersect: gjk('intersect'),
@@ -116,6 +117,8 @@ const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
       : { scene: builtinScene('torus-knot'), note: 'The obbtree view needs a mesh for shape A: here is the torus knot (more under "Mesh").' }),
     frame: frameObbTree,
   },
+  contains: pointView('contains'),
+  project: pointView('project'),
 };
 
 /**
@@ -150,11 +153,38 @@ const MESH_RAYCAST: QueryView = {
   frame: frameRay,
 };
 
+/**
+ * A point query (contains, project): shape A, the query point and the answer in one step, in world space in both
+ * views. The library answers it without a trace, so its one frame is made from run() (point-view.ts).
+ */
+function pointView(query: 'contains' | 'project'): QueryView {
+  const drawer = {
+    space: 'pair', minkowski: 'shape-a',
+    draw: (t: PointQueryTrace, i: number) => (t.frames[i] ? pointDrawing(t.frames[i], t) : null),
+  };
+  return {
+    algorithm: query === 'contains' ? 'Contains: is the point in A' : 'Project: the nearest point of A\'s surface',
+    mode: 'point', family: 'single', traced: query as unknown as Trace['query'],
+    drawer: drawer as unknown as QueryView['drawer'],
+    minkowski: () => 'single',
+    titles: () => query === 'contains' ? ['Shape A and the point p', 'Shape A: p inside (green) or outside (red)']
+      : ['Shape A, p and its nearest point x', 'Shape A: x and the feature it lies on'],
+    rows: pointRows as unknown as QueryView['rows'],
+    trace: pointTrace,
+    sentence: pointSentence as unknown as QueryView['sentence'],
+    // The one frame is the answer: its last line.
+    line: (_, t) => t.pseudocode.length,
+    // Shape A and a point off it.
+    fromPair: (pair, q) => ({ scene: { version: 1, query: q, shapes: [pair.shapes[0]], point: defaultPoint(pair.shapes[0]) } }),
+    frame: framePoint,
+  };
+}
+
 /** The views of query `q` (of a scene, or of a trace that is not a closed form's: see viewOfTrace). */
 export function viewOf(q: Query | string): QueryView {
   const v = (VIEWS as Partial<Record<string, QueryView>>)[q];
   if (!v) {
-    throw new Error(q === 'contains' || q === 'project' || q === 'contact' || q === 'contacts'
+    throw new Error(q === 'contact' || q === 'contacts'
       ? `the page does not show the query '${q}' yet (it has no steps to trace): run the scene with the CLI or run() from the library`
       : `the page has no view of the query '${q}'`);
   }
@@ -164,6 +194,7 @@ export function viewOf(q: Query | string): QueryView {
 /** The views of a trace: its query's, or the closed form's when a closed form answered the pair. */
 export function viewOfTrace(trace: Trace): QueryView {
   if (isMeshRaycast(trace)) return MESH_RAYCAST;
+  if (isPointQuery(trace)) return viewOf((trace as unknown as PointQueryTrace).query);
   if (isObbTree(trace)) return VIEWS.obbtree;
   return isClosedForm(trace) ? CLOSED[trace.query] : viewOf(trace.query);
 }
@@ -190,6 +221,9 @@ export function followShapes(before: Scene, next: Scene): Scene {
   if (before.ray && next.ray && before.shapes[0] && next.shapes[0] && same(before.ray, defaultRay(before.shapes[0]))) {
     out.ray = defaultRay(next.shapes[0]);
   }
+  if (before.point && next.point && before.shapes[0] && next.shapes[0] && same(before.point, defaultPoint(before.shapes[0]))) {
+    out.point = defaultPoint(next.shapes[0]);
+  }
   if (before.motion && next.motion && before.shapes.length >= 2 && next.shapes.length >= 2 && same(before.motion, defaultMotion(before))) {
     out.motion = defaultMotion(next);
   }
@@ -210,6 +244,13 @@ function defaultRay(a: Shape): NonNullable<Scene['ray']> {
     direction: [1, 0, 0],
     maxT: round(8 * size, 4),
   };
+}
+
+/** A query point for shape A: 2 size units to its +x side, slightly above and in front of its centre (off a face of a box). */
+function defaultPoint(a: Shape): Vec3 {
+  const p = a.position ?? [0, 0, 0];
+  const size = shapeSize(a);
+  return [round(p[0] + 2 * size, 4), round(p[1] + 0.25 * size, 4), round(p[2] + 0.1 * size, 4)];
 }
 
 /** The shape itself when it has vertices, else its local bounding box with the same pose and margin. */
@@ -257,6 +298,13 @@ function frameRay(scene: Scene, a: THREE.Sphere, b: THREE.Sphere): void {
     / Math.max(1e-300, Math.hypot(...ray.direction)));
   const end = ray.origin.map((x, i) => x + t * ray.direction[i]);
   for (const p of [ray.origin, end]) { grow(a, p); grow(b, p); }
+}
+
+/** The query point and the nearest point in both views. */
+function framePoint(scene: Scene, a: THREE.Sphere, b: THREE.Sphere, trace: Trace | null): void {
+  const r = trace && isPointQuery(trace) ? (trace as unknown as PointQueryTrace).result : null;
+  const points = [scene.point, r && 'point' in r ? r.point : undefined];
+  for (const p of points) if (p) { grow(a, p); grow(b, p); }
 }
 
 /**

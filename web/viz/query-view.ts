@@ -15,7 +15,7 @@ export interface FrameOverlay extends FrameDrawing {
 }
 
 /** The page's mode (data-algorithm on #app): which views, panels and legend entries are shown. */
-export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw' | 'closed';
+export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw' | 'closed' | 'point';
 
 /** What the right view shows: A − B, shape A alone in world space, or the unit sphere of directions. */
 export type MinkowskiMode = 'difference' | 'single' | 'gauss';
@@ -32,7 +32,7 @@ export interface QueryView<T extends Trace = Trace> {
   mode: AlgorithmMode;
   /**
    * The scenes it takes: 'cloud' — one point cloud, shown in the hull view with its side panel; 'pair' — the
-   * shapes A and B in the shapes view and the right view; 'single' — shape A and a ray.
+   * shapes A and B in the shapes view and the right view; 'single' — shape A and a ray or a query point.
    */
   family: 'cloud' | 'pair' | 'single';
   /** The query whose trace the page steps through. */
@@ -47,6 +47,13 @@ export interface QueryView<T extends Trace = Trace> {
   titles?(shapes: number): [string, string];
   /** The values table of a frame. */
   rows(frame: T['frames'][number], trace: T): Row[];
+  /**
+   * The trace of `scene` when the library has none for its query (the point queries: one frame made from run()'s
+   * answer); without it the page asks the library's trace() for query `traced`.
+   */
+  trace?(scene: Scene): Trace;
+  /** The result sentence, when the library's (resultSentence) has none for the trace. */
+  sentence?(trace: T): string;
   /** The pseudocode line a frame highlights, when its frames have no `line` of their own. */
   line?(frame: T['frames'][number], trace: T): number;
   /**

@@ -12,10 +12,10 @@ import { View } from './view';
 
 export type TransformMode = 'translate' | 'rotate';
 
-/** The casts' drag handles: the ray's origin and end; where A and B end their motion. */
-export type HandleKind = 'origin' | 'tip' | 'endA' | 'endB';
-const HANDLE_KINDS: readonly HandleKind[] = ['origin', 'tip', 'endA', 'endB'];
-const HANDLE_TEXT: Record<HandleKind, string> = { origin: 'ray origin', tip: 'ray end', endA: 'A ends', endB: 'B ends' };
+/** The drag handles: the ray's origin and end; where A and B end their motion; the point queries' point. */
+export type HandleKind = 'origin' | 'tip' | 'endA' | 'endB' | 'point';
+const HANDLE_KINDS: readonly HandleKind[] = ['origin', 'tip', 'endA', 'endB', 'point'];
+const HANDLE_TEXT: Record<HandleKind, string> = { origin: 'ray origin', tip: 'ray end', endA: 'A ends', endB: 'B ends', point: 'point p' };
 
 export class ShapesView {
   readonly view: View;
@@ -93,6 +93,13 @@ export class ShapesView {
       const text = label(HANDLE_TEXT[kind], 'label-handle');
       text.center.set(kind === 'endA' ? 1 : kind === 'endB' ? 0 : 0.5, 0);
       g.add(ring, dot, text);
+      // The query point's handle is only its pickable spot: the frame's own dot and label show p, in the colour
+      // of the answer (inside, outside), in the same place.
+      if (kind === 'point') {
+        ring.visible = false;
+        text.visible = false;
+        Object.assign(dot.material as THREE.MeshBasicMaterial, { transparent: true, opacity: 0 });
+      }
       g.visible = false;
       this.handles.set(kind, g);
       this.view.scene.add(g);
@@ -101,8 +108,9 @@ export class ShapesView {
   }
 
   /**
-   * Place the casts' handles for `scene`: the ray's origin and end (raycast), the two shapes' ends of motion
-   * (shapecast); none for the other queries. A handle being dragged keeps the gizmo's position.
+   * Place the handles for `scene`: the ray's origin and end (raycast), the two shapes' ends of motion
+   * (shapecast), the query point (contains, project); none for the other queries. A handle being dragged keeps
+   * the gizmo's position.
    */
   setHandles(scene: Scene): void {
     const at = new Map<HandleKind, Vec3>();
@@ -110,6 +118,7 @@ export class ShapesView {
       at.set('origin', scene.ray.origin);
       at.set('tip', rayTip(scene.ray));
     }
+    if ((scene.query === 'contains' || scene.query === 'project') && scene.point) at.set('point', scene.point);
     if (scene.query === 'shapecast' && scene.motion && scene.shapes.length >= 2) {
       at.set('endA', motionEnd(scene.shapes[0].position, scene.motion, 0));
       at.set('endB', motionEnd(scene.shapes[1].position, scene.motion, 1));
