@@ -212,7 +212,7 @@ export class App {
         throw new Error(`shapes[${plane}]: the page cannot draw a plane (half-space) yet; run this scene with the CLI or run() from the library`);
       }
       // A 2D scene runs as itself (every query it has is traced as it is); the views draw its twin at z = 0.
-      tr = isPlanar(scene) ? runTrace(scene as unknown as Scene2D) as unknown as Trace : runTrace({ ...scene, query: viewOf(scene.query).traced });
+      tr = isPlanar(scene) ? runTrace(scene as unknown as Scene2D) as unknown as Trace : traceOf(scene);
     } catch (e) {
       this.banner.show((opts.errorPrefix ?? '') + explain(errorText(e), candidate));
       return false;
@@ -577,11 +577,12 @@ function setViewTitles(titles: [string, string] | undefined): void {
   if (right) right.textContent = titles[1];
 }
 
-/** The scene without the fields only raycast and shapecast use. */
+/** The scene without the fields only raycast and shapecast use, nor the contact queries' margin. */
 function withoutCast(scene: Scene): Scene {
-  const { ray, motion, ...rest } = scene;
+  const { ray, motion, margin, ...rest } = scene;
   void ray;
   void motion;
+  void margin;
   return rest as Scene;
 }
 
@@ -609,6 +610,12 @@ function badPart(hash: string): string {
 function printableShort(s: string): string {
   const t = s.length > 40 ? `${s.slice(0, 40)}…` : s;
   return t.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The trace the page steps through for a 3D scene: its view's one-frame answer, or the library's trace. */
+function traceOf(scene: Scene): Trace {
+  const view = viewOf(scene.query);
+  return view.answer?.(scene) ?? runTrace({ ...scene, query: view.traced });
 }
 
 /** The pseudocode line frame `frame` of `tr` highlights: its own `line`, or the one its view names. */

@@ -145,6 +145,6 @@ export function renderFrameText(overlay: FrameOverlay | null, caption: string, t
   }));
   // Without a trace the heading stays the default scene's.
   const view = trace ? viewOfTrace(trace) : null;
-  $('result').textContent = trace ? resultSentence(trace) : '';
+  $('result').textContent = trace ? (view?.sentence?.(trace) ?? resultSentence(trace)) : '';
   $('algorithm').textContent = (trace && view?.heading?.(trace)) || (view?.algorithm ?? 'GJK');
 }

@@ -55,6 +55,13 @@ export interface QueryView<T extends Trace = Trace> {
    */
   fromPair?(pair: Scene, query: Query): { scene: Scene; note?: string };
   /**
+   * A query the library has no trace of: its one frame (the answer) made from the scene, which the page shows
+   * instead of a trace of `traced`.
+   */
+  answer?(scene: Scene): T;
+  /** The result sentence, for a query whose answer the library's captions do not describe. */
+  sentence?(trace: T): string;
+  /**
    * Grows the spheres framed by the shapes view (`shapes`) and the right view (`right`) to what the scene adds
    * (and its trace, when it has one, draws).
    */
