@@ -93,6 +93,33 @@ describe('the contact view', () => {
   }
 });
 
+describe('the margin field', () => {
+  it('edits the scene\'s margin: a gap beyond 0 becomes a contact at 0.5, as contact() says; −1 is refused by name', async () => {
+    // Unit spheres 2.4 apart: a gap of 0.4.
+    const scene = pairScene('contact', { type: 'sphere', radius: 1 }, { type: 'sphere', radius: 1, position: [2.4, 0, 0] }, 0);
+    const { page, errors } = await openPage(env.browser, encodeLink(scene, env.url));
+    try {
+      expect(await page.isVisible('#contact-margin')).toBe(true);
+      expect(await page.inputValue('#contact-margin')).toBe('0');
+      expect((await state(page)).result).toMatchObject({ contact: false });
+      await page.fill('#contact-margin', '0.5');
+      const s = await state(page);
+      expect((s.scene as { margin?: number } | null)?.margin).toBe(0.5);
+      using a = sphere(1);
+      const c = contact(a, ID, a, [2.4, 0, 0, 0, 0, 0, 1], { margin: 0.5 });
+      expect(c).not.toBeNull();
+      expect(s.result).toMatchObject({ contact: true, distance: c!.distance, pointA: c!.pointA, pointB: c!.pointB });
+      await page.fill('#contact-margin', '-1');
+      const refused = await state(page);
+      expect(refused.error).toMatch(/^Margin: .*margin.*must not be negative/);
+      expect((refused.scene as { margin?: number } | null)?.margin).toBe(0.5);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('the contacts view', () => {
   const floor = floorMesh();
   const scene: Scene = {

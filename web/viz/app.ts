@@ -161,7 +161,7 @@ export class App {
     this.shapesView.onPoseChange = (i, p, q) => this.dragShape(i, p, q);
     this.shapesView.onHandleMove = (kind, p) => this.dragHandle(kind, p);
     this.castEditor = new CastEditor(document.getElementById('cast-editor')!,
-      (scene) => this.apply(scene, { errorPrefix: scene.ray ? 'Ray: ' : 'Motion: ' }));
+      (scene) => this.apply(scene, { errorPrefix: scene.ray ? 'Ray: ' : scene.motion ? 'Motion: ' : 'Margin: ' }));
     this.cloudPanel = new CloudPanel();
     this.cloudPanel.onPoints = (points) => this.apply(cloudScene(points, this.cloudQuery()), {
       step: 0, fit: true, errorPrefix: 'Point cloud: ',

@@ -1,5 +1,5 @@
-// Editor of what the casts add to the shapes: the ray (origin, direction, maxT) of the ray cast and the two
-// translations of the shape cast. Like the shape editors it never validates: each edit goes to the library,
+// Editor of what the casts and the contact queries add to the shapes: the ray (origin, direction, maxT) of the
+// ray cast, the two translations of the shape cast, and the margin of contact and contacts. Like the shape editors it never validates: each edit goes to the library,
 // whose errors name the field ("ray.maxT" ...).
 import type { Scene, Vec3 } from '../lib/index';
 import type { Motion, Ray } from './edit-math';
@@ -9,10 +9,12 @@ export class CastEditor {
   readonly root: HTMLElement;
   private readonly rayBox = document.createElement('div');
   private readonly motionBox = document.createElement('div');
+  private readonly marginBox = document.createElement('div');
   private readonly bound: BoundField<Scene>[] = [];
   /** The z fields, hidden for a 2D scene (whose rays and translations are [x, y]). */
   private readonly zFields: HTMLInputElement[] = [];
   private scene: Scene | null = null;
+  private readonly hint = document.createElement('p');
 
   /** `onChange` gets the scene with the edited ray or motion and answers whether the library accepted it. */
   constructor(root: HTMLElement, private readonly onChange: (scene: Scene) => boolean) {
@@ -45,10 +47,13 @@ export class CastEditor {
       fieldRow('A moves by', ...[0, 1, 2].map((k) => tr('translationA', k))),
       fieldRow('B moves by', ...[0, 1, 2].map((k) => tr('translationB', k))),
     );
-    const hint = document.createElement('p');
-    hint.className = 'hint';
-    hint.textContent = 'Or drag the handles in the left view: click one to attach the gizmo.';
-    root.append(this.rayBox, this.motionBox, hint);
+    this.marginBox.append(
+      heading('Margin (a contact when A and B are at most this far apart)'),
+      fieldRow('margin', this.num('contact-margin', 'contact margin', (s) => (s.margin ?? 0), (s, v) => ({ ...s, margin: v }))),
+    );
+    this.hint.className = 'hint';
+    this.hint.textContent = 'Or drag the handles in the left view: click one to attach the gizmo.';
+    root.append(this.rayBox, this.motionBox, this.marginBox, this.hint);
   }
 
   private num(id: string, label: string, get: (s: Scene) => number | undefined, set: (s: Scene, v: number) => Scene): HTMLInputElement {
@@ -58,12 +63,16 @@ export class CastEditor {
     return input;
   }
 
-  /** Show the ray or the motion of `scene` (the editor hides itself for the other queries). */
+  /** Show the ray, the motion or the margin of `scene` (the editor hides itself for the other queries). */
   show(scene: Scene): void {
     this.scene = scene;
-    this.root.hidden = !scene.ray && !scene.motion;
+    const contact = scene.query === 'contact' || scene.query === 'contacts';
+    this.root.hidden = !scene.ray && !scene.motion && !contact;
     this.rayBox.hidden = !scene.ray;
     this.motionBox.hidden = !scene.motion;
+    this.marginBox.hidden = !contact;
+    // The handles are the ray's and the motion's.
+    this.hint.hidden = !scene.ray && !scene.motion;
     for (const z of this.zFields) z.hidden = dimensionOf(scene) === 2;
     for (const b of this.bound) {
       if (document.activeElement === b.input) continue;

@@ -151,7 +151,18 @@ export function contactDrawing(t: ContactViewTrace): FrameDrawing {
       if (i < 4) g.add(label(c.text, 'label-point label-closest', c.pointB));
     });
   };
-  return { shapes: draw, minkowski: draw };
+  if (t.query === 'contacts') return { shapes: draw, minkowski: draw };
+  // contact's right view is A − B: the contact is its point pointA − pointB = −distance·normal, nearest the origin
+  // (the distance query's answer) or, overlapping, at depth along the normal from O (the penetration query's).
+  const difference = (g: THREE.Group, ctx: DrawContext) => {
+    const r = t.result as ContactQueryResult;
+    if (!r.contact || !r.normal || !r.pointA || !r.pointB || r.distance === null) return;
+    const w: Vec3 = [r.pointA[0] - r.pointB[0], r.pointA[1] - r.pointB[1], r.pointA[2] - r.pointB[2]];
+    g.add(marker(COLORS.origin, 5, [0, 0, 0]), marker(COLORS.contact, 5, w), line([[0, 0, 0], w], COLORS.contact, { opacity: 0.9 }));
+    g.add(arrow([0, 0, 0], r.normal, ctx.arrowLength, COLORS.contact));
+    g.add(label(`pointA − pointB, distance ${fmt(r.distance, 6)}`, 'label-point label-closest', w));
+  };
+  return { shapes: draw, minkowski: difference };
 }
 
 /** The corners of a mesh's triangle `tri` in world space: scaled, rotated, moved as the library poses them. */
@@ -164,7 +175,7 @@ function worldTriangle(mesh: Shape, tri: number): [Vec3, Vec3, Vec3] | null {
   return ids.map((i) => new THREE.Vector3(...mesh.vertices![i]).multiply(s).applyQuaternion(q).add(p).toArray() as Vec3) as [Vec3, Vec3, Vec3];
 }
 
-/** Grows the views' spheres to the contacts' points (a margin's gap reaches past the shapes). */
+/** Grows the shapes view's sphere to the contacts' points (contacts: the right view's too, also world space). */
 export function frameContacts(t: ContactViewTrace | null, a: THREE.Sphere, b: THREE.Sphere): void {
   if (!t) return;
   const points = t.query === 'contact'
@@ -174,6 +185,6 @@ export function frameContacts(t: ContactViewTrace | null, a: THREE.Sphere, b: TH
     if (!p) continue;
     const s = new THREE.Sphere(new THREE.Vector3(...p), 0);
     a.union(s);
-    b.union(s);
+    if (t.query === 'contacts') b.union(s);
   }
 }

@@ -156,11 +156,16 @@ const MESH_RAYCAST: QueryView = {
  * world space in both views.
  */
 function contactView(query: 'contact' | 'contacts', titles: [string, string]): QueryView {
+  // contact's right view is A − B (where its distance and normal come from); contacts' the mesh in the world.
+  const right = query === 'contact' ? 'difference' : 'single';
   return {
     algorithm: query === 'contact' ? 'Contact (distance, then penetration)' : 'Contacts (one per triangle or child pair)',
-    mode: 'cast', family: 'pair', traced: query as Trace['query'],
-    drawer: { space: 'pair', minkowski: 'shape-a', draw: (t, i) => (t.frames[i] ? contactDrawing(t as unknown as ContactViewTrace) : null) },
-    minkowski: () => 'single', titles: () => titles,
+    mode: 'contact', family: 'pair', traced: query as Trace['query'],
+    drawer: {
+      space: 'pair', minkowski: right === 'difference' ? 'difference' : 'shape-a',
+      draw: (t, i) => (t.frames[i] ? contactDrawing(t as unknown as ContactViewTrace) : null),
+    },
+    minkowski: () => right, titles: () => titles,
     rows: contactRows as unknown as QueryView['rows'],
     line: (f) => (f as unknown as ContactFrame).line,
     answer: (scene) => contactTrace(scene) as unknown as Trace,
@@ -172,7 +177,7 @@ function contactView(query: 'contact' | 'contacts', titles: [string, string]): Q
 }
 
 const CONTACT_VIEWS: { readonly [Q in 'contact' | 'contacts']: QueryView } = {
-  contact: contactView('contact', ['Shapes A and B: the contact', 'The contact: normal (A to B), pointA, pointB']),
+  contact: contactView('contact', ['Shapes A and B: the contact', 'A − B: pointA − pointB = −distance · normal  ·  O = origin']),
   contacts: contactView('contacts', ['Shapes A and B: the contacts', 'Each contact: its triangle, normal and points']),
 };
 

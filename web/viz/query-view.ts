@@ -15,7 +15,7 @@ export interface FrameOverlay extends FrameDrawing {
 }
 
 /** The page's mode (data-algorithm on #app): which views, panels and legend entries are shown. */
-export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw' | 'closed';
+export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw' | 'closed' | 'contact';
 
 /** What the right view shows: A − B, shape A alone in world space, or the unit sphere of directions. */
 export type MinkowskiMode = 'difference' | 'single' | 'gauss';
