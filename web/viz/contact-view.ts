@@ -70,7 +70,7 @@ export function contactSentence(r: ContactQueryResult, margin: number): string {
   }
   const how = r.distance > 0 ? `apart by ${fmt(r.distance, 9)} (within the margin ${fmt(margin, 6)})`
     : r.distance < 0 ? `overlapping by ${fmt(-r.distance, 9)}` : 'touching';
-  return `Contact: ${how}; distance ${fmt(r.distance, 9)} (negative: overlap), normal ${fmtVec(r.normal, 6)} from A to B, `
+  return `Contact: ${how}; signed distance ${fmt(r.distance, 9)}, normal ${fmtVec(r.normal, 6)} from A to B, `
     + `pointA ${fmtVec(r.pointA, 6)}, pointB ${fmtVec(r.pointB, 6)}.`;
 }
 
@@ -79,8 +79,9 @@ export function contactsSentence(r: ContactsResult, margin: number): string {
   const n = r.contacts.length;
   if (n === 0) return `No contacts: nothing of A is within the margin ${fmt(margin, 6)} of B.`;
   const deepest = r.contacts.reduce((a, c) => (c.depth > a.depth ? c : a));
+  const how = deepest.depth < 0 ? `a gap of ${fmt(-deepest.depth, 9)}` : `depth ${fmt(deepest.depth, 9)}`;
   return `${n} contact${n === 1 ? '' : 's'} within the margin ${fmt(margin, 6)}${r.truncated ? ' (truncated)' : ''}; the deepest`
-    + `${deepest.triangle !== null ? ` (triangle ${deepest.triangle})` : ''}: depth ${fmt(deepest.depth, 9)} (negative: a gap) along ${fmtVec(deepest.normal, 6)}.`;
+    + `${deepest.triangle !== null ? ` (triangle ${deepest.triangle})` : ''}: ${how} along ${fmtVec(deepest.normal, 6)}.`;
 }
 
 /** The values table: the answer's numbers, every contact of contacts. */
@@ -160,7 +161,7 @@ export function contactDrawing(t: ContactViewTrace): FrameDrawing {
     const w: Vec3 = [r.pointA[0] - r.pointB[0], r.pointA[1] - r.pointB[1], r.pointA[2] - r.pointB[2]];
     g.add(marker(COLORS.origin, 5, [0, 0, 0]), marker(COLORS.contact, 5, w), line([[0, 0, 0], w], COLORS.contact, { opacity: 0.9 }));
     g.add(arrow([0, 0, 0], r.normal, ctx.arrowLength, COLORS.contact));
-    g.add(label(`pointA − pointB, distance ${fmt(r.distance, 6)}`, 'label-point label-closest', w));
+    g.add(label('pointA − pointB', 'label-point label-closest', w));
   };
   return { shapes: draw, minkowski: difference };
 }
