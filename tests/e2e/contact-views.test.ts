@@ -93,6 +93,28 @@ describe('the contact view', () => {
   }
 });
 
+describe('the caption in a short window', () => {
+  it('scrolls with a thin scroll bar in an 800 × 500 iframe of the full page', async () => {
+    // Rotated, so that every number of the caption has its 6 digits: five lines in a box of three.
+    const scene = pairScene('contact', { type: 'sphere', radius: 0.5, position: [0.013, -0.021, 0.017] }, { type: 'box', halfExtents: [0.4, 0.6, 0.5], position: [1.1, 0.1, 0.05], rotation: [0.1, 0.2, 0.2, 0.9486832980505138] }, 0.3);
+    const { page, errors } = await openPage(env.browser, env.url);
+    try {
+      await page.setContent(`<iframe src="${encodeLink(scene, env.url)}" width="800" height="500" style="border:0"></iframe>`);
+      const frame = page.frames().find((f) => f !== page.mainFrame())!;
+      await frame.waitForFunction(() => (window as any).__collidoscope?.ready === true, null, { timeout: 30_000 });
+      const caption = await frame.$eval('#caption', (el) => {
+        const style = getComputedStyle(el);
+        return { scrolls: el.scrollHeight > el.clientHeight, width: style.scrollbarWidth, overflow: style.overflowY, text: el.textContent };
+      });
+      // This caption is longer than the capped box: it scrolls, and says so with a thin bar.
+      expect(caption, caption.text ?? '').toMatchObject({ scrolls: true, width: 'thin', overflow: 'auto' });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('the margin field', () => {
   it('edits the scene\'s margin: a gap beyond 0 becomes a contact at 0.5, as contact() says; −1 is refused by name', async () => {
     // Unit spheres 2.4 apart: a gap of 0.4.
