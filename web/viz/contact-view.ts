@@ -30,7 +30,7 @@ export interface ContactViewTrace {
 }
 
 const CONTACT_CODE = [
-  'd ← distance(A, B), stopping as soon as a step proves d > margin   (GJK; closed forms for points, spheres, segments, capsules, boxes; a plane\'s formula)',
+  'd ← distance(A, B), stopping as soon as a step proves d > margin   (GJK; a closed form for points, spheres, segments, capsules and most pairs with a box; a plane\'s formula; a compound: each child pair)',
   'if d > margin: no contact',
   'if d > 0: contact at distance d: the normal and closest points of the distance query',
   'else: depth, normal, points of the penetration query (EPA or the closed form); distance = −depth',
