@@ -135,9 +135,9 @@ TEST(Api, HandlesAreCheckedAndNeverReusedForAnotherShape) {
 
 // The API and runScene on the same shapes and poses: the same doubles, and the
 // trace's result too. 9 queries × 400 random pairs of every shape type
-// (contact has no scene form; test_contact.cpp checks it against distance
-// and penetration instead; contains and project have no trace, which
-// must say so).
+// (contact's scene form is checked in tests/js/contact-scene.test.ts and
+// test_contact.cpp checks it against distance and penetration; contains and
+// project have no trace, which must say so).
 TEST(Api, SingleQueriesGiveTheSceneResultsBitForBit) {
   ref::Rng rng(601);
   Fixture all(rng), withVertices(rng, true);
@@ -381,10 +381,19 @@ TEST(Api, BadArgumentsNameTheFieldAndWriteNothing) {
   margins[api::kExtraSize] = 0.25;
   EXPECT_TRUE(reg.batch(Kind::Contact, live, 2, poses, pairs, 2, margins.data(), nullptr, contactOut.data(), &err))
       << err.message;
-  // Contact has no scene form: scene() and trace() say so.
+  // Contact's scene carries the margin; it has no trace, and a margin the
+  // scene format cannot hold is named.
   std::string json;
-  EXPECT_FALSE(reg.scene(Kind::Contact, c, d, in, &json, &err));
-  EXPECT_EQ(err.field, "query");
+  double withMargin[api::kInputSize];
+  std::copy(in, in + api::kInputSize, withMargin);
+  withMargin[2 * api::kPoseSize] = 0.375;
+  ASSERT_TRUE(reg.scene(Kind::Contact, c, d, withMargin, &json, &err)) << err.message;
+  const JsonValue scene = parse(json);
+  EXPECT_EQ(scene.find("query")->string, "contact");
+  EXPECT_EQ(scene.find("margin")->number, 0.375);
+  withMargin[2 * api::kPoseSize] = 2e15;
+  EXPECT_FALSE(reg.scene(Kind::Contact, c, d, withMargin, &json, &err));
+  EXPECT_EQ(err.field, "options.margin");
   EXPECT_FALSE(reg.trace(Kind::Contact, c, d, in, &json, &err));
   EXPECT_EQ(err.field, "query");
 }

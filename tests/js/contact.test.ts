@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   batch, batchLayout, batchResult, box, capsule, contact, ConvexShape, createBatch, distance, ellipsoid, init,
-  penetration, polytope, sceneOf, setTolerance, sphere, type ContactResult, type Vec3,
+  penetration, polytope, setTolerance, sphere, type ContactResult, type Vec3,
 } from '../../web/lib/index';
 import { seededRandom } from '../../web/viz/cloud';
 import { catchError, everyConvexShape as everyShape, randomPose } from './helpers';
@@ -165,17 +165,13 @@ describe('contact', () => {
     expect(e.message).toMatch(message);
   });
 
-  it('names bad shapes and poses as the other queries do, and has no scene form', () => {
+  it('names bad shapes and poses as the other queries do', () => {
     using a = sphere(1);
     const b = box([1, 1, 1]);
     expect(catchError(() => contact(a, [0, 0, NaN, 0, 0, 0, 1], b, undefined)).field).toBe('poseA[2]');
     expect(catchError(() => contact(a, undefined, b, { position: [0, 0] as unknown as Vec3 })).field).toBe('poseB.position');
     b.dispose();
     expect(catchError(() => contact(a, undefined, b, undefined)).code).toBe('disposed');
-    // @ts-expect-error contact is not a scene query
-    const e = catchError(() => sceneOf('contact', a, undefined, a, undefined));
-    expect(e.field).toBe('query');
-    expect(e.message).toMatch(/no scene form/);
   });
 
   it('has the declared types', () => {

@@ -691,9 +691,6 @@ bool Registry::contactsInto(int handleA, int handleB, const double* in, double* 
 }
 
 bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in, Scene* scene, SceneError* err) {
-  if (kind == Kind::Contact)
-    return fail(err, "invalid-argument", "query",
-                "contact has no scene form: trace or replay the pair with \"distance\" or \"penetration\"");
   const bool pair = !isSingleShape(kind);
   const Entry* a = entry(handleA, pair ? "a" : "shape", -1, err);
   if (a == nullptr) return false;
@@ -712,7 +709,7 @@ bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in,
   }
   static const QueryKind kQuery[] = {QueryKind::Intersect, QueryKind::Distance,  QueryKind::Penetration,
                                      QueryKind::ChungWang, QueryKind::Sat,       QueryKind::Raycast,
-                                     QueryKind::Shapecast, QueryKind::Distance,  QueryKind::Contains,
+                                     QueryKind::Shapecast, QueryKind::Contact,   QueryKind::Contains,
                                      QueryKind::Project};
   static_assert(sizeof kQuery / sizeof kQuery[0] == static_cast<int>(Kind::Count));
   scene->query = kQuery[static_cast<int>(kind)];
@@ -725,6 +722,13 @@ bool Registry::buildScene(Kind kind, int handleA, int handleB, const double* in,
   } else if (kind == Kind::Contains || kind == Kind::Project) {
     scene->hasPoint = true;
     scene->point = vec(extra);
+  } else if (kind == Kind::Contact) {
+    // Written even when 0, so that the link says which margin was asked;
+    // the scene format bounds it as it bounds every length.
+    if (extra[0] > kMaxMagnitude)
+      return fail(err, "invalid-argument", "options.margin", "must be at most 1e15 to have a scene form");
+    scene->hasMargin = true;
+    scene->margin = extra[0];
   }
   return true;
 }
@@ -746,15 +750,12 @@ bool Registry::scene(Kind kind, int handleA, int handleB, const double* in, std:
   return true;
 }
 
-bool runContactScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
-  if (trace)
-    return fail(err, "unsupported-query", "query",
-                "query \"contact\" has no trace: step through it as \"penetration\" or \"distance\"");
-  // contact()'s own path (closed forms, planes, compounds, the refusal of
-  // meshes), on a registry holding copies of the two shapes.
-  Registry registry;
-  double in[kInputSize] = {};
-  int handles[2];
+namespace {
+
+// The scene's two shapes in `registry` (copies) at their poses, with the
+// scene's margin, as contact() and contacts() take them.
+void sceneInput(const Scene& scene, Registry& registry, double* in, int* handles, SceneError* err) {
+  std::fill(in, in + kInputSize, 0.0);
   for (int i = 0; i < 2; ++i) {
     const Shape& s = scene.shapes[static_cast<std::size_t>(i)];
     double* pose = in + kPoseSize * i;
@@ -763,15 +764,33 @@ bool runContactScene(const Scene& scene, bool trace, std::string* json, SceneErr
     handles[i] = registry.add(s, err);
   }
   in[2 * kPoseSize] = scene.margin;
-  double out[kMaxResultStride];
-  int features[2];
-  if (!registry.query(Kind::Contact, handles[0], handles[1], in, nullptr, out, err, features)) {
-    // The object API names its arguments a and b: here they are the scene's shapes.
-    if (err->code == "invalid-argument") err->code = "invalid-scene";
-    if (!err->field.empty() && (err->field[0] == 'a' || err->field[0] == 'b'))
-      err->field.replace(0, 1, err->field[0] == 'a' ? "shapes[0]" : "shapes[1]");
-    return false;
+}
+
+// The object API names its arguments a and b: here they are the scene's shapes.
+bool asSceneError(SceneError* err) {
+  if (err->code == "invalid-argument") err->code = "invalid-scene";
+  if (!err->field.empty() && (err->field[0] == 'a' || err->field[0] == 'b'))
+    err->field.replace(0, 1, err->field[0] == 'a' ? "shapes[0]" : "shapes[1]");
+  return false;
+}
+
+// The compound children of one answer: "child", or "childA" and "childB"
+// when both shapes are compounds (null without an answer), as the object
+// API adds them.
+void writeChildKeys(JsonWriter& w, const Scene& scene, const int* features, bool answered) {
+  const bool compoundA = scene.shapes[0].type == ShapeType::Compound;
+  const bool compoundB = scene.shapes[1].type == ShapeType::Compound;
+  const char* const keys[] = {compoundA && compoundB ? "childA" : "child", "childB"};
+  for (int i = 0, key = 0; i < 2; ++i) {
+    if (!(i == 0 ? compoundA : compoundB)) continue;
+    w.key(keys[key++]);
+    if (answered && features[i] >= 0) w.value(features[i]);
+    else w.null();
   }
+}
+
+// contact()'s answer from the query's doubles.
+ContactResult contactOf(const double* out) {
   constexpr int k = static_cast<int>(Kind::Contact);
   ContactResult r;
   r.contact = out[AT(k, "contact")] != 0;
@@ -781,20 +800,77 @@ bool runContactScene(const Scene& scene, bool trace, std::string* json, SceneErr
   r.pointB = vec(out + AT(k, "pointB"));
   r.iterations = static_cast<int>(out[AT(k, "iterations")]);
   r.status = static_cast<EpaStatus>(out[AT(k, "status")]);
+  return r;
+}
+
+}  // namespace
+
+bool runContactScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace)
+    return fail(err, "unsupported-query", "query",
+                "query \"contact\" has no trace: step through it as \"penetration\" or \"distance\"");
+  // contact()'s own path (closed forms, planes, compounds, the refusal of
+  // meshes), on a registry holding copies of the two shapes.
+  Registry registry;
+  double in[kInputSize];
+  int handles[2];
+  sceneInput(scene, registry, in, handles, err);
+  double out[kMaxResultStride];
+  int features[2];
+  if (!registry.query(Kind::Contact, handles[0], handles[1], in, nullptr, out, err, features))
+    return asSceneError(err);
+  const ContactResult r = contactOf(out);
   JsonWriter w;
   w.beginObject();
   jsonout::writeFields(w, r);
-  // The compound children contact() names, as every compound result does.
-  const bool compoundA = scene.shapes[0].type == ShapeType::Compound;
-  const bool compoundB = scene.shapes[1].type == ShapeType::Compound;
-  const char* const keys[] = {compoundA && compoundB ? "childA" : "child", "childB"};
-  for (int i = 0, key = 0; i < 2; ++i) {
-    if (!(i == 0 ? compoundA : compoundB)) continue;
-    w.key(keys[key++]);
-    if (r.contact) w.value(features[i]);
-    else w.null();
-  }
+  writeChildKeys(w, scene, features, r.contact);
   w.endObject();
+  *json = w.str();
+  return true;
+}
+
+bool runContactsScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace)
+    return fail(err, "unsupported-query", "query",
+                "query \"contacts\" has no trace: step through it as \"penetration\" or \"distance\"");
+  if (scene.shapes.size() != 2) return fail(err, "invalid-scene", "shapes", "this query needs 2 shapes");
+  // contacts()'s own path, as runContactScene takes contact()'s: the one
+  // contact of two convex shapes, each child pair's of compounds.
+  Registry registry;
+  double in[kInputSize];
+  int handles[2];
+  sceneInput(scene, registry, in, handles, err);
+  std::vector<double> out(kContactsHeader + static_cast<std::size_t>(kContactSize) * kMaxMeshContacts);
+  std::vector<int> features(2 * static_cast<std::size_t>(kMaxMeshContacts), -1);
+  if (!registry.contacts(handles[0], handles[1], in, out.data(), kMaxMeshContacts, err, features.data()))
+    return asSceneError(err);
+  JsonWriter w;
+  if (out[0] < 0) {  // two convex shapes: the contact query's one contact
+    double one[kMaxResultStride];
+    if (!registry.query(Kind::Contact, handles[0], handles[1], in, nullptr, one, err)) return asSceneError(err);
+    const ContactResult r = contactOf(one);
+    MeshContact c;
+    if (r.contact) c.depth = -r.distance, c.normal = r.normal, c.pointA = r.pointA, c.pointB = r.pointB;
+    jsonout::put(w, ContactsView{&c, r.contact ? 1 : 0, false, r.iterations});
+    *json = w.str();
+    return true;
+  }
+  const ResultLayout& layout = kContactRecordLayout;
+  w.beginObject().key("contacts").beginArray();
+  for (int i = 0; i < static_cast<int>(out[0]); ++i) {
+    const double* record = out.data() + kContactsHeader + kContactSize * i;
+    MeshContact c;
+    c.depth = record[offsetIn(layout, "depth")];
+    c.normal = vec(record + offsetIn(layout, "normal"));
+    c.pointA = vec(record + offsetIn(layout, "pointA"));
+    c.pointB = vec(record + offsetIn(layout, "pointB"));
+    c.triangle = static_cast<int>(record[offsetIn(layout, "triangle")]);
+    w.beginObject();
+    jsonout::writeFields(w, c);
+    writeChildKeys(w, scene, features.data() + 2 * i, true);
+    w.endObject();
+  }
+  w.endArray().key("truncated").value(out[1] != 0).key("iterations").value(out[2]).endObject();
   *json = w.str();
   return true;
 }

@@ -355,31 +355,6 @@ bool runChildLoop(const Scene& scene, ChildRule rule, const CompoundSide& A, con
   return true;
 }
 
-bool runContacts(const Scene& scene, const CompoundSide& A, const CompoundSide& B, std::string* json,
-                 SceneError* err) {
-  JsonWriter w;
-  w.beginObject().key("contacts").beginArray();
-  double iterations = 0;
-  const bool ok = forChildPairsWithin(A, B, scene.margin, [&](std::size_t i, std::size_t j) {
-    MeshContact one;
-    bool found = false;
-    int n = 0;
-    if (!convexContact(A.pieces[i], B.pieces[j], scene.margin, &one, &found, &n, err)) return false;
-    iterations += n;
-    if (found) {
-      w.beginObject();
-      jsonout::writeFields(w, one);
-      writeChildren(w, A.compound(), B.compound(), A.index(i), B.index(j), true);
-      w.endObject();
-    }
-    return true;
-  });
-  if (!ok) return false;
-  w.endArray().key("truncated").value(false).key("iterations").value(iterations).endObject();
-  *json = w.str();
-  return true;
-}
-
 }  // namespace
 
 bool runCompoundScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
@@ -417,7 +392,6 @@ bool runCompoundScene(const Scene& scene, bool trace, std::string* json, SceneEr
     case QueryKind::Shapecast: return runChildLoop<ShapeCastResult>(scene, ChildRule::Shapecast, A, b, json, err);
     case QueryKind::Contains: return runChildLoop<ContainsResult>(scene, ChildRule::Contains, A, b, json, err);
     case QueryKind::Project: return runChildLoop<ProjectResult>(scene, ChildRule::Project, A, b, json, err);
-    case QueryKind::Contacts: return runContacts(scene, A, B, json, err);
     default: break;
   }
   *err = {"unsupported-query", "query", "unknown query on a compound"};

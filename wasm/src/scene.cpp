@@ -958,52 +958,6 @@ static int meshOf(const Scene& scene) {
   return -1;
 }
 
-bool convexContact(const Shape& a, const Shape& b, double margin, MeshContact* one, bool* found, int* iterations,
-                   SceneError* err) {
-  ContactResult c;
-  if (a.type == ShapeType::Plane || b.type == ShapeType::Plane) {
-    if (planeContact(a, b, margin, &c) != PlaneStatus::Ok) {
-      *err = {"invalid-scene", "shapes[1]",
-              "two planes whose normals are not opposite overlap without bound: they have no contact"};
-      return false;
-    }
-  } else {
-    c = contact(PosedShape(a), PosedShape(b), margin);
-  }
-  *found = c.contact;
-  *iterations = c.iterations;
-  *one = MeshContact{};
-  if (c.contact) {
-    one->depth = -c.distance;
-    one->normal = c.normal;
-    one->pointA = c.pointA;
-    one->pointB = c.pointB;
-  }
-  return true;
-}
-
-// "contacts" between two convex shapes: the one contact within the margin
-// (contact.h; a plane's closed form, plane.h), or none.
-static bool runConvexContacts(const Scene& scene, bool trace, std::string* json, SceneError* err) {
-  if (trace) {
-    *err = {"unsupported-query", "query",
-            "query \"contacts\" has no trace: step through it as \"penetration\" or \"distance\""};
-    return false;
-  }
-  if (scene.shapes.size() != 2) {
-    *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
-    return false;
-  }
-  MeshContact one;
-  bool found = false;
-  int iterations = 0;
-  if (!convexContact(scene.shapes[0], scene.shapes[1], scene.margin, &one, &found, &iterations, err)) return false;
-  JsonWriter w;
-  put(w, ContactsView{&one, found ? 1 : 0, false, iterations});
-  *json = w.str();
-  return true;
-}
-
 // A point against shape A (other shapes ignored). No trace of its own: the
 // answer is one pair query with a point, whose steps "intersect" and
 // "penetration" show.
@@ -1024,12 +978,14 @@ static bool runPointQuery(const Scene& scene, bool trace, std::string* json, Sce
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
   if (scene.query == QueryKind::ObbTree) return runObbTreeScene(scene, trace, json, err);
   if (scene.query == QueryKind::Contact) return api::runContactScene(scene, trace, json, err);
+  // contacts() answers convex and compound pairs through the closed forms
+  // too: the scene takes its path, so that both agree bit for bit.
+  if (scene.query == QueryKind::Contacts && meshOf(scene) < 0) return api::runContactsScene(scene, trace, json, err);
   if (sceneHasCompound(scene)) return runCompoundScene(scene, trace, json, err);
   const int mesh = meshOf(scene);
   if (mesh >= 0) return runMeshScene(scene, mesh, trace, json, err);
   if (scene.query == QueryKind::Contains || scene.query == QueryKind::Project)
     return runPointQuery(scene, trace, json, err);
-  if (scene.query == QueryKind::Contacts) return runConvexContacts(scene, trace, json, err);
   if (scene.shapes.size() >= 1) {
     const int plane = planeOf(scene);
     if (plane >= 0) {

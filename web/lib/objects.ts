@@ -749,7 +749,7 @@ export function poseNumbers(pose: PoseLike | undefined, field = 'pose'): Float64
 
 // ------------------------------------------------------------------ layouts
 
-/** The queries of the object API and of batch() (contact has no scene form: no trace, no sceneOf). */
+/** The queries of the object API and of batch() (contact has no trace; its scene form comes from sceneOf()). */
 export type PairQuery = 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'shapecast';
 export type BatchQuery = PairQuery | 'raycast' | 'contact' | PointQuery;
 /** The queries on one shape and a point. */
@@ -1242,20 +1242,29 @@ export function project(shape: ConvexShape, pose: PoseLike | undefined, point: V
 const FEATURE_KINDS: readonly FeatureKind[] = ['vertex', 'edge', 'face', 'surface', 'side', 'cap', 'rim', 'base', 'apex'];
 
 /**
- * The scene (format version 1) of a query: its shapes at their poses, and the ray or motion. Pass it to run(),
- * trace(), encodeLink() or the CLI to replay the query, e.g. to report a pair that misbehaves in a game.
+ * The scene (format version 1) of a query: its shapes at their poses, and the ray, motion, point or margin. Pass
+ * it to run(), trace(), encodeLink() or the CLI to replay the query, e.g. to report a pair that misbehaves in a
+ * game. contact and contacts take contact()'s options: the scene's `"margin"` is `options.margin` (default 0, at
+ * most 1e15), and run() of it gives contact()'s (contacts()') answer. They have no trace.
  *
  *   const link = encodeLink(sceneOf('penetration', a, poseA, b, poseB));
+ *   const bad = encodeLink(sceneOf('contact', a, poseA, b, poseB, { margin: 0.05 }));
  */
 export function sceneOf(query: 'raycast', shape: ConvexShape, pose: PoseLike | undefined, ray: Ray): Scene;
 export function sceneOf(query: PointQuery, shape: ConvexShape, pose: PoseLike | undefined, point: Vec3 | XYZ): Scene;
 export function sceneOf(query: 'shapecast', a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, motion: Motion): Scene;
+export function sceneOf(query: 'contact' | 'contacts', a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined, options?: ContactOptions): Scene;
 export function sceneOf(query: Exclude<PairQuery, 'shapecast'>, a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined): Scene;
-export function sceneOf(query: BatchQuery, ...args: unknown[]): Scene {
-  const q = kindOf(query, 'query');
+export function sceneOf(query: BatchQuery | 'contacts', ...args: unknown[]): Scene {
+  // contacts is the contact query's pair and margin under the other scene query.
+  const q = query === 'contacts' ? 'contact' : kindOf(query, 'query');
   const m = mod();
+  const margin = q === 'contact' ? marginOption(args[4] as ContactOptions | undefined) : undefined;
   prepare(m, q, args[0], args[1], args[2], args[3], args[4]);
-  return unwrap<Scene>(m.sceneOfQuery(q, preparedA, preparedB, scratchOf(m).input));
+  const s = scratchOf(m);
+  if (q === 'contact') m.HEAPF64[(s.input >> 3) + 2 * POSE] = margin ?? 0;
+  const scene = unwrap<Scene>(m.sceneOfQuery(q, preparedA, preparedB, s.input));
+  return query === 'contacts' ? { ...scene, query: 'contacts' } : scene;
 }
 
 // ------------------------------------------------------------------ batches

@@ -161,7 +161,7 @@ export class App {
     this.shapesView.onPoseChange = (i, p, q) => this.dragShape(i, p, q);
     this.shapesView.onHandleMove = (kind, p) => this.dragHandle(kind, p);
     this.castEditor = new CastEditor(document.getElementById('cast-editor')!,
-      (scene) => this.apply(scene, { errorPrefix: scene.ray ? 'Ray: ' : 'Motion: ' }));
+      (scene) => this.apply(scene, { errorPrefix: scene.ray ? 'Ray: ' : scene.motion ? 'Motion: ' : 'Margin: ' }));
     this.cloudPanel = new CloudPanel();
     this.cloudPanel.onPoints = (points) => this.apply(cloudScene(points, this.cloudQuery()), {
       step: 0, fit: true, errorPrefix: 'Point cloud: ',
@@ -212,7 +212,7 @@ export class App {
         throw new Error(`shapes[${plane}]: the page cannot draw a plane (half-space) yet; run this scene with the CLI or run() from the library`);
       }
       // A 2D scene runs as itself (every query it has is traced as it is); the views draw its twin at z = 0.
-      tr = isPlanar(scene) ? runTrace(scene as unknown as Scene2D) as unknown as Trace : tracePage(scene);
+      tr = isPlanar(scene) ? runTrace(scene as unknown as Scene2D) as unknown as Trace : traceOf(scene);
     } catch (e) {
       this.banner.show((opts.errorPrefix ?? '') + explain(errorText(e), candidate));
       return false;
@@ -576,12 +576,6 @@ export class App {
   }
 }
 
-/** The trace of a 3D scene: the library's, or the one its view makes (the point queries have none). */
-function tracePage(scene: Scene): Trace {
-  const view = viewOf(scene.query);
-  return view.trace ? view.trace(scene) : runTrace({ ...scene, query: view.traced });
-}
-
 /** The two views' headings. */
 function setViewTitles(titles: [string, string] | undefined): void {
   if (!titles) return;
@@ -591,12 +585,13 @@ function setViewTitles(titles: [string, string] | undefined): void {
   if (right) right.textContent = titles[1];
 }
 
-/** The scene without the fields only raycast, shapecast and the point queries use. */
+/** The scene without the fields only raycast, shapecast, the point queries and the contact queries use. */
 function withoutCast(scene: Scene): Scene {
-  const { ray, motion, point, ...rest } = scene;
+  const { ray, motion, point, margin, ...rest } = scene;
   void ray;
   void motion;
   void point;
+  void margin;
   return rest as Scene;
 }
 
@@ -624,6 +619,12 @@ function badPart(hash: string): string {
 function printableShort(s: string): string {
   const t = s.length > 40 ? `${s.slice(0, 40)}…` : s;
   return t.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The trace the page steps through for a 3D scene: its view's one-frame answer (the point and contact queries have no library trace), or the library's trace. */
+function traceOf(scene: Scene): Trace {
+  const view = viewOf(scene.query);
+  return view.answer?.(scene) ?? runTrace({ ...scene, query: view.traced });
 }
 
 /** The pseudocode line frame `frame` of `tr` highlights: its own `line`, or the one its view names. */

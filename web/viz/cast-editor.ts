@@ -1,5 +1,6 @@
-// Editor of what the casts and the point queries add to the shapes: the ray (origin, direction, maxT) of the ray
-// cast, the two translations of the shape cast and the point of contains and project. Like the shape editors it never validates: each edit goes to the library,
+// Editor of what the casts, the point queries and the contact queries add to the shapes: the ray (origin,
+// direction, maxT) of the ray cast, the two translations of the shape cast, the point of contains and project,
+// and the margin of contact and contacts. Like the shape editors it never validates: each edit goes to the library,
 // whose errors name the field ("ray.maxT" ...).
 import type { Scene, Vec3 } from '../lib/index';
 import type { Motion, Ray } from './edit-math';
@@ -10,10 +11,12 @@ export class CastEditor {
   private readonly rayBox = document.createElement('div');
   private readonly motionBox = document.createElement('div');
   private readonly pointBox = document.createElement('div');
+  private readonly marginBox = document.createElement('div');
   private readonly bound: BoundField<Scene>[] = [];
   /** The z fields, hidden for a 2D scene (whose rays and translations are [x, y]). */
   private readonly zFields: HTMLInputElement[] = [];
   private scene: Scene | null = null;
+  private readonly hint = document.createElement('p');
 
   /** `onChange` gets the scene with the edited ray or motion and answers whether the library accepted it. */
   constructor(root: HTMLElement, private readonly onChange: (scene: Scene) => boolean) {
@@ -53,10 +56,13 @@ export class CastEditor {
         return { ...s, point };
       });
     this.pointBox.append(heading('Point p (against shape A)'), fieldRow('p', ...[0, 1, 2].map(pt)));
-    const hint = document.createElement('p');
-    hint.className = 'hint';
-    hint.textContent = 'Or drag the handles in the left view: click one to attach the gizmo.';
-    root.append(this.rayBox, this.motionBox, this.pointBox, hint);
+    this.marginBox.append(
+      heading('Margin (a contact when A and B are at most this far apart)'),
+      fieldRow('margin', this.num('contact-margin', 'contact margin', (s) => (s.margin ?? 0), (s, v) => ({ ...s, margin: v }))),
+    );
+    this.hint.className = 'hint';
+    this.hint.textContent = 'Or drag the handles in the left view: click one to attach the gizmo.';
+    root.append(this.rayBox, this.motionBox, this.pointBox, this.marginBox, this.hint);
   }
 
   private num(id: string, label: string, get: (s: Scene) => number | undefined, set: (s: Scene, v: number) => Scene): HTMLInputElement {
@@ -66,13 +72,17 @@ export class CastEditor {
     return input;
   }
 
-  /** Show the ray, the motion or the point of `scene` (the editor hides itself for the other queries). */
+  /** Show the ray, the motion, the point or the margin of `scene` (the editor hides itself for the other queries). */
   show(scene: Scene): void {
     this.scene = scene;
-    this.root.hidden = !scene.ray && !scene.motion && !scene.point;
+    const contact = scene.query === 'contact' || scene.query === 'contacts';
+    this.root.hidden = !scene.ray && !scene.motion && !scene.point && !contact;
     this.rayBox.hidden = !scene.ray;
     this.motionBox.hidden = !scene.motion;
     this.pointBox.hidden = !scene.point;
+    this.marginBox.hidden = !contact;
+    // The handles are the ray's, the motion's and the point's.
+    this.hint.hidden = !scene.ray && !scene.motion && !scene.point;
     for (const z of this.zFields) z.hidden = dimensionOf(scene) === 2;
     for (const b of this.bound) {
       if (document.activeElement === b.input) continue;

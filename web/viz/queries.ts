@@ -17,6 +17,7 @@ import { epaRows } from './epa-panel';
 import { gjkRows } from './gjk-panel';
 import { hullRows } from './hull-panel';
 import { builtinScene } from './builtin-meshes';
+import { contactDrawing, contactRows, contactTrace, frameContacts, type ContactFrame, type ContactViewTrace } from './contact-view';
 import { meshRayRows } from './mesh-ray-panel';
 import { obbTreeRows } from './obbtree-panel';
 import { isPointQuery, pointDrawing, pointRows, pointSentence, pointTrace, type PointQueryTrace } from './point-view';
@@ -170,7 +171,7 @@ function pointView(query: 'contains' | 'project'): QueryView {
     titles: () => query === 'contains' ? ['Shape A and the point p', 'Shape A: p inside (green) or outside (red)']
       : ['Shape A, p and its nearest point x', 'Shape A: x and the feature it lies on'],
     rows: pointRows as unknown as QueryView['rows'],
-    trace: pointTrace,
+    answer: pointTrace as unknown as QueryView['answer'],
     sentence: pointSentence as unknown as QueryView['sentence'],
     // The one frame is the answer: its last line.
     line: (_, t) => t.pseudocode.length,
@@ -180,13 +181,41 @@ function pointView(query: 'contains' | 'project'): QueryView {
   };
 }
 
+/**
+ * contact and contacts: one frame, the answer of run() (the library has no trace of them: contact-view.ts), in
+ * world space in both views.
+ */
+function contactView(query: 'contact' | 'contacts', titles: [string, string]): QueryView {
+  // contact's right view is A − B (where its distance and normal come from); contacts' the mesh in the world.
+  const right = query === 'contact' ? 'difference' : 'single';
+  return {
+    algorithm: query === 'contact' ? 'Contact (distance, then penetration)' : 'Contacts (one per triangle or child pair)',
+    mode: 'contact', family: 'pair', traced: query as Trace['query'],
+    drawer: {
+      space: 'pair', minkowski: right === 'difference' ? 'difference' : 'shape-a',
+      draw: (t, i) => (t.frames[i] ? contactDrawing(t as unknown as ContactViewTrace) : null),
+    },
+    minkowski: () => right, titles: () => titles,
+    rows: contactRows as unknown as QueryView['rows'],
+    line: (f) => (f as unknown as ContactFrame).line,
+    answer: (scene) => contactTrace(scene) as unknown as Trace,
+    sentence: (t) => (t.frames[0] as unknown as ContactFrame).caption,
+    // The pair as it is, with contact()'s default margin (the pair has none: withoutCast).
+    fromPair: (pair, q) => ({ scene: { ...pair, query: q, margin: 0 } }),
+    frame: (_scene, a, b, trace) => frameContacts(trace as unknown as ContactViewTrace | null, a, b),
+  };
+}
+
+const CONTACT_VIEWS: { readonly [Q in 'contact' | 'contacts']: QueryView } = {
+  contact: contactView('contact', ['Shapes A and B: the contact', 'A − B: pointA − pointB = −distance · normal  ·  O = origin']),
+  contacts: contactView('contacts', ['Shapes A and B: the contacts', 'Each contact: its triangle, normal and points']),
+};
+
 /** The views of query `q` (of a scene, or of a trace that is not a closed form's: see viewOfTrace). */
 export function viewOf(q: Query | string): QueryView {
-  const v = (VIEWS as Partial<Record<string, QueryView>>)[q];
+  const v = (VIEWS as Partial<Record<string, QueryView>>)[q] ?? (CONTACT_VIEWS as Partial<Record<string, QueryView>>)[q];
   if (!v) {
-    throw new Error(q === 'contact' || q === 'contacts'
-      ? `the page does not show the query '${q}' yet (it has no steps to trace): run the scene with the CLI or run() from the library`
-      : `the page has no view of the query '${q}'`);
+    throw new Error(`the page has no view of the query '${q}'`);
   }
   return v;
 }

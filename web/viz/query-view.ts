@@ -15,7 +15,7 @@ export interface FrameOverlay extends FrameDrawing {
 }
 
 /** The page's mode (data-algorithm on #app): which views, panels and legend entries are shown. */
-export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw' | 'closed' | 'point';
+export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw' | 'closed' | 'point' | 'contact';
 
 /** What the right view shows: A − B, shape A alone in world space, or the unit sphere of directions. */
 export type MinkowskiMode = 'difference' | 'single' | 'gauss';
@@ -47,13 +47,6 @@ export interface QueryView<T extends Trace = Trace> {
   titles?(shapes: number): [string, string];
   /** The values table of a frame. */
   rows(frame: T['frames'][number], trace: T): Row[];
-  /**
-   * The trace of `scene` when the library has none for its query (the point queries: one frame made from run()'s
-   * answer); without it the page asks the library's trace() for query `traced`.
-   */
-  trace?(scene: Scene): Trace;
-  /** The result sentence, when the library's (resultSentence) has none for the trace. */
-  sentence?(trace: T): string;
   /** The pseudocode line a frame highlights, when its frames have no `line` of their own. */
   line?(frame: T['frames'][number], trace: T): number;
   /**
@@ -61,6 +54,13 @@ export interface QueryView<T extends Trace = Trace> {
    * a ray nor a motion), when the user picks the query; `note` tells the user what was changed.
    */
   fromPair?(pair: Scene, query: Query): { scene: Scene; note?: string };
+  /**
+   * A query the library has no trace of (the point and contact queries): its one frame (the answer) made from
+   * run() on the scene, which the page shows instead of a trace of `traced`.
+   */
+  answer?(scene: Scene): T;
+  /** The result sentence, for a query whose answer the library's captions do not describe. */
+  sentence?(trace: T): string;
   /**
    * Grows the spheres framed by the shapes view (`shapes`) and the right view (`right`) to what the scene adds
    * (and its trace, when it has one, draws).

@@ -158,11 +158,11 @@ class Registry {
                     SceneError* err, int* features = nullptr);
 
   // The same query with a recording trace, as the scene format's trace JSON.
-  // Contact has no scene form (yet): trace() and scene() refuse it.
+  // Contact has no trace: its scene runs without one, so trace() refuses it.
   bool trace(Kind kind, int handleA, int handleB, const double* in, std::string* json, SceneError* err);
 
   // The scene (format version 1) of a query: the shapes with their poses, the
-  // ray or motion. What permalinks and the CLI read.
+  // ray, motion, point or contact's margin. What permalinks and the CLI read.
   bool scene(Kind kind, int handleA, int handleB, const double* in, std::string* json, SceneError* err);
 
   // N queries. handles[nShapes], poses[7·nShapes]; pairs: 2 shape indices
@@ -251,6 +251,12 @@ class Registry {
 // "status"} (null fields beyond the margin) plus "child" or "childA" and
 // "childB" for compounds. No trace: refused as "unsupported-query".
 bool runContactScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
+
+// The scene format's "contacts" query without a mesh (scene.cpp runScene):
+// contacts() on the scene's two shapes, bit for bit (closed forms included),
+// as the ContactsResult JSON with "child" or "childA"/"childB" per contact of
+// a compound. No trace: refused as "unsupported-query".
+bool runContactsScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
 
 // contacts() of n pairs, as Registry::batch() takes them (handles, poses,
 // 2 shape indices per pair) with one margin per pair (finite, ≥ 0). Pair

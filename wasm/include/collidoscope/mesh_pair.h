@@ -110,14 +110,6 @@ inline GjkStatus gjkStatusOf(MeshMeshStatus s) {
 // traces of the pair queries are refused naming the shape.
 bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* json, SceneError* err);
 
-// The scene's "contacts" between two shapes that are not meshes (scene.cpp;
-// the compound runner calls it per child pair): the one contact within the
-// margin (contact.h; a plane's closed form, plane.h) in *one with *found,
-// and the query's iterations. False, with the error, for two planes that
-// overlap without bound.
-bool convexContact(const Shape& a, const Shape& b, double margin, MeshContact* one, bool* found, int* iterations,
-                   SceneError* err);
-
 // Runs an "obbtree" scene (mesh_scene.cpp, on obbtree_view.h): mesh A's
 // tree, and with a shape B (a mesh or a convex shape, not a plane) the
 // descent; refuses a shape A that is not a mesh and a plane B, naming them.
