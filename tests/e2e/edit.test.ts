@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { decodeLink, init, run, type Scene } from '../../web/lib/index';
 import { DEFAULT_ROOT } from '../../scripts/serve.mjs';
 import { useServerAndBrowser } from './harness';
-import { colourPixels, openPage, state, type ColourRange, type PageState } from './page-helpers';
+import { colourPixels, dragHandle, openPage, state, type ColourRange, type PageState } from './page-helpers';
 
 const env = useServerAndBrowser();
 
@@ -42,18 +42,6 @@ function expectLibraryResult(s: SceneState): void {
   for (const k of ['hit', 't']) expect(s.result?.[k], k).toEqual(mine[k]);
 }
 
-/** Drags the handle `kind` of the shapes view by (dx, dy) pixels: a click attaches the gizmo, then a drag from its centre. */
-async function dragHandle(page: Page, kind: string, dx: number, dy: number): Promise<void> {
-  const [x, y] = (await fullState(page)).handles[kind];
-  expect(x).toBeGreaterThan(0);
-  await page.mouse.click(x, y);
-  await page.waitForTimeout(150);
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  for (let i = 1; i <= 8; i++) await page.mouse.move(x + (dx * i) / 8, y + (dy * i) / 8, { steps: 2 });
-  await page.mouse.up();
-  await page.waitForTimeout(300);
-}
 
 const norm = (v: readonly number[]) => Math.hypot(...v);
 

@@ -285,3 +285,18 @@ export function expectWholeAndCentred(
   expect(Math.abs((box.x0 + box.x1) / 2 - box.width / 2), what).toBeLessThan(slack.x * box.width);
   expect(Math.abs((box.y0 + box.y1) / 2 - box.height / 2), what).toBeLessThan(slack.y * box.height);
 }
+
+/** Drags the handle `kind` of the shapes view by (dx, dy) pixels: a click attaches the gizmo, then a drag from its centre. */
+export async function dragHandle(page: Page, kind: string, dx: number, dy: number): Promise<void> {
+  const handles = (await page.evaluate(() => (window as unknown as { __collidoscope: { handles: Record<string, [number, number]> } })
+    .__collidoscope.handles));
+  const [x, y] = handles[kind];
+  expect(x).toBeGreaterThan(0);
+  await page.mouse.click(x, y);
+  await page.waitForTimeout(150);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 8; i++) await page.mouse.move(x + (dx * i) / 8, y + (dy * i) / 8, { steps: 2 });
+  await page.mouse.up();
+  await page.waitForTimeout(300);
+}

@@ -10,7 +10,7 @@ import { encodeLink } from '../../web/lib/link';
 import { fmt, fmtVec } from '../../web/lib/draw/format';
 import { useServerAndBrowser } from './harness';
 import {
-  AMBER_A, HIT_GREEN, colourPixels, expectLinkReopensSame, expectWholeAndCentred, openPage, state, type ColourRange,
+  AMBER_A, HIT_GREEN, colourPixels, dragHandle, expectLinkReopensSame, expectWholeAndCentred, openPage, state, type ColourRange,
 } from './page-helpers';
 
 const env = useServerAndBrowser();
@@ -215,18 +215,6 @@ describe('the Query menu and the point', () => {
   });
 });
 
-/** Drags the handle `kind` of the shapes view by (dx, dy) pixels: a click attaches the gizmo, then a drag from its centre. */
-async function dragHandle(page: Page, kind: string, dx: number, dy: number): Promise<void> {
-  const [x, y] = (await page.evaluate((k) => (window as any).__collidoscope.handles[k], kind)) as [number, number];
-  expect(x).toBeGreaterThan(0);
-  await page.mouse.click(x, y);
-  await page.waitForTimeout(150);
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  for (let i = 1; i <= 8; i++) await page.mouse.move(x + (dx * i) / 8, y + (dy * i) / 8, { steps: 2 });
-  await page.mouse.up();
-  await page.waitForTimeout(300);
-}
 
 describe('the point\'s handle', () => {
   it('drags p in the shapes view; the answer, the fields and the link follow', async () => {
