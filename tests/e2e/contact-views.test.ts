@@ -4,7 +4,7 @@
 // as many contacts as contacts() returns; the links reopen the same; the Query menu switches to them and back;
 // no page error anywhere.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { box, contact, contacts, init, mesh, sphere, type ConvexShape, type Scene, type Vec3 } from '../../web/lib/index';
+import { box, contact, contacts, init, mesh, run, sphere, type ContactQueryResult, type ContactsResult, type ConvexShape, type Scene, type Vec3 } from '../../web/lib/index';
 import { fmt, fmtVec } from '../../web/lib/draw/format';
 import { encodeLink } from '../../web/lib/link';
 import { useServerAndBrowser } from './harness';
@@ -177,15 +177,28 @@ describe('the contacts view', () => {
     const { page, errors } = await openPage(env.browser, env.url);
     try {
       const before = await state(page);
+      const gap = (run({ ...(before.scene as unknown as Scene), query: 'distance' }) as { distance: number }).distance;
       for (const q of ['contact', 'contacts', 'distance'] as const) {
         await page.selectOption('#query', q);
         const s = await state(page);
-        expect(s.error).toBeNull();
         expect(s.scene?.query).toBe(q);
-        // The same pair of shapes, with contact()'s default margin for the contact queries only.
+        // The same pair of shapes. The page's first pair is apart: the contact queries get a margin a little
+        // over the library's distance of the pair (so that the contact shows, and the banner says why), distance none.
         expect(s.scene?.shapes).toEqual(before.scene?.shapes);
-        expect((s.scene as { margin?: number } | null)?.margin).toBe(q === 'distance' ? undefined : 0);
-        if (q !== 'distance') expect(s.frameCount).toBe(1);
+        const margin = (s.scene as { margin?: number } | null)?.margin;
+        if (q === 'distance') {
+          expect(s.error).toBeNull();
+          expect(margin).toBeUndefined();
+          continue;
+        }
+        expect(gap).toBeGreaterThan(0);
+        expect(margin).toBeGreaterThan(gap);
+        expect(margin).toBeLessThanOrEqual(1.4 * gap);
+        expect(s.frameCount).toBe(1);
+        expect(s.error).toContain(`the margin is set to ${margin}`);
+        const r = run(s.scene as unknown as Scene) as ContactQueryResult | ContactsResult;
+        if (q === 'contact') expect(r).toMatchObject({ contact: true });
+        else expect((r as ContactsResult).contacts.length).toBeGreaterThan(0);
       }
       expect(errors).toEqual([]);
     } finally {

@@ -43,6 +43,25 @@ const CONTACTS_CODE = [
   'return the list (tree order, at most 4096: "truncated" beyond)',
 ];
 
+/**
+ * The margin the page gives a pair it switches to contact or contacts: 0 when A and B touch or overlap, else a
+ * little more than their distance (× 1.25, rounded up to two significant digits), so that the view shows the
+ * pair's contact instead of "no contact" (the user edits it under Margin). 0 when the library gives no distance
+ * for the pair (two meshes).
+ */
+export function marginToShow(pair: Scene): number {
+  let d: number;
+  try {
+    d = (run({ ...pair, query: 'distance' }) as { distance: number }).distance;
+  } catch {
+    return 0;
+  }
+  if (!(d > 0) || !Number.isFinite(d)) return 0;
+  const m = 1.25 * d;
+  const unit = 10 ** (Math.floor(Math.log10(m)) - 1);
+  return Number((Math.ceil(m / unit) * unit).toPrecision(2));
+}
+
 /** The one frame of `scene` (query "contact" or "contacts"): run() of it, the library's answer. */
 export function contactTrace(scene: Scene): ContactViewTrace {
   const margin = scene.margin ?? 0;

@@ -17,7 +17,7 @@ import { epaRows } from './epa-panel';
 import { gjkRows } from './gjk-panel';
 import { hullRows } from './hull-panel';
 import { builtinScene } from './builtin-meshes';
-import { contactDrawing, contactRows, contactTrace, frameContacts, type ContactFrame, type ContactViewTrace } from './contact-view';
+import { contactDrawing, contactRows, contactTrace, frameContacts, marginToShow, type ContactFrame, type ContactViewTrace } from './contact-view';
 import { meshRayRows } from './mesh-ray-panel';
 import { obbTreeRows } from './obbtree-panel';
 import { isPointQuery, pointDrawing, pointRows, pointSentence, pointTrace, type PointQueryTrace } from './point-view';
@@ -200,8 +200,14 @@ function contactView(query: 'contact' | 'contacts', titles: [string, string]): Q
     line: (f) => (f as unknown as ContactFrame).line,
     answer: (scene) => contactTrace(scene) as unknown as Trace,
     sentence: (t) => (t.frames[0] as unknown as ContactFrame).caption,
-    // The pair as it is, with contact()'s default margin (the pair has none: withoutCast).
-    fromPair: (pair, q) => ({ scene: { ...pair, query: q, margin: 0 } }),
+    // The pair as it is, with a margin that shows its contact when A and B are apart (the pair has none: withoutCast).
+    fromPair: (pair, q) => {
+      const margin = marginToShow(pair);
+      return {
+        scene: { ...pair, query: q, margin },
+        note: margin > 0 ? `A and B are apart: the margin is set to ${margin}, a little more than their distance, so that the contact shows (edit it under Margin).` : undefined,
+      };
+    },
     frame: (_scene, a, b, trace) => frameContacts(trace as unknown as ContactViewTrace | null, a, b),
   };
 }
