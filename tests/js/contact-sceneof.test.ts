@@ -105,6 +105,10 @@ describe("sceneOf('contact')", () => {
     }
     const unknown = catchError(() => sceneOf('contact', a, undefined, a, far, { gap: 1 } as never));
     expect(unknown.field).toBe('options.gap');
+    // An unknown query is named, with every query sceneOf takes (contacts too, which batch() does not).
+    const q = catchError(() => sceneOf('contactz' as never, a, undefined, a, far));
+    expect([q.code, q.field]).toEqual(['invalid-argument', 'query']);
+    expect(q.message).toMatch(/unknown query "contactz" \(expected .*\bcontact, .*\bcontacts\)/);
   });
 });
 

@@ -780,10 +780,11 @@ export function batchLayout(query: BatchQuery): { fields: readonly string[]; str
   return { fields: l.fields, stride: l.fields.length, statusNames: l.status, ...(l.axisKind ? { axisKindNames: l.axisKind } : {}) };
 }
 
-function kindOf(query: unknown, field: string): BatchQuery {
+/** `query` as a batch query; the error lists the queries the caller takes (KINDS, and `more`: sceneOf's contacts). */
+function kindOf(query: unknown, field: string, more: readonly string[] = []): BatchQuery {
   if (typeof query !== 'string' || !(KINDS as readonly string[]).includes(query)) {
     const what = typeof query === 'string' ? `"${printable(query)}"` : describe(query);
-    throw new CollidoscopeError('invalid-argument', field, `unknown query ${what} (expected ${KINDS.join(', ')})`);
+    throw new CollidoscopeError('invalid-argument', field, `unknown query ${what} (expected ${[...KINDS, ...more].join(', ')})`);
   }
   return query as BatchQuery;
 }
@@ -1257,7 +1258,7 @@ export function sceneOf(query: 'contact' | 'contacts', a: ConvexShape, poseA: Po
 export function sceneOf(query: Exclude<PairQuery, 'shapecast'>, a: ConvexShape, poseA: PoseLike | undefined, b: ConvexShape, poseB: PoseLike | undefined): Scene;
 export function sceneOf(query: BatchQuery | 'contacts', ...args: unknown[]): Scene {
   // contacts is the contact query's pair and margin under the other scene query.
-  const q = query === 'contacts' ? 'contact' : kindOf(query, 'query');
+  const q = query === 'contacts' ? 'contact' : kindOf(query, 'query', ['contacts']);
   const m = mod();
   const margin = q === 'contact' ? marginOption(args[4] as ContactOptions | undefined) : undefined;
   prepare(m, q, args[0], args[1], args[2], args[3], args[4]);
