@@ -28,6 +28,7 @@
 #include "collidoscope/schema_json.h"
 #include "collidoscope/scene_read.h"
 #include "collidoscope/support.h"
+#include "collidoscope/world.h"
 
 namespace collidoscope {
 
@@ -37,7 +38,7 @@ namespace {
 
 const char* const kQueryNames[] = {"intersect", "distance", "penetration", "chungwang", "raycast",  "shapecast",
                                    "hull",      "obb",      "sat",         "contains",  "project",   "contacts",
-                                   "obbtree",   "contact"};
+                                   "obbtree",   "contact",  "pairs"};
 constexpr int kQueryCount = static_cast<int>(sizeof kQueryNames / sizeof kQueryNames[0]);
 
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
@@ -457,7 +458,7 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (queryIndex < 0)
     return fail(err, "query", "unknown query " + quoted(query->string) +
                                   " (expected intersect, distance, penetration, chungwang, raycast, shapecast, "
-                                  "hull, obb, sat, contains, project, contact, contacts or obbtree)");
+                                  "hull, obb, sat, contains, project, contact, contacts, obbtree or pairs)");
   if (planar && !runsInPlane(scene.query)) {
     *err = {"unsupported-query", "query",
             "query " + quoted(query->string) +
@@ -472,7 +473,11 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   const bool oneShape = scene.query == QueryKind::Hull || scene.query == QueryKind::Obb ||
                         scene.query == QueryKind::Raycast || pointQuery || scene.query == QueryKind::ObbTree;
   const std::size_t need = oneShape ? 1 : 2;
-  if (shapes->items.size() < need || shapes->items.size() > 2)
+  const bool world = scene.query == QueryKind::Pairs;
+  if (world && shapes->items.size() > static_cast<std::size_t>(api::kMaxBodies))
+    return fail(err, "shapes", "holds " + std::to_string(shapes->items.size()) + " shapes; a world scene takes at most " +
+                                   std::to_string(api::kMaxBodies));
+  if (!world && (shapes->items.size() < need || shapes->items.size() > 2))
     return fail(err, "shapes",
                 std::string("query ") + quoted(query->string) + " needs " + (oneShape ? "1 shape (A)" : "2 shapes (A and B)") +
                     ", got " + std::to_string(shapes->items.size()));
@@ -977,6 +982,7 @@ static bool runPointQuery(const Scene& scene, bool trace, std::string* json, Sce
 
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
   if (scene.query == QueryKind::ObbTree) return runObbTreeScene(scene, trace, json, err);
+  if (scene.query == QueryKind::Pairs) return api::runPairsScene(scene, trace, json, err);
   if (scene.query == QueryKind::Contact) return api::runContactScene(scene, trace, json, err);
   // contacts() answers convex and compound pairs through the closed forms
   // too: the scene takes its path, so that both agree bit for bit.

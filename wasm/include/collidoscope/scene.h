@@ -16,7 +16,7 @@ namespace collidoscope {
 enum class SatStatus;  // sat.h
 
 enum class QueryKind { Intersect, Distance, Penetration, ChungWang, Raycast, Shapecast, Hull, Obb, Sat, Contains, Project, Contacts,
-                       ObbTree, Contact };
+                       ObbTree, Contact, Pairs };
 
 const char* queryName(QueryKind q);
 

@@ -1,0 +1,119 @@
+// collidoscope — a collision world: many bodies, each a shape of the
+// registry (api.h) at a pose, and the pairs of them that overlap.
+//
+// Finding the pairs is done in two phases (seed 003, §5):
+//   broad phase   an axis-aligned box per body, and the pairs of boxes that
+//                 overlap, kept up to date from frame to frame by sweep and
+//                 prune (broadphase.h): when bodies move a little, the
+//                 sorted interval lists change by a few swaps;
+//   narrow phase  the library's own intersect() on each of those pairs, so
+//                 that a world's pair is what intersect() answers for the
+//                 two shapes at their poses, bit for bit.
+//
+// The box of a body. The seed encloses a body in a cube that bounds it in
+// any pose (the ball of localBoundingRadius about the shape's origin), so
+// that a rotation never changes it. A long shape's cube is far larger than
+// the shape, and a floor's would pair it with everything in its cube, so
+// a convex shape gets its exact box at each pose instead: the support point
+// along ±x, ±y, ±z (six support calls, rounded out by one part in 10¹²).
+// Meshes, heightfields and compounds keep the seed's cube (their support
+// is a scan or a loop over children). A plane (a half-space) has no box:
+// planes are paired with every other body and left to the narrow phase.
+//
+// Poses are the 7 numbers of the object API (position, quaternion x y z w),
+// checked as every query checks them; the world keeps them as given, so
+// that intersect() at the same numbers gives the same answer.
+//
+// Memory: adding bodies grows the arrays; pairs() reuses its buffers and
+// allocates only when a frame has more candidate pairs than any before.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "collidoscope/api.h"
+
+namespace collidoscope {
+namespace api {
+
+// Bodies in one world at once: body ids carry a 20-bit slot, as shape handles do.
+constexpr int kMaxBodies = (1 << 20) - 1;
+// Most pairs of overlapping boxes one pairs() call takes (8 bytes each):
+// beyond it a world is a heap of bodies all in one place, and the call says
+// so instead of exhausting memory.
+constexpr std::int64_t kMaxWorldPairs = std::int64_t{1} << 22;
+
+struct WorldBox {
+  Vec3 min, max;
+};
+
+class World {
+ public:
+  explicit World(Registry* registry);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // Adds a body: the live shape `shape` (a registry handle) at `pose` (7
+  // numbers). Returns its id (> 0), or 0 with *err (a disposed shape, a bad
+  // pose, too many bodies). The world does not own the shape: dispose it
+  // only after removing its bodies (pairs() names a body whose shape was
+  // disposed).
+  int add(int shape, const double* pose, SceneError* err);
+  // False with *err when the id is not a live body (removed twice, never made).
+  bool remove(int body, SceneError* err);
+  bool setPose(int body, const double* pose, SceneError* err);
+  // The body's slot: its pose is poses()[7·slot ..]. −1 when not live.
+  int slotOf(int body) const;
+  int count() const { return live_; }
+  // Slots in use or free (the length of poses() in poses).
+  int slots() const { return static_cast<int>(shape_.size()); }
+  // 7 numbers per slot, the poses as given. Writable: a caller may write
+  // many poses here and call sync() (or pairs(), which syncs first); a free
+  // slot's numbers are ignored. The pointer changes when add() grows it.
+  double* poses() { return poses_.data(); }
+
+  // Reads every live slot's pose from poses(), checks them all (an error
+  // names "poses[slot]" and changes nothing), and moves the boxes.
+  bool sync(SceneError* err);
+
+  // Every pair of live bodies whose shapes intersect (intersect()'s answer),
+  // as slots {i, j}, i < j, sorted: 2 numbers per pair in *out (cleared
+  // first). `candidates`, when not null, gets the number of pairs whose boxes
+  // overlap (the narrow phase's work).
+  bool pairs(std::vector<std::uint32_t>* out, SceneError* err, std::int64_t* candidates = nullptr);
+
+  // The box of a live slot as the broad phase holds it after the last sync.
+  const WorldBox& box(int slot) const { return boxes_[static_cast<std::size_t>(slot)]; }
+  bool unbounded(int slot) const { return unbounded_[static_cast<std::size_t>(slot)] != 0; }
+
+ private:
+  bool readSlot(int slot, const char* field, SceneError* err);
+  // False, naming the body, when its shape was disposed.
+  bool liveShape(int slot, SceneError* err) const;
+  void boxOf(int slot, const Transform& pose);
+  bool candidatePairs(SceneError* err);
+
+  Registry* registry_;
+  std::vector<int> shape_;        // per slot: the shape handle, 0 when free
+  std::vector<int> generation_;   // per slot: the live body's generation
+  std::vector<double> poses_;     // 7 per slot
+  std::vector<WorldBox> boxes_;   // per slot, after the last sync
+  std::vector<std::uint8_t> unbounded_;  // per slot: a plane (no box)
+  std::vector<std::uint8_t> cube_;       // per slot: the seed's cube (mesh, heightfield, compound)
+  std::vector<double> cubeRadius_;       // per slot: localBoundingRadius of its shape
+  std::vector<int> free_;
+  int live_ = 0;
+  // Broad phase: slots sorted by their box's min.x, kept sorted by
+  // insertion sort (a frame's small moves swap few neighbours).
+  std::vector<int> order_;
+  std::vector<std::uint64_t> candidates_;  // pairs of slots whose boxes overlap (pairKey)
+};
+
+// The scene format's "pairs" query: every pair of the scene's shapes that
+// intersect, {"pairs": [[i, j], ...], "candidates": n}. No trace yet.
+bool runPairsScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
+
+}  // namespace api
+}  // namespace collidoscope

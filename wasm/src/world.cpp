@@ -1,0 +1,273 @@
+#include "collidoscope/world.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "collidoscope/json.h"
+#include "collidoscope/support.h"
+
+namespace collidoscope {
+namespace api {
+
+namespace {
+
+constexpr int kSlotBits = 20;
+constexpr int kSlotMask = (1 << kSlotBits) - 1;
+static_assert(kSlotMask == kMaxBodies, "a body id carries its slot in kSlotBits bits");
+constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
+// A box from support points is exact up to the rounding of the rotation and
+// the support (a few ulps of the coordinates); the broad phase must never
+// drop a pair the narrow phase would call touching, so boxes are rounded
+// out by this fraction of their coordinates' magnitude.
+constexpr double kBoxPad = 1e-12;
+
+bool fail(SceneError* err, const std::string& field, const std::string& message) {
+  *err = {"invalid-argument", field, message};
+  return false;
+}
+
+std::string slotField(const char* name, int slot) { return std::string(name) + "[" + std::to_string(slot) + "]"; }
+
+// A pair of slots as one sortable number: the smaller slot in the high half.
+std::uint64_t pairKey(int a, int b) {
+  return (std::uint64_t{static_cast<std::uint32_t>(std::min(a, b))} << 32) | static_cast<std::uint32_t>(std::max(a, b));
+}
+
+}  // namespace
+
+World::World(Registry* registry) : registry_(registry) {}
+World::~World() = default;
+
+int World::slotOf(int body) const {
+  const int slot = (body & kSlotMask) - 1;
+  if (body <= 0 || slot < 0 || slot >= slots() || shape_[static_cast<std::size_t>(slot)] == 0 ||
+      generation_[static_cast<std::size_t>(slot)] != (body >> kSlotBits))
+    return -1;
+  return slot;
+}
+
+int World::add(int shape, const double* pose, SceneError* err) {
+  const Shape* s = registry_->find(shape);
+  if (s == nullptr) {
+    fail(err, "shape", "is disposed (or was never made): bodies need a live shape");
+    return 0;
+  }
+  Transform checked;
+  if (!readPose(pose, "pose", -1, &checked, err)) {
+    if (err->code == "invalid-scene") err->code = "invalid-argument";
+    return 0;
+  }
+  int slot;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+  } else {
+    if (slots() >= kMaxBodies) {
+      fail(err, "", "too many bodies in one world (" + std::to_string(kMaxBodies) + "); remove some first");
+      return 0;
+    }
+    slot = slots();
+    shape_.push_back(0);
+    generation_.push_back(0);
+    poses_.resize(poses_.size() + kPoseSize);
+    boxes_.emplace_back();
+    unbounded_.push_back(0);
+    cube_.push_back(0);
+    cubeRadius_.push_back(0);
+  }
+  const std::size_t k = static_cast<std::size_t>(slot);
+  shape_[k] = shape;
+  generation_[k] = generation_[k] % kMaxGeneration + 1;
+  std::copy(pose, pose + kPoseSize, poses_.begin() + static_cast<std::ptrdiff_t>(k * kPoseSize));
+  unbounded_[k] = s->type == ShapeType::Plane;
+  cube_[k] = s->type == ShapeType::Mesh || s->type == ShapeType::Compound;
+  cubeRadius_[k] = cube_[k] ? localBoundingRadius(*s) : 0;
+  boxOf(slot, checked);
+  order_.push_back(slot);
+  ++live_;
+  return (generation_[k] << kSlotBits) | (slot + 1);
+}
+
+bool World::remove(int body, SceneError* err) {
+  const int slot = slotOf(body);
+  if (slot < 0) return fail(err, "body", "is not in this world (removed already, or never added)");
+  shape_[static_cast<std::size_t>(slot)] = 0;
+  order_.erase(std::find(order_.begin(), order_.end(), slot));
+  free_.push_back(slot);
+  --live_;
+  return true;
+}
+
+bool World::liveShape(int slot, SceneError* err) const {
+  if (registry_->find(shape_[static_cast<std::size_t>(slot)]) != nullptr) return true;
+  return fail(err, slotField("bodies", slot) + ".shape", "was disposed while the body was in the world");
+}
+
+bool World::setPose(int body, const double* pose, SceneError* err) {
+  const int slot = slotOf(body);
+  if (slot < 0) return fail(err, "body", "is not in this world (removed already, or never added)");
+  if (!liveShape(slot, err)) return false;
+  Transform checked;
+  if (!readPose(pose, "pose", -1, &checked, err)) {
+    if (err->code == "invalid-scene") err->code = "invalid-argument";
+    return false;
+  }
+  std::copy(pose, pose + kPoseSize, poses_.begin() + static_cast<std::ptrdiff_t>(slot) * kPoseSize);
+  boxOf(slot, checked);
+  return true;
+}
+
+void World::boxOf(int slot, const Transform& pose) {
+  const std::size_t k = static_cast<std::size_t>(slot);
+  WorldBox& b = boxes_[k];
+  if (unbounded_[k]) {
+    b.min = b.max = pose.position;
+    return;
+  }
+  if (cube_[k]) {
+    // The seed's cube: the ball about the shape's origin, in any rotation.
+    const double r = cubeRadius_[k];
+    b.min = pose.position - Vec3{r, r, r};
+    b.max = pose.position + Vec3{r, r, r};
+  } else {
+    const Shape& s = *registry_->find(shape_[k]);
+    const double r = coreRadius(s);
+    const auto extreme = [&](const Vec3& d) { return pose.apply(localCoreSupport(s, pose.toLocalDirection(d))); };
+    const Vec3 xHi = extreme({1, 0, 0}), yHi = extreme({0, 1, 0}), zHi = extreme({0, 0, 1});
+    const Vec3 xLo = extreme({-1, 0, 0}), yLo = extreme({0, -1, 0}), zLo = extreme({0, 0, -1});
+    b.min = Vec3{xLo.x, yLo.y, zLo.z} - Vec3{r, r, r};
+    b.max = Vec3{xHi.x, yHi.y, zHi.z} + Vec3{r, r, r};
+  }
+  const Vec3 pad{(std::fabs(b.min.x) + std::fabs(b.max.x)) * kBoxPad,
+                 (std::fabs(b.min.y) + std::fabs(b.max.y)) * kBoxPad,
+                 (std::fabs(b.min.z) + std::fabs(b.max.z)) * kBoxPad};
+  b.min = b.min - pad;
+  b.max = b.max + pad;
+}
+
+bool World::readSlot(int slot, const char* field, SceneError* err) {
+  const double* p = poses_.data() + static_cast<std::ptrdiff_t>(slot) * kPoseSize;
+  Transform checked;
+  if (!readPose(p, field, slot, &checked, err)) {
+    if (err->code == "invalid-scene") err->code = "invalid-argument";
+    return false;
+  }
+  boxOf(slot, checked);
+  return true;
+}
+
+bool World::sync(SceneError* err) {
+  // Check every body before moving any box: an error changes nothing.
+  Transform ignored;
+  for (int slot : order_)
+    if (!liveShape(slot, err)) return false;
+  for (int slot : order_)
+    if (!readPose(poses_.data() + static_cast<std::ptrdiff_t>(slot) * kPoseSize, "poses", slot, &ignored, err)) {
+      if (err->code == "invalid-scene") err->code = "invalid-argument";
+      return false;
+    }
+  for (int slot : order_) readSlot(slot, "poses", err);
+  return true;
+}
+
+bool World::candidatePairs(SceneError* err) {
+  candidates_.clear();
+  const auto crowded = [err] {
+    return fail(err, "bodies", "more than " + std::to_string(kMaxWorldPairs) +
+                                   " pairs of bodies have overlapping boxes: the world is too crowded to list them");
+  };
+  // Insertion sort by min.x: after small moves the order is nearly sorted
+  // and this costs one comparison per body plus one per swap.
+  for (std::size_t i = 1; i < order_.size(); ++i) {
+    const int s = order_[i];
+    const double x = boxes_[static_cast<std::size_t>(s)].min.x;
+    std::size_t j = i;
+    while (j > 0 && boxes_[static_cast<std::size_t>(order_[j - 1])].min.x > x) {
+      order_[j] = order_[j - 1];
+      --j;
+    }
+    order_[j] = s;
+  }
+  for (std::size_t i = 0; i < order_.size(); ++i) {
+    const int a = order_[i];
+    if (unbounded_[static_cast<std::size_t>(a)]) continue;
+    const WorldBox& ba = boxes_[static_cast<std::size_t>(a)];
+    for (std::size_t j = i + 1; j < order_.size(); ++j) {
+      const int b = order_[j];
+      const WorldBox& bb = boxes_[static_cast<std::size_t>(b)];
+      if (bb.min.x > ba.max.x) break;
+      if (unbounded_[static_cast<std::size_t>(b)]) continue;
+      if (bb.min.y > ba.max.y || ba.min.y > bb.max.y || bb.min.z > ba.max.z || ba.min.z > bb.max.z) continue;
+      if (static_cast<std::int64_t>(candidates_.size()) >= kMaxWorldPairs) return crowded();
+      candidates_.push_back(pairKey(a, b));
+    }
+  }
+  for (int p : order_)
+    if (unbounded_[static_cast<std::size_t>(p)])
+      for (int o : order_)
+        if (o != p && (!unbounded_[static_cast<std::size_t>(o)] || p < o)) {
+          if (static_cast<std::int64_t>(candidates_.size()) >= kMaxWorldPairs) return crowded();
+          candidates_.push_back(pairKey(p, o));
+        }
+  return true;
+}
+
+bool World::pairs(std::vector<std::uint32_t>* out, SceneError* err, std::int64_t* candidates) {
+  out->clear();
+  if (!sync(err)) return false;
+  if (!candidatePairs(err)) return false;
+  if (candidates != nullptr) *candidates = static_cast<std::int64_t>(candidates_.size());
+  // Sorted, so that the answer does not depend on the broad phase's order.
+  std::sort(candidates_.begin(), candidates_.end());
+  double in[kInputSize] = {};
+  double result[kMaxResultStride];
+  for (std::uint64_t key : candidates_) {
+    const std::uint32_t a = static_cast<std::uint32_t>(key >> 32), b = static_cast<std::uint32_t>(key);
+    std::copy(poses_.begin() + static_cast<std::ptrdiff_t>(a) * kPoseSize,
+              poses_.begin() + static_cast<std::ptrdiff_t>(a + 1) * kPoseSize, in);
+    std::copy(poses_.begin() + static_cast<std::ptrdiff_t>(b) * kPoseSize,
+              poses_.begin() + static_cast<std::ptrdiff_t>(b + 1) * kPoseSize, in + kPoseSize);
+    if (!registry_->query(Kind::Intersect, shape_[a], shape_[b], in, nullptr, result, err)) {
+      err->field = "bodies[" + std::to_string(a) + "], bodies[" + std::to_string(b) + "]: " + err->field;
+      return false;
+    }
+    if (result[0] != 0) {
+      out->push_back(a);
+      out->push_back(b);
+    }
+  }
+  return true;
+}
+
+bool runPairsScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  if (trace) {
+    *err = {"unsupported-query", "query", "query \"pairs\" has no trace yet (run answers it)"};
+    return false;
+  }
+  Registry registry;
+  World world(&registry);
+  for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
+    const Shape& s = scene.shapes[i];
+    const double pose[kPoseSize] = {s.pose.position.x, s.pose.position.y, s.pose.position.z, s.pose.rotation.x,
+                                    s.pose.rotation.y, s.pose.rotation.z, s.pose.rotation.w};
+    const int handle = registry.add(s, err);
+    if (handle == 0 || world.add(handle, pose, err) == 0) return false;
+  }
+  std::vector<std::uint32_t> pairs;
+  std::int64_t candidates = 0;
+  if (!world.pairs(&pairs, err, &candidates)) {
+    if (err->code == "invalid-argument") err->code = "invalid-scene";
+    return false;
+  }
+  JsonWriter w;
+  w.beginObject().key("pairs").beginArray();
+  for (std::size_t q = 0; q < pairs.size(); q += 2)
+    w.beginArray().value(static_cast<int>(pairs[q])).value(static_cast<int>(pairs[q + 1])).endArray();
+  w.endArray().key("candidates").value(static_cast<double>(candidates)).endObject();
+  *json = w.str();
+  return true;
+}
+
+}  // namespace api
+}  // namespace collidoscope
