@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "collidoscope/api.h"
+#include "collidoscope/world.h"
 #include "collidoscope/json.h"
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/scene.h"
@@ -165,6 +166,30 @@ SceneError& lastError() {
 }
 
 std::string lastErrorJson() { return error(lastError()); }
+
+// Worlds (world.h) on the registry's shapes, by handle: slot + 1 in the low
+// 16 bits, a generation above, so that a disposed world's handle stays dead.
+struct WorldSlot {
+  std::unique_ptr<api::World> world;
+  std::vector<std::uint32_t> pairs;  // the last pairs(), read by JS through its pointer
+  int generation = 0;
+};
+constexpr int kWorldSlotBits = 16;
+std::vector<WorldSlot>& worlds() {
+  static std::vector<WorldSlot> w;
+  return w;
+}
+
+api::World* worldOf(int handle, WorldSlot** slot = nullptr) {
+  const int i = (handle & ((1 << kWorldSlotBits) - 1)) - 1;
+  if (handle <= 0 || i < 0 || i >= static_cast<int>(worlds().size()) || !worlds()[static_cast<std::size_t>(i)].world ||
+      worlds()[static_cast<std::size_t>(i)].generation != (handle >> kWorldSlotBits)) {
+    lastError() = {"disposed", "world", "this world was disposed"};
+    return nullptr;
+  }
+  if (slot != nullptr) *slot = &worlds()[static_cast<std::size_t>(i)];
+  return worlds()[static_cast<std::size_t>(i)].world.get();
+}
 
 std::string addShape(Shape s) {
   preparePolytopeSupport(&s);
@@ -363,6 +388,82 @@ EMSCRIPTEN_KEEPALIVE const int* cds_last_feature(int* out) {
 }
 
 EMSCRIPTEN_KEEPALIVE int cds_dispose(int handle) { return registry().remove(handle) ? 1 : 0; }
+
+// ------------------------------------------------------------ worlds
+// A new empty world's handle (> 0), or 0 when 65 535 are live.
+EMSCRIPTEN_KEEPALIVE int cds_world_create() {
+  std::vector<WorldSlot>& w = worlds();
+  std::size_t i = 0;
+  while (i < w.size() && w[i].world) ++i;
+  if (i == w.size()) {
+    if (w.size() >= (1u << kWorldSlotBits) - 1) {
+      lastError() = {"invalid-argument", "world", "too many live worlds; dispose some first"};
+      return 0;
+    }
+    w.emplace_back();
+  }
+  w[i].world = std::make_unique<api::World>(&registry());
+  w[i].generation = w[i].generation % ((1 << (31 - kWorldSlotBits)) - 1) + 1;
+  return (w[i].generation << kWorldSlotBits) | static_cast<int>(i + 1);
+}
+
+EMSCRIPTEN_KEEPALIVE int cds_world_dispose(int handle) {
+  WorldSlot* slot = nullptr;
+  if (worldOf(handle, &slot) == nullptr) return 0;
+  slot->world.reset();
+  std::vector<std::uint32_t>().swap(slot->pairs);
+  return 1;
+}
+
+EMSCRIPTEN_KEEPALIVE int cds_live_worlds() {
+  int n = 0;
+  for (const WorldSlot& w : worlds()) n += w.world ? 1 : 0;
+  return n;
+}
+
+// The body's id (> 0), or 0 (lastError()).
+EMSCRIPTEN_KEEPALIVE int cds_world_add(int handle, int shape, const double* pose) {
+  api::World* w = worldOf(handle);
+  return w == nullptr ? 0 : w->add(shape, pose, &lastError());
+}
+
+EMSCRIPTEN_KEEPALIVE int cds_world_remove(int handle, int body) {
+  api::World* w = worldOf(handle);
+  return w != nullptr && w->remove(body, &lastError()) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int cds_world_set_pose(int handle, int body, const double* pose) {
+  api::World* w = worldOf(handle);
+  return w != nullptr && w->setPose(body, pose, &lastError()) ? 1 : 0;
+}
+
+// The body's slot (its pose is poses[7·slot ..]), −1 when it is not live.
+EMSCRIPTEN_KEEPALIVE int cds_world_slot(int handle, int body) {
+  api::World* w = worldOf(handle);
+  return w == nullptr ? -1 : w->slotOf(body);
+}
+
+// The pose array (7 doubles per slot; out[0] gets the number of slots), or
+// null for a disposed world. Valid until the next add.
+EMSCRIPTEN_KEEPALIVE double* cds_world_poses(int handle, int* out) {
+  api::World* w = worldOf(handle);
+  if (w == nullptr) return nullptr;
+  out[0] = w->slots();
+  return w->poses();
+}
+
+// World::pairs: the number of pairs (−1 on an error), their slots (2 per
+// pair) at *pairs and the number of candidate pairs in *candidates.
+EMSCRIPTEN_KEEPALIVE int cds_world_pairs(int handle, std::uint32_t** pairs, double* candidates) {
+  WorldSlot* slot = nullptr;
+  api::World* w = worldOf(handle, &slot);
+  if (w == nullptr) return -1;
+  std::int64_t n = 0;
+  if (!w->pairs(&slot->pairs, &lastError(), &n)) return -1;
+  *pairs = slot->pairs.data();
+  *candidates = static_cast<double>(n);
+  return static_cast<int>(slot->pairs.size() / 2);
+}
 
 EMSCRIPTEN_KEEPALIVE int cds_live_shapes() { return registry().live(); }
 

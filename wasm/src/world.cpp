@@ -5,6 +5,7 @@
 #include <string>
 
 #include "collidoscope/json.h"
+#include "collidoscope/schema_json.h"
 #include "collidoscope/support.h"
 
 namespace collidoscope {
@@ -260,11 +261,12 @@ bool runPairsScene(const Scene& scene, bool trace, std::string* json, SceneError
     if (err->code == "invalid-argument") err->code = "invalid-scene";
     return false;
   }
-  JsonWriter w;
-  w.beginObject().key("pairs").beginArray();
+  PairsResult r;
+  r.candidates = static_cast<int>(candidates);
   for (std::size_t q = 0; q < pairs.size(); q += 2)
-    w.beginArray().value(static_cast<int>(pairs[q])).value(static_cast<int>(pairs[q + 1])).endArray();
-  w.endArray().key("candidates").value(static_cast<double>(candidates)).endObject();
+    r.pairs.push_back({static_cast<int>(pairs[q]), static_cast<int>(pairs[q + 1])});
+  JsonWriter w;
+  jsonout::put(w, r);
   *json = w.str();
   return true;
 }

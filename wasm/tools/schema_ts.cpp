@@ -206,6 +206,7 @@ std::string generate() {
   d.interfaceOf(ContactResult{});
   d.interfaceOf(ShapeCastResult{});
   d.interfaceOf(ContainsResult{});
+  d.interfaceOf(PairsResult{});
   d.interfaceOf(ProjectResult{});
   d.interfaceOf(MeshProjectResult{});
   d.interfaceOf(ConvexHull{});

@@ -582,6 +582,17 @@ export interface ContainsResult {
 }
 
 /**
+ * The pairs of the scene's shapes that intersect (query "pairs"): a world's broad phase, then intersect() on
+ * each pair whose boxes overlap.
+ */
+export interface PairsResult {
+  /** [i, j] with i < j, indices into "shapes", sorted; touching shapes count. */
+  pairs: [number, number][];
+  /** Pairs whose bounding boxes overlap: the intersect() queries run. */
+  candidates: number;
+}
+
+/**
  * The feature of shape A that project's point lies on, within 1e-7 of A's size: a vertex, else an edge, else a face
  * (README: project).
  */

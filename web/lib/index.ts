@@ -17,6 +17,7 @@ import { ConvexShape, flatPoints, sceneOf, type PoseLike } from './objects';
 export { CollidoscopeError } from './errors';
 export { init, type InitOptions } from './module';
 export * from './objects';
+export { World, type Body } from './world';
 export { encodeLink, decodeLinkPayload } from './link';
 import { decodeLinkPayload } from './link';
 import { withText, type RawTrace } from './captions';
@@ -26,7 +27,7 @@ import type {
   PenetrationResult, Planar, PlanarEpaTrace, PointArray, ProjectResult, RaycastResult, RaycastTrace, Result, SatTrace, Scene, Scene2D, Shape,
   ShapecastResult, ShapecastTrace, Trace, Vec3, ObbTreeTrace,
 } from './types';
-import type { ObbTreeResult } from './generated-schema';
+import type { ObbTreeResult, PairsResult } from './generated-schema';
 
 export * from './types';
 
@@ -41,6 +42,8 @@ export function run(scene: Scene & { query: 'contains' }): ContainsResult;
 export function run(scene: Scene & { query: 'project' }): ProjectResult;
 export function run(scene: Scene & { query: 'contact' }): ContactQueryResult;
 export function run(scene: Scene & { query: 'obbtree' }): ObbTreeResult;
+/** Query "pairs": every pair of the scene's shapes (any number of them) that intersect, as a World finds them. */
+export function run(scene: Scene & { query: 'pairs' }): PairsResult;
 export function run(scene: Scene | string): Result;
 /** A scene of either kind (what decodeLink gives): a 2D scene's result has [x, y] vectors. */
 export function run(scene: Scene | Scene2D | string): Result | Planar<Result>;

@@ -18,6 +18,7 @@ import { withText, type RawTrace } from './captions';
 import { CONTACT_RECORD_STRIDE, DECODERS, decodeContactRecord } from './generated-schema';
 import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
+import { AXES, POSE, describe, lastError, notNumber, num, unreadable, writePose, writeVec, type PoseLike, type XYZ } from './heap';
 import type { ContactPoint, ContactsResult, EpaStatus, FeatureKind, MeshProjectResult } from './generated-schema';
 import type {
   ChungWangResult, ChungWangTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, IntersectResult, MeshTriangle,
@@ -27,7 +28,6 @@ import type {
 
 // ------------------------------------------------------------------ heap scratch
 
-const POSE = 7;
 /** Most points of a polytope or point cloud (kMaxPolytopePoints in shapes.h). */
 const MAX_POINTS = 1_000_000;
 const INPUT = 21; // [poseA 7][poseB 7][ray, motion or contact's margin: 7]
@@ -50,17 +50,6 @@ function scratchOf(m: WasmModule): Scratch {
     scratch = { input: base, cache: base + 8 * INPUT, out: base + 8 * (INPUT + CACHE), features: base + 8 * (INPUT + CACHE + MAX_STRIDE) };
   }
   return scratch;
-}
-
-/** Reply of the last failed _cds_* call, as a CollidoscopeError. */
-function lastError(m: WasmModule): CollidoscopeError {
-  try {
-    unwrap<unknown>(m.lastError());
-  } catch (e) {
-    if (e instanceof CollidoscopeError) return e;
-    throw e;
-  }
-  return new CollidoscopeError('internal', null, 'the query failed without an error');
 }
 
 // ------------------------------------------------------------------ shapes
@@ -590,152 +579,8 @@ function flatPointsOf(points: PointArray): Float64Array {
 
 // ------------------------------------------------------------------ poses
 
-/** {x, y, z}: a three.js Vector3, say. */
-export interface XYZ {
-  x: number;
-  y: number;
-  z: number;
-}
-/** {x, y, z, w}: a three.js Quaternion, say. */
-export interface XYZW extends XYZ {
-  w: number;
-}
-
-/**
- * Where a shape is: a position and a rotation (unit quaternion [qx, qy, qz, qw], normalized if it is not).
- * Either may be left out (origin, no rotation). Accepted forms:
- * - `{ position: [x, y, z], rotation: [qx, qy, qz, qw] }` (as in the scene format);
- * - `{ position: {x, y, z}, quaternion: {x, y, z, w} }`: a three.js Object3D (its local transform;
- *   collidoscope/three's poseOf() reads the world transform);
- * - 7 numbers [x, y, z, qx, qy, qz, qw] (an array, Float64Array or Float32Array).
- */
-export type PoseLike =
-  | { position?: Vec3 | XYZ; rotation?: Quat | XYZW }
-  // A three.js Object3D: its quaternion wins over its Euler `rotation`.
-  | { position?: Vec3 | XYZ; quaternion: XYZW; rotation?: unknown }
-  | readonly number[]
-  | Float64Array
-  | Float32Array;
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `an array of ${v.length}`;
-  if (typeof v === 'number') return String(v);
-  return typeof v;
-}
-
-/**
- * An exception thrown while reading the caller's values (a getter, a Proxy trap, a revoked Proxy) as the
- * CollidoscopeError naming the field, with the original as its `cause`.
- */
-function unreadable(e: unknown, field: string): CollidoscopeError {
-  if (e instanceof CollidoscopeError) return e;
-  const err = new CollidoscopeError('invalid-argument', field, `cannot be read: ${e instanceof Error ? e.message : String(e)}`);
-  Object.defineProperty(err, 'cause', { value: e, configurable: true, writable: true });
-  return err;
-}
-
-function num(v: unknown, field: string): number {
-  if (typeof v !== 'number') throw notNumber(v, field);
-  return v;
-}
-
-function notNumber(v: unknown, field: string): CollidoscopeError {
-  return new CollidoscopeError('invalid-argument', field, `must be a number, got ${describe(v)}`);
-}
-
-// The field names below are put together only on the error paths: a game writes
-// poses every frame, and a name per number would cost more than the query.
-
-/** Writes n numbers of an array or of an {x, y, z(, w)} object; `field`.`sub` names it in an error. */
-function writeVec(heap: Float64Array, at: number, v: unknown, n: 3 | 4, field: string, sub: string): void {
-  try {
-    writeVecUnguarded(heap, at, v, n, field, sub);
-  } catch (e) {
-    throw unreadable(e, `${field}.${sub}`);
-  }
-}
-
-const AXES = ['x', 'y', 'z', 'w'] as const;
-
-function writeVecUnguarded(heap: Float64Array, at: number, v: unknown, n: 3 | 4, field: string, sub: string): void {
-  if (Array.isArray(v) || ArrayBuffer.isView(v)) {
-    const a = v as ArrayLike<unknown>;
-    if (a.length !== n) throw new CollidoscopeError('invalid-argument', `${field}.${sub}`, `must have ${n} numbers, got ${a.length}`);
-    for (let i = 0; i < n; i++) {
-      const x = a[i];
-      if (typeof x !== 'number') throw notNumber(x, `${field}.${sub}[${i}]`);
-      heap[at + i] = x;
-    }
-    return;
-  }
-  if (v !== null && typeof v === 'object') {
-    const o = v as Partial<XYZW>;
-    for (let i = 0; i < n; i++) {
-      const x = o[AXES[i]];
-      if (typeof x !== 'number') throw notNumber(x, `${field}.${sub}.${AXES[i]}`);
-      heap[at + i] = x;
-    }
-    return;
-  }
-  throw new CollidoscopeError('invalid-argument', `${field}.${sub}`, `must be ${n === 3 ? '[x, y, z] or {x, y, z}' : '[qx, qy, qz, qw] or {x, y, z, w}'}, got ${describe(v)}`);
-}
-
-/** Writes a pose as 7 doubles at heap[at]. Non-finite numbers are left for the C++ checks to name. */
-function writePose(heap: Float64Array, at: number, pose: PoseLike | undefined, field: string): void {
-  try {
-    if ((pose instanceof Float64Array || pose instanceof Float32Array) && pose.length === POSE) {
-      // The hot path of a game loop: no per-number checks needed, and seven stores cost less than set().
-      heap[at] = pose[0];
-      heap[at + 1] = pose[1];
-      heap[at + 2] = pose[2];
-      heap[at + 3] = pose[3];
-      heap[at + 4] = pose[4];
-      heap[at + 5] = pose[5];
-      heap[at + 6] = pose[6];
-      return;
-    }
-    heap[at] = heap[at + 1] = heap[at + 2] = heap[at + 3] = heap[at + 4] = heap[at + 5] = 0;
-    heap[at + 6] = 1;
-    if (pose !== undefined) writePoseObject(heap, at, pose, field);
-  } catch (e) {
-    throw unreadable(e, field); // a revoked Proxy fails even instanceof
-  }
-}
-
-function writePoseObject(heap: Float64Array, at: number, pose: PoseLike, field: string): void {
-  if (Array.isArray(pose) || ArrayBuffer.isView(pose)) {
-    const a = pose as ArrayLike<unknown>;
-    if (a.length !== POSE) {
-      throw new CollidoscopeError('invalid-argument', field, `must have 7 numbers [x, y, z, qx, qy, qz, qw], got ${a.length}`);
-    }
-    for (let i = 0; i < POSE; i++) {
-      const x = a[i];
-      if (typeof x !== 'number') throw notNumber(x, `${field}[${i}]`);
-      heap[at + i] = x;
-    }
-    return;
-  }
-  if (pose === null || typeof pose !== 'object') {
-    throw new CollidoscopeError('invalid-argument', field, `must be a pose ({ position, rotation } or 7 numbers), got ${describe(pose)}`);
-  }
-  const p = pose as { position?: unknown; rotation?: unknown; quaternion?: unknown };
-  // A plain object must not carry other fields: a typo ({ pos: … }) would silently leave the shape at the
-  // origin. Class instances (a three.js Object3D, say) have many more and keep them.
-  const proto = Object.getPrototypeOf(pose);
-  if (proto === Object.prototype || proto === null) {
-    // for-in rather than Object.keys(): V8 walks a plain object's cached keys without making an array.
-    for (const k in pose) {
-      if (k !== 'position' && k !== 'rotation' && k !== 'quaternion' && Object.prototype.hasOwnProperty.call(pose, k)) {
-        throw new CollidoscopeError('invalid-argument', `${field}.${k}`, 'unknown pose field (expected position, rotation or quaternion)');
-      }
-    }
-  }
-  if (p.position !== undefined) writeVec(heap, at, p.position, 3, field, 'position');
-  // A three.js Object3D has both: its `rotation` is an Euler, its `quaternion` the rotation we want.
-  if (p.quaternion !== undefined) writeVec(heap, at + 3, p.quaternion, 4, field, 'quaternion');
-  else if (p.rotation !== undefined) writeVec(heap, at + 3, p.rotation, 4, field, 'rotation');
-}
+/** Poses and vectors as the queries take them (declared with the code that reads them). */
+export type { PoseLike, XYZ, XYZW } from './heap';
 
 /**
  * A pose as 7 numbers [x, y, z, qx, qy, qz, qw], as the queries read it (the rotation not yet normalized;
@@ -2050,10 +1895,10 @@ function pairContacts(r: ContactsBatchResult, i: number): ContactsResult {
 
 // ------------------------------------------------------------------ diagnostics
 
-/** Memory in use: live shapes, bytes malloc has handed out in wasm, and the wasm memory's size. */
-export function stats(): { liveShapes: number; heapBytes: number; memoryBytes: number } {
+/** Memory in use: live shapes and worlds, bytes malloc has handed out in wasm, and the wasm memory's size. */
+export function stats(): { liveShapes: number; liveWorlds: number; heapBytes: number; memoryBytes: number } {
   const m = mod();
-  return { liveShapes: m._cds_live_shapes(), heapBytes: m.heapInUse(), memoryBytes: m.HEAPU8.buffer.byteLength };
+  return { liveShapes: m._cds_live_shapes(), liveWorlds: m._cds_live_worlds(), heapBytes: m.heapInUse(), memoryBytes: m.HEAPU8.buffer.byteLength };
 }
 
 // ------------------------------------------------------------------ accuracy

@@ -55,7 +55,7 @@ export interface Shape {
 /** The scene format's queries. */
 export type Query =
   | 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'raycast' | 'shapecast' | 'hull' | 'obb'
-  | 'contains' | 'project' | 'contact' | 'contacts' | 'obbtree';
+  | 'contains' | 'project' | 'contact' | 'contacts' | 'obbtree' | 'pairs';
 
 export interface Scene {
   version: 1;
@@ -168,7 +168,7 @@ export interface MeshTriangle {
 export type Result =
   | IntersectResult | DistanceResult | PenetrationResult | ChungWangResult | SatResult | RaycastResult
   | ShapecastResult | HullResult | ObbResult | ContainsResult | ProjectResult | ContactsResult | ContactQueryResult
-  | schema.ObbTreeResult;
+  | schema.ObbTreeResult | schema.PairsResult;
 
 /**
  * Query "contact": contact()'s answer for the scene's pair and margin; a compound adds the child pair that
@@ -180,7 +180,7 @@ export interface ContactQueryResult extends schema.ContactQueryResult {
   childB?: number | null;
 }
 
-export type { ObbTreeResult, ObbTreeNodeBox } from './generated-schema';
+export type { ObbTreeResult, ObbTreeNodeBox, PairsResult } from './generated-schema';
 
 /** A point of the EPA polytope: w = a − b, a point of core(A) − core(B). */
 export type EpaVertex = schema.SupportVertex;

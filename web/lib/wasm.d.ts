@@ -60,6 +60,20 @@ export interface WasmModule {
   _cds_live_shapes(): number;
   _cds_set_tolerance(tolerance: number): number;
   _cds_tolerance(): number;
+  /** Worlds (world.h): a new world's handle, or 0 (lastError()). */
+  _cds_world_create(): number;
+  _cds_world_dispose(world: number): number;
+  _cds_live_worlds(): number;
+  /** The body's id (> 0), or 0 (lastError()); pose: 7 doubles. */
+  _cds_world_add(world: number, shape: number, pose: number): number;
+  _cds_world_remove(world: number, body: number): number;
+  _cds_world_set_pose(world: number, body: number, pose: number): number;
+  /** The body's slot, −1 when it is not live. */
+  _cds_world_slot(world: number, body: number): number;
+  /** The pose array (7 doubles per slot; the slot count into out[0], an int32), 0 for a disposed world. */
+  _cds_world_poses(world: number, out: number): number;
+  /** The number of pairs (−1: lastError()); the pointer to their slots into *pairs (uint32), candidates into *candidates (double). */
+  _cds_world_pairs(world: number, pairs: number, candidates: number): number;
   _malloc(bytes: number): number;
   _free(ptr: number): void;
 

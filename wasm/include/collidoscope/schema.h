@@ -51,6 +51,7 @@
 #include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
+#include "collidoscope/world.h"
 
 namespace collidoscope {
 
@@ -901,6 +902,19 @@ struct Schema<ContainsResult> {
     v.field("inside", r.inside, "True also on A's surface (the boundary counts as inside).");
     v.field("iterations", r.iterations, "GJK iterations (0 for a closed form).");
     v.field("status", r.status, "'converged' unless the iteration cap or rounding stopped GJK first.");
+  }
+};
+
+template <>
+struct Schema<PairsResult> {
+  static constexpr const char* name = "PairsResult";
+  static constexpr const char* doc =
+      "The pairs of the scene's shapes that intersect (query \"pairs\"): a world's broad phase, then intersect() on\n"
+      "each pair whose boxes overlap.";
+  template <class V>
+  static void fields(V& v, const PairsResult& r) {
+    v.field("pairs", r.pairs, "[i, j] with i < j, indices into \"shapes\", sorted; touching shapes count.");
+    v.field("candidates", r.candidates, "Pairs whose bounding boxes overlap: the intersect() queries run.");
   }
 };
 

@@ -35,6 +35,13 @@
 #include "collidoscope/api.h"
 
 namespace collidoscope {
+
+// The scene format's "pairs" answer (schema.h names its fields).
+struct PairsResult {
+  std::vector<std::array<int, 2>> pairs;  // {i, j}, i < j, sorted
+  int candidates = 0;                     // pairs of overlapping boxes the narrow phase ran on
+};
+
 namespace api {
 
 // Bodies in one world at once: body ids carry a 20-bit slot, as shape handles do.

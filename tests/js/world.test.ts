@@ -1,0 +1,174 @@
+// The World (web/lib/world.ts) in wasm: pairs against brute force — intersect() on every pair of bodies,
+// without any broad phase — on random worlds of every shape type (meshes, heightfields, compounds and planes
+// too) while bodies move through the pose view, teleport, leave and come back; the scene format's "pairs"
+// against the same brute force; errors that name the problem and change nothing; and memory that returns.
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  box, compound, type ConvexShape, heightfield, init, intersect, mesh, plane, run, sphere, stats, World, type Body,
+  type Scene,
+} from '../../web/lib/index';
+import { catchError, everyConvexShape, randomPose, seeded } from './helpers';
+import { randomSoup } from './mesh-gen';
+
+beforeAll(async () => {
+  await init();
+});
+
+function zoo(rand: () => number): ConvexShape[] {
+  const soup = randomSoup(rand, 16);
+  return [
+    ...everyConvexShape(rand),
+    box([3, 0.1, 0.05]),
+    compound([{ shape: sphere(0.3) }, { shape: box([0.2, 0.2, 0.2]), position: [0.6, 0, 0] }]),
+    mesh(soup.vertices, soup.indices),
+    heightfield([[0, 0.1, 0], [0.2, 0, 0.1], [0, 0.1, 0]], [0.5, 0.5]),
+  ];
+}
+
+/** intersect() on every pair of live bodies, by slot. */
+function bruteForce(world: World): number[] {
+  const live: Body[] = [];
+  for (let s = 0; s < world.poses().length / 7; s++) {
+    const b = world.bodyAt(s);
+    if (b) live.push(b);
+  }
+  const out: number[] = [];
+  for (let i = 0; i < live.length; i++) {
+    for (let j = i + 1; j < live.length; j++) {
+      const a = live[i], b = live[j];
+      if (intersect(a.shape, world.pose(a), b.shape, world.pose(b)).intersecting) out.push(a.slot, b.slot);
+    }
+  }
+  return out;
+}
+
+describe('World', () => {
+  it('finds the pairs intersect() finds on every pair, frame after frame', () => {
+    const rand = seeded(11);
+    const shapes = [...zoo(rand), plane([0, 1, 0], -2)];
+    const world = new World();
+    const bodies: Body[] = [];
+    for (let i = 0; i < 80; i++) bodies.push(world.add(shapes[Math.floor(rand() * shapes.length)], randomPose(rand, 8)));
+    let total = 0;
+    for (let frame = 0; frame < 12; frame++) {
+      const poses = world.poses();
+      for (const b of bodies) {
+        if (rand() < 0.05) {
+          poses.set(randomPose(rand, 8), 7 * b.slot);
+        } else {
+          for (let k = 0; k < 3; k++) poses[7 * b.slot + k] += (rand() - 0.5) * 0.2;
+        }
+      }
+      if (frame % 4 === 1) {
+        for (let k = 0; k < 5; k++) {
+          const i = Math.floor(rand() * bodies.length);
+          world.remove(bodies[i]);
+          bodies[i] = world.add(shapes[Math.floor(rand() * shapes.length)], randomPose(rand, 8));
+        }
+      }
+      const got = Array.from(world.pairSlots());
+      const want = bruteForce(world);
+      expect(got, `frame ${frame}`).toEqual(want);
+      expect(world.candidates).toBeGreaterThanOrEqual(want.length / 2);
+      total += want.length / 2;
+    }
+    expect(total, 'the random worlds have overlapping pairs to find').toBeGreaterThan(20);
+    const named = world.pairs();
+    expect(named.map(([a, b]) => [a.slot, b.slot]).flat()).toEqual(Array.from(world.pairSlots()));
+    world.dispose();
+    for (const s of shapes) s.dispose();
+  });
+
+  it('answers the scene format\'s "pairs" as intersect() on every pair of its shapes', () => {
+    const rand = seeded(3);
+    const shapes = zoo(rand);
+    const specs = shapes.map((s) => s.spec());
+    const poses = specs.map(() => randomPose(rand, 3));
+    const scene: Scene = {
+      version: 1, query: 'pairs',
+      shapes: specs.map((s, i) => ({ ...s, position: [poses[i][0], poses[i][1], poses[i][2]], rotation: [poses[i][3], poses[i][4], poses[i][5], poses[i][6]] })),
+    };
+    const r = run(scene as Scene & { query: 'pairs' });
+    const want: [number, number][] = [];
+    for (let i = 0; i < shapes.length; i++) {
+      for (let j = i + 1; j < shapes.length; j++) {
+        const pair = run({ version: 1, query: 'intersect', shapes: [scene.shapes[i], scene.shapes[j]] }) as { intersecting: boolean };
+        if (pair.intersecting) want.push([i, j]);
+      }
+    }
+    expect(r.pairs).toEqual(want);
+    expect(want.length).toBeGreaterThan(2);
+    expect(r.candidates).toBeGreaterThanOrEqual(want.length);
+    // The same shapes in a World at the same poses: the same pairs.
+    const world = new World();
+    shapes.forEach((s, i) => world.add(s, poses[i]));
+    expect(world.pairs().map(([a, b]) => [a.slot, b.slot])).toEqual(want);
+    world.dispose();
+    for (const s of shapes) s.dispose();
+  });
+
+  it('reports bad poses, foreign bodies and disposed shapes by name, and changes nothing', () => {
+    const ball = sphere(1);
+    const world = new World();
+    const a = world.add(ball, [0, 0, 0, 0, 0, 0, 1]);
+    const b = world.add(ball, { position: [1.5, 0, 0] });
+    expect(Array.from(world.pairSlots())).toEqual([a.slot, b.slot]);
+
+    let e = catchError(() => world.add(ball, [0, NaN, 0, 0, 0, 0, 1]));
+    expect([e.code, e.field]).toEqual(['invalid-argument', 'pose[1]']);
+    e = catchError(() => world.setPose(a, { rotation: [0, 0, 0, 0] }));
+    expect(e.field).toBe('pose[3..6]');
+    e = catchError(() => world.add(ball, { position: [0, 0, 0], spin: 1 } as never));
+    expect(e.field).toBe('pose.spin');
+
+    world.poses()[7 * b.slot] = Infinity;
+    e = catchError(() => world.pairs());
+    expect([e.code, e.field]).toEqual(['invalid-argument', `poses[${b.slot}][0]`]);
+    world.poses()[7 * b.slot] = 1.5;
+    expect(world.pairs().length).toBe(1);
+
+    world.remove(b);
+    e = catchError(() => world.remove(b));
+    expect(e.field).toBe('body');
+    e = catchError(() => world.setPose(b, {}));
+    expect(e.field).toBe('body');
+    const other = new World();
+    const c = other.add(ball);
+    e = catchError(() => world.remove(c));
+    expect(e.detail).toMatch(/not a body of this world/);
+
+    const cube = box([1, 1, 1]);
+    world.add(cube);
+    cube.dispose();
+    e = catchError(() => world.pairs());
+    expect(e.detail).toMatch(/disposed/);
+    e = catchError(() => world.add(cube));
+    expect([e.code, e.field]).toEqual(['disposed', 'shape']);
+
+    world.dispose();
+    e = catchError(() => world.add(ball));
+    expect([e.code, e.field]).toEqual(['disposed', 'world']);
+    world.dispose(); // idempotent
+    other.dispose();
+    ball.dispose();
+  });
+
+  it('returns its memory when disposed', () => {
+    const ball = sphere(0.5);
+    const warm = new World();
+    for (let i = 0; i < 500; i++) warm.add(ball, [i % 10, Math.floor(i / 10) % 10, Math.floor(i / 100), 0, 0, 0, 1]);
+    warm.pairs();
+    warm.dispose();
+    const before = stats();
+    for (let round = 0; round < 20; round++) {
+      const w = new World();
+      for (let i = 0; i < 500; i++) w.add(ball, [i % 10, Math.floor(i / 10) % 10, Math.floor(i / 100), 0, 0, 0, 1]);
+      expect(w.pairs().length).toBeGreaterThan(500);
+      w.dispose();
+    }
+    const after = stats();
+    expect(after.liveWorlds).toBe(before.liveWorlds);
+    expect(after.heapBytes).toBe(before.heapBytes);
+    ball.dispose();
+  });
+});
