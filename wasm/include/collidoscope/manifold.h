@@ -1,0 +1,131 @@
+// collidoscope — contact manifolds for a rigid-body solver: up to four
+// points sharing one normal, each with its signed distance and a feature id
+// that stays the same from frame to frame while the same features touch, so
+// that a solver can warm-start its impulses.
+//
+// Method (after the face clipping of Box2D v3's manifold.c and Jolt's
+// ManifoldBetweenTwoFaces; written from their descriptions):
+//  1. The normal n and the deepest pair are the contact of the pair as the
+//     object API's contact query answers it (contact.h; the closed forms of
+//     closed_form.h and plane.h where that query takes them), bit for bit.
+//  2. Each polytopal core (box, polytope, triangle, the segment of a capsule
+//     or segment, the point of a sphere or point) gives its supporting
+//     feature along n (A) and along −n (B): the core vertices within
+//     sin(faceAngle)·(core diameter) of the supporting plane, as the convex
+//     polygon they span seen along n — a vertex, an edge or a face. A face
+//     must be planar and supporting (every core vertex below its plane),
+//     else the tolerance shrinks (kManifoldFeatureRetries times, by 16 each)
+//     and finally the single support vertex is taken.
+//  3. Face against face or edge: the face more parallel to n is the
+//     reference; the other feature (incident) is clipped against the
+//     reference's side planes (Sutherland–Hodgman; a segment parametrically);
+//     each clipped point is projected on the reference plane along its
+//     normal; points whose signed distance exceeds the margin are dropped.
+//     Parallel edges (capsule–capsule): B's segment clipped to A's extent.
+//     A reference face more than faceAngle from n, a vertex feature, edges
+//     not parallel, curved cores (cylinder, cone, ellipsoid, a scaled sphere
+//     or capsule): the one point of step 1.
+//  4. A plane (half-space) against a polytopal core: every core vertex
+//     within the margin of the plane, the radius taken along the plane's
+//     normal; one vertex: step 1's point.
+//  5. Reduction to four: the deepest point, the point farthest from it, the
+//     point spanning the largest triangle with those two, the point adding
+//     the largest area outside that triangle.
+//
+// Radii (sphere, capsule radius, margins): a core point p becomes p + r·m
+// with m the outward normal of its feature (the face's normal; n or −n for
+// an edge or vertex), which is on the rounded surface exactly for faces and
+// for edges perpendicular to n, and inside it by r·(1 − cos θ) for an edge
+// tilted by θ ≤ faceAngle (and for a plane's non-deepest vertices).
+//
+// Feature ids: a clipped point is an incident vertex (kind 0), the crossing
+// of an incident edge with a reference side plane (kind 1), or a reference
+// corner (kind 2); the single point is kind 3. The id mixes (kind, whether
+// the reference is B, the incident vertex or edge's first vertex, the
+// reference vertex or edge's first vertex) through a 32-bit finalizer
+// (MurmurHash3's fmix32): vertex indices are the core's own (the box's
+// corner i = (±x, ±y, ±z) by bits 0..2, a polytope's point index, a mesh's
+// vertex index), so they do not change while a box slides or rocks on
+// another within faceAngle. Distinct features may collide with probability
+// about 2⁻³² per pair of points.
+//
+// Memory: fixed arrays (kManifoldMaxFeature vertices per feature; a feature
+// with more vertices keeps the kManifoldMaxFeature highest along n, whose
+// hull is still part of the face), no heap allocation in manifold(). The
+// mesh manifold takes the caller's contact buffer.
+#pragma once
+
+#include <cstdint>
+
+#include "collidoscope/contact.h"
+#include "collidoscope/epa.h"
+#include "collidoscope/gjk.h"
+#include "collidoscope/math.h"
+#include "collidoscope/shapes.h"
+
+namespace collidoscope {
+
+struct MeshContact;  // mesh_convex.h
+
+// Faces this close to perpendicular to the normal (radians) are clipped: a
+// box rocking by up to 2° on another keeps its four points. Larger angles
+// would let a face tilted visibly away from n produce points whose depths
+// along n are no longer the solid's.
+constexpr double kManifoldFaceAngle = 2.0 * 3.14159265358979323846 / 180.0;
+
+// Most vertices of one supporting feature kept for clipping (a box face has
+// 4; a polytope's face more): fixed arrays, see the header.
+constexpr int kManifoldMaxFeature = 32;
+
+// Mesh manifolds: triangles whose own contact normal is more than this angle
+// (radians) from the manifold's normal are left out (re-measured along the
+// shared normal their depths would not be depths).
+constexpr double kManifoldMeshNormalAngle = 30.0 * 3.14159265358979323846 / 180.0;
+
+struct ManifoldPoint {
+  Vec3 pointA;          // on A (world)
+  Vec3 pointB;          // on B (world)
+  double distance = 0;  // (pointB − pointA)·normal; negative = overlap
+  std::uint32_t id = 0; // feature id (header)
+  int triangle = -1;    // convex–mesh: the mesh triangle the point is on, else −1
+};
+
+enum class ManifoldStatus {
+  Ok,
+  InvalidMargin,  // margin NaN, infinite or negative: nothing computed
+  Unbounded,      // two planes whose normals are not opposite (plane.h)
+  Unsupported,    // a compound, or two meshes: no manifold (count 0)
+};
+
+struct Manifold {
+  Vec3 normal;              // unit, from A to B (as contact()'s), shared by every point
+  int count = 0;            // 0..4; 0: no contact within the margin
+  ManifoldPoint points[4];  // the deepest first
+  int iterations = 0;       // of the contact query of step 1
+  EpaStatus status = EpaStatus::Converged;  // that query's status
+};
+
+struct ManifoldSettings {
+  GjkSettings gjk;
+  EpaSettings epa;
+  double faceAngle = kManifoldFaceAngle;  // radians, in (0, π/4]
+};
+
+// The manifold of two convex shapes (posed through Shape::pose; planes
+// included) within `margin` (finite, ≥ 0: else InvalidMargin, *out
+// cleared). Mesh or compound shapes: Unsupported (meshManifold takes a mesh).
+ManifoldStatus manifold(const Shape& a, const Shape& b, double margin, Manifold* out,
+                        const ManifoldSettings& settings = {});
+
+// The manifold of a mesh and a convex shape (either order; manifold_mesh.cpp):
+// the per-triangle contacts of meshPairContacts (mesh_pair.h) written into
+// the caller's `scratch` (capacity entries, ≤ kMaxMeshContacts is plenty),
+// the normal of the deepest of them (ties: the first in tree order), and
+// every triangle whose own normal is within kManifoldMeshNormalAngle of it
+// clipped against the shape as a convex pair with that normal; the points
+// of all of them reduced to four. `truncated` (may be null) says the
+// scratch was too small for every contact.
+ManifoldStatus meshManifold(const Shape& a, const Shape& b, double margin, MeshContact* scratch, int capacity,
+                            Manifold* out, bool* truncated = nullptr, const ManifoldSettings& settings = {});
+
+}  // namespace collidoscope
