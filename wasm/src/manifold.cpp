@@ -45,10 +45,10 @@ double cross2(double ax, double ay, double bx, double by) { return ax * by - ay 
 
 }  // namespace
 
-std::uint32_t featureId(int kind, bool referenceIsB, std::uint32_t incident, std::uint32_t reference) {
-  std::uint32_t h = fmix32(static_cast<std::uint32_t>(kind) * 2u + (referenceIsB ? 1u : 0u) + 0x9e3779b9u);
-  h = fmix32(h ^ incident);
-  return fmix32(h ^ (reference * 0x27d4eb2fu));
+std::uint32_t featureId(ManifoldFeatureKind kind, std::uint32_t first, std::uint32_t second) {
+  std::uint32_t h = fmix32(static_cast<std::uint32_t>(kind) + 0x9e3779b9u);
+  h = fmix32(h ^ first);
+  return fmix32(h ^ (second * 0x27d4eb2fu));
 }
 
 bool coreViewOf(const Shape& s, CoreView* out) {
@@ -218,6 +218,16 @@ struct ClipPoint {
   std::uint32_t edge;  // the incident edge's first vertex, or the side's index
 };
 
+// The id of a vertex of A (onA) or of B, and of the crossing of an incident
+// edge with a reference side (each named by its first vertex).
+std::uint32_t vertexId(bool onA, std::uint32_t vertex) {
+  return featureId(onA ? ManifoldFeatureKind::VertexOfA : ManifoldFeatureKind::VertexOfB, vertex, 0);
+}
+std::uint32_t crossingId(bool refIsA, std::uint32_t incidentEdge, std::uint32_t referenceEdge) {
+  return refIsA ? featureId(ManifoldFeatureKind::Crossing, referenceEdge, incidentEdge)
+                : featureId(ManifoldFeatureKind::Crossing, incidentEdge, referenceEdge);
+}
+
 // Finishes a clipped point q on the incident core: its projection on the
 // reference plane, radii, signed distance; false when beyond the margin.
 bool finish(const Vec3& q, const Feature& ref, const Feature& inc, bool refIsA, const Vec3& n, double margin,
@@ -252,17 +262,14 @@ int clipFeatures(const Feature& fa, const Feature& fb, const Vec3& n, double mar
     for (int end = 0; end < 2; ++end) {
       const double s = end == 0 ? s0 : s1;
       Vec3 q = fb.p[end];
-      int kind = 0;
-      std::uint32_t inc = fb.id[end], ref = 0;
+      std::uint32_t id = featureId(ManifoldFeatureKind::VertexOfB, fb.id[end], 0);
       if (s < 0 || s > la) {
         const double target = s < 0 ? 0 : la;
         if (ds == 0) continue;
         const double t = (target - s0) / ds;
         if (t < 0 || t > 1) continue;
         q = fb.p[0] + eb * t;
-        kind = 2;
-        inc = 0;
-        ref = fa.id[s < 0 ? 0 : 1];
+        id = featureId(ManifoldFeatureKind::VertexOfA, fa.id[s < 0 ? 0 : 1], 0);
       }
       const Vec3 onA = fa.p[0] + e * dot(q - fa.p[0], e);
       ManifoldPoint& r = out[m];
@@ -270,7 +277,7 @@ int clipFeatures(const Feature& fa, const Feature& fb, const Vec3& n, double mar
       r.pointB = q - n * fb.radius;
       r.distance = dot(r.pointB - r.pointA, n);
       r.triangle = -1;
-      r.id = featureId(kind, false, inc, ref);
+      r.id = id;
       if (r.distance <= margin) ++m;
     }
     return m;
@@ -315,7 +322,7 @@ int clipFeatures(const Feature& fa, const Feature& fb, const Vec3& n, double mar
       const Vec3 q = kind == 0 ? inc.p[end] : inc.p[0] + e * t;
       ManifoldPoint& r = out[m];
       if (!finish(q, ref, inc, refIsA, n, margin, &r)) continue;
-      r.id = kind == 0 ? featureId(0, !refIsA, inc.id[end], 0) : featureId(1, !refIsA, inc.id[0], end == 0 ? ref0 : ref1);
+      r.id = kind == 0 ? vertexId(!refIsA, inc.id[end]) : crossingId(refIsA, inc.id[0], end == 0 ? ref0 : ref1);
       ++m;
     }
     return m;
@@ -362,9 +369,31 @@ int clipFeatures(const Feature& fa, const Feature& fb, const Vec3& n, double mar
     const ClipPoint& c = buf[cur][k];
     ManifoldPoint& r = out[m];
     if (!finish(c.p, ref, inc, refIsA, n, margin, &r)) continue;
-    r.id = featureId(c.kind, !refIsA, c.inc, c.ref);
+    r.id = c.kind == 0   ? vertexId(!refIsA, c.inc)
+           : c.kind == 2 ? vertexId(refIsA, c.ref)
+                         : crossingId(refIsA, c.inc, c.ref);
     ++m;
   }
+  return m;
+}
+
+int keepDeepest(ManifoldPoint* cand, int m, const Vec3& pointA, const Vec3& pointB, double distance,
+                std::uint32_t id) {
+  double shallowest = cand[0].distance;
+  int deepest = 0;
+  for (int k = 1; k < m; ++k) {
+    if (cand[k].distance < cand[deepest].distance) deepest = k;
+    shallowest = std::fmax(shallowest, cand[k].distance);
+  }
+  if (!(distance < cand[deepest].distance - kDeepestSlack * (maxAbs(pointA) + maxAbs(pointB)))) return m;
+  int slot = m;
+  if (m == kMaxCandidates) {
+    for (int k = 0; k < m; ++k)
+      if (cand[k].distance == shallowest) slot = k;
+  } else {
+    ++m;
+  }
+  cand[slot] = {pointA, pointB, distance, id, -1};
   return m;
 }
 
@@ -474,7 +503,7 @@ void singlePoint(const ContactResult& c, Manifold* out) {
   p.pointA = c.pointA;
   p.pointB = c.pointB;
   p.distance = c.distance;
-  p.id = featureId(3, false, 0, 0);
+  p.id = featureId(ManifoldFeatureKind::Single, 0, 0);
   p.triangle = -1;
 }
 
@@ -505,7 +534,7 @@ bool planeManifold(const Shape& plane, const Shape& other, bool planeIsA, double
     p.pointA = planeIsA ? onPlane : s;
     p.pointB = planeIsA ? s : onPlane;
     p.distance = h;
-    p.id = featureId(0, planeIsA, v.id(i), 0);
+    p.id = featureId(planeIsA ? ManifoldFeatureKind::VertexOfB : ManifoldFeatureKind::VertexOfA, v.id(i), 0);
     p.triangle = -1;
   }
   if (m < 2) return false;
@@ -541,8 +570,9 @@ ManifoldStatus manifold(const Shape& a, const Shape& b, double margin, Manifold*
     supportFeature(va, n, sinAngle, &fa);
     supportFeature(vb, -n, sinAngle, &fb);
     ManifoldPoint cand[kMaxCandidates];
-    const int m = clipFeatures(fa, fb, n, margin, sinAngle, cand);
+    int m = clipFeatures(fa, fb, n, margin, sinAngle, cand);
     if (m > 0) {
+      m = keepDeepest(cand, m, c.pointA, c.pointB, c.distance, featureId(ManifoldFeatureKind::Single, 0, 0));
       reduceToFour(cand, m, n, out);
       return ManifoldStatus::Ok;
     }

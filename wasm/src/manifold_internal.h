@@ -53,10 +53,27 @@ void supportFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* 
 int clipFeatures(const Feature& fa, const Feature& fb, const Vec3& n, double margin, double sinAngle,
                  ManifoldPoint* out);
 
+// A pair this much deeper than every clipped point (relative to the points'
+// coordinates) is the contact query's deepest pair lying outside the clipped
+// region (a vertex of B beyond the edge of A's face): it joins the
+// candidates. 1e-9 is the library's accuracy (DESIGN.md): closer than that
+// the clipped points already hold the depth.
+constexpr double kDeepestSlack = 1e-9;
+
+// Adds the pair (pointA, pointB, distance) to cand[0 .. m) when it is deeper
+// than every candidate by kDeepestSlack (replacing the shallowest when
+// full); returns the new count.
+int keepDeepest(ManifoldPoint* cand, int m, const Vec3& pointA, const Vec3& pointB, double distance,
+                std::uint32_t id);
+
 // Keeps at most four of in[0 .. m) in out (header, step 5).
 void reduceToFour(const ManifoldPoint* in, int m, const Vec3& n, Manifold* out);
 
-std::uint32_t featureId(int kind, bool referenceIsB, std::uint32_t incident, std::uint32_t reference);
+// Feature ids (manifold.h): a vertex of A or of B (its index), the crossing
+// of an edge of A with an edge of B (their first vertices), the one point
+// of an unclipped pair (0, or a mesh triangle's index).
+enum class ManifoldFeatureKind : std::uint32_t { VertexOfA, VertexOfB, Crossing, Single };
+std::uint32_t featureId(ManifoldFeatureKind kind, std::uint32_t first, std::uint32_t second);
 
 }  // namespace manifold_detail
 }  // namespace collidoscope

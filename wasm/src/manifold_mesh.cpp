@@ -69,13 +69,16 @@ ManifoldStatus meshManifold(const Shape& a, const Shape& b, double margin, MeshC
       supportFeature(meshIsA ? ov : tv, -n, sinAngle, &fb);
       k = clipFeatures(fa, fb, n, margin, sinAngle, cand);
     }
+    if (k > 0)
+      k = keepDeepest(cand, k, c.pointA, c.pointB, dot(c.pointB - c.pointA, n),
+                      featureId(ManifoldFeatureKind::Single, static_cast<std::uint32_t>(c.triangle), 0));
     if (k == 0) {
       // Not clipped: the triangle's own contact, measured along the shared normal.
       ManifoldPoint& p = cand[0];
       p.pointA = c.pointA;
       p.pointB = c.pointB;
       p.distance = dot(c.pointB - c.pointA, n);
-      p.id = featureId(3, false, static_cast<std::uint32_t>(c.triangle), 0);
+      p.id = featureId(ManifoldFeatureKind::Single, static_cast<std::uint32_t>(c.triangle), 0);
       if (!(p.distance <= margin)) continue;
       k = 1;
     }

@@ -24,7 +24,10 @@
 //     Parallel edges (capsule–capsule): B's segment clipped to A's extent.
 //     A reference face more than faceAngle from n, a vertex feature, edges
 //     not parallel, curved cores (cylinder, cone, ellipsoid, a scaled sphere
-//     or capsule): the one point of step 1.
+//     or capsule): the one point of step 1. When step 1's pair is deeper
+//     than every clipped point (kDeepestSlack; a vertex of B beyond the
+//     edge of A's face), it joins them, so the deepest point is always the
+//     contact query's.
 //  4. A plane (half-space) against a polytopal core: every core vertex
 //     within the margin of the plane, the radius taken along the plane's
 //     normal; one vertex: step 1's point.
@@ -38,16 +41,17 @@
 // for edges perpendicular to n, and inside it by r·(1 − cos θ) for an edge
 // tilted by θ ≤ faceAngle (and for a plane's non-deepest vertices).
 //
-// Feature ids: a clipped point is an incident vertex (kind 0), the crossing
-// of an incident edge with a reference side plane (kind 1), or a reference
-// corner (kind 2); the single point is kind 3. The id mixes (kind, whether
-// the reference is B, the incident vertex or edge's first vertex, the
-// reference vertex or edge's first vertex) through a 32-bit finalizer
-// (MurmurHash3's fmix32): vertex indices are the core's own (the box's
-// corner i = (±x, ±y, ±z) by bits 0..2, a polytope's point index, a mesh's
-// vertex index), so they do not change while a box slides or rocks on
-// another within faceAngle. Distinct features may collide with probability
-// about 2⁻³² per pair of points.
+// Feature ids name what a point is, by the shape that owns it, so that they
+// do not depend on which face is the reference: a vertex of A or of B (an
+// incident vertex inside the reference face, a reference corner inside the
+// incident face, a plane's vertex), the crossing of an edge of A with an
+// edge of B (each edge by its first vertex in its face's counter-clockwise
+// order), or the single unclipped point (with the mesh triangle's index).
+// Vertex indices are the core's own (the box's corner i = (±x, ±y, ±z) by
+// bits 0..2, a polytope's point index, a mesh's vertex index), so they do
+// not change while a box slides or rocks on another within faceAngle. The
+// kind and the two indices go through a 32-bit finalizer (MurmurHash3's
+// fmix32): distinct features may share an id with probability about 2⁻³².
 //
 // Memory: fixed arrays (kManifoldMaxFeature vertices per feature; a feature
 // with more vertices keeps the kManifoldMaxFeature highest along n, whose
