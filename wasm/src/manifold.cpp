@@ -402,8 +402,26 @@ void reduceToFour(const ManifoldPoint* in, int m, const Vec3& n, Manifold* out) 
   if (m <= 0) return;
   int pick[4];
   int deepest = 0;
-  for (int k = 1; k < m; ++k)
+  Vec3 centre{0, 0, 0};
+  double scale = 0;
+  for (int k = 0; k < m; ++k) {
     if (in[k].distance < in[deepest].distance) deepest = k;
+    centre = centre + in[k].pointA;
+    scale = std::fmax(scale, maxAbs(in[k].pointA) + std::fabs(in[k].distance));
+  }
+  centre = centre / m;
+  // Points as deep as the deepest to rounding (a face resting flat): the one farthest from the
+  // candidates' centre, a corner of the contact polygon rather than a point on its side.
+  const double tie = in[deepest].distance + kDeepestSlack * scale;
+  double reach = -1;
+  for (int k = 0; k < m; ++k) {
+    const Vec3 off = in[k].pointA - centre;
+    const double r = dot(off, off) - dot(off, n) * dot(off, n);
+    if (in[k].distance <= tie && r > reach) {
+      reach = r;
+      deepest = k;
+    }
+  }
   pick[0] = deepest;
   int count = 1;
   const Vec3 p0 = in[deepest].pointA;
