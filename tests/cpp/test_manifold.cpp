@@ -253,6 +253,28 @@ TEST(Manifold, ParallelCapsulesTouchOverTheirCommonStretch) {
   EXPECT_NEAR(std::max(xs[0], xs[1]), 0.5, 1e-12);
 }
 
+TEST(Manifold, BoxOnATriangleShapeIsClippedToTheTriangle) {
+  // A triangle shape (convex, two-sided) under a box whose bottom face is cut by the hypotenuse x + z = 1:
+  // the clipped polygon is the box's bottom square [−0.2, 0.6]² minus the corner beyond the hypotenuse,
+  // a pentagon with vertices (−0.2, −0.2), (0.6, −0.2), (0.6, 0.4), (0.4, 0.6), (−0.2, 0.6); the reduction keeps 4.
+  const Shape tri = Shape::triangle({-1, 0, -1}, {-1, 0, 2}, {2, 0, -1});
+  Shape box = Shape::box({0.4, 0.25, 0.4});
+  box.at({0.2, 0.25 - 0.03, 0.2});
+  const Manifold m = manifoldOf(tri, box, 0);
+  ASSERT_EQ(m.count, 4);
+  EXPECT_NEAR(m.normal.y, 1, 1e-12);
+  const double pentagon[5][2] = {{-0.2, -0.2}, {0.6, -0.2}, {0.6, 0.4}, {0.4, 0.6}, {-0.2, 0.6}};
+  std::set<int> seen;
+  for (int i = 0; i < 4; ++i) {
+    const ManifoldPoint& p = m.points[i];
+    EXPECT_NEAR(p.distance, -0.03, 1e-12);
+    EXPECT_NEAR(p.pointA.y, 0, 1e-12);
+    for (int k = 0; k < 5; ++k)
+      if (std::hypot(p.pointA.x - pentagon[k][0], p.pointA.z - pentagon[k][1]) < 1e-12) seen.insert(k);
+  }
+  EXPECT_EQ(seen.size(), 4u);
+}
+
 // ---- mesh ----------------------------------------------------------------------
 
 TEST(Manifold, BoxOnATwoTriangleFloorGivesItsFourBottomCorners) {
@@ -289,6 +311,28 @@ TEST(Manifold, BoxOnATwoTriangleFloorGivesItsFourBottomCorners) {
     }
     EXPECT_EQ(corners, (std::set<int>{0, 1, 4, 5}));
     EXPECT_EQ(triangles, (std::set<int>{0, 1}));  // the seam runs under the box
+  }
+}
+
+TEST(Manifold, ABoxInAMeshCornerKeepsTheFloorsNormal) {
+  // A floor and a wall (x = 1, facing −x); the box sinks 0.02 into the floor and 0.01 into the wall.
+  TriangleMesh corner;
+  corner.vertices = {{-5, 0, -5}, {5, 0, -5}, {5, 0, 5}, {-5, 0, 5}, {1, -1, -5}, {1, -1, 5}, {1, 5, 5}, {1, 5, -5}};
+  corner.triangles = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}};
+  Shape mesh;
+  ShapeError se;
+  ASSERT_TRUE(makeMeshShape(corner, &mesh, &se)) << se.message;
+  Shape box = Shape::box({0.5, 0.3, 0.4});
+  box.at({1 - 0.5 + 0.01, 0.3 - 0.02, 0});
+  std::vector<MeshContact> scratch(16);
+  Manifold m;
+  ASSERT_EQ(meshManifold(mesh, box, 0, scratch.data(), 16, &m), ManifoldStatus::Ok);
+  // The floor is deeper (0.02): its normal; the wall's points, 90° away, are left out.
+  EXPECT_NEAR(m.normal.y, 1, 1e-12);
+  ASSERT_EQ(m.count, 4);
+  for (int i = 0; i < m.count; ++i) {
+    EXPECT_NEAR(m.points[i].distance, -0.02, 1e-12);
+    EXPECT_LE(m.points[i].triangle, 1);
   }
 }
 
@@ -358,6 +402,7 @@ TEST(Manifold, RoundPairsAreTheContactQuerysPointBitForBit) {
   const Shape shapes[][2] = {{Shape::sphere(0.5), Shape::sphere(0.3)},
                              {Shape::sphere(0.5), Shape::box({0.4, 0.3, 0.2})},
                              {Shape::capsule(0.2, 0.5), Shape::sphere(0.4)},
+                             {Shape::capsule(0.2, 0.5), Shape::capsule(0.3, 0.4)},  // crossing: not parallel
                              {Shape::ellipsoid({0.3, 0.5, 0.4}), Shape::box({0.4, 0.3, 0.2})},
                              {Shape::cylinder(0.3, 0.4), Shape::cone(0.3, 0.5)}};
   int contacts = 0;
@@ -408,7 +453,19 @@ TEST(Manifold, ABoxSlidingAndRockingOnABoxKeepsItsIds) {
     const Manifold m = manifoldOf(a, b, 0.02);
     ASSERT_EQ(m.count, 4) << frame;
     std::set<std::uint32_t> ids;
-    for (int i = 0; i < m.count; ++i) ids.insert(m.points[i].id);
+    for (int i = 0; i < m.count; ++i) {
+      ids.insert(m.points[i].id);
+      // Each point is a bottom corner of B, at that corner's height over A's top face.
+      const ManifoldPoint& p = m.points[i];
+      int corner = -1;
+      for (int k = 0; k < 8; ++k)
+        if (length(b.pose.apply({(k & 1) ? hb.x : -hb.x, (k & 2) ? hb.y : -hb.y, (k & 4) ? hb.z : -hb.z}) - p.pointB) <
+            1e-12)
+          corner = k;
+      EXPECT_TRUE(corner == 0 || corner == 1 || corner == 4 || corner == 5) << frame << " " << corner;
+      EXPECT_NEAR(p.distance, p.pointB.y - ha.y, 1e-12);
+      EXPECT_NEAR(p.pointA.y, ha.y, 1e-12);
+    }
     EXPECT_EQ(ids.size(), 4u) << frame;
     if (frame == 0) first = ids;
     EXPECT_EQ(ids, first) << "frame " << frame;
