@@ -31,9 +31,11 @@
 //  4. A plane (half-space) against a polytopal core: every core vertex
 //     within the margin of the plane, the radius taken along the plane's
 //     normal; one vertex: step 1's point.
-//  5. Reduction to four: the deepest point, the point farthest from it, the
-//     point spanning the largest triangle with those two, the point adding
-//     the largest area outside that triangle.
+//  5. Reduction to four: the deepest point (among points as deep to
+//     kDeepestSlack — a face resting flat — the one farthest from the
+//     candidates' centre, so a corner rather than a point on a side), the
+//     point farthest from it, the point spanning the largest triangle with
+//     those two, the point adding the largest area outside that triangle.
 //
 // Radii (sphere, capsule radius, margins): a core point p becomes p + r·m
 // with m the outward normal of its feature (the face's normal; n or −n for
@@ -104,7 +106,7 @@ enum class ManifoldStatus {
 struct Manifold {
   Vec3 normal;              // unit, from A to B (as contact()'s), shared by every point
   int count = 0;            // 0..4; 0: no contact within the margin
-  ManifoldPoint points[4];  // the deepest first
+  ManifoldPoint points[4];  // in the order the reduction chose them: the deepest first
   int iterations = 0;       // of the contact query of step 1
   EpaStatus status = EpaStatus::Converged;  // that query's status
 };
