@@ -394,6 +394,49 @@ TEST(Manifold, RandomPolytopePointsLieOnBothSurfaces) {
   EXPECT_GT(clipped, 250);
 }
 
+TEST(Manifold, RandomRoundedPairsLieOnBothSurfaces) {
+  // Every polytopal core, with and without a margin, resting on or crossing another: the radius moves each
+  // clipped point along a normal of its feature, onto the rounded surface.
+  ref::Rng rng(1905);
+  const ShapeType types[] = {ShapeType::Box, ShapeType::Capsule, ShapeType::Segment, ShapeType::Triangle,
+                             ShapeType::Polytope, ShapeType::Sphere};
+  int total = 0, clipped = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    Shape a = ref::randomShape(rng, types[rng.integer(0, 5)], 1.0);
+    Shape b = ref::randomShape(rng, types[rng.integer(0, 5)], 1.0);
+    if (trial % 2 == 0) a.margin = rng.uniform(0, 0.2);
+    if (trial % 3 == 0) b.margin = rng.uniform(0, 0.2);
+    a.at(rng.inCube(0.8), rng.rotation());
+    if (trial % 2 == 0) {
+      b.at(rng.inCube(0.8), rng.rotation());
+    } else {
+      // Near-flat contacts: B turned from A's rotation about A's local y, above A along it (box faces
+      // face each other), lying sideways half of the time (capsule sides on faces and on each other).
+      const Quat side = trial % 4 == 1 ? axisAngle({0, 0, 1}, kPi / 2) : Quat{};
+      b.at(a.pose.position + rotate(a.pose.rotation, {rng.uniform(-0.3, 0.3), rng.uniform(0.2, 1.2), rng.uniform(-0.3, 0.3)}),
+           mul(mul(a.pose.rotation, axisAngle({0, 1, 0}, rng.uniform(0, 2 * kPi))), side));
+      a.pose.rotation = mul(a.pose.rotation, side);
+    }
+    const double scale = std::max(maxAbs(a.pose.position), maxAbs(b.pose.position)) + 3;
+    const double margin = trial % 4 == 0 ? 0.2 : 0.0;
+    const Manifold m = manifoldOf(a, b, margin);
+    if (m.count == 0) continue;
+    ++total;
+    if (m.count > 1) ++clipped;
+    for (int i = 0; i < m.count; ++i) {
+      const ManifoldPoint& p = m.points[i];
+      EXPECT_LE(projectPoint(a, p.pointA).distance, 1e-9 * scale)
+          << trial << " " << shapeTypeName(a.type) << "–" << shapeTypeName(b.type) << " point " << i;
+      EXPECT_LE(projectPoint(b, p.pointB).distance, 1e-9 * scale)
+          << trial << " " << shapeTypeName(a.type) << "–" << shapeTypeName(b.type) << " point " << i;
+      EXPECT_LE(p.distance, margin);
+    }
+  }
+  std::printf("[manifold] %d rounded contacts, %d with 2-4 points\n", total, clipped);
+  EXPECT_GT(total, 1000);
+  EXPECT_GT(clipped, 100);
+}
+
 // ---- one point: the contact query's -------------------------------------------
 
 TEST(Manifold, OnePointIsTheContactQuerysBitForBit) {

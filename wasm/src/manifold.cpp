@@ -180,7 +180,20 @@ void supportFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* 
       out->id[k] = ids[hull[k]];
     }
     out->n = hn;
-    if (hn == 2) return;
+    if (hn == 2) {
+      // An edge within the angle of square to d. Its outward normal: d's part across it, when that
+      // supports the core (every vertex below the plane through the edge; always for a segment), so
+      // the radius moves its points onto the rounded surface exactly.
+      const Vec3 e = normalizedOr(out->p[1] - out->p[0], d);
+      const Vec3 across = normalizedOr(d - e * dot(d, e), d);
+      bool ok = std::fabs(dot(e, d)) <= sinAngle;
+      for (int i = 0; ok && v.radius > 0 && i < v.n; ++i) ok = dot(v.at(i) - out->p[0], across) <= slack;
+      if (ok) {
+        out->normal = across;
+        return;
+      }
+      continue;
+    }
     // A face: Newell's normal, planar, supporting, within the angle of d.
     Vec3 nf{0, 0, 0}, c{0, 0, 0};
     for (int k = 0; k < hn; ++k) {
@@ -273,8 +286,8 @@ int clipFeatures(const Feature& fa, const Feature& fb, const Vec3& n, double mar
       }
       const Vec3 onA = fa.p[0] + e * dot(q - fa.p[0], e);
       ManifoldPoint& r = out[m];
-      r.pointA = onA + n * fa.radius;
-      r.pointB = q - n * fb.radius;
+      r.pointA = onA + fa.normal * fa.radius;
+      r.pointB = q + fb.normal * fb.radius;
       r.distance = dot(r.pointB - r.pointA, n);
       r.triangle = -1;
       r.id = id;

@@ -13,9 +13,11 @@
 //     feature along n (A) and along −n (B): the core vertices within
 //     sin(faceAngle)·(core diameter) of the supporting plane, as the convex
 //     polygon they span seen along n — a vertex, an edge or a face. A face
-//     must be planar and supporting (every core vertex below its plane),
-//     else the tolerance shrinks (kManifoldFeatureRetries times, by 16 each)
-//     and finally the single support vertex is taken.
+//     must be planar, supporting (every core vertex below its plane) and
+//     within faceAngle of n; an edge within faceAngle of square to n and,
+//     on a rounded core, supporting along n's part across it; else the
+//     tolerance shrinks (three times, by 16 each) and finally the single
+//     support vertex is taken.
 //  3. Face against face or edge: the face more parallel to n is the
 //     reference; the other feature (incident) is clipped against the
 //     reference's side planes (Sutherland–Hodgman; a segment parametrically);
@@ -38,10 +40,12 @@
 //     those two, the point adding the largest area outside that triangle.
 //
 // Radii (sphere, capsule radius, margins): a core point p becomes p + r·m
-// with m the outward normal of its feature (the face's normal; n or −n for
-// an edge or vertex), which is on the rounded surface exactly for faces and
-// for edges perpendicular to n, and inside it by r·(1 − cos θ) for an edge
-// tilted by θ ≤ faceAngle (and for a plane's non-deepest vertices).
+// with m an outward normal of its feature at p (a face's normal; for an
+// edge, the part of ±n across it; n or −n at a vertex), so the point is on
+// the rounded surface exactly. Against a plane every vertex takes the
+// plane's normal, exact for the deepest vertices (a face resting on the
+// plane) and inside the rounded surface by at most r·(1 − cos θ) for a
+// vertex whose faces are tilted by θ from the plane.
 //
 // Feature ids name what a point is, by the shape that owns it, so that they
 // do not depend on which face is the reference: a vertex of A or of B (an
