@@ -6,8 +6,11 @@
 //   * boxes and capsules on planes and on a two-triangle mesh floor,
 //     capsules on boxes and on capsules: the touching corners and ends by
 //     hand;
-//   * random polytope pairs: every point on both surfaces (projectPoint),
-//     the distance along the normal, the deepest point the contact query's;
+//   * random polytope pairs, and rounded pairs of every polytopal core:
+//     every point on both surfaces (projectPoint), the distance along the
+//     normal, the deepest point the contact query's;
+//   * a box on a triangle shape and a 64-sided prism on a box: the clipped
+//     polygon by hand, the points spread over the whole cap;
 //   * one-point manifolds (round pairs, crossing capsules, a box corner):
 //     the object API's contact query, bit for bit;
 //   * persistence of the ids over 20 frames of sliding and rocking;
@@ -274,6 +277,35 @@ TEST(Manifold, BoxOnATriangleShapeIsClippedToTheTriangle) {
       if (std::hypot(p.pointA.x - pentagon[k][0], p.pointA.z - pentagon[k][1]) < 1e-12) seen.insert(k);
   }
   EXPECT_EQ(seen.size(), 4u);
+}
+
+TEST(Manifold, AFinePrismOnABoxSpreadsOverItsWholeCap) {
+  // A 64-sided prism (radius 0.5, more cap vertices than a feature holds) standing on a box, sunk 0.01:
+  // four points on the cap's rim, spanning nearly the inscribed square (area 2r² = 0.5), not half the cap.
+  std::vector<Vec3> pts;
+  const double r = 0.5;
+  for (int k = 0; k < 64; ++k)
+    for (double y : {-0.4, 0.4}) pts.push_back({r * std::cos(2 * kPi * k / 64), y, r * std::sin(2 * kPi * k / 64)});
+  Shape prism = Shape::polytope(pts);
+  prism.at({0.1, 0.5 + 0.4 - 0.01, -0.2});
+  const Shape box = Shape::box({2, 0.5, 2});
+  const Manifold m = manifoldOf(box, prism, 0);
+  ASSERT_EQ(m.count, 4);
+  Vec3 q[4];
+  for (int i = 0; i < 4; ++i) {
+    q[i] = m.points[i].pointB;
+    EXPECT_NEAR(m.points[i].distance, -0.01, 1e-12);
+    EXPECT_NEAR(std::hypot(q[i].x - 0.1, q[i].z + 0.2), r, 1e-12);
+  }
+  // The area of their convex hull: the largest of the three quadrilaterals through the four points.
+  auto area = [&](int a, int b, int c, int d) {
+    const Vec3 p[4] = {q[a], q[b], q[c], q[d]};
+    double twice = 0;
+    for (int k = 0; k < 4; ++k) twice += p[k].x * p[(k + 1) % 4].z - p[(k + 1) % 4].x * p[k].z;
+    return std::fabs(twice) / 2;
+  };
+  const double hull = std::max({area(0, 1, 2, 3), area(0, 2, 1, 3), area(0, 1, 3, 2)});
+  EXPECT_GT(hull, 0.95 * 2 * r * r);
 }
 
 // ---- mesh ----------------------------------------------------------------------

@@ -107,27 +107,25 @@ void supportFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* 
   basisOf(d, &u, &w);
   double tol = sinAngle * 2 * reach;
   for (int attempt = 0; attempt < kFeatureRetries && reach > 0; ++attempt, tol /= kFeatureShrink) {
-    // The highest vertices within tol of the support plane (at most kManifoldMaxFeature).
+    // The vertices within tol of the support plane; more than kManifoldMaxFeature (a fine polygon's
+    // face): every stride-th of them in index order, whose hull is still inside the face and spread
+    // over it, and the support vertex.
+    int near = 0;
+    for (int i = 0; i < v.n; ++i) near += dot(v.at(i), d) >= hMax - tol ? 1 : 0;
+    const int stride = near <= kManifoldMaxFeature ? 1 : (near + kManifoldMaxFeature - 2) / (kManifoldMaxFeature - 1);
     Vec3 p[kManifoldMaxFeature];
     double h[kManifoldMaxFeature];
     std::uint32_t ids[kManifoldMaxFeature];
     int m = 0;
-    for (int i = 0; i < v.n; ++i) {
+    for (int i = 0, seen = 0; i < v.n; ++i) {
       const Vec3 q = v.at(i);
       const double hq = dot(q, d);
       if (!(hq >= hMax - tol)) continue;
-      int slot = m;
-      if (m == kManifoldMaxFeature) {
-        slot = 0;
-        for (int k = 1; k < m; ++k)
-          if (h[k] < h[slot]) slot = k;
-        if (!(hq > h[slot])) continue;
-      } else {
-        ++m;
-      }
-      p[slot] = q;
-      h[slot] = hq;
-      ids[slot] = v.id(i);
+      if (seen++ % stride != 0 && i != best) continue;
+      if (m == kManifoldMaxFeature) break;
+      p[m] = q;
+      h[m] = hq;
+      ids[m++] = v.id(i);
     }
     // Their convex hull seen along d (Andrew's monotone chain, collinear and repeated points dropped):
     // sort by (x, y) with an insertion sort, m ≤ kManifoldMaxFeature.

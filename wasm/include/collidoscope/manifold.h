@@ -60,9 +60,10 @@
 // fmix32): distinct features may share an id with probability about 2⁻³².
 //
 // Memory: fixed arrays (kManifoldMaxFeature vertices per feature; a feature
-// with more vertices keeps the kManifoldMaxFeature highest along n, whose
-// hull is still part of the face), no heap allocation in manifold(). The
-// mesh manifold takes the caller's contact buffer.
+// with more vertices, a fine polygon's face, keeps every k-th of them in
+// index order and the support vertex, whose hull is still inside the face
+// and spread over it), no heap allocation in manifold(); about 20 KB of
+// stack. The mesh manifold takes the caller's contact buffer.
 #pragma once
 
 #include <cstdint>
