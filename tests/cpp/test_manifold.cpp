@@ -512,7 +512,9 @@ TEST(Manifold, OnePointIsTheContactQuerysBitForBit) {
       ASSERT_EQ(m.count > 0, out[0] != 0);
       if (m.count == 0) continue;
       ++contacts;
-      if (which < firstFlat) ASSERT_EQ(m.count, 1);
+      if (which < firstFlat) {
+        ASSERT_EQ(m.count, 1);
+      }
       if (m.count > 1) {
         // Several points: the deepest is the contact query's depth (to the library's accuracy).
         double deepest = m.points[0].distance;
