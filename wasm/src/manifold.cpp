@@ -2,7 +2,7 @@
 #include "collidoscope/manifold.h"
 
 #include <cmath>
-#include <type_traits>
+#include <cstdint>
 
 #include "collidoscope/closed_form.h"
 #include "collidoscope/plane.h"
@@ -218,9 +218,11 @@ void supportFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* 
 
 namespace {
 
-// A point while clipping: where it is, what it is (kind, incident and
-// reference feature), and the line the polygon's edge from it lies on
-// (an incident edge, or a reference side plane).
+// A point while clipping: where it is, what it is, and the line the
+// polygon's edge from it lies on (an incident edge, or a reference side
+// plane). kind 0: an incident vertex (inc); 1: an incident edge (inc, its
+// first vertex) crossing a reference side (ref, its first vertex); 2: a
+// reference corner (ref).
 struct ClipPoint {
   Vec3 p;
   int kind;
