@@ -347,6 +347,39 @@ TEST(Manifold, BoxOnATwoTriangleFloorGivesItsFourBottomCorners) {
   }
 }
 
+TEST(Manifold, ACapsuleAcrossAFloorSeamTouchesAtItsEndsAndASphereOnce) {
+  TriangleMesh floorMesh;
+  floorMesh.vertices = {{-5, 0, -5}, {5, 0, -5}, {5, 0, 5}, {-5, 0, 5}};
+  floorMesh.triangles = {{0, 2, 1}, {0, 3, 2}};
+  Shape floor;
+  ShapeError se;
+  ASSERT_TRUE(makeMeshShape(floorMesh, &floor, &se)) << se.message;
+  std::vector<MeshContact> scratch(16);
+  // Lying along x at z = 0.1, across the diagonal x = z, radius 0.25, sunk 0.03.
+  Shape capsule = Shape::capsule(0.25, 0.6);
+  capsule.at({0, 0.25 - 0.03, 0.1}, axisAngle({0, 0, 1}, kPi / 2));
+  Manifold m;
+  ASSERT_EQ(meshManifold(floor, capsule, 0, scratch.data(), 16, &m), ManifoldStatus::Ok);
+  ASSERT_EQ(m.count, 2);
+  EXPECT_NEAR(m.normal.y, 1, 1e-12);
+  double xs[2];
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_NEAR(m.points[i].distance, -0.03, 1e-12);
+    EXPECT_NEAR(m.points[i].pointB.y, -0.03, 1e-12);
+    EXPECT_NEAR(m.points[i].pointB.z, 0.1, 1e-12);
+    xs[i] = m.points[i].pointB.x;
+  }
+  EXPECT_NEAR(std::min(xs[0], xs[1]), -0.6, 1e-12);
+  EXPECT_NEAR(std::max(xs[0], xs[1]), 0.6, 1e-12);
+  // A sphere: one point, its lowest, 0.05 deep.
+  Shape ball = Shape::sphere(0.4);
+  ball.at({1, 0.35, -2});
+  ASSERT_EQ(meshManifold(floor, ball, 0, scratch.data(), 16, &m), ManifoldStatus::Ok);
+  ASSERT_EQ(m.count, 1);
+  EXPECT_NEAR(m.points[0].distance, -0.05, 1e-12);
+  EXPECT_NEAR(length(m.points[0].pointB - Vec3{1, -0.05, -2}), 0, 1e-12);
+}
+
 TEST(Manifold, ABoxInAMeshCornerKeepsTheFloorsNormal) {
   // A floor and a wall (x = 1, facing −x); the box sinks 0.02 into the floor and 0.01 into the wall.
   TriangleMesh corner;
