@@ -11,6 +11,8 @@
 //     normal, the deepest point the contact query's;
 //   * a box on a triangle shape and a 64-sided prism on a box: the clipped
 //     polygon by hand, the points spread over the whole cap;
+//   * cylinders and cones standing on boxes, planes and a mesh (points on
+//     the rim, spread) and lying on their sides (the side line's ends);
 //   * one-point manifolds (round pairs, crossing capsules, a box corner):
 //     the object API's contact query, bit for bit;
 //   * persistence of the ids over 20 frames of sliding and rocking;
@@ -279,6 +281,19 @@ TEST(Manifold, BoxOnATriangleShapeIsClippedToTheTriangle) {
   EXPECT_EQ(seen.size(), 4u);
 }
 
+// The four points' convex hull area seen along y (the largest of the three quadrilaterals through them).
+double spreadXZ(const Manifold& m, const Vec3& centre) {
+  Vec3 q[4];
+  for (int i = 0; i < 4; ++i) q[i] = m.points[i].pointB - centre;
+  auto area = [&](int a, int b, int c, int d) {
+    const Vec3 p[4] = {q[a], q[b], q[c], q[d]};
+    double twice = 0;
+    for (int k = 0; k < 4; ++k) twice += p[k].x * p[(k + 1) % 4].z - p[(k + 1) % 4].x * p[k].z;
+    return std::fabs(twice) / 2;
+  };
+  return std::max({area(0, 1, 2, 3), area(0, 2, 1, 3), area(0, 1, 3, 2)});
+}
+
 TEST(Manifold, AFinePrismOnABoxSpreadsOverItsWholeCap) {
   // A 64-sided prism (radius 0.5, more cap vertices than a feature holds) standing on a box, sunk 0.01:
   // four points on the cap's rim, spanning nearly the inscribed square (area 2r² = 0.5), not half the cap.
@@ -291,21 +306,75 @@ TEST(Manifold, AFinePrismOnABoxSpreadsOverItsWholeCap) {
   const Shape box = Shape::box({2, 0.5, 2});
   const Manifold m = manifoldOf(box, prism, 0);
   ASSERT_EQ(m.count, 4);
-  Vec3 q[4];
   for (int i = 0; i < 4; ++i) {
-    q[i] = m.points[i].pointB;
     EXPECT_NEAR(m.points[i].distance, -0.01, 1e-12);
-    EXPECT_NEAR(std::hypot(q[i].x - 0.1, q[i].z + 0.2), r, 1e-12);
+    EXPECT_NEAR(std::hypot(m.points[i].pointB.x - 0.1, m.points[i].pointB.z + 0.2), r, 1e-12);
   }
-  // The area of their convex hull: the largest of the three quadrilaterals through the four points.
-  auto area = [&](int a, int b, int c, int d) {
-    const Vec3 p[4] = {q[a], q[b], q[c], q[d]};
-    double twice = 0;
-    for (int k = 0; k < 4; ++k) twice += p[k].x * p[(k + 1) % 4].z - p[(k + 1) % 4].x * p[k].z;
-    return std::fabs(twice) / 2;
-  };
-  const double hull = std::max({area(0, 1, 2, 3), area(0, 2, 1, 3), area(0, 1, 3, 2)});
-  EXPECT_GT(hull, 0.95 * 2 * r * r);
+  EXPECT_GT(spreadXZ(m, prism.pose.position), 0.95 * 2 * r * r);
+}
+
+TEST(Manifold, CylindersAndConesStandOnTheirCapsAndLieOnTheirSides) {
+  const double r = 0.4, hh = 0.5, pen = 0.01;
+  const Shape box = Shape::box({2, 0.5, 2});
+  const Shape plane = Shape::plane({0, 1, 0}, 0.5);
+  for (ShapeType type : {ShapeType::Cylinder, ShapeType::Cone}) {
+    const Shape base = type == ShapeType::Cylinder ? Shape::cylinder(r, hh) : Shape::cone(r, hh);
+    for (int ground = 0; ground < 2; ++ground) {
+      SCOPED_TRACE(std::string(shapeTypeName(type)) + (ground == 0 ? " on a box" : " on a plane"));
+      // Standing on its (lower) cap, turned about y: four points on the rim, spread over the cap.
+      Shape s = base;
+      const Vec3 c{0.2, 0.5 + hh - pen, -0.3};
+      s.at(c, axisAngle({0, 1, 0}, 0.7));
+      const Manifold m = manifoldOf(ground == 0 ? box : plane, s, 0);
+      ASSERT_EQ(m.count, 4);
+      EXPECT_NEAR(m.normal.y, 1, 1e-9);
+      for (int i = 0; i < 4; ++i) {
+        const ManifoldPoint& p = m.points[i];
+        EXPECT_NEAR(p.distance, -pen, 1e-9);
+        EXPECT_NEAR(p.pointB.y, 0.5 - pen, 1e-12);
+        EXPECT_NEAR(std::hypot(p.pointB.x - c.x, p.pointB.z - c.z), r, 1e-12);
+      }
+      EXPECT_GT(spreadXZ(m, c), 0.9 * 2 * r * r);
+    }
+  }
+  // Lying: a cylinder along x touches along a side line, the ends of which are the points; a cone on its
+  // side touches along the line from its rim to its apex.
+  {
+    Shape s = Shape::cylinder(r, hh);
+    s.at({0.1, 0.5 + r - pen, 0.2}, axisAngle({0, 0, 1}, kPi / 2));
+    const Manifold m = manifoldOf(box, s, 0);
+    ASSERT_EQ(m.count, 2);
+    double xs[2];
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_NEAR(m.points[i].distance, -pen, 1e-9);
+      EXPECT_NEAR(m.points[i].pointB.y, 0.5 - pen, 1e-12);
+      EXPECT_NEAR(m.points[i].pointB.z, 0.2, 1e-12);
+      xs[i] = m.points[i].pointB.x;
+    }
+    EXPECT_NEAR(std::min(xs[0], xs[1]), 0.1 - hh, 1e-12);
+    EXPECT_NEAR(std::max(xs[0], xs[1]), 0.1 + hh, 1e-12);
+  }
+  {
+    // The cone's side line makes the angle atan(r / 2h) with its axis: turning the axis by π/2 + that
+    // angle about z lays the line at which the side faces −y... along x, at the cone's lowest.
+    Shape s = Shape::cone(r, hh);
+    const double slant = std::atan2(r, 2 * hh);
+    const Quat q = axisAngle({0, 0, 1}, kPi / 2 + slant);
+    // The local side line from the rim (r, −h, 0)·(−1 in x: the side facing −y after the turn) to the apex.
+    const Vec3 rim = rotate(q, {-r, -hh, 0}), apex = rotate(q, {0, hh, 0});
+    ASSERT_NEAR(rim.y, apex.y, 1e-12);
+    s.at({0, 0.5 - pen - rim.y, 0}, q);
+    const Manifold m = manifoldOf(box, s, 0);
+    ASSERT_EQ(m.count, 2);
+    double xs[2];
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_NEAR(m.points[i].distance, -pen, 1e-9);
+      EXPECT_NEAR(m.points[i].pointB.y, 0.5 - pen, 1e-12);
+      xs[i] = m.points[i].pointB.x;
+    }
+    EXPECT_NEAR(std::min(xs[0], xs[1]), std::min(rim.x, apex.x), 1e-12);
+    EXPECT_NEAR(std::max(xs[0], xs[1]), std::max(rim.x, apex.x), 1e-12);
+  }
 }
 
 // ---- mesh ----------------------------------------------------------------------
@@ -347,7 +416,7 @@ TEST(Manifold, BoxOnATwoTriangleFloorGivesItsFourBottomCorners) {
   }
 }
 
-TEST(Manifold, ACapsuleAcrossAFloorSeamTouchesAtItsEndsAndASphereOnce) {
+TEST(Manifold, ACapsuleAndACylinderAcrossAFloorSeamAndASphereOnIt) {
   TriangleMesh floorMesh;
   floorMesh.vertices = {{-5, 0, -5}, {5, 0, -5}, {5, 0, 5}, {-5, 0, 5}};
   floorMesh.triangles = {{0, 2, 1}, {0, 3, 2}};
@@ -371,6 +440,16 @@ TEST(Manifold, ACapsuleAcrossAFloorSeamTouchesAtItsEndsAndASphereOnce) {
   }
   EXPECT_NEAR(std::min(xs[0], xs[1]), -0.6, 1e-12);
   EXPECT_NEAR(std::max(xs[0], xs[1]), 0.6, 1e-12);
+  // A cylinder standing across the seam: four points on its rim.
+  Shape barrel = Shape::cylinder(0.3, 0.4);
+  barrel.at({0.05, 0.4 - 0.02, 0}, axisAngle({0, 1, 0}, 0.3));
+  ASSERT_EQ(meshManifold(floor, barrel, 0, scratch.data(), 16, &m), ManifoldStatus::Ok);
+  ASSERT_EQ(m.count, 4);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NEAR(m.points[i].distance, -0.02, 1e-12);
+    EXPECT_NEAR(std::hypot(m.points[i].pointB.x - 0.05, m.points[i].pointB.z), 0.3, 1e-12);
+  }
+  EXPECT_GT(spreadXZ(m, barrel.pose.position), 0.9 * 2 * 0.3 * 0.3);
   // A sphere: one point, its lowest, 0.05 deep.
   Shape ball = Shape::sphere(0.4);
   ball.at({1, 0.35, -2});
@@ -463,12 +542,12 @@ TEST(Manifold, RandomRoundedPairsLieOnBothSurfaces) {
   // Every polytopal core, with and without a margin, resting on or crossing another: the radius moves each
   // clipped point along a normal of its feature, onto the rounded surface.
   ref::Rng rng(1905);
-  const ShapeType types[] = {ShapeType::Box, ShapeType::Capsule, ShapeType::Segment, ShapeType::Triangle,
-                             ShapeType::Polytope, ShapeType::Sphere};
+  const ShapeType types[] = {ShapeType::Box,      ShapeType::Capsule, ShapeType::Segment, ShapeType::Triangle,
+                             ShapeType::Polytope, ShapeType::Sphere,  ShapeType::Cylinder, ShapeType::Cone};
   int total = 0, clipped = 0;
   for (int trial = 0; trial < 3000; ++trial) {
-    Shape a = ref::randomShape(rng, types[rng.integer(0, 5)], 1.0);
-    Shape b = ref::randomShape(rng, types[rng.integer(0, 5)], 1.0);
+    Shape a = ref::randomShape(rng, types[rng.integer(0, 7)], 1.0);
+    Shape b = ref::randomShape(rng, types[rng.integer(0, 7)], 1.0);
     if (trial % 2 == 0) a.margin = rng.uniform(0, 0.2);
     if (trial % 3 == 0) b.margin = rng.uniform(0, 0.2);
     a.at(rng.inCube(0.8), rng.rotation());
@@ -513,12 +592,13 @@ TEST(Manifold, OnePointIsTheContactQuerysBitForBit) {
                              {Shape::capsule(0.2, 0.5), Shape::sphere(0.4)},
                              {Shape::capsule(0.2, 0.5), Shape::capsule(0.3, 0.4)},  // crossing: not parallel
                              {Shape::ellipsoid({0.3, 0.5, 0.4}), Shape::box({0.4, 0.3, 0.2})},
+                             // Cylinders and cones, boxes (closed forms) and polytopes (GJK/EPA): when the
+                             // manifold has one point (a corner, crossing edges, a rim) it is the contact
+                             // query's too.
                              {Shape::cylinder(0.3, 0.4), Shape::cone(0.3, 0.5)},
-                             // Boxes (closed forms) and polytopes (GJK/EPA): when the manifold has one point
-                             // (a corner or crossing edges) it is the contact query's too.
                              {Shape::box({0.4, 0.3, 0.2}), Shape::box({0.3, 0.5, 0.4})},
                              {boxAsPolytope({0.4, 0.3, 0.2}), boxAsPolytope({0.3, 0.5, 0.4})}};
-  const std::size_t firstFlat = 6;
+  const std::size_t firstFlat = 5;  // from here on a pair may have flat features facing (2–4 points)
   int contacts = 0, single = 0;
   for (std::size_t which = 0; which < std::size(shapes); ++which) {
     const auto& pair = shapes[which];

@@ -216,6 +216,64 @@ void supportFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* 
   out->id[0] = v.id(best);
 }
 
+bool curvedFeature(const Shape& s, const Vec3& d, double sinAngle, Feature* out) {
+  if ((s.type != ShapeType::Cylinder && s.type != ShapeType::Cone) || !isUnscaled(s)) return false;
+  const double cosAngle = std::sqrt(1 - sinAngle * sinAngle);
+  const Vec3 dl = s.pose.toLocalDirection(d);
+  const double r = s.radius, h = s.halfHeight;
+  const double radial = std::hypot(dl.x, dl.z);
+  const Vec3 rho = radial > 0 ? Vec3{dl.x / radial, 0, dl.z / radial} : Vec3{1, 0, 0};
+  Vec3 local[kManifoldCapVertices];
+  Vec3 normal;
+  int n = 0;
+  const bool cone = s.type == ShapeType::Cone;
+  if (dl.y <= -cosAngle || (!cone && dl.y >= cosAngle)) {
+    // A cap: the inscribed regular polygon, counter-clockwise about the outward normal ±y (seen from
+    // +y, increasing angle turns from x to z: clockwise). Ids 0..K−1 below, K..2K−1 above.
+    const double sign = dl.y > 0 ? 1 : -1;
+    n = kManifoldCapVertices;
+    for (int k = 0; k < n; ++k) {
+      const double t = 2 * 3.14159265358979323846 * k / n;
+      local[k] = {r * std::cos(t), sign * h, sign * -r * std::sin(t)};
+      out->id[k] = static_cast<std::uint32_t>(k + (sign > 0 ? n : 0));
+    }
+    normal = {0, sign, 0};
+  } else if (!cone && std::fabs(dl.y) <= sinAngle && radial > 0) {
+    // A side line, lying: its points' outward normal is ρ, d's part across the axis.
+    n = 2;
+    local[0] = rho * r + Vec3{0, -h, 0};
+    local[1] = rho * r + Vec3{0, h, 0};
+    normal = rho;
+  } else if (cone && radial > 0) {
+    // A side line from the rim to the apex, whose outward normal ∝ (2h·ρ, r) holds on all of it.
+    normal = normalizedOr(rho * (2 * h) + Vec3{0, r, 0}, rho);
+    if (!(dot(normal, dl) >= cosAngle)) return false;
+    n = 2;
+    local[0] = rho * r + Vec3{0, -h, 0};
+    local[1] = {0, h, 0};
+  } else {
+    return false;
+  }
+  if (n == 2) {
+    out->id[0] = 2 * kManifoldCapVertices;
+    out->id[1] = 2 * kManifoldCapVertices + 1;
+  }
+  out->n = n;
+  for (int k = 0; k < n; ++k) out->p[k] = s.pose.apply(local[k]);
+  out->normal = s.pose.applyToDirection(normal);
+  out->radius = coreRadius(s);
+  return true;
+}
+
+bool featureOf(const Shape& s, const Vec3& d, double sinAngle, Feature* out) {
+  CoreView v;
+  if (coreViewOf(s, &v)) {
+    supportFeature(v, d, sinAngle, out);
+    return true;
+  }
+  return curvedFeature(s, d, sinAngle, out);
+}
+
 namespace {
 
 // A point while clipping: where it is, what it is, and the line the
@@ -540,14 +598,20 @@ void singlePoint(const ContactResult& c, Manifold* out) {
 
 // A plane (half-space) against a polytopal core: every vertex within the margin.
 bool planeManifold(const Shape& plane, const Shape& other, bool planeIsA, double margin, const Vec3& n,
-                   Manifold* out) {
-  CoreView v;
-  if (!coreViewOf(other, &v) || v.n < 2) return false;
+                   double sinAngle, Manifold* out) {
   const HalfSpace hs = worldHalfSpace(plane);
+  // A polytopal core: every vertex, the radius along the plane's normal. A cylinder or cone: the
+  // vertices of its flat feature facing the plane (a cap's polygon, a side line), the radius along
+  // the feature's normal.
+  CoreView v;
+  Feature f;
+  const bool polytopal = coreViewOf(other, &v);
+  if (polytopal ? v.n < 2 : !curvedFeature(other, -hs.normal, sinAngle, &f)) return false;
+  const int count = polytopal ? v.n : f.n;
   ManifoldPoint cand[kMaxCandidates];
   int m = 0;
-  for (int i = 0; i < v.n; ++i) {
-    const Vec3 s = v.at(i) - hs.normal * v.radius;
+  for (int i = 0; i < count; ++i) {
+    const Vec3 s = polytopal ? v.at(i) - hs.normal * v.radius : f.p[i] + f.normal * f.radius;
     const double h = dot(hs.normal, s) - hs.offset;
     if (!(h <= margin)) continue;
     int slot = m;
@@ -565,7 +629,8 @@ bool planeManifold(const Shape& plane, const Shape& other, bool planeIsA, double
     p.pointA = planeIsA ? onPlane : s;
     p.pointB = planeIsA ? s : onPlane;
     p.distance = h;
-    p.id = featureId(planeIsA ? ManifoldFeatureKind::VertexOfB : ManifoldFeatureKind::VertexOfA, v.id(i), 0);
+    p.id = featureId(planeIsA ? ManifoldFeatureKind::VertexOfB : ManifoldFeatureKind::VertexOfA,
+                     polytopal ? v.id(i) : f.id[i], 0);
     p.triangle = -1;
   }
   if (m < 2) return false;
@@ -591,15 +656,12 @@ ManifoldStatus manifold(const Shape& a, const Shape& b, double margin, Manifold*
   const double sinAngle = std::sin(settings.faceAngle);
   if (a.type == ShapeType::Plane || b.type == ShapeType::Plane) {
     const bool planeIsA = a.type == ShapeType::Plane;
-    if (a.type == b.type || !planeManifold(planeIsA ? a : b, planeIsA ? b : a, planeIsA, margin, n, out))
+    if (a.type == b.type || !planeManifold(planeIsA ? a : b, planeIsA ? b : a, planeIsA, margin, n, sinAngle, out))
       singlePoint(c, out);
     return ManifoldStatus::Ok;
   }
-  CoreView va, vb;
-  if (coreViewOf(a, &va) && coreViewOf(b, &vb)) {
-    Feature fa, fb;
-    supportFeature(va, n, sinAngle, &fa);
-    supportFeature(vb, -n, sinAngle, &fb);
+  Feature fa, fb;
+  if (featureOf(a, n, sinAngle, &fa) && featureOf(b, -n, sinAngle, &fb)) {
     ManifoldPoint cand[kMaxCandidates];
     int m = clipFeatures(fa, fb, n, margin, sinAngle, cand);
     if (m > 0) {

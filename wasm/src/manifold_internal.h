@@ -46,6 +46,16 @@ struct Feature {
 };
 void supportFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* out);
 
+// The flat features of curved cores along a unit direction within the
+// angle: a cylinder's cap (the inscribed regular kManifoldCapVertices-gon,
+// whose points are all on the cap) or side line, a cone's base or side line
+// (rim to apex). False for other shapes and directions.
+bool curvedFeature(const Shape& s, const Vec3& d, double sinAngle, Feature* out);
+
+// supportFeature of a polytopal core, else curvedFeature; false when the
+// shape has neither (a sphere's is its centre: it has one).
+bool featureOf(const Shape& s, const Vec3& d, double sinAngle, Feature* out);
+
 // Clips two features facing each other along n (A's along n, B's along −n)
 // into out[0 .. kMaxCandidates); returns how many points are within the
 // margin, 0 when the pair is not clipped (a vertex, crossing edges, no face

@@ -43,8 +43,9 @@ ManifoldStatus meshManifold(const Shape& a, const Shape& b, double margin, MeshC
   out->normal = n;
   const double sinAngle = std::sin(settings.faceAngle);
   const double cosNormal = std::cos(kManifoldMeshNormalAngle);
-  CoreView ov;
-  const bool otherPolytopal = coreViewOf(other, &ov);
+  // The shape's feature facing the mesh, the same for every triangle.
+  Feature otherFeature;
+  const bool otherFlat = featureOf(other, meshIsA ? -n : n, sinAngle, &otherFeature);
   const TriangleMesh& m = mesh.meshData->mesh;
   // Candidates of every triangle; reduced to four whenever another triangle's would not fit.
   ManifoldPoint pool[2 * kMaxCandidates];
@@ -54,7 +55,7 @@ ManifoldStatus meshManifold(const Shape& a, const Shape& b, double margin, MeshC
     if (i != deepest && !(dot(c.normal, n) >= cosNormal)) continue;
     ManifoldPoint cand[kMaxCandidates];
     int k = 0;
-    if (otherPolytopal) {
+    if (otherFlat) {
       CoreView tv;
       tv.n = 3;
       tv.ownIdsGiven = true;
@@ -64,10 +65,10 @@ ManifoldStatus meshManifold(const Shape& a, const Shape& b, double margin, MeshC
         tv.own[j] = mesh.pose.apply(m.vertices[static_cast<std::size_t>(t[j])]);
         tv.ownIds[j] = static_cast<std::uint32_t>(t[j]);
       }
-      Feature fa, fb;
-      supportFeature(meshIsA ? tv : ov, n, sinAngle, &fa);
-      supportFeature(meshIsA ? ov : tv, -n, sinAngle, &fb);
-      k = clipFeatures(fa, fb, n, margin, sinAngle, cand);
+      Feature triangle;
+      supportFeature(tv, meshIsA ? n : -n, sinAngle, &triangle);
+      k = meshIsA ? clipFeatures(triangle, otherFeature, n, margin, sinAngle, cand)
+                  : clipFeatures(otherFeature, triangle, n, margin, sinAngle, cand);
     }
     if (k > 0)
       k = keepDeepest(cand, k, c.pointA, c.pointB, dot(c.pointB - c.pointA, n),

@@ -10,7 +10,9 @@
 //     closed_form.h and plane.h where that query takes them), bit for bit.
 //  2. Each polytopal core (box, polytope, triangle, the segment of a capsule
 //     or segment, the point of a sphere or point) gives its supporting
-//     feature along n (A) and along −n (B): the core vertices within
+//     feature along n (A) and along −n (B) — a cylinder or cone its flat
+//     feature within faceAngle (a cap as its inscribed kManifoldCapVertices-
+//     gon, a side line) or none —: the core vertices within
 //     sin(faceAngle)·(core diameter) of the supporting plane, as the convex
 //     polygon they span seen along n — a vertex, an edge or a face. A face
 //     must be planar, supporting (every core vertex below its plane) and
@@ -25,14 +27,16 @@
 //     normal; points whose signed distance exceeds the margin are dropped.
 //     Parallel edges (capsule–capsule): B's segment clipped to A's extent.
 //     A reference face more than faceAngle from n, a vertex feature, edges
-//     not parallel, curved cores (cylinder, cone, ellipsoid, a scaled sphere
-//     or capsule): the one point of step 1. When step 1's pair is deeper
+//     not parallel, round and curved cores (a sphere, an ellipsoid, a
+//     cylinder or cone touching at its rim or tilted, a scaled sphere,
+//     capsule, cylinder or cone): the one point of step 1. When step 1's pair is deeper
 //     than every clipped point (kDeepestSlack; a vertex of B beyond the
 //     edge of A's face), it joins them, so the deepest point is always the
 //     contact query's.
 //  4. A plane (half-space) against a polytopal core: every core vertex
 //     within the margin of the plane, the radius taken along the plane's
-//     normal; one vertex: step 1's point.
+//     normal; against a cylinder or cone, the vertices of its flat feature
+//     facing the plane; one vertex: step 1's point.
 //  5. Reduction to four: the deepest point (among points as deep to
 //     kDeepestSlack — a face resting flat — the one farthest from the
 //     candidates' centre, so a corner rather than a point on a side), the
@@ -87,6 +91,11 @@ constexpr double kManifoldFaceAngle = 2.0 * 3.14159265358979323846 / 180.0;
 // Most vertices of one supporting feature kept for clipping (a box face has
 // 4; a polytope's face more): fixed arrays, see the header.
 constexpr int kManifoldMaxFeature = 32;
+
+// A cylinder's cap or a cone's base clips as the inscribed regular polygon
+// of this many vertices: every point of it is on the flat cap, and 16 cover
+// 97% of the disc (a solver needs the spread, not the rim).
+constexpr int kManifoldCapVertices = 16;
 
 // Mesh manifolds: triangles whose own contact normal is more than this angle
 // (radians) from the manifold's normal are left out (re-measured along the
