@@ -705,6 +705,14 @@ TEST(Manifold, BadMarginsAndPairsAreRefused) {
   EXPECT_EQ(meshManifold(a, b, 0, scratch, 4, &m), ManifoldStatus::Unsupported);
   EXPECT_EQ(meshManifold(mesh, mesh, 0, scratch, 4, &m), ManifoldStatus::Unsupported);
   EXPECT_EQ(manifold(Shape::plane({0, 1, 0}, 0), Shape::plane({1, 0, 0}, 0), 0, &m), ManifoldStatus::Unbounded);
+  for (double angle : {0.0, -0.1, 1.0, std::nan(""), HUGE_VAL}) {
+    ManifoldSettings settings;
+    settings.faceAngle = angle;
+    m.count = 3;
+    EXPECT_EQ(manifold(a, b, 0.1, &m, settings), ManifoldStatus::InvalidAngle) << angle;
+    EXPECT_EQ(m.count, 0);
+    EXPECT_EQ(meshManifold(mesh, b, 0.1, scratch, 4, &m, nullptr, settings), ManifoldStatus::InvalidAngle) << angle;
+  }
 }
 
 }  // namespace

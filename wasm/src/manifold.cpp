@@ -45,6 +45,8 @@ double cross2(double ax, double ay, double bx, double by) { return ax * by - ay 
 
 }  // namespace
 
+bool validAngle(const ManifoldSettings& s) { return s.faceAngle > 0 && s.faceAngle <= 3.14159265358979323846 / 4; }
+
 std::uint32_t featureId(ManifoldFeatureKind kind, std::uint32_t first, std::uint32_t second) {
   std::uint32_t h = fmix32(static_cast<std::uint32_t>(kind) + 0x9e3779b9u);
   h = fmix32(h ^ first);
@@ -127,6 +129,7 @@ void supportFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* 
       h[m] = hq;
       ids[m++] = v.id(i);
     }
+    if (m == 0) break;  // non-finite coordinates: no vertex compares; the support vertex below
     // Their convex hull seen along d (Andrew's monotone chain, collinear and repeated points dropped):
     // sort by (x, y) with an insertion sort, m ≤ kManifoldMaxFeature.
     double x[kManifoldMaxFeature], y[kManifoldMaxFeature];
@@ -644,6 +647,7 @@ ManifoldStatus manifold(const Shape& a, const Shape& b, double margin, Manifold*
                         const ManifoldSettings& settings) {
   *out = Manifold{};
   if (!(margin >= 0) || !std::isfinite(margin)) return ManifoldStatus::InvalidMargin;
+  if (!validAngle(settings)) return ManifoldStatus::InvalidAngle;
   for (const Shape* s : {&a, &b})
     if (s->type == ShapeType::Mesh || s->type == ShapeType::Compound) return ManifoldStatus::Unsupported;
   ContactResult c;

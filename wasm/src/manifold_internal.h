@@ -76,6 +76,9 @@ constexpr double kDeepestSlack = 1e-9;
 int keepDeepest(ManifoldPoint* cand, int m, const Vec3& pointA, const Vec3& pointB, double distance,
                 std::uint32_t id);
 
+// Whether settings.faceAngle is in (0, π/4].
+bool validAngle(const ManifoldSettings& s);
+
 // Keeps at most four of in[0 .. m) in out (header, step 5).
 void reduceToFour(const ManifoldPoint* in, int m, const Vec3& n, Manifold* out);
 

@@ -18,6 +18,7 @@ ManifoldStatus meshManifold(const Shape& a, const Shape& b, double margin, MeshC
   *out = Manifold{};
   if (truncated != nullptr) *truncated = false;
   if (!(margin >= 0) || !std::isfinite(margin)) return ManifoldStatus::InvalidMargin;
+  if (!validAngle(settings)) return ManifoldStatus::InvalidAngle;
   const bool meshIsA = a.type == ShapeType::Mesh;
   const Shape& mesh = meshIsA ? a : b;
   const Shape& other = meshIsA ? b : a;

@@ -66,8 +66,9 @@
 // Memory: fixed arrays (kManifoldMaxFeature vertices per feature; a feature
 // with more vertices, a fine polygon's face, keeps every k-th of them in
 // index order and the support vertex, whose hull is still inside the face
-// and spread over it), no heap allocation in manifold(); about 20 KB of
-// stack. The mesh manifold takes the caller's contact buffer.
+// and spread over it), no heap allocation in manifold(); about 16 KB of
+// stack (meshManifold 30 KB). The mesh manifold takes the caller's contact
+// buffer.
 #pragma once
 
 #include <cstdint>
@@ -113,6 +114,7 @@ struct ManifoldPoint {
 enum class ManifoldStatus {
   Ok,
   InvalidMargin,  // margin NaN, infinite or negative: nothing computed
+  InvalidAngle,   // settings.faceAngle not in (0, π/4]: nothing computed
   Unbounded,      // two planes whose normals are not opposite (plane.h)
   Unsupported,    // a compound, or two meshes: no manifold (count 0)
 };
@@ -133,7 +135,9 @@ struct ManifoldSettings {
 
 // The manifold of two convex shapes (posed through Shape::pose; planes
 // included) within `margin` (finite, ≥ 0: else InvalidMargin, *out
-// cleared). Mesh or compound shapes: Unsupported (meshManifold takes a mesh).
+// cleared). Mesh or compound shapes: Unsupported (meshManifold takes a mesh;
+// a compound's caller runs its child pairs). The shapes' own parameters are
+// the caller's to check (validateShape), as for contact().
 ManifoldStatus manifold(const Shape& a, const Shape& b, double margin, Manifold* out,
                         const ManifoldSettings& settings = {});
 
