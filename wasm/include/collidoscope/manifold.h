@@ -7,32 +7,34 @@
 // ManifoldBetweenTwoFaces; written from their descriptions):
 //  1. The normal n and the deepest pair are the contact of the pair as the
 //     object API's contact query answers it (contact.h; the closed forms of
-//     closed_form.h and plane.h where that query takes them), bit for bit.
-//  2. Each polytopal core (box, polytope, triangle, the segment of a capsule
-//     or segment, the point of a sphere or point) gives its supporting
-//     feature along n (A) and along −n (B) — a cylinder or cone its flat
-//     feature within faceAngle (a cap as its inscribed kManifoldCapVertices-
-//     gon, a side line) or none —: the core vertices within
-//     sin(faceAngle)·(core diameter) of the supporting plane, as the convex
-//     polygon they span seen along n — a vertex, an edge or a face. A face
-//     must be planar, supporting (every core vertex below its plane) and
-//     within faceAngle of n; an edge within faceAngle of square to n and,
-//     on a rounded core, supporting along n's part across it; else the
-//     tolerance shrinks (three times, by 16 each) and finally the single
-//     support vertex is taken.
+//     closed_form.h and plane.h where that query takes them): the
+//     manifold's normal is that contact's bit for bit, and so is a
+//     one-point manifold's point.
+//  2. Each shape gives its supporting feature along n (A) and along −n
+//     (B). A polytopal core (box, polytope, triangle, the segment of a
+//     capsule or segment, the point of a sphere or point): the core
+//     vertices within sin(faceAngle)·(core diameter) of the supporting
+//     plane, as the convex polygon they span seen along n — a vertex, an
+//     edge or a face. A face must be planar, supporting (every core vertex
+//     below its plane) and within faceAngle of n; an edge within faceAngle
+//     of square to n and, on a rounded core, supporting along n's part
+//     across it; else the tolerance shrinks (three times, by 16 each) and
+//     finally the single support vertex is taken. A cylinder or cone: a cap
+//     within faceAngle of n (as its inscribed kManifoldCapVertices-gon) or
+//     a side line within faceAngle of square to n; else none.
 //  3. Face against face or edge: the face more parallel to n is the
 //     reference; the other feature (incident) is clipped against the
-//     reference's side planes (Sutherland–Hodgman; a segment parametrically);
-//     each clipped point is projected on the reference plane along its
-//     normal; points whose signed distance exceeds the margin are dropped.
-//     Parallel edges (capsule–capsule): B's segment clipped to A's extent.
-//     A reference face more than faceAngle from n, a vertex feature, edges
-//     not parallel, round and curved cores (a sphere, an ellipsoid, a
-//     cylinder or cone touching at its rim or tilted, a scaled sphere,
-//     capsule, cylinder or cone): the one point of step 1. When step 1's pair is deeper
-//     than every clipped point (kDeepestSlack; a vertex of B beyond the
-//     edge of A's face), it joins them, so the deepest point is always the
-//     contact query's.
+//     reference's side planes (Sutherland–Hodgman; a segment
+//     parametrically); each clipped point is projected on the reference
+//     plane along its normal; points whose signed distance exceeds the
+//     margin are dropped. Parallel edges (capsule–capsule, lying
+//     cylinders): B's segment clipped to A's extent. A reference face more
+//     than faceAngle from n, a vertex feature, edges not parallel, no
+//     feature (a sphere, an ellipsoid, a cylinder or cone touching at its
+//     rim or tilted, a scaled sphere, capsule, cylinder or cone): the one
+//     point of step 1. When step 1's pair is deeper than every clipped
+//     point (kDeepestSlack; a vertex of B beyond the edge of A's face), it
+//     joins them, so the deepest point is always the contact query's.
 //  4. A plane (half-space) against a polytopal core: every core vertex
 //     within the margin of the plane, the radius taken along the plane's
 //     normal; against a cylinder or cone, the vertices of its flat feature
@@ -83,14 +85,14 @@ namespace collidoscope {
 
 struct MeshContact;  // mesh_convex.h
 
-// Faces this close to perpendicular to the normal (radians) are clipped: a
-// box rocking by up to 2° on another keeps its four points. Larger angles
-// would let a face tilted visibly away from n produce points whose depths
-// along n are no longer the solid's.
+// Faces whose normal is within this angle (radians) of the contact normal
+// are clipped: a box rocking by up to 2° on another keeps its four points.
+// Larger angles would let a face tilted visibly away from n produce points
+// whose depths along n are no longer the solid's.
 constexpr double kManifoldFaceAngle = 2.0 * 3.14159265358979323846 / 180.0;
 
 // Most vertices of one supporting feature kept for clipping (a box face has
-// 4; a polytope's face more): fixed arrays, see the header.
+// 4; a polytope's face more): fixed arrays, see Memory above.
 constexpr int kManifoldMaxFeature = 32;
 
 // A cylinder's cap or a cone's base clips as the inscribed regular polygon
