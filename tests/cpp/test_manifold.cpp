@@ -262,7 +262,8 @@ TEST(Manifold, ParallelCapsulesTouchOverTheirCommonStretch) {
 TEST(Manifold, BoxOnATriangleShapeIsClippedToTheTriangle) {
   // A triangle shape (convex, two-sided) under a box whose bottom face is cut by the hypotenuse x + z = 1:
   // the clipped polygon is the box's bottom square [−0.2, 0.6]² minus the corner beyond the hypotenuse,
-  // a pentagon with vertices (−0.2, −0.2), (0.6, −0.2), (0.6, 0.4), (0.4, 0.6), (−0.2, 0.6); the reduction keeps 4.
+  // a pentagon with vertices (−0.2, −0.2), (0.6, −0.2), (0.6, 0.4), (0.4, 0.6), (−0.2, 0.6); the reduction
+  // keeps 4.
   const Shape tri = Shape::triangle({-1, 0, -1}, {-1, 0, 2}, {2, 0, -1});
   Shape box = Shape::box({0.4, 0.25, 0.4});
   box.at({0.2, 0.25 - 0.03, 0.2});
@@ -508,7 +509,8 @@ TEST(Manifold, RandomPolytopePointsLieOnBothSurfaces) {
       const Quat g = rng.rotation();
       const Vec3 t = rng.inCube(3);
       a.at(t, g);
-      const Quat q = mul(axisAngle({0, 1, 0}, rng.uniform(0, 2 * kPi)), axisAngle(rng.direction(), rng.uniform(0, 0.02)));
+      const Quat q =
+          mul(axisAngle({0, 1, 0}, rng.uniform(0, 2 * kPi)), axisAngle(rng.direction(), rng.uniform(0, 0.02)));
       const Vec3 local{rng.uniform(-ha.x, ha.x), ha.y + hb.y - rng.uniform(0, 0.05), rng.uniform(-ha.z, ha.z)};
       b.at(t + rotate(g, local), mul(g, q));
     }
@@ -557,7 +559,8 @@ TEST(Manifold, RandomRoundedPairsLieOnBothSurfaces) {
       // Near-flat contacts: B turned from A's rotation about A's local y, above A along it (box faces
       // face each other), lying sideways half of the time (capsule sides on faces and on each other).
       const Quat side = trial % 4 == 1 ? axisAngle({0, 0, 1}, kPi / 2) : Quat{};
-      b.at(a.pose.position + rotate(a.pose.rotation, {rng.uniform(-0.3, 0.3), rng.uniform(0.2, 1.2), rng.uniform(-0.3, 0.3)}),
+      const Vec3 above{rng.uniform(-0.3, 0.3), rng.uniform(0.2, 1.2), rng.uniform(-0.3, 0.3)};
+      b.at(a.pose.position + rotate(a.pose.rotation, above),
            mul(mul(a.pose.rotation, axisAngle({0, 1, 0}, rng.uniform(0, 2 * kPi))), side));
       a.pose.rotation = mul(a.pose.rotation, side);
     }
@@ -640,7 +643,8 @@ TEST(Manifold, OnePointIsTheContactQuerysBitForBit) {
       const double mine[10] = {m.points[0].distance, m.normal.x,        m.normal.y,        m.normal.z,
                                m.points[0].pointA.x, m.points[0].pointA.y, m.points[0].pointA.z,
                                m.points[0].pointB.x, m.points[0].pointB.y, m.points[0].pointB.z};
-      EXPECT_EQ(std::memcmp(mine, out.data() + 1, sizeof mine), 0) << "pair " << shapeTypeName(pair[0].type) << " trial " << trial;
+      EXPECT_EQ(std::memcmp(mine, out.data() + 1, sizeof mine), 0)
+          << "pair " << shapeTypeName(pair[0].type) << " trial " << trial;
     }
   }
   EXPECT_GT(contacts, 150);
@@ -656,7 +660,8 @@ TEST(Manifold, ABoxSlidingAndRockingOnABoxKeepsItsIds) {
   for (int frame = 0; frame < 20; ++frame) {
     Shape b = Shape::box(hb);
     const Quat rock = axisAngle({1, 0, 0.3}, 0.02 * std::sin(frame * 0.9));
-    b.at({-0.3 + 0.02 * frame, ha.y + hb.y - 0.01, 0.1 + 0.01 * frame}, mul(axisAngle({0, 1, 0}, 0.2 + 0.01 * frame), rock));
+    b.at({-0.3 + 0.02 * frame, ha.y + hb.y - 0.01, 0.1 + 0.01 * frame},
+         mul(axisAngle({0, 1, 0}, 0.2 + 0.01 * frame), rock));
     const Manifold m = manifoldOf(a, b, 0.02);
     ASSERT_EQ(m.count, 4) << frame;
     std::set<std::uint32_t> ids;
