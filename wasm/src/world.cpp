@@ -73,17 +73,13 @@ int World::add(int shape, const double* pose, SceneError* err) {
     generation_.push_back(0);
     poses_.resize(poses_.size() + kPoseSize);
     boxes_.emplace_back();
-    unbounded_.push_back(0);
-    cube_.push_back(0);
-    cubeRadius_.push_back(0);
+    boxShape_.emplace_back();
   }
   const std::size_t k = static_cast<std::size_t>(slot);
   shape_[k] = shape;
   generation_[k] = generation_[k] % kMaxGeneration + 1;
   std::copy(pose, pose + kPoseSize, poses_.begin() + static_cast<std::ptrdiff_t>(k * kPoseSize));
-  unbounded_[k] = s->type == ShapeType::Plane;
-  cube_[k] = s->type == ShapeType::Mesh || s->type == ShapeType::Compound;
-  cubeRadius_[k] = cube_[k] ? localBoundingRadius(*s) : 0;
+  classify(slot, *s);
   boxOf(slot, checked);
   order_.push_back(slot);
   ++live_;
@@ -119,26 +115,67 @@ bool World::setPose(int body, const double* pose, SceneError* err) {
   return true;
 }
 
+void World::classify(int slot, const Shape& s) {
+  const std::size_t k = static_cast<std::size_t>(slot);
+  BoxShape& b = boxShape_[k];
+  b.radius = coreRadius(s);
+  b.half = {};
+  if (s.type == ShapeType::Plane) {
+    b.kind = BoxKind::Unbounded;
+  } else if (s.type == ShapeType::Mesh || s.type == ShapeType::Compound) {
+    b.kind = BoxKind::Cube;
+    b.radius = localBoundingRadius(s);
+  } else if (!isUnscaled(s)) {
+    b.kind = BoxKind::Support;
+  } else if (s.type == ShapeType::Point || s.type == ShapeType::Sphere) {
+    b.kind = BoxKind::Ball;
+  } else if (s.type == ShapeType::Box) {
+    b.kind = BoxKind::Box;
+    b.half = s.halfExtents;
+  } else if (s.type == ShapeType::Capsule) {
+    b.kind = BoxKind::Box;  // a segment along local y: a box of half-extents (0, halfHeight, 0)
+    b.half = {0, s.halfHeight, 0};
+  } else {
+    b.kind = BoxKind::Support;
+  }
+}
+
 void World::boxOf(int slot, const Transform& pose) {
   const std::size_t k = static_cast<std::size_t>(slot);
   WorldBox& b = boxes_[k];
-  if (unbounded_[k]) {
-    b.min = b.max = pose.position;
-    return;
-  }
-  if (cube_[k]) {
-    // The seed's cube: the ball about the shape's origin, in any rotation.
-    const double r = cubeRadius_[k];
-    b.min = pose.position - Vec3{r, r, r};
-    b.max = pose.position + Vec3{r, r, r};
-  } else {
-    const Shape& s = *registry_->find(shape_[k]);
-    const double r = coreRadius(s);
-    const auto extreme = [&](const Vec3& d) { return pose.apply(localCoreSupport(s, pose.toLocalDirection(d))); };
-    const Vec3 xHi = extreme({1, 0, 0}), yHi = extreme({0, 1, 0}), zHi = extreme({0, 0, 1});
-    const Vec3 xLo = extreme({-1, 0, 0}), yLo = extreme({0, -1, 0}), zLo = extreme({0, 0, -1});
-    b.min = Vec3{xLo.x, yLo.y, zLo.z} - Vec3{r, r, r};
-    b.max = Vec3{xHi.x, yHi.y, zHi.z} + Vec3{r, r, r};
+  const BoxShape& shape = boxShape_[k];
+  const double r = shape.radius;
+  switch (shape.kind) {
+    case BoxKind::Unbounded:
+      b.min = b.max = pose.position;
+      return;
+    case BoxKind::Cube:  // the seed's cube: the ball about the shape's origin, in any rotation
+    case BoxKind::Ball:
+      b.min = pose.position - Vec3{r, r, r};
+      b.max = pose.position + Vec3{r, r, r};
+      break;
+    case BoxKind::Box: {
+      // The box's axes in the world, scaled by its half-extents: its extent
+      // along world axis i is Σ_j |R_ij|·h_j (the support along ±e_i).
+      const Vec3 a = rotate(pose.rotation, Vec3{shape.half.x, 0, 0});
+      const Vec3 c = rotate(pose.rotation, Vec3{0, shape.half.y, 0});
+      const Vec3 d = rotate(pose.rotation, Vec3{0, 0, shape.half.z});
+      const Vec3 e{std::fabs(a.x) + std::fabs(c.x) + std::fabs(d.x) + r,
+                   std::fabs(a.y) + std::fabs(c.y) + std::fabs(d.y) + r,
+                   std::fabs(a.z) + std::fabs(c.z) + std::fabs(d.z) + r};
+      b.min = pose.position - e;
+      b.max = pose.position + e;
+      break;
+    }
+    case BoxKind::Support: {
+      const Shape& s = *registry_->find(shape_[k]);
+      const auto extreme = [&](const Vec3& d) { return pose.apply(localCoreSupport(s, pose.toLocalDirection(d))); };
+      const Vec3 xHi = extreme({1, 0, 0}), yHi = extreme({0, 1, 0}), zHi = extreme({0, 0, 1});
+      const Vec3 xLo = extreme({-1, 0, 0}), yLo = extreme({0, -1, 0}), zLo = extreme({0, 0, -1});
+      b.min = Vec3{xLo.x, yLo.y, zLo.z} - Vec3{r, r, r};
+      b.max = Vec3{xHi.x, yHi.y, zHi.z} + Vec3{r, r, r};
+      break;
+    }
   }
   const Vec3 pad{(std::fabs(b.min.x) + std::fabs(b.max.x)) * kBoxPad,
                  (std::fabs(b.min.y) + std::fabs(b.max.y)) * kBoxPad,
@@ -147,28 +184,18 @@ void World::boxOf(int slot, const Transform& pose) {
   b.max = b.max + pad;
 }
 
-bool World::readSlot(int slot, const char* field, SceneError* err) {
-  const double* p = poses_.data() + static_cast<std::ptrdiff_t>(slot) * kPoseSize;
-  Transform checked;
-  if (!readPose(p, field, slot, &checked, err)) {
-    if (err->code == "invalid-scene") err->code = "invalid-argument";
-    return false;
-  }
-  boxOf(slot, checked);
-  return true;
-}
-
 bool World::sync(SceneError* err) {
   // Check every body before moving any box: an error changes nothing.
-  Transform ignored;
   for (int slot : order_)
     if (!liveShape(slot, err)) return false;
-  for (int slot : order_)
-    if (!readPose(poses_.data() + static_cast<std::ptrdiff_t>(slot) * kPoseSize, "poses", slot, &ignored, err)) {
+  checked_.resize(order_.size());
+  for (std::size_t i = 0; i < order_.size(); ++i)
+    if (!readPose(poses_.data() + static_cast<std::ptrdiff_t>(order_[i]) * kPoseSize, "poses", order_[i], &checked_[i],
+                  err)) {
       if (err->code == "invalid-scene") err->code = "invalid-argument";
       return false;
     }
-  for (int slot : order_) readSlot(slot, "poses", err);
+  for (std::size_t i = 0; i < order_.size(); ++i) boxOf(order_[i], checked_[i]);
   return true;
 }
 
@@ -192,22 +219,22 @@ bool World::candidatePairs(SceneError* err) {
   }
   for (std::size_t i = 0; i < order_.size(); ++i) {
     const int a = order_[i];
-    if (unbounded_[static_cast<std::size_t>(a)]) continue;
+    if (unbounded(a)) continue;
     const WorldBox& ba = boxes_[static_cast<std::size_t>(a)];
     for (std::size_t j = i + 1; j < order_.size(); ++j) {
       const int b = order_[j];
       const WorldBox& bb = boxes_[static_cast<std::size_t>(b)];
       if (bb.min.x > ba.max.x) break;
-      if (unbounded_[static_cast<std::size_t>(b)]) continue;
+      if (unbounded(b)) continue;
       if (bb.min.y > ba.max.y || ba.min.y > bb.max.y || bb.min.z > ba.max.z || ba.min.z > bb.max.z) continue;
       if (static_cast<std::int64_t>(candidates_.size()) >= kMaxWorldPairs) return crowded();
       candidates_.push_back(pairKey(a, b));
     }
   }
   for (int p : order_)
-    if (unbounded_[static_cast<std::size_t>(p)])
+    if (unbounded(p))
       for (int o : order_)
-        if (o != p && (!unbounded_[static_cast<std::size_t>(o)] || p < o)) {
+        if (o != p && (!unbounded(o) || p < o)) {
           if (static_cast<std::int64_t>(candidates_.size()) >= kMaxWorldPairs) return crowded();
           candidates_.push_back(pairKey(p, o));
         }

@@ -93,10 +93,24 @@ class World {
 
   // The box of a live slot as the broad phase holds it after the last sync.
   const WorldBox& box(int slot) const { return boxes_[static_cast<std::size_t>(slot)]; }
-  bool unbounded(int slot) const { return unbounded_[static_cast<std::size_t>(slot)] != 0; }
+  // A plane: no box; paired with every body.
+  bool unbounded(int slot) const { return boxShape_[static_cast<std::size_t>(slot)].kind == BoxKind::Unbounded; }
 
  private:
-  bool readSlot(int slot, const char* field, SceneError* err);
+  // How a slot's box is made from its pose (see the file comment).
+  enum class BoxKind : std::uint8_t {
+    Unbounded,  // a plane
+    Cube,       // mesh, heightfield, compound: the seed's cube of radius `radius`
+    Ball,       // point or sphere core: the centre ± radius
+    Box,        // a box (or a capsule's segment, half (0, h, 0)) at the pose, grown by radius
+    Support,    // any other convex shape: six support points, grown by radius
+  };
+  struct BoxShape {
+    BoxKind kind = BoxKind::Support;
+    Vec3 half;
+    double radius = 0;  // the core radius (margin included); Cube: the bounding ball's
+  };
+  void classify(int slot, const Shape& s);
   // False, naming the body, when its shape was disposed.
   bool liveShape(int slot, SceneError* err) const;
   void boxOf(int slot, const Transform& pose);
@@ -107,9 +121,8 @@ class World {
   std::vector<int> generation_;   // per slot: the live body's generation
   std::vector<double> poses_;     // 7 per slot
   std::vector<WorldBox> boxes_;   // per slot, after the last sync
-  std::vector<std::uint8_t> unbounded_;  // per slot: a plane (no box)
-  std::vector<std::uint8_t> cube_;       // per slot: the seed's cube (mesh, heightfield, compound)
-  std::vector<double> cubeRadius_;       // per slot: localBoundingRadius of its shape
+  std::vector<BoxShape> boxShape_;  // per slot
+  std::vector<Transform> checked_;   // sync(): the poses of order_, checked and normalized
   std::vector<int> free_;
   int live_ = 0;
   // Broad phase: slots sorted by their box's min.x, kept sorted by
