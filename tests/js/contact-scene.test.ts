@@ -3,19 +3,15 @@
 // compounds; the margin's edge (a gap just below and just above it); and its errors.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  box, capsule, compound, cone, contact, ConvexShape, cylinder, init, mesh, plane, run, sceneOf, sphere, trace,
-  type ContactQueryResult, type ContactResult, type Scene, type Vec3,
+  box, capsule, compound, cone, contact, ConvexShape, cylinder, init, mesh, run, sceneOf, sphere, trace,
+  type ContactQueryResult, type ContactResult, type Scene,
 } from '../../web/lib/index';
-import { catchError, everyConvexShape, randomPose, seeded } from './helpers';
+import { asScene, expectScenesEqualContact } from './contact-helpers';
+import { catchError, randomPose, seeded } from './helpers';
 
 beforeAll(async () => {
   await init();
 });
-
-/** One shape of every convex type, rounded ones, a scaled one and a plane. */
-function everyShape(rand: () => number): ConvexShape[] {
-  return [...everyConvexShape(rand), sphere(0.2 + rand(), { scale: [1, 2, 0.5] }), plane([0.3, 1, -0.2], 0.4)];
-}
 
 /** The scene of contact(a, pa, b, pb, { margin }). */
 function contactScene(a: ConvexShape, pa: number[], b: ConvexShape, pb: number[], margin?: number): Scene {
@@ -24,39 +20,9 @@ function contactScene(a: ConvexShape, pa: number[], b: ConvexShape, pb: number[]
   return scene;
 }
 
-/** contact()'s answer as the scene writes it: null fields beyond the margin, −0 as 0 in vectors. */
-function asScene(c: ContactResult | null, without: ContactQueryResult): ContactQueryResult {
-  const v = (x: Vec3): Vec3 => [x[0] + 0, x[1] + 0, x[2] + 0];
-  if (c === null) return { contact: false, distance: null, normal: null, pointA: null, pointB: null, iterations: without.iterations, status: without.status };
-  return { contact: true, distance: c.distance, normal: v(c.normal), pointA: v(c.pointA), pointB: v(c.pointB), iterations: c.iterations, status: c.status };
-}
-
 describe('scene query "contact"', () => {
   it('equals contact() bit for bit on every convex pair type, planes included, at margins 0 and above', () => {
-    const rand = seeded(4242);
-    const shapes = everyShape(rand);
-    const seen = { none: 0, apart: 0, overlapping: 0 };
-    for (const a of shapes) {
-      for (const b of shapes) {
-        if (a.type === 'plane' && b.type === 'plane') continue;
-        for (let k = 0; k < 6; k++) {
-          const pa = randomPose(rand, 3);
-          const pb = randomPose(rand, 3);
-          const margin = k % 3 === 0 ? 0 : 2 * rand();
-          const got = run(contactScene(a, pa, b, pb, margin)) as ContactQueryResult;
-          const want = contact(a, pa, b, pb, { margin });
-          // Without a contact, contact() returns null: the scene keeps GJK's iterations and status.
-          expect(got, `${a.type} ${b.type} margin ${margin}`).toStrictEqual(asScene(want, got));
-          if (want === null) seen.none++;
-          else if (want.distance > 0) seen.apart++;
-          else seen.overlapping++;
-        }
-      }
-    }
-    // Each kind of answer is exercised many times.
-    expect(seen.none).toBeGreaterThan(100);
-    expect(seen.apart).toBeGreaterThan(100);
-    expect(seen.overlapping).toBeGreaterThan(100);
+    expectScenesEqualContact(4242, contactScene, (k, rand) => (k % 3 === 0 ? 0 : 2 * rand()));
   });
 
   it('has margin 0 by default', () => {

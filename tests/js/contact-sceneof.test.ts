@@ -3,10 +3,11 @@
 // as the scene keeps it; and bad margins named as contact() names them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  box, capsule, compound, contact, contacts, ConvexShape, mesh, plane, run, sceneOf, sphere,
-  type ContactQueryResult, type ContactResult, type Vec3,
+  box, capsule, compound, contact, contacts, mesh, run, sceneOf, sphere,
+  type ContactQueryResult, type ContactResult,
 } from '../../web/lib/index';
-import { catchError, everyConvexShape, randomPose, seeded } from './helpers';
+import { asScene, expectScenesEqualContact } from './contact-helpers';
+import { catchError, randomPose, seeded } from './helpers';
 import { floor } from './mesh-gen';
 
 beforeAll(async () => {
@@ -14,47 +15,19 @@ beforeAll(async () => {
   await init();
 });
 
-/** contact()'s answer as the scene writes it: null fields beyond the margin, −0 as 0 in vectors. */
-function asScene(c: ContactResult | null, without: ContactQueryResult): ContactQueryResult {
-  const v = (x: Vec3): Vec3 => [x[0] + 0, x[1] + 0, x[2] + 0];
-  if (c === null) return { contact: false, distance: null, normal: null, pointA: null, pointB: null, iterations: without.iterations, status: without.status };
-  return { contact: true, distance: c.distance, normal: v(c.normal), pointA: v(c.pointA), pointB: v(c.pointB), iterations: c.iterations, status: c.status };
-}
-
 /** A JSON round trip: what run() of a scene can say (−0 becomes 0). */
 const asJson = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 
 describe("sceneOf('contact')", () => {
   it('gives the scene whose run() is contact() bit for bit, on every convex pair type, planes too, at many margins', () => {
-    const rand = seeded(9181);
-    const shapes: ConvexShape[] = [...everyConvexShape(rand), sphere(0.3 + rand(), { scale: [1, 2, 0.5] }), plane([0.3, 1, -0.2], 0.4)];
-    const seen = { none: 0, apart: 0, overlapping: 0 };
-    for (const a of shapes) {
-      for (const b of shapes) {
-        if (a.type === 'plane' && b.type === 'plane') continue;
-        for (let k = 0; k < 6; k++) {
-          const pa = randomPose(rand, 3);
-          const pb = randomPose(rand, 3);
-          // No options, margin 0, a small margin, a large one.
-          const margin = [undefined, 0, 0.3 * rand(), 3 * rand()][k % 4];
-          const options = margin === undefined ? undefined : { margin };
-          const scene = sceneOf('contact', a, pa, b, pb, options);
-          expect(scene.query).toBe('contact');
-          // The margin asked (contact()'s default, 0, when none was).
-          expect(scene.margin).toBe(margin ?? 0);
-          const got = run(scene) as ContactQueryResult;
-          const want = contact(a, pa, b, pb, options);
-          expect(got, `${a.type} ${b.type} margin ${margin}`).toStrictEqual(asScene(want, got));
-          if (want === null) seen.none++;
-          else if (want.distance > 0) seen.apart++;
-          else seen.overlapping++;
-        }
-      }
-    }
-    expect(seen.none).toBeGreaterThan(100);
-    expect(seen.apart).toBeGreaterThan(100);
-    expect(seen.overlapping).toBeGreaterThan(100);
-    for (const s of shapes) s.dispose();
+    // No options, margin 0, a small margin, a large one.
+    expectScenesEqualContact(9181, (a, pa, b, pb, margin) => sceneOf('contact', a, pa, b, pb, margin === undefined ? undefined : { margin }),
+      (k, rand) => [undefined, 0, 0.3 * rand(), 3 * rand()][k % 4],
+      (scene, margin) => {
+        expect(scene.query).toBe('contact');
+        // The margin asked (contact()'s default, 0, when none was).
+        expect(scene.margin).toBe(margin ?? 0);
+      });
   });
 
   it('keeps the margin edge: a gap equal to the margin is a contact, just above it none (spheres by hand)', () => {

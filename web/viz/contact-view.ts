@@ -9,6 +9,7 @@ import { fmt, fmtVec } from '../lib/draw/format';
 import { COLORS, arrow, label, line, marker } from '../lib/draw/primitives';
 import type { DrawContext, FrameDrawing } from '../lib/draw/types';
 import type { Row } from './query-view';
+import { triangleCorners } from './shape-points';
 
 /** The one frame: the answer, with the pseudocode line it ends on. */
 export interface ContactFrame {
@@ -71,14 +72,14 @@ export function contactTrace(scene: Scene): ContactViewTrace {
     return { query: 'contact', frames: [{ kind: 'answer', line, caption: contactSentence(r, margin) }], pseudocode: CONTACT_CODE, result: r, margin, triangles: [] };
   }
   const r = run(scene) as ContactsResult;
-  const mesh = scene.shapes.find((s) => s.type === 'mesh');
+  const mesh = scene.shapes.find((s) => s.type === 'mesh' || s.type === 'heightfield');
   return {
     query: 'contacts',
     frames: [{ kind: 'answer', line: 4, caption: contactsSentence(r, margin) }],
     pseudocode: CONTACTS_CODE,
     result: r,
     margin,
-    triangles: r.contacts.map((c) => (mesh && c.triangle !== null ? worldTriangle(mesh, c.triangle) : null)),
+    triangles: r.contacts.map((c) => (mesh && c.triangle !== null ? cornersOf(mesh, c.triangle) : null)),
   };
 }
 
@@ -185,14 +186,10 @@ export function contactDrawing(t: ContactViewTrace): FrameDrawing {
   return { shapes: draw, minkowski: difference };
 }
 
-/** The corners of a mesh's triangle `tri` in world space: scaled, rotated, moved as the library poses them. */
-function worldTriangle(mesh: Shape, tri: number): [Vec3, Vec3, Vec3] | null {
-  const ids = mesh.triangles?.[tri];
-  if (!ids || !mesh.vertices) return null;
-  const q = new THREE.Quaternion(...(mesh.rotation ?? [0, 0, 0, 1])).normalize();
-  const p = new THREE.Vector3(...(mesh.position ?? [0, 0, 0]));
-  const s = new THREE.Vector3(...(mesh.scale ?? [1, 1, 1]));
-  return ids.map((i) => new THREE.Vector3(...mesh.vertices![i]).multiply(s).applyQuaternion(q).add(p).toArray() as Vec3) as [Vec3, Vec3, Vec3];
+/** A contact's mesh or heightfield triangle in world space, or null when the scene does not hold it. */
+function cornersOf(mesh: Shape, tri: number): [Vec3, Vec3, Vec3] | null {
+  const c = triangleCorners(mesh, tri);
+  return c.length === 3 ? [c[0], c[1], c[2]] : null;
 }
 
 /** Grows the shapes view's sphere to the contacts' points (contacts: the right view's too, also world space). */
