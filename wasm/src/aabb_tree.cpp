@@ -1,0 +1,238 @@
+// collidoscope — the dynamic AABB tree (see aabb_tree.h for the method).
+#include "collidoscope/aabb_tree.h"
+
+#include <algorithm>
+
+namespace collidoscope {
+
+void AabbTree::reserve(int bodies) {
+  if (bodies <= 0) return;
+  const std::size_t n = static_cast<std::size_t>(std::min(bodies, kMaxBroadphaseId));
+  nodes_.reserve(2 * n);
+  leafOf_.reserve(n);
+  boxOf_.reserve(n);
+}
+
+int AabbTree::allocateNode() {
+  if (freeList_ >= 0) {
+    const int node = freeList_;
+    freeList_ = nodes_[node].parent;
+    nodes_[node] = AabbTreeNode{};
+    return node;
+  }
+  nodes_.emplace_back();
+  return static_cast<int>(nodes_.size()) - 1;
+}
+
+void AabbTree::freeNode(int node) {
+  nodes_[node] = AabbTreeNode{};
+  nodes_[node].height = -1;
+  nodes_[node].parent = freeList_;
+  freeList_ = node;
+}
+
+bool AabbTree::insert(int id, const Aabb& box) {
+  if (!validBroadphaseId(id) || contains(id)) return false;
+  if (id >= static_cast<int>(leafOf_.size())) {
+    leafOf_.resize(static_cast<std::size_t>(id) + 1, -1);
+    boxOf_.resize(static_cast<std::size_t>(id) + 1);
+  }
+  const int leaf = allocateNode();
+  nodes_[leaf].box = grown(box, margin_);
+  nodes_[leaf].id = id;
+  leafOf_[id] = leaf;
+  boxOf_[id] = box;
+  ++count_;
+  insertLeaf(leaf);
+  return true;
+}
+
+bool AabbTree::update(int id, const Aabb& box) {
+  if (!contains(id)) return false;
+  boxOf_[id] = box;
+  const int leaf = leafOf_[id];
+  const Aabb& fat = nodes_[leaf].box;
+  if (collidoscope::contains(fat, box) && collidoscope::contains(grown(box, kAabbTreeLooseMargins * margin_), fat)) {
+    return false;
+  }
+  removeLeaf(leaf);
+  nodes_[leaf].box = grown(box, margin_);
+  insertLeaf(leaf);
+  return true;
+}
+
+bool AabbTree::remove(int id) {
+  if (!contains(id)) return false;
+  const int leaf = leafOf_[id];
+  removeLeaf(leaf);
+  freeNode(leaf);
+  leafOf_[id] = -1;
+  --count_;
+  return true;
+}
+
+void AabbTree::insertLeaf(int leaf) {
+  if (root_ < 0) {
+    root_ = leaf;
+    nodes_[leaf].parent = -1;
+    return;
+  }
+  // The descent of the header's surface-area heuristic; each step goes one
+  // level down, so the tree's height bounds it.
+  const Aabb box = nodes_[leaf].box;
+  const double leafArea = surfaceArea(box);
+  double inherited = 0;
+  int node = root_;
+  while (!nodes_[node].leaf()) {
+    const AabbTreeNode& n = nodes_[node];
+    const double area = surfaceArea(n.box);
+    const double joined = surfaceArea(merged(n.box, box));
+    const double here = joined + inherited;
+    const double below = inherited + joined - area;  // every placement under n grows n
+    double cost[2];
+    for (int s = 0; s < 2; ++s) {
+      const AabbTreeNode& c = nodes_[n.child[s]];
+      const double cJoined = surfaceArea(merged(c.box, box));
+      cost[s] = c.leaf() ? below + cJoined : below + cJoined - surfaceArea(c.box) + leafArea;
+    }
+    if (here <= cost[0] && here <= cost[1]) break;
+    inherited = below;
+    node = cost[1] < cost[0] ? n.child[1] : n.child[0];
+  }
+  // node becomes the leaf's sibling under a new parent in node's place.
+  const int sibling = node;
+  const int oldParent = nodes_[sibling].parent;
+  const int parent = allocateNode();  // may reallocate nodes_: no references held across it
+  AabbTreeNode& p = nodes_[parent];
+  p.parent = oldParent;
+  p.box = merged(nodes_[sibling].box, box);
+  p.height = nodes_[sibling].height + 1;
+  p.child[0] = sibling;
+  p.child[1] = leaf;
+  nodes_[sibling].parent = parent;
+  nodes_[leaf].parent = parent;
+  if (oldParent < 0) {
+    root_ = parent;
+  } else {
+    AabbTreeNode& op = nodes_[oldParent];
+    op.child[op.child[0] == sibling ? 0 : 1] = parent;
+  }
+  refitUp(parent);
+}
+
+void AabbTree::removeLeaf(int leaf) {
+  if (leaf == root_) {
+    root_ = -1;
+    return;
+  }
+  const int parent = nodes_[leaf].parent;
+  const int grandParent = nodes_[parent].parent;
+  const int sibling = nodes_[parent].child[nodes_[parent].child[0] == leaf ? 1 : 0];
+  freeNode(parent);
+  nodes_[leaf].parent = -1;
+  nodes_[sibling].parent = grandParent;
+  if (grandParent < 0) {
+    root_ = sibling;
+    return;
+  }
+  AabbTreeNode& g = nodes_[grandParent];
+  g.child[g.child[0] == parent ? 0 : 1] = sibling;
+  refitUp(grandParent);
+}
+
+int AabbTree::balance(int node) {
+  AabbTreeNode& a = nodes_[node];
+  if (a.leaf() || a.height < 2) return node;
+  const int diff = nodes_[a.child[1]].height - nodes_[a.child[0]].height;
+  if (diff >= -1 && diff <= 1) return node;
+  // s: the side of the taller child c, which takes a's place; of c's children
+  // the taller (`keep`, the first on a tie) stays under c, the other (`give`)
+  // replaces c under a.
+  const int s = diff > 0 ? 1 : 0;
+  const int c = a.child[s];
+  const int b = a.child[1 - s];
+  AabbTreeNode& cn = nodes_[c];
+  const int k = nodes_[cn.child[0]].height >= nodes_[cn.child[1]].height ? 0 : 1;
+  const int keep = cn.child[k];
+  const int give = cn.child[1 - k];
+
+  cn.parent = a.parent;
+  if (a.parent < 0) {
+    root_ = c;
+  } else {
+    AabbTreeNode& up = nodes_[a.parent];
+    up.child[up.child[0] == node ? 0 : 1] = c;
+  }
+  cn.child[1 - s] = node;
+  cn.child[s] = keep;
+  a.parent = c;
+  a.child[s] = give;
+  nodes_[give].parent = node;
+  a.box = merged(nodes_[b].box, nodes_[give].box);
+  a.height = 1 + std::max(nodes_[b].height, nodes_[give].height);
+  cn.box = merged(a.box, nodes_[keep].box);
+  cn.height = 1 + std::max(a.height, nodes_[keep].height);
+  return c;
+}
+
+void AabbTree::refitUp(int node) {
+  // One step per level: bounded by the number of nodes.
+  for (int steps = static_cast<int>(nodes_.size()); node >= 0 && steps > 0; --steps) {
+    node = balance(node);
+    AabbTreeNode& n = nodes_[node];
+    const AabbTreeNode& c0 = nodes_[n.child[0]];
+    const AabbTreeNode& c1 = nodes_[n.child[1]];
+    n.box = merged(c0.box, c1.box);
+    n.height = 1 + std::max(c0.height, c1.height);
+    node = n.parent;
+  }
+}
+
+void AabbTree::pairs(std::vector<IdPair>* out) const {
+  out->clear();
+  const int ids = static_cast<int>(leafOf_.size());
+  for (int a = 0; a < ids; ++a) {
+    if (leafOf_[a] < 0) continue;
+    const Aabb& box = boxOf_[a];
+    const std::size_t first = out->size();
+    // Searching with the tight box: a tight box meets another tight box only
+    // if it meets that one's fat box and every box above it.
+    traverse([&box](const Aabb& b) { return overlaps(b, box); },
+             [this, a, &box, out](int b) {
+               if (b > a && overlaps(box, boxOf_[b])) out->push_back({a, b});
+               return true;
+             });
+    std::sort(out->begin() + static_cast<std::ptrdiff_t>(first), out->end());
+  }
+}
+
+bool AabbTree::checkInvariants() const {
+  const int total = static_cast<int>(nodes_.size());
+  // The free list: each free node once, marked free.
+  int freeCount = 0;
+  for (int f = freeList_; f >= 0; f = nodes_[f].parent) {
+    if (f >= total || nodes_[f].height != -1 || ++freeCount > total) return false;
+  }
+  if (root_ < 0) return count_ == 0 && freeCount == total;
+  if (nodes_[root_].parent != -1) return false;
+  int used = 0, leaves = 0;
+  for (int i = 0; i < total; ++i) {
+    const AabbTreeNode& n = nodes_[i];
+    if (n.height < 0) continue;
+    ++used;
+    if (n.leaf()) {
+      ++leaves;
+      if (n.height != 0 || !contains(n.id) || leafOf_[n.id] != i || !collidoscope::contains(n.box, boxOf_[n.id]))
+        return false;
+    } else {
+      const AabbTreeNode& c0 = nodes_[n.child[0]];
+      const AabbTreeNode& c1 = nodes_[n.child[1]];
+      if (c0.parent != i || c1.parent != i || n.height != 1 + std::max(c0.height, c1.height)) return false;
+      if (!collidoscope::contains(n.box, c0.box) || !collidoscope::contains(n.box, c1.box)) return false;
+    }
+    if (i != root_ && (n.parent < 0 || nodes_[n.parent].leaf())) return false;
+  }
+  return leaves == count_ && used == nodeCount() && used + freeCount == total;
+}
+
+}  // namespace collidoscope
