@@ -215,30 +215,59 @@ TEST(SweepAndPrune, EndpointListsGiveTheThesisPairs) {
   EXPECT_EQ(got, thesis);
 }
 
-TEST(SweepAndPrune, SweepsTheAxisOfWidestSpread) {
-  // Bodies strung along z: z becomes the sweep axis, and the pairs stay right.
-  Rng rng(11);
-  World w;
-  for (int id = 0; id < 400; ++id) {
-    const Vec3 c{rng.dyadic(0, 4), rng.dyadic(0, 4), rng.dyadic(0, 400)};
-    const Vec3 h{rng.dyadic(0.1, 1), rng.dyadic(0.1, 1), rng.dyadic(0.1, 1)};
-    w[id] = {c - h, c + h};
-  }
+// Small moves sort in without a rebuild; a shuffle (every body teleported)
+// exceeds the insertion budget and rebuilds; both give the brute-force pairs.
+TEST(SweepAndPrune, RebuildsOnlyWhenCoherenceIsLost) {
+  World w = randomWorld(11, 2000);
   SweepAndPrune sap;
   insertAll(&sap, w, 11);
   std::vector<IdPair> got;
   sap.pairs(&got);
-  EXPECT_EQ(sap.sweepAxis(), 2);
+  EXPECT_EQ(sap.rebuilds(), 1);
   EXPECT_EQ(got, brutePairs(w));
-  // Turned to lie along y: the axis follows.
+  Rng rng(12);
+  for (int frame = 0; frame < 20; ++frame) {
+    for (auto& [id, box] : w) {
+      const Vec3 step{rng.dyadic(-0.06, 0.06), rng.dyadic(-0.06, 0.06), rng.dyadic(-0.06, 0.06)};
+      box = {box.min + step, box.max + step};
+      ASSERT_TRUE(sap.update(id, box));
+    }
+    sap.pairs(&got);
+    ASSERT_EQ(got, brutePairs(w)) << "frame " << frame;
+  }
+  EXPECT_EQ(sap.rebuilds(), 1);
+  const double side = 2.0 * std::cbrt(2000.0) + 1;
   for (auto& [id, box] : w) {
-    std::swap(box.min.y, box.min.z);
-    std::swap(box.max.y, box.max.z);
+    box = randomBox(rng, side);
     ASSERT_TRUE(sap.update(id, box));
   }
   sap.pairs(&got);
-  EXPECT_EQ(sap.sweepAxis(), 1);
+  EXPECT_EQ(sap.rebuilds(), 2);
   EXPECT_EQ(got, brutePairs(w));
+}
+
+// Boxes resting in a thin layer (all overlapping vertically) that jitter:
+// the vertical list reshuffles; the pairs stay right.
+TEST(SweepAndPrune, JitteringLayerEqualsBruteForce) {
+  Rng rng(13);
+  World w;
+  for (int id = 0; id < 1500; ++id) {
+    const Vec3 c{rng.dyadic(0, 40), rng.dyadic(0.5, 0.53), rng.dyadic(0, 40)};
+    const Vec3 h{rng.dyadic(0.1, 1), 0.5, rng.dyadic(0.1, 1)};
+    w[id] = {c - h, c + h};
+  }
+  SweepAndPrune sap;
+  insertAll(&sap, w, 13);
+  std::vector<IdPair> got;
+  for (int frame = 0; frame < 10; ++frame) {
+    for (auto& [id, box] : w) {
+      const Vec3 step{rng.dyadic(-0.03, 0.03), rng.dyadic(-0.03, 0.03), rng.dyadic(-0.03, 0.03)};
+      box = {box.min + step, box.max + step};
+      ASSERT_TRUE(sap.update(id, box));
+    }
+    sap.pairs(&got);
+    ASSERT_EQ(got, brutePairs(w)) << "frame " << frame;
+  }
 }
 
 // ------------------------------------------------------------ moving worlds

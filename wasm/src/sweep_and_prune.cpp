@@ -3,221 +3,268 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 
 namespace collidoscope {
 
 namespace {
 
-// A pair as one sortable integer: a · 2^20 + b, ordered as (a, b) since
-// b < 2^20 = kMaxBroadphaseId.
+// A pair as one integer a · 2^20 + b: ordered as (a, b) since b < 2^20, and
+// an endpoint's key isMax · 2^20 + id.
 constexpr int kIdBits = 20;
-static_assert(kMaxBroadphaseId == 1 << kIdBits, "a pair key packs two ids of kIdBits bits");
-inline std::uint64_t pairKey(const IdPair& p) {
-  return (static_cast<std::uint64_t>(p.a) << kIdBits) | static_cast<std::uint64_t>(p.b);
+static_assert(kMaxBroadphaseId == 1 << kIdBits, "keys pack ids of kIdBits bits");
+constexpr std::uint32_t kIdMask = (1u << kIdBits) - 1;
+constexpr std::uint32_t kMaxFlag = 1u << kIdBits;
+constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+// Smallest pair-set capacity (slots).
+constexpr std::size_t kMinTable = 64;
+
+std::uint64_t pairKey(int i, int j) {
+  const std::uint64_t a = static_cast<std::uint64_t>(std::min(i, j)), b = static_cast<std::uint64_t>(std::max(i, j));
+  return (a << kIdBits) | b;
 }
-
-// The axes other than the sweep axis, in increasing order.
-constexpr int kOther[3][2] = {{1, 2}, {0, 2}, {0, 1}};
-
-// The sort key of a min: a NaN (a box the World should have refused) sorts as
-// +∞, so that the order stays a strict weak order and std::sort stays safe.
-double sortKey(double v) { return std::isnan(v) ? std::numeric_limits<double>::infinity() : v; }
+bool involves(std::uint64_t key, int id) {
+  return static_cast<int>(key >> kIdBits) == id || static_cast<int>(key & kIdMask) == id;
+}
+// Fibonacci hashing: the multiplication mixes the low bits (b) into the high
+// ones, which the fold brings back down.
+std::size_t homeSlot(std::uint64_t key, std::size_t mask) {
+  const std::uint64_t h = key * 0x9E3779B97F4A7C15ull;
+  return static_cast<std::size_t>(h ^ (h >> 32)) & mask;
+}
+// The sort value of an endpoint: a NaN (a box the World should have refused)
+// sorts as +∞, so that the order stays a strict weak order and std::sort safe.
+double sortValue(double v) { return std::isnan(v) ? std::numeric_limits<double>::infinity() : v; }
 
 }  // namespace
 
 void SweepAndPrune::reserve(int bodies) {
   if (bodies <= 0) return;
   const std::size_t n = static_cast<std::size_t>(std::min(bodies, kMaxBroadphaseId));
-  slot_.reserve(n);
+  present_.reserve(n);
   boxOf_.reserve(n);
-  lo_.reserve(n);
-  hi_.reserve(n);
-  ids_.reserve(n);
-  cross_.reserve(n);
-  perm_.reserve(n);
-  tmpLo_.reserve(n);
-  tmpHi_.reserve(n);
-  tmpIds_.reserve(n);
-  tmpCross_.reserve(n);
-}
-
-void SweepAndPrune::setRow(int row, const Aabb& box) {
-  const int u = kOther[axis_][0], v = kOther[axis_][1];
-  lo_[row] = sortKey(box.min[axis_]);
-  hi_[row] = box.max[axis_];
-  cross_[row] = {box.min[u], box.max[u], box.min[v], box.max[v]};
+  for (auto& list : lists_) list.reserve(2 * n);
+  active_.reserve(n);
+  activePos_.reserve(n);
 }
 
 bool SweepAndPrune::insert(int id, const Aabb& box) {
   if (!validBroadphaseId(id) || contains(id)) return false;
-  if (id >= static_cast<int>(slot_.size())) {
-    slot_.resize(static_cast<std::size_t>(id) + 1, -1);
+  if (id >= static_cast<int>(boxOf_.size())) {
+    present_.resize(static_cast<std::size_t>(id) + 1, 0);
     boxOf_.resize(static_cast<std::size_t>(id) + 1);
   }
-  const int row = size();
-  lo_.push_back(0);
-  hi_.push_back(0);
-  ids_.push_back(id);
-  cross_.push_back({});
-  setRow(row, box);
-  slot_[id] = row;
+  present_[id] = 1;
   boxOf_[id] = box;
-  sorted_ = false;
+  ++count_;
+  // At the end of each list, min before max: after every other endpoint, so
+  // overlapping nothing, as the pair set says; pairs() sorts them in.
+  const double end = std::numeric_limits<double>::infinity();
+  const std::uint32_t key = static_cast<std::uint32_t>(id);
+  for (auto& list : lists_) {
+    list.push_back({end, key});
+    list.push_back({end, key | kMaxFlag});
+  }
   return true;
 }
 
 bool SweepAndPrune::update(int id, const Aabb& box) {
   if (!contains(id)) return false;
   boxOf_[id] = box;
-  const int row = slot_[id];
-  setRow(row, box);
-  // Only a row now out of place with a neighbour needs the next pass.
-  if ((row > 0 && before(row, row - 1)) || (row + 1 < size() && before(row + 1, row))) sorted_ = false;
   return true;
 }
 
 bool SweepAndPrune::remove(int id) {
   if (!contains(id)) return false;
-  const int row = slot_[id];
-  const int n = size();
-  // Shift the later rows up one place: the order (and so sorted_) is kept.
-  for (int r = row + 1; r < n; ++r) {
-    lo_[r - 1] = lo_[r];
-    hi_[r - 1] = hi_[r];
-    ids_[r - 1] = ids_[r];
-    cross_[r - 1] = cross_[r];
-    slot_[ids_[r - 1]] = r - 1;
+  present_[id] = 0;
+  --count_;
+  for (auto& list : lists_) {
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [id](const End& e) { return static_cast<int>(e.key & kIdMask) == id; }),
+               list.end());
   }
-  lo_.pop_back();
-  hi_.pop_back();
-  ids_.pop_back();
-  cross_.pop_back();
-  slot_[id] = -1;
+  // Erasing shifts later entries back into slot i, so slot i is looked at
+  // again; an entry never moves past the slot being looked at (see eraseAt).
+  for (std::size_t i = 0; i < table_.size(); ++i) {
+    while (table_[i] != kEmpty && involves(table_[i], id)) eraseAt(i);
+  }
   return true;
 }
 
-void SweepAndPrune::chooseAxis() {
-  const int n = size();
-  if (n < 2) return;
-  // Variance of the box centres per axis (doubled centres: the factor 4 is
-  // common to all axes). Taken about the first centre, which keeps the sums
-  // small for worlds far from the origin.
-  double var[3];
+void SweepAndPrune::growTable() {
+  std::vector<std::uint64_t> old(std::max(kMinTable, 2 * table_.size()), kEmpty);
+  old.swap(table_);
+  tableCount_ = 0;
+  for (std::uint64_t key : old) {
+    if (key != kEmpty) addPair(key);
+  }
+}
+
+void SweepAndPrune::addPair(std::uint64_t key) {
+  if (2 * (static_cast<std::size_t>(tableCount_) + 1) > table_.size()) growTable();
+  const std::size_t mask = table_.size() - 1;
+  // At most half full: the probe meets a free slot within table_.size() steps.
+  for (std::size_t i = homeSlot(key, mask), steps = 0; steps < table_.size(); i = (i + 1) & mask, ++steps) {
+    if (table_[i] == key) return;
+    if (table_[i] == kEmpty) {
+      table_[i] = key;
+      ++tableCount_;
+      return;
+    }
+  }
+}
+
+void SweepAndPrune::erasePair(std::uint64_t key) {
+  if (table_.empty()) return;
+  const std::size_t mask = table_.size() - 1;
+  for (std::size_t i = homeSlot(key, mask), steps = 0; steps < table_.size(); i = (i + 1) & mask, ++steps) {
+    if (table_[i] == kEmpty) return;
+    if (table_[i] == key) {
+      eraseAt(i);
+      return;
+    }
+  }
+}
+
+// Deletion without tombstones (backward shift): the entries after the hole,
+// up to the next free slot, move back into it when their home slot does not
+// lie cyclically in (hole, j] — otherwise a probe from their home would stop
+// at the hole.
+void SweepAndPrune::eraseAt(std::size_t hole) {
+  const std::size_t mask = table_.size() - 1;
+  std::size_t j = hole;
+  for (std::size_t steps = 0; steps < table_.size(); ++steps) {
+    j = (j + 1) & mask;
+    if (table_[j] == kEmpty) break;
+    const std::size_t home = homeSlot(table_[j], mask);
+    const bool homeInGap = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+    if (!homeInGap) {
+      table_[hole] = table_[j];
+      hole = j;
+    }
+  }
+  table_[hole] = kEmpty;
+  --tableCount_;
+}
+
+void SweepAndPrune::refreshValues(int axis) {
+  for (End& e : lists_[axis]) {
+    const Aabb& b = boxOf_[e.key & kIdMask];
+    e.value = sortValue(e.key & kMaxFlag ? b.max[axis] : b.min[axis]);
+  }
+}
+
+bool SweepAndPrune::insertionPass(int axis) {
+  std::vector<End>& list = lists_[axis];
+  const int m = static_cast<int>(list.size());
+  long long budget = static_cast<long long>(kSapShiftsPerEndpoint) * m;
+  for (int i = 1; i < m; ++i) {
+    if (!less(list[i], list[i - 1])) continue;
+    const End e = list[i];
+    const int eId = static_cast<int>(e.key & kIdMask);
+    const bool eMax = (e.key & kMaxFlag) != 0;
+    int j = i;
+    // e moves before each endpoint f it passes (j > 0 bounds the loop).
+    while (j > 0 && less(e, list[j - 1])) {
+      const End f = list[j - 1];
+      const int fId = static_cast<int>(f.key & kIdMask);
+      const bool fMax = (f.key & kMaxFlag) != 0;
+      if (fId != eId && eMax != fMax) {
+        if (!eMax) {  // a min before another's max: they begin to overlap here
+          if (overlaps(boxOf_[eId], boxOf_[fId])) addPair(pairKey(eId, fId));
+        } else {  // a max before another's min: they stop overlapping
+          erasePair(pairKey(eId, fId));
+        }
+      }
+      list[j] = f;
+      --j;
+    }
+    list[j] = e;
+    budget -= i - j;
+    if (budget < 0) return false;
+  }
+  return true;
+}
+
+void SweepAndPrune::rebuild() {
   for (int a = 0; a < 3; ++a) {
-    const Aabb& first = boxOf_[ids_[0]];
+    refreshValues(a);
+    std::sort(lists_[a].begin(), lists_[a].end(), less);
+  }
+  std::fill(table_.begin(), table_.end(), kEmpty);
+  tableCount_ = 0;
+  ++rebuilds_;
+  built_ = true;
+  if (count_ < 2) return;
+  // The sweep axis: the widest spread of the box centres (largest variance;
+  // doubled centres, taken about the first body's, which keeps the sums small
+  // far from the origin).
+  int axis = 0;
+  double widest = -1;
+  for (int a = 0; a < 3; ++a) {
+    const Aabb& first = boxOf_[lists_[0][0].key & kIdMask];
     const double ref = first.min[a] + first.max[a];
     double sum = 0, sumSq = 0;
-    for (int r = 0; r < n; ++r) {
-      const Aabb& b = boxOf_[ids_[r]];
+    for (const End& e : lists_[0]) {
+      if (e.key & kMaxFlag) continue;
+      const Aabb& b = boxOf_[e.key & kIdMask];
       const double c = b.min[a] + b.max[a] - ref;
       sum += c;
       sumSq += c * c;
     }
-    var[a] = sumSq / n - (sum / n) * (sum / n);
+    const double var = sumSq / count_ - (sum / count_) * (sum / count_);
+    if (var > widest) widest = var, axis = a;
   }
-  int best = axis_;
-  for (int a = 0; a < 3; ++a) {
-    if (var[a] > var[best]) best = a;
-  }
-  if (best == axis_ || !(var[best] > kSapAxisSwitch * var[axis_])) return;
-  axis_ = best;
-  for (int r = 0; r < n; ++r) setRow(r, boxOf_[ids_[r]]);
-  sorted_ = false;
-  sortRows();
-}
-
-void SweepAndPrune::insertionPass() {
-  const int n = size();
-  long long budget = static_cast<long long>(kSapShiftsPerBody) * n;
-  for (int i = 1; i < n; ++i) {
-    if (!before(i, i - 1)) continue;
-    const double lo = lo_[i], hi = hi_[i];
-    const int id = ids_[i];
-    const Cross cross = cross_[i];
-    int j = i;
-    // Shift the rows greater than row i one place down (j > 0 bounds it).
-    while (j > 0 && (lo < lo_[j - 1] || (lo == lo_[j - 1] && id < ids_[j - 1]))) {
-      lo_[j] = lo_[j - 1];
-      hi_[j] = hi_[j - 1];
-      ids_[j] = ids_[j - 1];
-      cross_[j] = cross_[j - 1];
-      slot_[ids_[j]] = j;
-      --j;
-    }
-    lo_[j] = lo;
-    hi_[j] = hi;
-    ids_[j] = id;
-    cross_[j] = cross;
-    slot_[id] = j;
-    budget -= i - j;
-    if (budget < 0) {
-      sortRows();
-      return;
+  // The thesis's sweep: each min opens its interval and meets every interval
+  // open at that point (min before max on ties: touching counts); each max
+  // closes its own.
+  active_.clear();
+  if (activePos_.size() < boxOf_.size()) activePos_.resize(boxOf_.size());
+  for (const End& e : lists_[axis]) {
+    const int id = static_cast<int>(e.key & kIdMask);
+    if (!(e.key & kMaxFlag)) {
+      for (int other : active_) {
+        if (overlaps(boxOf_[id], boxOf_[other])) addPair(pairKey(id, other));
+      }
+      activePos_[id] = static_cast<int>(active_.size());
+      active_.push_back(id);
+    } else {
+      const int p = activePos_[id], last = active_.back();
+      active_[p] = last;
+      activePos_[last] = p;
+      active_.pop_back();
     }
   }
-  sorted_ = true;
-}
-
-void SweepAndPrune::sortRows() {
-  const int n = size();
-  perm_.resize(n);
-  for (int r = 0; r < n; ++r) perm_[r] = r;
-  std::sort(perm_.begin(), perm_.end(), [this](int r, int s) { return before(r, s); });
-  tmpLo_.resize(n);
-  tmpHi_.resize(n);
-  tmpIds_.resize(n);
-  tmpCross_.resize(n);
-  for (int r = 0; r < n; ++r) {
-    const int p = perm_[r];
-    tmpLo_[r] = lo_[p];
-    tmpHi_[r] = hi_[p];
-    tmpIds_[r] = ids_[p];
-    tmpCross_[r] = cross_[p];
-    slot_[ids_[p]] = r;
-  }
-  lo_.swap(tmpLo_);
-  hi_.swap(tmpHi_);
-  ids_.swap(tmpIds_);
-  cross_.swap(tmpCross_);
-  sorted_ = true;
 }
 
 void SweepAndPrune::pairs(std::vector<IdPair>* out) {
   out->clear();
-  chooseAxis();
-  if (!sorted_) insertionPass();
-  const int n = size();
-  for (int i = 0; i < n; ++i) {
-    const double hi = hi_[i];
-    const Cross c = cross_[i];
-    const int idI = ids_[i];
-    for (int j = i + 1; j < n && lo_[j] <= hi; ++j) {
-      const Cross& d = cross_[j];
-      if (d.min1 <= c.max1 && c.min1 <= d.max1 && d.min2 <= c.max2 && c.min2 <= d.max2) {
-        const int idJ = ids_[j];
-        out->push_back(idI < idJ ? IdPair{idI, idJ} : IdPair{idJ, idI});
+  if (!built_) {
+    rebuild();
+  } else {
+    for (int a = 0; a < 3; ++a) {
+      refreshValues(a);
+      if (!insertionPass(a)) {
+        rebuild();
+        break;
       }
     }
   }
-  // Ordered as one integer a·2^20 + b (b < 2^20): one comparison per step.
-  std::sort(out->begin(), out->end(), [](const IdPair& p, const IdPair& q) { return pairKey(p) < pairKey(q); });
+  for (std::uint64_t key : table_) {
+    if (key != kEmpty) out->push_back({static_cast<int>(key >> kIdBits), static_cast<int>(key & kIdMask)});
+  }
+  std::sort(out->begin(), out->end(), [](const IdPair& p, const IdPair& q) {
+    return pairKey(p.a, p.b) < pairKey(q.a, q.b);
+  });
 }
 
 void SweepAndPrune::endpoints(int axis, std::vector<SapEndpoint>* out) const {
   out->clear();
   if (axis < 0 || axis > 2) return;
-  out->reserve(2 * ids_.size());
-  for (int id : ids_) {
-    out->push_back({sortKey(boxOf_[id].min[axis]), id, true});
-    out->push_back({sortKey(boxOf_[id].max[axis]), id, false});
+  out->reserve(lists_[axis].size());
+  for (const End& e : lists_[axis]) {
+    out->push_back({e.value, static_cast<int>(e.key & kIdMask), (e.key & kMaxFlag) == 0});
   }
-  std::sort(out->begin(), out->end(), [](const SapEndpoint& p, const SapEndpoint& q) {
-    if (p.value != q.value) return p.value < q.value;
-    if (p.isMin != q.isMin) return p.isMin;
-    return p.id < q.id;
-  });
 }
 
 }  // namespace collidoscope

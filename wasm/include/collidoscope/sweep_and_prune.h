@@ -1,53 +1,60 @@
-// collidoscope — sweep and prune: the broad phase of sorted intervals.
+// collidoscope — sweep and prune: the broad phase of sorted interval lists.
 //
 // Reference: J. Rasku, "Törmäysten havaitseminen tietokoneanimaatiossa",
 // master's thesis, University of Tampere, 2003, §5 (after J. D. Cohen,
 // M. C. Lin, D. Manocha, M. Ponamgi, "I-COLLIDE", 1995, and Möller & Haines,
 // "Real-Time Rendering", pp. 358–360): each body is bounded by an axis-aligned
 // box; two boxes meet exactly when their intervals overlap on all three axes;
-// the intervals of each axis are kept in a list sorted by their endpoints, and
-// since bodies move little between frames (temporal coherence) insertion sort
-// restores the order in O(n + swaps), so a frame costs O(n + k) at best.
+// the endpoints (value, id, min or max) of each axis are kept in a sorted
+// list, and since bodies move little between frames (temporal coherence)
+// insertion sort restores the three lists in O(n + swaps).
 //
-// Where this departs from the thesis, and why. The thesis sweeps all three
-// lists and counts, per pair, the axes on which its intervals overlap (a pair
-// with three is a candidate). That count must be stored for every pair that
-// overlaps on one axis, and those pairs can be Θ(n²) even when few boxes
-// meet: 10 000 boxes resting on a floor all overlap on the vertical axis, 5·10⁷
-// counters. Here one axis is swept and the other two are tested directly:
+// The pairs follow from the swaps. Order each list by (value, max after min,
+// id); then on an axis [min_i, max_i] and [min_j, max_j] overlap (closed) iff
+// min_i comes before max_j and min_j before max_i. Insertion sort exchanges
+// every pair of endpoints whose order changed exactly once, so a pair's
+// overlap on an axis changes exactly when one of these two exchanges happens:
+//   a min moves before another body's max:  the intervals begin to overlap —
+//       the pair is added if the two boxes (their final values) overlap on
+//       all axes;
+//   a max moves before another body's min:  they stop overlapping — the pair
+//       is removed.
+// By induction the set of pairs equals the pairs overlapping on all three
+// axes after each pairs(): one that overlaps at the end and did not before
+// began to overlap on some axis, where the full test (on final values) added
+// it; one that no longer overlaps stopped on some axis and was removed; a
+// pair added is never removed later in the same pass, since a removal means
+// it does not overlap at the end. A new body's endpoints start at the end of
+// each list (after everything: overlapping nothing) and sort into place the
+// same way.
 //
-//   rows sorted by (min on the sweep axis, id);
-//   for each row i, for j = i+1, … while min_j ≤ max_i:      (1)
-//       report {i, j} if their intervals overlap on the two other axes.
+// Where this departs from the thesis, and why. The thesis sweeps the three
+// lists every frame and counts, per pair, the axes on which the intervals
+// overlap; those counters exist for every pair overlapping on ONE axis, which
+// can be Θ(n²) (10 000 boxes on a floor all overlap vertically), and the sweep
+// costs O(n + those pairs) every frame. Here only the pairs overlapping on all
+// three axes are stored (a hash set, O(k)), and a frame of small moves costs
+// O(n + swaps + k log k) (the last term sorts the output).
 //
-// (1) finds exactly the pairs that overlap on the sweep axis: for j after i,
-// min_i ≤ min_j, so [min_i, max_i] ∩ [min_j, max_j] ≠ ∅ ⇔ min_j ≤ max_i (closed
-// intervals; boxes have min ≤ max), and no later row can overlap once one
-// fails since mins only grow. Every pair is considered once, from its earlier
-// row. The work is O(n + k_s), k_s the pairs overlapping on the sweep axis, and
-// no per-pair state lives between frames. To keep k_s small, the sweep axis is
-// the one along which the boxes' centres spread most (largest variance, as in
-// C. Ericson, "Real-Time Collision Detection", §7.5.1), re-chosen at every
-// pairs() but switched only when another axis spreads kSapAxisSwitch times
-// more (a switch re-sorts everything, O(n log n)).
+// When coherence fails (a teleport, a batch of insertions, bodies jittering
+// in a thin layer so that a list reshuffles each frame) insertion sort costs
+// up to O(n²). A pass that shifts more than kSapShiftsPerEndpoint·2n endpoints
+// on an axis stops, and the structure is rebuilt: the three lists by
+// std::sort, the pair set by one sweep of the thesis's kind over the axis of
+// widest spread (an active list of open intervals; each new min is tested
+// against the whole box of every open interval), O(n log n + k_s), k_s the
+// pairs overlapping on that axis. The first pairs() builds so as well.
 //
-// Storage: the sorted rows as arrays (structure of arrays), so the inner loop
-// (1) reads the sweep-axis mins contiguously, and the two other axes' intervals
-// of a row side by side (32 bytes) for the test; plus each id's row and box.
-//
-// Costs. insert, update: O(1) — the row is written and marked unsorted; the
-// next pairs() restores the order by one insertion-sort pass over the rows,
-// O(n + s) with s the rows' displacements (small after small moves). A pass
-// that would shift more than kSapShiftsPerBody·n rows (teleports, a batch of
-// insertions) stops and std::sort finishes, O(n log n). remove: O(n) (the rows
-// after it move up one place, keeping the order). pairs(): O(n + s + k_s +
-// k log k), the last term sorting the output by (a, b).
-//
-// Allocation: insert and reserve grow the arrays; pairs() allocates nothing
-// once `out` and the scratch arrays have reached their largest size
-// (amortized), update and remove never.
+// Costs: insert, update O(1) (the box is stored; the next pairs() refreshes
+// the lists' values and sorts); remove O(n + table) (the body's endpoints and
+// pairs are taken out at once, so that its id can be inserted again).
+// Allocation: insert, reserve and a growing pair set allocate; pairs()
+// allocates nothing once `out`, the pair set and the scratch arrays have
+// reached their largest size (amortized); update never.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "collidoscope/aabb.h"
@@ -55,15 +62,11 @@
 
 namespace collidoscope {
 
-// Another axis becomes the sweep axis when the variance of the centres along
-// it exceeds the current axis's by this factor: the hysteresis keeps a world
-// whose spread is about the same on two axes from re-sorting back and forth.
-constexpr double kSapAxisSwitch = 2.0;
-// The insertion-sort pass gives up (and std::sort takes over) after this many
-// row shifts per body: std::sort costs about log2(n) ≈ 13 comparisons per row
-// at n = 10⁴ and moves each row about as often, so 8 shifts per row is where
-// the adaptive pass stops paying.
-constexpr int kSapShiftsPerBody = 8;
+// The insertion-sort pass of an axis gives up (and the structure is rebuilt)
+// after this many shifts per endpoint: a rebuild costs a sort (about
+// log2(2n) ≈ 14 comparisons per endpoint at n = 10⁴) plus a sweep, so beyond
+// some 16 shifts per endpoint the incremental pass no longer pays.
+constexpr int kSapShiftsPerEndpoint = 16;
 
 // One end of a body's interval along an axis, as in the thesis's lists.
 struct SapEndpoint {
@@ -74,59 +77,60 @@ struct SapEndpoint {
 
 class SweepAndPrune {
  public:
-  // Grows storage for ids below `bodies` (may allocate).
+  // Grows storage for `bodies` bodies with ids below it (may allocate).
   void reserve(int bodies);
   // Adds a body (may allocate). False, nothing changed: id out of range or present.
   bool insert(int id, const Aabb& box);
-  // Moves a body's box; O(1), the order is restored by the next pairs().
+  // Moves a body's box, O(1); the lists follow at the next pairs().
   // False, nothing changed: id absent.
   bool update(int id, const Aabb& box);
   // False, nothing changed: id absent.
   bool remove(int id);
-  bool contains(int id) const { return id >= 0 && id < static_cast<int>(slot_.size()) && slot_[id] >= 0; }
-  int size() const { return static_cast<int>(ids_.size()); }
+  bool contains(int id) const { return id >= 0 && id < static_cast<int>(boxOf_.size()) && present_[id]; }
+  int size() const { return count_; }
   // The box last given for id (contains(id) must hold).
   const Aabb& box(int id) const { return boxOf_[id]; }
 
   // Every pair {a, b}, a < b, whose boxes overlap (closed: touching counts),
-  // into *out (cleared first), sorted by (a, b). Sorts the rows first.
+  // into *out (cleared first), sorted by (a, b). Sorts the lists first.
   void pairs(std::vector<IdPair>* out);
 
-  // The axis (0 = x, 1 = y, 2 = z) of the last pairs() sweep.
-  int sweepAxis() const { return axis_; }
-  // For views of the thesis's method: the sorted interval list of an axis,
-  // the 2·size() endpoints ordered by (value, min before max, id), so that a
-  // walk through it meets the min of every interval that touches another
-  // before that other's max. Computed on each call (O(n log n), allocates
-  // into *out); the structure keeps only the sweep axis sorted, and only by
-  // min.
+  // For views of the thesis's method: the sorted list of an axis (0, 1, 2) as
+  // of the last pairs(), 2·size() endpoints ordered by (value, min before max,
+  // id), copied into *out (empty for another axis).
   void endpoints(int axis, std::vector<SapEndpoint>* out) const;
+  // How many times the structure was rebuilt (the first pairs() included):
+  // a diagnostic of lost coherence for tests and benchmarks.
+  int rebuilds() const { return rebuilds_; }
 
  private:
-  // A row's intervals on the two axes other than the sweep axis.
-  struct Cross {
-    double min1, max1, min2, max2;
+  // An endpoint: its value and, packed in one integer, max-ness then id, so
+  // that (value, key) orders the list as the header says.
+  struct End {
+    double value;
+    std::uint32_t key;  // isMax << 20 | id
   };
-  void setRow(int row, const Aabb& box);
-  bool before(int r, int s) const { return lo_[r] < lo_[s] || (lo_[r] == lo_[s] && ids_[r] < ids_[s]); }
-  void chooseAxis();
-  void insertionPass();
-  void sortRows();
+  static bool less(const End& e, const End& f) { return e.value < f.value || (e.value == f.value && e.key < f.key); }
+  void refreshValues(int axis);
+  bool insertionPass(int axis);  // false when it gave up
+  void rebuild();
+  void addPair(std::uint64_t key);
+  void erasePair(std::uint64_t key);
+  void eraseAt(std::size_t slot);
+  void growTable();
 
-  int axis_ = 0;
-  bool sorted_ = true;
-  // Indexed by id.
-  std::vector<int> slot_;     // the id's row, −1 when absent
-  std::vector<Aabb> boxOf_;   // the id's box
-  // Rows, sorted by (lo_, ids_) after pairs().
-  std::vector<double> lo_, hi_;  // the interval on the sweep axis
-  std::vector<int> ids_;
-  std::vector<Cross> cross_;
-  // Scratch, kept between calls so that pairs() stops allocating.
-  std::vector<int> perm_;
-  std::vector<double> tmpLo_, tmpHi_;
-  std::vector<int> tmpIds_;
-  std::vector<Cross> tmpCross_;
+  int count_ = 0;
+  int rebuilds_ = 0;
+  bool built_ = false;
+  std::vector<unsigned char> present_;  // by id
+  std::vector<Aabb> boxOf_;             // by id
+  std::vector<End> lists_[3];
+  // The pair set: open addressing with linear probing over keys a·2^20 + b;
+  // kEmpty marks a free slot; capacity a power of two, at most half full.
+  std::vector<std::uint64_t> table_;
+  int tableCount_ = 0;
+  // Scratch of the rebuild sweep, kept so that pairs() stops allocating.
+  std::vector<int> active_, activePos_;
 };
 
 }  // namespace collidoscope
