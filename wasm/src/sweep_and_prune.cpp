@@ -154,7 +154,7 @@ void SweepAndPrune::refreshValues(int axis) {
   }
 }
 
-bool SweepAndPrune::insertionPass(int axis) {
+bool SweepAndPrune::insertionPass(int axis, bool events) {
   std::vector<End>& list = lists_[axis];
   const int m = static_cast<int>(list.size());
   long long budget = static_cast<long long>(kSapShiftsPerEndpoint) * m;
@@ -169,7 +169,7 @@ bool SweepAndPrune::insertionPass(int axis) {
       const End f = list[j - 1];
       const int fId = static_cast<int>(f.key & kIdMask);
       const bool fMax = (f.key & kMaxFlag) != 0;
-      if (fId != eId && eMax != fMax) {
+      if (events && fId != eId && eMax != fMax) {
         if (!eMax) {  // a min before another's max: they begin to overlap here
           if (overlaps(boxOf_[eId], boxOf_[fId])) addPair(pairKey(eId, fId));
         } else {  // a max before another's min: they stop overlapping
@@ -186,15 +186,10 @@ bool SweepAndPrune::insertionPass(int axis) {
   return true;
 }
 
-void SweepAndPrune::rebuild() {
-  for (int a = 0; a < 3; ++a) {
-    refreshValues(a);
-    std::sort(lists_[a].begin(), lists_[a].end(), less);
-  }
+void SweepAndPrune::sweepPairs() {
   std::fill(table_.begin(), table_.end(), kEmpty);
   tableCount_ = 0;
   ++rebuilds_;
-  built_ = true;
   if (count_ < 2) return;
   // The sweep axis: the widest spread of the box centres (largest variance;
   // doubled centres, taken about the first body's, which keeps the sums small
@@ -239,17 +234,31 @@ void SweepAndPrune::rebuild() {
 
 void SweepAndPrune::pairs(std::vector<IdPair>* out) {
   out->clear();
-  if (!built_) {
-    rebuild();
-  } else {
-    for (int a = 0; a < 3; ++a) {
-      refreshValues(a);
-      if (!insertionPass(a)) {
-        rebuild();
-        break;
-      }
+  // exact: the pair set has followed every swap so far. An axis whose pass
+  // gives up is finished by std::sort, and the pair set is swept anew; the
+  // passes after it need no events. An axis that gave up recently is sorted
+  // first and directly (its pass would likely give up again, after spending
+  // its budget), so that the others run without events.
+  if (++frame_ % kSapRetryFrames == 0) unstable_ = 0;
+  int order[3], k = 0;
+  for (int a = 0; a < 3; ++a) {
+    if (unstable_ & (1 << a)) order[k++] = a;
+  }
+  for (int a = 0; a < 3; ++a) {
+    if (!(unstable_ & (1 << a))) order[k++] = a;
+  }
+  bool exact = built_;
+  for (int a : order) {
+    refreshValues(a);
+    const bool direct = !built_ || (unstable_ & (1 << a));
+    if (direct || !insertionPass(a, exact)) {
+      if (!direct) unstable_ |= 1 << a;
+      std::sort(lists_[a].begin(), lists_[a].end(), less);
+      exact = false;
     }
   }
+  built_ = true;
+  if (!exact) sweepPairs();
   for (std::uint64_t key : table_) {
     if (key != kEmpty) out->push_back({static_cast<int>(key >> kIdBits), static_cast<int>(key & kIdMask)});
   }

@@ -39,11 +39,13 @@
 // When coherence fails (a teleport, a batch of insertions, bodies jittering
 // in a thin layer so that a list reshuffles each frame) insertion sort costs
 // up to O(n²). A pass that shifts more than kSapShiftsPerEndpoint·2n endpoints
-// on an axis stops, and the structure is rebuilt: the three lists by
-// std::sort, the pair set by one sweep of the thesis's kind over the axis of
-// widest spread (an active list of open intervals; each new min is tested
-// against the whole box of every open interval), O(n log n + k_s), k_s the
-// pairs overlapping on that axis. The first pairs() builds so as well.
+// on an axis stops; std::sort finishes that list (and sorts it directly for
+// the next kSapRetryFrames frames; the other axes' passes run without
+// events), and the pair set is rebuilt by one sweep of the
+// thesis's kind over the list of widest spread (an active list of open
+// intervals; each new min is tested against the whole box of every open
+// interval): O(n log n + k_s), k_s the pairs overlapping on that axis. The
+// first pairs() builds so as well.
 //
 // Costs: insert, update O(1) (the box is stored; the next pairs() refreshes
 // the lists' values and sorts); remove O(n + table) (the body's endpoints and
@@ -67,6 +69,11 @@ namespace collidoscope {
 // log2(2n) ≈ 14 comparisons per endpoint at n = 10⁴) plus a sweep, so beyond
 // some 16 shifts per endpoint the incremental pass no longer pays.
 constexpr int kSapShiftsPerEndpoint = 16;
+// An axis whose pass gave up is sorted directly (std::sort, no pass) until
+// the pairs() call whose count is a multiple of this, then tried again: a
+// list that reshuffles every frame (a jittering layer) would spend the pass's
+// budget for nothing, one that calmed down gets its O(n) passes back.
+constexpr int kSapRetryFrames = 16;
 
 // One end of a body's interval along an axis, as in the thesis's lists.
 struct SapEndpoint {
@@ -99,7 +106,7 @@ class SweepAndPrune {
   // of the last pairs(), 2·size() endpoints ordered by (value, min before max,
   // id), copied into *out (empty for another axis).
   void endpoints(int axis, std::vector<SapEndpoint>* out) const;
-  // How many times the structure was rebuilt (the first pairs() included):
+  // How many times the pair set was rebuilt (the first pairs() included):
   // a diagnostic of lost coherence for tests and benchmarks.
   int rebuilds() const { return rebuilds_; }
 
@@ -112,8 +119,11 @@ class SweepAndPrune {
   };
   static bool less(const End& e, const End& f) { return e.value < f.value || (e.value == f.value && e.key < f.key); }
   void refreshValues(int axis);
-  bool insertionPass(int axis);  // false when it gave up
-  void rebuild();
+  // Sorts a list by insertion, adding and removing pairs at the swaps when
+  // `events`; false when it gave up (over budget), the list half sorted.
+  bool insertionPass(int axis, bool events);
+  // The pair set anew, by the thesis's sweep of the (sorted) list of widest spread.
+  void sweepPairs();
   void addPair(std::uint64_t key);
   void erasePair(std::uint64_t key);
   void eraseAt(std::size_t slot);
@@ -122,6 +132,8 @@ class SweepAndPrune {
   int count_ = 0;
   int rebuilds_ = 0;
   bool built_ = false;
+  int frame_ = 0;     // pairs() calls, for kSapRetryFrames
+  int unstable_ = 0;  // bit a: axis a's pass gave up since the last retry
   std::vector<unsigned char> present_;  // by id
   std::vector<Aabb> boxOf_;             // by id
   std::vector<End> lists_[3];
