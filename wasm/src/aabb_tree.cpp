@@ -188,22 +188,45 @@ void AabbTree::refitUp(int node) {
   }
 }
 
-void AabbTree::pairs(std::vector<IdPair>* out) const {
+void AabbTree::pairs(std::vector<IdPair>* out) {
   out->clear();
-  const int ids = static_cast<int>(leafOf_.size());
-  for (int a = 0; a < ids; ++a) {
-    if (leafOf_[a] < 0) continue;
-    const Aabb& box = boxOf_[a];
-    const std::size_t first = out->size();
-    // Searching with the tight box: a tight box meets another tight box only
-    // if it meets that one's fat box and every box above it.
-    traverse([&box](const Aabb& b) { return overlaps(b, box); },
-             [this, a, &box, out](int b) {
-               if (b > a && overlaps(box, boxOf_[b])) out->push_back({a, b});
-               return true;
-             });
-    std::sort(out->begin() + static_cast<std::ptrdiff_t>(first), out->end());
+  if (root_ < 0) return;
+  // The tree against itself, depth first over node pairs: (n, n) stands for
+  // the pairs inside n's subtree, (n, m) with n ≠ m for those between two
+  // disjoint subtrees, which is dropped when their boxes miss each other.
+  // Each pair of nodes is reached at most once (through the lowest common
+  // ancestor of the two), so the loop ends after at most nodes² pops. An
+  // entry splits into at most three, one side a level lower each, so the
+  // stack (pairs of ints) holds O(height) entries.
+  pairStack_.clear();
+  pairStack_.push_back(root_);
+  pairStack_.push_back(root_);
+  while (!pairStack_.empty()) {
+    const int m = pairStack_.back();
+    pairStack_.pop_back();
+    const int n = pairStack_.back();
+    pairStack_.pop_back();
+    const AabbTreeNode& a = nodes_[n];
+    if (n == m) {
+      if (a.leaf()) continue;
+      const int c0 = a.child[0], c1 = a.child[1];
+      pairStack_.insert(pairStack_.end(), {c0, c1, c1, c1, c0, c0});
+      continue;
+    }
+    const AabbTreeNode& b = nodes_[m];
+    if (!overlaps(a.box, b.box)) continue;
+    if (a.leaf() && b.leaf()) {
+      if (overlaps(boxOf_[a.id], boxOf_[b.id])) out->push_back(a.id < b.id ? IdPair{a.id, b.id} : IdPair{b.id, a.id});
+      continue;
+    }
+    // Split the taller side (the one that is not a leaf).
+    if (b.leaf() || (!a.leaf() && a.height >= b.height)) {
+      pairStack_.insert(pairStack_.end(), {a.child[1], m, a.child[0], m});
+    } else {
+      pairStack_.insert(pairStack_.end(), {n, b.child[1], n, b.child[0]});
+    }
   }
+  std::sort(out->begin(), out->end());
 }
 
 bool AabbTree::checkInvariants() const {

@@ -36,7 +36,7 @@
 // tree is not a strict AVL tree; in tests it stays within 2·log2(n) levels on
 // sorted insertions (AabbTreeBalance.*).
 //
-// Traversals (query, raycast, pairs) walk the tree without a stack, by parent
+// Traversals (query, raycast) walk the tree without a stack, by parent
 // links: a node is entered from above, left after its first child or after
 // its second, so each visit ends after at most three steps per node. No
 // allocation, no depth limit, and each loop is capped at 3·nodes + 3 steps.
@@ -46,8 +46,8 @@
 //
 // Costs: insert, remove O(height) (+ O(1) amortized allocation), update O(1)
 // when the box stays in its fat box, else O(height); query O(height · hits)
-// typically; pairs() O(n · (height + candidates)) and allocation-free once
-// `out` has grown.
+// typically; pairs() visits each pair of subtrees whose boxes overlap once,
+// plus O(k log k) to sort its output.
 #pragma once
 
 #include <utility>
@@ -99,8 +99,11 @@ class AabbTree {
 
   // Every pair {a, b}, a < b, whose (tight) boxes overlap, into *out (cleared
   // first), sorted by (a, b): the fat boxes find the candidates, the tight
-  // boxes filter them, so the answer is the same as SweepAndPrune's.
-  void pairs(std::vector<IdPair>* out) const;
+  // boxes filter them, so the answer is the same as SweepAndPrune's. The
+  // tree is traversed against itself (each pair of subtrees whose boxes
+  // overlap, once); allocation-free once `out` and the traversal's stack have
+  // grown.
+  void pairs(std::vector<IdPair>* out);
 
   // visit(id) for every body whose FAT box overlaps `box` (closed), in tree
   // order. Fat boxes contain the tight ones, so no overlapping body is missed;
@@ -217,6 +220,7 @@ class AabbTree {
   int count_ = 0;
   std::vector<int> leafOf_;   // by id: the leaf, −1 when absent
   std::vector<Aabb> boxOf_;   // by id: the tight box
+  std::vector<int> pairStack_;  // pairs(): pending node pairs, two ints each
 };
 
 }  // namespace collidoscope
