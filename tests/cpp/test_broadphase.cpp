@@ -137,7 +137,7 @@ const std::uint64_t kSeeds[] = {1, 2, 3};
 
 // ------------------------------------------------------------ static worlds
 
-TEST(SweepAndPrune, RandomWorldsEqualBruteForce) {
+TEST(BroadphaseSap, RandomWorldsEqualBruteForce) {
   for (int n : kSizes) {
     for (std::uint64_t seed : kSeeds) {
       const World w = randomWorld(seed, n);
@@ -155,7 +155,7 @@ TEST(SweepAndPrune, RandomWorldsEqualBruteForce) {
   EXPECT_GT(brutePairs(w).size(), 500u);
 }
 
-TEST(AabbTree, RandomWorldsEqualBruteForce) {
+TEST(BroadphaseTree, RandomWorldsEqualBruteForce) {
   for (int n : kSizes) {
     for (std::uint64_t seed : kSeeds) {
       const World w = randomWorld(seed, n);
@@ -181,7 +181,7 @@ TEST(AabbTree, RandomWorldsEqualBruteForce) {
 // The thesis's method on the view's three sorted lists: walk each list with
 // an active set, count per pair the axes on which the intervals overlap;
 // pairs counted three times are the candidates.
-TEST(SweepAndPrune, EndpointListsGiveTheThesisPairs) {
+TEST(BroadphaseSap, EndpointListsGiveTheThesisPairs) {
   const World w = randomWorld(7, 300);
   SweepAndPrune sap;
   insertAll(&sap, w, 7);
@@ -217,7 +217,7 @@ TEST(SweepAndPrune, EndpointListsGiveTheThesisPairs) {
 
 // Small moves sort in without a rebuild; a shuffle (every body teleported)
 // exceeds the insertion budget and rebuilds; both give the brute-force pairs.
-TEST(SweepAndPrune, RebuildsOnlyWhenCoherenceIsLost) {
+TEST(BroadphaseSap, RebuildsOnlyWhenCoherenceIsLost) {
   World w = randomWorld(11, 2000);
   SweepAndPrune sap;
   insertAll(&sap, w, 11);
@@ -248,7 +248,7 @@ TEST(SweepAndPrune, RebuildsOnlyWhenCoherenceIsLost) {
 
 // Boxes resting in a thin layer (all overlapping vertically) that jitter:
 // the vertical list reshuffles; the pairs stay right.
-TEST(SweepAndPrune, JitteringLayerEqualsBruteForce) {
+TEST(BroadphaseSap, JitteringLayerEqualsBruteForce) {
   Rng rng(13);
   World w;
   for (int id = 0; id < 1500; ++id) {
@@ -393,7 +393,7 @@ bool slab(const Vec3& o, const Vec3& d, double maxT, const Aabb& b, double* ente
   return lo <= hi;
 }
 
-TEST(AabbTree, QueryEqualsBruteForceOverFatBoxes) {
+TEST(BroadphaseTree, QueryEqualsBruteForceOverFatBoxes) {
   const World w = randomWorld(21, 1000);
   AabbTree tree(0.25);
   insertAll(&tree, w, 21);
@@ -411,7 +411,7 @@ TEST(AabbTree, QueryEqualsBruteForceOverFatBoxes) {
   }
 }
 
-TEST(AabbTree, RaycastEqualsBruteForceAndClosestHitPrunes) {
+TEST(BroadphaseTree, RaycastEqualsBruteForceAndClosestHitPrunes) {
   const World w = randomWorld(31, 1000);
   AabbTree tree(0.25);
   insertAll(&tree, w, 31);
@@ -471,7 +471,7 @@ TEST(AabbTree, RaycastEqualsBruteForceAndClosestHitPrunes) {
 
 // ------------------------------------------------------------ balance
 
-TEST(AabbTreeBalance, SortedInsertionsStayLogarithmic) {
+TEST(BroadphaseTreeBalance, SortedInsertionsStayLogarithmic) {
   const int n = 10000;
   AabbTree tree(0.01);
   for (int i = 0; i < n; ++i) {
@@ -495,7 +495,7 @@ TEST(AabbTreeBalance, SortedInsertionsStayLogarithmic) {
   EXPECT_TRUE(out.empty());
 }
 
-TEST(AabbTreeBalance, RandomInsertionsAndRemovalsStayLogarithmic) {
+TEST(BroadphaseTreeBalance, RandomInsertionsAndRemovalsStayLogarithmic) {
   World w = randomWorld(41, 5000);
   AabbTree tree;
   insertAll(&tree, w, 41);
@@ -543,12 +543,12 @@ void expectRefusals(S* s) {
   EXPECT_EQ(out, (std::vector<IdPair>{{4, kMaxBroadphaseId - 1}}));
 }
 
-TEST(SweepAndPrune, RefusesBadIdsAndKeepsItsState) {
+TEST(BroadphaseSap, RefusesBadIdsAndKeepsItsState) {
   SweepAndPrune sap;
   expectRefusals(&sap);
 }
 
-TEST(AabbTree, RefusesBadIdsAndKeepsItsState) {
+TEST(BroadphaseTree, RefusesBadIdsAndKeepsItsState) {
   AabbTree tree;
   expectRefusals(&tree);
   EXPECT_TRUE(tree.checkInvariants());

@@ -34,7 +34,7 @@
 // choosing the grandchild so that the result differs by at most one when the
 // difference was two). Insertion can pair a leaf with a tall subtree, so the
 // tree is not a strict AVL tree; in tests it stays within 2·log2(n) levels on
-// sorted insertions (AabbTreeBalance.*).
+// sorted insertions (BroadphaseTreeBalance.* in tests/cpp/test_broadphase.cpp).
 //
 // Traversals (query, raycast) walk the tree without a stack, by parent
 // links: a node is entered from above, left after its first child or after
