@@ -45,6 +45,7 @@ void SweepAndPrune::reserve(int bodies) {
   boxOf_.reserve(n);
   for (auto& list : lists_) list.reserve(2 * n);
   active_.reserve(n);
+  activeBoxes_.reserve(n);
   activePos_.reserve(n);
 }
 
@@ -213,21 +214,29 @@ void SweepAndPrune::sweepPairs() {
   // The thesis's sweep: each min opens its interval and meets every interval
   // open at that point (min before max on ties: touching counts); each max
   // closes its own.
+  // The open intervals' boxes are copied beside their ids, so that the inner
+  // loop reads memory in order.
   active_.clear();
+  activeBoxes_.clear();
   if (activePos_.size() < boxOf_.size()) activePos_.resize(boxOf_.size());
   for (const End& e : lists_[axis]) {
     const int id = static_cast<int>(e.key & kIdMask);
     if (!(e.key & kMaxFlag)) {
-      for (int other : active_) {
-        if (overlaps(boxOf_[id], boxOf_[other])) addPair(pairKey(id, other));
+      const Aabb& box = boxOf_[id];
+      const int open = static_cast<int>(active_.size());
+      for (int k = 0; k < open; ++k) {
+        if (overlaps(box, activeBoxes_[k])) addPair(pairKey(id, active_[k]));
       }
-      activePos_[id] = static_cast<int>(active_.size());
+      activePos_[id] = open;
       active_.push_back(id);
+      activeBoxes_.push_back(box);
     } else {
       const int p = activePos_[id], last = active_.back();
       active_[p] = last;
+      activeBoxes_[p] = activeBoxes_.back();
       activePos_[last] = p;
       active_.pop_back();
+      activeBoxes_.pop_back();
     }
   }
 }

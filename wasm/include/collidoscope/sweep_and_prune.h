@@ -142,7 +142,8 @@ class SweepAndPrune {
   std::vector<std::uint64_t> table_;
   int tableCount_ = 0;
   // Scratch of the rebuild sweep, kept so that pairs() stops allocating.
-  std::vector<int> active_, activePos_;
+  std::vector<int> active_, activePos_;  // open intervals' ids; an id's place in active_
+  std::vector<Aabb> activeBoxes_;        // their boxes, in active_'s order
 };
 
 }  // namespace collidoscope
