@@ -33,8 +33,9 @@
 // while the other moves down to where C was (one rotation as in an AVL tree,
 // choosing the grandchild so that the result differs by at most one when the
 // difference was two). Insertion can pair a leaf with a tall subtree, so the
-// tree is not a strict AVL tree; in tests it stays within 2·log2(n) levels on
-// sorted insertions (BroadphaseTreeBalance.* in tests/cpp/test_broadphase.cpp).
+// tree is not a strict AVL tree; in tests it stays within 2·log2(n) levels
+// after 10 000 sorted insertions, and after random insertions and removals
+// (BroadphaseTreeBalance.* in tests/cpp/test_broadphase.cpp).
 //
 // Traversals (query, raycast) walk the tree without a stack, by parent
 // links: a node is entered from above, left after its first child or after

@@ -1,9 +1,9 @@
 // collidoscope — sweep and prune: the broad phase of sorted interval lists.
 //
 // Reference: J. Rasku, "Törmäysten havaitseminen tietokoneanimaatiossa",
-// master's thesis, University of Tampere, 2003, §5 (after J. D. Cohen,
-// M. C. Lin, D. Manocha, M. Ponamgi, "I-COLLIDE", 1995, and Möller & Haines,
-// "Real-Time Rendering", pp. 358–360): each body is bounded by an axis-aligned
+// master's thesis, University of Tampere, 2003, §5, which presents the
+// method of I-COLLIDE (J. D. Cohen, M. C. Lin, D. Manocha, M. Ponamgi, 1995)
+// after Möller & Haines, "Real-Time Rendering", pp. 358–360: each body is bounded by an axis-aligned
 // box; two boxes meet exactly when their intervals overlap on all three axes;
 // the endpoints (value, id, min or max) of each axis are kept in a sorted
 // list, and since bodies move little between frames (temporal coherence)
@@ -39,10 +39,10 @@
 // When coherence fails (a teleport, a batch of insertions, bodies jittering
 // in a thin layer so that a list reshuffles each frame) insertion sort costs
 // up to O(n²). A pass that shifts more than kSapShiftsPerEndpoint·2n endpoints
-// on an axis stops; std::sort finishes that list (and sorts it directly for
-// the next kSapRetryFrames frames; the other axes' passes run without
-// events), and the pair set is rebuilt by one sweep of the
-// thesis's kind over the list of widest spread (an active list of open
+// on an axis stops; std::sort finishes that list (and sorts it directly, with
+// no pass, for up to kSapRetryFrames frames; the other axes' passes run
+// without events), and the pair set is rebuilt by one sweep of the thesis's
+// kind over the list of widest spread (an active list of open
 // intervals; each new min is tested against the whole box of every open
 // interval): O(n log n + k_s), k_s the pairs overlapping on that axis. The
 // first pairs() builds so as well.
@@ -108,7 +108,7 @@ class SweepAndPrune {
   void endpoints(int axis, std::vector<SapEndpoint>* out) const;
   // How many times the pair set was rebuilt (the first pairs() included):
   // a diagnostic of lost coherence for tests and benchmarks.
-  int rebuilds() const { return rebuilds_; }
+  long long rebuilds() const { return rebuilds_; }
 
  private:
   // An endpoint: its value and, packed in one integer, max-ness then id, so
@@ -130,10 +130,10 @@ class SweepAndPrune {
   void growTable();
 
   int count_ = 0;
-  int rebuilds_ = 0;
+  long long rebuilds_ = 0;
   bool built_ = false;
-  int frame_ = 0;     // pairs() calls, for kSapRetryFrames
-  int unstable_ = 0;  // bit a: axis a's pass gave up since the last retry
+  unsigned frame_ = 0;  // pairs() calls (mod 2^32), for kSapRetryFrames
+  int unstable_ = 0;    // bit a: axis a's pass gave up since the last retry
   std::vector<unsigned char> present_;  // by id
   std::vector<Aabb> boxOf_;             // by id
   std::vector<End> lists_[3];
