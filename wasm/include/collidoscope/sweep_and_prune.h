@@ -104,7 +104,8 @@ class SweepAndPrune {
 
   // For views of the thesis's method: the sorted list of an axis (0, 1, 2) as
   // of the last pairs(), 2·size() endpoints ordered by (value, min before max,
-  // id), copied into *out (empty for another axis).
+  // id), copied into *out (empty for another axis). Bodies inserted since then
+  // are listed last with value +∞; moves since then are not shown.
   void endpoints(int axis, std::vector<SapEndpoint>* out) const;
   // How many times the pair set was rebuilt (the first pairs() included):
   // a diagnostic of lost coherence for tests and benchmarks.
