@@ -94,12 +94,13 @@ std::vector<std::uint32_t> bruteForce(Registry& reg, World& world, const std::ve
 
 struct RandomWorld {
   Registry reg;
-  World world{&reg};
+  World world;
   std::vector<int> handles;     // one per zoo shape
   std::vector<int> bodies;      // per slot: the body id, 0 when free
   std::vector<int> shapeOfSlot; // per slot: the shape handle, 0 when free
 
-  explicit RandomWorld(bool withPlane) {
+  explicit RandomWorld(bool withPlane, api::WorldBroadphase broadphase = api::WorldBroadphase::SweepAndPrune)
+      : world(&reg, broadphase) {
     for (const std::string& s : shapeZoo()) {
       SceneError err;
       handles.push_back(reg.add(parseOne(s), &err));
@@ -136,11 +137,14 @@ struct RandomWorld {
   }
 };
 
+const api::WorldBroadphase kBroadphases[] = {api::WorldBroadphase::SweepAndPrune, api::WorldBroadphase::Tree};
+
 TEST(World, PairsEqualBruteForceOnRandomWorlds) {
+  for (api::WorldBroadphase bp : kBroadphases)
   for (int n : {0, 1, 2, 50, 300}) {
     for (bool plane : {false, true}) {
       ref::Rng rng(1000 + n + (plane ? 1 : 0));
-      RandomWorld w(plane);
+      RandomWorld w(plane, bp);
       for (int i = 0; i < n; ++i) w.add(rng, 2 + std::cbrt(static_cast<double>(n)));
       w.check("n = " + std::to_string(n) + (plane ? " with a plane" : ""));
       if (n >= 50) {
@@ -154,8 +158,9 @@ TEST(World, PairsEqualBruteForceOnRandomWorlds) {
 }
 
 TEST(World, PairsFollowMovesTeleportsRemovalsAndReinsertions) {
+  for (api::WorldBroadphase bp : kBroadphases) {
   ref::Rng rng(42);
-  RandomWorld w(true);
+  RandomWorld w(true, bp);
   for (int i = 0; i < 120; ++i) w.add(rng, 5);
   for (int frame = 0; frame < 40; ++frame) {
     for (int slot = 0; slot < w.world.slots(); ++slot) {
@@ -185,6 +190,7 @@ TEST(World, PairsFollowMovesTeleportsRemovalsAndReinsertions) {
     }
     w.check("frame " + std::to_string(frame));
   }
+  }
 }
 
 TEST(World, TouchingBoxesArePairs) {
@@ -213,7 +219,7 @@ TEST(World, BoxesHoldEveryShapeAtEveryPose) {
     double q[4] = {p[3], p[4], p[5], p[6]};
     normalizeRotation(q);
     s.pose = Transform{{p[0], p[1], p[2]}, {q[0], q[1], q[2], q[3]}};
-    const api::WorldBox& b = w.world.box(slot);
+    const Aabb& b = w.world.box(slot);
     for (const Vec3& x : shapeSurface(s, 400)) {
       const double tol = 1e-9 * (1 + maxAbs(x));
       EXPECT_GE(x.x, b.min.x - tol);
@@ -299,8 +305,9 @@ TEST(World, BadPosesStaleIdsAndDisposedShapesAreErrorsThatChangeNothing) {
 }
 
 TEST(World, ACrowdedWorldIsRefusedNotExhausted) {
+  for (api::WorldBroadphase bp : kBroadphases) {
   Registry reg;
-  World world(&reg);
+  World world(&reg, bp);
   SceneError err;
   const int sphere = reg.add(Shape::sphere(1), &err);
   const double at0[7] = {0, 0, 0, 0, 0, 0, 1};
@@ -311,6 +318,11 @@ TEST(World, ACrowdedWorldIsRefusedNotExhausted) {
   EXPECT_FALSE(world.pairs(&pairs, &err));
   EXPECT_NE(err.message.find("too crowded"), std::string::npos) << err.message;
   EXPECT_EQ(world.count(), n);
+  // Spread out again, the same world answers.
+  for (int slot = 0; slot < n; ++slot) world.poses()[7 * slot] = 3.0 * slot;
+  ASSERT_TRUE(world.pairs(&pairs, &err)) << err.message;
+  EXPECT_TRUE(pairs.empty());
+  }
 }
 
 // The scene format's "pairs" against its own "intersect" on every pair of shapes.

@@ -37,7 +37,7 @@ std::uint64_t pairKey(int a, int b) {
 
 }  // namespace
 
-World::World(Registry* registry) : registry_(registry) {}
+World::World(Registry* registry, WorldBroadphase broadphase) : registry_(registry), broadphase_(broadphase) {}
 World::~World() = default;
 
 int World::slotOf(int body) const {
@@ -74,6 +74,7 @@ int World::add(int shape, const double* pose, SceneError* err) {
     poses_.resize(poses_.size() + kPoseSize);
     boxes_.emplace_back();
     boxShape_.emplace_back();
+    orderAt_.push_back(-1);
   }
   const std::size_t k = static_cast<std::size_t>(slot);
   shape_[k] = shape;
@@ -81,7 +82,9 @@ int World::add(int shape, const double* pose, SceneError* err) {
   std::copy(pose, pose + kPoseSize, poses_.begin() + static_cast<std::ptrdiff_t>(k * kPoseSize));
   classify(slot, *s);
   boxOf(slot, checked);
+  orderAt_[k] = static_cast<int>(order_.size());
   order_.push_back(slot);
+  track(slot, false);
   ++live_;
   return (generation_[k] << kSlotBits) | (slot + 1);
 }
@@ -89,8 +92,13 @@ int World::add(int shape, const double* pose, SceneError* err) {
 bool World::remove(int body, SceneError* err) {
   const int slot = slotOf(body);
   if (slot < 0) return fail(err, "body", "is not in this world (removed already, or never added)");
+  untrack(slot);
   shape_[static_cast<std::size_t>(slot)] = 0;
-  order_.erase(std::find(order_.begin(), order_.end(), slot));
+  const int at = orderAt_[static_cast<std::size_t>(slot)];
+  order_[static_cast<std::size_t>(at)] = order_.back();
+  orderAt_[static_cast<std::size_t>(order_.back())] = at;
+  order_.pop_back();
+  orderAt_[static_cast<std::size_t>(slot)] = -1;
   free_.push_back(slot);
   --live_;
   return true;
@@ -112,7 +120,33 @@ bool World::setPose(int body, const double* pose, SceneError* err) {
   }
   std::copy(pose, pose + kPoseSize, poses_.begin() + static_cast<std::ptrdiff_t>(slot) * kPoseSize);
   boxOf(slot, checked);
+  track(slot, true);
   return true;
+}
+
+void World::track(int slot, bool inserted) {
+  if (unbounded(slot)) {
+    if (!inserted) planes_.push_back(slot);
+    return;
+  }
+  const Aabb& b = boxes_[static_cast<std::size_t>(slot)];
+  if (broadphase_ == WorldBroadphase::SweepAndPrune) {
+    if (inserted) sap_.update(slot, b);
+    else sap_.insert(slot, b);
+  } else {
+    if (inserted) tree_.update(slot, b);
+    else tree_.insert(slot, b);
+  }
+}
+
+void World::untrack(int slot) {
+  if (unbounded(slot)) {
+    planes_.erase(std::find(planes_.begin(), planes_.end(), slot));
+  } else if (broadphase_ == WorldBroadphase::SweepAndPrune) {
+    sap_.remove(slot);
+  } else {
+    tree_.remove(slot);
+  }
 }
 
 void World::classify(int slot, const Shape& s) {
@@ -142,7 +176,7 @@ void World::classify(int slot, const Shape& s) {
 
 void World::boxOf(int slot, const Transform& pose) {
   const std::size_t k = static_cast<std::size_t>(slot);
-  WorldBox& b = boxes_[k];
+  Aabb& b = boxes_[k];
   const BoxShape& shape = boxShape_[k];
   const double r = shape.radius;
   switch (shape.kind) {
@@ -195,49 +229,29 @@ bool World::sync(SceneError* err) {
       if (err->code == "invalid-scene") err->code = "invalid-argument";
       return false;
     }
-  for (std::size_t i = 0; i < order_.size(); ++i) boxOf(order_[i], checked_[i]);
+  for (std::size_t i = 0; i < order_.size(); ++i) {
+    boxOf(order_[i], checked_[i]);
+    track(order_[i], true);
+  }
   return true;
 }
 
 bool World::candidatePairs(SceneError* err) {
   candidates_.clear();
-  const auto crowded = [err] {
+  const bool all = broadphase_ == WorldBroadphase::SweepAndPrune ? sap_.pairs(&boxPairs_, kMaxWorldPairs)
+                                                                  : tree_.pairs(&boxPairs_, kMaxWorldPairs);
+  const std::int64_t withPlanes = static_cast<std::int64_t>(boxPairs_.size()) +
+                                  static_cast<std::int64_t>(planes_.size()) * static_cast<std::int64_t>(order_.size());
+  if (!all || withPlanes > kMaxWorldPairs)
     return fail(err, "bodies", "more than " + std::to_string(kMaxWorldPairs) +
                                    " pairs of bodies have overlapping boxes: the world is too crowded to list them");
-  };
-  // Insertion sort by min.x: after small moves the order is nearly sorted
-  // and this costs one comparison per body plus one per swap.
-  for (std::size_t i = 1; i < order_.size(); ++i) {
-    const int s = order_[i];
-    const double x = boxes_[static_cast<std::size_t>(s)].min.x;
-    std::size_t j = i;
-    while (j > 0 && boxes_[static_cast<std::size_t>(order_[j - 1])].min.x > x) {
-      order_[j] = order_[j - 1];
-      --j;
-    }
-    order_[j] = s;
-  }
-  for (std::size_t i = 0; i < order_.size(); ++i) {
-    const int a = order_[i];
-    if (unbounded(a)) continue;
-    const WorldBox& ba = boxes_[static_cast<std::size_t>(a)];
-    for (std::size_t j = i + 1; j < order_.size(); ++j) {
-      const int b = order_[j];
-      const WorldBox& bb = boxes_[static_cast<std::size_t>(b)];
-      if (bb.min.x > ba.max.x) break;
-      if (unbounded(b)) continue;
-      if (bb.min.y > ba.max.y || ba.min.y > bb.max.y || bb.min.z > ba.max.z || ba.min.z > bb.max.z) continue;
-      if (static_cast<std::int64_t>(candidates_.size()) >= kMaxWorldPairs) return crowded();
-      candidates_.push_back(pairKey(a, b));
-    }
-  }
-  for (int p : order_)
-    if (unbounded(p))
-      for (int o : order_)
-        if (o != p && (!unbounded(o) || p < o)) {
-          if (static_cast<std::int64_t>(candidates_.size()) >= kMaxWorldPairs) return crowded();
-          candidates_.push_back(pairKey(p, o));
-        }
+  for (const IdPair& p : boxPairs_) candidates_.push_back(pairKey(p.a, p.b));
+  // A plane meets every other body (two planes too: the narrow phase decides).
+  for (int p : planes_)
+    for (int o : order_)
+      if (o != p && (!unbounded(o) || p < o)) candidates_.push_back(pairKey(p, o));
+  // Sorted, so that the answer does not depend on the broad phase's order.
+  if (!planes_.empty()) std::sort(candidates_.begin(), candidates_.end());
   return true;
 }
 
@@ -246,8 +260,6 @@ bool World::pairs(std::vector<std::uint32_t>* out, SceneError* err, std::int64_t
   if (!sync(err)) return false;
   if (!candidatePairs(err)) return false;
   if (candidates != nullptr) *candidates = static_cast<std::int64_t>(candidates_.size());
-  // Sorted, so that the answer does not depend on the broad phase's order.
-  std::sort(candidates_.begin(), candidates_.end());
   double in[kInputSize] = {};
   double result[kMaxResultStride];
   for (std::uint64_t key : candidates_) {

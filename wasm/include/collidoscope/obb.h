@@ -52,14 +52,10 @@
 #include <string>
 #include <vector>
 
+#include "collidoscope/aabb.h"
 #include "collidoscope/math.h"
 
 namespace collidoscope {
-
-struct Aabb {
-  Vec3 min, max;
-  double volume() const { return (max.x - min.x) * (max.y - min.y) * (max.z - min.z); }
-};
 
 struct BoundingSphere {
   Vec3 center;

@@ -32,7 +32,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "collidoscope/aabb.h"
 #include "collidoscope/api.h"
+#include "collidoscope/broadphase.h"
 
 namespace collidoscope {
 
@@ -51,13 +53,14 @@ constexpr int kMaxBodies = (1 << 20) - 1;
 // so instead of exhausting memory.
 constexpr std::int64_t kMaxWorldPairs = std::int64_t{1} << 22;
 
-struct WorldBox {
-  Vec3 min, max;
-};
+// The broad phase a world keeps (broadphase.h): sweep and prune wins when
+// bodies are spread through a volume, the tree when they lie in a layer (a
+// floor of bodies: bench/results.md, "Worlds").
+enum class WorldBroadphase { SweepAndPrune, Tree };
 
 class World {
  public:
-  explicit World(Registry* registry);
+  explicit World(Registry* registry, WorldBroadphase broadphase = WorldBroadphase::SweepAndPrune);
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -92,7 +95,8 @@ class World {
   bool pairs(std::vector<std::uint32_t>* out, SceneError* err, std::int64_t* candidates = nullptr);
 
   // The box of a live slot as the broad phase holds it after the last sync.
-  const WorldBox& box(int slot) const { return boxes_[static_cast<std::size_t>(slot)]; }
+  const Aabb& box(int slot) const { return boxes_[static_cast<std::size_t>(slot)]; }
+  WorldBroadphase broadphase() const { return broadphase_; }
   // A plane: no box; paired with every body.
   bool unbounded(int slot) const { return boxShape_[static_cast<std::size_t>(slot)].kind == BoxKind::Unbounded; }
 
@@ -111,23 +115,31 @@ class World {
     double radius = 0;  // the core radius (margin included); Cube: the bounding ball's
   };
   void classify(int slot, const Shape& s);
+  // The broad phase's copy of a slot's box: insert, move, remove.
+  void track(int slot, bool inserted);
+  void untrack(int slot);
   // False, naming the body, when its shape was disposed.
   bool liveShape(int slot, SceneError* err) const;
   void boxOf(int slot, const Transform& pose);
   bool candidatePairs(SceneError* err);
 
   Registry* registry_;
+  WorldBroadphase broadphase_;
+  SweepAndPrune sap_;
+  AabbTree tree_;
+  std::vector<IdPair> boxPairs_;  // the broad phase's pairs of the last candidatePairs()
+  std::vector<int> planes_;       // slots of the unbounded bodies
   std::vector<int> shape_;        // per slot: the shape handle, 0 when free
   std::vector<int> generation_;   // per slot: the live body's generation
   std::vector<double> poses_;     // 7 per slot
-  std::vector<WorldBox> boxes_;   // per slot, after the last sync
+  std::vector<Aabb> boxes_;       // per slot, after the last sync
   std::vector<BoxShape> boxShape_;  // per slot
   std::vector<Transform> checked_;   // sync(): the poses of order_, checked and normalized
   std::vector<int> free_;
   int live_ = 0;
-  // Broad phase: slots sorted by their box's min.x, kept sorted by
-  // insertion sort (a frame's small moves swap few neighbours).
+  // The live slots, in no order; orderAt_[slot] is a slot's place in it.
   std::vector<int> order_;
+  std::vector<int> orderAt_;
   std::vector<std::uint64_t> candidates_;  // pairs of slots whose boxes overlap (pairKey)
 };
 
