@@ -43,10 +43,10 @@ function bruteForce(world: World): number[] {
 }
 
 describe('World', () => {
-  it('finds the pairs intersect() finds on every pair, frame after frame', () => {
+  it.each(['sweep-and-prune', 'tree'] as const)('finds the pairs intersect() finds on every pair, frame after frame (%s)', (broadphase) => {
     const rand = seeded(11);
     const shapes = [...zoo(rand), plane([0, 1, 0], -2)];
-    const world = new World();
+    const world = new World({ broadphase });
     const bodies: Body[] = [];
     for (let i = 0; i < 80; i++) bodies.push(world.add(shapes[Math.floor(rand() * shapes.length)], randomPose(rand, 8)));
     let total = 0;
@@ -144,6 +144,11 @@ describe('World', () => {
     expect(e.detail).toMatch(/disposed/);
     e = catchError(() => world.add(cube));
     expect([e.code, e.field]).toEqual(['disposed', 'shape']);
+
+    e = catchError(() => new World({ broadphase: 'grid' as never }));
+    expect([e.code, e.field]).toEqual(['invalid-argument', 'options.broadphase']);
+    e = catchError(() => new World({ broadPhase: 'tree' } as never));
+    expect([e.code, e.field]).toEqual(['invalid-argument', 'options.broadPhase']);
 
     world.dispose();
     e = catchError(() => world.add(ball));

@@ -390,8 +390,13 @@ EMSCRIPTEN_KEEPALIVE const int* cds_last_feature(int* out) {
 EMSCRIPTEN_KEEPALIVE int cds_dispose(int handle) { return registry().remove(handle) ? 1 : 0; }
 
 // ------------------------------------------------------------ worlds
-// A new empty world's handle (> 0), or 0 when 65 535 are live.
-EMSCRIPTEN_KEEPALIVE int cds_world_create() {
+// A new empty world's handle (> 0), or 0 when 65 535 are live; broadphase:
+// 0 sweep and prune, 1 the AABB tree (api::WorldBroadphase).
+EMSCRIPTEN_KEEPALIVE int cds_world_create(int broadphase) {
+  if (broadphase != 0 && broadphase != 1) {
+    lastError() = {"invalid-argument", "options.broadphase", "unknown broad phase"};
+    return 0;
+  }
   std::vector<WorldSlot>& w = worlds();
   std::size_t i = 0;
   while (i < w.size() && w[i].world) ++i;
@@ -402,7 +407,8 @@ EMSCRIPTEN_KEEPALIVE int cds_world_create() {
     }
     w.emplace_back();
   }
-  w[i].world = std::make_unique<api::World>(&registry());
+  w[i].world = std::make_unique<api::World>(
+      &registry(), broadphase == 0 ? api::WorldBroadphase::SweepAndPrune : api::WorldBroadphase::Tree);
   w[i].generation = w[i].generation % ((1 << (31 - kWorldSlotBits)) - 1) + 1;
   return (w[i].generation << kWorldSlotBits) | static_cast<int>(i + 1);
 }

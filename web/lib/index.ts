@@ -17,7 +17,7 @@ import { ConvexShape, flatPoints, sceneOf, type PoseLike } from './objects';
 export { CollidoscopeError } from './errors';
 export { init, type InitOptions } from './module';
 export * from './objects';
-export { World, type Body } from './world';
+export { World, type Body, type WorldOptions } from './world';
 export { encodeLink, decodeLinkPayload } from './link';
 import { decodeLinkPayload } from './link';
 import { withText, type RawTrace } from './captions';

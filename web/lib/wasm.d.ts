@@ -60,8 +60,8 @@ export interface WasmModule {
   _cds_live_shapes(): number;
   _cds_set_tolerance(tolerance: number): number;
   _cds_tolerance(): number;
-  /** Worlds (world.h): a new world's handle, or 0 (lastError()). */
-  _cds_world_create(): number;
+  /** Worlds (world.h): a new world's handle, or 0 (lastError()); broadphase 0 sweep and prune, 1 tree. */
+  _cds_world_create(broadphase: number): number;
   _cds_world_dispose(world: number): number;
   _cds_live_worlds(): number;
   /** The body's id (> 0), or 0 (lastError()); pose: 7 doubles. */

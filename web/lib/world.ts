@@ -51,6 +51,18 @@ function scratchOf(m: WasmModule): number {
   return scratch;
 }
 
+/** Options of new World(). */
+export interface WorldOptions {
+  /**
+   * The broad phase: 'sweep-and-prune' (the default; the seed thesis's sorted interval lists) or 'tree' (a
+   * dynamic AABB tree). Both find the same pairs; which is faster depends on the scene (bench/results.md,
+   * "Worlds").
+   */
+  broadphase?: 'sweep-and-prune' | 'tree';
+}
+
+const BROADPHASES = ['sweep-and-prune', 'tree'] as const;
+
 /**
  * A collision world in wasm memory. Add bodies (a shape and a pose), move them, and ask for the pairs that
  * overlap. Free it with dispose() (or `using`); a forgotten world is freed when garbage-collected. The
@@ -62,9 +74,16 @@ export class World {
   #count = 0;
   #candidates = 0;
 
-  constructor() {
+  constructor(options: WorldOptions = {}) {
     const m = mod();
-    const handle = m._cds_world_create();
+    for (const k of Object.keys(options ?? {})) {
+      if (k !== 'broadphase') throw new CollidoscopeError('invalid-argument', `options.${k}`, 'unknown option (expected broadphase)');
+    }
+    const kind = BROADPHASES.indexOf(options.broadphase ?? 'sweep-and-prune');
+    if (kind < 0) {
+      throw new CollidoscopeError('invalid-argument', 'options.broadphase', `must be 'sweep-and-prune' or 'tree', got ${String(options.broadphase)}`);
+    }
+    const handle = m._cds_world_create(kind);
     if (handle === 0) throw lastError(m);
     this.#handle = handle;
     finalizer?.register(this, handle, this);
