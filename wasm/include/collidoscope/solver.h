@@ -1,0 +1,180 @@
+// collidoscope — a rigid-body step over the contact manifolds (manifold.h):
+// a demonstration of the contacts that must still behave (issue 19).
+// Native only so far; World will call it over its broad phase's pairs.
+//
+// One step (Solver::step), for bodies in plain arrays and candidate pairs
+// from the caller's broad phase:
+//  1. Velocities: v += g·dt for every dynamic body (semi-implicit, or
+//     symplectic, Euler: velocities first, positions from the new
+//     velocities). ω is kept: no gyroscopic term, so a free body's angular
+//     velocity — not its angular momentum — is conserved, exact for a
+//     spherical inertia and a slow drift of the spin axis otherwise.
+//  2. Contacts: manifold() (meshManifold for a mesh) of every candidate pair
+//     within settings.contactMargin, at the poses at the start of the step.
+//     Points with a gap (distance > 0) are speculative: they allow the
+//     bodies to close that gap during the step and no more.
+//  3. Sequential impulses (Catto, "Iterative Dynamics with Temporal
+//     Coherence", GDC 2005; Box2D's solver): per point a normal constraint
+//     v_n ≥ target and a friction constraint |λ_t| ≤ μ λ_n on the tangent
+//     plane (two orthogonal directions, clamped together as a 2-vector),
+//     each solved in turn for velocityIterations rounds, the accumulated
+//     impulse clamped (λ_n ≥ 0), so a contact may pull back what an earlier
+//     round pushed too far but never pulls the bodies together. The normal
+//     target: −gap/dt for a gap (speculative); for an overlap deeper than
+//     the slop, Baumgarte's β·(depth − slop)/dt pushes it out; a closing
+//     speed above restitutionThreshold bounces back at restitution times
+//     it.
+//  4. Warm start: each point's impulses of the last step are applied first
+//     when the same pair touches with the same feature id (the manifold's
+//     ids persist while the same features touch), found in an
+//     open-addressing table keyed by (body a, body b, id). The friction
+//     impulse is kept as a world vector and projected on the new tangent
+//     plane.
+//  5. Positions: the centre of mass moves by v·dt, the rotation by
+//     q ← normalize(q + ½ (ω, 0) q dt), and the pose (the shape's frame,
+//     not the centre of mass) follows.
+//  6. Continuous collision: a body whose translation over the step exceeds
+//     ccdFraction of its bounding radius casts its shape (gjkShapeCast; a
+//     plane in closed form; meshPairShapeCast for a mesh) along its motion
+//     relative to each partner of its candidate pairs, and its translation
+//     stops at the earliest time of impact, backed off by the slop. The
+//     next step's speculative contact then stops it at the surface. Its
+//     velocity is kept (the contact resolves it), and the rotation is not
+//     swept. The caller's pairs must cover the swept motion (a broad phase
+//     of boxes enlarged by v·dt).
+//
+// Shapes. A body points to its shape; the solver keeps one copy per body
+// (made when the pointer changes, which allocates) and writes the body's
+// pose into it for the queries, so the caller's shape is never modified
+// and its pose ignored. A compound is refused for now (its child pairs need
+// their own manifolds); planes and meshes may only be static.
+//
+// Memory: buffers (shape copies, constraints, cache table) grow to the
+// largest step seen and are reused, so a step allocates nothing once warm
+// with the same body count and no more contacts than before. Every loop is
+// bounded by n, nPairs, 4 points per pair and velocityIterations (≤
+// kSolverMaxIterations).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collidoscope/manifold.h"
+#include "collidoscope/mass.h"
+#include "collidoscope/math.h"
+#include "collidoscope/mesh_convex.h"
+#include "collidoscope/shapes.h"
+
+namespace collidoscope {
+
+constexpr int kSolverMaxIterations = 1000;
+// Meshes' per-triangle contacts considered for one manifold (meshManifold's
+// scratch).
+constexpr int kSolverMeshContacts = 256;
+
+struct RigidBody {
+  const Shape* shape = nullptr;  // geometry; its own pose is ignored (header: Shapes)
+  Transform pose;                // of the shape's frame (what the user sees), world
+  Vec3 velocity;                 // of the centre of mass, world
+  Vec3 angularVelocity;          // world
+  double inverseMass = 0;        // 0: static, never moves
+  Mat3 inverseInertiaLocal;      // about the centre of mass, local axes; zero for static
+  Vec3 centerOfMassLocal;        // in the shape's frame
+};
+
+// A dynamic body of `density` (mass.h's massProperties) at `pose`, at rest.
+// False with the status when the shape has no mass (plane, mesh, no volume)
+// or the density is invalid.
+bool makeDynamicBody(const Shape* shape, double density, const Transform& pose, RigidBody* out,
+                     MassStatus* status = nullptr);
+// A static body: inverse mass and inertia zero.
+RigidBody makeStaticBody(const Shape* shape, const Transform& pose);
+
+struct StepSettings {
+  Vec3 gravity{0, -9.81, 0};
+  double dt = 1.0 / 60;
+  int velocityIterations = 10;      // 1 .. kSolverMaxIterations
+  double friction = 0.5;            // μ, Coulomb, every pair; ≥ 0
+  double restitution = 0;           // e in [0, 1]
+  double restitutionThreshold = 1;  // closing speeds below this (m/s) do not bounce; ≥ 0
+  double baumgarte = 0.2;           // β in [0, 1]: share of the excess depth removed per step
+  double slop = 0.005;              // depth (m) left alone, so resting contacts persist; ≥ 0
+  double contactMargin = 0.02;      // gap (m) within which speculative points are kept; ≥ 0
+  bool warmStarting = true;
+  double warmStartDistance = 0.01;  // m: a point whose feature id is new takes the impulses of last
+                                    // step's nearest point of the pair within this (on body a); ≥ 0
+  bool continuous = true;           // CCD for fast bodies (header step 6)
+  double ccdFraction = 0.5;         // fast: |v|·dt > this × bounding radius; > 0
+};
+
+enum class SolverStatus {
+  Ok,
+  InvalidSettings,  // a setting out of its range (message names it)
+  InvalidBody,      // a body's shape null, pose, velocity, mass or inertia not finite, mass negative
+  StaticOnly,       // a plane or mesh body with inverseMass ≠ 0
+  Unsupported,      // a compound body
+  InvalidPair,      // a pair index outside [0, n), or a body paired with itself
+  TooManyBodies,    // n outside [0, 2³¹) or nPairs negative
+};
+
+struct StepReport {
+  SolverStatus status = SolverStatus::Ok;
+  const char* message = "";  // what is wrong (the field), empty when Ok
+  std::int64_t index = -1;   // the offending body or pair, −1 otherwise
+  int manifolds = 0;         // pairs with at least one point
+  int points = 0;            // contact points solved
+  int warmStarted = 0;       // points that found last step's impulses
+  int ccdClamped = 0;        // bodies whose motion stopped at a time of impact
+};
+
+// One contact point as the last step solved it (for the page).
+struct SolverContact {
+  std::int32_t a = -1, b = -1;  // body indices, the normal from a to b
+  std::uint32_t id = 0;         // manifold feature id
+  Vec3 pointA, pointB;          // world, at the start of the step
+  Vec3 anchorA;                 // pointA in body a's shape frame (the warm start's match by position)
+  Vec3 normal;                  // unit, from a to b
+  double distance = 0;          // signed, negative = overlap
+  double normalImpulse = 0;     // accumulated, N·s
+  Vec3 frictionImpulse;         // accumulated, world, in the tangent plane
+  bool warmStarted = false;
+};
+
+class Solver {
+ public:
+  // Advances the bodies by settings.dt (header). pairs holds 2·nPairs body
+  // indices. On any status but Ok nothing is changed.
+  SolverStatus step(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+                    const StepSettings& settings, StepReport* report);
+  // The last step's contact points, in pair order.
+  const std::vector<SolverContact>& contacts() const { return contacts_; }
+  // Forgets the warm-start cache (bodies renumbered or teleported).
+  void reset();
+
+  // Internal per-point working state (public for the implementation's
+  // helpers only).
+  struct Point {
+    Vec3 rA, rB;          // from the centres of mass to the point
+    Vec3 tangent1, tangent2;
+    double normalMass = 0, tangentMass1 = 0, tangentMass2 = 0;
+    double target = 0;    // v_n the normal constraint aims at (at least)
+  };
+  struct CacheEntry {
+    std::uint64_t key = 0;  // (a, b) packed; 0 with index −1 = empty
+    std::uint32_t id = 0;
+    std::int32_t index = -1;  // into previous_
+  };
+
+ private:
+  std::vector<Shape> shapes_;              // per body: the copy the queries pose
+  std::vector<const Shape*> sources_;      // what each copy was made from
+  std::vector<Mat3> inverseInertiaWorld_;  // per body, this step
+  std::vector<Vec3> centres_;              // per body: centre of mass, world
+  std::vector<SolverContact> contacts_;    // this step's (then last step's) points
+  std::vector<SolverContact> previous_;    // last step's, for the cache
+  std::vector<CacheEntry> table_;          // open addressing over previous_
+  std::vector<Point> points_;              // parallel to contacts_
+  std::vector<MeshContact> meshScratch_;
+};
+
+}  // namespace collidoscope
