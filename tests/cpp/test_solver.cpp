@@ -59,8 +59,9 @@ double energy(const RigidBody& b) {
 }
 
 TEST(Solver, FreeFallIsSemiImplicitEulersClosedForm) {
-  // v_k = v0 + k g dt and x_n = x0 + dt Σ_{k=1..n} v_k
-  //     = x0 + v0 n dt + g dt² n(n+1)/2.
+  // With substeps of h = dt/S, after N = n·S of them:
+  // v_k = v0 + k g h and x_N = x0 + h Σ_{k=1..N} v_k
+  //     = x0 + v0 N h + g h² N(N+1)/2.
   const Shape ball = Shape::sphere(0.5);
   RigidBody b = dynamicBody(&ball, {1, 10, -2});
   b.velocity = {1, 2, 0.5};
@@ -70,15 +71,17 @@ TEST(Solver, FreeFallIsSemiImplicitEulersClosedForm) {
   StepSettings s;
   const int n = 120;
   for (int i = 0; i < n; ++i) ASSERT_EQ(solver.step(&b, 1, nullptr, 0, s, nullptr), SolverStatus::Ok);
-  const Vec3 want = x0 + v0 * (n * s.dt) + s.gravity * (s.dt * s.dt * n * (n + 1) / 2);
+  const double h = s.dt / s.substeps;
+  const double N = n * s.substeps;
+  const Vec3 want = x0 + v0 * (N * h) + s.gravity * (h * h * N * (N + 1) / 2);
   EXPECT_NEAR(length(b.pose.position - want), 0, 1e-12);
   EXPECT_NEAR(length(b.velocity - (v0 + s.gravity * (n * s.dt))), 0, 1e-12);
   EXPECT_EQ(b.angularVelocity, w0);
 }
 
 TEST(Solver, SpinningBoxStaysUnitAndTurnsByTheUpdatesAngle) {
-  // q ← normalize((1, ½ ω dt) q) is a rotation about ω by 2·atan(|ω| dt/2)
-  // per step, exactly, for a fixed ω.
+  // q ← normalize((1, ½ ω h) q) is a rotation about ω by 2·atan(|ω| h/2)
+  // per substep h = dt/S, exactly, for a fixed ω.
   const Shape box = Shape::box({0.5, 0.2, 0.3});
   RigidBody b = dynamicBody(&box, {0, 0, 0});
   const double w = 3;
@@ -90,7 +93,7 @@ TEST(Solver, SpinningBoxStaysUnitAndTurnsByTheUpdatesAngle) {
   for (int i = 0; i < n; ++i) ASSERT_EQ(solver.step(&b, 1, nullptr, 0, s, nullptr), SolverStatus::Ok);
   const Quat& q = b.pose.rotation;
   EXPECT_NEAR(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w, 1, 1e-14);
-  EXPECT_NEAR(angleOf(q), n * 2 * std::atan(w * s.dt / 2), 1e-12);
+  EXPECT_NEAR(angleOf(q), n * s.substeps * 2 * std::atan(w * s.dt / s.substeps / 2), 1e-12);
   EXPECT_NEAR(q.x, 0, 1e-15);
   EXPECT_NEAR(q.y, 0, 1e-15);
   EXPECT_EQ(b.angularVelocity, (Vec3{0, 0, w}));
@@ -163,12 +166,14 @@ TEST(Solver, StackOfTenBoxesStandsTenSeconds) {
         if (c.a == 0) floorImpulse += c.normalImpulse;
     }
   }
-  std::printf("stack: worst height error %.3g m, worst sideways %.3g m, floor impulse %.6g (weight·dt %.6g)\n",
-              worstHeight, worstSide, floorImpulse, 10 * kG * s.dt);
+  // At rest the floor carries the stack's weight: over the last substep
+  // (h = dt/S) Σ λ_n = 10 m g h (m = 1).
+  const double weightImpulse = 10 * kG * s.dt / s.substeps;
+  std::printf("stack: worst height error %.3g m, worst sideways %.3g m, floor impulse %.6g (weight·h %.6g)\n",
+              worstHeight, worstSide, floorImpulse, weightImpulse);
   EXPECT_LT(worstHeight, 0.01);
   EXPECT_LT(worstSide, 0.01);
-  // At rest the floor carries the stack's weight: Σ λ_n = 10 m g dt (m = 1).
-  EXPECT_NEAR(floorImpulse, 10 * kG * s.dt, 0.01 * 10 * kG * s.dt);
+  EXPECT_NEAR(floorImpulse, weightImpulse, 0.01 * weightImpulse);
 }
 
 // A sphere of radius 0.1 at 100 m/s (1.67 m per step) toward a wall 0.05

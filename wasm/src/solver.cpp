@@ -50,6 +50,7 @@ SolverStatus checkSettings(const StepSettings& s, StepReport* r) {
   const auto bad = [&](const char* m) { return fail(r, SolverStatus::InvalidSettings, m); };
   if (!isFinite(s.gravity)) return bad("gravity must be finite");
   if (!std::isfinite(s.dt) || !(s.dt > 0)) return bad("dt must be a finite number greater than 0");
+  if (s.substeps < 1 || s.substeps > kSolverMaxSubsteps) return bad("substeps must be in [1, 64]");
   if (s.velocityIterations < 1 || s.velocityIterations > kSolverMaxIterations)
     return bad("velocityIterations must be in [1, 1000]");
   if (!std::isfinite(s.friction) || !(s.friction >= 0)) return bad("friction must be finite and not negative");
@@ -163,7 +164,13 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
     if (a == b) return fail(r, SolverStatus::InvalidPair, "a body is paired with itself", p);
   }
 
-  const double dt = settings.dt;
+  for (int k = 0; k < settings.substeps; ++k) substep(bodies, n, pairs, nPairs, settings, r);
+  return SolverStatus::Ok;
+}
+
+void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+                     const StepSettings& settings, StepReport* r) {
+  const double dt = settings.dt / settings.substeps;
   const std::size_t count = static_cast<std::size_t>(n);
   if (shapes_.size() < count) {
     shapes_.resize(count);
@@ -249,6 +256,7 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
   };
 
   // 2. Contacts and their constraints.
+  int manifolds = 0, warmStarted = 0;
   if (meshScratch_.size() < static_cast<std::size_t>(kSolverMeshContacts)) meshScratch_.resize(kSolverMeshContacts);
   for (std::int64_t p = 0; p < nPairs; ++p) {
     const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
@@ -268,7 +276,7 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
         mesh ? meshManifold(shapes_[a], shapes_[b], margin, meshScratch_.data(), kSolverMeshContacts, &m)
              : manifold(shapes_[a], shapes_[b], margin, &m);
     if (st != ManifoldStatus::Ok || m.count == 0) continue;
-    ++r->manifolds;
+    ++manifolds;
     const Vec3 nrm = m.normal;
     const Vec3 t1 = tangentOf(nrm), t2 = cross(nrm, t1);
     const double imA = bodies[a].inverseMass, imB = bodies[b].inverseMass;
@@ -307,7 +315,7 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
       c.anchorA = bodies[a].pose.toLocalDirection(mp.pointA - bodies[a].pose.position);
       if (const SolverContact* old = findPrevious(a, b, mp.id, c.anchorA)) {
         c.warmStarted = true;
-        ++r->warmStarted;
+        ++warmStarted;
         c.normalImpulse = old->normalImpulse;
         // The old friction impulse on the new tangent plane.
         c.frictionImpulse = t1 * dot(old->frictionImpulse, t1) + t2 * dot(old->frictionImpulse, t2);
@@ -316,6 +324,8 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
       points_.push_back(q);
     }
   }
+  r->manifolds = manifolds;  // the last substep's
+  r->warmStarted = warmStarted;
   r->points = static_cast<int>(contacts_.size());
 
   // 1. Velocities (after the contacts measured the closing speeds), then
@@ -332,8 +342,12 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
 
   // 3. Sequential impulses: friction (bounded by the current normal
   // impulse), then the normal, point by point.
+  // Symmetric Gauss–Seidel: odd rounds run the points backwards, so that no
+  // corner of a face is always solved first (a fixed order leaves a torque
+  // that tilts stacked boxes).
   for (int it = 0; it < settings.velocityIterations; ++it) {
-    for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    for (std::size_t kk = 0; kk < contacts_.size(); ++kk) {
+      const std::size_t k = (it & 1) != 0 ? contacts_.size() - 1 - kk : kk;
       SolverContact& c = contacts_[k];
       const Point& q = points_[k];
       Vec3 dv = velocityAt(c.b, q.rB) - velocityAt(c.a, q.rA);
@@ -392,7 +406,6 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
     body.pose.rotation = integrate(body.pose.rotation, body.angularVelocity, dt);
     body.pose.position = centre - rotate(body.pose.rotation, body.centerOfMassLocal);
   }
-  return SolverStatus::Ok;
 }
 
 }  // namespace collidoscope

@@ -68,6 +68,7 @@
 namespace collidoscope {
 
 constexpr int kSolverMaxIterations = 1000;
+constexpr int kSolverMaxSubsteps = 64;
 // Meshes' per-triangle contacts considered for one manifold (meshManifold's
 // scratch).
 constexpr int kSolverMeshContacts = 256;
@@ -93,7 +94,9 @@ RigidBody makeStaticBody(const Shape* shape, const Transform& pose);
 struct StepSettings {
   Vec3 gravity{0, -9.81, 0};
   double dt = 1.0 / 60;
-  int velocityIterations = 10;      // 1 .. kSolverMaxIterations
+  int substeps = 4;                 // 1 .. kSolverMaxSubsteps: the whole step (contacts included) runs
+                                    // this many times with dt / substeps (header: Substeps)
+  int velocityIterations = 8;       // per substep, 1 .. kSolverMaxIterations
   double friction = 0.5;            // μ, Coulomb, every pair; ≥ 0
   double restitution = 0;           // e in [0, 1]
   double restitutionThreshold = 1;  // closing speeds below this (m/s) do not bounce; ≥ 0
@@ -166,6 +169,9 @@ class Solver {
   };
 
  private:
+  void substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+               const StepSettings& settings, StepReport* report);
+
   std::vector<Shape> shapes_;              // per body: the copy the queries pose
   std::vector<const Shape*> sources_;      // what each copy was made from
   std::vector<Mat3> inverseInertiaWorld_;  // per body, this step
