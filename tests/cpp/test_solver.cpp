@@ -308,7 +308,8 @@ TEST(Solver, HostileInputLeavesBodiesUnchanged) {
   const Shape box = Shape::box({0.5, 0.5, 0.5});
   const Shape plane = Shape::plane({0, 1, 0}, 0);
   const auto same = [](const RigidBody& a, const RigidBody& b) {
-    return std::memcmp(&a.pose, &b.pose, sizeof a.pose) == 0 && std::memcmp(&a.velocity, &b.velocity, sizeof(Vec3)) == 0 &&
+    return std::memcmp(&a.pose, &b.pose, sizeof a.pose) == 0 &&
+           std::memcmp(&a.velocity, &b.velocity, sizeof(Vec3)) == 0 &&
            std::memcmp(&a.angularVelocity, &b.angularVelocity, sizeof(Vec3)) == 0;
   };
   const std::vector<std::uint32_t> pairs{0, 1};

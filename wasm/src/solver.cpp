@@ -255,7 +255,7 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     return nullptr;
   };
 
-  // 2. Contacts and their constraints.
+  // 1. Contacts and their constraints.
   int manifolds = 0, warmStarted = 0;
   if (meshScratch_.size() < static_cast<std::size_t>(kSolverMeshContacts)) meshScratch_.resize(kSolverMeshContacts);
   for (std::int64_t p = 0; p < nPairs; ++p) {
@@ -267,10 +267,8 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     // motion aside), so that a pair
     // closing faster than contactMargin per step is caught before it
     // overlaps.
-    const double margin =
-        settings.contactMargin +
-        (settings.continuous ? (length(velocityAt(b, Vec3{}) - velocityAt(a, Vec3{})) + length(settings.gravity) * dt) * dt
-                             : 0.0);
+    const double closing = length(velocityAt(b, Vec3{}) - velocityAt(a, Vec3{})) + length(settings.gravity) * dt;
+    const double margin = settings.contactMargin + (settings.continuous ? closing * dt : 0.0);
     const bool mesh = shapes_[a].type == ShapeType::Mesh || shapes_[b].type == ShapeType::Mesh;
     const ManifoldStatus st =
         mesh ? meshManifold(shapes_[a], shapes_[b], margin, meshScratch_.data(), kSolverMeshContacts, &m)
@@ -328,8 +326,8 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   r->warmStarted = warmStarted;
   r->points = static_cast<int>(contacts_.size());
 
-  // 1. Velocities (after the contacts measured the closing speeds), then
-  // 4. the warm start.
+  // 2. Velocities (after the contacts measured the closing speeds), then
+  // 3. the warm start.
   for (int i = 0; i < n; ++i)
     if (dynamic(i)) bodies[i].velocity += settings.gravity * dt;
   for (std::size_t k = 0; k < contacts_.size(); ++k) {
@@ -340,11 +338,10 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     applyImpulse(c.b, points_[k].rB, impulse);
   }
 
-  // 3. Sequential impulses: friction (bounded by the current normal
-  // impulse), then the normal, point by point.
-  // Symmetric Gauss–Seidel: odd rounds run the points backwards, so that no
-  // corner of a face is always solved first (a fixed order leaves a torque
-  // that tilts stacked boxes).
+  // 4. Sequential impulses: friction (bounded by the current normal
+  // impulse), then the normal, point by point. Symmetric Gauss–Seidel: odd
+  // rounds run the points backwards, so that no corner of a face is always
+  // solved first (a fixed order leaves a torque that tilts stacked boxes).
   for (int it = 0; it < settings.velocityIterations; ++it) {
     for (std::size_t kk = 0; kk < contacts_.size(); ++kk) {
       const std::size_t k = (it & 1) != 0 ? contacts_.size() - 1 - kk : kk;
@@ -376,8 +373,8 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     }
   }
 
-  // 6. Continuous collision (at the start poses, with the solved velocities),
-  // then 5. the positions.
+  // 5. Continuous collision (at the start poses, with the solved velocities),
+  // then 6. the positions.
   for (int i = 0; i < n; ++i) {
     RigidBody& body = bodies[i];
     if (!(body.inverseMass > 0)) continue;
