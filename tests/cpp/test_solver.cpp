@@ -379,6 +379,16 @@ TEST(Solver, HostileInputLeavesBodiesUnchanged) {
   run(ok, s, SolverStatus::InvalidPair, "pair out of range", {0, 2});
   run(ok, s, SolverStatus::InvalidPair, "self pair", {1, 1});
 
+  {
+    std::vector<RigidBody> counted = ok;
+    Solver solver;
+    StepReport rep;
+    EXPECT_EQ(solver.step(counted.data(), -1, pairs.data(), 1, s, &rep), SolverStatus::InvalidCount);
+    EXPECT_EQ(solver.step(counted.data(), 2, nullptr, 1, s, &rep), SolverStatus::InvalidCount);
+    EXPECT_STRNE(rep.message, "");
+    EXPECT_TRUE(same(counted[1], ok[1]));
+  }
+
   // And the good input does move the box (the checks above are not vacuous).
   std::vector<RigidBody> good = ok;
   good[1].pose.position.y = 3;

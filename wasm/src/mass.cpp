@@ -70,28 +70,30 @@ MassStatus momentsOf(const Shape& s, Moments* out);
 
 // A compound: each child's moments rotated into the compound's frame by its
 // pose (R C Rᵀ, centroid posed), then summed about the common centroid with
-// the parallel-axis theorem, C = Σ (C_i + V_i d_i d_iᵀ), d_i = c_i − c.
+// the parallel-axis theorem, C = Σ (C_i + V_i d_i d_iᵀ), d_i = c_i − c. Two
+// passes (the centroid first) rather than an array of 256 children's
+// moments on the stack.
 MassStatus compoundMoments(const Shape& s, Moments* out) {
   if (!s.compoundData || s.compoundData->children.empty()) return MassStatus::InvalidShape;
   const auto& children = s.compoundData->children;
-  Moments parts[kMaxCompoundChildren];
   double volume = 0;
   Vec3 first;
-  for (std::size_t i = 0; i < children.size(); ++i) {
-    const MassStatus st = momentsOf(children[i], &parts[i]);
+  for (const Shape& child : children) {
+    Moments part;
+    const MassStatus st = momentsOf(child, &part);
     if (st != MassStatus::Ok) return st;
-    const Mat3 r = Mat3::rotation(children[i].pose.rotation);
-    parts[i].second = r * parts[i].second * r.transposed();
-    parts[i].centroid = children[i].pose.apply(parts[i].centroid);
-    volume += parts[i].volume;
-    first += parts[i].centroid * parts[i].volume;
+    volume += part.volume;
+    first += child.pose.apply(part.centroid) * part.volume;
   }
   out->volume = volume;
   out->centroid = first / volume;
   out->second = Mat3{};
-  for (std::size_t i = 0; i < children.size(); ++i) {
-    const Vec3 d = parts[i].centroid - out->centroid;
-    out->second = out->second + parts[i].second + Mat3::outer(d, d) * parts[i].volume;
+  for (const Shape& child : children) {
+    Moments part;
+    momentsOf(child, &part);
+    const Mat3 r = Mat3::rotation(child.pose.rotation);
+    const Vec3 d = child.pose.apply(part.centroid) - out->centroid;
+    out->second = out->second + r * part.second * r.transposed() + Mat3::outer(d, d) * part.volume;
   }
   return MassStatus::Ok;
 }

@@ -16,7 +16,12 @@ bool makeDynamicBody(const Shape* shape, double density, const Transform& pose, 
   const bool ok = shape != nullptr && massProperties(*shape, density, &mp);
   if (status != nullptr) *status = shape == nullptr ? MassStatus::InvalidShape : mp.status;
   Mat3 inverseInertia;
-  if (!ok || !invert(mp.inertia, &inverseInertia)) return false;
+  if (!ok) return false;
+  if (!invert(mp.inertia, &inverseInertia)) {
+    // Finite mass but a tensor singular to rounding: a solid too thin to turn.
+    if (status != nullptr) *status = MassStatus::ZeroVolume;
+    return false;
+  }
   *out = RigidBody{};
   out->shape = shape;
   out->pose = pose;
@@ -153,7 +158,7 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
   StepReport* r = report != nullptr ? report : &local;
   *r = StepReport{};
   if (n < 0 || nPairs < 0 || (n > 0 && bodies == nullptr) || (nPairs > 0 && pairs == nullptr))
-    return fail(r, SolverStatus::TooManyBodies, "n and nPairs must not be negative, and their arrays not null");
+    return fail(r, SolverStatus::InvalidCount, "n and nPairs must not be negative, and their arrays not null");
   if (checkSettings(settings, r) != SolverStatus::Ok) return r->status;
   for (int i = 0; i < n; ++i)
     if (checkBody(bodies[i], i, r) != SolverStatus::Ok) return r->status;

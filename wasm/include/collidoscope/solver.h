@@ -137,7 +137,7 @@ enum class SolverStatus {
   StaticOnly,       // a plane or mesh body with inverseMass ≠ 0
   Unsupported,      // a compound body
   InvalidPair,      // a pair index outside [0, n), or a body paired with itself
-  TooManyBodies,    // n outside [0, 2³¹) or nPairs negative
+  InvalidCount,     // n or nPairs negative, or a null array with a positive count
 };
 
 struct StepReport {
