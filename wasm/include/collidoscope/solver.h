@@ -120,14 +120,14 @@ struct StepSettings {
   double friction = 0.5;            // μ, Coulomb, every pair; ≥ 0
   double restitution = 0;           // e in [0, 1]
   double restitutionThreshold = 1;  // closing speeds below this (m/s) do not bounce; ≥ 0
-  double baumgarte = 0.2;           // β in [0, 1]: share of the excess depth removed per step
+  double baumgarte = 0.2;           // β in [0, 1]: share of the excess depth removed per substep
   double slop = 0.005;              // depth (m) left alone, so resting contacts persist; ≥ 0
   double contactMargin = 0.02;      // gap (m) within which speculative points are kept; ≥ 0
   bool warmStarting = true;
   double warmStartDistance = 0.01;  // m: a point whose feature id is new takes the impulses of last
                                     // step's nearest point of the pair within this (on body a); ≥ 0
-  bool continuous = true;           // CCD for fast bodies (header step 6)
-  double ccdFraction = 0.5;         // fast: |v|·dt > this × bounding radius; > 0
+  bool continuous = true;           // CCD for fast bodies (header step 5), widened speculative margin
+  double ccdFraction = 0.5;         // fast: |v|·h > this × bounding radius (h = dt/substeps); > 0
 };
 
 enum class SolverStatus {
@@ -144,17 +144,17 @@ struct StepReport {
   SolverStatus status = SolverStatus::Ok;
   const char* message = "";  // what is wrong (the field), empty when Ok
   std::int64_t index = -1;   // the offending body or pair, −1 otherwise
-  int manifolds = 0;         // pairs with at least one point
-  int points = 0;            // contact points solved
-  int warmStarted = 0;       // points that found last step's impulses
-  int ccdClamped = 0;        // bodies whose motion stopped at a time of impact
+  int manifolds = 0;         // pairs with at least one point (last substep)
+  int points = 0;            // contact points solved (last substep)
+  int warmStarted = 0;       // points that found the previous substep's impulses (last substep)
+  int ccdClamped = 0;        // body motions stopped at a time of impact (all substeps)
 };
 
 // One contact point as the last step solved it (for the page).
 struct SolverContact {
   std::int32_t a = -1, b = -1;  // body indices, the normal from a to b
   std::uint32_t id = 0;         // manifold feature id
-  Vec3 pointA, pointB;          // world, at the start of the step
+  Vec3 pointA, pointB;          // world, at the start of the substep
   Vec3 anchorA;                 // pointA in body a's shape frame (the warm start's match by position)
   Vec3 normal;                  // unit, from a to b
   double distance = 0;          // signed, negative = overlap
@@ -169,13 +169,17 @@ class Solver {
   // indices. On any status but Ok nothing is changed.
   SolverStatus step(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                     const StepSettings& settings, StepReport* report);
-  // The last step's contact points, in pair order.
+  // The last substep's contact points, in pair order (their impulses are
+  // per substep: h = dt/substeps).
   const std::vector<SolverContact>& contacts() const { return contacts_; }
   // Forgets the warm-start cache (bodies renumbered or teleported).
   void reset();
 
-  // Internal per-point working state (public for the implementation's
-  // helpers only).
+ private:
+  void substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+               const StepSettings& settings, StepReport* report);
+
+  // Per point, this substep's constraint.
   struct Point {
     Vec3 rA, rB;          // from the centres of mass to the point
     Vec3 tangent1, tangent2;
@@ -187,10 +191,6 @@ class Solver {
     std::uint32_t id = 0;
     std::int32_t index = -1;  // into previous_
   };
-
- private:
-  void substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
-               const StepSettings& settings, StepReport* report);
 
   std::vector<Shape> shapes_;              // per body: the copy the queries pose
   std::vector<const Shape*> sources_;      // what each copy was made from
