@@ -12,6 +12,7 @@
 #include "collidoscope/compound.h"
 #include "collidoscope/hull.h"
 #include "collidoscope/mass.h"
+#include "collidoscope/mesh_shape.h"
 
 namespace collidoscope {
 namespace {
@@ -251,6 +252,14 @@ TEST(Mass, Refusals) {
   EXPECT_FALSE(massProperties(Shape::plane({0, 1, 0}, 0), 1, &mp));
   EXPECT_EQ(mp.status, MassStatus::StaticOnly);
   EXPECT_STRNE(massStatusMessage(mp.status), "");
+  TriangleMesh tri;
+  tri.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+  tri.triangles = {{0, 2, 1}};
+  Shape mesh;
+  ShapeError err;
+  ASSERT_TRUE(makeMeshShape(tri, &mesh, &err)) << err.message;
+  EXPECT_FALSE(massProperties(mesh, 1, &mp));
+  EXPECT_EQ(mp.status, MassStatus::StaticOnly);
   for (double d : {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
     EXPECT_FALSE(massProperties(Shape::sphere(1), d, &mp)) << d;
     EXPECT_EQ(mp.status, MassStatus::InvalidDensity);
