@@ -1,0 +1,413 @@
+#include "collidoscope/solver.h"
+
+#include <cmath>
+#include <utility>
+
+#include "collidoscope/mesh_convex.h"
+#include "collidoscope/mesh_pair.h"
+#include "collidoscope/plane.h"
+#include "collidoscope/raycast.h"
+#include "collidoscope/support.h"
+
+namespace collidoscope {
+
+bool makeDynamicBody(const Shape* shape, double density, const Transform& pose, RigidBody* out, MassStatus* status) {
+  MassProperties mp;
+  const bool ok = shape != nullptr && massProperties(*shape, density, &mp);
+  if (status != nullptr) *status = shape == nullptr ? MassStatus::InvalidShape : mp.status;
+  Mat3 inverseInertia;
+  if (!ok) return false;
+  if (!invert(mp.inertia, &inverseInertia)) {
+    // Finite mass but a tensor singular to rounding: a solid too thin to turn.
+    if (status != nullptr) *status = MassStatus::ZeroVolume;
+    return false;
+  }
+  *out = RigidBody{};
+  out->shape = shape;
+  out->pose = pose;
+  out->inverseMass = 1 / mp.mass;
+  out->inverseInertiaLocal = inverseInertia;
+  out->centerOfMassLocal = mp.centerOfMass;
+  return true;
+}
+
+RigidBody makeStaticBody(const Shape* shape, const Transform& pose) {
+  RigidBody b;
+  b.shape = shape;
+  b.pose = pose;
+  return b;
+}
+
+namespace {
+
+bool finiteQuat(const Quat& q) {
+  return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w);
+}
+
+SolverStatus fail(StepReport* r, SolverStatus s, const char* message, std::int64_t index = -1) {
+  r->status = s;
+  r->message = message;
+  r->index = index;
+  return s;
+}
+
+SolverStatus checkSettings(const StepSettings& s, StepReport* r) {
+  const auto bad = [&](const char* m) { return fail(r, SolverStatus::InvalidSettings, m); };
+  if (!isFinite(s.gravity)) return bad("gravity must be finite");
+  if (!std::isfinite(s.dt) || !(s.dt > 0)) return bad("dt must be a finite number greater than 0");
+  if (s.substeps < 1 || s.substeps > kSolverMaxSubsteps) return bad("substeps must be in [1, 64]");
+  if (s.velocityIterations < 1 || s.velocityIterations > kSolverMaxIterations)
+    return bad("velocityIterations must be in [1, 1000]");
+  if (!std::isfinite(s.friction) || !(s.friction >= 0)) return bad("friction must be finite and not negative");
+  if (!(s.restitution >= 0 && s.restitution <= 1)) return bad("restitution must be in [0, 1]");
+  if (!std::isfinite(s.restitutionThreshold) || !(s.restitutionThreshold >= 0))
+    return bad("restitutionThreshold must be finite and not negative");
+  if (!(s.baumgarte >= 0 && s.baumgarte <= 1)) return bad("baumgarte must be in [0, 1]");
+  if (!std::isfinite(s.slop) || !(s.slop >= 0)) return bad("slop must be finite and not negative");
+  if (!std::isfinite(s.contactMargin) || !(s.contactMargin >= 0))
+    return bad("contactMargin must be finite and not negative");
+  if (!std::isfinite(s.warmStartDistance) || !(s.warmStartDistance >= 0))
+    return bad("warmStartDistance must be finite and not negative");
+  if (!std::isfinite(s.ccdFraction) || !(s.ccdFraction > 0)) return bad("ccdFraction must be finite and positive");
+  return SolverStatus::Ok;
+}
+
+SolverStatus checkBody(const RigidBody& b, std::int64_t i, StepReport* r) {
+  const auto bad = [&](const char* m) { return fail(r, SolverStatus::InvalidBody, m, i); };
+  if (b.shape == nullptr) return bad("body shape is null");
+  if (!isFinite(b.pose.position)) return bad("body pose.position must be finite");
+  const Quat& q = b.pose.rotation;
+  if (!finiteQuat(q) || !(std::fabs(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w - 1) <= 1e-9))
+    return bad("body pose.rotation must be a finite unit quaternion");
+  if (!isFinite(b.velocity)) return bad("body velocity must be finite");
+  if (!isFinite(b.angularVelocity)) return bad("body angularVelocity must be finite");
+  if (!std::isfinite(b.inverseMass) || !(b.inverseMass >= 0))
+    return bad("body inverseMass must be finite and not negative (0 = static)");
+  if (!b.inverseInertiaLocal.finite()) return bad("body inverseInertiaLocal must be finite");
+  if (!isFinite(b.centerOfMassLocal)) return bad("body centerOfMassLocal must be finite");
+  const ShapeType t = b.shape->type;
+  if (t == ShapeType::Compound)
+    return fail(r, SolverStatus::Unsupported, "compound bodies are not supported by the solver yet", i);
+  if ((t == ShapeType::Plane || t == ShapeType::Mesh) && b.inverseMass != 0)
+    return fail(r, SolverStatus::StaticOnly, "a plane or mesh body must be static (inverseMass 0)", i);
+  return SolverStatus::Ok;
+}
+
+// A unit vector square to the unit n, chosen from n alone (the friction
+// impulse is cached as a world vector, so its choice does not matter).
+Vec3 tangentOf(const Vec3& n) {
+  if (std::fabs(n.x) >= 0.57735) return normalizedOr({n.y, -n.x, 0}, {0, 0, 1});
+  return normalizedOr({0, n.z, -n.y}, {1, 0, 0});
+}
+
+std::uint64_t mix(std::uint64_t k) {  // splitmix64's finalizer
+  k ^= k >> 30;
+  k *= 0xbf58476d1ce4e5b9ULL;
+  k ^= k >> 27;
+  k *= 0x94d049bb133111ebULL;
+  return k ^ (k >> 31);
+}
+
+// Marks a pair's entry in the table (body indices are below 2³¹).
+constexpr std::uint64_t kPairEntry = 1ULL << 63;
+
+std::uint64_t pairKey(std::int32_t a, std::int32_t b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+}
+
+// (R_q (ω, 0) q): the quaternion derivative's numerator, q̇ = ½ (ω, 0) q.
+Quat integrate(const Quat& q, const Vec3& w, double dt) {
+  const double h = 0.5 * dt;
+  Quat r{q.x + h * (w.x * q.w + w.y * q.z - w.z * q.y), q.y + h * (w.y * q.w + w.z * q.x - w.x * q.z),
+         q.z + h * (w.z * q.w + w.x * q.y - w.y * q.x), q.w - h * (w.x * q.x + w.y * q.y + w.z * q.z)};
+  const double len = std::sqrt(r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w);
+  return {r.x / len, r.y / len, r.z / len, r.w / len};
+}
+
+// Earliest time of impact in (0, 1] of `moving` translated by da against
+// `other` translated by db (both posed at the start), or 2 for none. A pair
+// overlapping at the start is the contacts' to resolve: none.
+double timeOfImpact(const Shape& moving, const Vec3& da, const Shape& other, const Vec3& db) {
+  if (other.type == ShapeType::Plane) {
+    // Half-space {n·x ≤ o}: the shape's point deepest along −n reaches the
+    // surface when n·(s + t(da − db)) = o.
+    const HalfSpace h = worldHalfSpace(other);
+    const double gap = dot(h.normal, fullSupport(moving, -h.normal)) - h.offset;
+    const double closing = -dot(h.normal, da - db);
+    if (!(gap > 0) || !(closing > gap)) return 2;
+    return gap / closing;
+  }
+  if (other.type == ShapeType::Mesh) {
+    const MeshShapeCastResult c = meshPairShapeCast(moving, other, da, db);
+    return c.hit && !c.initiallyOverlapping ? c.t : 2;
+  }
+  const ShapeCastResult c = gjkShapeCast(PosedShape(moving), PosedShape(other), da, db, RayCastSettings{});
+  return c.hit && !c.initiallyOverlapping ? c.t : 2;
+}
+
+}  // namespace
+
+void Solver::reset() {
+  previous_.clear();
+  contacts_.clear();
+}
+
+SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+                          const StepSettings& settings, StepReport* report) {
+  StepReport local;
+  StepReport* r = report != nullptr ? report : &local;
+  *r = StepReport{};
+  if (n < 0 || nPairs < 0 || (n > 0 && bodies == nullptr) || (nPairs > 0 && pairs == nullptr))
+    return fail(r, SolverStatus::InvalidCount, "n and nPairs must not be negative, and their arrays not null");
+  if (checkSettings(settings, r) != SolverStatus::Ok) return r->status;
+  for (int i = 0; i < n; ++i)
+    if (checkBody(bodies[i], i, r) != SolverStatus::Ok) return r->status;
+  for (std::int64_t p = 0; p < nPairs; ++p) {
+    const std::uint32_t a = pairs[2 * p], b = pairs[2 * p + 1];
+    if (a >= static_cast<std::uint32_t>(n) || b >= static_cast<std::uint32_t>(n))
+      return fail(r, SolverStatus::InvalidPair, "pair index outside [0, n)", p);
+    if (a == b) return fail(r, SolverStatus::InvalidPair, "a body is paired with itself", p);
+  }
+
+  for (int k = 0; k < settings.substeps; ++k) substep(bodies, n, pairs, nPairs, settings, r);
+  return SolverStatus::Ok;
+}
+
+void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+                     const StepSettings& settings, StepReport* r) {
+  const double dt = settings.dt / settings.substeps;
+  const std::size_t count = static_cast<std::size_t>(n);
+  if (shapes_.size() < count) {
+    shapes_.resize(count);
+    sources_.resize(count, nullptr);
+    inverseInertiaWorld_.resize(count);
+    centres_.resize(count);
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    RigidBody& body = bodies[i];
+    if (sources_[i] != body.shape) {
+      shapes_[i] = *body.shape;  // the only copy that allocates (header: Shapes)
+      sources_[i] = body.shape;
+    }
+    shapes_[i].pose = body.pose;
+    centres_[i] = body.pose.apply(body.centerOfMassLocal);
+    const Mat3 rot = Mat3::rotation(body.pose.rotation);
+    inverseInertiaWorld_[i] = rot * body.inverseInertiaLocal * rot.transposed();
+  }
+  const auto dynamic = [&](std::int32_t i) { return bodies[i].inverseMass > 0; };
+  // A static body's velocity is not its motion: it never moves.
+  const auto velocityAt = [&](std::int32_t i, const Vec3& arm) {
+    return dynamic(i) ? bodies[i].velocity + cross(bodies[i].angularVelocity, arm) : Vec3{};
+  };
+  const auto applyImpulse = [&](std::int32_t i, const Vec3& arm, const Vec3& impulse) {
+    if (!dynamic(i)) return;
+    bodies[i].velocity += impulse * bodies[i].inverseMass;
+    bodies[i].angularVelocity += inverseInertiaWorld_[i] * cross(arm, impulse);
+  };
+
+  // The warm-start table over last step's points.
+  std::swap(previous_, contacts_);
+  contacts_.clear();
+  points_.clear();
+  // Entries: one per point and at most one per pair; load ≤ ½.
+  std::size_t capacity = 16;
+  while (capacity < 4 * previous_.size()) capacity *= 2;
+  if (table_.size() < capacity) table_.resize(capacity);
+  capacity = table_.size();
+  const std::size_t mask = capacity - 1;
+  for (CacheEntry& e : table_) e = CacheEntry{};
+  if (settings.warmStarting) {
+    for (std::size_t k = 0; k < previous_.size(); ++k) {
+      const SolverContact& c = previous_[k];
+      const std::uint64_t key = pairKey(c.a, c.b);
+      std::size_t slot = mix(key ^ (static_cast<std::uint64_t>(c.id) * 0x9e3779b97f4a7c15ULL)) & mask;
+      for (std::size_t probe = 0; probe < capacity && table_[slot].index >= 0; ++probe) slot = (slot + 1) & mask;
+      table_[slot] = {key, c.id, static_cast<std::int32_t>(k)};
+      // The pair's first point, for the match by position.
+      if (k == 0 || previous_[k - 1].a != c.a || previous_[k - 1].b != c.b) {
+        slot = mix(key | kPairEntry) & mask;
+        for (std::size_t probe = 0; probe < capacity && table_[slot].index >= 0; ++probe) slot = (slot + 1) & mask;
+        table_[slot] = {key | kPairEntry, 0, static_cast<std::int32_t>(k)};
+      }
+    }
+  }
+  const auto findPrevious = [&](std::int32_t a, std::int32_t b, std::uint32_t id,
+                                const Vec3& anchorA) -> const SolverContact* {
+    if (!settings.warmStarting) return nullptr;
+    const std::uint64_t key = pairKey(a, b);
+    std::size_t slot = mix(key ^ (static_cast<std::uint64_t>(id) * 0x9e3779b97f4a7c15ULL)) & mask;
+    for (std::size_t probe = 0; probe < capacity && table_[slot].index >= 0; ++probe) {
+      if (table_[slot].key == key && table_[slot].id == id) return &previous_[table_[slot].index];
+      slot = (slot + 1) & mask;
+    }
+    // The features were renamed (two aligned boxes' corners coincide, and a
+    // tilt of 1e-5 rad turns a vertex into an edge crossing): the nearest
+    // last point of the pair, on body a, within warmStartDistance.
+    std::size_t slot2 = mix(key | kPairEntry) & mask;
+    for (std::size_t probe = 0; probe < capacity && table_[slot2].index >= 0; ++probe) {
+      if (table_[slot2].key == (key | kPairEntry)) {
+        const SolverContact* best = nullptr;
+        double bestDistance = settings.warmStartDistance;
+        for (std::size_t k = static_cast<std::size_t>(table_[slot2].index);
+             k < previous_.size() && previous_[k].a == a && previous_[k].b == b; ++k) {
+          const double d = length(previous_[k].anchorA - anchorA);
+          if (d <= bestDistance) bestDistance = d, best = &previous_[k];
+        }
+        return best;
+      }
+      slot2 = (slot2 + 1) & mask;
+    }
+    return nullptr;
+  };
+
+  // 1. Contacts and their constraints.
+  int manifolds = 0, warmStarted = 0;
+  if (meshScratch_.size() < static_cast<std::size_t>(kSolverMeshContacts)) meshScratch_.resize(kSolverMeshContacts);
+  for (std::int64_t p = 0; p < nPairs; ++p) {
+    const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
+    if (!dynamic(a) && !dynamic(b)) continue;
+    Manifold m;
+    // Continuous collision widens the speculative margin by the pair's
+    // relative motion over the step (with gravity's increment; angular
+    // motion aside), so that a pair
+    // closing faster than contactMargin per step is caught before it
+    // overlaps.
+    const double closing = length(velocityAt(b, Vec3{}) - velocityAt(a, Vec3{})) + length(settings.gravity) * dt;
+    const double margin = settings.contactMargin + (settings.continuous ? closing * dt : 0.0);
+    const bool mesh = shapes_[a].type == ShapeType::Mesh || shapes_[b].type == ShapeType::Mesh;
+    const ManifoldStatus st =
+        mesh ? meshManifold(shapes_[a], shapes_[b], margin, meshScratch_.data(), kSolverMeshContacts, &m)
+             : manifold(shapes_[a], shapes_[b], margin, &m);
+    if (st != ManifoldStatus::Ok || m.count == 0) continue;
+    ++manifolds;
+    const Vec3 nrm = m.normal;
+    const Vec3 t1 = tangentOf(nrm), t2 = cross(nrm, t1);
+    const double imA = bodies[a].inverseMass, imB = bodies[b].inverseMass;
+    for (int k = 0; k < m.count; ++k) {
+      const ManifoldPoint& mp = m.points[k];
+      SolverContact c;
+      c.a = a;
+      c.b = b;
+      c.id = mp.id;
+      c.pointA = mp.pointA;
+      c.pointB = mp.pointB;
+      c.normal = nrm;
+      c.distance = mp.distance;
+      Point q;
+      q.rA = mp.pointA - centres_[a];
+      q.rB = mp.pointB - centres_[b];
+      q.tangent1 = t1;
+      q.tangent2 = t2;
+      // K = 1/m_A + 1/m_B + (I_A⁻¹(r_A × d) × r_A)·d + (same for B) along d.
+      const auto effective = [&](const Vec3& d) {
+        const double k = imA + imB + dot(cross(inverseInertiaWorld_[a] * cross(q.rA, d), q.rA), d) +
+                         dot(cross(inverseInertiaWorld_[b] * cross(q.rB, d), q.rB), d);
+        return k > 0 ? 1 / k : 0.0;
+      };
+      q.normalMass = effective(nrm);
+      q.tangentMass1 = effective(t1);
+      q.tangentMass2 = effective(t2);
+      // The closing speed before gravity's increment: bouncing the
+      // incremented one back would gain g·dt of speed per bounce.
+      const double vn = dot(velocityAt(b, q.rB) - velocityAt(a, q.rA), nrm);
+      if (mp.distance > 0) q.target = -mp.distance / dt;
+      else if (-mp.distance > settings.slop) q.target = settings.baumgarte * (-mp.distance - settings.slop) / dt;
+      // Bounce only a point the bodies reach within this step.
+      if (settings.restitution > 0 && vn < -settings.restitutionThreshold && mp.distance + vn * dt < 0)
+        q.target = std::fmax(q.target, -settings.restitution * vn);
+      c.anchorA = bodies[a].pose.toLocalDirection(mp.pointA - bodies[a].pose.position);
+      if (const SolverContact* old = findPrevious(a, b, mp.id, c.anchorA)) {
+        c.warmStarted = true;
+        ++warmStarted;
+        c.normalImpulse = old->normalImpulse;
+        // The old friction impulse on the new tangent plane.
+        c.frictionImpulse = t1 * dot(old->frictionImpulse, t1) + t2 * dot(old->frictionImpulse, t2);
+      }
+      contacts_.push_back(c);
+      points_.push_back(q);
+    }
+  }
+  r->manifolds = manifolds;  // the last substep's
+  r->warmStarted = warmStarted;
+  r->points = static_cast<int>(contacts_.size());
+
+  // 2. Velocities (after the contacts measured the closing speeds), then
+  // 3. the warm start.
+  for (int i = 0; i < n; ++i)
+    if (dynamic(i)) bodies[i].velocity += settings.gravity * dt;
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    const SolverContact& c = contacts_[k];
+    if (!c.warmStarted) continue;
+    const Vec3 impulse = c.normal * c.normalImpulse + c.frictionImpulse;
+    applyImpulse(c.a, points_[k].rA, -impulse);
+    applyImpulse(c.b, points_[k].rB, impulse);
+  }
+
+  // 4. Sequential impulses: friction (bounded by the current normal
+  // impulse), then the normal, point by point. Symmetric Gauss–Seidel: odd
+  // rounds run the points backwards, so that no corner of a face is always
+  // solved first (a fixed order leaves a torque that tilts stacked boxes).
+  for (int it = 0; it < settings.velocityIterations; ++it) {
+    for (std::size_t kk = 0; kk < contacts_.size(); ++kk) {
+      const std::size_t k = (it & 1) != 0 ? contacts_.size() - 1 - kk : kk;
+      SolverContact& c = contacts_[k];
+      const Point& q = points_[k];
+      Vec3 dv = velocityAt(c.b, q.rB) - velocityAt(c.a, q.rA);
+      const double old1 = dot(c.frictionImpulse, q.tangent1), old2 = dot(c.frictionImpulse, q.tangent2);
+      double new1 = old1 - dot(dv, q.tangent1) * q.tangentMass1;
+      double new2 = old2 - dot(dv, q.tangent2) * q.tangentMass2;
+      const double limit = settings.friction * c.normalImpulse;
+      const double len = std::sqrt(new1 * new1 + new2 * new2);
+      if (len > limit) {
+        const double f = len > 0 ? limit / len : 0;
+        new1 *= f;
+        new2 *= f;
+      }
+      const Vec3 friction = q.tangent1 * (new1 - old1) + q.tangent2 * (new2 - old2);
+      c.frictionImpulse = q.tangent1 * new1 + q.tangent2 * new2;
+      applyImpulse(c.a, q.rA, -friction);
+      applyImpulse(c.b, q.rB, friction);
+
+      dv = velocityAt(c.b, q.rB) - velocityAt(c.a, q.rA);
+      const double vn = dot(dv, c.normal);
+      const double total = std::fmax(0.0, c.normalImpulse + (q.target - vn) * q.normalMass);
+      const Vec3 push = c.normal * (total - c.normalImpulse);
+      c.normalImpulse = total;
+      applyImpulse(c.a, q.rA, -push);
+      applyImpulse(c.b, q.rB, push);
+    }
+  }
+
+  // 5. Continuous collision (at the start poses, with the solved velocities),
+  // then 6. the positions.
+  for (int i = 0; i < n; ++i) {
+    RigidBody& body = bodies[i];
+    if (!(body.inverseMass > 0)) continue;
+    const Vec3 motion = body.velocity * dt;
+    double fraction = 1;
+    if (settings.continuous && length(motion) > settings.ccdFraction * localBoundingRadius(shapes_[i])) {
+      double toi = 2;
+      for (std::int64_t p = 0; p < nPairs; ++p) {
+        const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
+        if (a != i && b != i) continue;
+        const std::int32_t other = a == i ? b : a;
+        const Vec3 otherMotion = dynamic(other) ? bodies[other].velocity * dt : Vec3{};
+        const double t = timeOfImpact(shapes_[i], motion, shapes_[other], otherMotion);
+        if (t > 1) continue;
+        // Stop the slop short of the surface, so that the next step's
+        // contact finds a gap rather than an overlap.
+        const double back = settings.slop / length(motion - otherMotion);
+        toi = std::fmin(toi, std::fmax(0.0, t - back));
+      }
+      if (toi < 1) {
+        fraction = toi;
+        ++r->ccdClamped;
+      }
+    }
+    const Vec3 centre = centres_[i] + motion * fraction;
+    body.pose.rotation = integrate(body.pose.rotation, body.angularVelocity, dt);
+    body.pose.position = centre - rotate(body.pose.rotation, body.centerOfMassLocal);
+  }
+}
+
+}  // namespace collidoscope
