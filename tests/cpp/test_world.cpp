@@ -13,6 +13,7 @@
 
 #include "collidoscope/api.h"
 #include "collidoscope/json.h"
+#include "collidoscope/mass.h"
 #include "collidoscope/scene.h"
 #include "collidoscope/world.h"
 #include "mesh_gen.h"
@@ -383,6 +384,181 @@ TEST(World, PairsSceneErrors) {
   EXPECT_EQ(err.field, "shapes[0].radius");
   EXPECT_FALSE(parseScene(R"({"version":1,"query":"pairs"})", &scene, &err));
   EXPECT_EQ(err.field, "shapes");
+}
+
+}  // namespace
+}  // namespace collidoscope
+
+// ------------------------------------------------------------ motion
+
+namespace collidoscope {
+namespace {
+
+using api::World;
+
+struct Motion {
+  Registry reg;
+  World world{&reg};
+  SceneError err;
+  int add(const Shape& s, const Vec3& at, double mass) {
+    const int h = reg.add(s, &err);
+    const double pose[7] = {at.x, at.y, at.z, 0, 0, 0, 1};
+    const int id = world.add(h, pose, &err);
+    EXPECT_GT(id, 0) << err.message;
+    if (mass != 0) {
+      EXPECT_TRUE(world.setMass(id, mass, &err)) << err.field << ": " << err.message;
+    }
+    return id;
+  }
+  const double* pose(int id) { return world.poses() + 7 * world.slotOf(id); }
+  double* velocity(int id) { return world.velocities() + 6 * world.slotOf(id); }
+};
+
+TEST(WorldMotion, FreeFallIsTheIntegratorsClosedForm) {
+  Motion m;
+  const int ball = m.add(Shape::sphere(0.5), {0, 100, 0}, 2.0);
+  m.velocity(ball)[0] = 3;
+  m.velocity(ball)[1] = 1;
+  StepSettings s;
+  const int n = 120;
+  for (int i = 0; i < n; ++i) ASSERT_TRUE(m.world.step(s, &m.err)) << m.err.message;
+  // Semi-implicit Euler in S substeps of h = dt/S: v_k = v0 + g·h·k, x_N = x0 + v0·N·h + g·h²·N(N+1)/2, N = n·S.
+  const double h = s.dt / s.substeps;
+  const double N = static_cast<double>(n) * s.substeps;
+  EXPECT_NEAR(m.pose(ball)[1], 100 + 1 * N * h + s.gravity.y * h * h * N * (N + 1) / 2, 1e-9);
+  EXPECT_NEAR(m.pose(ball)[0], 3 * N * h, 1e-9);
+  EXPECT_NEAR(m.velocity(ball)[1], 1 + s.gravity.y * h * N, 1e-9);
+}
+
+TEST(WorldMotion, AStackOfTenBoxesStandsForTenSeconds) {
+  for (api::WorldBroadphase bp : {api::WorldBroadphase::SweepAndPrune, api::WorldBroadphase::Tree}) {
+    Registry reg;
+    World world(&reg, bp);
+    SceneError err;
+    const int floor = reg.add(Shape::box({10, 0.5, 10}), &err);
+    const int cube = reg.add(Shape::box({0.5, 0.5, 0.5}), &err);
+    const double floorPose[7] = {0, -0.5, 0, 0, 0, 0, 1};
+    ASSERT_GT(world.add(floor, floorPose, &err), 0);
+    std::vector<int> boxes;
+    for (int i = 0; i < 10; ++i) {
+      const double pose[7] = {0, 0.5 + i, 0, 0, 0, 0, 1};
+      boxes.push_back(world.add(cube, pose, &err));
+      ASSERT_TRUE(world.setMass(boxes.back(), 1, &err)) << err.message;
+    }
+    StepSettings s;
+    double worstHeight = 0, worstSide = 0;
+    for (int step = 0; step < 600; ++step) {
+      ASSERT_TRUE(world.step(s, &err)) << err.field << ": " << err.message;
+      for (int i = 0; i < 10; ++i) {
+        const double* p = world.poses() + 7 * world.slotOf(boxes[static_cast<std::size_t>(i)]);
+        worstHeight = std::fmax(worstHeight, std::fabs(p[1] - (0.5 + i)));
+        worstSide = std::fmax(worstSide, std::hypot(p[0], p[2]));
+      }
+    }
+    EXPECT_LT(worstHeight, 0.01);
+    EXPECT_LT(worstSide, 0.01);
+    EXPECT_FALSE(world.contacts().empty());
+  }
+}
+
+TEST(WorldMotion, AFastSphereDoesNotPassThroughAThinWall) {
+  for (bool continuous : {true, false}) {
+    Motion m;
+    m.add(Shape::box({0.025, 2, 2}), {0, 0, 0}, 0);
+    const int ball = m.add(Shape::sphere(0.1), {-1, 0, 0}, 1);
+    m.velocity(ball)[0] = 100;
+    StepSettings s;
+    s.gravity = {0, 0, 0};
+    s.continuous = continuous;
+    double largest = -1e9;
+    for (int i = 0; i < 60; ++i) {
+      ASSERT_TRUE(m.world.step(s, &m.err)) << m.err.message;
+      largest = std::fmax(largest, m.pose(ball)[0]);
+    }
+    // The ball's surface touches the wall at x = −0.125; without continuous collision it tunnels.
+    if (continuous) EXPECT_LE(largest, -0.125 + 1e-6);
+    else EXPECT_GT(largest, 1.0);
+  }
+}
+
+TEST(WorldMotion, EnergyDoesNotGrow) {
+  Motion m;
+  m.add(Shape::plane({0, 1, 0}, 0), {0, 0, 0}, 0);
+  const int crate = m.add(Shape::box({0.4, 0.3, 0.2}), {0, 2, 0}, 3);
+  const int ball = m.add(Shape::sphere(0.3), {1, 3, 0}, 1);
+  m.velocity(crate)[0] = 2;
+  m.velocity(crate)[3] = 3;
+  m.velocity(crate)[5] = -2;
+  m.velocity(ball)[2] = -1;
+  StepSettings s;
+  // Kinetic (translation and rotation, the inertia from mass.h at the body's density) plus potential
+  // energy of the centre of mass (a box's and a sphere's centre is their origin).
+  auto energy = [&] {
+    double e = 0;
+    for (int id : {crate, ball}) {
+      const double* v = m.velocity(id);
+      const double* p = m.pose(id);
+      const double mass = m.world.mass(id);
+      MassProperties unit;
+      EXPECT_TRUE(massProperties(id == crate ? Shape::box({0.4, 0.3, 0.2}) : Shape::sphere(0.3), 1.0, &unit));
+      const Mat3 r = Mat3::rotation(Quat{p[3], p[4], p[5], p[6]});
+      const Mat3 inertia = r * (unit.inertia * (mass / unit.mass)) * r.transposed();
+      const Vec3 w{v[3], v[4], v[5]};
+      e += 0.5 * mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 0.5 * dot(w, inertia * w) - mass * s.gravity.y * p[1];
+    }
+    return e;
+  };
+  const double start = energy();
+  double last = start;
+  int grew = 0;
+  for (int i = 0; i < 600; ++i) {
+    ASSERT_TRUE(m.world.step(s, &m.err)) << m.err.message;
+    const double e = energy();
+    // Between steps, beyond rounding (1e-9 of the energy at the start).
+    if (e > last + 1e-9 * start) ++grew;
+    last = e;
+  }
+  EXPECT_EQ(grew, 0);
+  EXPECT_LT(last, start);
+}
+
+TEST(WorldMotion, BadVelocitiesMassesAndSettingsAreErrorsThatChangeNothing) {
+  Motion m;
+  const int plane = m.add(Shape::plane({0, 1, 0}, 0), {0, 0, 0}, 0);
+  const int ball = m.add(Shape::sphere(0.5), {0, 2, 0}, 1);
+  SceneError& err = m.err;
+  EXPECT_FALSE(m.world.setMass(plane, 1, &err));
+  EXPECT_EQ(err.field, "mass");
+  EXPECT_NE(err.message.find("static"), std::string::npos) << err.message;
+  EXPECT_FALSE(m.world.setMass(ball, -2, &err));
+  EXPECT_EQ(err.field, "mass");
+  EXPECT_FALSE(m.world.setMass(ball, std::nan(""), &err));
+  const int dot = m.add(Shape::point(), {5, 5, 5}, 0);
+  EXPECT_FALSE(m.world.setMass(dot, 1, &err));
+  EXPECT_NE(err.message.find("volume"), std::string::npos) << err.message;
+  EXPECT_DOUBLE_EQ(m.world.mass(ball), 1);
+
+  std::vector<double> poses(m.world.poses(), m.world.poses() + 7 * m.world.slots());
+  m.velocity(ball)[4] = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(m.world.step(StepSettings{}, &err));
+  EXPECT_EQ(err.field, "velocities[1][4]");
+  EXPECT_EQ(std::vector<double>(m.world.poses(), m.world.poses() + 7 * m.world.slots()), poses);
+  m.velocity(ball)[4] = 0;
+  StepSettings bad;
+  bad.dt = 0;
+  EXPECT_FALSE(m.world.step(bad, &err));
+  EXPECT_EQ(err.field, "settings.dt");
+  bad = StepSettings{};
+  bad.gravity.y = std::nan("");
+  EXPECT_FALSE(m.world.step(bad, &err));
+  EXPECT_EQ(err.field, "settings.gravity[1]");
+  bad = StepSettings{};
+  bad.friction = -1;
+  EXPECT_FALSE(m.world.step(bad, &err));
+  EXPECT_EQ(err.field, "settings");
+  EXPECT_EQ(std::vector<double>(m.world.poses(), m.world.poses() + 7 * m.world.slots()), poses);
+  ASSERT_TRUE(m.world.step(StepSettings{}, &err)) << err.message;
+  EXPECT_LT(m.pose(ball)[1], 2.0);  // it falls once the step is valid
 }
 
 }  // namespace

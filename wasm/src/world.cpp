@@ -5,6 +5,7 @@
 #include <string>
 
 #include "collidoscope/json.h"
+#include "collidoscope/mass.h"
 #include "collidoscope/schema_json.h"
 #include "collidoscope/support.h"
 
@@ -75,12 +76,17 @@ int World::add(int shape, const double* pose, SceneError* err) {
     boxes_.emplace_back();
     boxShape_.emplace_back();
     orderAt_.push_back(-1);
+    dynamics_.emplace_back();
+    velocities_.resize(velocities_.size() + 6);
   }
   const std::size_t k = static_cast<std::size_t>(slot);
   shape_[k] = shape;
   generation_[k] = generation_[k] % kMaxGeneration + 1;
   std::copy(pose, pose + kPoseSize, poses_.begin() + static_cast<std::ptrdiff_t>(k * kPoseSize));
   classify(slot, *s);
+  dynamics_[k] = Dynamics{};
+  std::fill(velocities_.begin() + static_cast<std::ptrdiff_t>(6 * k), velocities_.begin() + static_cast<std::ptrdiff_t>(6 * k + 6), 0.0);
+  membershipChanged_ = true;
   boxOf(slot, checked);
   orderAt_[k] = static_cast<int>(order_.size());
   order_.push_back(slot);
@@ -100,6 +106,7 @@ bool World::remove(int body, SceneError* err) {
   order_.pop_back();
   orderAt_[static_cast<std::size_t>(slot)] = -1;
   free_.push_back(slot);
+  membershipChanged_ = true;
   --live_;
   return true;
 }
@@ -276,6 +283,165 @@ bool World::pairs(std::vector<std::uint32_t>* out, SceneError* err, std::int64_t
       out->push_back(a);
       out->push_back(b);
     }
+  }
+  return true;
+}
+
+bool World::setMass(int body, double mass, SceneError* err) {
+  const int slot = slotOf(body);
+  if (slot < 0) return fail(err, "body", "is not in this world (removed already, or never added)");
+  if (!liveShape(slot, err)) return false;
+  if (!std::isfinite(mass)) return fail(err, "mass", "must be a finite number (0: static)");
+  Dynamics& d = dynamics_[static_cast<std::size_t>(slot)];
+  if (mass == 0) {
+    d = Dynamics{};
+    return true;
+  }
+  const Shape& s = *registry_->find(shape_[static_cast<std::size_t>(slot)]);
+  MassProperties unit;
+  if (!massProperties(s, 1.0, &unit) || !(unit.mass > 0)) {
+    const bool staticType = s.type == ShapeType::Plane || s.type == ShapeType::Mesh || s.type == ShapeType::Compound;
+    return fail(err, "mass", std::string("must be 0: a ") + shapeTypeName(s.type) +
+                                 (staticType ? " can only be static" : " has no volume to give it inertia") + " (" +
+                                 massStatusMessage(unit.status) + ")");
+  }
+  if (mass < 0 && mass != kMassOfVolume) return fail(err, "mass", "must not be negative (0: static)");
+  const double m = mass < 0 ? unit.mass : mass;
+  Mat3 inverse;
+  if (!invert(unit.inertia * (m / unit.mass), &inverse) || !inverse.finite())
+    return fail(err, "mass", "gives an inertia that cannot be inverted (the shape is too thin to turn)");
+  d.mass = m;
+  d.inverseMass = 1 / m;
+  d.inverseInertiaLocal = inverse;
+  d.centerOfMassLocal = unit.centerOfMass;
+  return true;
+}
+
+double World::mass(int body) const {
+  const int slot = slotOf(body);
+  return slot < 0 ? 0 : dynamics_[static_cast<std::size_t>(slot)].mass;
+}
+
+bool World::step(const StepSettings& settings, SceneError* err, StepReport* stats) {
+  // What the broad phase reads of the settings (the solver checks the rest).
+  if (!(settings.dt > 0) || !(settings.dt <= 1e6)) return fail(err, "settings.dt", "must be a positive number of seconds (at most 1e6)");
+  for (int k = 0; k < 3; ++k)
+    if (!std::isfinite(settings.gravity[k]) || std::fabs(settings.gravity[k]) > kMaxMagnitude)
+      return fail(err, "settings.gravity[" + std::to_string(k) + "]", "must be a finite number of at most 1e15 in magnitude");
+  if (!(settings.contactMargin >= 0) || !(settings.contactMargin <= kMaxMagnitude))
+    return fail(err, "settings.contactMargin", "must be a number from 0 to 1e15");
+  // The poses and velocities, all checked before anything moves.
+  for (int slot : order_)
+    if (!liveShape(slot, err)) return false;
+  checked_.resize(order_.size());
+  for (std::size_t i = 0; i < order_.size(); ++i) {
+    const int slot = order_[i];
+    if (!readPose(poses_.data() + static_cast<std::ptrdiff_t>(slot) * kPoseSize, "poses", slot, &checked_[i], err)) {
+      if (err->code == "invalid-scene") err->code = "invalid-argument";
+      return false;
+    }
+    if (dynamics_[static_cast<std::size_t>(slot)].inverseMass == 0) continue;
+    const double* v = velocities_.data() + 6 * static_cast<std::ptrdiff_t>(slot);
+    for (int k = 0; k < 6; ++k)
+      if (!std::isfinite(v[k]) || std::fabs(v[k]) > kMaxMagnitude)
+        return fail(err, "velocities[" + std::to_string(slot) + "][" + std::to_string(k) + "]",
+                    "must be a finite number of at most 1e15 in magnitude");
+  }
+  // The bodies in slot order (so that the solver's warm-start cache, keyed by
+  // body index, keeps its meaning while nobody comes or goes).
+  rigid_.clear();
+  rigidSlot_.clear();
+  indexOf_.assign(shape_.size(), -1);
+  for (int slot = 0; slot < slots(); ++slot) {
+    const std::size_t k = static_cast<std::size_t>(slot);
+    if (shape_[k] == 0) continue;
+    const Dynamics& d = dynamics_[k];
+    RigidBody b;
+    b.shape = registry_->find(shape_[k]);
+    b.pose = checked_[static_cast<std::size_t>(orderAt_[k])];
+    if (d.inverseMass > 0) {
+      const double* v = velocities_.data() + 6 * slot;
+      b.velocity = {v[0], v[1], v[2]};
+      b.angularVelocity = {v[3], v[4], v[5]};
+      b.inverseMass = d.inverseMass;
+      b.inverseInertiaLocal = d.inverseInertiaLocal;
+      b.centerOfMassLocal = d.centerOfMassLocal;
+    }
+    indexOf_[k] = static_cast<int>(rigid_.size());
+    rigid_.push_back(b);
+    rigidSlot_.push_back(slot);
+  }
+  // Broad phase on boxes grown by the step's motion, so that the pairs cover
+  // where a body may go (the solver's shape casts need the pairs a fast body
+  // would reach): its velocity and gravity's over dt, its turn (an arc of at
+  // most |ω|·dt times its bounding radius), and the solver's contact margin.
+  for (std::size_t i = 0; i < order_.size(); ++i) {
+    const int slot = order_[i];
+    boxOf(slot, checked_[i]);
+    const Dynamics& d = dynamics_[static_cast<std::size_t>(slot)];
+    Aabb& b = boxes_[static_cast<std::size_t>(slot)];
+    if (d.inverseMass > 0 && !unbounded(slot)) {
+      const double* v = velocities_.data() + 6 * slot;
+      const double dt = settings.dt;
+      const Vec3 move{v[0] * dt + 0.5 * settings.gravity.x * dt * dt, v[1] * dt + 0.5 * settings.gravity.y * dt * dt,
+                      v[2] * dt + 0.5 * settings.gravity.z * dt * dt};
+      const double w = std::sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
+      const Shape& s = *rigid_[static_cast<std::size_t>(indexOf_[static_cast<std::size_t>(slot)])].shape;
+      const double turn = std::fmin(w * dt, 2.0) * localBoundingRadius(s) + settings.contactMargin;
+      b.min = b.min + Vec3{std::fmin(move.x, 0.0), std::fmin(move.y, 0.0), std::fmin(move.z, 0.0)} - Vec3{turn, turn, turn};
+      b.max = b.max + Vec3{std::fmax(move.x, 0.0), std::fmax(move.y, 0.0), std::fmax(move.z, 0.0)} + Vec3{turn, turn, turn};
+    }
+    track(slot, true);
+  }
+  if (!candidatePairs(err)) return false;
+  // Pairs with a dynamic body, as body indices; static pairs never meet.
+  stepPairs_.clear();
+  for (std::uint64_t key : candidates_) {
+    const int a = static_cast<int>(key >> 32), b = static_cast<int>(key & 0xffffffffu);
+    if (dynamics_[static_cast<std::size_t>(a)].inverseMass == 0 && dynamics_[static_cast<std::size_t>(b)].inverseMass == 0)
+      continue;
+    stepPairs_.push_back(static_cast<std::uint32_t>(indexOf_[static_cast<std::size_t>(a)]));
+    stepPairs_.push_back(static_cast<std::uint32_t>(indexOf_[static_cast<std::size_t>(b)]));
+  }
+  if (membershipChanged_) solver_.reset();
+  membershipChanged_ = false;
+  StepReport report;
+  const SolverStatus status = solver_.step(rigid_.data(), static_cast<int>(rigid_.size()), stepPairs_.data(),
+                                           static_cast<std::int64_t>(stepPairs_.size() / 2), settings, &report);
+  if (stats != nullptr) *stats = report;
+  if (status != SolverStatus::Ok) {
+    std::string field = "settings";
+    if (report.index >= 0 && (status == SolverStatus::InvalidBody || status == SolverStatus::StaticOnly ||
+                              status == SolverStatus::Unsupported))
+      field = "bodies[" + std::to_string(rigidSlot_[static_cast<std::size_t>(report.index)]) + "]";
+    *err = {"invalid-argument", field, report.message};
+    return false;
+  }
+  // Write back the moved bodies, and the contacts by slot.
+  for (std::size_t i = 0; i < rigid_.size(); ++i) {
+    const RigidBody& b = rigid_[i];
+    if (b.inverseMass == 0) continue;
+    const std::size_t slot = static_cast<std::size_t>(rigidSlot_[i]);
+    double* p = poses_.data() + kPoseSize * slot;
+    p[0] = b.pose.position.x;
+    p[1] = b.pose.position.y;
+    p[2] = b.pose.position.z;
+    p[3] = b.pose.rotation.x;
+    p[4] = b.pose.rotation.y;
+    p[5] = b.pose.rotation.z;
+    p[6] = b.pose.rotation.w;
+    double* v = velocities_.data() + 6 * slot;
+    v[0] = b.velocity.x;
+    v[1] = b.velocity.y;
+    v[2] = b.velocity.z;
+    v[3] = b.angularVelocity.x;
+    v[4] = b.angularVelocity.y;
+    v[5] = b.angularVelocity.z;
+  }
+  contacts_ = solver_.contacts();
+  for (SolverContact& c : contacts_) {
+    c.a = rigidSlot_[static_cast<std::size_t>(c.a)];
+    c.b = rigidSlot_[static_cast<std::size_t>(c.b)];
   }
   return true;
 }

@@ -24,8 +24,14 @@
 // checked as every query checks them; the world keeps them as given, so
 // that intersect() at the same numbers gives the same answer.
 //
-// Memory: adding bodies grows the arrays; pairs() reuses its buffers and
-// allocates only when a frame has more candidate pairs than any before.
+// Motion (seed 001's loop). A body is static unless given a mass (setMass):
+// a dynamic body has a velocity and an angular velocity (velocities(), 6
+// numbers per slot) and step() moves it — the broad phase on boxes grown by
+// the step's motion, then the solver (solver.h: contact manifolds, sequential
+// impulses, warm starting, shape casts for fast bodies) on those pairs.
+//
+// Memory: adding bodies grows the arrays; pairs() and step() reuse their
+// buffers and allocate only when a frame has more pairs than any before.
 #pragma once
 
 #include <array>
@@ -35,6 +41,7 @@
 #include "collidoscope/aabb.h"
 #include "collidoscope/api.h"
 #include "collidoscope/broadphase.h"
+#include "collidoscope/solver.h"
 
 namespace collidoscope {
 
@@ -52,6 +59,8 @@ constexpr int kMaxBodies = (1 << 20) - 1;
 // beyond it a world is a heap of bodies all in one place, and the call says
 // so instead of exhausting memory.
 constexpr std::int64_t kMaxWorldPairs = std::int64_t{1} << 22;
+// World::setMass: the mass of the shape's volume at density 1.
+constexpr double kMassOfVolume = -1;
 
 // The broad phase a world keeps (broadphase.h): sweep and prune wins when
 // bodies are spread through a volume, the tree when they lie in a layer (a
@@ -87,6 +96,27 @@ class World {
   // Reads every live slot's pose from poses(), checks them all (an error
   // names "poses[slot]" and changes nothing), and moves the boxes.
   bool sync(SceneError* err);
+
+  // Makes a body dynamic with `mass` (> 0; its inertia that of its shape at
+  // uniform density), or static with mass 0; kMassOfVolume asks for the
+  // shape's volume at density 1. Planes, meshes, heightfields and compounds can only
+  // be static ("static-only" errors name "mass"); so can shapes without
+  // volume (a point, a segment, a triangle).
+  bool setMass(int body, double mass, SceneError* err);
+  // The body's mass (0: static).
+  double mass(int body) const;
+  // 6 numbers per slot: velocity (of the centre of mass) and angular velocity,
+  // world frame. Writable as poses() is; a static body's are ignored (and
+  // left as written).
+  double* velocities() { return velocities_.data(); }
+
+  // One step of the simulation: every dynamic body moves by `settings`
+  // (solver.h StepSettings). Poses and velocities are read (and checked:
+  // "poses[slot]", "velocities[slot]" name a bad one; nothing changes) and
+  // written back. stats: the solver's report of the step (may be null).
+  bool step(const StepSettings& settings, SceneError* err, StepReport* stats = nullptr);
+  // The last step's contact points, bodies named by slot.
+  const std::vector<SolverContact>& contacts() const { return contacts_; }
 
   // Every pair of live bodies whose shapes intersect (intersect()'s answer),
   // as slots {i, j}, i < j, sorted: 2 numbers per pair in *out (cleared
@@ -125,6 +155,22 @@ class World {
 
   Registry* registry_;
   WorldBroadphase broadphase_;
+  // Per slot: the dynamic data (inverseMass 0: static).
+  struct Dynamics {
+    double mass = 0;
+    double inverseMass = 0;
+    Mat3 inverseInertiaLocal;
+    Vec3 centerOfMassLocal;
+  };
+  std::vector<Dynamics> dynamics_;
+  std::vector<double> velocities_;  // 6 per slot
+  Solver solver_;
+  std::vector<RigidBody> rigid_;          // step(): the live bodies, in slot order
+  std::vector<int> rigidSlot_;            // step(): rigid_[i]'s slot
+  std::vector<int> indexOf_;              // step(): per slot, its index in rigid_
+  std::vector<std::uint32_t> stepPairs_;  // step(): body index pairs for the solver
+  std::vector<SolverContact> contacts_;   // the last step's, by slot
+  bool membershipChanged_ = true;         // a body came or went: the solver's cache is stale
   SweepAndPrune sap_;
   AabbTree tree_;
   std::vector<IdPair> boxPairs_;  // the broad phase's pairs of the last candidatePairs()
