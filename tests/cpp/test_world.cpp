@@ -563,3 +563,142 @@ TEST(WorldMotion, BadVelocitiesMassesAndSettingsAreErrorsThatChangeNothing) {
 
 }  // namespace
 }  // namespace collidoscope
+
+// ------------------------------------------------------------ the "simulate" scene
+
+namespace collidoscope {
+namespace {
+
+JsonValue runJson(const std::string& text, bool trace = false) {
+  Scene scene;
+  SceneError err;
+  EXPECT_TRUE(parseScene(text, &scene, &err)) << err.field << ": " << err.message;
+  std::string out;
+  EXPECT_TRUE(runScene(scene, trace, &out, &err)) << err.field << ": " << err.message;
+  JsonValue v;
+  std::string why;
+  EXPECT_TRUE(parseJson(out, &v, &why)) << why;
+  return v;
+}
+
+SceneError sceneError(const std::string& text) {
+  Scene scene;
+  SceneError err;
+  if (parseScene(text, &scene, &err)) {
+    std::string out;
+    EXPECT_FALSE(runScene(scene, false, &out, &err)) << text;
+  }
+  return err;
+}
+
+TEST(SimulateScene, AFallingBallIsTheIntegratorsClosedFormAndTheWorldsOwnSteps) {
+  const std::string text = R"({"version":1,"query":"simulate","shapes":[
+      {"type":"sphere","radius":0.5,"position":[0,50,0]},
+      {"type":"box","halfExtents":[5,0.5,5],"position":[0,-0.5,0]}],
+    "bodies":[{"shape":0,"velocity":[2,0,0],"mass":3}],"gravity":[0,-10,0],"dt":0.01,"steps":100})";
+  const JsonValue r = runJson(text);
+  const JsonValue& b = r.find("bodies")->items.at(0);
+  // 100 steps of 4 substeps, h = 0.0025: y = 50 − 10·h²·N(N+1)/2 with N = 400.
+  const double h = 0.0025, N = 400;
+  EXPECT_NEAR(b.find("position")->items[1].number, 50 - 10 * h * h * N * (N + 1) / 2, 1e-9);
+  EXPECT_NEAR(b.find("position")->items[0].number, 2 * N * h, 1e-9);
+  EXPECT_NEAR(b.find("velocity")->items[1].number, -10 * h * N, 1e-9);
+  EXPECT_EQ(r.find("steps")->number, 100);
+
+  // The World API with the same numbers: the same bits.
+  api::Registry reg;
+  api::World world(&reg);
+  SceneError err;
+  const double ballPose[7] = {0, 50, 0, 0, 0, 0, 1}, floorPose[7] = {0, -0.5, 0, 0, 0, 0, 1};
+  const int ball = world.add(reg.add(Shape::sphere(0.5), &err), ballPose, &err);
+  world.add(reg.add(Shape::box({5, 0.5, 5}), &err), floorPose, &err);
+  ASSERT_TRUE(world.setMass(ball, 3, &err));
+  world.velocities()[0] = 2;
+  StepSettings s;
+  s.gravity = {0, -10, 0};
+  s.dt = 0.01;
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(world.step(s, &err));
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(b.find("position")->items[k].number, world.poses()[k]);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(b.find("velocity")->items[k].number, world.velocities()[k]);
+}
+
+TEST(SimulateScene, ATraceHasAFramePerStepEndingInTheResult) {
+  const std::string shapes = R"("shapes":[{"type":"box","halfExtents":[0.5,0.5,0.5],"position":[0,0.6,0]},
+      {"type":"plane","normal":[0,1,0],"offset":0}],"bodies":[{"shape":0}])";
+  const JsonValue t = runJson(R"({"version":1,"query":"simulate",)" + shapes + R"(,"steps":30})", true);
+  const auto& frames = t.find("frames")->items;
+  ASSERT_EQ(frames.size(), 31u);
+  EXPECT_EQ(t.find("every")->number, 1);
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    EXPECT_EQ(frames[i].find("step")->number, static_cast<double>(i));
+    EXPECT_EQ(frames[i].find("poses")->items.size(), 2u);
+  }
+  const JsonValue& last = frames.back().find("poses")->items[0];
+  const JsonValue& body = t.find("result")->find("bodies")->items[0];
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(last.items[k].number, body.find("position")->items[k].number);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(last.items[3 + k].number, body.find("rotation")->items[k].number);
+  // The box lands on the plane: it has contacts at the end, 4 corners within the margin, normals up.
+  const auto& contacts = frames.back().find("contacts")->items;
+  ASSERT_EQ(contacts.size(), 4u);
+  for (const JsonValue& c : contacts) EXPECT_NEAR(std::fabs(c.find("normal")->items[1].number), 1, 1e-9);
+  // The untraced run ends where the trace does.
+  const JsonValue r = runJson(R"({"version":1,"query":"simulate",)" + shapes + R"(,"steps":30})");
+  EXPECT_EQ(r.find("bodies")->items[0].find("position")->items[1].number, body.find("position")->items[1].number);
+  // A long run keeps every k-th step and the last.
+  const JsonValue longer = runJson(R"({"version":1,"query":"simulate",)" + shapes + R"(,"steps":4500})", true);
+  EXPECT_EQ(longer.find("every")->number, 3);
+  EXPECT_LE(longer.find("frames")->items.size(), static_cast<std::size_t>(kMaxSimulateFrames));
+  EXPECT_EQ(longer.find("frames")->items.back().find("step")->number, 4500);
+}
+
+TEST(SimulateScene, BadBodiesAndSettingsAreNamed) {
+  const std::string head = R"({"version":1,"query":"simulate","shapes":[{"type":"sphere","radius":1},{"type":"plane","normal":[0,1,0],"offset":0}])";
+  struct Case {
+    std::string rest, field;
+  } cases[] = {
+      {"}", "bodies"},
+      {R"(,"bodies":{}})", "bodies"},
+      {R"(,"bodies":[{"shape":2}]})", "bodies[0].shape"},
+      {R"(,"bodies":[{"shape":0.5}]})", "bodies[0].shape"},
+      {R"(,"bodies":[{"shape":0},{"shape":0}]})", "bodies[1].shape"},
+      {R"(,"bodies":[{"shape":0,"mass":-1}]})", "bodies[0].mass"},
+      {R"(,"bodies":[{"shape":0,"spin":1}]})", "bodies[0].spin"},
+      {R"(,"bodies":[{"shape":0,"velocity":[1,"a",0]}]})", "bodies[0].velocity[1]"},
+      {R"(,"bodies":[{"shape":1,"mass":2}]})", "bodies[0].mass"},
+      {R"(,"bodies":[],"dt":0})", "dt"},
+      {R"(,"bodies":[],"steps":100001})", "steps"},
+      {R"(,"bodies":[],"steps":2.5})", "steps"},
+      {R"(,"bodies":[],"gravity":[0,1e300,0]})", "gravity[1]"},
+  };
+  for (const Case& c : cases) {
+    const SceneError err = sceneError(head + c.rest);
+    EXPECT_EQ(err.field, c.field) << c.rest << ": " << err.message;
+    EXPECT_EQ(err.code, "invalid-scene") << c.rest;
+  }
+  EXPECT_EQ(sceneError(R"({"version":1,"query":"distance","shapes":[{"type":"sphere","radius":1},{"type":"sphere","radius":1}],"steps":3})").field,
+            "steps");
+  // A world too large for one call is refused before it runs.
+  std::string many = R"({"version":1,"query":"simulate","bodies":[],"steps":100000,"shapes":[)";
+  for (int i = 0; i < 101; ++i) many += std::string(i ? "," : "") + R"({"type":"sphere","radius":1})";
+  EXPECT_EQ(sceneError(many + "]}").field, "steps");
+}
+
+TEST(SimulateScene, WritesBackWhatItReads) {
+  Scene scene;
+  SceneError err;
+  ASSERT_TRUE(parseScene(R"({"version":1,"query":"simulate","shapes":[{"type":"sphere","radius":1}],
+      "bodies":[{"shape":0,"velocity":[1,2,3],"angularVelocity":[0,0.5,0],"mass":2}],"gravity":[0,-1,0],"dt":0.02,"steps":7})",
+                         &scene, &err));
+  Scene again;
+  ASSERT_TRUE(parseScene(sceneToJson(scene), &again, &err)) << err.message;
+  EXPECT_EQ(sceneToJson(again), sceneToJson(scene));
+  ASSERT_EQ(again.bodies.size(), 1u);
+  EXPECT_EQ(again.bodies[0].mass, 2);
+  EXPECT_EQ(again.bodies[0].velocity.z, 3);
+  EXPECT_EQ(again.steps, 7);
+  EXPECT_EQ(again.dt, 0.02);
+  EXPECT_EQ(again.gravity.y, -1);
+}
+
+}  // namespace
+}  // namespace collidoscope

@@ -4,7 +4,7 @@
 // against the same brute force; errors that name the problem and change nothing; and memory that returns.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  box, compound, type ConvexShape, heightfield, init, intersect, mesh, plane, run, sphere, stats, World, type Body,
+  box, compound, type ConvexShape, heightfield, init, intersect, mesh, plane, run, sphere, stats, trace, World, type Body,
   type Scene,
 } from '../../web/lib/index';
 import { catchError, everyConvexShape, randomPose, seeded } from './helpers';
@@ -175,5 +175,110 @@ describe('World', () => {
     expect(after.liveWorlds).toBe(before.liveWorlds);
     expect(after.heapBytes).toBe(before.heapBytes);
     ball.dispose();
+  });
+});
+
+describe('World motion', () => {
+  it('falls as semi-implicit Euler says, and a "simulate" scene gives the same bits', () => {
+    using ball = sphere(0.5);
+    using floor = box([5, 0.5, 5]);
+    using world = new World();
+    const b = world.add(ball, { position: [0, 50, 0] }, { mass: 3, velocity: [2, 0, 0] });
+    world.add(floor, { position: [0, -0.5, 0] });
+    expect(world.mass(b)).toBe(3);
+    for (let i = 0; i < 100; i++) world.step({ dt: 0.01, gravity: [0, -10, 0] });
+    // 100 steps of 4 substeps h = 0.0025: y = 50 − 10·h²·N(N+1)/2, N = 400.
+    const h = 0.0025, N = 400;
+    const p = world.pose(b);
+    expect(p[1]).toBeCloseTo(50 - 10 * h * h * N * (N + 1) / 2, 9);
+    expect(p[0]).toBeCloseTo(2 * N * h, 9);
+    expect(world.velocities()[6 * b.slot + 1]).toBeCloseTo(-10 * h * N, 9);
+    const r = run({
+      version: 1, query: 'simulate', dt: 0.01, gravity: [0, -10, 0], steps: 100,
+      shapes: [{ type: 'sphere', radius: 0.5, position: [0, 50, 0] }, { type: 'box', halfExtents: [5, 0.5, 5], position: [0, -0.5, 0] }],
+      bodies: [{ shape: 0, mass: 3, velocity: [2, 0, 0] }],
+    });
+    expect(r.bodies[0].position).toEqual([p[0], p[1], p[2]]);
+    expect(r.bodies[0].rotation).toEqual([p[3], p[4], p[5], p[6]]);
+    expect(r.steps).toBe(100);
+  });
+
+  it('keeps a stack of boxes standing on a floor, with contacts to show', () => {
+    using cube = box([0.5, 0.5, 0.5]);
+    using ground = plane([0, 1, 0], 0);
+    using world = new World();
+    world.add(ground);
+    const boxes = Array.from({ length: 5 }, (_, i) => world.add(cube, { position: [0, 0.5 + i, 0] }, { mass: 1 }));
+    let worst = 0;
+    for (let s = 0; s < 300; s++) {
+      const stats = world.step();
+      expect(stats.points).toBeGreaterThan(0);
+      for (const [i, b] of boxes.entries()) {
+        const p = world.pose(b);
+        worst = Math.max(worst, Math.abs(p[1] - (0.5 + i)), Math.hypot(p[0], p[2]));
+      }
+    }
+    expect(worst).toBeLessThan(0.01);
+    const contacts = world.contacts();
+    expect(contacts.length).toBeGreaterThanOrEqual(4 * 5);
+    for (const c of contacts) {
+      expect(boxes.includes(c.a) || boxes.includes(c.b)).toBe(true);
+      expect(Math.abs(c.normal[1])).toBeCloseTo(1, 6);
+      expect(c.normalImpulse).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('traces a "simulate" scene step by step, ending in its result', () => {
+    const scene = {
+      version: 1 as const, query: 'simulate' as const, steps: 20,
+      shapes: [{ type: 'box' as const, halfExtents: [0.5, 0.5, 0.5] as [number, number, number], position: [0, 0.6, 0] as [number, number, number] }, { type: 'plane' as const, normal: [0, 1, 0] as [number, number, number], offset: 0 }],
+      bodies: [{ shape: 0 }],
+    };
+    const t = trace(scene);
+    expect(t.query).toBe('simulate');
+    expect(t.frames.length).toBe(21);
+    expect(t.frames.map((f) => f.step)).toEqual(Array.from({ length: 21 }, (_, i) => i));
+    const last = t.frames[20];
+    expect(last.poses[0].slice(0, 3)).toEqual(t.result.bodies[0].position);
+    expect(last.contacts.length).toBe(4);
+    expect(last.caption).toMatch(/Step 20: 4 contact points between 1 pair/);
+    expect(run(scene).bodies[0]).toEqual(t.result.bodies[0]);
+  });
+
+  it('refuses bad motion and bad steps by name, and moves nothing', () => {
+    using ball = sphere(0.5);
+    using ground = plane([0, 1, 0], 0);
+    using world = new World();
+    const g = world.add(ground);
+    const b = world.add(ball, { position: [0, 2, 0] }, {});
+    expect(world.mass(b)).toBeCloseTo((4 / 3) * Math.PI * 0.125, 12); // density 1
+    let e = catchError(() => world.setMotion(g, { mass: 1 }));
+    expect([e.code, e.field]).toEqual(['invalid-argument', 'motion.mass']);
+    expect(e.detail).toMatch(/static/);
+    e = catchError(() => world.setMotion(b, { mass: -1 }));
+    expect(e.field).toBe('motion.mass');
+    e = catchError(() => world.setMotion(b, { velocity: [0, NaN, 0] }));
+    expect(e.field).toBe('motion.velocity[1]');
+    e = catchError(() => world.setMotion(b, { speed: 1 } as never));
+    expect(e.field).toBe('motion.speed');
+    const count = world.count;
+    e = catchError(() => world.add(ball, {}, { mass: -2 }));
+    expect(e.field).toBe('motion.mass');
+    expect(world.count, 'a refused add adds nothing').toBe(count);
+
+    const before = Array.from(world.poses());
+    world.velocities()[6 * b.slot + 2] = Infinity;
+    e = catchError(() => world.step());
+    expect([e.code, e.field]).toEqual(['invalid-argument', `velocities[${b.slot}][2]`]);
+    world.velocities()[6 * b.slot + 2] = 0;
+    for (const [options, field] of [[{ dt: 0 }, 'options.dt'], [{ dt: NaN }, 'options.dt'], [{ gravity: [0, Infinity, 0] }, 'options.gravity[1]'],
+      [{ substeps: 0 }, 'options.substeps'], [{ iterations: 2.5 }, 'options.iterations'], [{ friction: -1 }, 'options'], [{ restitution: 2 }, 'options'],
+      [{ timestep: 1 }, 'options.timestep']] as const) {
+      e = catchError(() => world.step(options as never));
+      expect(e.field, JSON.stringify(options)).toBe(field);
+    }
+    expect(Array.from(world.poses())).toEqual(before);
+    world.step();
+    expect(world.pose(b)[1]).toBeLessThan(2);
   });
 });

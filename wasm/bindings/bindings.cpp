@@ -172,9 +172,13 @@ std::string lastErrorJson() { return error(lastError()); }
 struct WorldSlot {
   std::unique_ptr<api::World> world;
   std::vector<std::uint32_t> pairs;  // the last pairs(), read by JS through its pointer
+  std::vector<double> contacts;      // the last step's contacts, kWorldContactSize each
   int generation = 0;
 };
 constexpr int kWorldSlotBits = 16;
+// A contact as JS reads it: a, b (slots), pointA, pointB, normal, distance,
+// normalImpulse, frictionImpulse.
+constexpr int kWorldContactSize = 16;
 std::vector<WorldSlot>& worlds() {
   static std::vector<WorldSlot> w;
   return w;
@@ -418,6 +422,7 @@ EMSCRIPTEN_KEEPALIVE int cds_world_dispose(int handle) {
   if (worldOf(handle, &slot) == nullptr) return 0;
   slot->world.reset();
   std::vector<std::uint32_t>().swap(slot->pairs);
+  std::vector<double>().swap(slot->contacts);
   return 1;
 }
 
@@ -456,6 +461,59 @@ EMSCRIPTEN_KEEPALIVE double* cds_world_poses(int handle, int* out) {
   if (w == nullptr) return nullptr;
   out[0] = w->slots();
   return w->poses();
+}
+
+EMSCRIPTEN_KEEPALIVE int cds_world_set_mass(int handle, int body, double mass) {
+  api::World* w = worldOf(handle);
+  return w != nullptr && w->setMass(body, mass, &lastError()) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE double cds_world_mass(int handle, int body) {
+  api::World* w = worldOf(handle);
+  return w == nullptr ? 0 : w->mass(body);
+}
+
+// The velocity array (6 doubles per slot), or null for a disposed world.
+// Valid until the next add.
+EMSCRIPTEN_KEEPALIVE double* cds_world_velocities(int handle) {
+  api::World* w = worldOf(handle);
+  return w == nullptr ? nullptr : w->velocities();
+}
+
+// World::step with the settings in[kWorldStepSettings]; out gets the report:
+// manifolds, points, warmStarted, ccdClamped, then the contact count; *contacts
+// points at the contacts (kWorldContactSize doubles each).
+EMSCRIPTEN_KEEPALIVE int cds_world_step(int handle, const double* in, double* out, double** contacts) {
+  WorldSlot* slot = nullptr;
+  api::World* w = worldOf(handle, &slot);
+  if (w == nullptr) return 0;
+  StepSettings s;
+  s.dt = in[0];
+  s.gravity = {in[1], in[2], in[3]};
+  // Whole numbers within the solver's ranges pass; anything else becomes 0, which it refuses by name.
+  const auto whole = [](double x) { return x >= 1 && x <= 1e6 && x == std::floor(x) ? static_cast<int>(x) : 0; };
+  s.substeps = whole(in[4]);
+  s.velocityIterations = whole(in[5]);
+  s.friction = in[6];
+  s.restitution = in[7];
+  s.continuous = in[8] != 0;
+  StepReport report;
+  if (!w->step(s, &lastError(), &report)) return 0;
+  slot->contacts.clear();
+  for (const SolverContact& c : w->contacts()) {
+    const double d[kWorldContactSize] = {
+        static_cast<double>(c.a), static_cast<double>(c.b), c.pointA.x, c.pointA.y, c.pointA.z, c.pointB.x,
+        c.pointB.y, c.pointB.z, c.normal.x, c.normal.y, c.normal.z, c.distance, c.normalImpulse,
+        c.frictionImpulse.x, c.frictionImpulse.y, c.frictionImpulse.z};
+    slot->contacts.insert(slot->contacts.end(), d, d + kWorldContactSize);
+  }
+  out[0] = report.manifolds;
+  out[1] = report.points;
+  out[2] = report.warmStarted;
+  out[3] = report.ccdClamped;
+  out[4] = static_cast<double>(w->contacts().size());
+  *contacts = slot->contacts.data();
+  return 1;
 }
 
 // World::pairs: the number of pairs (−1 on an error), their slots (2 per

@@ -16,6 +16,7 @@
 #include "collidoscope/api_results.h"
 #include "collidoscope/compound.h"
 #include "collidoscope/heightfield.h"
+#include "collidoscope/manifold.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/mesh_shape.h"
@@ -141,6 +142,14 @@ MeshMeshResult meshMeshIntersect(const Shape&, const Shape&) {
   MeshMeshResult r;
   r.status = MeshMeshStatus::InvalidInput;
   return r;
+}
+
+// The solver's convex–mesh contacts (manifold_mesh.cpp).
+ManifoldStatus meshManifold(const Shape&, const Shape&, double, MeshContact*, int, Manifold* out, bool* truncated,
+                            const ManifoldSettings&) {
+  out->count = 0;
+  if (truncated != nullptr) *truncated = false;
+  return ManifoldStatus::Unsupported;
 }
 
 }  // namespace collidoscope

@@ -38,7 +38,7 @@ namespace {
 
 const char* const kQueryNames[] = {"intersect", "distance", "penetration", "chungwang", "raycast",  "shapecast",
                                    "hull",      "obb",      "sat",         "contains",  "project",   "contacts",
-                                   "obbtree",   "contact",  "pairs"};
+                                   "obbtree",   "contact",  "pairs",       "simulate"};
 constexpr int kQueryCount = static_cast<int>(sizeof kQueryNames / sizeof kQueryNames[0]);
 
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
@@ -432,11 +432,67 @@ bool parseScene(const std::string& text, Scene* out, SceneError* err) {
   return parseScene(json, out, err);
 }
 
+// "bodies", "gravity", "dt" and "steps": only in a "simulate" scene, after
+// its shapes were read.
+static bool readSimulation(const JsonValue& json, Scene* scene, SceneError* err) {
+  const bool simulate = scene->query == QueryKind::Simulate;
+  for (const char* key : {"bodies", "gravity", "dt", "steps"})
+    if (!simulate && json.find(key) != nullptr) return fail(err, key, "is only used by the simulate query");
+  if (!simulate) return true;
+  const JsonValue* bodies = json.find("bodies");
+  if (bodies == nullptr) return fail(err, "bodies", "is missing (the simulate query needs the bodies that move: [{\"shape\": i, ...}])");
+  if (!bodies->isArray()) return fail(err, "bodies", std::string("must be an array of bodies, got ") + jsonKindName(bodies->kind));
+  std::vector<unsigned char> taken(scene->shapes.size(), 0);
+  for (std::size_t i = 0; i < bodies->items.size(); ++i) {
+    const JsonValue& b = bodies->items[i];
+    const std::string path = "bodies[" + std::to_string(i) + "]";
+    if (!b.isObject()) return fail(err, path, std::string("must be an object, got ") + jsonKindName(b.kind));
+    static const char* const keys[] = {"shape", "velocity", "angularVelocity", "mass"};
+    if (!checkKeys(b, path + ".", keys, 4, err)) return false;
+    SceneBody body;
+    const JsonValue* shape = b.find("shape");
+    if (shape == nullptr) return fail(err, path + ".shape", "is missing (the index of the body's shape in \"shapes\")");
+    double index = 0;
+    if (!readNumber(*shape, path + ".shape", &index, err)) return false;
+    if (index < 0 || index != std::floor(index) || index >= static_cast<double>(scene->shapes.size()))
+      return fail(err, path + ".shape",
+                  "must be the index of a shape (0 to " + std::to_string(static_cast<long long>(scene->shapes.size()) - 1) + ")");
+    body.shape = static_cast<int>(index);
+    if (taken[static_cast<std::size_t>(body.shape)]++)
+      return fail(err, path + ".shape", "names a shape that another body already moves");
+    if (const JsonValue* v = b.find("velocity"))
+      if (!readCastVec(*v, path + ".velocity", 3, &body.velocity, err)) return false;
+    if (const JsonValue* w = b.find("angularVelocity"))
+      if (!readCastVec(*w, path + ".angularVelocity", 3, &body.angularVelocity, err)) return false;
+    if (const JsonValue* m = b.find("mass")) {
+      if (!readNumber(*m, path + ".mass", &body.mass, err)) return false;
+      if (body.mass < 0) return fail(err, path + ".mass", "must not be negative (0: static)");
+    }
+    scene->bodies.push_back(body);
+  }
+  if (const JsonValue* g = json.find("gravity"))
+    if (!readCastVec(*g, "gravity", 3, &scene->gravity, err)) return false;
+  if (const JsonValue* dt = json.find("dt")) {
+    if (!readNumber(*dt, "dt", &scene->dt, err)) return false;
+    if (!(scene->dt > 0) || scene->dt > 1e6) return fail(err, "dt", "must be a positive number of seconds (at most 1e6)");
+  }
+  if (const JsonValue* steps = json.find("steps")) {
+    double n = 0;
+    if (!readNumber(*steps, "steps", &n, err)) return false;
+    if (n < 0 || n != std::floor(n) || n > kMaxSimulateSteps)
+      return fail(err, "steps", "must be a whole number from 0 to " + std::to_string(kMaxSimulateSteps));
+    scene->steps = static_cast<int>(n);
+  }
+  if (static_cast<double>(scene->steps) * static_cast<double>(scene->shapes.size()) > kMaxSimulateWork)
+    return fail(err, "steps", "times the number of shapes must be at most 1e7 (a scene is replayed in one call)");
+  return true;
+}
+
 bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (!json.isObject()) return fail(err, "", std::string("a scene must be a JSON object, got ") + jsonKindName(json.kind));
-  static const char* const allowed[] = {"version", "dimension", "shapes",      "query", "ray",
-                                        "motion",  "point",     "closedForms", "step",  "margin"};
-  if (!checkKeys(json, "", allowed, 10, err)) return false;
+  static const char* const allowed[] = {"version", "dimension", "shapes",      "query", "ray",    "motion", "point",
+                                        "closedForms", "step",  "margin", "bodies", "gravity", "dt", "steps"};
+  if (!checkKeys(json, "", allowed, 14, err)) return false;
 
   Scene scene;
   const JsonValue* version = json.find("version");
@@ -458,7 +514,7 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (queryIndex < 0)
     return fail(err, "query", "unknown query " + quoted(query->string) +
                                   " (expected intersect, distance, penetration, chungwang, raycast, shapecast, "
-                                  "hull, obb, sat, contains, project, contact, contacts, obbtree or pairs)");
+                                  "hull, obb, sat, contains, project, contact, contacts, obbtree, pairs or simulate)");
   if (planar && !runsInPlane(scene.query)) {
     *err = {"unsupported-query", "query",
             "query " + quoted(query->string) +
@@ -473,7 +529,7 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   const bool oneShape = scene.query == QueryKind::Hull || scene.query == QueryKind::Obb ||
                         scene.query == QueryKind::Raycast || pointQuery || scene.query == QueryKind::ObbTree;
   const std::size_t need = oneShape ? 1 : 2;
-  const bool world = scene.query == QueryKind::Pairs;
+  const bool world = scene.query == QueryKind::Pairs || scene.query == QueryKind::Simulate;
   if (world && shapes->items.size() > static_cast<std::size_t>(api::kMaxBodies))
     return fail(err, "shapes", "holds " + std::to_string(shapes->items.size()) + " shapes; a world scene takes at most " +
                                    std::to_string(api::kMaxBodies));
@@ -545,6 +601,7 @@ bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
     if (scene.margin > kMaxMagnitude) return fail(err, "margin", "must be at most 1e15");
     scene.hasMargin = true;
   }
+  if (!readSimulation(json, &scene, err)) return false;
   if (const JsonValue* closed = json.find("closedForms")) {
     if (closed->kind != JsonValue::Kind::Bool)
       return fail(err, "closedForms", std::string("must be true or false, got ") + jsonKindName(closed->kind));
@@ -594,6 +651,20 @@ std::string sceneToJson(const Scene& scene) {
   }
   if (scene.hasMargin) w.key("margin").value(scene.margin);
   if (!scene.closedForms) w.key("closedForms").value(false);
+  if (scene.query == QueryKind::Simulate) {
+    w.key("bodies").beginArray();
+    for (const SceneBody& b : scene.bodies) {
+      w.beginObject().key("shape").value(b.shape).key("velocity");
+      writeVec(w, b.velocity);
+      w.key("angularVelocity");
+      writeVec(w, b.angularVelocity);
+      if (b.mass != kSceneVolumeMass) w.key("mass").value(b.mass);
+      w.endObject();
+    }
+    w.endArray().key("gravity");
+    writeVec(w, scene.gravity);
+    w.key("dt").value(scene.dt).key("steps").value(scene.steps);
+  }
   if (scene.hasStep) w.key("step").value(scene.step);
   w.endObject();
   return w.str();
@@ -983,6 +1054,7 @@ static bool runPointQuery(const Scene& scene, bool trace, std::string* json, Sce
 bool runScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
   if (scene.query == QueryKind::ObbTree) return runObbTreeScene(scene, trace, json, err);
   if (scene.query == QueryKind::Pairs) return api::runPairsScene(scene, trace, json, err);
+  if (scene.query == QueryKind::Simulate) return api::runSimulateScene(scene, trace, json, err);
   if (scene.query == QueryKind::Contact) return api::runContactScene(scene, trace, json, err);
   // contacts() answers convex and compound pairs through the closed forms
   // too: the scene takes its path, so that both agree bit for bit.

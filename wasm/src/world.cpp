@@ -476,5 +476,95 @@ bool runPairsScene(const Scene& scene, bool trace, std::string* json, SceneError
   return true;
 }
 
+namespace {
+
+std::array<double, 7> poseArray(const double* p) { return {p[0], p[1], p[2], p[3], p[4], p[5], p[6]}; }
+
+void recordFrame(const World& world, const double* poses, int shapes, int step, SimulateFrame* f) {
+  f->step = step;
+  f->poses.clear();
+  for (int i = 0; i < shapes; ++i) f->poses.push_back(poseArray(poses + 7 * i));
+  f->contacts.clear();
+  f->contactsTruncated = false;
+  if (step == 0) return;
+  for (const SolverContact& c : world.contacts()) {
+    if (static_cast<int>(f->contacts.size()) >= kMaxSimulateFrameContacts) {
+      f->contactsTruncated = true;
+      break;
+    }
+    f->contacts.push_back({c.a, c.b, c.pointA, c.pointB, c.normal, c.distance, c.normalImpulse, c.frictionImpulse});
+  }
+}
+
+}  // namespace
+
+bool runSimulateScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  Registry registry;
+  World world(&registry);
+  const int n = static_cast<int>(scene.shapes.size());
+  std::vector<int> ids;
+  for (const Shape& s : scene.shapes) {
+    const double pose[kPoseSize] = {s.pose.position.x, s.pose.position.y, s.pose.position.z, s.pose.rotation.x,
+                                    s.pose.rotation.y, s.pose.rotation.z, s.pose.rotation.w};
+    const int handle = registry.add(s, err);
+    const int id = handle == 0 ? 0 : world.add(handle, pose, err);
+    if (id == 0) return false;
+    ids.push_back(id);
+  }
+  const auto sceneError = [err](const std::string& prefix) {
+    err->code = "invalid-scene";
+    if (!prefix.empty()) err->field = prefix + (err->field.empty() ? "" : "." + err->field);
+    return false;
+  };
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    const SceneBody& b = scene.bodies[i];
+    const int id = ids[static_cast<std::size_t>(b.shape)];
+    if (!world.setMass(id, b.mass == kSceneVolumeMass ? kMassOfVolume : b.mass, err))
+      return sceneError("bodies[" + std::to_string(i) + "]");
+    double* v = world.velocities() + 6 * world.slotOf(id);
+    const double motion[6] = {b.velocity.x, b.velocity.y, b.velocity.z,
+                              b.angularVelocity.x, b.angularVelocity.y, b.angularVelocity.z};
+    std::copy(motion, motion + 6, v);
+  }
+  StepSettings settings;
+  settings.gravity = scene.gravity;
+  settings.dt = scene.dt;
+  // Every k-th step is kept, so that a trace has at most kMaxSimulateFrames frames (and the last step).
+  const int every = std::max(1, (scene.steps + kMaxSimulateFrames - 2) / (kMaxSimulateFrames - 1));
+  std::vector<SimulateFrame> frames;
+  SimulateFrame frame;
+  if (trace) {
+    recordFrame(world, world.poses(), n, 0, &frame);
+    frames.push_back(frame);
+  }
+  for (int step = 1; step <= scene.steps; ++step) {
+    if (!world.step(settings, err)) return sceneError("");
+    if (trace && (step % every == 0 || step == scene.steps)) {
+      recordFrame(world, world.poses(), n, step, &frame);
+      frames.push_back(frame);
+    }
+  }
+  SimulateResult r;
+  r.steps = scene.steps;
+  for (const SceneBody& b : scene.bodies) {
+    const int slot = world.slotOf(ids[static_cast<std::size_t>(b.shape)]);
+    const double* p = world.poses() + 7 * slot;
+    const double* v = world.velocities() + 6 * slot;
+    r.bodies.push_back({{p[0], p[1], p[2]}, {p[3], p[4], p[5], p[6]}, {v[0], v[1], v[2]}, {v[3], v[4], v[5]}});
+  }
+  JsonWriter w;
+  if (!trace) {
+    jsonout::put(w, r);
+  } else {
+    w.beginObject().key("query").value("simulate").key("frames");
+    jsonout::put(w, frames);
+    w.key("every").value(every).key("result");
+    jsonout::put(w, r);
+    w.endObject();
+  }
+  *json = w.str();
+  return true;
+}
+
 }  // namespace api
 }  // namespace collidoscope

@@ -207,6 +207,8 @@ std::string generate() {
   d.interfaceOf(ShapeCastResult{});
   d.interfaceOf(ContainsResult{});
   d.interfaceOf(PairsResult{});
+  d.interfaceOf(SimulateResult{});
+  d.interfaceOf(SimulateFrame{});
   d.interfaceOf(ProjectResult{});
   d.interfaceOf(MeshProjectResult{});
   d.interfaceOf(ConvexHull{});

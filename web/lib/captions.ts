@@ -13,7 +13,7 @@ import type { MeshRayFrame, ObbAxisKind } from './generated-schema';
 import type {
   CastFrame, ChungWangFrame, ChungWangTrace, ClosedFormFrame, ClosedFormName, ClosedFormTrace, EpaFrame, EpaTrace,
   GjkFrame, GjkTrace, HullFrame, HullResult,
-  HullTrace, MeshRaycastTrace, ObbTreeFrame, ObbTreeResult, ObbTreeTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastResult, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, Trace, Vec3,
+  HullTrace, MeshRaycastTrace, ObbTreeFrame, ObbTreeResult, ObbTreeTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastResult, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, SimulateFrame, SimulateTrace, Trace, Vec3,
 } from './types';
 
 // ---- pseudocode ---------------------------------------------------------------------------------------------
@@ -818,6 +818,14 @@ export function obbTreeCaption(f: Omit<ObbTreeFrame, 'caption' | 'line'>, r: Obb
   }
 }
 
+/** What a step of a simulation did, in words. */
+function simulateCaption(f: Omit<SimulateFrame, 'caption'>): string {
+  if (f.step === 0) return 'The start: every shape at its pose; the bodies have their velocities.';
+  const n = f.contacts.length;
+  const touching = new Set(f.contacts.map((c) => `${c.a},${c.b}`)).size;
+  return `Step ${f.step}: ${count(n, 'contact point', 'contact points')}${f.contactsTruncated ? ' (more not listed)' : ''} between ${count(touching, 'pair', 'pairs')} of shapes held the bodies apart.`;
+}
+
 // Defined false by the build of the default package flavour, which has no meshes: the texts of the mesh
 // queries' traces (the obbtree view, a mesh ray cast) are then left out of its bundle.
 // (Written out at each use: the minifier folds the test to a constant only there.)
@@ -825,6 +833,11 @@ declare const __COLLIDOSCOPE_LEVEL_GEOMETRY__: boolean | undefined;
 
 /** The trace with its pseudocode (after `query`) and a caption on every frame. */
 export function withText(raw: RawTrace | RawPlanarEpa): Trace {
+  if (raw.query === ('simulate' as string)) {
+    const t = raw as unknown as Omit<SimulateTrace, 'frames'> & { frames: Omit<SimulateFrame, 'caption'>[] };
+    const frames = t.frames.map((f) => ({ ...f, caption: simulateCaption(f) }));
+    return { ...t, frames } as SimulateTrace as unknown as Trace;
+  }
   if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) && raw.query === ('obbtree' as string)) {
     const t = raw as unknown as Omit<ObbTreeTrace, 'pseudocode' | 'frames'> & { frames: Omit<ObbTreeFrame, 'caption' | 'line'>[] };
     const frames = t.frames.map((f) => ({ ...f, line: obbTreeLine(f), caption: obbTreeCaption(f, t.result) }));

@@ -592,6 +592,61 @@ export interface PairsResult {
   candidates: number;
 }
 
+/** A body of a "simulate" scene after its steps. */
+export interface SimulatedBody {
+  /** Of the shape's frame, as a shape's position. */
+  position: Vec3;
+  /** [qx, qy, qz, qw], unit. */
+  rotation: [number, number, number, number];
+  /** Of the centre of mass, world frame. */
+  velocity: Vec3;
+  /** World frame, radians per second. */
+  angularVelocity: Vec3;
+}
+
+/**
+ * Query "simulate": the scene's bodies after `steps` steps of the world (broad phase, contact manifolds,
+ * sequential impulses).
+ */
+export interface SimulateResult {
+  /** In the order of the scene's "bodies". */
+  bodies: SimulatedBody[];
+  /** Steps taken. */
+  steps: number;
+}
+
+/** A contact point the solver held in one step. */
+export interface SimulateContact {
+  /** Index of shape A in "shapes" (the normal points from A to B). */
+  a: number;
+  /** Index of shape B. */
+  b: number;
+  /** On A, world frame. */
+  pointA: Vec3;
+  /** On B. */
+  pointB: Vec3;
+  /** Unit, from A to B. */
+  normal: Vec3;
+  /** Signed along the normal: negative when they overlap. */
+  distance: number;
+  /** Accumulated over the step's last substep, N·s. */
+  normalImpulse: number;
+  /** Accumulated, in the tangent plane. */
+  frictionImpulse: Vec3;
+}
+
+/** One step of a "simulate" trace. */
+export interface SimulateFrame {
+  /** Steps taken so far (0: the start). */
+  step: number;
+  /** Every shape's pose after the step, [x, y, z, qx, qy, qz, qw]. */
+  poses: [number, number, number, number, number, number, number][];
+  /** The step's contact points (at most 256). */
+  contacts: SimulateContact[];
+  /** The step had more contact points than are listed. */
+  contactsTruncated: boolean;
+}
+
 /**
  * The feature of shape A that project's point lies on, within 1e-7 of A's size: a vertex, else an edge, else a face
  * (README: project).

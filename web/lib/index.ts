@@ -17,7 +17,7 @@ import { ConvexShape, flatPoints, sceneOf, type PoseLike } from './objects';
 export { CollidoscopeError } from './errors';
 export { init, type InitOptions } from './module';
 export * from './objects';
-export { World, type Body, type WorldOptions } from './world';
+export { World, type Body, type BodyMotion, type StepOptions, type StepStats, type WorldContact, type WorldOptions } from './world';
 export { encodeLink, decodeLinkPayload } from './link';
 import { decodeLinkPayload } from './link';
 import { withText, type RawTrace } from './captions';
@@ -25,9 +25,9 @@ export { resultSentence } from './captions';
 import type {
   ChungWangTrace, ClosedFormTrace, ClosedFormTraceOf, ContactQueryResult, ContainsResult, DistanceResult, EpaTrace, GjkTrace, HullResult, HullTrace, IntersectResult, ObbResult,
   PenetrationResult, Planar, PlanarEpaTrace, PointArray, ProjectResult, RaycastResult, RaycastTrace, Result, SatTrace, Scene, Scene2D, Shape,
-  ShapecastResult, ShapecastTrace, Trace, Vec3, ObbTreeTrace,
+  ShapecastResult, ShapecastTrace, SimulateTrace, Trace, Vec3, ObbTreeTrace,
 } from './types';
-import type { ObbTreeResult, PairsResult } from './generated-schema';
+import type { ObbTreeResult, PairsResult, SimulateResult } from './generated-schema';
 
 export * from './types';
 
@@ -44,6 +44,8 @@ export function run(scene: Scene & { query: 'contact' }): ContactQueryResult;
 export function run(scene: Scene & { query: 'obbtree' }): ObbTreeResult;
 /** Query "pairs": every pair of the scene's shapes (any number of them) that intersect, as a World finds them. */
 export function run(scene: Scene & { query: 'pairs' }): PairsResult;
+/** Query "simulate": the scene's "bodies" after "steps" steps of a World (see the README's scene format). */
+export function run(scene: Scene & { query: 'simulate' }): SimulateResult;
 export function run(scene: Scene | string): Result;
 /** A scene of either kind (what decodeLink gives): a 2D scene's result has [x, y] vectors. */
 export function run(scene: Scene | Scene2D | string): Result | Planar<Result>;
@@ -63,6 +65,7 @@ export function trace(scene: Scene & { query: 'raycast' }): RaycastTrace;
 export function trace(scene: Scene & { query: 'shapecast' }): ShapecastTrace;
 export function trace(scene: Scene & { query: 'chungwang' }): ChungWangTrace;
 export function trace(scene: Scene & { query: 'obbtree' }): ObbTreeTrace;
+export function trace(scene: Scene & { query: 'simulate' }): SimulateTrace;
 export function trace(scene: Scene & { query: 'intersect' | 'distance' }): GjkTrace | ClosedFormTraceOf<'intersect' | 'distance'>;
 export function trace(scene: Scene2D & { query: 'intersect' | 'distance' }): Planar<GjkTrace | ClosedFormTraceOf<'intersect' | 'distance'>>;
 export function trace(scene: Scene2D & { query: 'raycast' }): Planar<RaycastTrace>;
@@ -71,7 +74,7 @@ export function trace(scene: Scene2D & { query: 'penetration' }): Planar<PlanarE
 export function trace(scene: Scene2D): Planar<GjkTrace | PlanarEpaTrace | RaycastTrace | ShapecastTrace | ClosedFormTrace>;
 export function trace(scene: Scene | string): Trace;
 export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace>;
-export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace> | ObbTreeTrace {
+export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace> | ObbTreeTrace | SimulateTrace {
   return withText(unwrap<RawTrace>(mod().runScene(toSceneJson(scene), true)));
 }
 

@@ -55,7 +55,19 @@ export interface Shape {
 /** The scene format's queries. */
 export type Query =
   | 'intersect' | 'distance' | 'penetration' | 'chungwang' | 'sat' | 'raycast' | 'shapecast' | 'hull' | 'obb'
-  | 'contains' | 'project' | 'contact' | 'contacts' | 'obbtree' | 'pairs';
+  | 'contains' | 'project' | 'contact' | 'contacts' | 'obbtree' | 'pairs' | 'simulate';
+
+/** A moving body of a "simulate" scene. */
+export interface SceneBody {
+  /** Index of its shape in "shapes" (one body per shape). */
+  shape: number;
+  /** Of the centre of mass, m/s, world frame (default [0, 0, 0]). */
+  velocity?: Vec3;
+  /** rad/s, world frame (default [0, 0, 0]). */
+  angularVelocity?: Vec3;
+  /** kg; 0 makes it static; default: the shape's volume (density 1). Planes, meshes and compounds are static only. */
+  mass?: number;
+}
 
 export interface Scene {
   version: 1;
@@ -76,6 +88,14 @@ export interface Scene {
   closedForms?: boolean;
   /** Trace frame to show (the page and permalinks). */
   step?: number;
+  /** Query "simulate" only: the shapes that move (the others are static). */
+  bodies?: SceneBody[];
+  /** Query "simulate" only: m/s² (default [0, -9.81, 0]). */
+  gravity?: Vec3;
+  /** Query "simulate" only: seconds per step (default 1/60). */
+  dt?: number;
+  /** Query "simulate" only: how many steps (default 1, at most 100 000; steps × shapes at most 1e7). */
+  steps?: number;
 }
 
 /** A vector of a 2D scene. */
@@ -168,7 +188,7 @@ export interface MeshTriangle {
 export type Result =
   | IntersectResult | DistanceResult | PenetrationResult | ChungWangResult | SatResult | RaycastResult
   | ShapecastResult | HullResult | ObbResult | ContainsResult | ProjectResult | ContactsResult | ContactQueryResult
-  | schema.ObbTreeResult | schema.PairsResult;
+  | schema.ObbTreeResult | schema.PairsResult | schema.SimulateResult;
 
 /**
  * Query "contact": contact()'s answer for the scene's pair and margin; a compound adds the child pair that
@@ -180,7 +200,7 @@ export interface ContactQueryResult extends schema.ContactQueryResult {
   childB?: number | null;
 }
 
-export type { ObbTreeResult, ObbTreeNodeBox, PairsResult } from './generated-schema';
+export type { ObbTreeResult, ObbTreeNodeBox, PairsResult, SimulateResult, SimulatedBody, SimulateContact } from './generated-schema';
 
 /** A point of the EPA polytope: w = a − b, a point of core(A) − core(B). */
 export type EpaVertex = schema.SupportVertex;
@@ -319,6 +339,27 @@ export interface ObbTreeTrace extends TraceBase {
   frames: ObbTreeFrame[];
   result: schema.ObbTreeResult;
   marginA: number;
+}
+
+/** One step of a "simulate" trace, with a caption. */
+export interface SimulateFrame extends schema.SimulateFrame {
+  caption: string;
+}
+
+/**
+ * The trace of query "simulate": the start and every step (every `every`-th of a long run, and the last) with
+ * every shape's pose and the step's contact points. Not one of Trace's members; isSimulate() tells it apart.
+ */
+export interface SimulateTrace {
+  query: 'simulate';
+  frames: SimulateFrame[];
+  every: number;
+  result: schema.SimulateResult;
+}
+
+/** Whether a trace is the "simulate" query's. */
+export function isSimulate(t: { query: string }): t is SimulateTrace {
+  return t.query === 'simulate';
 }
 
 /** Whether a trace is the "obbtree" query's. */

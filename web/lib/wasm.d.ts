@@ -72,6 +72,12 @@ export interface WasmModule {
   _cds_world_slot(world: number, body: number): number;
   /** The pose array (7 doubles per slot; the slot count into out[0], an int32), 0 for a disposed world. */
   _cds_world_poses(world: number, out: number): number;
+  _cds_world_set_mass(world: number, body: number, mass: number): number;
+  _cds_world_mass(world: number, body: number): number;
+  /** The velocity array (6 doubles per slot), 0 for a disposed world. */
+  _cds_world_velocities(world: number): number;
+  /** in: dt, gravity (3), substeps, iterations, friction, restitution, continuous; out: manifolds, points, warmStarted, ccdClamped, contacts; *contacts: 16 doubles per contact. */
+  _cds_world_step(world: number, input: number, out: number, contacts: number): number;
   /** The number of pairs (−1: lastError()); the pointer to their slots into *pairs (uint32), candidates into *candidates (double). */
   _cds_world_pairs(world: number, pairs: number, candidates: number): number;
   _malloc(bytes: number): number;

@@ -23,6 +23,7 @@ import { CollidoscopeError } from './errors';
 import { POSE, lastError, writePose } from './heap';
 import { loadedModule, mod } from './module';
 import type { ConvexShape, PoseLike } from './objects';
+import type { Vec3 } from './types';
 
 /** A body of a World: a shape at a pose. Made by World.add(). */
 export interface Body {
@@ -32,6 +33,21 @@ export interface Body {
   readonly slot: number;
   /** The shape; dispose it only after removing the body. */
   readonly shape: ConvexShape;
+}
+
+/** A vector argument as 3 numbers (default [0, 0, 0]); its non-finite numbers are named later by the caller. */
+function vec(v: unknown, field: string): number[] {
+  if (v === undefined) return [0, 0, 0];
+  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new CollidoscopeError('invalid-argument', field, 'must be [x, y, z]');
+  const a = v as ArrayLike<unknown>;
+  if (a.length !== 3) throw new CollidoscopeError('invalid-argument', field, `must have 3 numbers, got ${a.length}`);
+  const out: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const x = a[i];
+    if (typeof x !== 'number') throw new CollidoscopeError('invalid-argument', `${field}[${i}]`, `must be a number, got ${typeof x}`);
+    out.push(x);
+  }
+  return out;
 }
 
 const disposeSymbol: typeof Symbol.dispose =
@@ -44,12 +60,66 @@ const finalizer: FinalizationRegistry<number> | null =
       })
     : null;
 
-/** Heap scratch of the world calls: a pose (7 doubles), then the out-parameters (a pointer, a double). */
+/** Heap scratch of the world calls: a pose or a step's settings (9 doubles), then out-parameters (6 doubles). */
+const SCRATCH_IN = 9;
 let scratch = 0;
 function scratchOf(m: WasmModule): number {
-  if (scratch === 0) scratch = m._malloc(8 * (POSE + 2));
+  if (scratch === 0) scratch = m._malloc(8 * (SCRATCH_IN + 6));
   return scratch;
 }
+
+/** How a body moves (World.add's third argument, World.setMotion): given, it makes the body dynamic. */
+export interface BodyMotion {
+  /** kg; 0 makes the body static; default: the shape's volume at density 1 (rapier's default too). */
+  mass?: number;
+  /** m/s, of the centre of mass, world frame (default [0, 0, 0]). */
+  velocity?: Vec3;
+  /** rad/s, world frame (default [0, 0, 0]). */
+  angularVelocity?: Vec3;
+}
+
+/** Options of World.step(); the defaults are the scene format's "simulate" and the solver's (solver.h). */
+export interface StepOptions {
+  /** Seconds (default 1/60). */
+  dt?: number;
+  /** m/s² (default [0, -9.81, 0]). */
+  gravity?: Vec3;
+  /** Whole steps of the contact pipeline per step, 1–64 (default 4: what keeps a stack of 10 boxes standing). */
+  substeps?: number;
+  /** Impulse rounds per substep, 1–1000 (default 8). */
+  iterations?: number;
+  /** Coulomb friction μ of every pair, ≥ 0 (default 0.5). */
+  friction?: number;
+  /** Restitution e of every pair, 0–1 (default 0). */
+  restitution?: number;
+  /** Shape casts stop fast bodies at the first time of impact (default true). */
+  continuous?: boolean;
+}
+
+/** What a step did: the solver's counts (of its last substep, but ccdClamped: of the whole step). */
+export interface StepStats {
+  manifolds: number;
+  points: number;
+  warmStarted: number;
+  ccdClamped: number;
+}
+
+/** A contact point of the last step: the normal from a to b. */
+export interface WorldContact {
+  a: Body;
+  b: Body;
+  pointA: Vec3;
+  pointB: Vec3;
+  normal: Vec3;
+  /** Signed along the normal: negative when they overlap. */
+  distance: number;
+  /** Accumulated in the step's last substep, N·s. */
+  normalImpulse: number;
+  frictionImpulse: Vec3;
+}
+
+const CONTACT = 16;
+const STEP_KEYS = ['dt', 'gravity', 'substeps', 'iterations', 'friction', 'restitution', 'continuous'] as const;
 
 /** Options of new World(). */
 export interface WorldOptions {
@@ -111,8 +181,11 @@ export class World {
     return this.#handle === 0;
   }
 
-  /** Adds a body: `shape` at `pose` (default: the origin). Throws for a disposed shape or a bad pose. */
-  add(shape: ConvexShape, pose?: PoseLike): Body {
+  /**
+   * Adds a body: `shape` at `pose` (default: the origin), static unless `motion` is given (then dynamic, see
+   * BodyMotion). Throws for a disposed shape, a bad pose or a bad motion (and then adds nothing).
+   */
+  add(shape: ConvexShape, pose?: PoseLike, motion?: BodyMotion): Body {
     const w = this.#live();
     const m = mod();
     const handle = shape.handle('shape');
@@ -123,7 +196,130 @@ export class World {
     const body: Body = Object.freeze({ id, slot: m._cds_world_slot(w, id), shape });
     this.#bodies[body.slot] = body;
     this.#count++;
+    if (motion !== undefined) {
+      try {
+        this.setMotion(body, motion);
+      } catch (e) {
+        this.remove(body);
+        throw e;
+      }
+    }
     return body;
+  }
+
+  /**
+   * Makes a body dynamic (or static with mass 0) and sets its velocities. Throws for a shape that can only be
+   * static (planes, meshes, heightfields, compounds; shapes without volume), a negative mass or a non-finite
+   * number, naming it; the body is then unchanged.
+   */
+  setMotion(body: Body, motion: BodyMotion): void {
+    const w = this.#live();
+    this.#body(body);
+    if (motion === null || typeof motion !== 'object') {
+      throw new CollidoscopeError('invalid-argument', 'motion', 'must be { mass?, velocity?, angularVelocity? }');
+    }
+    for (const k of Object.keys(motion)) {
+      if (k !== 'mass' && k !== 'velocity' && k !== 'angularVelocity') {
+        throw new CollidoscopeError('invalid-argument', `motion.${k}`, 'unknown field (expected mass, velocity or angularVelocity)');
+      }
+    }
+    const v = [...vec(motion.velocity, 'motion.velocity'), ...vec(motion.angularVelocity, 'motion.angularVelocity')];
+    for (let k = 0; k < 6; k++) {
+      if (!Number.isFinite(v[k])) {
+        throw new CollidoscopeError('invalid-argument', `motion.${k < 3 ? 'velocity' : 'angularVelocity'}[${k % 3}]`, 'must be a finite number');
+      }
+    }
+    const mass = motion.mass ?? -1; // kMassOfVolume
+    if (typeof mass !== 'number' || (motion.mass !== undefined && !(mass >= 0))) {
+      throw new CollidoscopeError('invalid-argument', 'motion.mass', `must be a number ≥ 0 (0: static), got ${String(motion.mass)}`);
+    }
+    const m = mod();
+    if (m._cds_world_set_mass(w, body.id, mass) === 0) {
+      const e = lastError(m);
+      throw new CollidoscopeError(e.code, e.field === 'mass' ? 'motion.mass' : e.field, e.detail);
+    }
+    this.velocities().set(v, 6 * body.slot);
+  }
+
+  /** A body's mass in kg (0: static). */
+  mass(body: Body): number {
+    const w = this.#live();
+    this.#body(body);
+    return mod()._cds_world_mass(w, body.id);
+  }
+
+  /**
+   * The velocities in wasm memory: 6 numbers per slot, [vx, vy, vz, wx, wy, wz] (of the centre of mass; angular
+   * in rad/s), world frame, a body's at 6·body.slot. Written by step(); writable as poses() is (checked by the next
+   * step(): "velocities[slot][i]"). Valid until the next add().
+   */
+  velocities(): Float64Array {
+    const w = this.#live();
+    const m = mod();
+    const ptr = m._cds_world_velocities(w);
+    return m.HEAPF64.subarray(ptr >> 3, (ptr >> 3) + 6 * (this.poses().length / POSE));
+  }
+
+  /**
+   * One step of the simulation: the broad phase, contact manifolds, sequential impulses with friction and
+   * warm starting, shape casts for fast bodies; dynamic bodies' poses and velocities are read and written in
+   * place. Throws for a bad option or a bad pose or velocity (naming it; nothing moves).
+   */
+  step(options: StepOptions = {}): StepStats {
+    const w = this.#live();
+    const m = mod();
+    const at = scratchOf(m);
+    const heap = m.HEAPF64;
+    const o = options ?? {};
+    for (const k of Object.keys(o)) {
+      if (!(STEP_KEYS as readonly string[]).includes(k)) {
+        throw new CollidoscopeError('invalid-argument', `options.${k}`, `unknown option (expected ${STEP_KEYS.join(', ')})`);
+      }
+    }
+    const g = vec(o.gravity ?? [0, -9.81, 0], 'options.gravity');
+    const numberOf = (x: unknown, d: number, name: string): number => {
+      if (x === undefined) return d;
+      if (typeof x !== 'number') throw new CollidoscopeError('invalid-argument', `options.${name}`, `must be a number, got ${typeof x}`);
+      return x;
+    };
+    const values = [
+      numberOf(o.dt, 1 / 60, 'dt'), g[0], g[1], g[2], numberOf(o.substeps, 4, 'substeps'), numberOf(o.iterations, 8, 'iterations'),
+      numberOf(o.friction, 0.5, 'friction'), numberOf(o.restitution, 0, 'restitution'), o.continuous === false ? 0 : 1,
+    ];
+    for (const [i, name] of [[4, 'substeps'], [5, 'iterations']] as const) {
+      const x = values[i];
+      if (!Number.isInteger(x) || x < 1) throw new CollidoscopeError('invalid-argument', `options.${name}`, `must be a whole number ≥ 1, got ${x}`);
+    }
+    heap.set(values, at >> 3);
+    const out = at + 8 * SCRATCH_IN;
+    if (m._cds_world_step(w, at, out, out + 8 * 5) === 0) {
+      const e = lastError(m);
+      throw new CollidoscopeError(e.code, e.field?.startsWith('settings') ? `options${e.field.slice('settings'.length)}` : e.field, e.detail);
+    }
+    const h = m.HEAPF64;
+    const r = out >> 3;
+    this.#contactCount = h[r + 4];
+    this.#contactPtr = m.HEAPU32[(out + 8 * 5) >> 2];
+    return { manifolds: h[r], points: h[r + 1], warmStarted: h[r + 2], ccdClamped: h[r + 3] };
+  }
+
+  #contactCount = 0;
+  #contactPtr = 0;
+
+  /** The contact points of the last step (bodies as given to add()). */
+  contacts(): WorldContact[] {
+    this.#live();
+    const h = mod().HEAPF64;
+    const out: WorldContact[] = [];
+    for (let i = 0; i < this.#contactCount; i++) {
+      const k = (this.#contactPtr >> 3) + CONTACT * i;
+      const v = (j: number): Vec3 => [h[k + j], h[k + j + 1], h[k + j + 2]];
+      out.push({
+        a: this.#bodies[h[k]]!, b: this.#bodies[h[k + 1]]!, pointA: v(2), pointB: v(5), normal: v(8),
+        distance: h[k + 11], normalImpulse: h[k + 12], frictionImpulse: v(13),
+      });
+    }
+    return out;
   }
 
   /** Removes a body. Throws for a body that is not in this world. */
@@ -134,6 +330,7 @@ export class World {
     if (m._cds_world_remove(w, body.id) === 0) throw lastError(m);
     this.#bodies[body.slot] = undefined;
     this.#count--;
+    this.#contactCount = 0; // the last step's contacts may name the removed body
   }
 
   /** Moves a body. Throws for a bad pose (the body stays where it was). */
@@ -210,6 +407,7 @@ export class World {
     this.#handle = 0;
     this.#bodies = [];
     this.#count = 0;
+    this.#contactCount = 0;
   }
 
   /** `using world = new World();` disposes it at the end of the block. */

@@ -61,8 +61,8 @@ const hull: QueryView<HullTrace> = {
   rows: hullRows,
 };
 
-/** The scene queries the page shows (contact and contacts have no trace to show; pairs has no view yet). */
-type PageQuery = Exclude<Query, 'contact' | 'contacts' | 'pairs'>;
+/** The scene queries the page shows (contact and contacts have no trace to show; pairs and simulate have no view yet). */
+type PageQuery = Exclude<Query, 'contact' | 'contacts' | 'pairs' | 'simulate'>;
 
 const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
   intersect: gjk('intersect'),

@@ -16,7 +16,7 @@ namespace collidoscope {
 enum class SatStatus;  // sat.h
 
 enum class QueryKind { Intersect, Distance, Penetration, ChungWang, Raycast, Shapecast, Hull, Obb, Sat, Contains, Project, Contacts,
-                       ObbTree, Contact, Pairs };
+                       ObbTree, Contact, Pairs, Simulate };
 
 const char* queryName(QueryKind q);
 
@@ -49,6 +49,22 @@ struct PlanarShape {
 // EPA, epa2d.h), raycast and shapecast.
 bool runsInPlane(QueryKind q);
 
+// A body of a "simulate" scene: shape `shape` of "shapes" moving from its
+// pose with these velocities (world frame) and this mass (kSceneVolumeMass:
+// the shape's volume at density 1; 0: static).
+constexpr double kSceneVolumeMass = -1;
+struct SceneBody {
+  int shape = 0;
+  Vec3 velocity;
+  Vec3 angularVelocity;
+  double mass = kSceneVolumeMass;
+};
+
+// Most steps one "simulate" scene runs, and most shape-steps (shapes × steps):
+// bounds on the time a link or a CLI call may take.
+constexpr int kMaxSimulateSteps = 100000;
+constexpr double kMaxSimulateWork = 1e7;
+
 struct Scene {
   int version = 1;
   int dimension = 3;                // 2 for a scene in the plane ("dimension": 2)
@@ -71,6 +87,12 @@ struct Scene {
   bool closedForms = true;
   bool hasStep = false;
   int step = 0;
+  // "simulate": the moving bodies (every other shape is static), gravity, the
+  // time step and the number of steps.
+  std::vector<SceneBody> bodies;
+  Vec3 gravity{0, -9.81, 0};
+  double dt = 1.0 / 60;
+  int steps = 1;
 };
 
 // Error codes: "invalid-json" (not JSON), "invalid-scene" (a field is wrong;

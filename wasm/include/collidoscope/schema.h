@@ -919,6 +919,62 @@ struct Schema<PairsResult> {
 };
 
 template <>
+struct Schema<SimulatedBody> {
+  static constexpr const char* name = "SimulatedBody";
+  static constexpr const char* doc = "A body of a \"simulate\" scene after its steps.";
+  template <class V>
+  static void fields(V& v, const SimulatedBody& b) {
+    v.field("position", b.position, "Of the shape's frame, as a shape's position.");
+    v.field("rotation", b.rotation, "[qx, qy, qz, qw], unit.");
+    v.field("velocity", b.velocity, "Of the centre of mass, world frame.");
+    v.field("angularVelocity", b.angularVelocity, "World frame, radians per second.");
+  }
+};
+
+template <>
+struct Schema<SimulateResult> {
+  static constexpr const char* name = "SimulateResult";
+  static constexpr const char* doc =
+      "Query \"simulate\": the scene's bodies after `steps` steps of the world (broad phase, contact manifolds,\n"
+      "sequential impulses).";
+  template <class V>
+  static void fields(V& v, const SimulateResult& r) {
+    v.field("bodies", r.bodies, "In the order of the scene's \"bodies\".");
+    v.field("steps", r.steps, "Steps taken.");
+  }
+};
+
+template <>
+struct Schema<SimulateContact> {
+  static constexpr const char* name = "SimulateContact";
+  static constexpr const char* doc = "A contact point the solver held in one step.";
+  template <class V>
+  static void fields(V& v, const SimulateContact& c) {
+    v.field("a", c.a, "Index of shape A in \"shapes\" (the normal points from A to B).");
+    v.field("b", c.b, "Index of shape B.");
+    v.field("pointA", c.pointA, "On A, world frame.");
+    v.field("pointB", c.pointB, "On B.");
+    v.field("normal", c.normal, "Unit, from A to B.");
+    v.field("distance", c.distance, "Signed along the normal: negative when they overlap.");
+    v.field("normalImpulse", c.normalImpulse, "Accumulated over the step's last substep, N·s.");
+    v.field("frictionImpulse", c.frictionImpulse, "Accumulated, in the tangent plane.");
+  }
+};
+
+template <>
+struct Schema<SimulateFrame> {
+  static constexpr const char* name = "SimulateFrame";
+  static constexpr const char* doc = "One step of a \"simulate\" trace.";
+  template <class V>
+  static void fields(V& v, const SimulateFrame& f) {
+    v.field("step", f.step, "Steps taken so far (0: the start).");
+    v.field("poses", f.poses, "Every shape's pose after the step, [x, y, z, qx, qy, qz, qw].");
+    v.field("contacts", f.contacts, "The step's contact points (at most 256).");
+    v.field("contactsTruncated", f.contactsTruncated, "The step had more contact points than are listed.");
+  }
+};
+
+template <>
 struct EnumNames<FeatureKind> {
   static constexpr const char* ts = "FeatureKind";
   static constexpr const char* doc = "The parts of a shape's surface a projected point can lie on (point_query.h).";

@@ -51,6 +51,36 @@ struct PairsResult {
   int candidates = 0;                     // pairs of overlapping boxes the narrow phase ran on
 };
 
+// The scene format's "simulate" answer: each body of the scene's "bodies"
+// after the steps, and (traced) one frame per step.
+struct SimulatedBody {
+  Vec3 position;
+  std::array<double, 4> rotation{0, 0, 0, 1};  // [qx, qy, qz, qw]
+  Vec3 velocity;
+  Vec3 angularVelocity;
+};
+struct SimulateResult {
+  std::vector<SimulatedBody> bodies;  // in the order of the scene's "bodies"
+  int steps = 0;
+};
+struct SimulateContact {
+  int a = 0, b = 0;  // shape indices; the normal from a to b
+  Vec3 pointA, pointB, normal;
+  double distance = 0;
+  double normalImpulse = 0;
+  Vec3 frictionImpulse;
+};
+struct SimulateFrame {
+  int step = 0;                                // steps taken so far (0: the start)
+  std::vector<std::array<double, 7>> poses;    // every shape's pose after it
+  std::vector<SimulateContact> contacts;       // the step's contact points (none at step 0)
+  bool contactsTruncated = false;
+};
+// Most frames a "simulate" trace keeps (a longer run keeps every k-th step,
+// and the last), and most contacts per frame.
+constexpr int kMaxSimulateFrames = 2000;
+constexpr int kMaxSimulateFrameContacts = 256;
+
 namespace api {
 
 // Bodies in one world at once: body ids carry a 20-bit slot, as shape handles do.
@@ -192,6 +222,13 @@ class World {
 // The scene format's "pairs" query: every pair of the scene's shapes that
 // intersect, {"pairs": [[i, j], ...], "candidates": n}. No trace yet.
 bool runPairsScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
+
+// The scene format's "simulate" query: the scene's shapes in a World, its
+// bodies dynamic (the rest static), `steps` steps of `dt` under `gravity`
+// with the solver's defaults; the bodies' poses and velocities after them.
+// Traced: {"query": "simulate", "frames": [SimulateFrame...], "every": k,
+// "result"}.
+bool runSimulateScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
 
 }  // namespace api
 }  // namespace collidoscope
