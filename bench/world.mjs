@@ -24,6 +24,22 @@
 //           intersection tests (nothing to solve). Reading
 //           its pairs back is not timed (intersectionPairsWith per collider
 //           is slower than the step itself); ours are returned by the call.
+//   ours (tree)  the same with new World({ broadphase: 'tree' }).
+//   cannon  cannon-es (plain JavaScript): one kinematic body per body with
+//           collisionResponse off, SAPBroadphase; per frame position and
+//           quaternion set on every body, then world.step(1/60): its broad
+//           phase and narrow phase (its contact equations are made; with the
+//           response off nothing is solved).
+//
+// The pile: 1 000 unit boxes (half-extents 0.5, mass 1) in a 10 × 10 × 10
+// grid 1.2 apart, starting 1 above a static floor (a box 100 × 1 × 100), fall
+// and pile up; the full step (broad phase, contacts, solver, integration)
+// over 180 frames at 60 Hz, each engine with its default solver settings
+// (ours: 4 substeps × 8 iterations; rapier: its IntegrationParameters;
+// cannon: GSSolver 10 iterations, SAPBroadphase), µ = 0.5 where settable.
+// Reported: ms per step, the mean height of the boxes at the end (a pile that
+// sinks through the floor or explodes shows there).
+//
 // Agreement: the pairs of the last frame, ours against rapier's
 // intersectionPairsWith (rapier computes in float32: pairs within rounding
 // of touching may differ; the count is reported).
@@ -111,7 +127,18 @@ async function loadOurs() {
   return { api };
 }
 
-function benchOne(n, frames, passes, ours, rapier) {
+async function loadCannon() {
+  try {
+    const C = await import('cannon-es');
+    const { readFileSync } = await import('node:fs');
+    const version = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', 'cannon-es', 'package.json'), 'utf8')).version;
+    return { C, version };
+  } catch (e) {
+    return { pending: `cannon-es could not be loaded (${e.message})` };
+  }
+}
+
+function benchOne(n, frames, passes, ours, rapier, cannon) {
   const { bodies, poses } = makeScene(n, frames, mulberry32(0x3a11 + n));
   const row = { bodies: n, frames, pending: {} };
 
@@ -123,6 +150,35 @@ function benchOne(n, frames, passes, ours, rapier) {
   const oursFrame = (fr) => {
     world.poses().set(poses.subarray(7 * n * fr, 7 * n * (fr + 1)));
     return world.pairSlots().length / 2;
+  };
+  const tree = new api.World({ broadphase: 'tree' });
+  for (let i = 0; i < n; i++) tree.add(shapes[i], poses.subarray(7 * i, 7 * i + 7));
+  const treeFrame = (fr) => {
+    tree.poses().set(poses.subarray(7 * n * fr, 7 * n * (fr + 1)));
+    return tree.pairSlots().length / 2;
+  };
+
+  // cannon-es.
+  const { C } = cannon;
+  const cw = new C.World({ gravity: new C.Vec3(0, 0, 0) });
+  cw.broadphase = new C.SAPBroadphase(cw);
+  const cbodies = bodies.map((b) => {
+    const body = new C.Body({
+      type: C.Body.KINEMATIC,
+      shape: b.type === 'box' ? new C.Box(new C.Vec3(...b.halfExtents)) : new C.Sphere(b.radius),
+    });
+    body.collisionResponse = false;
+    cw.addBody(body);
+    return body;
+  });
+  const cannonFrame = (fr) => {
+    const base = 7 * n * fr;
+    for (let i = 0; i < n; i++) {
+      const k = base + 7 * i, b = cbodies[i];
+      b.position.set(poses[k], poses[k + 1], poses[k + 2]);
+      b.quaternion.set(poses[k + 3], poses[k + 4], poses[k + 5], poses[k + 6]);
+    }
+    cw.step(1 / 60);
   };
 
   // rapier.
@@ -154,18 +210,28 @@ function benchOne(n, frames, passes, ours, rapier) {
 
   // Warm-up: one pass each (JIT tiers, first broad-phase build).
   for (let fr = 0; fr < frames; fr++) oursFrame(fr);
+  for (let fr = 0; fr < frames; fr++) treeFrame(fr);
   for (let fr = 0; fr < frames; fr++) rapierFrame(fr);
-  const to = [], tr = [];
+  for (let fr = 0; fr < frames; fr++) cannonFrame(fr);
+  const to = [], tt = [], tr = [], tc = [];
   let pairs = 0;
   for (let p = 0; p < passes; p++) {
     let c = cpuMs();
     for (let fr = 0; fr < frames; fr++) pairs = oursFrame(fr);
     to.push((cpuMs() - c) / frames);
     c = cpuMs();
+    for (let fr = 0; fr < frames; fr++) treeFrame(fr);
+    tt.push((cpuMs() - c) / frames);
+    c = cpuMs();
     for (let fr = 0; fr < frames; fr++) rapierFrame(fr);
     tr.push((cpuMs() - c) / frames);
+    c = cpuMs();
+    for (let fr = 0; fr < frames; fr++) cannonFrame(fr);
+    tc.push((cpuMs() - c) / frames);
   }
-  row.frameMs = { ours: median(to), rapier: median(tr) };
+  row.frameMs = { ours: median(to), tree: median(tt), rapier: median(tr), cannon: median(tc) };
+  const treePairs = Array.from(tree.pairSlots());
+  row.treeAgrees = treePairs.length === world.pairSlots().length && treePairs.every((x, i) => x === world.pairSlots()[i]);
   row.pairs = pairs;
   row.candidates = world.candidates;
 
@@ -190,9 +256,83 @@ function benchOne(n, frames, passes, ours, rapier) {
   row.rapierPairs = theirs.size;
   row.disagreements = differ;
 
+  // cannon's pairs of the last frame: the bodies its narrow phase made contact equations for.
+  cannonFrame(frames - 1);
+  const cindex = new Map(cbodies.map((b, i) => [b, i]));
+  const cpairs = new Set();
+  for (const eq of cw.contacts) {
+    const i = cindex.get(eq.bi), j = cindex.get(eq.bj);
+    cpairs.add(i < j ? `${i},${j}` : `${j},${i}`);
+  }
+  let cdiffer = 0;
+  for (const k of mine) if (!cpairs.has(k)) cdiffer++;
+  for (const k of cpairs) if (!mine.has(k)) cdiffer++;
+  row.cannonPairs = cpairs.size;
+  row.cannonDisagreements = cdiffer;
+
   world.dispose();
+  tree.dispose();
   for (const s of shapes) s.dispose();
   rw.free();
+  return row;
+}
+
+/** The 1 000-box pile: ms per full step for each engine, and the boxes' mean height at the end. */
+function benchPile(ours, rapier, cannon, quick) {
+  const side = 10, spacing = 1.2, n = side * side * side;
+  const start = [];
+  for (let i = 0; i < side; i++)
+    for (let j = 0; j < side; j++)
+      for (let k = 0; k < side; k++) start.push([(i - side / 2) * spacing, 1 + 0.5 + j * spacing, (k - side / 2) * spacing]);
+  const steps = quick ? 90 : 180;
+  const meanHeight = (ys) => ys.reduce((a, y) => a + y, 0) / ys.length;
+  const row = { boxes: n, steps };
+
+  // Ours.
+  const { api } = ours;
+  const cube = api.box([0.5, 0.5, 0.5]);
+  const floor = api.box([50, 0.5, 50]);
+  const world = new api.World();
+  world.add(floor, { position: [0, -0.5, 0] });
+  const bodies = start.map((p) => world.add(cube, { position: p }, { mass: 1 }));
+  let c = cpuMs();
+  for (let s = 0; s < steps; s++) world.step();
+  row.ours = (cpuMs() - c) / steps;
+  row.oursHeight = meanHeight(bodies.map((b) => world.pose(b)[1]));
+  world.dispose();
+  cube.dispose();
+  floor.dispose();
+
+  // rapier.
+  const { R } = rapier;
+  const rw = new R.World({ x: 0, y: -9.81, z: 0 });
+  rw.createCollider(R.ColliderDesc.cuboid(50, 0.5, 50).setTranslation(0, -0.5, 0).setFriction(0.5));
+  const rb = start.map((p) => {
+    const b = rw.createRigidBody(R.RigidBodyDesc.dynamic().setTranslation(p[0], p[1], p[2]));
+    rw.createCollider(R.ColliderDesc.cuboid(0.5, 0.5, 0.5).setFriction(0.5), b);
+    return b;
+  });
+  c = cpuMs();
+  for (let s = 0; s < steps; s++) rw.step();
+  row.rapier = (cpuMs() - c) / steps;
+  row.rapierHeight = meanHeight(rb.map((b) => b.translation().y));
+  rw.free();
+
+  // cannon-es.
+  const { C } = cannon;
+  const cw = new C.World({ gravity: new C.Vec3(0, -9.81, 0) });
+  cw.broadphase = new C.SAPBroadphase(cw);
+  cw.defaultContactMaterial.friction = 0.5;
+  cw.addBody(new C.Body({ mass: 0, shape: new C.Box(new C.Vec3(50, 0.5, 50)), position: new C.Vec3(0, -0.5, 0) }));
+  const cb = start.map((p) => {
+    const b = new C.Body({ mass: 1, shape: new C.Box(new C.Vec3(0.5, 0.5, 0.5)), position: new C.Vec3(...p) });
+    cw.addBody(b);
+    return b;
+  });
+  c = cpuMs();
+  for (let s = 0; s < steps; s++) cw.step(1 / 60);
+  row.cannon = (cpuMs() - c) / steps;
+  row.cannonHeight = meanHeight(cb.map((b) => b.position.y));
   return row;
 }
 
@@ -200,27 +340,43 @@ export async function runWorld({ quick = false } = {}) {
   const result = { pending: {}, rows: [] };
   const ours = await loadOurs();
   const rapier = await loadRapier();
+  const cannon = await loadCannon();
   if (ours.pending) result.pending.ours = ours.pending;
   if (rapier.pending) result.pending.rapier = rapier.pending;
-  if (ours.pending || rapier.pending) return result;
+  if (cannon.pending) result.pending.cannon = cannon.pending;
+  if (ours.pending || rapier.pending || cannon.pending) return result;
   result.rapier = rapier.version;
+  result.cannon = cannon.version;
   for (const n of [1000, 10000]) {
     const frames = n >= 10000 ? 20 : 60;
-    result.rows.push(benchOne(n, frames, quick ? 3 : 7, ours, rapier));
+    result.rows.push(benchOne(n, frames, quick ? 3 : 7, ours, rapier, cannon));
   }
+  result.pile = benchPile(ours, rapier, cannon, quick);
   return result;
 }
 
 export function worldMarkdown(r) {
-  const md = ['## Worlds: the collision phase against rapier', ''];
-  md.push('N moving boxes and spheres (half each, about one overlapping neighbour per body), the same poses for both; per frame ours copies the poses into `world.poses()` and calls `world.pairSlots()`, rapier sets every kinematic body\'s next translation and rotation and runs `world.step()` with one sensor collider per body (its broad phase and intersection tests; nothing to solve) (bench/world.mjs). Ratio = ours ÷ rapier\'s (< 1: ours faster); medians of interleaved passes. The full step of a solver is not measured yet: the World has no solver yet.', '');
+  const md = ['## Worlds: against rapier and cannon-es', ''];
   for (const [k, v] of Object.entries(r.pending)) md.push(`- **${k} pending**: ${v}`);
   if (Object.keys(r.pending).length) md.push('');
   if (r.rows.length) {
-    md.push(`| bodies | frames | ms per frame: ours / rapier ${r.rapier ?? ''} | ratio | pairs: ours / rapier | disagreements | box pairs tested (ours) |`);
+    md.push('### The collision phase', '');
+    md.push(`N moving boxes and spheres (half each, about one overlapping neighbour per body), the same poses for all; per frame ours copies the poses into \`world.poses()\` and calls \`world.pairSlots()\` (broad phase: sweep and prune, or \`{ broadphase: 'tree' }\`), rapier ${r.rapier} sets every kinematic body's next pose and runs \`world.step()\` with one sensor collider per body, cannon-es ${r.cannon} sets every kinematic body's pose and runs \`world.step()\` with collision response off (bench/world.mjs). Ratio = ours ÷ theirs (< 1: ours faster); medians of interleaved passes. Disagreements: pairs of the last frame that one engine reports and the other does not.`, '');
+    md.push('| bodies | ms per frame: ours (SAP) / ours (tree) / rapier / cannon | ours ÷ rapier (SAP, tree) | ours ÷ cannon (SAP, tree) | pairs: ours / rapier / cannon | disagreements: rapier, cannon | box pairs tested (ours) |');
     md.push('|---:|---:|---:|---:|---:|---:|---:|');
-    for (const x of r.rows)
-      md.push(`| ${x.bodies} | ${x.frames} | ${f(x.frameMs.ours, 3)} / ${f(x.frameMs.rapier, 3)} | ${f(x.frameMs.ours / x.frameMs.rapier)} | ${x.pairs} / ${x.rapierPairs} | ${x.disagreements} | ${x.candidates} |`);
+    for (const x of r.rows) {
+      const t = x.frameMs;
+      md.push(`| ${x.bodies} | ${f(t.ours, 3)} / ${f(t.tree, 3)} / ${f(t.rapier, 3)} / ${f(t.cannon, 3)} | ${f(t.ours / t.rapier)}, ${f(t.tree / t.rapier)} | ${f(t.ours / t.cannon)}, ${f(t.tree / t.cannon)} | ${x.pairs} / ${x.rapierPairs} / ${x.cannonPairs} | ${x.disagreements}, ${x.cannonDisagreements} | ${x.candidates}${x.treeAgrees ? '' : ' (the tree\'s pairs differ!)'} |`);
+    }
+    md.push('');
+  }
+  if (r.pile) {
+    const p = r.pile;
+    md.push('### The full step: a pile of 1 000 boxes', '');
+    md.push(`${p.boxes} unit boxes dropped in a 10 × 10 × 10 grid onto a static floor, ${p.steps} steps at 60 Hz, each engine with its default solver (ours: 4 substeps × 8 impulse rounds; cannon-es: SAPBroadphase); friction 0.5 (bench/world.mjs). The boxes' mean height at the end shows that each pile stood (it starts at 6.9).`, '');
+    md.push('| ms per step: ours / rapier / cannon | ours ÷ rapier | ours ÷ cannon | mean height at the end: ours / rapier / cannon |');
+    md.push('|---:|---:|---:|---:|');
+    md.push(`| ${f(p.ours, 2)} / ${f(p.rapier, 2)} / ${f(p.cannon, 2)} | ${f(p.ours / p.rapier)} | ${f(p.ours / p.cannon)} | ${f(p.oursHeight)} / ${f(p.rapierHeight)} / ${f(p.cannonHeight)} |`);
     md.push('');
   }
   return md;
