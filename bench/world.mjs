@@ -25,11 +25,13 @@
 //           its pairs back is not timed (intersectionPairsWith per collider
 //           is slower than the step itself); ours are returned by the call.
 //   ours (tree)  the same with new World({ broadphase: 'tree' }).
-//   cannon  cannon-es (plain JavaScript): one kinematic body per body with
-//           collisionResponse off, SAPBroadphase; per frame position and
-//           quaternion set on every body, then world.step(1/60): its broad
-//           phase and narrow phase (its contact equations are made; with the
-//           response off nothing is solved).
+//   cannon  cannon-es (plain JavaScript): one dynamic body per body (its
+//           narrow phase skips kinematic pairs) with collisionResponse off
+//           and no gravity, SAPBroadphase; per frame position and quaternion
+//           set on every body (velocities zeroed), then world.step(1/60): its
+//           broad phase and narrow phase (contacts are made; with the
+//           response off nothing is solved). Its pairs are read back after
+//           the step (they are the poses it was given: the step moves nothing).
 //
 // The pile: 1 000 unit boxes (half-extents 0.5, mass 1) in a 10 × 10 × 10
 // grid 1.2 apart, starting 1 above a static floor (a box 100 × 1 × 100), fall
@@ -163,8 +165,10 @@ function benchOne(n, frames, passes, ours, rapier, cannon) {
   const cw = new C.World({ gravity: new C.Vec3(0, 0, 0) });
   cw.broadphase = new C.SAPBroadphase(cw);
   const cbodies = bodies.map((b) => {
+    // Dynamic (cannon's narrow phase skips kinematic pairs), without response and without gravity; the
+    // frame sets its pose and zeroes its velocity, so it goes where the frame says.
     const body = new C.Body({
-      type: C.Body.KINEMATIC,
+      mass: 1,
       shape: b.type === 'box' ? new C.Box(new C.Vec3(...b.halfExtents)) : new C.Sphere(b.radius),
     });
     body.collisionResponse = false;
@@ -177,6 +181,8 @@ function benchOne(n, frames, passes, ours, rapier, cannon) {
       const k = base + 7 * i, b = cbodies[i];
       b.position.set(poses[k], poses[k + 1], poses[k + 2]);
       b.quaternion.set(poses[k + 3], poses[k + 4], poses[k + 5], poses[k + 6]);
+      b.velocity.set(0, 0, 0);
+      b.angularVelocity.set(0, 0, 0);
     }
     cw.step(1 / 60);
   };
@@ -256,7 +262,7 @@ function benchOne(n, frames, passes, ours, rapier, cannon) {
   row.rapierPairs = theirs.size;
   row.disagreements = differ;
 
-  // cannon's pairs of the last frame: the bodies its narrow phase made contact equations for.
+  // cannon's pairs of the last frame: the bodies its narrow phase made contacts for.
   cannonFrame(frames - 1);
   const cindex = new Map(cbodies.map((b, i) => [b, i]));
   const cpairs = new Set();
@@ -361,7 +367,7 @@ export function worldMarkdown(r) {
   if (Object.keys(r.pending).length) md.push('');
   if (r.rows.length) {
     md.push('### The collision phase', '');
-    md.push(`N moving boxes and spheres (half each, about one overlapping neighbour per body), the same poses for all; per frame ours copies the poses into \`world.poses()\` and calls \`world.pairSlots()\` (broad phase: sweep and prune, or \`{ broadphase: 'tree' }\`), rapier ${r.rapier} sets every kinematic body's next pose and runs \`world.step()\` with one sensor collider per body, cannon-es ${r.cannon} sets every kinematic body's pose and runs \`world.step()\` with collision response off (bench/world.mjs). Ratio = ours ÷ theirs (< 1: ours faster); medians of interleaved passes. Disagreements: pairs of the last frame that one engine reports and the other does not.`, '');
+    md.push(`N moving boxes and spheres (half each, about one overlapping neighbour per body), the same poses for all; per frame ours copies the poses into \`world.poses()\` and calls \`world.pairSlots()\` (broad phase: sweep and prune, or \`{ broadphase: 'tree' }\`), rapier ${r.rapier} sets every kinematic body's next pose and runs \`world.step()\` with one sensor collider per body, cannon-es ${r.cannon} sets every body's pose and runs \`world.step()\` with collision response off (bench/world.mjs). Ratio = ours ÷ theirs (< 1: ours faster); medians of interleaved passes. Disagreements: pairs of the last frame that one engine reports and the other does not.`, '');
     md.push('| bodies | ms per frame: ours (SAP) / ours (tree) / rapier / cannon | ours ÷ rapier (SAP, tree) | ours ÷ cannon (SAP, tree) | pairs: ours / rapier / cannon | disagreements: rapier, cannon | box pairs tested (ours) |');
     md.push('|---:|---:|---:|---:|---:|---:|---:|');
     for (const x of r.rows) {

@@ -9,7 +9,8 @@
 //   4c. bench/peers.mjs (libccd, Bullet, qhull natively), bench/wasm.mjs (rapier3d-compat and its SIMD build, crashcat, Jolt in Node; wasm
 //       vs native), bench/scaling.mjs (the triangle-pairs / spheres / GJK scaling experiment; NoTrace vs no hooks),
 //       bench/meshes.mjs (triangle meshes: three-mesh-bvh in Node, Bullet's btBvhTriangleMeshShape natively),
-//       bench/frame_rate.mjs (mesh–mesh on two OBB trees and the seed's frame-rate experiment, natively)
+//       bench/frame_rate.mjs (mesh–mesh on two OBB trees and the seed's frame-rate experiment, natively),
+//       bench/world.mjs (worlds: the collision phase and a 1 000-box pile against rapier3d-compat and cannon-es)
 //   5. bench/results.json + bench/results.md: machine, compilers, flags, versions, medians, ratios
 // Speed is only ever reported as ratios between contenders measured side by side in this run.
 import { execFileSync, execSync, spawnSync } from 'node:child_process';
@@ -115,6 +116,7 @@ for (const [key, file, runName, mdName] of [
   ['scaling', 'scaling.mjs', 'runScaling', 'scalingMarkdown'],
   ['meshes', 'meshes.mjs', 'runMeshes', 'meshesMarkdown'],
   ['frameRate', 'frame_rate.mjs', 'runFrameRate', 'frameRateMarkdown'],
+  ['world', 'world.mjs', 'runWorld', 'worldMarkdown'],
 ]) {
   const mod = await import(pathToFileURL(path.join(ROOT, 'bench', file)).href);
   console.log(`bench: ${file}`);

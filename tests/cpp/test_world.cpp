@@ -702,3 +702,40 @@ TEST(SimulateScene, WritesBackWhatItReads) {
 
 }  // namespace
 }  // namespace collidoscope
+
+// ------------------------------------------------------------ a million bodies
+
+namespace collidoscope {
+namespace {
+
+TEST(WorldLimits, AMillionBodiesWorkAndOneTooManyIsAClearErrorThatChangesNothing) {
+  api::Registry reg;
+  api::World world(&reg);
+  SceneError err;
+  const int ball = reg.add(Shape::sphere(0.4), &err);
+  // kMaxBodies unit-spaced spheres of radius 0.4 on a grid: no two touch.
+  const int side = 102;  // 102³ > kMaxBodies
+  int added = 0;
+  for (int i = 0; i < side && added < api::kMaxBodies; ++i)
+    for (int j = 0; j < side && added < api::kMaxBodies; ++j)
+      for (int k = 0; k < side && added < api::kMaxBodies; ++k, ++added) {
+        const double pose[7] = {static_cast<double>(i), static_cast<double>(j), static_cast<double>(k), 0, 0, 0, 1};
+        ASSERT_GT(world.add(ball, pose, &err), 0) << added << ": " << err.message;
+      }
+  EXPECT_EQ(world.count(), api::kMaxBodies);
+  std::vector<std::uint32_t> pairs;
+  ASSERT_TRUE(world.pairs(&pairs, &err)) << err.message;
+  EXPECT_TRUE(pairs.empty());
+  const double pose[7] = {0.5, 0, 0, 0, 0, 0, 1};
+  EXPECT_EQ(world.add(ball, pose, &err), 0);
+  EXPECT_NE(err.message.find("too many bodies"), std::string::npos) << err.message;
+  EXPECT_EQ(world.count(), api::kMaxBodies);
+  // The world is as it was: moving one sphere onto its neighbour makes exactly that pair.
+  world.poses()[0] = 0.5;
+  ASSERT_TRUE(world.pairs(&pairs, &err)) << err.message;
+  // Only the sphere at (1, 0, 0) (slot 102·102) is within 0.8 of (0.5, 0, 0).
+  EXPECT_EQ(pairs, (std::vector<std::uint32_t>{0, static_cast<std::uint32_t>(side * side)}));
+}
+
+}  // namespace
+}  // namespace collidoscope
