@@ -14,6 +14,7 @@
 #include "collidoscope/api.h"
 #include "collidoscope/json.h"
 #include "collidoscope/mass.h"
+#include "collidoscope/support.h"
 #include "collidoscope/scene.h"
 #include "collidoscope/world.h"
 #include "mesh_gen.h"
@@ -735,6 +736,170 @@ TEST(WorldLimits, AMillionBodiesWorkAndOneTooManyIsAClearErrorThatChangesNothing
   ASSERT_TRUE(world.pairs(&pairs, &err)) << err.message;
   // Only the sphere at (1, 0, 0) (slot 102·102) is within 0.8 of (0.5, 0, 0).
   EXPECT_EQ(pairs, (std::vector<std::uint32_t>{0, static_cast<std::uint32_t>(side * side)}));
+}
+
+}  // namespace
+}  // namespace collidoscope
+
+// ------------------------------------------------------------ world queries against every body
+
+namespace collidoscope {
+namespace {
+
+TEST(WorldQueries, RaycastOverlapAndShapecastEqualTheQueryOnEveryBody) {
+  for (api::WorldBroadphase bp : kBroadphases) {
+    ref::Rng rng(77);
+    RandomWorld w(true, bp);
+    for (int i = 0; i < 150; ++i) w.add(rng, 6);
+    SceneError err;
+    const auto bodyIn = [&](int slot, double* in) {
+      for (int k = 0; k < 7; ++k) in[k] = w.world.poses()[7 * slot + k];
+    };
+    int rayHits = 0, overlapsFound = 0, castHits = 0;
+    for (int q = 0; q < 40; ++q) {
+      // A ray from outside toward a random point.
+      const Vec3 o = rng.direction() * 12.0, target = rng.inCube(4);
+      const double ray[7] = {o.x, o.y, o.z, target.x - o.x, target.y - o.y, target.z - o.z, q % 4 == 0 ? 0.7 : 1e300};
+      std::vector<api::WorldHit> all, nearest;
+      ASSERT_TRUE(w.world.raycast(ray, true, &all, &err)) << err.message;
+      ASSERT_TRUE(w.world.raycast(ray, false, &nearest, &err)) << err.message;
+      std::vector<std::pair<double, int>> brute;
+      for (int slot = 0; slot < w.world.slots(); ++slot) {
+        if (w.shapeOfSlot[static_cast<std::size_t>(slot)] == 0) continue;
+        double in[api::kInputSize] = {}, r[api::kMaxResultStride];
+        bodyIn(slot, in);
+        std::copy(ray, ray + 7, in + 14);
+        ASSERT_TRUE(w.reg.query(Kind::Raycast, w.shapeOfSlot[static_cast<std::size_t>(slot)], 0, in, nullptr, r, &err));
+        if (r[0] != 0) brute.push_back({r[1], slot});
+      }
+      std::sort(brute.begin(), brute.end());
+      ASSERT_EQ(all.size(), brute.size()) << "ray " << q;
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        EXPECT_EQ(all[i].slot, brute[i].second);
+        EXPECT_EQ(all[i].t, brute[i].first);
+      }
+      ASSERT_EQ(nearest.size(), brute.empty() ? 0u : 1u);
+      if (!brute.empty()) {
+        EXPECT_EQ(nearest[0].slot, brute[0].second);
+        // The nearest is cast with maxT shrunk to the best so far: the same t, up to the cast's own rounding.
+        EXPECT_NEAR(nearest[0].t, brute[0].first, 1e-9 * (1 + brute[0].first));
+      }
+      rayHits += static_cast<int>(brute.size());
+
+      // A shape at a random pose: overlap, and a cast along a random translation.
+      // (Any shape but the plane; a cast shape is not a mesh: the library casts no mesh against a mesh.)
+      int shape = w.handles[static_cast<std::size_t>(rng.integer(0, static_cast<int>(w.handles.size()) - 2))];
+      while (w.reg.find(shape)->type == ShapeType::Mesh)
+        shape = w.handles[static_cast<std::size_t>(rng.integer(0, static_cast<int>(w.handles.size()) - 2))];
+      double pose[7];
+      randomPose(rng, 6, pose);
+      std::vector<int> over;
+      ASSERT_TRUE(w.world.overlap(shape, pose, &over, &err)) << err.message;
+      std::vector<int> bruteOver;
+      const Vec3 move = rng.inCube(4);
+      const double translation[3] = {move.x, move.y, move.z};
+      api::WorldHit cast;
+      ASSERT_TRUE(w.world.shapecast(shape, pose, translation, &cast, &err)) << err.message;
+      int castSlot = -1;
+      double castT = 0;
+      for (int slot = 0; slot < w.world.slots(); ++slot) {
+        if (w.shapeOfSlot[static_cast<std::size_t>(slot)] == 0) continue;
+        double in[api::kInputSize] = {}, r[api::kMaxResultStride];
+        bodyIn(slot, in);
+        for (int k = 0; k < 7; ++k) in[7 + k] = pose[k];
+        ASSERT_TRUE(w.reg.query(Kind::Intersect, w.shapeOfSlot[static_cast<std::size_t>(slot)], shape, in, nullptr, r, &err));
+        if (r[0] != 0) bruteOver.push_back(slot);
+        in[17] = move.x;
+        in[18] = move.y;
+        in[19] = move.z;
+        if (w.reg.find(w.shapeOfSlot[static_cast<std::size_t>(slot)])->type == ShapeType::Plane) {
+          // The plane n·x ≤ −2 (n = +y in its frame) posed as the body: n_w = R·n, n_w·x ≤ −2 + n_w·p.
+          // The shape's lowest point along n_w (its support along −n_w) reaches it at t = h/(−n_w·d),
+          // h its height above the plane, or overlaps it from the start.
+          Shape moving = *w.reg.find(shape);
+          double q[4] = {pose[3], pose[4], pose[5], pose[6]};
+          normalizeRotation(q);
+          moving.pose = Transform{{pose[0], pose[1], pose[2]}, {q[0], q[1], q[2], q[3]}};
+          double qb[4] = {in[3], in[4], in[5], in[6]};
+          normalizeRotation(qb);
+          const Vec3 n = rotate(Quat{qb[0], qb[1], qb[2], qb[3]}, Vec3{0, 1, 0});
+          const double h = dot(n, fullSupport(moving, -n)) - (-2 + dot(n, Vec3{in[0], in[1], in[2]}));
+          const double approach = -dot(n, move);
+          double t = -1;
+          if (h <= 0) t = 0;
+          else if (approach > 0 && h <= approach) t = h / approach;
+          if (t >= 0) {
+            r[0] = 1;
+            r[1] = t;
+          } else {
+            r[0] = 0;
+          }
+        } else {
+          ASSERT_TRUE(w.reg.query(Kind::Shapecast, w.shapeOfSlot[static_cast<std::size_t>(slot)], shape, in, nullptr, r, &err))
+              << err.field << ": " << err.message;
+        }
+        if (r[0] != 0 && (castSlot < 0 || r[1] < castT)) {
+          castSlot = slot;
+          castT = r[1];
+        }
+      }
+      EXPECT_EQ(over, bruteOver) << "query " << q;
+      EXPECT_EQ(cast.slot, castSlot) << "query " << q;
+      if (castSlot >= 0) {
+        EXPECT_NEAR(cast.t, castT, 1e-9);
+      }
+      overlapsFound += static_cast<int>(over.size());
+      castHits += castSlot >= 0;
+    }
+    EXPECT_GT(rayHits, 20);
+    EXPECT_GT(overlapsFound, 10);
+    EXPECT_GT(castHits, 10);
+  }
+}
+
+TEST(WorldQueries, BadRaysAndShapesAreNamed) {
+  Registry reg;
+  World world(&reg);
+  SceneError err;
+  const int ball = reg.add(Shape::sphere(1), &err);
+  const double at[7] = {0, 0, 0, 0, 0, 0, 1};
+  world.add(ball, at, &err);
+  std::vector<api::WorldHit> hits;
+  const double nanRay[7] = {0, std::nan(""), 0, 1, 0, 0, 1};
+  EXPECT_FALSE(world.raycast(nanRay, false, &hits, &err));
+  EXPECT_EQ(err.field, "ray.origin[1]");
+  const double zeroRay[7] = {5, 0, 0, 0, 0, 0, 1};
+  EXPECT_FALSE(world.raycast(zeroRay, false, &hits, &err));
+  EXPECT_EQ(err.field, "ray.direction");
+  const double negative[7] = {5, 0, 0, -1, 0, 0, -1};
+  EXPECT_FALSE(world.raycast(negative, false, &hits, &err));
+  EXPECT_EQ(err.field, "ray.maxT");
+  const double infinite[7] = {5, 0, 0, -1, 0, 0, std::numeric_limits<double>::infinity()};
+  EXPECT_FALSE(world.raycast(infinite, false, &hits, &err));
+  EXPECT_EQ(err.field, "ray.maxT");
+  const double good[7] = {5, 0, 0, -1, 0, 0, 1e300};
+  ASSERT_TRUE(world.raycast(good, false, &hits, &err)) << err.message;
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_DOUBLE_EQ(hits[0].t, 4);
+  EXPECT_DOUBLE_EQ(hits[0].normal.x, 1);
+  std::vector<int> over;
+  const double badPose[7] = {0, 0, 0, 0, 0, 0, 0};
+  EXPECT_FALSE(world.overlap(ball, badPose, &over, &err));
+  EXPECT_EQ(err.field, "pose[3..6]");
+  api::WorldHit cast;
+  const double inf[3] = {std::numeric_limits<double>::infinity(), 0, 0};
+  EXPECT_FALSE(world.shapecast(ball, at, inf, &cast, &err));
+  EXPECT_EQ(err.field, "translation[0]");
+  const int floor = reg.add(Shape::plane({0, 1, 0}, 0), &err);
+  const double move[3] = {1, 0, 0};
+  EXPECT_FALSE(world.shapecast(floor, at, move, &cast, &err));
+  EXPECT_EQ(err.field, "shape");
+  // A sphere cast from x = 5 toward the body: it touches at x = 2, t = 3/4 of a translation of −4.
+  const double from[7] = {5, 0, 0, 0, 0, 0, 1};
+  const double toward[3] = {-4, 0, 0};
+  ASSERT_TRUE(world.shapecast(ball, from, toward, &cast, &err)) << err.message;
+  EXPECT_EQ(cast.slot, 0);
+  EXPECT_NEAR(cast.t, 0.75, 1e-9);
 }
 
 }  // namespace

@@ -156,11 +156,9 @@ void World::untrack(int slot) {
   }
 }
 
-void World::classify(int slot, const Shape& s) {
-  const std::size_t k = static_cast<std::size_t>(slot);
-  BoxShape& b = boxShape_[k];
+World::BoxShape World::classifyShape(const Shape& s) {
+  BoxShape b;
   b.radius = coreRadius(s);
-  b.half = {};
   if (s.type == ShapeType::Plane) {
     b.kind = BoxKind::Unbounded;
   } else if (s.type == ShapeType::Mesh || s.type == ShapeType::Compound) {
@@ -179,17 +177,24 @@ void World::classify(int slot, const Shape& s) {
   } else {
     b.kind = BoxKind::Support;
   }
+  return b;
 }
+
+void World::classify(int slot, const Shape& s) { boxShape_[static_cast<std::size_t>(slot)] = classifyShape(s); }
 
 void World::boxOf(int slot, const Transform& pose) {
   const std::size_t k = static_cast<std::size_t>(slot);
-  Aabb& b = boxes_[k];
   const BoxShape& shape = boxShape_[k];
+  boxes_[k] = boxFrom(shape, shape.kind == BoxKind::Support ? registry_->find(shape_[k]) : nullptr, pose);
+}
+
+Aabb World::boxFrom(const BoxShape& shape, const Shape* s, const Transform& pose) {
+  Aabb b;
   const double r = shape.radius;
   switch (shape.kind) {
     case BoxKind::Unbounded:
       b.min = b.max = pose.position;
-      return;
+      return b;
     case BoxKind::Cube:  // the seed's cube: the ball about the shape's origin, in any rotation
     case BoxKind::Ball:
       b.min = pose.position - Vec3{r, r, r};
@@ -209,8 +214,7 @@ void World::boxOf(int slot, const Transform& pose) {
       break;
     }
     case BoxKind::Support: {
-      const Shape& s = *registry_->find(shape_[k]);
-      const auto extreme = [&](const Vec3& d) { return pose.apply(localCoreSupport(s, pose.toLocalDirection(d))); };
+      const auto extreme = [&](const Vec3& d) { return pose.apply(localCoreSupport(*s, pose.toLocalDirection(d))); };
       const Vec3 xHi = extreme({1, 0, 0}), yHi = extreme({0, 1, 0}), zHi = extreme({0, 0, 1});
       const Vec3 xLo = extreme({-1, 0, 0}), yLo = extreme({0, -1, 0}), zLo = extreme({0, 0, -1});
       b.min = Vec3{xLo.x, yLo.y, zLo.z} - Vec3{r, r, r};
@@ -223,6 +227,7 @@ void World::boxOf(int slot, const Transform& pose) {
                  (std::fabs(b.min.z) + std::fabs(b.max.z)) * kBoxPad};
   b.min = b.min - pad;
   b.max = b.max + pad;
+  return b;
 }
 
 bool World::sync(SceneError* err) {
@@ -442,6 +447,195 @@ bool World::step(const StepSettings& settings, SceneError* err, StepReport* stat
   for (SolverContact& c : contacts_) {
     c.a = rigidSlot_[static_cast<std::size_t>(c.a)];
     c.b = rigidSlot_[static_cast<std::size_t>(c.b)];
+  }
+  return true;
+}
+
+namespace {
+
+// The parameters t in [0, maxT] at which origin + t·dir is inside the closed
+// box: [enter, exit], false when empty. A direction component of 0 keeps the
+// ray in its slab or out of it.
+bool slabs(const Vec3& origin, const Vec3& dir, double maxT, const Aabb& b, double* enter) {
+  double lo = 0, hi = maxT;
+  for (int a = 0; a < 3; ++a) {
+    if (dir[a] == 0) {
+      if (origin[a] < b.min[a] || origin[a] > b.max[a]) return false;
+      continue;
+    }
+    double t0 = (b.min[a] - origin[a]) / dir[a], t1 = (b.max[a] - origin[a]) / dir[a];
+    if (t0 > t1) std::swap(t0, t1);
+    lo = std::fmax(lo, t0);
+    hi = std::fmin(hi, t1);
+    if (lo > hi) return false;
+  }
+  *enter = lo;
+  return true;
+}
+
+bool finiteVec(const double* v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!std::isfinite(v[i]) || std::fabs(v[i]) > kMaxMagnitude) return false;
+  return true;
+}
+
+}  // namespace
+
+bool World::raycast(const double* ray, bool all, std::vector<WorldHit>* hits, SceneError* err) {
+  hits->clear();
+  for (int i = 0; i < 6; ++i)
+    if (!finiteVec(ray + i, 1))
+      return fail(err, std::string(i < 3 ? "ray.origin[" : "ray.direction[") + std::to_string(i % 3) + "]",
+                  "must be a finite number of at most 1e15 in magnitude");
+  if (ray[3] == 0 && ray[4] == 0 && ray[5] == 0) return fail(err, "ray.direction", "must not be the zero vector");
+  if (!(ray[6] >= 0) || !std::isfinite(ray[6])) return fail(err, "ray.maxT", "must be a finite number ≥ 0");
+  if (!sync(err)) return false;
+  const Vec3 origin{ray[0], ray[1], ray[2]}, dir{ray[3], ray[4], ray[5]};
+  double in[kInputSize] = {};
+  std::copy(ray, ray + 7, in + 2 * kPoseSize);
+  double r[kMaxResultStride];
+  WorldHit best;
+  double maxT = ray[6];
+  // Every live body whose box the ray meets before maxT (before the nearest
+  // hit so far, for the closest), then the body's own ray cast.
+  for (int slot : order_) {
+    double enter = 0;
+    if (!unbounded(slot) && !slabs(origin, dir, maxT, boxes_[static_cast<std::size_t>(slot)], &enter)) continue;
+    std::copy(poses_.begin() + static_cast<std::ptrdiff_t>(slot) * kPoseSize,
+              poses_.begin() + static_cast<std::ptrdiff_t>(slot + 1) * kPoseSize, in);
+    in[2 * kPoseSize + 6] = maxT;
+    if (!registry_->query(Kind::Raycast, shape_[static_cast<std::size_t>(slot)], 0, in, nullptr, r, err)) {
+      err->field = slotField("bodies", slot) + ": " + err->field;
+      return false;
+    }
+    if (r[0] == 0) continue;
+    const WorldHit h{slot, r[1], {r[2], r[3], r[4]}, {r[5], r[6], r[7]}, r[8] != 0, {}};
+    if (all) {
+      hits->push_back(h);
+    } else if (best.slot < 0 || h.t < best.t || (h.t == best.t && h.slot < best.slot)) {
+      best = h;
+      maxT = h.t;
+    }
+  }
+  if (all) {
+    std::sort(hits->begin(), hits->end(),
+              [](const WorldHit& a, const WorldHit& b) { return a.t < b.t || (a.t == b.t && a.slot < b.slot); });
+  } else if (best.slot >= 0) {
+    hits->push_back(best);
+  }
+  return true;
+}
+
+bool World::overlap(int shape, const double* pose, std::vector<int>* out, SceneError* err) {
+  out->clear();
+  const Shape* s = registry_->find(shape);
+  if (s == nullptr) return fail(err, "shape", "is disposed (or was never made)");
+  Transform checked;
+  if (!readPose(pose, "pose", -1, &checked, err)) {
+    if (err->code == "invalid-scene") err->code = "invalid-argument";
+    return false;
+  }
+  if (!sync(err)) return false;
+  const BoxShape kind = classifyShape(*s);
+  const Aabb box = boxFrom(kind, s, checked);
+  double in[kInputSize] = {};
+  std::copy(pose, pose + kPoseSize, in + kPoseSize);
+  double r[kMaxResultStride];
+  for (int slot : order_) {
+    const bool candidate = kind.kind == BoxKind::Unbounded || unbounded(slot) ||
+                           overlaps(box, boxes_[static_cast<std::size_t>(slot)]);
+    if (!candidate) continue;
+    std::copy(poses_.begin() + static_cast<std::ptrdiff_t>(slot) * kPoseSize,
+              poses_.begin() + static_cast<std::ptrdiff_t>(slot + 1) * kPoseSize, in);
+    if (!registry_->query(Kind::Intersect, shape_[static_cast<std::size_t>(slot)], shape, in, nullptr, r, err)) {
+      err->field = slotField("bodies", slot) + ": " + err->field;
+      return false;
+    }
+    if (r[0] != 0) out->push_back(slot);
+  }
+  std::sort(out->begin(), out->end());
+  return true;
+}
+
+bool World::shapecast(int shape, const double* pose, const double* translation, WorldHit* hit, SceneError* err) {
+  *hit = WorldHit{};
+  const Shape* s = registry_->find(shape);
+  if (s == nullptr) return fail(err, "shape", "is disposed (or was never made)");
+  Transform checked;
+  if (!readPose(pose, "pose", -1, &checked, err)) {
+    if (err->code == "invalid-scene") err->code = "invalid-argument";
+    return false;
+  }
+  for (int i = 0; i < 3; ++i)
+    if (!finiteVec(translation + i, 1))
+      return fail(err, "translation[" + std::to_string(i) + "]", "must be a finite number of at most 1e15 in magnitude");
+  if (!sync(err)) return false;
+  const BoxShape kind = classifyShape(*s);
+  if (kind.kind == BoxKind::Unbounded) return fail(err, "shape", "a plane cannot be cast (it has no extent to move)");
+  // The box swept along the translation.
+  const Aabb start = boxFrom(kind, s, checked);
+  const Vec3 d{translation[0], translation[1], translation[2]};
+  const Aabb swept = merged(start, {start.min + d, start.max + d});
+  double in[kInputSize] = {};
+  std::copy(pose, pose + kPoseSize, in + kPoseSize);
+  in[2 * kPoseSize + 3] = d.x;  // translationB; A (the body) stays
+  in[2 * kPoseSize + 4] = d.y;
+  in[2 * kPoseSize + 5] = d.z;
+  double r[kMaxResultStride];
+  for (int slot : order_) {
+    if (!unbounded(slot) && !overlaps(swept, boxes_[static_cast<std::size_t>(slot)])) continue;
+    std::copy(poses_.begin() + static_cast<std::ptrdiff_t>(slot) * kPoseSize,
+              poses_.begin() + static_cast<std::ptrdiff_t>(slot + 1) * kPoseSize, in);
+    if (unbounded(slot)) {
+      // The library casts no shape against a plane; its distance is exact
+      // (plane.h), and a translation keeps the same nearest point: the gap
+      // closes at speed −n·d, where n = (pointB − pointA)/gap is the plane's
+      // outward normal. Touching or overlapping at the start: t = 0, with the
+      // penetration's normal.
+      if (!registry_->query(Kind::Distance, shape_[static_cast<std::size_t>(slot)], shape, in, nullptr, r, err)) {
+        err->field = slotField("bodies", slot) + ": " + err->field;
+        return false;
+      }
+      const double gap = r[0];
+      const Vec3 pa{r[1], r[2], r[3]}, pb{r[4], r[5], r[6]};
+      if (gap > 0) {
+        const Vec3 n = (pb - pa) / gap;
+        const double approach = -dot(n, d);
+        if (!(approach > 0) || gap > approach) continue;
+        const double t = gap / approach;
+        r[0] = 1;
+        r[1] = t;
+        const Vec3 at = pb + d * t;
+        const double v[9] = {n.x, n.y, n.z, at.x, at.y, at.z, at.x, at.y, at.z};
+        std::copy(v, v + 9, r + 2);
+        r[11] = 0;
+      } else {
+        // The plane's outward normal in the world: its local normal (scaled
+        // by the inverse scale, as normals are) turned by the body's rotation.
+        const Shape& plane = *registry_->find(shape_[static_cast<std::size_t>(slot)]);
+        const Vec3 local{plane.normal.x / plane.scale.x, plane.normal.y / plane.scale.y, plane.normal.z / plane.scale.z};
+        double q[4] = {in[3], in[4], in[5], in[6]};
+        normalizeRotation(q);
+        const Vec3 n = normalizedOr(rotate(Quat{q[0], q[1], q[2], q[3]}, local), Vec3{0, 1, 0});
+        const double v[9] = {n.x, n.y, n.z, pa.x, pa.y, pa.z, pb.x, pb.y, pb.z};
+        r[0] = 1;
+        r[1] = 0;
+        std::copy(v, v + 9, r + 2);
+        r[11] = 1;
+      }
+    } else if (!registry_->query(Kind::Shapecast, shape_[static_cast<std::size_t>(slot)], shape, in, nullptr, r, err)) {
+      err->field = slotField("bodies", slot) + ": " + err->field;
+      return false;
+    }
+    if (r[0] == 0) continue;
+    if (hit->slot < 0 || r[1] < hit->t || (r[1] == hit->t && slot < hit->slot)) {
+      hit->slot = slot;
+      hit->t = r[1];
+      hit->normal = {r[2], r[3], r[4]};
+      hit->point = {r[5], r[6], r[7]};  // on the body (A)
+      hit->pointB = {r[8], r[9], r[10]};
+      hit->startedInside = r[11] != 0;
+    }
   }
   return true;
 }

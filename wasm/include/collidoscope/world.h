@@ -97,6 +97,16 @@ constexpr double kMassOfVolume = -1;
 // floor of bodies: bench/results.md, "Worlds").
 enum class WorldBroadphase { SweepAndPrune, Tree };
 
+// A hit of a world query: the body's slot (−1: none), the time t and where.
+struct WorldHit {
+  int slot = -1;
+  double t = 0;
+  Vec3 point;    // raycast: the hit point; shapecast: the contact point on the body
+  Vec3 normal;   // raycast: the body's outward normal; shapecast: from the body to the cast shape
+  bool startedInside = false;  // raycast: the ray starts inside; shapecast: they overlap at t = 0
+  Vec3 pointB;   // shapecast: the contact point on the cast shape
+};
+
 class World {
  public:
   explicit World(Registry* registry, WorldBroadphase broadphase = WorldBroadphase::SweepAndPrune);
@@ -145,6 +155,20 @@ class World {
   // "poses[slot]", "velocities[slot]" name a bad one; nothing changes) and
   // written back. stats: the solver's report of the step (may be null).
   bool step(const StepSettings& settings, SceneError* err, StepReport* stats = nullptr);
+  // Queries of the world (after reading the poses, as pairs() does). Each
+  // runs the library's own query (raycast, intersect, shapecast) on the
+  // bodies whose boxes the ray, the shape's box or its swept box meet.
+  //   raycast   ray: origin (3), direction (3), maxT (Infinity allowed); the
+  //             nearest hit (ties: the smaller slot), or with `all` every hit
+  //             sorted by (t, slot); rays as the raycast query casts them.
+  //   overlap   the slots of the bodies that intersect `shape` at `pose`
+  //             (touching counts), sorted.
+  //   shapecast `shape` at `pose` moved by `translation` (t in [0, 1]): the
+  //             first body it hits (ties: the smaller slot), slot −1 if none.
+  bool raycast(const double* ray, bool all, std::vector<WorldHit>* hits, SceneError* err);
+  bool overlap(int shape, const double* pose, std::vector<int>* out, SceneError* err);
+  bool shapecast(int shape, const double* pose, const double* translation, WorldHit* hit, SceneError* err);
+
   // The last step's contact points, bodies named by slot.
   const std::vector<SolverContact>& contacts() const { return contacts_; }
 
@@ -174,6 +198,9 @@ class World {
     Vec3 half;
     double radius = 0;  // the core radius (margin included); Cube: the bounding ball's
   };
+  static BoxShape classifyShape(const Shape& s);
+  // The box of a shape of that kind at `pose` (s: the shape, read by Support only).
+  static Aabb boxFrom(const BoxShape& kind, const Shape* s, const Transform& pose);
   void classify(int slot, const Shape& s);
   // The broad phase's copy of a slot's box: insert, move, remove.
   void track(int slot, bool inserted);
