@@ -4,7 +4,7 @@
 // against the same brute force; errors that name the problem and change nothing; and memory that returns.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  box, compound, type ConvexShape, heightfield, init, intersect, mesh, plane, run, sphere, stats, trace, World, type Body,
+  box, compound, type ConvexShape, heightfield, init, intersect, mesh, plane, raycast, run, shapecast, sphere, stats, trace, World, type Body,
   type Scene,
 } from '../../web/lib/index';
 import { catchError, everyConvexShape, randomPose, seeded } from './helpers';
@@ -280,5 +280,86 @@ describe('World motion', () => {
     expect(Array.from(world.poses())).toEqual(before);
     world.step();
     expect(world.pose(b)[1]).toBeLessThan(2);
+  });
+});
+
+describe('World queries', () => {
+  it('raycast, overlap and shapecast equal the queries on every body', () => {
+    const rand = seeded(21);
+    const shapes = [...zoo(rand)];
+    const ground = plane([0, 1, 0], -2);
+    const world = new World();
+    const bodies = Array.from({ length: 60 }, () => world.add(shapes[Math.floor(rand() * shapes.length)], randomPose(rand, 8)));
+    const floor = world.add(ground);
+    let hits = 0, overlaps = 0, casts = 0;
+    for (let q = 0; q < 30; ++q) {
+      const dir = [rand() - 0.5, rand() - 0.5, rand() - 0.5];
+      const origin: [number, number, number] = [12 * dir[0], 12 * dir[1], 12 * dir[2]];
+      const ray = { origin, direction: [-2 * dir[0] + rand() - 0.5, -2 * dir[1] + rand() - 0.5, -2 * dir[2] + rand() - 0.5] as [number, number, number], maxT: 20 };
+      const brute: [number, number][] = [];
+      for (const b of [...bodies, floor]) {
+        const r = raycast(b.shape, world.pose(b), ray);
+        if (r.hit) brute.push([r.t!, b.slot]);
+      }
+      brute.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+      const all = world.raycast(ray, { all: true });
+      expect(all.map((h) => [h.t, h.body.slot])).toEqual(brute);
+      const nearest = world.raycast(ray);
+      if (brute.length === 0) expect(nearest).toBeNull();
+      else {
+        expect(nearest!.body.slot).toBe(brute[0][1]);
+        expect(nearest!.t).toBeCloseTo(brute[0][0], 9);
+      }
+      hits += brute.length;
+
+      using probe = sphere(0.3 + rand());
+      const pose = randomPose(rand, 8);
+      const over = world.overlap(probe, pose).map((b) => b.slot);
+      const bruteOver = [...bodies, floor].filter((b) => intersect(b.shape, world.pose(b), probe, pose).intersecting).map((b) => b.slot).sort((x, y) => x - y);
+      expect(over).toEqual(bruteOver);
+      overlaps += over.length;
+
+      const move: [number, number, number] = [8 * (rand() - 0.5), 8 * (rand() - 0.5), 8 * (rand() - 0.5)];
+      const cast = world.shapecast(probe, pose, move);
+      let best: [number, number] | null = null;
+      for (const b of bodies) {
+        const r = shapecast(b.shape, world.pose(b), probe, pose, { translationA: [0, 0, 0], translationB: move });
+        if (r.hit && (best === null || r.t! < best[0])) best = [r.t!, b.slot];
+      }
+      // The plane y ≤ −2 by hand: the sphere's lowest point, y − radius, reaches −2 at t = (y − r + 2)/(−dy).
+      const radius = (probe.spec() as { radius: number }).radius;
+      const h = pose[1] - radius + 2;
+      const tPlane = h <= 0 ? 0 : move[1] < 0 && h <= -move[1] ? h / -move[1] : null;
+      if (tPlane !== null && (best === null || tPlane < best[0])) best = [tPlane, floor.slot];
+      if (best === null) expect(cast).toBeNull();
+      else {
+        expect(cast!.body.slot).toBe(best[1]);
+        expect(cast!.t).toBeCloseTo(best[0], 9);
+        casts++;
+      }
+    }
+    expect(hits).toBeGreaterThan(10);
+    expect(overlaps).toBeGreaterThan(5);
+    expect(casts).toBeGreaterThan(5);
+    world.dispose();
+    ground.dispose();
+    for (const s of shapes) s.dispose();
+  });
+
+  it('names bad rays, poses and translations', () => {
+    using ball = sphere(1);
+    using world = new World();
+    world.add(ball);
+    let e = catchError(() => world.raycast({ origin: [0, NaN, 5], direction: [0, 0, -1] }));
+    expect(e.field).toBe('ray.origin[1]');
+    e = catchError(() => world.raycast({ origin: [0, 0, 5], direction: [0, 0, 0] }));
+    expect(e.field).toBe('ray.direction');
+    e = catchError(() => world.raycast({ origin: [0, 0, 5], direction: [0, 0, -1], maxT: Infinity }));
+    expect(e.field).toBe('ray.maxT');
+    expect(world.raycast({ origin: [0, 0, 5], direction: [0, 0, -1], maxT: 10 })!.t).toBe(4);
+    e = catchError(() => world.overlap(ball, { position: [0, 0, 0], rotation: [0, 0, 0, 0] }));
+    expect(e.field).toBe('pose[3..6]');
+    e = catchError(() => world.shapecast(ball, {}, [1, 'x' as never, 0]));
+    expect(e.field).toBe('translation[1]');
   });
 });

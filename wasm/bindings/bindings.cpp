@@ -173,12 +173,17 @@ struct WorldSlot {
   std::unique_ptr<api::World> world;
   std::vector<std::uint32_t> pairs;  // the last pairs(), read by JS through its pointer
   std::vector<double> contacts;      // the last step's contacts, kWorldContactSize each
+  std::vector<api::WorldHit> hits;   // the last raycast's
+  std::vector<double> hitNumbers;    // them as JS reads them, kWorldHitSize each
+  std::vector<int> overlaps;         // the last overlap's slots
   int generation = 0;
 };
 constexpr int kWorldSlotBits = 16;
 // A contact as JS reads it: a, b (slots), pointA, pointB, normal, distance,
 // normalImpulse, frictionImpulse.
 constexpr int kWorldContactSize = 16;
+// A hit as JS reads it: slot, t, point, normal, startedInside, pointB.
+constexpr int kWorldHitSize = 12;
 std::vector<WorldSlot>& worlds() {
   static std::vector<WorldSlot> w;
   return w;
@@ -513,6 +518,43 @@ EMSCRIPTEN_KEEPALIVE int cds_world_step(int handle, const double* in, double* ou
   out[3] = report.ccdClamped;
   out[4] = static_cast<double>(w->contacts().size());
   *contacts = slot->contacts.data();
+  return 1;
+}
+
+void putHit(const api::WorldHit& h, double* out) {
+  const double d[kWorldHitSize] = {static_cast<double>(h.slot), h.t, h.point.x, h.point.y, h.point.z, h.normal.x,
+                                   h.normal.y, h.normal.z, h.startedInside ? 1.0 : 0.0, h.pointB.x, h.pointB.y, h.pointB.z};
+  std::copy(d, d + kWorldHitSize, out);
+}
+
+// World::raycast of ray[7] (origin, direction, maxT): the number of hits
+// (−1: lastError()), kWorldHitSize doubles each at *out.
+EMSCRIPTEN_KEEPALIVE int cds_world_raycast(int handle, const double* ray, int all, double** out) {
+  WorldSlot* slot = nullptr;
+  api::World* w = worldOf(handle, &slot);
+  if (w == nullptr || !w->raycast(ray, all != 0, &slot->hits, &lastError())) return -1;
+  slot->hitNumbers.resize(slot->hits.size() * kWorldHitSize);
+  for (std::size_t i = 0; i < slot->hits.size(); ++i) putHit(slot->hits[i], slot->hitNumbers.data() + kWorldHitSize * i);
+  *out = slot->hitNumbers.data();
+  return static_cast<int>(slot->hits.size());
+}
+
+// World::overlap: the number of bodies (−1: lastError()), their slots at *out.
+EMSCRIPTEN_KEEPALIVE int cds_world_overlap(int handle, int shape, const double* pose, int** out) {
+  WorldSlot* slot = nullptr;
+  api::World* w = worldOf(handle, &slot);
+  if (w == nullptr || !w->overlap(shape, pose, &slot->overlaps, &lastError())) return -1;
+  *out = slot->overlaps.data();
+  return static_cast<int>(slot->overlaps.size());
+}
+
+// World::shapecast of `shape` at in[0..6] moved by in[7..9]: 1 with the hit
+// in out[kWorldHitSize] (slot −1: none), 0 on an error.
+EMSCRIPTEN_KEEPALIVE int cds_world_shapecast(int handle, int shape, const double* in, double* out) {
+  api::World* w = worldOf(handle);
+  api::WorldHit h;
+  if (w == nullptr || !w->shapecast(shape, in, in + 7, &h, &lastError())) return 0;
+  putHit(h, out);
   return 1;
 }
 

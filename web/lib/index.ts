@@ -17,7 +17,7 @@ import { ConvexShape, flatPoints, sceneOf, type PoseLike } from './objects';
 export { CollidoscopeError } from './errors';
 export { init, type InitOptions } from './module';
 export * from './objects';
-export { World, type Body, type BodyMotion, type StepOptions, type StepStats, type WorldContact, type WorldOptions } from './world';
+export { World, type Body, type BodyMotion, type StepOptions, type StepStats, type WorldCastHit, type WorldContact, type WorldOptions, type WorldRayHit } from './world';
 export { encodeLink, decodeLinkPayload } from './link';
 import { decodeLinkPayload } from './link';
 import { withText, type RawTrace } from './captions';

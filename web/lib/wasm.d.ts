@@ -78,6 +78,12 @@ export interface WasmModule {
   _cds_world_velocities(world: number): number;
   /** in: dt, gravity (3), substeps, iterations, friction, restitution, continuous; out: manifolds, points, warmStarted, ccdClamped, contacts; *contacts: 16 doubles per contact. */
   _cds_world_step(world: number, input: number, out: number, contacts: number): number;
+  /** ray: 7 doubles; the number of hits (−1: lastError()), 12 doubles each at *out (slot, t, point, normal, startedInside, pointB). */
+  _cds_world_raycast(world: number, ray: number, all: number, out: number): number;
+  /** The number of bodies (−1: lastError()), their int32 slots at *out. */
+  _cds_world_overlap(world: number, shape: number, pose: number, out: number): number;
+  /** in: pose (7) and translation (3); out: 12 doubles (slot −1: no hit); 0 on an error. */
+  _cds_world_shapecast(world: number, shape: number, input: number, out: number): number;
   /** The number of pairs (−1: lastError()); the pointer to their slots into *pairs (uint32), candidates into *candidates (double). */
   _cds_world_pairs(world: number, pairs: number, candidates: number): number;
   _malloc(bytes: number): number;

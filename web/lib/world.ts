@@ -60,12 +60,36 @@ const finalizer: FinalizationRegistry<number> | null =
       })
     : null;
 
-/** Heap scratch of the world calls: a pose or a step's settings (9 doubles), then out-parameters (6 doubles). */
-const SCRATCH_IN = 9;
+/** Heap scratch of the world calls: a pose, a ray or a step's settings (10 doubles), then out-parameters (12 doubles). */
+const SCRATCH_IN = 10;
+const HIT = 12;
 let scratch = 0;
 function scratchOf(m: WasmModule): number {
-  if (scratch === 0) scratch = m._malloc(8 * (SCRATCH_IN + 6));
+  if (scratch === 0) scratch = m._malloc(8 * (SCRATCH_IN + HIT));
   return scratch;
+}
+
+/** A world ray cast's hit: the body, t (in units of the direction), the point and the body's outward normal. */
+export interface WorldRayHit {
+  body: Body;
+  t: number;
+  point: Vec3;
+  /** null when the ray starts inside the body (t = 0). */
+  normal: Vec3 | null;
+}
+
+/** A world shape cast's first hit: the body, the time t in [0, 1] of the translation, the contact then. */
+export interface WorldCastHit {
+  body: Body;
+  t: number;
+  /** Unit, from the body to the cast shape. */
+  normal: Vec3;
+  /** On the body. */
+  pointA: Vec3;
+  /** On the cast shape (moved by t·translation). */
+  pointB: Vec3;
+  /** They overlap at t = 0. */
+  initiallyOverlapping: boolean;
 }
 
 /** How a body moves (World.add's third argument, World.setMotion): given, it makes the body dynamic. */
@@ -292,7 +316,7 @@ export class World {
     }
     heap.set(values, at >> 3);
     const out = at + 8 * SCRATCH_IN;
-    if (m._cds_world_step(w, at, out, out + 8 * 5) === 0) {
+    if (m._cds_world_step(w, at, out, out + 8 * 5) === 0) {  // (out: 5 report numbers, then the pointer)
       const e = lastError(m);
       throw new CollidoscopeError(e.code, e.field?.startsWith('settings') ? `options${e.field.slice('settings'.length)}` : e.field, e.detail);
     }
@@ -305,6 +329,71 @@ export class World {
 
   #contactCount = 0;
   #contactPtr = 0;
+
+  /**
+   * The bodies a ray meets, by the library's ray cast on each body whose box it crosses: the nearest hit (ties: the
+   * smaller slot) or null, or with `{ all: true }` every hit sorted by t. The ray is origin + t·direction,
+   * 0 ≤ t ≤ maxT (default 1, finite).
+   */
+  raycast(ray: { origin: Vec3; direction: Vec3; maxT?: number }, options?: { all?: false }): WorldRayHit | null;
+  raycast(ray: { origin: Vec3; direction: Vec3; maxT?: number }, options: { all: true }): WorldRayHit[];
+  raycast(ray: { origin: Vec3; direction: Vec3; maxT?: number }, options: { all?: boolean } = {}): WorldRayHit | null | WorldRayHit[] {
+    const w = this.#live();
+    const m = mod();
+    const at = scratchOf(m);
+    if (ray === null || typeof ray !== 'object') throw new CollidoscopeError('invalid-argument', 'ray', 'must be { origin, direction, maxT? }');
+    const maxT = ray.maxT ?? 1;
+    if (typeof maxT !== 'number') throw new CollidoscopeError('invalid-argument', 'ray.maxT', `must be a number, got ${typeof maxT}`);
+    m.HEAPF64.set([...vec(ray.origin, 'ray.origin'), ...vec(ray.direction, 'ray.direction'), maxT], at >> 3);
+    const out = at + 8 * SCRATCH_IN;
+    const n = m._cds_world_raycast(w, at, options?.all ? 1 : 0, out);
+    if (n < 0) throw lastError(m);
+    const ptr = m.HEAPU32[out >> 2] >> 3;
+    const h = m.HEAPF64;
+    const hits: WorldRayHit[] = [];
+    for (let i = 0; i < n; i++) {
+      const k = ptr + HIT * i;
+      const inside = h[k + 8] !== 0;
+      hits.push({ body: this.#bodies[h[k]]!, t: h[k + 1], point: [h[k + 2], h[k + 3], h[k + 4]], normal: inside ? null : [h[k + 5], h[k + 6], h[k + 7]] });
+    }
+    return options?.all ? hits : hits[0] ?? null;
+  }
+
+  /** The bodies whose shapes intersect `shape` at `pose` (touching counts), by slot. */
+  overlap(shape: ConvexShape, pose?: PoseLike): Body[] {
+    const w = this.#live();
+    const m = mod();
+    const handle = shape.handle('shape');
+    const at = scratchOf(m);
+    writePose(m.HEAPF64, at >> 3, pose, 'pose');
+    const out = at + 8 * SCRATCH_IN;
+    const n = m._cds_world_overlap(w, handle, at, out);
+    if (n < 0) throw lastError(m);
+    const ptr = m.HEAPU32[out >> 2] >> 2;
+    return Array.from(m.HEAP32.subarray(ptr, ptr + n), (slot) => this.#bodies[slot]!);
+  }
+
+  /**
+   * `shape` at `pose` moved by `translation`: the first body it hits on the way (t in [0, 1]; ties: the smaller
+   * slot), or null. A mesh cannot be cast through a world holding meshes (the library casts no mesh against a mesh).
+   */
+  shapecast(shape: ConvexShape, pose: PoseLike | undefined, translation: Vec3): WorldCastHit | null {
+    const w = this.#live();
+    const m = mod();
+    const handle = shape.handle('shape');
+    const at = scratchOf(m);
+    writePose(m.HEAPF64, at >> 3, pose, 'pose');
+    m.HEAPF64.set(vec(translation, 'translation'), (at >> 3) + POSE);
+    const out = at + 8 * SCRATCH_IN;
+    if (m._cds_world_shapecast(w, handle, at, out) === 0) throw lastError(m);
+    const h = m.HEAPF64;
+    const k = out >> 3;
+    if (h[k] < 0) return null;
+    return {
+      body: this.#bodies[h[k]]!, t: h[k + 1], normal: [h[k + 5], h[k + 6], h[k + 7]], pointA: [h[k + 2], h[k + 3], h[k + 4]],
+      pointB: [h[k + 9], h[k + 10], h[k + 11]], initiallyOverlapping: h[k + 8] !== 0,
+    };
+  }
 
   /** The contact points of the last step (bodies as given to add()). */
   contacts(): WorldContact[] {
