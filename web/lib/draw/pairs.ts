@@ -2,8 +2,8 @@
 // (world) every shape's box as a wireframe, numbered; the boxes whose intervals are open on the swept axis amber,
 // the shape whose endpoint the sweep passes white, the pairs found green; a narrow-phase frame's candidate pair
 // green when intersect() says they intersect, red when apart. In the other view, the seed's figure 6 laid out flat
-// (z = 0): per axis x, y, z a panel of the boxes' intervals as bars, one row per shape in the order of their mins
-// in that axis's sorted list, the endpoints as ticks on the axis; on the swept axis the sweep line S. Everything
+// (z = 0): per axis x, y, z a panel of the boxes' intervals as bars, one row per shape (numbered on the left) in the
+// order of their mins in that axis's sorted list, the endpoints as ticks on the axis; on the swept axis the sweep line S. Everything
 // drawn comes from the frames (the boxes frame's boxes, the sort frame's lists): nothing is recomputed.
 import * as THREE from 'three';
 import type { PairsFrame, PairsTrace } from '../index';
@@ -152,7 +152,8 @@ function drawFigure(g: THREE.Group, f: PairsFrame, t: PairsTrace, m: Marks): voi
       const color = colorOf(shape, m);
       g.add(triangles([[[x0, y - bar / 2, 0], [x1, y - bar / 2, 0], [x1, y + bar / 2, 0]],
         [[x0, y - bar / 2, 0], [x1, y + bar / 2, 0], [x0, y + bar / 2, 0]]], color, color === IDLE ? 0.45 : 0.9));
-      const tag = label(String(shape), 'label-pairs', [x0 - 0.28, y, 0]);
+      // In a column left of the panel, one per row: labels beside the bars would cover one another.
+      const tag = label(String(shape), 'label-pairs', [-0.35, y, 0]);
       (tag.element as HTMLElement).style.color = `#${color.toString(16).padStart(6, '0')}`;
       g.add(tag);
     });
