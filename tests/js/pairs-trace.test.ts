@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  box, compound, type ConvexShape, heightfield, init, isPairs, mesh, run, sphere, trace, type PairsTrace, type Scene,
+  box, compound, type ConvexShape, heightfield, init, isPairs, mesh, resultSentence, run, sphere, trace, type PairsTrace, type Scene,
 } from '../../web/lib/index';
 import { everyConvexShape, randomPose, seeded } from './helpers';
 import { randomSoup } from './mesh-gen';
@@ -134,7 +134,11 @@ describe('trace() of a "pairs" scene', () => {
         expect(f.line).toBeGreaterThanOrEqual(1);
         expect(f.line).toBeLessThanOrEqual(7);
         expect(f.caption.length).toBeGreaterThan(10);
+        expect(f.caption).not.toMatch(/undefined|NaN|\[object|null/);
+        if (f.kind === 'sweep') expect(f.caption).toContain(`shape ${f.endpoint!.shape}`);
+        if (f.kind === 'narrow') expect(f.caption).toContain(`shapes ${f.pair![0]} and ${f.pair![1]}`);
       }
+      expect(resultSentence(t)).toContain(`${want.length} pairs intersect`);
     });
   }
 

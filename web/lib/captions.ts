@@ -639,6 +639,8 @@ function hullSentence(h: HullResult, n: number): string {
  * (2, 0, 0) on B (1 iteration, converged)." The same words end the trace, as the caption of its last frame.
  */
 export function resultSentence(t: Trace | RawTrace | Planar<Trace>): string {
+  // A "pairs" trace (not one of Trace's members) says how many pairs intersect.
+  if (isPairs(t)) return pairsSentence(t as unknown as PairsTrace);
   // A 2D scene's trace differs only in its [x, y] vectors, which vec() and the distance below read at any length.
   return sentence(t as Trace | RawTrace);
 }
