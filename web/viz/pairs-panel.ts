@@ -31,7 +31,7 @@ export function pairsRows(frame: PairsTrace['frames'][number], trace: PairsTrace
   if (frame.kind === 'narrow' && frame.pair) {
     rows.push(
       ['candidate', `${(frame.candidate ?? 0) + 1} of ${trace.result.candidates}: (${frame.pair[0]}, ${frame.pair[1]})${frame.planePair ? ', a plane' : ''}`],
-      ['intersect()', `${frame.intersecting ? 'intersecting' : 'apart'} (${frame.iterations} iterations)`, frame.intersecting ? 'ok' : undefined],
+      ['intersect()', `${frame.intersecting ? 'intersecting' : 'apart'} (${frame.iterations === 1 ? '1 GJK iteration' : `${frame.iterations} GJK iterations`})`, frame.intersecting ? 'ok' : undefined],
       ['pairs so far', list(frame.pairs)],
     );
   }

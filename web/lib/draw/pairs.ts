@@ -109,7 +109,7 @@ function panelBase(axis: number, rows: number): number {
  * at its largest in a wide view and in a tall one.
  */
 export function pairsFigureBounds(rows: number): THREE.Sphere {
-  const box = new THREE.Box3(new THREE.Vector3(-1.4, panelBase(2, rows) - 0.6, 0), new THREE.Vector3(PAIRS_FIGURE_WIDTH + 0.6, 0.5, 0));
+  const box = new THREE.Box3(new THREE.Vector3(-1.9, panelBase(2, rows) - 0.6, 0), new THREE.Vector3(PAIRS_FIGURE_WIDTH + 0.6, 0.5, 0));
   const size = box.getSize(new THREE.Vector3());
   return new THREE.Sphere(box.getCenter(new THREE.Vector3()), Math.max(size.x, size.y) / 2);
 }
@@ -130,8 +130,8 @@ function drawFigure(g: THREE.Group, f: PairsFrame, t: PairsTrace, m: Marks): voi
     const bar = 0.6 * row;
     const swept = t.sweepAxis === axis && f.kind !== 'boxes';
     g.add(line([[0, base, 0], [PAIRS_FIGURE_WIDTH, base, 0]], swept ? COLORS.direction : IDLE, { opacity: 0.9 }));
-    g.add(label(AXIS_NAMES[axis], 'label-pairs-axis', [-1.1, base + 0.3, 0]));
-    if (swept) g.add(label('swept', 'label-pairs-tick', [-1.1, base - 0.1, 0]));
+    g.add(label(AXIS_NAMES[axis], 'label-pairs-axis', [-1.5, base + 0.3, 0]));
+    if (swept) g.add(label('swept', 'label-pairs-tick', [-1.5, base - 0.1, 0]));
     g.add(label(num(lo), 'label-pairs-tick', [0, base - 0.35, 0]));
     g.add(label(num(hi), 'label-pairs-tick', [PAIRS_FIGURE_WIDTH, base - 0.35, 0]));
     // The sorted list: one tick per endpoint on the axis line (a min up, a max down).
@@ -152,8 +152,9 @@ function drawFigure(g: THREE.Group, f: PairsFrame, t: PairsTrace, m: Marks): voi
       const color = colorOf(shape, m);
       g.add(triangles([[[x0, y - bar / 2, 0], [x1, y - bar / 2, 0], [x1, y + bar / 2, 0]],
         [[x0, y - bar / 2, 0], [x1, y + bar / 2, 0], [x0, y + bar / 2, 0]]], color, color === IDLE ? 0.45 : 0.9));
-      // In a column left of the panel, one per row: labels beside the bars would cover one another.
-      const tag = label(String(shape), 'label-pairs', [-0.35, y, 0]);
+      // Left of the panel, in two staggered columns (rows can be closer than a label is tall): labels beside the
+      // bars would cover one another.
+      const tag = label(String(shape), 'label-pairs', [k % 2 ? -0.85 : -0.35, y, 0]);
       (tag.element as HTMLElement).style.color = `#${color.toString(16).padStart(6, '0')}`;
       g.add(tag);
     });
