@@ -638,9 +638,9 @@ function hullSentence(h: HullResult, n: number): string {
  * The answer of a trace in one sentence, e.g. for unit spheres 3 apart "Distance 1 between (1, 0, 0) on A and
  * (2, 0, 0) on B (1 iteration, converged)." The same words end the trace, as the caption of its last frame.
  */
-export function resultSentence(t: Trace | RawTrace | Planar<Trace>): string {
+export function resultSentence(t: Trace | RawTrace | Planar<Trace> | PairsTrace): string {
   // A "pairs" trace (not one of Trace's members) says how many pairs intersect.
-  if (isPairs(t)) return pairsSentence(t as unknown as PairsTrace);
+  if (isPairs(t)) return pairsSentence(t);
   // A 2D scene's trace differs only in its [x, y] vectors, which vec() and the distance below read at any length.
   return sentence(t as Trace | RawTrace);
 }
