@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 namespace collidoscope {
 
@@ -191,7 +193,8 @@ bool SweepAndPrune::insertionPass(int axis, bool events) {
   return true;
 }
 
-void SweepAndPrune::sweepPairs() {
+template <class Trace>
+void SweepAndPrune::sweepPairs(Trace& trace) {
   std::fill(table_.begin(), table_.end(), kEmpty);
   tableCount_ = 0;
   ++rebuilds_;
@@ -223,13 +226,25 @@ void SweepAndPrune::sweepPairs() {
   active_.clear();
   activeBoxes_.clear();
   if (activePos_.size() < boxOf_.size()) activePos_.resize(boxOf_.size());
-  for (const End& e : lists_[axis]) {
+  const int m = static_cast<int>(lists_[axis].size());
+  for (int position = 0; position < m; ++position) {
+    const End& e = lists_[axis][position];
     const int id = static_cast<int>(e.key & kIdMask);
+    // With NoTrace the event is a byte the compiler drops: no vectors exist.
+    [[maybe_unused]] std::conditional_t<Trace::enabled, SapSweepEvent, char> event{};
+    if constexpr (Trace::enabled) {
+      event.axis = axis;
+      event.position = position;
+      event.endpoint = {e.value, id, (e.key & kMaxFlag) == 0};
+    }
     if (!(e.key & kMaxFlag)) {
       const Aabb& box = boxOf_[id];
       const int open = static_cast<int>(active_.size());
       for (int k = 0; k < open; ++k) {
-        if (overlaps(box, activeBoxes_[k])) addPair(pairKey(id, active_[k]));
+        if (overlaps(box, activeBoxes_[k])) {
+          addPair(pairKey(id, active_[k]));
+          if constexpr (Trace::enabled) event.found.push_back({std::min(id, active_[k]), std::max(id, active_[k])});
+        }
       }
       if (overflowed_) return;
       activePos_[id] = open;
@@ -243,10 +258,15 @@ void SweepAndPrune::sweepPairs() {
       active_.pop_back();
       activeBoxes_.pop_back();
     }
+    if constexpr (Trace::enabled) {
+      event.active = active_;
+      trace.record(std::move(event));
+    }
   }
 }
 
-bool SweepAndPrune::pairs(std::vector<IdPair>* out, std::int64_t maxPairs) {
+template <class Trace>
+bool SweepAndPrune::pairs(std::vector<IdPair>* out, std::int64_t maxPairs, Trace& trace) {
   out->clear();
   limit_ = maxPairs;
   overflowed_ = false;
@@ -274,7 +294,7 @@ bool SweepAndPrune::pairs(std::vector<IdPair>* out, std::int64_t maxPairs) {
     }
   }
   built_ = true;
-  if (!exact) sweepPairs();
+  if (!exact) sweepPairs(trace);
   if (overflowed_) {
     built_ = false;  // the pair set is incomplete: the next call sweeps anew
     return false;
@@ -287,6 +307,9 @@ bool SweepAndPrune::pairs(std::vector<IdPair>* out, std::int64_t maxPairs) {
   });
   return true;
 }
+
+template bool SweepAndPrune::pairs<NoTrace>(std::vector<IdPair>*, std::int64_t, NoTrace&);
+template bool SweepAndPrune::pairs<SapSweepRecorder>(std::vector<IdPair>*, std::int64_t, SapSweepRecorder&);
 
 void SweepAndPrune::endpoints(int axis, std::vector<SapEndpoint>* out) const {
   out->clear();

@@ -641,10 +641,7 @@ bool World::shapecast(int shape, const double* pose, const double* translation, 
 }
 
 bool runPairsScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
-  if (trace) {
-    *err = {"unsupported-query", "query", "query \"pairs\" has no trace yet (run answers it)"};
-    return false;
-  }
+  if (trace) return runPairsTrace(scene, json, err);
   Registry registry;
   World world(&registry);
   for (std::size_t i = 0; i < scene.shapes.size(); ++i) {

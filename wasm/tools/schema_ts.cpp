@@ -227,6 +227,7 @@ std::string generate() {
   d.interfaceOf(ChungWangFrame{});
   d.interfaceOf(ObbViewResult{});
   d.interfaceOf(ObbViewFrame{});
+  d.interfaceOf(SapViewFrame{});
   out << d.unions.str();
 
   out << "/** Lines of each query's pseudocode: the largest `line` a frame can name (the *_lines namespaces). */\n"

@@ -8,12 +8,12 @@
 // beside every step, and it is the caption of the trace's last ('done') frame. A pair answered by a closed form
 // has one frame, whose caption states the formula with its numbers; the result sentence stays beside it.
 import { formatG, formatPair } from './printf';
-import { isClosedForm, isMeshRaycast } from './types';
+import { isClosedForm, isMeshRaycast, isPairs } from './types';
 import type { MeshRayFrame, ObbAxisKind } from './generated-schema';
 import type {
   CastFrame, ChungWangFrame, ChungWangTrace, ClosedFormFrame, ClosedFormName, ClosedFormTrace, EpaFrame, EpaTrace,
   GjkFrame, GjkTrace, HullFrame, HullResult,
-  HullTrace, MeshRaycastTrace, ObbTreeFrame, ObbTreeResult, ObbTreeTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastResult, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, SimulateFrame, SimulateTrace, Trace, Vec3,
+  HullTrace, MeshRaycastTrace, ObbTreeFrame, ObbTreeResult, ObbTreeTrace, PairsFrame, PairsTrace, PenetrationResult, Planar, PlanarEpaFrame, PlanarEpaTrace, RaycastResult, RaycastTrace, SatFrame, SatResult, SatTrace, ShapecastTrace, SimulateFrame, SimulateTrace, Trace, Vec3,
 } from './types';
 
 // ---- pseudocode ---------------------------------------------------------------------------------------------
@@ -638,7 +638,9 @@ function hullSentence(h: HullResult, n: number): string {
  * The answer of a trace in one sentence, e.g. for unit spheres 3 apart "Distance 1 between (1, 0, 0) on A and
  * (2, 0, 0) on B (1 iteration, converged)." The same words end the trace, as the caption of its last frame.
  */
-export function resultSentence(t: Trace | RawTrace | Planar<Trace>): string {
+export function resultSentence(t: Trace | RawTrace | Planar<Trace> | PairsTrace): string {
+  // A "pairs" trace (not one of Trace's members) says how many pairs intersect.
+  if (isPairs(t)) return pairsSentence(t);
   // A 2D scene's trace differs only in its [x, y] vectors, which vec() and the distance below read at any length.
   return sentence(t as Trace | RawTrace);
 }
@@ -826,6 +828,72 @@ function simulateCaption(f: Omit<SimulateFrame, 'caption'>): string {
   return `Step ${f.step}: ${count(n, 'contact point', 'contact points')}${f.contactsTruncated ? ' (more not listed)' : ''} between ${count(touching, 'pair', 'pairs')} of shapes held the bodies apart.`;
 }
 
+/** The "pairs" query: a world's broad phase, sweep and prune (seed 003 §5, figure 6), then its narrow phase. */
+export const PAIRS_PSEUDOCODE: readonly string[] = [
+  'bound every shape by its axis-aligned box (a plane has none: it meets every shape)',
+  'sort the boxes\' endpoints (min, max) on x, y and z: three lists',
+  'sweep the list of the axis of widest spread; at a min, its interval opens:',
+  '  test its box against the box of every open interval: overlap on all three axes → a candidate pair',
+  'at a max, its interval closes (it leaves the active list)',
+  'narrow phase: intersect() on each candidate pair (and each plane with every shape)',
+  'answer: the pairs whose shapes intersect',
+];
+
+type RawPairsFrame = Omit<PairsFrame, 'caption' | 'line'>;
+const AXIS_NAMES = ['x', 'y', 'z'];
+
+/** The pseudocode line a "pairs" frame highlights (1-based). */
+function pairsLine(f: RawPairsFrame, last: boolean): number {
+  switch (f.kind) {
+    case 'boxes': return 1;
+    case 'sort': return 2;
+    case 'sweep': return f.endpoint?.isMin ? (f.found.length ? 4 : 3) : 5;
+    default: return last ? 7 : 6;
+  }
+}
+
+const pairList = (pairs: readonly (readonly number[])[]): string => (pairs.length ? pairs.map((p) => `(${p[0]}, ${p[1]})`).join(', ') : 'none');
+
+/** The caption of one "pairs" frame. */
+export function pairsCaption(f: RawPairsFrame, t: Pick<PairsTrace, 'result' | 'boxPairs'>): string {
+  switch (f.kind) {
+    case 'boxes': {
+      const planes = f.boxes.filter((b) => b.unbounded).length;
+      return `The box of each of the ${count(f.boxes.length, 'shape', 'shapes')}: its extent along x, y and z.`
+        + (planes ? ` ${count(planes, 'plane has', 'planes have')} no box: the narrow phase meets ${planes === 1 ? 'it' : 'them'} with every shape.` : '');
+    }
+    case 'sort': {
+      const ends = f.lists[0].length;
+      const axis = f.axis === null ? 'There is no sweep: fewer than two boxes.'
+        : `The sweep runs along ${AXIS_NAMES[f.axis]}, where the box centres spread widest.`;
+      return `The ${ends} endpoints sorted on each axis (2 per box; a min before a max of equal value, so touching boxes count). ${axis}`;
+    }
+    case 'sweep': {
+      const e = f.endpoint!;
+      const s = `S = ${num(e.value, 6)}:`;
+      const active = `Active: ${f.active.length ? f.active.join(', ') : 'none'}.`;
+      if (!e.isMin) return `${s} the max of shape ${e.shape}: its interval closes. ${active} Box pairs so far: ${f.pairs.length}.`;
+      const open = f.active.length - 1;
+      if (!open) return `${s} the min of shape ${e.shape}: its interval opens; no other is open, so there is nothing to test. ${active} Box pairs so far: ${f.pairs.length}.`;
+      const found = f.found.length
+        ? `overlap on all three axes with ${pairList(f.found)}`
+        : 'none of their boxes overlaps its box on all three axes';
+      return `${s} the min of shape ${e.shape}: its interval opens; its box is tested against the ${count(open, 'open interval', 'open intervals')}: ${found}. ${active} Box pairs so far: ${f.pairs.length}.`;
+    }
+    default: {
+      const [i, j] = f.pair ?? [0, 0];
+      const why = f.planePair ? 'a plane meets every shape' : 'their boxes overlap';
+      return `Candidate ${(f.candidate ?? 0) + 1} of ${t.result.candidates}: shapes ${i} and ${j} (${why}). intersect(): ${f.intersecting ? 'they intersect' : 'apart'} (${f.iterations ? count(f.iterations, 'GJK iteration', 'GJK iterations') : 'no GJK iteration: a closed form or a plane'}). Pairs so far: ${pairList(f.pairs)}.`;
+    }
+  }
+}
+
+/** The sentence of a "pairs" answer. */
+export function pairsSentence(t: Pick<PairsTrace, 'result' | 'boxPairs'>): string {
+  const r = t.result;
+  return `${count(r.pairs.length, 'pair intersects', 'pairs intersect')}: ${pairList(r.pairs)}; the narrow phase ran on ${count(r.candidates, 'candidate', 'candidates')} (${count(t.boxPairs, 'pair', 'pairs')} of overlapping boxes).`;
+}
+
 // Defined false by the build of the default package flavour, which has no meshes: the texts of the mesh
 // queries' traces (the obbtree view, a mesh ray cast) are then left out of its bundle.
 // (Written out at each use: the minifier folds the test to a constant only there.)
@@ -842,6 +910,12 @@ export function withText(raw: RawTrace | RawPlanarEpa): Trace {
     const t = raw as unknown as Omit<ObbTreeTrace, 'pseudocode' | 'frames'> & { frames: Omit<ObbTreeFrame, 'caption' | 'line'>[] };
     const frames = t.frames.map((f) => ({ ...f, line: obbTreeLine(f), caption: obbTreeCaption(f, t.result) }));
     return { query: t.query, pseudocode: [...OBB_TREE_PSEUDOCODE], frames, result: t.result, marginA: t.marginA } as ObbTreeTrace as unknown as Trace;
+  }
+  if (isPairs(raw)) {
+    const t = raw as unknown as Omit<PairsTrace, 'pseudocode' | 'frames'> & { frames: RawPairsFrame[] };
+    const n = t.frames.length;
+    const frames = t.frames.map((f, k) => ({ ...f, line: pairsLine(f, k === n - 1), caption: pairsCaption(f, t) }));
+    return { ...t, query: t.query, pseudocode: [...PAIRS_PSEUDOCODE], frames } as PairsTrace as unknown as Trace;
   }
   if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) && isMeshRaycast(raw)) {
     const { query, ...rest } = raw as unknown as Omit<MeshRaycastTrace, 'pseudocode'>;

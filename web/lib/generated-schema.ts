@@ -79,6 +79,9 @@ export type ObbTreeEvent = 'sphere-apart' | 'box-apart' | 'descend-a' | 'descend
 /** The families of the 15 box axes (mesh_mesh.h ObbAxisKind). */
 export type ObbAxisKind = 'face-a' | 'face-b' | 'edge-pair';
 
+/** What a "pairs" frame shows (sap_view.h SapViewFrameKind). */
+export type PairsFrameKind = 'boxes' | 'sort' | 'sweep' | 'narrow';
+
 /** Lines of each query's pseudocode: the largest `line` a frame can name (the *_lines namespaces). */
 export const PSEUDOCODE_LINES = {
   distance: 10,
@@ -1271,4 +1274,61 @@ export interface ObbTreeFrame {
   boxTests: number;
   /** Triangle tests so far (a convex B: the candidate triangles tested so far). */
   triangleTests: number;
+}
+
+/** A shape's box as the world's broad phase holds it. */
+export interface PairsBox {
+  /** The shape's index in "shapes". */
+  shape: number;
+  /** A plane: no box; the narrow phase meets it with every other shape. */
+  unbounded: boolean;
+  /** The smallest corner (world); null when unbounded. */
+  min: Vec3 | null;
+  /** The largest corner (world); null when unbounded. */
+  max: Vec3 | null;
+}
+
+/** One end of a shape's interval on an axis: an entry of sweep and prune's sorted lists. */
+export interface PairsEndpoint {
+  /** The box's min or max along the axis. */
+  value: number;
+  /** The shape's index in "shapes". */
+  shape: number;
+  /** True for the interval's start (a min sorts before a max of equal value). */
+  isMin: boolean;
+}
+
+/**
+ * One step of the "pairs" trace: the boxes, the three sorted endpoint lists, one endpoint of the sweep, or
+ * the narrow phase on one candidate pair.
+ */
+export interface PairsFrame {
+  /** What the frame shows. */
+  kind: PairsFrameKind;
+  /** 'boxes': every shape's box, in shape order; empty otherwise. */
+  boxes: PairsBox[];
+  /** 'sort': the x, y and z endpoint lists in sorted order (bounded shapes only); empty otherwise. */
+  lists: [PairsEndpoint[], PairsEndpoint[], PairsEndpoint[]];
+  /** 'sort', 'sweep': the swept axis (0 x, 1 y, 2 z: the widest spread of box centres); null with fewer than 2 boxes. */
+  axis: number | null;
+  /** 'sweep': the endpoint's place in the swept axis's list. */
+  position: number | null;
+  /** 'sweep': the endpoint passed; its value is the sweep line's. */
+  endpoint: PairsEndpoint | null;
+  /** 'sweep': the active list after the endpoint (shapes whose intervals are open). */
+  active: number[];
+  /** 'sweep': the pairs this endpoint reported (a min meeting open boxes on all three axes). */
+  found: [number, number][];
+  /** 'sweep': the box pairs reported so far; 'narrow': the pairs intersect() found intersecting so far. */
+  pairs: [number, number][];
+  /** 'narrow': the candidate pair [i, j], i < j. */
+  pair: [number, number] | null;
+  /** 'narrow': the candidate's index (the World's order). */
+  candidate: number | null;
+  /** 'narrow': a plane's pair (planes have no box and meet every shape). */
+  planePair: boolean | null;
+  /** 'narrow': intersect()'s answer for the pair. */
+  intersecting: boolean | null;
+  /** 'narrow': intersect()'s GJK iterations (0 for a closed form). */
+  iterations: number | null;
 }

@@ -25,7 +25,7 @@ export { resultSentence } from './captions';
 import type {
   ChungWangTrace, ClosedFormTrace, ClosedFormTraceOf, ContactQueryResult, ContainsResult, DistanceResult, EpaTrace, GjkTrace, HullResult, HullTrace, IntersectResult, ObbResult,
   PenetrationResult, Planar, PlanarEpaTrace, PointArray, ProjectResult, RaycastResult, RaycastTrace, Result, SatTrace, Scene, Scene2D, Shape,
-  ShapecastResult, ShapecastTrace, SimulateTrace, Trace, Vec3, ObbTreeTrace,
+  ShapecastResult, ShapecastTrace, SimulateTrace, Trace, Vec3, ObbTreeTrace, PairsTrace,
 } from './types';
 import type { ObbTreeResult, PairsResult, SimulateResult } from './generated-schema';
 
@@ -66,6 +66,8 @@ export function trace(scene: Scene & { query: 'shapecast' }): ShapecastTrace;
 export function trace(scene: Scene & { query: 'chungwang' }): ChungWangTrace;
 export function trace(scene: Scene & { query: 'obbtree' }): ObbTreeTrace;
 export function trace(scene: Scene & { query: 'simulate' }): SimulateTrace;
+/** Query "pairs": the broad phase's boxes, sorted lists and sweep, then intersect() on each candidate pair. */
+export function trace(scene: Scene & { query: 'pairs' }): PairsTrace;
 export function trace(scene: Scene & { query: 'intersect' | 'distance' }): GjkTrace | ClosedFormTraceOf<'intersect' | 'distance'>;
 export function trace(scene: Scene2D & { query: 'intersect' | 'distance' }): Planar<GjkTrace | ClosedFormTraceOf<'intersect' | 'distance'>>;
 export function trace(scene: Scene2D & { query: 'raycast' }): Planar<RaycastTrace>;
@@ -74,7 +76,7 @@ export function trace(scene: Scene2D & { query: 'penetration' }): Planar<PlanarE
 export function trace(scene: Scene2D): Planar<GjkTrace | PlanarEpaTrace | RaycastTrace | ShapecastTrace | ClosedFormTrace>;
 export function trace(scene: Scene | string): Trace;
 export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace>;
-export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace> | ObbTreeTrace | SimulateTrace {
+export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace> | ObbTreeTrace | PairsTrace | SimulateTrace {
   return withText(unwrap<RawTrace>(mod().runScene(toSceneJson(scene), true)));
 }
 

@@ -362,6 +362,36 @@ export function isSimulate(t: { query: string }): t is SimulateTrace {
   return t.query === 'simulate';
 }
 
+/** One frame of a "pairs" trace, with the pseudocode line it highlights and its caption. */
+export interface PairsFrame extends schema.PairsFrame {
+  line: number;
+  caption: string;
+}
+
+/**
+ * The trace of query "pairs": a world's broad phase (sweep and prune) and narrow phase over the scene's shapes —
+ * every shape's box, the three sorted endpoint lists, one frame per endpoint of the swept axis (the sweep line,
+ * the active list, the box pairs so far), one frame per candidate pair (intersect()'s answer). Not one of Trace's
+ * members (its frames are not an algorithm on two shapes); isPairs() tells it apart.
+ */
+export interface PairsTrace extends TraceBase {
+  query: 'pairs';
+  frames: PairsFrame[];
+  /** run()'s answer, bit for bit. */
+  result: schema.PairsResult;
+  /** The swept axis (0 x, 1 y, 2 z); −1 with fewer than two boxes (no sweep). */
+  sweepAxis: number;
+  /** Pairs of overlapping boxes the sweep found (the candidates without the planes' pairs). */
+  boxPairs: number;
+  /** The frames stop early (at most 2000 frames, or too many list entries); `result` is still the whole answer. */
+  truncated: boolean;
+}
+
+/** Whether a trace is the "pairs" query's. */
+export function isPairs(t: { query: string }): t is PairsTrace {
+  return t.query === 'pairs';
+}
+
 /** Whether a trace is the "obbtree" query's. */
 export function isObbTree(t: { query: string }): t is ObbTreeTrace {
   return t.query === 'obbtree';

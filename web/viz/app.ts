@@ -538,7 +538,8 @@ export class App {
       this.hullView.view.describe(`${this.hullView.view.title()}: ${n} points, ${step}`);
       return;
     }
-    const shapes = this.scene.shapes.map((s, k) => `${'AB'[k]} is a ${s.type}`).join(', ');
+    const many = this.scene.shapes.length > 2;
+    const shapes = this.scene.shapes.map((s, k) => `${many ? `shape ${k}` : 'AB'[k]} is a ${s.type}`).join(', ');
     for (const v of [this.shapesView.view, this.minkView.view]) v.describe(`${v.title()}: ${shapes}, ${step}`);
   }
 

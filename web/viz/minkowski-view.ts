@@ -1,7 +1,8 @@
 // Right view: the Minkowski difference A − B (full shapes, and the cores GJK and EPA run on), the origin, and
 // the current frame as drawn by its algorithm's drawing (lib/draw/gjk.ts, lib/draw/epa.ts, ...). Two other
 // contents: shape A alone in world space ('single', the ray cast), and the unit sphere of directions
-// ('gauss', Chung–Wang's Gauss sphere).
+// ('gauss', Chung–Wang's Gauss sphere); and a flat figure the frames draw by themselves ('figure': the pairs
+// view's sorted intervals), seen from above like a 2D scene.
 import * as THREE from 'three';
 import { buildHull, enclosingSphere, meshHull, type Hull } from '../lib/draw/hull-geometry';
 import { COLORS, clearGroup, hullObject, label, marker } from '../lib/draw/primitives';
@@ -10,7 +11,7 @@ import type { FrameDrawing } from '../lib/draw/types';
 import { minkowskiSurface, shapeSurface, type Shape, type Vec3 } from '../lib/index';
 import { View } from './view';
 
-export type MinkowskiMode = 'difference' | 'single' | 'gauss';
+export type MinkowskiMode = 'difference' | 'single' | 'gauss' | 'figure';
 
 /** Points of the unit sphere's bounding octahedron and a few more: the Gauss view's extent. */
 function gaussPoints(): Vec3[] {
@@ -63,6 +64,17 @@ export class MinkowskiView {
     this.key = key;
     this.mode = mode;
     this.gaussGroup.visible = mode === 'gauss';
+    this.axes.visible = mode !== 'figure';
+    this.titleLabel.visible = mode !== 'figure';
+    this.view.setPlanar(this.flat || mode === 'figure');
+    if (mode === 'figure') {
+      clearGroup(this.hullGroup);
+      this.hull = null;
+      this.core = null;
+      this.originGroup.visible = false;
+      this.view.requestRender();
+      return;
+    }
     this.hullGroup.visible = mode !== 'gauss';
     this.originGroup.visible = mode === 'difference' || mode === 'gauss';
     this.titleLabel.element.textContent = mode === 'gauss' ? 'Gauss sphere' : mode === 'single' ? 'A' : 'A − B';
@@ -111,7 +123,7 @@ export class MinkowskiView {
     if (on === this.flat) return;
     this.flat = on;
     this.key = '';
-    this.view.setPlanar(on);
+    this.view.setPlanar(on || this.mode === 'figure');
   }
 
   /** The points whose hull is the A − B drawn (in the plane for a 2D scene: [x, y, 0]). */

@@ -2,11 +2,12 @@
 // drawing layer, lib/draw/frames.ts), its values table, the views' contents and titles, and the scene it is
 // made from (the result sentence is the library's, lib/captions.ts). The app, the views and the panel look a query up here and never branch on it.
 import * as THREE from 'three';
-import { closedFormTitle } from '../lib/captions';
+import { closedFormTitle, pairsSentence } from '../lib/captions';
 import { CLOSED_FORM, FRAME_DRAWERS, MESH_RAY, OBB_TREE } from '../lib/draw/frames';
 import { boxCorners } from '../lib/draw/obbtree';
 import { round } from '../lib/draw/format';
-import { isClosedForm, isMeshRaycast, isObbTree } from '../lib/index';
+import { pairsDrawing, pairsBoxes, pairsFigureBounds } from '../lib/draw/pairs';
+import { isClosedForm, isMeshRaycast, isObbTree, isPairs, type PairsTrace } from '../lib/index';
 import type {
   ChungWangTrace, ClosedFormTrace, EpaTrace, GjkTrace, HullTrace, Query, RaycastTrace, SatTrace, Scene, Shape, ShapecastTrace, Trace, Vec3,
 } from '../lib/index';
@@ -20,6 +21,7 @@ import { builtinScene } from './builtin-meshes';
 import { contactDrawing, contactRows, contactTrace, frameContacts, marginToShow, type ContactFrame, type ContactViewTrace } from './contact-view';
 import { meshRayRows } from './mesh-ray-panel';
 import { obbTreeRows } from './obbtree-panel';
+import { pairsRows } from './pairs-panel';
 import { isPointQuery, pointDrawing, pointRows, pointSentence, pointTrace, type PointQueryTrace } from './point-view';
 import type { FrameOverlay, MinkowskiMode, QueryView } from './query-view';
 import { satRows } from './sat-panel';
@@ -61,8 +63,8 @@ const hull: QueryView<HullTrace> = {
   rows: hullRows,
 };
 
-/** The scene queries the page shows (contact and contacts have no trace to show; pairs and simulate have no view yet). */
-type PageQuery = Exclude<Query, 'contact' | 'contacts' | 'pairs' | 'simulate'>;
+/** The scene queries of VIEWS (contact and contacts have no trace: CONTACT_VIEWS shows run()'s answer; simulate has no view yet). */
+type PageQuery = Exclude<Query, 'contact' | 'contacts' | 'simulate'>;
 
 const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
   intersect: gjk('intersect'),
@@ -120,6 +122,26 @@ const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
   },
   contains: pointView('contains'),
   project: pointView('project'),
+  // A world's broad phase (sweep and prune) and narrow phase over all the scene's shapes: their boxes on the left,
+  // the seed's figure of the sorted intervals and the sweep line on the right.
+  pairs: {
+    algorithm: 'Sweep and prune, then intersect() per pair', mode: 'pairs', family: 'pair', traced: 'pairs' as Trace['query'],
+    drawer: {
+      space: 'pair', minkowski: 'shape-a',
+      draw: (t, i) => {
+        const trace = t as unknown as PairsTrace;
+        return trace.frames[i] ? pairsDrawing(trace.frames[i], trace) : null;
+      },
+    },
+    minkowski: () => 'figure',
+    titles: () => ['The shapes and their boxes', 'Sorted intervals on x, y, z  ·  S = sweep line'],
+    rows: pairsRows as unknown as QueryView['rows'],
+    line: (f) => (f as unknown as { line: number }).line,
+    sentence: (t) => pairsSentence(t as unknown as PairsTrace),
+    // The pair as it is: two shapes are a world too (more come from the gallery, a link or the JSON).
+    fromPair: samePair,
+    frame: framePairs,
+  },
 };
 
 /**
@@ -231,6 +253,7 @@ export function viewOfTrace(trace: Trace): QueryView {
   if (isMeshRaycast(trace)) return MESH_RAYCAST;
   if (isPointQuery(trace)) return viewOf((trace as unknown as PointQueryTrace).query);
   if (isObbTree(trace)) return VIEWS.obbtree;
+  if (isPairs(trace)) return VIEWS.pairs;
   return isClosedForm(trace) ? CLOSED[trace.query] : viewOf(trace.query);
 }
 
@@ -351,6 +374,15 @@ function frameObbTree(_scene: Scene, a: THREE.Sphere, b: THREE.Sphere, trace: Tr
   if (!t || !isObbTree(t)) return;
   const boxes = [t.frames[0]?.nodes[0]?.box, t.frames.find((f) => f.kind === 'step')?.boxB];
   for (const box of boxes) if (box) for (const p of boxCorners(box)) { grow(a, p.toArray()); grow(b, p.toArray()); }
+}
+
+/** Every shape's box in the shapes view; the figure of the sorted intervals in the right view. */
+function framePairs(_scene: Scene, a: THREE.Sphere, b: THREE.Sphere, trace: Trace | null): void {
+  const t = trace as { query: string } | null;
+  if (!t || !isPairs(t)) return;
+  const boxes = pairsBoxes(t).filter((x) => !x.unbounded && x.min && x.max);
+  for (const x of boxes) { grow(a, x.min!); grow(a, x.max!); }
+  b.copy(pairsFigureBounds(boxes.length));
 }
 
 /** Where the moving shapes end (shapes view), and the relative motion tB − tA from O (right view). */

@@ -15,10 +15,13 @@ export interface FrameOverlay extends FrameDrawing {
 }
 
 /** The page's mode (data-algorithm on #app): which views, panels and legend entries are shown. */
-export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw' | 'closed' | 'point' | 'contact';
+export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw' | 'closed' | 'point' | 'contact' | 'pairs';
 
-/** What the right view shows: A − B, shape A alone in world space, or the unit sphere of directions. */
-export type MinkowskiMode = 'difference' | 'single' | 'gauss';
+/**
+ * What the right view shows: A − B, shape A alone in world space, the unit sphere of directions, or a flat figure
+ * the frames draw by themselves (the pairs view's sorted intervals).
+ */
+export type MinkowskiMode = 'difference' | 'single' | 'gauss' | 'figure';
 
 /**
  * One query's drawing, panel and view hooks. T is the trace the page steps through (the "obb" query shows

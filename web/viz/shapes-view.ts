@@ -10,6 +10,9 @@ import { shapeSurface, type Quat, type Scene, type Shape, type Vec3 } from '../l
 import { motionEnd, rayTip } from './edit-math';
 import { View } from './view';
 
+/** The colour of a world's shapes after A and B. */
+const OTHER_COLOR = 0xc6e26b;
+
 export type TransformMode = 'translate' | 'rotate';
 
 /** The drag handles: the ray's origin and end; where A and B end their motion; the point queries' point. */
@@ -29,6 +32,13 @@ export class ShapesView {
   private readonly grid = new THREE.GridHelper(1, 20, 0x3a4150, 0x252a35);
   private readonly transform: TransformControls;
   private selected: 0 | 1 | null = null;
+  /**
+   * A world's shapes after A and B (the pairs query: any number of shapes), drawn in one colour and not picked by
+   * the gizmo; their world points, for framing and the grid.
+   */
+  private readonly others = new THREE.Group();
+  private othersKey = '';
+  private otherPoints: THREE.Vector3[] = [];
   /** Shapes shown: 2, or 1 for queries on shape A alone (raycast). */
   private count: 1 | 2 = 2;
   /** Called while a shape is dragged, with its new pose. */
@@ -55,7 +65,7 @@ export class ShapesView {
       this.view.scene.add(p);
       this.view.scene.add(this.nameLabels[i]);
     });
-    this.view.scene.add(this.overlay);
+    this.view.scene.add(this.overlay, this.others);
 
     this.transform = new TransformControls(this.view.camera, this.view.canvas);
     this.view.onCameraChange = (camera) => { this.transform.camera = camera; };
@@ -258,9 +268,40 @@ export class ShapesView {
         this.poses[i].quaternion.set(q[0], q[1], q[2], q[3]).normalize();
       }
     }
+    this.setOthers(shapes.slice(2));
+    // With more shapes than A and B, the frames number every shape (A, B would name two of them only).
+    for (const l of this.nameLabels) l.element.hidden = shapes.length > 2;
     // Each label depends on both poses.
     this.placeLabels();
     this.view.requestRender();
+  }
+
+  /** Shapes 2, 3, … in world space (rebuilt when any of them changes). */
+  private setOthers(shapes: Shape[]): void {
+    const key = JSON.stringify(shapes);
+    if (key === this.othersKey) return;
+    this.othersKey = key;
+    clearGroup(this.others);
+    this.otherPoints = [];
+    for (const s of shapes) {
+      let hull: Hull;
+      try {
+        const surface = surfaceTriangles(s);
+        if (surface) {
+          // A mesh or heightfield from its own triangles, placed at its pose.
+          const q = new THREE.Quaternion(...(s.rotation ?? [0, 0, 0, 1])).normalize();
+          const p = new THREE.Vector3(...(s.position ?? [0, 0, 0]));
+          const world = surface.vertices.map((v) => new THREE.Vector3(...v).applyQuaternion(q).add(p).toArray() as Vec3);
+          hull = meshHull(world, surface.triangles);
+        } else {
+          hull = buildHull(this.outline(shapeSurface(s)));
+        }
+      } catch {
+        continue;
+      }
+      this.others.add(hullObject(hull, { color: OTHER_COLOR, opacity: 0.32, edgeOpacity: 0.7, pointSize: 4 }));
+      this.otherPoints.push(...hull.vertices);
+    }
   }
 
   /** A surface's points as drawn: flat shapes (a circle's sphere, a capsule) by their shadow on the plane z = 0. */
@@ -313,7 +354,7 @@ export class ShapesView {
   }
 
   private shownPoints(): THREE.Vector3[] {
-    return this.count === 2 ? [...this.worldPoints(0), ...this.worldPoints(1)] : this.worldPoints(0);
+    return this.count === 2 ? [...this.worldPoints(0), ...this.worldPoints(1), ...this.otherPoints] : this.worldPoints(0);
   }
 
   /** Put the floor grid just under the shapes, sized to the scene. */

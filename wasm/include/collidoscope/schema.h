@@ -50,6 +50,7 @@
 #include "collidoscope/obbtree_view.h"
 #include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
+#include "collidoscope/sap_view.h"
 #include "collidoscope/sat.h"
 #include "collidoscope/world.h"
 
@@ -915,6 +916,70 @@ struct Schema<PairsResult> {
   static void fields(V& v, const PairsResult& r) {
     v.field("pairs", r.pairs, "[i, j] with i < j, indices into \"shapes\", sorted; touching shapes count.");
     v.field("candidates", r.candidates, "Pairs whose bounding boxes overlap: the intersect() queries run.");
+  }
+};
+
+// ---- the "pairs" trace (sap_view.h) -------------------------------------------
+
+template <>
+struct EnumNames<SapViewFrameKind> {
+  static constexpr const char* ts = "PairsFrameKind";
+  static constexpr const char* doc = "What a \"pairs\" frame shows (sap_view.h SapViewFrameKind).";
+  static constexpr SapViewFrameKind last = SapViewFrameKind::Narrow;
+  static const char* name(SapViewFrameKind k) { return sapViewFrameKindName(k); }
+};
+
+template <>
+struct Schema<SapEndpoint> {
+  static constexpr const char* name = "PairsEndpoint";
+  static constexpr const char* doc = "One end of a shape's interval on an axis: an entry of sweep and prune's sorted lists.";
+  template <class V>
+  static void fields(V& v, const SapEndpoint& e) {
+    v.field("value", e.value, "The box's min or max along the axis.");
+    v.field("shape", e.id, "The shape's index in \"shapes\".");
+    v.field("isMin", e.isMin, "True for the interval's start (a min sorts before a max of equal value).");
+  }
+};
+
+template <>
+struct Schema<SapViewBox> {
+  static constexpr const char* name = "PairsBox";
+  static constexpr const char* doc = "A shape's box as the world's broad phase holds it.";
+  template <class V>
+  static void fields(V& v, const SapViewBox& b) {
+    v.field("shape", b.shape, "The shape's index in \"shapes\".");
+    v.field("unbounded", b.unbounded, "A plane: no box; the narrow phase meets it with every other shape.");
+    v.orNull("min", !b.unbounded, b.box.min, "The smallest corner (world); null when unbounded.");
+    v.orNull("max", !b.unbounded, b.box.max, "The largest corner (world); null when unbounded.");
+  }
+};
+
+template <>
+struct Schema<SapViewFrame> {
+  static constexpr const char* name = "PairsFrame";
+  static constexpr const char* doc =
+      "One step of the \"pairs\" trace: the boxes, the three sorted endpoint lists, one endpoint of the sweep, or\n"
+      "the narrow phase on one candidate pair.";
+  template <class V>
+  static void fields(V& v, const SapViewFrame& f) {
+    const bool sweep = f.kind == SapViewFrameKind::Sweep;
+    const bool narrow = f.kind == SapViewFrameKind::Narrow;
+    v.field("kind", f.kind, "What the frame shows.");
+    v.field("boxes", f.boxes, "'boxes': every shape's box, in shape order; empty otherwise.");
+    v.field("lists", f.lists, "'sort': the x, y and z endpoint lists in sorted order (bounded shapes only); empty otherwise.");
+    v.orNull("axis", (sweep || f.kind == SapViewFrameKind::Sort) && f.axis >= 0, f.axis,
+             "'sort', 'sweep': the swept axis (0 x, 1 y, 2 z: the widest spread of box centres); null with fewer than 2 boxes.");
+    v.orNull("position", sweep, f.position, "'sweep': the endpoint's place in the swept axis's list.");
+    v.orNull("endpoint", sweep, f.endpoint, "'sweep': the endpoint passed; its value is the sweep line's.");
+    v.field("active", f.active, "'sweep': the active list after the endpoint (shapes whose intervals are open).");
+    v.field("found", f.found, "'sweep': the pairs this endpoint reported (a min meeting open boxes on all three axes).");
+    v.field("pairs", f.pairs,
+            "'sweep': the box pairs reported so far; 'narrow': the pairs intersect() found intersecting so far.");
+    v.orNull("pair", narrow, f.pair, "'narrow': the candidate pair [i, j], i < j.");
+    v.orNull("candidate", narrow, f.candidate, "'narrow': the candidate's index (the World's order).");
+    v.orNull("planePair", narrow, f.planePair, "'narrow': a plane's pair (planes have no box and meet every shape).");
+    v.orNull("intersecting", narrow, f.intersecting, "'narrow': intersect()'s answer for the pair.");
+    v.orNull("iterations", narrow, f.iterations, "'narrow': intersect()'s GJK iterations (0 for a closed form).");
   }
 };
 

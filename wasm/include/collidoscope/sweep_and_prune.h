@@ -61,6 +61,7 @@
 
 #include "collidoscope/aabb.h"
 #include "collidoscope/broadphase_ids.h"
+#include "collidoscope/trace.h"
 
 namespace collidoscope {
 
@@ -81,6 +82,20 @@ struct SapEndpoint {
   int id = 0;
   bool isMin = false;
 };
+
+// One step of the rebuild sweep, for views of the thesis's figure 6: the
+// endpoint of the swept axis just passed, the open intervals after it (the
+// active list, in its own order: a max swaps the last one into its hole),
+// and the pairs that endpoint reported (a min: the open boxes it overlaps on
+// all three axes; a max reports none).
+struct SapSweepEvent {
+  int axis = 0;           // the swept axis (widest spread of the box centres)
+  int position = 0;       // the endpoint's place in the axis's sorted list
+  SapEndpoint endpoint;
+  std::vector<int> active;
+  std::vector<IdPair> found;  // {a, b}, a < b
+};
+using SapSweepRecorder = FrameRecorder<SapSweepEvent>;
 
 class SweepAndPrune {
  public:
@@ -103,7 +118,15 @@ class SweepAndPrune {
   // False, *out empty, when more than maxPairs pairs overlap: the search
   // stops there (a heap of bodies in one place would otherwise take
   // quadratic time and memory), and the next call rebuilds the pair set.
-  bool pairs(std::vector<IdPair>* out, std::int64_t maxPairs = INT64_MAX);
+  bool pairs(std::vector<IdPair>* out, std::int64_t maxPairs = INT64_MAX) {
+    NoTrace none;
+    return pairs(out, maxPairs, none);
+  }
+  // The same, recording each step of the rebuild sweep when it runs (the
+  // first call always sweeps). Trace: NoTrace (the call above) or
+  // SapSweepRecorder; the events are built only when Trace::enabled.
+  template <class Trace>
+  bool pairs(std::vector<IdPair>* out, std::int64_t maxPairs, Trace& trace);
 
   // For views of the thesis's method: the sorted list of an axis (0, 1, 2) as
   // of the last pairs(), 2·size() endpoints ordered by (value, min before max,
@@ -127,7 +150,8 @@ class SweepAndPrune {
   // `events`; false when it gave up (over budget), the list half sorted.
   bool insertionPass(int axis, bool events);
   // The pair set anew, by the thesis's sweep of the (sorted) list of widest spread.
-  void sweepPairs();
+  template <class Trace>
+  void sweepPairs(Trace& trace);
   void addPair(std::uint64_t key);
   void erasePair(std::uint64_t key);
   void eraseAt(std::size_t slot);

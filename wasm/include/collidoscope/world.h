@@ -247,7 +247,7 @@ class World {
 };
 
 // The scene format's "pairs" query: every pair of the scene's shapes that
-// intersect, {"pairs": [[i, j], ...], "candidates": n}. No trace yet.
+// intersect, {"pairs": [[i, j], ...], "candidates": n}. Its trace is sap_view.h's.
 bool runPairsScene(const Scene& scene, bool trace, std::string* json, SceneError* err);
 
 // The scene format's "simulate" query: the scene's shapes in a World, its
