@@ -21,14 +21,14 @@ describe('shared/lessons.json', () => {
     }
   });
 
-  it('keeps the lesson order 2D GJK, 3D GJK, EPA, hulls, Chung–Wang, casts, SAT, point queries', () => {
+  it('keeps the lesson order 2D GJK, 3D GJK, EPA, hulls, Chung–Wang, casts, SAT, point queries, worlds', () => {
     expect(manifest.lessons.map((l) => l.lesson)).toEqual([
       'GJK in 2D', 'GJK in 3D', 'EPA: penetration depth', 'Convex hulls', 'Chung–Wang separating axes',
-      'Ray casts and shape casts', 'Separating-axis test (SAT)', 'Point queries',
+      'Ray casts and shape casts', 'Separating-axis test (SAT)', 'Point queries', 'A world: bodies and contacts',
     ]);
     // Each lesson holds the scenes of its queries.
     const queries = [/^(intersect|distance|penetration)$/, /^(intersect|distance)$/, /^penetration$/, /^(hull|obb)$/,
-      /^chungwang$/, /^(raycast|shapecast)$/, /^sat$/, /^(contains|project)$/];
+      /^chungwang$/, /^(raycast|shapecast)$/, /^sat$/, /^(contains|project)$/, /^simulate$/];
     manifest.lessons.forEach((l, i) => {
       for (const e of l.scenes) {
         const query = (JSON.parse(readFileSync(join(sceneDir, e.file), 'utf8')) as { query: string }).query;

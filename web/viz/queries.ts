@@ -22,6 +22,7 @@ import { meshRayRows } from './mesh-ray-panel';
 import { obbTreeRows } from './obbtree-panel';
 import { isPointQuery, pointDrawing, pointRows, pointSentence, pointTrace, type PointQueryTrace } from './point-view';
 import type { FrameOverlay, MinkowskiMode, QueryView } from './query-view';
+import { SANDBOX_VIEW } from './sandbox-view';
 import { satRows } from './sat-panel';
 
 // ---- the views' headings and contents ------------------------------------------------------------------
@@ -61,8 +62,8 @@ const hull: QueryView<HullTrace> = {
   rows: hullRows,
 };
 
-/** The scene queries the page shows (contact and contacts have no trace to show; pairs and simulate have no view yet). */
-type PageQuery = Exclude<Query, 'contact' | 'contacts' | 'pairs' | 'simulate'>;
+/** The scene queries the page shows (contact and contacts have no trace to show; pairs has no view yet). */
+type PageQuery = Exclude<Query, 'contact' | 'contacts' | 'pairs'>;
 
 const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
   intersect: gjk('intersect'),
@@ -120,6 +121,8 @@ const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
   },
   contains: pointView('contains'),
   project: pointView('project'),
+  // The sandbox: a world's bodies, stepped by the library's trace of the scene (sandbox-view.ts).
+  simulate: SANDBOX_VIEW,
 };
 
 /**

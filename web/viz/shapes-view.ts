@@ -9,6 +9,7 @@ import type { FrameDrawing } from '../lib/draw/types';
 import { shapeSurface, type Quat, type Scene, type Shape, type Vec3 } from '../lib/index';
 import { motionEnd, rayTip } from './edit-math';
 import { View } from './view';
+import { WorldBodies } from './world-bodies';
 
 export type TransformMode = 'translate' | 'rotate';
 
@@ -46,6 +47,11 @@ export class ShapesView {
   onHandleMove: ((kind: HandleKind, position: Vec3) => void) | null = null;
   /** Shapes of a 2D scene (lifted to z = 0): drawn flat, seen from above, moved in the plane only. */
   private flat = false;
+  /** A world's shapes ("simulate"), in place of A and B while it is shown. */
+  readonly world = new WorldBodies();
+  private worldShown = false;
+  /** Called when a world's contact point is clicked, with the two shapes it is between. */
+  onContactPick: ((a: number, b: number) => void) | null = null;
 
   constructor(container: HTMLElement) {
     this.view = new View(container, 'canvas-shapes', 0x14171f);
@@ -55,7 +61,7 @@ export class ShapesView {
       this.view.scene.add(p);
       this.view.scene.add(this.nameLabels[i]);
     });
-    this.view.scene.add(this.overlay);
+    this.view.scene.add(this.overlay, this.world.group);
 
     this.transform = new TransformControls(this.view.camera, this.view.canvas);
     this.view.onCameraChange = (camera) => { this.transform.camera = camera; };
@@ -204,11 +210,30 @@ export class ShapesView {
     this.transform.showY = !rotating;
   }
 
+  /**
+   * Show a world's shapes (`shapes`, with `moving` telling bodies from static shapes) in place of A and B, or
+   * (null) A and B again. Their poses come with each frame (setWorldPoses).
+   */
+  setWorld(shapes: Shape[] | null, moving: boolean[] = []): void {
+    this.worldShown = shapes !== null;
+    if (this.worldShown) this.select(null);
+    this.world.setShapes(shapes, moving);
+    this.poses.forEach((p, i) => { p.visible = !this.worldShown && i < this.count; });
+    this.nameLabels.forEach((l, i) => { l.visible = !this.worldShown && i < this.count; });
+    this.view.requestRender();
+  }
+
+  /** A world's shapes at a frame's poses ([x, y, z, qx, qy, qz, qw] each). */
+  setWorldPoses(poses: readonly (readonly number[])[]): void {
+    this.world.setPoses(poses);
+    this.view.requestRender();
+  }
+
   /** Update the shapes' geometry (rebuilt only when type or parameters change) and poses. */
   setShapes(shapes: Shape[]): void {
     this.count = shapes.length >= 2 ? 2 : 1;
-    this.poses[1].visible = this.count === 2;
-    this.nameLabels[1].visible = this.count === 2;
+    this.poses[1].visible = this.count === 2 && !this.worldShown;
+    this.nameLabels[1].visible = this.count === 2 && !this.worldShown;
     if (this.count === 1 && this.selected === 1) this.select(null);
     for (const i of [0, 1] as const) {
       if (i >= this.count) continue;
@@ -304,12 +329,12 @@ export class ShapesView {
 
   /** The size of the shapes shown (their bounding sphere's radius), for offsets that scale with the scene. */
   private scale(): number {
-    return enclosingSphere(this.shownPoints()).radius;
+    return this.bounds().radius;
   }
 
-  /** Bounding sphere of both shapes, for framing the camera. */
+  /** Bounding sphere of both shapes (a world's: of its shapes at the frame shown), for framing the camera. */
   bounds(): THREE.Sphere {
-    return enclosingSphere(this.shownPoints());
+    return this.worldShown ? this.world.bounds() : enclosingSphere(this.shownPoints());
   }
 
   private shownPoints(): THREE.Vector3[] {
@@ -320,6 +345,7 @@ export class ShapesView {
   fitGround(): void {
     const pts = this.shownPoints();
     const box = new THREE.Box3().setFromPoints(pts);
+    if (this.worldShown) box.min.y = this.world.minY();
     const s = this.bounds();
     this.grid.scale.setScalar(s.radius * 6);
     // In the plane the grid lies just behind the shapes, seen from above.
@@ -388,6 +414,15 @@ export class ShapesView {
         .find((h) => h.object.userData.handle !== undefined);
       if (handleHit) {
         this.selectHandle(handleHit.object.userData.handle as HandleKind);
+        return;
+      }
+      if (this.worldShown) {
+        // A world's shapes do not take the gizmo (their poses are the trace's); its contact points open their pair.
+        const pick = ray.intersectObjects(this.overlay.children, true).find((h) => h.object.userData.contactPair !== undefined);
+        if (pick) {
+          const [a, b] = pick.object.userData.contactPair as [number, number];
+          this.onContactPick?.(a, b);
+        }
         return;
       }
       const hits = ray.intersectObjects(this.bodies.slice(0, this.count), true);
