@@ -72,8 +72,10 @@ export class SandboxPanel {
       return;
     }
     this.app.pause();
-    const left = { scene: { ...this.app.scene }, index: this.app.frameIndex, step: frame.step, pair: JSON.stringify(pair) };
-    if (this.app.apply(pair, { step: 0, fit: true, errorPrefix: `Shapes ${a} and ${b} at step ${frame.step}: ` })) this.left = left;
+    // Set before the pair is shown: showing it renders the back button.
+    const before = this.left;
+    this.left = { scene: { ...this.app.scene }, index: this.app.frameIndex, step: frame.step, pair: JSON.stringify(pair) };
+    if (!this.app.apply(pair, { step: 0, fit: true, errorPrefix: `Shapes ${a} and ${b} at step ${frame.step}: ` })) this.left = before;
   }
 
   /** The pair list of the frame shown, the remove button's state, and the back button while a jump's pair is shown. */

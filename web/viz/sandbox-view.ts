@@ -53,7 +53,7 @@ export function contactPairs(frame: SimulateFrame): { a: number; b: number; poin
 
 /**
  * Shapes a and b of `scene` at `frame`'s poses, as a two-shape scene: "penetration" when they overlap, else
- * "distance" (the GJK/EPA stepper); "contacts" for a mesh or heightfield, which those queries do not take, with a
+ * "distance" (the GJK/EPA stepper, closed forms off); "contacts" for a mesh or heightfield, which those queries do not take, with a
  * margin that shows a near contact. The poses are the frame's numbers as they are (the scene format normalizes
  * quaternions inside every query, and the trace's are unit already).
  */
@@ -68,8 +68,10 @@ export function pairScene(scene: Scene, frame: SimulateFrame, a: number, b: numb
     const near = frame.contacts.filter((c) => c.a === a && c.b === b).reduce((m, c) => Math.max(m, c.distance), 0);
     return { version: 1, query: 'contacts', shapes, margin: near > 0 ? Number((1.25 * near).toPrecision(2)) : 0 };
   }
-  const overlap = (run({ version: 1, query: 'penetration', shapes }) as { intersecting: boolean }).intersecting;
-  return { version: 1, query: overlap ? 'penetration' : 'distance', shapes };
+  // closedForms false: boxes, spheres and capsules have closed forms, which answer in one step; the jump is to the
+  // steps of GJK and EPA, where a contact that went wrong shows why.
+  const overlap = (run({ version: 1, query: 'penetration', shapes, closedForms: false }) as { intersecting: boolean }).intersecting;
+  return { version: 1, query: overlap ? 'penetration' : 'distance', shapes, closedForms: false };
 }
 
 /** The shapes a user drops into the sandbox. */
@@ -232,7 +234,8 @@ export const SANDBOX_VIEW: QueryView = {
   line: (f) => sandboxLine(f as unknown as SimulateFrame),
   answer: (scene) => sandboxTrace(scene) as unknown as Trace,
   sentence: (t) => (t.frames[t.frames.length - 1] as unknown as SimulateFrame & { caption: string }).caption,
-  fromPair: () => ({ scene: defaultSandbox(), note: 'The sandbox: a floor and three bodies. Drop more under "Sandbox"; pick a pair there to open it in the GJK/EPA stepper.' }),
+  // From a pair query: the default sandbox (a pair is not a world: it has no floor and no bodies).
+  fromPair: () => ({ scene: defaultSandbox() }),
   frame: frameWorld,
   poses: (tr, i) => (tr as unknown as SandboxTrace).frames[i]?.poses ?? null,
   playInterval: (tr) => playInterval(tr as unknown as SandboxTrace),
