@@ -19,6 +19,9 @@ export interface PageState {
   boundsShown: string[];
   error: string | null;
   link: string;
+  playing: boolean;
+  /** The sandbox (query simulate): the frame's step, the poses the shapes are drawn at, its contact points; else null. */
+  world: { step: number; poses: number[][]; contacts: number } | null;
   ready: boolean;
 }
 
