@@ -111,12 +111,12 @@ export class MinkowskiView {
   }
 
   /**
-   * Show a world's shapes as wireframes (the frame's drawing adds its contacts), or (null) what setShapes sets
+   * Show a world's shapes, faint (the frame's drawing adds its contacts and impulses), or (null) what setShapes sets
    * again: the next setShapes redraws it.
    */
   setWorld(shapes: Shape[] | null, moving: boolean[] = []): void {
     this.worldShown = shapes !== null;
-    this.world.setShapes(shapes, moving, { wireframe: true });
+    this.world.setShapes(shapes, moving, { faint: true });
     for (const o of [this.hullGroup, this.axes, this.titleLabel, this.originGroup]) o.visible = !this.worldShown;
     this.gaussGroup.visible = !this.worldShown && this.mode === 'gauss';
     if (this.worldShown) this.key = '';

@@ -15,8 +15,6 @@ export interface SandboxTrace extends SimulateTrace {
   pseudocode: string[];
   /** Seconds per step (the scene's dt, default 1/60). */
   dt: number;
-  /** The largest normal impulse of any contact in any frame (arrow lengths are relative to it). */
-  maxImpulse: number;
 }
 
 const WORLD_CODE = [
@@ -31,12 +29,10 @@ const WORLD_CODE = [
 /** Default seconds per step, as the library's (README: scene format, "dt"). */
 const DEFAULT_DT = 1 / 60;
 
-/** The scene's trace, with its pseudocode and the numbers the drawing scales by. */
+/** The scene's trace, with its pseudocode and its dt. */
 export function sandboxTrace(scene: Scene): SandboxTrace {
   const t = runTrace(scene as Scene & { query: 'simulate' });
-  let maxImpulse = 0;
-  for (const f of t.frames) for (const c of f.contacts) maxImpulse = Math.max(maxImpulse, c.normalImpulse);
-  return { ...t, pseudocode: WORLD_CODE, dt: scene.dt ?? DEFAULT_DT, maxImpulse };
+  return { ...t, pseudocode: WORLD_CODE, dt: scene.dt ?? DEFAULT_DT };
 }
 
 /** The pairs of shapes that have contact points in `frame`, each once (a < b as the trace has them), with how many. */
@@ -140,7 +136,7 @@ const MAX_DRAWN = 256;
 /**
  * The frame's contacts: in the world view each point on A and B with its normal (white: pressing, grey: a
  * speculative point with no impulse); in the right view the same points with arrows as long as their normal
- * impulse (relative to the largest of the run).
+ * impulse (relative to the step's largest, which is labelled).
  */
 function sandboxDrawing(t: SandboxTrace, index: number): FrameDrawing {
   const contacts = t.frames[index].contacts.slice(0, MAX_DRAWN);
@@ -157,12 +153,13 @@ function sandboxDrawing(t: SandboxTrace, index: number): FrameDrawing {
     }
   };
   const impulses = (g: THREE.Group, ctx: DrawContext) => {
-    const top = t.maxImpulse > 0 ? t.maxImpulse : 1;
+    // Relative to this step's strongest point: a landing's impulse would dwarf a resting stack's for the whole run.
+    const strongest = strongestContact(contacts);
+    const top = strongest ? strongest.normalImpulse : 1;
     for (const c of contacts) {
       g.add(marker(COLORS.contact, 4, c.pointA));
       if (c.normalImpulse > 0) g.add(arrow(c.pointA, c.normal, ctx.arrowLength * c.normalImpulse / top, COLORS.direction));
     }
-    const strongest = strongestContact(contacts);
     if (strongest) g.add(label(`impulse ${fmt(strongest.normalImpulse, 4)} N·s`, 'label-point label-closest', strongest.pointA));
   };
   return { shapes, minkowski: impulses };

@@ -19,7 +19,7 @@ export class WorldBodies {
    * Draw `shapes` (null: none, the view shows a pair or a cloud); `moving[i]` tells a body from a static shape.
    * Rebuilt only when the shapes change, not when only the frame does.
    */
-  setShapes(shapes: Shape[] | null, moving: boolean[] = [], style: { wireframe?: boolean } = {}): void {
+  setShapes(shapes: Shape[] | null, moving: boolean[] = [], style: { faint?: boolean } = {}): void {
     const key = JSON.stringify([shapes?.map(({ position, rotation, ...local }) => { void position; void rotation; return local; }), moving, style]);
     this.group.visible = shapes !== null;
     if (key === this.key) return;
@@ -31,7 +31,7 @@ export class WorldBodies {
       const color = moving[i] ? BODY_COLORS[k++ % BODY_COLORS.length] : STATIC_COLOR;
       let g: THREE.Group;
       try {
-        g = drawShape(s, undefined, { color, opacity: style.wireframe ? 0 : 0.5, edgeOpacity: style.wireframe ? 0.35 : 0.85 });
+        g = drawShape(s, undefined, { color, opacity: style.faint ? 0.12 : 0.5, edgeOpacity: style.faint ? 0.3 : 0.85 });
       } catch {
         // A shape the library cannot sample is left out of the drawing (the trace, not the drawing, is the answer).
         g = new THREE.Group();
