@@ -23,8 +23,12 @@ const BOWL = '71-world-capsule-heightfield.json';
 
 interface WorldState { step: number; poses: number[][]; contacts: number }
 
+/** The state's world without where its dots are on the page. */
 async function world(page: Page): Promise<WorldState> {
-  return page.evaluate(() => JSON.parse(JSON.stringify((window as any).__collidoscope.world)) as WorldState);
+  return page.evaluate(() => {
+    const { step, poses, contacts } = (window as any).__collidoscope.world;
+    return JSON.parse(JSON.stringify({ step, poses, contacts })) as WorldState;
+  });
 }
 
 /** Opens the page and chooses the gallery example of `file`. */
@@ -165,6 +169,34 @@ describe('the sandbox on the page', () => {
       expect(back.scene).toEqual(scene);
       expect(back.frameIndex).toBe(60);
       expect(await page.isVisible('#sandbox-back')).toBe(false);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('opens the pair of a contact point clicked in the left view', async () => {
+    const scene = sceneFile(STACK);
+    const t = trace(scene as Scene & { query: 'simulate' }) as SimulateTrace;
+    const { page, errors } = await openExample(STACK);
+    try {
+      await scrubTo(page, 90);
+      const s = await state(page);
+      const dots = s.world!.contactsOnScreen;
+      // Two dots (pointA, pointB) per contact point of the frame.
+      expect(dots.length).toBe(2 * t.frames[90].contacts.length);
+      // The top pair's dots: nothing else is drawn near them on the screen.
+      const top = dots.filter((d) => d.pair[0] === 4 && d.pair[1] === 5);
+      expect(top.length).toBeGreaterThan(0);
+      const box = (await page.locator('#canvas-shapes').boundingBox())!;
+      const inside = top.find((d) => d.at[0] > box.x && d.at[0] < box.x + box.width && d.at[1] > box.y && d.at[1] < box.y + box.height);
+      expect(inside, 'a dot of the pair 4–5 in the left view').toBeDefined();
+      await page.mouse.click(inside!.at[0], inside!.at[1]);
+      const after = await state(page);
+      const f = t.frames[90];
+      const placed = (i: number) => ({ ...scene.shapes[i], position: f.poses[i].slice(0, 3), rotation: f.poses[i].slice(3) });
+      expect(after.scene!.shapes).toEqual([placed(4), placed(5)]);
+      expect(['penetration', 'distance']).toContain(after.scene!.query);
       expect(errors).toEqual([]);
     } finally {
       await page.close();

@@ -59,9 +59,10 @@ export interface PublicState {
    */
   /**
    * A world ("simulate"): the frame's step, the poses the views draw the shapes at (read back from the drawn
-   * objects, [x, y, z, qx, qy, qz, qw] each) and its contact points; null for other queries.
+   * objects, [x, y, z, qx, qy, qz, qw] each), its contact points, and where the dots a click picks are on the
+   * page (CSS pixels); null for other queries.
    */
-  world: { step: number; poses: number[][]; contacts: number } | null;
+  world: { step: number; poses: number[][]; contacts: number; contactsOnScreen: { pair: [number, number]; at: [number, number] }[] } | null;
   planar: {
     difference: [number, number][];
     simplex: 'point' | 'segment' | 'triangle' | null;
@@ -618,6 +619,7 @@ export class App {
       step: frame?.step ?? 0,
       poses: this.shapesView.world.drawnPoses(),
       contacts: frame?.contacts?.length ?? 0,
+      contactsOnScreen: this.shapesView.contactsOnScreen(),
     };
   }
 

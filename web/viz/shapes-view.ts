@@ -176,6 +176,23 @@ export class ShapesView {
     });
   }
 
+  /**
+   * A world's contact points that a click picks (the frame's pointA and pointB dots): the two shapes of each and
+   * where it is on the page, in CSS pixels from the viewport's top left.
+   */
+  contactsOnScreen(): { pair: [number, number]; at: [number, number] }[] {
+    const rect = this.view.canvas.getBoundingClientRect();
+    this.view.camera.updateMatrixWorld();
+    const out: { pair: [number, number]; at: [number, number] }[] = [];
+    this.overlay.traverse((o) => {
+      const pair = o.userData.contactPair as [number, number] | undefined;
+      if (!pair) return;
+      const p = o.getWorldPosition(new THREE.Vector3()).project(this.view.camera);
+      out.push({ pair, at: [rect.left + (p.x + 1) / 2 * rect.width, rect.top + (1 - p.y) / 2 * rect.height] });
+    });
+    return out;
+  }
+
   /** The handles shown, with their positions in world space (for tests and for framing). */
   handlePositions(): Partial<Record<HandleKind, Vec3>> {
     const out: Partial<Record<HandleKind, Vec3>> = {};
