@@ -61,6 +61,7 @@ describe('the sandbox on the page', () => {
       expect(s.error).toBeNull();
       expect(s.scene!.query).toBe('simulate');
       expect(s.frameCount).toBe(t.frames.length);
+      expect(s.frameKind).toBe('step');
       expect(await world(page)).toEqual({ step: 0, poses: posesOf(t.frames[0]), contacts: t.frames[0].contacts.length });
       expect(await page.locator('#app').getAttribute('data-algorithm')).toBe('world');
       expect(await page.isVisible('#sandbox-drop-box')).toBe(true);

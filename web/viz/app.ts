@@ -36,7 +36,10 @@ export interface PublicState {
   scene: Scene | null;
   frameIndex: number;
   frameCount: number;
-  /** Kind of the frame shown ('support', 'expand', 'eye', 'done' ...; 'closed-form' for a closed form's one frame), null without a trace. */
+  /**
+   * Kind of the frame shown ('support', 'expand', 'eye', 'done' ...; 'closed-form' for a closed form's one frame;
+   * 'step' for a world's), null without a trace.
+   */
   frameKind: string | null;
   /** The closed form that answered the pair ('segment-point' ...), null when an algorithm's steps are shown. */
   closedForm: string | null;
@@ -593,7 +596,8 @@ export class App {
     s.scene = JSON.parse(JSON.stringify(this.scene)) as Scene;
     s.frameIndex = this.frameIndex;
     s.frameCount = this.frameCount;
-    s.frameKind = frameKindOf(this.trace?.frames[this.frameIndex]);
+    // A world's frames are steps of the simulation, all of one kind.
+    s.frameKind = this.isWorld ? (this.frameCount ? 'step' : null) : frameKindOf(this.trace?.frames[this.frameIndex]);
     s.closedForm = this.trace && isClosedForm(this.trace) ? this.trace.closedForm : null;
     s.result = this.trace ? JSON.parse(JSON.stringify(this.trace.result)) : null;
     const cloud = this.isCloud;

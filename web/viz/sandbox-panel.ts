@@ -88,7 +88,7 @@ export class SandboxPanel {
     const frame = app.trace?.frames[app.frameIndex] as SimulateFrame | undefined;
     if (!frame) return;
     const touching = contactPairs(frame);
-    const key = JSON.stringify([app.scene.shapes.length, touching.map((p) => [p.a, p.b, p.points])]);
+    const key = JSON.stringify([app.scene.shapes.map((sh) => sh.type), touching.map((p) => [p.a, p.b, p.points])]);
     if (key === this.listed) return;
     this.listed = key;
     const chosen = this.pairs.value;
