@@ -17,13 +17,15 @@ export interface SandboxTrace extends SimulateTrace {
   dt: number;
 }
 
+// One step as the solver takes it (solver.h: each of its substeps of h = dt / substeps runs every line).
 const WORLD_CODE = [
-  'start: every body at its pose and velocity',
-  'each step: v ← v + g·dt for every body',
-  '  broad phase: pairs whose boxes (grown by the step\'s motion) overlap',
-  '  contacts of each pair: up to 4 points, normal from A to B, signed distance',
-  '  solve: normal and friction impulses at every point, a few passes',
-  '  move: x ← x + v·dt, q ← q + ½ω·q·dt',
+  'start: every shape at its pose; the bodies have their velocities',
+  'each step: broad phase: the pairs whose boxes, grown by the step\'s motion, overlap',
+  '  contacts of each pair: up to 4 points, normal from A to B, signed distance (> 0: speculative)',
+  '  velocities: v ← v + g·h for every body',
+  '  impulses: warm start, then friction and normal impulses at every point, a few rounds',
+  '  fast bodies: a shape cast stops them at the earliest time of impact',
+  '  positions: x ← x + v·h, q ← normalize(q + ½ (ω, 0) q h)',
 ];
 
 /** Default seconds per step, as the library's (README: scene format, "dt"). */
@@ -49,8 +51,8 @@ export function contactPairs(frame: SimulateFrame): { a: number; b: number; poin
 
 /**
  * Shapes a and b of `scene` at `frame`'s poses, as a two-shape scene: "penetration" when they overlap, else
- * "distance" (the GJK/EPA stepper, closed forms off); "contacts" for a mesh or heightfield, which those queries do not take, with a
- * margin that shows a near contact. The poses are the frame's numbers as they are (the scene format normalizes
+ * "distance" (the GJK/EPA stepper, closed forms off); "contacts" for a mesh or heightfield, which those queries do
+ * not take, with a margin that shows a near contact. The poses are the frame's numbers as they are (the scene format normalizes
  * quaternions inside every query, and the trace's are unit already).
  */
 export function pairScene(scene: Scene, frame: SimulateFrame, a: number, b: number): Scene {
