@@ -23,6 +23,24 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILD = path.join(ROOT, 'build', 'bench');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick'); // shorter runs, for trying the script out
+// --only <section>: re-run one section of step 4c (after a change to its algorithm) and keep every other
+// section of the last full run (bench/results.json); results.md says which section ran when.
+const SECTIONS = [
+  ['peers', 'peers.mjs', 'runPeers', 'peersMarkdown'],
+  ['wasm', 'wasm.mjs', 'runWasm', 'wasmMarkdown'],
+  ['scaling', 'scaling.mjs', 'runScaling', 'scalingMarkdown'],
+  ['meshes', 'meshes.mjs', 'runMeshes', 'meshesMarkdown'],
+  ['frameRate', 'frame_rate.mjs', 'runFrameRate', 'frameRateMarkdown'],
+  ['world', 'world.mjs', 'runWorld', 'worldMarkdown'],
+];
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? args[onlyAt + 1] : null;
+if (onlyAt >= 0 && !SECTIONS.some(([k]) => k === only)) {
+  console.error(`bench: --only takes one of ${SECTIONS.map(([k]) => k).join(', ')}, got ${only ?? 'nothing'}`);
+  process.exit(2);
+}
+const RESULTS_JSON = path.join(ROOT, 'bench', 'results.json');
+const previous = only ? JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) : null;
 
 function run(cmd, argv, opts = {}) {
   console.log(`$ ${[cmd, ...argv].join(' ')}`);
@@ -59,66 +77,82 @@ if (missing.length) {
 // ---------------------------------------------------------------- 2. builds
 const { build } = await import(pathToFileURL(path.join(ROOT, 'scripts', 'build.mjs')).href);
 await build(['wasm', 'js']);
-run('cmake', ['-S', ROOT, '-B', BUILD, '-DCMAKE_BUILD_TYPE=Release', '-DCOLLIDOSCOPE_BENCH=ON', '-DCOLLIDOSCOPE_BUILD_TESTS=OFF']);
-// Every bench target (bench/*.cmake add theirs: peers, the wasm-vs-native driver, the scaling experiment, ...).
-run('cmake', ['--build', BUILD, '--parallel', process.env.BUILD_JOBS ?? '2']);
-
-// ---------------------------------------------------------------- 3. native benchmarks
-const rawJson = path.join(BUILD, 'support_bench.json');
-run(path.join(BUILD, 'collidoscope_bench'), [
-  `--benchmark_min_time=${quick ? 0.05 : 0.3}`,
-  `--benchmark_repetitions=${quick ? 1 : 5}`,
-  ...(quick ? [] : ['--benchmark_report_aggregates_only=true']),
-  `--benchmark_out=${rawJson}`,
-  '--benchmark_out_format=json',
-]);
-const gb = JSON.parse(readFileSync(rawJson, 'utf8'));
-// name -> median CPU time in ns (the run_name of the median aggregate, or the single run).
-const timeOf = {};
-for (const b of gb.benchmarks) {
-  if (b.run_type === 'aggregate' && b.aggregate_name !== 'median') continue;
-  const unit = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 }[b.time_unit];
-  timeOf[b.run_name ?? b.name] = { ns: b.cpu_time * unit, counters: b };
+// The world section runs in Node on the package alone; every other needs the native bench targets.
+const native = only !== 'world';
+if (native) {
+  run('cmake', ['-S', ROOT, '-B', BUILD, '-DCMAKE_BUILD_TYPE=Release', '-DCOLLIDOSCOPE_BENCH=ON', '-DCOLLIDOSCOPE_BUILD_TESTS=OFF']);
+  // Every bench target (bench/*.cmake add theirs: peers, the wasm-vs-native driver, the scaling experiment, ...).
+  run('cmake', ['--build', BUILD, '--parallel', process.env.BUILD_JOBS ?? '2']);
 }
-const ns = (name) => timeOf[name]?.ns;
-const sizes = [...new Set(Object.keys(timeOf).filter((k) => k.startsWith('BM_Support/points/')).map((k) => Number(k.split('/')[2])))].sort((a, b) => a - b);
-const support = sizes.map((n) => {
-  const t = { points: ns(`BM_Support/points/${n}`), brute: ns(`BM_Support/brute/${n}`), hill: ns(`BM_Support/hill/${n}`), dk: ns(`BM_Support/dk/${n}`) };
-  return {
-    vertices: n,
-    ns: t,
-    levels: timeOf[`BM_Support/dk/${n}`]?.counters.levels,
-    bruteOverHill: t.brute / t.hill,
-    hillOverDk: t.hill / t.dk,
-    pointsOverBest: t.points / Math.min(t.brute, t.hill, t.dk),
-  };
-});
-const crossover = support.find((r, i) => support.slice(i).every((s) => s.bruteOverHill > 1))?.vertices ?? null;
-const dkFrom = support.find((r, i) => r.vertices >= 1000 && support.slice(i).every((s) => s.hillOverDk > 1))?.vertices ?? null;
-const builds = ['hill', 'dk'].flatMap((m) => [1000, 10000, 100000].map((n) => ({ method: m, points: n, ms: ns(`BM_SupportBuild/${m}/${n}`) / 1e6 })));
-const hullNative = ['ball', 'sphere'].flatMap((c) => [1000, 10000, 100000].map((n) => ({
-  cloud: c, points: n, ms: ns(`BM_Hull/${c}/${n}`) / 1e6, vertices: timeOf[`BM_Hull/${c}/${n}`]?.counters.vertices,
-})));
 
-// ---------------------------------------------------------------- 4. hull vs three.js
-const { benchHull } = await import(pathToFileURL(path.join(ROOT, 'bench', 'hull.mjs')).href);
-const hull = await benchHull({ repeats: quick ? 3 : 7, sizes: quick ? [100000] : [10000, 100000] });
+// ---------------------------------------------------------------- 3–4b. native benchmarks, hulls, Chung–Wang
+// (with --only: the last full run's, from results.json)
+let support, crossover, dkFrom, builds, hullNative, hull, iterations, gbContext;
+if (only) {
+  ({ support: { rows: support, crossoverHillBeatsBrute: crossover, dkBeatsHillFrom: dkFrom }, supportBuild: builds, hullNative,
+    hullVsThree: hull, chungWangVsGjk: iterations } = previous);
+  gbContext = previous.machine.googleBenchmark;
+} else {
+  ({ support, crossover, dkFrom, builds, hullNative, hull, iterations, gbContext } = await runNativeSections());
+}
 
-// ---------------------------------------------------------------- 4b. Chung–Wang vs GJK intersect
-const iterations = JSON.parse(execFileSync(path.join(BUILD, 'collidoscope_iterations'), quick ? ['2', '3'] : ['12', '9'], { encoding: 'utf8' }));
+async function runNativeSections() {
+  const rawJson = path.join(BUILD, 'support_bench.json');
+  run(path.join(BUILD, 'collidoscope_bench'), [
+    `--benchmark_min_time=${quick ? 0.05 : 0.3}`,
+    `--benchmark_repetitions=${quick ? 1 : 5}`,
+    ...(quick ? [] : ['--benchmark_report_aggregates_only=true']),
+    `--benchmark_out=${rawJson}`,
+    '--benchmark_out_format=json',
+  ]);
+  const gb = JSON.parse(readFileSync(rawJson, 'utf8'));
+  // name -> median CPU time in ns (the run_name of the median aggregate, or the single run).
+  const timeOf = {};
+  for (const b of gb.benchmarks) {
+    if (b.run_type === 'aggregate' && b.aggregate_name !== 'median') continue;
+    const unit = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 }[b.time_unit];
+    timeOf[b.run_name ?? b.name] = { ns: b.cpu_time * unit, counters: b };
+  }
+  const ns = (name) => timeOf[name]?.ns;
+  const sizes = [...new Set(Object.keys(timeOf).filter((k) => k.startsWith('BM_Support/points/')).map((k) => Number(k.split('/')[2])))].sort((a, b) => a - b);
+  const support = sizes.map((n) => {
+    const t = { points: ns(`BM_Support/points/${n}`), brute: ns(`BM_Support/brute/${n}`), hill: ns(`BM_Support/hill/${n}`), dk: ns(`BM_Support/dk/${n}`) };
+    return {
+      vertices: n,
+      ns: t,
+      levels: timeOf[`BM_Support/dk/${n}`]?.counters.levels,
+      bruteOverHill: t.brute / t.hill,
+      hillOverDk: t.hill / t.dk,
+      pointsOverBest: t.points / Math.min(t.brute, t.hill, t.dk),
+    };
+  });
+  const crossover = support.find((r, i) => support.slice(i).every((s) => s.bruteOverHill > 1))?.vertices ?? null;
+  const dkFrom = support.find((r, i) => r.vertices >= 1000 && support.slice(i).every((s) => s.hillOverDk > 1))?.vertices ?? null;
+  const builds = ['hill', 'dk'].flatMap((m) => [1000, 10000, 100000].map((n) => ({ method: m, points: n, ms: ns(`BM_SupportBuild/${m}/${n}`) / 1e6 })));
+  const hullNative = ['ball', 'sphere'].flatMap((c) => [1000, 10000, 100000].map((n) => ({
+    cloud: c, points: n, ms: ns(`BM_Hull/${c}/${n}`) / 1e6, vertices: timeOf[`BM_Hull/${c}/${n}`]?.counters.vertices,
+  })));
+
+  // ---------------------------------------------------------------- 4. hull vs three.js
+  const { benchHull } = await import(pathToFileURL(path.join(ROOT, 'bench', 'hull.mjs')).href);
+  const hull = await benchHull({ repeats: quick ? 3 : 7, sizes: quick ? [100000] : [10000, 100000] });
+
+  // ---------------------------------------------------------------- 4b. Chung–Wang vs GJK intersect
+  const iterations = JSON.parse(execFileSync(path.join(BUILD, 'collidoscope_iterations'), quick ? ['2', '3'] : ['12', '9'], { encoding: 'utf8' }));
+
+
+  return { support, crossover, dkFrom, builds, hullNative, hull, iterations, gbContext: gb.context };
+}
 
 // ---------------------------------------------------------------- 4c. the peers, natively and in Node; scaling; NoTrace
 // Each module runs its own interleaved measurements and returns JSON plus a markdown section.
 const sections = [];
-for (const [key, file, runName, mdName] of [
-  ['peers', 'peers.mjs', 'runPeers', 'peersMarkdown'],
-  ['wasm', 'wasm.mjs', 'runWasm', 'wasmMarkdown'],
-  ['scaling', 'scaling.mjs', 'runScaling', 'scalingMarkdown'],
-  ['meshes', 'meshes.mjs', 'runMeshes', 'meshesMarkdown'],
-  ['frameRate', 'frame_rate.mjs', 'runFrameRate', 'frameRateMarkdown'],
-  ['world', 'world.mjs', 'runWorld', 'worldMarkdown'],
-]) {
+for (const [key, file, runName, mdName] of SECTIONS) {
   const mod = await import(pathToFileURL(path.join(ROOT, 'bench', file)).href);
+  if (only && key !== only) {
+    if (previous[key]) sections.push({ key, result: previous[key], markdown: mod[mdName](previous[key]) });
+    continue;
+  }
   console.log(`bench: ${file}`);
   const t = Date.now();
   const result = await mod[runName]({ quick, buildDir: BUILD });
@@ -127,9 +161,10 @@ for (const [key, file, runName, mdName] of [
 }
 
 // ---------------------------------------------------------------- 5. results
-const cc = JSON.parse(readFileSync(path.join(BUILD, 'compile_commands.json'), 'utf8'));
+const ccFile = path.join(BUILD, 'compile_commands.json');
+const cc = existsSync(ccFile) ? JSON.parse(readFileSync(ccFile, 'utf8')) : [];
 const libCmd = cc.find((e) => e.file.endsWith('polytope_support.cpp'))?.command ?? '';
-const flags = libCmd.split(/\s+/).filter((f) => /^-(O|std|f|W|m|D)/.test(f) && !f.startsWith('-DCOLLIDOSCOPE_SOURCE')).join(' ');
+const flags = only ? previous.flags.native : libCmd.split(/\s+/).filter((f) => /^-(O|std|f|W|m|D)/.test(f) && !f.startsWith('-DCOLLIDOSCOPE_SOURCE')).join(' ');
 const wasmFlags = sh(`grep -o -- '-O[0-9s]' ${path.join(ROOT, 'build', 'wasm', 'compile_commands.json')} | sort -u | tr '\\n' ' '`);
 const THREE = await import('three');
 const results = {
@@ -138,7 +173,7 @@ const results = {
   machine: {
     cpu: os.cpus()[0]?.model, cores: os.cpus().length, memoryGB: +(os.totalmem() / 2 ** 30).toFixed(1),
     os: `${os.type()} ${os.release()}`, loadAverage: os.loadavg().map((x) => +x.toFixed(2)),
-    googleBenchmark: gb.context,
+    googleBenchmark: gbContext,
   },
   versions: {
     node: process.version, gxx: sh('g++ --version').split('\n')[0], emcc: sh('emcc --version').split('\n')[0],
@@ -152,12 +187,22 @@ const results = {
   chungWangVsGjk: iterations,
   ...Object.fromEntries(sections.map((x) => [x.key, x.result])),
 };
-writeFileSync(path.join(ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
+// With --only, the run's own date, commit and machine go to `reruns`; the rest keeps the full run's.
+if (only) {
+  const rerun = { date: results.date, commit: results.commit, cpu: results.machine.cpu, loadAverage: results.machine.loadAverage };
+  for (const k of ['date', 'commit', 'machine', 'versions', 'flags']) results[k] = previous[k];
+  results.reruns = { ...(previous.reruns ?? {}), [only]: rerun };
+} else {
+  delete results.reruns;
+}
+writeFileSync(RESULTS_JSON, JSON.stringify(results, null, 2) + '\n');
 
 const f = (x, d = 2) => (x === undefined || Number.isNaN(x) ? '—' : x.toFixed(d));
 const md = [];
 md.push('# collidoscope benchmarks', '');
 md.push(`Generated by \`npm run bench\` (scripts/bench.mjs) on ${results.date}, commit ${results.commit}.`);
+for (const [k, r] of Object.entries(results.reruns ?? {}))
+  md.push(`The section \`${k}\` was re-run alone (\`npm run bench -- --only ${k}\`) on ${r.date}, commit ${r.commit}, ${r.cpu}, load average ${r.loadAverage.join(' / ')}.`);
 md.push('Speed is reported as ratios between contenders measured side by side in this run; absolute times are for context only.', '');
 md.push('## Machine and toolchain', '');
 md.push(`- CPU: ${results.machine.cpu}, ${results.machine.cores} cores, ${results.machine.memoryGB} GB; ${results.machine.os}; load average at the end ${results.machine.loadAverage.join(' / ')}`);

@@ -19,6 +19,12 @@ export interface PageState {
   boundsShown: string[];
   error: string | null;
   link: string;
+  playing: boolean;
+  /**
+   * The sandbox (query simulate): the frame's step, the poses the shapes are drawn at, its contact points and where
+   * their dots are on the page; else null.
+   */
+  world: { step: number; poses: number[][]; contacts: number; contactsOnScreen: { pair: [number, number]; at: [number, number] }[] } | null;
   ready: boolean;
 }
 

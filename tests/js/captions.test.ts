@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   init, isClosedForm, resultSentence, run, trace, type CastFrame, type ChungWangFrame, type ClosedFormTrace,
-  type EpaFrame, type GjkFrame, type HullFrame, type SatFrame, type Scene, type Shape, type Trace, type Vec3,
+  type EpaFrame, type GjkFrame, type HullFrame, type SatFrame, type Scene, type Shape, type SimulateTrace, type Trace, type Vec3,
 } from '../../web/lib/index';
 import { castCaption } from '../../web/lib/captions';
 import { stepsOf } from './helpers';
@@ -125,8 +125,9 @@ function placedScenes(): Scene[] {
 function galleryScenes(): Scene[] {
   return galleryFiles().flatMap((f) => {
     const scene = JSON.parse(readFileSync(join(sceneDir, f), 'utf8')) as Scene & { dimension?: number };
-    // A world's "pairs" trace has frames of its own kinds (boxes, sort, sweep, narrow): pairs-trace.test.ts.
-    if (scene.dimension === 2 || scene.query === 'contains' || scene.query === 'project' || scene.query === 'pairs') return [];
+    // A world's "pairs" trace has frames of its own kinds (boxes, sort, sweep, narrow): pairs-trace.test.ts; a
+    // "simulate" trace's frames are steps of a simulation, not of an algorithm (below).
+    if (scene.dimension === 2 || scene.query === 'contains' || scene.query === 'project' || scene.query === 'pairs' || scene.query === 'simulate') return [];
     return [scene.query === 'obb' ? { ...scene, query: 'hull' } : scene];
   });
 }
@@ -617,6 +618,27 @@ describe('every caption of a trace names its frame', () => {
     let frames = 0;
     for (const scene of galleryScenes()) frames += checkTrace(trace(scene), `gallery ${scene.query}`, seen);
     expect(frames).toBeGreaterThan(300);
+  });
+
+  it('over the gallery\'s worlds: each step counts its contact points and the pairs they join', () => {
+    let frames = 0;
+    for (const f of galleryFiles()) {
+      const scene = JSON.parse(readFileSync(join(sceneDir, f), 'utf8')) as Scene;
+      if (scene.query !== 'simulate') continue;
+      for (const frame of (trace(scene as Scene & { query: 'simulate' }) as SimulateTrace).frames) {
+        const where = `${f}, step ${frame.step}`;
+        expect(frame.caption, where).not.toMatch(BROKEN);
+        frames++;
+        if (frame.step === 0) {
+          expect(frame.caption, where).toMatch(/^The start/);
+          continue;
+        }
+        const points = frame.contacts.length;
+        const pairs = new Set(frame.contacts.map((c) => `${c.a},${c.b}`)).size;
+        expect(frame.caption, where).toContain(`Step ${frame.step}: ${points} contact point${points === 1 ? '' : 's'} between ${pairs} pair${pairs === 1 ? '' : 's'}`);
+      }
+    }
+    expect(frames).toBeGreaterThan(400);
   });
 
   it('over touching, flat and coincident shapes and rays from inside', () => {

@@ -21,14 +21,15 @@ describe('shared/lessons.json', () => {
     }
   });
 
-  it('keeps the lesson order 2D GJK, 3D GJK, EPA, hulls, Chung–Wang, casts, SAT, point queries, broad phase', () => {
+  it('keeps the lesson order 2D GJK, 3D GJK, EPA, hulls, Chung–Wang, casts, SAT, point queries, broad phase, worlds', () => {
     expect(manifest.lessons.map((l) => l.lesson)).toEqual([
       'GJK in 2D', 'GJK in 3D', 'EPA: penetration depth', 'Convex hulls', 'Chung–Wang separating axes',
       'Ray casts and shape casts', 'Separating-axis test (SAT)', 'Point queries', 'Broad phase: sweep and prune',
+      'A world: bodies and contacts',
     ]);
     // Each lesson holds the scenes of its queries.
     const queries = [/^(intersect|distance|penetration)$/, /^(intersect|distance)$/, /^penetration$/, /^(hull|obb)$/,
-      /^chungwang$/, /^(raycast|shapecast)$/, /^sat$/, /^(contains|project)$/, /^pairs$/];
+      /^chungwang$/, /^(raycast|shapecast)$/, /^sat$/, /^(contains|project)$/, /^pairs$/, /^simulate$/];
     manifest.lessons.forEach((l, i) => {
       for (const e of l.scenes) {
         const query = (JSON.parse(readFileSync(join(sceneDir, e.file), 'utf8')) as { query: string }).query;

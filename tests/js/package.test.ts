@@ -158,20 +158,25 @@ console.log(JSON.stringify({ d: d.distance, t: r.t, b0: out[0], b1: out[stride],
     expect(out.code).toBe('disposed');
   });
 
-  it("the 'collidoscope/wasm-file' flavour answers every gallery scene exactly as the default one", () => {
+  it("the 'collidoscope/wasm-file' flavour answers every gallery scene exactly as the default one (as 'collidoscope/meshes' with level geometry)", () => {
     const out = runNode(consumer, 'flavours.mjs', `
 import { readdirSync, readFileSync } from 'node:fs';
 import * as single from 'collidoscope';
+import * as full from 'collidoscope/meshes';
 import * as separate from 'collidoscope/wasm-file';
-await Promise.all([single.init(), separate.init()]);
+await Promise.all([single.init(), full.init(), separate.init()]);
 const dir = ${JSON.stringify(path.join(ROOT, 'shared', 'scenes'))};
 const answer = (lib, f, scene) => { try { return JSON.stringify(f(lib)(scene)); } catch (e) { return 'error ' + e.code + ' ' + e.message; } };
 const rows = readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((file) => {
   const scene = JSON.parse(readFileSync(dir + '/' + file, 'utf8'));
-  const run = [answer(single, (l) => l.run, scene), answer(separate, (l) => l.run, scene)];
-  const trace = [answer(single, (l) => l.trace, scene), answer(separate, (l) => l.trace, scene)];
+  // A scene with a mesh or heightfield (a world's floor) is the meshes flavour's; the default one refuses it.
+  const level = scene.shapes.some((s) => s.type === 'mesh' || s.type === 'heightfield');
+  const ref = level ? full : single;
+  const run = [answer(ref, (l) => l.run, scene), answer(separate, (l) => l.run, scene)];
+  const trace = [answer(ref, (l) => l.trace, scene), answer(separate, (l) => l.trace, scene)];
   // Only what differs is printed in full (traces are large).
-  return { file, run: run[0] === run[1] ? run[0].slice(0, 80) : run, traceSame: trace[0] === trace[1],
+  return { file, level, refused: level ? answer(single, (l) => l.run, scene) : null,
+    run: run[0] === run[1] ? run[0].slice(0, 80) : run, traceSame: trace[0] === trace[1],
     traceFrames: trace[0].startsWith('error') ? trace[0] : JSON.parse(trace[0]).frames?.length ?? null };
 });
 const d = separate.run({ version: 1, query: 'distance', shapes: [
@@ -184,7 +189,9 @@ console.log(JSON.stringify({ rows, distance: d.distance, sameClass }));
       expect(typeof r.run, `${r.file}: ${JSON.stringify(r.run)}`).toBe('string'); // the same answer from both
       expect(r.run, r.file).not.toMatch(/^error/);
       expect(r.traceSame, r.file).toBe(true);
+      if (r.level) expect(r.refused, r.file).toMatch(/^error .*no triangle meshes, heightfields or compounds/);
     }
+    expect(out.rows.filter((r: { level: boolean }) => r.level).length).toBeGreaterThan(0);
     expect(out.rows.filter((r: { traceFrames: unknown }) => typeof r.traceFrames === 'number' && r.traceFrames > 0).length).toBeGreaterThan(20);
     expect(out.distance).toBeCloseTo(1, 12);
     // Two flavours are two separate module instances (documented: use one of them).

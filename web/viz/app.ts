@@ -21,6 +21,7 @@ import {
 } from './planar';
 import { PlanarShapeEditor } from './planar-editor';
 import { followShapes, overlayFor, viewOf, viewOfTrace } from './queries';
+import { movingShapes } from './sandbox-view';
 import { ShapeEditor } from './shape-editor';
 import { ShapesView, type HandleKind } from './shapes-view';
 
@@ -35,7 +36,10 @@ export interface PublicState {
   scene: Scene | null;
   frameIndex: number;
   frameCount: number;
-  /** Kind of the frame shown ('support', 'expand', 'eye', 'done' ...; 'closed-form' for a closed form's one frame), null without a trace. */
+  /**
+   * Kind of the frame shown ('support', 'expand', 'eye', 'done' ...; 'closed-form' for a closed form's one frame;
+   * 'step' for a world's), null without a trace.
+   */
   frameKind: string | null;
   /** The closed form that answered the pair ('segment-point' ...), null when an algorithm's steps are shown. */
   closedForm: string | null;
@@ -56,6 +60,12 @@ export interface PublicState {
    * A 2D scene's drawing: the points whose hull is the A − B drawn ([x, y]), the GJK simplex of the frame shown (a
    * point, a segment, a triangle; null when W is empty or the frame is not GJK's). null for 3D scenes.
    */
+  /**
+   * A world ("simulate"): the frame's step, the poses the views draw the shapes at (read back from the drawn
+   * objects, [x, y, z, qx, qy, qz, qw] each), its contact points, and where the dots a click picks are on the
+   * page (CSS pixels); null for other queries.
+   */
+  world: { step: number; poses: number[][]; contacts: number; contactsOnScreen: { pair: [number, number]; at: [number, number] }[] } | null;
   planar: {
     difference: [number, number][];
     simplex: 'point' | 'segment' | 'triangle' | null;
@@ -134,7 +144,7 @@ export class App {
   readonly cloudPanel: CloudPanel;
   readonly state: PublicState = {
     scene: null, frameIndex: 0, frameCount: 0, frameKind: null, closedForm: null, result: null, bounds: null, boundsShown: [],
-    error: null, link: '', handles: {}, speed: 1, playing: false, ready: false, planar: null,
+    error: null, link: '', handles: {}, speed: 1, playing: false, ready: false, world: null, planar: null,
   };
 
   constructor() {
@@ -180,6 +190,9 @@ export class App {
   }
 
   get isCloud(): boolean { return viewOf(this.scene.query).family === 'cloud'; }
+
+  /** Whether the scene shown is a world (the sandbox). */
+  get isWorld(): boolean { return viewOf(this.scene.query).family === 'world'; }
 
   /** Whether the scene shown is a 2D scene. */
   get isPlanar(): boolean { return this.planar !== null; }
@@ -231,7 +244,29 @@ export class App {
     const view = viewOf(this.scene.query);
     document.getElementById('app')!.dataset.algorithm = viewOfTrace(tr).mode;
     let refit = opts.fit === true;
-    if (view.family === 'cloud') {
+    if (view.family !== 'world') {
+      this.shapesView.setWorld(null);
+      this.minkView.setWorld(null);
+    }
+    if (view.family === 'world') {
+      // Any number of shapes, at the poses of each frame (showFrame); the pair's editors and handles have nothing to edit.
+      if (before !== this.scene.query) refit = true;
+      this.rightContent = null;
+      this.shapesView.setPlanar(false);
+      this.minkView.setPlanar(false);
+      const moving = movingShapes(this.scene);
+      this.shapesView.setWorld(this.scene.shapes, moving);
+      this.minkView.setWorld(this.scene.shapes, moving);
+      const poses = view.poses?.(tr, this.frameIndex);
+      if (poses) {
+        this.shapesView.setWorldPoses(poses);
+        this.minkView.setWorldPoses(poses);
+      }
+      for (const ed of [...this.editors, ...this.planarEditors]) ed.root.hidden = true;
+      this.castEditor.show(this.scene);
+      this.shapesView.setHandles(this.scene);
+      setViewTitles(view.titles?.(this.scene.shapes.length));
+    } else if (view.family === 'cloud') {
       this.rightContent = null;
       this.lastCloud = this.scene;
       const first = (tr as HullTrace).frames[0];
@@ -330,7 +365,7 @@ export class App {
     if (this.frameCount <= 1) return;
     if (this.frameIndex >= this.frameCount - 1) this.setStep(0);
     this.playing = true;
-    this.playTimer = setInterval(() => this.step(1), PLAY_INTERVAL_MS / this.speed);
+    this.playTimer = setInterval(() => this.step(1), this.playInterval() / this.speed);
     this.renderStepper();
     this.publish();
   }
@@ -340,10 +375,16 @@ export class App {
     this.speed = speed;
     if (this.playing) {
       if (this.playTimer !== null) clearInterval(this.playTimer);
-      this.playTimer = setInterval(() => this.step(1), PLAY_INTERVAL_MS / this.speed);
+      this.playTimer = setInterval(() => this.step(1), this.playInterval() / this.speed);
     }
     this.renderStepper();
     this.publish();
+  }
+
+  /** Milliseconds between frames at speed 1: the query's own pace (the sandbox plays in real time), else the page's. */
+  private playInterval(): number {
+    const t = this.trace;
+    return (t && viewOfTrace(t).playInterval?.(t)) || PLAY_INTERVAL_MS;
   }
 
   pause(): void {
@@ -376,11 +417,11 @@ export class App {
     }
     // The other queries start from the current pair (or the last one), without the fields of the casts; the
     // query's view makes its scene from it (a ray for shape A, a motion ...).
-    const pair = cloudNow || this.scene.shapes.length < 2 ? (this.lastPair ?? defaultScene()) : withoutCast(this.scene);
+    const pair = cloudNow || this.isWorld || this.scene.shapes.length < 2 ? (this.lastPair ?? defaultScene()) : withoutCast(this.scene);
     const single = (query: Scene['query']) => viewOf(query).family === 'single';
     const { scene, note } = view.fromPair(pair, q);
     // A query that brings shapes of its own (the obbtree view's mesh) is framed for them.
-    const reframe = cloudNow || single(q) !== single(this.scene.query) || JSON.stringify(scene.shapes) !== JSON.stringify(pair.shapes);
+    const reframe = cloudNow || this.isWorld || single(q) !== single(this.scene.query) || JSON.stringify(scene.shapes) !== JSON.stringify(pair.shapes);
     if (this.apply(scene, { fit: reframe, step: reframe ? 0 : undefined }) && note) this.banner.show(note);
     // A refused scene keeps the current one: the query list shows its query again.
     (document.getElementById('query') as HTMLSelectElement).value = this.scene.query;
@@ -517,6 +558,12 @@ export class App {
     renderFrameText(overlay, frame?.caption ?? '', tr);
     const view = viewOf(this.scene.query);
     document.getElementById('app')!.dataset.algorithm = tr ? viewOfTrace(tr).mode : view.mode;
+    const poses = tr ? viewOfTrace(tr).poses?.(tr, this.frameIndex) : null;
+    if (poses) {
+      // Before the overlay: its arrows are sized to the shapes where they are now.
+      this.shapesView.setWorldPoses(poses);
+      this.minkView.setWorldPoses(poses);
+    }
     if (view.family === 'cloud') {
       this.hullView.setFrame(overlay);
     } else {
@@ -539,7 +586,9 @@ export class App {
       return;
     }
     const many = this.scene.shapes.length > 2;
-    const shapes = this.scene.shapes.map((s, k) => `${many ? `shape ${k}` : 'AB'[k]} is a ${s.type}`).join(', ');
+    const moving = movingShapes(this.scene).filter(Boolean).length;
+    const shapes = this.isWorld ? `${this.scene.shapes.length} shapes, ${moving} of them moving`
+      : this.scene.shapes.map((s, k) => `${many ? `shape ${k}` : 'AB'[k]} is a ${s.type}`).join(', ');
     for (const v of [this.shapesView.view, this.minkView.view]) v.describe(`${v.title()}: ${shapes}, ${step}`);
   }
 
@@ -548,7 +597,8 @@ export class App {
     s.scene = JSON.parse(JSON.stringify(this.scene)) as Scene;
     s.frameIndex = this.frameIndex;
     s.frameCount = this.frameCount;
-    s.frameKind = frameKindOf(this.trace?.frames[this.frameIndex]);
+    // A world's frames are steps of the simulation, all of one kind.
+    s.frameKind = this.isWorld ? (this.frameCount ? 'step' : null) : frameKindOf(this.trace?.frames[this.frameIndex]);
     s.closedForm = this.trace && isClosedForm(this.trace) ? this.trace.closedForm : null;
     s.result = this.trace ? JSON.parse(JSON.stringify(this.trace.result)) : null;
     const cloud = this.isCloud;
@@ -564,6 +614,18 @@ export class App {
       s.link = '';
     }
     s.planar = this.planar ? this.planarState() : null;
+    s.world = this.isWorld ? this.worldState() : null;
+  }
+
+  /** What the page draws of a world (PublicState.world). */
+  private worldState(): NonNullable<PublicState['world']> {
+    const frame = (this.trace?.frames[this.frameIndex] ?? null) as { step?: number; contacts?: unknown[] } | null;
+    return {
+      step: frame?.step ?? 0,
+      poses: this.shapesView.world.drawnPoses(),
+      contacts: frame?.contacts?.length ?? 0,
+      contactsOnScreen: this.shapesView.contactsOnScreen(),
+    };
   }
 
   /** What the page draws of a 2D scene (PublicState.planar). */

@@ -10,6 +10,7 @@ import { $ } from './panel';
 import { linkTooLong } from './permalink';
 import { ConvergencePlot } from './plot';
 import { Predict } from './predict';
+import { SandboxPanel } from './sandbox-panel';
 import { wireSceneJson } from './scene-json';
 
 /** The page's .wasm file, beside main.js under a content-hashed name (scripts/build.mjs defines it). */
@@ -69,6 +70,7 @@ function wireControls(app: App): void {
   click('select-a', () => app.shapesView.select(app.shapesView.selection === 0 ? null : 0));
   click('select-b', () => app.shapesView.select(app.shapesView.selection === 1 ? null : 1));
   click('copy-link', () => copyLink(app));
+  new SandboxPanel(app);
   wireMeshLoading(app, $('mesh-builtin') as HTMLSelectElement, $('mesh-file') as HTMLInputElement, $('mesh-status'));
   app.shapesView.onSelect = () => renderGizmoButtons(app);
   renderGizmoButtons(app);

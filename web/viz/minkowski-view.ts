@@ -10,6 +10,7 @@ import { surfaceTriangles } from '../lib/draw/surface-triangles';
 import type { FrameDrawing } from '../lib/draw/types';
 import { minkowskiSurface, shapeSurface, type Shape, type Vec3 } from '../lib/index';
 import { View } from './view';
+import { WorldBodies } from './world-bodies';
 
 export type MinkowskiMode = 'difference' | 'single' | 'gauss' | 'figure';
 
@@ -33,6 +34,9 @@ export class MinkowskiView {
   private mode: MinkowskiMode = 'difference';
   /** A 2D scene's shapes (lifted to z = 0): A − B is drawn as its outline in the plane, seen from above. */
   private flat = false;
+  /** A world's shapes ("simulate"), faint, under its contacts, in place of A − B while it is shown. */
+  readonly world = new WorldBodies();
+  private worldShown = false;
 
   constructor(container: HTMLElement) {
     this.view = new View(container, 'canvas-minkowski', 0x171420);
@@ -40,7 +44,7 @@ export class MinkowskiView {
     mat.depthTest = false;
     mat.transparent = true;
     this.axes.renderOrder = 6;
-    this.view.scene.add(this.hullGroup, this.frameGroup, this.axes, this.titleLabel, this.originGroup, this.gaussGroup);
+    this.view.scene.add(this.hullGroup, this.frameGroup, this.axes, this.titleLabel, this.originGroup, this.gaussGroup, this.world.group);
     this.originGroup.add(marker(COLORS.origin, 4, [0, 0, 0]), label('O', 'label-origin', [0, 0, 0]));
     const sphere = new THREE.Mesh(
       new THREE.SphereGeometry(1, 48, 24),
@@ -118,6 +122,25 @@ export class MinkowskiView {
     this.setDifference(shapes, hasMargin);
   }
 
+  /**
+   * Show a world's shapes, faint (the frame's drawing adds its contacts and impulses), or (null) what setShapes sets
+   * again: the next setShapes redraws it.
+   */
+  setWorld(shapes: Shape[] | null, moving: boolean[] = []): void {
+    this.worldShown = shapes !== null;
+    this.world.setShapes(shapes, moving, { faint: true });
+    for (const o of [this.hullGroup, this.axes, this.titleLabel, this.originGroup]) o.visible = !this.worldShown;
+    this.gaussGroup.visible = !this.worldShown && this.mode === 'gauss';
+    if (this.worldShown) this.key = '';
+    this.view.requestRender();
+  }
+
+  /** A world's shapes at a frame's poses. */
+  setWorldPoses(poses: readonly (readonly number[])[]): void {
+    this.world.setPoses(poses);
+    this.view.requestRender();
+  }
+
   /** Draw a 2D scene's shapes (lifted to z = 0) flat, with the camera looking down on the plane. */
   setPlanar(on: boolean): void {
     if (on === this.flat) return;
@@ -177,6 +200,7 @@ export class MinkowskiView {
 
   /** Bounding sphere of what is shown (A − B with the origin; shape A; the unit sphere). */
   bounds(): THREE.Sphere {
+    if (this.worldShown) return this.world.bounds();
     if (this.mode === 'single') return enclosingSphere(this.hull?.vertices ?? [new THREE.Vector3()]);
     return enclosingSphere([new THREE.Vector3(), ...(this.hull?.vertices ?? [])]);
   }
@@ -185,6 +209,7 @@ export class MinkowskiView {
   viewBounds(): THREE.Sphere {
     // The Gauss sphere: a margin around the unit sphere for the labels on its rim.
     if (this.mode === 'gauss') return new THREE.Sphere(new THREE.Vector3(), 1.25);
+    if (this.worldShown) return this.world.bounds();
     const s = this.bounds();
     const reach = this.arrowLength() * 1.15;
     return new THREE.Sphere(s.center.clone(), Math.max(s.radius, s.center.length() + reach));

@@ -24,6 +24,7 @@ import { obbTreeRows } from './obbtree-panel';
 import { pairsRows } from './pairs-panel';
 import { isPointQuery, pointDrawing, pointRows, pointSentence, pointTrace, type PointQueryTrace } from './point-view';
 import type { FrameOverlay, MinkowskiMode, QueryView } from './query-view';
+import { SANDBOX_VIEW } from './sandbox-view';
 import { satRows } from './sat-panel';
 
 // ---- the views' headings and contents ------------------------------------------------------------------
@@ -63,8 +64,8 @@ const hull: QueryView<HullTrace> = {
   rows: hullRows,
 };
 
-/** The scene queries of VIEWS (contact and contacts have no trace: CONTACT_VIEWS shows run()'s answer; simulate has no view yet). */
-type PageQuery = Exclude<Query, 'contact' | 'contacts' | 'simulate'>;
+/** The scene queries of VIEWS (contact and contacts have no trace: CONTACT_VIEWS shows run()'s answer). */
+type PageQuery = Exclude<Query, 'contact' | 'contacts'>;
 
 const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
   intersect: gjk('intersect'),
@@ -142,6 +143,8 @@ const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
     fromPair: samePair,
     frame: framePairs,
   },
+  // The sandbox: a world's bodies, stepped by the library's trace of the scene (sandbox-view.ts).
+  simulate: SANDBOX_VIEW,
 };
 
 /**

@@ -15,7 +15,7 @@ export interface FrameOverlay extends FrameDrawing {
 }
 
 /** The page's mode (data-algorithm on #app): which views, panels and legend entries are shown. */
-export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw' | 'closed' | 'point' | 'contact' | 'pairs';
+export type AlgorithmMode = 'gjk' | 'epa' | 'hull' | 'sat' | 'cast' | 'cw' | 'closed' | 'point' | 'contact' | 'pairs' | 'world';
 
 /**
  * What the right view shows: A − B, shape A alone in world space, the unit sphere of directions, or a flat figure
@@ -35,9 +35,10 @@ export interface QueryView<T extends Trace = Trace> {
   mode: AlgorithmMode;
   /**
    * The scenes it takes: 'cloud' — one point cloud, shown in the hull view with its side panel; 'pair' — the
-   * shapes A and B in the shapes view and the right view; 'single' — shape A and a ray or a query point.
+   * shapes A and B in the shapes view and the right view; 'single' — shape A and a ray or a query point; 'world' —
+   * any number of shapes, moved to each frame's poses (the sandbox).
    */
-  family: 'cloud' | 'pair' | 'single';
+  family: 'cloud' | 'pair' | 'single' | 'world';
   /** The query whose trace the page steps through. */
   traced: T['query'];
   /** How that trace's frames are drawn (the library's drawing layer). */
@@ -69,4 +70,8 @@ export interface QueryView<T extends Trace = Trace> {
    * (and its trace, when it has one, draws).
    */
   frame?(scene: Scene, shapes: THREE.Sphere, right: THREE.Sphere, trace: Trace | null): void;
+  /** World queries: every shape's pose at frame `index`, [x, y, z, qx, qy, qz, qw] (null past the last frame). */
+  poses?(trace: T, index: number): readonly (readonly number[])[] | null;
+  /** Milliseconds between frames when playing at speed 1, when not the page's default (the sandbox: real time). */
+  playInterval?(trace: T): number;
 }

@@ -9,6 +9,7 @@ import type { FrameDrawing } from '../lib/draw/types';
 import { shapeSurface, type Quat, type Scene, type Shape, type Vec3 } from '../lib/index';
 import { motionEnd, rayTip } from './edit-math';
 import { View } from './view';
+import { WorldBodies } from './world-bodies';
 
 /** The colour of a world's shapes after A and B. */
 const OTHER_COLOR = 0xc6e26b;
@@ -56,6 +57,11 @@ export class ShapesView {
   onHandleMove: ((kind: HandleKind, position: Vec3) => void) | null = null;
   /** Shapes of a 2D scene (lifted to z = 0): drawn flat, seen from above, moved in the plane only. */
   private flat = false;
+  /** A world's shapes ("simulate"), in place of A and B while it is shown. */
+  readonly world = new WorldBodies();
+  private worldShown = false;
+  /** Called when a world's contact point is clicked, with the two shapes it is between. */
+  onContactPick: ((a: number, b: number) => void) | null = null;
 
   constructor(container: HTMLElement) {
     this.view = new View(container, 'canvas-shapes', 0x14171f);
@@ -65,7 +71,7 @@ export class ShapesView {
       this.view.scene.add(p);
       this.view.scene.add(this.nameLabels[i]);
     });
-    this.view.scene.add(this.overlay, this.others);
+    this.view.scene.add(this.overlay, this.others, this.world.group);
 
     this.transform = new TransformControls(this.view.camera, this.view.canvas);
     this.view.onCameraChange = (camera) => { this.transform.camera = camera; };
@@ -180,6 +186,23 @@ export class ShapesView {
     });
   }
 
+  /**
+   * A world's contact points that a click picks (the frame's pointA and pointB dots): the two shapes of each and
+   * where it is on the page, in CSS pixels from the viewport's top left.
+   */
+  contactsOnScreen(): { pair: [number, number]; at: [number, number] }[] {
+    const rect = this.view.canvas.getBoundingClientRect();
+    this.view.camera.updateMatrixWorld();
+    const out: { pair: [number, number]; at: [number, number] }[] = [];
+    this.overlay.traverse((o) => {
+      const pair = o.userData.contactPair as [number, number] | undefined;
+      if (!pair) return;
+      const p = o.getWorldPosition(new THREE.Vector3()).project(this.view.camera);
+      out.push({ pair, at: [rect.left + (p.x + 1) / 2 * rect.width, rect.top + (1 - p.y) / 2 * rect.height] });
+    });
+    return out;
+  }
+
   /** The handles shown, with their positions in world space (for tests and for framing). */
   handlePositions(): Partial<Record<HandleKind, Vec3>> {
     const out: Partial<Record<HandleKind, Vec3>> = {};
@@ -214,11 +237,32 @@ export class ShapesView {
     this.transform.showY = !rotating;
   }
 
+  /**
+   * Show a world's shapes (`shapes`, with `moving` telling bodies from static shapes) in place of A and B, or
+   * (null) A and B again. Their poses come with each frame (setWorldPoses).
+   */
+  setWorld(shapes: Shape[] | null, moving: boolean[] = []): void {
+    this.worldShown = shapes !== null;
+    if (this.worldShown) this.select(null);
+    this.world.setShapes(shapes, moving);
+    this.poses.forEach((p, i) => { p.visible = !this.worldShown && i < this.count; });
+    this.nameLabels.forEach((l, i) => { l.visible = !this.worldShown && i < this.count; });
+    // A world draws every shape itself: shapes 2, 3, … of a pairs scene are not shown beside it.
+    this.others.visible = !this.worldShown;
+    this.view.requestRender();
+  }
+
+  /** A world's shapes at a frame's poses ([x, y, z, qx, qy, qz, qw] each). */
+  setWorldPoses(poses: readonly (readonly number[])[]): void {
+    this.world.setPoses(poses);
+    this.view.requestRender();
+  }
+
   /** Update the shapes' geometry (rebuilt only when type or parameters change) and poses. */
   setShapes(shapes: Shape[]): void {
     this.count = shapes.length >= 2 ? 2 : 1;
-    this.poses[1].visible = this.count === 2;
-    this.nameLabels[1].visible = this.count === 2;
+    this.poses[1].visible = this.count === 2 && !this.worldShown;
+    this.nameLabels[1].visible = this.count === 2 && !this.worldShown;
     if (this.count === 1 && this.selected === 1) this.select(null);
     for (const i of [0, 1] as const) {
       if (i >= this.count) continue;
@@ -345,12 +389,12 @@ export class ShapesView {
 
   /** The size of the shapes shown (their bounding sphere's radius), for offsets that scale with the scene. */
   private scale(): number {
-    return enclosingSphere(this.shownPoints()).radius;
+    return this.bounds().radius;
   }
 
-  /** Bounding sphere of both shapes, for framing the camera. */
+  /** Bounding sphere of both shapes (a world's: of its shapes at the frame shown), for framing the camera. */
   bounds(): THREE.Sphere {
-    return enclosingSphere(this.shownPoints());
+    return this.worldShown ? this.world.bounds() : enclosingSphere(this.shownPoints());
   }
 
   private shownPoints(): THREE.Vector3[] {
@@ -361,6 +405,7 @@ export class ShapesView {
   fitGround(): void {
     const pts = this.shownPoints();
     const box = new THREE.Box3().setFromPoints(pts);
+    if (this.worldShown) box.min.y = this.world.minY();
     const s = this.bounds();
     this.grid.scale.setScalar(s.radius * 6);
     // In the plane the grid lies just behind the shapes, seen from above.
@@ -429,6 +474,15 @@ export class ShapesView {
         .find((h) => h.object.userData.handle !== undefined);
       if (handleHit) {
         this.selectHandle(handleHit.object.userData.handle as HandleKind);
+        return;
+      }
+      if (this.worldShown) {
+        // A world's shapes do not take the gizmo (their poses are the trace's); its contact points open their pair.
+        const pick = ray.intersectObjects(this.overlay.children, true).find((h) => h.object.userData.contactPair !== undefined);
+        if (pick) {
+          const [a, b] = pick.object.userData.contactPair as [number, number];
+          this.onContactPick?.(a, b);
+        }
         return;
       }
       const hits = ray.intersectObjects(this.bodies.slice(0, this.count), true);
