@@ -305,7 +305,10 @@ TEST(Solver, ElasticBounceNeverExceedsDropHeight) {
   }
   std::printf("bounce: dropped from %.17g, highest after a bounce %.17g\n", drop, highestAfterBounce);
   EXPECT_TRUE(bounced);
-  EXPECT_LE(highestAfterBounce, drop);
+  // The bounce gives back the closing speed measured before gravity's
+  // increment, so the rise retraces the fall: in exact arithmetic the top is
+  // the drop height itself, and rounding may land on either side of it.
+  EXPECT_LE(highestAfterBounce, drop + 1e-12);
   EXPECT_GT(highestAfterBounce, 0.95 * drop);  // elastic: it does come back up
 }
 

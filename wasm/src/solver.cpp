@@ -169,13 +169,13 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
     if (a == b) return fail(r, SolverStatus::InvalidPair, "a body is paired with itself", p);
   }
 
+  collide(bodies, n, pairs, nPairs, settings, r);
   for (int k = 0; k < settings.substeps; ++k) substep(bodies, n, pairs, nPairs, settings, r);
   return SolverStatus::Ok;
 }
 
-void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                      const StepSettings& settings, StepReport* r) {
-  const double dt = settings.dt / settings.substeps;
   const std::size_t count = static_cast<std::size_t>(n);
   if (shapes_.size() < count) {
     shapes_.resize(count);
@@ -195,15 +195,7 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     inverseInertiaWorld_[i] = rot * body.inverseInertiaLocal * rot.transposed();
   }
   const auto dynamic = [&](std::int32_t i) { return bodies[i].inverseMass > 0; };
-  // A static body's velocity is not its motion: it never moves.
-  const auto velocityAt = [&](std::int32_t i, const Vec3& arm) {
-    return dynamic(i) ? bodies[i].velocity + cross(bodies[i].angularVelocity, arm) : Vec3{};
-  };
-  const auto applyImpulse = [&](std::int32_t i, const Vec3& arm, const Vec3& impulse) {
-    if (!dynamic(i)) return;
-    bodies[i].velocity += impulse * bodies[i].inverseMass;
-    bodies[i].angularVelocity += inverseInertiaWorld_[i] * cross(arm, impulse);
-  };
+  const auto linearVelocity = [&](std::int32_t i) { return dynamic(i) ? bodies[i].velocity : Vec3{}; };
 
   // The warm-start table over last step's points.
   std::swap(previous_, contacts_);
@@ -260,7 +252,6 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     return nullptr;
   };
 
-  // 1. Contacts and their constraints.
   int manifolds = 0, warmStarted = 0;
   if (meshScratch_.size() < static_cast<std::size_t>(kSolverMeshContacts)) meshScratch_.resize(kSolverMeshContacts);
   for (std::int64_t p = 0; p < nPairs; ++p) {
@@ -269,11 +260,11 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     Manifold m;
     // Continuous collision widens the speculative margin by the pair's
     // relative motion over the step (with gravity's increment; angular
-    // motion aside), so that a pair
-    // closing faster than contactMargin per step is caught before it
-    // overlaps.
-    const double closing = length(velocityAt(b, Vec3{}) - velocityAt(a, Vec3{})) + length(settings.gravity) * dt;
-    const double margin = settings.contactMargin + (settings.continuous ? closing * dt : 0.0);
+    // motion aside), so that a pair closing faster than contactMargin per
+    // step is caught before it overlaps.
+    const double closing =
+        length(linearVelocity(b) - linearVelocity(a)) + length(settings.gravity) * settings.dt;
+    const double margin = settings.contactMargin + (settings.continuous ? closing * settings.dt : 0.0);
     const bool mesh = shapes_[a].type == ShapeType::Mesh || shapes_[b].type == ShapeType::Mesh;
     const ManifoldStatus st =
         mesh ? meshManifold(shapes_[a], shapes_[b], margin, meshScratch_.data(), kSolverMeshContacts, &m)
@@ -296,6 +287,9 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       Point q;
       q.rA = mp.pointA - centres_[a];
       q.rB = mp.pointB - centres_[b];
+      // The points ride on their bodies through the substeps (header: step 1).
+      q.localA = bodies[a].pose.toLocalDirection(q.rA);
+      q.localB = bodies[b].pose.toLocalDirection(q.rB);
       q.tangent1 = t1;
       q.tangent2 = t2;
       // K = 1/m_A + 1/m_B + (I_A⁻¹(r_A × d) × r_A)·d + (same for B) along d.
@@ -307,14 +301,6 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       q.normalMass = effective(nrm);
       q.tangentMass1 = effective(t1);
       q.tangentMass2 = effective(t2);
-      // The closing speed before gravity's increment: bouncing the
-      // incremented one back would gain g·dt of speed per bounce.
-      const double vn = dot(velocityAt(b, q.rB) - velocityAt(a, q.rA), nrm);
-      if (mp.distance > 0) q.target = -mp.distance / dt;
-      else if (-mp.distance > settings.slop) q.target = settings.baumgarte * (-mp.distance - settings.slop) / dt;
-      // Bounce only a point the bodies reach within this step.
-      if (settings.restitution > 0 && vn < -settings.restitutionThreshold && mp.distance + vn * dt < 0)
-        q.target = std::fmax(q.target, -settings.restitution * vn);
       c.anchorA = bodies[a].pose.toLocalDirection(mp.pointA - bodies[a].pose.position);
       if (const SolverContact* old = findPrevious(a, b, mp.id, c.anchorA)) {
         c.warmStarted = true;
@@ -327,20 +313,65 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       points_.push_back(q);
     }
   }
-  r->manifolds = manifolds;  // the last substep's
+  r->manifolds = manifolds;
   r->warmStarted = warmStarted;
   r->points = static_cast<int>(contacts_.size());
+}
 
-  // 2. Velocities (after the contacts measured the closing speeds), then
-  // 3. the warm start.
-  for (int i = 0; i < n; ++i)
-    if (dynamic(i)) bodies[i].velocity += settings.gravity * dt;
+void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+                     const StepSettings& settings, StepReport* r) {
+  const double dt = settings.dt / settings.substeps;
+  const auto dynamic = [&](std::int32_t i) { return bodies[i].inverseMass > 0; };
+  // A static body's velocity is not its motion: it never moves.
+  const auto velocityAt = [&](std::int32_t i, const Vec3& arm) {
+    return dynamic(i) ? bodies[i].velocity + cross(bodies[i].angularVelocity, arm) : Vec3{};
+  };
+  const auto applyImpulse = [&](std::int32_t i, const Vec3& arm, const Vec3& impulse) {
+    if (!dynamic(i)) return;
+    bodies[i].velocity += impulse * bodies[i].inverseMass;
+    bodies[i].angularVelocity += inverseInertiaWorld_[i] * cross(arm, impulse);
+  };
+
+  // The points' separations, moved with their bodies since the contacts
+  // (s = s₀ + n·(p_B − p_A − (p_B₀ − p_A₀)), each point fixed in its body),
+  // and the normal targets they give.
   for (std::size_t k = 0; k < contacts_.size(); ++k) {
     const SolverContact& c = contacts_[k];
-    if (!c.warmStarted) continue;
-    const Vec3 impulse = c.normal * c.normalImpulse + c.frictionImpulse;
-    applyImpulse(c.a, points_[k].rA, -impulse);
-    applyImpulse(c.b, points_[k].rB, impulse);
+    Point& q = points_[k];
+    const RigidBody& A = bodies[c.a];
+    const RigidBody& B = bodies[c.b];
+    const Vec3 movedA = A.pose.apply(A.centerOfMassLocal) + rotate(A.pose.rotation, q.localA) - c.pointA;
+    const Vec3 movedB = B.pose.apply(B.centerOfMassLocal) + rotate(B.pose.rotation, q.localB) - c.pointB;
+    const double s = c.distance + dot(movedB - movedA, c.normal);
+    q.target = 0;
+    if (s > 0) q.target = -s / dt;
+    else if (-s > settings.slop) q.target = settings.baumgarte * (-s - settings.slop) / dt;
+    // The closing speed before gravity's increment: bouncing the
+    // incremented one back would gain g·dt of speed per bounce. Bounce only
+    // a point the bodies reach within this substep.
+    const double vn = dot(velocityAt(c.b, q.rB) - velocityAt(c.a, q.rA), c.normal);
+    if (settings.restitution > 0 && vn < -settings.restitutionThreshold && s + vn * dt < 0)
+      q.target = std::fmax(q.target, -settings.restitution * vn);
+  }
+
+  // The shape casts pose every body as the substep starts.
+  if (settings.continuous)
+    for (int i = 0; i < n; ++i) shapes_[i].pose = bodies[i].pose;
+
+  // 2. Velocities (after the closing speeds were measured), then 3. the
+  // warm start: the last substep's impulses (the first substep's: last
+  // step's, matched in collide()).
+  for (int i = 0; i < n; ++i)
+    if (dynamic(i)) bodies[i].velocity += settings.gravity * dt;
+  if (settings.warmStarting) {
+    for (std::size_t k = 0; k < contacts_.size(); ++k) {
+      const SolverContact& c = contacts_[k];
+      const Vec3 impulse = c.normal * c.normalImpulse + c.frictionImpulse;
+      applyImpulse(c.a, points_[k].rA, -impulse);
+      applyImpulse(c.b, points_[k].rB, impulse);
+    }
+  } else {
+    for (SolverContact& c : contacts_) c.normalImpulse = 0, c.frictionImpulse = Vec3{};
   }
 
   // 4. Sequential impulses: friction (bounded by the current normal
@@ -378,8 +409,8 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     }
   }
 
-  // 5. Continuous collision (at the start poses, with the solved velocities),
-  // then 6. the positions.
+  // 5. Continuous collision (at the substep's start poses, with the solved
+  // velocities), then 6. the positions.
   for (int i = 0; i < n; ++i) {
     RigidBody& body = bodies[i];
     if (!(body.inverseMass > 0)) continue;
@@ -404,7 +435,7 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         ++r->ccdClamped;
       }
     }
-    const Vec3 centre = centres_[i] + motion * fraction;
+    const Vec3 centre = body.pose.apply(body.centerOfMassLocal) + motion * fraction;
     body.pose.rotation = integrate(body.pose.rotation, body.angularVelocity, dt);
     body.pose.position = centre - rotate(body.pose.rotation, body.centerOfMassLocal);
   }

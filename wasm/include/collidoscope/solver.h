@@ -176,12 +176,17 @@ class Solver {
   void reset();
 
  private:
+  // Step 1 (header) and the warm start's match, once per step.
+  void collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+               const StepSettings& settings, StepReport* report);
+  // Steps 2–6, on collide()'s points.
   void substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                const StepSettings& settings, StepReport* report);
 
   // Per point, this substep's constraint.
   struct Point {
-    Vec3 rA, rB;          // from the centres of mass to the point
+    Vec3 rA, rB;          // from the centres of mass to the point, world, at collide()
+    Vec3 localA, localB;  // rA, rB in the bodies' axes: the point fixed in each body
     Vec3 tangent1, tangent2;
     double normalMass = 0, tangentMass1 = 0, tangentMass2 = 0;
     double target = 0;    // v_n the normal constraint aims at (at least)
