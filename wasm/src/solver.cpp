@@ -170,7 +170,9 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
   }
 
   collide(bodies, n, pairs, nPairs, settings, r);
+  prepare(bodies, n);
   for (int k = 0; k < settings.substeps; ++k) substep(bodies, n, pairs, nPairs, settings, r);
+  finish(bodies, n);
   return SolverStatus::Ok;
 }
 
@@ -318,18 +320,52 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   r->points = static_cast<int>(contacts_.size());
 }
 
+void Solver::prepare(const RigidBody* bodies, int n) {
+  const std::size_t count = static_cast<std::size_t>(n);
+  if (motion_.size() < count) motion_.resize(count);
+  // A static body's velocity is not its motion, and it takes no impulse:
+  // zero velocities, inverse mass and inertia make it so without a branch.
+  for (std::size_t i = 0; i < count; ++i) {
+    const RigidBody& b = bodies[i];
+    Motion& m = motion_[i];
+    const bool dynamic = b.inverseMass > 0;
+    m.velocity = dynamic ? b.velocity : Vec3{};
+    m.angularVelocity = dynamic ? b.angularVelocity : Vec3{};
+    m.inverseMass = dynamic ? b.inverseMass : 0;
+    m.inverseInertia = dynamic ? inverseInertiaWorld_[i] : Mat3{};
+  }
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    const SolverContact& c = contacts_[k];
+    Point& q = points_[k];
+    const Mat3& iA = motion_[static_cast<std::size_t>(c.a)].inverseInertia;
+    const Mat3& iB = motion_[static_cast<std::size_t>(c.b)].inverseInertia;
+    q.normal = c.normal;
+    q.armA[0] = cross(q.rA, c.normal), q.armA[1] = cross(q.rA, q.tangent1), q.armA[2] = cross(q.rA, q.tangent2);
+    q.armB[0] = cross(q.rB, c.normal), q.armB[1] = cross(q.rB, q.tangent1), q.armB[2] = cross(q.rB, q.tangent2);
+    for (int d = 0; d < 3; ++d) q.turnA[d] = iA * q.armA[d], q.turnB[d] = iB * q.armB[d];
+    q.normalImpulse = c.normalImpulse;
+    q.frictionImpulse1 = dot(c.frictionImpulse, q.tangent1);
+    q.frictionImpulse2 = dot(c.frictionImpulse, q.tangent2);
+  }
+}
+
 void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                      const StepSettings& settings, StepReport* r) {
   const double dt = settings.dt / settings.substeps;
-  const auto dynamic = [&](std::int32_t i) { return bodies[i].inverseMass > 0; };
-  // A static body's velocity is not its motion: it never moves.
-  const auto velocityAt = [&](std::int32_t i, const Vec3& arm) {
-    return dynamic(i) ? bodies[i].velocity + cross(bodies[i].angularVelocity, arm) : Vec3{};
+  Motion* motion = motion_.data();
+  // Δv along a point's direction d (0: the normal, 1, 2: the tangents).
+  const auto relative = [motion](const SolverContact& c, const Point& q, const Vec3& d, int i) {
+    const Motion& a = motion[c.a];
+    const Motion& b = motion[c.b];
+    return dot(b.velocity - a.velocity, d) + dot(b.angularVelocity, q.armB[i]) - dot(a.angularVelocity, q.armA[i]);
   };
-  const auto applyImpulse = [&](std::int32_t i, const Vec3& arm, const Vec3& impulse) {
-    if (!dynamic(i)) return;
-    bodies[i].velocity += impulse * bodies[i].inverseMass;
-    bodies[i].angularVelocity += inverseInertiaWorld_[i] * cross(arm, impulse);
+  const auto apply = [motion](const SolverContact& c, const Point& q, const Vec3& d, int i, double impulse) {
+    Motion& a = motion[c.a];
+    Motion& b = motion[c.b];
+    a.velocity -= d * (impulse * a.inverseMass);
+    a.angularVelocity -= q.turnA[i] * impulse;
+    b.velocity += d * (impulse * b.inverseMass);
+    b.angularVelocity += q.turnB[i] * impulse;
   };
 
   // The points' separations, moved with their bodies since the contacts
@@ -349,7 +385,7 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     // The closing speed before gravity's increment: bouncing the
     // incremented one back would gain g·dt of speed per bounce. Bounce only
     // a point the bodies reach within this substep.
-    const double vn = dot(velocityAt(c.b, q.rB) - velocityAt(c.a, q.rA), c.normal);
+    const double vn = relative(c, q, q.normal, 0);
     if (settings.restitution > 0 && vn < -settings.restitutionThreshold && s + vn * dt < 0)
       q.target = std::fmax(q.target, -settings.restitution * vn);
   }
@@ -362,50 +398,48 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   // warm start: the last substep's impulses (the first substep's: last
   // step's, matched in collide()).
   for (int i = 0; i < n; ++i)
-    if (dynamic(i)) bodies[i].velocity += settings.gravity * dt;
-  if (settings.warmStarting) {
-    for (std::size_t k = 0; k < contacts_.size(); ++k) {
-      const SolverContact& c = contacts_[k];
-      const Vec3 impulse = c.normal * c.normalImpulse + c.frictionImpulse;
-      applyImpulse(c.a, points_[k].rA, -impulse);
-      applyImpulse(c.b, points_[k].rB, impulse);
+    if (motion[i].inverseMass > 0) motion[i].velocity += settings.gravity * dt;
+  for (std::size_t k = 0; k < points_.size(); ++k) {
+    Point& q = points_[k];
+    if (!settings.warmStarting) {
+      q.normalImpulse = q.frictionImpulse1 = q.frictionImpulse2 = 0;
+      continue;
     }
-  } else {
-    for (SolverContact& c : contacts_) c.normalImpulse = 0, c.frictionImpulse = Vec3{};
+    const SolverContact& c = contacts_[k];
+    apply(c, q, q.normal, 0, q.normalImpulse);
+    apply(c, q, q.tangent1, 1, q.frictionImpulse1);
+    apply(c, q, q.tangent2, 2, q.frictionImpulse2);
   }
 
   // 4. Sequential impulses: friction (bounded by the current normal
   // impulse), then the normal, point by point. Symmetric Gauss–Seidel: odd
   // rounds run the points backwards, so that no corner of a face is always
   // solved first (a fixed order leaves a torque that tilts stacked boxes).
+  const std::size_t m = points_.size();
   for (int it = 0; it < settings.velocityIterations; ++it) {
-    for (std::size_t kk = 0; kk < contacts_.size(); ++kk) {
-      const std::size_t k = (it & 1) != 0 ? contacts_.size() - 1 - kk : kk;
-      SolverContact& c = contacts_[k];
-      const Point& q = points_[k];
-      Vec3 dv = velocityAt(c.b, q.rB) - velocityAt(c.a, q.rA);
-      const double old1 = dot(c.frictionImpulse, q.tangent1), old2 = dot(c.frictionImpulse, q.tangent2);
-      double new1 = old1 - dot(dv, q.tangent1) * q.tangentMass1;
-      double new2 = old2 - dot(dv, q.tangent2) * q.tangentMass2;
-      const double limit = settings.friction * c.normalImpulse;
+    for (std::size_t kk = 0; kk < m; ++kk) {
+      const std::size_t k = (it & 1) != 0 ? m - 1 - kk : kk;
+      const SolverContact& c = contacts_[k];
+      Point& q = points_[k];
+      const double old1 = q.frictionImpulse1, old2 = q.frictionImpulse2;
+      double new1 = old1 - relative(c, q, q.tangent1, 1) * q.tangentMass1;
+      double new2 = old2 - relative(c, q, q.tangent2, 2) * q.tangentMass2;
+      const double limit = settings.friction * q.normalImpulse;
       const double len = std::sqrt(new1 * new1 + new2 * new2);
       if (len > limit) {
         const double f = len > 0 ? limit / len : 0;
         new1 *= f;
         new2 *= f;
       }
-      const Vec3 friction = q.tangent1 * (new1 - old1) + q.tangent2 * (new2 - old2);
-      c.frictionImpulse = q.tangent1 * new1 + q.tangent2 * new2;
-      applyImpulse(c.a, q.rA, -friction);
-      applyImpulse(c.b, q.rB, friction);
+      q.frictionImpulse1 = new1;
+      q.frictionImpulse2 = new2;
+      apply(c, q, q.tangent1, 1, new1 - old1);
+      apply(c, q, q.tangent2, 2, new2 - old2);
 
-      dv = velocityAt(c.b, q.rB) - velocityAt(c.a, q.rA);
-      const double vn = dot(dv, c.normal);
-      const double total = std::fmax(0.0, c.normalImpulse + (q.target - vn) * q.normalMass);
-      const Vec3 push = c.normal * (total - c.normalImpulse);
-      c.normalImpulse = total;
-      applyImpulse(c.a, q.rA, -push);
-      applyImpulse(c.b, q.rB, push);
+      const double vn = relative(c, q, q.normal, 0);
+      const double total = std::fmax(0.0, q.normalImpulse + (q.target - vn) * q.normalMass);
+      apply(c, q, q.normal, 0, total - q.normalImpulse);
+      q.normalImpulse = total;
     }
   }
 
@@ -414,20 +448,20 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   for (int i = 0; i < n; ++i) {
     RigidBody& body = bodies[i];
     if (!(body.inverseMass > 0)) continue;
-    const Vec3 motion = body.velocity * dt;
+    const Vec3 step = motion[i].velocity * dt;
     double fraction = 1;
-    if (settings.continuous && length(motion) > settings.ccdFraction * localBoundingRadius(shapes_[i])) {
+    if (settings.continuous && length(step) > settings.ccdFraction * localBoundingRadius(shapes_[i])) {
       double toi = 2;
       for (std::int64_t p = 0; p < nPairs; ++p) {
         const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
         if (a != i && b != i) continue;
         const std::int32_t other = a == i ? b : a;
-        const Vec3 otherMotion = dynamic(other) ? bodies[other].velocity * dt : Vec3{};
-        const double t = timeOfImpact(shapes_[i], motion, shapes_[other], otherMotion);
+        const Vec3 otherStep = motion[other].velocity * dt;
+        const double t = timeOfImpact(shapes_[i], step, shapes_[other], otherStep);
         if (t > 1) continue;
         // Stop the slop short of the surface, so that the next step's
         // contact finds a gap rather than an overlap.
-        const double back = settings.slop / length(motion - otherMotion);
+        const double back = settings.slop / length(step - otherStep);
         toi = std::fmin(toi, std::fmax(0.0, t - back));
       }
       if (toi < 1) {
@@ -435,9 +469,22 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         ++r->ccdClamped;
       }
     }
-    const Vec3 centre = body.pose.apply(body.centerOfMassLocal) + motion * fraction;
-    body.pose.rotation = integrate(body.pose.rotation, body.angularVelocity, dt);
+    const Vec3 centre = body.pose.apply(body.centerOfMassLocal) + step * fraction;
+    body.pose.rotation = integrate(body.pose.rotation, motion[i].angularVelocity, dt);
     body.pose.position = centre - rotate(body.pose.rotation, body.centerOfMassLocal);
+  }
+}
+
+void Solver::finish(RigidBody* bodies, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (!(bodies[i].inverseMass > 0)) continue;
+    bodies[i].velocity = motion_[static_cast<std::size_t>(i)].velocity;
+    bodies[i].angularVelocity = motion_[static_cast<std::size_t>(i)].angularVelocity;
+  }
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    const Point& q = points_[k];
+    contacts_[k].normalImpulse = q.normalImpulse;
+    contacts_[k].frictionImpulse = q.tangent1 * q.frictionImpulse1 + q.tangent2 * q.frictionImpulse2;
   }
 }
 

@@ -179,9 +179,21 @@ class Solver {
   // Step 1 (header) and the warm start's match, once per step.
   void collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                const StepSettings& settings, StepReport* report);
+  // The substeps' body and point state (Motion, Point's arms and impulses).
+  void prepare(const RigidBody* bodies, int n);
   // Steps 2–6, on collide()'s points.
   void substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                const StepSettings& settings, StepReport* report);
+  // The velocities and impulses back into the bodies and contacts_.
+  void finish(RigidBody* bodies, int n);
+
+  // Per body, what the impulses touch: zero velocities, inverse mass and
+  // inertia for a static body, so that the loops need no branch.
+  struct Motion {
+    Vec3 velocity, angularVelocity;
+    double inverseMass = 0;
+    Mat3 inverseInertia;  // world, at the step's start
+  };
 
   // Per point, this substep's constraint.
   struct Point {
@@ -189,7 +201,12 @@ class Solver {
     Vec3 localA, localB;  // rA, rB in the bodies' axes: the point fixed in each body
     Vec3 tangent1, tangent2;
     double normalMass = 0, tangentMass1 = 0, tangentMass2 = 0;
-    double target = 0;    // v_n the normal constraint aims at (at least)
+    double target = 0;    // v_n the normal constraint aims at (at least), this substep
+    // Along d = normal, tangent1, tangent2: r × d, and I⁻¹ (r × d), the
+    // angular velocity a unit impulse along d gives.
+    Vec3 normal;
+    Vec3 armA[3], armB[3], turnA[3], turnB[3];
+    double normalImpulse = 0, frictionImpulse1 = 0, frictionImpulse2 = 0;  // accumulated
   };
   struct CacheEntry {
     std::uint64_t key = 0;  // (a, b) packed; 0 with index −1 = empty
@@ -205,6 +222,7 @@ class Solver {
   std::vector<SolverContact> previous_;    // last step's, for the cache
   std::vector<CacheEntry> table_;          // open addressing over previous_
   std::vector<Point> points_;              // parallel to contacts_
+  std::vector<Motion> motion_;             // per body, during the substeps
   std::vector<MeshContact> meshScratch_;
 };
 
