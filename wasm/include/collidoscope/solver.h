@@ -114,9 +114,9 @@ RigidBody makeStaticBody(const Shape* shape, const Transform& pose);
 struct StepSettings {
   Vec3 gravity{0, -9.81, 0};
   double dt = 1.0 / 60;
-  int substeps = 4;                 // 1 .. kSolverMaxSubsteps: the whole step (contacts included) runs
-                                    // this many times with dt / substeps (header: Substeps)
-  int velocityIterations = 8;       // per substep, 1 .. kSolverMaxIterations
+  int substeps = 8;                 // 1 .. kSolverMaxSubsteps: steps 2–6 run this many times with
+                                    // dt / substeps on one set of contacts (header: Substeps)
+  int velocityIterations = 4;       // per substep, 1 .. kSolverMaxIterations
   double friction = 0.5;            // μ, Coulomb, every pair; ≥ 0
   double restitution = 0;           // e in [0, 1]
   double restitutionThreshold = 1;  // closing speeds below this (m/s) do not bounce; ≥ 0
