@@ -96,7 +96,7 @@ export interface StepOptions {
   continuous?: boolean;
 }
 
-/** What a step did: the solver's counts (of its last substep, but ccdClamped: of the whole step). */
+/** What a step did: the solver's counts (the step's contacts, found once per step; ccdClamped over all its substeps). */
 export interface StepStats {
   manifolds: number;
   points: number;
@@ -104,7 +104,7 @@ export interface StepStats {
   ccdClamped: number;
 }
 
-/** A contact point of the last step: the normal from a to b. */
+/** A contact point of the last step, where it was as the step started: the normal from a to b. */
 export interface WorldContact {
   a: Body;
   b: Body;
