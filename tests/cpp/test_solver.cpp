@@ -234,7 +234,9 @@ double fastSphereEndX(bool continuous, double* largestX) {
     clamped += rep.ccdClamped;
     *largestX = std::fmax(*largestX, bodies[1].pose.position.x);
   }
-  EXPECT_EQ(clamped > 0, continuous);
+  // With shape casts on, the step's speculative contact (its margin widened
+  // by the step's motion) may stop the sphere before a cast has to.
+  if (!continuous) EXPECT_EQ(clamped, 0);
   return bodies[1].pose.position.x;
 }
 
@@ -244,6 +246,34 @@ TEST(Solver, FastSphereDoesNotTunnelThroughThinWall) {
   std::printf("CCD on: largest x %.6g (surface at -0.125), end x %.6g\n", largest, end);
   EXPECT_LE(largest, -0.125 + 1e-3);  // never past touching the wall's face
   EXPECT_LT(end, -0.1);
+}
+
+TEST(Solver, ShapeCastStopsABodyKnockedTowardAWallWithinTheStep) {
+  // A sphere at 100 m/s knocks a resting one 0.275 m from a wall: the
+  // resting one's contacts, found as the step starts, do not reach the wall
+  // (no motion, no widened margin), and after the knock it moves 0.1 m per
+  // substep; only the shape cast keeps it out of the wall. Gravity off.
+  const Shape wall = Shape::box({0.025, 1, 1});
+  const Shape ball = Shape::sphere(0.1);
+  std::vector<RigidBody> bodies{staticBody(&wall, {0, 0, 0}), dynamicBody(&ball, {-3, 0, 0}),
+                                dynamicBody(&ball, {-0.4, 0, 0})};
+  bodies[1].velocity = {100, 0, 0};
+  const std::vector<std::uint32_t> pairs{0, 1, 0, 2, 1, 2};
+  Solver solver;
+  StepSettings s;
+  s.gravity = {};
+  double largest = -1e9;
+  int clamped = 0;
+  for (int i = 0; i < 30; ++i) {
+    StepReport rep;
+    ASSERT_EQ(solver.step(bodies.data(), 3, pairs.data(), 3, s, &rep), SolverStatus::Ok);
+    clamped += rep.ccdClamped;
+    largest = std::fmax(largest, bodies[2].pose.position.x);
+  }
+  std::printf("knocked sphere: largest x %.6g (surface at -0.125), %d casts stopped a motion\n", largest, clamped);
+  EXPECT_GT(clamped, 0);
+  EXPECT_GT(largest, -0.2);           // it was knocked to the wall
+  EXPECT_LE(largest, -0.125 + 1e-3);  // and never past touching its face
 }
 
 TEST(Solver, FastSphereTunnelsWithoutContinuousCollision) {
@@ -305,7 +335,10 @@ TEST(Solver, ElasticBounceNeverExceedsDropHeight) {
   }
   std::printf("bounce: dropped from %.17g, highest after a bounce %.17g\n", drop, highestAfterBounce);
   EXPECT_TRUE(bounced);
-  EXPECT_LE(highestAfterBounce, drop);
+  // The bounce gives back the closing speed measured before gravity's
+  // increment, so the rise retraces the fall: in exact arithmetic the top is
+  // the drop height itself, and rounding may land on either side of it.
+  EXPECT_LE(highestAfterBounce, drop + 1e-12);
   EXPECT_GT(highestAfterBounce, 0.95 * drop);  // elastic: it does come back up
 }
 

@@ -169,13 +169,15 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
     if (a == b) return fail(r, SolverStatus::InvalidPair, "a body is paired with itself", p);
   }
 
+  collide(bodies, n, pairs, nPairs, settings, r);
+  prepare(bodies, n);
   for (int k = 0; k < settings.substeps; ++k) substep(bodies, n, pairs, nPairs, settings, r);
+  finish(bodies, n);
   return SolverStatus::Ok;
 }
 
-void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                      const StepSettings& settings, StepReport* r) {
-  const double dt = settings.dt / settings.substeps;
   const std::size_t count = static_cast<std::size_t>(n);
   if (shapes_.size() < count) {
     shapes_.resize(count);
@@ -195,15 +197,7 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     inverseInertiaWorld_[i] = rot * body.inverseInertiaLocal * rot.transposed();
   }
   const auto dynamic = [&](std::int32_t i) { return bodies[i].inverseMass > 0; };
-  // A static body's velocity is not its motion: it never moves.
-  const auto velocityAt = [&](std::int32_t i, const Vec3& arm) {
-    return dynamic(i) ? bodies[i].velocity + cross(bodies[i].angularVelocity, arm) : Vec3{};
-  };
-  const auto applyImpulse = [&](std::int32_t i, const Vec3& arm, const Vec3& impulse) {
-    if (!dynamic(i)) return;
-    bodies[i].velocity += impulse * bodies[i].inverseMass;
-    bodies[i].angularVelocity += inverseInertiaWorld_[i] * cross(arm, impulse);
-  };
+  const auto linearVelocity = [&](std::int32_t i) { return dynamic(i) ? bodies[i].velocity : Vec3{}; };
 
   // The warm-start table over last step's points.
   std::swap(previous_, contacts_);
@@ -260,7 +254,6 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     return nullptr;
   };
 
-  // 1. Contacts and their constraints.
   int manifolds = 0, warmStarted = 0;
   if (meshScratch_.size() < static_cast<std::size_t>(kSolverMeshContacts)) meshScratch_.resize(kSolverMeshContacts);
   for (std::int64_t p = 0; p < nPairs; ++p) {
@@ -269,11 +262,11 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     Manifold m;
     // Continuous collision widens the speculative margin by the pair's
     // relative motion over the step (with gravity's increment; angular
-    // motion aside), so that a pair
-    // closing faster than contactMargin per step is caught before it
-    // overlaps.
-    const double closing = length(velocityAt(b, Vec3{}) - velocityAt(a, Vec3{})) + length(settings.gravity) * dt;
-    const double margin = settings.contactMargin + (settings.continuous ? closing * dt : 0.0);
+    // motion aside), so that a pair closing faster than contactMargin per
+    // step is caught before it overlaps.
+    const double closing =
+        length(linearVelocity(b) - linearVelocity(a)) + length(settings.gravity) * settings.dt;
+    const double margin = settings.contactMargin + (settings.continuous ? closing * settings.dt : 0.0);
     const bool mesh = shapes_[a].type == ShapeType::Mesh || shapes_[b].type == ShapeType::Mesh;
     const ManifoldStatus st =
         mesh ? meshManifold(shapes_[a], shapes_[b], margin, meshScratch_.data(), kSolverMeshContacts, &m)
@@ -296,6 +289,9 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       Point q;
       q.rA = mp.pointA - centres_[a];
       q.rB = mp.pointB - centres_[b];
+      // The points ride on their bodies through the substeps (header: step 1).
+      q.localA = bodies[a].pose.toLocalDirection(q.rA);
+      q.localB = bodies[b].pose.toLocalDirection(q.rB);
       q.tangent1 = t1;
       q.tangent2 = t2;
       // K = 1/m_A + 1/m_B + (I_A⁻¹(r_A × d) × r_A)·d + (same for B) along d.
@@ -307,14 +303,6 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       q.normalMass = effective(nrm);
       q.tangentMass1 = effective(t1);
       q.tangentMass2 = effective(t2);
-      // The closing speed before gravity's increment: bouncing the
-      // incremented one back would gain g·dt of speed per bounce.
-      const double vn = dot(velocityAt(b, q.rB) - velocityAt(a, q.rA), nrm);
-      if (mp.distance > 0) q.target = -mp.distance / dt;
-      else if (-mp.distance > settings.slop) q.target = settings.baumgarte * (-mp.distance - settings.slop) / dt;
-      // Bounce only a point the bodies reach within this step.
-      if (settings.restitution > 0 && vn < -settings.restitutionThreshold && mp.distance + vn * dt < 0)
-        q.target = std::fmax(q.target, -settings.restitution * vn);
       c.anchorA = bodies[a].pose.toLocalDirection(mp.pointA - bodies[a].pose.position);
       if (const SolverContact* old = findPrevious(a, b, mp.id, c.anchorA)) {
         c.warmStarted = true;
@@ -327,76 +315,153 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       points_.push_back(q);
     }
   }
-  r->manifolds = manifolds;  // the last substep's
+  r->manifolds = manifolds;
   r->warmStarted = warmStarted;
   r->points = static_cast<int>(contacts_.size());
+}
 
-  // 2. Velocities (after the contacts measured the closing speeds), then
-  // 3. the warm start.
-  for (int i = 0; i < n; ++i)
-    if (dynamic(i)) bodies[i].velocity += settings.gravity * dt;
+void Solver::prepare(const RigidBody* bodies, int n) {
+  const std::size_t count = static_cast<std::size_t>(n);
+  if (motion_.size() < count) motion_.resize(count);
+  // A static body's velocity is not its motion, and it takes no impulse:
+  // zero velocities, inverse mass and inertia make it so without a branch.
+  for (std::size_t i = 0; i < count; ++i) {
+    const RigidBody& b = bodies[i];
+    Motion& m = motion_[i];
+    const bool dynamic = b.inverseMass > 0;
+    m.velocity = dynamic ? b.velocity : Vec3{};
+    m.angularVelocity = dynamic ? b.angularVelocity : Vec3{};
+    m.inverseMass = dynamic ? b.inverseMass : 0;
+    m.inverseInertia = dynamic ? inverseInertiaWorld_[i] : Mat3{};
+  }
   for (std::size_t k = 0; k < contacts_.size(); ++k) {
     const SolverContact& c = contacts_[k];
-    if (!c.warmStarted) continue;
-    const Vec3 impulse = c.normal * c.normalImpulse + c.frictionImpulse;
-    applyImpulse(c.a, points_[k].rA, -impulse);
-    applyImpulse(c.b, points_[k].rB, impulse);
+    Point& q = points_[k];
+    const Mat3& iA = motion_[static_cast<std::size_t>(c.a)].inverseInertia;
+    const Mat3& iB = motion_[static_cast<std::size_t>(c.b)].inverseInertia;
+    q.normal = c.normal;
+    q.armA[0] = cross(q.rA, c.normal), q.armA[1] = cross(q.rA, q.tangent1), q.armA[2] = cross(q.rA, q.tangent2);
+    q.armB[0] = cross(q.rB, c.normal), q.armB[1] = cross(q.rB, q.tangent1), q.armB[2] = cross(q.rB, q.tangent2);
+    for (int d = 0; d < 3; ++d) q.turnA[d] = iA * q.armA[d], q.turnB[d] = iB * q.armB[d];
+    q.normalImpulse = c.normalImpulse;
+    q.frictionImpulse1 = dot(c.frictionImpulse, q.tangent1);
+    q.frictionImpulse2 = dot(c.frictionImpulse, q.tangent2);
+  }
+}
+
+void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+                     const StepSettings& settings, StepReport* r) {
+  const double dt = settings.dt / settings.substeps;
+  Motion* motion = motion_.data();
+  // Δv along a point's direction d (0: the normal, 1, 2: the tangents).
+  const auto relative = [motion](const SolverContact& c, const Point& q, const Vec3& d, int i) {
+    const Motion& a = motion[c.a];
+    const Motion& b = motion[c.b];
+    return dot(b.velocity - a.velocity, d) + dot(b.angularVelocity, q.armB[i]) - dot(a.angularVelocity, q.armA[i]);
+  };
+  const auto apply = [motion](const SolverContact& c, const Point& q, const Vec3& d, int i, double impulse) {
+    Motion& a = motion[c.a];
+    Motion& b = motion[c.b];
+    a.velocity -= d * (impulse * a.inverseMass);
+    a.angularVelocity -= q.turnA[i] * impulse;
+    b.velocity += d * (impulse * b.inverseMass);
+    b.angularVelocity += q.turnB[i] * impulse;
+  };
+
+  // The points' separations, moved with their bodies since the contacts
+  // (s = s₀ + n·(p_B − p_A − (p_B₀ − p_A₀)), each point fixed in its body),
+  // and the normal targets they give.
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    const SolverContact& c = contacts_[k];
+    Point& q = points_[k];
+    const RigidBody& A = bodies[c.a];
+    const RigidBody& B = bodies[c.b];
+    const Vec3 movedA = A.pose.apply(A.centerOfMassLocal) + rotate(A.pose.rotation, q.localA) - c.pointA;
+    const Vec3 movedB = B.pose.apply(B.centerOfMassLocal) + rotate(B.pose.rotation, q.localB) - c.pointB;
+    const double s = c.distance + dot(movedB - movedA, c.normal);
+    q.target = 0;
+    if (s > 0) q.target = -s / dt;
+    else if (-s > settings.slop) q.target = settings.baumgarte * (-s - settings.slop) / dt;
+    // The closing speed before gravity's increment: bouncing the
+    // incremented one back would gain g·dt of speed per bounce. Bounce only
+    // a point the bodies reach within this substep.
+    const double vn = relative(c, q, q.normal, 0);
+    if (settings.restitution > 0 && vn < -settings.restitutionThreshold && s + vn * dt < 0)
+      q.target = std::fmax(q.target, -settings.restitution * vn);
+  }
+
+  // The shape casts pose every body as the substep starts.
+  if (settings.continuous)
+    for (int i = 0; i < n; ++i) shapes_[i].pose = bodies[i].pose;
+
+  // 2. Velocities (after the closing speeds were measured), then 3. the
+  // warm start: the last substep's impulses (the first substep's: last
+  // step's, matched in collide()).
+  for (int i = 0; i < n; ++i)
+    if (motion[i].inverseMass > 0) motion[i].velocity += settings.gravity * dt;
+  for (std::size_t k = 0; k < points_.size(); ++k) {
+    Point& q = points_[k];
+    if (!settings.warmStarting) {
+      q.normalImpulse = q.frictionImpulse1 = q.frictionImpulse2 = 0;
+      continue;
+    }
+    const SolverContact& c = contacts_[k];
+    apply(c, q, q.normal, 0, q.normalImpulse);
+    apply(c, q, q.tangent1, 1, q.frictionImpulse1);
+    apply(c, q, q.tangent2, 2, q.frictionImpulse2);
   }
 
   // 4. Sequential impulses: friction (bounded by the current normal
   // impulse), then the normal, point by point. Symmetric Gauss–Seidel: odd
   // rounds run the points backwards, so that no corner of a face is always
   // solved first (a fixed order leaves a torque that tilts stacked boxes).
+  const std::size_t m = points_.size();
   for (int it = 0; it < settings.velocityIterations; ++it) {
-    for (std::size_t kk = 0; kk < contacts_.size(); ++kk) {
-      const std::size_t k = (it & 1) != 0 ? contacts_.size() - 1 - kk : kk;
-      SolverContact& c = contacts_[k];
-      const Point& q = points_[k];
-      Vec3 dv = velocityAt(c.b, q.rB) - velocityAt(c.a, q.rA);
-      const double old1 = dot(c.frictionImpulse, q.tangent1), old2 = dot(c.frictionImpulse, q.tangent2);
-      double new1 = old1 - dot(dv, q.tangent1) * q.tangentMass1;
-      double new2 = old2 - dot(dv, q.tangent2) * q.tangentMass2;
-      const double limit = settings.friction * c.normalImpulse;
+    for (std::size_t kk = 0; kk < m; ++kk) {
+      const std::size_t k = (it & 1) != 0 ? m - 1 - kk : kk;
+      const SolverContact& c = contacts_[k];
+      Point& q = points_[k];
+      const double old1 = q.frictionImpulse1, old2 = q.frictionImpulse2;
+      double new1 = old1 - relative(c, q, q.tangent1, 1) * q.tangentMass1;
+      double new2 = old2 - relative(c, q, q.tangent2, 2) * q.tangentMass2;
+      const double limit = settings.friction * q.normalImpulse;
       const double len = std::sqrt(new1 * new1 + new2 * new2);
       if (len > limit) {
         const double f = len > 0 ? limit / len : 0;
         new1 *= f;
         new2 *= f;
       }
-      const Vec3 friction = q.tangent1 * (new1 - old1) + q.tangent2 * (new2 - old2);
-      c.frictionImpulse = q.tangent1 * new1 + q.tangent2 * new2;
-      applyImpulse(c.a, q.rA, -friction);
-      applyImpulse(c.b, q.rB, friction);
+      q.frictionImpulse1 = new1;
+      q.frictionImpulse2 = new2;
+      apply(c, q, q.tangent1, 1, new1 - old1);
+      apply(c, q, q.tangent2, 2, new2 - old2);
 
-      dv = velocityAt(c.b, q.rB) - velocityAt(c.a, q.rA);
-      const double vn = dot(dv, c.normal);
-      const double total = std::fmax(0.0, c.normalImpulse + (q.target - vn) * q.normalMass);
-      const Vec3 push = c.normal * (total - c.normalImpulse);
-      c.normalImpulse = total;
-      applyImpulse(c.a, q.rA, -push);
-      applyImpulse(c.b, q.rB, push);
+      const double vn = relative(c, q, q.normal, 0);
+      const double total = std::fmax(0.0, q.normalImpulse + (q.target - vn) * q.normalMass);
+      apply(c, q, q.normal, 0, total - q.normalImpulse);
+      q.normalImpulse = total;
     }
   }
 
-  // 5. Continuous collision (at the start poses, with the solved velocities),
-  // then 6. the positions.
+  // 5. Continuous collision (at the substep's start poses, with the solved
+  // velocities), then 6. the positions.
   for (int i = 0; i < n; ++i) {
     RigidBody& body = bodies[i];
     if (!(body.inverseMass > 0)) continue;
-    const Vec3 motion = body.velocity * dt;
+    const Vec3 step = motion[i].velocity * dt;
     double fraction = 1;
-    if (settings.continuous && length(motion) > settings.ccdFraction * localBoundingRadius(shapes_[i])) {
+    if (settings.continuous && length(step) > settings.ccdFraction * localBoundingRadius(shapes_[i])) {
       double toi = 2;
       for (std::int64_t p = 0; p < nPairs; ++p) {
         const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
         if (a != i && b != i) continue;
         const std::int32_t other = a == i ? b : a;
-        const Vec3 otherMotion = dynamic(other) ? bodies[other].velocity * dt : Vec3{};
-        const double t = timeOfImpact(shapes_[i], motion, shapes_[other], otherMotion);
+        const Vec3 otherStep = motion[other].velocity * dt;
+        const double t = timeOfImpact(shapes_[i], step, shapes_[other], otherStep);
         if (t > 1) continue;
         // Stop the slop short of the surface, so that the next step's
         // contact finds a gap rather than an overlap.
-        const double back = settings.slop / length(motion - otherMotion);
+        const double back = settings.slop / length(step - otherStep);
         toi = std::fmin(toi, std::fmax(0.0, t - back));
       }
       if (toi < 1) {
@@ -404,9 +469,22 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         ++r->ccdClamped;
       }
     }
-    const Vec3 centre = centres_[i] + motion * fraction;
-    body.pose.rotation = integrate(body.pose.rotation, body.angularVelocity, dt);
+    const Vec3 centre = body.pose.apply(body.centerOfMassLocal) + step * fraction;
+    body.pose.rotation = integrate(body.pose.rotation, motion[i].angularVelocity, dt);
     body.pose.position = centre - rotate(body.pose.rotation, body.centerOfMassLocal);
+  }
+}
+
+void Solver::finish(RigidBody* bodies, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (!(bodies[i].inverseMass > 0)) continue;
+    bodies[i].velocity = motion_[static_cast<std::size_t>(i)].velocity;
+    bodies[i].angularVelocity = motion_[static_cast<std::size_t>(i)].angularVelocity;
+  }
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    const Point& q = points_[k];
+    contacts_[k].normalImpulse = q.normalImpulse;
+    contacts_[k].frictionImpulse = q.tangent1 * q.frictionImpulse1 + q.tangent2 * q.frictionImpulse2;
   }
 }
 

@@ -108,9 +108,9 @@ export interface StepOptions {
   dt?: number;
   /** m/s² (default [0, -9.81, 0]). */
   gravity?: Vec3;
-  /** Whole steps of the contact pipeline per step, 1–64 (default 4: what keeps a stack of 10 boxes standing). */
+  /** Substeps per step on the step's contacts, 1–64 (default 8: with 4 rounds each, what keeps a stack of 10 boxes standing). */
   substeps?: number;
-  /** Impulse rounds per substep, 1–1000 (default 8). */
+  /** Impulse rounds per substep, 1–1000 (default 4). */
   iterations?: number;
   /** Coulomb friction μ of every pair, ≥ 0 (default 0.5). */
   friction?: number;
@@ -120,7 +120,7 @@ export interface StepOptions {
   continuous?: boolean;
 }
 
-/** What a step did: the solver's counts (of its last substep, but ccdClamped: of the whole step). */
+/** What a step did: the solver's counts (the step's contacts, found once per step; ccdClamped over all its substeps). */
 export interface StepStats {
   manifolds: number;
   points: number;
@@ -128,7 +128,7 @@ export interface StepStats {
   ccdClamped: number;
 }
 
-/** A contact point of the last step: the normal from a to b. */
+/** A contact point of the last step, where it was as the step started: the normal from a to b. */
 export interface WorldContact {
   a: Body;
   b: Body;
@@ -307,7 +307,7 @@ export class World {
       return x;
     };
     const values = [
-      numberOf(o.dt, 1 / 60, 'dt'), g[0], g[1], g[2], numberOf(o.substeps, 4, 'substeps'), numberOf(o.iterations, 8, 'iterations'),
+      numberOf(o.dt, 1 / 60, 'dt'), g[0], g[1], g[2], numberOf(o.substeps, 8, 'substeps'), numberOf(o.iterations, 4, 'iterations'),
       numberOf(o.friction, 0.5, 'friction'), numberOf(o.restitution, 0, 'restitution'), o.continuous === false ? 0 : 1,
     ];
     for (const [i, name] of [[4, 'substeps'], [5, 'iterations']] as const) {

@@ -2,16 +2,21 @@
 // a demonstration of the contacts that must still behave (issue 19).
 // Native only so far; World will call it over its broad phase's pairs.
 //
-// One step (Solver::step) runs `substeps` substeps of h = dt/substeps, each
-// the whole pipeline below, contacts included, for bodies in plain arrays
-// and candidate pairs from the caller's broad phase:
+// One step (Solver::step) finds the contacts once, at the poses at the
+// start of the step (1), then runs `substeps` substeps of h = dt/substeps
+// (2–6) on them (Box2D v3's "soft step", E. Catto's Solver2D), for bodies in
+// plain arrays and candidate pairs from the caller's broad phase:
 //  1. Contacts: manifold() (meshManifold for a mesh) of every candidate pair
 //     within settings.contactMargin — widened, with `continuous`, by the
-//     pair's relative motion over the substep (linear velocities and
-//     gravity's increment; angular motion aside) — at the poses at the
-//     start of the substep. Points with a gap (distance > 0) are
-//     speculative: they allow the bodies to close that gap during the
-//     substep and no more.
+//     pair's relative motion over the step (linear velocities and gravity's
+//     increment; angular motion aside). Each point is fixed in both bodies
+//     (its offsets from the centres of mass, in the bodies' axes); as the
+//     substeps move the bodies its signed distance follows them,
+//     s = s₀ + n·(Δp_B − Δp_A) with Δp the motion of the point on each body
+//     since the step began, while the normal, tangents, lever arms and
+//     effective masses stay those of the start. A point with a gap (s > 0)
+//     is speculative: it allows the bodies to close that gap in a substep
+//     and no more.
 //  2. Velocities: v += g·h for every dynamic body (semi-implicit, or
 //     symplectic, Euler: velocities first, positions from the new
 //     velocities). ω is kept: no gyroscopic term, so a free body's angular
@@ -19,15 +24,16 @@
 //     spherical inertia and a slow drift of the spin axis otherwise. The
 //     closing speeds that restitution bounces are measured before this
 //     increment: bouncing the incremented one would gain g·h per bounce.
-//  3. Warm start: each point's impulses of the last substep are applied
-//     first when the same pair touches with the same feature id (the
-//     manifold's ids persist while the same features touch), found in an
-//     open-addressing table keyed by (body a, body b, id); a point whose id
-//     is new takes those of the pair's last point nearest it on body a
-//     within warmStartDistance (two aligned boxes' corners coincide, and a
-//     tilt of 1e-5 rad renames a vertex an edge crossing). The friction
-//     impulse is kept as a world vector and projected on the new tangent
-//     plane.
+//  3. Warm start: each point's accumulated impulses are applied first: in
+//     the first substep last step's, when the same pair touches with the
+//     same feature id (the manifold's ids persist while the same features
+//     touch), found in an open-addressing table keyed by (body a, body b,
+//     id); a point whose id is new takes those of the pair's last point
+//     nearest it on body a within warmStartDistance (two aligned boxes'
+//     corners coincide, and a tilt of 1e-5 rad renames a vertex an edge
+//     crossing). The friction impulse is kept as a world vector between
+//     steps and projected on the new tangent plane. Later substeps start
+//     from the last substep's.
 //  4. Sequential impulses (Catto, "Iterative Dynamics with Temporal
 //     Coherence", GDC 2005; Box2D's solver): per point a friction
 //     constraint |λ_t| ≤ μ λ_n on the tangent plane (two orthogonal
@@ -36,32 +42,36 @@
 //     accumulated impulse clamped (λ_n ≥ 0): a contact may take back what an
 //     earlier round pushed too far but never pulls the bodies together. Odd
 //     rounds run the points backwards (symmetric Gauss–Seidel), so no corner
-//     of a face is always solved first. The normal target: −gap/h for a gap
-//     (speculative); for an overlap deeper than the slop, Baumgarte's
-//     β·(depth − slop)/h; a closing speed above restitutionThreshold that
-//     reaches contact within the substep bounces back at restitution times
-//     it.
+//     of a face is always solved first. The normal target, from the
+//     substep's s: −s/h for a gap (speculative); for an overlap deeper than
+//     the slop, Baumgarte's β·(−s − slop)/h; a closing speed above
+//     restitutionThreshold that reaches contact within the substep bounces
+//     back at restitution times it. The rounds read flat arrays: per body
+//     its velocities, inverse mass and world inverse inertia (all zero for
+//     a static body, so no branch), per point r × d and I⁻¹(r × d) for its
+//     three directions d, computed once per step.
 //  5. Continuous collision: a body whose translation over the substep
 //     exceeds ccdFraction of its bounding radius casts its shape
 //     (gjkShapeCast; a plane in closed form; meshPairShapeCast for a mesh)
 //     along its motion relative to each partner of its candidate pairs, and
 //     its translation stops at the earliest time of impact, backed off by
-//     the slop. The next substep's speculative contact then stops it at the
-//     surface. Its velocity is kept (the contact resolves it), and the
-//     rotation is not swept. The caller's pairs must cover the swept motion
-//     (a broad phase of boxes enlarged by v·dt).
+//     the slop. This catches what the step's contacts cannot: a body whose
+//     velocity changed within the step (knocked by another) toward a
+//     partner its margin did not reach; the next step's speculative contact
+//     then stops it at the surface. Its velocity is kept (the contact
+//     resolves it), and the rotation is not swept. The caller's pairs must
+//     cover the swept motion (a broad phase of boxes enlarged by v·dt).
 //  6. Positions: the centre of mass moves by v·h, the rotation by
 //     q ← normalize(q + ½ (ω, 0) q h), and the pose (the shape's frame,
 //     not the centre of mass) follows.
 //
-// Substeps. A 10-box stack (test_solver.cpp) drifts 8 cm sideways in 10 s
-// with one step of 10 iterations, 2 cm with 32 and 9 mm with 80; substeps
-// converge faster for the work (4 × 8: 3.4 mm, 8 × 4: 1.7 mm), since each
-// substep starts from the last one's impulses and positions. Contacts are
-// recomputed per substep, which costs substeps × the narrow phase; solving
-// several substeps on one contact set with their depths updated from the
-// bodies' motion (Box2D v3's soft step) is the cheaper form, left for the
-// performance work.
+// Substeps. A 10-box stack (test_solver.cpp) drifts 8–14 cm sideways in 10 s
+// with one step of 10 iterations; substeps converge faster for the work,
+// since each starts from the last one's impulses and positions. With the
+// contacts found once per step a substep costs only its impulse rounds, so
+// the default is 8 substeps of 4 rounds (1.1 mm down, 1.8 mm sideways);
+// 4 × 8, the same 32 rounds, drifted 9–18 mm sideways on one contact set
+// per step (3.4 mm when every substep found its own contacts).
 //
 // Shapes. A body points to its shape; the solver keeps one copy per body
 // (made when the pointer changes, which allocates) and writes the body's
@@ -114,9 +124,9 @@ RigidBody makeStaticBody(const Shape* shape, const Transform& pose);
 struct StepSettings {
   Vec3 gravity{0, -9.81, 0};
   double dt = 1.0 / 60;
-  int substeps = 4;                 // 1 .. kSolverMaxSubsteps: the whole step (contacts included) runs
-                                    // this many times with dt / substeps (header: Substeps)
-  int velocityIterations = 8;       // per substep, 1 .. kSolverMaxIterations
+  int substeps = 8;                 // 1 .. kSolverMaxSubsteps: steps 2–6 run this many times with
+                                    // dt / substeps on one set of contacts (header: Substeps)
+  int velocityIterations = 4;       // per substep, 1 .. kSolverMaxIterations
   double friction = 0.5;            // μ, Coulomb, every pair; ≥ 0
   double restitution = 0;           // e in [0, 1]
   double restitutionThreshold = 1;  // closing speeds below this (m/s) do not bounce; ≥ 0
@@ -144,9 +154,9 @@ struct StepReport {
   SolverStatus status = SolverStatus::Ok;
   const char* message = "";  // what is wrong (the field), empty when Ok
   std::int64_t index = -1;   // the offending body or pair, −1 otherwise
-  int manifolds = 0;         // pairs with at least one point (last substep)
-  int points = 0;            // contact points solved (last substep)
-  int warmStarted = 0;       // points that found the previous substep's impulses (last substep)
+  int manifolds = 0;         // pairs with at least one point
+  int points = 0;            // contact points solved
+  int warmStarted = 0;       // points that found last step's impulses
   int ccdClamped = 0;        // body motions stopped at a time of impact (all substeps)
 };
 
@@ -154,7 +164,7 @@ struct StepReport {
 struct SolverContact {
   std::int32_t a = -1, b = -1;  // body indices, the normal from a to b
   std::uint32_t id = 0;         // manifold feature id
-  Vec3 pointA, pointB;          // world, at the start of the substep
+  Vec3 pointA, pointB;          // world, at the start of the step
   Vec3 anchorA;                 // pointA in body a's shape frame (the warm start's match by position)
   Vec3 normal;                  // unit, from a to b
   double distance = 0;          // signed, negative = overlap
@@ -169,22 +179,44 @@ class Solver {
   // indices. On any status but Ok nothing is changed.
   SolverStatus step(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                     const StepSettings& settings, StepReport* report);
-  // The last substep's contact points, in pair order (their impulses are
-  // per substep: h = dt/substeps).
+  // The last step's contact points, in pair order, with the impulses of its
+  // last substep (h = dt/substeps).
   const std::vector<SolverContact>& contacts() const { return contacts_; }
   // Forgets the warm-start cache (bodies renumbered or teleported).
   void reset();
 
  private:
+  // Step 1 (header) and the warm start's match, once per step.
+  void collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+               const StepSettings& settings, StepReport* report);
+  // The substeps' body and point state (Motion, Point's arms and impulses).
+  void prepare(const RigidBody* bodies, int n);
+  // Steps 2–6, on collide()'s points.
   void substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                const StepSettings& settings, StepReport* report);
+  // The velocities and impulses back into the bodies and contacts_.
+  void finish(RigidBody* bodies, int n);
+
+  // Per body, what the impulses touch: zero velocities, inverse mass and
+  // inertia for a static body, so that the loops need no branch.
+  struct Motion {
+    Vec3 velocity, angularVelocity;
+    double inverseMass = 0;
+    Mat3 inverseInertia;  // world, at the step's start
+  };
 
   // Per point, this substep's constraint.
   struct Point {
-    Vec3 rA, rB;          // from the centres of mass to the point
+    Vec3 rA, rB;          // from the centres of mass to the point, world, at collide()
+    Vec3 localA, localB;  // rA, rB in the bodies' axes: the point fixed in each body
     Vec3 tangent1, tangent2;
     double normalMass = 0, tangentMass1 = 0, tangentMass2 = 0;
-    double target = 0;    // v_n the normal constraint aims at (at least)
+    double target = 0;    // v_n the normal constraint aims at (at least), this substep
+    // Along d = normal, tangent1, tangent2: r × d, and I⁻¹ (r × d), the
+    // angular velocity a unit impulse along d gives.
+    Vec3 normal;
+    Vec3 armA[3], armB[3], turnA[3], turnB[3];
+    double normalImpulse = 0, frictionImpulse1 = 0, frictionImpulse2 = 0;  // accumulated
   };
   struct CacheEntry {
     std::uint64_t key = 0;  // (a, b) packed; 0 with index −1 = empty
@@ -200,6 +232,7 @@ class Solver {
   std::vector<SolverContact> previous_;    // last step's, for the cache
   std::vector<CacheEntry> table_;          // open addressing over previous_
   std::vector<Point> points_;              // parallel to contacts_
+  std::vector<Motion> motion_;             // per body, during the substeps
   std::vector<MeshContact> meshScratch_;
 };
 
