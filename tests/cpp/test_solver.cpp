@@ -236,7 +236,9 @@ double fastSphereEndX(bool continuous, double* largestX) {
   }
   // With shape casts on, the step's speculative contact (its margin widened
   // by the step's motion) may stop the sphere before a cast has to.
-  if (!continuous) EXPECT_EQ(clamped, 0);
+  if (!continuous) {
+    EXPECT_EQ(clamped, 0);
+  }
   return bodies[1].pose.position.x;
 }
 
