@@ -31,6 +31,13 @@ bool fail(SceneError* err, const std::string& field, const std::string& message)
 
 std::string slotField(const char* name, int slot) { return std::string(name) + "[" + std::to_string(slot) + "]"; }
 
+// readPose (api.h) for a world's argument: its errors are "invalid-argument".
+bool readArgumentPose(const double* in, const char* name, std::int64_t index, Transform* out, SceneError* err) {
+  if (readPose(in, name, index, out, err)) return true;
+  if (err->code == "invalid-scene") err->code = "invalid-argument";
+  return false;
+}
+
 // A pair of slots as one sortable number: the smaller slot in the high half.
 std::uint64_t pairKey(int a, int b) {
   return (std::uint64_t{static_cast<std::uint32_t>(std::min(a, b))} << 32) | static_cast<std::uint32_t>(std::max(a, b));
@@ -56,10 +63,7 @@ int World::add(int shape, const double* pose, SceneError* err) {
     return 0;
   }
   Transform checked;
-  if (!readPose(pose, "pose", -1, &checked, err)) {
-    if (err->code == "invalid-scene") err->code = "invalid-argument";
-    return 0;
-  }
+  if (!readArgumentPose(pose, "pose", -1, &checked, err)) return 0;
   int slot;
   if (!free_.empty()) {
     slot = free_.back();
@@ -121,10 +125,7 @@ bool World::setPose(int body, const double* pose, SceneError* err) {
   if (slot < 0) return fail(err, "body", "is not in this world (removed already, or never added)");
   if (!liveShape(slot, err)) return false;
   Transform checked;
-  if (!readPose(pose, "pose", -1, &checked, err)) {
-    if (err->code == "invalid-scene") err->code = "invalid-argument";
-    return false;
-  }
+  if (!readArgumentPose(pose, "pose", -1, &checked, err)) return false;
   std::copy(pose, pose + kPoseSize, poses_.begin() + static_cast<std::ptrdiff_t>(slot) * kPoseSize);
   boxOf(slot, checked);
   track(slot, true);
@@ -230,17 +231,21 @@ Aabb World::boxFrom(const BoxShape& shape, const Shape* s, const Transform& pose
   return b;
 }
 
-bool World::sync(SceneError* err) {
-  // Check every body before moving any box: an error changes nothing.
+bool World::readPoses(SceneError* err) {
   for (int slot : order_)
     if (!liveShape(slot, err)) return false;
   checked_.resize(order_.size());
-  for (std::size_t i = 0; i < order_.size(); ++i)
-    if (!readPose(poses_.data() + static_cast<std::ptrdiff_t>(order_[i]) * kPoseSize, "poses", order_[i], &checked_[i],
-                  err)) {
-      if (err->code == "invalid-scene") err->code = "invalid-argument";
+  for (std::size_t i = 0; i < order_.size(); ++i) {
+    const int slot = order_[i];
+    if (!readArgumentPose(poses_.data() + static_cast<std::ptrdiff_t>(slot) * kPoseSize, "poses", slot, &checked_[i], err))
       return false;
-    }
+  }
+  return true;
+}
+
+bool World::sync(SceneError* err) {
+  // Check every body before moving any box: an error changes nothing.
+  if (!readPoses(err)) return false;
   for (std::size_t i = 0; i < order_.size(); ++i) {
     boxOf(order_[i], checked_[i]);
     track(order_[i], true);
@@ -336,15 +341,9 @@ bool World::step(const StepSettings& settings, SceneError* err, StepReport* stat
   if (!(settings.contactMargin >= 0) || !(settings.contactMargin <= kMaxMagnitude))
     return fail(err, "settings.contactMargin", "must be a number from 0 to 1e15");
   // The poses and velocities, all checked before anything moves.
-  for (int slot : order_)
-    if (!liveShape(slot, err)) return false;
-  checked_.resize(order_.size());
+  if (!readPoses(err)) return false;
   for (std::size_t i = 0; i < order_.size(); ++i) {
     const int slot = order_[i];
-    if (!readPose(poses_.data() + static_cast<std::ptrdiff_t>(slot) * kPoseSize, "poses", slot, &checked_[i], err)) {
-      if (err->code == "invalid-scene") err->code = "invalid-argument";
-      return false;
-    }
     if (dynamics_[static_cast<std::size_t>(slot)].inverseMass == 0) continue;
     const double* v = velocities_.data() + 6 * static_cast<std::ptrdiff_t>(slot);
     for (int k = 0; k < 6; ++k)
@@ -481,6 +480,14 @@ bool finiteVec(const double* v, int n) {
 
 }  // namespace
 
+bool World::queryBody(Kind kind, int slot, int other, double* in, double* out, SceneError* err) {
+  std::copy(poses_.begin() + static_cast<std::ptrdiff_t>(slot) * kPoseSize,
+            poses_.begin() + static_cast<std::ptrdiff_t>(slot + 1) * kPoseSize, in);
+  if (registry_->query(kind, shape_[static_cast<std::size_t>(slot)], other, in, nullptr, out, err)) return true;
+  err->field = slotField("bodies", slot) + ": " + err->field;
+  return false;
+}
+
 bool World::raycast(const double* ray, bool all, std::vector<WorldHit>* hits, SceneError* err) {
   hits->clear();
   for (int i = 0; i < 6; ++i)
@@ -501,13 +508,8 @@ bool World::raycast(const double* ray, bool all, std::vector<WorldHit>* hits, Sc
   for (int slot : order_) {
     double enter = 0;
     if (!unbounded(slot) && !slabs(origin, dir, maxT, boxes_[static_cast<std::size_t>(slot)], &enter)) continue;
-    std::copy(poses_.begin() + static_cast<std::ptrdiff_t>(slot) * kPoseSize,
-              poses_.begin() + static_cast<std::ptrdiff_t>(slot + 1) * kPoseSize, in);
     in[2 * kPoseSize + 6] = maxT;
-    if (!registry_->query(Kind::Raycast, shape_[static_cast<std::size_t>(slot)], 0, in, nullptr, r, err)) {
-      err->field = slotField("bodies", slot) + ": " + err->field;
-      return false;
-    }
+    if (!queryBody(Kind::Raycast, slot, 0, in, r, err)) return false;
     if (r[0] == 0) continue;
     const WorldHit h{slot, r[1], {r[2], r[3], r[4]}, {r[5], r[6], r[7]}, r[8] != 0, {}};
     if (all) {
@@ -531,10 +533,7 @@ bool World::overlap(int shape, const double* pose, std::vector<int>* out, SceneE
   const Shape* s = registry_->find(shape);
   if (s == nullptr) return fail(err, "shape", "is disposed (or was never made)");
   Transform checked;
-  if (!readPose(pose, "pose", -1, &checked, err)) {
-    if (err->code == "invalid-scene") err->code = "invalid-argument";
-    return false;
-  }
+  if (!readArgumentPose(pose, "pose", -1, &checked, err)) return false;
   if (!sync(err)) return false;
   const BoxShape kind = classifyShape(*s);
   const Aabb box = boxFrom(kind, s, checked);
@@ -545,12 +544,7 @@ bool World::overlap(int shape, const double* pose, std::vector<int>* out, SceneE
     const bool candidate = kind.kind == BoxKind::Unbounded || unbounded(slot) ||
                            overlaps(box, boxes_[static_cast<std::size_t>(slot)]);
     if (!candidate) continue;
-    std::copy(poses_.begin() + static_cast<std::ptrdiff_t>(slot) * kPoseSize,
-              poses_.begin() + static_cast<std::ptrdiff_t>(slot + 1) * kPoseSize, in);
-    if (!registry_->query(Kind::Intersect, shape_[static_cast<std::size_t>(slot)], shape, in, nullptr, r, err)) {
-      err->field = slotField("bodies", slot) + ": " + err->field;
-      return false;
-    }
+    if (!queryBody(Kind::Intersect, slot, shape, in, r, err)) return false;
     if (r[0] != 0) out->push_back(slot);
   }
   std::sort(out->begin(), out->end());
@@ -562,10 +556,7 @@ bool World::shapecast(int shape, const double* pose, const double* translation, 
   const Shape* s = registry_->find(shape);
   if (s == nullptr) return fail(err, "shape", "is disposed (or was never made)");
   Transform checked;
-  if (!readPose(pose, "pose", -1, &checked, err)) {
-    if (err->code == "invalid-scene") err->code = "invalid-argument";
-    return false;
-  }
+  if (!readArgumentPose(pose, "pose", -1, &checked, err)) return false;
   for (int i = 0; i < 3; ++i)
     if (!finiteVec(translation + i, 1))
       return fail(err, "translation[" + std::to_string(i) + "]", "must be a finite number of at most 1e15 in magnitude");
@@ -584,18 +575,13 @@ bool World::shapecast(int shape, const double* pose, const double* translation, 
   double r[kMaxResultStride];
   for (int slot : order_) {
     if (!unbounded(slot) && !overlaps(swept, boxes_[static_cast<std::size_t>(slot)])) continue;
-    std::copy(poses_.begin() + static_cast<std::ptrdiff_t>(slot) * kPoseSize,
-              poses_.begin() + static_cast<std::ptrdiff_t>(slot + 1) * kPoseSize, in);
     if (unbounded(slot)) {
       // The library casts no shape against a plane; its distance is exact
       // (plane.h), and a translation keeps the same nearest point: the gap
       // closes at speed −n·d, where n = (pointB − pointA)/gap is the plane's
       // outward normal. Touching or overlapping at the start: t = 0, with the
       // penetration's normal.
-      if (!registry_->query(Kind::Distance, shape_[static_cast<std::size_t>(slot)], shape, in, nullptr, r, err)) {
-        err->field = slotField("bodies", slot) + ": " + err->field;
-        return false;
-      }
+      if (!queryBody(Kind::Distance, slot, shape, in, r, err)) return false;
       const double gap = r[0];
       const Vec3 pa{r[1], r[2], r[3]}, pb{r[4], r[5], r[6]};
       if (gap > 0) {
@@ -623,8 +609,7 @@ bool World::shapecast(int shape, const double* pose, const double* translation, 
         std::copy(v, v + 9, r + 2);
         r[11] = 1;
       }
-    } else if (!registry_->query(Kind::Shapecast, shape_[static_cast<std::size_t>(slot)], shape, in, nullptr, r, err)) {
-      err->field = slotField("bodies", slot) + ": " + err->field;
+    } else if (!queryBody(Kind::Shapecast, slot, shape, in, r, err)) {
       return false;
     }
     if (r[0] == 0) continue;

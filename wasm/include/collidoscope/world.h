@@ -205,6 +205,12 @@ class World {
   // The broad phase's copy of a slot's box: insert, move, remove.
   void track(int slot, bool inserted);
   void untrack(int slot);
+  // Every live body's shape and pose checked, the poses into checked_ (in
+  // order_'s order); false, naming the first bad one, changing nothing.
+  bool readPoses(SceneError* err);
+  // The query `kind` of a body (its pose into in[0..6]) with shape `other`
+  // (in[7..]: its pose and the extra); an error names the body.
+  bool queryBody(Kind kind, int slot, int other, double* in, double* out, SceneError* err);
   // False, naming the body, when its shape was disposed.
   bool liveShape(int slot, SceneError* err) const;
   void boxOf(int slot, const Transform& pose);
