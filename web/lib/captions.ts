@@ -828,7 +828,7 @@ function simulateCaption(f: Omit<SimulateFrame, 'caption'>): string {
   return `Step ${f.step}: ${count(n, 'contact point', 'contact points')}${f.contactsTruncated ? ' (more not listed)' : ''} between ${count(touching, 'pair', 'pairs')} of shapes held the bodies apart.`;
 }
 
-/** The "pairs" query: a world's broad phase, sweep and prune (seed 003 §5, figure 6), then its narrow phase. */
+/** The "pairs" query: a world's broad phase, sweep and prune (Rasku 2003, §5, figure 6), then its narrow phase. */
 export const PAIRS_PSEUDOCODE: readonly string[] = [
   'bound every shape by its axis-aligned box (a plane has none: it meets every shape)',
   'sort the boxes\' endpoints (min, max) on x, y and z: three lists',

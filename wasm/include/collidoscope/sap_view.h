@@ -1,5 +1,5 @@
 // collidoscope — the scene query "pairs", traced: the broad phase of a world
-// (sweep and prune, seed 003 §5 and its figure 6) and the narrow phase after
+// (sweep and prune, Rasku 2003, §5 and its figure 6) and the narrow phase after
 // it, as frames for the page's `pairs` view.
 //
 // The shapes go into a World (world.h) as run() puts them, so each box is

@@ -1,5 +1,5 @@
 // collidoscope — a rigid-body step over the contact manifolds (manifold.h):
-// a demonstration of the contacts that must still behave (issue 19).
+// a demonstration of the contacts that must still behave.
 // Native only so far; World will call it over its broad phase's pairs.
 //
 // One step (Solver::step) finds the contacts once, at the poses at the

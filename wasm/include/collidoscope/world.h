@@ -1,7 +1,8 @@
 // collidoscope — a collision world: many bodies, each a shape of the
 // registry (api.h) at a pose, and the pairs of them that overlap.
 //
-// Finding the pairs is done in two phases (seed 003, §5):
+// Finding the pairs is done in two phases (J. Rasku, "Törmäysten havaitseminen
+// tietokoneanimaatiossa", master's thesis, University of Tampere, 2003, §5):
 //   broad phase   an axis-aligned box per body, and the pairs of boxes that
 //                 overlap, kept up to date from frame to frame by sweep and
 //                 prune (broadphase.h): when bodies move a little, the
@@ -24,11 +25,12 @@
 // checked as every query checks them; the world keeps them as given, so
 // that intersect() at the same numbers gives the same answer.
 //
-// Motion (seed 001's loop). A body is static unless given a mass (setMass):
-// a dynamic body has a velocity and an angular velocity (velocities(), 6
-// numbers per slot) and step() moves it — the broad phase on boxes grown by
-// the step's motion, then the solver (solver.h: contact manifolds, sequential
-// impulses, warm starting, shape casts for fast bodies) on those pairs.
+// Motion (the loop of a Croatian thesis on rigid-body dynamics, ch. 2–5). A
+// body is static unless given a mass (setMass): a dynamic body has a velocity
+// and an angular velocity (velocities(), 6 numbers per slot) and step() moves
+// it — the broad phase on boxes grown by the step's motion, then the solver
+// (solver.h: contact manifolds, sequential impulses, warm starting, shape
+// casts for fast bodies) on those pairs.
 //
 // Memory: adding bodies grows the arrays; pairs() and step() reuse their
 // buffers and allocate only when a frame has more pairs than any before.
