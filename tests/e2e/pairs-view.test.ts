@@ -80,6 +80,39 @@ describe('the pairs view', () => {
     await expectLinkReopensSame(env.browser, opened);
   });
 
+  it('keeps the figure\'s labels inside its view on a narrow page', async () => {
+    // 800 × 500, the size of an iframe that embeds the whole page: the right view is 200 pixels wide, and the
+    // default pair's figure fills it (two rows per axis).
+    const page = await env.browser.newPage({ viewport: { width: 800, height: 500 } });
+    try {
+      await page.goto(env.url);
+      await page.waitForFunction(() => (window as any).__collidoscope?.ready === true, null, { timeout: 30_000 });
+      await page.selectOption('#query', 'pairs');
+      await page.keyboard.press('End');
+      await page.waitForTimeout(300);
+      const out = await page.evaluate(() => {
+        const view = document.querySelector('#view-minkowski')!.getBoundingClientRect();
+        const labels = [...document.querySelectorAll('#view-minkowski .label-pairs-tick')];
+        return {
+          count: labels.length,
+          // The text's own extent, at least 4 pixels in from the view's sides (text reaching a side is cut by it).
+          outside: labels.map((l) => {
+            const range = document.createRange();
+            range.selectNodeContents(l);
+            return { text: l.textContent, r: range.getBoundingClientRect() };
+          })
+            .filter(({ r }) => r.left < view.left + 4 || r.right > view.right - 4)
+            .map(({ text, r }) => `${text} [${r.left}, ${r.right}] not in [${view.left}, ${view.right}]`),
+        };
+      });
+      // Two end labels per axis and "swept" beside the swept axis.
+      expect(out.count).toBe(7);
+      expect(out.outside).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('makes a pairs scene of the current pair from the query menu', async () => {
     const { page, errors } = await openPage(env.browser, env.url);
     try {

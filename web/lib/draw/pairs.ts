@@ -109,7 +109,7 @@ function panelBase(axis: number, rows: number): number {
  * at its largest in a wide view and in a tall one.
  */
 export function pairsFigureBounds(rows: number): THREE.Sphere {
-  const box = new THREE.Box3(new THREE.Vector3(-1.9, panelBase(2, rows) - 0.6, 0), new THREE.Vector3(PAIRS_FIGURE_WIDTH + 0.6, 0.5, 0));
+  const box = new THREE.Box3(new THREE.Vector3(-2.8, panelBase(2, rows) - 0.6, 0), new THREE.Vector3(PAIRS_FIGURE_WIDTH + 0.6, 0.5, 0));
   const size = box.getSize(new THREE.Vector3());
   return new THREE.Sphere(box.getCenter(new THREE.Vector3()), Math.max(size.x, size.y) / 2);
 }
@@ -131,9 +131,11 @@ function drawFigure(g: THREE.Group, f: PairsFrame, t: PairsTrace, m: Marks): voi
     const swept = t.sweepAxis === axis && f.kind !== 'boxes';
     g.add(line([[0, base, 0], [PAIRS_FIGURE_WIDTH, base, 0]], swept ? COLORS.direction : IDLE, { opacity: 0.9 }));
     g.add(label(AXIS_NAMES[axis], 'label-pairs-axis', [-1.5, base + 0.3, 0]));
-    if (swept) g.add(label('swept', 'label-pairs-tick', [-1.5, base - 0.1, 0]));
-    g.add(label(num(lo), 'label-pairs-tick', [0, base - 0.35, 0]));
-    g.add(label(num(hi), 'label-pairs-tick', [PAIRS_FIGURE_WIDTH, base - 0.35, 0]));
+    // Starting at the figure's left end: the word is wider than the room left of the axis in a narrow view.
+    if (swept) g.add(anchored(label('swept', 'label-pairs-tick', [-2.5, base - 0.1, 0]), 0));
+    // The end labels start and end at the axis's ends: centred there, they would stick out of a narrow view.
+    g.add(anchored(label(num(lo), 'label-pairs-tick', [0, base - 0.35, 0]), 0));
+    g.add(anchored(label(num(hi), 'label-pairs-tick', [PAIRS_FIGURE_WIDTH, base - 0.35, 0]), 1));
     // The sorted list: one tick per endpoint on the axis line (a min up, a max down).
     if (lists) {
       const ticks: number[][] = [];
@@ -163,9 +165,16 @@ function drawFigure(g: THREE.Group, f: PairsFrame, t: PairsTrace, m: Marks): voi
       const sx = x(f.endpoint.value);
       const top = base + (order.length + 0.8) * row;
       g.add(line([[sx, base - 0.2, 0], [sx, top, 0]], COLORS.direction, { dashed: 0.12 }));
-      g.add(label(`S = ${num(f.endpoint.value)}`, 'label-pairs-sweep', [sx, top, 0]));
+      g.add(anchored(label(`S = ${num(f.endpoint.value)}`, 'label-pairs-sweep', [sx, top, 0]), sx / PAIRS_FIGURE_WIDTH));
     }
   }
+}
+
+/** Anchor a label at the fraction `x` of its width (0: its left edge at the point, 1: its right edge). */
+function anchored(o: ReturnType<typeof label>, x: number): ReturnType<typeof label> {
+  // Outside a browser, label() gives a stand-in without `center`.
+  if (o.center) o.center.set(Math.min(1, Math.max(0, x)), 0.5);
+  return o;
 }
 
 /** A short number for the figure's labels. */
