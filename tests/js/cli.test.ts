@@ -97,6 +97,24 @@ describe('collidoscope trace and link', () => {
     expect(closed.result.distance).toBeCloseTo(Math.sqrt(18) - 0.5, 12);
   });
 
+  it('ends quietly when the reader closes the pipe early (trace | head)', async () => {
+    // The box stack's trace is megabytes of JSON, far more than a pipe holds: the CLI is still writing when the
+    // reader goes away after its first chunk.
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [cli, 'trace', join(sceneDir, '75-world-box-stack.json')], { cwd: root });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    let first = '';
+    child.stdout.once('data', (d) => {
+      first = String(d);
+      child.stdout.destroy();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(first.startsWith('{')).toBe(true);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('link prints a permalink that decodes to the same scene', () => {
     const file = join(sceneDir, galleryFiles()[0]);
     const r = collidoscope(['link', file, '--base', 'https://example.org/viz/']);

@@ -130,6 +130,15 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+// A reader that stops early (`collidoscope trace scene.json | head`) closes the pipe: the rest of the output has
+// nowhere to go, which is what the user asked for, so the CLI ends quietly as Unix tools do (an unhandled EPIPE
+// would print Node's stack trace). Any other write error is reported by name.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  process.stderr.write(`collidoscope: cannot write the output: ${e.message}\n`);
+  process.exit(1);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
