@@ -322,6 +322,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       // The points ride on their bodies through the substeps (header: step 1).
       at.localA = bodies[a].pose.toLocalDirection(at.rA);
       at.localB = bodies[b].pose.toLocalDirection(at.rB);
+      at.base = mp.distance - dot(mp.pointB - mp.pointA, nrm);
       q.a = a;
       q.b = b;
       q.normal = nrm;
@@ -367,14 +368,14 @@ void Solver::prepare(const RigidBody* bodies, int n) {
     m.velocity = dynamic ? b.velocity : Vec3{};
     m.angularVelocity = dynamic ? b.angularVelocity : Vec3{};
     m.inverseMass = dynamic ? b.inverseMass : 0;
-    m.inverseInertia = dynamic ? inverseInertiaWorld_[i] : Mat3{};
   }
+  const Mat3 none;  // a static or sleeping body's: it does not turn
   for (std::size_t k = 0; k < contacts_.size(); ++k) {
     const SolverContact& c = contacts_[k];
     const Anchor& at = anchors_[k];
     Point& q = points_[k];
-    const Mat3& iA = motion_[static_cast<std::size_t>(c.a)].inverseInertia;
-    const Mat3& iB = motion_[static_cast<std::size_t>(c.b)].inverseInertia;
+    const Mat3& iA = awake(bodies, c.a) ? inverseInertiaWorld_[static_cast<std::size_t>(c.a)] : none;
+    const Mat3& iB = awake(bodies, c.b) ? inverseInertiaWorld_[static_cast<std::size_t>(c.b)] : none;
     q.armA[0] = cross(at.rA, c.normal), q.armA[1] = cross(at.rA, q.tangent1), q.armA[2] = cross(at.rA, q.tangent2);
     q.armB[0] = cross(at.rB, c.normal), q.armB[1] = cross(at.rB, q.tangent1), q.armB[2] = cross(at.rB, q.tangent2);
     for (int d = 0; d < 3; ++d) q.turnA[d] = iA * q.armA[d], q.turnB[d] = iB * q.armB[d];
@@ -413,14 +414,13 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     rotationsNow_[i] = Mat3::rotation(bodies[i].pose.rotation);
     centresNow_[i] = bodies[i].pose.position + rotationsNow_[i] * bodies[i].centerOfMassLocal;
   }
-  for (std::size_t k = 0; k < contacts_.size(); ++k) {
-    const SolverContact& c = contacts_[k];
+  for (std::size_t k = 0; k < points_.size(); ++k) {
     const Anchor& at = anchors_[k];
     Point& q = points_[k];
     const std::size_t a = static_cast<std::size_t>(q.a), b = static_cast<std::size_t>(q.b);
-    const Vec3 movedA = centresNow_[a] + rotationsNow_[a] * at.localA - c.pointA;
-    const Vec3 movedB = centresNow_[b] + rotationsNow_[b] * at.localB - c.pointB;
-    const double s = c.distance + dot(movedB - movedA, q.normal);
+    const Vec3 pointA = centresNow_[a] + rotationsNow_[a] * at.localA;
+    const Vec3 pointB = centresNow_[b] + rotationsNow_[b] * at.localB;
+    const double s = at.base + dot(pointB - pointA, q.normal);
     q.target = 0;
     if (s > 0) q.target = -s / dt;
     else if (-s > settings.slop) q.target = settings.baumgarte * (-s - settings.slop) / dt;
@@ -458,14 +458,23 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   // impulse), then the normal, point by point. Symmetric Gauss–Seidel: odd
   // rounds run the points backwards, so that no corner of a face is always
   // solved first (a fixed order leaves a torque that tilts stacked boxes).
+  // The round is the step's hot loop: the two bodies' velocities are read
+  // once into locals and written back once per point (a and b differ, but
+  // the compiler cannot know it and would reload them after every store).
   const double friction = settings.friction;
   for (int it = 0; it < settings.velocityIterations; ++it) {
     for (std::size_t kk = 0; kk < m; ++kk) {
       const std::size_t k = (it & 1) != 0 ? m - 1 - kk : kk;
       Point& q = points[k];
+      Motion& A = motion[q.a];
+      Motion& B = motion[q.b];
+      Vec3 vA = A.velocity, wA = A.angularVelocity, vB = B.velocity, wB = B.angularVelocity;
+      const double mA = A.inverseMass, mB = B.inverseMass;
+
+      const Vec3 dv = vB - vA;
       const double old1 = q.frictionImpulse1, old2 = q.frictionImpulse2;
-      double new1 = old1 - relative(q, q.tangent1, 1) * q.tangentMass1;
-      double new2 = old2 - relative(q, q.tangent2, 2) * q.tangentMass2;
+      double new1 = old1 - (dot(dv, q.tangent1) + dot(wB, q.armB[1]) - dot(wA, q.armA[1])) * q.tangentMass1;
+      double new2 = old2 - (dot(dv, q.tangent2) + dot(wB, q.armB[2]) - dot(wA, q.armA[2])) * q.tangentMass2;
       const double limit = friction * q.normalImpulse;
       const double len2 = new1 * new1 + new2 * new2;
       if (len2 > limit * limit) {
@@ -476,15 +485,25 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       }
       q.frictionImpulse1 = new1;
       q.frictionImpulse2 = new2;
-      apply(q, q.tangent1, 1, new1 - old1);
-      apply(q, q.tangent2, 2, new2 - old2);
+      const double d1 = new1 - old1, d2 = new2 - old2;
+      const Vec3 push = q.tangent1 * d1 + q.tangent2 * d2;
+      vA -= push * mA;
+      wA -= q.turnA[1] * d1 + q.turnA[2] * d2;
+      vB += push * mB;
+      wB += q.turnB[1] * d1 + q.turnB[2] * d2;
 
-      const double vn = relative(q, q.normal, 0);
+      const double vn = dot(vB - vA, q.normal) + dot(wB, q.armB[0]) - dot(wA, q.armA[0]);
       const double sum = q.normalImpulse + (q.target - vn) * q.normalMass;
-      // λ_n ≥ 0 (a comparison, not fmax: the round is the step's hot loop).
+      // λ_n ≥ 0 (a comparison, not fmax: no call in the hot loop).
       const double total = sum > 0 ? sum : 0.0;
-      apply(q, q.normal, 0, total - q.normalImpulse);
+      const double dn = total - q.normalImpulse;
       q.normalImpulse = total;
+      vA -= q.normal * (dn * mA);
+      wA -= q.turnA[0] * dn;
+      vB += q.normal * (dn * mB);
+      wB += q.turnB[0] * dn;
+      A.velocity = vA, A.angularVelocity = wA;
+      B.velocity = vB, B.angularVelocity = wB;
     }
   }
 

@@ -229,12 +229,12 @@ class Solver {
     return bodies[i].inverseMass > 0 && asleep_[static_cast<std::size_t>(i)] == 0;
   }
 
-  // Per body, what the impulses touch: zero velocities, inverse mass and
-  // inertia for a static body, so that the loops need no branch.
+  // Per body, what the impulses touch: zero velocities and inverse mass
+  // for a static (or sleeping) body, so that the loops need no branch. The
+  // inertia is in the points' turns, so a body's row is 7 doubles.
   struct Motion {
     Vec3 velocity, angularVelocity;
     double inverseMass = 0;
-    Mat3 inverseInertia;  // world, at the step's start
   };
 
   // Per point, what the impulse rounds read and write, packed together
@@ -253,6 +253,7 @@ class Solver {
   struct Anchor {
     Vec3 rA, rB;          // from the centres of mass to the point, world, at collide()
     Vec3 localA, localB;  // rA, rB in the bodies' axes: the point fixed in each body
+    double base = 0;      // s₀ − n·(p_B₀ − p_A₀): s = base + n·(p_B − p_A) as they move
   };
   struct CacheEntry {
     std::uint64_t key = 0;  // (a, b) packed; 0 with index −1 = empty
