@@ -198,12 +198,14 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     sources_.resize(count, nullptr);
     inverseInertiaWorld_.resize(count);
     centres_.resize(count);
+    radii_.resize(count);
   }
   for (std::size_t i = 0; i < count; ++i) {
     RigidBody& body = bodies[i];
     if (sources_[i] != body.shape) {
       shapes_[i] = *body.shape;  // the only copy that allocates (header: Shapes)
       sources_[i] = body.shape;
+      radii_[i] = localBoundingRadius(shapes_[i]);  // a mesh's scans its vertices: once per copy
     }
     shapes_[i].pose = body.pose;
     centres_[i] = body.pose.apply(body.centerOfMassLocal);
@@ -514,7 +516,7 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     if (!awake(bodies, i)) continue;
     const Vec3 step = motion[i].velocity * dt;
     double fraction = 1;
-    if (settings.continuous && length(step) > settings.ccdFraction * localBoundingRadius(shapes_[i])) {
+    if (settings.continuous && length(step) > settings.ccdFraction * radii_[static_cast<std::size_t>(i)]) {
       double toi = 2;
       for (std::int64_t p = 0; p < nPairs; ++p) {
         const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
@@ -603,7 +605,7 @@ void Solver::settle(RigidBody* bodies, int n, const StepSettings& settings, Step
     islandOf_[i] = static_cast<std::int32_t>(i);
     if (!awake(bodies, static_cast<std::int32_t>(i))) continue;
     const RigidBody& b = bodies[i];
-    const double speed = length(b.velocity) + localBoundingRadius(shapes_[i]) * length(b.angularVelocity);
+    const double speed = length(b.velocity) + radii_[i] * length(b.angularVelocity);
     restTime_[i] = speed <= settings.sleepSpeed ? restTime_[i] + settings.dt : 0.0;
   }
   // Union–find (path halving) over the solved points' pairs of awake bodies.

@@ -265,6 +265,7 @@ class Solver {
   std::vector<const Shape*> sources_;      // what each copy was made from
   std::vector<Mat3> inverseInertiaWorld_;  // per body, this step
   std::vector<Vec3> centres_;              // per body: centre of mass, world
+  std::vector<double> radii_;              // per body: localBoundingRadius (CCD's "fast", sleep's speed)
   std::vector<SolverContact> contacts_;    // this step's (then last step's) points
   std::vector<SolverContact> previous_;    // last step's, for the cache
   std::vector<CacheEntry> table_;          // open addressing over previous_
