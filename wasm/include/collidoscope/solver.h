@@ -47,9 +47,10 @@
 //     the slop, Baumgarte's β·(−s − slop)/h; a closing speed above
 //     restitutionThreshold that reaches contact within the substep bounces
 //     back at restitution times it. The rounds read flat arrays: per body
-//     its velocities, inverse mass and world inverse inertia (all zero for
-//     a static body, so no branch), per point r × d and I⁻¹(r × d) for its
-//     three directions d, computed once per step.
+//     its velocities and inverse mass (zero for a static or sleeping body,
+//     so no branch), per point one packed row — its bodies, directions,
+//     masses, impulses, and r × d and I⁻¹(r × d) for its three directions
+//     d, computed once per step (I⁻¹ zero for a body that does not move).
 //  5. Continuous collision: a body whose translation over the substep
 //     exceeds ccdFraction of its bounding radius casts its shape
 //     (gjkShapeCast; a plane in closed form; meshPairShapeCast for a mesh)
