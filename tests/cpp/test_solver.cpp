@@ -586,6 +586,30 @@ TEST(Solver, ABodyDroppedOnASleepingPileWakesTheStackItLandsOn) {
   EXPECT_LT(lowest, restY - 1e-5);
 }
 
+TEST(Solver, MovingAStaticBodyWakesWhatRestsOnIt) {
+  Pile pile;
+  Solver solver;
+  const StepSettings s;
+  for (int step = 0; step < 120; ++step) pile.step(&solver, s);
+  ASSERT_EQ(pile.step(&solver, s).sleeping, Pile::kStacked + 1);
+  // The floor lowered by 0.5 m: out of every box's candidate pairs, but
+  // what touched it last step wakes, and falls.
+  pile.body(0).pose.position.y -= 0.5;
+  EXPECT_EQ(pile.step(&solver, s).sleeping, 0);
+  for (int step = 0; step < 60; ++step) pile.step(&solver, s);
+  EXPECT_NEAR(pile.body(Pile::kLone).pose.position.y, 0.0, 0.01);  // on the floor, 0.5 lower
+  // A static body moved away from nothing asleep wakes nobody.
+  for (int step = 0; step < 60; ++step) pile.step(&solver, s);
+  ASSERT_EQ(pile.step(&solver, s).sleeping, Pile::kStacked + 1);
+  Shape post = Shape::box({0.1, 0.1, 0.1});
+  pile.bodies.push_back(staticBody(&post, {20, 0, 20}));
+  pile.step(&solver, s);  // a new body: everyone wakes (another numbering), then sleeps again
+  for (int step = 0; step < 60; ++step) pile.step(&solver, s);
+  ASSERT_EQ(pile.step(&solver, s).sleeping, Pile::kStacked + 1);
+  pile.body(pile.n() - 1).pose.position.x += 1;
+  EXPECT_EQ(pile.step(&solver, s).sleeping, Pile::kStacked + 1);
+}
+
 TEST(Solver, SleepingIsDeterministic) {
   // The same steps twice give the same bits, asleep and woken.
   const auto run = [] {

@@ -180,6 +180,8 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
     restTime_.assign(count, 0.0);
     islandNext_.resize(count);
     restPose_.resize(count);
+    known_.assign(count, 0);
+    pushes_.resize(count);
   }
   if (settings.sleep) wake(bodies, n, pairs, nPairs);
   collide(bodies, n, pairs, nPairs, settings, r);
@@ -569,27 +571,46 @@ void Solver::wakeIsland(std::int32_t body) {
 }
 
 void Solver::wake(const RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs) {
-  // Touched by the caller: given a velocity, made static or moved.
+  // Moved: the position changed at all, the rotation beyond the caller's renormalisation.
+  const auto moved = [](const Transform& now, const Transform& rest) {
+    const Quat &q = now.rotation, &r = rest.rotation;
+    return !(now.position == rest.position) || std::fabs(q.x - r.x) > 1e-12 || std::fabs(q.y - r.y) > 1e-12 ||
+           std::fabs(q.z - r.z) > 1e-12 || std::fabs(q.w - r.w) > 1e-12;
+  };
+  // Touched by the caller: a sleeping body given a velocity, made static or
+  // moved; a static body moved (it pushes whatever it is paired with).
   for (int i = 0; i < n; ++i) {
     const std::size_t k = static_cast<std::size_t>(i);
-    if (asleep_[k] == 0) continue;
     const RigidBody& b = bodies[i];
-    const Quat& q = b.pose.rotation;
-    const Quat& rest = restPose_[k].rotation;
-    const bool turned = std::fabs(q.x - rest.x) > 1e-12 || std::fabs(q.y - rest.y) > 1e-12 ||
-                        std::fabs(q.z - rest.z) > 1e-12 || std::fabs(q.w - rest.w) > 1e-12;
-    const bool moved = !(b.pose.position == restPose_[k].position) || turned;
-    const bool still = b.velocity == Vec3{} && b.angularVelocity == Vec3{};
-    if (!(b.inverseMass > 0) || moved || !still) wakeIsland(i);
+    if (!(b.inverseMass > 0)) {
+      pushes_[k] = known_[k] != 0 && moved(b.pose, restPose_[k]) ? 1 : 0;
+      if (asleep_[k] != 0) wakeIsland(i);
+      restPose_[k] = b.pose;
+      known_[k] = 1;
+      continue;
+    }
+    known_[k] = 0;
+    if (asleep_[k] != 0 && (moved(b.pose, restPose_[k]) || !(b.velocity == Vec3{}) || !(b.angularVelocity == Vec3{})))
+      wakeIsland(i);
+    pushes_[k] = 0;  // (an awake one pushes by being awake)
   }
-  // Reached by an awake body: until no island wakes (each pass but the last
-  // wakes one at least, so at most n + 1 passes).
+  // A moved static body wakes what touched it last step (it may have moved
+  // out of their candidate pairs: a floor lowered under a pile).
+  for (const SolverContact& c : contacts_) {
+    const auto a = static_cast<std::size_t>(c.a), b = static_cast<std::size_t>(c.b);
+    if (a >= pushes_.size() || b >= pushes_.size()) continue;  // another numbering (reset() clears them)
+    if (asleep_[b] != 0 && pushes_[a] != 0) wakeIsland(c.b);
+    else if (asleep_[a] != 0 && pushes_[b] != 0) wakeIsland(c.a);
+  }
+  // Reached by an awake body (or a moved static one): until no island wakes
+  // (each pass but the last wakes one at least, so at most n + 1 passes).
   for (int pass = 0; pass <= n; ++pass) {
     bool woke = false;
     for (std::int64_t p = 0; p < nPairs; ++p) {
-      const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
-      if (asleep_[static_cast<std::size_t>(b)] != 0 && awake(bodies, a)) wakeIsland(b), woke = true;
-      else if (asleep_[static_cast<std::size_t>(a)] != 0 && awake(bodies, b)) wakeIsland(a), woke = true;
+      const auto a = static_cast<std::size_t>(pairs[2 * p]), b = static_cast<std::size_t>(pairs[2 * p + 1]);
+      const auto pushes = [&](std::size_t i) { return pushes_[i] != 0 || awake(bodies, static_cast<std::int32_t>(i)); };
+      if (asleep_[b] != 0 && pushes(a)) wakeIsland(static_cast<std::int32_t>(b)), woke = true;
+      else if (asleep_[a] != 0 && pushes(b)) wakeIsland(static_cast<std::int32_t>(a)), woke = true;
     }
     if (!woke) break;
   }

@@ -84,8 +84,9 @@
 // its pairs left out of the contacts (their points are kept as they were,
 // for contacts() and the warm start on waking). A sleeping island wakes
 // whole, before the step's contacts, when one of its bodies
-//  - is in a candidate pair with an awake dynamic body (repeated until no
-//    more wake, so a falling body wakes a pile through the pile),
+//  - is in a candidate pair with an awake dynamic body, or with a static
+//    body the caller moved since the last step (repeated until no more
+//    wake, so a falling body wakes a pile through the pile),
 //  - was given a velocity, made static, or moved (its position changed at
 //    all, or its rotation by more than 1e-12 per component: the caller's
 //    renormalisation is not a move),
@@ -280,7 +281,9 @@ class Solver {
   std::vector<double> restTime_;            // s its speed has stayed at most sleepSpeed
   std::vector<std::uint8_t> asleep_;
   std::vector<std::int32_t> islandNext_;    // a sleeping island's bodies, a ring
-  std::vector<Transform> restPose_;         // where a sleeping body was left
+  std::vector<Transform> restPose_;         // where a sleeping body was left; a static body's last pose
+  std::vector<std::uint8_t> known_;         // a static body's restPose_ is from an earlier step
+  std::vector<std::uint8_t> pushes_;        // wake(): a static body the caller moved
   std::vector<std::int32_t> islandOf_;      // settle(): union–find parents, then roots
   std::vector<double> islandRest_;          // settle(): per root, its bodies' least rest time
   std::vector<std::int32_t> islandHead_;    // settle(): per root, its ring's first body
