@@ -127,6 +127,7 @@ RestResult restOn(const Shape& floor, const Vec3& floorAt) {
   const std::vector<std::uint32_t> pairs{0, 1};
   Solver solver;
   StepSettings s;
+  s.sleep = false;  // the contact itself, every step (asleep, it would not be solved)
   RestResult r;
   r.warmStarted = 1 << 30;
   for (int i = 0; i < 600; ++i) {
@@ -162,7 +163,8 @@ struct StackResult {
 // Ten unit boxes (mass 1) on a static box floor, all pairs, 600 steps at
 // 60 Hz: the worst height error and sideways drift of any box at any step,
 // and the floor's normal impulse over the last substep.
-StackResult stackOfTen(const StepSettings& s) {
+StackResult stackOfTen(StepSettings s) {
+  s.sleep = false;  // the solver's own stability, not sleeping's
   const Shape floor = Shape::box({10, 0.5, 10});
   const Shape box = Shape::box({0.5, 0.5, 0.5});
   std::vector<RigidBody> bodies{staticBody(&floor, {0, -0.5, 0})};
@@ -437,6 +439,12 @@ TEST(Solver, HostileInputLeavesBodiesUnchanged) {
   bad = s;
   bad.restitution = 1.5;
   run(ok, bad, SolverStatus::InvalidSettings, "restitution 1.5", pairs);
+  bad = s;
+  bad.sleepSpeed = -1;
+  run(ok, bad, SolverStatus::InvalidSettings, "negative sleepSpeed", pairs);
+  bad = s;
+  bad.sleepTime = nan;
+  run(ok, bad, SolverStatus::InvalidSettings, "NaN sleepTime", pairs);
 
   run(ok, s, SolverStatus::InvalidPair, "pair out of range", {0, 2});
   run(ok, s, SolverStatus::InvalidPair, "self pair", {1, 1});
@@ -457,6 +465,167 @@ TEST(Solver, HostileInputLeavesBodiesUnchanged) {
   Solver solver;
   ASSERT_EQ(solver.step(good.data(), 2, pairs.data(), 1, s, nullptr), SolverStatus::Ok);
   EXPECT_LT(good[1].pose.position.y, 3);
+}
+
+// A 3 × 3 grid of stacks of three unit boxes, 1.5 apart, and one more box
+// alone at the side, on a static floor; the candidate pairs are those of
+// the bodies' axis-aligned boxes (the boxes stay nearly upright) grown by
+// 0.05 and their motion over the step, found by brute force.
+struct Pile {
+  static constexpr int kStacked = 27;
+  static constexpr int kLone = 1 + kStacked;  // the box at the side
+  Shape floor = Shape::box({10, 0.5, 10});
+  Shape box = Shape::box({0.5, 0.5, 0.5});
+  std::vector<RigidBody> bodies;
+  std::vector<std::uint32_t> pairs;
+  Pile() {
+    bodies.push_back(staticBody(&floor, {0, -0.5, 0}));
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k)
+        for (int j = 0; j < 3; ++j) bodies.push_back(dynamicBody(&box, {1.5 * i, 0.5 + j, 1.5 * k}));
+    bodies.push_back(dynamicBody(&box, {7, 0.5, 7}));
+  }
+  int n() const { return static_cast<int>(bodies.size()); }
+  RigidBody& body(int i) { return bodies[static_cast<std::size_t>(i)]; }
+  void findPairs(double dt) {
+    pairs.clear();
+    const auto grown = [&](int i, Vec3* lo, Vec3* hi) {
+      const RigidBody& b = body(i);
+      const Vec3 half = i == 0 ? Vec3{10, 0.5, 10} : Vec3{0.5, 0.5, 0.5};
+      const double g = 0.05 + (length(b.velocity) + kG * dt) * dt;
+      *lo = b.pose.position - half - Vec3{g, g, g};
+      *hi = b.pose.position + half + Vec3{g, g, g};
+    };
+    for (int i = 0; i < n(); ++i)
+      for (int j = i + 1; j < n(); ++j) {
+        Vec3 loA, hiA, loB, hiB;
+        grown(i, &loA, &hiA);
+        grown(j, &loB, &hiB);
+        if (loA.x <= hiB.x && loB.x <= hiA.x && loA.y <= hiB.y && loB.y <= hiA.y && loA.z <= hiB.z && loB.z <= hiA.z)
+          pairs.push_back(static_cast<std::uint32_t>(i)), pairs.push_back(static_cast<std::uint32_t>(j));
+      }
+  }
+  StepReport step(Solver* solver, const StepSettings& s) {
+    findPairs(s.dt);
+    StepReport r;
+    EXPECT_EQ(solver->step(bodies.data(), n(), pairs.data(), static_cast<std::int64_t>(pairs.size() / 2), s, &r),
+              SolverStatus::Ok);
+    return r;
+  }
+};
+
+TEST(Solver, APileGoesToSleepAndStaysPut) {
+  Pile pile;
+  Solver solver;
+  const StepSettings s;
+  const int all = Pile::kStacked + 1;
+  int asleepAt = -1;
+  for (int step = 0; step < 300 && asleepAt < 0; ++step)
+    if (pile.step(&solver, s).sleeping == all) asleepAt = step;
+  std::printf("pile of %d asleep after %d steps\n", all, asleepAt + 1);
+  // At rest from the start: asleep once sleepTime has passed, not before.
+  ASSERT_GE(asleepAt + 1, static_cast<int>(std::ceil(s.sleepTime / s.dt)));
+  ASSERT_LT(asleepAt, 120);
+  const std::vector<RigidBody> before = pile.bodies;
+  const std::size_t contacts = solver.contacts().size();
+  EXPECT_EQ(contacts, std::size_t{all} * 4);  // every face on the one below, kept while asleep
+  for (int step = 0; step < 300; ++step) {
+    const StepReport r = pile.step(&solver, s);
+    EXPECT_EQ(r.sleeping, all);
+    EXPECT_EQ(r.points, 0);  // nothing solved, no manifold made
+  }
+  for (int i = 1; i < pile.n(); ++i) {
+    const RigidBody& b = pile.body(i);
+    EXPECT_EQ(std::memcmp(&b.pose, &before[static_cast<std::size_t>(i)].pose, sizeof b.pose), 0) << i;
+    EXPECT_EQ(b.velocity, Vec3{});
+    EXPECT_EQ(b.angularVelocity, Vec3{});
+    // Where the stack puts it (boxes 1 m tall on a floor at 0).
+    EXPECT_NEAR(b.pose.position.y, i == Pile::kLone ? 0.5 : 0.5 + (i - 1) % 3, 2e-3) << i;
+  }
+  EXPECT_EQ(solver.contacts().size(), contacts);
+  // Sleep off: everyone awake again, and solved.
+  StepSettings awake;
+  awake.sleep = false;
+  const StepReport r = pile.step(&solver, awake);
+  EXPECT_EQ(r.sleeping, 0);
+  EXPECT_EQ(r.points, all * 4);
+}
+
+TEST(Solver, ABodyDroppedOnASleepingPileWakesTheStackItLandsOn) {
+  Pile pile;
+  Solver solver;
+  const StepSettings s;
+  const int all = Pile::kStacked + 1;
+  for (int step = 0; step < 120; ++step) pile.step(&solver, s);
+  ASSERT_EQ(pile.step(&solver, s).sleeping, all);
+  // The lone box moved 2 m above the middle stack (i = k = 1), pushed down:
+  // moved and given a velocity, it wakes (its island is itself).
+  const int top = 1 + 3 * (3 * 1 + 1) + 2;  // the middle stack's top box
+  const double restY = pile.body(top).pose.position.y;
+  RigidBody& dropped = pile.body(Pile::kLone);
+  dropped.pose.position = pile.body(top).pose.position + Vec3{0, 3, 0};
+  dropped.velocity = {0, -1, 0};
+  int sleepingWhileFalling = all, woke = -1, sleepingThen = -1;
+  double lowest = 1e9;
+  for (int step = 0; step < 240; ++step) {
+    const StepReport r = pile.step(&solver, s);
+    if (woke < 0 && r.sleeping < all - 1) woke = step, sleepingThen = r.sleeping;
+    if (woke < 0) sleepingWhileFalling = std::min(sleepingWhileFalling, r.sleeping);
+    lowest = std::fmin(lowest, pile.body(top).pose.position.y);
+  }
+  std::printf("dropped box woke its stack at step %d (%d asleep then), the stack's top box lowest %.3g below rest\n",
+              woke, sleepingThen, restY - lowest);
+  EXPECT_EQ(sleepingWhileFalling, all - 1);  // only the moved box, until it came near
+  ASSERT_GE(woke, 0);
+  EXPECT_EQ(sleepingThen, all - 4);  // the stack of three it falls on woke; the other eight slept on
+  // It landed and the stack held it, and all went back to sleep.
+  EXPECT_NEAR(dropped.pose.position.y, restY + 1, 0.01);
+  EXPECT_EQ(pile.step(&solver, s).sleeping, all);
+  // The landing pushed the box below it down (asleep, it would not have
+  // moved at all).
+  EXPECT_LT(lowest, restY - 1e-5);
+}
+
+TEST(Solver, MovingAStaticBodyWakesWhatRestsOnIt) {
+  Pile pile;
+  Solver solver;
+  const StepSettings s;
+  for (int step = 0; step < 120; ++step) pile.step(&solver, s);
+  ASSERT_EQ(pile.step(&solver, s).sleeping, Pile::kStacked + 1);
+  // The floor lowered by 0.5 m: out of every box's candidate pairs, but
+  // what touched it last step wakes, and falls.
+  pile.body(0).pose.position.y -= 0.5;
+  EXPECT_EQ(pile.step(&solver, s).sleeping, 0);
+  for (int step = 0; step < 60; ++step) pile.step(&solver, s);
+  EXPECT_NEAR(pile.body(Pile::kLone).pose.position.y, 0.0, 0.01);  // on the floor, 0.5 lower
+  // A static body moved away from nothing asleep wakes nobody.
+  for (int step = 0; step < 60; ++step) pile.step(&solver, s);
+  ASSERT_EQ(pile.step(&solver, s).sleeping, Pile::kStacked + 1);
+  Shape post = Shape::box({0.1, 0.1, 0.1});
+  pile.bodies.push_back(staticBody(&post, {20, 0, 20}));
+  pile.step(&solver, s);  // a new body: everyone wakes (another numbering), then sleeps again
+  for (int step = 0; step < 60; ++step) pile.step(&solver, s);
+  ASSERT_EQ(pile.step(&solver, s).sleeping, Pile::kStacked + 1);
+  pile.body(pile.n() - 1).pose.position.x += 1;
+  EXPECT_EQ(pile.step(&solver, s).sleeping, Pile::kStacked + 1);
+}
+
+TEST(Solver, SleepingIsDeterministic) {
+  // The same steps twice give the same bits, asleep and woken.
+  const auto run = [] {
+    Pile pile;
+    Solver solver;
+    const StepSettings s;
+    for (int step = 0; step < 60; ++step) pile.step(&solver, s);
+    pile.body(14).velocity = {0.5, 0, 0};
+    for (int step = 0; step < 60; ++step) pile.step(&solver, s);
+    return pile.bodies;
+  };
+  const std::vector<RigidBody> a = run(), b = run();
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(std::memcmp(&a[i].pose, &b[i].pose, sizeof a[i].pose), 0);
+    EXPECT_EQ(std::memcmp(&a[i].velocity, &b[i].velocity, sizeof(Vec3)), 0);
+  }
 }
 
 TEST(Solver, SpheresOnStaticMesh) {

@@ -211,7 +211,7 @@ describe('World motion', () => {
     const boxes = Array.from({ length: 5 }, (_, i) => world.add(cube, { position: [0, 0.5 + i, 0] }, { mass: 1 }));
     let worst = 0;
     for (let s = 0; s < 300; s++) {
-      const stats = world.step();
+      const stats = world.step({ sleep: false }); // the solver's own stability, solved every step
       expect(stats.points).toBeGreaterThan(0);
       for (const [i, b] of boxes.entries()) {
         const p = world.pose(b);
@@ -226,6 +226,50 @@ describe('World motion', () => {
       expect(Math.abs(c.normal[1])).toBeCloseTo(1, 6);
       expect(c.normalImpulse).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  it('puts a resting stack to sleep, keeps it put, and wakes it when a box falls on it', () => {
+    using cube = box([0.5, 0.5, 0.5]);
+    using ground = plane([0, 1, 0], 0);
+    using world = new World();
+    world.add(ground);
+    const stack = Array.from({ length: 3 }, (_, i) => world.add(cube, { position: [0, 0.5 + i, 0] }, { mass: 1 }));
+    const lone = world.add(cube, { position: [6, 0.5, 0] }, { mass: 1 });
+    let steps = 0;
+    while (world.step().sleeping < 4 && steps < 120) steps++;
+    // At rest from the start: asleep after the 0.5 s of rest the default asks, not before.
+    expect(steps + 1).toBeGreaterThanOrEqual(30);
+    expect(steps).toBeLessThan(120);
+    const poses = Array.from(world.poses());
+    const contacts = world.contacts().length;
+    expect(contacts).toBe(4 * 4); // each box's face on what is under it, kept while asleep
+    for (let s = 0; s < 60; s++) {
+      const stats = world.step();
+      expect([stats.sleeping, stats.points]).toEqual([4, 0]);
+    }
+    expect(Array.from(world.poses())).toEqual(poses);
+    expect(Array.from(world.velocities()).every((v) => v === 0)).toBe(true);
+    expect(world.contacts().length).toBe(contacts);
+
+    // The lone box moved 3 m above the stack's top and pushed down: it wakes, then so does the stack under it.
+    const top = world.pose(stack[2]);
+    world.setPose(lone, { position: [top[0], top[1] + 3, top[2]] });
+    world.setMotion(lone, { mass: 1, velocity: [0, -1, 0] });
+    const sleeping: number[] = [];
+    let lowest = Infinity;
+    for (let s = 0; s < 120; s++) {
+      sleeping.push(world.step().sleeping);
+      lowest = Math.min(lowest, world.pose(stack[2])[1]);
+    }
+    expect(sleeping[0]).toBe(3);
+    expect(Math.min(...sleeping)).toBe(0);
+    expect(lowest, 'the landing pushed the stack down').toBeLessThan(top[1] - 1e-5);
+    expect(world.pose(lone)[1]).toBeCloseTo(top[1] + 1, 2);
+    expect(sleeping.at(-1), 'and it all sleeps again').toBe(4);
+
+    // sleep: false wakes everyone and keeps them awake.
+    for (let s = 0; s < 60; s++) expect(world.step({ sleep: false }).sleeping).toBe(0);
+    expect(world.step({ sleep: false }).points).toBe(4 * 4 + 0);
   });
 
   it('traces a "simulate" scene step by step, ending in its result', () => {
@@ -273,7 +317,7 @@ describe('World motion', () => {
     world.velocities()[6 * b.slot + 2] = 0;
     for (const [options, field] of [[{ dt: 0 }, 'options.dt'], [{ dt: NaN }, 'options.dt'], [{ gravity: [0, Infinity, 0] }, 'options.gravity[1]'],
       [{ substeps: 0 }, 'options.substeps'], [{ iterations: 2.5 }, 'options.iterations'], [{ friction: -1 }, 'options'], [{ restitution: 2 }, 'options'],
-      [{ timestep: 1 }, 'options.timestep']] as const) {
+      [{ timestep: 1 }, 'options.timestep'], [{ sleep: 'no' }, 'options.sleep']] as const) {
       e = catchError(() => world.step(options as never));
       expect(e.field, JSON.stringify(options)).toBe(field);
     }

@@ -486,7 +486,7 @@ EMSCRIPTEN_KEEPALIVE double* cds_world_velocities(int handle) {
 }
 
 // World::step with the settings in[kWorldStepSettings]; out gets the report:
-// manifolds, points, warmStarted, ccdClamped, then the contact count; *contacts
+// manifolds, points, warmStarted, ccdClamped, the contact count, sleeping; *contacts
 // points at the contacts (kWorldContactSize doubles each).
 EMSCRIPTEN_KEEPALIVE int cds_world_step(int handle, const double* in, double* out, double** contacts) {
   WorldSlot* slot = nullptr;
@@ -502,6 +502,7 @@ EMSCRIPTEN_KEEPALIVE int cds_world_step(int handle, const double* in, double* ou
   s.friction = in[6];
   s.restitution = in[7];
   s.continuous = in[8] != 0;
+  s.sleep = in[9] != 0;
   StepReport report;
   if (!w->step(s, &lastError(), &report)) return 0;
   slot->contacts.clear();
@@ -517,6 +518,7 @@ EMSCRIPTEN_KEEPALIVE int cds_world_step(int handle, const double* in, double* ou
   out[2] = report.warmStarted;
   out[3] = report.ccdClamped;
   out[4] = static_cast<double>(w->contacts().size());
+  out[5] = report.sleeping;
   *contacts = slot->contacts.data();
   return 1;
 }

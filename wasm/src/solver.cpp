@@ -1,5 +1,6 @@
 #include "collidoscope/solver.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -69,6 +70,8 @@ SolverStatus checkSettings(const StepSettings& s, StepReport* r) {
   if (!std::isfinite(s.warmStartDistance) || !(s.warmStartDistance >= 0))
     return bad("warmStartDistance must be finite and not negative");
   if (!std::isfinite(s.ccdFraction) || !(s.ccdFraction > 0)) return bad("ccdFraction must be finite and positive");
+  if (!std::isfinite(s.sleepSpeed) || !(s.sleepSpeed >= 0)) return bad("sleepSpeed must be finite and not negative");
+  if (!std::isfinite(s.sleepTime) || !(s.sleepTime >= 0)) return bad("sleepTime must be finite and not negative");
   return SolverStatus::Ok;
 }
 
@@ -150,6 +153,7 @@ double timeOfImpact(const Shape& moving, const Vec3& da, const Shape& other, con
 void Solver::reset() {
   previous_.clear();
   contacts_.clear();
+  asleep_.clear();
 }
 
 SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
@@ -169,10 +173,22 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
     if (a == b) return fail(r, SolverStatus::InvalidPair, "a body is paired with itself", p);
   }
 
+  const std::size_t count = static_cast<std::size_t>(n);
+  if (!settings.sleep || asleep_.size() != count) {
+    // Everyone awake: sleep off, or the bodies changed (reset()).
+    asleep_.assign(count, 0);
+    restTime_.assign(count, 0.0);
+    islandNext_.resize(count);
+    restPose_.resize(count);
+    known_.assign(count, 0);
+    pushes_.resize(count);
+  }
+  if (settings.sleep) wake(bodies, n, pairs, nPairs);
   collide(bodies, n, pairs, nPairs, settings, r);
   prepare(bodies, n);
   for (int k = 0; k < settings.substeps; ++k) substep(bodies, n, pairs, nPairs, settings, r);
   finish(bodies, n);
+  if (settings.sleep) settle(bodies, n, settings, r);
   return SolverStatus::Ok;
 }
 
@@ -184,12 +200,14 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     sources_.resize(count, nullptr);
     inverseInertiaWorld_.resize(count);
     centres_.resize(count);
+    radii_.resize(count);
   }
   for (std::size_t i = 0; i < count; ++i) {
     RigidBody& body = bodies[i];
     if (sources_[i] != body.shape) {
       shapes_[i] = *body.shape;  // the only copy that allocates (header: Shapes)
       sources_[i] = body.shape;
+      radii_[i] = localBoundingRadius(shapes_[i]);  // a mesh's scans its vertices: once per copy
     }
     shapes_[i].pose = body.pose;
     centres_[i] = body.pose.apply(body.centerOfMassLocal);
@@ -197,12 +215,14 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     inverseInertiaWorld_[i] = rot * body.inverseInertiaLocal * rot.transposed();
   }
   const auto dynamic = [&](std::int32_t i) { return bodies[i].inverseMass > 0; };
+  carried_.clear();
   const auto linearVelocity = [&](std::int32_t i) { return dynamic(i) ? bodies[i].velocity : Vec3{}; };
 
   // The warm-start table over last step's points.
   std::swap(previous_, contacts_);
   contacts_.clear();
   points_.clear();
+  anchors_.clear();
   // Entries: one per point and at most one per pair; load ≤ ½.
   std::size_t capacity = 16;
   while (capacity < 4 * previous_.size()) capacity *= 2;
@@ -210,7 +230,8 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   capacity = table_.size();
   const std::size_t mask = capacity - 1;
   for (CacheEntry& e : table_) e = CacheEntry{};
-  if (settings.warmStarting) {
+  // (Built with sleep on, too: a sleeping pair's points are found here.)
+  if (settings.warmStarting || settings.sleep) {
     for (std::size_t k = 0; k < previous_.size(); ++k) {
       const SolverContact& c = previous_[k];
       const std::uint64_t key = pairKey(c.a, c.b);
@@ -225,6 +246,15 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       }
     }
   }
+  // The index of a pair's first point in previous_, −1 when it had none.
+  const auto firstOfPair = [&](std::uint64_t key) -> std::int32_t {
+    std::size_t slot = mix(key | kPairEntry) & mask;
+    for (std::size_t probe = 0; probe < capacity && table_[slot].index >= 0; ++probe) {
+      if (table_[slot].key == (key | kPairEntry)) return table_[slot].index;
+      slot = (slot + 1) & mask;
+    }
+    return -1;
+  };
   const auto findPrevious = [&](std::int32_t a, std::int32_t b, std::uint32_t id,
                                 const Vec3& anchorA) -> const SolverContact* {
     if (!settings.warmStarting) return nullptr;
@@ -237,21 +267,16 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     // The features were renamed (two aligned boxes' corners coincide, and a
     // tilt of 1e-5 rad turns a vertex into an edge crossing): the nearest
     // last point of the pair, on body a, within warmStartDistance.
-    std::size_t slot2 = mix(key | kPairEntry) & mask;
-    for (std::size_t probe = 0; probe < capacity && table_[slot2].index >= 0; ++probe) {
-      if (table_[slot2].key == (key | kPairEntry)) {
-        const SolverContact* best = nullptr;
-        double bestDistance = settings.warmStartDistance;
-        for (std::size_t k = static_cast<std::size_t>(table_[slot2].index);
-             k < previous_.size() && previous_[k].a == a && previous_[k].b == b; ++k) {
-          const double d = length(previous_[k].anchorA - anchorA);
-          if (d <= bestDistance) bestDistance = d, best = &previous_[k];
-        }
-        return best;
-      }
-      slot2 = (slot2 + 1) & mask;
+    const std::int32_t first = firstOfPair(key);
+    if (first < 0) return nullptr;
+    const SolverContact* best = nullptr;
+    double bestDistance = settings.warmStartDistance;
+    for (std::size_t k = static_cast<std::size_t>(first);
+         k < previous_.size() && previous_[k].a == a && previous_[k].b == b; ++k) {
+      const double d = length(previous_[k].anchorA - anchorA);
+      if (d <= bestDistance) bestDistance = d, best = &previous_[k];
     }
-    return nullptr;
+    return best;
   };
 
   int manifolds = 0, warmStarted = 0;
@@ -259,6 +284,14 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   for (std::int64_t p = 0; p < nPairs; ++p) {
     const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
     if (!dynamic(a) && !dynamic(b)) continue;
+    if (!awake(bodies, a) && !awake(bodies, b)) {
+      // Asleep (with a sleeping or static partner): its points as they were.
+      const std::int32_t first = firstOfPair(pairKey(a, b));
+      for (std::size_t k = static_cast<std::size_t>(first);
+           first >= 0 && k < previous_.size() && previous_[k].a == a && previous_[k].b == b; ++k)
+        carried_.push_back(previous_[k]);
+      continue;
+    }
     Manifold m;
     // Continuous collision widens the speculative margin by the pair's
     // relative motion over the step (with gravity's increment; angular
@@ -287,17 +320,22 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       c.normal = nrm;
       c.distance = mp.distance;
       Point q;
-      q.rA = mp.pointA - centres_[a];
-      q.rB = mp.pointB - centres_[b];
+      Anchor at;
+      at.rA = mp.pointA - centres_[a];
+      at.rB = mp.pointB - centres_[b];
       // The points ride on their bodies through the substeps (header: step 1).
-      q.localA = bodies[a].pose.toLocalDirection(q.rA);
-      q.localB = bodies[b].pose.toLocalDirection(q.rB);
+      at.localA = bodies[a].pose.toLocalDirection(at.rA);
+      at.localB = bodies[b].pose.toLocalDirection(at.rB);
+      at.base = mp.distance - dot(mp.pointB - mp.pointA, nrm);
+      q.a = a;
+      q.b = b;
+      q.normal = nrm;
       q.tangent1 = t1;
       q.tangent2 = t2;
       // K = 1/m_A + 1/m_B + (I_A⁻¹(r_A × d) × r_A)·d + (same for B) along d.
       const auto effective = [&](const Vec3& d) {
-        const double k = imA + imB + dot(cross(inverseInertiaWorld_[a] * cross(q.rA, d), q.rA), d) +
-                         dot(cross(inverseInertiaWorld_[b] * cross(q.rB, d), q.rB), d);
+        const double k = imA + imB + dot(cross(inverseInertiaWorld_[a] * cross(at.rA, d), at.rA), d) +
+                         dot(cross(inverseInertiaWorld_[b] * cross(at.rB, d), at.rB), d);
         return k > 0 ? 1 / k : 0.0;
       };
       q.normalMass = effective(nrm);
@@ -313,6 +351,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       }
       contacts_.push_back(c);
       points_.push_back(q);
+      anchors_.push_back(at);
     }
   }
   r->manifolds = manifolds;
@@ -328,20 +367,21 @@ void Solver::prepare(const RigidBody* bodies, int n) {
   for (std::size_t i = 0; i < count; ++i) {
     const RigidBody& b = bodies[i];
     Motion& m = motion_[i];
-    const bool dynamic = b.inverseMass > 0;
+    // A sleeping body too: nothing awake touches it (wake()).
+    const bool dynamic = awake(bodies, static_cast<std::int32_t>(i));
     m.velocity = dynamic ? b.velocity : Vec3{};
     m.angularVelocity = dynamic ? b.angularVelocity : Vec3{};
     m.inverseMass = dynamic ? b.inverseMass : 0;
-    m.inverseInertia = dynamic ? inverseInertiaWorld_[i] : Mat3{};
   }
+  const Mat3 none;  // a static or sleeping body's: it does not turn
   for (std::size_t k = 0; k < contacts_.size(); ++k) {
     const SolverContact& c = contacts_[k];
+    const Anchor& at = anchors_[k];
     Point& q = points_[k];
-    const Mat3& iA = motion_[static_cast<std::size_t>(c.a)].inverseInertia;
-    const Mat3& iB = motion_[static_cast<std::size_t>(c.b)].inverseInertia;
-    q.normal = c.normal;
-    q.armA[0] = cross(q.rA, c.normal), q.armA[1] = cross(q.rA, q.tangent1), q.armA[2] = cross(q.rA, q.tangent2);
-    q.armB[0] = cross(q.rB, c.normal), q.armB[1] = cross(q.rB, q.tangent1), q.armB[2] = cross(q.rB, q.tangent2);
+    const Mat3& iA = awake(bodies, c.a) ? inverseInertiaWorld_[static_cast<std::size_t>(c.a)] : none;
+    const Mat3& iB = awake(bodies, c.b) ? inverseInertiaWorld_[static_cast<std::size_t>(c.b)] : none;
+    q.armA[0] = cross(at.rA, c.normal), q.armA[1] = cross(at.rA, q.tangent1), q.armA[2] = cross(at.rA, q.tangent2);
+    q.armB[0] = cross(at.rB, c.normal), q.armB[1] = cross(at.rB, q.tangent1), q.armB[2] = cross(at.rB, q.tangent2);
     for (int d = 0; d < 3; ++d) q.turnA[d] = iA * q.armA[d], q.turnB[d] = iB * q.armB[d];
     q.normalImpulse = c.normalImpulse;
     q.frictionImpulse1 = dot(c.frictionImpulse, q.tangent1);
@@ -354,14 +394,14 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   const double dt = settings.dt / settings.substeps;
   Motion* motion = motion_.data();
   // Δv along a point's direction d (0: the normal, 1, 2: the tangents).
-  const auto relative = [motion](const SolverContact& c, const Point& q, const Vec3& d, int i) {
-    const Motion& a = motion[c.a];
-    const Motion& b = motion[c.b];
+  const auto relative = [motion](const Point& q, const Vec3& d, int i) {
+    const Motion& a = motion[q.a];
+    const Motion& b = motion[q.b];
     return dot(b.velocity - a.velocity, d) + dot(b.angularVelocity, q.armB[i]) - dot(a.angularVelocity, q.armA[i]);
   };
-  const auto apply = [motion](const SolverContact& c, const Point& q, const Vec3& d, int i, double impulse) {
-    Motion& a = motion[c.a];
-    Motion& b = motion[c.b];
+  const auto apply = [motion](const Point& q, const Vec3& d, int i, double impulse) {
+    Motion& a = motion[q.a];
+    Motion& b = motion[q.b];
     a.velocity -= d * (impulse * a.inverseMass);
     a.angularVelocity -= q.turnA[i] * impulse;
     b.velocity += d * (impulse * b.inverseMass);
@@ -370,22 +410,28 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
 
   // The points' separations, moved with their bodies since the contacts
   // (s = s₀ + n·(p_B − p_A − (p_B₀ − p_A₀)), each point fixed in its body),
-  // and the normal targets they give.
-  for (std::size_t k = 0; k < contacts_.size(); ++k) {
-    const SolverContact& c = contacts_[k];
+  // and the normal targets they give. Each body's centre and rotation
+  // matrix once, rather than two quaternion turns per point and body.
+  const std::size_t count = static_cast<std::size_t>(n);
+  if (centresNow_.size() < count) centresNow_.resize(count), rotationsNow_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    rotationsNow_[i] = Mat3::rotation(bodies[i].pose.rotation);
+    centresNow_[i] = bodies[i].pose.position + rotationsNow_[i] * bodies[i].centerOfMassLocal;
+  }
+  for (std::size_t k = 0; k < points_.size(); ++k) {
+    const Anchor& at = anchors_[k];
     Point& q = points_[k];
-    const RigidBody& A = bodies[c.a];
-    const RigidBody& B = bodies[c.b];
-    const Vec3 movedA = A.pose.apply(A.centerOfMassLocal) + rotate(A.pose.rotation, q.localA) - c.pointA;
-    const Vec3 movedB = B.pose.apply(B.centerOfMassLocal) + rotate(B.pose.rotation, q.localB) - c.pointB;
-    const double s = c.distance + dot(movedB - movedA, c.normal);
+    const std::size_t a = static_cast<std::size_t>(q.a), b = static_cast<std::size_t>(q.b);
+    const Vec3 pointA = centresNow_[a] + rotationsNow_[a] * at.localA;
+    const Vec3 pointB = centresNow_[b] + rotationsNow_[b] * at.localB;
+    const double s = at.base + dot(pointB - pointA, q.normal);
     q.target = 0;
     if (s > 0) q.target = -s / dt;
     else if (-s > settings.slop) q.target = settings.baumgarte * (-s - settings.slop) / dt;
     // The closing speed before gravity's increment: bouncing the
     // incremented one back would gain g·dt of speed per bounce. Bounce only
     // a point the bodies reach within this substep.
-    const double vn = relative(c, q, q.normal, 0);
+    const double vn = relative(q, q.normal, 0);
     if (settings.restitution > 0 && vn < -settings.restitutionThreshold && s + vn * dt < 0)
       q.target = std::fmax(q.target, -settings.restitution * vn);
   }
@@ -399,47 +445,69 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   // step's, matched in collide()).
   for (int i = 0; i < n; ++i)
     if (motion[i].inverseMass > 0) motion[i].velocity += settings.gravity * dt;
-  for (std::size_t k = 0; k < points_.size(); ++k) {
-    Point& q = points_[k];
+  Point* const points = points_.data();
+  const std::size_t m = points_.size();
+  for (std::size_t k = 0; k < m; ++k) {
+    Point& q = points[k];
     if (!settings.warmStarting) {
       q.normalImpulse = q.frictionImpulse1 = q.frictionImpulse2 = 0;
       continue;
     }
-    const SolverContact& c = contacts_[k];
-    apply(c, q, q.normal, 0, q.normalImpulse);
-    apply(c, q, q.tangent1, 1, q.frictionImpulse1);
-    apply(c, q, q.tangent2, 2, q.frictionImpulse2);
+    apply(q, q.normal, 0, q.normalImpulse);
+    apply(q, q.tangent1, 1, q.frictionImpulse1);
+    apply(q, q.tangent2, 2, q.frictionImpulse2);
   }
 
   // 4. Sequential impulses: friction (bounded by the current normal
   // impulse), then the normal, point by point. Symmetric Gauss–Seidel: odd
   // rounds run the points backwards, so that no corner of a face is always
   // solved first (a fixed order leaves a torque that tilts stacked boxes).
-  const std::size_t m = points_.size();
+  // The round is the step's hot loop: the two bodies' velocities are read
+  // once into locals and written back once per point (a and b differ, but
+  // the compiler cannot know it and would reload them after every store).
+  const double friction = settings.friction;
   for (int it = 0; it < settings.velocityIterations; ++it) {
     for (std::size_t kk = 0; kk < m; ++kk) {
       const std::size_t k = (it & 1) != 0 ? m - 1 - kk : kk;
-      const SolverContact& c = contacts_[k];
-      Point& q = points_[k];
+      Point& q = points[k];
+      Motion& A = motion[q.a];
+      Motion& B = motion[q.b];
+      Vec3 vA = A.velocity, wA = A.angularVelocity, vB = B.velocity, wB = B.angularVelocity;
+      const double mA = A.inverseMass, mB = B.inverseMass;
+
+      const Vec3 dv = vB - vA;
       const double old1 = q.frictionImpulse1, old2 = q.frictionImpulse2;
-      double new1 = old1 - relative(c, q, q.tangent1, 1) * q.tangentMass1;
-      double new2 = old2 - relative(c, q, q.tangent2, 2) * q.tangentMass2;
-      const double limit = settings.friction * q.normalImpulse;
-      const double len = std::sqrt(new1 * new1 + new2 * new2);
-      if (len > limit) {
+      double new1 = old1 - (dot(dv, q.tangent1) + dot(wB, q.armB[1]) - dot(wA, q.armA[1])) * q.tangentMass1;
+      double new2 = old2 - (dot(dv, q.tangent2) + dot(wB, q.armB[2]) - dot(wA, q.armA[2])) * q.tangentMass2;
+      const double limit = friction * q.normalImpulse;
+      const double len2 = new1 * new1 + new2 * new2;
+      if (len2 > limit * limit) {
+        const double len = std::sqrt(len2);
         const double f = len > 0 ? limit / len : 0;
         new1 *= f;
         new2 *= f;
       }
       q.frictionImpulse1 = new1;
       q.frictionImpulse2 = new2;
-      apply(c, q, q.tangent1, 1, new1 - old1);
-      apply(c, q, q.tangent2, 2, new2 - old2);
+      const double d1 = new1 - old1, d2 = new2 - old2;
+      const Vec3 push = q.tangent1 * d1 + q.tangent2 * d2;
+      vA -= push * mA;
+      wA -= q.turnA[1] * d1 + q.turnA[2] * d2;
+      vB += push * mB;
+      wB += q.turnB[1] * d1 + q.turnB[2] * d2;
 
-      const double vn = relative(c, q, q.normal, 0);
-      const double total = std::fmax(0.0, q.normalImpulse + (q.target - vn) * q.normalMass);
-      apply(c, q, q.normal, 0, total - q.normalImpulse);
+      const double vn = dot(vB - vA, q.normal) + dot(wB, q.armB[0]) - dot(wA, q.armA[0]);
+      const double sum = q.normalImpulse + (q.target - vn) * q.normalMass;
+      // λ_n ≥ 0 (a comparison, not fmax: no call in the hot loop).
+      const double total = sum > 0 ? sum : 0.0;
+      const double dn = total - q.normalImpulse;
       q.normalImpulse = total;
+      vA -= q.normal * (dn * mA);
+      wA -= q.turnA[0] * dn;
+      vB += q.normal * (dn * mB);
+      wB += q.turnB[0] * dn;
+      A.velocity = vA, A.angularVelocity = wA;
+      B.velocity = vB, B.angularVelocity = wB;
     }
   }
 
@@ -447,10 +515,10 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   // velocities), then 6. the positions.
   for (int i = 0; i < n; ++i) {
     RigidBody& body = bodies[i];
-    if (!(body.inverseMass > 0)) continue;
+    if (!awake(bodies, i)) continue;
     const Vec3 step = motion[i].velocity * dt;
     double fraction = 1;
-    if (settings.continuous && length(step) > settings.ccdFraction * localBoundingRadius(shapes_[i])) {
+    if (settings.continuous && length(step) > settings.ccdFraction * radii_[static_cast<std::size_t>(i)]) {
       double toi = 2;
       for (std::int64_t p = 0; p < nPairs; ++p) {
         const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
@@ -477,7 +545,7 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
 
 void Solver::finish(RigidBody* bodies, int n) {
   for (int i = 0; i < n; ++i) {
-    if (!(bodies[i].inverseMass > 0)) continue;
+    if (!awake(bodies, i)) continue;
     bodies[i].velocity = motion_[static_cast<std::size_t>(i)].velocity;
     bodies[i].angularVelocity = motion_[static_cast<std::size_t>(i)].angularVelocity;
   }
@@ -486,6 +554,124 @@ void Solver::finish(RigidBody* bodies, int n) {
     contacts_[k].normalImpulse = q.normalImpulse;
     contacts_[k].frictionImpulse = q.tangent1 * q.frictionImpulse1 + q.tangent2 * q.frictionImpulse2;
   }
+  contacts_.insert(contacts_.end(), carried_.begin(), carried_.end());
+}
+
+void Solver::wakeIsland(std::int32_t body) {
+  // The ring holds at most n bodies.
+  std::int32_t j = body;
+  for (std::size_t guard = 0; guard < asleep_.size(); ++guard) {
+    const std::int32_t next = islandNext_[static_cast<std::size_t>(j)];
+    asleep_[static_cast<std::size_t>(j)] = 0;
+    restTime_[static_cast<std::size_t>(j)] = 0;
+    islandNext_[static_cast<std::size_t>(j)] = j;
+    if (next == body) break;
+    j = next;
+  }
+}
+
+void Solver::wake(const RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs) {
+  // Moved: the position changed at all, the rotation beyond the caller's renormalisation.
+  const auto moved = [](const Transform& now, const Transform& rest) {
+    const Quat &q = now.rotation, &r = rest.rotation;
+    return !(now.position == rest.position) || std::fabs(q.x - r.x) > 1e-12 || std::fabs(q.y - r.y) > 1e-12 ||
+           std::fabs(q.z - r.z) > 1e-12 || std::fabs(q.w - r.w) > 1e-12;
+  };
+  // Touched by the caller: a sleeping body given a velocity, made static or
+  // moved; a static body moved (it pushes whatever it is paired with).
+  for (int i = 0; i < n; ++i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    const RigidBody& b = bodies[i];
+    if (!(b.inverseMass > 0)) {
+      pushes_[k] = known_[k] != 0 && moved(b.pose, restPose_[k]) ? 1 : 0;
+      if (asleep_[k] != 0) wakeIsland(i);
+      restPose_[k] = b.pose;
+      known_[k] = 1;
+      continue;
+    }
+    known_[k] = 0;
+    if (asleep_[k] != 0 && (moved(b.pose, restPose_[k]) || !(b.velocity == Vec3{}) || !(b.angularVelocity == Vec3{})))
+      wakeIsland(i);
+    pushes_[k] = 0;  // (an awake one pushes by being awake)
+  }
+  // A moved static body wakes what touched it last step (it may have moved
+  // out of their candidate pairs: a floor lowered under a pile).
+  for (const SolverContact& c : contacts_) {
+    const auto a = static_cast<std::size_t>(c.a), b = static_cast<std::size_t>(c.b);
+    if (a >= pushes_.size() || b >= pushes_.size()) continue;  // another numbering (reset() clears them)
+    if (asleep_[b] != 0 && pushes_[a] != 0) wakeIsland(c.b);
+    else if (asleep_[a] != 0 && pushes_[b] != 0) wakeIsland(c.a);
+  }
+  // Reached by an awake body (or a moved static one): until no island wakes
+  // (each pass but the last wakes one at least, so at most n + 1 passes).
+  for (int pass = 0; pass <= n; ++pass) {
+    bool woke = false;
+    for (std::int64_t p = 0; p < nPairs; ++p) {
+      const auto a = static_cast<std::size_t>(pairs[2 * p]), b = static_cast<std::size_t>(pairs[2 * p + 1]);
+      const auto pushes = [&](std::size_t i) { return pushes_[i] != 0 || awake(bodies, static_cast<std::int32_t>(i)); };
+      if (asleep_[b] != 0 && pushes(a)) wakeIsland(static_cast<std::int32_t>(b)), woke = true;
+      else if (asleep_[a] != 0 && pushes(b)) wakeIsland(static_cast<std::int32_t>(a)), woke = true;
+    }
+    if (!woke) break;
+  }
+}
+
+void Solver::settle(RigidBody* bodies, int n, const StepSettings& settings, StepReport* r) {
+  const std::size_t count = static_cast<std::size_t>(n);
+  islandOf_.resize(count);
+  islandRest_.resize(count);
+  islandHead_.resize(count);
+  // Rest times, and each awake body its own island.
+  for (std::size_t i = 0; i < count; ++i) {
+    islandOf_[i] = static_cast<std::int32_t>(i);
+    if (!awake(bodies, static_cast<std::int32_t>(i))) continue;
+    const RigidBody& b = bodies[i];
+    const double speed = length(b.velocity) + radii_[i] * length(b.angularVelocity);
+    restTime_[i] = speed <= settings.sleepSpeed ? restTime_[i] + settings.dt : 0.0;
+  }
+  // Union–find (path halving) over the solved points' pairs of awake bodies.
+  const auto root = [&](std::int32_t i) {
+    for (std::size_t guard = 0; guard < count && islandOf_[static_cast<std::size_t>(i)] != i; ++guard) {
+      std::int32_t& up = islandOf_[static_cast<std::size_t>(i)];
+      up = islandOf_[static_cast<std::size_t>(up)];
+      i = up;
+    }
+    return i;
+  };
+  for (const Point& q : points_) {
+    if (!awake(bodies, q.a) || !awake(bodies, q.b)) continue;
+    const std::int32_t ra = root(q.a), rb = root(q.b);
+    // The smaller index the root, so that the islands do not depend on the order of the pairs.
+    if (ra != rb) islandOf_[static_cast<std::size_t>(std::max(ra, rb))] = std::min(ra, rb);
+  }
+  for (std::size_t i = 0; i < count; ++i) islandRest_[i] = HUGE_VAL, islandHead_[i] = -1;
+  for (std::size_t i = 0; i < count; ++i)
+    if (awake(bodies, static_cast<std::int32_t>(i))) {
+      const std::size_t top = static_cast<std::size_t>(root(static_cast<std::int32_t>(i)));
+      islandRest_[top] = std::fmin(islandRest_[top], restTime_[i]);
+    }
+  // An island rested long enough sleeps, its bodies in a ring.
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto body = static_cast<std::int32_t>(i);
+    if (!awake(bodies, body)) continue;
+    const std::size_t top = static_cast<std::size_t>(root(body));
+    // At rest now (a rest time of at least one dt), and for long enough.
+    if (!(islandRest_[top] > 0 && islandRest_[top] >= settings.sleepTime)) continue;
+    bodies[i].velocity = bodies[i].angularVelocity = Vec3{};
+    restPose_[i] = bodies[i].pose;
+    std::int32_t& head = islandHead_[top];
+    if (head < 0) {
+      head = body;
+      islandNext_[i] = body;
+    } else {
+      islandNext_[i] = islandNext_[static_cast<std::size_t>(head)];
+      islandNext_[static_cast<std::size_t>(head)] = body;
+    }
+    asleep_[i] = 1;
+  }
+  int sleeping = 0;
+  for (std::size_t i = 0; i < count; ++i) sleeping += asleep_[i];
+  r->sleeping = sleeping;
 }
 
 }  // namespace collidoscope

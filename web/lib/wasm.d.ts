@@ -76,7 +76,7 @@ export interface WasmModule {
   _cds_world_mass(world: number, body: number): number;
   /** The velocity array (6 doubles per slot), 0 for a disposed world. */
   _cds_world_velocities(world: number): number;
-  /** in: dt, gravity (3), substeps, iterations, friction, restitution, continuous; out: manifolds, points, warmStarted, ccdClamped, contacts; *contacts: 16 doubles per contact. */
+  /** in: dt, gravity (3), substeps, iterations, friction, restitution, continuous, sleep; out: manifolds, points, warmStarted, ccdClamped, contacts, sleeping; *contacts: 16 doubles per contact. */
   _cds_world_step(world: number, input: number, out: number, contacts: number): number;
   /** ray: 7 doubles; the number of hits (−1: lastError()), 12 doubles each at *out (slot, t, point, normal, startedInside, pointB). */
   _cds_world_raycast(world: number, ray: number, all: number, out: number): number;

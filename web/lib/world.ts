@@ -118,6 +118,13 @@ export interface StepOptions {
   restitution?: number;
   /** Shape casts stop fast bodies at the first time of impact (default true). */
   continuous?: boolean;
+  /**
+   * Islands of touching bodies that stay slower than 0.1 m/s (|v| + r·|ω|, r the bounding radius) for 0.5 s go to
+   * sleep: velocities zeroed, left out of the step until an awake body's box reaches theirs, one of them is moved,
+   * given a velocity or made static, or a static body they touch is moved; adding or removing a body wakes all
+   * (default true; false wakes every body and keeps them awake).
+   */
+  sleep?: boolean;
 }
 
 /** What a step did: the solver's counts (the step's contacts, found once per step; ccdClamped over all its substeps). */
@@ -126,6 +133,8 @@ export interface StepStats {
   points: number;
   warmStarted: number;
   ccdClamped: number;
+  /** Dynamic bodies asleep after the step. */
+  sleeping: number;
 }
 
 /** A contact point of the last step, where it was as the step started: the normal from a to b. */
@@ -143,7 +152,7 @@ export interface WorldContact {
 }
 
 const CONTACT = 16;
-const STEP_KEYS = ['dt', 'gravity', 'substeps', 'iterations', 'friction', 'restitution', 'continuous'] as const;
+const STEP_KEYS = ['dt', 'gravity', 'substeps', 'iterations', 'friction', 'restitution', 'continuous', 'sleep'] as const;
 
 /** Options of new World(). */
 export interface WorldOptions {
@@ -309,22 +318,26 @@ export class World {
     const values = [
       numberOf(o.dt, 1 / 60, 'dt'), g[0], g[1], g[2], numberOf(o.substeps, 8, 'substeps'), numberOf(o.iterations, 4, 'iterations'),
       numberOf(o.friction, 0.5, 'friction'), numberOf(o.restitution, 0, 'restitution'), o.continuous === false ? 0 : 1,
+      o.sleep === false ? 0 : 1,
     ];
+    if (o.sleep !== undefined && typeof o.sleep !== 'boolean') {
+      throw new CollidoscopeError('invalid-argument', 'options.sleep', `must be true or false, got ${typeof o.sleep}`);
+    }
     for (const [i, name] of [[4, 'substeps'], [5, 'iterations']] as const) {
       const x = values[i];
       if (!Number.isInteger(x) || x < 1) throw new CollidoscopeError('invalid-argument', `options.${name}`, `must be a whole number ≥ 1, got ${x}`);
     }
     heap.set(values, at >> 3);
     const out = at + 8 * SCRATCH_IN;
-    if (m._cds_world_step(w, at, out, out + 8 * 5) === 0) {  // (out: 5 report numbers, then the pointer)
+    if (m._cds_world_step(w, at, out, out + 8 * 6) === 0) {  // (out: 6 report numbers, then the pointer)
       const e = lastError(m);
       throw new CollidoscopeError(e.code, e.field?.startsWith('settings') ? `options${e.field.slice('settings'.length)}` : e.field, e.detail);
     }
     const h = m.HEAPF64;
     const r = out >> 3;
     this.#contactCount = h[r + 4];
-    this.#contactPtr = m.HEAPU32[(out + 8 * 5) >> 2];
-    return { manifolds: h[r], points: h[r + 1], warmStarted: h[r + 2], ccdClamped: h[r + 3] };
+    this.#contactPtr = m.HEAPU32[(out + 8 * 6) >> 2];
+    return { manifolds: h[r], points: h[r + 1], warmStarted: h[r + 2], ccdClamped: h[r + 3], sleeping: h[r + 5] };
   }
 
   #contactCount = 0;

@@ -47,9 +47,10 @@
 //     the slop, Baumgarte's β·(−s − slop)/h; a closing speed above
 //     restitutionThreshold that reaches contact within the substep bounces
 //     back at restitution times it. The rounds read flat arrays: per body
-//     its velocities, inverse mass and world inverse inertia (all zero for
-//     a static body, so no branch), per point r × d and I⁻¹(r × d) for its
-//     three directions d, computed once per step.
+//     its velocities and inverse mass (zero for a static or sleeping body,
+//     so no branch), per point one packed row — its bodies, directions,
+//     masses, impulses, and r × d and I⁻¹(r × d) for its three directions
+//     d, computed once per step (I⁻¹ zero for a body that does not move).
 //  5. Continuous collision: a body whose translation over the substep
 //     exceeds ccdFraction of its bounding radius casts its shape
 //     (gjkShapeCast; a plane in closed form; meshPairShapeCast for a mesh)
@@ -72,6 +73,26 @@
 // the default is 8 substeps of 4 rounds (1.1 mm down, 1.8 mm sideways);
 // 4 × 8, the same 32 rounds, drifted 9–18 mm sideways on one contact set
 // per step (3.4 mm when every substep found its own contacts).
+//
+// Sleeping (settings.sleep, on by default; Box2D's and rapier's islands).
+// After a step, a dynamic body whose speed |v| + r·|ω| (r its bounding
+// radius) is at most sleepSpeed adds dt to its rest time, any other restarts
+// it at 0. The bodies joined by the step's contact points (dynamic ones;
+// static bodies join nothing) form islands, and an island whose every body
+// has rested sleepTime seconds goes to sleep: velocities zeroed, and from
+// then on left out of the substeps (no gravity, no impulses, no motion) and
+// its pairs left out of the contacts (their points are kept as they were,
+// for contacts() and the warm start on waking). A sleeping island wakes
+// whole, before the step's contacts, when one of its bodies
+//  - is in a candidate pair with an awake dynamic body, or with a static
+//    body the caller moved since the last step (repeated until no more
+//    wake, so a falling body wakes a pile through the pile),
+//  - was given a velocity, made static, or moved (its position changed at
+//    all, or its rotation by more than 1e-12 per component: the caller's
+//    renormalisation is not a move),
+// and every body wakes on reset() (a world adds or removes a body) or a step
+// with sleep off. All of it is decided from the step's numbers alone, so
+// it is as deterministic as the rest.
 //
 // Shapes. A body points to its shape; the solver keeps one copy per body
 // (made when the pointer changes, which allocates) and writes the body's
@@ -138,6 +159,9 @@ struct StepSettings {
                                     // step's nearest point of the pair within this (on body a); ≥ 0
   bool continuous = true;           // CCD for fast bodies (header step 5), widened speculative margin
   double ccdFraction = 0.5;         // fast: |v|·h > this × bounding radius (h = dt/substeps); > 0
+  bool sleep = true;                // islands at rest go to sleep (header: Sleeping)
+  double sleepSpeed = 0.1;          // m/s: |v| + r·|ω| at most this counts as rest; ≥ 0
+  double sleepTime = 0.5;           // s: how long an island rests before it sleeps; ≥ 0
 };
 
 enum class SolverStatus {
@@ -158,6 +182,7 @@ struct StepReport {
   int points = 0;            // contact points solved
   int warmStarted = 0;       // points that found last step's impulses
   int ccdClamped = 0;        // body motions stopped at a time of impact (all substeps)
+  int sleeping = 0;          // dynamic bodies asleep after the step
 };
 
 // One contact point as the last step solved it (for the page).
@@ -179,10 +204,12 @@ class Solver {
   // indices. On any status but Ok nothing is changed.
   SolverStatus step(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                     const StepSettings& settings, StepReport* report);
-  // The last step's contact points, in pair order, with the impulses of its
-  // last substep (h = dt/substeps).
+  // The last step's contact points: the solved ones in pair order, with the
+  // impulses of its last substep (h = dt/substeps), then the sleeping
+  // pairs' as they were when their island fell asleep.
   const std::vector<SolverContact>& contacts() const { return contacts_; }
-  // Forgets the warm-start cache (bodies renumbered or teleported).
+  // Forgets the warm-start cache and wakes every body (bodies renumbered
+  // or teleported).
   void reset();
 
  private:
@@ -196,27 +223,39 @@ class Solver {
                const StepSettings& settings, StepReport* report);
   // The velocities and impulses back into the bodies and contacts_.
   void finish(RigidBody* bodies, int n);
+  // Sleeping (header): wake() before the contacts, settle() after the step.
+  void wake(const RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs);
+  void wakeIsland(std::int32_t body);
+  void settle(RigidBody* bodies, int n, const StepSettings& settings, StepReport* report);
+  bool awake(const RigidBody* bodies, std::int32_t i) const {
+    return bodies[i].inverseMass > 0 && asleep_[static_cast<std::size_t>(i)] == 0;
+  }
 
-  // Per body, what the impulses touch: zero velocities, inverse mass and
-  // inertia for a static body, so that the loops need no branch.
+  // Per body, what the impulses touch: zero velocities and inverse mass
+  // for a static (or sleeping) body, so that the loops need no branch. The
+  // inertia is in the points' turns, so a body's row is 7 doubles.
   struct Motion {
     Vec3 velocity, angularVelocity;
     double inverseMass = 0;
-    Mat3 inverseInertia;  // world, at the step's start
   };
 
-  // Per point, this substep's constraint.
+  // Per point, what the impulse rounds read and write, packed together
+  // (the rounds are the step's hot loop; the geometry is in Anchor).
   struct Point {
-    Vec3 rA, rB;          // from the centres of mass to the point, world, at collide()
-    Vec3 localA, localB;  // rA, rB in the bodies' axes: the point fixed in each body
-    Vec3 tangent1, tangent2;
+    std::int32_t a = 0, b = 0;  // body indices
+    Vec3 normal, tangent1, tangent2;
     double normalMass = 0, tangentMass1 = 0, tangentMass2 = 0;
     double target = 0;    // v_n the normal constraint aims at (at least), this substep
     // Along d = normal, tangent1, tangent2: r × d, and I⁻¹ (r × d), the
     // angular velocity a unit impulse along d gives.
-    Vec3 normal;
     Vec3 armA[3], armB[3], turnA[3], turnB[3];
     double normalImpulse = 0, frictionImpulse1 = 0, frictionImpulse2 = 0;  // accumulated
+  };
+  // Per point, where it is: read once per substep for its separation.
+  struct Anchor {
+    Vec3 rA, rB;          // from the centres of mass to the point, world, at collide()
+    Vec3 localA, localB;  // rA, rB in the bodies' axes: the point fixed in each body
+    double base = 0;      // s₀ − n·(p_B₀ − p_A₀): s = base + n·(p_B − p_A) as they move
   };
   struct CacheEntry {
     std::uint64_t key = 0;  // (a, b) packed; 0 with index −1 = empty
@@ -228,12 +267,27 @@ class Solver {
   std::vector<const Shape*> sources_;      // what each copy was made from
   std::vector<Mat3> inverseInertiaWorld_;  // per body, this step
   std::vector<Vec3> centres_;              // per body: centre of mass, world
+  std::vector<double> radii_;              // per body: localBoundingRadius (CCD's "fast", sleep's speed)
   std::vector<SolverContact> contacts_;    // this step's (then last step's) points
   std::vector<SolverContact> previous_;    // last step's, for the cache
   std::vector<CacheEntry> table_;          // open addressing over previous_
   std::vector<Point> points_;              // parallel to contacts_
+  std::vector<Anchor> anchors_;            // parallel to contacts_
+  std::vector<Vec3> centresNow_;           // per body: centre of mass, world, as a substep starts
+  std::vector<Mat3> rotationsNow_;         // per body: its rotation, as a substep starts
   std::vector<Motion> motion_;             // per body, during the substeps
   std::vector<MeshContact> meshScratch_;
+  // Sleeping, per body (sized n; all awake after reset()).
+  std::vector<double> restTime_;            // s its speed has stayed at most sleepSpeed
+  std::vector<std::uint8_t> asleep_;
+  std::vector<std::int32_t> islandNext_;    // a sleeping island's bodies, a ring
+  std::vector<Transform> restPose_;         // where a sleeping body was left; a static body's last pose
+  std::vector<std::uint8_t> known_;         // a static body's restPose_ is from an earlier step
+  std::vector<std::uint8_t> pushes_;        // wake(): a static body the caller moved
+  std::vector<std::int32_t> islandOf_;      // settle(): union–find parents, then roots
+  std::vector<double> islandRest_;          // settle(): per root, its bodies' least rest time
+  std::vector<std::int32_t> islandHead_;    // settle(): per root, its ring's first body
+  std::vector<SolverContact> carried_;      // collide(): the sleeping pairs' points
 };
 
 }  // namespace collidoscope
