@@ -29,6 +29,18 @@
 // The thesis's counters per axis are not needed either: the full box test at
 // each min replaces them.
 //
+// The grid. In a crowd the active list is long (~290 open intervals at each
+// min for 10 000 bodies of size ≈ 1 in a cube of side 35: 2.3·10⁶ box tests
+// a frame). So the active list is kept per cell of a grid on the other two
+// axes (a multi-SAP, as rapier's broad phase is, but one sweep): an open
+// interval is listed in every cell its box covers, a min tests the lists of
+// the cells its box covers, and a pair sharing several cells is reported in
+// one (the cell of the corner of their overlap with the larger mins). That
+// is ~5 tests per min in that crowd. Cells are kSapCellSize times the boxes'
+// mean size, at most one per kSapCellBodies bodies (few bodies: one cell,
+// the plain sweep). The sweep, its order of endpoints and the pairs are the
+// same; only which open intervals a min looks at changes.
+//
 // The list is restored between frames by insertion sort (bodies move
 // little: temporal coherence, O(n + swaps) on one axis). When coherence fails
 // (a teleport, a batch of insertions, bodies jittering in a thin layer along
