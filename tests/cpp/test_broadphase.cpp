@@ -284,6 +284,24 @@ TEST(BroadphaseSap, GridCellsSharedByManyBoxesEqualBruteForce) {
   EXPECT_NE(sap.axis(), 1);
 }
 
+// A few small bodies far apart (a grid would have many cells; few bodies
+// get one), some touching.
+TEST(BroadphaseSap, FewBodiesFarApartEqualBruteForce) {
+  Rng rng(41);
+  for (int n = 1; n <= 40; ++n) {
+    World w;
+    for (int id = 0; id < n; ++id) {
+      const Vec3 c{rng.dyadic(0, 100), rng.dyadic(0, 100), rng.dyadic(0, 100)};
+      w[id] = (id > 0 && rng.below(4) == 0) ? touching(rng, w[id - 1]) : Aabb{c, c + Vec3{0.125, 0.125, 0.125}};
+    }
+    SweepAndPrune sap;
+    insertAll(&sap, w, 41);
+    std::vector<IdPair> got;
+    ASSERT_TRUE(sap.pairs(&got));
+    ASSERT_EQ(got, brutePairs(w)) << n << " bodies";
+  }
+}
+
 // Bodies spread along x, then (teleported) along z: within kSapAxisFrames
 // calls the list moves to z, sorted anew; the pairs are right on every call.
 TEST(BroadphaseSap, FollowsTheAxisOfWidestSpread) {

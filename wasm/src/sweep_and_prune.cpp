@@ -120,17 +120,20 @@ void SweepAndPrune::layGrid() {
   for (const End& e : list_) {
     if (e.key & kMaxFlag) continue;
     const Aabb& b = boxOf_[e.key & kIdMask];
-    lo[0] = std::fmin(lo[0], b.min[u]);
-    hi[0] = std::fmax(hi[0], b.max[u]);
-    lo[1] = std::fmin(lo[1], b.min[w]);
-    hi[1] = std::fmax(hi[1], b.max[w]);
+    // Comparisons, not fmin (a call in wasm and here); a NaN is skipped.
+    if (b.min[u] < lo[0]) lo[0] = b.min[u];
+    if (b.max[u] > hi[0]) hi[0] = b.max[u];
+    if (b.min[w] < lo[1]) lo[1] = b.min[w];
+    if (b.max[w] > hi[1]) hi[1] = b.max[w];
     size += (b.max[u] - b.min[u]) + (b.max[w] - b.min[w]);
   }
   const double cell = kSapCellSize * size / (2.0 * count_);
   const double most = std::floor(std::sqrt(count_ / kSapCellBodies));
   for (int k = 0; k < 2; ++k) {
     // Written so that NaN, infinite or zero spans and sizes give one cell.
-    const double span = hi[k] - lo[k], cells = std::fmin(span / cell, most);
+    const double span = hi[k] - lo[k];
+    double cells = span / cell;
+    if (cells > most) cells = most;
     grid_[k] = cells >= 2 ? static_cast<int>(cells) : 1;
     origin_[k] = lo[k];
     scale_[k] = grid_[k] > 1 ? grid_[k] / span : 0;
@@ -138,12 +141,16 @@ void SweepAndPrune::layGrid() {
   const std::size_t cells = static_cast<std::size_t>(grid_[0]) * static_cast<std::size_t>(grid_[1]);
   // The cells' lists live in one pool, an entry per (body, cell it covers):
   // counted here, so that the sweep never grows it (grown with room to spare).
+  // Each body's cells, kept for the sweep.
+  if (span_.size() < boxOf_.size()) span_.resize(boxOf_.size());
   std::size_t entries = 0;
   for (const End& e : list_) {
     if (e.key & kMaxFlag) continue;
     const Aabb& b = boxOf_[e.key & kIdMask];
-    entries += static_cast<std::size_t>(cellOf(0, b.max[u]) - cellOf(0, b.min[u]) + 1) *
-               static_cast<std::size_t>(cellOf(1, b.max[w]) - cellOf(1, b.min[w]) + 1);
+    CellSpan& c = span_[e.key & kIdMask];
+    c = {cellOf(0, b.min[u]), cellOf(0, b.max[u]), cellOf(1, b.min[w]), cellOf(1, b.max[w])};
+    if (c.u1 >= c.u0 && c.w1 >= c.w0)
+      entries += static_cast<std::size_t>(c.u1 - c.u0 + 1) * static_cast<std::size_t>(c.w1 - c.w0 + 1);
   }
   if (head_.size() < cells) head_.resize(2 * cells);
   if (pool_.size() < entries) pool_.resize(2 * entries);
@@ -153,8 +160,9 @@ void SweepAndPrune::layGrid() {
 int SweepAndPrune::cellOf(int k, double x) const {
   // Monotonic in x (so that the cell of the larger of two mins is the larger
   // of their cells), clamped, NaN to the last cell.
-  const double c = std::fmin(std::floor((x - origin_[k]) * scale_[k]), grid_[k] - 1.0);
-  return c > 0 ? static_cast<int>(c) : 0;
+  const double c = std::floor((x - origin_[k]) * scale_[k]);
+  if (!(c > 0)) return c < 0 || c == 0 ? 0 : grid_[k] - 1;
+  return c < grid_[k] - 1 ? static_cast<int>(c) : grid_[k] - 1;
 }
 
 template <class Trace>
@@ -192,7 +200,8 @@ bool SweepAndPrune::sweep(std::vector<IdPair>* out, std::int64_t maxPairs, Trace
     if (!(e.key & kMaxFlag)) {
       const Aabb& box = boxOf_[id];
       const Cross c{box.min[u], box.max[u], box.min[w], box.max[w]};
-      const int u0 = cellOf(0, c.uMin), u1 = cellOf(0, c.uMax), w0 = cellOf(1, c.wMin), w1 = cellOf(1, c.wMax);
+      const CellSpan& cells = span_[static_cast<std::size_t>(id)];
+      const int u0 = cells.u0, u1 = cells.u1, w0 = cells.w0, w1 = cells.w1;
       const double closesAt = sortValue(box.max[axis_]);
       for (int cu = u0; cu <= u1; ++cu) {
         for (int cw = w0; cw <= w1; ++cw) {

@@ -198,10 +198,15 @@ class SweepAndPrune {
     int u0, w0;       // the cell of its box's min on u, w
     int next;         // the next entry of the cell, −1 at the end
   };
+  // The cells a box covers on u, w: [u0, u1] × [w0, w1] (empty for a NaN box).
+  struct CellSpan {
+    int u0, u1, w0, w1;
+  };
   // The sweep's grid: cells per axis (u, w), where cell 0 begins, cells per unit.
   int grid_[2] = {1, 1};
   double origin_[2] = {0, 0}, scale_[2] = {0, 0};
   // Scratch of the sweep, kept so that pairs() stops allocating.
+  std::vector<CellSpan> span_;           // by id: its box's cells (layGrid)
   std::vector<int> head_;                // per cell: its first entry, −1 when empty
   std::vector<CellEntry> pool_;
   std::vector<int> active_, activePos_;  // traced only: open intervals' ids; an id's place in active_
