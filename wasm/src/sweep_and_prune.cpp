@@ -140,7 +140,7 @@ void SweepAndPrune::layGrid() {
   }
   const std::size_t cells = static_cast<std::size_t>(grid_[0]) * static_cast<std::size_t>(grid_[1]);
   // The cells' lists live in one pool, an entry per (body, cell it covers):
-  // counted here, so that the sweep never grows it (grown with room to spare).
+  // counted here, so that the sweep never grows it.
   // Each body's cells, kept for the sweep.
   if (span_.size() < boxOf_.size()) span_.resize(boxOf_.size());
   std::size_t entries = 0;
@@ -152,8 +152,10 @@ void SweepAndPrune::layGrid() {
     if (c.u1 >= c.u0 && c.w1 >= c.w0)
       entries += static_cast<std::size_t>(c.u1 - c.u0 + 1) * static_cast<std::size_t>(c.w1 - c.w0 + 1);
   }
-  if (head_.size() < cells) head_.resize(2 * cells);
-  if (pool_.size() < entries) pool_.resize(2 * entries);
+  // A quarter to spare: the next frames' small moves rarely need more (a
+  // pool twice as big would cost 10⁸ bytes at a million bodies).
+  if (head_.size() < cells) head_.resize(cells + cells / 4);
+  if (pool_.size() < entries) pool_.resize(entries + entries / 4);
   std::fill(head_.begin(), head_.begin() + static_cast<std::ptrdiff_t>(cells), -1);
 }
 
