@@ -3,7 +3,8 @@
 // the same moving bodies: the collision phase of a frame (broad phase plus
 // the narrow phase's overlap test on every pair whose boxes overlap).
 //
-//   node bench/world.mjs [--quick]        prints the markdown section
+//   node bench/world.mjs [--quick] [--collision-only]   prints the markdown section
+//                                          (--collision-only: without the pile)
 //   import { runWorld, worldMarkdown } from './bench/world.mjs'   (scripts/bench.mjs)
 //
 // Bodies: N (1 000 and 10 000) boxes (half-extents 0.2–0.5) and spheres
@@ -355,7 +356,7 @@ function benchPile(ours, rapier, cannon, quick) {
   return row;
 }
 
-export async function runWorld({ quick = false } = {}) {
+export async function runWorld({ quick = false, collisionOnly = false } = {}) {
   const result = { pending: {}, rows: [] };
   const ours = await loadOurs();
   const rapier = await loadRapier();
@@ -370,7 +371,7 @@ export async function runWorld({ quick = false } = {}) {
     const frames = n >= 10000 ? 20 : 60;
     result.rows.push(benchOne(n, frames, quick ? 3 : 7, ours, rapier, cannon));
   }
-  result.pile = benchPile(ours, rapier, cannon, quick);
+  if (!collisionOnly) result.pile = benchPile(ours, rapier, cannon, quick);
   return result;
 }
 
@@ -404,6 +405,6 @@ export function worldMarkdown(r) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const r = await runWorld({ quick: process.argv.includes('--quick') });
+  const r = await runWorld({ quick: process.argv.includes('--quick'), collisionOnly: process.argv.includes('--collision-only') });
   console.log(worldMarkdown(r).join('\n'));
 }

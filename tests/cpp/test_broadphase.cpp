@@ -246,6 +246,95 @@ TEST(BroadphaseSap, RebuildsOnlyWhenCoherenceIsLost) {
   EXPECT_EQ(got, brutePairs(w));
 }
 
+// The sweep's grid on the two other axes: a floor under everything, rods
+// that cross many cells, and boxes touching face to face, in frames of
+// small moves. Pairs that share many cells are reported once.
+TEST(BroadphaseSap, GridCellsSharedByManyBoxesEqualBruteForce) {
+  Rng rng(31);
+  World w;
+  w[0] = {{0, -1, 0}, {60, 0, 60}};  // the floor: every cell of a grid on x, z
+  int id = 1;
+  for (; id < 1500; ++id) {
+    const Vec3 c{rng.dyadic(0, 60), rng.dyadic(0, 3), rng.dyadic(0, 60)};
+    const Vec3 h{rng.dyadic(0.1, 0.6), rng.dyadic(0.1, 0.6), rng.dyadic(0.1, 0.6)};
+    w[id] = {c - h, c + h};
+  }
+  for (; id < 1540; ++id) {  // rods along x and along z, crossing the grid
+    const Vec3 c{rng.dyadic(0, 60), rng.dyadic(0, 3), rng.dyadic(0, 60)};
+    const int along = rng.below(2) == 0 ? 0 : 2;
+    Vec3 h{0.25, 0.25, 0.25};
+    h[along] = rng.dyadic(5, 30);
+    w[id] = {c - h, c + h};
+  }
+  for (; id < 1700; ++id) w[id] = touching(rng, w[1 + rng.below(1539)]);
+  SweepAndPrune sap;
+  insertAll(&sap, w, 31);
+  std::vector<IdPair> got;
+  for (int frame = 0; frame < 10; ++frame) {
+    ASSERT_TRUE(sap.pairs(&got));
+    ASSERT_EQ(got, brutePairs(w)) << "frame " << frame;
+    for (auto& [i, box] : w) {
+      if (i == 0) continue;
+      const Vec3 step{rng.dyadic(-0.06, 0.06), rng.dyadic(-0.06, 0.06), rng.dyadic(-0.06, 0.06)};
+      box = {box.min + step, box.max + step};
+      ASSERT_TRUE(sap.update(i, box));
+    }
+  }
+  // The floor meets every body above it; a layer is swept along x or z.
+  EXPECT_NE(sap.axis(), 1);
+}
+
+// A few small bodies far apart (a grid would have many cells; few bodies
+// get one), some touching.
+TEST(BroadphaseSap, FewBodiesFarApartEqualBruteForce) {
+  Rng rng(41);
+  for (int n = 1; n <= 40; ++n) {
+    World w;
+    for (int id = 0; id < n; ++id) {
+      const Vec3 c{rng.dyadic(0, 100), rng.dyadic(0, 100), rng.dyadic(0, 100)};
+      w[id] = (id > 0 && rng.below(4) == 0) ? touching(rng, w[id - 1]) : Aabb{c, c + Vec3{0.125, 0.125, 0.125}};
+    }
+    SweepAndPrune sap;
+    insertAll(&sap, w, 41);
+    std::vector<IdPair> got;
+    ASSERT_TRUE(sap.pairs(&got));
+    ASSERT_EQ(got, brutePairs(w)) << n << " bodies";
+  }
+}
+
+// Bodies spread along x, then (teleported) along z: within kSapAxisFrames
+// calls the list moves to z, sorted anew; the pairs are right on every call.
+TEST(BroadphaseSap, FollowsTheAxisOfWidestSpread) {
+  Rng rng(37);
+  World w;
+  for (int id = 0; id < 800; ++id) {
+    const Vec3 c{rng.dyadic(0, 400), rng.dyadic(0, 6), rng.dyadic(0, 6)};
+    const Vec3 h{rng.dyadic(0.1, 1), rng.dyadic(0.1, 1), rng.dyadic(0.1, 1)};
+    w[id] = {c - h, c + h};
+  }
+  SweepAndPrune sap;
+  insertAll(&sap, w, 37);
+  std::vector<IdPair> got;
+  EXPECT_EQ(sap.axis(), -1);
+  ASSERT_TRUE(sap.pairs(&got));
+  EXPECT_EQ(got, brutePairs(w));
+  EXPECT_EQ(sap.axis(), 0);
+  EXPECT_EQ(sap.rebuilds(), 1);
+  for (auto& [id, box] : w) {
+    const Vec3 c{rng.dyadic(0, 6), rng.dyadic(0, 6), rng.dyadic(0, 400)};
+    const Vec3 h = (box.max - box.min) * 0.5;
+    box = {c - h, c + h};
+    ASSERT_TRUE(sap.update(id, box));
+  }
+  for (int call = 0; call < kSapAxisFrames; ++call) {
+    ASSERT_TRUE(sap.pairs(&got));
+    ASSERT_EQ(got, brutePairs(w)) << "call " << call;
+  }
+  EXPECT_EQ(sap.axis(), 2);
+  // The teleport's pass gave up (one sort), the change of axis sorted again.
+  EXPECT_EQ(sap.rebuilds(), 3);
+}
+
 // Boxes resting in a thin layer (all overlapping vertically) that jitter:
 // the vertical list reshuffles; the pairs stay right.
 TEST(BroadphaseSap, JitteringLayerEqualsBruteForce) {

@@ -11,29 +11,13 @@ namespace collidoscope {
 
 namespace {
 
-// A pair as one integer a · 2^20 + b: ordered as (a, b) since b < 2^20, and
-// an endpoint's key isMax · 2^20 + id.
+// An endpoint's key isMax · 2^20 + id; a pair sorts as a · 2^20 + b.
 constexpr int kIdBits = 20;
 static_assert(kMaxBroadphaseId == 1 << kIdBits, "keys pack ids of kIdBits bits");
 constexpr std::uint32_t kIdMask = (1u << kIdBits) - 1;
 constexpr std::uint32_t kMaxFlag = 1u << kIdBits;
-constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
-// Smallest pair-set capacity (slots).
-constexpr std::size_t kMinTable = 64;
 
-std::uint64_t pairKey(int i, int j) {
-  const std::uint64_t a = static_cast<std::uint64_t>(std::min(i, j)), b = static_cast<std::uint64_t>(std::max(i, j));
-  return (a << kIdBits) | b;
-}
-bool involves(std::uint64_t key, int id) {
-  return static_cast<int>(key >> kIdBits) == id || static_cast<int>(key & kIdMask) == id;
-}
-// Fibonacci hashing: the multiplication mixes the low bits (b) into the high
-// ones, which the fold brings back down.
-std::size_t homeSlot(std::uint64_t key, std::size_t mask) {
-  const std::uint64_t h = key * 0x9E3779B97F4A7C15ull;
-  return static_cast<std::size_t>(h ^ (h >> 32)) & mask;
-}
+std::uint64_t pairKey(const IdPair& p) { return (static_cast<std::uint64_t>(p.a) << kIdBits) | static_cast<std::uint64_t>(p.b); }
 // The sort value of an endpoint: a NaN (a box the World should have refused)
 // sorts as +∞, so that the order stays a strict weak order and std::sort safe.
 double sortValue(double v) { return std::isnan(v) ? std::numeric_limits<double>::infinity() : v; }
@@ -45,9 +29,8 @@ void SweepAndPrune::reserve(int bodies) {
   const std::size_t n = static_cast<std::size_t>(std::min(bodies, kMaxBroadphaseId));
   present_.reserve(n);
   boxOf_.reserve(n);
-  for (auto& list : lists_) list.reserve(2 * n);
+  list_.reserve(2 * n);
   active_.reserve(n);
-  activeBoxes_.reserve(n);
   activePos_.reserve(n);
 }
 
@@ -60,14 +43,11 @@ bool SweepAndPrune::insert(int id, const Aabb& box) {
   present_[id] = 1;
   boxOf_[id] = box;
   ++count_;
-  // At the end of each list, min before max: after every other endpoint, so
-  // overlapping nothing, as the pair set says; pairs() sorts them in.
+  // At the end of the list, min before max; pairs() sorts them in.
   const double end = std::numeric_limits<double>::infinity();
   const std::uint32_t key = static_cast<std::uint32_t>(id);
-  for (auto& list : lists_) {
-    list.push_back({end, key});
-    list.push_back({end, key | kMaxFlag});
-  }
+  list_.push_back({end, key});
+  list_.push_back({end, key | kMaxFlag});
   return true;
 }
 
@@ -81,230 +61,228 @@ bool SweepAndPrune::remove(int id) {
   if (!contains(id)) return false;
   present_[id] = 0;
   --count_;
-  for (auto& list : lists_) {
-    list.erase(std::remove_if(list.begin(), list.end(),
-                              [id](const End& e) { return static_cast<int>(e.key & kIdMask) == id; }),
-               list.end());
-  }
-  // Erasing shifts later entries back into slot i, so slot i is looked at
-  // again; an entry never moves past the slot being looked at (see eraseAt).
-  for (std::size_t i = 0; i < table_.size(); ++i) {
-    while (table_[i] != kEmpty && involves(table_[i], id)) eraseAt(i);
-  }
+  list_.erase(std::remove_if(list_.begin(), list_.end(),
+                             [id](const End& e) { return static_cast<int>(e.key & kIdMask) == id; }),
+              list_.end());
   return true;
 }
 
-void SweepAndPrune::growTable() {
-  std::vector<std::uint64_t> old(std::max(kMinTable, 2 * table_.size()), kEmpty);
-  old.swap(table_);
-  tableCount_ = 0;
-  for (std::uint64_t key : old) {
-    if (key != kEmpty) addPair(key);
-  }
-}
-
-void SweepAndPrune::addPair(std::uint64_t key) {
-  if (tableCount_ >= limit_) {
-    overflowed_ = true;
-    return;
-  }
-  if (2 * (static_cast<std::size_t>(tableCount_) + 1) > table_.size()) growTable();
-  const std::size_t mask = table_.size() - 1;
-  // At most half full: the probe meets a free slot within table_.size() steps.
-  for (std::size_t i = homeSlot(key, mask), steps = 0; steps < table_.size(); i = (i + 1) & mask, ++steps) {
-    if (table_[i] == key) return;
-    if (table_[i] == kEmpty) {
-      table_[i] = key;
-      ++tableCount_;
-      return;
-    }
-  }
-}
-
-void SweepAndPrune::erasePair(std::uint64_t key) {
-  if (table_.empty()) return;
-  const std::size_t mask = table_.size() - 1;
-  for (std::size_t i = homeSlot(key, mask), steps = 0; steps < table_.size(); i = (i + 1) & mask, ++steps) {
-    if (table_[i] == kEmpty) return;
-    if (table_[i] == key) {
-      eraseAt(i);
-      return;
-    }
-  }
-}
-
-// Deletion without tombstones (backward shift): the entries after the hole,
-// up to the next free slot, move back into it when their home slot does not
-// lie cyclically in (hole, j] — otherwise a probe from their home would stop
-// at the hole.
-void SweepAndPrune::eraseAt(std::size_t hole) {
-  const std::size_t mask = table_.size() - 1;
-  std::size_t j = hole;
-  for (std::size_t steps = 0; steps < table_.size(); ++steps) {
-    j = (j + 1) & mask;
-    if (table_[j] == kEmpty) break;
-    const std::size_t home = homeSlot(table_[j], mask);
-    const bool homeInGap = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
-    if (!homeInGap) {
-      table_[hole] = table_[j];
-      hole = j;
-    }
-  }
-  table_[hole] = kEmpty;
-  --tableCount_;
-}
-
-void SweepAndPrune::refreshValues(int axis) {
-  for (End& e : lists_[axis]) {
-    const Aabb& b = boxOf_[e.key & kIdMask];
-    e.value = sortValue(e.key & kMaxFlag ? b.max[axis] : b.min[axis]);
-  }
-}
-
-bool SweepAndPrune::insertionPass(int axis, bool events) {
-  std::vector<End>& list = lists_[axis];
-  const int m = static_cast<int>(list.size());
-  long long budget = static_cast<long long>(kSapShiftsPerEndpoint) * m;
-  for (int i = 1; i < m; ++i) {
-    if (!less(list[i], list[i - 1])) continue;
-    const End e = list[i];
-    const int eId = static_cast<int>(e.key & kIdMask);
-    const bool eMax = (e.key & kMaxFlag) != 0;
-    int j = i;
-    // e moves before each endpoint f it passes (j > 0 bounds the loop).
-    while (j > 0 && less(e, list[j - 1])) {
-      const End f = list[j - 1];
-      const int fId = static_cast<int>(f.key & kIdMask);
-      const bool fMax = (f.key & kMaxFlag) != 0;
-      if (events && fId != eId && eMax != fMax) {
-        if (!eMax) {  // a min before another's max: they begin to overlap here
-          if (overlaps(boxOf_[eId], boxOf_[fId])) addPair(pairKey(eId, fId));
-        } else {  // a max before another's min: they stop overlapping
-          erasePair(pairKey(eId, fId));
-        }
-      }
-      list[j] = f;
-      --j;
-    }
-    list[j] = e;
-    budget -= i - j;
-    if (budget < 0) return false;
-  }
-  return true;
-}
-
-template <class Trace>
-void SweepAndPrune::sweepPairs(Trace& trace) {
-  std::fill(table_.begin(), table_.end(), kEmpty);
-  tableCount_ = 0;
-  ++rebuilds_;
-  if (count_ < 2) return;
-  // The sweep axis: the widest spread of the box centres (largest variance;
-  // doubled centres, taken about the first body's, which keeps the sums small
-  // far from the origin).
-  int axis = 0;
-  double widest = -1;
+void SweepAndPrune::spreads(double variance[3]) const {
+  // Doubled centres, taken about the first body's, which keeps the sums
+  // small far from the origin.
+  const Aabb& first = boxOf_[list_[0].key & kIdMask];
   for (int a = 0; a < 3; ++a) {
-    const Aabb& first = boxOf_[lists_[0][0].key & kIdMask];
     const double ref = first.min[a] + first.max[a];
     double sum = 0, sumSq = 0;
-    for (const End& e : lists_[0]) {
+    for (const End& e : list_) {
       if (e.key & kMaxFlag) continue;
       const Aabb& b = boxOf_[e.key & kIdMask];
       const double c = b.min[a] + b.max[a] - ref;
       sum += c;
       sumSq += c * c;
     }
-    const double var = sumSq / count_ - (sum / count_) * (sum / count_);
-    if (var > widest) widest = var, axis = a;
+    variance[a] = sumSq / count_ - (sum / count_) * (sum / count_);
   }
+}
+
+void SweepAndPrune::refreshValues() {
+  for (End& e : list_) {
+    const Aabb& b = boxOf_[e.key & kIdMask];
+    e.value = sortValue(e.key & kMaxFlag ? b.max[axis_] : b.min[axis_]);
+  }
+}
+
+bool SweepAndPrune::insertionPass() {
+  const int m = static_cast<int>(list_.size());
+  long long budget = static_cast<long long>(kSapShiftsPerEndpoint) * m;
+  for (int i = 1; i < m; ++i) {
+    if (!less(list_[i], list_[i - 1])) continue;
+    const End e = list_[i];
+    int j = i;
+    // j > 0 bounds the loop.
+    while (j > 0 && less(e, list_[j - 1])) {
+      list_[j] = list_[j - 1];
+      --j;
+    }
+    list_[j] = e;
+    budget -= i - j;
+    if (budget < 0) return false;
+  }
+  return true;
+}
+
+void SweepAndPrune::layGrid() {
+  // The boxes' extent on u and w, and their mean size there.
+  const int u = (axis_ + 1) % 3, w = (axis_ + 2) % 3;
+  double lo[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  double hi[2] = {-lo[0], -lo[1]};
+  double size = 0;
+  for (const End& e : list_) {
+    if (e.key & kMaxFlag) continue;
+    const Aabb& b = boxOf_[e.key & kIdMask];
+    // Comparisons, not fmin (a call in wasm and here); a NaN is skipped.
+    if (b.min[u] < lo[0]) lo[0] = b.min[u];
+    if (b.max[u] > hi[0]) hi[0] = b.max[u];
+    if (b.min[w] < lo[1]) lo[1] = b.min[w];
+    if (b.max[w] > hi[1]) hi[1] = b.max[w];
+    size += (b.max[u] - b.min[u]) + (b.max[w] - b.min[w]);
+  }
+  const double cell = kSapCellSize * size / (2.0 * count_);
+  const double most = std::floor(std::sqrt(count_ / kSapCellBodies));
+  for (int k = 0; k < 2; ++k) {
+    // Written so that NaN, infinite or zero spans and sizes give one cell.
+    const double span = hi[k] - lo[k];
+    double cells = span / cell;
+    if (cells > most) cells = most;
+    grid_[k] = cells >= 2 ? static_cast<int>(cells) : 1;
+    origin_[k] = lo[k];
+    scale_[k] = grid_[k] > 1 ? grid_[k] / span : 0;
+  }
+  const std::size_t cells = static_cast<std::size_t>(grid_[0]) * static_cast<std::size_t>(grid_[1]);
+  // The cells' lists live in one pool, an entry per (body, cell it covers):
+  // counted here, so that the sweep never grows it.
+  // Each body's cells, kept for the sweep.
+  if (span_.size() < boxOf_.size()) span_.resize(boxOf_.size());
+  std::size_t entries = 0;
+  for (const End& e : list_) {
+    if (e.key & kMaxFlag) continue;
+    const Aabb& b = boxOf_[e.key & kIdMask];
+    CellSpan& c = span_[e.key & kIdMask];
+    c = {cellOf(0, b.min[u]), cellOf(0, b.max[u]), cellOf(1, b.min[w]), cellOf(1, b.max[w])};
+    if (c.u1 >= c.u0 && c.w1 >= c.w0)
+      entries += static_cast<std::size_t>(c.u1 - c.u0 + 1) * static_cast<std::size_t>(c.w1 - c.w0 + 1);
+  }
+  // A quarter to spare: the next frames' small moves rarely need more (a
+  // pool twice as big would cost 10⁸ bytes at a million bodies).
+  if (head_.size() < cells) head_.resize(cells + cells / 4);
+  if (pool_.size() < entries) pool_.resize(entries + entries / 4);
+  std::fill(head_.begin(), head_.begin() + static_cast<std::ptrdiff_t>(cells), -1);
+}
+
+int SweepAndPrune::cellOf(int k, double x) const {
+  // Monotonic in x (so that the cell of the larger of two mins is the larger
+  // of their cells), clamped, NaN to the last cell.
+  const double c = std::floor((x - origin_[k]) * scale_[k]);
+  if (!(c > 0)) return c < 0 || c == 0 ? 0 : grid_[k] - 1;
+  return c < grid_[k] - 1 ? static_cast<int>(c) : grid_[k] - 1;
+}
+
+template <class Trace>
+bool SweepAndPrune::sweep(std::vector<IdPair>* out, std::int64_t maxPairs, Trace& trace) {
   // The thesis's sweep: each min opens its interval and meets every interval
-  // open at that point (min before max on ties: touching counts); each max
-  // closes its own.
-  // The open intervals' boxes are copied beside their ids, so that the inner
-  // loop reads memory in order.
-  active_.clear();
-  activeBoxes_.clear();
-  if (activePos_.size() < boxOf_.size()) activePos_.resize(boxOf_.size());
-  const int m = static_cast<int>(lists_[axis].size());
+  // open at that point, all of which overlap it on the swept axis; each max
+  // closes its own. The open intervals are kept per cell of a grid on the
+  // other two axes (u, w), in every cell their box covers, so that a min
+  // tests only the open intervals of the cells its own box covers; a pair
+  // that shares several cells is reported in one, the cell of the corner
+  // (larger u min, larger w min) of the two boxes' overlap. An interval
+  // leaves a cell's list lazily: the next min that scans the cell drops it
+  // when it closed before that min (its max is smaller: min before max on
+  // ties). A cell's entry carries the box on u and w and the min's cell, so
+  // the inner loop reads only the list.
+  layGrid();
+  const int u = (axis_ + 1) % 3, w = (axis_ + 2) % 3;
+  if constexpr (Trace::enabled) {
+    // The view's active list: all open intervals, in one list.
+    active_.clear();
+    if (activePos_.size() < boxOf_.size()) activePos_.resize(boxOf_.size());
+  }
+  int used = 0;  // pool entries
+  const int m = static_cast<int>(list_.size());
   for (int position = 0; position < m; ++position) {
-    const End& e = lists_[axis][position];
+    const End& e = list_[position];
     const int id = static_cast<int>(e.key & kIdMask);
     // With NoTrace the event is a byte the compiler drops: no vectors exist.
     [[maybe_unused]] std::conditional_t<Trace::enabled, SapSweepEvent, char> event{};
     if constexpr (Trace::enabled) {
-      event.axis = axis;
+      event.axis = axis_;
       event.position = position;
       event.endpoint = {e.value, id, (e.key & kMaxFlag) == 0};
     }
     if (!(e.key & kMaxFlag)) {
       const Aabb& box = boxOf_[id];
-      const int open = static_cast<int>(active_.size());
-      for (int k = 0; k < open; ++k) {
-        if (overlaps(box, activeBoxes_[k])) {
-          addPair(pairKey(id, active_[k]));
-          if constexpr (Trace::enabled) event.found.push_back({std::min(id, active_[k]), std::max(id, active_[k])});
+      const Cross c{box.min[u], box.max[u], box.min[w], box.max[w]};
+      const CellSpan& cells = span_[static_cast<std::size_t>(id)];
+      const int u0 = cells.u0, u1 = cells.u1, w0 = cells.w0, w1 = cells.w1;
+      const double closesAt = sortValue(box.max[axis_]);
+      for (int cu = u0; cu <= u1; ++cu) {
+        for (int cw = w0; cw <= w1; ++cw) {
+          int* link = &head_[static_cast<std::size_t>(cu) * static_cast<std::size_t>(grid_[1]) + static_cast<std::size_t>(cw)];
+          // A list holds at most the entries made so far.
+          for (int steps = 0; *link >= 0 && steps < used; ++steps) {
+            CellEntry& o = pool_[static_cast<std::size_t>(*link)];
+            if (o.closesAt < e.value) {  // closed before this min: unlink
+              *link = o.next;
+              continue;
+            }
+            // One branch on all the tests (each alone is a coin toss the
+            // processor would mispredict; together they rarely hold).
+            const bool meet = (c.uMin <= o.box.uMax) & (o.box.uMin <= c.uMax) & (c.wMin <= o.box.wMax) &
+                              (o.box.wMin <= c.wMax) & (std::max(u0, o.u0) == cu) & (std::max(w0, o.w0) == cw);
+            if (meet) {
+              if (static_cast<std::int64_t>(out->size()) >= maxPairs) return false;
+              out->push_back({std::min(id, o.id), std::max(id, o.id)});
+              if constexpr (Trace::enabled) event.found.push_back(out->back());
+            }
+            link = &o.next;
+          }
+          // Appended at the list's end (link points at its terminator).
+          pool_[static_cast<std::size_t>(used)] = {c, closesAt, id, u0, w0, -1};
+          *link = used++;
         }
       }
-      if (overflowed_) return;
-      activePos_[id] = open;
-      active_.push_back(id);
-      activeBoxes_.push_back(box);
-    } else {
+      if constexpr (Trace::enabled) {
+        activePos_[id] = static_cast<int>(active_.size());
+        active_.push_back(id);
+      }
+    } else if constexpr (Trace::enabled) {
       const int p = activePos_[id], last = active_.back();
       active_[p] = last;
-      activeBoxes_[p] = activeBoxes_.back();
       activePos_[last] = p;
       active_.pop_back();
-      activeBoxes_.pop_back();
     }
     if constexpr (Trace::enabled) {
       event.active = active_;
       trace.record(std::move(event));
     }
   }
+  return true;
 }
 
 template <class Trace>
 bool SweepAndPrune::pairs(std::vector<IdPair>* out, std::int64_t maxPairs, Trace& trace) {
   out->clear();
-  limit_ = maxPairs;
-  overflowed_ = false;
-  // exact: the pair set has followed every swap so far. An axis whose pass
-  // gives up is finished by std::sort, and the pair set is swept anew; the
-  // passes after it need no events. An axis that gave up recently is sorted
-  // first and directly (its pass would likely give up again, after spending
-  // its budget), so that the others run without events.
-  if (++frame_ % kSapRetryFrames == 0) unstable_ = 0;
-  int order[3], k = 0;
-  for (int a = 0; a < 3; ++a) {
-    if (unstable_ & (1 << a)) order[k++] = a;
+  if (count_ == 0) return true;
+  // The axis, chosen on the first call and every kSapAxisFrames calls; a new
+  // axis's list is sorted anew, as is one whose insertion pass gives up.
+  bool sorted = false;
+  if (!built_ || ++frame_ % kSapAxisFrames == 0) {
+    double variance[3];
+    spreads(variance);
+    int widest = 0;
+    for (int a = 1; a < 3; ++a)
+      if (variance[a] > variance[widest]) widest = a;
+    if (!built_ || variance[widest] > kSapAxisSwitch * variance[axis_]) {
+      axis_ = widest;
+      refreshValues();
+      std::sort(list_.begin(), list_.end(), less);
+      ++rebuilds_;
+      sorted = true;
+    }
+    built_ = true;
   }
-  for (int a = 0; a < 3; ++a) {
-    if (!(unstable_ & (1 << a))) order[k++] = a;
-  }
-  bool exact = built_;
-  for (int a : order) {
-    refreshValues(a);
-    const bool direct = !built_ || (unstable_ & (1 << a));
-    if (direct || !insertionPass(a, exact)) {
-      if (!direct) unstable_ |= 1 << a;
-      std::sort(lists_[a].begin(), lists_[a].end(), less);
-      exact = false;
+  if (!sorted) {
+    refreshValues();
+    if (!insertionPass()) {
+      std::sort(list_.begin(), list_.end(), less);
+      ++rebuilds_;
     }
   }
-  built_ = true;
-  if (!exact) sweepPairs(trace);
-  if (overflowed_) {
-    built_ = false;  // the pair set is incomplete: the next call sweeps anew
+  if (!sweep(out, maxPairs, trace)) {
+    out->clear();
     return false;
   }
-  for (std::uint64_t key : table_) {
-    if (key != kEmpty) out->push_back({static_cast<int>(key >> kIdBits), static_cast<int>(key & kIdMask)});
-  }
-  std::sort(out->begin(), out->end(), [](const IdPair& p, const IdPair& q) {
-    return pairKey(p.a, p.b) < pairKey(q.a, q.b);
-  });
+  std::sort(out->begin(), out->end(), [](const IdPair& p, const IdPair& q) { return pairKey(p) < pairKey(q); });
   return true;
 }
 
@@ -314,10 +292,19 @@ template bool SweepAndPrune::pairs<SapSweepRecorder>(std::vector<IdPair>*, std::
 void SweepAndPrune::endpoints(int axis, std::vector<SapEndpoint>* out) const {
   out->clear();
   if (axis < 0 || axis > 2) return;
-  out->reserve(lists_[axis].size());
-  for (const End& e : lists_[axis]) {
-    out->push_back({e.value, static_cast<int>(e.key & kIdMask), (e.key & kMaxFlag) == 0});
+  out->reserve(list_.size());
+  if (built_ && axis == axis_) {
+    for (const End& e : list_) out->push_back({e.value, static_cast<int>(e.key & kIdMask), (e.key & kMaxFlag) == 0});
+    return;
   }
+  std::vector<End> list;
+  list.reserve(list_.size());
+  for (const End& e : list_) {
+    const Aabb& b = boxOf_[e.key & kIdMask];
+    list.push_back({sortValue(e.key & kMaxFlag ? b.max[axis] : b.min[axis]), e.key});
+  }
+  std::sort(list.begin(), list.end(), less);
+  for (const End& e : list) out->push_back({e.value, static_cast<int>(e.key & kIdMask), (e.key & kMaxFlag) == 0});
 }
 
 }  // namespace collidoscope

@@ -831,9 +831,9 @@ function simulateCaption(f: Omit<SimulateFrame, 'caption'>): string {
 /** The "pairs" query: a world's broad phase, sweep and prune (Rasku 2003, §5, figure 6), then its narrow phase. */
 export const PAIRS_PSEUDOCODE: readonly string[] = [
   'bound every shape by its axis-aligned box (a plane has none: it meets every shape)',
-  'sort the boxes\' endpoints (min, max) on x, y and z: three lists',
+  'sort the boxes\' endpoints (min, max) on x, y and z: three lists (a world keeps the swept one only)',
   'sweep the list of the axis of widest spread; at a min, its interval opens:',
-  '  test its box against the box of every open interval: overlap on all three axes → a candidate pair',
+  '  test its box against the box of every open interval (from 32 shapes on, the open ones in its cells of a grid on the other two axes): overlap on all three axes → a candidate pair',
   'at a max, its interval closes (it leaves the active list)',
   'narrow phase: intersect() on each candidate pair (and each plane with every shape)',
   'answer: the pairs whose shapes intersect',

@@ -157,9 +157,9 @@ const STEP_KEYS = ['dt', 'gravity', 'substeps', 'iterations', 'friction', 'resti
 /** Options of new World(). */
 export interface WorldOptions {
   /**
-   * The broad phase: 'sweep-and-prune' (the default; the seed thesis's sorted interval lists) or 'tree' (a
-   * dynamic AABB tree). Both find the same pairs; which is faster depends on the scene (bench/results.md,
-   * "Worlds").
+   * The broad phase: 'sweep-and-prune' (the default; the seed thesis's sweep of the boxes' sorted intervals) or
+   * 'tree' (a dynamic AABB tree). Both find the same pairs; sweep and prune was the faster on bodies spread
+   * through a volume (bench/results.md, "Worlds") and on a layer of them.
    */
   broadphase?: 'sweep-and-prune' | 'tree';
 }

@@ -5,16 +5,17 @@
 // The shapes go into a World (world.h) as run() puts them, so each box is
 // the World's (exact for convex shapes, the seed's cube for meshes and
 // compounds, none for planes). The bounded boxes go into a fresh
-// SweepAndPrune whose first pairs() call, the one every World makes first,
-// sorts the three lists and rebuilds the pair set by the sweep; its
-// recording trace (SapSweepRecorder) gives the sweep's steps. Then the
+// SweepAndPrune whose pairs() call, as every World's, sorts the list of the
+// widest axis and sweeps it; its recording trace (SapSweepRecorder) gives
+// the sweep's steps. Then the
 // narrow phase: intersect() on each candidate pair (the box pairs, and every
 // plane with every other body), as World::pairs runs it. The result is the
 // World's own answer, so it equals run()'s bit for bit.
 //
 // Frames, in order:
 //   boxes    every shape's box, planes marked unbounded;
-//   sort     the three sorted endpoint lists (the seed's three lists);
+//   sort     the three sorted endpoint lists (the seed's three lists; the
+//            structure keeps the swept axis's, the view sorts the others);
 //   sweep    one per endpoint of the swept axis: the sweep line's value, the
 //            active list after it, the pairs reported so far;
 //   narrow   one per candidate pair: intersect()'s answer.

@@ -9,50 +9,55 @@
 // list, and since bodies move little between frames (temporal coherence)
 // insertion sort restores the three lists in O(n + swaps).
 //
-// The pairs follow from the swaps. Order each list by (value, max after min,
-// id); then on an axis [min_i, max_i] and [min_j, max_j] overlap (closed) iff
-// min_i comes before max_j and min_j before max_i. Insertion sort exchanges
-// every pair of endpoints whose order changed exactly once, so a pair's
-// overlap on an axis changes exactly when one of these two exchanges happens:
-//   a min moves before another body's max:  the intervals begin to overlap —
-//       the pair is added if the two boxes (their final values) overlap on
-//       all axes;
-//   a max moves before another body's min:  they stop overlapping — the pair
-//       is removed.
-// By induction the set of pairs equals the pairs overlapping on all three
-// axes after each pairs(): one that overlaps at the end and did not before
-// began to overlap on some axis, where the full test (on final values) added
-// it; one that no longer overlaps stopped on some axis and was removed; a
-// pair added is never removed later in the same pass, since a removal means
-// it does not overlap at the end. A new body's endpoints start at the end of
-// each list (after everything: overlapping nothing) and sort into place the
-// same way.
+// The seed keeps all three lists sorted and follows the pairs through the
+// swaps. Here one list is kept, that of the axis where the boxes spread
+// widest, and every pairs() sweeps it (the thesis's sweep): an active list
+// of the open intervals; each min meets every open interval on the swept
+// axis already (it opened before and has not closed: min before max on
+// ties, so touching counts), so the new box is tested on the other two axes
+// only; each max closes its own interval. Every overlapping pair is reported
+// once, at the later of the two mins, so no pair set is kept and nothing has
+// to be followed from frame to frame but the list's order.
 //
-// Where this departs from the thesis, and why. The thesis sweeps the three
-// lists every frame and counts, per pair, the axes on which the intervals
-// overlap; those counters exist for every pair overlapping on ONE axis, which
-// can be Θ(n²) (10 000 boxes on a floor all overlap vertically), and the sweep
-// costs O(n + those pairs) every frame. Here only the pairs overlapping on all
-// three axes are stored (a hash set, O(k)), and a frame of small moves costs
-// O(n + swaps + k log k) (the last term sorts the output).
+// Why not the swaps. Following the pairs through the swaps of three lists
+// costs O(swaps) hash-set operations, and in a crowd where every body moves
+// each frame the swaps are many: 10 000 bodies moving ~0.03 per axis, about
+// one neighbour each, made ~10⁶ swaps a frame, more than the pass's budget,
+// so the lists were sorted anew and the pairs swept every frame anyway. The
+// sweep costs O(n + Σ open intervals at each min): when bodies are spread
+// through a volume, n times the bodies one interval long on the swept axis.
+// The thesis's counters per axis are not needed either: the full box test at
+// each min replaces them.
 //
-// When coherence fails (a teleport, a batch of insertions, bodies jittering
-// in a thin layer so that a list reshuffles each frame) insertion sort costs
-// up to O(n²). A pass that shifts more than kSapShiftsPerEndpoint·2n endpoints
-// on an axis stops; std::sort finishes that list (and sorts it directly, with
-// no pass, for up to kSapRetryFrames frames; the other axes' passes run
-// without events), and the pair set is rebuilt by one sweep of the thesis's
-// kind over the list of widest spread (an active list of open
-// intervals; each new min is tested against the whole box of every open
-// interval): O(n log n + k_s), k_s the pairs overlapping on that axis. The
-// first pairs() builds so as well.
+// The grid. In a crowd the active list is long (~290 open intervals at each
+// min for 10 000 bodies of size ≈ 1 in a cube of side 35: 2.3·10⁶ box tests
+// a frame). So the active list is kept per cell of a grid on the other two
+// axes (a multi-SAP, as rapier's broad phase is, but one sweep): an open
+// interval is listed in every cell its box covers, a min tests the lists of
+// the cells its box covers, and a pair sharing several cells is reported in
+// one (the cell of the corner of their overlap with the larger mins). That
+// is ~5 tests per min in that crowd. Cells are kSapCellSize times the boxes'
+// mean size, at most one per kSapCellBodies bodies (few bodies: one cell,
+// the plain sweep). The sweep, its order of endpoints and the pairs are the
+// same; only which open intervals a min looks at changes.
+//
+// The list is restored between frames by insertion sort (bodies move
+// little: temporal coherence, O(n + swaps) on one axis). When coherence fails
+// (a teleport, a batch of insertions, bodies jittering in a thin layer along
+// that axis) insertion sort costs up to O(n²): a pass that shifts more than
+// kSapShiftsPerEndpoint·2n endpoints stops and std::sort finishes the list.
+// Every kSapAxisFrames calls the spread of the box centres is measured again,
+// and the list moves to another axis (sorted anew) when it spreads wider
+// there by more than kSapAxisSwitch: a heap that falls into a layer is swept
+// along the layer. The first pairs() chooses the axis and sorts.
 //
 // Costs: insert, update O(1) (the box is stored; the next pairs() refreshes
-// the lists' values and sorts); remove O(n + table) (the body's endpoints and
-// pairs are taken out at once, so that its id can be inserted again).
-// Allocation: insert, reserve and a growing pair set allocate; pairs()
-// allocates nothing once `out`, the pair set and the scratch arrays have
-// reached their largest size (amortized); update never.
+// the list's values and sorts); remove O(n) (the body's endpoints are taken
+// out at once, so that its id can be inserted again); pairs() O(n + swaps +
+// tests + k log k), k the pairs (the last term sorts the output).
+// Allocation: insert, reserve allocate; pairs() allocates nothing once `out`
+// and the scratch arrays have reached their largest size (amortized); update
+// never.
 #pragma once
 
 #include <cstddef>
@@ -65,16 +70,24 @@
 
 namespace collidoscope {
 
-// The insertion-sort pass of an axis gives up (and the structure is rebuilt)
-// after this many shifts per endpoint: a rebuild costs a sort (about
-// log2(2n) ≈ 14 comparisons per endpoint at n = 10⁴) plus a sweep, so beyond
-// some 16 shifts per endpoint the incremental pass no longer pays.
+// The insertion-sort pass gives up (and std::sort finishes the list) after
+// this many shifts per endpoint: a sort costs about log2(2n) ≈ 14
+// comparisons per endpoint at n = 10⁴, so beyond some 16 shifts per
+// endpoint the incremental pass no longer pays.
 constexpr int kSapShiftsPerEndpoint = 16;
-// An axis whose pass gave up is sorted directly (std::sort, no pass) until
-// the pairs() call whose count is a multiple of this, then tried again: a
-// list that reshuffles every frame (a jittering layer) would spend the pass's
-// budget for nothing, one that calmed down gets its O(n) passes back.
-constexpr int kSapRetryFrames = 16;
+// Every this many pairs() calls the swept axis is chosen again (an O(n) pass
+// over the boxes), and the list changes axis when the boxes' centres spread
+// wider (variance) on another by more than the factor kSapAxisSwitch (which
+// keeps the list on its axis while two spread about equally: a change costs a
+// full sort).
+constexpr int kSapAxisFrames = 16;
+constexpr double kSapAxisSwitch = 1.5;
+// The sweep's grid on the other two axes: cells of kSapCellSize times the
+// boxes' mean size there, and at most one cell per kSapCellBodies bodies (so
+// that a few bodies, as in the page's scenes, are swept in one cell: the
+// seed's sweep exactly).
+constexpr double kSapCellSize = 2.0;
+constexpr double kSapCellBodies = 8.0;
 
 // One end of a body's interval along an axis, as in the thesis's lists.
 struct SapEndpoint {
@@ -83,11 +96,11 @@ struct SapEndpoint {
   bool isMin = false;
 };
 
-// One step of the rebuild sweep, for views of the thesis's figure 6: the
-// endpoint of the swept axis just passed, the open intervals after it (the
-// active list, in its own order: a max swaps the last one into its hole),
-// and the pairs that endpoint reported (a min: the open boxes it overlaps on
-// all three axes; a max reports none).
+// One step of the sweep, for views of the thesis's figure 6: the endpoint of
+// the swept axis just passed, the open intervals after it (the active list,
+// in its own order: a max swaps the last one into its hole), and the pairs
+// that endpoint reported (a min: the open boxes it overlaps on all three
+// axes; a max reports none).
 struct SapSweepEvent {
   int axis = 0;           // the swept axis (widest spread of the box centres)
   int position = 0;       // the endpoint's place in the axis's sorted list
@@ -103,7 +116,7 @@ class SweepAndPrune {
   void reserve(int bodies);
   // Adds a body (may allocate). False, nothing changed: id out of range or present.
   bool insert(int id, const Aabb& box);
-  // Moves a body's box, O(1); the lists follow at the next pairs().
+  // Moves a body's box, O(1); the list follows at the next pairs().
   // False, nothing changed: id absent.
   bool update(int id, const Aabb& box);
   // False, nothing changed: id absent.
@@ -114,27 +127,32 @@ class SweepAndPrune {
   const Aabb& box(int id) const { return boxOf_[id]; }
 
   // Every pair {a, b}, a < b, whose boxes overlap (closed: touching counts),
-  // into *out (cleared first), sorted by (a, b). Sorts the lists first.
-  // False, *out empty, when more than maxPairs pairs overlap: the search
-  // stops there (a heap of bodies in one place would otherwise take
-  // quadratic time and memory), and the next call rebuilds the pair set.
+  // into *out (cleared first), sorted by (a, b). Sorts the list and sweeps it.
+  // False, *out empty, when more than maxPairs pairs overlap: the sweep stops
+  // there (a heap of bodies in one place would otherwise take quadratic time
+  // and memory).
   bool pairs(std::vector<IdPair>* out, std::int64_t maxPairs = INT64_MAX) {
     NoTrace none;
     return pairs(out, maxPairs, none);
   }
-  // The same, recording each step of the rebuild sweep when it runs (the
-  // first call always sweeps). Trace: NoTrace (the call above) or
-  // SapSweepRecorder; the events are built only when Trace::enabled.
+  // The same, recording each step of the sweep. Trace: NoTrace (the call
+  // above) or SapSweepRecorder; the events are built only when Trace::enabled.
   template <class Trace>
   bool pairs(std::vector<IdPair>* out, std::int64_t maxPairs, Trace& trace);
 
-  // For views of the thesis's method: the sorted list of an axis (0, 1, 2) as
-  // of the last pairs(), 2·size() endpoints ordered by (value, min before max,
-  // id), copied into *out (empty for another axis). Bodies inserted since then
-  // are listed last with value +∞; moves since then are not shown.
+  // The swept axis (0, 1, 2) of the last pairs(); −1 before the first.
+  int axis() const { return built_ ? axis_ : -1; }
+  // For views of the thesis's method: the endpoints of an axis (0, 1, 2),
+  // 2·size() of them ordered by (value, min before max, id), into *out
+  // (empty for another axis). The swept axis's is the kept list as of the
+  // last pairs() (bodies inserted since then are listed last with value +∞;
+  // moves since then are not shown); the other two, which the seed kept
+  // too and this structure does not, are sorted here from the boxes as last
+  // given (may allocate).
   void endpoints(int axis, std::vector<SapEndpoint>* out) const;
-  // How many times the pair set was rebuilt (the first pairs() included):
-  // a diagnostic of lost coherence for tests and benchmarks.
+  // How many times the list was sorted anew (std::sort: the first pairs(),
+  // a pass over budget, a change of axis): a diagnostic of lost coherence
+  // for tests and benchmarks.
   long long rebuilds() const { return rebuilds_; }
 
  private:
@@ -145,35 +163,53 @@ class SweepAndPrune {
     std::uint32_t key;  // isMax << 20 | id
   };
   static bool less(const End& e, const End& f) { return e.value < f.value || (e.value == f.value && e.key < f.key); }
-  void refreshValues(int axis);
-  // Sorts a list by insertion, adding and removing pairs at the swaps when
-  // `events`; false when it gave up (over budget), the list half sorted.
-  bool insertionPass(int axis, bool events);
-  // The pair set anew, by the thesis's sweep of the (sorted) list of widest spread.
+  // An open interval's box on the two axes besides the swept one (u, w).
+  struct Cross {
+    double uMin, uMax, wMin, wMax;
+  };
+  // The spread (variance) of the box centres along each axis.
+  void spreads(double variance[3]) const;
+  // The list's values from the boxes on axis_ (any order).
+  void refreshValues();
+  // Sorts the list by insertion; false when it gave up (over budget), the
+  // list half sorted.
+  bool insertionPass();
+  // The grid of the sweep's cells on u, w for the boxes as they are, and
+  // room in the pool for their entries.
+  void layGrid();
+  // The cell (0 … grid_[k] − 1) of coordinate x on u (k 0) or w (k 1).
+  int cellOf(int k, double x) const;
   template <class Trace>
-  void sweepPairs(Trace& trace);
-  void addPair(std::uint64_t key);
-  void erasePair(std::uint64_t key);
-  void eraseAt(std::size_t slot);
-  void growTable();
+  bool sweep(std::vector<IdPair>* out, std::int64_t maxPairs, Trace& trace);
 
   int count_ = 0;
   long long rebuilds_ = 0;
-  bool built_ = false;
-  unsigned frame_ = 0;  // pairs() calls (mod 2^32), for kSapRetryFrames
-  int unstable_ = 0;    // bit a: axis a's pass gave up since the last retry
+  bool built_ = false;  // list_ is in some order of axis_ (the first pairs() sorts)
+  int axis_ = 0;
+  unsigned frame_ = 0;  // pairs() calls (mod 2^32), for kSapAxisFrames
   std::vector<unsigned char> present_;  // by id
   std::vector<Aabb> boxOf_;             // by id
-  std::vector<End> lists_[3];
-  // The pair set: open addressing with linear probing over keys a·2^20 + b;
-  // kEmpty marks a free slot; capacity a power of two, at most half full.
-  std::vector<std::uint64_t> table_;
-  int tableCount_ = 0;
-  std::int64_t limit_ = INT64_MAX;  // pairs()'s maxPairs: addPair refuses beyond it
-  bool overflowed_ = false;         // addPair refused a pair in this pairs()
-  // Scratch of the rebuild sweep, kept so that pairs() stops allocating.
-  std::vector<int> active_, activePos_;  // open intervals' ids; an id's place in active_
-  std::vector<Aabb> activeBoxes_;        // their boxes, in active_'s order
+  std::vector<End> list_;               // the swept axis's endpoints
+  // An open interval in a cell's list (a singly linked list in pool_).
+  struct CellEntry {
+    Cross box;
+    double closesAt;  // its max on the swept axis
+    int id;
+    int u0, w0;       // the cell of its box's min on u, w
+    int next;         // the next entry of the cell, −1 at the end
+  };
+  // The cells a box covers on u, w: [u0, u1] × [w0, w1] (empty for a NaN box).
+  struct CellSpan {
+    int u0, u1, w0, w1;
+  };
+  // The sweep's grid: cells per axis (u, w), where cell 0 begins, cells per unit.
+  int grid_[2] = {1, 1};
+  double origin_[2] = {0, 0}, scale_[2] = {0, 0};
+  // Scratch of the sweep, kept so that pairs() stops allocating.
+  std::vector<CellSpan> span_;           // by id: its box's cells (layGrid)
+  std::vector<int> head_;                // per cell: its first entry, −1 when empty
+  std::vector<CellEntry> pool_;
+  std::vector<int> active_, activePos_;  // traced only: open intervals' ids; an id's place in active_
 };
 
 }  // namespace collidoscope
