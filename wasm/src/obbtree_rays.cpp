@@ -137,12 +137,14 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
     for (int a = 1; a < 3; ++a)
       if (centres.hi[a] - centres.lo[a] > centres.hi[axis] - centres.lo[axis]) axis = a;
     const double lo = centres.lo[axis], extent = centres.hi[axis] - lo;
+    // Bins per unit along the axis (finite: a float extent > 0 is at least 2⁻¹⁴⁹).
+    const double binScale = kBins / extent;
     // Binned surface-area heuristic along the axis of widest centres.
     int leftCount = 0;
     int splitBin = -1;
     double bestCost = std::numeric_limits<double>::infinity();
     auto binOf = [&](const Prim& p) {  // NaN (an infinite extent) goes to bin 0
-      const double x = (p.centre[axis] - lo) / extent * kBins;
+      const double x = (p.centre[axis] - lo) * binScale;
       return x >= kBins ? kBins - 1 : (x >= 1 ? static_cast<int>(x) : 0);
     };
     if (extent > 0) {
