@@ -17,6 +17,9 @@ static_assert((static_cast<long long>(kMaxMeshTriangles) << kRayLeafCountBits) <
 static_assert((1 << kRayLeafCountBits) > kRayLeafTriangles, "a leaf's count fits its bits");
 
 constexpr int kBins = 16;
+// Ranges of at most this many triangles find their occupied bins by sorting
+// the triangles' bins rather than by filling all kBins.
+constexpr int kFewTriangles = 8;
 
 // The float nearest d on the low (high) side: ≤ d (≥ d) exactly.
 float floatBelow(double d) {
@@ -148,34 +151,69 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
       return x >= kBins ? kBins - 1 : (x >= 1 ? static_cast<int>(x) : 0);
     };
     if (extent > 0) {
-      Bounds bins[kBins];
-      int counts[kBins] = {};
-      for (int i = task.first; i < task.first + task.count; ++i) {
-        const Prim& p = prims[static_cast<std::size_t>(i)];
-        const int b = binOf(p);
-        bins[b].add(p.box);
-        ++counts[b];
+      // The occupied bins in increasing order: their bounds, counts and
+      // indices. An empty bin moves no triangle from one side to the
+      // other, so every cut in a gap between two occupied bins costs the
+      // same, and the sweep below takes the gap's first cut, as a sweep
+      // over all kBins cuts would: the same split, for work in proportion
+      // to the occupied bins (most ranges are a few triangles).
+      Bounds occupied[kBins];
+      int occupiedCount[kBins], occupiedBin[kBins];
+      int groups = 0;
+      if (task.count <= kFewTriangles) {
+        int binAt[kFewTriangles], order[kFewTriangles];
+        for (int i = 0; i < task.count; ++i) {
+          binAt[i] = binOf(prims[static_cast<std::size_t>(task.first + i)]);
+          int j = i;  // insertion sort by bin
+          for (; j > 0 && binAt[order[j - 1]] > binAt[i]; --j) order[j] = order[j - 1];
+          order[j] = i;
+        }
+        for (int k = 0; k < task.count; ++k) {
+          const int i = order[k];
+          if (groups == 0 || occupiedBin[groups - 1] != binAt[i]) {
+            occupied[groups] = Bounds{};
+            occupiedCount[groups] = 0;
+            occupiedBin[groups++] = binAt[i];
+          }
+          occupied[groups - 1].add(prims[static_cast<std::size_t>(task.first + i)].box);
+          ++occupiedCount[groups - 1];
+        }
+      } else {
+        Bounds bins[kBins];
+        int counts[kBins] = {};
+        for (int i = task.first; i < task.first + task.count; ++i) {
+          const Prim& p = prims[static_cast<std::size_t>(i)];
+          const int b = binOf(p);
+          bins[b].add(p.box);
+          ++counts[b];
+        }
+        for (int b = 0; b < kBins; ++b) {
+          if (counts[b] == 0) continue;
+          occupied[groups] = bins[b];
+          occupiedCount[groups] = counts[b];
+          occupiedBin[groups++] = b;
+        }
       }
+      // Cut k: groups [0, k) left, [k, groups) right.
       double rightArea[kBins];
       int rightCounts[kBins];
       Bounds acc;
       int accCount = 0;
-      for (int b = kBins - 1; b > 0; --b) {
-        acc.add(bins[b]);
-        accCount += counts[b];
-        rightArea[b] = acc.halfArea();
-        rightCounts[b] = accCount;
+      for (int k = groups - 1; k > 0; --k) {
+        acc.add(occupied[k]);
+        accCount += occupiedCount[k];
+        rightArea[k] = acc.halfArea();
+        rightCounts[k] = accCount;
       }
       Bounds left;
       int leftAcc = 0;
-      for (int b = 1; b < kBins; ++b) {
-        left.add(bins[b - 1]);
-        leftAcc += counts[b - 1];
-        if (leftAcc == 0 || rightCounts[b] == 0) continue;
-        const double cost = left.halfArea() * leftAcc + rightArea[b] * rightCounts[b];
+      for (int k = 1; k < groups; ++k) {
+        left.add(occupied[k - 1]);
+        leftAcc += occupiedCount[k - 1];
+        const double cost = left.halfArea() * leftAcc + rightArea[k] * rightCounts[k];
         if (cost < bestCost) {
           bestCost = cost;
-          splitBin = b;
+          splitBin = occupiedBin[k - 1] + 1;
           leftCount = leftAcc;
         }
       }
