@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "collidoscope/obbtree.h"
@@ -108,6 +109,9 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
   }
   const int n = static_cast<int>(prims.size());
   std::vector<Prim> scratch(prims.size());
+  // Each triangle's bin in the split of the range it is in (binOf, kept
+  // from the binning for the partition).
+  std::vector<std::uint8_t> binAt(prims.size());
   struct Task {
     int first, count, depth;
     int* ref;     // where the reference to this subtree goes
@@ -161,19 +165,20 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
       int occupiedCount[kBins], occupiedBin[kBins];
       int groups = 0;
       if (task.count <= kFewTriangles) {
-        int binAt[kFewTriangles], order[kFewTriangles];
+        int order[kFewTriangles];
+        std::uint8_t* bin = binAt.data() + task.first;
         for (int i = 0; i < task.count; ++i) {
-          binAt[i] = binOf(prims[static_cast<std::size_t>(task.first + i)]);
+          bin[i] = static_cast<std::uint8_t>(binOf(prims[static_cast<std::size_t>(task.first + i)]));
           int j = i;  // insertion sort by bin
-          for (; j > 0 && binAt[order[j - 1]] > binAt[i]; --j) order[j] = order[j - 1];
+          for (; j > 0 && bin[order[j - 1]] > bin[i]; --j) order[j] = order[j - 1];
           order[j] = i;
         }
         for (int k = 0; k < task.count; ++k) {
           const int i = order[k];
-          if (groups == 0 || occupiedBin[groups - 1] != binAt[i]) {
+          if (groups == 0 || occupiedBin[groups - 1] != bin[i]) {
             occupied[groups] = Bounds{};
             occupiedCount[groups] = 0;
-            occupiedBin[groups++] = binAt[i];
+            occupiedBin[groups++] = bin[i];
           }
           occupied[groups - 1].add(prims[static_cast<std::size_t>(task.first + i)].box);
           ++occupiedCount[groups - 1];
@@ -184,6 +189,7 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
         for (int i = task.first; i < task.first + task.count; ++i) {
           const Prim& p = prims[static_cast<std::size_t>(i)];
           const int b = binOf(p);
+          binAt[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(b);
           bins[b].add(p.box);
           ++counts[b];
         }
@@ -229,11 +235,16 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
       continue;
     }
     if (splitFits) {
-      // Stable partition by bin: deterministic on every platform.
+      // Stable partition by bin: deterministic on every platform. The
+      // side is selected, not branched on (it is as good as random to a
+      // branch predictor).
       int l = task.first, r = task.first + leftCount;
       for (int i = task.first; i < task.first + task.count; ++i) {
-        const Prim& p = prims[static_cast<std::size_t>(i)];
-        scratch[static_cast<std::size_t>(binOf(p) < splitBin ? l++ : r++)] = p;
+        const int low = binAt[static_cast<std::size_t>(i)] < splitBin;
+        const int at = low ? l : r;
+        l += low;
+        r += 1 - low;
+        scratch[static_cast<std::size_t>(at)] = prims[static_cast<std::size_t>(i)];
       }
       std::copy(scratch.begin() + task.first, scratch.begin() + task.first + task.count, prims.begin() + task.first);
     } else {
