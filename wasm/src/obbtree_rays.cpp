@@ -63,7 +63,7 @@ struct Bounds {
   }
 };
 
-// 40 bytes per triangle while building.
+// 40 bytes per triangle, twice while building (the partition's scratch).
 struct Prim {
   Bounds box;       // the triangle's corners, each bound rounded outward
   float centre[3];  // of box
