@@ -266,8 +266,9 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
   std::unique_ptr<TriData[]> data[2] = {std::unique_ptr<TriData[]>(new TriData[n]),
                                         std::unique_ptr<TriData[]>(new TriData[n])};
   // Filled by push_back: a resize would first zero them. The centroids, in
-  // input order for the spatial order, then in that order beside the
-  // corners (double, from the corners: the splits are exact; computed once,
+  // input order for the spatial order, then again in that order beside the
+  // corners (the same expression of the same corners: the same bits) for the
+  // levels (double, from the corners: the splits are exact; computed once,
   // where each level would otherwise redo them with three divisions).
   std::vector<Vec3> centroids;
   centroids.reserve(n);
@@ -279,6 +280,7 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     centroids.push_back((a + b + c) / 3.0);
   }
   const std::vector<int> spatial = spatialOrder(centroids.data(), n);
+  std::vector<Vec3>().swap(centroids);
   // Per triangle, in that order: its corners, and its normal (the leaves read it).
   std::vector<Vec3> corners, normals, centres;
   corners.reserve(3 * static_cast<std::size_t>(n));
@@ -291,11 +293,10 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     corners.push_back(vx[tri[1]]);
     corners.push_back(vx[tri[2]]);
     normals.push_back(tree.normals[t]);
-    centres.push_back(centroids[t]);
     const Vec3* c = corners.data() + 3 * i;
+    centres.push_back((c[0] + c[1] + c[2]) / 3.0);
     data[1][i] = triDataOf(t, i, c[0], c[1], c[2], inv);  // the root has depth 1
   }
-  std::vector<Vec3>().swap(centroids);
   // Nodes: fewer than 2n/leaf + 1 (a binary tree with ≤ n leaves).
   tree.nodes.reserve(static_cast<std::size_t>(2 * (n / leaf + 1)));
 
