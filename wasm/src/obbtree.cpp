@@ -265,10 +265,11 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
   // every slot is written before it is read.
   std::unique_ptr<TriData[]> data[2] = {std::unique_ptr<TriData[]>(new TriData[n]),
                                         std::unique_ptr<TriData[]>(new TriData[n])};
-  // Filled by push_back: a resize would first zero them. The centroids (in
-  // input order: the spatial order and the root's sums read them) are then
-  // the scratch of the node being split, per position in its range (double,
-  // from the corners: the split is exact).
+  // Filled by push_back: a resize would first zero them. The centroids, in
+  // input order for the spatial order, then again in that order beside the
+  // corners (the same expression of the same corners: the same bits) for the
+  // levels (double, from the corners: the splits are exact; computed once,
+  // where each level would otherwise redo them with three divisions).
   std::vector<Vec3> centroids;
   centroids.reserve(n);
   tree.normals.reserve(n);
@@ -279,10 +280,12 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     centroids.push_back((a + b + c) / 3.0);
   }
   const std::vector<int> spatial = spatialOrder(centroids.data(), n);
+  std::vector<Vec3>().swap(centroids);
   // Per triangle, in that order: its corners, and its normal (the leaves read it).
-  std::vector<Vec3> corners, normals;
+  std::vector<Vec3> corners, normals, centres;
   corners.reserve(3 * static_cast<std::size_t>(n));
   normals.reserve(n);
+  centres.reserve(n);
   for (int i = 0; i < n; ++i) {
     const int t = spatial[i];
     const auto& tri = m.triangles[t];
@@ -291,6 +294,7 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     corners.push_back(vx[tri[2]]);
     normals.push_back(tree.normals[t]);
     const Vec3* c = corners.data() + 3 * i;
+    centres.push_back((c[0] + c[1] + c[2]) / 3.0);
     data[1][i] = triDataOf(t, i, c[0], c[1], c[2], inv);  // the root has depth 1
   }
   // Nodes: fewer than 2n/leaf + 1 (a binary tree with ≤ n leaves).
@@ -307,9 +311,10 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
   std::vector<MomentSum> sums(kObbTreeMaxDepth + 2);  // sums[k]: of the task at stack[k]
   stack.reserve(kObbTreeMaxDepth + 1);
   stack.push_back({0, n, 1, -1});
-  sums[0].ref = centroids[spatial[0]];  // n ≥ 1 (validated)
-  for (int i = 0; i < n; ++i) sums[0].add(data[1][i], centroids[spatial[i]], inv);
+  sums[0].ref = centres[0];  // n ≥ 1 (validated)
+  for (int i = 0; i < n; ++i) sums[0].add(data[1][i], centres[i], inv);
   const Vec3* cx = corners.data();
+  const Vec3* cent = centres.data();  // of triangle d.at: cent[d.at]
   while (!stack.empty()) {
     const Task task = stack.back();
     stack.pop_back();
@@ -339,8 +344,8 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
       const Obb b = obbFromPoints(verts);
       for (int k = 0; k < 3; ++k) axes[k] = b.axes[k];
     }
-    // Extents from every corner (obb.h's fit); the centroids on the way when
-    // the node splits.
+    // Extents from every corner (obb.h's fit); the centroids' sum on the way
+    // when the node splits.
     Projection pr(axes, cx[3 * d[0].at]);
     const Vec3 ref = pr.ref;
     if (count <= leaf) {
@@ -354,17 +359,13 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
       for (int i = 0; i < count; ++i) tree.order[task.first + i] = d[i].id;
       continue;
     }
-    Vec3* cent = centroids.data() + task.first;
     Vec3 offsets;  // Σ (centroid − ref)
     for (int i = 0; i < count; ++i) {
       const Vec3* c3 = cx + 3 * d[i].at;
-      const Vec3 &p = c3[0], &q = c3[1], &r = c3[2];
-      pr.add(p);
-      pr.add(q);
-      pr.add(r);
-      const Vec3 c = (p + q + r) / 3.0;
-      cent[i] = c;
-      offsets += c - ref;
+      pr.add(c3[0]);
+      pr.add(c3[1]);
+      pr.add(c3[2]);
+      offsets += cent[d[i].at] - ref;
     }
     pr.box(&node.box);
     TriData* to = data[1 - here].get() + task.first;
@@ -388,9 +389,10 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     // the median, the sums are redone.
     int l = 0, r = count;
     for (int i = 0; i < count; ++i) {
-      const bool low = dot(cent[i] - ref, dir) < mean;
+      const Vec3& c = cent[d[i].at];
+      const bool low = dot(c - ref, dir) < mean;
       const int at = low ? l++ : --r;
-      (low ? left : right).add(d[i], cent[i], inv);
+      (low ? left : right).add(d[i], c, inv);
       copyTri(d[i], to + at);
     }
     int leftCount = l;
@@ -405,14 +407,14 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
       right = left = MomentSum{};
       left.ref = right.ref = node.box.center;
       sorted.resize(count);
-      for (int i = 0; i < count; ++i) sorted[i] = {dot(cent[i] - ref, dir), d[i].id, i};
+      for (int i = 0; i < count; ++i) sorted[i] = {dot(cent[d[i].at] - ref, dir), d[i].id, i};
       leftCount = count / 2;
       // The ⌊n/2⌋ least in the total order go left: the same sides as a sort.
       std::nth_element(sorted.begin(), sorted.begin() + leftCount, sorted.end());
       const double below = std::max_element(sorted.begin(), sorted.begin() + leftCount)->key;
       for (int i = 0; i < count; ++i) {
         const int pos = sorted[i].pos;
-        (i < leftCount ? left : right).add(d[pos], cent[pos], inv);
+        (i < leftCount ? left : right).add(d[pos], cent[d[pos].at], inv);
         copyTri(d[pos], to + i);
       }
       node.split = ObbSplit::Median;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "collidoscope/obbtree.h"
@@ -17,6 +18,9 @@ static_assert((static_cast<long long>(kMaxMeshTriangles) << kRayLeafCountBits) <
 static_assert((1 << kRayLeafCountBits) > kRayLeafTriangles, "a leaf's count fits its bits");
 
 constexpr int kBins = 16;
+// Ranges of at most this many triangles find their occupied bins by sorting
+// the triangles' bins rather than by filling all kBins.
+constexpr int kFewTriangles = 8;
 
 // The float nearest d on the low (high) side: ≤ d (≥ d) exactly.
 float floatBelow(double d) {
@@ -59,7 +63,7 @@ struct Bounds {
   }
 };
 
-// 40 bytes per triangle while building.
+// 40 bytes per triangle, twice while building (the partition's scratch).
 struct Prim {
   Bounds box;       // the triangle's corners, each bound rounded outward
   float centre[3];  // of box
@@ -105,6 +109,9 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
   }
   const int n = static_cast<int>(prims.size());
   std::vector<Prim> scratch(prims.size());
+  // Each triangle's bin in the split of the range it is in (binOf, kept
+  // from the binning for the partition).
+  std::vector<std::uint8_t> binAt(prims.size());
   struct Task {
     int first, count, depth;
     int* ref;     // where the reference to this subtree goes
@@ -137,43 +144,82 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
     for (int a = 1; a < 3; ++a)
       if (centres.hi[a] - centres.lo[a] > centres.hi[axis] - centres.lo[axis]) axis = a;
     const double lo = centres.lo[axis], extent = centres.hi[axis] - lo;
+    // Bins per unit along the axis (finite: a float extent > 0 is at least 2⁻¹⁴⁹).
+    const double binScale = kBins / extent;
     // Binned surface-area heuristic along the axis of widest centres.
     int leftCount = 0;
     int splitBin = -1;
     double bestCost = std::numeric_limits<double>::infinity();
     auto binOf = [&](const Prim& p) {  // NaN (an infinite extent) goes to bin 0
-      const double x = (p.centre[axis] - lo) / extent * kBins;
+      const double x = (p.centre[axis] - lo) * binScale;
       return x >= kBins ? kBins - 1 : (x >= 1 ? static_cast<int>(x) : 0);
     };
     if (extent > 0) {
-      Bounds bins[kBins];
-      int counts[kBins] = {};
-      for (int i = task.first; i < task.first + task.count; ++i) {
-        const Prim& p = prims[static_cast<std::size_t>(i)];
-        const int b = binOf(p);
-        bins[b].add(p.box);
-        ++counts[b];
+      // The occupied bins in increasing order: their bounds, counts and
+      // indices. An empty bin moves no triangle from one side to the
+      // other, so every cut in a gap between two occupied bins costs the
+      // same, and the sweep below takes the gap's first cut, as a sweep
+      // over all kBins cuts would: the same split, for work in proportion
+      // to the occupied bins (most ranges are a few triangles).
+      Bounds occupied[kBins];
+      int occupiedCount[kBins], occupiedBin[kBins];
+      int groups = 0;
+      if (task.count <= kFewTriangles) {
+        int order[kFewTriangles];
+        std::uint8_t* bin = binAt.data() + task.first;
+        for (int i = 0; i < task.count; ++i) {
+          bin[i] = static_cast<std::uint8_t>(binOf(prims[static_cast<std::size_t>(task.first + i)]));
+          int j = i;  // insertion sort by bin
+          for (; j > 0 && bin[order[j - 1]] > bin[i]; --j) order[j] = order[j - 1];
+          order[j] = i;
+        }
+        for (int k = 0; k < task.count; ++k) {
+          const int i = order[k];
+          if (groups == 0 || occupiedBin[groups - 1] != bin[i]) {
+            occupied[groups] = Bounds{};
+            occupiedCount[groups] = 0;
+            occupiedBin[groups++] = bin[i];
+          }
+          occupied[groups - 1].add(prims[static_cast<std::size_t>(task.first + i)].box);
+          ++occupiedCount[groups - 1];
+        }
+      } else {
+        Bounds bins[kBins];
+        int counts[kBins] = {};
+        for (int i = task.first; i < task.first + task.count; ++i) {
+          const Prim& p = prims[static_cast<std::size_t>(i)];
+          const int b = binOf(p);
+          binAt[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(b);
+          bins[b].add(p.box);
+          ++counts[b];
+        }
+        for (int b = 0; b < kBins; ++b) {
+          if (counts[b] == 0) continue;
+          occupied[groups] = bins[b];
+          occupiedCount[groups] = counts[b];
+          occupiedBin[groups++] = b;
+        }
       }
+      // Cut k: groups [0, k) left, [k, groups) right.
       double rightArea[kBins];
       int rightCounts[kBins];
       Bounds acc;
       int accCount = 0;
-      for (int b = kBins - 1; b > 0; --b) {
-        acc.add(bins[b]);
-        accCount += counts[b];
-        rightArea[b] = acc.halfArea();
-        rightCounts[b] = accCount;
+      for (int k = groups - 1; k > 0; --k) {
+        acc.add(occupied[k]);
+        accCount += occupiedCount[k];
+        rightArea[k] = acc.halfArea();
+        rightCounts[k] = accCount;
       }
       Bounds left;
       int leftAcc = 0;
-      for (int b = 1; b < kBins; ++b) {
-        left.add(bins[b - 1]);
-        leftAcc += counts[b - 1];
-        if (leftAcc == 0 || rightCounts[b] == 0) continue;
-        const double cost = left.halfArea() * leftAcc + rightArea[b] * rightCounts[b];
+      for (int k = 1; k < groups; ++k) {
+        left.add(occupied[k - 1]);
+        leftAcc += occupiedCount[k - 1];
+        const double cost = left.halfArea() * leftAcc + rightArea[k] * rightCounts[k];
         if (cost < bestCost) {
           bestCost = cost;
-          splitBin = b;
+          splitBin = occupiedBin[k - 1] + 1;
           leftCount = leftAcc;
         }
       }
@@ -189,11 +235,16 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
       continue;
     }
     if (splitFits) {
-      // Stable partition by bin: deterministic on every platform.
+      // Stable partition by bin: deterministic on every platform. The
+      // side is selected, not branched on (it is as good as random to a
+      // branch predictor).
       int l = task.first, r = task.first + leftCount;
       for (int i = task.first; i < task.first + task.count; ++i) {
-        const Prim& p = prims[static_cast<std::size_t>(i)];
-        scratch[static_cast<std::size_t>(binOf(p) < splitBin ? l++ : r++)] = p;
+        const int low = binAt[static_cast<std::size_t>(i)] < splitBin;
+        const int at = low ? l : r;
+        l += low;
+        r += 1 - low;
+        scratch[static_cast<std::size_t>(at)] = prims[static_cast<std::size_t>(i)];
       }
       std::copy(scratch.begin() + task.first, scratch.begin() + task.first + task.count, prims.begin() + task.first);
     } else {

@@ -47,10 +47,11 @@
 // Cost: each level fits boxes over all n triangles once (O(n)), so the build
 // is O(n log n) for balanced splits and at most O(n · kObbTreeMaxDepth).
 // Each level reads and copies every triangle's moments once (two buffers in
-// build order) and projects its corners once, from a copy of them in the
-// order of a Morton curve through the centroids (so a level reads nearby
-// memory whatever the input order); a node's moment sums come from its
-// parent's partition. About 200 bytes per triangle while building.
+// build order), projects its corners once and reads its centroid once, from
+// copies of them made once in the order of a Morton curve through the
+// centroids (so a level reads nearby memory whatever the input order); a
+// node's moment sums come from its parent's partition. About 200 bytes per
+// triangle while building.
 #pragma once
 
 #include <cstdint>
