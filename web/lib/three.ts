@@ -33,6 +33,7 @@ import { frameDrawer } from './draw/frames';
 import { enclosingSphere, meshHull, type Hull } from './draw/hull-geometry';
 import { surfaceTriangles } from './draw/surface-triangles';
 import { isPlanarTrace, liftScene, liftTrace } from './draw/planar';
+import { localHalfSpace, planeObject, planePatch } from './draw/plane';
 import { COLORS as PAGE_COLORS, arrow, clearGroup, hullObject, label, line, marker, toV3 } from './draw/primitives';
 import type { DrawContext } from './draw/types';
 
@@ -112,6 +113,12 @@ export interface ShapeStyle {
   samples?: number;
   /** World size of one "pixel" of the dots drawn for a point or the ends of a segment (default: shape size / 250). */
   markerSize?: number;
+  /**
+   * A plane (unbounded) is drawn as a square patch of its surface around these world points (the other shapes'
+   * points, say): centred on the surface point nearest their box's centre, reaching past them. Default: a unit
+   * patch around the surface point nearest the plane's position.
+   */
+  around?: Vec3Like[];
 }
 
 /** Options of drawResult. */
@@ -349,6 +356,7 @@ export function drawShape(shape: ShapeLike, pose?: PoseLike, style: ShapeStyle =
     g.quaternion.copy(quaternion);
     return g;
   }
+  if (local.type === 'plane') return drawPlaneShape(local, p, style);
   // A mesh or heightfield is drawn from its own triangles (its hull would be another shape).
   const surface = surfaceTriangles(local);
   const geometry = surface ? meshHull(surface.vertices, surface.triangles) : surfaceGeometry(local, style.samples);
@@ -362,6 +370,23 @@ export function drawShape(shape: ShapeLike, pose?: PoseLike, style: ShapeStyle =
   g.position.copy(position);
   g.quaternion.copy(quaternion);
   return finish(g, style.markerSize ?? (geometry.radius || 1) * MARKER_PER_SCALE, false);
+}
+
+/**
+ * A plane as a patch of its surface (draw/plane.ts), built in the plane's own frame around `style.around` brought
+ * into that frame, and placed at the pose like any shape: moving the group moves the plane.
+ */
+function drawPlaneShape(local: Shape, pose: PoseLike | undefined, style: ShapeStyle): THREE.Group {
+  const { position, quaternion } = toPose(pose);
+  const toLocal = new THREE.Matrix4().compose(position, quaternion, new THREE.Vector3(1, 1, 1)).invert();
+  const around = (style.around ?? []).map((p, i) => vec(p, `style.around[${i}]`))
+    .map((p) => new THREE.Vector3(p[0], p[1], p[2]).applyMatrix4(toLocal).toArray() as Vec3);
+  const g = group('collidoscope:shape:plane');
+  const opacity = style.wireframe ? 0 : (style.opacity ?? 0.42) * 0.5;
+  g.add(planeObject(planePatch(localHalfSpace(local), around), { color: new THREE.Color(style.color ?? COLORS.a).getHex(), opacity }));
+  g.position.copy(position);
+  g.quaternion.copy(quaternion);
+  return g;
 }
 
 // ---- meshes ---------------------------------------------------------------------------------------------
