@@ -4,10 +4,9 @@
 // stepper), and the bodies the user drops into the scene.
 import * as THREE from 'three';
 import { fmt, fmtVec, round } from '../lib/draw/format';
-import { COLORS, arrow, label, line, marker } from '../lib/draw/primitives';
-import type { DrawContext, FrameDrawing } from '../lib/draw/types';
+import { SIMULATE } from '../lib/draw/frames';
 import { run, trace as runTrace } from '../lib/index';
-import type { Scene, Shape, SimulateContact, SimulateFrame, SimulateTrace, Trace } from '../lib/index';
+import type { Scene, Shape, SimulateFrame, SimulateTrace, Trace } from '../lib/index';
 import type { QueryView, Row } from './query-view';
 
 /** A simulate trace as the page steps through it: the library's, with the lines its frames highlight. */
@@ -109,12 +108,8 @@ export function withoutLastBody(scene: Scene): Scene | null {
   return { ...scene, shapes: scene.shapes.slice(0, last), bodies: bodies.filter((b) => b.shape !== last) };
 }
 
-/** Which shapes of `scene` move (a body with mass; the others are static). */
-export function movingShapes(scene: Scene): boolean[] {
-  const moving = scene.shapes.map(() => false);
-  for (const b of scene.bodies ?? []) if (b.mass !== 0 && moving[b.shape] !== undefined) moving[b.shape] = true;
-  return moving;
-}
+/** Which shapes of `scene` move (the library's drawing layer decides, for collidoscope/three too). */
+export { movingShapes } from '../lib/draw/simulate';
 
 /** The sandbox the query list opens from another query: a floor, a box, a sphere and a capsule falling on it. */
 export function defaultSandbox(): Scene {
@@ -131,47 +126,6 @@ export function defaultSandbox(): Scene {
 }
 
 // ---- drawing ---------------------------------------------------------------------------------------------------
-
-/** Contact points drawn at most, per view (the trace keeps up to 256 a step). */
-const MAX_DRAWN = 256;
-
-/**
- * The frame's contacts: in the world view each point on A and B with its normal (white: pressing, grey: a
- * speculative point with no impulse); in the right view the same points with arrows as long as their normal
- * impulse (relative to the step's largest, which is labelled).
- */
-function sandboxDrawing(t: SandboxTrace, index: number): FrameDrawing {
-  const contacts = t.frames[index].contacts.slice(0, MAX_DRAWN);
-  const shapes = (g: THREE.Group, ctx: DrawContext) => {
-    for (const c of contacts) {
-      const pressing = c.normalImpulse > 0;
-      const color = pressing ? COLORS.contact : 0x8a94a6;
-      const dotA = marker(COLORS.a, 6, c.pointA);
-      const dotB = marker(COLORS.b, 6, c.pointB);
-      // The dots are what a click picks to open the pair in the stepper.
-      dotA.userData.contactPair = [c.a, c.b];
-      dotB.userData.contactPair = [c.a, c.b];
-      g.add(dotA, dotB, line([c.pointA, c.pointB], color, { opacity: 0.9 }), arrow(c.pointA, c.normal, 0.35 * ctx.arrowLength, color));
-    }
-  };
-  const impulses = (g: THREE.Group, ctx: DrawContext) => {
-    // Relative to this step's strongest point: a landing's impulse would dwarf a resting stack's for the whole run.
-    const strongest = strongestContact(contacts);
-    const top = strongest ? strongest.normalImpulse : 1;
-    for (const c of contacts) {
-      g.add(marker(COLORS.contact, 4, c.pointA));
-      if (c.normalImpulse > 0) g.add(arrow(c.pointA, c.normal, ctx.arrowLength * c.normalImpulse / top, COLORS.direction));
-    }
-    if (strongest) g.add(label(`impulse ${fmt(strongest.normalImpulse, 4)} N·s`, 'label-point label-closest', strongest.pointA));
-  };
-  return { shapes, minkowski: impulses };
-}
-
-function strongestContact(contacts: readonly SimulateContact[]): SimulateContact | null {
-  let best: SimulateContact | null = null;
-  for (const c of contacts) if (c.normalImpulse > 0 && (!best || c.normalImpulse > best.normalImpulse)) best = c;
-  return best;
-}
 
 /** The values table: the step, the time, the contacts and the pairs in contact, then each contact point. */
 function sandboxRows(frame: SimulateFrame, t: SandboxTrace): Row[] {
@@ -220,13 +174,7 @@ export function playInterval(t: SandboxTrace): number {
 export const SANDBOX_VIEW: QueryView = {
   algorithm: 'Rigid bodies: broad phase, contacts, impulses',
   mode: 'world', family: 'world', traced: 'simulate' as Trace['query'],
-  drawer: {
-    space: 'pair', minkowski: 'shape-a',
-    draw: (tr, i) => {
-      const t = tr as unknown as SandboxTrace;
-      return t.frames[i] ? sandboxDrawing(t, i) : null;
-    },
-  },
+  drawer: SIMULATE as unknown as QueryView['drawer'],
   minkowski: () => 'single',
   titles: () => ['The world at this step: bodies and contact points', 'Contacts: arrow length = normal impulse'],
   rows: sandboxRows as unknown as QueryView['rows'],

@@ -2,13 +2,11 @@
 // surfaces) and moved to every frame's poses, which come from the trace (the page never integrates a body itself).
 import * as THREE from 'three';
 import { enclosingSphere } from '../lib/draw/hull-geometry';
-import { COLORS, clearGroup } from '../lib/draw/primitives';
+import { clearGroup } from '../lib/draw/primitives';
+import { worldColors } from '../lib/draw/simulate';
 import type { Shape, Vec3 } from '../lib/index';
 import { drawShape, type ShapeStyle } from '../lib/three';
 
-/** The static shapes' colour (floors, ramps); bodies take the page's shape colours in turn. */
-const STATIC_COLOR = 0x8a94a6;
-const BODY_COLORS = [COLORS.a, COLORS.b, 0xb07cff, 0xc6e26b, 0x4ed6c8];
 
 export class WorldBodies {
   readonly group = new THREE.Group();
@@ -34,9 +32,10 @@ export class WorldBodies {
     this.planes = [];
     this.planeFit = new THREE.Box3();
     this.planesDrawn = false;
-    let k = 0;
+    // Static shapes grey, bodies in the page's shape colours in turn (as collidoscope/three's drawTraceFrame).
+    const colors = worldColors((shapes ?? []).map((_, i) => moving[i] === true));
     for (const [i, s] of (shapes ?? []).entries()) {
-      const color = moving[i] ? BODY_COLORS[k++ % BODY_COLORS.length] : STATIC_COLOR;
+      const color = colors[i];
       const shapeStyle: ShapeStyle = { color, opacity: style.faint ? 0.12 : 0.5, edgeOpacity: style.faint ? 0.3 : 0.85 };
       let g: THREE.Group;
       if (s.type === 'plane') {
