@@ -801,7 +801,7 @@ function worldBodies(specs: Shape[], poses: readonly (readonly number[])[], colo
  * Pass `shapes` (or `scene`) for sizes that fit your scene; ray casts need `ray`, shape casts `shapes` and `motion`.
  */
 export function drawTraceFrame(
-  input: Trace | Planar<Trace> | Planar<PlanarEpaTrace>, frameIndex: number, options: TraceDrawOptions = {},
+  input: Trace | PairsTrace | SimulateTrace | Planar<Trace> | Planar<PlanarEpaTrace>, frameIndex: number, options: TraceDrawOptions = {},
 ): THREE.Group {
   // A 2D scene's trace (and its scene) is drawn as its twin in the plane z = 0.
   const planar = isPlanarTrace(input);
