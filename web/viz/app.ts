@@ -544,7 +544,14 @@ export class App {
   }
 
   private renderStepper(): void {
-    renderStepper(this.frameIndex, this.frameCount, this.playing, this.speed, this.trace?.frames[this.frameIndex]?.caption ?? '');
+    renderStepper(this.frameIndex, this.frameCount, this.playing, this.speed, this.trace?.frames[this.frameIndex]?.caption ?? '',
+      this.counterText() ?? undefined);
+  }
+
+  /** The step counter's words when the trace's view has its own (a world's steps), else null. */
+  private counterText(): string | null {
+    const tr = this.trace;
+    return tr && this.frameCount ? viewOfTrace(tr).counter?.(tr, this.frameIndex) ?? null : null;
   }
 
   private showFrame(): void {
@@ -579,7 +586,7 @@ export class App {
 
   /** The canvases' accessible names: the view, what it is of, and the step (each adds the labels in sight). */
   private describeViews(): void {
-    const step = this.frameCount ? `step ${this.frameIndex + 1} of ${this.frameCount}` : 'no steps';
+    const step = this.frameCount ? this.counterText() ?? `step ${this.frameIndex + 1} of ${this.frameCount}` : 'no steps';
     if (this.isCloud) {
       const n = this.trace?.query === 'hull' ? this.trace.frames[0]?.points.length ?? 0 : 0;
       this.hullView.view.describe(`${this.hullView.view.title()}: ${n} points, ${step}`);

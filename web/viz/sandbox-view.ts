@@ -134,6 +134,7 @@ function sandboxRows(frame: SimulateFrame, t: SandboxTrace): Row[] {
     ['step', `${frame.step} of ${t.result.steps}`],
     ['time', `${fmt(frame.step * t.dt, 6)} s`],
     ['contact points', `${frame.contacts.length}${frame.contactsTruncated ? ' (more not listed)' : ''}`, 'ok'],
+    ['found at', foundAt(frame, t)],
     ['pairs in contact', pairs.length ? pairs.map((p) => `${p.a}–${p.b}`).join(', ') : 'none'],
   ];
   frame.contacts.slice(0, 24).forEach((c, i) => {
@@ -142,6 +143,17 @@ function sandboxRows(frame: SimulateFrame, t: SandboxTrace): Row[] {
   });
   if (frame.contacts.length > 24) rows.push(['…', `${frame.contacts.length - 24} more contact points`]);
   return rows;
+}
+
+/**
+ * Where a frame's contacts were found: at the poses its step started from, the previous step's, which the bodies
+ * drawn have left (they are the poses after the step). The frame before shows them when the trace keeps every step.
+ */
+function foundAt(frame: SimulateFrame, t: SimulateTrace): string {
+  if (frame.step === 0) return 'the start (no step yet)';
+  const before = frame.step - 1;
+  return t.every === 1 ? `the poses of step ${before} (the frame before); the bodies are drawn after step ${frame.step}`
+    : `the poses of step ${before} (not kept: this trace keeps one step in ${t.every}); the bodies are drawn after step ${frame.step}`;
 }
 
 /** The line a frame highlights: the start, or the step's last line (the bodies moved). */
@@ -166,6 +178,14 @@ function frameWorld(_scene: Scene, a: THREE.Sphere, b: THREE.Sphere, trace: Trac
   }
 }
 
+/**
+ * The counter at frame `index`: the simulation's step it shows, of the scene's steps ("step 630 of 5000"), not the
+ * frame's number (a long run's trace keeps every `every`-th step).
+ */
+export function sandboxCounter(t: SimulateTrace, index: number): string {
+  return `step ${t.frames[index]?.step ?? 0} of ${t.result.steps}`;
+}
+
 /** Milliseconds between frames for playing in real time: the scene's dt times the frames' stride. */
 export function playInterval(t: SandboxTrace): number {
   return 1000 * t.dt * t.every;
@@ -176,7 +196,9 @@ export const SANDBOX_VIEW: QueryView = {
   mode: 'world', family: 'world', traced: 'simulate' as Trace['query'],
   drawer: SIMULATE as unknown as QueryView['drawer'],
   minkowski: () => 'single',
-  titles: () => ['The world at this step: bodies and contact points', 'Contacts: arrow length = normal impulse'],
+  // A step finds its contacts once, at the poses it starts from (the soft step), then moves the bodies: the points
+  // are drawn where the step found them, the bodies where it left them.
+  titles: () => ['Bodies after this step · its contacts, found at its start', 'Contacts: arrow length = normal impulse'],
   rows: sandboxRows as unknown as QueryView['rows'],
   line: (f) => sandboxLine(f as unknown as SimulateFrame),
   answer: (scene) => sandboxTrace(scene) as unknown as Trace,
@@ -186,4 +208,5 @@ export const SANDBOX_VIEW: QueryView = {
   frame: frameWorld,
   poses: (tr, i) => (tr as unknown as SandboxTrace).frames[i]?.poses ?? null,
   playInterval: (tr) => playInterval(tr as unknown as SandboxTrace),
+  counter: (tr, i) => sandboxCounter(tr as unknown as SandboxTrace, i),
 };
