@@ -52,7 +52,8 @@
 //     three directions d, computed once per step.
 //  5. Continuous collision: a body whose translation over the substep
 //     exceeds ccdFraction of its bounding radius casts its shape
-//     (gjkShapeCast; a plane in closed form; meshPairShapeCast for a mesh)
+//     (gjkShapeCast; a plane in closed form; meshPairShapeCast for a mesh;
+//     a compound piece by piece, the earliest of its children's casts)
 //     along its motion relative to each partner of its candidate pairs, and
 //     its translation stops at the earliest time of impact, backed off by
 //     the slop. This catches what the step's contacts cannot: a body whose
@@ -76,8 +77,10 @@
 // Shapes. A body points to its shape; the solver keeps one copy per body
 // (made when the pointer changes, which allocates) and writes the body's
 // pose into it for the queries, so the caller's shape is never modified
-// and its pose ignored. A compound is refused for now (its child pairs need
-// their own manifolds); planes and meshes may only be static.
+// and its pose ignored. A compound's pair has one manifold per pair of
+// pieces in contact (compoundManifolds), whose points carry the pieces in
+// their ids; a compound body, static or dynamic, takes its mass properties
+// from mass.h. Planes and meshes may only be static.
 //
 // Memory: buffers (shape copies, constraints, cache table) grow to the
 // largest step seen and are reused, so a step allocates nothing once warm
@@ -102,6 +105,10 @@ constexpr int kSolverMaxSubsteps = 64;
 // Meshes' per-triangle contacts considered for one manifold (meshManifold's
 // scratch).
 constexpr int kSolverMeshContacts = 256;
+// Manifolds of one compound pair (one per pair of pieces in contact): an L
+// or a table resting on a floor has a few; beyond, the deepest are kept
+// (compoundManifolds).
+constexpr int kSolverCompoundManifolds = 64;
 
 struct RigidBody {
   const Shape* shape = nullptr;  // geometry; its own pose is ignored (header: Shapes)
@@ -145,7 +152,6 @@ enum class SolverStatus {
   InvalidSettings,  // a setting out of its range (message names it)
   InvalidBody,      // a body's shape null, pose, velocity, mass or inertia not finite, mass negative
   StaticOnly,       // a plane or mesh body with inverseMass ≠ 0
-  Unsupported,      // a compound body
   InvalidPair,      // a pair index outside [0, n), or a body paired with itself
   InvalidCount,     // n or nPairs negative, or a null array with a positive count
 };
@@ -234,6 +240,7 @@ class Solver {
   std::vector<Point> points_;              // parallel to contacts_
   std::vector<Motion> motion_;             // per body, during the substeps
   std::vector<MeshContact> meshScratch_;
+  std::vector<Manifold> compoundScratch_;  // a compound pair's manifolds, one per pair of pieces
 };
 
 }  // namespace collidoscope
