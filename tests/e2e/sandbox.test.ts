@@ -9,7 +9,8 @@ import type { Page } from 'playwright-core';
 import { fmt } from '../../web/lib/draw/format';
 import { init, run, trace, type Scene, type SimulateFrame, type SimulateTrace } from '../../web/lib/index';
 import { useServerAndBrowser } from './harness';
-import { expectLinkReopensSame, openPage, state } from './page-helpers';
+import { counterText, expectLinkReopensSame, openPage, state } from './page-helpers';
+import { encodeLink } from '../../web/lib/link';
 
 const env = useServerAndBrowser();
 
@@ -257,4 +258,40 @@ describe('the sandbox on the page', () => {
       await page.close();
     }
   }, 60_000);
+  it('counts simulation steps on a long run that keeps every third step: the counter, the scrubber, the found-at row', async () => {
+    // 4500 steps: the trace keeps every 3rd (at most 2000 frames).
+    const scene: Scene = {
+      version: 1, query: 'simulate', steps: 4500,
+      shapes: [{ type: 'plane', normal: [0, 1, 0], offset: 0 }, { type: 'sphere', radius: 0.5, position: [0, 3, 0] }],
+      bodies: [{ shape: 1, velocity: [0.5, 0, 0] }],
+    };
+    const t = trace(scene as Scene & { query: 'simulate' }) as SimulateTrace;
+    expect(t.every).toBe(3);
+    const { page, errors } = await openPage(env.browser, encodeLink({ ...scene, step: 0 }, env.url));
+    try {
+      expect((await state(page)).error).toBeNull();
+      expect(await counterText(page)).toBe('step 0 of 4500');
+      await scrubTo(page, 700);
+      expect(await counterText(page)).toBe(`step ${t.frames[700].step} of 4500`);
+      expect(t.frames[700].step).toBe(2100);
+      let w = await world(page);
+      expect(w.step).toBe(2100);
+      expect(w.poses).toEqual(posesOf(t.frames[700]));
+      expect(await page.getAttribute('#scrubber', 'aria-valuetext')).toMatch(/^step 2100 of 4500/);
+      // The next frame is the next step kept.
+      await page.click('#next');
+      expect(await counterText(page)).toBe('step 2103 of 4500');
+      await page.click('#last');
+      expect(await counterText(page)).toBe('step 4500 of 4500');
+      w = await world(page);
+      expect(w.poses).toEqual(posesOf(t.frames[t.frames.length - 1]));
+      // The contacts are the step's, found at the poses it started from, which this trace did not keep.
+      const rows = await page.$$eval('#values tbody tr', (trs) => Object.fromEntries(trs.map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent])));
+      expect(rows['found at']).toBe('the poses of step 4499 (not kept: this trace keeps one step in 3); the bodies are drawn after step 4500');
+      expect(await page.textContent('#view-shapes .view-title')).toMatch(/its contacts, found at its start/);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 });

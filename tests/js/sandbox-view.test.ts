@@ -3,7 +3,7 @@
 // the contact pairs of a frame, and the real-time pace of play.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, run, type Scene, type SimulateFrame } from '../../web/lib/index';
-import { contactPairs, pairScene, playInterval, sandboxTrace, withDropped, withoutLastBody } from '../../web/viz/sandbox-view';
+import { contactPairs, pairScene, playInterval, sandboxCounter, sandboxTrace, withDropped, withoutLastBody } from '../../web/viz/sandbox-view';
 
 beforeAll(async () => {
   await init();
@@ -93,5 +93,24 @@ describe('frames', () => {
     const long = sandboxTrace({ ...world, dt: 0.01, steps: 5000 });
     expect(long.every).toBe(3);
     expect(playInterval(long)).toBeCloseTo(30, 12);
+  });
+});
+
+describe('sandboxCounter', () => {
+  it('counts the simulation\'s steps, not the frames: a long run keeps every k-th step and the last', () => {
+    // 4500 steps: at most 2000 frames, so every ceil(4499 / 1999) = 3rd step (README: simulate's trace).
+    const t = sandboxTrace({ ...world, steps: 4500, shapes: world.shapes.slice(0, 2), bodies: [{ shape: 1 }] });
+    expect(t.every).toBe(3);
+    expect(t.frames.length).toBe(1501);
+    expect(sandboxCounter(t, 0)).toBe('step 0 of 4500');
+    expect(sandboxCounter(t, 1)).toBe('step 3 of 4500');
+    expect(sandboxCounter(t, 700)).toBe('step 2100 of 4500');
+    expect(sandboxCounter(t, 1500)).toBe('step 4500 of 4500');
+  });
+
+  it('with every step kept, the step is the frame\'s number', () => {
+    const t = sandboxTrace({ ...world, steps: 30 });
+    expect(t.every).toBe(1);
+    expect(t.frames.map((_, i) => sandboxCounter(t, i))).toEqual(Array.from({ length: 31 }, (_, i) => `step ${i} of 30`));
   });
 });

@@ -10,6 +10,7 @@ import {
   type ShapecastResult, type ShapecastTrace, type Trace, type Vec3,
 } from '../../web/lib/index';
 import { COLORS, dispose, drawResult, drawShape, drawTraceFrame, scaleMarkers, toPose } from '../../web/lib/three';
+import { drawnPlanes } from '../../web/lib/draw/plane';
 import { galleryFiles, sceneDir } from './vectors';
 import { stepsOf } from './helpers';
 
@@ -610,6 +611,139 @@ describe('drawTraceFrame', () => {
     expect(drawn).toBeGreaterThan(200);
     // Nothing is left to draw later (the page's cast overlays would wait a microtask for the page's scene).
     await new Promise((r) => setTimeout(r, 0));
+  });
+});
+
+// ---- worlds: pairs and simulate ------------------------------------------------------------------------------
+
+/** The wireframe boxes under g (line segments of 12 edges), each as its world min and max corners, and its colour. */
+function wireBoxes(g: THREE.Object3D): { min: Vec3; max: Vec3; color: number }[] {
+  const out: { min: Vec3; max: Vec3; color: number }[] = [];
+  g.traverse((o) => {
+    const seg = o as THREE.LineSegments;
+    if (!(seg as { isLineSegments?: boolean }).isLineSegments || seg.geometry.getAttribute('position').count !== 24) return;
+    seg.geometry.computeBoundingBox();
+    const b = seg.geometry.boundingBox!;
+    out.push({ min: b.min.toArray() as Vec3, max: b.max.toArray() as Vec3, color: (seg.material as THREE.LineBasicMaterial).color.getHex() });
+  });
+  return out;
+}
+
+describe('drawTraceFrame of worlds', () => {
+  const ROW = '70-pairs-sweep-row.json';
+  const FLOOR = '77-world-plane-floor.json';
+
+  it('pairs: every bounded shape\'s box where the trace puts it; a candidate green when intersect() says so, red when apart', () => {
+    const scene = gallery(ROW);
+    const t = trace(scene as Scene & { query: 'pairs' });
+    const boxes = t.frames[0].boxes.filter((b) => !b.unbounded);
+    expect(boxes.length).toBe(scene.shapes.length);
+    let narrow = 0;
+    for (let i = 0; i < t.frames.length; i++) {
+      const g = drawTraceFrame(t, i, { scene });
+      const drawn = wireBoxes(g);
+      expect(drawn).toHaveLength(boxes.length);
+      for (const b of boxes) {
+        // Float32 geometry: the box's corners to their precision.
+        expect(drawn.some((d) => d.min.every((c, k) => Math.abs(c - b.min![k]) < 1e-5 * (1 + Math.abs(c)))
+          && d.max.every((c, k) => Math.abs(c - b.max![k]) < 1e-5 * (1 + Math.abs(c))))).toBe(true);
+      }
+      const f = t.frames[i];
+      if (f.kind === 'narrow' && f.pair) {
+        narrow++;
+        const [a, b] = f.pair;
+        const hit = (run({ version: 1, query: 'intersect', shapes: [scene.shapes[a], scene.shapes[b]] }) as { intersecting: boolean }).intersecting;
+        const colorOf = (shape: number) => {
+          const box = boxes.find((x) => x.shape === shape)!;
+          return drawn.find((d) => Math.abs(d.min[0] - box.min![0]) < 1e-5 * (1 + Math.abs(d.min[0])) && Math.abs(d.max[1] - box.max![1]) < 1e-5 * (1 + Math.abs(d.max[1])))!.color;
+        };
+        expect(colorOf(a)).toBe(hit ? COLORS.simplex : 0xff4d4d);
+        expect(colorOf(b)).toBe(hit ? COLORS.simplex : 0xff4d4d);
+      }
+      dispose(g);
+    }
+    expect(narrow).toBe(t.result.candidates);
+  });
+
+  it('pairs, view minkowski: the seed\'s figure, one bar per bounded shape on each axis, flat at z = 0', () => {
+    const scene = gallery(ROW);
+    const t = trace(scene as Scene & { query: 'pairs' });
+    const last = t.frames.length - 1;
+    const g = drawTraceFrame(t, last, { scene, view: 'minkowski' });
+    let bars = 0;
+    g.traverse((o) => {
+      const m = o as THREE.Mesh;
+      if (!(m as { isMesh?: boolean }).isMesh || o.userData.px) return;
+      bars++;
+      const pos = m.geometry.getAttribute('position');
+      for (let k = 0; k < pos.count; k++) expect(pos.getZ(k)).toBe(0);
+    });
+    expect(bars).toBe(3 * scene.shapes.length);
+    dispose(g);
+  });
+
+  it('simulate: every shape at the frame\'s pose (the plane a patch under the bodies), the contact points where the trace has them', () => {
+    const scene = gallery(FLOOR);
+    const t = trace(scene as Scene & { query: 'simulate' });
+    for (const i of [0, 40, t.frames.length - 1]) {
+      const f = t.frames[i];
+      const g = drawTraceFrame(t, i, { scene });
+      const bodies = part(g, 'collidoscope:bodies');
+      expect(bodies.children).toHaveLength(scene.shapes.length);
+      bodies.children.forEach((c, k) => {
+        expect(c.userData.worldShape).toBe(k);
+        expect(c.position.toArray()).toEqual(f.poses[k].slice(0, 3));
+        // The pose's quaternion, normalized again by the drawing: to its last bits.
+        const q = c.quaternion;
+        [q.x, q.y, q.z, q.w].forEach((x, j) => expect(x).toBeCloseTo(f.poses[k][3 + j], 15));
+      });
+      // Shape 0 is the floor: a patch of y = 0, normal up, under every body.
+      const [floor] = drawnPlanes(g);
+      expect(floor.normal).toEqual([0, 1, 0]);
+      expect(floor.center[1]).toBeCloseTo(0, 12);
+      for (const p of f.poses.slice(1)) {
+        expect(Math.abs(p[0] - floor.center[0])).toBeLessThan(floor.half);
+        expect(Math.abs(p[2] - floor.center[2])).toBeLessThan(floor.half);
+      }
+      // Static grey, then the bodies in the page's colours.
+      const colorOf = (k: number) => {
+        let c = -1;
+        bodies.children[k].traverse((o) => { if ((o as THREE.Mesh).isMesh && c < 0) c = ((o as THREE.Mesh).material as THREE.MeshBasicMaterial).color.getHex(); });
+        return c;
+      };
+      expect([0, 1, 2, 3].map(colorOf)).toEqual([0x8a94a6, COLORS.a, COLORS.b, 0xb07cff]);
+      // The contacts: a dot on A and one on B per point, at the trace's numbers.
+      const onA = dots(g, COLORS.a), onB = dots(g, COLORS.b);
+      expect(onA).toHaveLength(f.contacts.length);
+      expect(onB).toHaveLength(f.contacts.length);
+      f.contacts.forEach((c, k) => {
+        expect(onA[k].toArray()).toEqual(c.pointA);
+        expect(onB[k].toArray()).toEqual(c.pointB);
+      });
+      if (i > 0) expect(f.contacts.length).toBeGreaterThan(0);
+      dispose(g);
+    }
+  });
+
+  it('simulate without shapes draws the contacts only; view minkowski one arrow per pressing point; a scene that does not fit is refused', () => {
+    const scene = gallery(FLOOR);
+    const t = trace(scene as Scene & { query: 'simulate' });
+    const i = t.frames.length - 1;
+    const f = t.frames[i];
+    const bare = drawTraceFrame(t, i);
+    const named: string[] = [];
+    bare.traverse((o) => named.push(o.name));
+    expect(named).not.toContain('collidoscope:bodies');
+    expect(dots(bare, COLORS.a)).toHaveLength(f.contacts.length);
+    const right = drawTraceFrame(t, i, { scene, view: 'minkowski' });
+    let arrows = 0;
+    right.traverse((o) => { if ((o as THREE.ArrowHelper).type === 'ArrowHelper') arrows++; });
+    expect(arrows).toBe(f.contacts.filter((c) => c.normalImpulse > 0).length);
+    expect(arrows).toBeGreaterThan(0);
+    const e = (() => { try { drawTraceFrame(t, i, { shapes: scene.shapes.slice(1) }); } catch (err) { return err as CollidoscopeError; } return null; })();
+    expect(e).toBeInstanceOf(CollidoscopeError);
+    expect(e!.field).toBe('shapes');
+    expect(e!.message).toMatch(/place 4 shapes, got 3/);
   });
 });
 

@@ -289,6 +289,28 @@ describe('World motion', () => {
     expect(run(scene).bodies[0]).toEqual(t.result.bodies[0]);
   });
 
+  it('steps a compound body: an L of two boxes falls on a floor and rests on its bar, its mass its children\'s volume', () => {
+    // A bar 2 × 0.5 × 0.5 and a post 0.5 × 1 × 0.5 on its right end: volume 0.5 + 0.25, at density 1.
+    using l = compound([{ shape: box([1, 0.25, 0.25]), position: [0, 0.25, 0] }, { shape: box([0.25, 0.5, 0.25]), position: [0.75, 1, 0] }]);
+    using ground = plane([0, 1, 0], 0);
+    using world = new World();
+    world.add(ground);
+    const body = world.add(l, { position: [0, 1, 0], rotation: [0, 0, Math.sin(0.1), Math.cos(0.1)] }, {});
+    expect(world.mass(body)).toBeCloseTo(0.75, 12);
+    for (let s = 0; s < 300; s++) world.step();
+    const p = world.pose(body);
+    // Resting on the bar: its bottom (the compound's origin) on the floor, upright (the post up, y of its axis ≈ 1).
+    expect(p[1]).toBeCloseTo(0, 2);
+    const up = 1 - 2 * (p[3] * p[3] + p[5] * p[5]);
+    expect(up).toBeGreaterThan(0.9999);
+    const v = Array.from(world.velocities().slice(6 * body.slot, 6 * body.slot + 6));
+    expect(Math.hypot(...v)).toBeLessThan(1e-2);
+    // The bar's face on the floor: its four corners, each from child 0 against the plane.
+    const contacts = world.contacts();
+    expect(contacts.length).toBe(4);
+    for (const c of contacts) expect(Math.abs(c.pointA[1]) + Math.abs(c.pointB[1])).toBeLessThan(0.01);
+  });
+
   it('refuses bad motion and bad steps by name, and moves nothing', () => {
     using ball = sphere(0.5);
     using ground = plane([0, 1, 0], 0);

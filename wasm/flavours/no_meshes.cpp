@@ -152,4 +152,17 @@ ManifoldStatus meshManifold(const Shape&, const Shape&, double, MeshContact*, in
   return ManifoldStatus::Unsupported;
 }
 
+// The solver's compound contacts and casts (manifold_compound.cpp, compound.cpp).
+ManifoldStatus compoundManifolds(const Shape&, const Shape&, double, MeshContact*, int, Manifold*, int, int* count,
+                                 bool* truncated, const ManifoldSettings&) {
+  *count = 0;
+  if (truncated != nullptr) *truncated = false;
+  return ManifoldStatus::Unsupported;
+}
+
+double compoundTimeOfImpact(const Shape&, const Vec3&, const Shape&, const Vec3&,
+                            double (*)(const Shape&, const Vec3&, const Shape&, const Vec3&)) {
+  return 2;
+}
+
 }  // namespace collidoscope

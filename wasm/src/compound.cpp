@@ -217,6 +217,17 @@ CompoundSide compoundSide(const Shape& s, const Transform& pose, std::vector<Sha
   return side;
 }
 
+double compoundTimeOfImpact(const Shape& moving, const Vec3& da, const Shape& other, const Vec3& db,
+                            double (*timeOfImpact)(const Shape&, const Vec3&, const Shape&, const Vec3&)) {
+  const bool movingIsCompound = moving.type == ShapeType::Compound, otherIsCompound = other.type == ShapeType::Compound;
+  const CompoundSide m = compoundSide(moving, moving.pose, movingIsCompound ? &moving.compoundData->posed[0] : nullptr);
+  const CompoundSide o = compoundSide(other, other.pose, otherIsCompound ? &other.compoundData->posed[1] : nullptr);
+  double t = 2;
+  for (std::size_t i = 0; i < m.count; ++i)
+    for (std::size_t j = 0; j < o.count; ++j) t = std::fmin(t, timeOfImpact(m.pieces[i], da, o.pieces[j], db));
+  return t;
+}
+
 bool sceneHasCompound(const Scene& scene) {
   const std::size_t n = isSingleShapeQuery(scene.query) ? 1 : 2;
   for (std::size_t i = 0; i < n && i < scene.shapes.size(); ++i)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "collidoscope/compound.h"
 #include "collidoscope/mesh_convex.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/plane.h"
@@ -89,8 +90,6 @@ SolverStatus checkBody(const RigidBody& b, std::int64_t i, StepReport* r) {
   if (!b.inverseInertiaLocal.finite()) return bad("body inverseInertiaLocal must be finite");
   if (!isFinite(b.centerOfMassLocal)) return bad("body centerOfMassLocal must be finite");
   const ShapeType t = b.shape->type;
-  if (t == ShapeType::Compound)
-    return fail(r, SolverStatus::Unsupported, "compound bodies are not supported by the solver yet", i);
   if ((t == ShapeType::Plane || t == ShapeType::Mesh) && b.inverseMass != 0)
     return fail(r, SolverStatus::StaticOnly, "a plane or mesh body must be static (inverseMass 0)", i);
   return SolverStatus::Ok;
@@ -131,6 +130,10 @@ Quat integrate(const Quat& q, const Vec3& w, double dt) {
 // `other` translated by db (both posed at the start), or 2 for none. A pair
 // overlapping at the start is the contacts' to resolve: none.
 double timeOfImpact(const Shape& moving, const Vec3& da, const Shape& other, const Vec3& db) {
+  // A compound: the earliest of its pieces' (its own support is its
+  // children's cores' hull, without their radii: no cast of its own).
+  if (moving.type == ShapeType::Compound || other.type == ShapeType::Compound)
+    return compoundTimeOfImpact(moving, da, other, db, timeOfImpact);
   if (other.type == ShapeType::Plane) {
     // Half-space {n·x ≤ o}: the shape's point deepest along −n reaches the
     // surface when n·(s + t(da − db)) = o.
@@ -281,6 +284,8 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
 
   int manifolds = 0, warmStarted = 0;
   if (meshScratch_.size() < static_cast<std::size_t>(kSolverMeshContacts)) meshScratch_.resize(kSolverMeshContacts);
+  if (compoundScratch_.size() < static_cast<std::size_t>(kSolverCompoundManifolds))
+    compoundScratch_.resize(kSolverCompoundManifolds);
   for (std::int64_t p = 0; p < nPairs; ++p) {
     const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
     if (!dynamic(a) && !dynamic(b)) continue;
@@ -301,57 +306,66 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         length(linearVelocity(b) - linearVelocity(a)) + length(settings.gravity) * settings.dt;
     const double margin = settings.contactMargin + (settings.continuous ? closing * settings.dt : 0.0);
     const bool mesh = shapes_[a].type == ShapeType::Mesh || shapes_[b].type == ShapeType::Mesh;
+    // A compound's pair gives one manifold per pair of pieces (manifold.h: compoundManifolds).
+    const bool compound = shapes_[a].type == ShapeType::Compound || shapes_[b].type == ShapeType::Compound;
+    int pieces = 1;
     const ManifoldStatus st =
-        mesh ? meshManifold(shapes_[a], shapes_[b], margin, meshScratch_.data(), kSolverMeshContacts, &m)
-             : manifold(shapes_[a], shapes_[b], margin, &m);
-    if (st != ManifoldStatus::Ok || m.count == 0) continue;
-    ++manifolds;
-    const Vec3 nrm = m.normal;
-    const Vec3 t1 = tangentOf(nrm), t2 = cross(nrm, t1);
-    const double imA = bodies[a].inverseMass, imB = bodies[b].inverseMass;
-    for (int k = 0; k < m.count; ++k) {
-      const ManifoldPoint& mp = m.points[k];
-      SolverContact c;
-      c.a = a;
-      c.b = b;
-      c.id = mp.id;
-      c.pointA = mp.pointA;
-      c.pointB = mp.pointB;
-      c.normal = nrm;
-      c.distance = mp.distance;
-      Point q;
-      Anchor at;
-      at.rA = mp.pointA - centres_[a];
-      at.rB = mp.pointB - centres_[b];
-      // The points ride on their bodies through the substeps (header: step 1).
-      at.localA = bodies[a].pose.toLocalDirection(at.rA);
-      at.localB = bodies[b].pose.toLocalDirection(at.rB);
-      at.base = mp.distance - dot(mp.pointB - mp.pointA, nrm);
-      q.a = a;
-      q.b = b;
-      q.normal = nrm;
-      q.tangent1 = t1;
-      q.tangent2 = t2;
-      // K = 1/m_A + 1/m_B + (I_A⁻¹(r_A × d) × r_A)·d + (same for B) along d.
-      const auto effective = [&](const Vec3& d) {
-        const double k = imA + imB + dot(cross(inverseInertiaWorld_[a] * cross(at.rA, d), at.rA), d) +
-                         dot(cross(inverseInertiaWorld_[b] * cross(at.rB, d), at.rB), d);
-        return k > 0 ? 1 / k : 0.0;
-      };
-      q.normalMass = effective(nrm);
-      q.tangentMass1 = effective(t1);
-      q.tangentMass2 = effective(t2);
-      c.anchorA = bodies[a].pose.toLocalDirection(mp.pointA - bodies[a].pose.position);
-      if (const SolverContact* old = findPrevious(a, b, mp.id, c.anchorA)) {
-        c.warmStarted = true;
-        ++warmStarted;
-        c.normalImpulse = old->normalImpulse;
-        // The old friction impulse on the new tangent plane.
-        c.frictionImpulse = t1 * dot(old->frictionImpulse, t1) + t2 * dot(old->frictionImpulse, t2);
+        compound ? compoundManifolds(shapes_[a], shapes_[b], margin, meshScratch_.data(), kSolverMeshContacts,
+                                     compoundScratch_.data(), kSolverCompoundManifolds, &pieces)
+        : mesh   ? meshManifold(shapes_[a], shapes_[b], margin, meshScratch_.data(), kSolverMeshContacts, &m)
+                 : manifold(shapes_[a], shapes_[b], margin, &m);
+    if (st != ManifoldStatus::Ok) continue;
+    for (int piece = 0; piece < pieces; ++piece) {
+      if (compound) m = compoundScratch_[static_cast<std::size_t>(piece)];
+      if (m.count == 0) continue;
+      ++manifolds;
+      const Vec3 nrm = m.normal;
+      const Vec3 t1 = tangentOf(nrm), t2 = cross(nrm, t1);
+      const double imA = bodies[a].inverseMass, imB = bodies[b].inverseMass;
+      for (int k = 0; k < m.count; ++k) {
+        const ManifoldPoint& mp = m.points[k];
+        SolverContact c;
+        c.a = a;
+        c.b = b;
+        c.id = mp.id;
+        c.pointA = mp.pointA;
+        c.pointB = mp.pointB;
+        c.normal = nrm;
+        c.distance = mp.distance;
+        Point q;
+        Anchor at;
+        at.rA = mp.pointA - centres_[a];
+        at.rB = mp.pointB - centres_[b];
+        // The points ride on their bodies through the substeps (header: step 1).
+        at.localA = bodies[a].pose.toLocalDirection(at.rA);
+        at.localB = bodies[b].pose.toLocalDirection(at.rB);
+        at.base = mp.distance - dot(mp.pointB - mp.pointA, nrm);
+        q.a = a;
+        q.b = b;
+        q.normal = nrm;
+        q.tangent1 = t1;
+        q.tangent2 = t2;
+        // K = 1/m_A + 1/m_B + (I_A⁻¹(r_A × d) × r_A)·d + (same for B) along d.
+        const auto effective = [&](const Vec3& d) {
+          const double k = imA + imB + dot(cross(inverseInertiaWorld_[a] * cross(at.rA, d), at.rA), d) +
+                           dot(cross(inverseInertiaWorld_[b] * cross(at.rB, d), at.rB), d);
+          return k > 0 ? 1 / k : 0.0;
+        };
+        q.normalMass = effective(nrm);
+        q.tangentMass1 = effective(t1);
+        q.tangentMass2 = effective(t2);
+        c.anchorA = bodies[a].pose.toLocalDirection(mp.pointA - bodies[a].pose.position);
+        if (const SolverContact* old = findPrevious(a, b, mp.id, c.anchorA)) {
+          c.warmStarted = true;
+          ++warmStarted;
+          c.normalImpulse = old->normalImpulse;
+          // The old friction impulse on the new tangent plane.
+          c.frictionImpulse = t1 * dot(old->frictionImpulse, t1) + t2 * dot(old->frictionImpulse, t2);
+        }
+        contacts_.push_back(c);
+        points_.push_back(q);
+        anchors_.push_back(at);
       }
-      contacts_.push_back(c);
-      points_.push_back(q);
-      anchors_.push_back(at);
     }
   }
   r->manifolds = manifolds;

@@ -310,7 +310,7 @@ bool World::setMass(int body, double mass, SceneError* err) {
   const Shape& s = *registry_->find(shape_[static_cast<std::size_t>(slot)]);
   MassProperties unit;
   if (!massProperties(s, 1.0, &unit) || !(unit.mass > 0)) {
-    const bool staticType = s.type == ShapeType::Plane || s.type == ShapeType::Mesh || s.type == ShapeType::Compound;
+    const bool staticType = s.type == ShapeType::Plane || s.type == ShapeType::Mesh;
     return fail(err, "mass", std::string("must be 0: a ") + shapeTypeName(s.type) +
                                  (staticType ? " can only be static" : " has no volume to give it inertia") + " (" +
                                  massStatusMessage(unit.status) + ")");
@@ -415,8 +415,7 @@ bool World::step(const StepSettings& settings, SceneError* err, StepReport* stat
   if (stats != nullptr) *stats = report;
   if (status != SolverStatus::Ok) {
     std::string field = "settings";
-    if (report.index >= 0 && (status == SolverStatus::InvalidBody || status == SolverStatus::StaticOnly ||
-                              status == SolverStatus::Unsupported))
+    if (report.index >= 0 && (status == SolverStatus::InvalidBody || status == SolverStatus::StaticOnly))
       field = "bodies[" + std::to_string(rigidSlot_[static_cast<std::size_t>(report.index)]) + "]";
     *err = {"invalid-argument", field, report.message};
     return false;

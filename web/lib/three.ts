@@ -26,15 +26,18 @@ import {
   CollidoscopeError, hull as convexHull, mesh, minkowskiSurface, poseNumbers, shapeSurface, type MeshShape, type PoseLike as LibPoseLike,
   type ChungWangResult, type DistanceResult, type HullResult, type HullTrace, type ObbResult, type PenetrationResult,
   type Planar, type PlanarEpaTrace, type Quat, type Query, type RaycastResult, type Result, type SatResult, type Scene,
-  type Scene2D, type Shape, type ShapecastResult, type Trace, type Vec3,
+  type Scene2D, type Shape, type ShapecastResult, type Trace, type Vec3, isPairs, isSimulate, type PairsTrace, type SimulateTrace,
 } from './index';
 import { BOUND_KINDS, boundObject, type BoundKind } from './draw/bounds';
 import { frameDrawer } from './draw/frames';
 import { enclosingSphere, meshHull, type Hull } from './draw/hull-geometry';
 import { surfaceTriangles } from './draw/surface-triangles';
 import { isPlanarTrace, liftScene, liftTrace } from './draw/planar';
+import { pairsBoxes, pairsFigureBounds } from './draw/pairs';
+import { localHalfSpace, planeObject, planePatch } from './draw/plane';
+import { movingShapes, worldColors } from './draw/simulate';
 import { COLORS as PAGE_COLORS, arrow, clearGroup, hullObject, label, line, marker, toV3 } from './draw/primitives';
-import type { DrawContext } from './draw/types';
+import type { DrawContext, FrameDrawing } from './draw/types';
 
 /** The visualizer page's colours (hex numbers), used by every drawing here: for legends, or for drawShape's `style.color`. */
 export interface Palette {
@@ -112,6 +115,12 @@ export interface ShapeStyle {
   samples?: number;
   /** World size of one "pixel" of the dots drawn for a point or the ends of a segment (default: shape size / 250). */
   markerSize?: number;
+  /**
+   * A plane (unbounded) is drawn as a square patch of its surface around these world points (the other shapes'
+   * points, say): centred on the surface point nearest their box's centre, reaching past them. Default: a unit
+   * patch around the surface point nearest the plane's position.
+   */
+  around?: Vec3Like[];
 }
 
 /** Options of drawResult. */
@@ -349,6 +358,7 @@ export function drawShape(shape: ShapeLike, pose?: PoseLike, style: ShapeStyle =
     g.quaternion.copy(quaternion);
     return g;
   }
+  if (local.type === 'plane') return drawPlaneShape(local, p, style);
   // A mesh or heightfield is drawn from its own triangles (its hull would be another shape).
   const surface = surfaceTriangles(local);
   const geometry = surface ? meshHull(surface.vertices, surface.triangles) : surfaceGeometry(local, style.samples);
@@ -362,6 +372,23 @@ export function drawShape(shape: ShapeLike, pose?: PoseLike, style: ShapeStyle =
   g.position.copy(position);
   g.quaternion.copy(quaternion);
   return finish(g, style.markerSize ?? (geometry.radius || 1) * MARKER_PER_SCALE, false);
+}
+
+/**
+ * A plane as a patch of its surface (draw/plane.ts), built in the plane's own frame around `style.around` brought
+ * into that frame, and placed at the pose like any shape: moving the group moves the plane.
+ */
+function drawPlaneShape(local: Shape, pose: PoseLike | undefined, style: ShapeStyle): THREE.Group {
+  const { position, quaternion } = toPose(pose);
+  const toLocal = new THREE.Matrix4().compose(position, quaternion, new THREE.Vector3(1, 1, 1)).invert();
+  const around = (style.around ?? []).map((p, i) => vec(p, `style.around[${i}]`))
+    .map((p) => new THREE.Vector3(p[0], p[1], p[2]).applyMatrix4(toLocal).toArray() as Vec3);
+  const g = group('collidoscope:shape:plane');
+  const opacity = style.wireframe ? 0 : (style.opacity ?? 0.42) * 0.5;
+  g.add(planeObject(planePatch(localHalfSpace(local), around), { color: new THREE.Color(style.color ?? COLORS.a).getHex(), opacity }));
+  g.position.copy(position);
+  g.quaternion.copy(quaternion);
+  return g;
 }
 
 // ---- meshes ---------------------------------------------------------------------------------------------
@@ -700,6 +727,63 @@ function worldPointsOf(trace: Trace): THREE.Vector3[] {
 }
 
 /**
+ * A world's frame into `g`; returns the drawing's scale. Pairs: every shape's box, numbered, and the frame's pairs
+ * (the page's pairs view), or ('minkowski') the seed's figure of the sorted intervals at z = 0. Simulate: with
+ * `specs`, every shape at the frame's pose (static ones grey, bodies in the page's colours in turn: `moving`, else
+ * all bodies; a plane as a patch under the others) and the step's contact points and normals, or ('minkowski')
+ * each point's normal impulse as an arrow (the page's right view).
+ */
+function worldFrame(g: THREE.Group, trace: PairsTrace | SimulateTrace, index: number, drawing: FrameDrawing, specs: Shape[],
+  moving: boolean[] | null, view: 'world' | 'minkowski', scaleOption: number | undefined): number {
+  let sphere: THREE.Sphere;
+  let draw = view === 'world' ? drawing.shapes : drawing.minkowski;
+  if (isPairs(trace)) {
+    const boxes = pairsBoxes(trace).filter((b) => !b.unbounded && b.min && b.max);
+    sphere = view === 'minkowski' ? pairsFigureBounds(boxes.length)
+      : enclosingSphere(boxes.flatMap((b) => [toV3(b.min!), toV3(b.max!)]));
+  } else {
+    const f = trace.frames[index];
+    if (specs.length && specs.length !== f.poses.length) {
+      bad('shapes', `the trace's frames place ${f.poses.length} shapes, got ${specs.length} (pass the scene the trace was made from)`);
+    }
+    const points = [...f.poses.map((p) => toV3(p)), ...f.contacts.flatMap((c) => [toV3(c.pointA), toV3(c.pointB)])];
+    sphere = enclosingSphere(points);
+    if (view === 'world' && specs.length) {
+      const bodies = worldBodies(specs, f.poses, worldColors(moving ?? specs.map(() => true)));
+      g.add(bodies.group);
+      if (!bodies.box.isEmpty()) sphere = enclosingSphere([bodies.box.min, bodies.box.max, ...points]);
+    }
+  }
+  const scale = scaleOption ?? (sphere.radius || 1);
+  draw?.(g, { scale, arrowLength: scale * ARROW_PER_SCALE, center: sphere.center });
+  return scale;
+}
+
+/**
+ * A world's shapes at `poses` ([x, y, z, qx, qy, qz, qw] each), in `colors`: the others first, then each plane as a
+ * patch under them. Returns the group (named 'collidoscope:bodies') and the box of the shapes but planes.
+ */
+function worldBodies(specs: Shape[], poses: readonly (readonly number[])[], colors: number[]): { group: THREE.Group; box: THREE.Box3 } {
+  const out = group('collidoscope:bodies');
+  const parts: THREE.Group[] = [];
+  const box = new THREE.Box3();
+  specs.forEach((s, i) => {
+    if (s.type === 'plane') return;
+    const part = drawShape(s, poses[i] as number[], { color: colors[i], opacity: 0.5 });
+    part.updateMatrixWorld(true);
+    box.expandByObject(part);
+    parts[i] = part;
+  });
+  const around = box.isEmpty() ? [] : [box.min.toArray() as Vec3, box.max.toArray() as Vec3];
+  specs.forEach((s, i) => {
+    if (s.type === 'plane') parts[i] = drawShape(s, poses[i] as number[], { color: colors[i], opacity: 0.5, around });
+    parts[i].userData.worldShape = i;
+    out.add(parts[i]);
+  });
+  return { group: out, box };
+}
+
+/**
  * Frame `frameIndex` of a trace, drawn in world space on the shapes as the visualizer page draws it (the same
  * code): GJK — the support points a, b of this step and the current closest points closestA, closestB; EPA —
  * the support points and, at the end, the contact points and the normal; SAT — the candidate axis beside the
@@ -708,11 +792,16 @@ function worldPointsOf(trace: Trace): THREE.Vector3[] {
  * time λ, the support points on them, the contact and normal; Chung–Wang — the axis s, the support points p, q
  * and their planes; hull — the current faces, the conflict points, the eye, the horizon; a closed form (pairs of
  * points, spheres, segments, capsules) — the cores' closest points p, q and the segment between them, then the
- * closest points or the contact points and normal (view 'minkowski': v = p − q and the answer's point of A − B).
+ * closest points or the contact points and normal (view 'minkowski': v = p − q and the answer's point of A − B);
+ * pairs (a world's broad phase) — every shape's box, numbered, white where the sweep passes, amber while open,
+ * green for pairs found, a candidate green or red by intersect()'s answer (view 'minkowski': the seed's figure of
+ * the sorted intervals, flat at z = 0); simulate — with `scene` (or `shapes`), every shape at the frame's pose
+ * (static shapes grey, bodies in the page's colours, a plane as a patch under them) and the step's contact points
+ * on A and B with their normals (view 'minkowski': each point's normal impulse as an arrow).
  * Pass `shapes` (or `scene`) for sizes that fit your scene; ray casts need `ray`, shape casts `shapes` and `motion`.
  */
 export function drawTraceFrame(
-  input: Trace | Planar<Trace> | Planar<PlanarEpaTrace>, frameIndex: number, options: TraceDrawOptions = {},
+  input: Trace | PairsTrace | SimulateTrace | Planar<Trace> | Planar<PlanarEpaTrace>, frameIndex: number, options: TraceDrawOptions = {},
 ): THREE.Group {
   // A 2D scene's trace (and its scene) is drawn as its twin in the plane z = 0.
   const planar = isPlanarTrace(input);
@@ -742,6 +831,11 @@ export function drawTraceFrame(
   const drawer = frameDrawer(trace);
   const drawing = drawer?.draw(trace, frameIndex, scene);
   if (!drawer || !drawing) return g;
+  if (isPairs(trace) || isSimulate(trace)) {
+    const moving = options.scene && 'bodies' in options.scene && options.scene.bodies ? movingShapes(options.scene as Scene) : null;
+    const scale = worldFrame(g, trace, frameIndex, drawing, specs, moving, view, options.scale);
+    return finish(g, options.markerSize ?? scale * MARKER_PER_SCALE, options.labels);
+  }
 
   let sphere: THREE.Sphere;
   let draw: ((g: THREE.Group, ctx: DrawContext) => void) | undefined;

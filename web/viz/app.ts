@@ -1,5 +1,6 @@
 // The page's state (scene, trace, step) and every action that changes it. Views and panel only render.
 import { round } from '../lib/draw/format';
+import { drawnPlanes, type DrawnPlane } from '../lib/draw/plane';
 import {
   CollidoscopeError, isClosedForm, run as runQuery, trace as runTrace, validateScene, type HullTrace, type Quat, type Scene, type Scene2D,
   type Shape, type Shape2D, type Trace, type Vec3,
@@ -66,6 +67,8 @@ export interface PublicState {
    * page (CSS pixels); null for other queries.
    */
   world: { step: number; poses: number[][]; contacts: number; contactsOnScreen: { pair: [number, number]; at: [number, number] }[] } | null;
+  /** The plane patches each view draws (world centre, unit normal, half side), read back from the drawn objects. */
+  planes: { shapes: DrawnPlane[]; minkowski: DrawnPlane[] };
   planar: {
     difference: [number, number][];
     simplex: 'point' | 'segment' | 'triangle' | null;
@@ -144,7 +147,7 @@ export class App {
   readonly cloudPanel: CloudPanel;
   readonly state: PublicState = {
     scene: null, frameIndex: 0, frameCount: 0, frameKind: null, closedForm: null, result: null, bounds: null, boundsShown: [],
-    error: null, link: '', handles: {}, speed: 1, playing: false, ready: false, world: null, planar: null,
+    error: null, link: '', handles: {}, speed: 1, playing: false, ready: false, world: null, planes: { shapes: [], minkowski: [] }, planar: null,
   };
 
   constructor() {
@@ -220,10 +223,6 @@ export class App {
       // changing last bits): a permalink then reopens exactly the scene that was encoded. The library
       // normalizes the same way inside every query, so the trace is the same either way.
       scene = JSON.parse(JSON.stringify(candidate)) as Scene;
-      const plane = isPlanar(scene) ? -1 : scene.shapes.findIndex((s) => s.type === 'plane');
-      if (plane >= 0) {
-        throw new Error(`shapes[${plane}]: the page cannot draw a plane (half-space) yet; run this scene with the CLI or run() from the library`);
-      }
       // A 2D scene runs as itself (every query it has is traced as it is); the views draw its twin at z = 0.
       tr = isPlanar(scene) ? runTrace(scene as unknown as Scene2D) as unknown as Trace : traceOf(scene);
     } catch (e) {
@@ -293,7 +292,8 @@ export class App {
       // lie in different places, so a change of content frames the views again.
       if (right !== this.rightContent) refit = true;
       this.rightContent = right;
-      this.minkView.setShapes(answeringChildren(drawn.shapes, tr), margins, right);
+      // A plane shown alone is drawn around the query's point.
+      this.minkView.setShapes(answeringChildren(drawn.shapes, tr), margins, right, drawn.point ? [drawn.point] : []);
       const count = this.scene.shapes.length;
       this.editors.forEach((ed, i) => {
         ed.root.hidden = flat || i >= count;
@@ -544,7 +544,14 @@ export class App {
   }
 
   private renderStepper(): void {
-    renderStepper(this.frameIndex, this.frameCount, this.playing, this.speed, this.trace?.frames[this.frameIndex]?.caption ?? '');
+    renderStepper(this.frameIndex, this.frameCount, this.playing, this.speed, this.trace?.frames[this.frameIndex]?.caption ?? '',
+      this.counterText() ?? undefined);
+  }
+
+  /** The step counter's words when the trace's view has its own (a world's steps), else null. */
+  private counterText(): string | null {
+    const tr = this.trace;
+    return tr && this.frameCount ? viewOfTrace(tr).counter?.(tr, this.frameIndex) ?? null : null;
   }
 
   private showFrame(): void {
@@ -579,7 +586,7 @@ export class App {
 
   /** The canvases' accessible names: the view, what it is of, and the step (each adds the labels in sight). */
   private describeViews(): void {
-    const step = this.frameCount ? `step ${this.frameIndex + 1} of ${this.frameCount}` : 'no steps';
+    const step = this.frameCount ? this.counterText() ?? `step ${this.frameIndex + 1} of ${this.frameCount}` : 'no steps';
     if (this.isCloud) {
       const n = this.trace?.query === 'hull' ? this.trace.frames[0]?.points.length ?? 0 : 0;
       this.hullView.view.describe(`${this.hullView.view.title()}: ${n} points, ${step}`);
@@ -615,6 +622,7 @@ export class App {
     }
     s.planar = this.planar ? this.planarState() : null;
     s.world = this.isWorld ? this.worldState() : null;
+    s.planes = { shapes: drawnPlanes(this.shapesView.view.scene), minkowski: drawnPlanes(this.minkView.view.scene) };
   }
 
   /** What the page draws of a world (PublicState.world). */
@@ -658,8 +666,15 @@ function withoutCast(scene: Scene): Scene {
   return rest as Scene;
 }
 
-/** The library's refusal to trace a large cloud, said with the cloud's size and what to do about it. */
+/**
+ * The library's refusals the page can say more about: a large cloud's trace (with the cloud's size and what to do
+ * about it), and a plane's pair under a traced query (where the page shows it instead).
+ */
 function explain(message: string, candidate: unknown): string {
+  if (/a plane's queries are closed forms with no trace/.test(message)) {
+    return `${sentence(message)} The page steps through traces only: it shows a plane's pair under the query `
+      + '"contact" (its distance or depth, normal and points, the same closed form) and planes in worlds ("pairs", "simulate").';
+  }
   const m = /tracing is limited to (\d+) points/.exec(message);
   if (!m) return message;
   const pts = (candidate as { shapes?: { points?: unknown[] }[] } | null)?.shapes?.[0]?.points;

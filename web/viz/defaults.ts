@@ -2,7 +2,7 @@
 import type { Scene, Shape, ShapeType, Vec3 } from '../lib/index';
 
 export const SHAPE_TYPES: ShapeType[] = [
-  'point', 'sphere', 'box', 'capsule', 'cylinder', 'cone', 'ellipsoid', 'segment', 'triangle', 'polytope',
+  'point', 'sphere', 'box', 'capsule', 'cylinder', 'cone', 'ellipsoid', 'segment', 'triangle', 'polytope', 'plane',
 ];
 
 export function defaultScene(): Scene {
@@ -29,7 +29,7 @@ export function defaultParams(type: ShapeType): Partial<Shape> {
     case 'segment': return { points: [[-0.6, -0.3, 0], [0.6, 0.3, 0]] };
     case 'triangle': return { points: [[-0.6, -0.4, 0], [0.6, -0.4, 0], [0, 0.6, 0.1]] };
     case 'polytope': return { points: randomPolytopePoints() };
-    case 'plane': return { normal: [0, 1, 0], offset: 0 };  // not offered by the picker (SHAPE_TYPES): the page cannot draw it
+    case 'plane': return { normal: [0, 1, 0], offset: 0 };  // a floor through the shape's position
     case 'mesh': return smallMesh();  // not offered by the picker: meshes come from scenes and links
     case 'heightfield': return smallHeightfield();  // not offered by the picker either
     case 'compound': return {  // not offered by the picker: compounds come from scenes and links

@@ -6,9 +6,10 @@
 import * as THREE from 'three';
 import { buildHull, enclosingSphere, meshHull, type Hull } from '../lib/draw/hull-geometry';
 import { COLORS, clearGroup, hullObject, label, marker } from '../lib/draw/primitives';
+import { patchCorners, planeObject, planePatch, worldHalfSpace } from '../lib/draw/plane';
 import { surfaceTriangles } from '../lib/draw/surface-triangles';
 import type { FrameDrawing } from '../lib/draw/types';
-import { minkowskiSurface, shapeSurface, type Shape, type Vec3 } from '../lib/index';
+import { minkowskiSurface, run, shapeSurface, type DistanceResult, type PenetrationResult, type Shape, type Vec3 } from '../lib/index';
 import { View } from './view';
 import { WorldBodies } from './world-bodies';
 
@@ -62,8 +63,8 @@ export class MinkowskiView {
    * What the view shows: A − B ('difference', GJK, EPA, SAT, shape cast), shape A alone in world space
    * ('single': the ray cast), or the unit sphere of directions ('gauss': Chung–Wang).
    */
-  setShapes(shapes: Shape[], hasMargin: boolean, mode: MinkowskiMode = 'difference'): void {
-    const key = JSON.stringify(shapes) + hasMargin + mode + this.flat;
+  setShapes(shapes: Shape[], hasMargin: boolean, mode: MinkowskiMode = 'difference', focus: Vec3[] = []): void {
+    const key = JSON.stringify([shapes, focus]) + hasMargin + mode + this.flat;
     if (key === this.key) return;
     this.key = key;
     this.mode = mode;
@@ -93,6 +94,16 @@ export class MinkowskiView {
     if (mode === 'single') {
       clearGroup(this.hullGroup);
       const a = shapes[0];
+      if (a.type === 'plane') {
+        // A patch of the surface around the query's point (a unit one without).
+        const patch = planePatch(worldHalfSpace(a), focus);
+        this.hull = buildHull(patchCorners(patch));
+        this.hullGroup.add(planeObject(patch, { color: COLORS.a, opacity: 0.2 }));
+        this.core = null;
+        this.placeTitle();
+        this.view.requestRender();
+        return;
+      }
       const surface = surfaceTriangles(a);
       if (surface) {
         // A mesh or heightfield in world space, from its own triangles.
@@ -162,6 +173,10 @@ export class MinkowskiView {
   /** Rebuild the hulls of A − B and of core(A) − core(B) when the shapes change. */
   private setDifference(shapes: Shape[], hasMargin: boolean): void {
     clearGroup(this.hullGroup);
+    if (shapes[0]?.type === 'plane' || shapes[1]?.type === 'plane') {
+      this.setHalfSpaceDifference(shapes);
+      return;
+    }
     let surf: { points: [number, number, number][]; corePoints: [number, number, number][] };
     try {
       surf = minkowskiSurface(shapes[0], shapes[1]);
@@ -175,6 +190,48 @@ export class MinkowskiView {
       this.core = buildHull(this.outline(surf.corePoints));
       this.hullGroup.add(hullObject(this.core, { color: COLORS.core, opacity: 0.1, edgeOpacity: 0.7, pointSize: 4 }));
     }
+    this.placeTitle();
+    this.view.requestRender();
+  }
+
+  /**
+   * A − B when A or B is a plane: a half-space too. With the plane A (normal n), A − B = {x : n·x ≤ d + max over B
+   * of −n·b}; with the plane B, A − B = A + (−B) and its outward normal is −n. Its boundary holds pointA − pointB
+   * of the library's penetration (overlapping) or distance (apart): the point of A − B's surface nearest O. It is
+   * drawn as a patch around that point and O, as wide as the other shape. Two planes: A − B is all of space or a
+   * half-space (opposite normals); it is not drawn, and the title says why.
+   */
+  private setHalfSpaceDifference(shapes: Shape[]): void {
+    const [a, b] = shapes;
+    this.core = null;
+    if (a.type === 'plane' && b.type === 'plane') {
+      this.hull = buildHull([[0, 0, 0]]);
+      this.titleLabel.element.textContent = 'A − B of two planes: all of space, or a half-space when their normals are opposite (not drawn)';
+      this.placeTitle();
+      this.view.requestRender();
+      return;
+    }
+    const plane = a.type === 'plane' ? a : b;
+    const other = a.type === 'plane' ? b : a;
+    const h = worldHalfSpace(plane);
+    const normal: Vec3 = a.type === 'plane' ? h.normal : [-h.normal[0], -h.normal[1], -h.normal[2]];
+    let on: Vec3 = [0, 0, 0];
+    let extent: Vec3[] = [];
+    try {
+      const pen = run({ version: 1, query: 'penetration', shapes: [a, b] }) as PenetrationResult;
+      const r = pen.intersecting ? pen : run({ version: 1, query: 'distance', shapes: [a, b] }) as DistanceResult;
+      on = [r.pointA[0] - r.pointB[0], r.pointA[1] - r.pointB[1], r.pointA[2] - r.pointB[2]];
+      // The other shape's extent, centred on the boundary point: the patch is as wide as that shape.
+      const pts = surfaceTriangles(other)?.vertices ?? shapeSurface(other, 200);
+      const c = pts.reduce((s, p) => [s[0] + p[0], s[1] + p[1], s[2] + p[2]], [0, 0, 0]).map((x) => x / pts.length);
+      extent = pts.map((p) => [p[0] - c[0] + on[0], p[1] - c[1] + on[1], p[2] - c[2] + on[2]] as Vec3);
+    } catch {
+      // A shape the library cannot answer or sample: the patch around O alone.
+    }
+    const patch = planePatch({ normal, offset: normal[0] * on[0] + normal[1] * on[1] + normal[2] * on[2] }, [[0, 0, 0], on, ...extent]);
+    this.hull = buildHull(patchCorners(patch));
+    this.hullGroup.add(planeObject(patch, { color: COLORS.mink, opacity: 0.2 }));
+    this.titleLabel.element.textContent = 'A − B (a half-space)';
     this.placeTitle();
     this.view.requestRender();
   }

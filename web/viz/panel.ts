@@ -47,21 +47,26 @@ export class Banner {
 const STEP_WORDS = 80;
 
 /** "step 3 of 9: <the caption's first sentence>": the step slider's value in words. */
-export function stepValueText(index: number, count: number, caption: string): string {
+export function stepValueText(index: number, count: number, caption: string, counter?: string): string {
   if (!count) return 'no steps';
   const first = caption.split(/(?<=\.)\s/)[0]?.trim() ?? '';
   const cut = first.lastIndexOf(' ', STEP_WORDS);
   const words = first.length > STEP_WORDS ? `${first.slice(0, cut > 0 ? cut : STEP_WORDS)}…` : first;
-  return `step ${index + 1} of ${count}${words ? `: ${words}` : ''}`;
+  return `${counter ?? `step ${index + 1} of ${count}`}${words ? `: ${words}` : ''}`;
 }
 
-export function renderStepper(index: number, count: number, playing: boolean, speed: number, caption: string): void {
+/**
+ * The step bar at frame `index` of `count`. `counter` replaces the counter's "step i / n" when the frames are not
+ * the steps one by one (a world's: "step 630 of 5000"); the scrubber still moves frame by frame, so that it lands
+ * on the steps the trace kept.
+ */
+export function renderStepper(index: number, count: number, playing: boolean, speed: number, caption: string, counter?: string): void {
   const scrub = $('scrubber') as HTMLInputElement;
   scrub.max = String(Math.max(0, count - 1));
   scrub.value = String(index);
   scrub.disabled = count <= 1;
-  scrub.setAttribute('aria-valuetext', stepValueText(index, count, caption));
-  $('counter').textContent = count ? `step ${index + 1} / ${count}` : 'step 0 / 0';
+  scrub.setAttribute('aria-valuetext', stepValueText(index, count, caption, counter));
+  $('counter').textContent = count ? counter ?? `step ${index + 1} / ${count}` : 'step 0 / 0';
   const play = $('play') as HTMLButtonElement;
   play.textContent = playing ? '⏸ Pause' : '▶ Play';
   play.setAttribute('aria-label', playing ? 'Pause' : 'Play');

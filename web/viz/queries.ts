@@ -3,10 +3,10 @@
 // made from (the result sentence is the library's, lib/captions.ts). The app, the views and the panel look a query up here and never branch on it.
 import * as THREE from 'three';
 import { closedFormTitle, pairsSentence } from '../lib/captions';
-import { CLOSED_FORM, FRAME_DRAWERS, MESH_RAY, OBB_TREE } from '../lib/draw/frames';
+import { CLOSED_FORM, FRAME_DRAWERS, MESH_RAY, OBB_TREE, PAIRS } from '../lib/draw/frames';
 import { boxCorners } from '../lib/draw/obbtree';
 import { round } from '../lib/draw/format';
-import { pairsDrawing, pairsBoxes, pairsFigureBounds } from '../lib/draw/pairs';
+import { pairsBoxes, pairsFigureBounds } from '../lib/draw/pairs';
 import { isClosedForm, isMeshRaycast, isObbTree, isPairs, type PairsTrace } from '../lib/index';
 import type {
   ChungWangTrace, ClosedFormTrace, EpaTrace, GjkTrace, HullTrace, Query, RaycastTrace, SatTrace, Scene, Shape, ShapecastTrace, Trace, Vec3,
@@ -127,13 +127,7 @@ const VIEWS: { readonly [Q in PageQuery]: QueryView } = {
   // the seed's figure of the sorted intervals and the sweep line on the right.
   pairs: {
     algorithm: 'Sweep and prune, then intersect() per pair', mode: 'pairs', family: 'pair', traced: 'pairs' as Trace['query'],
-    drawer: {
-      space: 'pair', minkowski: 'shape-a',
-      draw: (t, i) => {
-        const trace = t as unknown as PairsTrace;
-        return trace.frames[i] ? pairsDrawing(trace.frames[i], trace) : null;
-      },
-    },
+    drawer: PAIRS as unknown as QueryView['drawer'],
     minkowski: () => 'figure',
     titles: () => ['The shapes and their boxes', 'Sorted intervals on x, y, z  ·  S = sweep line'],
     rows: pairsRows as unknown as QueryView['rows'],

@@ -74,4 +74,9 @@ export interface QueryView<T extends Trace = Trace> {
   poses?(trace: T, index: number): readonly (readonly number[])[] | null;
   /** Milliseconds between frames when playing at speed 1, when not the page's default (the sandbox: real time). */
   playInterval?(trace: T): number;
+  /**
+   * What the step counter says at frame `index`, when its frames are not the steps counted one by one (a world's
+   * trace keeps every k-th step: "step 630 of 5000"). Default: "step index + 1 of frames".
+   */
+  counter?(trace: T, index: number): string;
 }

@@ -4,10 +4,9 @@
 // stepper), and the bodies the user drops into the scene.
 import * as THREE from 'three';
 import { fmt, fmtVec, round } from '../lib/draw/format';
-import { COLORS, arrow, label, line, marker } from '../lib/draw/primitives';
-import type { DrawContext, FrameDrawing } from '../lib/draw/types';
+import { SIMULATE } from '../lib/draw/frames';
 import { run, trace as runTrace } from '../lib/index';
-import type { Scene, Shape, SimulateContact, SimulateFrame, SimulateTrace, Trace } from '../lib/index';
+import type { Scene, Shape, SimulateFrame, SimulateTrace, Trace } from '../lib/index';
 import type { QueryView, Row } from './query-view';
 
 /** A simulate trace as the page steps through it: the library's, with the lines its frames highlight. */
@@ -109,12 +108,8 @@ export function withoutLastBody(scene: Scene): Scene | null {
   return { ...scene, shapes: scene.shapes.slice(0, last), bodies: bodies.filter((b) => b.shape !== last) };
 }
 
-/** Which shapes of `scene` move (a body with mass; the others are static). */
-export function movingShapes(scene: Scene): boolean[] {
-  const moving = scene.shapes.map(() => false);
-  for (const b of scene.bodies ?? []) if (b.mass !== 0 && moving[b.shape] !== undefined) moving[b.shape] = true;
-  return moving;
-}
+/** Which shapes of `scene` move (the library's drawing layer decides, for collidoscope/three too). */
+export { movingShapes } from '../lib/draw/simulate';
 
 /** The sandbox the query list opens from another query: a floor, a box, a sphere and a capsule falling on it. */
 export function defaultSandbox(): Scene {
@@ -132,47 +127,6 @@ export function defaultSandbox(): Scene {
 
 // ---- drawing ---------------------------------------------------------------------------------------------------
 
-/** Contact points drawn at most, per view (the trace keeps up to 256 a step). */
-const MAX_DRAWN = 256;
-
-/**
- * The frame's contacts: in the world view each point on A and B with its normal (white: pressing, grey: a
- * speculative point with no impulse); in the right view the same points with arrows as long as their normal
- * impulse (relative to the step's largest, which is labelled).
- */
-function sandboxDrawing(t: SandboxTrace, index: number): FrameDrawing {
-  const contacts = t.frames[index].contacts.slice(0, MAX_DRAWN);
-  const shapes = (g: THREE.Group, ctx: DrawContext) => {
-    for (const c of contacts) {
-      const pressing = c.normalImpulse > 0;
-      const color = pressing ? COLORS.contact : 0x8a94a6;
-      const dotA = marker(COLORS.a, 6, c.pointA);
-      const dotB = marker(COLORS.b, 6, c.pointB);
-      // The dots are what a click picks to open the pair in the stepper.
-      dotA.userData.contactPair = [c.a, c.b];
-      dotB.userData.contactPair = [c.a, c.b];
-      g.add(dotA, dotB, line([c.pointA, c.pointB], color, { opacity: 0.9 }), arrow(c.pointA, c.normal, 0.35 * ctx.arrowLength, color));
-    }
-  };
-  const impulses = (g: THREE.Group, ctx: DrawContext) => {
-    // Relative to this step's strongest point: a landing's impulse would dwarf a resting stack's for the whole run.
-    const strongest = strongestContact(contacts);
-    const top = strongest ? strongest.normalImpulse : 1;
-    for (const c of contacts) {
-      g.add(marker(COLORS.contact, 4, c.pointA));
-      if (c.normalImpulse > 0) g.add(arrow(c.pointA, c.normal, ctx.arrowLength * c.normalImpulse / top, COLORS.direction));
-    }
-    if (strongest) g.add(label(`impulse ${fmt(strongest.normalImpulse, 4)} N·s`, 'label-point label-closest', strongest.pointA));
-  };
-  return { shapes, minkowski: impulses };
-}
-
-function strongestContact(contacts: readonly SimulateContact[]): SimulateContact | null {
-  let best: SimulateContact | null = null;
-  for (const c of contacts) if (c.normalImpulse > 0 && (!best || c.normalImpulse > best.normalImpulse)) best = c;
-  return best;
-}
-
 /** The values table: the step, the time, the contacts and the pairs in contact, then each contact point. */
 function sandboxRows(frame: SimulateFrame, t: SandboxTrace): Row[] {
   const pairs = contactPairs(frame);
@@ -180,6 +134,7 @@ function sandboxRows(frame: SimulateFrame, t: SandboxTrace): Row[] {
     ['step', `${frame.step} of ${t.result.steps}`],
     ['time', `${fmt(frame.step * t.dt, 6)} s`],
     ['contact points', `${frame.contacts.length}${frame.contactsTruncated ? ' (more not listed)' : ''}`, 'ok'],
+    ['found at', foundAt(frame, t)],
     ['pairs in contact', pairs.length ? pairs.map((p) => `${p.a}–${p.b}`).join(', ') : 'none'],
   ];
   frame.contacts.slice(0, 24).forEach((c, i) => {
@@ -188,6 +143,17 @@ function sandboxRows(frame: SimulateFrame, t: SandboxTrace): Row[] {
   });
   if (frame.contacts.length > 24) rows.push(['…', `${frame.contacts.length - 24} more contact points`]);
   return rows;
+}
+
+/**
+ * Where a frame's contacts were found: at the poses its step started from, the previous step's, which the bodies
+ * drawn have left (they are the poses after the step). The frame before shows them when the trace keeps every step.
+ */
+function foundAt(frame: SimulateFrame, t: SimulateTrace): string {
+  if (frame.step === 0) return 'the start (no step yet)';
+  const before = frame.step - 1;
+  return t.every === 1 ? `the poses of step ${before} (the frame before); the bodies are drawn after step ${frame.step}`
+    : `the poses of step ${before} (not kept: this trace keeps one step in ${t.every}); the bodies are drawn after step ${frame.step}`;
 }
 
 /** The line a frame highlights: the start, or the step's last line (the bodies moved). */
@@ -212,6 +178,14 @@ function frameWorld(_scene: Scene, a: THREE.Sphere, b: THREE.Sphere, trace: Trac
   }
 }
 
+/**
+ * The counter at frame `index`: the simulation's step it shows, of the scene's steps ("step 630 of 5000"), not the
+ * frame's number (a long run's trace keeps every `every`-th step).
+ */
+export function sandboxCounter(t: SimulateTrace, index: number): string {
+  return `step ${t.frames[index]?.step ?? 0} of ${t.result.steps}`;
+}
+
 /** Milliseconds between frames for playing in real time: the scene's dt times the frames' stride. */
 export function playInterval(t: SandboxTrace): number {
   return 1000 * t.dt * t.every;
@@ -220,15 +194,11 @@ export function playInterval(t: SandboxTrace): number {
 export const SANDBOX_VIEW: QueryView = {
   algorithm: 'Rigid bodies: broad phase, contacts, impulses',
   mode: 'world', family: 'world', traced: 'simulate' as Trace['query'],
-  drawer: {
-    space: 'pair', minkowski: 'shape-a',
-    draw: (tr, i) => {
-      const t = tr as unknown as SandboxTrace;
-      return t.frames[i] ? sandboxDrawing(t, i) : null;
-    },
-  },
+  drawer: SIMULATE as unknown as QueryView['drawer'],
   minkowski: () => 'single',
-  titles: () => ['The world at this step: bodies and contact points', 'Contacts: arrow length = normal impulse'],
+  // A step finds its contacts once, at the poses it starts from (the soft step), then moves the bodies: the points
+  // are drawn where the step found them, the bodies where it left them.
+  titles: () => ['Bodies after this step · its contacts, found at its start', 'Contacts: arrow length = normal impulse'],
   rows: sandboxRows as unknown as QueryView['rows'],
   line: (f) => sandboxLine(f as unknown as SimulateFrame),
   answer: (scene) => sandboxTrace(scene) as unknown as Trace,
@@ -238,4 +208,5 @@ export const SANDBOX_VIEW: QueryView = {
   frame: frameWorld,
   poses: (tr, i) => (tr as unknown as SandboxTrace).frames[i]?.poses ?? null,
   playInterval: (tr) => playInterval(tr as unknown as SandboxTrace),
+  counter: (tr, i) => sandboxCounter(tr as unknown as SandboxTrace, i),
 };

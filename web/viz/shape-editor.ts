@@ -106,7 +106,7 @@ export class ShapeEditor {
       this.bound.push({ input, get });
       return input;
     };
-    const vec = (name: string, key: 'halfExtents' | 'radii' | 'position' | 'scale', unset = 0) =>
+    const vec = (name: string, key: 'halfExtents' | 'radii' | 'normal' | 'position' | 'scale', unset = 0) =>
       this.body.append(fieldRow(name, ...[0, 1, 2].map((k) => num(
         (x) => (x[key] as Vec3 | undefined)?.[k] ?? unset,
         (x, v) => { const a = ((x[key] as Vec3 | undefined) ?? [unset, unset, unset]).slice() as Vec3; a[k] = v; x[key] = a; },
@@ -130,6 +130,11 @@ export class ShapeEditor {
         this.buildPoints(num);
         break;
       case 'point':
+        break;
+      case 'plane':
+        // The half-space normal·x ≤ offset in the shape's frame (its position and rotation move it).
+        vec('normal', 'normal');
+        this.body.append(fieldRow('offset', num((x) => x.offset, (x, v) => { x.offset = v; }, 0.05, 'offset')));
         break;
       case 'mesh': {
         // Its vertices and triangles are edited as scene JSON; a mesh takes no margin.

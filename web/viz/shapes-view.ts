@@ -4,6 +4,7 @@ import * as THREE from 'three';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import { buildHull, enclosingSphere, meshHull, type Hull } from '../lib/draw/hull-geometry';
 import { COLORS, clearGroup, hullObject, label, marker } from '../lib/draw/primitives';
+import { drawnPlanes, localHalfSpace, patchCorners, planeObject, planePatch, worldHalfSpace } from '../lib/draw/plane';
 import { surfaceTriangles } from '../lib/draw/surface-triangles';
 import type { FrameDrawing } from '../lib/draw/types';
 import { shapeSurface, type Quat, type Scene, type Shape, type Vec3 } from '../lib/index';
@@ -27,6 +28,8 @@ export class ShapesView {
   private readonly bodies: [THREE.Group, THREE.Group] = [new THREE.Group(), new THREE.Group()];
   private readonly keys: [string, string] = ['', ''];
   private readonly hulls: [Hull | null, Hull | null] = [null, null];
+  /** Whether A, B is a plane (drawn as a patch around the other shape). */
+  private readonly planeShown: [boolean, boolean] = [false, false];
   private readonly nameLabels = [label('A', 'label-a'), label('B', 'label-b')];
   private readonly overlay = new THREE.Group();
   /** Floor grid, for a sense of up and of depth; placed under the shapes by fitGround(). */
@@ -249,6 +252,7 @@ export class ShapesView {
     this.nameLabels.forEach((l, i) => { l.visible = !this.worldShown && i < this.count; });
     // A world draws every shape itself: shapes 2, 3, … of a pairs scene are not shown beside it.
     this.others.visible = !this.worldShown;
+    this.showGrid();
     this.view.requestRender();
   }
 
@@ -264,10 +268,16 @@ export class ShapesView {
     this.poses[1].visible = this.count === 2 && !this.worldShown;
     this.nameLabels[1].visible = this.count === 2 && !this.worldShown;
     if (this.count === 1 && this.selected === 1) this.select(null);
-    for (const i of [0, 1] as const) {
-      if (i >= this.count) continue;
+    // A plane's patch is sized around the other shape: that one is drawn and placed first.
+    const order = ([0, 1] as const).filter((i) => i < this.count).sort((i, j) => Number(shapes[i].type === 'plane') - Number(shapes[j].type === 'plane'));
+    for (const i of order) {
       const s = shapes[i];
       const local: Shape = { ...s, position: [0, 0, 0], rotation: [0, 0, 0, 1] };
+      this.planeShown[i] = s.type === 'plane';
+      if (s.type === 'plane') {
+        this.setPlane(i, s, this.count === 2 ? this.worldPoints(i === 0 ? 1 : 0) : []);
+        continue;
+      }
       const key = JSON.stringify(local);
       if (key !== this.keys[i]) {
         this.keys[i] = key;
@@ -304,30 +314,59 @@ export class ShapesView {
         }
         this.bodies[i].traverse((o) => { o.userData.shapeIndex = i; });
       }
-      // While a shape is being dragged its pose comes from the gizmo; do not fight it.
-      if (!(this.transform.dragging && this.selected === i)) {
-        const p = s.position ?? [0, 0, 0];
-        const q = s.rotation ?? [0, 0, 0, 1];
-        this.poses[i].position.set(p[0], p[1], p[2]);
-        this.poses[i].quaternion.set(q[0], q[1], q[2], q[3]).normalize();
-      }
+      this.placePose(i, s);
     }
     this.setOthers(shapes.slice(2));
     // With more shapes than A and B, the frames number every shape (A, B would name two of them only).
     for (const l of this.nameLabels) l.element.hidden = shapes.length > 2;
     // Each label depends on both poses.
     this.placeLabels();
+    this.showGrid();
     this.view.requestRender();
   }
 
-  /** Shapes 2, 3, … in world space (rebuilt when any of them changes). */
+  /** Shape i's group at its pose; while a shape is being dragged its pose comes from the gizmo: do not fight it. */
+  private placePose(i: 0 | 1, s: Shape): void {
+    if (this.transform.dragging && this.selected === i) return;
+    const p = s.position ?? [0, 0, 0];
+    const q = s.rotation ?? [0, 0, 0, 1];
+    this.poses[i].position.set(p[0], p[1], p[2]);
+    this.poses[i].quaternion.set(q[0], q[1], q[2], q[3]).normalize();
+    this.poses[i].updateMatrix();
+  }
+
+  /**
+   * Shape i, a plane: a patch of its surface around `around` (the other shape's world points), in the plane's own
+   * frame under its pose group (the gizmo moves and turns it like any shape). Its hull, for the label and the
+   * framing, is the patch's square.
+   */
+  private setPlane(i: 0 | 1, s: Shape, around: THREE.Vector3[]): void {
+    this.placePose(i, s);
+    const toLocal = this.poses[i].matrix.clone().invert();
+    const local = around.map((v) => v.clone().applyMatrix4(toLocal).toArray() as Vec3);
+    const patch = planePatch(localHalfSpace(s), local);
+    const key = JSON.stringify(patch);
+    if (key === this.keys[i]) return;
+    this.keys[i] = key;
+    clearGroup(this.bodies[i]);
+    this.hulls[i] = buildHull(patchCorners(patch));
+    this.bodies[i].add(planeObject(patch, { color: i === 0 ? COLORS.a : COLORS.b, opacity: 0.2 }));
+    this.bodies[i].traverse((o) => { o.userData.shapeIndex = i; });
+  }
+
+  /** Shapes 2, 3, … in world space (rebuilt when any of them, or A or B, changes: a plane's patch is sized around the others). */
   private setOthers(shapes: Shape[]): void {
-    const key = JSON.stringify(shapes);
+    const key = JSON.stringify(shapes) + (shapes.some((s) => s.type === 'plane') ? JSON.stringify(this.keys) : '');
     if (key === this.othersKey) return;
     this.othersKey = key;
     clearGroup(this.others);
     this.otherPoints = [];
+    const planes: Shape[] = [];
     for (const s of shapes) {
+      if (s.type === 'plane') {
+        planes.push(s);
+        continue;
+      }
       let hull: Hull;
       try {
         const surface = surfaceTriangles(s);
@@ -345,6 +384,14 @@ export class ShapesView {
       }
       this.others.add(hullObject(hull, { color: OTHER_COLOR, opacity: 0.32, edgeOpacity: 0.7, pointSize: 4 }));
       this.otherPoints.push(...hull.vertices);
+    }
+    // Planes last, each a patch around every other shape but planes (A and B included).
+    const around = [...this.otherPoints, ...([0, 1] as const).filter((i) => i < this.count && !this.planeShown[i])
+      .flatMap((i) => this.worldPoints(i))].map((v) => v.toArray() as Vec3);
+    for (const s of planes) {
+      const patch = planePatch(worldHalfSpace(s), around);
+      this.others.add(planeObject(patch, { color: OTHER_COLOR, opacity: 0.16 }));
+      this.otherPoints.push(...patchCorners(patch).map((c) => new THREE.Vector3(...c)));
     }
   }
 
@@ -401,8 +448,14 @@ export class ShapesView {
     return this.count === 2 ? [...this.worldPoints(0), ...this.worldPoints(1), ...this.otherPoints] : this.worldPoints(0);
   }
 
-  /** Put the floor grid just under the shapes, sized to the scene. */
+  /** A plane drawn has its own grid, the floor: the view's grid is hidden while it is shown. */
+  private showGrid(): void {
+    this.grid.visible = drawnPlanes(this.view.scene).length === 0;
+  }
+
+  /** Put the floor grid just under the shapes, sized to the scene (see showGrid). */
   fitGround(): void {
+    this.showGrid();
     const pts = this.shownPoints();
     const box = new THREE.Box3().setFromPoints(pts);
     if (this.worldShown) box.min.y = this.world.minY();

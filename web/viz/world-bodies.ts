@@ -2,18 +2,21 @@
 // surfaces) and moved to every frame's poses, which come from the trace (the page never integrates a body itself).
 import * as THREE from 'three';
 import { enclosingSphere } from '../lib/draw/hull-geometry';
-import { COLORS, clearGroup } from '../lib/draw/primitives';
-import type { Shape } from '../lib/index';
-import { drawShape } from '../lib/three';
+import { clearGroup } from '../lib/draw/primitives';
+import { worldColors } from '../lib/draw/simulate';
+import type { Shape, Vec3 } from '../lib/index';
+import { drawShape, type ShapeStyle } from '../lib/three';
 
-/** The static shapes' colour (floors, ramps); bodies take the page's shape colours in turn. */
-const STATIC_COLOR = 0x8a94a6;
-const BODY_COLORS = [COLORS.a, COLORS.b, 0xb07cff, 0xc6e26b, 0x4ed6c8];
 
 export class WorldBodies {
   readonly group = new THREE.Group();
   private key = '';
   private parts: THREE.Group[] = [];
+  /** The planes among the shapes, each drawn as a patch around the other shapes (redrawn as they move away). */
+  private planes: { index: number; shape: Shape; style: ShapeStyle }[] = [];
+  /** The box the planes' patches were drawn around: every pose of the other shapes drawn so far. */
+  private planeFit = new THREE.Box3();
+  private planesDrawn = false;
 
   /**
    * Draw `shapes` (null: none, the view shows a pair or a cloud); `moving[i]` tells a body from a static shape.
@@ -26,19 +29,63 @@ export class WorldBodies {
     this.key = key;
     clearGroup(this.group);
     this.parts = [];
-    let k = 0;
+    this.planes = [];
+    this.planeFit = new THREE.Box3();
+    this.planesDrawn = false;
+    // Static shapes grey, bodies in the page's shape colours in turn (as collidoscope/three's drawTraceFrame).
+    const colors = worldColors((shapes ?? []).map((_, i) => moving[i] === true));
     for (const [i, s] of (shapes ?? []).entries()) {
-      const color = moving[i] ? BODY_COLORS[k++ % BODY_COLORS.length] : STATIC_COLOR;
+      const color = colors[i];
+      const shapeStyle: ShapeStyle = { color, opacity: style.faint ? 0.12 : 0.5, edgeOpacity: style.faint ? 0.3 : 0.85 };
       let g: THREE.Group;
-      try {
-        g = drawShape(s, undefined, { color, opacity: style.faint ? 0.12 : 0.5, edgeOpacity: style.faint ? 0.3 : 0.85 });
-      } catch {
-        // A shape the library cannot sample is left out of the drawing (the trace, not the drawing, is the answer).
+      if (s.type === 'plane') {
+        // Drawn once the other shapes are: its patch is sized around them.
+        this.planes.push({ index: i, shape: s, style: shapeStyle });
         g = new THREE.Group();
+        g.position.set(...(s.position ?? [0, 0, 0]));
+        g.quaternion.set(...(s.rotation ?? [0, 0, 0, 1])).normalize();
+      } else {
+        try {
+          g = drawShape(s, undefined, shapeStyle);
+        } catch {
+          // A shape the library cannot sample is left out of the drawing (the trace, not the drawing, is the answer).
+          g = new THREE.Group();
+        }
+        g.traverse((o) => { o.userData.worldShape = i; });
       }
-      g.traverse((o) => { o.userData.worldShape = i; });
       this.parts.push(g);
       this.group.add(g);
+    }
+    this.group.updateMatrixWorld(true);
+    this.fitPlanes();
+  }
+
+  /** The box of the shapes other than planes, at the poses drawn (empty when there are none). */
+  private solidBox(): THREE.Box3 {
+    const box = new THREE.Box3();
+    const flat = new Set(this.planes.map((p) => p.index));
+    this.parts.forEach((g, i) => { if (!flat.has(i)) box.expandByObject(g); });
+    return box;
+  }
+
+  /**
+   * Draw the planes' patches around every pose of the other shapes drawn so far: a patch grows when a body leaves
+   * it and never shrinks, so that it stays still while the bodies move over it.
+   */
+  private fitPlanes(): void {
+    if (this.planes.length === 0) return;
+    const box = this.solidBox();
+    if (this.planesDrawn && (box.isEmpty() || this.planeFit.containsBox(box))) return;
+    this.planesDrawn = true;
+    this.planeFit.union(box);
+    const around = this.planeFit.isEmpty() ? [] : [this.planeFit.min.toArray() as Vec3, this.planeFit.max.toArray() as Vec3];
+    for (const { index, shape, style } of this.planes) {
+      const g = this.parts[index];
+      clearGroup(g);
+      // The patch in the plane's frame; the part keeps the pose the frames give it.
+      const drawn = drawShape(shape, [...g.position.toArray(), ...g.quaternion.toArray()] as number[], { ...style, around });
+      for (const child of [...drawn.children]) g.add(child);
+      g.traverse((o) => { o.userData.worldShape = index; });
     }
   }
 
@@ -51,6 +98,7 @@ export class WorldBodies {
       g.quaternion.set(p[3], p[4], p[5], p[6]);
     });
     this.group.updateMatrixWorld(true);
+    this.fitPlanes();
   }
 
   /** The poses the shapes are drawn at, [x, y, z, qx, qy, qz, qw] each (what the page shows, for tests). */
@@ -58,10 +106,12 @@ export class WorldBodies {
     return this.parts.map((g) => [...g.position.toArray(), ...g.quaternion.toArray()]);
   }
 
-  /** Bounding sphere of the shapes at the poses set (a unit sphere at the origin when there are none). */
+  /**
+   * Bounding sphere of the shapes at the poses set (a unit sphere at the origin when there are none). A plane's
+   * patch is drawn around the other shapes, so it does not count (it would grow with every fit).
+   */
   bounds(): THREE.Sphere {
-    const box = new THREE.Box3();
-    for (const g of this.parts) box.expandByObject(g);
+    const box = this.solidBox();
     if (box.isEmpty()) return new THREE.Sphere(new THREE.Vector3(), 1);
     return enclosingSphere([box.min, box.max]);
   }
@@ -70,16 +120,14 @@ export class WorldBodies {
   boundsAt(poses: readonly (readonly number[])[]): THREE.Box3 {
     const shown = this.drawnPoses();
     this.setPoses(poses);
-    const box = new THREE.Box3();
-    for (const g of this.parts) box.expandByObject(g);
+    const box = this.solidBox();
     this.setPoses(shown);
     return box;
   }
 
   /** The lowest point drawn (for the floor grid). */
   minY(): number {
-    const box = new THREE.Box3();
-    for (const g of this.parts) box.expandByObject(g);
+    const box = this.solidBox();
     return box.isEmpty() ? 0 : box.min.y;
   }
 }

@@ -198,6 +198,14 @@ bool forChildPairsWithin(const CompoundSide& A, const CompoundSide& B, double ma
   return true;
 }
 
+// The earliest time of impact of a pair with a compound, for the solver's
+// continuous collision: timeOfImpact(piece of moving, da, piece of other,
+// db) over every pair of pieces (each child of a compound, posed in the
+// world into its own copies: no allocation), the smallest; 2 for none, as
+// timeOfImpact answers.
+double compoundTimeOfImpact(const Shape& moving, const Vec3& da, const Shape& other, const Vec3& db,
+                            double (*timeOfImpact)(const Shape&, const Vec3&, const Shape&, const Vec3&));
+
 // True when some shape the scene's query reads is a compound.
 bool sceneHasCompound(const Scene& scene);
 

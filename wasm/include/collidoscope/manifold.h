@@ -118,7 +118,7 @@ enum class ManifoldStatus {
   InvalidMargin,  // margin NaN, infinite or negative: nothing computed
   InvalidAngle,   // settings.faceAngle not in (0, π/4]: nothing computed
   Unbounded,      // two planes whose normals are not opposite (plane.h)
-  Unsupported,    // a compound, or two meshes: no manifold (count 0)
+  Unsupported,    // a compound (compoundManifolds takes it), or two meshes: no manifold (count 0)
 };
 
 struct Manifold {
@@ -137,8 +137,8 @@ struct ManifoldSettings {
 
 // The manifold of two convex shapes (posed through Shape::pose; planes
 // included) within `margin` (finite, ≥ 0: else InvalidMargin, *out
-// cleared). Mesh or compound shapes: Unsupported (meshManifold takes a mesh;
-// a compound's caller runs its child pairs). The shapes' own parameters are
+// cleared). Mesh or compound shapes: Unsupported (meshManifold takes a mesh,
+// compoundManifolds a compound). The shapes' own parameters are
 // the caller's to check (validateShape), as for contact().
 ManifoldStatus manifold(const Shape& a, const Shape& b, double margin, Manifold* out,
                         const ManifoldSettings& settings = {});
@@ -153,5 +153,23 @@ ManifoldStatus manifold(const Shape& a, const Shape& b, double margin, Manifold*
 // scratch was too small for every contact.
 ManifoldStatus meshManifold(const Shape& a, const Shape& b, double margin, MeshContact* scratch, int capacity,
                             Manifold* out, bool* truncated = nullptr, const ManifoldSettings& settings = {});
+
+// The manifolds of a pair where a or b (or both) is a compound
+// (manifold_compound.cpp): one per pair of pieces — each child against the
+// other shape, every child pair for two compounds — whose bounding spheres
+// come within `margin` (compound.h's prefilter), A-major. Each is the
+// manifold of the two pieces (meshManifold against a mesh, with the
+// caller's `scratch`), at most four points, with each point's feature id
+// renamed by the two pieces' indices, so that warm starting follows a
+// child pair's features from step to step. At most `maxOut` manifolds go to
+// `out` (*count of them); beyond, a manifold replaces the kept one whose
+// deepest point is the shallowest when it goes deeper, and `truncated`
+// (may be null) is set, as it is when a mesh pair's scratch was too small.
+// Neither shape a compound: Unsupported. The children's poses are written
+// into the compound's own copies (CompoundShape::posed), so nothing is
+// allocated.
+ManifoldStatus compoundManifolds(const Shape& a, const Shape& b, double margin, MeshContact* scratch, int capacity,
+                                 Manifold* out, int maxOut, int* count, bool* truncated = nullptr,
+                                 const ManifoldSettings& settings = {});
 
 }  // namespace collidoscope

@@ -53,7 +53,8 @@
 //     d, computed once per step (I⁻¹ zero for a body that does not move).
 //  5. Continuous collision: a body whose translation over the substep
 //     exceeds ccdFraction of its bounding radius casts its shape
-//     (gjkShapeCast; a plane in closed form; meshPairShapeCast for a mesh)
+//     (gjkShapeCast; a plane in closed form; meshPairShapeCast for a mesh;
+//     a compound piece by piece, the earliest of its children's casts)
 //     along its motion relative to each partner of its candidate pairs, and
 //     its translation stops at the earliest time of impact, backed off by
 //     the slop. This catches what the step's contacts cannot: a body whose
@@ -97,8 +98,10 @@
 // Shapes. A body points to its shape; the solver keeps one copy per body
 // (made when the pointer changes, which allocates) and writes the body's
 // pose into it for the queries, so the caller's shape is never modified
-// and its pose ignored. A compound is refused for now (its child pairs need
-// their own manifolds); planes and meshes may only be static.
+// and its pose ignored. A compound's pair has one manifold per pair of
+// pieces in contact (compoundManifolds), whose points carry the pieces in
+// their ids; a compound body, static or dynamic, takes its mass properties
+// from mass.h. Planes and meshes may only be static.
 //
 // Memory: buffers (shape copies, constraints, cache table) grow to the
 // largest step seen and are reused, so a step allocates nothing once warm
@@ -123,6 +126,10 @@ constexpr int kSolverMaxSubsteps = 64;
 // Meshes' per-triangle contacts considered for one manifold (meshManifold's
 // scratch).
 constexpr int kSolverMeshContacts = 256;
+// Manifolds of one compound pair (one per pair of pieces in contact): an L
+// or a table resting on a floor has a few; beyond, the deepest are kept
+// (compoundManifolds).
+constexpr int kSolverCompoundManifolds = 64;
 
 struct RigidBody {
   const Shape* shape = nullptr;  // geometry; its own pose is ignored (header: Shapes)
@@ -169,7 +176,6 @@ enum class SolverStatus {
   InvalidSettings,  // a setting out of its range (message names it)
   InvalidBody,      // a body's shape null, pose, velocity, mass or inertia not finite, mass negative
   StaticOnly,       // a plane or mesh body with inverseMass ≠ 0
-  Unsupported,      // a compound body
   InvalidPair,      // a pair index outside [0, n), or a body paired with itself
   InvalidCount,     // n or nPairs negative, or a null array with a positive count
 };
@@ -288,6 +294,7 @@ class Solver {
   std::vector<double> islandRest_;          // settle(): per root, its bodies' least rest time
   std::vector<std::int32_t> islandHead_;    // settle(): per root, its ring's first body
   std::vector<SolverContact> carried_;      // collide(): the sleeping pairs' points
+  std::vector<Manifold> compoundScratch_;  // a compound pair's manifolds, one per pair of pieces
 };
 
 }  // namespace collidoscope

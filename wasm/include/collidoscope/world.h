@@ -143,7 +143,7 @@ class World {
 
   // Makes a body dynamic with `mass` (> 0; its inertia that of its shape at
   // uniform density), or static with mass 0; kMassOfVolume asks for the
-  // shape's volume at density 1. Planes, meshes, heightfields and compounds can only
+  // shape's volume at density 1. Planes, meshes and heightfields can only
   // be static ("static-only" errors name "mass"); so can shapes without
   // volume (a point, a segment, a triangle).
   bool setMass(int body, double mass, SceneError* err);

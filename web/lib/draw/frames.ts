@@ -1,6 +1,9 @@
 // The drawing of a trace frame, by query: one entry per traced query, so that the views that show frames
 // (the visualizer page's, collidoscope/three's drawTraceFrame) never branch on the algorithm.
-import { isMeshRaycast, isObbTree, type ClosedFormTrace, type MeshRaycastTrace, type ObbTreeTrace, type PlanarEpaTrace, type Scene, type Trace } from '../index';
+import {
+  isMeshRaycast, isObbTree, isPairs, isSimulate, type ClosedFormTrace, type MeshRaycastTrace, type ObbTreeTrace, type PairsTrace,
+  type PlanarEpaTrace, type Scene, type SimulateTrace, type Trace,
+} from '../index';
 import { castDrawing } from './cast';
 import { chungWangDrawing } from './chungwang';
 import { closedFormDrawing } from './closed-form';
@@ -8,9 +11,11 @@ import { epaDrawing } from './epa';
 import { gjkDrawing } from './gjk';
 import { meshRayDrawing } from './mesh-ray';
 import { obbTreeDrawing } from './obbtree';
+import { pairsDrawing } from './pairs';
 import { planarEpaDrawing } from './planar-epa';
 import { quickhullDrawing } from './quickhull';
 import { satDrawing } from './sat';
+import { simulateDrawing } from './simulate';
 import type { FrameDrawing } from './types';
 
 /** The algorithm's trace of query Q (GjkTrace answers two queries; a closed form's trace is drawn by CLOSED_FORM). */
@@ -18,7 +23,9 @@ export type TraceOf<Q extends Trace['query']> = Exclude<Trace, ClosedFormTrace> 
   ? T extends { query: infer K } ? (Q extends K ? T : never) : never
   : never;
 
-export interface FrameDrawer<T extends Trace | PlanarEpaTrace | MeshRaycastTrace | ObbTreeTrace> {
+type Drawn = Trace | PlanarEpaTrace | MeshRaycastTrace | ObbTreeTrace | PairsTrace | SimulateTrace;
+
+export interface FrameDrawer<T extends Drawn> {
   /**
    * Where the frames live: 'pair' — on the shapes (FrameDrawing.shapes) and in A − B (minkowski); 'cloud' — in
    * the point cloud's space (FrameDrawing.hull).
@@ -34,7 +41,7 @@ export interface FrameDrawer<T extends Trace | PlanarEpaTrace | MeshRaycastTrace
 }
 
 /** Frame `index` of the trace through `drawing`, null past the last frame. */
-function byFrame<T extends Trace | PlanarEpaTrace | MeshRaycastTrace | ObbTreeTrace>(drawing: (frame: T['frames'][number], trace: T, scene?: Scene | null) => FrameDrawing) {
+function byFrame<T extends Drawn>(drawing: (frame: T['frames'][number], trace: T, scene?: Scene | null) => FrameDrawing) {
   return (trace: T, index: number, scene?: Scene | null): FrameDrawing | null => {
     const frame = trace.frames[index] as T['frames'][number] | undefined;
     return frame ? drawing(frame, trace, scene) : null;
@@ -63,6 +70,15 @@ export const MESH_RAY: FrameDrawer<MeshRaycastTrace> = { space: 'pair', minkowsk
 /** The "obbtree" query: the tree's levels and the descent, in world space in both views. */
 export const OBB_TREE: FrameDrawer<ObbTreeTrace> = { space: 'pair', minkowski: 'shape-a', draw: byFrame(obbTreeDrawing) };
 
+/**
+ * A world's broad and narrow phase ("pairs"): in world space every shape's box and the frame's pairs; in the other
+ * view ('shape-a': not A − B) the seed's figure of the sorted intervals, laid flat at z = 0.
+ */
+export const PAIRS: FrameDrawer<PairsTrace> = { space: 'pair', minkowski: 'shape-a', draw: byFrame(pairsDrawing) };
+
+/** A world's step ("simulate"): its contact points and normals in world space; in the other view their impulses. */
+export const SIMULATE: FrameDrawer<SimulateTrace> = { space: 'pair', minkowski: 'shape-a', draw: byFrame((f) => simulateDrawing(f)) };
+
 /** The planar EPA's frames (a 2D scene's penetration, lifted to z = 0: see planar.ts). */
 const PLANAR_EPA: FrameDrawer<PlanarEpaTrace> = { space: 'pair', minkowski: 'difference', draw: byFrame(planarEpaDrawing) };
 
@@ -75,6 +91,8 @@ export function frameDrawer(trace: Trace | PlanarEpaTrace): FrameDrawer<Trace> |
   if ('closedForm' in trace) return CLOSED_FORM as unknown as FrameDrawer<Trace>;
   if (isMeshRaycast(trace)) return MESH_RAY as unknown as FrameDrawer<Trace>;
   if (isObbTree(trace)) return OBB_TREE as unknown as FrameDrawer<Trace>;
+  if (isPairs(trace)) return PAIRS as unknown as FrameDrawer<Trace>;
+  if (isSimulate(trace)) return SIMULATE as unknown as FrameDrawer<Trace>;
   if (trace.query === 'penetration' && (trace as { dimension?: unknown }).dimension === 2) {
     return PLANAR_EPA as unknown as FrameDrawer<Trace>;
   }
