@@ -705,6 +705,7 @@ bool runSimulateScene(const Scene& scene, bool trace, std::string* json, SceneEr
   StepSettings settings;
   settings.gravity = scene.gravity;
   settings.dt = scene.dt;
+  settings.sleep = scene.sleep;
   // Every k-th step is kept, so that a trace has at most kMaxSimulateFrames frames (and the last step).
   const int every = std::max(1, (scene.steps + kMaxSimulateFrames - 2) / (kMaxSimulateFrames - 1));
   std::vector<SimulateFrame> frames;
