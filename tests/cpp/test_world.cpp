@@ -746,6 +746,14 @@ TEST(SimulateScene, SleepIsTheWorldsStepSettingAndABoxAtRestSleepsOnlyWithIt) {
       EXPECT_GT(speed, 0);
     }
     EXPECT_NEAR(b.find("position")->items[1].number, 0.5, 0.01);
+    // The trace's last frame: the step's counts, its four points kept (solved only when awake).
+    const JsonValue t = runJson(head + (sleep ? "}" : R"(,"sleep":false})"), true);
+    const JsonValue& last = t.find("frames")->items.back();
+    EXPECT_EQ(last.find("sleeping")->number, report.sleeping);
+    EXPECT_EQ(last.find("solvedPoints")->number, report.points);
+    EXPECT_EQ(last.find("solvedPoints")->number, sleep ? 0 : 4);
+    EXPECT_EQ(last.find("contacts")->items.size(), 4u);
+    EXPECT_EQ(t.find("frames")->items.front().find("sleeping")->number, 0);
   }
 }
 
