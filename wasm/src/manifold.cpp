@@ -141,7 +141,8 @@ bool boxFaceFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* 
   const int base = (face % 2) << axis;
   int cycle[4] = {base, base | 1 << j1, base | 1 << j1 | 1 << j2, base | 1 << j2};
   // supportFeature's hull of the four seen along d: counter-clockwise about d from the least (x, y).
-  // Only a clearly convex quadrilateral, whose hull that is whatever rounding does to the turns.
+  // Only when every turn is clearly convex (1024× the hull's slack), so that the hull keeps all four
+  // whatever the rounding; a face seen nearly edge-on goes to the search.
   Vec3 u, w;
   basisOf(d, &u, &w);
   double x[4], y[4];
