@@ -15,6 +15,9 @@
 //     the rim, spread) and lying on their sides (the side line's ends);
 //   * one-point manifolds (round pairs, crossing capsules, a box corner):
 //     the object API's contact query, bit for bit;
+//   * the box face shortcut (boxFaceFeature): the general search's
+//     feature bit for bit, and random box pairs' manifolds against the
+//     general pipeline run here from its pieces;
 //   * persistence of the ids over 20 frames of sliding and rocking;
 //   * refused margins and pairs.
 #include <gtest/gtest.h>
@@ -31,6 +34,8 @@
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/point_query.h"
 #include "reference.h"
+// The pieces of manifold() (not installed), to run the general path beside the box shortcut.
+#include "../../wasm/src/manifold_internal.h"
 
 namespace collidoscope {
 namespace {
@@ -649,6 +654,164 @@ TEST(Manifold, OnePointIsTheContactQuerysBitForBit) {
   }
   EXPECT_GT(contacts, 150);
   EXPECT_GT(single, 150);
+}
+
+// ---- the box face shortcut ---------------------------------------------------------
+
+// A box posed for the shortcut tests: resting on `a`'s top face (turned, tilted within or beyond
+// the face angle), edge on edge (both turned 45° about different axes), or anywhere.
+struct BoxPair {
+  Shape a, b;
+  double margin;
+};
+BoxPair randomBoxPair(ref::Rng& rng, int trial) {
+  const Vec3 ha{rng.uniform(0.3, 2), rng.uniform(0.1, 1), rng.uniform(0.3, 2)};
+  const Vec3 hb{rng.uniform(0.1, 1), rng.uniform(0.1, 1), rng.uniform(0.1, 1)};
+  BoxPair p{Shape::box(ha), Shape::box(hb), trial % 3 == 0 ? 0.05 : 0};
+  const Quat g = rng.rotation();
+  const Vec3 t = rng.inCube(3);
+  p.a.at(t, g);
+  const int kind = trial % 4;
+  if (kind == 3) {
+    p.b.at(t + rng.inCube(1), rng.rotation());
+    return p;
+  }
+  Quat q;
+  Vec3 local;
+  if (kind == 2) {
+    // Edge on edge: A turned 45° about x has its top edge along x at height (hy + hz)/√2, z = (hy − hz)/√2;
+    // B turned 45° about z has its bottom edge along z at −(hx + hy)/√2, x = (hy − hx)/√2, then turned
+    // about y by φ; B's centre is put so that the two edges cross, 0–3 cm deep.
+    p.a.at(t, mul(g, axisAngle({1, 0, 0}, kPi / 4)));
+    const double top = (ha.y + ha.z) / std::sqrt(2.0), edgeZ = (ha.y - ha.z) / std::sqrt(2.0);
+    const double low = (hb.x + hb.y) / std::sqrt(2.0), edgeX = (hb.y - hb.x) / std::sqrt(2.0);
+    const double phi = rng.uniform(0.3, 1.3);
+    q = mul(axisAngle({0, 1, 0}, phi), axisAngle({0, 0, 1}, kPi / 4));
+    local = {rng.uniform(-0.2, 0.2) - edgeX * std::cos(phi), top + low - rng.uniform(0, 0.03),
+             edgeZ + edgeX * std::sin(phi)};
+    p.b.at(t + rotate(g, local), mul(g, q));
+    return p;
+  }
+  // Resting (kind 0: within the face angle of 2°; kind 1: tilted up to 10°, often beyond it).
+  const double tilt = kind == 0 ? rng.uniform(0, 0.03) : rng.uniform(0, 0.17);
+  q = mul(axisAngle({0, 1, 0}, rng.uniform(0, 2 * kPi)), axisAngle(rng.direction(), tilt));
+  local = {rng.uniform(-ha.x, ha.x), ha.y + hb.y - rng.uniform(0, 0.05), rng.uniform(-ha.z, ha.z)};
+  p.b.at(t + rotate(g, local), mul(g, q));
+  return p;
+}
+
+bool sameFeature(const manifold_detail::Feature& x, const manifold_detail::Feature& y) {
+  if (x.n != y.n || x.radius != y.radius || std::memcmp(&x.normal, &y.normal, sizeof x.normal) != 0) return false;
+  for (int k = 0; k < x.n; ++k)
+    if (x.id[k] != y.id[k] || std::memcmp(&x.p[k], &y.p[k], sizeof x.p[k]) != 0) return false;
+  return true;
+}
+
+TEST(Manifold, TheBoxFaceShortcutIsTheGeneralSearchBitForBit) {
+  // Directions near a face normal (within and beyond the face angle), near an edge's or a corner's
+  // bisector, and anywhere, on boxes from flat plates to rods.
+  ref::Rng rng(1905);
+  const double sinAngle = std::sin(kManifoldFaceAngle);
+  int faces = 0, shortcut = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const Vec3 h{rng.logUniform(0.01, 3), rng.logUniform(0.01, 3), rng.logUniform(0.01, 3)};
+    Shape box = Shape::box(h);
+    box.at(rng.inCube(5), rng.rotation());
+    const int kind = trial % 4;
+    Vec3 local = kind == 0 ? Vec3{1, 0, 0} : kind == 1 ? Vec3{1, 1, 0} : kind == 2 ? Vec3{1, 1, 1} : rng.direction();
+    if (trial % 8 < 4) local = local * -1;
+    const double spread = trial % 3 == 0 ? 0.01 : 0.06;
+    const Vec3 d = normalizedOr(box.pose.applyToDirection(local / length(local)) + rng.inBall(spread), {0, 1, 0});
+    manifold_detail::CoreView v;
+    ASSERT_TRUE(manifold_detail::coreViewOf(box, &v));
+    manifold_detail::Feature general, fast, direct;
+    manifold_detail::supportFeature(v, d, sinAngle, &general);
+    ASSERT_TRUE(manifold_detail::featureOf(box, d, sinAngle, &fast));
+    EXPECT_TRUE(sameFeature(general, fast)) << trial;
+    if (general.n == 4) ++faces;
+    if (manifold_detail::boxFaceFeature(v, d, sinAngle, &direct)) {
+      ++shortcut;
+      EXPECT_TRUE(sameFeature(general, direct)) << trial;
+    }
+  }
+  std::printf("[manifold] %d box faces, %d through the shortcut\n", faces, shortcut);
+  EXPECT_GT(shortcut, 400);
+  EXPECT_GT(faces, shortcut);  // plates and rods: the first look catches more than a face; the search decides
+}
+
+TEST(Manifold, RandomBoxPairsMatchTheGeneralPipeline) {
+  // manifold() of two boxes against the general pipeline run from its pieces: the contact query's
+  // normal and deepest pair, supportFeature on both cores, clipping, the deepest pair kept, four
+  // points kept. Same normal, same points as sets, same depths and ids.
+  using namespace manifold_detail;
+  ref::Rng rng(1906);
+  api::Registry reg;
+  SceneError err;
+  const double sinAngle = std::sin(kManifoldFaceAngle);
+  int contacts = 0, clipped = 0, shortcut = 0;
+  int kinds[4] = {};
+  for (int trial = 0; trial < 800; ++trial) {
+    const BoxPair p = randomBoxPair(rng, trial);
+    const int ha = reg.add(Shape::box(p.a.halfExtents), &err), hb = reg.add(Shape::box(p.b.halfExtents), &err);
+    ASSERT_GT(ha, 0);
+    ASSERT_GT(hb, 0);
+    double in[api::kInputSize] = {};
+    const Transform* poses[2] = {&p.a.pose, &p.b.pose};
+    for (int s = 0; s < 2; ++s) {
+      const double v[7] = {poses[s]->position.x, poses[s]->position.y, poses[s]->position.z, poses[s]->rotation.x,
+                           poses[s]->rotation.y, poses[s]->rotation.z, poses[s]->rotation.w};
+      std::memcpy(in + api::kPoseSize * s, v, sizeof v);
+    }
+    in[2 * api::kPoseSize] = p.margin;
+    std::vector<double> c(api::kMaxResultStride);
+    ASSERT_TRUE(reg.query(api::Kind::Contact, ha, hb, in, nullptr, c.data(), &err)) << err.message;
+    const Manifold m = manifoldOf(p.a, p.b, p.margin);
+    ASSERT_EQ(m.count > 0, c[0] != 0) << trial;
+    if (m.count == 0) continue;
+    ++contacts;
+    ++kinds[trial % 4];
+    const Vec3 n{c[2], c[3], c[4]};
+    EXPECT_NEAR(m.normal.x, n.x, 1e-9);
+    EXPECT_NEAR(m.normal.y, n.y, 1e-9);
+    EXPECT_NEAR(m.normal.z, n.z, 1e-9);
+    CoreView va, vb;
+    ASSERT_TRUE(coreViewOf(p.a, &va));
+    ASSERT_TRUE(coreViewOf(p.b, &vb));
+    Feature fa, fb, unused;
+    supportFeature(va, n, sinAngle, &fa);
+    supportFeature(vb, -n, sinAngle, &fb);
+    if (boxFaceFeature(va, n, sinAngle, &unused) || boxFaceFeature(vb, -n, sinAngle, &unused)) ++shortcut;
+    ManifoldPoint cand[kMaxCandidates];
+    int k = clipFeatures(fa, fb, n, p.margin, sinAngle, cand);
+    Manifold general;
+    if (k > 0) {
+      k = keepDeepest(cand, k, {c[5], c[6], c[7]}, {c[8], c[9], c[10]}, c[1],
+                      featureId(ManifoldFeatureKind::Single, 0, 0));
+      reduceToFour(cand, k, n, &general);
+    } else {
+      general.count = 1;
+      general.points[0] = {{c[5], c[6], c[7]}, {c[8], c[9], c[10]}, c[1], featureId(ManifoldFeatureKind::Single, 0, 0), -1};
+    }
+    ASSERT_EQ(m.count, general.count) << trial;
+    if (m.count > 1) ++clipped;
+    for (int i = 0; i < m.count; ++i) {
+      // Its match in the general set: the same id, the same points and depth.
+      const ManifoldPoint* match = nullptr;
+      for (int j = 0; j < general.count; ++j)
+        if (general.points[j].id == m.points[i].id) match = &general.points[j];
+      ASSERT_NE(match, nullptr) << trial << " point " << i;
+      EXPECT_LE(length(match->pointA - m.points[i].pointA), 1e-9) << trial;
+      EXPECT_LE(length(match->pointB - m.points[i].pointB), 1e-9) << trial;
+      EXPECT_NEAR(match->distance, m.points[i].distance, 1e-9) << trial;
+    }
+  }
+  std::printf("[manifold] %d box contacts (resting %d, tilted %d, edge on edge %d, anywhere %d), %d clipped, "
+              "%d through the shortcut\n",
+              contacts, kinds[0], kinds[1], kinds[2], kinds[3], clipped, shortcut);
+  EXPECT_GT(contacts, 500);
+  EXPECT_GT(clipped, 300);
+  EXPECT_GT(shortcut, 300);
+  for (int kind = 0; kind < 4; ++kind) EXPECT_GT(kinds[kind], 60) << kind;
 }
 
 // ---- persistence ---------------------------------------------------------------

@@ -671,6 +671,8 @@ TEST(SimulateScene, BadBodiesAndSettingsAreNamed) {
       {R"(,"bodies":[],"steps":100001})", "steps"},
       {R"(,"bodies":[],"steps":2.5})", "steps"},
       {R"(,"bodies":[],"gravity":[0,1e300,0]})", "gravity[1]"},
+      {R"(,"bodies":[],"sleep":1})", "sleep"},
+      {R"(,"bodies":[],"sleep":"no"})", "sleep"},
   };
   for (const Case& c : cases) {
     const SceneError err = sceneError(head + c.rest);
@@ -679,6 +681,8 @@ TEST(SimulateScene, BadBodiesAndSettingsAreNamed) {
   }
   EXPECT_EQ(sceneError(R"({"version":1,"query":"distance","shapes":[{"type":"sphere","radius":1},{"type":"sphere","radius":1}],"steps":3})").field,
             "steps");
+  EXPECT_EQ(sceneError(R"({"version":1,"query":"distance","shapes":[{"type":"sphere","radius":1},{"type":"sphere","radius":1}],"sleep":false})").field,
+            "sleep");
   // A world too large for one call is refused before it runs.
   std::string many = R"({"version":1,"query":"simulate","bodies":[],"steps":100000,"shapes":[)";
   for (int i = 0; i < 101; ++i) many += std::string(i ? "," : "") + R"({"type":"sphere","radius":1})";
@@ -689,7 +693,7 @@ TEST(SimulateScene, WritesBackWhatItReads) {
   Scene scene;
   SceneError err;
   ASSERT_TRUE(parseScene(R"({"version":1,"query":"simulate","shapes":[{"type":"sphere","radius":1}],
-      "bodies":[{"shape":0,"velocity":[1,2,3],"angularVelocity":[0,0.5,0],"mass":2}],"gravity":[0,-1,0],"dt":0.02,"steps":7})",
+      "bodies":[{"shape":0,"velocity":[1,2,3],"angularVelocity":[0,0.5,0],"mass":2}],"gravity":[0,-1,0],"dt":0.02,"steps":7,"sleep":false})",
                          &scene, &err));
   Scene again;
   ASSERT_TRUE(parseScene(sceneToJson(scene), &again, &err)) << err.message;
@@ -700,6 +704,57 @@ TEST(SimulateScene, WritesBackWhatItReads) {
   EXPECT_EQ(again.steps, 7);
   EXPECT_EQ(again.dt, 0.02);
   EXPECT_EQ(again.gravity.y, -1);
+  EXPECT_FALSE(again.sleep);
+  // Sleeping is on unless the scene says otherwise, and then not written.
+  ASSERT_TRUE(parseScene(R"({"version":1,"query":"simulate","shapes":[{"type":"sphere","radius":1}],"bodies":[]})", &again, &err));
+  EXPECT_TRUE(again.sleep);
+  EXPECT_EQ(sceneToJson(again).find("sleep"), std::string::npos);
+}
+
+TEST(SimulateScene, SleepIsTheWorldsStepSettingAndABoxAtRestSleepsOnlyWithIt) {
+  // A box set down on a floor rests after a few steps; 2 s later (sleepTime 0.5 s) it sleeps: its velocity is
+  // zeroed. The scene's result is the World API's with the same setting, bit for bit.
+  const std::string head = R"({"version":1,"query":"simulate","shapes":[
+      {"type":"box","halfExtents":[0.5,0.5,0.5],"position":[0.1,0.52,-0.2]},
+      {"type":"box","halfExtents":[5,0.5,5],"position":[0,-0.5,0]}],"bodies":[{"shape":0}],"steps":120)";
+  for (const bool sleep : {true, false}) {
+    const JsonValue r = runJson(head + (sleep ? "}" : R"(,"sleep":false})"));
+    const JsonValue& b = r.find("bodies")->items.at(0);
+    api::Registry reg;
+    api::World world(&reg);
+    SceneError err;
+    const double boxPose[7] = {0.1, 0.52, -0.2, 0, 0, 0, 1}, floorPose[7] = {0, -0.5, 0, 0, 0, 0, 1};
+    const int box = world.add(reg.add(Shape::box({0.5, 0.5, 0.5}), &err), boxPose, &err);
+    world.add(reg.add(Shape::box({5, 0.5, 5}), &err), floorPose, &err);
+    ASSERT_TRUE(world.setMass(box, api::kMassOfVolume, &err));
+    StepSettings s;
+    s.sleep = sleep;
+    StepReport report;
+    for (int i = 0; i < 120; ++i) ASSERT_TRUE(world.step(s, &err, &report));
+    EXPECT_EQ(report.sleeping, sleep ? 1 : 0);
+    const int slot = world.slotOf(box);
+    const double* v = world.velocities() + 6 * slot;
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(b.find("position")->items[k].number, world.poses()[7 * slot + k]);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(b.find("velocity")->items[k].number, v[k]);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(b.find("angularVelocity")->items[k].number, v[3 + k]);
+    // Asleep: exactly still. Awake: what the last substep leaves of gravity against the contact's push.
+    double speed = 0;
+    for (int k = 0; k < 6; ++k) speed += std::fabs(v[k]);
+    if (sleep) {
+      EXPECT_EQ(speed, 0);
+    } else {
+      EXPECT_GT(speed, 0);
+    }
+    EXPECT_NEAR(b.find("position")->items[1].number, 0.5, 0.01);
+    // The trace's last frame: the step's counts, its four points kept (solved only when awake).
+    const JsonValue t = runJson(head + (sleep ? "}" : R"(,"sleep":false})"), true);
+    const JsonValue& last = t.find("frames")->items.back();
+    EXPECT_EQ(last.find("sleeping")->number, report.sleeping);
+    EXPECT_EQ(last.find("solvedPoints")->number, report.points);
+    EXPECT_EQ(last.find("solvedPoints")->number, sleep ? 0 : 4);
+    EXPECT_EQ(last.find("contacts")->items.size(), 4u);
+    EXPECT_EQ(t.find("frames")->items.front().find("sleeping")->number, 0);
+  }
 }
 
 }  // namespace

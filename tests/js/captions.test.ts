@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  init, isClosedForm, resultSentence, run, trace, type CastFrame, type ChungWangFrame, type ClosedFormTrace,
+  box as convexBox, init, isClosedForm, resultSentence, run, trace, World, type CastFrame, type ChungWangFrame, type ClosedFormTrace,
   type EpaFrame, type GjkFrame, type HullFrame, type SatFrame, type Scene, type Shape, type SimulateTrace, type Trace, type Vec3,
 } from '../../web/lib/index';
 import { castCaption } from '../../web/lib/captions';
@@ -639,6 +639,35 @@ describe('every caption of a trace names its frame', () => {
       }
     }
     expect(frames).toBeGreaterThan(400);
+  });
+
+  it('a box asleep on a floor: the step says so and that its points were not solved, as World.step() counts them', () => {
+    // With sleeping (sleepTime 0.5 s) the box is asleep by step 120; without, its four corners are solved every step.
+    const cube = convexBox([0.5, 0.5, 0.5]), floor = convexBox([5, 0.5, 5]);
+    for (const sleep of [true, false]) {
+      const scene = {
+        version: 1, query: 'simulate', steps: 120, ...(sleep ? {} : { sleep: false }),
+        shapes: [{ type: 'box', halfExtents: [0.5, 0.5, 0.5], position: [0.1, 0.52, -0.2] },
+          { type: 'box', halfExtents: [5, 0.5, 5], position: [0, -0.5, 0] }],
+        bodies: [{ shape: 0, mass: 1 }],
+      } as Scene & { query: 'simulate' };
+      const t = trace(scene) as SimulateTrace;
+      const last = t.frames[t.frames.length - 1];
+      const world = new World();
+      world.add(cube, { position: [0.1, 0.52, -0.2] }, { mass: 1 });
+      world.add(floor, { position: [0, -0.5, 0] });
+      let counts = world.step({ sleep });
+      for (let i = 1; i < 120; i++) counts = world.step({ sleep });
+      world.dispose();
+      expect(last.sleeping).toBe(counts.sleeping);
+      expect(last.solvedPoints).toBe(counts.points);
+      expect(last.contacts.length).toBe(4);
+      expect(last.caption).toBe(sleep
+        ? 'Step 120: 4 contact points between 1 pair of shapes, none solved this step: 1 body sleeps, and the points are as they were when their islands fell asleep.'
+        : 'Step 120: 4 contact points between 1 pair of shapes held the bodies apart.');
+    }
+    cube.dispose();
+    floor.dispose();
   });
 
   it('over touching, flat and coincident shapes and rays from inside', () => {

@@ -3,7 +3,7 @@
 // the contact pairs of a frame, and the real-time pace of play.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, run, type Scene, type SimulateFrame } from '../../web/lib/index';
-import { contactPairs, pairScene, playInterval, sandboxCounter, sandboxTrace, withDropped, withoutLastBody } from '../../web/viz/sandbox-view';
+import { contactPairs, pairScene, playInterval, SANDBOX_VIEW, sandboxCounter, sandboxTrace, withDropped, withoutLastBody } from '../../web/viz/sandbox-view';
 
 beforeAll(async () => {
   await init();
@@ -85,6 +85,24 @@ describe('frames', () => {
     const c = (a: number, b: number) => ({ a, b });
     const frame = { ...frameAt([]), contacts: [c(0, 1), c(0, 1), c(1, 2), c(0, 1)] } as unknown as SimulateFrame;
     expect(contactPairs(frame)).toEqual([{ a: 0, b: 1, points: 3 }, { a: 1, b: 2, points: 1 }]);
+  });
+
+  it('names the sleeping bodies and which points were not solved, from the trace\'s counts', () => {
+    // A box at rest on the floor: asleep by step 120 (sleepTime 0.5 s), its four corners kept, none solved.
+    const resting: Scene = {
+      version: 1, query: 'simulate', steps: 120,
+      shapes: [{ type: 'box', halfExtents: [3, 0.5, 3], position: [0, -0.5, 0] }, { type: 'box', halfExtents: [0.5, 0.5, 0.5], position: [0, 0.52, 0] }],
+      bodies: [{ shape: 1, mass: 1 }],
+    };
+    const t = sandboxTrace(resting);
+    const last = t.frames[t.frames.length - 1];
+    expect([last.sleeping, last.solvedPoints, last.contacts.length]).toEqual([1, 0, 4]);
+    const rows = SANDBOX_VIEW.rows(last as never, t as never) as [string, string][];
+    expect(rows.find((r) => r[0] === 'sleeping bodies')?.[1]).toBe('1; 4 of the points not solved this step (#1–#4)');
+    const awake = sandboxTrace({ ...resting, sleep: false } as Scene);
+    const lastAwake = awake.frames[awake.frames.length - 1];
+    expect(lastAwake.sleeping).toBe(0);
+    expect((SANDBOX_VIEW.rows(lastAwake as never, awake as never) as [string, string][]).some((r) => r[0] === 'sleeping bodies')).toBe(false);
   });
 
   it('plays one frame per dt (times the stride of a long run)', () => {

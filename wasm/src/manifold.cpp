@@ -87,6 +87,96 @@ bool coreViewOf(const Shape& s, CoreView* out) {
   }
 }
 
+namespace {
+
+// A face's Newell normal (oriented along d) and centroid, if the face is within the angle of d and
+// planar to slack; the support check against the core is the caller's.
+bool flatFace(const Feature& f, const Vec3& d, double sinAngle, double slack, Vec3* normal, Vec3* centre) {
+  Vec3 nf{0, 0, 0}, c{0, 0, 0};
+  for (int k = 0; k < f.n; ++k) {
+    const Vec3& a = f.p[k];
+    const Vec3& b = f.p[(k + 1) % f.n];
+    nf = nf + Vec3{(a.y - b.y) * (a.z + b.z), (a.z - b.z) * (a.x + b.x), (a.x - b.x) * (a.y + b.y)};
+    c = c + a;
+  }
+  c = c / f.n;
+  nf = normalizedOr(nf, d);
+  if (dot(nf, d) < 0) nf = -nf;
+  bool ok = dot(nf, d) >= std::sqrt(1 - sinAngle * sinAngle);
+  for (int k = 0; ok && k < f.n; ++k) ok = std::fabs(dot(f.p[k] - c, nf)) <= slack;
+  *normal = nf;
+  *centre = c;
+  return ok;
+}
+
+}  // namespace
+
+bool boxFaceFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* out) {
+  // supportFeature's first look, on the corners rotated once: the same heights, reach and tolerance.
+  Vec3 p[8];
+  for (int i = 0; i < 8; ++i) p[i] = v.at(i);
+  double hMax = dot(p[0], d), reach2 = 0;
+  for (int i = 1; i < 8; ++i) {
+    const double h = dot(p[i], d);
+    if (h > hMax) hMax = h;  // as supportFeature compares (a NaN height is passed over alike)
+    reach2 = std::fmax(reach2, lengthSquared(p[i] - p[0]));
+  }
+  // One root: sqrt is correctly rounded and monotone, so the root of the largest square is the
+  // largest root.
+  const double reach = std::sqrt(reach2);
+  const double scale = maxAbs(p[0]) + 2 * reach;
+  const double slack = kFaceSlack * scale;
+  const double tol = sinAngle * 2 * reach;
+  if (!(reach > 0)) return false;
+  unsigned caught = 0;
+  for (int i = 0; i < 8; ++i) caught |= dot(p[i], d) >= hMax - tol ? 1u << i : 0u;
+  // Corner i has bit k of i set on the +k side: the face x = −h is corners {0, 2, 4, 6} (mask 0x55),
+  // +h is 0xaa; y: 0x33, 0xcc; z: 0x0f, 0xf0. Its cycle: the two other bits counted in Gray order.
+  static constexpr unsigned kFaceMask[6] = {0x55, 0xaa, 0x33, 0xcc, 0x0f, 0xf0};
+  int face = -1;
+  for (int f = 0; f < 6; ++f)
+    if (caught == kFaceMask[f]) face = f;
+  if (face < 0) return false;
+  const int axis = face / 2, j1 = axis == 0 ? 1 : 0, j2 = axis == 2 ? 1 : 2;
+  const int base = (face % 2) << axis;
+  int cycle[4] = {base, base | 1 << j1, base | 1 << j1 | 1 << j2, base | 1 << j2};
+  // supportFeature's hull of the four seen along d: counter-clockwise about d from the least (x, y).
+  // Only when every turn is clearly convex (1024× the hull's slack), so that the hull keeps all four
+  // whatever the rounding; a face seen nearly edge-on goes to the search.
+  Vec3 u, w;
+  basisOf(d, &u, &w);
+  double x[4], y[4];
+  for (int k = 0; k < 4; ++k) {
+    x[k] = dot(p[cycle[k]], u);
+    y[k] = dot(p[cycle[k]], w);
+  }
+  double turn[4];
+  for (int k = 0; k < 4; ++k) {
+    const int a = k, b = (k + 1) % 4, c = (k + 2) % 4;
+    turn[k] = cross2(x[b] - x[a], y[b] - y[a], x[c] - x[a], y[c] - y[a]);
+  }
+  const bool reversed = turn[0] < 0;
+  const double areaSlack = slack * scale;
+  for (int k = 0; k < 4; ++k)
+    if (!((reversed ? -turn[k] : turn[k]) > 1024 * areaSlack)) return false;
+  int first = 0;
+  for (int k = 1; k < 4; ++k)
+    if (x[k] < x[first] || (x[k] == x[first] && y[k] < y[first])) first = k;
+  out->n = 4;
+  for (int k = 0; k < 4; ++k) {
+    const int c = cycle[(first + (reversed ? 4 - k : k)) % 4];
+    out->p[k] = p[c];
+    out->id[k] = v.id(c);
+  }
+  Vec3 nf, c;
+  bool ok = flatFace(*out, d, sinAngle, slack, &nf, &c);
+  for (int i = 0; ok && i < 8; ++i) ok = dot(p[i] - c, nf) <= slack;
+  if (!ok) return false;
+  out->normal = nf;
+  out->radius = v.radius;
+  return true;
+}
+
 void supportFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* out) {
   // Heights along d, the support vertex, and the core's extent about its first vertex.
   const Vec3 v0 = v.at(0);
@@ -196,18 +286,8 @@ void supportFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* 
       continue;
     }
     // A face: Newell's normal, planar, supporting, within the angle of d.
-    Vec3 nf{0, 0, 0}, c{0, 0, 0};
-    for (int k = 0; k < hn; ++k) {
-      const Vec3& a = out->p[k];
-      const Vec3& b = out->p[(k + 1) % hn];
-      nf = nf + Vec3{(a.y - b.y) * (a.z + b.z), (a.z - b.z) * (a.x + b.x), (a.x - b.x) * (a.y + b.y)};
-      c = c + a;
-    }
-    c = c / hn;
-    nf = normalizedOr(nf, d);
-    if (dot(nf, d) < 0) nf = -nf;
-    bool ok = dot(nf, d) >= std::sqrt(1 - sinAngle * sinAngle);
-    for (int k = 0; ok && k < hn; ++k) ok = std::fabs(dot(out->p[k] - c, nf)) <= slack;
+    Vec3 nf, c;
+    bool ok = flatFace(*out, d, sinAngle, slack, &nf, &c);
     for (int i = 0; ok && i < v.n; ++i) ok = dot(v.at(i) - c, nf) <= slack;
     if (ok) {
       out->normal = nf;
@@ -271,6 +351,7 @@ bool curvedFeature(const Shape& s, const Vec3& d, double sinAngle, Feature* out)
 bool featureOf(const Shape& s, const Vec3& d, double sinAngle, Feature* out) {
   CoreView v;
   if (coreViewOf(s, &v)) {
+    if (s.type == ShapeType::Box && boxFaceFeature(v, d, sinAngle, out)) return true;
     supportFeature(v, d, sinAngle, out);
     return true;
   }

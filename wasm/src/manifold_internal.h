@@ -46,6 +46,11 @@ struct Feature {
 };
 void supportFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* out);
 
+// supportFeature of a box's core (8 corners, coreViewOf's order) when its first look along d
+// catches exactly one face's corners: the same face, bit for bit (points, order, ids, normal),
+// without the general search's hull; false otherwise (then supportFeature answers).
+bool boxFaceFeature(const CoreView& v, const Vec3& d, double sinAngle, Feature* out);
+
 // The flat features of curved cores along a unit direction within the
 // angle: a cylinder's cap (the inscribed regular kManifoldCapVertices-gon,
 // whose points are all on the cap) or side line, a cone's base or side line

@@ -432,11 +432,11 @@ bool parseScene(const std::string& text, Scene* out, SceneError* err) {
   return parseScene(json, out, err);
 }
 
-// "bodies", "gravity", "dt" and "steps": only in a "simulate" scene, after
-// its shapes were read.
+// "bodies", "gravity", "dt", "steps" and "sleep": only in a "simulate" scene,
+// after its shapes were read.
 static bool readSimulation(const JsonValue& json, Scene* scene, SceneError* err) {
   const bool simulate = scene->query == QueryKind::Simulate;
-  for (const char* key : {"bodies", "gravity", "dt", "steps"})
+  for (const char* key : {"bodies", "gravity", "dt", "steps", "sleep"})
     if (!simulate && json.find(key) != nullptr) return fail(err, key, "is only used by the simulate query");
   if (!simulate) return true;
   const JsonValue* bodies = json.find("bodies");
@@ -483,6 +483,11 @@ static bool readSimulation(const JsonValue& json, Scene* scene, SceneError* err)
       return fail(err, "steps", "must be a whole number from 0 to " + std::to_string(kMaxSimulateSteps));
     scene->steps = static_cast<int>(n);
   }
+  if (const JsonValue* sleep = json.find("sleep")) {
+    if (sleep->kind != JsonValue::Kind::Bool)
+      return fail(err, "sleep", std::string("must be true or false, got ") + jsonKindName(sleep->kind));
+    scene->sleep = sleep->boolean;
+  }
   if (static_cast<double>(scene->steps) * static_cast<double>(scene->shapes.size()) > kMaxSimulateWork)
     return fail(err, "steps", "times the number of shapes must be at most 1e7 (a scene is replayed in one call)");
   return true;
@@ -491,8 +496,8 @@ static bool readSimulation(const JsonValue& json, Scene* scene, SceneError* err)
 bool parseScene(const JsonValue& json, Scene* out, SceneError* err) {
   if (!json.isObject()) return fail(err, "", std::string("a scene must be a JSON object, got ") + jsonKindName(json.kind));
   static const char* const allowed[] = {"version", "dimension", "shapes",      "query", "ray",    "motion", "point",
-                                        "closedForms", "step",  "margin", "bodies", "gravity", "dt", "steps"};
-  if (!checkKeys(json, "", allowed, 14, err)) return false;
+                                        "closedForms", "step",  "margin", "bodies", "gravity", "dt", "steps", "sleep"};
+  if (!checkKeys(json, "", allowed, 15, err)) return false;
 
   Scene scene;
   const JsonValue* version = json.find("version");
@@ -664,6 +669,7 @@ std::string sceneToJson(const Scene& scene) {
     w.endArray().key("gravity");
     writeVec(w, scene.gravity);
     w.key("dt").value(scene.dt).key("steps").value(scene.steps);
+    if (!scene.sleep) w.key("sleep").value(false);
   }
   if (scene.hasStep) w.key("step").value(scene.step);
   w.endObject();

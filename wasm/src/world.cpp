@@ -655,8 +655,11 @@ namespace {
 
 std::array<double, 7> poseArray(const double* p) { return {p[0], p[1], p[2], p[3], p[4], p[5], p[6]}; }
 
-void recordFrame(const World& world, const double* poses, int shapes, int step, SimulateFrame* f) {
+void recordFrame(const World& world, const double* poses, int shapes, int step, const StepReport& report,
+                 SimulateFrame* f) {
   f->step = step;
+  f->solvedPoints = step == 0 ? 0 : report.points;
+  f->sleeping = step == 0 ? 0 : report.sleeping;
   f->poses.clear();
   for (int i = 0; i < shapes; ++i) f->poses.push_back(poseArray(poses + 7 * i));
   f->contacts.clear();
@@ -704,18 +707,20 @@ bool runSimulateScene(const Scene& scene, bool trace, std::string* json, SceneEr
   StepSettings settings;
   settings.gravity = scene.gravity;
   settings.dt = scene.dt;
+  settings.sleep = scene.sleep;
   // Every k-th step is kept, so that a trace has at most kMaxSimulateFrames frames (and the last step).
   const int every = std::max(1, (scene.steps + kMaxSimulateFrames - 2) / (kMaxSimulateFrames - 1));
   std::vector<SimulateFrame> frames;
   SimulateFrame frame;
   if (trace) {
-    recordFrame(world, world.poses(), n, 0, &frame);
+    recordFrame(world, world.poses(), n, 0, StepReport{}, &frame);
     frames.push_back(frame);
   }
+  StepReport report;
   for (int step = 1; step <= scene.steps; ++step) {
-    if (!world.step(settings, err)) return sceneError("");
+    if (!world.step(settings, err, &report)) return sceneError("");
     if (trace && (step % every == 0 || step == scene.steps)) {
-      recordFrame(world, world.poses(), n, step, &frame);
+      recordFrame(world, world.poses(), n, step, report, &frame);
       frames.push_back(frame);
     }
   }

@@ -825,7 +825,14 @@ function simulateCaption(f: Omit<SimulateFrame, 'caption'>): string {
   if (f.step === 0) return 'The start: every shape at its pose; the bodies have their velocities.';
   const n = f.contacts.length;
   const touching = new Set(f.contacts.map((c) => `${c.a},${c.b}`)).size;
-  return `Step ${f.step}: ${count(n, 'contact point', 'contact points')}${f.contactsTruncated ? ' (more not listed)' : ''} between ${count(touching, 'pair', 'pairs')} of shapes held the bodies apart.`;
+  const head = `Step ${f.step}: ${count(n, 'contact point', 'contact points')}${f.contactsTruncated ? ' (more not listed)' : ''} between ${count(touching, 'pair', 'pairs')} of shapes`;
+  if (f.sleeping === 0) return `${head} held the bodies apart.`;
+  // Sleeping pairs were not solved: their points (listed after the solved ones) are kept as the island fell asleep.
+  const solved = Math.min(f.solvedPoints, n);
+  const sleepers = count(f.sleeping, 'body sleeps', 'bodies sleep');
+  if (solved === n) return `${head} held the awake bodies apart; ${sleepers}.`;
+  if (solved === 0) return `${head}, none solved this step: ${sleepers}, and the points are as they were when their islands fell asleep.`;
+  return `${head}: ${solved} held the awake bodies apart; ${sleepers}, and the other ${n - solved} points, not solved this step, are as they were when their islands fell asleep.`;
 }
 
 /** The "pairs" query: a world's broad phase, sweep and prune (Rasku 2003, §5, figure 6), then its narrow phase. */

@@ -648,6 +648,13 @@ export interface SimulateFrame {
   contacts: SimulateContact[];
   /** The step had more contact points than are listed. */
   contactsTruncated: boolean;
+  /**
+   * How many of the step's contact points were solved; they come first, the rest are sleeping pairs' as
+   * they were when their island fell asleep.
+   */
+  solvedPoints: number;
+  /** Dynamic bodies asleep after the step. */
+  sleeping: number;
 }
 
 /**

@@ -96,6 +96,8 @@ export interface Scene {
   dt?: number;
   /** Query "simulate" only: how many steps (default 1, at most 100 000; steps × shapes at most 1e7). */
   steps?: number;
+  /** Query "simulate" only: islands of bodies at rest go to sleep (default true; `World.step()`'s `sleep`). */
+  sleep?: boolean;
 }
 
 /** A vector of a 2D scene. */

@@ -137,6 +137,11 @@ function sandboxRows(frame: SimulateFrame, t: SandboxTrace): Row[] {
     ['found at', foundAt(frame, t)],
     ['pairs in contact', pairs.length ? pairs.map((p) => `${p.a}–${p.b}`).join(', ') : 'none'],
   ];
+  // Sleeping pairs' points are listed after the solved ones, as their island fell asleep.
+  if (frame.sleeping > 0) {
+    const kept = frame.contacts.length - Math.min(frame.solvedPoints, frame.contacts.length);
+    rows.push(['sleeping bodies', `${frame.sleeping}; ${kept} of the points not solved this step (#${frame.contacts.length - kept + 1}–#${frame.contacts.length})`]);
+  }
   frame.contacts.slice(0, 24).forEach((c, i) => {
     rows.push([`#${i + 1} shapes ${c.a}–${c.b}: distance`, fmt(c.distance, 9)],
       ['  normal impulse', `${fmt(c.normalImpulse, 6)} N·s`], ['  normal (A to B)', fmtVec(c.normal, 4)]);

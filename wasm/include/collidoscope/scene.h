@@ -88,11 +88,13 @@ struct Scene {
   bool hasStep = false;
   int step = 0;
   // "simulate": the moving bodies (every other shape is static), gravity, the
-  // time step and the number of steps.
+  // time step, the number of steps, and whether islands at rest go to sleep
+  // (StepSettings::sleep).
   std::vector<SceneBody> bodies;
   Vec3 gravity{0, -9.81, 0};
   double dt = 1.0 / 60;
   int steps = 1;
+  bool sleep = true;
 };
 
 // Error codes: "invalid-json" (not JSON), "invalid-scene" (a field is wrong;

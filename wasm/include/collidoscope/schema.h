@@ -1036,6 +1036,10 @@ struct Schema<SimulateFrame> {
     v.field("poses", f.poses, "Every shape's pose after the step, [x, y, z, qx, qy, qz, qw].");
     v.field("contacts", f.contacts, "The step's contact points (at most 256).");
     v.field("contactsTruncated", f.contactsTruncated, "The step had more contact points than are listed.");
+    v.field("solvedPoints", f.solvedPoints,
+            "How many of the step's contact points were solved; they come first, the rest are sleeping pairs' as\n"
+            "they were when their island fell asleep.");
+    v.field("sleeping", f.sleeping, "Dynamic bodies asleep after the step.");
   }
 };
 

@@ -77,6 +77,8 @@ struct SimulateFrame {
   std::vector<std::array<double, 7>> poses;    // every shape's pose after it
   std::vector<SimulateContact> contacts;       // the step's contact points (none at step 0)
   bool contactsTruncated = false;
+  int solvedPoints = 0;                        // of them, the solved ones, listed first (the rest: sleeping pairs')
+  int sleeping = 0;                            // dynamic bodies asleep after the step
 };
 // Most frames a "simulate" trace keeps (a longer run keeps every k-th step,
 // and the last), and most contacts per frame.
