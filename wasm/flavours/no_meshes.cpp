@@ -20,6 +20,7 @@
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/mesh_shape.h"
+#include "collidoscope/sap_view.h"
 #include "collidoscope/scene_read.h"
 
 namespace collidoscope {
@@ -164,5 +165,19 @@ double compoundTimeOfImpact(const Shape&, const Vec3&, const Shape&, const Vec3&
                             double (*)(const Shape&, const Vec3&, const Shape&, const Vec3&)) {
   return 2;
 }
+
+// The broad-phase view's trace of a "pairs" scene (sap_view.cpp: the sweep
+// recorded step by step) is for the page and collidoscope/three, which load
+// the flavours with meshes; leaving it out keeps this flavour under its size
+// budget. run() answers "pairs" scenes here as everywhere.
+namespace api {
+bool runPairsTrace(const Scene&, std::string*, SceneError* err) {
+  *err = {"unsupported-query", "query",
+          "this build of collidoscope does not trace \"pairs\" scenes (the default flavour leaves the broad-phase "
+          "view's trace out to stay a small download; run() answers them): import 'collidoscope/meshes' or "
+          "'collidoscope/wasm-file', which trace them"};
+  return false;
+}
+}  // namespace api
 
 }  // namespace collidoscope
