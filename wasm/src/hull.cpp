@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "collidoscope/portable_math.h"
 #include "collidoscope/predicates.h"
 
 namespace collidoscope {
@@ -207,7 +208,7 @@ void finishPolygon(const Cloud& c, ConvexHull* out, const Vec3& nrm, int i0, con
   auto segDist = [](const P2& p, const P2& a, const P2& cc) {
     const double ex = cc.x - a.x, ey = cc.y - a.y, ee = ex * ex + ey * ey;
     const double t = ee > 0 ? std::fmin(1.0, std::fmax(0.0, ((p.x - a.x) * ex + (p.y - a.y) * ey) / ee)) : 0.0;
-    return std::hypot(p.x - a.x - ex * t, p.y - a.y - ey * t);
+    return portable::hypot(p.x - a.x - ex * t, p.y - a.y - ey * t);
   };
   std::vector<std::vector<P2>> span(h.size());  // dropped points after each corner
   // How far corner k and the points dropped beside it lie from the chord

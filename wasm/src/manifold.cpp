@@ -6,6 +6,7 @@
 
 #include "collidoscope/closed_form.h"
 #include "collidoscope/plane.h"
+#include "collidoscope/portable_math.h"
 #include "collidoscope/support.h"
 #include "manifold_internal.h"
 
@@ -304,7 +305,7 @@ bool curvedFeature(const Shape& s, const Vec3& d, double sinAngle, Feature* out)
   const double cosAngle = std::sqrt(1 - sinAngle * sinAngle);
   const Vec3 dl = s.pose.toLocalDirection(d);
   const double r = s.radius, h = s.halfHeight;
-  const double radial = std::hypot(dl.x, dl.z);
+  const double radial = portable::hypot(dl.x, dl.z);
   const Vec3 rho = radial > 0 ? Vec3{dl.x / radial, 0, dl.z / radial} : Vec3{1, 0, 0};
   Vec3 local[kManifoldCapVertices];
   Vec3 normal;
@@ -317,7 +318,7 @@ bool curvedFeature(const Shape& s, const Vec3& d, double sinAngle, Feature* out)
     n = kManifoldCapVertices;
     for (int k = 0; k < n; ++k) {
       const double t = 2 * 3.14159265358979323846 * k / n;
-      local[k] = {r * std::cos(t), sign * h, sign * -r * std::sin(t)};
+      local[k] = {r * portable::cos(t), sign * h, sign * -r * portable::sin(t)};
       out->id[k] = static_cast<std::uint32_t>(k + (sign > 0 ? n : 0));
     }
     normal = {0, sign, 0};
@@ -738,7 +739,7 @@ ManifoldStatus manifold(const Shape& a, const Shape& b, double margin, Manifold*
   if (!c.contact) return ManifoldStatus::Ok;
   out->normal = c.normal;
   const Vec3 n = c.normal;
-  const double sinAngle = std::sin(settings.faceAngle);
+  const double sinAngle = portable::sin(settings.faceAngle);
   if (a.type == ShapeType::Plane || b.type == ShapeType::Plane) {
     const bool planeIsA = a.type == ShapeType::Plane;
     if (a.type == b.type || !planeManifold(planeIsA ? a : b, planeIsA ? b : a, planeIsA, margin, n, sinAngle, out))

@@ -7,6 +7,7 @@
 #include "collidoscope/mesh_convex.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_shape.h"
+#include "collidoscope/portable_math.h"
 #include "manifold_internal.h"
 
 namespace collidoscope {
@@ -42,8 +43,8 @@ ManifoldStatus meshManifold(const Shape& a, const Shape& b, double margin, MeshC
     if (scratch[i].depth > scratch[deepest].depth) deepest = i;
   const Vec3 n = scratch[deepest].normal;
   out->normal = n;
-  const double sinAngle = std::sin(settings.faceAngle);
-  const double cosNormal = std::cos(kManifoldMeshNormalAngle);
+  const double sinAngle = portable::sin(settings.faceAngle);
+  const double cosNormal = portable::cos(kManifoldMeshNormalAngle);
   // The shape's feature facing the mesh, the same for every triangle.
   Feature otherFeature;
   const bool otherFlat = featureOf(other, meshIsA ? -n : n, sinAngle, &otherFeature);

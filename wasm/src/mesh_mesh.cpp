@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "collidoscope/obb_overlap.h"
+#include "collidoscope/portable_math.h"
 #include "collidoscope/triangle.h"
 
 namespace collidoscope {
@@ -313,9 +314,9 @@ MeshBoxResult meshBoxCandidates(const TriangleMesh& mesh, const ObbTree& tree, c
 SeedTestBounds seedTestBounds(long long trianglesA, long long trianglesB, long long contacts) {
   SeedTestBounds b;
   const double cells = static_cast<double>(trianglesA) * static_cast<double>(trianglesB);
-  b.singleContact = 2 * std::log2(cells) + 1;
+  b.singleContact = 2 * portable::log2(cells) + 1;
   const double k = static_cast<double>(std::max<long long>(1, contacts));
-  const double splits = std::log2(cells / k);
+  const double splits = portable::log2(cells / k);
   b.lower = 2 * splits + 2 * k - 1;
   b.upper = 2 * k * splits + 2 * k - 1;
   return b;

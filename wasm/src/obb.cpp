@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "collidoscope/portable_math.h"
+
 namespace collidoscope {
 
 namespace {
@@ -642,9 +644,9 @@ SymmetricEigen symmetricEigenClosedForm(const double m[3][3]) {
   const double b00 = d0 / p, b11 = d1 / p, b22 = d2 / p;
   const double b01 = a[0][1] / p, b02 = a[0][2] / p, b12 = a[1][2] / p;
   const double det = b00 * (b11 * b22 - b12 * b12) - b01 * (b01 * b22 - b12 * b02) + b02 * (b01 * b12 - b11 * b02);
-  const double phi = std::acos(std::min(1.0, std::max(-1.0, 0.5 * det))) / 3.0;
-  const double hi = q + 2.0 * p * std::cos(phi);
-  const double lo = q + 2.0 * p * std::cos(phi + 2.0 * kPi / 3.0);
+  const double phi = portable::acos(std::min(1.0, std::max(-1.0, 0.5 * det))) / 3.0;
+  const double hi = q + 2.0 * p * portable::cos(phi);
+  const double lo = q + 2.0 * p * portable::cos(phi + 2.0 * kPi / 3.0);
   const double mid = 3.0 * q - hi - lo;
   // The eigenvalue farther from the middle one is isolated (its gap is at
   // least half the spread hi − lo ≥ 1.5p), so it and its null vector are

@@ -7,6 +7,7 @@
 
 #include "collidoscope/closed_form.h"
 #include "collidoscope/plane.h"
+#include "collidoscope/portable_math.h"
 #include "collidoscope/sat.h"
 #include "collidoscope/support.h"
 
@@ -160,11 +161,11 @@ void nameFeature(const Shape& s, const Vec3& x, const Vec3& n, const SatHull* hu
                                          : setFeature(f, FeatureKind::Side, {0, 1});
       if (s.type == ShapeType::Cylinder) {
         const double toEnd = h - std::fabs(q.y);
-        if (std::hypot(r - rho, toEnd) <= tol) return setFeature(f, FeatureKind::Rim, {end});
+        if (portable::hypot(r - rho, toEnd) <= tol) return setFeature(f, FeatureKind::Rim, {end});
         return toEnd <= tol ? setFeature(f, FeatureKind::Cap, {end}) : setFeature(f, FeatureKind::Side, {0, 1});
       }
-      if (std::hypot(rho, h - q.y) <= tol) return setFeature(f, FeatureKind::Apex, {1});
-      if (std::hypot(r - rho, q.y + h) <= tol) return setFeature(f, FeatureKind::Rim, {0});
+      if (portable::hypot(rho, h - q.y) <= tol) return setFeature(f, FeatureKind::Apex, {1});
+      if (portable::hypot(r - rho, q.y + h) <= tol) return setFeature(f, FeatureKind::Rim, {0});
       return q.y + h <= tol ? setFeature(f, FeatureKind::Base, {0}) : setFeature(f, FeatureKind::Side, {0, 1});
     }
     default: break;

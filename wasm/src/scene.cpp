@@ -22,6 +22,7 @@
 #include "collidoscope/obb.h"
 #include "collidoscope/plane.h"
 #include "collidoscope/point_query.h"
+#include "collidoscope/portable_math.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
 #include "collidoscope/schema.h"
@@ -252,7 +253,7 @@ Vec3 sphereDirection(int i, int n) {
   const double y = 1 - (2.0 * i + 1) / n;
   const double r = std::sqrt(std::fmax(0.0, 1 - y * y));
   const double phi = golden * i;
-  return {r * std::cos(phi), y, r * std::sin(phi)};
+  return {r * portable::cos(phi), y, r * portable::sin(phi)};
 }
 
 int clampSamples(int samples) { return samples < kMinSamples ? kMinSamples : (samples > kMaxSamples ? kMaxSamples : samples); }
@@ -382,7 +383,7 @@ bool parsePlanarShape(const JsonValue& json, const std::string& path, Shape* out
     // The turn about z as a quaternion, normalized as a 3D scene's rotation
     // [0, 0, sin(θ/2), cos(θ/2)] is, so the 2D scene and its 3D twin run on
     // the same bits.
-    double q[4] = {0, 0, std::sin(ps.angle / 2), std::cos(ps.angle / 2)};
+    double q[4] = {0, 0, portable::sin(ps.angle / 2), portable::cos(ps.angle / 2)};
     normalizeRotation(q);
     s.pose.rotation = {q[0], q[1], q[2], q[3]};
   }

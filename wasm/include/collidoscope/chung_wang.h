@@ -105,6 +105,7 @@
 
 #include "collidoscope/gjk.h"
 #include "collidoscope/math.h"
+#include "collidoscope/portable_math.h"
 #include "collidoscope/simplex.h"
 #include "collidoscope/support.h"
 #include "collidoscope/trace.h"
@@ -400,7 +401,7 @@ class ChungWangHemisphere {
   // M r = (X·r, Y·r, Z·r) = (0, 0, 1). For r = ±z (d = 0) the limit y = 0,
   // x → 0⁺ is used: X = (z, 0, 0), Y = (0, 1, 0).
   static void basis(const Vec3& r, Vec3* X, Vec3* Y) {
-    const double d = std::hypot(r.x, r.y);
+    const double d = portable::hypot(r.x, r.y);
     if (!(d > 0)) {
       *X = Vec3{r.z, 0, 0};
       *Y = Vec3{0, 1, 0};
@@ -489,7 +490,7 @@ class ChungWangHemisphere {
     int ia = -1, ib = -1;
     for (int j = 0; j + 1 < n_; ++j) {
       const double x = dot(r_[j], X), y = dot(r_[j], Y);
-      const double len = std::hypot(x, y);
+      const double len = portable::hypot(x, y);
       HemisphereCase kase;
       Vec3 u;
       if (!(len > kHemisphereParallel)) {
@@ -682,7 +683,7 @@ ChungWangResult chungWangIntersect(const SA& shapeA, const SB& shapeB, const Chu
   bool havePrev = false;
   Vec3 rPrev;
   int sizeAtSwitch = -1;
-  const double minCos = std::cos(settings.repeatAngle);
+  const double minCos = portable::cos(settings.repeatAngle);
   bool decided = false;
   while (!decided && st.iteration < cap) {
     ++st.iteration;

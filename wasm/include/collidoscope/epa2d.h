@@ -33,6 +33,7 @@
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/math.h"
+#include "collidoscope/portable_math.h"
 #include "collidoscope/predicates.h"
 #include "collidoscope/simplex.h"
 #include "collidoscope/support.h"
@@ -107,7 +108,7 @@ inline PlanarEdge planarEdge(const SimplexVertex* v, int n, int i) {
   const Vec3& q = v[(i + 1) % n].w;
   PlanarEdge e;
   const Vec3 out{q.y - p.y, p.x - q.x, 0};
-  const double len = std::hypot(out.x, out.y);
+  const double len = portable::hypot(out.x, out.y);
   if (!(len > 0)) return e;
   e.normal = out / len;
   e.distance = dot(e.normal, p);
