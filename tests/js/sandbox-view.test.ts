@@ -103,6 +103,14 @@ describe('frames', () => {
     const lastAwake = awake.frames[awake.frames.length - 1];
     expect(lastAwake.sleeping).toBe(0);
     expect((SANDBOX_VIEW.rows(lastAwake as never, awake as never) as [string, string][]).some((r) => r[0] === 'sleeping bodies')).toBe(false);
+    // The pseudocode: a step where every body sleeps moved nothing, so its line is sleeping's, not the positions'.
+    const line = (f: SimulateFrame, tr: typeof t) => SANDBOX_VIEW.line!(f as never, tr as never);
+    expect(t.pseudocode[line(last, t) - 1]).toMatch(/^ *sleeping:/);
+    expect(awake.pseudocode[line(lastAwake, awake) - 1]).toMatch(/^ *positions:/);
+    const firstAsleep = t.frames.findIndex((f) => f.sleeping === 1);
+    expect(firstAsleep).toBeGreaterThan(1);
+    expect(t.pseudocode[line(t.frames[firstAsleep - 1], t) - 1]).toMatch(/^ *positions:/);
+    expect(line(t.frames[0], t)).toBe(1);
   });
 
   it('plays one frame per dt (times the stride of a long run)', () => {

@@ -14,6 +14,8 @@ export interface SandboxTrace extends SimulateTrace {
   pseudocode: string[];
   /** Seconds per step (the scene's dt, default 1/60). */
   dt: number;
+  /** The scene's moving bodies: when a frame has as many asleep, its step moved nothing. */
+  bodies: number;
 }
 
 // One step as the solver takes it (solver.h: each of its substeps of h = dt / substeps runs every line).
@@ -25,6 +27,7 @@ const WORLD_CODE = [
   '  impulses: warm start, then friction and normal impulses at every point, a few rounds',
   '  fast bodies: a shape cast stops them at the earliest time of impact',
   '  positions: x ← x + v·h, q ← normalize(q + ½ (ω, 0) q h)',
+  '  sleeping: an island of bodies all slower than 0.1 m/s for 0.5 s sleeps; steps skip it until something wakes it',
 ];
 
 /** Default seconds per step, as the library's (README: scene format, "dt"). */
@@ -33,7 +36,7 @@ const DEFAULT_DT = 1 / 60;
 /** The scene's trace, with its pseudocode and its dt. */
 export function sandboxTrace(scene: Scene): SandboxTrace {
   const t = runTrace(scene as Scene & { query: 'simulate' });
-  return { ...t, pseudocode: WORLD_CODE, dt: scene.dt ?? DEFAULT_DT };
+  return { ...t, pseudocode: WORLD_CODE, dt: scene.dt ?? DEFAULT_DT, bodies: scene.bodies?.length ?? 0 };
 }
 
 /** The pairs of shapes that have contact points in `frame`, each once (a < b as the trace has them), with how many. */
@@ -162,8 +165,10 @@ function foundAt(frame: SimulateFrame, t: SimulateTrace): string {
 }
 
 /** The line a frame highlights: the start, or the step's last line (the bodies moved). */
-function sandboxLine(frame: SimulateFrame): number {
-  return frame.step === 0 ? 1 : WORLD_CODE.length;
+/** The pseudocode line of a frame: the start, the last line of a step that moved bodies, or sleeping when all slept. */
+export function sandboxLine(frame: SimulateFrame, t: SandboxTrace): number {
+  if (frame.step === 0) return 1;
+  return t.bodies > 0 && frame.sleeping >= t.bodies ? WORLD_CODE.length : WORLD_CODE.length - 1;
 }
 
 /** Room around a moving shape's centre when framing the run (its size, roughly: the drawn shapes add their own). */
@@ -205,7 +210,7 @@ export const SANDBOX_VIEW: QueryView = {
   // are drawn where the step found them, the bodies where it left them.
   titles: () => ['Bodies after this step · its contacts, found at its start', 'Contacts: arrow length = normal impulse'],
   rows: sandboxRows as unknown as QueryView['rows'],
-  line: (f) => sandboxLine(f as unknown as SimulateFrame),
+  line: (f, t) => sandboxLine(f as unknown as SimulateFrame, t as unknown as SandboxTrace),
   answer: (scene) => sandboxTrace(scene) as unknown as Trace,
   sentence: (t) => (t.frames[t.frames.length - 1] as unknown as SimulateFrame & { caption: string }).caption,
   // From a pair query: the default sandbox (a pair is not a world: it has no floor and no bodies).
