@@ -44,7 +44,8 @@ set(_nt_lib_sources
   # bakeScale rebuilds a scaled mesh's tree (shapes.cpp → mesh_shape.cpp and what it needs).
   "${_cds_root}/wasm/src/mesh_shape.cpp" "${_cds_root}/wasm/src/mesh.cpp" "${_cds_root}/wasm/src/obbtree.cpp"
   "${_cds_root}/wasm/src/obbtree_rays.cpp"
-  "${_cds_root}/wasm/src/obb.cpp" "${_cds_root}/wasm/src/json.cpp")
+  "${_cds_root}/wasm/src/obb.cpp" "${_cds_root}/wasm/src/json.cpp"
+  "${_cds_root}/wasm/src/portable_math.cpp")
 # One translation unit per algorithm (NTB_ALGO = its ntb::Algo): unit-wide inlining
 # decisions then depend on that algorithm alone, which keeps the machine-code comparison
 # per algorithm meaningful.
