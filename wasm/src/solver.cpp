@@ -413,14 +413,6 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     const Motion& b = motion[q.b];
     return dot(b.velocity - a.velocity, d) + dot(b.angularVelocity, q.armB[i]) - dot(a.angularVelocity, q.armA[i]);
   };
-  const auto apply = [motion](const Point& q, const Vec3& d, int i, double impulse) {
-    Motion& a = motion[q.a];
-    Motion& b = motion[q.b];
-    a.velocity -= d * (impulse * a.inverseMass);
-    a.angularVelocity -= q.turnA[i] * impulse;
-    b.velocity += d * (impulse * b.inverseMass);
-    b.angularVelocity += q.turnB[i] * impulse;
-  };
 
   // The points' separations, moved with their bodies since the contacts
   // (s = s₀ + n·(p_B − p_A − (p_B₀ − p_A₀)), each point fixed in its body),
@@ -445,14 +437,11 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     // The closing speed before gravity's increment: bouncing the
     // incremented one back would gain g·dt of speed per bounce. Bounce only
     // a point the bodies reach within this substep.
-    const double vn = relative(q, q.normal, 0);
-    if (settings.restitution > 0 && vn < -settings.restitutionThreshold && s + vn * dt < 0)
-      q.target = std::fmax(q.target, -settings.restitution * vn);
+    if (settings.restitution > 0) {
+      const double vn = relative(q, q.normal, 0);
+      if (vn < -settings.restitutionThreshold && s + vn * dt < 0) q.target = std::fmax(q.target, -settings.restitution * vn);
+    }
   }
-
-  // The shape casts pose every body as the substep starts.
-  if (settings.continuous)
-    for (int i = 0; i < n; ++i) shapes_[i].pose = bodies[i].pose;
 
   // 2. Velocities (after the closing speeds were measured), then 3. the
   // warm start: the last substep's impulses (the first substep's: last
@@ -467,9 +456,15 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       q.normalImpulse = q.frictionImpulse1 = q.frictionImpulse2 = 0;
       continue;
     }
-    apply(q, q.normal, 0, q.normalImpulse);
-    apply(q, q.tangent1, 1, q.frictionImpulse1);
-    apply(q, q.tangent2, 2, q.frictionImpulse2);
+    // The three impulses as one: each body read and written once.
+    const double l0 = q.normalImpulse, l1 = q.frictionImpulse1, l2 = q.frictionImpulse2;
+    const Vec3 impulse = q.normal * l0 + q.tangent1 * l1 + q.tangent2 * l2;
+    Motion& A = motion[q.a];
+    Motion& B = motion[q.b];
+    A.velocity -= impulse * A.inverseMass;
+    A.angularVelocity -= q.turnA[0] * l0 + q.turnA[1] * l1 + q.turnA[2] * l2;
+    B.velocity += impulse * B.inverseMass;
+    B.angularVelocity += q.turnB[0] * l0 + q.turnB[1] * l1 + q.turnB[2] * l2;
   }
 
   // 4. Sequential impulses: friction (bounded by the current normal
@@ -526,13 +521,24 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   }
 
   // 5. Continuous collision (at the substep's start poses, with the solved
-  // velocities), then 6. the positions.
+  // velocities), then 6. the positions. The fast bodies first: only when
+  // there is one do the shape copies take every body's pose as the
+  // substep starts (a resting pile has none).
+  if (fast_.size() < count) fast_.resize(count);
+  bool anyFast = false;
+  for (std::size_t i = 0; i < count; ++i) {
+    fast_[i] = settings.continuous && awake(bodies, static_cast<std::int32_t>(i)) &&
+               length(motion[i].velocity * dt) > settings.ccdFraction * radii_[i];
+    anyFast = anyFast || fast_[i] != 0;
+  }
+  if (anyFast)
+    for (int i = 0; i < n; ++i) shapes_[i].pose = bodies[i].pose;
   for (int i = 0; i < n; ++i) {
     RigidBody& body = bodies[i];
     if (!awake(bodies, i)) continue;
     const Vec3 step = motion[i].velocity * dt;
     double fraction = 1;
-    if (settings.continuous && length(step) > settings.ccdFraction * radii_[static_cast<std::size_t>(i)]) {
+    if (fast_[static_cast<std::size_t>(i)] != 0) {
       double toi = 2;
       for (std::int64_t p = 0; p < nPairs; ++p) {
         const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);

@@ -282,6 +282,7 @@ class Solver {
   std::vector<Vec3> centresNow_;           // per body: centre of mass, world, as a substep starts
   std::vector<Mat3> rotationsNow_;         // per body: its rotation, as a substep starts
   std::vector<Motion> motion_;             // per body, during the substeps
+  std::vector<std::uint8_t> fast_;         // per body, this substep: its motion takes a shape cast
   std::vector<MeshContact> meshScratch_;
   // Sleeping, per body (sized n; all awake after reset()).
   std::vector<double> restTime_;            // s its speed has stayed at most sleepSpeed
