@@ -216,6 +216,105 @@ TEST(Solver, StackFallsWithoutWarmStartOrSubsteps) {
   EXPECT_GT(b.worstSide, 0.01);
 }
 
+TEST(Solver, ReusedManifoldIsTheFreshOneCarriedByItsBodies) {
+  // A box resting on a static box floor, turned a little about the vertical
+  // and moved sideways between steps. Within manifoldReuse the last manifold
+  // is used again: its points on the box are the box's bottom corners where
+  // they are now (as a fresh manifold's are), their depths exact (the floor's
+  // normal has not turned), and its points on the floor lag by the box's
+  // sideways motion. Beyond the tolerance a fresh manifold is made.
+  const Shape floor = Shape::box({10, 0.5, 10});
+  const Shape box = Shape::box({0.5, 0.5, 0.5});
+  std::vector<RigidBody> bodies{staticBody(&floor, {0, -0.5, 0}), dynamicBody(&box, {0.1, 0.499, -0.2})};
+  const std::vector<std::uint32_t> pairs = allPairs(2);
+  StepSettings s;
+  s.sleep = false;
+  s.gravity = {};
+  Solver solver;
+  StepReport r;
+  ASSERT_EQ(solver.step(bodies.data(), 2, pairs.data(), 1, s, &r), SolverStatus::Ok);
+  EXPECT_EQ(r.reusedManifolds, 0);
+  ASSERT_EQ(r.points, 4);
+  const auto moveBy = [&](const Vec3& shift, double turn) {
+    RigidBody& b = bodies[1];
+    b.velocity = b.angularVelocity = Vec3{};
+    b.pose.position = b.pose.position + shift;
+    const Quat q = b.pose.rotation, t{0, std::sin(turn / 2), 0, std::cos(turn / 2)};
+    // t q (a turn about the world's vertical)
+    b.pose.rotation = {t.w * q.x + t.x * q.w + t.y * q.z - t.z * q.y, t.w * q.y - t.x * q.z + t.y * q.w + t.z * q.x,
+                       t.w * q.z + t.x * q.y - t.y * q.x + t.z * q.w, t.w * q.w - t.x * q.x - t.y * q.y - t.z * q.z};
+  };
+  // 0.4 mm sideways and 0.2 mrad (0.17 mm at the corners): 0.57 mm in all, within 1 mm.
+  const Vec3 shift{0.0004, 0, 0};
+  moveBy(shift, 0.0002);
+  const Transform posed = bodies[1].pose;
+  ASSERT_EQ(solver.step(bodies.data(), 2, pairs.data(), 1, s, &r), SolverStatus::Ok);
+  EXPECT_EQ(r.reusedManifolds, 1);
+  ASSERT_EQ(r.points, 4);
+  Shape a = floor, b = box;
+  a.pose = bodies[0].pose;
+  b.pose = posed;
+  Manifold fresh;
+  ASSERT_EQ(manifold(a, b, 0.1, &fresh), ManifoldStatus::Ok);
+  ASSERT_EQ(fresh.count, 4);
+  for (const SolverContact& c : solver.contacts()) {
+    const ManifoldPoint* near = &fresh.points[0];
+    for (int k = 1; k < fresh.count; ++k)
+      if (length(fresh.points[k].pointB - c.pointB) < length(near->pointB - c.pointB)) near = &fresh.points[k];
+    EXPECT_LT(length(near->pointB - c.pointB), 1e-12);
+    EXPECT_NEAR(c.distance, near->distance, 1e-12);
+    EXPECT_LT(length(c.normal - fresh.normal), 1e-12);
+    // The floor's point is where the corner was when the manifold was made.
+    EXPECT_LT(length(c.pointA - near->pointA), length(shift) + 0.0002 * 0.87 + 1e-12);
+    EXPECT_GT(length(c.pointA - near->pointA), 1e-4);
+  }
+  // Another 0.6 mm: 1.17 mm from where the manifold was made, beyond 1 mm.
+  moveBy({0.0006, 0, 0}, 0);
+  ASSERT_EQ(solver.step(bodies.data(), 2, pairs.data(), 1, s, &r), SolverStatus::Ok);
+  EXPECT_EQ(r.reusedManifolds, 0);
+  // Reuse off: never.
+  s.manifoldReuse = 0;
+  for (int step = 0; step < 3; ++step) {
+    ASSERT_EQ(solver.step(bodies.data(), 2, pairs.data(), 1, s, &r), SolverStatus::Ok);
+    EXPECT_EQ(r.reusedManifolds, 0);
+  }
+}
+
+TEST(Solver, ManifoldReuseLeavesAStandingStackWithinItsTolerance) {
+  // The ten-box stack of 10 s with and without the reuse (sleep off): the
+  // same stack to within the tolerance (1 mm), and the reuse did happen.
+  const auto run = [](double reuse, int* reused) {
+    const Shape floor = Shape::box({10, 0.5, 10});
+    const Shape box = Shape::box({0.5, 0.5, 0.5});
+    std::vector<RigidBody> bodies{staticBody(&floor, {0, -0.5, 0})};
+    for (int i = 0; i < 10; ++i) bodies.push_back(dynamicBody(&box, {0, 0.5 + i, 0}));
+    const int n = static_cast<int>(bodies.size());
+    const std::vector<std::uint32_t> pairs = allPairs(n);
+    StepSettings s;
+    s.sleep = false;
+    s.manifoldReuse = reuse;
+    Solver solver;
+    *reused = 0;
+    for (int step = 0; step < 600; ++step) {
+      StepReport r;
+      EXPECT_EQ(solver.step(bodies.data(), n, pairs.data(), static_cast<std::int64_t>(pairs.size() / 2), s, &r),
+                SolverStatus::Ok);
+      *reused += r.reusedManifolds;
+    }
+    return bodies;
+  };
+  int reusedOn = 0, reusedOff = 0;
+  const std::vector<RigidBody> on = run(StepSettings{}.manifoldReuse, &reusedOn);
+  const std::vector<RigidBody> off = run(0, &reusedOff);
+  std::printf("stack with manifold reuse: %d of %d pair manifolds reused\n", reusedOn, 600 * 10);
+  EXPECT_GT(reusedOn, 600 * 10 / 2);
+  EXPECT_EQ(reusedOff, 0);
+  for (std::size_t i = 1; i < on.size(); ++i) {
+    EXPECT_LT(length(on[i].pose.position - off[i].pose.position), 1e-3) << i;
+    EXPECT_LT(angleOf(on[i].pose.rotation), 1e-3) << i;
+  }
+}
+
 // A sphere of radius 0.1 at 100 m/s (1.67 m per step) toward a wall 0.05
 // thick; gravity off.
 double fastSphereEndX(bool continuous, double* largestX) {
@@ -534,6 +633,12 @@ TEST(Solver, HostileInputLeavesBodiesUnchanged) {
   bad = s;
   bad.restitution = 1.5;
   run(ok, bad, SolverStatus::InvalidSettings, "restitution 1.5", pairs);
+  bad = s;
+  bad.manifoldReuse = -1;
+  run(ok, bad, SolverStatus::InvalidSettings, "negative manifoldReuse", pairs);
+  bad = s;
+  bad.manifoldReuse = nan;
+  run(ok, bad, SolverStatus::InvalidSettings, "NaN manifoldReuse", pairs);
   bad = s;
   bad.sleepSpeed = -1;
   run(ok, bad, SolverStatus::InvalidSettings, "negative sleepSpeed", pairs);

@@ -70,6 +70,8 @@ SolverStatus checkSettings(const StepSettings& s, StepReport* r) {
     return bad("contactMargin must be finite and not negative");
   if (!std::isfinite(s.warmStartDistance) || !(s.warmStartDistance >= 0))
     return bad("warmStartDistance must be finite and not negative");
+  if (!std::isfinite(s.manifoldReuse) || !(s.manifoldReuse >= 0))
+    return bad("manifoldReuse must be finite and not negative");
   if (!std::isfinite(s.ccdFraction) || !(s.ccdFraction > 0)) return bad("ccdFraction must be finite and positive");
   if (!std::isfinite(s.sleepSpeed) || !(s.sleepSpeed >= 0)) return bad("sleepSpeed must be finite and not negative");
   if (!std::isfinite(s.sleepTime) || !(s.sleepTime >= 0)) return bad("sleepTime must be finite and not negative");
@@ -126,6 +128,32 @@ Quat integrate(const Quat& q, const Vec3& w, double dt) {
   return {r.x / len, r.y / len, r.z / len, r.w / len};
 }
 
+// b's pose in a's shape frame.
+Transform relativePose(const Transform& a, const Transform& b) {
+  const Quat& p = a.rotation;
+  const Quat& q = b.rotation;
+  // conj(p) q
+  const Quat r{p.w * q.x - q.w * p.x - (p.y * q.z - p.z * q.y), p.w * q.y - q.w * p.y - (p.z * q.x - p.x * q.z),
+               p.w * q.z - q.w * p.z - (p.x * q.y - p.y * q.x), p.w * q.w + p.x * q.x + p.y * q.y + p.z * q.z};
+  Transform t;
+  t.position = a.toLocalDirection(b.position - a.position);
+  t.rotation = r;
+  return t;
+}
+
+// How far b's relative motion from `reference` to `now` (both relative
+// poses, relativePose) can have carried a point of b within `radius` of its
+// origin, in a's frame: |Δt| + 2 sin(θ/2)·radius, θ the turn between the two
+// rotations (2 sin(θ/2) r is the chord a turn of θ moves a point at r).
+double relativeMotion(const Transform& reference, const Transform& now, double radius) {
+  const Quat& p = reference.rotation;
+  const Quat& q = now.rotation;
+  // The vector part of conj(p) q, whose length is sin(θ/2).
+  const Vec3 v{p.w * q.x - q.w * p.x - (p.y * q.z - p.z * q.y), p.w * q.y - q.w * p.y - (p.z * q.x - p.x * q.z),
+               p.w * q.z - q.w * p.z - (p.x * q.y - p.y * q.x)};
+  return length(now.position - reference.position) + 2 * length(v) * radius;
+}
+
 // Earliest time of impact in (0, 1] of `moving` translated by da against
 // `other` translated by db (both posed at the start), or 2 for none. A pair
 // overlapping at the start is the contacts' to resolve: none.
@@ -156,6 +184,7 @@ double timeOfImpact(const Shape& moving, const Vec3& da, const Shape& other, con
 void Solver::reset() {
   previous_.clear();
   contacts_.clear();
+  frames_.clear();
   asleep_.clear();
 }
 
@@ -223,7 +252,10 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
 
   // The warm-start table over last step's points.
   std::swap(previous_, contacts_);
+  std::swap(previousFrames_, frames_);
   contacts_.clear();
+  frames_.clear();
+  carriedFrames_.clear();
   points_.clear();
   anchors_.clear();
   // Entries: one per point and at most one per pair; load ≤ ½.
@@ -233,8 +265,9 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   capacity = table_.size();
   const std::size_t mask = capacity - 1;
   for (CacheEntry& e : table_) e = CacheEntry{};
-  // (Built with sleep on, too: a sleeping pair's points are found here.)
-  if (settings.warmStarting || settings.sleep) {
+  // (Built with sleep on, too: a sleeping pair's points are found here, as
+  // are a pair's last points for the manifold's reuse.)
+  if (settings.warmStarting || settings.sleep || settings.manifoldReuse > 0) {
     for (std::size_t k = 0; k < previous_.size(); ++k) {
       const SolverContact& c = previous_[k];
       const std::uint64_t key = pairKey(c.a, c.b);
@@ -293,8 +326,10 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       // Asleep (with a sleeping or static partner): its points as they were.
       const std::int32_t first = firstOfPair(pairKey(a, b));
       for (std::size_t k = static_cast<std::size_t>(first);
-           first >= 0 && k < previous_.size() && previous_[k].a == a && previous_[k].b == b; ++k)
+           first >= 0 && k < previous_.size() && previous_[k].a == a && previous_[k].b == b; ++k) {
         carried_.push_back(previous_[k]);
+        carriedFrames_.push_back(previousFrames_[k]);
+      }
       continue;
     }
     Manifold m;
@@ -309,8 +344,34 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     // A compound's pair gives one manifold per pair of pieces (manifold.h: compoundManifolds).
     const bool compound = shapes_[a].type == ShapeType::Compound || shapes_[b].type == ShapeType::Compound;
     int pieces = 1;
+    // The last manifold again (header: step 1), its points carried by their
+    // bodies, while b has moved relative to a by at most manifoldReuse since
+    // it was computed: the same features, ids and normal (in a's axes).
+    const Transform relative = relativePose(bodies[a].pose, bodies[b].pose);
+    Transform reference = relative;
+    bool reused = false;
+    if (settings.manifoldReuse > 0 && !mesh && !compound) {
+      const std::int32_t first = firstOfPair(pairKey(a, b));
+      if (first >= 0 && relativeMotion(previousFrames_[static_cast<std::size_t>(first)].relative, relative,
+                                        radii_[static_cast<std::size_t>(b)]) <= settings.manifoldReuse) {
+        const Frame& f = previousFrames_[static_cast<std::size_t>(first)];
+        m.normal = bodies[a].pose.applyToDirection(f.normalA);
+        for (std::size_t k = static_cast<std::size_t>(first);
+             k < previous_.size() && previous_[k].a == a && previous_[k].b == b && m.count < 4; ++k) {
+          ManifoldPoint& mp = m.points[m.count++];
+          mp.pointA = bodies[a].pose.apply(previous_[k].anchorA);
+          mp.pointB = bodies[b].pose.apply(previousFrames_[k].localB);
+          mp.distance = dot(mp.pointB - mp.pointA, m.normal);
+          mp.id = previous_[k].id;
+        }
+        reference = f.relative;
+        reused = true;
+        ++r->reusedManifolds;
+      }
+    }
     const ManifoldStatus st =
-        compound ? compoundManifolds(shapes_[a], shapes_[b], margin, meshScratch_.data(), kSolverMeshContacts,
+        reused     ? ManifoldStatus::Ok
+        : compound ? compoundManifolds(shapes_[a], shapes_[b], margin, meshScratch_.data(), kSolverMeshContacts,
                                      compoundScratch_.data(), kSolverCompoundManifolds, &pieces)
         : mesh   ? meshManifold(shapes_[a], shapes_[b], margin, meshScratch_.data(), kSolverMeshContacts, &m)
                  : manifold(shapes_[a], shapes_[b], margin, &m);
@@ -363,6 +424,8 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
           c.frictionImpulse = t1 * dot(old->frictionImpulse, t1) + t2 * dot(old->frictionImpulse, t2);
         }
         contacts_.push_back(c);
+        frames_.push_back({bodies[b].pose.toLocalDirection(mp.pointB - bodies[b].pose.position),
+                           bodies[a].pose.toLocalDirection(nrm), reference});
         points_.push_back(q);
         anchors_.push_back(at);
       }
@@ -413,14 +476,6 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     const Motion& b = motion[q.b];
     return dot(b.velocity - a.velocity, d) + dot(b.angularVelocity, q.armB[i]) - dot(a.angularVelocity, q.armA[i]);
   };
-  const auto apply = [motion](const Point& q, const Vec3& d, int i, double impulse) {
-    Motion& a = motion[q.a];
-    Motion& b = motion[q.b];
-    a.velocity -= d * (impulse * a.inverseMass);
-    a.angularVelocity -= q.turnA[i] * impulse;
-    b.velocity += d * (impulse * b.inverseMass);
-    b.angularVelocity += q.turnB[i] * impulse;
-  };
 
   // The points' separations, moved with their bodies since the contacts
   // (s = s₀ + n·(p_B − p_A − (p_B₀ − p_A₀)), each point fixed in its body),
@@ -445,14 +500,11 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     // The closing speed before gravity's increment: bouncing the
     // incremented one back would gain g·dt of speed per bounce. Bounce only
     // a point the bodies reach within this substep.
-    const double vn = relative(q, q.normal, 0);
-    if (settings.restitution > 0 && vn < -settings.restitutionThreshold && s + vn * dt < 0)
-      q.target = std::fmax(q.target, -settings.restitution * vn);
+    if (settings.restitution > 0) {
+      const double vn = relative(q, q.normal, 0);
+      if (vn < -settings.restitutionThreshold && s + vn * dt < 0) q.target = std::fmax(q.target, -settings.restitution * vn);
+    }
   }
-
-  // The shape casts pose every body as the substep starts.
-  if (settings.continuous)
-    for (int i = 0; i < n; ++i) shapes_[i].pose = bodies[i].pose;
 
   // 2. Velocities (after the closing speeds were measured), then 3. the
   // warm start: the last substep's impulses (the first substep's: last
@@ -467,9 +519,15 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       q.normalImpulse = q.frictionImpulse1 = q.frictionImpulse2 = 0;
       continue;
     }
-    apply(q, q.normal, 0, q.normalImpulse);
-    apply(q, q.tangent1, 1, q.frictionImpulse1);
-    apply(q, q.tangent2, 2, q.frictionImpulse2);
+    // The three impulses as one: each body read and written once.
+    const double l0 = q.normalImpulse, l1 = q.frictionImpulse1, l2 = q.frictionImpulse2;
+    const Vec3 impulse = q.normal * l0 + q.tangent1 * l1 + q.tangent2 * l2;
+    Motion& A = motion[q.a];
+    Motion& B = motion[q.b];
+    A.velocity -= impulse * A.inverseMass;
+    A.angularVelocity -= q.turnA[0] * l0 + q.turnA[1] * l1 + q.turnA[2] * l2;
+    B.velocity += impulse * B.inverseMass;
+    B.angularVelocity += q.turnB[0] * l0 + q.turnB[1] * l1 + q.turnB[2] * l2;
   }
 
   // 4. Sequential impulses: friction (bounded by the current normal
@@ -526,13 +584,24 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   }
 
   // 5. Continuous collision (at the substep's start poses, with the solved
-  // velocities), then 6. the positions.
+  // velocities), then 6. the positions. The fast bodies first: only when
+  // there is one do the shape copies take every body's pose as the
+  // substep starts (a resting pile has none).
+  if (fast_.size() < count) fast_.resize(count);
+  bool anyFast = false;
+  for (std::size_t i = 0; i < count; ++i) {
+    fast_[i] = settings.continuous && awake(bodies, static_cast<std::int32_t>(i)) &&
+               length(motion[i].velocity * dt) > settings.ccdFraction * radii_[i];
+    anyFast = anyFast || fast_[i] != 0;
+  }
+  if (anyFast)
+    for (int i = 0; i < n; ++i) shapes_[i].pose = bodies[i].pose;
   for (int i = 0; i < n; ++i) {
     RigidBody& body = bodies[i];
     if (!awake(bodies, i)) continue;
     const Vec3 step = motion[i].velocity * dt;
     double fraction = 1;
-    if (settings.continuous && length(step) > settings.ccdFraction * radii_[static_cast<std::size_t>(i)]) {
+    if (fast_[static_cast<std::size_t>(i)] != 0) {
       double toi = 2;
       for (std::int64_t p = 0; p < nPairs; ++p) {
         const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
@@ -569,6 +638,7 @@ void Solver::finish(RigidBody* bodies, int n) {
     contacts_[k].frictionImpulse = q.tangent1 * q.frictionImpulse1 + q.tangent2 * q.frictionImpulse2;
   }
   contacts_.insert(contacts_.end(), carried_.begin(), carried_.end());
+  frames_.insert(frames_.end(), carriedFrames_.begin(), carriedFrames_.end());
 }
 
 void Solver::wakeIsland(std::int32_t body) {

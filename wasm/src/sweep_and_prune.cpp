@@ -112,7 +112,11 @@ bool SweepAndPrune::insertionPass() {
 }
 
 void SweepAndPrune::layGrid() {
-  // The boxes' extent on u and w, and their mean size there.
+  // The extent of the boxes' centres on u and w, and the boxes' mean size
+  // there. Centres, not the boxes' ends: one large box (a floor under a
+  // pile) would stretch the grid over its whole extent and leave the pile in
+  // a cell or two. A box beyond the span is listed in the edge cells
+  // (cellOf clamps), which changes which lists are read, not the pairs.
   const int u = (axis_ + 1) % 3, w = (axis_ + 2) % 3;
   double lo[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
   double hi[2] = {-lo[0], -lo[1]};
@@ -120,11 +124,12 @@ void SweepAndPrune::layGrid() {
   for (const End& e : list_) {
     if (e.key & kMaxFlag) continue;
     const Aabb& b = boxOf_[e.key & kIdMask];
+    const double cu = 0.5 * (b.min[u] + b.max[u]), cw = 0.5 * (b.min[w] + b.max[w]);
     // Comparisons, not fmin (a call in wasm and here); a NaN is skipped.
-    if (b.min[u] < lo[0]) lo[0] = b.min[u];
-    if (b.max[u] > hi[0]) hi[0] = b.max[u];
-    if (b.min[w] < lo[1]) lo[1] = b.min[w];
-    if (b.max[w] > hi[1]) hi[1] = b.max[w];
+    if (cu < lo[0]) lo[0] = cu;
+    if (cu > hi[0]) hi[0] = cu;
+    if (cw < lo[1]) lo[1] = cw;
+    if (cw > hi[1]) hi[1] = cw;
     size += (b.max[u] - b.min[u]) + (b.max[w] - b.min[w]);
   }
   const double cell = kSapCellSize * size / (2.0 * count_);

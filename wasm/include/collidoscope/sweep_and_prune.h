@@ -38,8 +38,11 @@
 // one (the cell of the corner of their overlap with the larger mins). That
 // is ~5 tests per min in that crowd. Cells are kSapCellSize times the boxes'
 // mean size, at most one per kSapCellBodies bodies (few bodies: one cell,
-// the plain sweep). The sweep, its order of endpoints and the pairs are the
-// same; only which open intervals a min looks at changes.
+// the plain sweep), over the span of the boxes' centres (a box reaching
+// beyond it is listed in the edge cells): a floor 100 m wide under a pile
+// 12 m wide would otherwise spread the cells over the floor, the pile in two
+// of them. The sweep, its order of endpoints and the pairs are the same;
+// only which open intervals a min looks at changes.
 //
 // The list is restored between frames by insertion sort (bodies move
 // little: temporal coherence, O(n + swaps) on one axis). When coherence fails
