@@ -33,6 +33,8 @@ const GIANT_TIMEOUT_MS = 30_000;
 /** One input in this many is a giant pasted scene. */
 const GIANT_EVERY = 500;
 const MAX_MESSAGE = 1000;
+/** The longest scene text the page reads (MAX_SCENE_TEXT in web/viz/edit-math.ts); longer is refused unread. */
+const MAX_SCENE_TEXT = 5_000_000;
 // eslint-disable-next-line no-control-regex
 const ACTING = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
 // What an internal error looks like when it leaks into a message: a wasm trap or abort, an engine error.
@@ -215,6 +217,7 @@ function oracle(lib, input, hashAsRead) {
       return { ok: false, message: e.message, code: e.code };
     }
   } else {
+    if (input.text.length > MAX_SCENE_TEXT) return { ok: false, message: 'characters long, and the page reads scenes of up to', json: true };
     if (input.text.trim() === '') return { ok: false, message: 'there is no JSON to read', json: true };
     try {
       candidate = JSON.parse(input.text);
@@ -305,7 +308,7 @@ function judge(input, seen, expected) {
   if (input.kind === 'paste' && expected.json) {
     // Not JSON: the panel's status line says so, and where.
     if (!seen.statusError) problems.push(`pasted text that is not JSON, but the status line is not an error: ${JSON.stringify(seen.status.slice(0, 300))}`);
-    if (!/not valid JSON|no JSON to read/.test(seen.status)) problems.push(`the status line does not say the text is not JSON: ${JSON.stringify(seen.status.slice(0, 300))}`);
+    if (!seen.status.includes(expected.message === 'not valid JSON' ? 'not valid JSON' : expected.message)) problems.push(`the status line does not say ${JSON.stringify(expected.message)}: ${JSON.stringify(seen.status.slice(0, 300))}`);
     checkText(seen.status, 'the status line');
     return problems;
   }
