@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, run, validateScene, type Scene } from '../../web/lib/index';
 import {
-  motionEnd, motionWithEnd, parseSceneText, rayTip, rayWithOrigin, rayWithTip, readQuaternion, sceneFileText,
+  MAX_SCENE_TEXT, motionEnd, motionWithEnd, parseSceneText, rayTip, rayWithOrigin, rayWithTip, readQuaternion, sceneFileText,
 } from '../../web/viz/edit-math';
 import { fmt } from '../../web/lib/draw/format';
 import { fmtVecPair } from '../../web/viz/vec-pair';
@@ -108,6 +108,31 @@ describe('scene file text', () => {
     const r = parseSceneText('{\n  "a": 1,,\n}');
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toMatch(/^it is not valid JSON/);
+  });
+
+  it('writes the control and bidi characters the engine quotes from the text as \\uXXXX', () => {
+    // The page fuzzer's find (seed 8, input 2153): a pasted NUL went into the status line as it was.
+    for (const text of ['\u00000', '{"a":\u202e1}', '[1,\u0007]', '{\u0000}']) {
+      const r = parseSceneText(text);
+      expect(r.ok, JSON.stringify(text)).toBe(false);
+      if (r.ok) continue;
+      expect(r.message, JSON.stringify(text)).toMatch(/^it is not valid JSON/);
+      expect(r.message, JSON.stringify(text)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/);
+    }
+    const nul = parseSceneText('\u00000');
+    expect(!nul.ok && nul.message).toContain('\\u0000');
+  });
+
+  it('refuses text over MAX_SCENE_TEXT before reading it, saying its size and the limit', () => {
+    // The page fuzzer's find: a pasted cloud of 10⁶ points (59 MB) held the tab for over 30 s.
+    const big = `[${'0,'.repeat(MAX_SCENE_TEXT / 2)}0]`;
+    expect(big.length).toBeGreaterThan(MAX_SCENE_TEXT);
+    const r = parseSceneText(big);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toBe('it is 5,000,003 characters long, and the page reads scenes of up to 5,000,000: a larger one would hold the page for many seconds (run() and the command-line tool take scenes of up to 96 MiB)');
+    const justUnder = `[${'0,'.repeat(MAX_SCENE_TEXT / 2 - 2)}0]`;
+    expect(justUnder.length).toBeLessThanOrEqual(MAX_SCENE_TEXT);
+    expect(parseSceneText(justUnder).ok).toBe(true);
   });
 });
 

@@ -536,7 +536,7 @@ bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const
       }
       const IntersectResult r = gjkIntersect(pa, PosedShape(*shapeB), gjk_, cache != nullptr ? &c : nullptr);
       if (cache != nullptr) {
-        put(cache, c.direction);
+        putBits(cache, c.direction);
         cache[3] = c.valid ? 1 : 0;
       }
       putResult(r, out);
@@ -759,7 +759,7 @@ void sceneInput(const Scene& scene, Registry& registry, double* in, int* handles
   for (int i = 0; i < 2; ++i) {
     const Shape& s = scene.shapes[static_cast<std::size_t>(i)];
     double* pose = in + kPoseSize * i;
-    put(pose, s.pose.position);
+    putBits(pose, s.pose.position);
     pose[3] = s.pose.rotation.x, pose[4] = s.pose.rotation.y, pose[5] = s.pose.rotation.z, pose[6] = s.pose.rotation.w;
     handles[i] = registry.add(s, err);
   }

@@ -286,8 +286,35 @@ export function polytope(points: PointArray, options?: ShapeOptions): ConvexShap
   if (!Array.isArray(scale) || scale.length !== 3 || scale.some((c) => typeof c !== 'number')) {
     throw new CollidoscopeError('invalid-argument', 'scale', `must be an array of 3 numbers, got ${describe(scale)}`);
   }
-  return made(mod().createPolytope(flatPoints(points), margin, scale[0], scale[1], scale[2]), 'polytope');
+  const flat = flatPoints(points);
+  const m = mod();
+  ensureHeap(m, POLYTOPE_PEAK_BYTES_PER_POINT * (flat.length / 3) + 4096, 'points', `a polytope of ${flat.length / 3} points`);
+  return made(m.createPolytope(flat, margin, scale[0], scale[1], scale[2]), 'polytope');
 }
+
+/**
+ * Checks that wasm memory can still give `bytes` (what building a shape of this size needs at its peak), and
+ * throws 'out-of-memory' naming `field` when it cannot. The module's memory grows up to 2 GB; a C++ allocation
+ * that fails inside a build aborts the module (no exceptions in the wasm build), while a malloc here fails
+ * cleanly: the block is taken and given back, so the build then finds room where the check did.
+ */
+function ensureHeap(m: WasmModule, bytes: number, field: string, what: string): void {
+  const p = m._malloc(bytes);
+  if (p === 0) {
+    throw new CollidoscopeError('out-of-memory', field, `${what} needs about ${Math.ceil(bytes / 1e6)} MB of wasm memory `
+      + `at its peak, more than is left of the 2 GB the module can grow to (${Math.round(m.HEAPU8.buffer.byteLength / 1e6)} MB `
+      + 'in use by the memory now): dispose shapes, meshes, worlds and batches that are no longer needed');
+  }
+  m._free(p);
+}
+
+// Bytes a build needs at its peak, per element, from the growth of stats().memoryBytes, rounded up: a mesh's
+// triangles and their OBB tree (≈ 640 a triangle while building 10⁵ to 4·10⁵, 442 kept); a polytope's hull under
+// construction, worst when every point is a vertex (10⁶ points on a sphere: ≈ 1 470 a point; a random ball's
+// cloud ≈ 94). The check is for the worst case, so a cloud that would fit may be refused when memory is short.
+const MESH_PEAK_BYTES_PER_TRIANGLE = 768;
+const MESH_PEAK_BYTES_PER_VERTEX = 64;
+const POLYTOPE_PEAK_BYTES_PER_POINT = 1536;
 
 /** Most triangles and vertices of a mesh (kMaxMeshTriangles, kMaxMeshVertices in mesh.h). */
 const MAX_MESH_TRIANGLES = 2_000_000;
@@ -365,7 +392,10 @@ export function mesh(
     const scale = meshScale(options);
     const v = meshNumbers(vertices, 'vertices', MAX_MESH_VERTICES);
     const ix = meshNumbers(indices, 'triangles', MAX_MESH_TRIANGLES);
-    return meshOfHandle(unwrap<number>(mod().createMesh(v, ix, scale[0], scale[1], scale[2])));
+    const m = mod();
+    ensureHeap(m, MESH_PEAK_BYTES_PER_TRIANGLE * (ix.length / 3) + MESH_PEAK_BYTES_PER_VERTEX * (v.length / 3) + 4096,
+      'triangles', `a mesh of ${ix.length / 3} triangles`);
+    return meshOfHandle(unwrap<number>(m.createMesh(v, ix, scale[0], scale[1], scale[2])));
   }
   // The default flavour has none: its wasm refuses one, naming the flavours that have them.
   return meshOfHandle(unwrap<number>(mod().createMesh([], [], 1, 1, 1)));
@@ -1164,7 +1194,7 @@ function arenaOf(m: WasmModule, bytes: number): number {
     arena.ptr = m._malloc(size);
     if (arena.ptr === 0) {
       arena.bytes = 0;
-      throw new CollidoscopeError('invalid-argument', 'pairs', `the batch needs ${bytes} bytes of wasm memory, more than is available`);
+      throw new CollidoscopeError('out-of-memory', 'pairs', `the batch needs ${bytes} bytes of wasm memory, more than is available`);
     }
     arena.bytes = size;
   }
@@ -1477,7 +1507,7 @@ export class BatchBuffers {
     this.#layout = { wide, narrow, extras, motions, margins, caches: cachesAt, out, barycentric: baryAt, handles: handlesAt, pairs, features: featuresAt, bytes };
     const m = mod();
     this.#ptr = m._malloc(bytes);
-    if (this.#ptr === 0) throw new CollidoscopeError('invalid-argument', 'options.capacity', `the batch needs ${bytes} bytes of wasm memory, more than is available`);
+    if (this.#ptr === 0) throw new CollidoscopeError('out-of-memory', 'options.capacity', `the batch needs ${bytes} bytes of wasm memory, more than is available`);
     m.HEAPU8.fill(0, this.#ptr, this.#ptr + bytes);
     const v = this.#current();
     v.handles.set(handles);

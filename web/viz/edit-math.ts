@@ -1,5 +1,6 @@
 // The page's editing arithmetic, kept free of the DOM and of three.js: quaternion entry, the ray's and the
 // motion's drag handles, and reading a scene from pasted or imported JSON.
+import { printable } from '../lib/errors';
 import type { Quat, Scene, Vec3 } from '../lib/index';
 
 export type QuaternionInput = { ok: true; q: Quat } | { ok: false; component: number | null; message: string };
@@ -93,22 +94,40 @@ export function sceneFileText(scene: Scene, step: number): string {
 }
 
 /**
+ * Longest scene text the page reads (characters). The library reads about 2 MB of JSON a second in a browser (a
+ * cloud of 10⁶ points is 59 MB: half a minute with the tab frozen); 5 MB holds a mesh of 10⁵ triangles, or
+ * 80 000 points, and reads in a few seconds. Links are shorter still (MAX_PAYLOAD in web/lib/link.ts).
+ */
+export const MAX_SCENE_TEXT = 5_000_000;
+
+/**
  * Pasted or imported text as a JSON value, or a message saying where it is not JSON. Whether the value is a
  * scene is the library's to say (validateScene): its errors name the field.
  */
 export function parseSceneText(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (text.length > MAX_SCENE_TEXT) {
+    const n = (x: number) => x.toLocaleString('en');
+    return {
+      ok: false,
+      message: `it is ${n(text.length)} characters long, and the page reads scenes of up to ${n(MAX_SCENE_TEXT)}: a larger one `
+        + 'would hold the page for many seconds (run() and the command-line tool take scenes of up to 96 MiB)',
+    };
+  }
   if (text.trim() === '') return { ok: false, message: 'there is no JSON to read (the text is empty)' };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (e) {
-    const end = /end of JSON input/.test((e as Error).message);
-    const m = end ? ['', String(text.trimEnd().length)] : /position (\d+)/.exec((e as Error).message);
-    if (!m) return { ok: false, message: `it is not valid JSON (${(e as Error).message})` };
+    // The engine's message quotes the text around the error: control and bidi characters in it are written as
+    // \uXXXX (printable), so that a pasted NUL or right-to-left override cannot garble the status line.
+    const message = printable((e as Error).message, 200);
+    const end = /end of JSON input/.test(message);
+    const m = end ? ['', String(text.trimEnd().length)] : /position (\d+)/.exec(message);
+    if (!m) return { ok: false, message: `it is not valid JSON (${message})` };
     const at = Number(m[1]);
     const before = text.slice(0, at);
     const line = before.split('\n').length;
     const column = at - before.lastIndexOf('\n');
-    const what = end ? 'it ends before the JSON is complete' : (e as Error).message.replace(/ in JSON at position \d+.*$/, '');
+    const what = end ? 'it ends before the JSON is complete' : message.replace(/ in JSON at position \d+.*$/, '');
     return { ok: false, message: `it is not valid JSON: ${what}, at line ${line}, column ${column}` };
   }
 }

@@ -26,7 +26,19 @@ namespace api {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// A result's vector, written as the scenes' JSON writes it (ResultVec3 in
+// schema.h): −0 as +0 (x + 0.0 changes nothing else). A zero coordinate's
+// sign depends on the sums that reached it (a normal g.v / −|v| of a v with
+// a +0 coordinate), so the object API and run() agree bit for bit only when
+// both drop it.
 inline void put(double* out, const Vec3& v) {
+  out[0] = v.x + 0.0;
+  out[1] = v.y + 0.0;
+  out[2] = v.z + 0.0;
+}
+
+// An input or state vector handed back as it is (a cache's direction, a pose).
+inline void putBits(double* out, const Vec3& v) {
   out[0] = v.x;
   out[1] = v.y;
   out[2] = v.z;
