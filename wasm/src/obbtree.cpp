@@ -183,15 +183,15 @@ std::vector<int> spatialOrder(const Vec3* c, int n) {
     hi = {std::max(hi.x, c[t].x), std::max(hi.y, c[t].y), std::max(hi.z, c[t].z)};
   }
   const Vec3 ext = hi - lo;
-  const double sx = ext.x > 0 ? 1023.0 / ext.x : 0, sy = ext.y > 0 ? 1023.0 / ext.y : 0,
-               sz = ext.z > 0 ? 1023.0 / ext.z : 0;
+  // d/e·1023 rather than d·(1023/e): for bounds a denormal apart 1023/e
+  // overflows to ∞, and 0·∞ is NaN (found by fuzz_mesh). With c − lo ≤
+  // hi − lo (rounding is monotonic), d/e lies in [0, 1].
+  const auto cell = [](double d, double e) { return e > 0 ? static_cast<std::uint32_t>(d / e * 1023.0) : 0u; };
   std::vector<std::uint32_t> code(n), codeTmp(n);
   std::vector<int> order(n), tmp(n);
   for (int t = 0; t < n; ++t) {
     const Vec3 d = c[t] - lo;
-    code[t] = spreadBits(static_cast<std::uint32_t>(d.x * sx)) |
-              (spreadBits(static_cast<std::uint32_t>(d.y * sy)) << 1) |
-              (spreadBits(static_cast<std::uint32_t>(d.z * sz)) << 2);
+    code[t] = spreadBits(cell(d.x, ext.x)) | (spreadBits(cell(d.y, ext.y)) << 1) | (spreadBits(cell(d.z, ext.z)) << 2);
     order[t] = t;
   }
   for (int shift = 0; shift < 30; shift += 10) {
