@@ -1,16 +1,22 @@
 #!/usr/bin/env node
 // Fuzzing: the libFuzzer targets of tests/fuzz and a JS fuzzer for the permalink decoder.
 //
-//   node scripts/fuzz.mjs [--seconds N] [--target a,b,...] [--jobs J] [--seed S]
+//   node scripts/fuzz.mjs [--seconds N] [--target a,b,...] [--jobs J] [--seed S]       a quick check
+//   node scripts/fuzz.mjs --runs N [--minutes M] [--target …] [--jobs J] [--seed S] [--resume]   a campaign
 //
-// Targets (default: fuzz_scene, fuzz_hull, fuzz_pair, link, known):
+// Targets (default: fuzz_scene, fuzz_hull, fuzz_pair, fuzz_mesh, fuzz_world, link, known):
 //   fuzz_scene      bytes → parseScene → runScene with and without a trace; sceneToJson round trip
 //   fuzz_hull       exactly representable point clouds → buildHull / hullOfPoints, hull invariants
 //   fuzz_pair       two shapes, poses, a ray and a motion → GJK, EPA, Chung–Wang, casts, SAT invariants
+//   fuzz_mesh       small meshes (slivers, duplicates, invalid ones) → validation, ray casts, convex–mesh
+//                   intersect/distance and mesh–mesh intersect against brute force over the triangles
+//   fuzz_world      World operations on both broad phases → pairs() = intersect() on every pair, finite
+//                   state after step(), raycast/overlap against the per-body queries, clean errors
 //   link            JS: garbled, oversized and nested permalinks → decodeLink (web/dist/lib/index.mjs)
 //   known           replays tests/fuzz/known/known.json: each recorded failure must still fail the same way
 //   fuzz_hull_full  (only when named) the hull target on any doubles (needles, denormals, nudged lattices)
 //
+// A quick check (what `npm test` runs, with fixed input counts):
 // 1. Configures build/fuzz with clang (-DCOLLIDOSCOPE_FUZZ=ON; tests/fuzz/fuzz.cmake adds ASan + UBSan +
 //    libFuzzer) if it has no CMakeCache.txt, and builds the targets asked for.
 // 2. Runs each libFuzzer target for N seconds (-max_total_time, -timeout=10, -rss_limit_mb=2048) on a
@@ -21,8 +27,12 @@
 // (with the broken invariant, the crash file and its bytes in base64), then "fuzz: N passed, M failed";
 // exit code 1 on any failure. `runFuzz({ seconds, targets })` does the same for scripts/test.mjs.
 //
-// Longer runs: node scripts/fuzz.mjs --seconds 600 --target fuzz_pair  (the corpus grows in
-// build/fuzz/run/fuzz_pair/corpus; copy inputs worth keeping into tests/fuzz/corpus/fuzz_pair).
+// A campaign (`npm run fuzz -- --runs 1000000`; default targets: all but known, fuzz_hull_full included):
+// N inputs per target (or M minutes, whichever ends first), going on past failures, J targets at a time
+// (default 2); see "campaigns" below. It writes tests/fuzz/REPORT.md and merges new coverage into
+// tests/fuzz/corpus/<target>; --resume carries on a stopped campaign from build/fuzz/campaign/<target>.
+// Exit code 1 when a failure not in known.json was found.
+//
 // Reproduce a crash: build/fuzz/fuzz/<target> <crash file>.
 // Reproduce a link input: node scripts/fuzz.mjs --target link --seed S --replay K.
 // Regenerate the fuzz_scene seeds from shared/: node scripts/fuzz.mjs --seed-corpus.
@@ -48,11 +58,12 @@ const RUN = path.join(BUILD, 'run');
 const FUZZ_DIR = path.join(ROOT, 'tests', 'fuzz');
 const LIB = path.join(ROOT, 'web', 'dist', 'lib', 'index.mjs');
 
-export const LIBFUZZER_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_hull_full'];
-export const DEFAULT_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'link', 'known'];
+export const LIBFUZZER_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_mesh', 'fuzz_world', 'fuzz_hull_full'];
+export const DEFAULT_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_mesh', 'fuzz_world', 'link', 'known'];
 export const DEFAULT_SECONDS = 15;
-// Longest input per target: a scene of a few dozen points; 64 points and a rotation; two shapes, a ray and a motion.
-const MAX_LEN = { fuzz_scene: 4096, fuzz_hull: 1024, fuzz_hull_full: 1024, fuzz_pair: 512 };
+// Longest input per target: a scene of a few dozen points; 64 points and a rotation; two shapes, a ray and a
+// motion; two meshes of 12 triangles, rays and a shape; 48 world operations.
+const MAX_LEN = { fuzz_scene: 4096, fuzz_hull: 1024, fuzz_hull_full: 1024, fuzz_pair: 512, fuzz_mesh: 1024, fuzz_world: 2048 };
 
 // ------------------------------------------------------------------ build
 
@@ -584,7 +595,7 @@ const SEGMENT_RUNS = 100_000;
 const LINK_SEGMENT_RUNS = 20_000;
 // A target that fails this often is reported as it is rather than run on: each failure costs a restart.
 const MAX_FAILURES = 200;
-export const CAMPAIGN_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_hull_full', 'link'];
+export const CAMPAIGN_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_mesh', 'fuzz_world', 'fuzz_hull_full', 'link'];
 
 // What a failure is, from the target's output: a broken invariant (a wrong answer, or a NaN when the line
 // says non-finite/NaN), a sanitizer crash, a timeout (-timeout, a hang) or out-of-memory (-rss_limit_mb).
@@ -990,7 +1001,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(2);
   }
   if (opts.help) {
-    console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 30).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+    const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+    console.log(lines.slice(1, lines.findIndex((l) => l.startsWith('import'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
   } else if (opts.linkWorker) {
     await linkWorker({ seconds: opts.seconds ?? DEFAULT_SECONDS, seed: opts.seed ?? 1, scratch: opts.scratch ?? os.tmpdir(), runs: opts.runs, keepGoing: opts.keepGoing });
   } else if (opts.replay !== undefined) {
