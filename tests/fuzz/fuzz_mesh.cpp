@@ -20,7 +20,10 @@
 //                triangle that the ray hits; the point lies on the ray
 //   intersect    convex shape against the mesh = the OR over the
 //                triangles of meshConvexTriangleIntersect (the same leaf
-//                test), and the triangle it names is one of them
+//                test) unless the least triangle distance is within
+//                1e-9 of the scene scale of touching (either answer keeps
+//                the accuracy promise there), and the triangle it names
+//                is one of them
 //   distance     = the minimum over the triangles of
 //                meshConvexTriangleDistance within 1e-9 of the scene scale
 //                (certified answers on well-conditioned shapes), finite,
@@ -240,14 +243,20 @@ void checkConvex(FuzzedDataProvider& in, const collidoscope::Shape& meshShape, c
   }
 
   const collidoscope::MeshIntersectResult q = collidoscope::meshConvexIntersect(m, tree, pose, s);
-  if (q.status == MeshQueryStatus::Converged || q.status == MeshQueryStatus::LeafInexact) {
+  // Within tol of touching either answer keeps the accuracy promise (a
+  // leaf's GJK calls a point 5e-11·S off a needle segment touching, where
+  // the tree's culling slack, 1e-12·S, has already called its box apart);
+  // test_mesh_convex.cpp asks the same.
+  const bool nearTouching = bruteD <= tol && bruteD > 0;
+  if ((q.status == MeshQueryStatus::Converged || q.status == MeshQueryStatus::LeafInexact) && !nearTouching) {
     if (q.intersecting != bruteIn)
       fail(std::string("intersect: ") + (q.intersecting ? "intersecting" : "apart") +
                " but the triangles' own test says " + (bruteIn ? "some touches" : "none touches"),
            pair);
     if (q.intersecting && (q.triangle < 0 || !touching[static_cast<std::size_t>(q.triangle)]))
       fail("intersect: names triangle " + std::to_string(q.triangle) + ", which does not touch the shape", pair);
-  } else if (q.status == MeshQueryStatus::InvalidInput) {
+  }
+  if (q.status == MeshQueryStatus::InvalidInput) {
     fail("intersect: invalid-input on a valid mesh and shape", pair);
   }
 
