@@ -6,6 +6,9 @@
 //     for centroids a denormal apart that is ∞, and 0·∞ a NaN cast to an
 //     integer (undefined behaviour; UBSan aborts). Fixed in obbtree.cpp
 //     (spatialOrder divides the offset by the extent first).
+//   * A mesh distance leaf whose GJK gap is 1e-255 normalized v by its
+//     length, whose square underflows to 0: NaN points. Fixed in
+//     mesh_convex.cpp (takeLeafDistance pre-scales such a v).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -79,6 +82,40 @@ TEST(MeshFuzzRegressions, TreeOfTrianglesADenormalApart) {
   const MeshDistanceResult d = meshConvexDistance(m, s.meshData->tree, Transform{}, ball);
   EXPECT_NEAR(d.distance, 1.5, 1e-12);
   EXPECT_FALSE(d.intersecting);
+}
+
+// fuzz_mesh's input (campaign seed 20, crash-fce05d93…): a mesh of one
+// point (0, 0, 1.03e-255), posed at 9.5e-130·(1, 1, 1) and turned half a
+// turn about (1, 1, 0)/√2, and a box of no extent at that position. The
+// turn maps the point to (0, 0, −1.03e-255) from the position: the distance
+// is 1.03e-255, between those two points.
+TEST(MeshFuzzRegressions, DistanceOfAGapWhoseSquareUnderflows) {
+  const double z = 1.0321681302206577e-255, p = 9.532824124368238e-130, h = 0.70710678118654746;
+  TriangleMesh m;
+  m.vertices = {{0, 0, z}, {0, 0, z}, {0, 0, z}};
+  m.triangles = {{0, 0, 0}, {0, 0, 2}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  const Shape s = build(m);
+  ASSERT_TRUE(s.meshData);
+  Transform pose;
+  pose.position = {p, p, p};
+  pose.rotation = {h, h, 0, 0};
+  Shape box;
+  box.type = ShapeType::Box;
+  box.pose.position = {p, p, p};
+  // Without a margin, and with one smaller than the gap (the points are
+  // then shifted along the normal by it).
+  for (double margin : {0.0, 1e-256}) {
+    MeshConvexSettings settings;
+    settings.meshMargin = margin;
+    const MeshDistanceResult d = meshConvexDistance(m, s.meshData->tree, pose, box, settings);
+    EXPECT_NEAR(d.distance, z - margin, 1e-270);
+    EXPECT_FALSE(d.intersecting);
+    ASSERT_TRUE(std::isfinite(d.pointA.x) && std::isfinite(d.pointA.y) && std::isfinite(d.pointA.z));
+    ASSERT_TRUE(std::isfinite(d.pointB.x) && std::isfinite(d.pointB.y) && std::isfinite(d.pointB.z));
+    // Both points are the position to its own rounding (1e-145).
+    EXPECT_NEAR(d.pointB.x, p, 1e-140);
+    EXPECT_NEAR(d.pointA.z, p, 1e-140);
+  }
 }
 
 }  // namespace

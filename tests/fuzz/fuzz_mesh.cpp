@@ -31,7 +31,8 @@
 //                nearest
 //   mesh–mesh    meshMeshIntersect = the OR over every pair of world
 //                triangles of trianglesIntersect (exact), and the pair it
-//                names intersects
+//                names intersects (where the predicates are exact: no
+//                world coordinate non-zero below 2^-300)
 // Rays aim at vertices, edge points and face points of the mesh (so they
 // cross shared edges and vertices exactly), or anywhere.
 #include <cmath>
@@ -282,9 +283,29 @@ void checkConvex(FuzzedDataProvider& in, const collidoscope::Shape& meshShape, c
          pair);
 }
 
+// Whether a world coordinate is non-zero and below 2^-300: outside the
+// domain where the predicates of trianglesIntersect are exact
+// (predicates.h; triangle.cpp rescales only pairs that are tiny
+// throughout). There the brute force itself is not a reference: a
+// segment from (1e6, 4.9e-324, 1e6) was found crossing a triangle it
+// misses by 4e5, as one corner order of it and not the other (listed in
+// tests/fuzz/REPORT.md).
+bool belowExactDomain(const collidoscope::Shape& s) {
+  for (const Vec3& v : s.meshData->mesh.vertices) {
+    const Vec3 w = s.pose.apply(v);
+    for (double c : {w.x, w.y, w.z})
+      if (c != 0 && std::fabs(c) < 0x1p-300) return true;
+  }
+  return false;
+}
+
 void checkMeshMesh(const collidoscope::Shape& a, const collidoscope::Shape& b, const std::string& repro) {
   const TriangleMesh& ma = a.meshData->mesh;
   const TriangleMesh& mb = b.meshData->mesh;
+  if (belowExactDomain(a) || belowExactDomain(b)) {
+    (void)collidoscope::meshMeshIntersect(a, b);  // still run: no crash, no undefined behaviour
+    return;
+  }
   bool brute = false;
   for (std::size_t i = 0; i < ma.triangles.size() && !brute; ++i) {
     const auto& ta = ma.triangles[i];

@@ -183,10 +183,15 @@ std::vector<int> spatialOrder(const Vec3* c, int n) {
     hi = {std::max(hi.x, c[t].x), std::max(hi.y, c[t].y), std::max(hi.z, c[t].z)};
   }
   const Vec3 ext = hi - lo;
-  // d/e·1023 rather than d·(1023/e): for bounds a denormal apart 1023/e
-  // overflows to ∞, and 0·∞ is NaN (found by fuzz_mesh). With c − lo ≤
-  // hi − lo (rounding is monotonic), d/e lies in [0, 1].
-  const auto cell = [](double d, double e) { return e > 0 ? static_cast<std::uint32_t>(d / e * 1023.0) : 0u; };
+  // For bounds a denormal apart 1023/e overflows to ∞, and 0·∞ is NaN
+  // (found by fuzz_mesh): there d/e·1023, which lies in [0, 1023] since
+  // c − lo ≤ hi − lo (rounding is monotonic). Elsewhere d·(1023/e), as
+  // before, so trees of other meshes keep their order bit for bit.
+  const auto cell = [](double d, double e) {
+    if (!(e > 0)) return 0u;
+    const double s = 1023.0 / e;
+    return static_cast<std::uint32_t>(std::isfinite(s) ? d * s : d / e * 1023.0);
+  };
   std::vector<std::uint32_t> code(n), codeTmp(n);
   std::vector<int> order(n), tmp(n);
   for (int t = 0; t < n; ++t) {
