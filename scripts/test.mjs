@@ -24,7 +24,7 @@ const t0 = Date.now();
 // `npm run fuzz -- --runs 1000000` (README, "Reliability").
 const FUZZ_SECONDS = 60;
 const FUZZ_SEED = 2;
-const FUZZ_RUNS = { fuzz_scene: 40_000, fuzz_hull: 4_000, fuzz_pair: 10_000, fuzz_mesh: 10_000, fuzz_world: 3_000, link: 3_000 };
+const FUZZ_RUNS = { fuzz_scene: 40_000, fuzz_hull: 4_000, fuzz_pair: 10_000, fuzz_mesh: 10_000, fuzz_world: 2_000, link: 3_000 };
 
 const rows = []; // { name, passed, failed, skipped, note }
 function record(name, passed, failed, skipped = 0, note = '') {

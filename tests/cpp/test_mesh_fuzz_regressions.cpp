@@ -1,6 +1,6 @@
-// Regression tests for what fuzz_mesh (tests/fuzz/fuzz_mesh.cpp) found in
-// the mesh code, each from the failing input and checked against closed
-// forms.
+// Regression tests for what fuzz_mesh and fuzz_world (tests/fuzz/) found in
+// the mesh and world code, each from the failing input and checked against
+// closed forms.
 //
 //   * The OBB tree's Morton order scaled centroid offsets by 1023/extent:
 //     for centroids a denormal apart that is ∞, and 0·∞ a NaN cast to an
@@ -9,6 +9,10 @@
 //   * A mesh distance leaf whose GJK gap is 1e-255 normalized v by its
 //     length, whose square underflows to 0: NaN points. Fixed in
 //     mesh_convex.cpp (takeLeafDistance pre-scales such a v).
+//   * A world's broad phase padded each axis of a box by that axis's own
+//     coordinates: two points at x, y = −2 and z ≈ 3e-115, 2.4e-119 apart,
+//     touch for intersect() but their boxes were apart. Fixed in world.cpp
+//     (one pad from the box's largest coordinate).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,10 +21,12 @@
 #include <numeric>
 #include <vector>
 
+#include "collidoscope/api.h"
 #include "collidoscope/mesh.h"
 #include "collidoscope/mesh_convex.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/mesh_shape.h"
+#include "collidoscope/world.h"
 
 namespace {
 
@@ -115,6 +121,34 @@ TEST(MeshFuzzRegressions, DistanceOfAGapWhoseSquareUnderflows) {
     // Both points are the position to its own rounding (1e-145).
     EXPECT_NEAR(d.pointB.x, p, 1e-140);
     EXPECT_NEAR(d.pointA.z, p, 1e-140);
+  }
+}
+
+// fuzz_world's input (campaign seed 20, crash-f6b4de9a…): point bodies at
+// (−2, −2, 3.0657e-115) and (−2, −2, 3.0654e-115). Two points are one point
+// to within 64 ulps of their scale 2, so intersect() calls them touching,
+// and pairs() must list them (both broad phases).
+TEST(MeshFuzzRegressions, WorldPairsPointsCloserThanTheirScalesRounding) {
+  for (api::WorldBroadphase b : {api::WorldBroadphase::SweepAndPrune, api::WorldBroadphase::Tree}) {
+    api::Registry reg;
+    api::World world(&reg, b);
+    SceneError err;
+    const int point = reg.add(Shape::point(), &err);
+    ASSERT_GT(point, 0) << err.message;
+    const double a[7] = {-2, -2, 3.065670841556067e-115, 0, 0, 0, 1};
+    const double c[7] = {-2, -2, 3.0654356309538037e-115, 0, 0, 0, 1};
+    const double far[7] = {-2, -8, -8, 0, 0, 0, 1};
+    ASSERT_GT(world.add(point, a, &err), 0) << err.message;
+    ASSERT_GT(world.add(point, far, &err), 0) << err.message;
+    ASSERT_GT(world.add(point, c, &err), 0) << err.message;
+    double in[api::kInputSize] = {}, r[api::kMaxResultStride];
+    std::copy(a, a + 7, in);
+    std::copy(c, c + 7, in + 7);
+    ASSERT_TRUE(reg.query(api::Kind::Intersect, point, point, in, nullptr, r, &err)) << err.message;
+    ASSERT_NE(r[0], 0);  // |a − c| = 2.4e-119, far below 64u·2
+    std::vector<std::uint32_t> pairs;
+    ASSERT_TRUE(world.pairs(&pairs, &err)) << err.message;
+    EXPECT_EQ(pairs, (std::vector<std::uint32_t>{0, 2}));
   }
 }
 
