@@ -226,7 +226,9 @@ void checkConvex(FuzzedDataProvider& in, const collidoscope::Shape& meshShape, c
 
   double scale = maxAbs(s.pose.position) + collidoscope::localBoundingRadius(s) + s.margin;
   for (const Vec3& v : m.vertices) scale = std::fmax(scale, maxAbs(pose.apply(v)));
-  const double tol = kTol * scale;
+  // With an absolute floor of 1e-150: below 1e-154 a length's square
+  // underflows, and |pointA − pointB| of a gap of 1e-255 computes as 0.
+  const double tol = kTol * scale + 1e-150;
 
   bool bruteIn = false;
   std::vector<bool> touching(m.triangles.size(), false);
