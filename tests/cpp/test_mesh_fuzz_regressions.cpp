@@ -124,7 +124,7 @@ TEST(MeshFuzzRegressions, DistanceOfAGapWhoseSquareUnderflows) {
   }
 }
 
-// fuzz_world's input (campaign seed 20, crash-f6b4de9a…): point bodies at
+// fuzz_world's input (campaign segment seed 21, crash-3f679ac6…): point bodies at
 // (−2, −2, 3.0657e-115) and (−2, −2, 3.0654e-115). Two points are one point
 // to within 64 ulps of their scale 2, so intersect() calls them touching,
 // and pairs() must list them (both broad phases).
