@@ -1,16 +1,22 @@
 #!/usr/bin/env node
 // Fuzzing: the libFuzzer targets of tests/fuzz and a JS fuzzer for the permalink decoder.
 //
-//   node scripts/fuzz.mjs [--seconds N] [--target a,b,...] [--jobs J] [--seed S]
+//   node scripts/fuzz.mjs [--seconds N] [--target a,b,...] [--jobs J] [--seed S]       a quick check
+//   node scripts/fuzz.mjs --runs N [--minutes M] [--target …] [--jobs J] [--seed S] [--resume]   a campaign
 //
-// Targets (default: fuzz_scene, fuzz_hull, fuzz_pair, link, known):
+// Targets (default: fuzz_scene, fuzz_hull, fuzz_pair, fuzz_mesh, fuzz_world, link, known):
 //   fuzz_scene      bytes → parseScene → runScene with and without a trace; sceneToJson round trip
 //   fuzz_hull       exactly representable point clouds → buildHull / hullOfPoints, hull invariants
 //   fuzz_pair       two shapes, poses, a ray and a motion → GJK, EPA, Chung–Wang, casts, SAT invariants
+//   fuzz_mesh       small meshes (slivers, duplicates, invalid ones) → validation, ray casts, convex–mesh
+//                   intersect/distance and mesh–mesh intersect against brute force over the triangles
+//   fuzz_world      World operations on both broad phases → pairs() = intersect() on every pair, finite
+//                   state after step(), raycast/overlap against the per-body queries, clean errors
 //   link            JS: garbled, oversized and nested permalinks → decodeLink (web/dist/lib/index.mjs)
 //   known           replays tests/fuzz/known/known.json: each recorded failure must still fail the same way
 //   fuzz_hull_full  (only when named) the hull target on any doubles (needles, denormals, nudged lattices)
 //
+// A quick check (what `npm test` runs, with fixed input counts):
 // 1. Configures build/fuzz with clang (-DCOLLIDOSCOPE_FUZZ=ON; tests/fuzz/fuzz.cmake adds ASan + UBSan +
 //    libFuzzer) if it has no CMakeCache.txt, and builds the targets asked for.
 // 2. Runs each libFuzzer target for N seconds (-max_total_time, -timeout=10, -rss_limit_mb=2048) on a
@@ -21,8 +27,12 @@
 // (with the broken invariant, the crash file and its bytes in base64), then "fuzz: N passed, M failed";
 // exit code 1 on any failure. `runFuzz({ seconds, targets })` does the same for scripts/test.mjs.
 //
-// Longer runs: node scripts/fuzz.mjs --seconds 600 --target fuzz_pair  (the corpus grows in
-// build/fuzz/run/fuzz_pair/corpus; copy inputs worth keeping into tests/fuzz/corpus/fuzz_pair).
+// A campaign (`npm run fuzz -- --runs 1000000`; default targets: all but known, fuzz_hull_full included):
+// N inputs per target (or M minutes, whichever ends first), going on past failures, J targets at a time
+// (default 2); see "campaigns" below. It writes tests/fuzz/REPORT.md and merges new coverage into
+// tests/fuzz/corpus/<target>; --resume carries on a stopped campaign from build/fuzz/campaign/<target>.
+// Exit code 1 when a failure not in known.json was found.
+//
 // Reproduce a crash: build/fuzz/fuzz/<target> <crash file>.
 // Reproduce a link input: node scripts/fuzz.mjs --target link --seed S --replay K.
 // Regenerate the fuzz_scene seeds from shared/: node scripts/fuzz.mjs --seed-corpus.
@@ -48,11 +58,12 @@ const RUN = path.join(BUILD, 'run');
 const FUZZ_DIR = path.join(ROOT, 'tests', 'fuzz');
 const LIB = path.join(ROOT, 'web', 'dist', 'lib', 'index.mjs');
 
-export const LIBFUZZER_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_hull_full'];
-export const DEFAULT_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'link', 'known'];
+export const LIBFUZZER_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_mesh', 'fuzz_world', 'fuzz_hull_full'];
+export const DEFAULT_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_mesh', 'fuzz_world', 'link', 'known'];
 export const DEFAULT_SECONDS = 15;
-// Longest input per target: a scene of a few dozen points; 64 points and a rotation; two shapes, a ray and a motion.
-const MAX_LEN = { fuzz_scene: 4096, fuzz_hull: 1024, fuzz_hull_full: 1024, fuzz_pair: 512 };
+// Longest input per target: a scene of a few dozen points; 64 points and a rotation; two shapes, a ray and a
+// motion; two meshes of 12 triangles, rays and a shape; 48 world operations.
+const MAX_LEN = { fuzz_scene: 4096, fuzz_hull: 1024, fuzz_hull_full: 1024, fuzz_pair: 512, fuzz_mesh: 1024, fuzz_world: 2048 };
 
 // ------------------------------------------------------------------ build
 
@@ -409,10 +420,39 @@ function describeInput(x) {
   }
 }
 
-async function linkWorker({ seconds, seed, scratch, replay, runs }) {
+// The checks on one decodeLink answer: null when they hold, else what broke.
+function checkLink(lib, input) {
+  const { CollidoscopeError, decodeLink, encodeLink, validateScene } = lib;
+  let scene;
+  try {
+    scene = decodeLink(input);
+  } catch (threw) {
+    if (!(threw instanceof CollidoscopeError)) return `decodeLink threw ${threw?.constructor?.name ?? typeof threw} instead of CollidoscopeError: ${threw?.message ?? threw}`;
+    if (threw.code !== 'bad-link') return `decodeLink threw CollidoscopeError with code '${threw.code}', not 'bad-link': ${threw.message}`;
+    if (!threw.message || threw.message.length > 1000) return `decodeLink's error message is ${threw.message ? `${threw.message.length} characters long` : 'empty'} (a clear error is short)`;
+    return null;
+  }
+  try {
+    validateScene(scene);
+  } catch (e) {
+    return `decodeLink returned a scene that validateScene rejects: ${e.message}`;
+  }
+  let again;
+  try {
+    again = decodeLink(encodeLink(scene));
+  } catch (e) {
+    return `the decoded scene does not survive encodeLink → decodeLink: ${e.message}`;
+  }
+  if (JSON.stringify(again) !== JSON.stringify(scene)) return 'encodeLink → decodeLink changed the decoded scene';
+  return null;
+}
+
+// keepGoing (a campaign): a broken check is recorded and the run goes on; the count of inputs done is
+// written to <scratch>/progress.json every 500 inputs, so a run stopped from outside still says what ran.
+async function linkWorker({ seconds, seed, scratch, replay, runs, keepGoing }) {
   const lib = await import(pathToFileURL(LIB).href);
   await lib.init();
-  const { CollidoscopeError, decodeLink, encodeLink, validateScene, run } = lib;
+  const { decodeLink, encodeLink, run } = lib;
   const scenes = loadScenes();
   const rng = mulberry32(seed);
   const next = makeGenerator(rng, scenes, encodeLink);
@@ -433,56 +473,45 @@ async function linkWorker({ seconds, seed, scratch, replay, runs }) {
   const before = JSON.stringify(run(probe));
   const report = (o) => console.log(JSON.stringify(o));
   const current = path.join(scratch, 'current.json');
+  const progress = path.join(scratch, 'progress.json');
   const end = Date.now() + seconds * 1000;
   let execs = 0;
   let slowest = 0;
   let slowestInput = '';
-  const fail = (what, input) => {
-    report({ ok: false, execs, failure: what, details: [`input #${execs + 1}: ${describeInput(input)}`, `reproduce: node scripts/fuzz.mjs --target link --seed ${seed} --replay ${execs + 1}`] });
-    process.exit(1);
-  };
+  const failures = [];
   while (Date.now() < end && !(runs && execs >= runs)) {
     const input = next();
     writeFileSync(current, describeInput(input).slice(0, 100_000));
     const t0 = performance.now();
-    let scene;
-    let threw = null;
-    try {
-      scene = decodeLink(input);
-    } catch (e) {
-      threw = e;
-    }
+    const broken = checkLink(lib, input);
     const ms = performance.now() - t0;
     if (ms > slowest) {
       slowest = ms;
       slowestInput = describeInput(input).slice(0, 120);
     }
-    if (threw) {
-      if (!(threw instanceof CollidoscopeError)) fail(`decodeLink threw ${threw?.constructor?.name ?? typeof threw} instead of CollidoscopeError: ${threw?.message ?? threw}`, input);
-      if (threw.code !== 'bad-link') fail(`decodeLink threw CollidoscopeError with code '${threw.code}', not 'bad-link': ${threw.message}`, input);
-      if (!threw.message || threw.message.length > 1000) fail(`decodeLink's error message is ${threw.message ? `${threw.message.length} characters long` : 'empty'} (a clear error is short)`, input);
-    } else {
-      try {
-        validateScene(scene);
-      } catch (e) {
-        fail(`decodeLink returned a scene that validateScene rejects: ${e.message}`, input);
+    if (broken) {
+      const details = [`input #${execs + 1}: ${describeInput(input)}`, `reproduce: node scripts/fuzz.mjs --target link --seed ${seed} --replay ${execs + 1}`];
+      if (!keepGoing) {
+        report({ ok: false, execs, failure: broken, details });
+        process.exit(1);
       }
-      let again;
-      try {
-        again = decodeLink(encodeLink(scene));
-      } catch (e) {
-        fail(`the decoded scene does not survive encodeLink → decodeLink: ${e.message}`, input);
-      }
-      if (JSON.stringify(again) !== JSON.stringify(scene)) fail('encodeLink → decodeLink changed the decoded scene', input);
+      failures.push({ kind: 'wrong', what: broken, details });
     }
     execs++;
+    if (keepGoing && execs % 500 === 0) writeFileSync(progress, JSON.stringify({ execs, failures }));
   }
   const after = JSON.stringify(run(probe));
   if (after !== before) {
-    report({ ok: false, execs, failure: `after ${execs} inputs the module answers ${scenes[0].name} differently`, details: [before, after] });
-    process.exit(1);
+    const what = `after ${execs} inputs the module answers ${scenes[0].name} differently`;
+    if (!keepGoing) {
+      report({ ok: false, execs, failure: what, details: [before, after] });
+      process.exit(1);
+    }
+    failures.push({ kind: 'wrong', what, details: [before, after] });
   }
-  report({ ok: true, execs, note: `slowest call ${slowest.toFixed(0)} ms: ${slowestInput}` });
+  const note = `slowest call ${slowest.toFixed(0)} ms: ${slowestInput}`;
+  if (keepGoing) report({ ok: failures.length === 0, execs, failures, note });
+  else report({ ok: true, execs, note });
 }
 
 // ------------------------------------------------------------------ the run
@@ -551,6 +580,373 @@ export async function runFuzz({ seconds = DEFAULT_SECONDS, targets = DEFAULT_TAR
   return { passed, failed, rows };
 }
 
+// ------------------------------------------------------------------ campaigns (npm run fuzz -- --runs N)
+//
+// A campaign runs each target for N inputs (or M minutes) and goes on past failures: libFuzzer stops at the
+// first one, so a target runs in segments of at most SEGMENT_RUNS inputs, each with its own seed (seed,
+// seed + 1, …) on the growing corpus in build/fuzz/campaign/<target>/corpus; a failure ends a segment, is
+// classified, and the next segment carries on. After every segment the target's state (inputs, time,
+// failures, segments) is saved in state.json and REPORT.md rewritten, so --resume continues where a stopped
+// run left off and the report always says what ran. At the end libFuzzer's -merge=1 adds to
+// tests/fuzz/corpus/<target> only the inputs of the campaign's corpus that add coverage.
+const CAMPAIGN = path.join(BUILD, 'campaign');
+const REPORT = path.join(FUZZ_DIR, 'REPORT.md');
+const SEGMENT_RUNS = 100_000;
+const LINK_SEGMENT_RUNS = 20_000;
+// A target that fails this often is reported as it is rather than run on: each failure costs a restart.
+const MAX_FAILURES = 200;
+export const CAMPAIGN_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_mesh', 'fuzz_world', 'fuzz_hull_full', 'link'];
+
+// What a failure is, from the target's output: a broken invariant (a wrong answer, or a NaN when the line
+// says non-finite/NaN), a sanitizer crash, a timeout (-timeout, a hang) or out-of-memory (-rss_limit_mb).
+function classify(out, artifact) {
+  const prefix = artifact ? path.basename(artifact).split('-')[0] : '';
+  const inv = out.split('\n').find((l) => l.startsWith('INVARIANT '));
+  if (prefix === 'timeout' || /ERROR: libFuzzer: timeout/.test(out)) return { kind: 'hang', what: 'timeout: one input ran longer than 10 s' };
+  if (prefix === 'oom' || /ERROR: libFuzzer: out-of-memory/.test(out)) {
+    return { kind: 'oom', what: (/ERROR: libFuzzer: out-of-memory[^\n]*/.exec(out)?.[0] ?? 'out-of-memory').trim() };
+  }
+  if (inv) return { kind: /non-finite|\bNaN\b/i.test(inv) ? 'nan' : 'wrong', what: inv.replace(/^INVARIANT /, '') };
+  return { kind: 'crash', what: failureSummary(out)[0] };
+}
+
+function knownEntries() {
+  const manifest = path.join(FUZZ_DIR, 'known', 'known.json');
+  return existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).failures ?? [] : [];
+}
+
+function isKnown(target, what, known) {
+  return known.some((e) => {
+    if (e.target !== target) return false;
+    const escaped = `${e.target}: ${e.invariant}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/#/g, '\\d+');
+    return new RegExp(`^${escaped}`).test(what);
+  });
+}
+
+function countFiles(dir) {
+  if (!existsSync(dir)) return { files: 0, bytes: 0 };
+  let files = 0;
+  let bytes = 0;
+  for (const f of readdirSync(dir)) {
+    const st = statSync(path.join(dir, f));
+    if (st.isFile()) {
+      files++;
+      bytes += st.size;
+    }
+  }
+  return { files, bytes };
+}
+
+function loadState(target, { runs, seconds, seed, resume }, meta) {
+  const dir = path.join(CAMPAIGN, target);
+  const file = path.join(dir, 'state.json');
+  if (resume && existsSync(file)) {
+    const st = JSON.parse(readFileSync(file, 'utf8'));
+    st.runsWanted = runs ?? st.runsWanted;
+    st.secondsWanted = seconds ?? st.secondsWanted;
+    st.merged = false;
+    return st;
+  }
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.join(dir, 'artifacts'), { recursive: true });
+  const corpusBefore = countFiles(path.join(FUZZ_DIR, 'corpus', target));
+  if (target !== 'link') copyCorpus(target, path.join(dir, 'corpus'));
+  return {
+    target, command: meta.command, revision: meta.revision, runsWanted: runs ?? null, secondsWanted: seconds ?? null, seed, execs: 0, seconds: 0, segments: [],
+    failures: [], corpusBefore, corpusAfter: null, merged: false, started: new Date().toISOString(),
+  };
+}
+
+function saveState(st) {
+  writeFileSync(path.join(CAMPAIGN, st.target, 'state.json'), `${JSON.stringify(st, null, 1)}\n`);
+}
+
+// Whether the target still has inputs (and time) to run.
+function wantsMore(st) {
+  if (st.failures.length >= MAX_FAILURES) return false;
+  if (st.runsWanted && st.execs >= st.runsWanted) return false;
+  if (st.secondsWanted && st.seconds >= st.secondsWanted) return false;
+  return true;
+}
+
+function recordFailure(st, f) {
+  st.failures.push(f);
+}
+
+function libFuzzerSegment(st, known) {
+  const target = st.target;
+  const dir = path.join(CAMPAIGN, target);
+  const artifacts = path.join(dir, 'artifacts');
+  const segSeed = st.seed + st.segments.length;
+  const runs = Math.min(SEGMENT_RUNS, st.runsWanted ? st.runsWanted - st.execs : SEGMENT_RUNS);
+  const secondsLeft = st.secondsWanted ? Math.max(1, Math.ceil(st.secondsWanted - st.seconds)) : 0;
+  const args = [`-runs=${runs}`, '-len_control=0', `-max_len=${MAX_LEN[target] ?? 1024}`, '-timeout=10', '-rss_limit_mb=2048',
+    '-print_final_stats=1', `-seed=${segSeed}`, `-artifact_prefix=${artifacts}${path.sep}`];
+  if (secondsLeft) args.push(`-max_total_time=${secondsLeft}`);
+  const dict = path.join(FUZZ_DIR, `${target}.dict`);
+  if (existsSync(dict)) args.push(`-dict=${dict}`);
+  args.push(path.join(dir, 'corpus'));
+  const before = new Set(readdirSync(artifacts));
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    let out = '';
+    const child = spawn(path.join(BIN, target), args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (d) => {
+      out += d.toString();
+      if (out.length > 4_000_000) out = out.slice(0, 200_000) + out.slice(-1_000_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (e) => resolve({ error: e.message }));
+    child.on('close', (code) => {
+      const seconds = (Date.now() - t0) / 1000;
+      const statuses = [...out.matchAll(/^#(\d+)\s/gm)];
+      const execs = Number(/stat::number_of_executed_units:\s*(\d+)/.exec(out)?.[1] ?? statuses.at(-1)?.[1] ?? 0);
+      st.execs += execs;
+      st.seconds += seconds;
+      st.segments.push({ seed: segSeed, execs, seconds: Math.round(seconds), exit: code });
+      if (code !== 0) {
+        const fresh = readdirSync(artifacts).filter((f) => !before.has(f) && !f.startsWith('slow-unit'));
+        const artifact = fresh.length ? path.join(artifacts, fresh[0]) : null;
+        const f = { ...classify(out, artifact), seed: segSeed, atInput: st.execs };
+        if (artifact) {
+          const bytes = readFileSync(artifact);
+          f.file = path.relative(ROOT, artifact);
+          if (bytes.length <= 4096) f.base64 = bytes.toString('base64');
+          // A failing input the corpus already holds would fail every segment at start-up: drop it.
+          if (execs < 2 * countFiles(path.join(dir, 'corpus')).files) {
+            for (const c of readdirSync(path.join(dir, 'corpus'))) {
+              if (readFileSync(path.join(dir, 'corpus', c)).equals(bytes)) rmSync(path.join(dir, 'corpus', c));
+            }
+          }
+        } else if (execs === 0) {
+          f.what = `${f.what} (the target did not start: exit ${code})`;
+          st.failures.push(f);
+          st.broken = true;
+          return resolve({});
+        }
+        f.known = isKnown(target, f.what, known);
+        recordFailure(st, f);
+      }
+      resolve({});
+    });
+  });
+}
+
+function linkSegment(st) {
+  const dir = path.join(CAMPAIGN, 'link');
+  mkdirSync(dir, { recursive: true });
+  const segSeed = st.seed + st.segments.length;
+  const runs = Math.min(LINK_SEGMENT_RUNS, st.runsWanted ? st.runsWanted - st.execs : LINK_SEGMENT_RUNS);
+  const seconds = st.secondsWanted ? Math.max(1, st.secondsWanted - st.seconds) : 10 * 24 * 3600;
+  const progress = path.join(dir, 'progress.json');
+  rmSync(progress, { force: true });
+  const args = [fileURLToPath(import.meta.url), '--link-worker', '--keep-going', '--seconds', String(seconds), '--seed', String(segSeed),
+    '--scratch', dir, '--runs', String(runs)];
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    let out = '';
+    let lastBeat = Date.now();
+    let lastExecs = -1;
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => (out += d.toString()));
+    child.stderr.on('data', (d) => (out += d.toString()));
+    // progress.json moves every 500 inputs; a minute without it moving is a call that does not return.
+    let hung = false;
+    const beat = setInterval(() => {
+      let execs = lastExecs;
+      try {
+        execs = JSON.parse(readFileSync(progress, 'utf8')).execs;
+      } catch {
+        // not written yet
+      }
+      if (execs !== lastExecs) {
+        lastExecs = execs;
+        lastBeat = Date.now();
+      } else if (Date.now() - lastBeat > 90_000) {
+        hung = true;
+        child.kill('SIGKILL');
+      }
+    }, 5000);
+    child.on('close', (code) => {
+      clearInterval(beat);
+      const secondsRun = (Date.now() - t0) / 1000;
+      const last = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+      let report = null;
+      try {
+        report = last ? JSON.parse(last) : null;
+      } catch {
+        report = null;
+      }
+      let partial = null;
+      try {
+        partial = JSON.parse(readFileSync(progress, 'utf8'));
+      } catch {
+        partial = null;
+      }
+      const execs = report?.execs ?? partial?.execs ?? 0;
+      st.execs += execs;
+      st.seconds += secondsRun;
+      st.segments.push({ seed: segSeed, execs, seconds: Math.round(secondsRun), exit: code });
+      for (const f of report?.failures ?? partial?.failures ?? []) recordFailure(st, { ...f, seed: segSeed });
+      if (hung) {
+        const current = path.join(dir, 'current.json');
+        recordFailure(st, { kind: 'hang', what: 'link: a decodeLink call did not return within 90 s', seed: segSeed,
+          details: [`input: ${existsSync(current) ? readFileSync(current, 'utf8').slice(0, 2000) : '(unknown)'}`] });
+      } else if (!report) {
+        const oom = /heap out of memory/i.test(out);
+        recordFailure(st, { kind: oom ? 'oom' : 'crash', what: `link: the worker exited with ${code}`, seed: segSeed, details: out.trim().split('\n').slice(-6) });
+        if (execs === 0) st.broken = true;
+      }
+      resolve({});
+    });
+  });
+}
+
+// -use_counters=0: coverage counted by edges only, not by how often an edge runs (the hit-count buckets
+// would keep hundreds of inputs per thousand run).
+function mergeCorpus(st) {
+  st.merged = true;
+  if (st.target === 'link') return;
+  const committed = path.join(FUZZ_DIR, 'corpus', st.target);
+  mkdirSync(committed, { recursive: true });
+  const r = spawnSync(path.join(BIN, st.target), ['-merge=1', '-len_control=0', `-max_len=${MAX_LEN[st.target] ?? 1024}`, '-timeout=10',
+    '-rss_limit_mb=2048', '-use_counters=0', committed, path.join(CAMPAIGN, st.target, 'corpus')], { cwd: path.join(CAMPAIGN, st.target), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  st.mergeError = r.status === 0 ? undefined : `merge exited with ${r.status ?? r.error?.message}: ${failureSummary(`${r.stdout}${r.stderr}`)[0]}`;
+  st.corpusAfter = countFiles(committed);
+}
+
+const KINDS = ['crash', 'hang', 'oom', 'nan', 'wrong'];
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function gitRevision() {
+  const rev = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() || '?';
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim();
+  return dirty ? `${rev} (with uncommitted changes)` : rev;
+}
+
+// The report covers the latest campaign of every target (build/fuzz/campaign/*/state.json), so targets run
+// by separate commands share one report; each row names its command and seed.
+function writeReport(current) {
+  const byTarget = new Map();
+  for (const t of existsSync(CAMPAIGN) ? readdirSync(CAMPAIGN) : []) {
+    const file = path.join(CAMPAIGN, t, 'state.json');
+    if (existsSync(file)) byTarget.set(t, JSON.parse(readFileSync(file, 'utf8')));
+  }
+  for (const st of current) byTarget.set(st.target, st);
+  const order = (t) => (CAMPAIGN_TARGETS.includes(t) ? CAMPAIGN_TARGETS.indexOf(t) : 99);
+  const states = [...byTarget.values()].sort((a, b) => order(a.target) - order(b.target) || a.target.localeCompare(b.target));
+  const n = (x) => x.toLocaleString('en-US');
+  const cpus = os.cpus();
+  const lines = [
+    '# Fuzzing report',
+    '',
+    'Written by `npm run fuzz` (scripts/fuzz.mjs, README "Reliability"); rewritten after every segment of a run.',
+    '',
+    `- last written ${new Date().toISOString()}; git revision ${gitRevision()}`,
+    `- machine: ${cpus.length} cores (${cpus[0]?.model?.trim() ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; load average when written ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    `- segments: target segment k runs with seed + k and ends at ${n(SEGMENT_RUNS)} inputs (link: ${n(LINK_SEGMENT_RUNS)}) or at a failure`,
+    '',
+    ...states.map((st) => `- ${st.target}: \`${st.command ?? '?'}\`, seed ${st.seed}, started ${st.started} at revision ${st.revision ?? '?'}`),
+    '',
+    'Inputs count every execution, the corpus replayed at the start of each segment included. Kinds: crash',
+    '(sanitizer report or signal), hang (one input over 10 s), oom (over 2 GiB), NaN (a broken invariant that',
+    'names a non-finite value), wrong (any other broken invariant). "known" counts the failures that match',
+    'tests/fuzz/known/known.json. Corpus: files in tests/fuzz/corpus/<target> before → after the merge.',
+    '',
+    '| target | inputs | of | time | exec/s | corpus | crash | hang | oom | NaN | wrong | known | status |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const st of states) {
+    const count = (k) => st.failures.filter((f) => f.kind === k).length;
+    const rate = st.seconds > 0 ? Math.round(st.execs / st.seconds) : 0;
+    const done = st.runsWanted && st.execs >= st.runsWanted;
+    const status = st.broken ? 'did not start' : done ? (st.merged ? 'complete' : 'complete, not merged yet')
+      : st.failures.length >= MAX_FAILURES ? `stopped after ${MAX_FAILURES} failures`
+        : st.secondsWanted && st.seconds >= st.secondsWanted ? 'time limit reached' : st.running && alive(st.pid) ? 'running' : 'stopped (resume with --resume)';
+    const corpus = st.target === 'link' ? '—' : `${st.corpusBefore.files} → ${st.corpusAfter ? st.corpusAfter.files : '?'}`;
+    const mins = st.seconds >= 120 ? `${(st.seconds / 60).toFixed(1)} min` : `${Math.round(st.seconds)} s`;
+    lines.push(`| ${st.target} | ${n(st.execs)} | ${st.runsWanted ? n(st.runsWanted) : '—'} | ${mins} | ${n(rate)} | ${corpus} | ${KINDS.map(count).join(' | ')} | ${st.failures.filter((f) => f.known).length} | ${status}${st.mergeError ? `; ${st.mergeError}` : ''} |`);
+  }
+  const withFailures = states.filter((st) => st.failures.length);
+  if (withFailures.length) {
+    lines.push('', '## Failures', '', 'Grouped by target, kind and the first line (numbers in it differ between inputs of one group only when', 'the line itself differs: each distinct line is its own group). Input: the first one found, base64.');
+    for (const st of withFailures) {
+      const groups = new Map();
+      for (const f of st.failures) {
+        const key = `${f.kind}\u0000${f.what}`;
+        if (!groups.has(key)) groups.set(key, { first: f, count: 0 });
+        groups.get(key).count++;
+      }
+      lines.push('', `### ${st.target}`, '');
+      for (const { first, count } of groups.values()) {
+        lines.push(`- **${first.kind}**${first.known ? ' (known)' : ''}, ${count}×: \`${first.what.replace(/`/g, "'").slice(0, 400)}\``);
+        lines.push(`  - seed ${first.seed}${first.file ? `, file ${first.file}` : ''}`);
+        if (first.base64) lines.push(`  - input: \`${first.base64}\``);
+        for (const d of first.details ?? []) lines.push(`  - ${String(d).replace(/`/g, "'").slice(0, 600)}`);
+      }
+    }
+  }
+  writeFileSync(REPORT, `${lines.join('\n')}\n`);
+}
+
+/**
+ * A campaign: each target for `runs` inputs and/or `seconds` (both per target), `jobs` at a time; goes on
+ * past failures, saves its state after every segment (resume: carry on from it), merges new coverage into
+ * tests/fuzz/corpus and writes tests/fuzz/REPORT.md. Returns the targets' states.
+ */
+export async function runCampaign({ runs, seconds, targets = CAMPAIGN_TARGETS, jobs = 2, seed = 1, resume = false, log = console.log }) {
+  const unknown = targets.filter((t) => !LIBFUZZER_TARGETS.includes(t) && t !== 'link');
+  if (unknown.length) throw new Error(`unknown fuzz target(s): ${unknown.join(', ')} (a campaign runs: ${[...LIBFUZZER_TARGETS, 'link'].join(', ')})`);
+  if (!runs && !seconds) throw new Error('a campaign needs --runs N or --minutes M');
+  const native = targets.filter((t) => t !== 'link');
+  if (native.length) {
+    const err = configureAndBuild(native, log);
+    if (err) throw new Error(err);
+  }
+  if (targets.includes('link') && !existsSync(LIB)) throw new Error(`${path.relative(ROOT, LIB)} is missing: run node scripts/build.mjs first`);
+  mkdirSync(CAMPAIGN, { recursive: true });
+  const known = knownEntries();
+  const meta = { command: `node scripts/fuzz.mjs ${process.argv.slice(2).join(' ')}`.trim(), revision: gitRevision() };
+  const states = targets.map((t) => loadState(t, { runs, seconds, seed, resume }, meta));
+  const save = (st) => {
+    saveState(st);
+    writeReport(states);
+  };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(jobs, states.length) }, async () => {
+      while (next < states.length) {
+        const st = states[next++];
+        st.running = true;
+        st.pid = process.pid;
+        log(`fuzz ${st.target}: ${st.execs ? `resuming at ${st.execs} inputs` : 'starting'}`);
+        while (wantsMore(st) && !st.broken) {
+          await (st.target === 'link' ? linkSegment(st) : libFuzzerSegment(st, known));
+          const last = st.failures.at(-1);
+          log(`fuzz ${st.target}: ${st.execs} inputs, ${Math.round(st.seconds)} s, ${st.failures.length} failures${last ? ` (last: ${last.kind}${last.known ? ', known' : ''}: ${last.what.slice(0, 160)})` : ''}`);
+          save(st);
+        }
+        mergeCorpus(st);
+        st.running = false;
+        save(st);
+        log(`fuzz ${st.target}: done, ${st.execs} inputs; corpus ${st.corpusBefore.files} → ${st.corpusAfter?.files ?? st.corpusBefore.files} files`);
+      }
+    }),
+  );
+  writeReport(states);
+  log(`fuzz: report written to ${path.relative(ROOT, REPORT)}`);
+  return states;
+}
+
 // Seeds of fuzz_scene from the gallery and the test vectors (compact JSON: short inputs mutate better).
 function seedCorpus() {
   const dir = path.join(FUZZ_DIR, 'corpus', 'fuzz_scene');
@@ -580,12 +976,19 @@ function parseArgs(argv) {
     else if (a === '--seed') o.seed = Number(value());
     else if (a === '--replay') o.replay = Number(value());
     else if (a === '--scratch') o.scratch = value();
+    else if (a === '--minutes') o.minutes = Number(value());
+    else if (a === '--resume') o.resume = true;
+    else if (a === '--keep-going') o.keepGoing = true;
     else if (a === '--link-worker') o.linkWorker = true;
     else if (a === '--seed-corpus') o.seedCorpus = true;
     else if (a === '--help' || a === '-h') o.help = true;
     else throw new Error(`unknown argument ${a}`);
   }
   if (o.seconds !== undefined && !(o.seconds > 0)) throw new Error('--seconds must be a positive number');
+  if (o.runs !== undefined && !(Number.isInteger(o.runs) && o.runs > 0)) throw new Error('--runs must be a positive whole number');
+  if (o.minutes !== undefined && !(o.minutes > 0)) throw new Error('--minutes must be a positive number');
+  if (o.jobs !== undefined && !(Number.isInteger(o.jobs) && o.jobs > 0)) throw new Error('--jobs must be a positive whole number');
+  if (o.seed !== undefined && !Number.isInteger(o.seed)) throw new Error('--seed must be a whole number');
   return o;
 }
 
@@ -598,13 +1001,18 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(2);
   }
   if (opts.help) {
-    console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 30).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+    const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+    console.log(lines.slice(1, lines.findIndex((l) => l.startsWith('import'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
   } else if (opts.linkWorker) {
-    await linkWorker({ seconds: opts.seconds ?? DEFAULT_SECONDS, seed: opts.seed ?? 1, scratch: opts.scratch ?? os.tmpdir(), runs: opts.runs });
+    await linkWorker({ seconds: opts.seconds ?? DEFAULT_SECONDS, seed: opts.seed ?? 1, scratch: opts.scratch ?? os.tmpdir(), runs: opts.runs, keepGoing: opts.keepGoing });
   } else if (opts.replay !== undefined) {
     await linkWorker({ seed: opts.seed ?? 1, replay: opts.replay });
   } else if (opts.seedCorpus) {
     seedCorpus();
+  } else if (opts.runs !== undefined || opts.minutes !== undefined || opts.resume) {
+    const states = await runCampaign({ runs: opts.runs, seconds: opts.minutes && opts.minutes * 60, targets: opts.targets, jobs: opts.jobs ?? 2,
+      seed: opts.seed ?? 1, resume: opts.resume });
+    process.exitCode = states.some((st) => st.broken || st.failures.some((f) => !f.known)) ? 1 : 0;
   } else {
     const { failed } = await runFuzz({ seconds: opts.seconds, targets: opts.targets, jobs: opts.jobs, seed: opts.seed });
     process.exitCode = failed > 0 ? 1 : 0;

@@ -353,7 +353,12 @@ void takeLeafDistance(const DistanceResult& leaf, int t, const Transform& meshPo
   out->triangle = t;
   Vec3 a = leaf.pointA, b = leaf.pointB;
   // Apart: the unit normal is −v/‖v‖ (gjk.h). Touching: a common point.
-  if (leaf.distance > 0) shiftPoints(leaf.v / -length(leaf.v), meshMargin, &a, &b);
+  // Below 1e-150 ‖v‖² is subnormal or zero (a gap of 1e-255 gave 0/0 and
+  // NaN points, found by fuzz_mesh): pre-scaled there (normalizedOr).
+  if (leaf.distance > 0) {
+    const double len = length(leaf.v);
+    shiftPoints(len > 1e-150 ? leaf.v / -len : normalizedOr(-leaf.v, Vec3{}), meshMargin, &a, &b);
+  }
   out->pointA = meshPose.apply(a);
   out->pointB = meshPose.apply(b);
 }

@@ -183,15 +183,20 @@ std::vector<int> spatialOrder(const Vec3* c, int n) {
     hi = {std::max(hi.x, c[t].x), std::max(hi.y, c[t].y), std::max(hi.z, c[t].z)};
   }
   const Vec3 ext = hi - lo;
-  const double sx = ext.x > 0 ? 1023.0 / ext.x : 0, sy = ext.y > 0 ? 1023.0 / ext.y : 0,
-               sz = ext.z > 0 ? 1023.0 / ext.z : 0;
+  // For bounds a denormal apart 1023/e overflows to ∞, and 0·∞ is NaN
+  // (found by fuzz_mesh): there d/e·1023, which lies in [0, 1023] since
+  // c − lo ≤ hi − lo (rounding is monotonic). Elsewhere d·(1023/e), as
+  // before, so trees of other meshes keep their order bit for bit.
+  const auto cell = [](double d, double e) {
+    if (!(e > 0)) return 0u;
+    const double s = 1023.0 / e;
+    return static_cast<std::uint32_t>(std::isfinite(s) ? d * s : d / e * 1023.0);
+  };
   std::vector<std::uint32_t> code(n), codeTmp(n);
   std::vector<int> order(n), tmp(n);
   for (int t = 0; t < n; ++t) {
     const Vec3 d = c[t] - lo;
-    code[t] = spreadBits(static_cast<std::uint32_t>(d.x * sx)) |
-              (spreadBits(static_cast<std::uint32_t>(d.y * sy)) << 1) |
-              (spreadBits(static_cast<std::uint32_t>(d.z * sz)) << 2);
+    code[t] = spreadBits(cell(d.x, ext.x)) | (spreadBits(cell(d.y, ext.y)) << 1) | (spreadBits(cell(d.z, ext.z)) << 2);
     order[t] = t;
   }
   for (int shift = 0; shift < 30; shift += 10) {

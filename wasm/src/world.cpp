@@ -223,11 +223,17 @@ Aabb World::boxFrom(const BoxShape& shape, const Shape* s, const Transform& pose
       break;
     }
   }
-  const Vec3 pad{(std::fabs(b.min.x) + std::fabs(b.max.x)) * kBoxPad,
-                 (std::fabs(b.min.y) + std::fabs(b.max.y)) * kBoxPad,
-                 (std::fabs(b.min.z) + std::fabs(b.max.z)) * kBoxPad};
-  b.min = b.min - pad;
-  b.max = b.max + pad;
+  // One pad on every axis, from the box's largest coordinate: intersect()
+  // calls shapes touching within a fraction of the pair's scale, not of each
+  // axis's own coordinates (two points 2.4e-119 apart along z at z ≈ 3e-115
+  // and x, y = −2 touch; a pad from |z| alone kept their boxes apart, found
+  // by fuzz_world).
+  const double m = std::fabs(b.min.x) + std::fabs(b.max.x);
+  const double pad =
+      std::fmax(m, std::fmax(std::fabs(b.min.y) + std::fabs(b.max.y), std::fabs(b.min.z) + std::fabs(b.max.z))) *
+      kBoxPad;
+  b.min = b.min - Vec3{pad, pad, pad};
+  b.max = b.max + Vec3{pad, pad, pad};
   return b;
 }
 

@@ -1,0 +1,155 @@
+// Regression tests for what fuzz_mesh and fuzz_world (tests/fuzz/) found in
+// the mesh and world code, each from the failing input and checked against
+// closed forms.
+//
+//   * The OBB tree's Morton order scaled centroid offsets by 1023/extent:
+//     for centroids a denormal apart that is ∞, and 0·∞ a NaN cast to an
+//     integer (undefined behaviour; UBSan aborts). Fixed in obbtree.cpp
+//     (spatialOrder divides the offset by the extent first).
+//   * A mesh distance leaf whose GJK gap is 1e-255 normalized v by its
+//     length, whose square underflows to 0: NaN points. Fixed in
+//     mesh_convex.cpp (takeLeafDistance pre-scales such a v).
+//   * A world's broad phase padded each axis of a box by that axis's own
+//     coordinates: two points at x, y = −2 and z ≈ 3e-115, 2.4e-119 apart,
+//     touch for intersect() but their boxes were apart. Fixed in world.cpp
+//     (one pad from the box's largest coordinate).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "collidoscope/api.h"
+#include "collidoscope/mesh.h"
+#include "collidoscope/mesh_convex.h"
+#include "collidoscope/mesh_raycast.h"
+#include "collidoscope/mesh_shape.h"
+#include "collidoscope/world.h"
+
+namespace {
+
+using namespace collidoscope;
+
+const double kDenorm = std::numeric_limits<double>::denorm_min();
+
+// Builds the shape; the tree's order must hold every triangle once.
+Shape build(const TriangleMesh& m) {
+  Shape s;
+  ShapeError err;
+  EXPECT_TRUE(makeMeshShape(m, &s, &err)) << err.field << ": " << err.message;
+  if (!s.meshData) return s;
+  std::vector<int> order = s.meshData->tree.order;
+  std::sort(order.begin(), order.end());
+  std::vector<int> all(m.triangles.size());
+  std::iota(all.begin(), all.end(), 0);
+  EXPECT_EQ(order, all);
+  return s;
+}
+
+// The second mesh of fuzz_mesh's input (seed 1, crash-0f6b8b96…): centroids
+// 0 and 4.9e-324 apart along z. Every triangle is degenerate (a repeated
+// corner), so no ray hits it.
+TEST(MeshFuzzRegressions, TreeOfCentroidsADenormalApartFromTheFuzzInput) {
+  TriangleMesh m;
+  m.vertices = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 2e-9, 3.5e-9}, {3.5e-9, kDenorm, kDenorm}};
+  m.triangles = {{1, 2, 4}, {4, 4, 4}, {4, 4, 4}, {4, 4, 4}, {4, 4, 4}};
+  const Shape s = build(m);
+  ASSERT_TRUE(s.meshData);
+  EXPECT_EQ(s.meshData->report.degenerate.size(), 5u);
+  const MeshRayHit h = rayCastMeshLocal(m, s.meshData->tree, {1e-9, 1e-9, 1}, {0, 0, -1},
+                                        std::numeric_limits<double>::infinity());
+  EXPECT_EQ(h.status, MeshRayStatus::Converged);
+  EXPECT_FALSE(h.hit);
+}
+
+// Two unit right triangles in the planes z = 0 and z = 4.9e-324 (the same
+// plane to rounding): a ray down the z axis from z = 1 through (0.1, 0.1)
+// hits at t = 1; a sphere of radius 0.5 at z = 2 is 1.5 away.
+TEST(MeshFuzzRegressions, TreeOfTrianglesADenormalApart) {
+  TriangleMesh m;
+  m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, kDenorm}, {1, 0, kDenorm}, {0, 1, kDenorm}};
+  m.triangles = {{0, 1, 2}, {3, 4, 5}};
+  const Shape s = build(m);
+  ASSERT_TRUE(s.meshData);
+  const MeshRayHit h = rayCastMeshLocal(m, s.meshData->tree, {0.1, 0.1, 1}, {0, 0, -1},
+                                        std::numeric_limits<double>::infinity());
+  ASSERT_TRUE(h.hit);
+  EXPECT_NEAR(h.t, 1.0, 1e-15);
+  EXPECT_NEAR(h.point.x, 0.1, 1e-15);
+  EXPECT_NEAR(h.point.y, 0.1, 1e-15);
+  const MeshRayHit miss = rayCastMeshLocal(m, s.meshData->tree, {5, 0.1, 1}, {0, 0, -1},
+                                           std::numeric_limits<double>::infinity());
+  EXPECT_FALSE(miss.hit);
+
+  Shape ball = Shape::sphere(0.5);
+  ball.pose.position = {0.1, 0.1, 2};
+  const MeshDistanceResult d = meshConvexDistance(m, s.meshData->tree, Transform{}, ball);
+  EXPECT_NEAR(d.distance, 1.5, 1e-12);
+  EXPECT_FALSE(d.intersecting);
+}
+
+// fuzz_mesh's input (campaign seed 20, crash-fce05d93…): a mesh of one
+// point (0, 0, 1.03e-255), posed at 9.5e-130·(1, 1, 1) and turned half a
+// turn about (1, 1, 0)/√2, and a box of no extent at that position. The
+// turn maps the point to (0, 0, −1.03e-255) from the position: the distance
+// is 1.03e-255, between those two points.
+TEST(MeshFuzzRegressions, DistanceOfAGapWhoseSquareUnderflows) {
+  const double z = 1.0321681302206577e-255, p = 9.532824124368238e-130, h = 0.70710678118654746;
+  TriangleMesh m;
+  m.vertices = {{0, 0, z}, {0, 0, z}, {0, 0, z}};
+  m.triangles = {{0, 0, 0}, {0, 0, 2}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  const Shape s = build(m);
+  ASSERT_TRUE(s.meshData);
+  Transform pose;
+  pose.position = {p, p, p};
+  pose.rotation = {h, h, 0, 0};
+  Shape box;
+  box.type = ShapeType::Box;
+  box.pose.position = {p, p, p};
+  // Without a margin, and with one smaller than the gap (the points are
+  // then shifted along the normal by it).
+  for (double margin : {0.0, 1e-256}) {
+    MeshConvexSettings settings;
+    settings.meshMargin = margin;
+    const MeshDistanceResult d = meshConvexDistance(m, s.meshData->tree, pose, box, settings);
+    EXPECT_NEAR(d.distance, z - margin, 1e-270);
+    EXPECT_FALSE(d.intersecting);
+    ASSERT_TRUE(std::isfinite(d.pointA.x) && std::isfinite(d.pointA.y) && std::isfinite(d.pointA.z));
+    ASSERT_TRUE(std::isfinite(d.pointB.x) && std::isfinite(d.pointB.y) && std::isfinite(d.pointB.z));
+    // Both points are the position to its own rounding (1e-145).
+    EXPECT_NEAR(d.pointB.x, p, 1e-140);
+    EXPECT_NEAR(d.pointA.z, p, 1e-140);
+  }
+}
+
+// fuzz_world's input (campaign segment seed 21, crash-3f679ac6…): point bodies at
+// (−2, −2, 3.0657e-115) and (−2, −2, 3.0654e-115). Two points are one point
+// to within 64 ulps of their scale 2, so intersect() calls them touching,
+// and pairs() must list them (both broad phases).
+TEST(MeshFuzzRegressions, WorldPairsPointsCloserThanTheirScalesRounding) {
+  for (api::WorldBroadphase b : {api::WorldBroadphase::SweepAndPrune, api::WorldBroadphase::Tree}) {
+    api::Registry reg;
+    api::World world(&reg, b);
+    SceneError err;
+    const int point = reg.add(Shape::point(), &err);
+    ASSERT_GT(point, 0) << err.message;
+    const double a[7] = {-2, -2, 3.065670841556067e-115, 0, 0, 0, 1};
+    const double c[7] = {-2, -2, 3.0654356309538037e-115, 0, 0, 0, 1};
+    const double far[7] = {-2, -8, -8, 0, 0, 0, 1};
+    ASSERT_GT(world.add(point, a, &err), 0) << err.message;
+    ASSERT_GT(world.add(point, far, &err), 0) << err.message;
+    ASSERT_GT(world.add(point, c, &err), 0) << err.message;
+    double in[api::kInputSize] = {}, r[api::kMaxResultStride];
+    std::copy(a, a + 7, in);
+    std::copy(c, c + 7, in + 7);
+    ASSERT_TRUE(reg.query(api::Kind::Intersect, point, point, in, nullptr, r, &err)) << err.message;
+    ASSERT_NE(r[0], 0);  // |a − c| = 2.4e-119, far below 64u·2
+    std::vector<std::uint32_t> pairs;
+    ASSERT_TRUE(world.pairs(&pairs, &err)) << err.message;
+    EXPECT_EQ(pairs, (std::vector<std::uint32_t>{0, 2}));
+  }
+}
+
+}  // namespace
