@@ -902,3 +902,35 @@ TEST(FuzzRegressions, PenetrationSeedOnANeedleTriangle) {
 }
 
 }  // namespace
+
+namespace {
+
+// A point 8√3 from the vertex (−8, −8, −8) of a needle tetrahedron 3e9 long,
+// in the plane of its big face (x = z, locally). sat() answered
+// "intersecting, depth 0, status ok": the facet normals that separate in
+// exact arithmetic are the needle's thin faces, tilted 5e-10 rad from the big
+// one, so the gap along them is ~1e-8, below the touching tolerance (4e-5
+// at this scale). sat.h now also tests the in-plane side normals of a
+// touching plane. Found by fuzz_pair (tests/fuzz/known, sat-needle-tetrahedron).
+TEST(FuzzRegressions, SatPointBesideANeedleTetrahedronInItsFacePlane) {
+  const Vec3 at{-8, -8, -8};
+  const Shape needle = Shape::polytope({{-3e9, -3e9, -3e9},
+                                        {-3e9, 5.3725490196078436, -3e9},
+                                        {-5.7212009804031396, -3e9, -3.625},
+                                        {-8, -8, -8},
+                                        {-3e9, -3e9, -3e9}})
+                           .at(at);
+  const Shape point = Shape::point().at(at);
+  const auto r = collidoscope::sat(needle, point);
+  EXPECT_EQ(r.status, collidoscope::SatStatus::Ok);
+  ASSERT_FALSE(r.intersecting);
+  // The gap along the axis, from the shapes' own support values: it is the
+  // returned one, and a real separation (the fuzzer's tolerance at this
+  // scale is 2e-9·3e9 = 6) no larger than the distance to the vertex.
+  const double gap = -(ref::supportValue(needle, r.axis) + ref::supportValue(point, -r.axis));
+  EXPECT_NEAR(gap, r.depth, 1e-12 * 3e9);
+  EXPECT_GT(gap, 6);
+  EXPECT_LE(gap, 8 * std::sqrt(3.0) + 1e-12 * 3e9);
+}
+
+}  // namespace
