@@ -902,3 +902,70 @@ TEST(FuzzRegressions, PenetrationSeedOnANeedleTriangle) {
 }
 
 }  // namespace
+
+namespace {
+
+// A point 8√3 from the vertex (−8, −8, −8) of a needle tetrahedron 3e9 long,
+// in the plane of its big face (x = z, locally). sat() answered
+// "intersecting, depth 0, status ok": the facet normals that separate in
+// exact arithmetic are the needle's thin faces, tilted 5e-10 rad from the big
+// one, so the gap along them is ~1e-8, below the touching tolerance (4e-5
+// at this scale). sat.h now also tests the in-plane side normals of a
+// touching plane. Found by fuzz_pair (tests/fuzz/known, sat-needle-tetrahedron).
+TEST(FuzzRegressions, SatPointBesideANeedleTetrahedronInItsFacePlane) {
+  const Vec3 at{-8, -8, -8};
+  const Shape needle = Shape::polytope({{-3e9, -3e9, -3e9},
+                                        {-3e9, 5.3725490196078436, -3e9},
+                                        {-5.7212009804031396, -3e9, -3.625},
+                                        {-8, -8, -8},
+                                        {-3e9, -3e9, -3e9}})
+                           .at(at);
+  const Shape point = Shape::point().at(at);
+  const auto r = collidoscope::sat(needle, point);
+  EXPECT_EQ(r.status, collidoscope::SatStatus::Ok);
+  ASSERT_FALSE(r.intersecting);
+  // The gap along the axis, from the shapes' own support values: it is the
+  // returned one, and a real separation (the fuzzer's tolerance at this
+  // scale is 2e-9·3e9 = 6) no larger than the distance to the vertex.
+  const double gap = -(ref::supportValue(needle, r.axis) + ref::supportValue(point, -r.axis));
+  EXPECT_NEAR(gap, r.depth, 1e-12 * 3e9);
+  EXPECT_GT(gap, 6);
+  EXPECT_LE(gap, 8 * std::sqrt(3.0) + 1e-12 * 3e9);
+}
+
+}  // namespace
+
+namespace {
+
+using collidoscope::PosedShape;
+using collidoscope::Shape;
+
+// A zero-thickness ellipsoid (a segment 2e6 long along y, at x = 1) and a
+// triangle with an arm 1e6 long along −z at x = −8: 9 apart, the closest
+// points (1, −8, −1e6) and (−8, −8, −1e6). Chung–Wang's reflections settled
+// on an s 9e-6 rad off −x along which the shapes touch to 7e-10; each
+// reflection turned s by ~1e-15, the switch to a w tilted just inside the
+// cone of fitting directions stayed there, and the query reached its cap of
+// 256 and reported intersecting. Past half the cap the switch now goes to
+// the centre of that cone. Found by fuzz_pair
+// (tests/fuzz/known, chungwang-needle-ellipsoid-cap).
+TEST(FuzzRegressions, ChungWangSeparatesANeedleEllipsoidFromALongTriangle) {
+  const double d = 4.9406564584124654e-324;
+  const Shape a = Shape::ellipsoid({0, 1e6, 0}).at({1, d, -1e6});
+  const Shape b = Shape::polytope({{d, d, d}, {-9.765015640296042, -8, 1}, {0, 0, d}, {d, 0, -1e6}, {d, d, d}}).at({-8, -8, -8});
+  const double tol = 2e-9 * 1e6;
+  collidoscope::ChungWangCache cache;
+  for (int run = 0; run < 2; ++run) {  // cold, then warm from the cache
+    const auto r = collidoscope::chungWangIntersect(PosedShape(a), PosedShape(b), collidoscope::ChungWangSettings{}, &cache);
+    ASSERT_EQ(r.status, collidoscope::ChungWangStatus::Separated) << "run " << run;
+    EXPECT_LT(r.iterations, collidoscope::kChungWangMaxIterations);
+    // The axis separates by the returned gap, measured with reference.h's
+    // support values, and the gap is no more than the distance 9.
+    const double gap = -(ref::supportValue(a, r.separatingAxis) + ref::supportValue(b, -r.separatingAxis));
+    EXPECT_NEAR(gap, r.gap, tol) << "run " << run;
+    EXPECT_GT(gap, tol) << "run " << run;
+    EXPECT_LE(gap, 9 + tol) << "run " << run;
+  }
+}
+
+}  // namespace

@@ -76,9 +76,20 @@
 //    directions (ChungWangHemisphere::interiorW). Huotari's w is orthogonal
 //    to the newest r_j, so for separated polytopes it often just touches
 //    (s·(q − p) = 0 for that vertex pair) and the reflection in r leaves it
-//    unchanged: the cycle comes straight back. A second switch needs R to
-//    have grown since the first (else it would repeat exactly); otherwise
-//    the step reflects as usual.
+//    unchanged: the cycle comes straight back. Past half the iteration
+//    cap, the switch goes to the centre of the cone instead, the w of
+//    largest margin min_j w·r_j (ChungWangHemisphere::centreW): for a
+//    segment 2e6 long 9 from a triangle with an arm 1e6 long, the
+//    reflections settle on an s 9e-6 rad off the separating direction,
+//    along which the shapes touch to 7e-10, and each reflection turns s by
+//    ~1e-15 (s·r ≈ gap/‖q − p‖); the tilted w stays there and the query
+//    ran to its cap, while the centre weighs every direction seen and
+//    separates. Only late: pairs that decide do so within ~90 iterations
+//    (test_chung_wang.cpp), and going to the centre from the start left
+//    more of its 1 200 near-touching pairs at the cap (51, not 36), as did
+//    going there whenever the tilted w stayed within the repeat angle of s
+//    (150). A second switch needs R to have grown since the first (else it
+//    would repeat exactly); otherwise the step reflects as usual.
 //  * Huotari's code checks the hemisphere before adding the new r (so the
 //    newest direction is never tested) and sweeps r_2..r_{n−3}; here r is
 //    added first and all older r_j are swept. Ties (zero cross products,
@@ -140,6 +151,15 @@ constexpr int kChungWangSwitchAfter = 3;
 // so the value only trades iterations: they fall steeply as the angle
 // grows towards 0.03 (1.7°) and level off beyond it.
 constexpr double kChungWangRepeatAngle = 0.03;
+
+// The search for the centre of R's cone (ChungWangHemisphere::centreW):
+// at most this many steps, and it stops when the nearest point v is
+// optimal to this relative accuracy (|v|² − min_j v·r_j ≤ tol·|v|²). The
+// centre is only a starting axis, so a rough one does: every r_j then has
+// a margin of at least 99% of the best (v·r_j ≥ |v|²·(1 − tol) and the best
+// is ≤ |v|), and the search stays short (it runs at every switch).
+constexpr int kChungWangCentreSteps = 16;
+constexpr double kCentreTolerance = 1e-2;
 
 // An older r_j whose projection on the plane ⊥ r_new is shorter than this is
 // parallel to r_new (to rounding): it puts no constraint on a w ⊥ r_new
@@ -393,6 +413,47 @@ class ChungWangHemisphere {
       if (b < 0) t = std::fmin(t, 0.5 * std::fmax(0.0, dot(w_, r_[j])) / -b);
     }
     return normalizedOr(w_ + pivot_ * t, w_);
+  }
+
+  // The centre of the cone of fitting directions: the unit w of largest
+  // margin min_j w·r_j, which is the direction of v, the point of conv(R)
+  // nearest the origin (v·r_j ≥ |v|² for every j, and no unit w has a
+  // margin above |v|). Found as GJK finds a nearest point, with R's
+  // directions as the points: v ← the nearest point of the simplex plus
+  // the r_j of least v·r_j, at most kChungWangCentreSteps times. False when
+  // the origin lies in conv(R) to rounding (R only just fits: no interior).
+  bool centreW(Vec3* out) const {
+    if (n_ == 0) return false;
+    Vec3 y[4] = {r_[0]};
+    int m = 1;
+    Vec3 v = r_[0];
+    double vv = 1;
+    for (int step = 0; step < kChungWangCentreSteps; ++step) {
+      int next = 0;
+      double least = dot(v, r_[0]);
+      for (int j = 1; j < n_; ++j) {
+        const double x = dot(v, r_[j]);
+        if (x < least) least = x, next = j;
+      }
+      // v is the nearest point to rounding: no direction lies below its plane.
+      if (vv - least <= kCentreTolerance * vv) break;
+      bool known = false;
+      for (int k = 0; k < m; ++k) known = known || y[k] == r_[next];
+      if (known) break;
+      y[m++] = r_[next];
+      const detail::SubSolution sol = m == 2   ? detail::solveSegment(y, 0, 1)
+                                      : m == 3 ? detail::solveTriangle(y, 0, 1, 2)
+                                               : detail::solveTetrahedron(y);
+      if (sol.size == 4 || !(sol.vv > kHemisphereProofTolerance * kHemisphereProofTolerance)) return false;
+      Vec3 kept[4];
+      for (int k = 0; k < sol.size; ++k) kept[k] = y[sol.index[k]];
+      for (int k = 0; k < sol.size; ++k) y[k] = kept[k];
+      m = sol.size;
+      v = sol.v;
+      vv = sol.vv;
+    }
+    *out = v * (1 / std::sqrt(vv));
+    return true;
   }
 
   // The rows of M (Huotari eq. 18, with d = √(x² + y²) — the thesis prints
@@ -759,7 +820,9 @@ ChungWangResult chungWangIntersect(const SA& shapeA, const SB& shapeB, const Chu
       // Eq. 19 relates consecutive steps only when one reflected into the
       // other: after a switch the next r must not be compared with this one.
       havePrev = false;
-      const Vec3 next = R.interiorW();
+      // w tilted into the cone; past half the cap, the cone's centre.
+      Vec3 next;
+      if (2 * st.iteration <= cap || !R.centreW(&next)) next = R.interiorW();
       if constexpr (Trace::enabled) {
         detail::recordChungWang(trace, ChungWangEvent::Switch, ChungWangReason::SwitchToW, kSwitch, st, R, nullptr,
                                 &next);

@@ -56,6 +56,17 @@
 // sound separation), so these are added whenever the kinds allow a flat
 // A − B, also when it turns out to have volume.
 //
+// Touching in a plane. When the best axis n shows the cores touching to
+// rounding, their contact lies in the plane ⟂ n, and whether they really
+// meet is a question inside that plane. In exact arithmetic a facet normal
+// of A − B answers it, but that facet may be a sliver tilted from n by a
+// tiny angle, so its gap (distance × that angle) falls below rounding: a
+// point 13.9 beside a needle tetrahedron 3e9 long, in the plane of its big
+// face, is 1e-8 outside its thin faces, under the 4e-5 rounding bound. So
+// the in-plane side normals n × e for every edge class of A and B are also
+// tested then (the 2D SAT of the two contact sets, whose sides are edges
+// of A and B), like the flat sides of a polygon hull above.
+//
 // Rounded shapes (margin, sphere, capsule: core ⊕ ball of radius r). Every
 // interval widens by r on each side — exact for any axis, since the support
 // value of core ⊕ ball is h_core + r. When the cores overlap, the depth is
@@ -692,7 +703,8 @@ inline SatResult satBoxes(const Shape& a, const Shape& b, const SatSettings& set
 // SAT of two prepared hulls under the given poses. Candidates, in this
 // order: A's face axes, B's face axes, edge-direction pairs (A's class i ×
 // B's class j, parallel pairs skipped), then the extra axes of flat
-// configurations (header comment). Allocates nothing with NoTrace.
+// configurations and, when the cores touch to rounding, of the touching
+// plane (header comment). Allocates nothing with NoTrace.
 template <class Trace = NoTrace>
 SatResult satHulls(const SatHull& a, const Transform& poseA, const SatHull& b, const Transform& poseB,
                    const SatSettings& settings, Trace& trace) {
@@ -703,7 +715,7 @@ SatResult satHulls(const SatHull& a, const Transform& poseA, const SatHull& b, c
   const std::int64_t fb = static_cast<std::int64_t>(b.faceAxes.size());
   const std::int64_t ea = static_cast<std::int64_t>(a.edgeAxes.size());
   const std::int64_t eb = static_cast<std::int64_t>(b.edgeAxes.size());
-  const std::int64_t extra = 2 * (ea + eb) + 4;
+  const std::int64_t extra = 3 * (ea + eb) + 4;  // flat sides of both polygons, a touching plane's, lines
   const std::int64_t axes = fa + fb + ea * eb + extra;
   const std::int64_t verts = static_cast<std::int64_t>(a.vertices.size() + b.vertices.size());
   if (axes * verts > kSatMaxProjections || (Trace::enabled && axes > kSatMaxTracedAxes))
@@ -862,6 +874,24 @@ SatResult satHulls(const SatHull& a, const Transform& poseA, const SatHull& b, c
                                         : (hasLine ? detail::satPerpendicular(l) : Vec3{0, 1, 0});
       if (!stop)
         stop = test(side, SatAxisKind::Line, kFlatAxes, segA ? 0 : -1, segB ? 0 : -1, segA, segB, nullptr, nullptr);
+    }
+  }
+
+  // Cores touching to rounding along the best axis n: the contact is flat,
+  // so in-plane side normals n × e (every edge class of A and B) may
+  // separate where the facet normals of A − B only show a gap below
+  // rounding (header comment, "Touching in a plane").
+  if (!stop && st.best >= 0 && std::fabs(st.bestOverlap - (rA + rB)) <= tolerance) {
+    const Vec3 n = st.bestAxis;
+    for (std::size_t i = 0; i < a.edgeAxes.size() && !stop; ++i) {
+      Vec3 L;
+      if (detail::satCrossAxis(n, dirA(a.edgeAxes, i), &L))
+        stop = test(L, SatAxisKind::FlatSide, kFlatAxes, static_cast<int>(i), -1, true, false, nullptr, nullptr);
+    }
+    for (std::size_t j = 0; j < b.edgeAxes.size() && !stop; ++j) {
+      Vec3 L;
+      if (detail::satCrossAxis(n, dirB(b.edgeAxes, j), &L))
+        stop = test(L, SatAxisKind::FlatSide, kFlatAxes, -1, static_cast<int>(j), false, true, nullptr, nullptr);
     }
   }
   return detail::satFinish(st, rA + rB, trace);
