@@ -14,9 +14,8 @@
 //     gradient sampling from a 2 000-point grid), an upper bound.
 // Each asserts the depth within the documented accuracy (1e-9 of the
 // scale), that the normal achieves the depth (f(n) = depth), that the
-// points differ by depth·normal, and a status that is converged, or
-// max-iterations only where the polytope's lower bound cannot reach the
-// refined value (counted and bounded).
+// points differ by depth·normal, and a status that is converged or
+// max-iterations (the refined value uncertified; counted and printed).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -44,8 +43,7 @@ struct Tally {
   }
 };
 
-// The checks every case shares; `exact` says the reference is a closed
-// form (compared both ways) rather than the numeric upper bound.
+// The checks every case shares, against the case's reference depth.
 void check(const Shape& a, const Shape& b, double expected, Tally* t) {
   const double scale = ref::sceneScale(a, b);
   const double tol = 1e-9 * scale;
