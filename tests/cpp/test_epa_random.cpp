@@ -105,6 +105,9 @@ void randomPair(Rng& rng, const std::vector<ShapeType>& typesA, const std::vecto
 struct PairChecker {
   Failures fails;
   int overlapping = 0, separated = 0, degenerate = 0, capped = 0, total = 0;
+  // The worst |depth − reference| of the uncertified (max-iterations)
+  // answers, relative to the scene's scale: README's known limit.
+  double worstCapped = 0;
   Rng rng{99};
 
   // Runs the checks on (a, b); with checkSymmetry also on (b, a) — the
@@ -144,15 +147,16 @@ struct PairChecker {
     if (r.status == EpaStatus::MaxIterations) {
       // EPA's known limit: where the depth is nearly the same over a whole
       // circle of directions (a point near a cylinder's axis or the centre
-      // of a near-spherical ellipsoid) it must refine the whole region and
-      // can run out of polytope. Allowed only on curved pairs, rarely (see
-      // the counts below), with the answer a lower bound (the nearest face)
-      // within 1e-4·scale (worst seen: 1.7e-5 relative, a point 1e-4 from
-      // a cylinder's axis).
+      // of a near-spherical ellipsoid) its polytope fills up and the normal
+      // is refined on the support function; the answer, h at that normal,
+      // is then uncertified. Allowed only on curved pairs, rarely (see the
+      // counts below), and within 1e-9·scale of the reference either way
+      // (both are values of h; worst seen 2.7e-14 of the scale, where the
+      // nearest face reported before the refinement was 5.4e-6 short).
       ++capped;
+      worstCapped = std::fmax(worstCapped, std::fabs(rf.value - r.depth) / scale);
       fails.check(!refExact, "max-iterations on a polytopal pair", rp);
-      fails.check(r.depth <= rf.value + tol, "max-iterations answer above the reference", rp);
-      fails.check(rf.value - r.depth <= 1e-4 * scale, "max-iterations answer off by > 1e-4·scale", rp);
+      fails.check(std::fabs(rf.value - r.depth) <= tol, "max-iterations answer off by > 1e-9·scale", rp);
     }
     if (r.status == EpaStatus::Degenerate) ++degenerate;
 
@@ -244,8 +248,9 @@ TEST(EpaRandom, CurvedPairsMatchNumericSupportMinimum) {
     pc.run(a, b, rf, false, i % 4 == 0);
   }
   pc.fails.report(pc.total);
-  std::printf("[ curved ] %d pairs: %d overlapping, %d separated, %d degenerate\n", pc.total, pc.overlapping,
-              pc.separated, pc.degenerate);
+  std::printf("[ curved ] %d pairs: %d overlapping, %d separated, %d degenerate, %d max-iterations (worst %.2g of "
+              "the scale)\n",
+              pc.total, pc.overlapping, pc.separated, pc.degenerate, pc.capped, pc.worstCapped);
   EXPECT_GE(pc.overlapping, 1750);
   EXPECT_LE(pc.degenerate, pc.total / 100);
   EXPECT_LE(pc.capped, pc.total / 200);

@@ -27,6 +27,7 @@ const char* epaReasonName(EpaReason r) {
     case EpaReason::BrokenHorizon: return "broken-horizon";
     case EpaReason::IterationCap: return "iteration-cap";
     case EpaReason::Polygon: return "polygon";
+    case EpaReason::Refined: return "refined";
   }
   return "none";
 }

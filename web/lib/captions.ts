@@ -328,6 +328,15 @@ function epaSharedCaption(kind: 'closest' | 'support' | 'done', f: EpaStep, r: P
             : `GJK: the shapes are apart, so EPA does not run; the normal is the separating direction. ${result}`;
         case 'flat':
           return `${w.flat}: the origin lies on it, so the shapes only touch. ${result}`;
+        case 'refined': {
+          // EPA filled its polytope; f.depth is h(n) at the refined normal,
+          // f.gap that minus the nearest face's distance (epa.h refineNormal).
+          const gap = f.gap ?? 0;
+          const verdict = gap <= f.tolerance
+            ? `≤ tolerance ${num(f.tolerance)}: certified`
+            : `> tolerance ${num(f.tolerance)}: not certified (max-iterations), the depth lies between the two`;
+          return `The ${w.body} is full and its nearest ${w.part} is not yet on the boundary. From that ${w.part}'s normal, n was walked downhill on h(n) = n·s(n) (the support point is h's gradient): h(n) = ${num(f.depth)} bounds the depth from above, the nearest ${w.part}'s distance ${num(f.depth - gap)} from below; their gap ${num(gap)} ${verdict}.${radius > 0 ? ' The depth is h(n) + r_A + r_B.' : ''} ${result}`;
+        }
         default:
           return radius > 0 ? `The depth is d + r_A + r_B. ${result}` : result;
       }

@@ -14,7 +14,7 @@ export type GjkReason = 'none' | 'start-from-point' | 'start-from-cache' | 'prog
 export type EpaStatus = 'converged' | 'touching' | 'max-iterations' | 'degenerate';
 
 /** Why an EPA step ended (epa.h EpaReason). */
-export type EpaReason = 'none' | 'apart' | 'tetrahedron' | 'flat' | 'nearest-face' | 'progress' | 'gap-within-tolerance' | 'duplicate-support' | 'capacity' | 'broken-horizon' | 'iteration-cap' | 'polygon';
+export type EpaReason = 'none' | 'apart' | 'tetrahedron' | 'flat' | 'nearest-face' | 'progress' | 'gap-within-tolerance' | 'duplicate-support' | 'capacity' | 'broken-horizon' | 'iteration-cap' | 'polygon' | 'refined';
 
 /** The separating-axis test's statuses (sat.h SatStatus). */
 export type SatStatus = 'ok' | 'rounded-bound' | 'too-large' | 'not-polytopal' | 'invalid-shape';

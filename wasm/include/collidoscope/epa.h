@@ -38,7 +38,11 @@
 // from the nearest face that skips faces w is coplanar with to rounding (so
 // flat caps and box faces do not split the region), and the horizon is
 // checked to be a single loop (else status Degenerate, keeping the last
-// valid polytope). Storage is fixed: at most
+// valid polytope); and a polytope that fills up before its nearest face
+// is within tolerance (round cores with a circle of nearly deepest
+// directions) has its best normals refined on the support function itself
+// (refineNormal, below), certified against the nearest face when the two
+// meet. Storage is fixed: at most
 // kEpaMaxVertices vertices (faces ≤ 2V − 4), so nothing allocates.
 #pragma once
 
@@ -60,8 +64,9 @@ namespace collidoscope {
 // point near the centre of a near-spherical ellipsoid, or near a
 // cylinder's axis): there EPA must refine a whole region to certify 1e-10.
 // 512 vertices leave only rare curved pairs at the cap, for ~170 KB of
-// stack; such a pair ends with status MaxIterations and its best bound,
-// which then certifies less than the tolerance asks.
+// stack; such a pair's normal is then refined (refineNormal), and it ends
+// with status MaxIterations unless the refined depth and the nearest face
+// meet within the tolerance.
 constexpr int kEpaMaxVertices = 512;
 constexpr int kEpaMaxFaces = 2 * kEpaMaxVertices;  // a closed triangulated polytope has 2V − 4 faces
 
@@ -116,6 +121,7 @@ enum class EpaReason {
   BrokenHorizon,      // rounding made the visible region non-simple
   IterationCap,
   Polygon,            // 2D (epa2d.h): seed polygon around the origin
+  Refined,            // the polytope filled up; the normal was refined on the support function
 };
 
 const char* epaReasonName(EpaReason r);
@@ -437,6 +443,183 @@ bool penetrationOfTinyScene(const SA& shapeA, const SB& shapeB, const DistanceRe
     }
   }
   return false;
+}
+
+// ---- refining the normal of a full polytope ---------------------------------
+//
+// Where the depth is nearly the same over a circle of directions (a point
+// near a cylinder's axis, near the centre of a near-spherical ellipsoid,
+// identical cylinders or cones at one pose) the polytope fills up long
+// before its nearest face is within tolerance of C's boundary: the faces
+// around the whole circle are chords of it. The depth is the least value
+// of h(n) = n·s_C(n) over unit n, and every value is an upper bound on it,
+// so from the polytope's best normal the refinement walks downhill on h:
+// the support point s_C(n) is h's gradient, its part across n the slope on
+// the sphere. h has kinks where a support point is not unique (a
+// cylinder's rim, a cone's apex, and the deepest direction of a point in a
+// cylinder lies on one: the side meets both rims there), so the slope is
+// the shortest combination of the gradients at n and at four directions ε
+// around it (gradient sampling, Burke, Lewis and Overton 2005): across a
+// kink it cancels, along it it leads on. ε shrinks when no step helps.
+
+// The refinement's budget: its steps (each 5 support points and a line
+// search of at most kEpaRefineTries more), and the sampling radius it
+// starts at (radians) and stops below, where the directions differ by a
+// few roundings.
+constexpr int kEpaRefineSteps = 96;
+constexpr int kEpaRefineTries = 12;
+constexpr double kEpaRefineStartRadius = 1e-3;
+constexpr double kEpaRefineEndRadius = 1e-13;
+// Starts: the faces with the least h, up to this many, pairwise further
+// apart than 0.5 rad (the cosine below), which keeps two starts out of one
+// basin on the shapes above.
+constexpr int kEpaRefineStarts = 3;
+constexpr double kEpaRefineStartsApart = 0.8775825618903728;  // cos 0.5
+
+struct RefinedNormal {
+  Vec3 normal;    // unit
+  double depth;   // h(normal): an upper bound on the core depth
+  Vec3 pointA;    // the shortest combination's points on the cores
+  Vec3 pointB;
+  int steps = 0;  // descent steps taken
+};
+
+// The point of the convex hull of g[0..k) nearest the origin (2D, k ≤ 5),
+// as weights of the g: a vertex, a segment's nearest point, or the origin
+// itself when a triangle of them holds it. Returns its squared length.
+inline double shortestCombination2(const double (*g)[2], int k, double* weight) {
+  double best = 1e300;
+  auto take = [&](double len2, int i, double wi, int j, double wj, int m, double wm) {
+    if (!(len2 < best)) return;
+    best = len2;
+    for (int q = 0; q < k; ++q) weight[q] = 0;
+    weight[i] += wi;
+    weight[j] += wj;
+    weight[m] += wm;
+  };
+  for (int i = 0; i < k; ++i) take(g[i][0] * g[i][0] + g[i][1] * g[i][1], i, 1, i, 0, i, 0);
+  for (int i = 0; i < k; ++i)
+    for (int j = i + 1; j < k; ++j) {
+      const double ex = g[j][0] - g[i][0], ey = g[j][1] - g[i][1], e2 = ex * ex + ey * ey;
+      if (!(e2 > 0)) continue;
+      const double t = -(g[i][0] * ex + g[i][1] * ey) / e2;
+      if (!(t > 0 && t < 1)) continue;
+      const double px = g[i][0] + ex * t, py = g[i][1] + ey * t;
+      take(px * px + py * py, i, 1 - t, j, t, i, 0);
+    }
+  for (int i = 0; i < k; ++i)
+    for (int j = i + 1; j < k; ++j)
+      for (int m = j + 1; m < k; ++m) {
+        // Signed areas of the origin with each edge: all of one sign, and
+        // a non-zero total, puts the origin inside.
+        const double ai = g[j][0] * g[m][1] - g[j][1] * g[m][0];
+        const double aj = g[m][0] * g[i][1] - g[m][1] * g[i][0];
+        const double am = g[i][0] * g[j][1] - g[i][1] * g[j][0];
+        const double total = ai + aj + am;
+        if (!(total != 0)) continue;
+        if ((ai / total) >= 0 && (aj / total) >= 0 && (am / total) >= 0)
+          take(0, i, ai / total, j, aj / total, m, am / total);
+      }
+  return best;
+}
+
+// The slope of h at n: the shortest combination of the gradients (support
+// points) at n and at four directions `radius` around it, turned by `turn`,
+// in the tangent basis t1, t2 of n. Returns the slope's length; *slope2
+// its components, *pointA and *pointB the combination's points on the cores.
+template <class SA, class SB>
+double slopeAt(const SA& a, const SB& b, const Vec3& n, const Vec3& t1, const Vec3& t2, double radius, double turn,
+               double* slope2, Vec3* pointA, Vec3* pointB) {
+  const double c = std::cos(turn), s = std::sin(turn);
+  const Vec3 u = t1 * c + t2 * s, v = t2 * c - t1 * s;
+  const Vec3 around[5] = {Vec3{}, u, -u, v, -v};
+  SimplexVertex sample[5];
+  double g[5][2], weight[5];
+  for (int k = 0; k < 5; ++k) {
+    const Vec3 m = k == 0 ? n : normalizedOr(n + around[k] * radius, n);
+    sample[k] = minkowskiSupport(a, b, m);
+    // The slope at m is the part of w across m (not across n: on a curved
+    // side that would add h·radius to every sample and hide slopes below it).
+    const Vec3 across = sample[k].w - m * dot(m, sample[k].w);
+    g[k][0] = dot(across, t1);
+    g[k][1] = dot(across, t2);
+  }
+  const double length2 = shortestCombination2(g, 5, weight);
+  Vec3 pa, pb;
+  slope2[0] = slope2[1] = 0;
+  for (int k = 0; k < 5; ++k) {
+    pa += sample[k].a * weight[k];
+    pb += sample[k].b * weight[k];
+    slope2[0] += g[k][0] * weight[k];
+    slope2[1] += g[k][1] * weight[k];
+  }
+  *pointA = pa;
+  *pointB = pb;
+  return std::sqrt(length2);
+}
+
+// Walks downhill on h from n0 (see above) and returns the best normal
+// found. `floor` (a lower bound on the depth, the polytope's nearest face)
+// and `tolerance` end it early once the two meet.
+template <class SA, class SB>
+RefinedNormal refineNormal(const SA& a, const SB& b, const Vec3& n0, double floor, double tolerance) {
+  RefinedNormal best;
+  best.normal = n0;
+  best.depth = dot(n0, minkowskiSupport(a, b, n0).w);
+  double radius = kEpaRefineStartRadius, step = kEpaRefineStartRadius;
+  // Samples turn by the golden angle from step to step, so a kink at any
+  // bearing soon falls between two of them.
+  const double kTurn = 2.399963229728653;
+  int it = 0;
+  for (; it < kEpaRefineSteps && radius >= kEpaRefineEndRadius; ++it) {
+    if (best.depth - floor <= tolerance) break;
+    const Vec3 n = best.normal;
+    const Vec3 t1 = detail::perpendicular(n), t2 = cross(n, t1);
+    double g[2];
+    Vec3 pa, pb;
+    const double slope = slopeAt(a, b, n, t1, t2, radius, kTurn * it, g, &pa, &pb);
+    if (!(slope > kRoundingBound * std::fmax(maxAbs(pa), maxAbs(pb)))) {
+      radius *= 0.1;  // level to rounding at this radius: look closer
+      continue;
+    }
+    const Vec3 dir = (t1 * g[0] + t2 * g[1]) / -slope;
+    bool moved = false;
+    double tryStep = std::fmax(step, 4 * radius);
+    for (int k = 0; k < kEpaRefineTries; ++k, tryStep *= 0.25) {
+      const Vec3 m = normalizedOr(n + dir * tryStep, n);
+      const double hm = dot(m, minkowskiSupport(a, b, m).w);
+      if (hm < best.depth) {
+        best.normal = m;
+        best.depth = hm;
+        step = 2 * tryStep;
+        moved = true;
+        ++best.steps;
+        break;
+      }
+    }
+    if (!moved) radius *= 0.1;
+  }
+  // The points: the shortest combination at the final normal, at the
+  // radius reached (across a kink it mixes the supports of both sides, so
+  // pointA − pointB ≈ depth·normal, not a rim point off to one side).
+  // The radius that straddles the kink is not known (the normal may be a
+  // hair off it), so each from the start radius down is tried and the
+  // combination nearest depth·normal kept.
+  const Vec3 t1 = detail::perpendicular(best.normal), t2 = cross(best.normal, t1);
+  const Vec3 target = best.normal * best.depth;
+  double miss = 1e300;
+  for (double r = kEpaRefineStartRadius; r >= kEpaRefineEndRadius; r *= 0.1) {
+    double g[2];
+    Vec3 pa, pb;
+    slopeAt(a, b, best.normal, t1, t2, r, kTurn * it, g, &pa, &pb);
+    const double m = maxAbs((pa - pb) - target);
+    if (m < miss) {
+      miss = m;
+      best.pointA = pa;
+      best.pointB = pb;
+    }
+  }
+  return best;
 }
 
 }  // namespace detail
@@ -799,12 +982,63 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
   out.depth = answerDepth + rA + rB;
   out.pointA = pa + answer->normal * rA;
   out.pointB = pb - answer->normal * rB;
+  // A polytope that filled up (the default cap or its capacity, not a
+  // smaller cap the caller chose) leaves a circle of nearly deepest
+  // directions uncertified: refine the normal on h itself (refineNormal).
+  // Its depth is an upper bound, the nearest face's a lower one; when they
+  // meet within EPA's own tolerance the answer is certified.
+  const bool filledUp = status == EpaStatus::MaxIterations &&
+                        (reason == EpaReason::Capacity || settings.maxIterations >= kEpaMaxVertices - 6);
+  double refinedGap = 0, refinedTolerance = 0;
+  Vec3 refinedNormal;
+  if (filledUp) {
+    const double floor = depthCore;
+    refinedTolerance =
+        std::fmax(settings.relativeTolerance * floor, std::fmax(settings.absoluteTolerance, kRoundingBound) * scale);
+    // Where to start: the face normals with the least h, not the least
+    // distance. The chords of a round side are all about as near, so the
+    // nearest face can sit anywhere on the circle — at a saddle of h (the
+    // far side of a cylinder from a point near its axis), or in the wrong
+    // one of two basins (the ends of a near-spherical ellipsoid's shortest
+    // axis) — while h, one support point per face, says where C's boundary
+    // is nearest. The best kEpaRefineStarts, each at least 0.5 rad from
+    // those before it, are refined and the least h kept.
+    double faceH[kEpaMaxFaces];
+    for (int i = 0; i < poly.faceSlots; ++i)
+      if (poly.face[i].alive) faceH[i] = dot(poly.face[i].normal, minkowskiSupport(shapeA, shapeB, poly.face[i].normal).w);
+    Vec3 starts[detail::kEpaRefineStarts];
+    int startCount = 0;
+    for (int k = 0; k < detail::kEpaRefineStarts; ++k) {
+      int pick = -1;
+      for (int i = 0; i < poly.faceSlots; ++i) {
+        if (!poly.face[i].alive || (pick >= 0 && !(faceH[i] < faceH[pick]))) continue;
+        bool apart = true;
+        for (int j = 0; j < startCount; ++j) apart = apart && dot(poly.face[i].normal, starts[j]) < detail::kEpaRefineStartsApart;
+        if (apart) pick = i;
+      }
+      if (pick < 0) break;
+      starts[startCount++] = poly.face[pick].normal;
+    }
+    detail::RefinedNormal rn = detail::refineNormal(shapeA, shapeB, answer->normal, floor, refinedTolerance);
+    for (int k = 0; k < startCount; ++k) {
+      const detail::RefinedNormal other = detail::refineNormal(shapeA, shapeB, starts[k], floor, refinedTolerance);
+      if (other.depth < rn.depth) rn = other;
+    }
+    refinedGap = rn.depth - floor;
+    refinedNormal = rn.normal;
+    out.normal = rn.normal;
+    out.depth = rn.depth + rA + rB;
+    out.pointA = rn.pointA + rn.normal * rA;
+    out.pointB = rn.pointB - rn.normal * rB;
+    if (refinedGap <= refinedTolerance) status = EpaStatus::Converged;
+    reason = EpaReason::Refined;
+  }
   // The points must differ by depth·normal; where a face's weights mix
   // support points of a flat side of a shape (a cylinder's cap, many points
   // support one direction), they can fail to, as when no face holds the foot.
   const bool pointsOff = !(length((out.pointA - out.pointB) - out.normal * out.depth) <=
                            kEpaHoldSlack * std::fmax(scale, 1.0));
-  if ((bestMin < -kEpaHoldSlack && answer == &f) || pointsOff) {
+  if ((bestMin < -kEpaHoldSlack && answer == &f && !filledUp) || pointsOff) {
     // No face near the answer holds its foot point (a polytope broken by
     // rounding, as on a disk of radius 1e6 and 40 thick pierced by a
     // segment 2e6 long, where clamped weights can put pointA − pointB a
@@ -816,11 +1050,11 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
     // (PosedShape pairs only, the API's: the scaled runs of tiny scenes
     // keep the clamped weights, which keeps the wasm one GJK smaller.)
     if constexpr (std::is_same_v<SA, PosedShape> && std::is_same_v<SB, PosedShape>) {
-      const detail::ShiftedShape<SB> moved{&shapeB, answer->normal * out.depth};
+      const detail::ShiftedShape<SB> moved{&shapeB, out.normal * out.depth};
       const DistanceResult touch = gjkDistance(shapeA, moved, gjkSettings);
       if (isFinite(touch.pointA) && isFinite(touch.pointB)) {
         out.pointA = touch.pointA;
-        out.pointB = touch.pointB - answer->normal * out.depth;
+        out.pointB = touch.pointB - out.normal * out.depth;
       }
     }
   }
@@ -840,6 +1074,13 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
     f.hasGap = true;
     f.gap = lastGap;
     f.tolerance = lastTolerance;
+    if (filledUp) {
+      // The refined answer, and its certificate: h(n) − the nearest face.
+      f.depth = refinedGap + depthCore;
+      f.normal = refinedNormal;
+      f.gap = refinedGap;
+      f.tolerance = refinedTolerance;
+    }
     trace.record(std::move(f));
   }
   return out;

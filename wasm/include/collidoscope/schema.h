@@ -131,7 +131,7 @@ template <>
 struct EnumNames<EpaReason> {
   static constexpr const char* ts = "EpaReason";
   static constexpr const char* doc = "Why an EPA step ended (epa.h EpaReason).";
-  static constexpr EpaReason last = EpaReason::Polygon;
+  static constexpr EpaReason last = EpaReason::Refined;
   static const char* name(EpaReason r) { return epaReasonName(r); }
 };
 
