@@ -251,7 +251,7 @@ function runLinkFuzzer(seconds, seed, runs) {
 }
 
 // A small, seeded PRNG (mulberry32): the same seed gives the same inputs.
-function mulberry32(seed) {
+export function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) | 0;

@@ -23,6 +23,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mulberry32 } from './fuzz.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LIB = path.join(ROOT, 'web', 'dist', 'lib', 'meshes', 'index.mjs');
@@ -39,17 +40,6 @@ const MAX_SCENE_TEXT = 5_000_000;
 const ACTING = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
 // What an internal error looks like when it leaks into a message: a wasm trap or abort, an engine error.
 const INTERNAL = /RuntimeError|Aborted\(|unreachable|memory access out of bounds|Maximum call stack|is not a function|Cannot read propert|is not defined|undefined is not|\[object Object\]|InternalError|out of bounds|std::|bad_alloc/;
-
-// A small, seeded PRNG (mulberry32): the same seed gives the same inputs.
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The gallery's scenes (shared/scenes), the links the page's example list opens. */
 function galleryScenes() {
