@@ -14,9 +14,9 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  batch, batchResult, CollidoscopeError, compound, createBatch, contact, contains, createShape, distance, init, intersect, IntersectCache,
-  mesh, penetration, project, raycast, run, sceneOf, shapecast, stats,
-  type BatchOptions, type BatchQuery, type ConvexShape, type ProjectResult, type PoseLike, type Shape, type Vec3,
+  batch, batchLayout, batchResult, CollidoscopeError, compound, createBatch, contact, contains, createShape, distance, init, intersect, IntersectCache,
+  mesh, penetration, poseNumbers as poseArray, project, raycast, run, sceneOf, shapecast, stats, World,
+  type BatchOptions, type BatchQuery, type ConvexShape, type ProjectResult, type RaycastResult, type PoseLike, type Shape, type Vec3,
 } from '../../web/lib/index';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
@@ -421,16 +421,6 @@ function batchInputs(c: OptionsCase, n: number) {
   return { one, pairs, rays, motions, points, margins, indices };
 }
 
-/**
- * r with a mesh hit's barycentric zeros unsigned. Known difference, left to a fix in C++: raycast() and a batch
- * can give a zero barycentric coordinate opposite signs (−0 against 0) on the same hit, every other bit equal
- * (a one-triangle mesh at [0, −3.2523546542771482e-16, −7.068444193780814e-83], ray from [8.8e-241, 0, 3.68e-40]).
- */
-function signlessZeros(r: unknown): unknown {
-  const b = (r as { barycentric?: unknown } | null)?.barycentric;
-  return Array.isArray(b) ? { ...(r as object), barycentric: b.map((x: number) => x + 0) } : r;
-}
-
 /** The single query k of a batch, as batchResult() decodes it. */
 function singleOf(query: BatchQuery, shapes: ConvexShape[], poseOf: (i: number) => number[], inputs: ReturnType<typeof batchInputs>, k: number, cache?: IntersectCache): unknown {
   const [i, j] = inputs.pairs[k];
@@ -501,7 +491,7 @@ describe('batches with every option on shapes of every kind (fast-check)', () =>
               // Without `features` a batch names no triangle or child (the single query always does).
               const want = features || single === null ? single : (({ triangle: _t, child: _c, childA: _a, childB: _b, ...rest }) => rest)(single as Record<string, unknown>);
               const extras = features || barycentric ? { features, barycentric, shapes, pairs: inputs.indices } : undefined;
-              expect(signlessZeros(batchResult(q as 'distance', out, k, extras)), `${q} ${k}`).toEqual(signlessZeros(want));
+              expect(batchResult(q as 'distance', out, k, extras), `${q} ${k}`).toEqual(want);
               if (caches) expect(bits(caches.subarray(4 * k, 4 * k + 4)), `cache ${k}`).toEqual(bits(singleCaches[k].data));
             });
             // Asking for features changes no result (with caches the second frame's warm start would differ).
@@ -518,5 +508,137 @@ describe('batches with every option on shapes of every kind (fast-check)', () =>
         }
       });
     }, MESH_HEAP_SLACK);
+  });
+});
+
+// ------------------------------------------------------------------ wrong lengths and detached buffers
+
+/** A typed array like `like` whose buffer has been transferred away (detached): it reads as length 0. */
+function detached<T extends Float64Array | Float32Array | Uint32Array | Int32Array>(like: T): T {
+  const copy = like.slice() as T;
+  structuredClone(copy.buffer, { transfer: [copy.buffer] });
+  return copy;
+}
+
+/** The typed-array arguments of batch(), with the queries that take each. */
+const BATCH_FIELDS = [
+  ['poses', ['distance', 'raycast']], ['pairs', ['intersect', 'distance', 'contact']], ['options.rays', ['raycast']],
+  ['options.motions', ['shapecast']], ['options.points', ['contains', 'project']], ['options.margins', ['contact']],
+  ['options.caches', ['intersect']], ['options.out', ['distance', 'raycast', 'contact']],
+  ['options.features', ['distance', 'raycast']], ['options.barycentric', ['raycast']],
+] as const;
+
+describe('typed arrays of wrong lengths and detached buffers (fast-check)', () => {
+  const fieldCase = fc.tuple(
+    pairCase,
+    fc.constantFrom(...BATCH_FIELDS).chain(([field, queries]) => fc.tuple(fc.constant(field), fc.constantFrom<BatchQuery>(...queries))),
+    fc.integer({ min: 1, max: 3 }),
+    fc.integer({ min: -3, max: 3 }),
+    fc.boolean(),
+    fc.boolean(),
+  );
+
+  it('batch() refuses each one with a CollidoscopeError naming the field, and answers as before after', () => {
+    check(fieldCase, ([c, [field, q], count, delta, detach, f32]) => {
+      withShapes([c.a, c.b], ([a, b]) => {
+        const one = q === 'raycast' || q === 'contains' || q === 'project';
+        const pairs = new Uint32Array(Array.from({ length: (one ? 1 : 2) * count }, (_, i) => i % 2));
+        const s = c.scale;
+        const good: Record<string, Float64Array | Float32Array | Uint32Array | Int32Array> = {
+          poses: f32 ? new Float32Array([...c.pa, ...c.pb]) : new Float64Array([...c.pa, ...c.pb]),
+          pairs,
+          'options.rays': new Float64Array(Array.from({ length: count }, () => [-4 * s, 0, 0, 1, 0, 0, 8 * s]).flat()),
+          'options.motions': new Float64Array(Array.from({ length: count }, () => [s, 0, 0, 0, 0, 0]).flat()),
+          'options.points': new Float64Array(Array.from({ length: count }, () => [0, s, 0]).flat()),
+          'options.margins': new Float64Array(count).fill(0.1 * s),
+          'options.caches': new Float64Array(4 * count),
+          'options.out': new Float64Array(batchLayout(q).stride * count),
+          'options.features': new Int32Array(2 * count),
+          'options.barycentric': new Float64Array(3 * count),
+        };
+        const call = (args: typeof good) => {
+          const options: BatchOptions = {};
+          if (q === 'raycast') options.rays = args['options.rays'] as Float64Array;
+          if (q === 'shapecast') options.motions = args['options.motions'] as Float64Array;
+          if (q === 'contains' || q === 'project') options.points = args['options.points'] as Float64Array;
+          if (q === 'contact') options.margins = args['options.margins'] as Float64Array;
+          if (field === 'options.caches') options.caches = args['options.caches'] as Float64Array;
+          if (field === 'options.out') options.out = args['options.out'] as Float64Array;
+          if (field === 'options.features') options.features = args['options.features'] as Int32Array;
+          if (field === 'options.barycentric') options.barycentric = args['options.barycentric'] as Float64Array;
+          return Array.from(batch(q, [a, b], args.poses, args.pairs, options));
+        };
+        const before = call(good);
+        const g = good[field];
+        // A wrong length: off by `delta` numbers where the count is exact, short where it is "at least"; pairs:
+        // an odd count of indices for a pair query (a whole number of pairs would just be another batch).
+        const atLeast = field === 'options.out' || field === 'options.features' || field === 'options.barycentric';
+        const length = field === 'pairs' ? 2 * count + (delta % 2 === 0 ? 1 : delta)
+          : atLeast ? Math.max(0, g.length - Math.abs(delta || 1)) : Math.max(0, g.length + (delta || 1));
+        const wrong = detach ? detached(g) : new (g.constructor as new (n: number) => typeof g)(length);
+        expect(wrong.length).not.toBe(g.length);
+        expectRefused(() => call({ ...good, [field]: wrong }), field);
+        expect(call(good), 'the module answers as before').toEqual(before);
+      });
+    });
+  });
+
+  it('a detached buffer as a pose of the single queries or of a World is refused by name, the pose kept', () => {
+    check(fc.tuple(pairCase, poseForm), ([c, form]) => {
+      withShapes([c.a, c.b], ([a, b]) => {
+        const good = distance(a, c.pa, b, c.pb);
+        const gone = detached(new Float64Array(c.pb));
+        expectRefused(() => distance(a, c.pa, b, gone), 'poseB');
+        expectRefused(() => intersect(a, gone, b, poseAs(form, c.pb)), 'poseA');
+        expectRefused(() => raycast(a, gone, { origin: [0, 0, 0], direction: [1, 0, 0] }), 'pose');
+        const world = new World();
+        try {
+          const body = world.add(a, c.pa);
+          expectRefused(() => world.add(b, gone), 'pose');
+          expectRefused(() => world.setPose(body, gone), 'pose');
+          expect(Array.from(world.pose(body))).toEqual(Array.from(poseArray(c.pa)));
+        } finally {
+          world.dispose();
+        }
+        expect(distance(a, c.pa, b, c.pb)).toEqual(good);
+      });
+    });
+  });
+});
+
+// Inputs these properties found, kept as fixed cases.
+describe('regressions found by the properties', () => {
+  it('a detached pairs array is refused by name (it threw a TypeError from inside batch())', () => {
+    withShapes([{ type: 'sphere', radius: 1 }, { type: 'box', halfExtents: [1, 1, 1] }], ([a, b]) => {
+      const poses = new Float64Array([0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0, 1]);
+      for (const q of ['distance', 'raycast'] as const) {
+        const extra = q === 'raycast' ? { rays: new Float64Array([-5, 0, 0, 1, 0, 0, 10]) } : {};
+        expectRefused(() => batch(q, [a, b], poses, detached(new Uint32Array(q === 'raycast' ? [0] : [0, 1])), extra), 'pairs');
+        const empty = { ...extra, ...(q === 'raycast' ? { rays: new Float64Array(0) } : {}) };
+        expectRefused(() => batch(q, [a, b], poses, new Uint32Array(0), { ...empty, out: detached(new Float64Array(4)) }), 'options.out');
+        expect(batch(q, [a, b], poses, new Uint32Array(0), empty).length, 'an empty batch stays a valid batch').toBe(0);
+      }
+    });
+  });
+
+  it("raycast()'s barycentric coordinates on a mesh write a zero as +0, as batch() and run() do", () => {
+    // A one-triangle mesh hit at u = 1 − 6.3e-11, v = 0: the registry computed v as −0.
+    const m = mesh([1.6721535675884094e-107, -7.884890740392503e-182, 7.181483731896888e-45, -7.261263440025606e-65, -1.994667914122626e-270,
+      -0.0000028772953750570733, -9.39758908390691e-149, 0.000005139759316128342, 4.2633558222624437e-275], [0, 1, 2]);
+    try {
+      const pose = [0, -3.2523546542771482e-16, -7.068444193780814e-83, 0, 0, 0, 1];
+      const rays = new Float64Array([8.804843039672653e-241, 0, 3.680600376956417e-40, 3.602746075595156e-183, -2.674365412348191e-123, 6.535520295516941e-126, 0.012]);
+      const ray = { origin: Array.from(rays.subarray(0, 3)) as Vec3, direction: Array.from(rays.subarray(3, 6)) as Vec3, maxT: rays[6] };
+      const single = raycast(m, pose, ray) as RaycastResult & { barycentric: Vec3 | null };
+      const barycentric = new Float64Array(3);
+      batch('raycast', [m], new Float64Array(pose), new Uint32Array([0]), { rays, barycentric });
+      expect(single.hit).toBe(true);
+      expect(single.barycentric).not.toBeNull();
+      expect(bits(single.barycentric as Vec3)).toEqual(bits(barycentric));
+      expect(Object.is(barycentric[1], 0)).toBe(true);
+      expect((run(sceneOf('raycast', m, pose, ray)) as { barycentric?: Vec3 }).barycentric).toEqual(single.barycentric);
+    } finally {
+      m.dispose();
+    }
   });
 });
