@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   batch, batchLayout, batchResult, CollidoscopeError, compound, createBatch, contact, contains, createShape, distance, init, intersect, IntersectCache,
   mesh, penetration, poseNumbers as poseArray, project, raycast, run, sceneOf, shapecast, stats, World,
-  type BatchOptions, type BatchQuery, type ConvexShape, type ProjectResult, type RaycastResult, type PoseLike, type Shape, type Vec3,
+  type BatchOptions, type BatchQuery, type Body, type ConvexShape, type ProjectResult, type RaycastResult, type PoseLike, type Shape, type Vec3,
 } from '../../web/lib/index';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
@@ -568,17 +568,19 @@ describe('typed arrays of wrong lengths and detached buffers (fast-check)', () =
           if (field === 'options.barycentric') options.barycentric = args['options.barycentric'] as Float64Array;
           return Array.from(batch(q, [a, b], args.poses, args.pairs, options));
         };
-        const before = call(good);
+        // Fresh caches each time: a call updates them, and warm-started answers may take fewer iterations.
+        const fresh = () => ({ ...good, 'options.caches': new Float64Array(4 * count) });
+        const before = call(fresh());
         const g = good[field];
         // A wrong length: off by `delta` numbers where the count is exact, short where it is "at least"; pairs:
         // an odd count of indices for a pair query (a whole number of pairs would just be another batch).
         const atLeast = field === 'options.out' || field === 'options.features' || field === 'options.barycentric';
-        const length = field === 'pairs' ? 2 * count + (delta % 2 === 0 ? 1 : delta)
+        const length = field === 'pairs' ? Math.max(1, 2 * count + (delta % 2 === 0 ? 1 : delta))
           : atLeast ? Math.max(0, g.length - Math.abs(delta || 1)) : Math.max(0, g.length + (delta || 1));
         const wrong = detach ? detached(g) : new (g.constructor as new (n: number) => typeof g)(length);
         expect(wrong.length).not.toBe(g.length);
         expectRefused(() => call({ ...good, [field]: wrong }), field);
-        expect(call(good), 'the module answers as before').toEqual(before);
+        expect(call(fresh()), 'the module answers as before').toEqual(before);
       });
     });
   });
@@ -640,5 +642,118 @@ describe('regressions found by the properties', () => {
     } finally {
       m.dispose();
     }
+  });
+});
+
+// ------------------------------------------------------------------ disposal of every kind of object
+
+/** One step of a random life: make an object, dispose one (again, perhaps), use one, or put a shape in a world. */
+type LifeStep =
+  | { op: 'make'; kind: 'shape' | 'mesh' | 'compound' | 'world'; spec: AnySpec }
+  | { op: 'dispose' | 'use'; at: number }
+  | { op: 'add'; world: number; shape: number };
+
+const lifeStep: fc.Arbitrary<LifeStep> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('make' as const), kind: fc.constantFrom('shape' as const, 'mesh' as const, 'compound' as const, 'world' as const), spec: anySpec(1) })
+    .map((s): LifeStep => {
+      // The kind decides; the spec supplies the numbers when they fit it (a shape, a mesh, a compound).
+      if (s.kind === 'world' || s.spec.kind === (s.kind === 'shape' ? 'convex' : s.kind)) return s;
+      return { ...s, spec: s.kind === 'shape' ? { kind: 'convex', spec: { type: 'sphere', radius: 0.5 } }
+        : s.kind === 'mesh' ? { kind: 'mesh', soup: { vertices: [0, 0, 0, 1, 0, 0, 0, 1, 0], indices: [0, 1, 2] } }
+        : { kind: 'compound', children: [{ spec: { type: 'box', halfExtents: [0.2, 0.3, 0.4] }, position: [0.5, 0, 0] }] } };
+    }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('dispose' as const), at: fc.nat(20) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('use' as const), at: fc.nat(20) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('add' as const), world: fc.nat(20), shape: fc.nat(20) }) },
+);
+
+/** f must throw CollidoscopeError 'disposed' naming `field` (a string, or a pattern for a slot's name). */
+function expectDisposed(f: () => unknown, field: string | RegExp): void {
+  let thrown: unknown;
+  try {
+    f();
+  } catch (e) {
+    thrown = e;
+  }
+  expect(thrown, `no CollidoscopeError for ${String(field)}`).toBeInstanceOf(CollidoscopeError);
+  const e = thrown as CollidoscopeError;
+  if (typeof field === 'string') {
+    expect(e.code, e.message).toBe('disposed');
+    expect(e.field, e.message).toBe(field);
+  } else {
+    expect(e.field, e.message).toMatch(field);
+  }
+}
+
+describe('disposal of shapes, meshes, compounds and worlds in every order (fast-check)', () => {
+  it('live counts follow every create and dispose, a disposed object is refused by name, and all return to the start', () => {
+    check(fc.array(lifeStep, { minLength: 4, maxLength: 30 }), (steps) => {
+      const start = stats();
+      const objects: (ConvexShape | World)[] = [];
+      const bodies = new Map<World, Body[]>();
+      const probe = createShape({ type: 'sphere', radius: 0.25 });
+      const far = { position: [5, 0, 0] as Vec3 };
+      try {
+        for (const step of steps) {
+          if (step.op === 'make') {
+            if (step.kind === 'world') {
+              const w = new World();
+              objects.push(w);
+              bodies.set(w, []);
+            } else {
+              const s = makeAny(step.spec);
+              if (s !== null) objects.push(s);
+            }
+          } else if (objects.length > 0 && step.op === 'dispose') {
+            const o = objects[step.at % objects.length];
+            o.dispose(); // a second time too, now and then: harmless
+            expect(o.disposed).toBe(true);
+          } else if (objects.length > 0 && step.op === 'use') {
+            const o = objects[step.at % objects.length];
+            if (o instanceof World) {
+              if (o.disposed) {
+                expectDisposed(() => o.pairs(), 'world');
+                expectDisposed(() => o.add(probe), 'world');
+              } else if (bodies.get(o)!.some((b) => b.shape.disposed)) {
+                // A body whose shape was disposed under it is named by its slot; the world still answers.
+                expectDisposed(() => o.pairs(), /^bodies\[\d+\]\.shape$/);
+              } else {
+                const pairs = o.pairs();
+                expect(pairs.every(([a, b]) => a.slot < b.slot)).toBe(true);
+              }
+            } else if (o.disposed) {
+              expectDisposed(() => distance(o, undefined, probe, far), 'a');
+              expectDisposed(() => distance(probe, undefined, o, far), 'b');
+              expectDisposed(() => raycast(o, undefined, { origin: [-5, 0, 0], direction: [1, 0, 0] }), 'shape');
+              expectDisposed(() => o.spec(), 'shape');
+              expectDisposed(() => batch('raycast', [probe, o], new Float64Array([0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]), new Uint32Array([1]), { rays: new Float64Array([-5, 0, 0, 1, 0, 0, 10]) }), 'shapes[1]');
+            } else {
+              const r = attempt(() => raycast(o, undefined, { origin: [-5, 0.01, 0.02], direction: [1, 0, 0] }));
+              if (r instanceof CollidoscopeError) throw r;
+              expect(typeof r.hit).toBe('boolean');
+            }
+          } else if (step.op === 'add') {
+            // A world and a shape among those made (live or disposed), when there are both.
+            const worlds = objects.filter((o): o is World => o instanceof World);
+            const shapes = objects.filter((o): o is ConvexShape => !(o instanceof World));
+            if (worlds.length === 0 || shapes.length === 0) continue;
+            const w = worlds[step.world % worlds.length];
+            const s = shapes[step.shape % shapes.length];
+            if (w.disposed) expectDisposed(() => w.add(s), 'world');
+            else if (s.disposed) expectDisposed(() => w.add(s), 'shape');
+            else bodies.get(w)!.push(w.add(s, { position: [0.1 * bodies.get(w)!.length, 0, 0] }));
+          }
+          // The live counts follow the objects exactly (the probe is one shape).
+          const now = stats();
+          expect(now.liveShapes - start.liveShapes).toBe(1 + objects.filter((o) => !(o instanceof World) && !o.disposed).length);
+          expect(now.liveWorlds - start.liveWorlds).toBe(objects.filter((o) => o instanceof World && !o.disposed).length);
+        }
+      } finally {
+        for (const o of objects) o.dispose();
+        probe.dispose();
+      }
+      expect(stats().liveShapes).toBe(start.liveShapes);
+      expect(stats().liveWorlds).toBe(start.liveWorlds);
+    }, MESH_HEAP_SLACK);
   });
 });
