@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   batch, batchLayout, batchResult, CollidoscopeError, compound, createBatch, contact, contains, createShape, distance, init, intersect, IntersectCache,
-  mesh, penetration, poseNumbers as poseArray, project, raycast, run, sceneOf, shapecast, stats, World,
+  mesh, type MeshShape, penetration, poseNumbers as poseArray, project, raycast, run, sceneOf, shapecast, stats, triangle, World,
   type BatchOptions, type BatchQuery, type Body, type ConvexShape, type ProjectResult, type RaycastResult, type PoseLike, type Shape, type Vec3,
 } from '../../web/lib/index';
 
@@ -329,7 +329,7 @@ describe('disposal in every order (fast-check)', () => {
 // ------------------------------------------------------------------ batches with every option
 
 /** A small random triangle soup near the origin at `scale`: 1–6 triangles, each a centre plus three offsets. */
-const soupSpec = (scale: number) => fc.array(fc.tuple(vec, vec, vec, vec), { minLength: 1, maxLength: 6 }).map((ts) => {
+const soupSpec = (scale: number, v: fc.Arbitrary<number[]> = vec) => fc.array(fc.tuple(v, v, v, v), { minLength: 1, maxLength: 6 }).map((ts) => {
   const vertices: number[] = [];
   for (const [c, ...corners] of ts) for (const d of corners) vertices.push(...d.map((x, k) => scale * (1.5 * c[k] + 0.7 * x)));
   return { vertices, indices: vertices.map((_, i) => i).filter((i) => i < vertices.length / 3) };
@@ -754,6 +754,173 @@ describe('disposal of shapes, meshes, compounds and worlds in every order (fast-
       }
       expect(stats().liveShapes).toBe(start.liveShapes);
       expect(stats().liveWorlds).toBe(start.liveWorlds);
+    }, MESH_HEAP_SLACK);
+  });
+});
+
+// ------------------------------------------------------------------ worlds and meshes against brute force
+
+/** p moved by a pose [x, y, z, qx, qy, qz, qw]: rotated by the unit quaternion, then translated. */
+function posed(pose: readonly number[], p: readonly number[]): number[] {
+  const [x, y, z, qx, qy, qz, qw] = pose;
+  // v + 2w(q × v) + 2q × (q × v), q the quaternion's vector part.
+  const c1 = [qy * p[2] - qz * p[1], qz * p[0] - qx * p[2], qx * p[1] - qy * p[0]];
+  const c2 = [qy * c1[2] - qz * c1[1], qz * c1[0] - qx * c1[2], qx * c1[1] - qy * c1[0]];
+  return [x + p[0] + 2 * (qw * c1[0] + c2[0]), y + p[1] + 2 * (qw * c1[1] + c2[1]), z + p[2] + 2 * (qw * c1[2] + c2[2])];
+}
+
+/** The distance from p to the segment ab. */
+function pointSegment(p: readonly number[], a: readonly number[], b: readonly number[]): number {
+  const ab = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  const ap = [p[0] - a[0], p[1] - a[1], p[2] - a[2]];
+  const l2 = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2];
+  const u = l2 > 0 ? Math.min(1, Math.max(0, (ap[0] * ab[0] + ap[1] * ab[1] + ap[2] * ab[2]) / l2)) : 0;
+  return Math.hypot(ap[0] - u * ab[0], ap[1] - u * ab[1], ap[2] - u * ab[2]);
+}
+
+describe('worlds and meshes against brute force (fast-check)', () => {
+  // Evenly spread numbers (fast-check's doubles favour 0 and tiny values: bodies would pile up at the origin, and
+  // rays would run along axes through vertices and edges, grazes that cannot be compared beyond the accuracy).
+  const even = fc.integer({ min: -1e6, max: 1e6 }).map((x) => x / 1e6);
+  const evenVec = fc.tuple(even, even, even);
+  const evenPose = (scale: number) => fc.tuple(evenVec, fc.tuple(even, even, even, even)).map(([p, q]) => [...p.map((x) => 3 * x * scale), ...quat(q)]);
+
+  const worldCase = fc.record({
+    specs: fc.array(anySpec(1), { minLength: 1, maxLength: 5 }),
+    bodies: fc.array(fc.tuple(fc.nat(4), evenPose(1)), { minLength: 2, maxLength: 10 }),
+    frames: fc.array(fc.array(fc.tuple(fc.nat(9), fc.constantFrom('move', 'teleport', 'remove', 'add'), evenPose(1)), { maxLength: 4 }), { minLength: 1, maxLength: 3 }),
+    broadphase: fc.constantFrom('sweep-and-prune' as const, 'tree' as const),
+  });
+
+  /** intersect() on every pair of live bodies, by slot: the pairs World.pairs() must find. */
+  function bruteForcePairs(world: World, live: Body[]): number[] {
+    const bySlot = [...live].sort((a, b) => a.slot - b.slot);
+    const out: number[] = [];
+    for (let i = 0; i < bySlot.length; i++) {
+      for (let j = i + 1; j < bySlot.length; j++) {
+        const a = bySlot[i], b = bySlot[j];
+        if (intersect(a.shape, world.pose(a), b.shape, world.pose(b)).intersecting) out.push(a.slot, b.slot);
+      }
+    }
+    return out;
+  }
+
+  it('World.pairs() is intersect() on every pair of bodies, as bodies move, teleport, leave and come back', () => {
+    check(worldCase, (c) => {
+      withAny(c.specs, (shapes) => {
+        if (shapes.length === 0) return;
+        const world = new World({ broadphase: c.broadphase });
+        try {
+          const live = c.bodies.map(([k, pose]) => world.add(shapes[k % shapes.length], pose));
+          expect(Array.from(world.pairSlots())).toEqual(bruteForcePairs(world, live));
+          for (const frame of c.frames) {
+            for (const [k, what, pose] of frame) {
+              if (live.length === 0 && what !== 'add') continue;
+              const i = k % Math.max(1, live.length);
+              if (what === 'move') {
+                // A small step through the pose view, as a game writes it.
+                const view = world.poses();
+                for (let d = 0; d < 3; d++) view[7 * live[i].slot + d] += 0.1 * pose[d];
+              } else if (what === 'teleport') {
+                world.setPose(live[i], pose);
+              } else if (what === 'remove') {
+                world.remove(live[i]);
+                live.splice(i, 1);
+              } else {
+                live.push(world.add(shapes[k % shapes.length], pose));
+              }
+            }
+            const got = Array.from(world.pairSlots());
+            expect(got).toEqual(bruteForcePairs(world, live));
+            expect(world.pairs().map(([a, b]) => [a.slot, b.slot]).flat()).toEqual(got);
+          }
+        } finally {
+          world.dispose();
+        }
+      });
+    }, MESH_HEAP_SLACK);
+  });
+
+  const meshRayCase = fc.constantFrom(...SCALES).chain((scale) => fc.record({
+    scale: fc.constant(scale),
+    soup: soupSpec(scale, evenVec),
+    pose: evenPose(scale),
+    origin: evenVec,
+    aim: fc.tuple(fc.nat(), even, even, even),
+    reach: size,
+  }));
+
+  it("a mesh's raycast() is the nearest hit of triangle() shapes, one per triangle", () => {
+    check(meshRayCase, (c) => {
+      let m: MeshShape;
+      try {
+        m = mesh(c.soup.vertices, c.soup.indices);
+      } catch (e) {
+        if (!(e instanceof CollidoscopeError)) throw e;
+        return;
+      }
+      const tris: ConvexShape[] = [];
+      try {
+        const s = c.scale;
+        // From a point of a cube of side 8·scale towards a point of one triangle (its corners weighted by the aim),
+        // and on past it (maxT > 1): most rays hit, and the others miss near the mesh.
+        const origin = c.origin.map((x) => 4 * s * x) as Vec3;
+        const [which, ...w] = c.aim;
+        const n = c.soup.indices.length / 3;
+        const weights = w.map((x) => x + 0.8);
+        const corner = (k: number) => c.soup.vertices.slice(3 * c.soup.indices[3 * (which % n) + k], 3 * c.soup.indices[3 * (which % n) + k] + 3);
+        const local = [0, 1, 2].map((d) => (weights[0] * corner(0)[d] + weights[1] * corner(1)[d] + weights[2] * corner(2)[d]) / (weights[0] + weights[1] + weights[2]));
+        const target = posed(c.pose, local);
+        const direction = target.map((x, k) => x - origin[k]) as Vec3;
+        const ray = { origin, direction, maxT: 1 + c.reach };
+        const got = raycast(m, c.pose, ray) as RaycastResult;
+        let best: RaycastResult | null = null;
+        let bestIndex = -1;
+        // The mesh skips the triangles it reports degenerate (no normal: zero area or too thin); so does the reference.
+        const skipped = new Set(m.report.degenerate);
+        for (let t = 0; t < c.soup.indices.length / 3; t++) {
+          if (skipped.has(t)) continue;
+          const p = (k: number) => c.soup.vertices.slice(3 * c.soup.indices[3 * t + k], 3 * c.soup.indices[3 * t + k] + 3) as Vec3;
+          let tri: ConvexShape;
+          try {
+            tri = triangle(p(0), p(1), p(2));
+          } catch (e) {
+            // A triangle the mesh keeps may still be too flat for a triangle() shape: then no reference for it.
+            if (!(e instanceof CollidoscopeError)) throw e;
+            throw new Error(`triangle ${t} is refused as a shape (${e.message}) but not reported degenerate by the mesh`);
+          }
+          tris.push(tri);
+          const r = raycast(tri, c.pose, ray);
+          if (r.hit && (best === null || (r.t as number) < (best.t as number))) {
+            best = r;
+            bestIndex = t;
+          }
+        }
+        const length = Math.hypot(...direction);
+        // The two ray–triangle tests differ within their accuracy: t within 1e-9 of the scale (in units of the
+        // direction). Beyond it only a grazing ray may tell them apart: the earlier hit (or the only one) lies on
+        // an edge of its triangle, within 1e-9 of the scale (a needle thinner than that is all edge).
+        const tol = (1e-9 * s) / length;
+        const grazes = (hit: RaycastResult, t: number) => {
+          const corners = [0, 1, 2].map((k) => posed(c.pose, c.soup.vertices.slice(3 * c.soup.indices[3 * t + k], 3 * c.soup.indices[3 * t + k] + 3)));
+          const d = Math.min(...[0, 1, 2].map((k) => pointSegment(hit.point as number[], corners[k], corners[(k + 1) % 3])));
+          expect(d, `${hit === got ? 'the mesh' : `triangle ${t}`} hit at t = ${hit.t}, ${d} from an edge`).toBeLessThanOrEqual(1e-9 * s);
+        };
+        const meshTriangle = (got as RaycastResult & { triangle: number | null }).triangle as number;
+        if (got.hit && best !== null) {
+          if (Math.abs((got.t as number) - (best.t as number)) > tol) {
+            if ((got.t as number) < (best.t as number)) grazes(got, meshTriangle);
+            else grazes(best, bestIndex);
+          }
+        } else if (got.hit) {
+          grazes(got, meshTriangle);
+        } else if (best !== null) {
+          grazes(best, bestIndex);
+        }
+      } finally {
+        m.dispose();
+        for (const t of tris) t.dispose();
+      }
     }, MESH_HEAP_SLACK);
   });
 });
