@@ -1,12 +1,19 @@
-// Property tests of the JS API (fast-check): random shapes at every scale from 1e-6 to 1e6, random poses in
-// every form the API takes (arrays, Float64Array, Float32Array, { position, rotation }, three.js-like objects),
-// hostile values (NaN, infinities, denormals, wrong lengths, detached buffers) and disposal in every order.
+// Property tests of the JS API (fast-check): random shapes at every scale from 1e-6 to 1e6 (convex shapes, small
+// triangle meshes, compounds), random poses in every form the API takes (arrays, Float64Array, Float32Array,
+// { position, rotation }, three.js-like objects), hostile values (NaN, infinities, denormals, wrong lengths,
+// detached buffers), and shapes, meshes, compounds and worlds made and disposed in every order.
 // Invariants:
-// - the object API's answer is run() of its scene (sceneOf) bit for bit, and batch() gives it bit for bit;
+// - the object API's answer is run() of its scene (sceneOf) bit for bit;
+// - batch() and createBatch(), with every option (features, barycentric, warm-start caches, one margin or one per
+//   pair, rays, motions, points), give each query bit for bit what the single call gives (and the same caches);
 // - distance ≥ 0, symmetric in A and B within the accuracy, and consistent with intersect();
 // - the same pose in any form gives the same bits (a Float32Array is the doubles it rounds to);
-// - every bad input throws a CollidoscopeError naming the field, and leaves the module answering as before;
-// - after every property, the live shapes and the wasm heap are where they started.
+// - every bad input (a typed array of the wrong length or with a detached buffer, a disposed object) throws a
+//   CollidoscopeError naming the field, and leaves the module answering as before;
+// - World.pairs() is intersect() on every pair of bodies; a mesh's ray cast is the nearest hit of its triangles
+//   cast one by one as triangle() shapes;
+// - stats()' live shapes and worlds follow every create and dispose, and after every property they and the wasm
+//   heap are where they started.
 //
 // `npm test` runs each property PROPERTY_RUNS times (default 60) from PROPERTY_SEED (default 20261127), so a
 // failure replays; `PROPERTY_RUNS=20000 PROPERTY_SEED=$RANDOM npx vitest run tests/js/properties.test.ts`
@@ -35,7 +42,7 @@ beforeAll(async () => {
  * `heapSlack` (bytes) is for properties that make meshes: malloc hands out a free block whole when what would be
  * left is under its 16-byte minimum, so after many differently sized allocations the bytes in use drift by a few
  * words with the heap's layout (±8 to ±16 seen, up or down) without anything kept. A leak of one block per run
- * (at least 16 bytes × PROPERTY_RUNS) still shows.
+ * (at least 16 bytes × PROPERTY_RUNS, 960 at the default 60) still shows.
  */
 function check<T>(arb: fc.Arbitrary<T>, predicate: (v: T) => void, heapSlack = 0): void {
   const { liveShapes, liveWorlds } = stats();
