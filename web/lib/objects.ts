@@ -892,8 +892,8 @@ function lastMeshHit(m: WasmModule): [number | null, Vec3 | null] {
   m._cds_last_mesh_hit(s.cache);
   const at = s.cache >> 3;
   const h = m.HEAPF64;
-  // −0 as +0 (x + 0 changes nothing else), as every result vector is written (api_results.h put()): the registry
-  // keeps the hit as computed, and a batch's barycentric coordinates, and run()'s, drop a zero's sign.
+  // The registry keeps the hit as computed; batch() and run() write −0 as +0, as every result vector is written
+  // (api_results.h put()), so raycast() and project() do too to agree with them bit for bit (x + 0 changes nothing else).
   return [Number.isNaN(h[at]) ? null : h[at], Number.isNaN(h[at + 1]) ? null : [h[at + 1] + 0, h[at + 2] + 0, h[at + 3] + 0]];
 }
 
