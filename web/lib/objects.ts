@@ -892,7 +892,9 @@ function lastMeshHit(m: WasmModule): [number | null, Vec3 | null] {
   m._cds_last_mesh_hit(s.cache);
   const at = s.cache >> 3;
   const h = m.HEAPF64;
-  return [Number.isNaN(h[at]) ? null : h[at], Number.isNaN(h[at + 1]) ? null : [h[at + 1], h[at + 2], h[at + 3]]];
+  // The registry keeps the hit as computed; batch() and run() write −0 as +0, as every result vector is written
+  // (api_results.h put()), so raycast() and project() do too to agree with them bit for bit (x + 0 changes nothing else).
+  return [Number.isNaN(h[at]) ? null : h[at], Number.isNaN(h[at + 1]) ? null : [h[at + 1] + 0, h[at + 2] + 0, h[at + 3] + 0]];
 }
 
 function isSingle(q: BatchQuery): boolean {
@@ -1177,6 +1179,7 @@ export interface BatchOptions {
 /** Checks batch()'s features and barycentric arrays: typed arrays of at least `per` numbers per query. */
 function featureArray<T extends Int32Array | Float64Array>(v: T | undefined, type: new (n: number) => T, per: number, n: number, q: BatchQuery, field: string): T | undefined {
   if (v === undefined) return undefined;
+  attached(v, field);
   if (per === 3 && q !== 'raycast') throw new CollidoscopeError('invalid-argument', field, `is only used by raycast, not ${q}`);
   if (!(v instanceof type) || v.length < per * n) {
     throw new CollidoscopeError('invalid-argument', field, `must be a${per === 2 ? 'n Int32Array' : ' Float64Array'} of at least ${per} numbers per query (${per * n}), got ${describe(v)}`);
@@ -1201,9 +1204,30 @@ function arenaOf(m: WasmModule, bytes: number): number {
   return arena.ptr;
 }
 
+/**
+ * Throws for a typed array whose buffer was transferred away (postMessage, structuredClone with `transfer`): it
+ * reads as empty, and copying from or into it throws a TypeError.
+ */
+function attached(v: unknown, field: string): void {
+  if (!ArrayBuffer.isView(v) || v.byteLength !== 0) return;
+  const buffer = v.buffer as ArrayBuffer & { detached?: boolean };
+  let gone = buffer.detached;
+  if (gone === undefined) {
+    // Before ArrayBuffer.prototype.detached (Node 20): only a detached buffer refuses a new view.
+    try {
+      new Uint8Array(buffer);
+      gone = false;
+    } catch {
+      gone = true;
+    }
+  }
+  if (gone) throw new CollidoscopeError('invalid-argument', field, 'is a view of a detached ArrayBuffer (transferred away, to a worker or by structuredClone)');
+}
+
 function typedLength(v: unknown, field: string): number {
   let length: unknown;
   try {
+    attached(v, field);
     length = v !== null && typeof v === 'object' ? (v as ArrayLike<number>).length : undefined;
   } catch (e) {
     throw unreadable(e, field);
@@ -1328,6 +1352,7 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   const margins = contactMargins(q, opt, n);
   const caches = opt.caches;
   if (caches !== undefined) {
+    attached(caches, 'options.caches');
     if (q !== 'intersect') throw new CollidoscopeError('invalid-argument', 'options.caches', `is only used by intersect, not ${q}`);
     if (!(caches instanceof Float64Array) || caches.length !== CACHE * n) {
       throw new CollidoscopeError('invalid-argument', 'options.caches', `must be a Float64Array of 4 numbers per pair (${CACHE * n})`);
@@ -1335,6 +1360,7 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   }
   const stride = layoutOf(m, q).fields.length;
   const out = opt.out ?? new Float64Array(stride * n);
+  attached(out, 'options.out');
   if (!(out instanceof Float64Array) || out.length < stride * n) {
     throw new CollidoscopeError('invalid-argument', 'options.out', `must be a Float64Array of at least ${stride * n} numbers`);
   }
