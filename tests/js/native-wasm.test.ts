@@ -124,6 +124,9 @@ describe('native and wasm builds', () => {
       const ray = { origin: [3, 2 * rand() - 1, 2 * rand() - 1] as Vec3, direction: [-1, 0.3 * rand(), 0.3 * rand()] as Vec3 };
       add(sceneOf('raycast', a, randomPose(rand, 1), ray), a.type);
       add(sceneOf('project', a, randomPose(rand, 1), [2 * rand() - 1, 2 * rand() - 1, 2 * rand() - 1]), a.type);
+      // A shape against itself at one pose: round cores fill EPA's polytope and refine its normal.
+      const p = randomPose(rand, 1);
+      add(sceneOf('penetration', a, p, a, p), `${a.type} on itself`);
     }
     const native = nativeAnswers(scenes);
     const differences: string[] = [];
