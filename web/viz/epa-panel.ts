@@ -10,7 +10,11 @@ export function epaRows(frame: EpaFrame, trace: EpaTrace): Row[] {
   if (frame.vertices.length) {
     // A frame without a current estimate (the seed; the expand frames of the current trace) has a zero normal.
     const known = len3(frame.normal) > 0;
-    rows.push(['depth d (nearest face)', known ? fmt(frame.depth, 9) : '—']);
+    // A refined frame's depth and normal are h(n) at the normal walked downhill (an upper bound), and its gap is
+    // h(n) minus the nearest face's distance.
+    const refined = frame.reason === 'refined';
+    rows.push([refined ? 'depth h(n) (refined)' : 'depth d (nearest face)', known ? fmt(frame.depth, 9) : '—']);
+    if (refined && frame.gap !== null) rows.push(['nearest face d', fmt(frame.depth - frame.gap, 9)]);
     rows.push(['normal n', known ? fmtVec(frame.normal) : '—']);
     if (frame.support) {
       rows.push(['w', fmtVec(frame.support.w)]);
@@ -18,7 +22,7 @@ export function epaRows(frame: EpaFrame, trace: EpaTrace): Row[] {
     }
     if (frame.gap !== null) {
       const ok = frame.gap <= frame.tolerance;
-      rows.push(['gap n·w − d', `${fmt(frame.gap)} ${ok ? '≤' : '>'} ${fmt(frame.tolerance, 3)}`, ok ? 'ok' : 'pending']);
+      rows.push([refined ? 'gap h(n) − d' : 'gap n·w − d', `${fmt(frame.gap)} ${ok ? '≤' : '>'} ${fmt(frame.tolerance, 3)}`, ok ? 'ok' : 'pending']);
     }
     rows.push(['faces', String(frame.faces.length)]);
     rows.push(['vertices', String(frame.vertices.length)]);
