@@ -911,7 +911,7 @@ namespace {
 // exact arithmetic are the needle's thin faces, tilted 5e-10 rad from the big
 // one, so the gap along them is ~1e-8, below the touching tolerance (4e-5
 // at this scale). sat.h now also tests the in-plane side normals of a
-// touching plane. Found by fuzz_pair (tests/fuzz/known, sat-needle-tetrahedron).
+// touching plane.
 TEST(FuzzRegressions, SatPointBesideANeedleTetrahedronInItsFacePlane) {
   const Vec3 at{-8, -8, -8};
   const Shape needle = Shape::polytope({{-3e9, -3e9, -3e9},
@@ -947,8 +947,7 @@ using collidoscope::Shape;
 // reflection turned s by ~1e-15, the switch to a w tilted just inside the
 // cone of fitting directions stayed there, and the query reached its cap of
 // 256 and reported intersecting. Past half the cap the switch now goes to
-// the centre of that cone. Found by fuzz_pair
-// (tests/fuzz/known, chungwang-needle-ellipsoid-cap).
+// the centre of that cone.
 TEST(FuzzRegressions, ChungWangSeparatesANeedleEllipsoidFromALongTriangle) {
   const double d = 4.9406564584124654e-324;
   const Shape a = Shape::ellipsoid({0, 1e6, 0}).at({1, d, -1e6});

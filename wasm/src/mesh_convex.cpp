@@ -353,8 +353,8 @@ void takeLeafDistance(const DistanceResult& leaf, int t, const Transform& meshPo
   out->triangle = t;
   Vec3 a = leaf.pointA, b = leaf.pointB;
   // Apart: the unit normal is −v/‖v‖ (gjk.h). Touching: a common point.
-  // Below 1e-150 ‖v‖² is subnormal or zero (a gap of 1e-255 gave 0/0 and
-  // NaN points, found by fuzz_mesh): pre-scaled there (normalizedOr).
+  // Below 1e-150 ‖v‖² is subnormal or zero (a gap of 1e-255 would give 0/0
+  // and NaN points): pre-scaled there (normalizedOr).
   if (leaf.distance > 0) {
     const double len = length(leaf.v);
     shiftPoints(len > 1e-150 ? leaf.v / -len : normalizedOr(-leaf.v, Vec3{}), meshMargin, &a, &b);

@@ -183,8 +183,8 @@ std::vector<int> spatialOrder(const Vec3* c, int n) {
     hi = {std::max(hi.x, c[t].x), std::max(hi.y, c[t].y), std::max(hi.z, c[t].z)};
   }
   const Vec3 ext = hi - lo;
-  // For bounds a denormal apart 1023/e overflows to ∞, and 0·∞ is NaN
-  // (found by fuzz_mesh): there d/e·1023, which lies in [0, 1023] since
+  // For bounds a denormal apart 1023/e overflows to ∞, and 0·∞ is NaN:
+  // there d/e·1023, which lies in [0, 1023] since
   // c − lo ≤ hi − lo (rounding is monotonic). Elsewhere d·(1023/e), as
   // before, so trees of other meshes keep their order bit for bit.
   const auto cell = [](double d, double e) {

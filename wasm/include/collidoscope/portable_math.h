@@ -8,8 +8,7 @@
 // operations and std::sqrt are correctly rounded everywhere, but std::sin,
 // std::hypot, std::acos and std::log2 come from the C library, and glibc
 // (native builds) and musl (Emscripten) round some arguments differently in
-// the last bit. tests/js/native-wasm.test.ts found Chung–Wang traces that
-// differed that way (its 2D directions come from a hypot).
+// the last bit (tests/js/native-wasm.test.ts compares the two builds).
 //
 // Accuracy: within a few units in the last place of the true value on the
 // arguments the library passes (tests/cpp/test_portable_math.cpp measures
