@@ -689,6 +689,66 @@ TEST(RayCastEdgeCases, FlatCoresWithoutMargin) {
   }
 }
 
+// A tiny shape and a long ray: the shape's scale, not the ray's length,
+// decides whether the scene runs magnified (tiny_scene.h). At 2^-680 every
+// ‖v‖² underflows to 0, which read as "x is on the shape": a ray passing
+// 1.4·2^-680 beside a point was a hit at t = 0.
+TEST(RayCastEdgeCases, TinyShapesAndLongRays) {
+  for (int e : {-520, -680, -900, -1000}) {
+    const double tiny = std::ldexp(1.0, e);
+    const Vec3 p = Vec3{-1, -1, -1} * tiny;
+    Shape pt = Shape::point();
+    pt.at(p, Quat{});
+    Shape ball = Shape::sphere(3 * tiny);
+    ball.at(p, Quat{});
+    for (const RayCastSettings& settings : {RayCastSettings{}, gjkOnly()}) {
+      // Along −z from the origin: passes √2·tiny from the point, through the ball.
+      RayCastResult r = cast(pt, {0, 0, 0}, {0, 0, -4}, 1e300, settings);
+      EXPECT_FALSE(r.hit) << "2^" << e;
+      EXPECT_EQ(r.status, RayCastStatus::Converged) << "2^" << e;
+      r = cast(ball, {0, 0, 0}, {0, 0, -4}, 1e300, settings);
+      EXPECT_TRUE(r.hit) << "2^" << e;
+      EXPECT_TRUE(r.startedInside) << "2^" << e;  // |origin − p| = √3·tiny < 3·tiny
+      // Through the point: hit at t = tiny/4 (the ray reaches p exactly there).
+      r = cast(pt, {0, 0, 0}, {-4, -4, -4}, 1e300, settings);
+      ASSERT_TRUE(r.hit) << "2^" << e;
+      EXPECT_NEAR(r.t, tiny / 4, 1e-9 * tiny) << "2^" << e;
+      // From 10·tiny beside the centre, toward it: enters the ball at t = 7·tiny.
+      const Vec3 o = p + Vec3{10 * tiny, 0, 0};
+      r = cast(ball, o, {-1, 0, 0}, 1e300, settings);
+      ASSERT_TRUE(r.hit) << "2^" << e;
+      EXPECT_NEAR(r.t, 7 * tiny, 1e-9 * tiny) << "2^" << e;
+    }
+  }
+}
+
+// A ray nearly parallel to a face crosses the face's plane far away, where
+// the supporting plane's crossing point lies far outside the shape: every
+// hit lies in the shape's bounding box, so a crossing past the ray's exit
+// from the box is a miss. (The plane crossing at t ≈ 2.8e204 used to be
+// taken as x, whose squared length overflows: a hit "within tolerance".)
+TEST(RayCastEdgeCases, APlaneCrossingFarBeyondTheShapeIsAMiss) {
+  const double eps = 1.0756753139380589e-204;
+  const Vec3 origin{6, -8, -eps}, direction{-6, 8, eps};
+  Shape disc = Shape::cone(9.9997283337162983, 0);
+  disc.at({3, 3, 3}, Quat{0.5, 0.5, 0.5, 0.5});  // axis y → z: the disc lies in z = 3
+  Shape square = Shape::box({10, 10, 0});
+  square.at({3, 3, 3}, Quat{});
+  for (const Shape& s : {disc, square}) {
+    for (const RayCastSettings& settings : {RayCastSettings{}, gjkOnly()}) {
+      // The ray reaches z = 3 only at t = (3 + eps)/eps, about 1e205 from the shape.
+      const RayCastResult r = cast(s, origin, direction, 1e300, settings);
+      EXPECT_FALSE(r.hit) << repro(s, origin, direction, 1e300, r);
+      EXPECT_EQ(r.status, RayCastStatus::Converged);
+      // The same ray tilted to cross z = 3 at the shape's centre is a hit there.
+      const Vec3 tilted{-6, 8, (3 + eps) * 6 / 3};  // at t = 0.5: (3, -4, 3), inside both
+      const RayCastResult h = cast(s, origin, tilted, 1e300, settings);
+      ASSERT_TRUE(h.hit);
+      EXPECT_NEAR(h.t, 0.5, 1e-9);
+    }
+  }
+}
+
 // t is in units of direction: scaling direction by k divides t by k and
 // changes nothing else (positions, normals, hit/miss).
 TEST(RayCastEdgeCases, DirectionScale) {

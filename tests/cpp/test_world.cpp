@@ -913,6 +913,35 @@ TEST(WorldQueries, RaycastOverlapAndShapecastEqualTheQueryOnEveryBody) {
   }
 }
 
+// A ray cast calls a body hit when the ray passes within its tolerance of
+// the surface (raycast.h), so the world's box test must not rule out what
+// the body's own cast would hit. Here the ray starts 9e-12 outside a box's
+// face (about 3e-12 of the scene's scale) and leaves it: the cast reports a
+// hit at t = 0, and so must the world, on either broad phase.
+TEST(WorldQueries, ARayWithinTheCastsToleranceOfABoxIsNotRuledOutByTheBox) {
+  for (api::WorldBroadphase bp : kBroadphases) {
+    Registry reg;
+    World world(&reg, bp);
+    SceneError err;
+    const int box = reg.add(Shape::box({1, 1, 1}), &err);
+    const double pose[7] = {-2, 1, 1, 0, 0, 0, 1};
+    ASSERT_GT(world.add(box, pose, &err), 0) << err.message;
+    const double ray[7] = {-2, 0, -9e-12, -2, -4, -3.99999999999100, 1e300};
+    double in[api::kInputSize] = {}, r[api::kMaxResultStride];
+    std::copy(pose, pose + 7, in);
+    std::copy(ray, ray + 7, in + 14);
+    ASSERT_TRUE(reg.query(Kind::Raycast, box, 0, in, nullptr, r, &err)) << err.message;
+    ASSERT_EQ(r[0], 1) << "the body's own cast: a hit within tolerance";
+    EXPECT_EQ(r[1], 0);
+    std::vector<api::WorldHit> hits;
+    ASSERT_TRUE(world.raycast(ray, true, &hits, &err)) << err.message;
+    ASSERT_EQ(hits.size(), 1u);
+    EXPECT_EQ(hits[0].t, 0);
+    ASSERT_TRUE(world.raycast(ray, false, &hits, &err)) << err.message;
+    EXPECT_EQ(hits.size(), 1u);
+  }
+}
+
 TEST(WorldQueries, BadRaysAndShapesAreNamed) {
   Registry reg;
   World world(&reg);

@@ -458,9 +458,10 @@ bool World::step(const StepSettings& settings, SceneError* err, StepReport* stat
 namespace {
 
 // The parameters t in [0, maxT] at which origin + t·dir is inside the closed
-// box: [enter, exit], false when empty. A direction component of 0 keeps the
-// ray in its slab or out of it.
-bool slabs(const Vec3& origin, const Vec3& dir, double maxT, const Aabb& b, double* enter) {
+// box grown by `pad`: [enter, exit], false when empty. A direction
+// component of 0 keeps the ray in its slab or out of it.
+bool slabs(const Vec3& origin, const Vec3& dir, double maxT, const Aabb& box, double pad, double* enter) {
+  const Aabb b{box.min - Vec3{pad, pad, pad}, box.max + Vec3{pad, pad, pad}};
   double lo = 0, hi = maxT;
   for (int a = 0; a < 3; ++a) {
     if (dir[a] == 0) {
@@ -510,9 +511,16 @@ bool World::raycast(const double* ray, bool all, std::vector<WorldHit>* hits, Sc
   double maxT = ray[6];
   // Every live body whose box the ray meets before maxT (before the nearest
   // hit so far, for the closest), then the body's own ray cast.
+  // The body's ray cast reports a hit within its tolerance of the surface
+  // (raycast.h: at most about the tolerance times the largest coordinate it
+  // sees, the ray's origin included), so a box is grown by that much before
+  // it may rule a body out.
+  const double tolerance = 4 * std::fmax(registry_->tolerance(), kRoundingBound);
   for (int slot : order_) {
     double enter = 0;
-    if (!unbounded(slot) && !slabs(origin, dir, maxT, boxes_[static_cast<std::size_t>(slot)], &enter)) continue;
+    const Aabb& box = boxes_[static_cast<std::size_t>(slot)];
+    const double pad = tolerance * std::fmax(maxAbs(origin), std::fmax(maxAbs(box.min), maxAbs(box.max)));
+    if (!unbounded(slot) && !slabs(origin, dir, maxT, box, pad, &enter)) continue;
     in[2 * kPoseSize + 6] = maxT;
     if (!queryBody(Kind::Raycast, slot, 0, in, r, err)) return false;
     if (r[0] == 0) continue;

@@ -100,7 +100,7 @@ const RAY_LOOP = [
   '  p ← s_C(v);  w ← x − p            // plane v·y = v·p + ρ‖v‖ bounds C ⊕ ρ',
   '  if v·w > ρ‖v‖:                    // x in front of the supporting plane',
   '    if v·r ≥ 0: return miss         // the rest of the ray stays in front',
-  '    λ ← λ − (v·w − ρ‖v‖)/(v·r);  if λ > maxT: return miss',
+  '    λ ← λ − (v·w − ρ‖v‖)/(v·r);  if λ > maxT or past C\'s box: return miss',
   '    x ← s + λr;  n ← v;  w_i ← x − p_i for p_i ∈ P   // P kept, re-expressed',
   '  if p ∈ P and x did not move: P ← {p} (a few times), then stop (degenerate)',
   '  v ← point of conv({x − p_i} ∪ {w}) nearest O;  P ← the points it needs',
@@ -440,7 +440,9 @@ export function castCaption(f: Omit<CastFrame, 'caption'>, shapeCast: boolean, r
       if (f.reason === 'points-away') {
         return `x is in front of the supporting plane and the ray points away from it (v·r = ${g(f.vr, 6)} ≥ 0): a miss.`;
       }
-      if (f.reason === 'beyond-max-t') return 'The ray would reach the supporting plane only after maxT: a miss.';
+      if (f.reason === 'beyond-max-t') {
+        return "The ray would reach the supporting plane only after maxT, or after it has left the shape's bounding box (grown by the radius), where no hit can lie: a miss.";
+      }
       return `p = S(v) is not beyond x along v (v·w = ${g(f.vw, 6)}): λ stays at ${g(f.lambda, 9)}; p joins the simplex.`;
     case 'simplex':
       return `The simplex is reduced to the part nearest x: ‖v‖ = ${g(Math.sqrt(f.vv), 6)} (hit when ‖v‖ − ρ ≤ ${g(f.tolerance, 3)}).`;

@@ -151,7 +151,8 @@ enum class RayReason {
   Progress,          // nothing decided yet
   Advanced,          // x was in front of the supporting plane: λ moved onto it
   PointsAway,        // miss: x in front of the plane and v·r ≥ 0
-  BeyondMaxT,        // miss: the plane is reached only after maxT (or never, in doubles)
+  BeyondMaxT,        // miss: the plane is reached only after maxT (or never, in doubles, or
+                     // after the ray has left C's bounding box)
   PointInside,       // hit: x lies in the tetrahedron conv(P) ⊆ C
   WithinTolerance,   // hit: ‖v‖ − ρ within tolerance
   DuplicateSupport,  // degenerate: p already in P and x did not move (after the restarts)
@@ -455,6 +456,37 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
   double lastTol = 0; // the hit test's bound in the last step
   int restarts = 0;   // rounding stalls survived (kRayMaxRestarts)
 
+  // Every hit lies in C's bounding box grown by ρ. A step that would take x
+  // far beyond everything the loop has seen (a ray grazing a face crosses
+  // the nearly parallel plane far away, up to maxT) is checked against the
+  // ray's exit from that box: past the exit it is a miss. The box costs six
+  // supports, once per query and only then; it also keeps ‖x‖² finite.
+  bool boxKnown = false;
+  double boxExit = std::numeric_limits<double>::infinity();
+  auto pastBox = [&](double next) {
+    if (!boxKnown) {
+      boxKnown = true;
+      for (int axis = 0; axis < 3; ++axis) {
+        Vec3 e;
+        e[axis] = 1;
+        const double hi = supportPointOf(support(e))[axis] + rho;
+        const double lo = supportPointOf(support(-e))[axis] - rho;
+        if (!std::isfinite(hi) || !std::isfinite(lo)) {
+          boxExit = std::numeric_limits<double>::infinity();
+          break;
+        }
+        const double pad = roundFloor * std::fmax(std::fmax(std::fabs(lo), std::fabs(hi)), std::fabs(s[axis]));
+        if (r[axis] == 0) {
+          if (s[axis] < lo - pad || s[axis] > hi + pad) boxExit = -std::numeric_limits<double>::infinity();
+          continue;
+        }
+        const double t0 = (lo - pad - s[axis]) / r[axis], t1 = (hi + pad - s[axis]) / r[axis];
+        boxExit = std::fmin(boxExit, std::fmax(t0, t1));
+      }
+    }
+    return next > boxExit + std::fabs(boxExit) * roundFloor;
+  };
+
   const SimplexVertex first = support(firstDirection);
   const Vec3 p0 = supportPointOf(first);
   Vec3 v = x - p0;
@@ -544,7 +576,7 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
         // division is guarded by the tests below: a tiny −v·r gives a huge
         // or infinite step, which is a miss (past maxT, or never in doubles).
         const double next = lambda + (vw - threshold) / -vr;
-        if (!std::isfinite(next) || !(next <= maxT)) {
+        if (!std::isfinite(next) || !(next <= maxT) || (maxAbs(s + r * next) > 4 * scale && pastBox(next))) {
           miss = true;
           reason = RayReason::BeyondMaxT;
           line = kAdvance;
@@ -884,7 +916,7 @@ RayCastResult gjkRayCast(const S& shape, const Vec3& origin, const Vec3& directi
   }
   if constexpr (detail::measuresTinyScene<S, S>()) {
     // A tiny scene (tiny_scene.h) runs scaled; t is unchanged.
-    if (const int k = detail::tinySceneExponent(shape, shape, std::fmax(maxAbs(origin), maxAbs(direction)))) {
+    if (const int k = detail::tinyCastExponent(shape, shape, maxAbs(origin), maxAbs(direction))) {
       return detail::runScaled(shape, shape, k, trace, [&](const auto& scaled, const auto&, double f, auto& st) {
         return gjkRayCast(scaled, origin * f, direction * f, maxT, settings, st);
       });
@@ -941,7 +973,7 @@ ShapeCastResult gjkShapeCast(const SA& shapeA, const SB& shapeB, const Vec3& tra
   if constexpr (detail::measuresTinyScene<SA, SB>()) {
     // A tiny scene (tiny_scene.h) runs scaled; t is unchanged.
     if (const int k =
-            detail::tinySceneExponent(shapeA, shapeB, std::fmax(maxAbs(translationA), maxAbs(translationB)))) {
+            detail::tinyCastExponent(shapeA, shapeB, 0.0, std::fmax(maxAbs(translationA), maxAbs(translationB)))) {
       return detail::runScaled(shapeA, shapeB, k, trace, [&](const auto& sa, const auto& sb, double f, auto& st) {
         return gjkShapeCast(sa, sb, translationA * f, translationB * f, settings, st);
       });

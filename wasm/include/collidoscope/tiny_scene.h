@@ -141,6 +141,30 @@ inline int tinySceneExponent(const SA& a, const SB& b, double extra) {
   return tinyExponent(std::fmax(sceneMagnitude(a, b), extra));
 }
 
+// The exponent for a cast: a ray from `at` (the origin's largest
+// coordinate; 0 for a shape cast) along a direction or relative
+// translation whose largest coordinate is `along`. The shapes and the
+// origin decide whether the scene is tiny: a long ray does not make a tiny
+// shape large (its ‖v‖² would still underflow). The direction is scaled
+// with the scene, which keeps t. So k brings the scene to unit size unless
+// that would make the direction larger than 2^60 (beyond the range the
+// casts are tested on); then only as far as needed to lift the scene to
+// kTinyScene, and never so far that the direction passes 2^500 (r·r must
+// stay finite).
+template <class SA, class SB>
+inline int tinyCastExponent(const SA& a, const SB& b, double at, double along) {
+  if (alreadyScaled(a)) return 0;
+  double m0 = std::fmax(std::fmax(maxAbs(a.center()), maxAbs(b.center())), at);
+  m0 = std::fmax(m0, std::fmax(a.radius(), b.radius()));
+  if (!(m0 < kTinyScene)) return 0;
+  const double m = std::fmax(sceneMagnitude(a, b), at);
+  const int full = tinyExponent(m);
+  if (full == 0 || !(along > 0)) return full;
+  const int dir = std::ilogb(along);
+  const int least = std::ilogb(kTinyScene) - std::ilogb(m);
+  return std::min(std::max(least, std::min(full, 60 - dir)), 500 - dir);
+}
+
 template <class T, class = void>
 struct HasFrames : std::false_type {};
 template <class T>
