@@ -110,6 +110,10 @@ function placedScenes(): Scene[] {
     scenes.push({ version: 1, query, shapes: [{ type: 'point', position: [1, 2, 3] }, { type: 'point', position: [1, 2, 3] }] });
     scenes.push({ version: 1, query, shapes: [{ type: 'point' }, { type: 'segment', points: [[-1, 0, 0], [1, 0, 0]] }] });
   }
+  // Identical cylinders at one pose: every direction across the axis is as deep, EPA's polytope fills up and the
+  // normal is refined on the support function.
+  const cylinder: Shape = { type: 'cylinder', radius: 0.5, halfHeight: 0.7 };
+  scenes.push({ version: 1, query: 'penetration', shapes: [cylinder, cylinder] });
   scenes.push({ version: 1, query: 'raycast', shapes: [box([0, 0, 0])], ray: { origin: [0.2, 0.1, 0], direction: [1, 0, 0] } });
   scenes.push({ version: 1, query: 'raycast', shapes: [box([0, 0, 0])], ray: { origin: [-3, 1, 0], direction: [1, 0, 0], maxT: 10 } });
   scenes.push({ version: 1, query: 'shapecast', shapes: [box([0, 0, 0]), box([1, 0.5, 0])], motion: { translationB: [1, 0, 0] } });
@@ -350,6 +354,7 @@ const STEPS: Record<string, { says: RegExp; line: RegExp }> = {
   'penetration support duplicate-support': { says: /already a vertex/, line: /n·w − d ≤/ },
   'penetration expand progress': { says: /horizon edges are joined to w/, line: /join w to every horizon edge/ },
   'penetration done apart': { says: /^GJK: the (cores|shapes) are apart/, line: /run GJK on the cores/ },
+  'penetration done refined': { says: /walked downhill on h\(n\) = n·s\(n\)/, line: /^if P filled up: walk n downhill on h\(n\)/ },
   'penetration done flat': { says: /flat .*only touch/, line: /flat A − B: touching/ },
   'penetration done gap-within-tolerance': { says: /(^|\. )(Penetration depth|Separated) /, line: /depth ← d \+ r_A \+ r_B/ },
   'hull extremes': { says: /extreme points/, line: /^extremes ←/ },

@@ -54,6 +54,7 @@ const EPA = [
   '  if n·w − d ≤ max(ε·d, ε_abs·S): stop      // f lies on the boundary',
   '  remove the faces of P that w can see; keep their horizon edges',
   '  join w to every horizon edge with a new face',
+  'if P filled up: walk n downhill on h(n) = n·w(n), w(n) as above, from its best faces; d ← h(n)',
   'depth ← d + r_A + r_B; normal ← n; points from f\'s weights',
 ];
 

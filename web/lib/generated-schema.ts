@@ -86,7 +86,7 @@ export type PairsFrameKind = 'boxes' | 'sort' | 'sweep' | 'narrow';
 export const PSEUDOCODE_LINES = {
   distance: 10,
   intersect: 9,
-  penetration: 9,
+  penetration: 10,
   planarPenetration: 8,
   hull: 11,
   sat: 10,

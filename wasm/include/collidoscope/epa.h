@@ -170,8 +170,8 @@ using EpaRecorder = FrameRecorder<EpaFrame>;
 // is the caller's (web/lib/captions.ts), numbered the same way.
 namespace epa_lines {
 constexpr int kGjk = 1, kSeed = 2, kLoop = 3, kClosest = 4, kSupport = 5, kConverged = 6, kRemove = 7,
-              kStitch = 8, kResult = 9;
-constexpr int kCount = 9;  // lines of the pseudocode
+              kStitch = 8, kRefine = 9, kResult = 10;
+constexpr int kCount = 10;  // lines of the pseudocode
 }
 
 
@@ -955,7 +955,7 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
     EpaFrame f = detail::polytopeFrame(poly, closest);
     f.event = EpaEvent::Done;
     f.reason = reason;
-    f.line = kResult;
+    f.line = filledUp ? kRefine : kResult;
     f.iteration = iteration;
     f.hasGap = true;
     f.gap = lastGap;
