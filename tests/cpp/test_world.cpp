@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -460,6 +461,70 @@ TEST(WorldMotion, AStackOfTenBoxesStandsForTenSeconds) {
     EXPECT_LT(worstHeight, 0.01);
     EXPECT_LT(worstSide, 0.01);
     EXPECT_FALSE(world.contacts().empty());
+  }
+}
+
+TEST(WorldMotion, AThousandBoxPileStaysPiled) {
+  // bench/world.mjs's pile: 1 000 unit boxes (mass 1) in a 10 × 10 × 10 grid
+  // 1.2 apart, the lowest 1 above a static floor, fall into 100 columns of
+  // ten. After 3 s each box rests on the one below it in its own column:
+  // within 0.1 of the column's axis (half the 0.2 gap to the next column),
+  // at its layer's height y = 0.5 + j within 1 cm, barely turned. Sleep off,
+  // the solver alone keeps it there: over 3 s more no box moves more than
+  // 5 cm. Sleep on (the default), the same pile is all asleep at 3 s.
+  for (bool sleep : {false, true}) {
+    Registry reg;
+    World world(&reg);
+    SceneError err;
+    const int floor = reg.add(Shape::box({50, 0.5, 50}), &err);
+    const int cube = reg.add(Shape::box({0.5, 0.5, 0.5}), &err);
+    const double floorPose[7] = {0, -0.5, 0, 0, 0, 0, 1};
+    ASSERT_GT(world.add(floor, floorPose, &err), 0);
+    struct Box {
+      int id;
+      double x, z;
+      int layer;
+    };
+    std::vector<Box> boxes;
+    for (int i = 0; i < 10; ++i)
+      for (int j = 0; j < 10; ++j)
+        for (int k = 0; k < 10; ++k) {
+          const double pose[7] = {(i - 5) * 1.2, 1.5 + j * 1.2, (k - 5) * 1.2, 0, 0, 0, 1};
+          boxes.push_back({world.add(cube, pose, &err), pose[0], pose[2], j});
+          ASSERT_TRUE(world.setMass(boxes.back().id, 1, &err)) << err.message;
+        }
+    StepSettings s;
+    s.sleep = sleep;
+    StepReport report;
+    for (int step = 0; step < 180; ++step) ASSERT_TRUE(world.step(s, &err, &report)) << err.message;
+    double side = 0, height = 0, turn = 0;
+    std::vector<double> at;
+    for (const Box& b : boxes) {
+      const double* p = world.poses() + 7 * world.slotOf(b.id);
+      side = std::fmax(side, std::hypot(p[0] - b.x, p[2] - b.z));
+      height = std::fmax(height, std::fabs(p[1] - (0.5 + b.layer)));
+      turn = std::fmax(turn, 2 * std::atan2(std::sqrt(p[3] * p[3] + p[4] * p[4] + p[5] * p[5]), std::fabs(p[6])));
+      at.insert(at.end(), p, p + 3);
+    }
+    std::printf("pile of 1000 (sleep %s) at 3 s: %.3g m off its column at most, %.3g m off its layer, turned %.3g rad, "
+                "%d asleep\n", sleep ? "on" : "off", side, height, turn, report.sleeping);
+    EXPECT_LT(side, 0.1);
+    EXPECT_LT(height, 0.01);
+    EXPECT_LT(turn, 0.05);
+    if (sleep) {
+      EXPECT_EQ(report.sleeping, 1000);
+      continue;
+    }
+    double moved = 0;
+    for (int step = 0; step < 180; ++step) {
+      ASSERT_TRUE(world.step(s, &err)) << err.message;
+      for (std::size_t i = 0; i < boxes.size(); ++i) {
+        const double* p = world.poses() + 7 * world.slotOf(boxes[i].id);
+        moved = std::fmax(moved, std::hypot(p[0] - at[3 * i], p[1] - at[3 * i + 1], p[2] - at[3 * i + 2]));
+      }
+    }
+    std::printf("pile of 1000 (sleep off): moved at most %.3g m over 3 s more\n", moved);
+    EXPECT_LT(moved, 0.05);
   }
 }
 
