@@ -228,6 +228,31 @@ describe('World motion', () => {
     }
   });
 
+  it('uses a resting pair\'s manifold again while it moved less than manifoldReuse, and says how often', () => {
+    using cube = box([0.5, 0.5, 0.5]);
+    using ground = plane([0, 1, 0], 0);
+    const run = (options: { manifoldReuse?: number }) => {
+      using world = new World();
+      world.add(ground);
+      const boxes = Array.from({ length: 3 }, (_, i) => world.add(cube, { position: [0, 0.5 + i, 0] }, { mass: 1 }));
+      let reused = 0, manifolds = 0;
+      for (let s = 0; s < 120; s++) {
+        const stats = world.step({ sleep: false, ...options });
+        reused += stats.reusedManifolds;
+        manifolds += stats.manifolds;
+        expect(stats.reusedManifolds).toBeLessThanOrEqual(stats.manifolds);
+      }
+      return { reused, manifolds, heights: boxes.map((b) => world.pose(b)[1]) };
+    };
+    const never = run({ manifoldReuse: 0 });
+    expect(never.reused).toBe(0);
+    const byDefault = run({});
+    // A resting stack moves well under 1 mm a step: most of its pairs keep their manifolds.
+    expect(byDefault.reused).toBeGreaterThan(byDefault.manifolds / 2);
+    // ...and stands where it stands when every manifold is computed anew, within the reuse tolerance.
+    for (const [i, h] of byDefault.heights.entries()) expect(Math.abs(h - never.heights[i])).toBeLessThan(0.001);
+  });
+
   it('puts a resting stack to sleep, keeps it put, and wakes it when a box falls on it', () => {
     using cube = box([0.5, 0.5, 0.5]);
     using ground = plane([0, 1, 0], 0);
@@ -339,7 +364,8 @@ describe('World motion', () => {
     world.velocities()[6 * b.slot + 2] = 0;
     for (const [options, field] of [[{ dt: 0 }, 'options.dt'], [{ dt: NaN }, 'options.dt'], [{ gravity: [0, Infinity, 0] }, 'options.gravity[1]'],
       [{ substeps: 0 }, 'options.substeps'], [{ iterations: 2.5 }, 'options.iterations'], [{ friction: -1 }, 'options'], [{ restitution: 2 }, 'options'],
-      [{ timestep: 1 }, 'options.timestep'], [{ sleep: 'no' }, 'options.sleep']] as const) {
+      [{ timestep: 1 }, 'options.timestep'], [{ sleep: 'no' }, 'options.sleep'], [{ manifoldReuse: -0.001 }, 'options'],
+      [{ manifoldReuse: NaN }, 'options'], [{ manifoldReuse: '1' }, 'options.manifoldReuse']] as const) {
       e = catchError(() => world.step(options as never));
       expect(e.field, JSON.stringify(options)).toBe(field);
     }

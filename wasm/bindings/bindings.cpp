@@ -486,8 +486,8 @@ EMSCRIPTEN_KEEPALIVE double* cds_world_velocities(int handle) {
 }
 
 // World::step with the settings in[kWorldStepSettings]; out gets the report:
-// manifolds, points, warmStarted, ccdClamped, the contact count, sleeping; *contacts
-// points at the contacts (kWorldContactSize doubles each).
+// manifolds, points, warmStarted, ccdClamped, the contact count, sleeping,
+// reusedManifolds; *contacts points at the contacts (kWorldContactSize doubles each).
 EMSCRIPTEN_KEEPALIVE int cds_world_step(int handle, const double* in, double* out, double** contacts) {
   WorldSlot* slot = nullptr;
   api::World* w = worldOf(handle, &slot);
@@ -503,6 +503,7 @@ EMSCRIPTEN_KEEPALIVE int cds_world_step(int handle, const double* in, double* ou
   s.restitution = in[7];
   s.continuous = in[8] != 0;
   s.sleep = in[9] != 0;
+  s.manifoldReuse = in[10];
   StepReport report;
   if (!w->step(s, &lastError(), &report)) return 0;
   slot->contacts.clear();
@@ -519,6 +520,7 @@ EMSCRIPTEN_KEEPALIVE int cds_world_step(int handle, const double* in, double* ou
   out[3] = report.ccdClamped;
   out[4] = static_cast<double>(w->contacts().size());
   out[5] = report.sleeping;
+  out[6] = report.reusedManifolds;
   *contacts = slot->contacts.data();
   return 1;
 }

@@ -60,8 +60,8 @@ const finalizer: FinalizationRegistry<number> | null =
       })
     : null;
 
-/** Heap scratch of the world calls: a pose, a ray or a step's settings (10 doubles), then out-parameters (12 doubles). */
-const SCRATCH_IN = 10;
+/** Heap scratch of the world calls: a pose, a ray or a step's settings (11 doubles), then out-parameters (12 doubles). */
+const SCRATCH_IN = 11;
 const HIT = 12;
 let scratch = 0;
 function scratchOf(m: WasmModule): number {
@@ -125,6 +125,14 @@ export interface StepOptions {
    * (default true; false wakes every body and keeps them awake).
    */
   sleep?: boolean;
+  /**
+   * Metres (default 0.001; 0: never). A pair's last manifold is used again, its points carried by their bodies,
+   * while one body has moved relative to the other by at most this since the manifold was computed (the farthest
+   * any point of it can have gone: the translation plus 2 sin(θ/2) times its bounding radius), as Bullet's and
+   * Box2D's persistent manifolds do; a resting pile then skips most of its narrow phase. Mesh and compound pairs
+   * are always computed anew.
+   */
+  manifoldReuse?: number;
 }
 
 /** What a step did: the solver's counts (the step's contacts, found once per step; ccdClamped over all its substeps). */
@@ -135,6 +143,8 @@ export interface StepStats {
   ccdClamped: number;
   /** Dynamic bodies asleep after the step. */
   sleeping: number;
+  /** Pairs whose last manifold was used again (StepOptions.manifoldReuse). */
+  reusedManifolds: number;
 }
 
 /** A contact point of the last step, where it was as the step started: the normal from a to b. */
@@ -152,7 +162,7 @@ export interface WorldContact {
 }
 
 const CONTACT = 16;
-const STEP_KEYS = ['dt', 'gravity', 'substeps', 'iterations', 'friction', 'restitution', 'continuous', 'sleep'] as const;
+const STEP_KEYS = ['dt', 'gravity', 'substeps', 'iterations', 'friction', 'restitution', 'continuous', 'sleep', 'manifoldReuse'] as const;
 
 /** Options of new World(). */
 export interface WorldOptions {
@@ -318,7 +328,7 @@ export class World {
     const values = [
       numberOf(o.dt, 1 / 60, 'dt'), g[0], g[1], g[2], numberOf(o.substeps, 8, 'substeps'), numberOf(o.iterations, 4, 'iterations'),
       numberOf(o.friction, 0.5, 'friction'), numberOf(o.restitution, 0, 'restitution'), o.continuous === false ? 0 : 1,
-      o.sleep === false ? 0 : 1,
+      o.sleep === false ? 0 : 1, numberOf(o.manifoldReuse, 0.001, 'manifoldReuse'),
     ];
     if (o.sleep !== undefined && typeof o.sleep !== 'boolean') {
       throw new CollidoscopeError('invalid-argument', 'options.sleep', `must be true or false, got ${typeof o.sleep}`);
@@ -329,15 +339,18 @@ export class World {
     }
     heap.set(values, at >> 3);
     const out = at + 8 * SCRATCH_IN;
-    if (m._cds_world_step(w, at, out, out + 8 * 6) === 0) {  // (out: 6 report numbers, then the pointer)
+    if (m._cds_world_step(w, at, out, out + 8 * 7) === 0) {  // (out: 7 report numbers, then the pointer)
       const e = lastError(m);
       throw new CollidoscopeError(e.code, e.field?.startsWith('settings') ? `options${e.field.slice('settings'.length)}` : e.field, e.detail);
     }
     const h = m.HEAPF64;
     const r = out >> 3;
     this.#contactCount = h[r + 4];
-    this.#contactPtr = m.HEAPU32[(out + 8 * 6) >> 2];
-    return { manifolds: h[r], points: h[r + 1], warmStarted: h[r + 2], ccdClamped: h[r + 3], sleeping: h[r + 5] };
+    this.#contactPtr = m.HEAPU32[(out + 8 * 7) >> 2];
+    return {
+      manifolds: h[r], points: h[r + 1], warmStarted: h[r + 2], ccdClamped: h[r + 3], sleeping: h[r + 5],
+      reusedManifolds: h[r + 6],
+    };
   }
 
   #contactCount = 0;
