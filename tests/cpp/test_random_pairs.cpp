@@ -67,6 +67,7 @@ TEST(RandomPairs, PropertiesAcrossAllShapeTypes) {
   Rng rng(301);
   Failures fail;
   int pairs = 0;
+  int uncertified = 0;  // distance runs not converged: rounding stalls GJK could not certify
   for (ShapeType ta : ref::kAllTypes) {
     for (ShapeType tb : ref::kAllTypes) {
       for (int k = 0; k < 250; ++k, ++pairs) {
@@ -102,6 +103,8 @@ TEST(RandomPairs, PropertiesAcrossAllShapeTypes) {
 
         const DistanceResult ab = distance(a, b);
         const DistanceResult ba = distance(b, a);
+        for (const DistanceResult* r : {&ab, &ba})
+          if (r->status != GjkStatus::Converged) ++uncertified;
         const IntersectResult ia = intersect(a, b);
         const IntersectResult ib = intersect(b, a);
 
@@ -146,6 +149,7 @@ TEST(RandomPairs, PropertiesAcrossAllShapeTypes) {
       }
     }
   }
+  std::printf("[random-pairs] distance not converged in %d of %d runs\n", uncertified, 2 * pairs);
   EXPECT_EQ(pairs, 25000);
   EXPECT_EQ(fail.total(), 0) << "failed properties:\n" << fail.report();
 }

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   box as convexBox, init, isClosedForm, resultSentence, run, trace, World, type CastFrame, type ChungWangFrame, type ClosedFormTrace,
-  type EpaFrame, type GjkFrame, type HullFrame, type SatFrame, type Scene, type Shape, type SimulateTrace, type Trace, type Vec3,
+  type EpaFrame, type GjkFrame, type GjkTrace, type HullFrame, type SatFrame, type Scene, type Shape, type SimulateTrace, type Trace,
+  type Vec3,
 } from '../../web/lib/index';
 import { castCaption } from '../../web/lib/captions';
 import { stepsOf } from './helpers';
@@ -233,10 +234,18 @@ function gjkNumbers(f: GjkFrame, t: StepTrace & { marginA: number; marginB: numb
       if (f.reason === 'gap-within-tolerance' && t.query === 'distance') {
         return [...head, n(f.gap), n(f.tolerance), n(vNorm > 0 ? f.gap / vNorm : 0)];
       }
+      if (f.reason === 'bounds-within-tolerance') {
+        return [...head, n(f.gap), n(f.tolerance), n(f.lowerBound), n(vNorm), n(f.vv - f.lowerBound * vNorm)];
+      }
+      if (f.reason === 'refine') return [...head, n(f.gap), n(f.tolerance), n(vNorm), n(f.lowerBound)];
       return [...head, n(f.gap), n(f.tolerance)];
     }
     case 'simplex':
       if (f.reason === 'within-margins') return [n(vNorm), n(radius)];
+      if (f.reason === 'bounds-within-tolerance') {
+        return [n(f.lowerBound), n(vNorm), n(f.vv - f.lowerBound * vNorm), n(f.tolerance)];
+      }
+      if (f.reason === 'refine') return [...v3(f.v), n(vNorm), n(f.lowerBound)];
       if (f.reason !== 'progress') return [];
       return [...v3(f.v), n(vNorm), n(f.simplex.length), ...f.simplex.map((s) => n(s.lambda))];
     case 'done': return resultNumbers(t);
@@ -330,6 +339,11 @@ const STEPS: Record<string, { says: RegExp; line: RegExp }> = {
   'distance simplex origin-inside': { says: /contains the origin.*overlap/, line: /\|W\| = 4 or v ≈ 0/ },
   'distance simplex origin-touching': { says: /boundary of A − B.*touch/, line: /\|W\| = 4 or v ≈ 0/ },
   'distance simplex no-progress': { says: /not shorter/, line: /grew .* did not shrink/ },
+  'distance support bounds-within-tolerance': { says: /already in W.*best lower bound .*certified/, line: /^  stall: .*certified/ },
+  'distance support refine': { says: /already in W.*Re-solve v perpendicular/, line: /^  stall: .*v ⟂ W/ },
+  'distance simplex bounds-within-tolerance': { says: /not shorter.*best lower bound .*certified/, line: /^  stall: .*certified/ },
+  'distance simplex refine': { says: /re-solved perpendicular to W/, line: /^  stall: .*v ⟂ W/ },
+  'distance done bounds-within-tolerance': { says: /^Distance /, line: /^  stall: .*certified|distance ← max/ },
   'distance done gap-within-tolerance': { says: /^Distance /, line: /distance ← max|‖v‖² − v·w ≤/ },
   'distance done no-progress': { says: /^Distance /, line: /grew .* did not shrink/ },
   'distance done origin-inside': { says: /^Distance 0 /, line: /\|W\| = 4 or v ≈ 0/ },
@@ -692,6 +706,9 @@ describe('every caption of a trace names its frame', () => {
     // Stops that need shapes touching to rounding, rounding trouble or a long cycle: no scene here reaches them.
     const rare = new Set([
       'distance support duplicate-support', 'distance simplex no-progress', 'penetration support duplicate-support',
+      // GJK's stalls, certified or re-solved: shapes touching to rounding.
+      'distance support bounds-within-tolerance', 'distance support refine', 'distance simplex bounds-within-tolerance',
+      'distance simplex refine', 'distance done bounds-within-tolerance',
       'chungwang done iteration-cap', 'intersect support gap-within-tolerance', 'intersect done gap-within-tolerance',
     ]);
     // A closed form is touching only when d lands within τ beyond r_A + r_B.
@@ -788,6 +805,50 @@ describe('result sentences of scenes worked out by hand', () => {
     const support = t.frames.find((f) => f.kind === 'support')!;
     expect(support.caption).toBe('p = S_A(s) and q = S_B(−s): B\'s nearest point along s lies 1 beyond A\'s farthest. s separates A and B.');
     expect(resultSentence(t)).toBe(`Separated: s = (1, 0, 0) is a separating axis (A lies on its −s side, B on its +s side; ${tally(t.result.iterations)}, separated).`);
+  });
+});
+
+describe('GJK stalls on a point a hair from a box\'s edge', () => {
+  // A point 1.8e-8 and 2.7e-10 from a box's edge (built touching in the C++ test test_gjk_touching.cpp): A − B's
+  // nearest feature is an edge, and rounding tilts v along it. The captions name the stall's numbers.
+  const point = (position: Vec3): Shape => ({ type: 'point', position });
+  const edgeBox = (halfExtents: Vec3, position: Vec3, rotation: [number, number, number, number]): Shape =>
+    ({ type: 'box', halfExtents, position, rotation });
+  const reasons = (t: Trace) => (t as GjkTrace).frames.map((f) => `${f.kind} ${f.reason}`);
+
+  it('v re-solved perpendicular to the edge, then the gap test is met', () => {
+    const t = trace({
+      version: 1, query: 'distance', closedForms: false,
+      shapes: [point([-1.9353585204985018, 0.087722663542036727, 2.3210651645812379]),
+        edgeBox([0.14277202021982768, 0.79290233032650947, 0.45075649776276783],
+          [-1.3829728672914667, 0.70118855857913576, 2.4160416091382988],
+          [0.21984105449704047, 0.56747316635223255, -0.10850472355071804, 0.78604760746088587])],
+    });
+    checkTrace(t, 'point near a box edge (refine)', new Set());
+    expect(reasons(t)).toContain('support refine');
+    expect(reasons(t)).toContain('simplex refine');
+    expect((t as GjkTrace).result.status).toBe('converged');
+    const refined = (t as GjkTrace).frames.find((f) => f.kind === 'simplex' && f.reason === 'refine')!;
+    expect(refined.caption).toMatch(/re-solved perpendicular to W/);
+  });
+
+  it('certified by the best lower bound of the steps', () => {
+    const t = trace({
+      version: 1, query: 'distance', closedForms: false,
+      shapes: [point([-12.545331477512191, -1.5416527261644255, 16.960967883128212]),
+        edgeBox([3.5189333188869227, 5.0492180328373681, 6.4017337441693076],
+          [-16.990963874316002, 1.4838706962388684, 12.285921667597318],
+          [0.29669338631372705, 0.17880601806993093, -0.84803279805876253, 0.40105088933487659])],
+    });
+    checkTrace(t, 'point near a box edge (certified)', new Set());
+    expect(reasons(t)).toContain('support bounds-within-tolerance');
+    const g = t as GjkTrace;
+    expect(g.result.status).toBe('converged');
+    const stall = g.frames.find((f) => f.kind === 'support' && f.reason === 'bounds-within-tolerance')!;
+    // The certificate: ‖v‖² − L‖v‖ within the tolerance, although this step's own gap is not.
+    expect(stall.vv - stall.lowerBound * Math.sqrt(stall.vv)).toBeLessThanOrEqual(stall.tolerance);
+    expect(stall.gap!).toBeGreaterThan(stall.tolerance);
+    expect(stall.caption).toMatch(/certified/);
   });
 });
 

@@ -29,6 +29,8 @@ const char* gjkReasonName(GjkReason r) {
     case GjkReason::Separated: return "separated";
     case GjkReason::WithinMargins: return "within-margins";
     case GjkReason::IterationCap: return "iteration-cap";
+    case GjkReason::BoundsWithinTolerance: return "bounds-within-tolerance";
+    case GjkReason::Refine: return "refine";
   }
   return "none";
 }

@@ -25,10 +25,11 @@ const GJK_DISTANCE = [
   'repeat (at most maxIterations times)',
   '  w ← s_A(−v) − s_B(v)                      // support point of A − B',
   '  if ‖v‖² − v·w ≤ max(ε‖v‖², rounding): stop  // error bound met',
-  '  if w ∈ W: stop                            // rounding hides progress (degenerate)',
+  '  if w ∈ W: stall (line 9), else stop       // rounding hides progress (degenerate)',
   '  v ← point of conv(W ∪ {w}) nearest O;  W ← the vertices it needs',
   '  if |W| = 4 or v ≈ 0: return 0            // O inside A − B: overlap',
-  '  if ‖v‖ grew by over τ = 64u·S, or did not shrink 5 times: stop  // rounding',
+  '  if ‖v‖ grew by over τ = 64u·S, or did not shrink 5 times: stall (line 9), else stop  // rounding',
+  '  stall: L ← max(0, best v·w/‖v‖ − τ); if ‖v‖² − L‖v‖ ≤ tolerance: stop (certified); if W is a segment: v ← v ⟂ W, go on (4 times)',
   'stop: iteration cap',
   'distance ← max(0, ‖v‖ − r_A − r_B); points from the weights of W',
 ];
@@ -248,6 +249,10 @@ export function gjkCaption(f: Omit<GjkFrame, 'caption'>, query: 'intersect' | 'd
           return `${s}Gap ‖v‖² − v·w = ${num(gap)} ≤ tolerance ${num(tol)}: by the error bound ‖v‖ is within ${num(vNorm > 0 ? gap / vNorm : 0)} of the distance. Stop.`;
         case 'duplicate-support':
           return `${s}w is already in W, although the gap ${num(gap)} is above the tolerance ${num(tol)}: rounding hides any further progress. Stop with the best v (degenerate).`;
+        case 'bounds-within-tolerance':
+          return `${s}w is already in W, although the gap ${num(gap)} is above the tolerance ${num(tol)} (rounding). The distance lies between the best lower bound of the steps, L = ${num(f.lowerBound)}, and ‖v‖ = ${num(vNorm)}, and ‖v‖² − L‖v‖ = ${num(f.vv - f.lowerBound * vNorm)} ≤ tolerance: certified. Stop.`;
+        case 'refine':
+          return `${s}w is already in W, although the gap ${num(gap)} is above the tolerance ${num(tol)}, and ‖v‖ = ${num(vNorm)} is not within tolerance of the best lower bound L = ${num(f.lowerBound)}: rounding tilted v along the segment W. Re-solve v perpendicular to it.`;
         default:
           if (f.gap === null) return `${s}W is empty, so w starts the simplex.`;
           return `${s}Gap ‖v‖² − v·w = ${num(gap)} > tolerance ${num(tol)}: v is not yet optimal, add w to W.`;
@@ -263,6 +268,10 @@ export function gjkCaption(f: Omit<GjkFrame, 'caption'>, query: 'intersect' | 'd
           return `‖v‖ = ${num(vNorm)} ≤ r_A + r_B = ${num(radius)}: the rounded shapes overlap.`;
         case 'no-progress':
           return 'The new v was not shorter than the old one (rounding limit): keep the previous v and stop (status degenerate).';
+        case 'bounds-within-tolerance':
+          return `The new v was not shorter than the old one (rounding limit): keep the previous v. The distance lies between the best lower bound of the steps, L = ${num(f.lowerBound)}, and ‖v‖ = ${num(vNorm)}, and ‖v‖² − L‖v‖ = ${num(f.vv - f.lowerBound * vNorm)} ≤ tolerance ${num(tol)}: certified. Stop.`;
+        case 'refine':
+          return `Rounding stalled the step, with v on the segment W tilted along it: v re-solved perpendicular to W is v = ${vec(f.v)}, ‖v‖ = ${num(vNorm)}. Go on from it (the lower bound so far is L = ${num(f.lowerBound)}).`;
         default: {
           const n = f.simplex.length;
           const weights = f.simplex.map((s, i) => `${i ? ', ' : ' '}${num(s.lambda)}`).join('');

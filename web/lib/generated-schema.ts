@@ -8,7 +8,7 @@ export type ClosedFormName = 'point-point' | 'point-segment' | 'segment-point' |
 export type GjkStatus = 'converged' | 'max-iterations' | 'degenerate';
 
 /** Why a GJK step ended (trace.h GjkReason). */
-export type GjkReason = 'none' | 'start-from-point' | 'start-from-cache' | 'progress' | 'gap-within-tolerance' | 'duplicate-support' | 'origin-inside' | 'origin-touching' | 'no-progress' | 'separated' | 'within-margins' | 'iteration-cap';
+export type GjkReason = 'none' | 'start-from-point' | 'start-from-cache' | 'progress' | 'gap-within-tolerance' | 'duplicate-support' | 'origin-inside' | 'origin-touching' | 'no-progress' | 'separated' | 'within-margins' | 'iteration-cap' | 'bounds-within-tolerance' | 'refine';
 
 /** EPA's statuses (epa.h EpaStatus). */
 export type EpaStatus = 'converged' | 'touching' | 'max-iterations' | 'degenerate';
@@ -84,7 +84,7 @@ export type PairsFrameKind = 'boxes' | 'sort' | 'sweep' | 'narrow';
 
 /** Lines of each query's pseudocode: the largest `line` a frame can name (the *_lines namespaces). */
 export const PSEUDOCODE_LINES = {
-  distance: 10,
+  distance: 11,
   intersect: 9,
   penetration: 10,
   planarPenetration: 8,
@@ -837,6 +837,8 @@ export interface GjkFrame {
   vw: number | null;
   /** ‖v‖² − v·w, the termination quantity (support frames only). */
   gap: number | null;
+  /** distance: the best certified lower bound on the cores' distance so far, max(0, v·w/‖v‖ − τ) over the steps (‖v‖ is the upper bound); 0 for intersect. */
+  lowerBound: number;
   /** What the gap is compared with. */
   tolerance: number;
   /** Current closest point on the core of A. */

@@ -29,9 +29,19 @@
 //
 // Other exits: the tetrahedron containing the origin (overlap), and two that
 // only rounding can cause — w already in W (in real arithmetic that implies
-// v·w = ‖v‖², caught by the test above) and ‖v‖ failing to decrease. Those
-// two return the best bound reached with status Degenerate: the error bound
-// was not met, so the answer is not reported as converged.
+// v·w = ‖v‖², caught by the test above) and ‖v‖ failing to decrease.
+//
+// Stalls. Those two are stalls, not answers. Every step's v·w/‖v‖ is a
+// lower bound on the distance, so the distance lies in [L, ‖v‖], L the
+// best of them less the rounding τ = 64u·S of v·w (and at least 0: a
+// bound that stays 0 near touching contact). A stall is certified when
+// ‖v‖² − L·‖v‖ meets the tolerance above: the termination test with the
+// best step's bound in place of this step's; status Converged. Otherwise
+// the usual culprit is v on a segment near touching contact, whose
+// direction is off by ~u·S/‖v‖ (simplex.h resolveOnEdge): v is re-solved
+// perpendicular to the segment and GJK goes on from it, at most
+// kGjkRefinements times per query. A stall that neither certifies nor
+// refines returns ‖v‖, an upper bound, with status Degenerate.
 //
 // Near touching contact ‖v‖ is far smaller than the support points it is
 // made of; simplex.h computes v from the face normal so that its direction
@@ -123,8 +133,8 @@ struct GjkCache {
 // is the caller's (web/lib/captions.ts), numbered the same way.
 namespace gjk_lines {
 constexpr int kDistInit = 1, kDistSupport = 3, kDistConverged = 4, kDistDuplicate = 5, kDistReduce = 6,
-              kDistInside = 7, kDistNoProgress = 8, kDistCap = 9, kDistRadii = 10;
-constexpr int kDistCount = 10;  // lines of the distance pseudocode
+              kDistInside = 7, kDistNoProgress = 8, kDistStall = 9, kDistCap = 10, kDistRadii = 11;
+constexpr int kDistCount = 11;  // lines of the distance pseudocode
 constexpr int kIsInit = 1, kIsSupport = 3, kIsSeparated = 4, kIsConverged = 5, kIsReduce = 6, kIsInside = 7,
               kIsNoProgress = 8, kIsCap = 9;
 constexpr int kIsCount = 9;  // lines of the intersect pseudocode
@@ -153,6 +163,11 @@ inline double magnitudeOf(const SimplexVertex& s) { return maxOfNonNegative(maxA
 // steps could make).
 constexpr int kGjkSidewaysSteps = 4;
 
+// Stalls re-solved (resolveOnEdge) per distance query. One re-solve on the
+// segment GJK stalled on is what it needs; a few more cover a stall on a
+// later segment, and the cap ends any cycle of them.
+constexpr int kGjkRefinements = 4;
+
 inline bool sidewaysWithinRounding(const Vec3& next, double nextVV, const Vec3& v, double vv, double tau,
                                    int* sideways) {
   if (*sideways >= kGjkSidewaysSteps || next == v) return false;
@@ -170,14 +185,15 @@ inline Vec3 initialDirection(const SA& a, const SB& b) {
 }
 
 // A frame showing the state after a step: the iteration, W with the
-// weights of v, v and ‖v‖². The caller names the step (event, reason,
-// pseudocode line) and adds what it computed.
-inline GjkFrame stateFrame(int iteration, const Simplex& simplex, const Vec3& v, double vv) {
+// weights of v, v and ‖v‖² (and distance's lower bound). The caller names
+// the step (event, reason, pseudocode line) and adds what it computed.
+inline GjkFrame stateFrame(int iteration, const Simplex& simplex, const Vec3& v, double vv, double lowerBound = 0) {
   GjkFrame f;
   f.iteration = iteration;
   f.simplex = simplex;
   f.v = v;
   f.vv = vv;
+  f.lowerBound = lowerBound;
   return f;
 }
 
@@ -265,8 +281,12 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
   bool overlap = false;
   int iteration = 0;
   int sideways = 0;
+  int refinements = 0;
+  double lower = 0;  // L: the best lower bound on the core distance so far (stalls, above)
+  Simplex refined;   // a stall's W and v, re-solved
+  Vec3 refinedV;
   if constexpr (Trace::enabled) {
-    GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+    GjkFrame f = detail::stateFrame(iteration, simplex, v, vv, lower);
     f.event = GjkEvent::Init;
     f.reason = GjkReason::StartFromPoint;
     f.line = kDistInit;
@@ -287,16 +307,17 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
     const SimplexVertex w = minkowskiSupport(shapeA, shapeB, direction);
     scale = maxOfNonNegative(scale, detail::magnitudeOf(w));
     const double vw = dot(v, w.w);
-    if (margin < std::numeric_limits<double>::infinity() && vw > (radius + margin + kRoundingBound * scale) * std::sqrt(vv)) {
+    const double vNorm = std::sqrt(vv);
+    if (margin < std::numeric_limits<double>::infinity() && vw > (radius + margin + kRoundingBound * scale) * vNorm) {
       out.beyondMargin = true;
-      out.distance = vw / std::sqrt(vv) - radius;
+      out.distance = vw / vNorm - radius;
       out.iterations = iteration;
       out.status = GjkStatus::Converged;
       out.v = v;
       out.simplex = simplex;
       out.scale = scale;
       if constexpr (Trace::enabled) {
-        GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+        GjkFrame f = detail::stateFrame(iteration, simplex, v, vv, lower);
         f.event = GjkEvent::Done;
         f.reason = GjkReason::Separated;
         f.line = kDistConverged;
@@ -309,27 +330,38 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
       return out;
     }
     const double gap = vv - vw;
-    const double tolerance = maxOfNonNegative(settings.relativeTolerance * vv, detail::absoluteBound(settings) * std::sqrt(vv) * scale);
+    const double tolerance = maxOfNonNegative(settings.relativeTolerance * vv, detail::absoluteBound(settings) * vNorm * scale);
+    const double bound = vw / vNorm - kRoundingBound * scale;
+    if (bound > lower) lower = bound;
+    // A stall (see the header) is certified when ‖v‖² − L‖v‖ meets the
+    // tolerance; else a v on a segment is re-solved (into `refined`).
+    const bool certified = vv - lower * vNorm <= tolerance;
+    auto refine = [&]() {
+      refined = simplex;
+      refinedV = v;
+      return !certified && refinements < detail::kGjkRefinements && resolveOnEdge(&refined, &refinedV);
+    };
 
     bool stop = false;
+    bool resolved = false;
     if (gap <= tolerance) {
       stop = true;
       reason = GjkReason::GapWithinTolerance;
       line = kDistConverged;
     } else if (simplex.contains(w.w)) {
       // In exact arithmetic w ∈ W implies gap ≤ 0, caught above; here it
-      // means rounding hides the next support point. The answer is the best
-      // bound reached, not a proven one.
-      stop = true;
-      reason = GjkReason::DuplicateSupport;
-      line = kDistDuplicate;
+      // means rounding hides the next support point: a stall.
+      resolved = refine();
+      stop = !resolved;
+      reason = certified ? GjkReason::BoundsWithinTolerance : resolved ? GjkReason::Refine : GjkReason::DuplicateSupport;
+      line = certified || resolved ? kDistStall : kDistDuplicate;
     }
     if (stop) status = reason == GjkReason::DuplicateSupport ? GjkStatus::Degenerate : GjkStatus::Converged;
     if constexpr (Trace::enabled) {
-      GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+      GjkFrame f = detail::stateFrame(iteration, simplex, v, vv, lower);
       f.event = GjkEvent::Support;
-      f.reason = stop ? reason : GjkReason::Progress;
-      f.line = stop ? line : kDistSupport;
+      f.reason = stop || resolved ? reason : GjkReason::Progress;
+      f.line = stop || resolved ? line : kDistSupport;
       f.direction = direction;
       f.hasSupport = true;
       f.support = w;
@@ -340,6 +372,25 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
       trace.record(f);
     }
     if (stop) break;
+    if (resolved) {
+      // Go on from the re-solved v: the next step's support point, in the
+      // corrected direction, either meets the gap test or moves W on.
+      ++refinements;
+      simplex = refined;
+      v = refinedV;
+      vv = dot(v, v);
+      if constexpr (Trace::enabled) {
+        GjkFrame f = detail::stateFrame(iteration, simplex, v, vv, lower);
+        f.event = GjkEvent::Simplex;
+        f.reason = GjkReason::Refine;
+        f.line = kDistStall;
+        f.direction = direction;
+        f.hasSupport = true;
+        f.support = w;
+        trace.record(f);
+      }
+      continue;
+    }
 
     const Simplex previous = simplex;
     Vec3 next = addAndReduce(&simplex, w);
@@ -366,21 +417,33 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
       reason = GjkReason::OriginTouching;
     } else if (!(nextVV < vv) && !detail::sidewaysWithinRounding(next, nextVV, v, vv, zeroBound(), &sideways)) {
       // Rounding only: in exact arithmetic ‖v‖ strictly decreases while the
-      // gap is positive. Keep the previous (smaller) v.
+      // gap is positive. Keep the previous (smaller) v: a stall.
       simplex = previous;
-      status = GjkStatus::Degenerate;
-      reason = GjkReason::NoProgress;
-      line = kDistNoProgress;
+      const bool again = refine();
+      const GjkReason why =
+          certified ? GjkReason::BoundsWithinTolerance : again ? GjkReason::Refine : GjkReason::NoProgress;
+      const int at = certified || again ? kDistStall : kDistNoProgress;
+      if (again) {
+        ++refinements;
+        simplex = refined;
+        v = refinedV;
+        vv = dot(v, v);
+      }
       if constexpr (Trace::enabled) {
-        GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+        GjkFrame f = detail::stateFrame(iteration, simplex, v, vv, lower);
         f.event = GjkEvent::Simplex;
-        f.reason = reason;
-        f.line = kDistNoProgress;
+        f.reason = why;
+        f.line = at;
         f.direction = direction;
         f.hasSupport = true;
         f.support = w;
+        f.tolerance = tolerance;
         trace.record(f);
       }
+      if (again) continue;
+      status = certified ? GjkStatus::Converged : GjkStatus::Degenerate;
+      reason = why;
+      line = at;
       break;
     }
     v = overlap ? Vec3{} : next;
@@ -390,7 +453,7 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
       line = kDistInside;
     }
     if constexpr (Trace::enabled) {
-      GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+      GjkFrame f = detail::stateFrame(iteration, simplex, v, vv, lower);
       f.event = GjkEvent::Simplex;
       f.reason = overlap ? reason : GjkReason::Progress;
       f.line = overlap ? kDistInside : kDistReduce;
@@ -428,7 +491,7 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
     }
   }
   if constexpr (Trace::enabled) {
-    GjkFrame f = detail::stateFrame(iteration, simplex, v, vv);
+    GjkFrame f = detail::stateFrame(iteration, simplex, v, vv, lower);
     f.event = GjkEvent::Done;
     f.reason = reason;
     f.line = radius > 0 && !overlap ? kDistRadii : line;

@@ -104,7 +104,7 @@ template <>
 struct EnumNames<GjkReason> {
   static constexpr const char* ts = "GjkReason";
   static constexpr const char* doc = "Why a GJK step ended (trace.h GjkReason).";
-  static constexpr GjkReason last = GjkReason::IterationCap;
+  static constexpr GjkReason last = GjkReason::Refine;
   static const char* name(GjkReason r) { return gjkReasonName(r); }
 };
 
@@ -333,6 +333,9 @@ struct Schema<GjkFrame> {
     v.orNull("vw", f.hasTest || f.event == GjkEvent::Support, f.vw,
              "v·w for the new support point (support frames, and frames with a gap).");
     v.orNull("gap", f.hasTest, f.gap, "‖v‖² − v·w, the termination quantity (support frames only).");
+    v.field("lowerBound", f.lowerBound,
+            "distance: the best certified lower bound on the cores' distance so far, max(0, v·w/‖v‖ − τ) over "
+            "the steps (‖v‖ is the upper bound); 0 for intersect.");
     v.field("tolerance", f.tolerance, "What the gap is compared with.");
     v.field("closestA", f.simplex.pointA(), "Current closest point on the core of A.");
     v.field("closestB", f.simplex.pointB(), "Current closest point on the core of B.");

@@ -387,6 +387,30 @@ inline bool weightsExpressOrigin(Simplex* s, double bound) {
   return true;
 }
 
+// v on a segment s = {y0, y1}, re-solved perpendicular to it. v is
+// y0 + t·e (e = y1 − y0), a sum of points as long as S whose result is
+// only ‖v‖ long, so its component along e carries an error of ~u·S. Near
+// touching contact (‖v‖ ≪ S) that tilts v off the perpendicular by
+// ~u·S/‖v‖ rad, and v·w then differs between the two ends of e by that
+// tilt times |e|: GJK's gap can stay above its tolerance with the next
+// support point already in W. Removing v's component along e, computed
+// from v itself (short, so with an error of ~u·‖v‖), leaves v
+// perpendicular to e, the nearest point of e's line; t moves by the same
+// amount. False, and nothing changed, when v does not move or the point
+// would leave the segment.
+[[gnu::noinline]] inline bool resolveOnEdge(Simplex* s, Vec3* v) {
+  if (s->size != 2) return false;
+  const Vec3 e = s->vertex[1].w - s->vertex[0].w;
+  const double shift = dot(*v, e) / dot(e, e);
+  const double t = s->lambda[1] - shift;
+  const Vec3 next = *v - e * shift;
+  if (!(t > 0 && t < 1) || next == *v) return false;
+  s->lambda[0] = 1 - t;
+  s->lambda[1] = t;
+  *v = next;
+  return true;
+}
+
 // GJK's update: W ← W ∪ {w}, then reduce (s must hold at most 3 vertices).
 inline Vec3 addAndReduce(Simplex* s, const SimplexVertex& w) {
   s->vertex[s->size] = w;

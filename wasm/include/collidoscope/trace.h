@@ -45,6 +45,8 @@ enum class GjkReason {
   Separated,           // intersect: v·w > r‖v‖ proves separation
   WithinMargins,       // intersect: ‖v‖ ≤ r, the rounded shapes overlap
   IterationCap,        // maxIterations reached
+  BoundsWithinTolerance,  // distance, at a stall: ‖v‖ − (best lower bound) ≤ tolerance, certified
+  Refine,                 // distance, at a stall: v re-solved perpendicular to W's edge, go on
 };
 
 const char* gjkReasonName(GjkReason r);
@@ -62,6 +64,7 @@ struct GjkFrame {
   bool hasTest = false;   // vw, gap and tolerance are meaningful
   double vv = 0;          // ‖v‖²
   double vw = 0;          // v·w
+  double lowerBound = 0;  // distance: the best certified lower bound on the cores' distance so far
   double gap = 0;         // ‖v‖² − v·w
   double tolerance = 0;   // what gap is compared with
 };
@@ -75,6 +78,7 @@ inline void scaleLengths(GjkFrame* f, double g) {
   scaleLengths(&f->support, g);
   f->vv = f->vv * g * g;
   f->vw = f->vw * g * g;
+  f->lowerBound = f->lowerBound * g;
   f->gap = f->gap * g * g;
   f->tolerance = f->tolerance * g * g;
 }
