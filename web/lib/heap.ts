@@ -47,6 +47,51 @@ export function lastError(m: WasmModule): CollidoscopeError {
   return new CollidoscopeError('internal', null, 'the query failed without an error');
 }
 
+/**
+ * Checks that wasm memory can still give `bytes` (what building a shape of this size needs at its peak), and
+ * throws 'out-of-memory' naming `field` when it cannot. The module's memory grows up to 2 GB; a C++ allocation
+ * that fails inside a build aborts the module (no exceptions in the wasm build), while a malloc here fails
+ * cleanly: the block is taken and given back, so the build then finds room where the check did. (The C++
+ * builders check the same way once their input is in wasm memory: heap_room.h.)
+ */
+export function ensureHeap(m: WasmModule, bytes: number, field: string | null, what: string): void {
+  const p = m._malloc(bytes);
+  if (p === 0) {
+    throw new CollidoscopeError('out-of-memory', field, `${what} needs about ${Math.ceil(bytes / 1e6)} MB of wasm memory `
+      + `at its peak, more than is left of the 2 GB the module can grow to (${Math.round(m.HEAPU8.buffer.byteLength / 1e6)} MB `
+      + 'in use by the memory now): dispose shapes, meshes, worlds and batches that are no longer needed');
+  }
+  m._free(p);
+}
+
+// What the C++ JSON reader (json.h) holds per value at most: a JsonValue (56 bytes in wasm32), or an object
+// member (its key's string and the value, 68), in a vector whose capacity may be twice its size, the block's
+// header, and the old block of the vector being grown (56 a value); rounded up.
+const JSON_PEAK_BYTES_PER_VALUE = 208;
+// Most values the reader takes (kJsonMaxValues in json.h): it stops reading at the next.
+const MAX_JSON_VALUES = 8_100_000;
+
+/**
+ * `text`, once wasm memory is known to hold it on its way to a C++ entry point: its UTF-8 bytes three times (the
+ * copy embind makes, the reader's std::string, the strings of the values) and the reader's tree of values. Each
+ * value but the first follows a comma, a colon or an opening bracket, so their count bounds the values. Throws
+ * 'out-of-memory' naming `field` when memory cannot hold it; the C++ builders then check the shapes the text
+ * describes (heap_room.h).
+ */
+export function jsonRoom(m: WasmModule, text: string, field: string | null): string {
+  let bytes = 0;
+  let values = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A surrogate pair's two units count 3 bytes each: over its 4, never under.
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+    if (c === 44 || c === 58 || c === 91 || c === 123) values++; // , : [ {
+  }
+  const peak = 3 * bytes + JSON_PEAK_BYTES_PER_VALUE * Math.min(values, MAX_JSON_VALUES + 1) + 4096;
+  ensureHeap(m, peak, field, `reading ${text.length} characters of JSON`);
+  return text;
+}
+
 export function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return `an array of ${v.length}`;
