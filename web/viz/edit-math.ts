@@ -109,9 +109,8 @@ export const MAX_SCENE_TEXT = 5_000_000;
 export function fileTooLarge(name: string, size: number): string | null {
   if (size <= MAX_SCENE_TEXT) return null;
   const n = (x: number) => x.toLocaleString('en');
-  return `"${printable(name, 80)}" is ${n(size)} bytes, and the page reads files of up to ${n(MAX_SCENE_TEXT)} bytes: a larger one `
-    + 'would hold the page for many seconds. It was not read (run() and the command-line tool take scenes of up to 96 MiB, '
-    + 'and mesh() meshes of up to 2 000 000 triangles).';
+  return `"${printable(name, 80)}" was not read: it is ${n(size)} bytes, and the page reads files of up to ${n(MAX_SCENE_TEXT)} `
+    + '(a larger one would hold the tab for seconds; the library\'s run() and mesh() take more).';
 }
 
 /**
