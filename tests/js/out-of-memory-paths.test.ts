@@ -9,6 +9,7 @@ import {
   CollidoscopeError, World, compound, createShape, distance, heightfield, init, polytope, run, sphere, stats, validateScene,
   type Scene, type Vec3,
 } from '../../web/lib/index';
+import { jsonReaderBytes } from '../../web/lib/heap';
 import { mod } from '../../web/lib/module';
 
 const MB = 1024 * 1024;
@@ -147,6 +148,49 @@ describe('out of wasm memory, every way in', () => {
     alive();
     release();
     expect(validateScene(scene).shapes[0].points).toHaveLength(100_000);
+  });
+
+  it('the JSON check\'s figure, worked out by hand on small texts', () => {
+    // Two copies of the bytes; vectors at the next power of two (JsonValue 56, member 68, +8 a block) and the
+    // blocks they outgrew (1, 2, …); strings over 10 bytes (3 a UTF-16 unit, +1, +8).
+    expect(jsonReaderBytes('[0,0,0]')).toBe(2 * 7 + (4 * 56 + 8) + (1 + 2) * 56);
+    expect(jsonReaderBytes('{"a":1}')).toBe(2 * 7 + (68 + 8));
+    expect(jsonReaderBytes('"abcdefghijk"')).toBe(2 * 13 + (33 + 1 + 8));
+    // Brackets and commas in a string are not structure.
+    expect(jsonReaderBytes('["a,]b"]')).toBe(2 * 8 + (56 + 8) + (12 + 1 + 8));
+    // Two bytes for é, three for €.
+    expect(jsonReaderBytes('["é€"]')).toBe(2 * 9 + (56 + 8));
+    // The reader stops after 8 100 000 values: 8 100 001 elements counted, at a capacity of 2²³.
+    const text = `[${'0,'.repeat(20_000_000)}0]`;
+    expect(jsonReaderBytes(text)).toBe(2 * text.length + (2 ** 23 * 56 + 8) + (2 ** 23 - 1) * 56);
+    // An object of 16 keys or more adds its key set's nodes.
+    const keys = `{${Array.from({ length: 16 }, (_, i) => `"${i.toString(16)}":0`).join(',')}}`;
+    expect(jsonReaderBytes(keys)).toBe(2 * keys.length + (16 * 68 + 8) + 15 * 68 + 16 * 24);
+  });
+
+  it('the JSON check covers the reader\'s peak: with exactly that much left, worst-case texts are read', () => {
+    const texts = [
+      // A flat array just past a power of two: its vector's growth holds the old block beside the new one.
+      `[${'0,'.repeat(2 ** 20)}0]`,
+      // An object of 100 000 keys (its key set) and long strings.
+      `{${Array.from({ length: 100_000 }, (_, i) => `"key number ${i}":"${'v'.repeat(i % 40)}"`).join(',')}}`,
+      // A cloud of points, as a scene.
+      JSON.stringify({ version: 1, query: 'hull', shapes: [{ type: 'polytope', points: cloud(50_000) }] }),
+    ];
+    for (const text of texts) {
+      leave(jsonReaderBytes(text) + 4096);
+      let outcome: string;
+      try {
+        validateScene(text);
+        outcome = 'valid';
+      } catch (e) {
+        outcome = (e as CollidoscopeError).code;
+      }
+      // Read in full: the scene is judged (the first two are not scenes), never refused for memory.
+      expect(outcome).toBe(text.startsWith('{"version"') ? 'valid' : 'invalid-scene');
+      release();
+      alive();
+    }
   });
 
   it('World.add past what the world\'s arrays can grow to: out-of-memory, the world unchanged and usable', () => {

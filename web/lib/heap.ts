@@ -64,31 +64,112 @@ export function ensureHeap(m: WasmModule, bytes: number, field: string | null, w
   m._free(p);
 }
 
-// What the C++ JSON reader (json.h) holds per value at most: a JsonValue (56 bytes in wasm32), or an object
-// member (its key's string and the value, 68), in a vector whose capacity may be twice its size, the block's
-// header, and the old block of the vector being grown (56 a value); rounded up.
-const JSON_PEAK_BYTES_PER_VALUE = 208;
+// The C++ JSON reader's tree (json.h) in wasm32: a JsonValue, an object member (its key's std::string and its
+// value), a malloc block's header, the longest string libc++ keeps inline, a node of the key set of an object of
+// kLinearKeys (16) members or more.
+const JSON_VALUE_BYTES = 56;
+const JSON_MEMBER_BYTES = 68;
+const BLOCK_BYTES = 8;
+const INLINE_STRING = 10;
+const LINEAR_KEYS = 16;
+const KEY_NODE_BYTES = 24;
 // Most values the reader takes (kJsonMaxValues in json.h): it stops reading at the next.
 const MAX_JSON_VALUES = 8_100_000;
 
 /**
- * `text`, once wasm memory is known to hold it on its way to a C++ entry point: its UTF-8 bytes three times (the
- * copy embind makes, the reader's std::string, the strings of the values) and the reader's tree of values. Each
- * value but the first follows a comma, a colon or an opening bracket, so their count bounds the values. Throws
- * 'out-of-memory' naming `field` when memory cannot hold it; the C++ builders then check the shapes the text
- * describes (heap_room.h).
+ * The most wasm memory the C++ reader can need while it reads `text`: two copies of its UTF-8 bytes (the one embind
+ * makes, the reader's std::string), every array's and object's vector at the capacity its emplace_backs grow it to
+ * (the next power of two) and the blocks it outgrew on the way, strings too long to keep inline, and large objects'
+ * key sets. Read in one pass as the reader would, up to the value it stops at; brackets and commas inside strings
+ * are skipped, and an unclosed container counts as closed where the text ends.
  */
-export function jsonRoom(m: WasmModule, text: string, field: string | null): string {
-  let bytes = 0;
-  let values = 1;
+export function jsonReaderBytes(text: string): number {
+  let utf8 = 0;
+  let tree = 0;
+  let outgrown = 0;
+  let values = 0;
+  // Per open container: elements so far, whether it is an object, whether an element is due.
+  const counts: number[] = [];
+  const objects: boolean[] = [];
+  const due: boolean[] = [];
+  let rootDue = true;
+  const close = () => {
+    const n = counts.pop()!;
+    const object = objects.pop()!;
+    due.pop();
+    if (n === 0) return;
+    const capacity = 2 ** Math.ceil(Math.log2(n));
+    const element = object ? JSON_MEMBER_BYTES : JSON_VALUE_BYTES;
+    tree += capacity * element + BLOCK_BYTES;
+    // The blocks it outgrew (capacities 1, 2, …, capacity / 2): none of them can hold its next, so in the worst
+    // case none is used again; and a large object's key set.
+    outgrown += (capacity - 1) * element + (object && n >= LINEAR_KEYS ? n * KEY_NODE_BYTES : 0);
+  };
+  // An element (or the root) begins: one more value.
+  const begin = (): boolean => {
+    const top = due.length - 1;
+    if (top >= 0 ? due[top] : rootDue) {
+      if (top >= 0) {
+        due[top] = false;
+        counts[top]++;
+      } else rootDue = false;
+      values++;
+    }
+    return values <= MAX_JSON_VALUES;
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    // A surrogate pair's two units count 3 bytes each: over its 4, never under.
-    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
-    if (c === 44 || c === 58 || c === 91 || c === 123) values++; // , : [ {
+    utf8 += c < 0x80 ? 1 : c < 0x800 ? 2 : 3; // a surrogate pair's units count 3 bytes each: over its 4, never under
+    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    if (c === 44) { // ,
+      if (due.length > 0) due[due.length - 1] = true;
+      continue;
+    }
+    if (c === 93 || c === 125) { // ] }
+      if (counts.length > 0) close();
+      continue;
+    }
+    if (c === 58) continue; // : (a member's value is part of its member)
+    if (!begin()) {
+      // The reader stops here; the rest is still copied into wasm memory.
+      for (let k = i + 1; k < text.length; k++) {
+        const d = text.charCodeAt(k);
+        utf8 += d < 0x80 ? 1 : d < 0x800 ? 2 : 3;
+      }
+      break;
+    }
+    if (c === 91 || c === 123) { // [ {
+      counts.push(0);
+      objects.push(c === 123);
+      due.push(true);
+    } else if (c === 34) { // a string: to its closing quote
+      let j = i + 1;
+      while (j < text.length) {
+        const d = text.charCodeAt(j);
+        if (d === 92) j += 2;
+        else if (d === 34) break;
+        else j++;
+      }
+      const length = 3 * (j - i - 1);
+      if (length > INLINE_STRING) tree += length + 1 + BLOCK_BYTES;
+      for (let k = i + 1; k <= j && k < text.length; k++) {
+        const d = text.charCodeAt(k);
+        utf8 += d < 0x80 ? 1 : d < 0x800 ? 2 : 3;
+      }
+      i = j;
+    }
   }
-  const peak = 3 * bytes + JSON_PEAK_BYTES_PER_VALUE * Math.min(values, MAX_JSON_VALUES + 1) + 4096;
-  ensureHeap(m, peak, field, `reading ${text.length} characters of JSON`);
+  while (counts.length > 0) close();
+  return 2 * utf8 + tree + outgrown;
+}
+
+/**
+ * `text`, once wasm memory is known to hold it and its reading (jsonReaderBytes) on its way to a C++ entry point.
+ * Throws 'out-of-memory' naming `field` when it cannot; the C++ builders then check the shapes the text describes
+ * (heap_room.h).
+ */
+export function jsonRoom(m: WasmModule, text: string, field: string | null): string {
+  ensureHeap(m, jsonReaderBytes(text) + 4096, field, `reading ${text.length} characters of JSON`);
   return text;
 }
 
