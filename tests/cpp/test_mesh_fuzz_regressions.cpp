@@ -24,6 +24,10 @@
 //     of radius 300 with a point 1.1e-6 above it, the edge's v came back
 //     and GJK stopped for lack of progress, touching. Fixed in simplex.h
 //     (solveTriangle counts a coordinate negative within rounding as 0).
+//   * The tree's culling slack, 1e-12 of the scene's scale, is 0 in a
+//     scene of denormals, where boxes are rounded by whole denormal ulps:
+//     an ellipsoid of radii 4.9e-324 centred on a mesh vertex was culled.
+//     Fixed in mesh_convex.cpp (the slack is never below 1e-150).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -198,6 +202,32 @@ TEST(MeshFuzzRegressions, PointAboveAFlatCylinderIsApart) {
   disc.pose.position = {8, 0, 4};
   ASSERT_LT(std::hypot(p.x - 8, p.z - 4), 300);
   expectApart(m, disc, p.y, 308);
+}
+
+// fuzz_mesh's input (campaign segment seed 45, crash-d32dabac…; two more of that
+// campaign, denormal ellipsoids on denormal meshes, had the same cause): an
+// ellipsoid of radii d = 4.9e-324 centred at (d, d, d), and a mesh whose
+// triangles are the segment from the origin to (d, d, d) and that point.
+// Both hold the ellipsoid's centre: they touch, and the distance is 0. Only
+// the point's leaf test is checked: GJK on a segment and an ellipsoid of
+// denormal size (the mesh's leaves are not rescaled as a tiny scene of two
+// shapes is, tiny_scene.h) calls them apart, wrongly.
+TEST(MeshFuzzRegressions, DenormalEllipsoidOnADenormalMeshTouches) {
+  const double d = kDenorm;
+  TriangleMesh m;
+  m.vertices = {{d, d, d}, {d, d, d}, {0, 0, 0}};
+  m.triangles = {{2, 0, 0}, {0, 0, 0}};
+  const Shape s = build(m);
+  ASSERT_TRUE(s.meshData);
+  const Shape e = Shape::ellipsoid({d, d, d}).at({d, d, d});
+  const Transform pose;
+  EXPECT_TRUE(meshConvexTriangleIntersect(m, pose, e, 1).intersecting);
+  const MeshIntersectResult q = meshConvexIntersect(m, s.meshData->tree, pose, e);
+  EXPECT_EQ(q.status, MeshQueryStatus::Converged);
+  EXPECT_TRUE(q.intersecting);
+  const MeshDistanceResult dist = meshConvexDistance(m, s.meshData->tree, pose, e);
+  EXPECT_EQ(dist.distance, 0);
+  EXPECT_TRUE(dist.intersecting);
 }
 
 // fuzz_world's input (campaign segment seed 21, crash-3f679ac6…): point bodies at
