@@ -258,7 +258,19 @@ inline void keepNearer(SubSolution* best, const SubSolution& candidate) {
       // direction accurate relative to ‖v‖ itself.
       s.v = n * (dot(n, y[p]) / nn);
       s.vv = dot(s.v, s.v);
-      if (refineTriangleWeights(y, corner, rot, e1, e2, nn, kRoundingBound * ymax, &s)) return s;
+      if (refineTriangleWeights(y, corner, rot, e1, e2, nn, kRoundingBound * ymax, &s)) {
+        // A corner of weight 0 (its coordinate within rounding of the
+        // edge) is not kept: the sub-simplex holds only positive weights.
+        int kept = 0;
+        for (int m = 0; m < 3; ++m) {
+          if (!(s.lambda[m] > 0)) continue;
+          s.index[kept] = s.index[m];
+          s.lambda[kept] = s.lambda[m];
+          ++kept;
+        }
+        s.size = kept;
+        return s;
+      }
       flat = true;  // the weights put v on the boundary: all three edges
     }
   }
