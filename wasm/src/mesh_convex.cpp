@@ -223,7 +223,12 @@ Prepared prepare(const ObbTree& tree, const Transform& meshPose, const Shape& sh
   p.local = relativePose(meshPose, shape.pose);
   p.bound = boundOf(shape, p.local);
   p.bound.halfExtents = p.bound.halfExtents + Vec3{meshMargin, meshMargin, meshMargin};
-  p.slack = kMeshConvexSlack * std::fmax(tree.scale, boxScale(p.bound));
+  // Never below 1e-150: under it the sphere test's squares underflow, and
+  // boxes of coordinates near the denormals are rounded by whole denormal
+  // ulps, far more than 1e-12 of their size (a box of extents 4.9e-324
+  // around a point at 4.9e-324 would miss the triangle at the origin it
+  // touches). Scenes larger than ~1e-138 keep 1e-12·S.
+  p.slack = std::fmax(kMeshConvexSlack * std::fmax(tree.scale, boxScale(p.bound)), 1e-150);
   return p;
 }
 

@@ -39,12 +39,13 @@
 //
 // Conservative culling. Every box test is given the slack
 // kMeshConvexSlack·S (S the largest coordinate of the mesh and of the
-// shape's box): box centres and support points are rounded to a few ulps of
-// S, a culling test may call apart volumes overlapping (a deeper descent)
-// but never the reverse. With it, intersect equals the loop over every
-// triangle with the same leaf test, and distance and time of impact are
-// the brute-force minimum to the leaf queries' tolerance (the tests check
-// both on thousands of pairs).
+// shape's box), never below 1e-150 (scenes of near-denormal coordinates are
+// rounded by whole denormal ulps): box centres and support points are
+// rounded to a few ulps of S, a culling test may call apart volumes
+// overlapping (a deeper descent) but never the reverse. With it, intersect
+// equals the loop over every triangle with the same leaf test, and distance
+// and time of impact are the brute-force minimum to the leaf queries'
+// tolerance (the tests check both on thousands of pairs).
 //
 // What counts as touching. The mesh is a SURFACE, not a solid (as for ray
 // casts, DESIGN.md: a ray starting inside a closed mesh is not a t = 0

@@ -27,9 +27,10 @@
 //                of the origin's projection onto the plane are
 //                n·(y1 × y2), n·(y2 × y0), n·(y0 × y1), divided by n·n (the
 //                projection along n does not change these triple products).
-//                Same sign test, recursing into edges.
+//                Same sign test, recursing into edges; a coordinate
+//                negative by less than its rounding counts as 0.
 //   segment      t = −y0·(y1 − y0)/|y1 − y0|², clamped to a vertex when
-//                t ≤ 0 or t ≥ 1.
+//                t ≤ 0 or t ≥ 1; v made perpendicular to the segment.
 //
 // Departure from the paper: where a simplex is flat within rounding
 // (|D| or |n| tiny relative to its edge lengths, kFlatSine below) it is
@@ -130,7 +131,17 @@ inline SubSolution solveSegment(const Vec3* y, int i, int j) {
   s.lambda[0] = 1 - t;
   s.lambda[1] = t;
   s.size = 2;
+  // v is perpendicular to e. The sum y_i (1 − t) + y_j t is off by ~u·|y|
+  // along e too, and near touching contact (‖v‖ ≪ |y|) GJK's next test,
+  // v·w with w an end of the segment, multiplies that noise by the
+  // segment's length: for a point 1.1e-8 from a segment 8 long it would
+  // give v·w = −2.6e-15 against ‖v‖² = 1.3e-16, no separating axis, and
+  // gjkIntersect would call them touching. Taking the part of the sum
+  // along e away leaves v perpendicular to e to within rounding of ‖v‖
+  // itself (the triangle's v comes from its normal for the same reason),
+  // and moves it along the segment by no more than the sum's own rounding.
   s.v = y[i] * (1 - t) + y[j] * t;
+  s.v -= e * (dot(s.v, e) / ee);
   s.vv = dot(s.v, s.v);
   return s;
 }
@@ -218,14 +229,28 @@ inline void keepNearer(SubSolution* best, const SubSolution& candidate) {
     c[0] = dot(n, cross(y[j], y[k]));
     c[1] = dot(n, cross(y[k], y[i]));
     c[2] = dot(n, cross(y[i], y[j]));
-    if (c[0] > 0 && c[1] > 0 && c[2] > 0) {
-      const double sum = c[0] + c[1] + c[2];
+    // A coordinate c_m ≤ 0 puts the projection outside the edge opposite
+    // corner m, by −c_m/(|n|·|edge|). Within τ = kRoundingBound·|y|max of
+    // it, the sign is rounding's: c_m carries an error of ~u·|n|·|y|²,
+    // which on a wide triangle far from the origin is that distance. There
+    // the projection counts as on the edge (weight 0) and v stays the
+    // plane's point: the edge's v would be the previous step's again, and
+    // GJK would stop for lack of progress. For a point 1.1e-6 above a disc
+    // of radius 300, three rim points have the projection 3.8e-15 inside
+    // their triangle, c of the newest corner can come out negative, and
+    // gjkIntersect would call the two touching.
+    const double edge[3] = {ljk, lik, lij};
+    const double band = kRoundingBound * ymax * std::sqrt(nn);
+    bool inside = true;
+    for (int m = 0; m < 3 && inside; ++m) inside = c[m] > 0 || -c[m] <= band * std::sqrt(edge[m]);
+    const double sum = std::fmax(c[0], 0.0) + std::fmax(c[1], 0.0) + std::fmax(c[2], 0.0);
+    if (inside && sum > 0) {
       SubSolution s;
       s.index[0] = i;
       s.index[1] = j;
       s.index[2] = k;
       s.size = 3;
-      for (int m = 0; m < 3; ++m) s.lambda[m] = c[m] / sum;
+      for (int m = 0; m < 3; ++m) s.lambda[m] = std::fmax(c[m], 0.0) / sum;
       // v from the normal, not from Σ λ y: the sum carries an absolute
       // error of u·|y|, which near touching contact (‖v‖ ≪ |y|) swamps
       // v's direction, and with it the next support point. n is exact to
@@ -233,7 +258,19 @@ inline void keepNearer(SubSolution* best, const SubSolution& candidate) {
       // direction accurate relative to ‖v‖ itself.
       s.v = n * (dot(n, y[p]) / nn);
       s.vv = dot(s.v, s.v);
-      if (refineTriangleWeights(y, corner, rot, e1, e2, nn, kRoundingBound * ymax, &s)) return s;
+      if (refineTriangleWeights(y, corner, rot, e1, e2, nn, kRoundingBound * ymax, &s)) {
+        // A corner of weight 0 (its coordinate within rounding of the
+        // edge) is not kept: the sub-simplex holds only positive weights.
+        int kept = 0;
+        for (int m = 0; m < 3; ++m) {
+          if (!(s.lambda[m] > 0)) continue;
+          s.index[kept] = s.index[m];
+          s.lambda[kept] = s.lambda[m];
+          ++kept;
+        }
+        s.size = kept;
+        return s;
+      }
       flat = true;  // the weights put v on the boundary: all three edges
     }
   }
