@@ -139,10 +139,12 @@ struct Descent {
 };
 
 // Boxes entered after this are pruned; finite (see slabTest), ∞ maps to the
-// largest double. (best is never NaN: a comparison, not std::fmin, which
-// WebAssembly calls out of line.)
+// largest double. A hit at t = −0 (the origin on a triangle) gives +0: the
+// descent compares the bits of entries ≥ +0 with it, and −0's bits are
+// below all of theirs. (best is never NaN: a comparison, not std::fmin,
+// which WebAssembly calls out of line.)
 inline double pruneLimit(double best) {
-  const double limit = best + kMeshRayPruneSlack * best;
+  const double limit = best + kMeshRayPruneSlack * best + 0.0;  // −0 + 0 = +0
   return limit < kMaxDouble ? limit : kMaxDouble;
 }
 
