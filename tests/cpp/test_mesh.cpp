@@ -930,7 +930,7 @@ TEST(RayLayout, LeavesHoldAFewTriangles) {
   EXPECT_LE(t2.rays.nodes.size(), big.triangles.size() - 1);
   EXPECT_GE(t2.rays.nodes.size(), big.triangles.size() / kRayLeafTriangles - 1);
   // mesh.h's memory budget: under 140 bytes per triangle by the bound
-  // above, about 110 in practice (here under 116: 72 of corners), whatever
+  // above, about 90 in practice (here under 116: 72 of corners), whatever
   // the OBB leaves.
   auto bytesPerTriangle = [&](const ObbTree& t) {
     const RayTree& rt = t.rays;
