@@ -777,9 +777,13 @@ int checkRayLayout(const TriangleMesh& m, const ObbTree& tree) {
         ++seen[static_cast<std::size_t>(t)];
         for (int k = 0; k < 3; ++k) {
           const Vec3& v = m.vertices[static_cast<std::size_t>(m.triangles[static_cast<std::size_t>(t)][k])];
-          // The leaf's copy of the corner is the vertex itself, bit for bit.
-          EXPECT_TRUE(std::memcmp(&rt.corners[3 * static_cast<std::size_t>(i) + k], &v, sizeof(Vec3)) == 0)
-              << "triangle " << t << " corner " << k;
+          // The leaf's copy of the corner is the vertex itself, bit for bit
+          // (widened back from floats when the layout keeps them).
+          const std::size_t at = 3 * static_cast<std::size_t>(i) + k;
+          const Vec3 copy = rt.floatCorners.empty()
+                                ? rt.corners[at]
+                                : Vec3{rt.floatCorners[3 * at], rt.floatCorners[3 * at + 1], rt.floatCorners[3 * at + 2]};
+          EXPECT_TRUE(std::memcmp(&copy, &v, sizeof(Vec3)) == 0) << "triangle " << t << " corner " << k;
           for (int a = 0; a < 3; ++a) {
             EXPECT_LE(static_cast<double>(it.box[a]), v[a]) << "triangle " << t << " axis " << a;
             EXPECT_GE(static_cast<double>(it.box[3 + a]), v[a]) << "triangle " << t << " axis " << a;
@@ -802,7 +806,16 @@ int checkRayLayout(const TriangleMesh& m, const ObbTree& tree) {
   }
   EXPECT_LE(depth, kObbTreeMaxDepth);
   EXPECT_EQ(inner, rt.nodes.size());  // every node reached once
-  EXPECT_EQ(rt.corners.size(), 3 * rt.triangles.size());
+  // One copy of the corners: in floats exactly when every corner is a float.
+  bool allFloats = true;
+  for (const int t : rt.triangles)
+    for (const int v : m.triangles[static_cast<std::size_t>(t)])
+      for (int a = 0; a < 3; ++a) {
+        const double x = m.vertices[static_cast<std::size_t>(v)][a];
+        allFloats = allFloats && static_cast<double>(static_cast<float>(x)) == x;
+      }
+  EXPECT_EQ(rt.floatCorners.size(), allFloats ? 9 * rt.triangles.size() : 0);
+  EXPECT_EQ(rt.corners.size(), allFloats ? 0 : 3 * rt.triangles.size());
   for (std::size_t t = 0; t < m.triangles.size(); ++t) {
     const Tri& tri = m.triangles[t];
     const bool degenerate =
@@ -815,6 +828,45 @@ int checkRayLayout(const TriangleMesh& m, const ObbTree& tree) {
 TriangleMesh moved(TriangleMesh m, const Vec3& by) {
   for (Vec3& v : m.vertices) v = v + by;
   return m;
+}
+
+TriangleMesh roundedToFloats(TriangleMesh m) {
+  // Through a volatile float: g++ 12 at -O2 (its SLP vectorizer) left some
+  // coordinates unrounded when they were rounded in one expression.
+  for (Vec3& v : m.vertices)
+    for (int a = 0; a < 3; ++a) {
+      volatile float f = static_cast<float>(v[a]);
+      v[a] = f;
+    }
+  return m;
+}
+
+TEST(MeshRaycast, FloatMeshesMatchBruteForce) {
+  // Meshes whose every coordinate is a float (as from a Float32Array): the
+  // ray layout keeps its corners in floats, and the answers are still
+  // brute force's over the mesh's doubles, bit for bit. One coordinate off
+  // the float grid sends the layout back to doubles.
+  Rng rng(5);
+  const std::vector<TriangleMesh> meshes = {
+      roundedToFloats(randomSoup(rng, 600, 4, 0.5)), roundedToFloats(torus(40, 16, 3, 1)),
+      roundedToFloats(unweld(icosphere(2))), roundedToFloats(sliverSoup(rng, 300, 2)),
+      roundedToFloats(moved(randomSoup(rng, 400, 2, 0.3), {1e6, -1e6, 1.5e6}))};
+  for (const TriangleMesh& m : meshes) {
+    const ObbTree tree = build(m);
+    checkRayLayout(m, tree);
+    EXPECT_EQ(tree.rays.floatCorners.size(), 9 * tree.rays.triangles.size());
+    EXPECT_TRUE(tree.rays.corners.empty());
+    const int hits = checkRays(m, tree, rng, 1500);
+    ASSERT_GE(hits, 0);
+    EXPECT_GT(hits, 300);
+  }
+  TriangleMesh off = meshes[0];
+  off.vertices[off.triangles[7][1]].y += 0x1p-40;  // not a float any more
+  const ObbTree tree = build(off);
+  checkRayLayout(off, tree);
+  EXPECT_TRUE(tree.rays.floatCorners.empty());
+  EXPECT_EQ(tree.rays.corners.size(), 3 * tree.rays.triangles.size());
+  ASSERT_GE(checkRays(off, tree, rng, 500), 0);
 }
 
 TEST(RayLayout, BoxesHoldTheirTrianglesAndChildren) {
@@ -878,12 +930,12 @@ TEST(RayLayout, LeavesHoldAFewTriangles) {
   EXPECT_LE(t2.rays.nodes.size(), big.triangles.size() - 1);
   EXPECT_GE(t2.rays.nodes.size(), big.triangles.size() / kRayLeafTriangles - 1);
   // mesh.h's memory budget: under 140 bytes per triangle by the bound
-  // above, about 110 in practice (here under 116: 72 of corners), whatever
+  // above, about 90 in practice (here under 116: 72 of corners), whatever
   // the OBB leaves.
   auto bytesPerTriangle = [&](const ObbTree& t) {
     const RayTree& rt = t.rays;
     return static_cast<double>(rt.nodes.size() * sizeof(RayNode) + rt.triangles.size() * sizeof(int) +
-                               rt.corners.size() * sizeof(Vec3)) /
+                               rt.corners.size() * sizeof(Vec3) + rt.floatCorners.size() * sizeof(float)) /
            static_cast<double>(big.triangles.size());
   };
   EXPECT_LT(bytesPerTriangle(t2), 116.0);

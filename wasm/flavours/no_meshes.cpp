@@ -117,6 +117,7 @@ bool answerMesh(Kind, const Shape&, const Shape*, const double*, double*, MeshRa
   *err = {"unsupported-query", "shape", kNoMeshes};
   return false;
 }
+void answerMeshRay(const Shape&, const Transform&, const double*, double*, MeshRayHit*, int*, double*) {}
 bool answerCompound(Kind, Shape&, const Transform&, Shape*, const Transform&, const double*, double*, int*, Registry&,
                     SceneError* err) {
   *err = {"unsupported-query", "shape", kNoMeshes};

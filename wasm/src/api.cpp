@@ -960,6 +960,8 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     }
     return posed_[i];
   };
+  Transform rayPose;  // of shape rayPoseOf, for rays on meshes
+  std::uint32_t rayPoseOf = std::numeric_limits<std::uint32_t>::max();  // no shape index is this
   for (std::int64_t q = 0; q < n; ++q) {
     const std::uint32_t ia = pairs[perQuery * q];
     const std::uint32_t ib = perQuery == 2 ? pairs[perQuery * q + 1] : ia;
@@ -970,6 +972,19 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     double* bary = barycentric != nullptr ? barycentric + 3 * q : nullptr;
     if (feature != nullptr) feature[0] = feature[1] = -1;
     if (bary != nullptr) bary[0] = bary[1] = bary[2] = kNaN;
+    if (kind == Kind::Raycast) {
+      // A ray on a mesh goes straight to its tree: a game casts many rays
+      // at one level mesh, so its pose is normalized once per run of rays.
+      const Entry& a = slotOf(handles[ia]);
+      if (a.shape.type == ShapeType::Mesh) {
+        if (ia != rayPoseOf) {
+          rayPose = checkedPose(poses + kPoseSize * ia);
+          rayPoseOf = ia;
+        }
+        answerMeshRay(a.shape, rayPose, extra, answer, &meshHit_, feature, bary);
+        continue;
+      }
+    }
     if (closed) {
       const Hot& ha = hotOf(handles[ia]);
       const Hot& hb = hotOf(handles[ib]);

@@ -67,6 +67,23 @@ bool answerMeshPair(Kind kind, const Shape& a, const Shape& b, const double* ext
 
 }  // namespace
 
+void answerMeshRay(const Shape& a, const Transform& pose, const double* extra, double* out, MeshRayHit* meshHit,
+                   int* features, double* barycentric) {
+  const MeshShape& m = *a.meshData;
+  const MeshRayHit r = rayCastMesh(m.mesh, m.tree, pose, vec(extra), vec(extra + 3), extra[6], MeshRayMode::Closest);
+  constexpr int k = static_cast<int>(Kind::Raycast);
+  out[AT(k, "hit")] = r.hit;
+  out[AT(k, "t")] = r.hit ? r.t : kNaN;
+  putOrNaN(out + AT(k, "point"), r.hit, r.point);
+  putOrNaN(out + AT(k, "normal"), r.hit, r.normal);
+  out[AT(k, "startedInside")] = 0;
+  out[AT(k, "iterations")] = r.boxTests + r.triangleTests;
+  out[AT(k, "status")] = static_cast<double>(rayCastStatusOf(r.status));
+  *meshHit = r;
+  if (features != nullptr) features[0] = r.hit ? r.triangle : -1;
+  if (barycentric != nullptr) putOrNaN(barycentric, r.hit, r.barycentric);
+}
+
 bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, MeshRayHit* meshHit,
                 int* features, double* barycentric, MeshProjectResult* project, SceneError* err) {
   if (kind == Kind::Project) {
@@ -82,23 +99,9 @@ bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, 
     return true;
   }
   if (kind == Kind::Raycast && a.type == ShapeType::Mesh) {
-    const MeshShape& m = *a.meshData;
-    const MeshRayHit r =
-        rayCastMesh(m.mesh, m.tree, a.pose, vec(extra), vec(extra + 3), extra[6], MeshRayMode::Closest);
-    constexpr int k = static_cast<int>(Kind::Raycast);
-    out[AT(k, "hit")] = r.hit;
-    out[AT(k, "t")] = r.hit ? r.t : kNaN;
-    putOrNaN(out + AT(k, "point"), r.hit, r.point);
-    putOrNaN(out + AT(k, "normal"), r.hit, r.normal);
-    out[AT(k, "startedInside")] = 0;
-    out[AT(k, "iterations")] = r.boxTests + r.triangleTests;
-    out[AT(k, "status")] = static_cast<double>(rayCastStatusOf(r.status));
-    *meshHit = r;
-    if (features != nullptr) features[0] = r.hit ? r.triangle : -1;
-    if (barycentric != nullptr) putOrNaN(barycentric, r.hit, r.barycentric);
+    answerMeshRay(a, a.pose, extra, out, meshHit, features, barycentric);
     return true;
-  }
-  const char* field = a.type == ShapeType::Mesh ? (isSingleShape(kind) ? "shape.type" : "a.type") : "b.type";
+  }  const char* field = a.type == ShapeType::Mesh ? (isSingleShape(kind) ? "shape.type" : "a.type") : "b.type";
   int triangle = -1;
   if (b != nullptr && isMeshConvexPair(a, *b) && answerMeshPair(kind, a, *b, extra, out, &triangle)) {
     if (features != nullptr) features[a.type == ShapeType::Mesh ? 0 : 1] = triangle;

@@ -2,6 +2,8 @@
 #include "collidoscope/mesh_raycast.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -15,13 +17,34 @@ constexpr double kMaxDouble = std::numeric_limits<double>::max();
 
 // The edge function e = px·qy − py·qx (twice the signed area of (O, p, q))
 // in doubles, with its exact sign: returns the sign, and *value agrees with
-// it (zero when rounding gave the value the other sign or lost it).
+// it (zero when rounding gave the value the other sign or lost it). The
+// sign is orient2d's (predicates.h) for the points (0, 0), p, q, whose
+// terms are these products: its filter is inlined here without branching
+// on the sign (a branch predictor cannot guess it), and only the rare
+// uncertain case calls the exact predicate.
 inline int edgeFunction(double px, double py, double qx, double qy, double* value) {
   const double l = px * qy, r = py * qx;
   const double e = l - r;
-  const int s = orient2d(0.0, 0.0, px, py, qx, qy);  // exact sign of px·qy − py·qx
-  *value = (s > 0 && e > 0) || (s < 0 && e < 0) ? e : 0.0;
-  return s;
+  const double permanent = std::fabs(l) + std::fabs(r);
+  const double bound = predicates_detail::kOrient2dBound * permanent;
+  const int positive = e > bound, negative = -e > bound;
+  if (!((positive | negative) & (permanent >= predicates_detail::kMinPermanent))) {
+    const int s = orient2d(0.0, 0.0, px, py, qx, qy);
+    *value = (s > 0 && e > 0) || (s < 0 && e < 0) ? e : 0.0;
+    return s;
+  }
+  *value = e;
+  return positive - negative;
+}
+
+// v moved one double past it toward `toward`, and once more if that lands
+// on a float: never a float, so never equal to a bound of a float box.
+// (Floats lie 2²⁹ doubles apart, and a double next to one is not one.)
+double offTheFloats(double v, double toward) {
+  v = std::nextafter(v, toward);
+  if (std::fabs(v) <= std::numeric_limits<float>::max() && static_cast<double>(static_cast<float>(v)) == v)
+    v = std::nextafter(v, toward);
+  return v;
 }
 
 // The ray for the slab tests on the float boxes of obbtree_rays.h, in
@@ -30,16 +53,24 @@ inline int edgeFunction(double px, double py, double qx, double qy, double* valu
 // bound padded by pad (lows moved down, highs up). Which bound of an axis
 // is met first (the high one when the inverse is negative, "down") is a
 // template parameter of the descent below: the box offsets are then
-// constants.
+// constants. On an axis whose inverse is infinite the shifted origins are
+// moved off the floats, outward (the slab only grows), so a bound minus
+// one is never zero: every (bound − origin)·inverse is a number, ±∞ when
+// the ray runs parallel to the slab, never 0·∞ = NaN.
 struct SlabRay {
   double inv[3];
   double nearOrigin[3], farOrigin[3];
   int octant = 0;  // bit a set: axis a is down
   SlabRay(const Vec3& o, const Vec3& d, double pad) {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
     for (int a = 0; a < 3; ++a) {
       inv[a] = 1.0 / d[a];
       const bool down = std::signbit(inv[a]);
-      const double lowOrigin = o[a] + pad, highOrigin = o[a] - pad;
+      double lowOrigin = o[a] + pad, highOrigin = o[a] - pad;
+      if (std::isinf(inv[a])) {
+        lowOrigin = offTheFloats(lowOrigin, kInf);
+        highOrigin = offTheFloats(highOrigin, -kInf);
+      }
       nearOrigin[a] = down ? highOrigin : lowOrigin;
       farOrigin[a] = down ? lowOrigin : highOrigin;
       octant |= down ? 1 << a : 0;
@@ -47,35 +78,55 @@ struct SlabRay {
   }
 };
 
+// The bits of a double as an integer. Doubles ≥ +0 order as their bits do
+// (as signed integers), and a negative double's bits are below every one
+// of theirs: so the largest of +0 and some doubles is the double of the
+// largest of their bits, and the least of a double ≥ +0 and others that are
+// all ≥ +0 is the double of the least bits (with a negative one among them,
+// some negative one or −0).
+inline std::int64_t bitsOf(double x) {
+  std::int64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+inline double doubleOf(std::int64_t b) {
+  double x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
+inline std::int64_t maxBits(std::int64_t a, std::int64_t b) { return b > a ? b : a; }
+inline std::int64_t minBits(std::int64_t a, std::int64_t b) { return b < a ? b : a; }
+
 // The slab test of one box: true when the ray meets it (padded) at some t
-// in [0, limit], with *enter the first such t. A zero direction component
-// gives ±∞ on that axis, or NaN (0·∞) when the origin is exactly on the
-// padded bound: NaN never wins a comparison below, so that axis then
-// constrains nothing (the ray lies in the slab's plane: kept, the safe
-// side). limit is finite (an infinite one is passed as the largest double),
-// so a ray parallel to a slab outside it (+∞ entry) is rejected.
+// in [0, limit], with *enter the bits of the first such t. limit (bits of
+// a double ≥ 0) is finite (an infinite one is passed as the largest
+// double), so a ray parallel to a slab outside it (+∞ entry, or −∞ exit)
+// is rejected. The largest entry and least exit are taken on the bits
+// (bitsOf): WebAssembly engines select between doubles with a branch,
+// between integers without, and which axis is entered last is as good as
+// random to a branch predictor. An exit of −0 (the box's far bound exactly
+// at the padded origin) may hide another axis's negative exit and keep the
+// box: the safe side. The ray's numbers come as scalars (the descent keeps
+// them in locals: in WebAssembly a field read through a pointer is a load
+// from memory on every box).
 template <int Octant>
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-inline bool slabTest(const SlabRay& r, const float* box, double limit, double* enter) {
+inline bool slabTest(const float* box, double ix, double iy, double iz, double nx0, double ny0, double nz0,
+                     double fx0, double fy0, double fz0, std::int64_t limit, std::int64_t* enter) {
   constexpr int nx = Octant & 1 ? 3 : 0, ny = Octant & 2 ? 4 : 1, nz = Octant & 4 ? 5 : 2;
   constexpr int fx = Octant & 1 ? 0 : 3, fy = Octant & 2 ? 1 : 4, fz = Octant & 4 ? 2 : 5;
-  const double nearX = (static_cast<double>(box[nx]) - r.nearOrigin[0]) * r.inv[0];
-  const double nearY = (static_cast<double>(box[ny]) - r.nearOrigin[1]) * r.inv[1];
-  const double nearZ = (static_cast<double>(box[nz]) - r.nearOrigin[2]) * r.inv[2];
-  const double farX = (static_cast<double>(box[fx]) - r.farOrigin[0]) * r.inv[0];
-  const double farY = (static_cast<double>(box[fy]) - r.farOrigin[1]) * r.inv[1];
-  const double farZ = (static_cast<double>(box[fz]) - r.farOrigin[2]) * r.inv[2];
-  double lo = 0, hi = limit;
-  if (nearX > lo) lo = nearX;
-  if (nearY > lo) lo = nearY;
-  if (nearZ > lo) lo = nearZ;
-  if (farX < hi) hi = farX;
-  if (farY < hi) hi = farY;
-  if (farZ < hi) hi = farZ;
+  const double nearX = (static_cast<double>(box[nx]) - nx0) * ix;
+  const double nearY = (static_cast<double>(box[ny]) - ny0) * iy;
+  const double nearZ = (static_cast<double>(box[nz]) - nz0) * iz;
+  const double farX = (static_cast<double>(box[fx]) - fx0) * ix;
+  const double farY = (static_cast<double>(box[fy]) - fy0) * iy;
+  const double farZ = (static_cast<double>(box[fz]) - fz0) * iz;
+  const std::int64_t lo = maxBits(maxBits(0, bitsOf(nearX)), maxBits(bitsOf(nearY), bitsOf(nearZ)));
+  const std::int64_t hi = minBits(minBits(limit, bitsOf(farX)), minBits(bitsOf(farY), bitsOf(farZ)));
   *enter = lo;
-  return lo <= hi;
+  return doubleOf(lo) <= doubleOf(hi);
 }
 
 // The best hit so far and the work done.
@@ -87,27 +138,45 @@ struct Descent {
   MeshRayStatus status = MeshRayStatus::Converged;
 };
 
-// Boxes entered after this are pruned; finite (see slabTest), ∞ maps to the largest double.
-inline double pruneLimit(double best) { return std::fmin(best + kMeshRayPruneSlack * best, kMaxDouble); }
+// Boxes entered after this are pruned; finite (see slabTest), ∞ maps to the
+// largest double. A hit at t = −0 (the origin on a triangle) gives +0: the
+// descent compares the bits of entries ≥ +0 with it, and −0's bits are
+// below all of theirs. (best is never NaN: a comparison, not std::fmin,
+// which WebAssembly calls out of line.)
+inline double pruneLimit(double best) {
+  const double limit = best + kMeshRayPruneSlack * best + 0.0;  // −0 + 0 = +0
+  return limit < kMaxDouble ? limit : kMaxDouble;
+}
 
 template <int Octant>
 void descend(const RayTree& rt, const ShearedRay& ray, const SlabRay& slab, MeshRayMode mode,
              Descent* st) {
   struct Pending {
     int ref;
-    double enter;
+    std::int64_t enter;
   };
   constexpr int kNone = std::numeric_limits<int>::min();  // no reference is this
   Pending stack[kObbTreeMaxDepth + 1];
   int sp = 0;
   const long long visitCap = 2 * static_cast<long long>(rt.nodes.size()) + 2;
   long long visits = 0;
-  double best = st->best, limit = pruneLimit(best);
+  double best = st->best;
+  std::int64_t limit = bitsOf(pruneLimit(best));
   int bestTri = -1;
   int boxTests = 1, triangleTests = 0;
+  const double ix = slab.inv[0], iy = slab.inv[1], iz = slab.inv[2];
+  const double nx0 = slab.nearOrigin[0], ny0 = slab.nearOrigin[1], nz0 = slab.nearOrigin[2];
+  const double fx0 = slab.farOrigin[0], fy0 = slab.farOrigin[1], fz0 = slab.farOrigin[2];
+  const RayNode* nodes = rt.nodes.data();
+  const int* triangles = rt.triangles.data();
+  const float* floatCorners = rt.floatCorners.empty() ? nullptr : rt.floatCorners.data();
+  const Vec3* corners = rt.corners.data();
+  const auto test = [&](const float* box, std::int64_t* enter) {
+    return slabTest<Octant>(box, ix, iy, iz, nx0, ny0, nz0, fx0, fy0, fz0, limit, enter);
+  };
 
-  double enter = 0;
-  int ref = slabTest<Octant>(slab, rt.rootBox, limit, &enter) ? rt.root : kNone;
+  std::int64_t enter = 0;
+  int ref = test(rt.rootBox, &enter) ? rt.root : kNone;
   while (ref != kNone) {
     if (++visits > visitCap) {
       st->status = MeshRayStatus::MaxIterations;
@@ -116,43 +185,44 @@ void descend(const RayTree& rt, const ShearedRay& ray, const SlabRay& slab, Mesh
     int next = kNone;
     if (rayLeaf(ref)) {
       const int first = rayLeafFirst(ref);
-      const int* tris = rt.triangles.data() + first;
-      const Vec3* corners = rt.corners.data() + 3 * static_cast<std::size_t>(first);
       const int count = rayLeafCount(ref);
       for (int i = 0; i < count; ++i) {
-        const int t = tris[i];
         RayTriangleHit h;
         ++triangleTests;
-        if (!rayTriangle(ray, corners[3 * i], corners[3 * i + 1], corners[3 * i + 2], best, &h)) continue;
+        bool hit;
+        if (floatCorners != nullptr) {
+          const float* c = floatCorners + 9 * (static_cast<std::size_t>(first) + i);
+          hit = rayTriangle(ray, Vec3{c[0], c[1], c[2]}, Vec3{c[3], c[4], c[5]}, Vec3{c[6], c[7], c[8]}, best, &h);
+        } else {
+          const Vec3* c = corners + 3 * (static_cast<std::size_t>(first) + i);
+          hit = rayTriangle(ray, c[0], c[1], c[2], best, &h);
+        }
+        if (!hit) continue;
+        const int t = triangles[first + i];  // read on a hit only: another cache line
         if (bestTri < 0 || h.t < best || (h.t == best && t < bestTri)) {
           best = h.t;
           bestTri = t;
           st->bestHit = h;
-          limit = pruneLimit(best);
+          limit = bitsOf(pruneLimit(best));
           if (mode == MeshRayMode::Any) break;
         }
       }
       if (mode == MeshRayMode::Any && bestTri >= 0) break;
     } else {
-      const RayNode& n = rt.nodes[ref];
-      double el = 0, er = 0;
+      const RayNode& n = nodes[ref];
+      std::int64_t el = 0, er = 0;
       boxTests += 2;
-      const bool hl = slabTest<Octant>(slab, n.box[0], limit, &el);
-      const bool hr = slabTest<Octant>(slab, n.box[1], limit, &er);
-      if (hl && hr) {
-        // Nearer first (left on a tie); the other waits with its entry time.
-        if (er < el) {
-          stack[sp++] = {n.child[0], el};
-          next = n.child[1];
-        } else {
-          stack[sp++] = {n.child[1], er};
-          next = n.child[0];
-        }
-      } else if (hl) {
-        next = n.child[0];
-      } else if (hr) {
-        next = n.child[1];
-      }
+      const bool hl = test(n.box[0], &el);
+      const bool hr = test(n.box[1], &er);
+      // Selected, not branched on (which child is nearer is as good as random
+      // to a branch predictor): the nearer hit child next, the farther one
+      // pushed when both are hit.
+      const bool rightFirst = hr & (!hl | (er < el));
+      const int c0 = n.child[0], c1 = n.child[1];
+      stack[sp].ref = rightFirst ? c0 : c1;
+      stack[sp].enter = rightFirst ? el : er;
+      sp += hl & hr;
+      next = (hl | hr) ? (rightFirst ? c1 : c0) : kNone;
     }
     while (next == kNone && sp > 0) {
       const Pending p = stack[--sp];
@@ -205,9 +275,10 @@ bool rayTriangle(const ShearedRay& ray, const Vec3& a, const Vec3& b, const Vec3
   double U, V, W;
   const int su = edgeFunction(cx, cy, bx, by, &U);  // C'x·B'y − C'y·B'x
   const int sv = edgeFunction(ax, ay, cx, cy, &V);
-  if (su * sv < 0) return false;
   const int sw = edgeFunction(bx, by, ax, ay, &W);
-  if (su * sw < 0 || sv * sw < 0) return false;
+  // One branch for the three sign tests (whether a ray meets a triangle is
+  // hard to predict).
+  if ((su * sv < 0) | (su * sw < 0) | (sv * sw < 0)) return false;
   const double det = U + V + W;
   if (det == 0) return false;  // in the triangle's plane, or seen edge on to rounding
   const double az = ray.sz * A[ray.kz], bz = ray.sz * B[ray.kz], cz = ray.sz * C[ray.kz];

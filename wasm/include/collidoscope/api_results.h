@@ -101,6 +101,13 @@ inline void putResult(const ShapeCastResult& r, double* out) {
 bool answerMesh(Kind kind, const Shape& a, const Shape* b, const double* extra, double* out, MeshRayHit* meshHit,
                 int* features, double* barycentric, MeshProjectResult* project, SceneError* err);
 
+// answerMesh's ray cast on mesh shape a placed at pose, the ray in extra
+// (origin, direction, maxT): Registry::answerBatch() calls it directly for
+// every ray on a mesh, with the pose of the batch normalized once per run of
+// queries on one shape.
+void answerMeshRay(const Shape& a, const Transform& pose, const double* extra, double* out, MeshRayHit* meshHit,
+                   int* features, double* barycentric);
+
 // The kinds with closed forms: intersect, distance, penetration, contact (api.cpp).
 bool closedKind(Kind kind);
 

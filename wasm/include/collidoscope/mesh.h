@@ -30,8 +30,8 @@ namespace collidoscope {
 // Largest triangle count accepted. A mesh costs about 60 bytes per triangle
 // (indices, unit normals, vertices) plus its OBB tree (< 2 nodes of 144 bytes
 // per triangle with one-triangle leaves, and the triangle order) and the
-// tree's ray layout (obbtree_rays.h: < 140 bytes per triangle, about 110
-// in practice, 72 of them its copy of the corners): 2·10⁶ triangles take
+// tree's ray layout (obbtree_rays.h: < 140 bytes per triangle, about 90
+// in practice, 72 of them its copy of the corners; 36 when they are floats): 2·10⁶ triangles take
 // about 920 MB (at most 980 MB), within the 32-bit wasm heap's 2 GB; ten
 // times more could not be built there.
 constexpr std::size_t kMaxMeshTriangles = 2000000;

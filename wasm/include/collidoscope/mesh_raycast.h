@@ -61,8 +61,14 @@
 // entered after best·(1 + kMeshRayPruneSlack), so the rounding of a
 // triangle's t (a few ulps, more for grazing rays) cannot prune the box
 // holding the true closest triangle. A zero direction component is an
-// infinite inverse; the slab test keeps that axis's NaN (0·∞, the origin
-// on a padded bound) from rejecting anything. With that, the closest hit
+// infinite inverse; that axis's padded origin is then moved off the float
+// grid (outward), so no bound equals it and no 0·∞ = NaN arises. The
+// descent selects rather than branches where a branch predictor could not
+// guess (which child is nearer, which axis is entered last, the signs of a
+// triangle's edge functions): WebAssembly engines turn a choice between
+// doubles into a branch, so those choices are made on the doubles' bits.
+// A leaf's corners are read as floats when the layout keeps them so
+// (obbtree_rays.h), widened to the same doubles. With that, the closest hit
 // equals the brute-force minimum over all triangles of (t, index); the
 // tests check it on thousands of rays, axis-parallel ones and rays in the
 // boxes' face planes among them. The any hit is the first found in that
