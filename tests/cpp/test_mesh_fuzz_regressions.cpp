@@ -258,4 +258,23 @@ TEST(MeshFuzzRegressions, WorldPairsPointsCloserThanTheirScalesRounding) {
   }
 }
 
+// An edge function whose products underflow (d·d with d = 4.9e-324) lost
+// its sign, and with it the ray's side of the edge: the triangle below has
+// x ≤ −5e-8 everywhere, while the ray (maxT = d) stays at x ≈ 6.16, yet it
+// was hit at t = 0. The edge's two endpoints are now scaled to unit size
+// per axis before the exact sign is taken.
+TEST(MeshFuzzRegressions, AnEdgeFunctionWhoseProductsUnderflowKeepsItsSign) {
+  const double d = std::numeric_limits<double>::denorm_min();
+  const Vec3 origin{6.1568627441327664, d, d}, direction{-1000006.1568627441, -d, 0};
+  const Vec3 a{-1000000, 0, d}, b{-400, -400, -400}, c{-4.9999999999999998e-08, 0, 0};
+  // Independent of the test: along the ray x = 6.157 − 1e6·t ≥ 6.157 − 1e6·d > 0 for t ≤ d,
+  // and every point of the triangle has x ≤ max(a.x, b.x, c.x) < 0.
+  ASSERT_GT(origin.x + direction.x * d, std::max(a.x, std::max(b.x, c.x)));
+  const ShearedRay ray = ShearedRay::make(origin, direction);
+  RayTriangleHit hit;
+  EXPECT_FALSE(rayTriangle(ray, a, b, c, d, &hit));
+  EXPECT_FALSE(rayTriangle(ray, b, c, a, d, &hit));
+  EXPECT_FALSE(rayTriangle(ray, c, b, a, d, &hit));
+}
+
 }  // namespace

@@ -21,7 +21,13 @@ constexpr double kMaxDouble = std::numeric_limits<double>::max();
 // sign is orient2d's (predicates.h) for the points (0, 0), p, q, whose
 // terms are these products: its filter is inlined here without branching
 // on the sign (a branch predictor cannot guess it), and only the rare
-// uncertain case calls the exact predicate.
+// uncertain case calls the exact predicate. Below the predicate's domain
+// (magnitudes under 2^-300) its products underflow and the sign is lost (a
+// ray 0.5 from a triangle whose sheared x were denormal came out hitting it
+// at t = −0); each product has one x and one y factor, so the two x (and
+// the two y) are first scaled by a power of two to unit size, which scales
+// e exactly and keeps its sign. The scale depends only on the edge's two
+// endpoints, so the two triangles on an edge still see opposite signs.
 inline int edgeFunction(double px, double py, double qx, double qy, double* value) {
   const double l = px * qy, r = py * qx;
   const double e = l - r;
@@ -29,6 +35,16 @@ inline int edgeFunction(double px, double py, double qx, double qy, double* valu
   const double bound = predicates_detail::kOrient2dBound * permanent;
   const int positive = e > bound, negative = -e > bound;
   if (!((positive | negative) & (permanent >= predicates_detail::kMinPermanent))) {
+    const auto lift = [](double* a, double* b) {
+      const double m = std::fmax(std::fabs(*a), std::fabs(*b));
+      if (m > 0 && m < 0x1p-300) {
+        const int k = -std::ilogb(m);
+        *a = std::ldexp(*a, k);
+        *b = std::ldexp(*b, k);
+      }
+    };
+    lift(&px, &qx);
+    lift(&py, &qy);
     const int s = orient2d(0.0, 0.0, px, py, qx, qy);
     *value = (s > 0 && e > 0) || (s < 0 && e < 0) ? e : 0.0;
     return s;
