@@ -12,7 +12,6 @@
 // CLI, the page and permalinks report the same errors for the same input.
 import { CollidoscopeError, toSceneJson } from './errors';
 import { mod, unwrap } from './module';
-import { jsonRoom } from './heap';
 import { ConvexShape, flatPoints, sceneOf, type PoseLike } from './objects';
 
 export { CollidoscopeError } from './errors';
@@ -51,8 +50,7 @@ export function run(scene: Scene | string): Result;
 /** A scene of either kind (what decodeLink gives): a 2D scene's result has [x, y] vectors. */
 export function run(scene: Scene | Scene2D | string): Result | Planar<Result>;
 export function run(scene: Scene | Scene2D | string): Result | Planar<Result> {
-  const m = mod();
-  return unwrap<Result>(m.runScene(jsonRoom(m, toSceneJson(scene), 'scene'), false));
+  return unwrap<Result>(mod().runScene(toSceneJson(scene), false));
 }
 
 /**
@@ -79,16 +77,14 @@ export function trace(scene: Scene2D): Planar<GjkTrace | PlanarEpaTrace | Raycas
 export function trace(scene: Scene | string): Trace;
 export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace>;
 export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace> | ObbTreeTrace | PairsTrace | SimulateTrace {
-  const m = mod();
-  return withText(unwrap<RawTrace>(m.runScene(jsonRoom(m, toSceneJson(scene), 'scene'), true)));
+  return withText(unwrap<RawTrace>(mod().runScene(toSceneJson(scene), true)));
 }
 
 /** Checks a scene; returns a normalized copy (defaults filled in, rotations normalized) or throws. */
 export function validateScene(scene: Scene2D): Scene2D;
 export function validateScene(scene: unknown): Scene;
 export function validateScene(scene: unknown): Scene | Scene2D {
-  const m = mod();
-  return unwrap<Scene>(m.validateScene(jsonRoom(m, toSceneJson(scene), 'scene')));
+  return unwrap<Scene>(mod().validateScene(toSceneJson(scene)));
 }
 
 /**
@@ -97,8 +93,7 @@ export function validateScene(scene: unknown): Scene | Scene2D {
  * Empty for a scene without such triangles. Throws what run() throws for an invalid scene.
  */
 export function sceneWarnings(scene: Scene | string): string[] {
-  const m = mod();
-  return unwrap<string[]>(m.sceneWarnings(jsonRoom(m, toSceneJson(scene), 'scene')));
+  return unwrap<string[]>(mod().sceneWarnings(toSceneJson(scene)));
 }
 
 // Directions sampled on curved shapes by shapeSurface() and minkowskiSurface() (kMinSamples, kMaxSamples in scene.h).
@@ -116,16 +111,14 @@ function sampleCount(samples: unknown): number {
 /** World-space points whose convex hull is the shape as the library sees it (`samples` directions on curved shapes, 6…20000). */
 export function shapeSurface(shape: Shape, samples = 1200): Vec3[] {
   const n = sampleCount(samples);
-  const m = mod();
-  return unwrap<Vec3[]>(m.shapeSurface(jsonRoom(m, toSceneJson(shape, 'invalid-scene', 'shape'), 'shape'), n));
+  return unwrap<Vec3[]>(mod().shapeSurface(toSceneJson(shape, 'invalid-scene', 'shape'), n));
 }
 
 /** Points of A − B (full shapes) and of core(A) − core(B), whose hulls are the two differences. */
 export function minkowskiSurface(a: Shape, b: Shape, samples = 1200): { points: Vec3[]; corePoints: Vec3[] } {
   const n = sampleCount(samples);
-  const m = mod();
   return unwrap<{ points: Vec3[]; corePoints: Vec3[] }>(
-    m.minkowskiSurface(jsonRoom(m, toSceneJson(a, 'invalid-scene', 'a'), 'a'), jsonRoom(m, toSceneJson(b, 'invalid-scene', 'b'), 'b'), n),
+    mod().minkowskiSurface(toSceneJson(a, 'invalid-scene', 'a'), toSceneJson(b, 'invalid-scene', 'b'), n),
   );
 }
 
