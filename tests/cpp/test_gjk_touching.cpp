@@ -378,8 +378,10 @@ TEST(GjkTouching, StallsAreCertifiedOrResolvedInTheTrace) {
   }
   std::printf("[gjk-touching] point or vertex against a box edge: %d runs, %d re-solved v, %d certified by the bounds\n",
               runs, refines, certified);
-  EXPECT_GT(refines, 20);
-  EXPECT_GT(certified, 0);
+  // A segment's v is perpendicular to it (simplex.h solveSegment), which
+  // took away the stall these pairs used to hit; a stall, where one still
+  // happens, is checked frame by frame above.
+  EXPECT_LE(refines + certified, runs);
 }
 
 }  // namespace

@@ -707,7 +707,7 @@ describe('every caption of a trace names its frame', () => {
     const rare = new Set([
       'distance support duplicate-support', 'distance simplex no-progress', 'penetration support duplicate-support',
       // GJK's stalls, certified or re-solved: shapes touching to rounding.
-      'distance support bounds-within-tolerance', 'distance support refine', 'distance simplex bounds-within-tolerance',
+      'distance done no-progress', 'distance support bounds-within-tolerance', 'distance support refine', 'distance simplex bounds-within-tolerance',
       'distance simplex refine', 'distance done bounds-within-tolerance',
       'chungwang done iteration-cap', 'intersect support gap-within-tolerance', 'intersect done gap-within-tolerance',
     ]);
@@ -808,47 +808,40 @@ describe('result sentences of scenes worked out by hand', () => {
   });
 });
 
-describe('GJK stalls on a point a hair from a box\'s edge', () => {
+describe('GJK on a point a hair from a box\'s edge', () => {
   // A point 1.8e-8 and 2.7e-10 from a box's edge (built touching in the C++ test test_gjk_touching.cpp): A − B's
-  // nearest feature is an edge, and rounding tilts v along it. The captions name the stall's numbers.
+  // nearest feature is an edge. Rounding used to tilt v along it and stall GJK (a re-solve or the bounds' certificate
+  // then finished the run); with a segment's v made perpendicular to it (simplex.h) neither stalls now.
   const point = (position: Vec3): Shape => ({ type: 'point', position });
   const edgeBox = (halfExtents: Vec3, position: Vec3, rotation: [number, number, number, number]): Shape =>
     ({ type: 'box', halfExtents, position, rotation });
   const reasons = (t: Trace) => (t as GjkTrace).frames.map((f) => `${f.kind} ${f.reason}`);
-
-  it('v re-solved perpendicular to the edge, then the gap test is met', () => {
-    const t = trace({
+  const scenes: Scene[] = [
+    {
       version: 1, query: 'distance', closedForms: false,
       shapes: [point([-1.9353585204985018, 0.087722663542036727, 2.3210651645812379]),
         edgeBox([0.14277202021982768, 0.79290233032650947, 0.45075649776276783],
           [-1.3829728672914667, 0.70118855857913576, 2.4160416091382988],
           [0.21984105449704047, 0.56747316635223255, -0.10850472355071804, 0.78604760746088587])],
-    });
-    checkTrace(t, 'point near a box edge (refine)', new Set());
-    expect(reasons(t)).toContain('support refine');
-    expect(reasons(t)).toContain('simplex refine');
-    expect((t as GjkTrace).result.status).toBe('converged');
-    const refined = (t as GjkTrace).frames.find((f) => f.kind === 'simplex' && f.reason === 'refine')!;
-    expect(refined.caption).toMatch(/re-solved perpendicular to W/);
-  });
-
-  it('certified by the best lower bound of the steps', () => {
-    const t = trace({
+    },
+    {
       version: 1, query: 'distance', closedForms: false,
       shapes: [point([-12.545331477512191, -1.5416527261644255, 16.960967883128212]),
         edgeBox([3.5189333188869227, 5.0492180328373681, 6.4017337441693076],
           [-16.990963874316002, 1.4838706962388684, 12.285921667597318],
           [0.29669338631372705, 0.17880601806993093, -0.84803279805876253, 0.40105088933487659])],
+    },
+  ];
+
+  it('converges by the gap test, its captions naming every step', () => {
+    scenes.forEach((scene, i) => {
+      const t = trace(scene);
+      checkTrace(t, `point near a box edge ${i}`, new Set());
+      expect((t as GjkTrace).result.status).toBe('converged');
+      const last = reasons(t)[reasons(t).length - 1];
+      expect(last).toMatch(/gap-within-tolerance|bounds-within-tolerance/);
+      expect(reasons(t).filter((r) => /duplicate-support|no-progress/.test(r))).toEqual([]);
     });
-    checkTrace(t, 'point near a box edge (certified)', new Set());
-    expect(reasons(t)).toContain('support bounds-within-tolerance');
-    const g = t as GjkTrace;
-    expect(g.result.status).toBe('converged');
-    const stall = g.frames.find((f) => f.kind === 'support' && f.reason === 'bounds-within-tolerance')!;
-    // The certificate: ‖v‖² − L‖v‖ within the tolerance, although this step's own gap is not.
-    expect(stall.vv - stall.lowerBound * Math.sqrt(stall.vv)).toBeLessThanOrEqual(stall.tolerance);
-    expect(stall.gap!).toBeGreaterThan(stall.tolerance);
-    expect(stall.caption).toMatch(/certified/);
   });
 });
 
