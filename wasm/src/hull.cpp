@@ -717,10 +717,16 @@ class VertexDrops {
       }
       if (candidates.empty()) return;
       std::sort(candidates.begin(), candidates.end());
+      // Four vertices that span a solid, kept so through the round (see
+      // keepsSolid); the surface is one, so they exist.
+      int solid[4];
+      if (!tetrahedronOf(c_, verts_, solid)) {
+        flattened_ = true;
+        return;
+      }
       std::vector<char> waiting(verts_.size(), 0);
       std::vector<char> gone(verts_.size(), 0);
       bool any = false;
-      std::size_t kept = verts_.size();
       for (const auto& [gap, k] : candidates) {
         // A waiting vertex holds back its neighbours with larger gaps too:
         // dropping one of them first could leave it farther than τ from
@@ -730,14 +736,19 @@ class VertexDrops {
           for (int w : link(static_cast<std::size_t>(k))) waiting[static_cast<std::size_t>(slot_[static_cast<std::size_t>(w)])] = 1;
           continue;
         }
-        // A solid needs four vertices: a candidate beyond that means the
-        // cloud is within about τ of a plane (the caller measures it).
-        if (kept <= 4) {
+        // A drop that would leave the kept vertices exactly coplanar is
+        // held back (the cloud is then within about τ of that plane: the
+        // caller measures it), and the round goes on. Building the flat
+        // set's hull instead used to fail and undo the whole round, which
+        // kept a vertex within τ of a neighbour (a lattice needle whose
+        // four far corners lie in one plane, issue 20).
+        int replaced = -1, by = -1;
+        if (!keepsSolid(static_cast<std::size_t>(k), solid, gone, &replaced, &by)) {
           flattened_ = true;
-          break;
+          continue;
         }
         if (!tryDrop(static_cast<std::size_t>(k), gap, tau)) continue;
-        --kept;
+        if (replaced >= 0) solid[replaced] = by;
         gone[static_cast<std::size_t>(k)] = 1;
         for (int w : link(static_cast<std::size_t>(k))) waiting[static_cast<std::size_t>(slot_[static_cast<std::size_t>(w)])] = 1;
         any = true;
@@ -748,10 +759,8 @@ class VertexDrops {
         if (!gone[k]) idx.push_back(verts_[k]);
       int t[4];
       Surface next;
-      // Kept vertices that no longer span a solid mean the cloud is within
-      // about τ of a plane (the dimension step, which measures from one
-      // triangle of extreme points, can miss that); the last surface stays
-      // and the caller measures its width.
+      // A guard: the kept vertices span a solid (keepsSolid), so both
+      // succeed exactly.
       if (!tetrahedronOf(c_, idx, t) || !qh_.build(idx, t, 0, &next)) {
         flattened_ = true;
         return;
@@ -885,6 +894,30 @@ class VertexDrops {
       for (int p : points) worst = std::fmax(worst, dot(n, c_.at(p) - a));
     }
     return worst;
+  }
+
+  // Whether the vertices of the round not yet gone still span a solid
+  // without vertex k. `solid` holds four of them that do; when k is one,
+  // a kept vertex off the plane of the other three (exactly) must take its
+  // place: *replaced is k's place in `solid` and *by that vertex (-1 when k
+  // is not in it). Without one, all the others lie in that plane.
+  bool keepsSolid(std::size_t k, const int solid[4], const std::vector<char>& gone, int* replaced, int* by) const {
+    const int v = verts_[k];
+    int at = -1;
+    for (int j = 0; j < 4; ++j)
+      if (solid[j] == v) at = j;
+    if (at < 0) return true;
+    const Vec3 &a = c_.at(solid[(at + 1) % 4]), &b = c_.at(solid[(at + 2) % 4]), &c = c_.at(solid[(at + 3) % 4]);
+    for (std::size_t m = 0; m < verts_.size(); ++m) {
+      if (m == k || gone[m]) continue;
+      const int w = verts_[m];
+      if (w == solid[0] || w == solid[1] || w == solid[2] || w == solid[3]) continue;
+      if (orient3d(a, b, c, c_.at(w)) != 0) {
+        *replaced = at, *by = w;
+        return true;
+      }
+    }
+    return false;
   }
 
   double distanceToHull(const Vec3& q, const std::vector<int>& set) {

@@ -27,8 +27,9 @@
 //      neighbours is dropped, when every point dropped before it stays
 //      within its budget of the hull of the vertices kept; then the exact
 //      hull of the kept vertices is built again. Vertices within τ of each
-//      other's neighbourhoods go smallest gap first, and a round keeps at
-//      least four. A vertex within τ of a neighbour goes even when a point
+//      other's neighbourhoods go smallest gap first; a drop that would
+//      leave the kept vertices exactly coplanar is held back (so at least
+//      four stay) while the round goes on. A vertex within τ of a neighbour goes even when a point
 //      leaning on it ends up to 2τ from the result (faces then keep that
 //      point within 2τ of their planes). Every input point ends within that budget of the result,
 //      and no kept vertex lies within τ of the hull of its neighbours.
