@@ -232,6 +232,47 @@ TEST(MeshValidation, LeafSizeSettingIsChecked) {
   }
 }
 
+TEST(MeshValidation, DuplicatesOfALargeMeshMatchBruteForce) {
+  // Large enough that the report searches its triangles in many hash
+  // groups: copies (rotated, reversed, through copied vertices) of earlier
+  // triangles (copies among them) at random, the reference from an ordered
+  // map of each triangle's sorted positions.
+  Rng rng(41);
+  TriangleMesh m = randomSoup(rng, 30000, 1, 0.05);
+  for (int k = 0; k < 6000; ++k) {
+    Tri t = m.triangles[rng.integer(static_cast<int>(m.triangles.size()))];
+    std::rotate(t.begin(), t.begin() + rng.integer(3), t.end());
+    if (rng.integer(2)) std::swap(t[0], t[1]);
+    if (k % 3 == 0)
+      for (int& v : t) {
+        const Vec3 p = m.vertices[v];
+        m.vertices.push_back(p);
+        v = static_cast<int>(m.vertices.size()) - 1;
+      }
+    m.triangles.push_back(t);
+  }
+  std::map<std::array<double, 9>, int> first;
+  std::vector<std::array<int, 2>> expected;
+  for (int t = 0; t < static_cast<int>(m.triangles.size()); ++t) {
+    std::array<std::array<double, 3>, 3> p;
+    for (int i = 0; i < 3; ++i) {
+      const Vec3& v = m.vertices[m.triangles[t][i]];
+      p[i] = {v.x + 0.0, v.y + 0.0, v.z + 0.0};
+    }
+    std::sort(p.begin(), p.end());
+    std::array<double, 9> key;
+    for (int i = 0; i < 9; ++i) key[i] = p[i / 3][i % 3];
+    const auto found = first.find(key);
+    if (found == first.end()) first.emplace(key, t);
+    else expected.push_back({t, found->second});
+  }
+  ASSERT_GE(expected.size(), 6000u);
+  ShapeError err;
+  MeshReport report;
+  ASSERT_TRUE(validateMesh(m, &err, &report));
+  EXPECT_EQ(report.duplicates, expected);
+}
+
 TEST(MeshValidation, ReportsDegenerateAndDuplicateTriangles) {
   TriangleMesh m;
   m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {2, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};

@@ -143,33 +143,74 @@ void reportMesh(const TriangleMesh& m, const std::vector<Vec3>& normals, MeshRep
   report->duplicates.clear();
   for (std::size_t t = 0; t < nt; ++t)
     if (!(maxAbs(normals[t]) > 0)) report->degenerate.push_back(static_cast<int>(t));
-  // Duplicates: an open-addressing hash table of the first triangle of each
-  // key seen so far, visited in index order, so each copy finds the
-  // earliest triangle it repeats and the list comes out increasing.
-  std::size_t capacity = 16;
-  while (capacity < 2 * nt) capacity *= 2;
-  const std::size_t mask = capacity - 1;
+  // Duplicates: the triangles are grouped by the top bits of their key's
+  // hash (one stable counting pass: each group in index order), then each
+  // group is searched with an open-addressing hash table of the first
+  // triangle of each key seen so far. Equal keys have equal hashes, so a
+  // copy meets the earliest triangle it repeats in its own group; a group's
+  // table (about 4 096 triangles) stays in the cache, where one table for
+  // the whole mesh missed it at every probe on large meshes.
+  if (nt == 0) return;
+  int groupBits = 0;
+  while (groupBits < 12 && (nt >> groupBits) > 4096) ++groupBits;
+  const std::size_t groups = std::size_t{1} << groupBits;
+  const auto groupOf = [groupBits](std::uint64_t h) {
+    return groupBits == 0 ? std::size_t{0} : static_cast<std::size_t>(h >> (64 - groupBits));
+  };
+  std::vector<std::uint64_t> hashes(nt);
+  std::vector<std::size_t> start(groups + 1, 0);
+  for (std::size_t t = 0; t < nt; ++t) {
+    hashes[t] = hashKey(triangleKey(m, static_cast<int>(t)));
+    ++start[groupOf(hashes[t]) + 1];
+  }
+  for (std::size_t g = 0; g < groups; ++g) start[g + 1] += start[g];
+  struct Entry {
+    std::uint32_t low;  // low bits of the key's hash: where its probe starts
+    std::uint32_t tag;  // high bits
+    int triangle;
+  };
+  std::vector<Entry> grouped(nt);
+  {
+    std::vector<std::size_t> at(start.begin(), start.end() - 1);
+    for (std::size_t t = 0; t < nt; ++t) {
+      const std::uint64_t h = hashes[t];
+      grouped[at[groupOf(h)]++] = {static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(h >> 32),
+                                   static_cast<int>(t)};
+    }
+  }
+  std::vector<std::uint64_t>().swap(hashes);
+  // The earliest triangle each one repeats (−1: none), collected in
+  // triangle order at the end (the groups are searched one after another).
+  std::vector<int> repeats(nt, -1);
   struct Slot {
     std::uint32_t tag;  // high bits of the key's hash
     int triangle;       // −1: empty
   };
-  std::vector<Slot> table(capacity, Slot{0, -1});
-  for (std::size_t t = 0; t < nt; ++t) {
-    const TriangleKey key = triangleKey(m, static_cast<int>(t));
-    const std::uint64_t h = hashKey(key);
-    const std::uint32_t tag = static_cast<std::uint32_t>(h >> 32);
-    for (std::size_t i = h & mask;; i = (i + 1) & mask) {  // ends: the table is at most half full
-      Slot& slot = table[i];
-      if (slot.triangle < 0) {
-        slot = {tag, static_cast<int>(t)};
-        break;
-      }
-      if (slot.tag == tag && sameKey(triangleKey(m, slot.triangle), key)) {
-        report->duplicates.push_back({static_cast<int>(t), slot.triangle});
-        break;
+  std::vector<Slot> table;
+  for (std::size_t g = 0; g < groups; ++g) {
+    const std::size_t size = start[g + 1] - start[g];
+    std::size_t capacity = 16;
+    while (capacity < 2 * size) capacity *= 2;
+    const std::size_t mask = capacity - 1;
+    table.assign(capacity, Slot{0, -1});
+    for (std::size_t e = start[g]; e < start[g + 1]; ++e) {
+      const Entry& entry = grouped[e];
+      for (std::size_t i = entry.low & mask;; i = (i + 1) & mask) {  // ends: the table is at most half full
+        Slot& slot = table[i];
+        if (slot.triangle < 0) {
+          slot = {entry.tag, entry.triangle};
+          break;
+        }
+        if (slot.tag == entry.tag &&
+            sameKey(triangleKey(m, slot.triangle), triangleKey(m, entry.triangle))) {
+          repeats[static_cast<std::size_t>(entry.triangle)] = slot.triangle;
+          break;
+        }
       }
     }
   }
+  for (std::size_t t = 0; t < nt; ++t)
+    if (repeats[t] >= 0) report->duplicates.push_back({static_cast<int>(t), repeats[t]});
 }
 
 }  // namespace collidoscope

@@ -111,12 +111,18 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
     prims.push_back(p);
   }
   const int n = static_cast<int>(prims.size());
+  // Two buffers of primitives: a range's partition writes the same range of
+  // the other buffer, where its children find theirs (no copy back).
   std::vector<Prim> scratch(prims.size());
+  Prim* const buffers[2] = {prims.data(), scratch.data()};
   // Each triangle's bin in the split of the range it is in (binOf, kept
   // from the binning for the partition).
   std::vector<std::uint8_t> binAt(prims.size());
+  // Leaves write their triangles here, in leaf order.
+  out->triangles.resize(prims.size());
   struct Task {
     int first, count, depth;
+    int buffer;   // its range is in buffers[buffer]
     int* ref;     // where the reference to this subtree goes
     float* box;   // where its box goes
   };
@@ -124,21 +130,25 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
   // inner nodes a tree of n leaves-of-one could need.
   out->nodes.reserve(static_cast<std::size_t>(std::max(n - 1, 0)));
   std::vector<Task> stack;
-  stack.push_back({0, n, 1, &out->root, out->rootBox});
+  stack.push_back({0, n, 1, 0, &out->root, out->rootBox});
   while (!stack.empty()) {
     const Task task = stack.back();
     stack.pop_back();
+    Prim* const range = buffers[task.buffer] + task.first;  // the range, from 0
     Bounds box, centres;
-    for (int i = task.first; i < task.first + task.count; ++i) {
-      box.add(prims[static_cast<std::size_t>(i)].box);
-      centres.add(prims[static_cast<std::size_t>(i)].centre);
+    for (int i = 0; i < task.count; ++i) {
+      box.add(range[i].box);
+      centres.add(range[i].centre);
     }
     if (task.count == 0) {
       for (int k = 0; k < 6; ++k) task.box[k] = 0;
     } else {
       box.store(task.box);
     }
-    auto makeLeaf = [&]() { *task.ref = ~((task.first << kRayLeafCountBits) | task.count); };
+    auto makeLeaf = [&]() {
+      *task.ref = ~((task.first << kRayLeafCountBits) | task.count);
+      for (int i = 0; i < task.count; ++i) out->triangles[static_cast<std::size_t>(task.first + i)] = range[i].triangle;
+    };
     if (task.count <= 1) {
       makeLeaf();
       continue;
@@ -171,7 +181,7 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
         int order[kFewTriangles];
         std::uint8_t* bin = binAt.data() + task.first;
         for (int i = 0; i < task.count; ++i) {
-          bin[i] = static_cast<std::uint8_t>(binOf(prims[static_cast<std::size_t>(task.first + i)]));
+          bin[i] = static_cast<std::uint8_t>(binOf(range[i]));
           int j = i;  // insertion sort by bin
           for (; j > 0 && bin[order[j - 1]] > bin[i]; --j) order[j] = order[j - 1];
           order[j] = i;
@@ -183,16 +193,17 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
             occupiedCount[groups] = 0;
             occupiedBin[groups++] = bin[i];
           }
-          occupied[groups - 1].add(prims[static_cast<std::size_t>(task.first + i)].box);
+          occupied[groups - 1].add(range[i].box);
           ++occupiedCount[groups - 1];
         }
       } else {
         Bounds bins[kBins];
         int counts[kBins] = {};
-        for (int i = task.first; i < task.first + task.count; ++i) {
-          const Prim& p = prims[static_cast<std::size_t>(i)];
+        std::uint8_t* bin = binAt.data() + task.first;
+        for (int i = 0; i < task.count; ++i) {
+          const Prim& p = range[i];
           const int b = binOf(p);
-          binAt[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(b);
+          bin[i] = static_cast<std::uint8_t>(b);
           bins[b].add(p.box);
           ++counts[b];
         }
@@ -237,56 +248,57 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
       makeLeaf();
       continue;
     }
+    int childBuffer = 1 - task.buffer;
     if (splitFits) {
-      // Stable partition by bin: deterministic on every platform. The
-      // side is selected, not branched on (it is as good as random to a
-      // branch predictor).
-      int l = task.first, r = task.first + leftCount;
-      for (int i = task.first; i < task.first + task.count; ++i) {
-        const int low = binAt[static_cast<std::size_t>(i)] < splitBin;
+      // Stable partition by bin into the other buffer: deterministic on
+      // every platform. The side is selected, not branched on (it is as
+      // good as random to a branch predictor).
+      const std::uint8_t* bin = binAt.data() + task.first;
+      Prim* to = buffers[childBuffer] + task.first;
+      int l = 0, r = leftCount;
+      for (int i = 0; i < task.count; ++i) {
+        const int low = bin[i] < splitBin;
         const int at = low ? l : r;
         l += low;
         r += 1 - low;
-        scratch[static_cast<std::size_t>(at)] = prims[static_cast<std::size_t>(i)];
+        to[at] = range[i];
       }
-      std::copy(scratch.begin() + task.first, scratch.begin() + task.first + task.count, prims.begin() + task.first);
     } else {
-      // Halves by (centre, triangle index): a total order.
-      std::sort(prims.begin() + task.first, prims.begin() + task.first + task.count,
-                [axis](const Prim& a, const Prim& b) {
-                  return a.centre[axis] < b.centre[axis] ||
-                         (a.centre[axis] == b.centre[axis] && a.triangle < b.triangle);
-                });
+      // Halves by (centre, triangle index): a total order, sorted in place.
+      std::sort(range, range + task.count, [axis](const Prim& a, const Prim& b) {
+        return a.centre[axis] < b.centre[axis] || (a.centre[axis] == b.centre[axis] && a.triangle < b.triangle);
+      });
       leftCount = task.count / 2;
+      childBuffer = task.buffer;
     }
     const int index = static_cast<int>(out->nodes.size());
     *task.ref = index;
     out->nodes.emplace_back();
     RayNode& node = out->nodes.back();
     // Right first: the left child is taken next, so a left inner child is node index + 1.
-    stack.push_back({task.first + leftCount, task.count - leftCount, task.depth + 1, &node.child[1], node.box[1]});
-    stack.push_back({task.first, leftCount, task.depth + 1, &node.child[0], node.box[0]});
-  }
-  out->triangles.resize(prims.size());
-  bool allFloats = true;
-  for (std::size_t i = 0; i < prims.size(); ++i) {
-    const int t = prims[i].triangle;
-    out->triangles[i] = t;
-    const auto& tri = m.triangles[static_cast<std::size_t>(t)];
-    for (int k = 0; k < 3; ++k) {
-      const Vec3& v = m.vertices[static_cast<std::size_t>(tri[k])];
-      for (int a = 0; a < 3; ++a) allFloats = allFloats && static_cast<double>(static_cast<float>(v[a])) == v[a];
-    }
+    stack.push_back({task.first + leftCount, task.count - leftCount, task.depth + 1, childBuffer, &node.child[1],
+                     node.box[1]});
+    stack.push_back({task.first, leftCount, task.depth + 1, childBuffer, &node.child[0], node.box[0]});
   }
   // Floats widen back to the same doubles, so the ray tests see the same
-  // corners either way (a zero's sign included: −0 stays −0).
-  if (allFloats) {
-    out->floatCorners.resize(9 * prims.size());
-    float* c = out->floatCorners.data();
-    for (const int t : out->triangles)
-      for (const int v : m.triangles[static_cast<std::size_t>(t)])
-        for (int a = 0; a < 3; ++a) *c++ = static_cast<float>(m.vertices[static_cast<std::size_t>(v)][a]);
-  } else {
+  // corners either way (a zero's sign included: −0 stays −0). They are
+  // copied while checked; the first corner that is not exactly a float
+  // sends the copy to doubles instead.
+  bool allFloats = true;
+  out->floatCorners.resize(9 * prims.size());
+  float* f = out->floatCorners.data();
+  for (const int t : out->triangles) {
+    for (const int v : m.triangles[static_cast<std::size_t>(t)]) {
+      const Vec3& x = m.vertices[static_cast<std::size_t>(v)];
+      for (int a = 0; a < 3; ++a) {
+        *f = static_cast<float>(x[a]);
+        allFloats = allFloats && static_cast<double>(*f++) == x[a];
+      }
+    }
+    if (!allFloats) break;
+  }
+  if (!allFloats) {
+    std::vector<float>().swap(out->floatCorners);
     out->corners.resize(3 * prims.size());
     Vec3* c = out->corners.data();
     for (const int t : out->triangles)

@@ -30,9 +30,11 @@
 // stays ≤ kObbTreeMaxDepth and queries use a fixed stack. Degenerate
 // triangles (no normal) are left out: no ray can hit them (mesh_raycast.h).
 // Cost: O(n log n), one pass over the range's triangles per level for the
-// bounds, one for the bins and one for the partition (81 bytes per
-// triangle while building: each triangle's box and centre, a scratch copy
-// for the partition, its bin).
+// bounds, one for the bins and one for the partition, which writes the
+// range into a second buffer where the children read it (no copy back;
+// 81 bytes per triangle while building: each triangle's box and centre in
+// two buffers, its bin). The leaves write the triangle order; the corners
+// are copied in that order once, checked to be floats on the way.
 //
 // Layout: inner nodes in preorder (a left inner child follows its parent),
 // 64 bytes each (56 used): both children's boxes (lo then hi, x y z) and their
