@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -526,6 +527,84 @@ TEST(WorldMotion, AThousandBoxPileStaysPiled) {
     std::printf("pile of 1000 (sleep off): moved at most %.3g m over 3 s more\n", moved);
     EXPECT_LT(moved, 0.05);
   }
+}
+
+TEST(WorldMotion, AddingOrRemovingABodyWakesOnlyTheIslandsItTouched) {
+  // Two stacks of three boxes, 10 m apart, on a static floor, with a static
+  // bystander far off in a low slot (so that removing it renumbers every
+  // body after it). Both stacks fall asleep; then bodies come and go.
+  Motion m;
+  const int floor = m.add(Shape::box({20, 0.5, 20}), {0, -0.5, 0}, 0);
+  const int bystander = m.add(Shape::box({0.5, 0.5, 0.5}), {0, 0.5, 15}, 0);
+  std::vector<int> stackA, stackB;
+  for (int i = 0; i < 3; ++i) {
+    stackA.push_back(m.add(Shape::box({0.5, 0.5, 0.5}), {-5, 0.5 + i, 0}, 1));
+    stackB.push_back(m.add(Shape::box({0.5, 0.5, 0.5}), {5, 0.5 + i, 0}, 1));
+  }
+  StepSettings s;
+  StepReport r;
+  int steps = 0;
+  for (; steps < 300 && r.sleeping < 6; ++steps) ASSERT_TRUE(m.world.step(s, &m.err, &r)) << m.err.message;
+  ASSERT_EQ(r.sleeping, 6) << "after " << steps << " steps";
+  const auto posesOf = [&](const std::vector<int>& ids) {
+    std::vector<double> out;
+    for (int id : ids) out.insert(out.end(), m.pose(id), m.pose(id) + 7);
+    return out;
+  };
+  // The slots of the bodies in the last step's contacts, as pairs.
+  const auto contactPairs = [&] {
+    std::set<std::pair<int, int>> out;
+    for (const SolverContact& c : m.world.contacts()) out.insert({std::min(c.a, c.b), std::max(c.a, c.b)});
+    return out;
+  };
+  const std::vector<double> restA = posesOf(stackA), restB = posesOf(stackB);
+  const std::set<std::pair<int, int>> asleepPairs = contactPairs();
+  ASSERT_EQ(asleepPairs.size(), 6u);  // floor–bottom and box–box, per stack
+
+  // A dynamic ball dropped far from both stacks, and a static wall: both stay asleep.
+  const int ball = m.add(Shape::sphere(0.5), {0, 10, -10}, 1);
+  m.add(Shape::box({0.2, 2, 2}), {0, 2, 8}, 0);
+  ASSERT_TRUE(m.world.step(s, &m.err, &r)) << m.err.message;
+  EXPECT_EQ(r.sleeping, 6);
+  EXPECT_EQ(contactPairs(), asleepPairs);  // the sleeping points, under their own bodies' slots
+  // The bystander leaves: every later body is renumbered, and nothing wakes.
+  ASSERT_TRUE(m.world.remove(bystander, &m.err)) << m.err.message;
+  for (int k = 0; k < 60; ++k) {
+    ASSERT_TRUE(m.world.step(s, &m.err, &r)) << m.err.message;
+    EXPECT_EQ(r.sleeping, 6) << "step " << k;
+  }
+  EXPECT_EQ(posesOf(stackA), restA);  // asleep: not moved by a single bit
+  EXPECT_EQ(posesOf(stackB), restB);
+  EXPECT_LT(m.pose(ball)[1], 6);  // the ball falls meanwhile (awake, still in the air)
+
+  // Stack A's middle box is taken out: its island wakes (the top box falls
+  // onto the bottom one), stack B sleeps on.
+  ASSERT_TRUE(m.world.remove(stackA[1], &m.err)) << m.err.message;
+  ASSERT_TRUE(m.world.step(s, &m.err, &r)) << m.err.message;
+  EXPECT_EQ(r.sleeping, 3);
+  for (int k = 0; k < 60; ++k) ASSERT_TRUE(m.world.step(s, &m.err, &r)) << m.err.message;
+  EXPECT_NEAR(m.pose(stackA[2])[1], 1.5, 0.02);  // on the bottom box now
+  EXPECT_EQ(posesOf(stackB), restB);
+  (void)floor;
+}
+
+TEST(WorldMotion, AddingABodyKeepsTheWarmStart) {
+  // Sleep off: a resting stack is solved every step, each point warm started
+  // from the last step's impulses. A body added far away keeps it so.
+  Motion m;
+  m.add(Shape::box({20, 0.5, 20}), {0, -0.5, 0}, 0);
+  for (int i = 0; i < 3; ++i) m.add(Shape::box({0.5, 0.5, 0.5}), {0, 0.5 + i, 0}, 1);
+  StepSettings s;
+  s.sleep = false;
+  StepReport r;
+  for (int k = 0; k < 60; ++k) ASSERT_TRUE(m.world.step(s, &m.err, &r)) << m.err.message;
+  ASSERT_GT(r.points, 0);
+  ASSERT_EQ(r.warmStarted, r.points);
+  const int points = r.points;
+  m.add(Shape::sphere(0.5), {10, 0.5, 0}, 0);
+  ASSERT_TRUE(m.world.step(s, &m.err, &r)) << m.err.message;
+  EXPECT_EQ(r.points, points);
+  EXPECT_EQ(r.warmStarted, points);
 }
 
 TEST(WorldMotion, AFastSphereDoesNotPassThroughAThinWall) {

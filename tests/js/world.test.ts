@@ -297,6 +297,31 @@ describe('World motion', () => {
     expect(world.step({ sleep: false }).points).toBe(4 * 4 + 0);
   });
 
+  it('keeps sleeping islands asleep when bodies come and go elsewhere, and wakes the one a removed body touched', () => {
+    using cube = box([0.5, 0.5, 0.5]);
+    using ball = sphere(0.5);
+    using ground = plane([0, 1, 0], 0);
+    using world = new World();
+    const bystander = world.add(cube, { position: [0, 0.5, 20] }); // static, in a low slot
+    world.add(ground);
+    const a = Array.from({ length: 3 }, (_, i) => world.add(cube, { position: [-5, 0.5 + i, 0] }, { mass: 1 }));
+    const b = Array.from({ length: 3 }, (_, i) => world.add(cube, { position: [5, 0.5 + i, 0] }, { mass: 1 }));
+    let steps = 0;
+    while (world.step().sleeping < 6 && steps < 120) steps++;
+    expect(steps).toBeLessThan(120);
+    const restB = b.map((id) => world.pose(id));
+    // A falling ball far off and the bystander removed (every later slot's body renumbered inside): nothing wakes.
+    world.add(ball, { position: [0, 10, -10] }, { mass: 1 });
+    world.remove(bystander);
+    for (let s = 0; s < 30; s++) expect(world.step().sleeping).toBe(6);
+    // The middle box of stack a taken out: a's island wakes, b's sleeps on, not moved by a bit.
+    world.remove(a[1]);
+    expect(world.step().sleeping).toBe(3);
+    for (let s = 0; s < 60; s++) world.step();
+    expect(world.pose(a[2])[1]).toBeCloseTo(1.5, 1);
+    expect(b.map((id) => world.pose(id))).toEqual(restB);
+  });
+
   it('traces a "simulate" scene step by step, ending in its result', () => {
     const scene = {
       version: 1 as const, query: 'simulate' as const, steps: 20,

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "collidoscope/compound.h"
@@ -186,6 +188,97 @@ void Solver::reset() {
   contacts_.clear();
   frames_.clear();
   asleep_.clear();
+}
+
+namespace {
+
+// renumber() runs when bodies come or go, not per step: built for size (the
+// default flavour's download) rather than speed, where the compiler can.
+#if defined(__clang__)
+#define COLLIDOSCOPE_RARE [[gnu::noinline, clang::minsize]]
+#else
+#define COLLIDOSCOPE_RARE [[gnu::noinline]]
+#endif
+
+// Entries of `size` bytes moved to their new places in e, in place (to[i] <
+// 0: dropped), the places no entry moves to zeroed. The map keeps the order
+// of what it keeps, so entries moving down, taken upwards, and entries
+// moving up, taken downwards, never land on an entry still to move.
+COLLIDOSCOPE_RARE void moveBytes(unsigned char* e, std::size_t size, const std::int32_t* to, std::size_t oldCount,
+                                 std::size_t newCount) {
+  for (std::size_t i = 0; i < oldCount; ++i)
+    if (to[i] >= 0 && static_cast<std::size_t>(to[i]) < i) std::memcpy(e + size * static_cast<std::size_t>(to[i]), e + size * i, size);
+  for (std::size_t i = oldCount; i-- > 0;)
+    if (to[i] >= 0 && static_cast<std::size_t>(to[i]) > i) std::memcpy(e + size * static_cast<std::size_t>(to[i]), e + size * i, size);
+  std::size_t next = 0;  // the places below are reached or zeroed
+  for (std::size_t i = 0; i < oldCount; ++i) {
+    if (to[i] < 0) continue;
+    const std::size_t at = static_cast<std::size_t>(to[i]);
+    std::memset(e + size * next, 0, size * (at - next));
+    next = at + 1;
+  }
+  if (newCount > next) std::memset(e + size * next, 0, size * (newCount - next));
+}
+
+template <typename T>
+void moveEntries(std::vector<T>* v, const std::int32_t* to, std::size_t oldCount, std::size_t newCount) {
+  static_assert(std::is_trivially_copyable<T>::value, "moved as bytes");
+  v->resize(std::max(oldCount, newCount));
+  moveBytes(reinterpret_cast<unsigned char*>(v->data()), sizeof(T), to, oldCount, newCount);
+  v->resize(newCount);
+}
+
+}  // namespace
+
+COLLIDOSCOPE_RARE void Solver::renumber(const std::int32_t* to, std::size_t oldCount, std::size_t newCount) {
+  const auto gone = [&](std::int32_t i) { return static_cast<std::size_t>(i) >= oldCount || to[i] < 0; };
+  const bool sleeping = asleep_.size() == oldCount && islandNext_.size() == oldCount;
+  if (sleeping) {
+    // Islands that held a gone body or touched one wake (a box pulled from
+    // under a sleeping stack); the rings left hold only bodies that stay.
+    for (std::size_t i = 0; i < oldCount; ++i)
+      if (to[i] < 0 && asleep_[i] != 0) wakeIsland(static_cast<std::int32_t>(i));
+    for (const SolverContact& c : contacts_) {
+      if (static_cast<std::size_t>(c.a) >= oldCount || static_cast<std::size_t>(c.b) >= oldCount) continue;
+      if (gone(c.a) && asleep_[static_cast<std::size_t>(c.b)] != 0) wakeIsland(c.b);
+      if (gone(c.b) && asleep_[static_cast<std::size_t>(c.a)] != 0) wakeIsland(c.a);
+    }
+    for (std::size_t i = 0; i < oldCount; ++i) {
+      const std::int32_t next = islandNext_[i];
+      islandNext_[i] = gone(next) ? to[i] : to[next];
+    }
+    // (A new body gets zeros: awake, no rest time, no known pose; its ring
+    // is set when its island sleeps.)
+    moveEntries(&asleep_, to, oldCount, newCount);
+    moveEntries(&restTime_, to, oldCount, newCount);
+    moveEntries(&islandNext_, to, oldCount, newCount);
+    moveEntries(&restPose_, to, oldCount, newCount);
+    moveEntries(&known_, to, oldCount, newCount);
+    moveEntries(&pushes_, to, oldCount, newCount);
+  } else {
+    asleep_.clear();  // the next step starts everyone awake
+  }
+  // The shape copies stay where they are: a body whose index changed is
+  // copied again (collide()), one that kept it keeps its copy.
+  for (std::size_t i = 0; i < sources_.size(); ++i)
+    if (i >= oldCount || to[i] != static_cast<std::int32_t>(i)) sources_[i] = nullptr;
+  // The last step's points between bodies that stay, renumbered, in order.
+  static_assert(std::is_trivially_copyable<SolverContact>::value && std::is_trivially_copyable<Frame>::value, "moved as bytes");
+  if (frames_.size() != contacts_.size()) frames_.clear(), contacts_.clear();
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    SolverContact& c = contacts_[k];
+    if (gone(c.a) || gone(c.b)) continue;
+    c.a = to[c.a];
+    c.b = to[c.b];
+    if (kept != k) {
+      std::memcpy(&contacts_[kept], &c, sizeof c);
+      std::memcpy(&frames_[kept], &frames_[k], sizeof(Frame));
+    }
+    ++kept;
+  }
+  contacts_.erase(contacts_.begin() + static_cast<std::ptrdiff_t>(kept), contacts_.end());
+  frames_.erase(frames_.begin() + static_cast<std::ptrdiff_t>(kept), frames_.end());
 }
 
 SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,

@@ -358,7 +358,8 @@ bool World::step(const StepSettings& settings, SceneError* err, StepReport* stat
                     "must be a finite number of at most 1e15 in magnitude");
   }
   // The bodies in slot order (so that the solver's warm-start cache, keyed by
-  // body index, keeps its meaning while nobody comes or goes).
+  // body index, keeps its meaning while nobody comes or goes, and is
+  // renumbered in order when somebody does: below).
   rigid_.clear();
   rigidSlot_.clear();
   indexOf_.assign(shape_.size(), -1);
@@ -413,7 +414,19 @@ bool World::step(const StepSettings& settings, SceneError* err, StepReport* stat
     stepPairs_.push_back(static_cast<std::uint32_t>(indexOf_[static_cast<std::size_t>(a)]));
     stepPairs_.push_back(static_cast<std::uint32_t>(indexOf_[static_cast<std::size_t>(b)]));
   }
-  if (membershipChanged_) solver_.reset();
+  if (membershipChanged_) {
+    // The solver's bodies that stay (their ids still name a body: its slot
+    // was not emptied, or was filled again by a body of another generation).
+    renumber_.resize(solverBody_.size());
+    for (std::size_t i = 0; i < solverBody_.size(); ++i) {
+      const int slot = slotOf(solverBody_[i]);
+      renumber_[i] = slot < 0 ? -1 : indexOf_[static_cast<std::size_t>(slot)];
+    }
+    solver_.renumber(renumber_.data(), renumber_.size(), rigid_.size());
+    solverBody_.resize(rigidSlot_.size());
+    for (std::size_t i = 0; i < rigidSlot_.size(); ++i)
+      solverBody_[i] = (generation_[static_cast<std::size_t>(rigidSlot_[i])] << kSlotBits) | (rigidSlot_[i] + 1);
+  }
   membershipChanged_ = false;
   StepReport report;
   const SolverStatus status = solver_.step(rigid_.data(), static_cast<int>(rigid_.size()), stepPairs_.data(),

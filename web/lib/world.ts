@@ -121,8 +121,9 @@ export interface StepOptions {
   /**
    * Islands of touching bodies that stay slower than 0.1 m/s (|v| + r·|ω|, r the bounding radius) for 0.5 s go to
    * sleep: velocities zeroed, left out of the step until an awake body's box reaches theirs, one of them is moved,
-   * given a velocity or made static, or a static body they touch is moved; adding or removing a body wakes all
-   * (default true; false wakes every body and keeps them awake).
+   * given a velocity or made static, or a static body they touch is moved; removing a body wakes the island it
+   * belonged to or touched, adding one wakes what its box reaches (default true; false wakes every body and keeps
+   * them awake).
    */
   sleep?: boolean;
   /**

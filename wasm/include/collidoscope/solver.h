@@ -100,8 +100,9 @@
 //  - was given a velocity, made static, or moved (its position changed at
 //    all, or its rotation by more than 1e-12 per component: the caller's
 //    renormalisation is not a move),
-// and every body wakes on reset() (a world adds or removes a body) or a step
-// with sleep off. All of it is decided from the step's numbers alone, so
+// or, when a world adds or removes bodies (renumber()), if the island held
+// a removed body or touched one; every body wakes on reset() or a step with
+// sleep off. All of it is decided from the step's numbers alone, so
 // it is as deterministic as the rest.
 //
 // Shapes. A body points to its shape; the solver keeps one copy per body
@@ -226,9 +227,16 @@ class Solver {
   // impulses of its last substep (h = dt/substeps), then the sleeping
   // pairs' as they were when their island fell asleep.
   const std::vector<SolverContact>& contacts() const { return contacts_; }
-  // Forgets the warm-start cache and wakes every body (bodies renumbered
-  // or teleported).
+  // Forgets the warm-start cache and wakes every body.
   void reset();
+  // The bodies were renumbered (a world added or removed some): body i of
+  // the last step is body to[i] now, or gone when to[i] < 0 (oldCount
+  // entries, newCount bodies now). The map must keep the order of the
+  // bodies that stay, so that a pair keeps its (a < b) and its points stay
+  // together. The warm-start cache, the shape copies and who sleeps carry
+  // over for the bodies that stay; a sleeping island that touched a gone
+  // body (or held one) wakes whole, and new bodies start awake.
+  void renumber(const std::int32_t* to, std::size_t oldCount, std::size_t newCount);
 
  private:
   // Step 1 (header) and the warm start's match, once per step.

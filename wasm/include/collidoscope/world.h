@@ -239,7 +239,9 @@ class World {
   std::vector<int> indexOf_;              // step(): per slot, its index in rigid_
   std::vector<std::uint32_t> stepPairs_;  // step(): body index pairs for the solver
   std::vector<SolverContact> contacts_;   // the last step's, by slot
-  bool membershipChanged_ = true;         // a body came or went: the solver's cache is stale
+  bool membershipChanged_ = true;         // a body came or went: the solver's bodies are renumbered
+  std::vector<int> solverBody_;           // the id of each of the solver's bodies, as it numbers them
+  std::vector<std::int32_t> renumber_;    // step(): the solver's body index → this step's, or −1
   SweepAndPrune sap_;
   AabbTree tree_;
   std::vector<IdPair> boxPairs_;  // the broad phase's pairs of the last candidatePairs()
