@@ -14,8 +14,9 @@
 //     gradient sampling from a 2 000-point grid), an upper bound;
 //   * a needle inside a cone (up to a million wide, where the least of h
 //     lies in a narrow curved valley along the cone's slant side): the
-//     least of h over the three circles of directions the deepest one must
-//     lie on, each by a dense 1D scan refined by golden sections.
+//     least of h over the directions the deepest one must be among (the
+//     base's normal, and two circles, each by a dense 1D scan refined by
+//     golden sections).
 // Each asserts the depth within the documented accuracy (1e-9 of the
 // scale), that the normal achieves the depth (f(n) = depth), that the
 // points differ by depth·normal, and a status that is converged or
