@@ -11,7 +11,12 @@
 //     1D scan refined by golden sections (own closed-form support values);
 //   * a point near the centre of a near-spherical ellipsoid: the numeric
 //     minimum of the support function over the sphere (epa_reference.h,
-//     gradient sampling from a 2 000-point grid), an upper bound.
+//     gradient sampling from a 2 000-point grid), an upper bound;
+//   * a needle inside a cone (up to a million wide, where the least of h
+//     lies in a narrow curved valley along the cone's slant side): the
+//     least of h over the directions the deepest one must be among (the
+//     base's normal, and two circles, each by a dense 1D scan refined by
+//     golden sections).
 // Each asserts the depth within the documented accuracy (1e-9 of the
 // scale), that the normal achieves the depth (f(n) = depth), that the
 // points differ by depth·normal, and a status that is converged or
@@ -36,10 +41,13 @@ using ref::Rng;
 struct Tally {
   const char* name;
   int total = 0, converged = 0, capped = 0;
-  double worst = 0;  // |depth − reference| / scale
+  double worst = 0;        // |depth − reference| / scale
+  double worstPoints = 0;  // |pointA − pointB − depth·normal| / scale
   ~Tally() {
-    std::printf("[round core] %s: %d pairs, %d converged, %d max-iterations, worst error %.2g of the scale\n", name,
-                total, converged, capped, worst);
+    std::printf(
+        "[round core] %s: %d pairs, %d converged, %d max-iterations, worst error %.2g of the scale, points off "
+        "depth·normal by %.2g of it\n",
+        name, total, converged, capped, worst, worstPoints);
   }
 };
 
@@ -53,6 +61,7 @@ void check(const Shape& a, const Shape& b, double expected, Tally* t) {
   t->converged += r.status == EpaStatus::Converged;
   t->capped += r.status == EpaStatus::MaxIterations;
   t->worst = std::fmax(t->worst, std::fabs(r.depth - expected) / scale);
+  t->worstPoints = std::fmax(t->worstPoints, ref::dist(r.pointA - r.pointB, r.normal * r.depth) / scale);
   ASSERT_TRUE(epacheck::wellFormed(r, tol)) << rp;
   EXPECT_TRUE(r.intersecting) << rp;
   EXPECT_TRUE(r.status == EpaStatus::Converged || r.status == EpaStatus::MaxIterations) << rp;
@@ -151,6 +160,90 @@ TEST(EpaRoundCore, PointNearEllipsoidCentre) {
     const eparef::Reference rf = eparef::numericDepth(ell, p);
     check(ell, p, rf.value, &t);
   }
+}
+
+// The depth of a segment (from e0 to e1) inside a cone, from the closed-form
+// support values alone. C = cone − segment; the direction n* of its
+// boundary point nearest the origin holds a face of C that is not a single
+// point (the ball of radius depth about the origin lies in C and touches
+// it there, which a ridge or vertex of C would not allow, and every smooth
+// part of C's boundary is ruled), so either the cone's support at n* is not
+// a point — n* is the base's normal or a normal of the slant side — or the
+// segment's is: n* ⊥ the segment. The least of f(n) = h_A(n) + h_B(−n) over
+// the base's normal, the circle of side normals and the great circle ⊥ the
+// segment is therefore the depth (every f value bounds it from above).
+double needleInConeDepth(const Shape& cone, const Shape& needle, const Vec3& e0, const Vec3& e1) {
+  const double R = cone.radius, H = cone.halfHeight;
+  const ref::Mat3 m = ref::matrixOf(cone.pose.rotation);
+  auto f = [&](const Vec3& n) { return eparef::overlapAlong(cone, needle, n); };
+  // Side normals: the slant from the apex (0, H, 0) to the rim (R, −H, 0)
+  // has the outward normal (2H, R) in its half-plane.
+  const double slant = std::hypot(2 * H, R);
+  auto side = [&](double phi) {
+    return f(m.mul(Vec3{2 * H * std::cos(phi) / slant, R / slant, 2 * H * std::sin(phi) / slant}));
+  };
+  const Vec3 along = (e1 - e0) / ref::norm(e1 - e0);
+  const Vec3 pick = std::fabs(along.x) < 0.5 ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
+  const Vec3 u = ref::cross3(along, pick) / ref::norm(ref::cross3(along, pick)), v = ref::cross3(along, u);
+  auto across = [&](double theta) { return f(u * std::cos(theta) + v * std::sin(theta)); };
+  auto least = [](auto&& g) {
+    const int kSteps = 400000;
+    double best = 1e300;
+    int at = 0;
+    for (int k = 0; k < kSteps; ++k) {
+      const double value = g(2 * M_PI * k / kSteps);
+      if (value < best) {
+        best = value;
+        at = k;
+      }
+    }
+    double lo = 2 * M_PI * (at - 1) / kSteps, hi = 2 * M_PI * (at + 1) / kSteps;
+    const double gold = (std::sqrt(5.0) - 1) / 2;
+    for (int it = 0; it < 200; ++it) {
+      const double m1 = hi - gold * (hi - lo), m2 = lo + gold * (hi - lo);
+      if (g(m1) < g(m2))
+        hi = m2;
+      else
+        lo = m1;
+    }
+    return std::fmin(best, g((lo + hi) / 2));
+  };
+  return std::fmin(f(m.mul(Vec3{0, -1, 0})), std::fmin(least(side), least(across)));
+}
+
+// Found by fuzz_pair: a cone 2e6 wide and a needle 16 long near its axis.
+// EPA's polytope fills up (the chords of the rim are all about as near);
+// the refinement's straight steps along the slant side's valley climbed
+// its walls, so it stalled 0.7 rad from the deepest direction with h 8
+// (5.8e-6 of the scale) above the depth, and points 3.5 off depth·normal.
+TEST(EpaRoundCore, NeedleInsideAHugeCone) {
+  Tally t{"needle inside a cone"};
+  {
+    Shape cone = Shape::cone(1e6, 1e6);
+    cone.at({1, -8, -6}, Quat{0.57735026918962584, 0.57735026918962584, 5.7735026918962585e-307, 0.57735026918962584});
+    Shape needle = Shape::cone(0, 8);
+    needle.at({-8, -8, -8});
+    const double expected = needleInConeDepth(cone, needle, {-8, -16, -8}, {-8, 0, -8});
+    check(cone, needle, expected, &t);
+    check(needle, cone, expected, &t);
+  }
+  // The same family at random poses and sizes, the needle near the cone's
+  // centre (on its axis, 1e-5 of the size off).
+  Rng rng(2015);
+  const double sizes[] = {1, 1e3, 1e6};
+  for (int i = 0; i < 12; ++i) {
+    const double size = sizes[i % 3], R = size * rng.uniform(0.5, 2), H = size * rng.uniform(0.5, 2);
+    Shape cone = Shape::cone(R, H);
+    cone.at(rng.inCube(2 * size), rng.rotation());
+    const Vec3 centre = ref::toWorld(cone, rng.inCube(1e-5 * size));
+    const Vec3 half = rng.direction() * (size * rng.uniform(1e-6, 1e-5));
+    const Vec3 e0 = centre - half, e1 = centre + half;
+    const Shape needle = Shape::segment(e0, e1);
+    const double expected = needleInConeDepth(cone, needle, e0, e1);
+    check(cone, needle, expected, &t);
+    check(needle, cone, expected, &t);
+  }
+  EXPECT_EQ(t.converged + t.capped, t.total);
 }
 
 }  // namespace

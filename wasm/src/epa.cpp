@@ -115,6 +115,70 @@ double slopeAt(const MinkowskiSupportFn& support, const Vec3& n, const Vec3& t1,
   return std::sqrt(length2);
 }
 
+// The valley floor across a step: the least of h on the line m + s·e
+// (e ⊥ m). On that line the support function extended to all of R³,
+// H(x) = x·s_C(x), is convex, and x·w is its tangent for the support point
+// w at any x, so the tangents on either side of the least value meet near
+// it — exactly where two support points take turns (a kink: across a
+// cone's slant side the apex and a rim point), much as Kelley's cutting
+// planes in one dimension. A kink keeps its place when x is normalised
+// (x·w₁ = x·w₂ does not depend on |x|), so this settles a step taken
+// along a narrow curved valley of h back onto its floor. Returns the unit
+// direction with the least h seen (m's among them) and *hBest that h.
+Vec3 settleAcross(const MinkowskiSupportFn& support, const Vec3& m, const Vec3& e, double span, double* hBest) {
+  struct Probe {
+    double s, value, slope;  // H(m + s·e) and its derivative e·w
+  };
+  Vec3 best = m;
+  double bestH = 1e300;
+  auto probe = [&](double s) {
+    const Vec3 u = normalizedOr(m + e * s, m);
+    const Vec3 w = support(u).w;
+    const double hu = dot(u, w);
+    if (hu < bestH) {
+      bestH = hu;
+      best = u;
+    }
+    return Probe{s, dot(m + e * s, w), dot(e, w)};
+  };
+  const Probe at0 = probe(0);
+  // A bracket [lo, hi] with H falling at lo and rising at hi: from s = 0
+  // downhill, doubling the reach until the slope turns (each probe that
+  // still falls moves the bracket's near end out to it).
+  const double downhill = at0.slope > 0 ? -1.0 : 1.0;
+  Probe lo = at0, hi = at0;
+  for (int k = 0; k < kEpaSettleReaches && at0.slope != 0; ++k, span *= 2) {
+    const Probe p = probe(downhill * span);
+    if (p.slope < 0)
+      lo = p;
+    else if (p.slope > 0)
+      hi = p;
+    else
+      break;  // level there (or not a number): nothing to cut
+    if (lo.slope < 0 && hi.slope > 0) break;
+  }
+  for (int k = 0; k < kEpaSettleCuts && lo.slope < 0 && hi.slope > 0; ++k) {
+    // Where the two tangents meet, kept off the bracket's ends so that a
+    // smooth minimum still shrinks it.
+    const double width = hi.s - lo.s;
+    double s = (hi.value - lo.value + lo.slope * lo.s - hi.slope * hi.s) / (lo.slope - hi.slope);
+    s = std::fmin(std::fmax(s, lo.s + 0.01 * width), hi.s - 0.01 * width);
+    if (!(s > lo.s && s < hi.s)) break;  // the bracket is down to rounding
+    const double floorThere = std::fmax(lo.value + lo.slope * (s - lo.s), hi.value + hi.slope * (s - hi.s));
+    const Probe p = probe(s);
+    // Done when H there meets the tangents' lower bound.
+    if (!(p.value - floorThere > kRoundingBound * std::fabs(p.value))) break;
+    if (p.slope < 0)
+      lo = p;
+    else if (p.slope > 0)
+      hi = p;
+    else
+      break;
+  }
+  *hBest = bestH;
+  return best;
+}
+
 }  // namespace
 
 RefinedNormal refineNormal(const MinkowskiSupportFn& support, const Vec3& n0, double floor, double tolerance) {
@@ -141,8 +205,13 @@ RefinedNormal refineNormal(const MinkowskiSupportFn& support, const Vec3& n0, do
     bool moved = false;
     double tryStep = std::fmax(step, 4 * radius);
     for (int k = 0; k < kEpaRefineTries; ++k, tryStep *= 0.25) {
-      const Vec3 m = normalizedOr(n + dir * tryStep, n);
-      const double hm = dot(m, support(m).w);
+      // A step along the slope, settled back across it: where h is a
+      // narrow curved valley (a kink between two support points, as along
+      // a cone's slant side), a straight step leaves the floor and climbs
+      // its wall, and only tiny steps would help.
+      const Vec3 ahead = normalizedOr(n + dir * tryStep, n);
+      double hm = 0;
+      const Vec3 m = settleAcross(support, ahead, normalizedOr(cross(ahead, dir), t1), tryStep * tryStep, &hm);
       if (hm < best.depth) {
         best.normal = m;
         best.depth = hm;

@@ -461,6 +461,11 @@ bool penetrationOfTinyScene(const SA& shapeA, const SB& shapeB, const DistanceRe
 // the shortest combination of the gradients at n and at four directions ε
 // around it (gradient sampling, Burke, Lewis and Overton 2005): across a
 // kink it cancels, along it it leads on. ε shrinks when no step helps.
+// Such a kink can be a narrow curved valley (a needle near a wide cone's
+// axis: across the slant side h rises by the side's length per radian,
+// along it by the needle's offset), where a straight step soon climbs the
+// wall; so each step is settled back onto the valley floor across it
+// (settleAcross, epa.cpp) before h is compared.
 
 // The refinement's budget: its steps (each 5 support points and a line
 // search of at most kEpaRefineTries more), and the sampling radius it
@@ -470,6 +475,10 @@ constexpr int kEpaRefineSteps = 96;
 constexpr int kEpaRefineTries = 12;
 constexpr double kEpaRefineStartRadius = 1e-3;
 constexpr double kEpaRefineEndRadius = 1e-13;
+// Settling a step back onto the valley floor (epa.cpp, settleAcross): the
+// doublings of its reach to bracket the floor, and the cuts that then find it.
+constexpr int kEpaSettleReaches = 24;
+constexpr int kEpaSettleCuts = 24;
 // Starts: the faces with the least h, up to this many, pairwise further
 // apart than 0.5 rad (the cosine below), which keeps two starts out of one
 // basin on the shapes above.
