@@ -275,7 +275,10 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
     const auto& tri = m.triangles[static_cast<std::size_t>(t)];
     for (int k = 0; k < 3; ++k) {
       const Vec3& v = m.vertices[static_cast<std::size_t>(tri[k])];
-      for (int a = 0; a < 3; ++a) allFloats = allFloats && static_cast<double>(static_cast<float>(v[a])) == v[a];
+      for (int a = 0; a < 3; ++a) {
+        allFloats = allFloats && static_cast<double>(static_cast<float>(v[a])) == v[a];
+        out->tinyCorners = out->tinyCorners || (v[a] != 0 && std::fabs(v[a]) < kRayTinyCoordinate);
+      }
     }
   }
   // Floats widen back to the same doubles, so the ray tests see the same
