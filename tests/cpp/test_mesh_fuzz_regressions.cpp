@@ -315,6 +315,36 @@ TEST(MeshFuzzRegressions, ARayWhoseShearUnderflowsMissesATriangleOffIt) {
   }
 }
 
+// fuzz_mesh's input (campaign seed 2020, crash-7810f28b…), found on the
+// first version of the scaled path, which also scaled axes down: the
+// triangle's corners have y ≤ 0, and the ray keeps y = d = 4.9e-324, so it
+// misses for every maxT. Scaled down by 2^-8 (its largest y is 400) the
+// corners' y of −d (relative to the origin) rounded to 0, which put an
+// edge on the ray, and the nearly edge-on triangle's t numerator
+// underflowed: a hit at t = −0. No axis is scaled down now, and t's
+// numerator is taken at det's scale.
+TEST(MeshFuzzRegressions, AScaledRayKeepsADenormalOffsetFromAnEdge) {
+  const double d = kDenorm;
+  const Vec3 origin{0.5, d, -0.0}, direction{-0.5, 0, d};
+  TriangleMesh m;
+  m.vertices = {{-1000000, 0, d}, {-400, -400, -400}, {-4.9999999999999998e-08, 0, 0}};
+  m.triangles = {{0, 1, 2}};
+  for (const Vec3& v : m.vertices) ASSERT_LE(v.y, 0);
+  ASSERT_EQ(direction.y, 0);
+  ASSERT_GT(origin.y, 0);
+  const Shape s = build(m);
+  ASSERT_TRUE(s.meshData);
+  const ShearedRay ray = ShearedRay::make(origin, direction);
+  for (const double maxT : {0.5, std::numeric_limits<double>::infinity()}) {
+    RayTriangleHit hit;
+    const Vec3 &a = m.vertices[0], &b = m.vertices[1], &c = m.vertices[2];
+    EXPECT_FALSE(rayTriangle(ray, a, b, c, maxT, &hit)) << "maxT " << maxT << " t " << hit.t;
+    EXPECT_FALSE(rayTriangle(ray, b, c, a, maxT, &hit)) << "maxT " << maxT;
+    EXPECT_FALSE(rayTriangle(ray, c, b, a, maxT, &hit)) << "maxT " << maxT;
+    EXPECT_FALSE(rayCastMeshLocal(m, s.meshData->tree, origin, direction, maxT).hit) << "maxT " << maxT;
+  }
+}
+
 // Per-axis scaling by powers of two (of the corners, the origin and the
 // direction alike) changes neither whether a ray meets a triangle nor t.
 // The reference is exact: corners, origins and directions are sixteenths
@@ -407,7 +437,10 @@ TEST(MeshFuzzRegressions, PerAxisPowerOfTwoScalingKeepsRayTriangleAnswers) {
         continue;
       }
       ++hits;
-      EXPECT_NEAR(h.t, k.t, 1e-13 * k.t) << "scales " << e[0] << " " << e[1] << " " << e[2];
+      // t is a weighted mean of the corners' depths along the ray: its
+      // rounding is relative to the deepest of them.
+      const double depth = std::max({maxAbs(k.a - k.o), maxAbs(k.b - k.o), maxAbs(k.c - k.o)}) / maxAbs(k.d);
+      EXPECT_NEAR(h.t, k.t, 1e-13 * (k.t + depth)) << "scales " << e[0] << " " << e[1] << " " << e[2];
       const Vec3& w = h.barycentric;
       EXPECT_NEAR(w.x + w.y + w.z, 1.0, 1e-13);
       EXPECT_TRUE(w.x >= 0 && w.y >= 0 && w.z >= 0);

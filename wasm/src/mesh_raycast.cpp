@@ -78,10 +78,17 @@ inline bool shearedTest(const ShearedRay& ray, const Vec3& A, const Vec3& B, con
   const double det = U + V + W;
   if (det == 0) return false;  // in the triangle's plane, or seen edge on to rounding
   const double az = ray.sz * A[ray.kz], bz = ray.sz * B[ray.kz], cz = ray.sz * C[ray.kz];
-  double t = (U * az + V * bz + W * cz) / det;
+  double t;
   if (kScaled) {
+    // A triangle seen nearly edge on can have a denormal det, and then U·az
+    // underflows: U, V, W (one sign, summing to det) first go to det's
+    // scale 1, exactly.
+    const int s = -std::ilogb(det);
+    t = (std::ldexp(U, s) * az + std::ldexp(V, s) * bz + std::ldexp(W, s) * cz) / std::ldexp(det, s);
     t = std::ldexp(t, tExponent);
     if (!(t <= kMaxDouble)) return false;
+  } else {
+    t = (U * az + V * bz + W * cz) / det;
   }
   if (!(t >= 0 && t <= maxT)) return false;
   hit->t = t;
@@ -98,14 +105,17 @@ inline bool tinyCorner(const Vec3& p) {
 
 // The scaled path (the header's "Denormal scale"): each axis of the corners
 // and of the direction multiplied by one power of two, the direction then
-// by another, so that on every axis the corners' largest magnitude, and
-// the direction's largest component, lie in [1, 2). Exact (but for
-// components that become denormal: below 2^-1022 of their axis's scale,
-// where dropping them moves nothing the test can see), and incidence and
-// the barycentric coordinates are unchanged by it, t multiplied by 2^g
-// (g the direction's own exponent). The shear is then taken afresh, for
-// the scaled direction, and nothing in the test leaves the doubles' range
-// but for the cancellations any ray of a unit mesh can meet.
+// by another. An axis whose corners' largest magnitude is below 1 is
+// scaled up to [1, 2); no axis is scaled down, which would round its small
+// coordinates (a corner 4.9e-324 off the ray on an axis whose largest is
+// 400 would fall onto it). The direction is then scaled so that its largest
+// component lies in [1, 2). Incidence and the barycentric coordinates are
+// unchanged by it, t is multiplied by 2^g (g the direction's own exponent),
+// and only direction components below 2^-1074 of the largest can round
+// (to 0: their shear quotient underflows in any scaling). The shear is then
+// taken afresh, for the scaled direction; what still underflows in it
+// (products with a denormal quotient) is rounded by at most 2^-1075 in the
+// scaled coordinates, no more than that in the caller's.
 bool scaledTest(const ShearedRay& ray, const Vec3& A, const Vec3& B, const Vec3& C, double maxT,
                 RayTriangleHit* hit) {
   const Vec3& d = ray.direction;
@@ -116,7 +126,7 @@ bool scaledTest(const ShearedRay& ray, const Vec3& A, const Vec3& B, const Vec3&
     const double m = std::fmax(std::fabs(A[k]), std::fmax(std::fabs(B[k]), std::fabs(C[k])));
     // Corners all at the origin's coordinate on this axis: any scale keeps
     // them there; the direction's is taken.
-    const int e = m > 0 ? -std::ilogb(m) : d[k] != 0 ? -std::ilogb(d[k]) : 0;
+    const int e = m > 0 ? std::max(0, -std::ilogb(m)) : d[k] != 0 ? -std::ilogb(d[k]) : 0;
     axisExponent[k] = e;
     sa[k] = std::ldexp(A[k], e);
     sb[k] = std::ldexp(B[k], e);

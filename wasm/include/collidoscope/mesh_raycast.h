@@ -53,16 +53,18 @@
 // passes 0.5 from it, and the triangle was hit at t = −0. Such a ray, or
 // such a triangle, takes the scaled path instead: the corners and the
 // direction, per axis, multiplied by the power of two that puts the
-// corners' largest magnitude on that axis in [1, 2), and the direction by
-// one more that puts its largest component there. Per-axis scaling of both
-// changes neither incidence nor the barycentric coordinates, and scales t
-// by that last power of two, taken back (a t beyond the largest double is
-// a miss). The shear is then taken for the scaled direction (its own k_z)
-// and the test runs as above, in range. Scaling by powers of two is exact
-// but for a component that falls below 2^-1022 of its axis's scale, which
-// moves nothing the test can see. The check costs the mesh query nothing:
-// a corner relative to the origin can be that small only when a corner's
-// or the origin's coordinate is non-zero below kRayTinyCoordinate
+// corners' largest magnitude on that axis in [1, 2) where it is below 1
+// (no axis is scaled down: its small coordinates would round), and the
+// direction by one more that puts its largest component there. Per-axis
+// scaling of both changes neither incidence nor the barycentric
+// coordinates, and scales t by that last power of two, taken back (a t
+// beyond the largest double is a miss). The shear is then taken for the
+// scaled direction (its own k_z) and the test runs as above, with t's
+// numerator taken at det's scale. What still rounds there (a shear
+// quotient or product in the denormals) moves a sheared corner by at most
+// 2^-1075, as much as the smallest double. The check costs the mesh query
+// nothing: a corner relative to the origin can be that small only when a
+// corner's or the origin's coordinate is non-zero below kRayTinyCoordinate
 // (obbtree_rays.h), which the layout and the ray record once; otherwise
 // the corners are not looked at. Watertightness there: the scaled path
 // scales each triangle by its own corners, so two triangles on an edge can
