@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <vector>
@@ -41,6 +42,7 @@
 #include "collidoscope/mesh_convex.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/mesh_shape.h"
+#include "collidoscope/predicates.h"
 #include "collidoscope/world.h"
 
 namespace {
@@ -275,6 +277,308 @@ TEST(MeshFuzzRegressions, AnEdgeFunctionWhoseProductsUnderflowKeepsItsSign) {
   EXPECT_FALSE(rayTriangle(ray, a, b, c, d, &hit));
   EXPECT_FALSE(rayTriangle(ray, b, c, a, d, &hit));
   EXPECT_FALSE(rayTriangle(ray, c, b, a, d, &hit));
+}
+
+
+// fuzz_mesh's input (the meshfuzz campaign, segment seed 41): the shear
+// d_x/d_z = −4.9e-324/499998 (−1e-329) rounded to −0, which moved the
+// sheared edge BC onto the ray, and rayTriangle hit the triangle below at
+// t = −0 while the tree query (its box test) missed it. Every point of the
+// triangle has x = y (so do its corners); along the ray x − y =
+// (d − 0.5)(1 − t) vanishes only at t = 1, at the point (0, 0, 499998.37 + d),
+// and the triangle's only point with x = y = 0 is the corner (0, 0, −3.25):
+// a miss for every maxT. The ray (a direction component below 2^-300) now
+// takes the scaled path.
+TEST(MeshFuzzRegressions, ARayWhoseShearUnderflowsMissesATriangleOffIt) {
+  const double d = kDenorm;
+  const Vec3 origin{d, 0.5, d}, direction{-d, -0.5, 499998.37254901958};
+  TriangleMesh m;
+  m.vertices = {{0, 0, -3.2549019607842666}, {d, d, d}, {d, d, 1000000}};
+  m.triangles = {{0, 1, 2}, {1, 1, 2}, {0, 2, 2}, {2, 2, 2}, {2, 0, 0}, {2, 2, 0}, {0, 0, 0}};
+  for (const Vec3& v : m.vertices) ASSERT_EQ(v.x, v.y);
+  ASSERT_NE(origin.x + direction.x * 1.0, -3.2549019607842666);  // t = 1 is not at the corner's z either way
+  const Shape s = build(m);
+  ASSERT_TRUE(s.meshData);
+  const ShearedRay ray = ShearedRay::make(origin, direction);
+  EXPECT_TRUE(ray.scaled);
+  for (const double maxT : {d, 1.0, std::numeric_limits<double>::infinity()}) {
+    RayTriangleHit hit;
+    const Vec3 &a = m.vertices[0], &b = m.vertices[1], &c = m.vertices[2];
+    EXPECT_FALSE(rayTriangle(ray, a, b, c, maxT, &hit)) << "maxT " << maxT << " t " << hit.t;
+    EXPECT_FALSE(rayTriangle(ray, b, c, a, maxT, &hit)) << "maxT " << maxT;
+    EXPECT_FALSE(rayTriangle(ray, c, b, a, maxT, &hit)) << "maxT " << maxT;
+    for (const MeshRayMode mode : {MeshRayMode::Closest, MeshRayMode::Any}) {
+      const MeshRayHit q = rayCastMeshLocal(m, s.meshData->tree, origin, direction, maxT, mode);
+      EXPECT_EQ(q.status, MeshRayStatus::Converged);
+      EXPECT_FALSE(q.hit) << "maxT " << maxT << " t " << q.t;
+    }
+  }
+}
+
+// fuzz_mesh's input (campaign seed 2020, crash-7810f28b…), found on the
+// first version of the scaled path, which also scaled axes down: the
+// triangle's corners have y ≤ 0, and the ray keeps y = d = 4.9e-324, so it
+// misses for every maxT. Scaled down by 2^-8 (its largest y is 400) the
+// corners' y of −d (relative to the origin) rounded to 0, which put an
+// edge on the ray, and the nearly edge-on triangle's t numerator
+// underflowed: a hit at t = −0. No axis is scaled down now, and t's
+// numerator is taken at det's scale.
+TEST(MeshFuzzRegressions, AScaledRayKeepsADenormalOffsetFromAnEdge) {
+  const double d = kDenorm;
+  const Vec3 origin{0.5, d, -0.0}, direction{-0.5, 0, d};
+  TriangleMesh m;
+  m.vertices = {{-1000000, 0, d}, {-400, -400, -400}, {-4.9999999999999998e-08, 0, 0}};
+  m.triangles = {{0, 1, 2}};
+  for (const Vec3& v : m.vertices) ASSERT_LE(v.y, 0);
+  ASSERT_EQ(direction.y, 0);
+  ASSERT_GT(origin.y, 0);
+  const Shape s = build(m);
+  ASSERT_TRUE(s.meshData);
+  const ShearedRay ray = ShearedRay::make(origin, direction);
+  for (const double maxT : {0.5, std::numeric_limits<double>::infinity()}) {
+    RayTriangleHit hit;
+    const Vec3 &a = m.vertices[0], &b = m.vertices[1], &c = m.vertices[2];
+    EXPECT_FALSE(rayTriangle(ray, a, b, c, maxT, &hit)) << "maxT " << maxT << " t " << hit.t;
+    EXPECT_FALSE(rayTriangle(ray, b, c, a, maxT, &hit)) << "maxT " << maxT;
+    EXPECT_FALSE(rayTriangle(ray, c, b, a, maxT, &hit)) << "maxT " << maxT;
+    EXPECT_FALSE(rayCastMeshLocal(m, s.meshData->tree, origin, direction, maxT).hit) << "maxT " << maxT;
+  }
+}
+
+// Per-axis scaling by powers of two (of the corners, the origin and the
+// direction alike) changes neither whether a ray meets a triangle nor t.
+// The reference is exact: corners, origins and directions are sixteenths
+// in [−4, 4], so with everything times 16 (integers) Cramer's rule for
+// o + t·d = a + v·(b − a) + w·(c − a) is exact in 64-bit integers, and
+// t = num/den is the correctly rounded quotient of two exact doubles.
+// Rays exactly through an edge or a vertex, and rays parallel to the
+// plane, are left to the tests of ties (their answer depends on the
+// shear's rounding, which the scaling changes); the rest are hit or missed
+// by a margin the test's rounding (~1e-15 of the unit scale) cannot cross.
+// Scaled by 2^-1070 the corners are denormals (multiples of 2^-1074, still
+// exact); scales up to 2^200 and mixed ones (one axis denormal, another
+// huge: the shear's quotient underflows) are checked too.
+struct ExactRayCase {
+  Vec3 o, d, a, b, c;
+  bool hit;
+  double t;
+};
+
+std::vector<ExactRayCase> exactRayCases(int count) {
+  std::uint64_t state = 0x9e3779b97f4a7c15ull;
+  const auto next = [&]() {  // splitmix64: its own generator, so the cases do not depend on the library
+    state += 0x9e3779b97f4a7c15ull;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  const auto sixteenths = [&](long long out[3]) {
+    for (int k = 0; k < 3; ++k) out[k] = static_cast<long long>(next() % 129) - 64;  // −4 … 4 in sixteenths
+  };
+  std::vector<ExactRayCase> out;
+  int guard = 0;
+  while (static_cast<int>(out.size()) < count && ++guard < 100 * count) {
+    long long o[3], d[3], a[3], b[3], c[3];
+    sixteenths(o), sixteenths(d), sixteenths(a), sixteenths(b), sixteenths(c);
+    // Aim half of the rays at a point inside the triangle's box, so that about half hit.
+    if (next() % 2) {
+      for (int k = 0; k < 3; ++k) d[k] = (a[k] + b[k] + c[k]) / 3 + static_cast<long long>(next() % 17) - 8 - o[k];
+    }
+    long long e1[3], e2[3], r[3];
+    for (int k = 0; k < 3; ++k) e1[k] = b[k] - a[k], e2[k] = c[k] - a[k], r[k] = o[k] - a[k];
+    // Solve [−d, e1, e2]·(t, v, w) = r by Cramer's rule.
+    const auto det3 = [](const long long* x, const long long* y, const long long* z) {
+      return x[0] * (y[1] * z[2] - y[2] * z[1]) - x[1] * (y[0] * z[2] - y[2] * z[0]) +
+             x[2] * (y[0] * z[1] - y[1] * z[0]);
+    };
+    const long long nd[3] = {-d[0], -d[1], -d[2]};
+    const long long den = det3(nd, e1, e2);
+    if (den == 0) continue;  // parallel to the plane, or a degenerate triangle
+    const long long tn = det3(r, e1, e2), vn = det3(nd, r, e2), wn = det3(nd, e1, r);
+    const long long un = den - vn - wn;
+    if (un == 0 || vn == 0 || wn == 0 || tn == 0) continue;  // through an edge, a vertex or the origin
+    const bool sameSide = (un > 0) == (den > 0) && (vn > 0) == (den > 0) && (wn > 0) == (den > 0);
+    const bool ahead = (tn > 0) == (den > 0);
+    ExactRayCase k;
+    for (int i = 0; i < 3; ++i) {
+      k.o[i] = o[i] / 16.0, k.d[i] = d[i] / 16.0, k.a[i] = a[i] / 16.0, k.b[i] = b[i] / 16.0, k.c[i] = c[i] / 16.0;
+    }
+    k.hit = sameSide && ahead;
+    k.t = static_cast<double>(tn) / static_cast<double>(den);  // both exact (below 2^53)
+    out.push_back(k);
+  }
+  return out;
+}
+
+Vec3 scaledPerAxis(const Vec3& p, const int e[3]) {
+  return {std::ldexp(p.x, e[0]), std::ldexp(p.y, e[1]), std::ldexp(p.z, e[2])};
+}
+
+TEST(MeshFuzzRegressions, PerAxisPowerOfTwoScalingKeepsRayTriangleAnswers) {
+  const std::vector<ExactRayCase> cases = exactRayCases(3000);
+  ASSERT_EQ(cases.size(), 3000u);
+  const int scales[][3] = {{0, 0, 0},         {-1070, -1070, -1070}, {-1070, 0, 0},     {0, -1070, 200},
+                           {200, 0, -1070},   {-1000, -600, -300},   {-1070, 200, 150}, {-310, -310, -310},
+                           {-700, -1070, -2}, {150, 150, 200}};
+  int hits = 0, misses = 0;
+  for (const auto& e : scales) {
+    for (const ExactRayCase& k : cases) {
+      // Every number stays exact: sixteenths times 2^-1070 are multiples of 2^-1074.
+      const Vec3 o = scaledPerAxis(k.o, e), d = scaledPerAxis(k.d, e);
+      const Vec3 a = scaledPerAxis(k.a, e), b = scaledPerAxis(k.b, e), c = scaledPerAxis(k.c, e);
+      ASSERT_EQ(std::ldexp(o.x, -e[0]), k.o.x);
+      RayTriangleHit h;
+      const bool hit = rayTriangle(ShearedRay::make(o, d), a, b, c, std::numeric_limits<double>::infinity(), &h);
+      EXPECT_EQ(hit, k.hit) << "scales " << e[0] << " " << e[1] << " " << e[2] << ": o " << k.o.x << " " << k.o.y
+                            << " " << k.o.z << " d " << k.d.x << " " << k.d.y << " " << k.d.z << " t " << k.t;
+      if (!hit || !k.hit) {
+        misses += !k.hit;
+        continue;
+      }
+      ++hits;
+      // t is a weighted mean of the corners' depths along the ray: its
+      // rounding is relative to the deepest of them.
+      const double depth = std::max({maxAbs(k.a - k.o), maxAbs(k.b - k.o), maxAbs(k.c - k.o)}) / maxAbs(k.d);
+      EXPECT_NEAR(h.t, k.t, 1e-13 * (k.t + depth)) << "scales " << e[0] << " " << e[1] << " " << e[2];
+      const Vec3& w = h.barycentric;
+      EXPECT_NEAR(w.x + w.y + w.z, 1.0, 1e-13);
+      EXPECT_TRUE(w.x >= 0 && w.y >= 0 && w.z >= 0);
+      // maxT just below the hit misses it.
+      EXPECT_FALSE(rayTriangle(ShearedRay::make(o, d), a, b, c, k.t * (1 - 1e-12), &h));
+    }
+  }
+  EXPECT_GT(hits, 3000);
+  EXPECT_GT(misses, 3000);
+}
+
+// The direction alone scaled by 2^-600 (or 2^600): t scales by 2^600 (or
+// 2^-600) exactly, on a unit mesh kept in floats, and the mesh query
+// equals brute force over the triangles.
+TEST(MeshFuzzRegressions, ATinyOrHugeDirectionScalesT) {
+  const std::vector<ExactRayCase> cases = exactRayCases(400);
+  ASSERT_EQ(cases.size(), 400u);
+  int hits = 0;
+  for (const ExactRayCase& k : cases) {
+    TriangleMesh m;
+    m.vertices = {k.a, k.b, k.c};
+    m.triangles = {{0, 1, 2}};
+    const Shape s = build(m);
+    ASSERT_TRUE(s.meshData);
+    ASSERT_FALSE(s.meshData->tree.rays.floatCorners.empty());
+    for (const int g : {-600, 600}) {
+      const Vec3 d = k.d * std::ldexp(1.0, g);
+      const MeshRayHit q = rayCastMeshLocal(m, s.meshData->tree, k.o, d, std::numeric_limits<double>::infinity());
+      ASSERT_EQ(q.hit, k.hit) << "g " << g;
+      if (!q.hit) continue;
+      ++hits;
+      EXPECT_NEAR(q.t, std::ldexp(k.t, -g), 1e-13 * std::ldexp(k.t, -g));
+      RayTriangleHit h;
+      ASSERT_TRUE(rayTriangle(ShearedRay::make(k.o, d), k.a, k.b, k.c, std::numeric_limits<double>::infinity(), &h));
+      EXPECT_EQ(q.t, h.t);
+    }
+  }
+  EXPECT_GT(hits, 200);
+}
+
+// A direction of 2^-1030 along x only: its inverse overflows to ∞, yet the
+// ray reaches the triangle in the plane x = 0, 2^-20 ahead, at t = 2^1010
+// (a double), at the point (0, 0.25, 0.25): barycentric weights 1/2, 1/4,
+// 1/4. The box test took the axis as parallel to its slabs and culled the
+// box; the slab now grows by the ray's travel along it up to maxT.
+TEST(MeshFuzzRegressions, ADirectionWhoseInverseOverflowsReachesATriangle) {
+  const Vec3 origin{-0x1p-20, 0.25, 0.25}, direction{0x1p-1030, 0, 0};
+  ASSERT_TRUE(std::isinf(1.0 / direction.x));
+  TriangleMesh m;
+  m.vertices = {{0, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  m.triangles = {{0, 1, 2}};
+  const Shape s = build(m);
+  ASSERT_TRUE(s.meshData);
+  const double inf = std::numeric_limits<double>::infinity();
+  RayTriangleHit h;
+  ASSERT_TRUE(rayTriangle(ShearedRay::make(origin, direction), m.vertices[0], m.vertices[1], m.vertices[2], inf, &h));
+  EXPECT_EQ(h.t, 0x1p1010);
+  EXPECT_NEAR(h.barycentric.x, 0.5, 1e-15);
+  EXPECT_NEAR(h.barycentric.y, 0.25, 1e-15);
+  for (const MeshRayMode mode : {MeshRayMode::Closest, MeshRayMode::Any}) {
+    const MeshRayHit q = rayCastMeshLocal(m, s.meshData->tree, origin, direction, inf, mode);
+    EXPECT_TRUE(q.hit);
+    EXPECT_EQ(q.t, 0x1p1010);
+    EXPECT_FALSE(rayCastMeshLocal(m, s.meshData->tree, origin, direction, 0x1p1009, mode).hit);
+  }
+  // From 2^-5 ahead t would be 2^1025, beyond the doubles: no hit.
+  const Vec3 far{-0x1p-5, 0.25, 0.25};
+  EXPECT_FALSE(rayTriangle(ShearedRay::make(far, direction), m.vertices[0], m.vertices[1], m.vertices[2], inf, &h));
+  EXPECT_FALSE(rayCastMeshLocal(m, s.meshData->tree, far, direction, inf).hit);
+}
+
+// A closed mesh (an octahedron of quarters) scaled per axis into the
+// denormals on one or two axes: rays from around it to points of its faces hit it where the
+// unscaled mesh is hit (t exact to rounding), and the tree query equals
+// brute force over the triangles, bit for bit.
+TEST(MeshFuzzRegressions, ADenormalMeshAgreesWithBruteForceAndItsUnitSelf) {
+  TriangleMesh unit;
+  unit.vertices = {{1.5, 0, 0}, {-1.25, 0, 0}, {0, 1.75, 0}, {0, -1, 0}, {0, 0, 2}, {0.25, 0, -1.5}};
+  unit.triangles = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4}, {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
+  // (Scaled on every axis into the denormals, the cross products of the
+  // edges underflow and every triangle is degenerate, skipped by ray casts:
+  // mesh.h. Two small axes at most, then.)
+  const int scales[][3] = {{-1070, 0, 0}, {-1070, -2, 0}, {0, -1000, -1070}, {-500, -20, -1066}, {-1074 + 6, 3, -300}};
+  std::uint64_t state = 7;
+  const auto sixteenth = [&]() {  // a linear congruential generator: enough for ray origins
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(static_cast<long long>((state >> 33) % 129) - 64) / 16.0;
+  };
+  int hits = 0;
+  for (const auto& e : scales) {
+    TriangleMesh m = unit;
+    for (Vec3& v : m.vertices) v = scaledPerAxis(v, e);
+    const Shape s = build(m);
+    ASSERT_TRUE(s.meshData);
+    ASSERT_TRUE(s.meshData->report.degenerate.empty());
+    ASSERT_TRUE(s.meshData->tree.rays.tinyCorners);
+    const Shape u = build(unit);
+    for (int i = 0; i < 300; ++i) {
+      const Vec3 o{sixteenth() * 2, sixteenth() * 2, sixteenth() * 2};
+      const auto& tri = unit.triangles[static_cast<std::size_t>(i) % unit.triangles.size()];
+      const Vec3 target = (unit.vertices[tri[0]] + unit.vertices[tri[1]] * 2.0 + unit.vertices[tri[2]]) * 0.25;
+      const Vec3 d = target - o;
+      if (maxAbs(d) == 0) continue;
+      // An origin in a face's plane grazes the mesh (only edges touched; the
+      // answer is then the shear's rounding's): left to the tests of ties.
+      bool grazing = false;
+      for (const auto& f : unit.triangles)
+        grazing = grazing || orient3d(unit.vertices[f[0]], unit.vertices[f[1]], unit.vertices[f[2]], o) == 0;
+      if (grazing) continue;
+      const MeshRayHit ref = rayCastMeshLocal(unit, u.meshData->tree, o, d, std::numeric_limits<double>::infinity());
+      ASSERT_TRUE(ref.hit) << "o " << o.x << " " << o.y << " " << o.z << " target " << target.x << " " << target.y << " " << target.z;  // the target is inside a face
+      const Vec3 so = scaledPerAxis(o, e), sd = scaledPerAxis(d, e);
+      // Exact: corners are quarters, origins eighths, targets and so directions sixteenths.
+      ASSERT_EQ(sd.x, std::ldexp(1.0, e[0]) * d.x);
+      ASSERT_EQ(std::ldexp(sd.x, -e[0]), d.x);
+      const MeshRayHit q = rayCastMeshLocal(m, s.meshData->tree, so, sd, std::numeric_limits<double>::infinity());
+      ASSERT_TRUE(q.hit) << "scales " << e[0] << " " << e[1] << " " << e[2] << " ray " << i;
+      ++hits;
+      EXPECT_NEAR(q.t, ref.t, 1e-13 * ref.t) << "scales " << e[0] << " " << e[1] << " " << e[2] << " ray " << i;
+      // Brute force: the least (t, index) over the triangles.
+      const ShearedRay ray = ShearedRay::make(so, sd);
+      int best = -1;
+      double bestT = 0;
+      for (int t = 0; t < static_cast<int>(m.triangles.size()); ++t) {
+        const auto& c = m.triangles[static_cast<std::size_t>(t)];
+        RayTriangleHit h;
+        if (!rayTriangle(ray, m.vertices[c[0]], m.vertices[c[1]], m.vertices[c[2]], std::numeric_limits<double>::infinity(), &h))
+          continue;
+        if (best < 0 || h.t < bestT) best = t, bestT = h.t;
+      }
+      EXPECT_EQ(q.triangle, best);
+      EXPECT_EQ(q.t, bestT);
+      const MeshRayHit any =
+          rayCastMeshLocal(m, s.meshData->tree, so, sd, std::numeric_limits<double>::infinity(), MeshRayMode::Any);
+      EXPECT_TRUE(any.hit);
+    }
+  }
+  EXPECT_GT(hits, 1450);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // collidoscope — ray casts on triangle meshes (see mesh_raycast.h).
 #include "collidoscope/mesh_raycast.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -53,6 +54,99 @@ inline int edgeFunction(double px, double py, double qx, double qy, double* valu
   return positive - negative;
 }
 
+// The watertight test (the header's formulas) on the corners relative to
+// the ray's origin. kScaled: the ray and corners come from scaledTest, and
+// t is taken back to the caller's by 2^tExponent before its range is
+// checked; a t beyond the doubles is a miss (no box of the descent is
+// entered there either: its entries are +∞).
+template <bool kScaled>
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+inline bool shearedTest(const ShearedRay& ray, const Vec3& A, const Vec3& B, const Vec3& C, double maxT,
+                        int tExponent, RayTriangleHit* hit) {
+  const double ax = A[ray.kx] - ray.sx * A[ray.kz], ay = A[ray.ky] - ray.sy * A[ray.kz];
+  const double bx = B[ray.kx] - ray.sx * B[ray.kz], by = B[ray.ky] - ray.sy * B[ray.kz];
+  const double cx = C[ray.kx] - ray.sx * C[ray.kz], cy = C[ray.ky] - ray.sy * C[ray.kz];
+  double U, V, W;
+  const int su = edgeFunction(cx, cy, bx, by, &U);  // C'x·B'y − C'y·B'x
+  const int sv = edgeFunction(ax, ay, cx, cy, &V);
+  const int sw = edgeFunction(bx, by, ax, ay, &W);
+  // One branch for the three sign tests (whether a ray meets a triangle is
+  // hard to predict).
+  if ((su * sv < 0) | (su * sw < 0) | (sv * sw < 0)) return false;
+  const double det = U + V + W;
+  if (det == 0) return false;  // in the triangle's plane, or seen edge on to rounding
+  const double az = ray.sz * A[ray.kz], bz = ray.sz * B[ray.kz], cz = ray.sz * C[ray.kz];
+  double t;
+  if (kScaled) {
+    // A triangle seen nearly edge on can have a denormal det, and then U·az
+    // underflows: U, V, W (one sign, summing to det) first go to det's
+    // scale 1, exactly.
+    const int s = -std::ilogb(det);
+    t = (std::ldexp(U, s) * az + std::ldexp(V, s) * bz + std::ldexp(W, s) * cz) / std::ldexp(det, s);
+    t = std::ldexp(t, tExponent);
+    if (!(t <= kMaxDouble)) return false;
+  } else {
+    t = (U * az + V * bz + W * cz) / det;
+  }
+  if (!(t >= 0 && t <= maxT)) return false;
+  hit->t = t;
+  hit->barycentric = {U / det, V / det, W / det};
+  return true;
+}
+
+// A corner coordinate (relative to the ray's origin) outside the shear's
+// range: non-zero below 2^-300.
+inline bool tinyCorner(const Vec3& p) {
+  const auto tiny = [](double v) { return v != 0 && std::fabs(v) < 0x1p-300; };
+  return tiny(p.x) | tiny(p.y) | tiny(p.z);
+}
+
+// The scaled path (the header's "Denormal scale"): each axis of the corners
+// and of the direction multiplied by one power of two, the direction then
+// by another. An axis whose corners' largest magnitude is below 1 is
+// scaled up to [1, 2); no axis is scaled down, which would round its small
+// coordinates (a corner 4.9e-324 off the ray on an axis whose largest is
+// 400 would fall onto it). The direction is then scaled so that its largest
+// component lies in [1, 2). Incidence and the barycentric coordinates are
+// unchanged by it, t is multiplied by 2^g (g the direction's own exponent),
+// and only direction components below 2^-1074 of the largest can round
+// (to 0: their shear quotient underflows in any scaling). The shear is then
+// taken afresh, for the scaled direction; what still underflows in it
+// (products with a denormal quotient) is rounded by at most 2^-1075 in the
+// scaled coordinates, no more than that in the caller's.
+bool scaledTest(const ShearedRay& ray, const Vec3& A, const Vec3& B, const Vec3& C, double maxT,
+                RayTriangleHit* hit) {
+  const Vec3& d = ray.direction;
+  Vec3 sa, sb, sc, sd;
+  int axisExponent[3] = {0, 0, 0};
+  int g = std::numeric_limits<int>::min();
+  for (int k = 0; k < 3; ++k) {
+    const double m = std::fmax(std::fabs(A[k]), std::fmax(std::fabs(B[k]), std::fabs(C[k])));
+    // Corners all at the origin's coordinate on this axis: any scale keeps
+    // them there; the direction's is taken.
+    const int e = m > 0 ? std::max(0, -std::ilogb(m)) : d[k] != 0 ? -std::ilogb(d[k]) : 0;
+    axisExponent[k] = e;
+    sa[k] = std::ldexp(A[k], e);
+    sb[k] = std::ldexp(B[k], e);
+    sc[k] = std::ldexp(C[k], e);
+    if (d[k] != 0) g = std::max(g, std::ilogb(d[k]) + e);
+  }
+  if (g == std::numeric_limits<int>::min()) return false;  // a zero direction (make() refuses to shear it)
+  for (int k = 0; k < 3; ++k) sd[k] = std::ldexp(d[k], axisExponent[k] - g);  // one step: no overflow between
+  const ShearedRay scaled = ShearedRay::make(Vec3{0, 0, 0}, sd);
+  return shearedTest<true>(scaled, sa, sb, sc, maxT, -g, hit);
+}
+
+// rayTriangle where no corner can be tiny relative to the origin (the
+// descent's shortcut when neither the ray nor the layout has a tiny
+// coordinate: kRayTinyCoordinate).
+inline bool rayTriangleInRange(const ShearedRay& ray, const Vec3& a, const Vec3& b, const Vec3& c, double maxT,
+                               RayTriangleHit* hit) {
+  return shearedTest<false>(ray, a - ray.origin, b - ray.origin, c - ray.origin, maxT, 0, hit);
+}
+
 // v moved one double past it toward `toward`, and once more if that lands
 // on a float: never a float, so never equal to a bound of a float box.
 // (Floats lie 2²⁹ doubles apart, and a double next to one is not one.)
@@ -69,23 +163,27 @@ double offTheFloats(double v, double toward) {
 // bound padded by pad (lows moved down, highs up). Which bound of an axis
 // is met first (the high one when the inverse is negative, "down") is a
 // template parameter of the descent below: the box offsets are then
-// constants. On an axis whose inverse is infinite the shifted origins are
-// moved off the floats, outward (the slab only grows), so a bound minus
-// one is never zero: every (bound − origin)·inverse is a number, ±∞ when
-// the ray runs parallel to the slab, never 0·∞ = NaN.
+// constants. An axis whose inverse is infinite (a zero component, or one
+// below 2^-1024, whose inverse overflows) is taken as parallel to the
+// slab, the slab grown on both sides by the most the ray moves along it
+// while t ≤ min(maxT, the largest double) (no hit lies beyond: mesh_raycast.h),
+// under 1; there the shifted origins are also moved off the floats, outward
+// (the slab only grows), so a bound minus one is never zero: every
+// (bound − origin)·inverse is a number, ±∞ on such an axis, never 0·∞ = NaN.
 struct SlabRay {
   double inv[3];
   double nearOrigin[3], farOrigin[3];
   int octant = 0;  // bit a set: axis a is down
-  SlabRay(const Vec3& o, const Vec3& d, double pad) {
+  SlabRay(const Vec3& o, const Vec3& d, double pad, double maxT) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     for (int a = 0; a < 3; ++a) {
       inv[a] = 1.0 / d[a];
       const bool down = std::signbit(inv[a]);
       double lowOrigin = o[a] + pad, highOrigin = o[a] - pad;
       if (std::isinf(inv[a])) {
-        lowOrigin = offTheFloats(lowOrigin, kInf);
-        highOrigin = offTheFloats(highOrigin, -kInf);
+        const double travel = std::nextafter(std::fabs(d[a]) * std::fmin(maxT, kMaxDouble), kInf);
+        lowOrigin = offTheFloats(lowOrigin + travel, kInf);
+        highOrigin = offTheFloats(highOrigin - travel, -kInf);
       }
       nearOrigin[a] = down ? highOrigin : lowOrigin;
       farOrigin[a] = down ? lowOrigin : highOrigin;
@@ -187,6 +285,9 @@ void descend(const RayTree& rt, const ShearedRay& ray, const SlabRay& slab, Mesh
   const int* triangles = rt.triangles.data();
   const float* floatCorners = rt.floatCorners.empty() ? nullptr : rt.floatCorners.data();
   const Vec3* corners = rt.corners.data();
+  // rayTriangle's own choice, made once per ray where it cannot fall on the
+  // scaled path (kRayTinyCoordinate): the answers are the same.
+  const bool checkCorners = ray.scaled | ray.tinyOrigin | rt.tinyCorners;
   const auto test = [&](const float* box, std::int64_t* enter) {
     return slabTest<Octant>(box, ix, iy, iz, nx0, ny0, nz0, fx0, fy0, fz0, limit, enter);
   };
@@ -206,12 +307,14 @@ void descend(const RayTree& rt, const ShearedRay& ray, const SlabRay& slab, Mesh
         RayTriangleHit h;
         ++triangleTests;
         bool hit;
-        if (floatCorners != nullptr) {
+        if (floatCorners != nullptr) {  // a float is never tiny
           const float* c = floatCorners + 9 * (static_cast<std::size_t>(first) + i);
-          hit = rayTriangle(ray, Vec3{c[0], c[1], c[2]}, Vec3{c[3], c[4], c[5]}, Vec3{c[6], c[7], c[8]}, best, &h);
+          const Vec3 a{c[0], c[1], c[2]}, b{c[3], c[4], c[5]}, d{c[6], c[7], c[8]};
+          hit = checkCorners ? rayTriangle(ray, a, b, d, best, &h) : rayTriangleInRange(ray, a, b, d, best, &h);
         } else {
           const Vec3* c = corners + 3 * (static_cast<std::size_t>(first) + i);
-          hit = rayTriangle(ray, c[0], c[1], c[2], best, &h);
+          hit = checkCorners ? rayTriangle(ray, c[0], c[1], c[2], best, &h)
+                             : rayTriangleInRange(ray, c[0], c[1], c[2], best, &h);
         }
         if (!hit) continue;
         const int t = triangles[first + i];  // read on a hit only: another cache line
@@ -279,30 +382,19 @@ ShearedRay ShearedRay::make(const Vec3& origin, const Vec3& d) {
   r.sx = d[r.kx] / d[r.kz];
   r.sy = d[r.ky] / d[r.kz];
   r.sz = 1.0 / d[r.kz];
+  r.direction = d;
+  const auto outOfRange = [](double v) { return v != 0 && !(std::fabs(v) >= 0x1p-300 && std::fabs(v) <= 0x1p300); };
+  r.scaled = outOfRange(d.x) || outOfRange(d.y) || outOfRange(d.z);
+  const auto tiny = [](double v) { return v != 0 && std::fabs(v) < kRayTinyCoordinate; };
+  r.tinyOrigin = tiny(origin.x) || tiny(origin.y) || tiny(origin.z);
   return r;
 }
 
 bool rayTriangle(const ShearedRay& ray, const Vec3& a, const Vec3& b, const Vec3& c, double maxT,
                  RayTriangleHit* hit) {
   const Vec3 A = a - ray.origin, B = b - ray.origin, C = c - ray.origin;
-  const double ax = A[ray.kx] - ray.sx * A[ray.kz], ay = A[ray.ky] - ray.sy * A[ray.kz];
-  const double bx = B[ray.kx] - ray.sx * B[ray.kz], by = B[ray.ky] - ray.sy * B[ray.kz];
-  const double cx = C[ray.kx] - ray.sx * C[ray.kz], cy = C[ray.ky] - ray.sy * C[ray.kz];
-  double U, V, W;
-  const int su = edgeFunction(cx, cy, bx, by, &U);  // C'x·B'y − C'y·B'x
-  const int sv = edgeFunction(ax, ay, cx, cy, &V);
-  const int sw = edgeFunction(bx, by, ax, ay, &W);
-  // One branch for the three sign tests (whether a ray meets a triangle is
-  // hard to predict).
-  if ((su * sv < 0) | (su * sw < 0) | (sv * sw < 0)) return false;
-  const double det = U + V + W;
-  if (det == 0) return false;  // in the triangle's plane, or seen edge on to rounding
-  const double az = ray.sz * A[ray.kz], bz = ray.sz * B[ray.kz], cz = ray.sz * C[ray.kz];
-  const double t = (U * az + V * bz + W * cz) / det;
-  if (!(t >= 0 && t <= maxT)) return false;
-  hit->t = t;
-  hit->barycentric = {U / det, V / det, W / det};
-  return true;
+  if (ray.scaled || tinyCorner(A) || tinyCorner(B) || tinyCorner(C)) return scaledTest(ray, A, B, C, maxT, hit);
+  return shearedTest<false>(ray, A, B, C, maxT, 0, hit);
 }
 
 MeshRayHit rayCastMeshLocal(const TriangleMesh& m, const ObbTree& tree, const Vec3& origin, const Vec3& direction,
@@ -323,7 +415,7 @@ MeshRayHit rayCastMeshLocal(const TriangleMesh& m, const ObbTree& tree, const Ve
     return out;
   }
   const ShearedRay ray = ShearedRay::make(origin, direction);
-  const SlabRay slab(origin, direction, kMeshRayBoxPad * (maxAbs(origin) + tree.scale));
+  const SlabRay slab(origin, direction, kMeshRayBoxPad * (maxAbs(origin) + tree.scale), maxT);
   Descent st;
   st.best = maxT;
   switch (slab.octant) {

@@ -304,6 +304,11 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
     for (const int t : out->triangles)
       for (const int v : m.triangles[static_cast<std::size_t>(t)]) *c++ = m.vertices[static_cast<std::size_t>(v)];
   }
+  // A corner coordinate non-zero below kRayTinyCoordinate sends rays to the
+  // corner check (mesh_raycast.cpp); vertices no triangle uses count too,
+  // which only costs that check.
+  for (const Vec3& v : m.vertices)
+    for (int a = 0; a < 3; ++a) out->tinyCorners = out->tinyCorners || (v[a] != 0 && std::fabs(v[a]) < kRayTinyCoordinate);
   out->nodes.shrink_to_fit();
   out->built = true;
 }

@@ -38,9 +38,39 @@
 // fan around it whose projection contains the origin. Whatever the ray, no
 // gap opens between adjacent triangles: a ray that crosses a closed mesh's
 // surface always hits a triangle (the watertightness of the paper, here
-// without its single-precision retries). Vertices duplicated at the same
-// coordinates (unwelded meshes) behave exactly like shared ones. The
-// closest hit then breaks ties on t by the smaller triangle index.
+// without its single-precision retries; at denormal scale see below).
+// Vertices duplicated at the same coordinates (unwelded meshes) behave
+// exactly like shared ones. The closest hit then breaks ties on t by the
+// smaller triangle index.
+//
+// Denormal scale. The shear and the products above stay in the doubles'
+// range, and the answer is the one the paper's arithmetic gives, when every
+// non-zero direction component lies in [2^-300, 2^300] and every non-zero
+// corner coordinate relative to the origin is at least 2^-300 (mesh
+// coordinates are at most kMaxMagnitude). Outside that (a direction or a
+// triangle near 4.9e-324) the shear's quotients and products underflow:
+// d_x/d_z = −1e-329 rounded to −0 moved a sheared edge onto a ray that
+// passes 0.5 from it, and the triangle was hit at t = −0. Such a ray, or
+// such a triangle, takes the scaled path instead: the corners and the
+// direction, per axis, multiplied by the power of two that puts the
+// corners' largest magnitude on that axis in [1, 2) where it is below 1
+// (no axis is scaled down: its small coordinates would round), and the
+// direction by one more that puts its largest component there. Per-axis
+// scaling of both changes neither incidence nor the barycentric
+// coordinates, and scales t by that last power of two, taken back (a t
+// beyond the largest double is a miss). The shear is then taken for the
+// scaled direction (its own k_z) and the test runs as above, with t's
+// numerator taken at det's scale. What still rounds there (a shear
+// quotient or product in the denormals) moves a sheared corner by at most
+// 2^-1075, as much as the smallest double. The check costs the mesh query
+// nothing: a corner relative to the origin can be that small only when a
+// corner's or the origin's coordinate is non-zero below kRayTinyCoordinate
+// (obbtree_rays.h), which the layout and the ray record once; otherwise
+// the corners are not looked at. Watertightness there: the scaled path
+// scales each triangle by its own corners, so two triangles on an edge can
+// shear it differently, and a ray passing within rounding of that edge of
+// such a mesh may miss both (or hit both) — only for triangles or
+// directions at that scale.
 //
 // Misses by definition: a ray lying in the triangle's plane (U = V = W = 0
 // exactly, or U + V + W rounding to zero: then the triangle is seen edge on
@@ -61,8 +91,11 @@
 // entered after best·(1 + kMeshRayPruneSlack), so the rounding of a
 // triangle's t (a few ulps, more for grazing rays) cannot prune the box
 // holding the true closest triangle. A zero direction component is an
-// infinite inverse; that axis's padded origin is then moved off the float
-// grid (outward), so no bound equals it and no 0·∞ = NaN arises. The
+// infinite inverse, and so is one below 2^-1024 (its inverse overflows):
+// the slab is then grown by the ray's travel along that axis up to maxT
+// (under 1, as no hit lies beyond the largest double), and that axis's
+// padded origin is moved off the float grid (outward), so no bound equals
+// it and no 0·∞ = NaN arises. The
 // descent selects rather than branches where a branch predictor could not
 // guess (which child is nearer, which axis is entered last, the signs of a
 // triangle's edge functions): WebAssembly engines turn a choice between
@@ -97,8 +130,16 @@ constexpr double kMeshRayPruneSlack = 1e-9;
 // A ray prepared for the watertight test (the shear above).
 struct ShearedRay {
   Vec3 origin;
+  Vec3 direction;  // as given (the scaled path reads it)
   int kx = 0, ky = 1, kz = 2;
   double sx = 0, sy = 0, sz = 1;
+  // A non-zero direction component outside [2^-300, 2^300]: every triangle
+  // takes the scaled path ("Denormal scale" above).
+  bool scaled = false;
+  // A non-zero origin coordinate below kRayTinyCoordinate: a corner relative
+  // to it may be non-zero below 2^-300, so the mesh query checks every
+  // triangle's corners as rayTriangle does.
+  bool tinyOrigin = false;
   static ShearedRay make(const Vec3& origin, const Vec3& direction);  // direction non-zero
 };
 

@@ -72,6 +72,12 @@ struct ObbTree;
 constexpr int kRayLeafTriangles = 7;
 // Bits of a leaf reference for its triangle count.
 constexpr int kRayLeafCountBits = 3;
+// A double of magnitude at least this is a multiple of 2^-298 (its last
+// bit is worth at least 2^-246 · 2^-52): so where neither a corner
+// coordinate nor the ray origin's is non-zero below it, the corner relative
+// to the origin is 0 or at least 2^-298 in magnitude, and the ray–triangle
+// test never needs its scaled path for that corner (mesh_raycast.h).
+constexpr double kRayTinyCoordinate = 0x1p-246;
 
 // One cache line per node (aligned to 64 bytes): a descent reads each
 // node it visits with one memory access, where 56-byte nodes would straddle
@@ -91,6 +97,9 @@ struct RayTree {
   std::vector<Vec3> corners;
   float rootBox[6] = {0, 0, 0, 0, 0, 0};
   int root = 0;                // reference of the root (a leaf reference when nodes is empty)
+  // Some corner coordinate is non-zero below kRayTinyCoordinate: the ray
+  // tests check corners for the scaled path (mesh_raycast.h).
+  bool tinyCorners = false;
   bool built = false;
 };
 
