@@ -8,6 +8,7 @@
 #include "collidoscope/closed_form.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
+#include "collidoscope/heap_room.h"
 #include "collidoscope/json.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/plane.h"
@@ -28,6 +29,15 @@ bool makeCompoundShape(std::vector<Shape> children, Shape* out, ShapeError* err)
     *err = {"children", "has " + std::to_string(children.size()) + " shapes; the limit is " +
                             std::to_string(kMaxCompoundChildren) +
                             " (every query runs each child: a convex decomposition has tens)"};
+    return false;
+  }
+  // Two posed copies of the children, and each polytopal child's SAT hull while it is built.
+  double bytes = sizeof(CompoundShape);
+  for (const Shape& c : children)
+    bytes += 2 * sizeof(Shape) + static_cast<double>(c.points.size()) * (2 * sizeof(Vec3) + kPolytopePeakBytesPerPoint);
+  if (!heapHasRoom(bytes)) {
+    *err = {"children", outOfMemoryMessage("a compound of " + std::to_string(children.size()) + (children.size() == 1 ? " child" : " children"), bytes),
+            kOutOfMemoryCode};
     return false;
   }
   auto data = std::make_shared<CompoundShape>();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "collidoscope/compound.h"
+#include "collidoscope/heap_room.h"
 #include "collidoscope/heightfield.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
@@ -40,6 +41,9 @@ bool readMeshShape(const JsonValue& json, const std::string& prefix, Shape* s, S
   if (ts->items.size() > kMaxMeshTriangles)
     return sceneread::fail(err, prefix + "triangles", "has " + std::to_string(ts->items.size()) + " triangles; the limit is " +
                                               std::to_string(kMaxMeshTriangles));
+  const double bytes = meshPeakBytes(static_cast<double>(ts->items.size()), static_cast<double>(vs->items.size()));
+  if (!heapHasRoom(bytes))
+    return sceneread::failRoom(err, prefix + "triangles", "a mesh of " + std::to_string(ts->items.size()) + " triangles", bytes);
   TriangleMesh m;
   m.vertices.resize(vs->items.size());
   for (std::size_t i = 0; i < vs->items.size(); ++i)
@@ -61,7 +65,7 @@ bool readMeshShape(const JsonValue& json, const std::string& prefix, Shape* s, S
   }
   ShapeError se;
   Shape mesh;
-  if (!makeMeshShape(std::move(m), &mesh, &se)) return sceneread::fail(err, prefix + se.field, se.message);
+  if (!makeMeshShape(std::move(m), &mesh, &se)) return sceneread::failShape(err, prefix, se);
   s->meshData = std::move(mesh.meshData);
   return true;
 }
@@ -90,6 +94,11 @@ bool readHeightfieldShape(const JsonValue& json, const std::string& prefix, Shap
     return sceneread::fail(err, prefix + "heights",
                 "has " + std::to_string(static_cast<long long>(cells)) + " cells; the limit is " +
                     std::to_string(kMaxHeightfieldCells) + " (two triangles a cell, within the mesh limit)");
+  // The heights, the grid's mesh (two triangles a cell) and its tree.
+  const double points = static_cast<double>(hs->items.size()) * static_cast<double>(first.items.size());
+  const double bytes = meshPeakBytes(2 * cells, points) + sizeof(double) * points;
+  if (!heapHasRoom(bytes))
+    return sceneread::failRoom(err, prefix + "heights", "a heightfield of " + std::to_string(static_cast<long long>(cells)) + " cells", bytes);
   h.rows = static_cast<int>(hs->items.size());
   h.cols = static_cast<int>(first.items.size());
   h.heights.resize(static_cast<std::size_t>(h.rows) * static_cast<std::size_t>(h.cols));
@@ -111,7 +120,7 @@ bool readHeightfieldShape(const JsonValue& json, const std::string& prefix, Shap
   h.cellZ = cell[1];
   ShapeError se;
   Shape field;
-  if (!makeHeightfieldShape(std::move(h), &field, &se)) return sceneread::fail(err, prefix + se.field, se.message);
+  if (!makeHeightfieldShape(std::move(h), &field, &se)) return sceneread::failShape(err, prefix, se);
   s->meshData = std::move(field.meshData);
   return true;
 }
@@ -141,7 +150,7 @@ bool readCompoundShape(const JsonValue& json, const std::string& prefix, Shape* 
   }
   ShapeError se;
   Shape compound;
-  if (!makeCompoundShape(std::move(children), &compound, &se)) return sceneread::fail(err, prefix + se.field, se.message);
+  if (!makeCompoundShape(std::move(children), &compound, &se)) return sceneread::failShape(err, prefix, se);
   s->compoundData = std::move(compound.compoundData);
   return true;
 }

@@ -4,9 +4,17 @@
 #include <cmath>
 #include <utility>
 
+#include "collidoscope/heap_room.h"
+
 namespace collidoscope {
 
 bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err) {
+  const double bytes = meshPeakBytes(static_cast<double>(m.triangles.size()), static_cast<double>(m.vertices.size()));
+  if (!heapHasRoom(bytes)) {
+    *err = {"triangles", outOfMemoryMessage("a mesh of " + std::to_string(m.triangles.size()) + " triangles", bytes),
+            kOutOfMemoryCode};
+    return false;
+  }
   auto data = std::make_shared<MeshShape>();
   data->mesh = std::move(m);
   // The build validates the mesh (validateMesh) and computes the normals the report reads.
@@ -52,7 +60,7 @@ bool makeMeshFromArrays(const std::vector<double>& flat, const std::vector<doubl
   }
   ShapeError se;
   if (!makeMeshShape(std::move(m), out, &se)) {
-    *err = {"invalid-argument", se.field, se.message};
+    *err = {se.code.empty() ? "invalid-argument" : se.code, se.field, se.message};
     return false;
   }
   return true;

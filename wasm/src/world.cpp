@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "collidoscope/heap_room.h"
 #include "collidoscope/json.h"
 #include "collidoscope/mass.h"
 #include "collidoscope/schema_json.h"
@@ -23,6 +24,8 @@ constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
 // drop a pair the narrow phase would call touching, so boxes are rounded
 // out by this fraction of their coordinates' magnitude.
 constexpr double kBoxPad = 1e-12;
+// Slots of a world's first growth; then each growth doubles them.
+constexpr int kFirstSlots = 16;
 
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
   *err = {"invalid-argument", field, message};
@@ -73,6 +76,8 @@ int World::add(int shape, const double* pose, SceneError* err) {
       fail(err, "", "too many bodies in one world (" + std::to_string(kMaxBodies) + "); remove some first");
       return 0;
     }
+    if (slots() == static_cast<int>(shape_.capacity()) && !reserveSlots(std::min(std::max(2 * slots(), kFirstSlots), kMaxBodies), err))
+      return 0;
     slot = slots();
     shape_.push_back(0);
     generation_.push_back(0);
@@ -97,6 +102,41 @@ int World::add(int shape, const double* pose, SceneError* err) {
   track(slot, false);
   ++live_;
   return (generation_[k] << kSlotBits) | (slot + 1);
+}
+
+bool World::reserveSlots(int n, SceneError* err) {
+  // Every array kept per slot (step()'s included), and the broad phase's per body: the sweep's presence flag, box,
+  // two endpoints and two active-list ints; the tree's two nodes, leaf index, box and moved flag.
+  constexpr double kSlotBytes =
+      4 * sizeof(int) + sizeof(int) + kPoseSize * sizeof(double) + sizeof(Aabb) + sizeof(BoxShape) + sizeof(Dynamics) +
+      6 * sizeof(double) + sizeof(Transform) + sizeof(RigidBody) + 2 * sizeof(int) + sizeof(int);
+  constexpr double kBroadphaseBytes = std::max(1 + sizeof(Aabb) + 2 * 2 * sizeof(double) + 2 * sizeof(int),
+                                               2 * sizeof(AabbTreeNode) + sizeof(int) + sizeof(Aabb) + 1);
+  // The old blocks are freed only once their contents are copied.
+  const double bytes = static_cast<double>(n + slots()) * (kSlotBytes + kBroadphaseBytes);
+  if (!heapHasRoom(bytes)) {
+    *err = {kOutOfMemoryCode, "", outOfMemoryMessage("room for " + std::to_string(n) + " bodies in the world", bytes)};
+    return false;
+  }
+  const std::size_t k = static_cast<std::size_t>(n);
+  shape_.reserve(k);
+  generation_.reserve(k);
+  order_.reserve(k);
+  orderAt_.reserve(k);
+  free_.reserve(k);
+  planes_.reserve(k);
+  poses_.reserve(k * kPoseSize);
+  boxes_.reserve(k);
+  boxShape_.reserve(k);
+  dynamics_.reserve(k);
+  velocities_.reserve(6 * k);
+  checked_.reserve(k);
+  rigid_.reserve(k);
+  rigidSlot_.reserve(k);
+  indexOf_.reserve(k);
+  if (broadphase_ == WorldBroadphase::SweepAndPrune) sap_.reserve(n);
+  else tree_.reserve(n);
+  return true;
 }
 
 bool World::remove(int body, SceneError* err) {

@@ -1,0 +1,54 @@
+// collidoscope — room on the heap for a build (see heap_room.h).
+#include "collidoscope/heap_room.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace collidoscope {
+
+namespace {
+
+// Called through a volatile pointer: a compiler may drop a malloc whose block
+// is only freed, and assume it succeeded, which is the answer wanted here.
+void* (*volatile allocate)(std::size_t) = std::malloc;
+
+// A refusal's own words are allocated after the check (the message, the
+// error's JSON, the reply string: a few hundred bytes), so a block is held
+// back from the start and given up when a check fails: the error then has
+// room even when the caller's data filled memory to the last byte. The next
+// check takes it back first, and passes nothing while it cannot: its room
+// stays kept for errors.
+constexpr std::size_t kErrorReserveBytes = 64 * 1024;
+void* reserve = allocate(kErrorReserveBytes);
+
+// wasm32's whole address space: no build of the library's limits comes near
+// it, natively either, and nothing above it is asked of malloc (a
+// sanitizer's malloc stops the program on a request it cannot meet).
+constexpr double kLargestBuild = 4294967296.0 - 2 * kErrorReserveBytes;
+
+}  // namespace
+
+bool heapHasRoom(double bytes) {
+  if (reserve == nullptr) reserve = allocate(kErrorReserveBytes);
+  void* p = nullptr;
+  if (reserve != nullptr && bytes >= 0 && bytes <= kLargestBuild)
+    p = allocate(static_cast<std::size_t>(std::ceil(bytes)) + 1);
+  if (p == nullptr) {
+    std::free(reserve);
+    reserve = nullptr;
+    return false;
+  }
+  std::free(p);
+  return true;
+}
+
+std::string outOfMemoryMessage(const std::string& what, double bytes) {
+  const bool kb = bytes < 1e6;
+  const double n = std::max(1.0, std::ceil(bytes / (kb ? 1e3 : 1e6)));
+  return what + " needs about " + std::to_string(static_cast<long long>(n)) + (kb ? " KB" : " MB") +
+         " of memory at its peak, more than is left (wasm memory grows to 2 GB at most): dispose shapes, "
+         "meshes, worlds and batches that are no longer needed";
+}
+
+}  // namespace collidoscope
