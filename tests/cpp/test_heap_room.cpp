@@ -8,6 +8,8 @@
 #include <string>
 
 #include "collidoscope/heap_room.h"
+#include "collidoscope/scene.h"
+#include "collidoscope/shapes.h"
 
 namespace collidoscope {
 namespace {
@@ -31,11 +33,26 @@ TEST(HeapRoom, RefusesSizesThatAreNotSizes) {
 
 TEST(HeapRoom, MessageNamesTheWorkAndItsSizeInMegabytes) {
   // 153.6 MB rounds up to 154.
-  const std::string m = outOfMemoryMessage("a polytope of 100000 points", 1536.0 * 100000);
+  const std::string m = outOfMemoryMessage(1536.0 * 100000, "a polytope of ", 100000, " points");
   EXPECT_EQ(m.rfind("a polytope of 100000 points needs about 154 MB of memory at its peak, more than is left", 0), 0u) << m;
-  // Below a megabyte in KB, at least 1.
-  EXPECT_EQ(outOfMemoryMessage("a new world", 2500).rfind("a new world needs about 3 KB of memory", 0), 0u);
-  EXPECT_EQ(outOfMemoryMessage("one more shape", 0).rfind("one more shape needs about 1 KB of memory", 0), 0u);
+  // Below a megabyte in KB, at least 1; no count when none is given.
+  EXPECT_EQ(outOfMemoryMessage(2500, "a new world").rfind("a new world needs about 3 KB of memory", 0), 0u);
+  EXPECT_EQ(outOfMemoryMessage(0, "one more shape (", 0, " are live)").rfind("one more shape (0 are live) needs about 1 KB of memory", 0), 0u);
+}
+
+TEST(HeapRoom, ARefusalIsAnOutOfMemoryErrorNamingTheField) {
+  SceneError se{"invalid-scene", "radius", "stale"};
+  EXPECT_TRUE(heapHasRoom(64, &se, "points", "a polytope of ", 4, " points"));
+  EXPECT_EQ(se.code, "invalid-scene");  // untouched when there is room
+  EXPECT_FALSE(heapHasRoom(4294967296.0, &se, "points", "a polytope of ", 4, " points"));
+  EXPECT_EQ(se.code, kOutOfMemoryCode);
+  EXPECT_EQ(se.field, "points");
+  EXPECT_EQ(se.message.rfind("a polytope of 4 points needs about 4295 MB of memory", 0), 0u) << se.message;
+  ShapeError he;
+  EXPECT_FALSE(heapHasRoom(-1, &he, "children", "a compound of ", 1, " child"));
+  EXPECT_TRUE(he.outOfMemory);
+  EXPECT_EQ(he.field, "children");
+  EXPECT_EQ(he.message.rfind("a compound of 1 child needs about 1 KB", 0), 0u) << he.message;
 }
 
 }  // namespace

@@ -204,9 +204,9 @@ api::World* worldOf(int handle, WorldSlot** slot = nullptr) {
 std::string addShape(Shape s) {
   // The support walk is built here (preparePolytopeSupport), a hull construction.
   if (s.type == ShapeType::Polytope && s.points.size() >= kPolytopeSupportMinPoints) {
-    const double bytes = kPolytopePeakBytesPerPoint * static_cast<double>(s.points.size());
-    if (!heapHasRoom(bytes))
-      return error({kOutOfMemoryCode, "points", outOfMemoryMessage("a polytope of " + std::to_string(s.points.size()) + " points", bytes)});
+    const double points = static_cast<double>(s.points.size());
+    if (!heapHasRoom(kPolytopePeakBytesPerPoint * points, &lastError(), "points", "a polytope of ", points, " points"))
+      return error(lastError());
   }
   preparePolytopeSupport(&s);
   const int handle = registry().add(std::move(s), &lastError());
@@ -267,12 +267,7 @@ std::string createMeshArrays(const emscripten::val& vertices, const emscripten::
   s.scale = {sx, sy, sz};
   if (!validateShape(s, &se)) return error({"invalid-argument", se.field, se.message});
   // A scaled mesh is built again (bakeScale), beside the one made.
-  if (!isUnscaled(s)) {
-    const double bytes = meshPeakBytes(static_cast<double>(s.meshData->mesh.triangles.size()),
-                                       static_cast<double>(s.meshData->mesh.vertices.size()));
-    if (!heapHasRoom(bytes))
-      return error({kOutOfMemoryCode, "scale", outOfMemoryMessage("the scaled mesh of " + std::to_string(s.meshData->mesh.triangles.size()) + " triangles", bytes)});
-  }
+  if (!scaledMeshHasRoom(s, "", &lastError())) return error(lastError());
   bakeScale(&s);
   if (!isUnscaled(s)) return error({"invalid-argument", "scale", "the scaled mesh is not a valid mesh (its vertices grow past 1e15)"});
   return addShape(std::move(s));
@@ -426,10 +421,7 @@ EMSCRIPTEN_KEEPALIVE int cds_world_create(int broadphase) {
   // The world, and the slots' array grown as emplace_back would grow it (old and new blocks live at once).
   double bytes = sizeof(api::World);
   if (i == w.size() && w.size() == w.capacity()) bytes += 3.0 * static_cast<double>(std::max<std::size_t>(w.capacity(), 1)) * sizeof(WorldSlot);
-  if (!heapHasRoom(bytes)) {
-    lastError() = {kOutOfMemoryCode, "world", outOfMemoryMessage("a new world", bytes)};
-    return 0;
-  }
+  if (!heapHasRoom(bytes, &lastError(), "world", "a new world")) return 0;
   if (i == w.size()) {
     if (w.size() >= (1u << kWorldSlotBits) - 1) {
       lastError() = {"invalid-argument", "world", "too many live worlds; dispose some first"};

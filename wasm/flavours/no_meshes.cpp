@@ -66,6 +66,9 @@ bool readCompoundShape(const JsonValue& json, const std::string& prefix, Shape* 
   return readMeshShape(json, prefix, s, err);
 }
 
+// No mesh is made here, scaled or not.
+bool scaledMeshHasRoom(const Shape&, const std::string&, SceneError*) { return true; }
+
 bool makeMeshFromArrays(const std::vector<double>&, const std::vector<double>&, Shape*, SceneError* err) {
   *err = {"unsupported-query", "mesh", kNoMeshes};
   return false;

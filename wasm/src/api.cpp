@@ -268,10 +268,7 @@ int Registry::add(Shape shape, SceneError* err) {
                (sizeof(std::unique_ptr<Entry>) + sizeof(int) + sizeof(Hot));
   }
   if (project_.feature.vertices.capacity() < points + 8) bytes += static_cast<double>(points + 8) * sizeof(int);
-  if (!heapHasRoom(bytes)) {
-    fail(err, kOutOfMemoryCode, "", outOfMemoryMessage("one more shape (" + std::to_string(live_) + " are live)", bytes));
-    return 0;
-  }
+  if (!heapHasRoom(bytes, err, "", "one more shape (", live_, " are live)")) return 0;
   int slot;
   if (!free_.empty()) {
     slot = free_.back();

@@ -35,11 +35,9 @@ bool makeCompoundShape(std::vector<Shape> children, Shape* out, ShapeError* err)
   double bytes = sizeof(CompoundShape);
   for (const Shape& c : children)
     bytes += 2 * sizeof(Shape) + static_cast<double>(c.points.size()) * (2 * sizeof(Vec3) + kPolytopePeakBytesPerPoint);
-  if (!heapHasRoom(bytes)) {
-    *err = {"children", outOfMemoryMessage("a compound of " + std::to_string(children.size()) + (children.size() == 1 ? " child" : " children"), bytes),
-            kOutOfMemoryCode};
+  if (!heapHasRoom(bytes, err, "children", "a compound of ", static_cast<double>(children.size()),
+                   children.size() == 1 ? " child" : " children"))
     return false;
-  }
   auto data = std::make_shared<CompoundShape>();
   for (std::size_t i = 0; i < children.size(); ++i) {
     const ShapeType t = children[i].type;

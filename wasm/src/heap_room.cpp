@@ -3,7 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+
+#include "collidoscope/scene.h"
+#include "collidoscope/shapes.h"
 
 namespace collidoscope {
 
@@ -43,12 +47,35 @@ bool heapHasRoom(double bytes) {
   return true;
 }
 
-std::string outOfMemoryMessage(const std::string& what, double bytes) {
+std::string outOfMemoryMessage(double bytes, const char* what, double count, const char* unit) {
   const bool kb = bytes < 1e6;
   const double n = std::max(1.0, std::ceil(bytes / (kb ? 1e3 : 1e6)));
-  return what + " needs about " + std::to_string(static_cast<long long>(n)) + (kb ? " KB" : " MB") +
-         " of memory at its peak, more than is left (wasm memory grows to 2 GB at most): dispose shapes, "
-         "meshes, worlds and batches that are no longer needed";
+  // The longest sentence (a prefix, 20 digits, a unit and the advice) is well under this.
+  char text[384];
+  char amount[48] = "";
+  if (count >= 0) std::snprintf(amount, sizeof amount, "%.0f%s", count, unit);
+  std::snprintf(text, sizeof text,
+                "%s%s needs about %.0f %s of memory at its peak, more than is left (wasm memory grows to 2 GB at "
+                "most): dispose shapes, meshes, worlds and batches that are no longer needed",
+                what, amount, n, kb ? "KB" : "MB");
+  return text;
+}
+
+bool heapHasRoom(double bytes, SceneError* err, const char* field, const char* what, double count, const char* unit) {
+  if (heapHasRoom(bytes)) return true;
+  // Field by field: a brace-initialized SceneError would build three strings here and move them.
+  err->code = kOutOfMemoryCode;
+  err->field = field;
+  err->message = outOfMemoryMessage(bytes, what, count, unit);
+  return false;
+}
+
+bool heapHasRoom(double bytes, ShapeError* err, const char* field, const char* what, double count, const char* unit) {
+  if (heapHasRoom(bytes)) return true;
+  err->field = field;
+  err->message = outOfMemoryMessage(bytes, what, count, unit);
+  err->outOfMemory = true;
+  return false;
 }
 
 }  // namespace collidoscope

@@ -41,9 +41,10 @@ bool readMeshShape(const JsonValue& json, const std::string& prefix, Shape* s, S
   if (ts->items.size() > kMaxMeshTriangles)
     return sceneread::fail(err, prefix + "triangles", "has " + std::to_string(ts->items.size()) + " triangles; the limit is " +
                                               std::to_string(kMaxMeshTriangles));
-  const double bytes = meshPeakBytes(static_cast<double>(ts->items.size()), static_cast<double>(vs->items.size()));
-  if (!heapHasRoom(bytes))
-    return sceneread::failRoom(err, prefix + "triangles", "a mesh of " + std::to_string(ts->items.size()) + " triangles", bytes);
+  const double triangles = static_cast<double>(ts->items.size());
+  if (!heapHasRoom(meshPeakBytes(triangles, static_cast<double>(vs->items.size())), err, (prefix + "triangles").c_str(),
+                   "a mesh of ", triangles, " triangles"))
+    return false;
   TriangleMesh m;
   m.vertices.resize(vs->items.size());
   for (std::size_t i = 0; i < vs->items.size(); ++i)
@@ -96,9 +97,9 @@ bool readHeightfieldShape(const JsonValue& json, const std::string& prefix, Shap
                     std::to_string(kMaxHeightfieldCells) + " (two triangles a cell, within the mesh limit)");
   // The heights, the grid's mesh (two triangles a cell) and its tree.
   const double points = static_cast<double>(hs->items.size()) * static_cast<double>(first.items.size());
-  const double bytes = meshPeakBytes(2 * cells, points) + sizeof(double) * points;
-  if (!heapHasRoom(bytes))
-    return sceneread::failRoom(err, prefix + "heights", "a heightfield of " + std::to_string(static_cast<long long>(cells)) + " cells", bytes);
+  if (!heapHasRoom(meshPeakBytes(2 * cells, points) + sizeof(double) * points, err, (prefix + "heights").c_str(),
+                   "a heightfield of ", cells, " cells"))
+    return false;
   h.rows = static_cast<int>(hs->items.size());
   h.cols = static_cast<int>(first.items.size());
   h.heights.resize(static_cast<std::size_t>(h.rows) * static_cast<std::size_t>(h.cols));

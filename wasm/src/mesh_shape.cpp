@@ -9,12 +9,10 @@
 namespace collidoscope {
 
 bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err) {
-  const double bytes = meshPeakBytes(static_cast<double>(m.triangles.size()), static_cast<double>(m.vertices.size()));
-  if (!heapHasRoom(bytes)) {
-    *err = {"triangles", outOfMemoryMessage("a mesh of " + std::to_string(m.triangles.size()) + " triangles", bytes),
-            kOutOfMemoryCode};
+  const double triangles = static_cast<double>(m.triangles.size());
+  if (!heapHasRoom(meshPeakBytes(triangles, static_cast<double>(m.vertices.size())), err, "triangles", "a mesh of ",
+                   triangles, " triangles"))
     return false;
-  }
   auto data = std::make_shared<MeshShape>();
   data->mesh = std::move(m);
   // The build validates the mesh (validateMesh) and computes the normals the report reads.
@@ -25,6 +23,13 @@ bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err) {
   s.meshData = std::move(data);
   *out = std::move(s);
   return true;
+}
+
+bool scaledMeshHasRoom(const Shape& s, const std::string& prefix, SceneError* err) {
+  if (isUnscaled(s)) return true;
+  const double triangles = static_cast<double>(s.meshData->mesh.triangles.size());
+  return heapHasRoom(meshPeakBytes(triangles, static_cast<double>(s.meshData->mesh.vertices.size())), err,
+                     (prefix + "scale").c_str(), "the scaled mesh of ", triangles, " triangles");
 }
 
 bool makeMeshFromArrays(const std::vector<double>& flat, const std::vector<double>& idx, Shape* out, SceneError* err) {
@@ -60,7 +65,7 @@ bool makeMeshFromArrays(const std::vector<double>& flat, const std::vector<doubl
   }
   ShapeError se;
   if (!makeMeshShape(std::move(m), out, &se)) {
-    *err = {se.code.empty() ? "invalid-argument" : se.code, se.field, se.message};
+    *err = {se.outOfMemory ? kOutOfMemoryCode : "invalid-argument", se.field, se.message};
     return false;
   }
   return true;

@@ -273,12 +273,8 @@ bool fail(SceneError* err, const std::string& field, const std::string& message)
   return collidoscope::fail(err, field, message);
 }
 bool failShape(SceneError* err, const std::string& prefix, const ShapeError& se) {
-  if (se.code.empty()) return collidoscope::fail(err, prefix + se.field, se.message);
-  *err = {se.code, prefix + se.field, se.message};
-  return false;
-}
-bool failRoom(SceneError* err, const std::string& field, const std::string& what, double bytes) {
-  *err = {kOutOfMemoryCode, field, outOfMemoryMessage(what, bytes)};
+  if (!se.outOfMemory) return collidoscope::fail(err, prefix + se.field, se.message);
+  *err = {kOutOfMemoryCode, prefix + se.field, se.message};
   return false;
 }
 bool readVec(const JsonValue& v, const std::string& field, int n, double* out, SceneError* err) {
@@ -342,12 +338,7 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   ShapeError se;
   if (!validateShape(s, &se)) return fail(err, prefix + se.field, se.message);
   // A scaled mesh is built again (bakeScale), beside the one read.
-  if (s.type == ShapeType::Mesh && !isUnscaled(s)) {
-    const MeshShape& m = *s.meshData;
-    const double bytes = meshPeakBytes(static_cast<double>(m.mesh.triangles.size()), static_cast<double>(m.mesh.vertices.size()));
-    if (!heapHasRoom(bytes))
-      return sceneread::failRoom(err, prefix + "scale", "the scaled mesh of " + std::to_string(m.mesh.triangles.size()) + " triangles", bytes);
-  }
+  if (s.type == ShapeType::Mesh && !scaledMeshHasRoom(s, prefix, err)) return false;
   bakeScale(&s);
   if (s.type == ShapeType::Mesh && !isUnscaled(s))
     return fail(err, prefix + "scale", "the scaled mesh is not a valid mesh (its vertices grow past 1e15)");

@@ -114,26 +114,17 @@ bool World::reserveSlots(int n, SceneError* err) {
                                                2 * sizeof(AabbTreeNode) + sizeof(int) + sizeof(Aabb) + 1);
   // The old blocks are freed only once their contents are copied.
   const double bytes = static_cast<double>(n + slots()) * (kSlotBytes + kBroadphaseBytes);
-  if (!heapHasRoom(bytes)) {
-    *err = {kOutOfMemoryCode, "", outOfMemoryMessage("room for " + std::to_string(n) + " bodies in the world", bytes)};
-    return false;
-  }
+  if (!heapHasRoom(bytes, err, "", "room for ", n, " bodies in the world")) return false;
   const std::size_t k = static_cast<std::size_t>(n);
-  shape_.reserve(k);
-  generation_.reserve(k);
-  order_.reserve(k);
-  orderAt_.reserve(k);
-  free_.reserve(k);
-  planes_.reserve(k);
-  poses_.reserve(k * kPoseSize);
-  boxes_.reserve(k);
-  boxShape_.reserve(k);
-  dynamics_.reserve(k);
-  velocities_.reserve(6 * k);
-  checked_.reserve(k);
-  rigid_.reserve(k);
-  rigidSlot_.reserve(k);
-  indexOf_.reserve(k);
+  for (std::vector<int>* v : {&shape_, &generation_, &order_, &orderAt_, &free_, &planes_, &rigidSlot_, &indexOf_})
+    reserveExactly(*v, k);
+  reserveExactly(poses_, k * kPoseSize);
+  reserveExactly(velocities_, 6 * k);
+  reserveExactly(boxes_, k);
+  reserveExactly(boxShape_, k);
+  reserveExactly(dynamics_, k);
+  reserveExactly(checked_, k);
+  reserveExactly(rigid_, k);
   if (broadphase_ == WorldBroadphase::SweepAndPrune) sap_.reserve(n);
   else tree_.reserve(n);
   return true;

@@ -80,87 +80,65 @@ const MAX_JSON_VALUES = 8_100_000;
  * The most wasm memory the C++ reader can need while it reads `text`: two copies of its UTF-8 bytes (the one embind
  * makes, the reader's std::string), every array's and object's vector at the capacity its emplace_backs grow it to
  * (the next power of two) and the blocks it outgrew on the way, strings too long to keep inline, and large objects'
- * key sets. Read in one pass as the reader would, up to the value it stops at; brackets and commas inside strings
+ * key sets. Read as the reader would, up to the value it stops at (the UTF-8 bytes counted over the whole text); brackets and commas inside strings
  * are skipped, and an unclosed container counts as closed where the text ends.
  */
 export function jsonReaderBytes(text: string): number {
+  // Every UTF-16 unit's UTF-8 bytes, the reader stopping or not (the whole text is copied into wasm memory); a
+  // surrogate pair's units count 3 bytes each: over its 4, never under.
   let utf8 = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    utf8 += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
   let tree = 0;
-  let outgrown = 0;
   let values = 0;
-  // Per open container: elements so far, whether it is an object, whether an element is due.
-  const counts: number[] = [];
-  const objects: boolean[] = [];
-  const due: boolean[] = [];
   let rootDue = true;
+  // Per open container: its elements so far, an element's bytes (JSON_MEMBER_BYTES in an object), whether an
+  // element is due.
+  const open: [number, number, boolean][] = [];
+  // A container ends: its vector at the capacity emplace_back grows it to (the next power of two), the blocks it
+  // outgrew (capacities 1, 2, …, capacity / 2: none of them can hold its next, so in the worst case none is used
+  // again), and a large object's key set.
   const close = () => {
-    const n = counts.pop()!;
-    const object = objects.pop()!;
-    due.pop();
-    if (n === 0) return;
-    const capacity = 2 ** Math.ceil(Math.log2(n));
-    const element = object ? JSON_MEMBER_BYTES : JSON_VALUE_BYTES;
-    tree += capacity * element + BLOCK_BYTES;
-    // The blocks it outgrew (capacities 1, 2, …, capacity / 2): none of them can hold its next, so in the worst
-    // case none is used again; and a large object's key set.
-    outgrown += (capacity - 1) * element + (object && n >= LINEAR_KEYS ? n * KEY_NODE_BYTES : 0);
-  };
-  // An element (or the root) begins: one more value.
-  const begin = (): boolean => {
-    const top = due.length - 1;
-    if (top >= 0 ? due[top] : rootDue) {
-      if (top >= 0) {
-        due[top] = false;
-        counts[top]++;
-      } else rootDue = false;
-      values++;
+    const [n, element] = open.pop()!;
+    if (n > 0) {
+      const capacity = 2 ** Math.ceil(Math.log2(n));
+      tree += (2 * capacity - 1) * element + BLOCK_BYTES + (element === JSON_MEMBER_BYTES && n >= LINEAR_KEYS ? n * KEY_NODE_BYTES : 0);
     }
-    return values <= MAX_JSON_VALUES;
   };
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    utf8 += c < 0x80 ? 1 : c < 0x800 ? 2 : 3; // a surrogate pair's units count 3 bytes each: over its 4, never under
-    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    // Blanks, and a member's colon (its value is part of its member).
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 58) continue;
+    const top = open[open.length - 1];
     if (c === 44) { // ,
-      if (due.length > 0) due[due.length - 1] = true;
+      if (top) top[2] = true;
       continue;
     }
     if (c === 93 || c === 125) { // ] }
-      if (counts.length > 0) close();
+      if (top) close();
       continue;
     }
-    if (c === 58) continue; // : (a member's value is part of its member)
-    if (!begin()) {
-      // The reader stops here; the rest is still copied into wasm memory.
-      for (let k = i + 1; k < text.length; k++) {
-        const d = text.charCodeAt(k);
-        utf8 += d < 0x80 ? 1 : d < 0x800 ? 2 : 3;
-      }
-      break;
+    // An element (or the root) begins: one more value. The reader stops past the last it takes.
+    if (top ? top[2] : rootDue) {
+      if (top) {
+        top[2] = false;
+        top[0]++;
+      } else rootDue = false;
+      if (++values > MAX_JSON_VALUES) break;
     }
-    if (c === 91 || c === 123) { // [ {
-      counts.push(0);
-      objects.push(c === 123);
-      due.push(true);
-    } else if (c === 34) { // a string: to its closing quote
+    if (c === 91 || c === 123) open.push([0, c === 123 ? JSON_MEMBER_BYTES : JSON_VALUE_BYTES, true]); // [ {
+    else if (c === 34) { // a string: to its closing quote
       let j = i + 1;
-      while (j < text.length) {
-        const d = text.charCodeAt(j);
-        if (d === 92) j += 2;
-        else if (d === 34) break;
-        else j++;
-      }
+      while (j < text.length && text.charCodeAt(j) !== 34) j += text.charCodeAt(j) === 92 ? 2 : 1;
       const length = 3 * (j - i - 1);
       if (length > INLINE_STRING) tree += length + 1 + BLOCK_BYTES;
-      for (let k = i + 1; k <= j && k < text.length; k++) {
-        const d = text.charCodeAt(k);
-        utf8 += d < 0x80 ? 1 : d < 0x800 ? 2 : 3;
-      }
       i = j;
     }
   }
-  while (counts.length > 0) close();
-  return 2 * utf8 + tree + outgrown;
+  while (open.length > 0) close();
+  return 2 * utf8 + tree;
 }
 
 /**

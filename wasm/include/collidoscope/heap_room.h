@@ -20,11 +20,23 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace collidoscope {
 
+struct SceneError;
+struct ShapeError;
+
 // The error code of a build refused for want of memory.
 constexpr const char* kOutOfMemoryCode = "out-of-memory";
+
+// v.reserve(n), kept out of line: one copy per element type in the whole
+// module (a world's growth reserves some twenty arrays at once; each reserve
+// written out would be a copy of the vector's growth code in the download).
+template <class T>
+[[gnu::noinline]] void reserveExactly(std::vector<T>& v, std::size_t n) {
+  v.reserve(n);
+}
 
 // A mesh's triangles and OBB tree while the tree is built (≈ 640 bytes a
 // triangle for 10⁵ to 4·10⁵ triangles, 442 kept), and its vertices. The
@@ -47,8 +59,19 @@ inline double meshPeakBytes(double triangles, double vertices) {
 // address space) without asking.
 bool heapHasRoom(double bytes);
 
-// The sentence of an out-of-memory error: "<what> needs about N MB of
-// memory at its peak, more than is left …" (KB below a megabyte).
-std::string outOfMemoryMessage(const std::string& what, double bytes);
+// The sentence of an out-of-memory error: "<what><count><unit> needs about
+// N MB of memory at its peak, more than is left …" (KB below a megabyte; no
+// count when it is negative), e.g. what "a mesh of ", count 5000, unit
+// " triangles". Written by one function for every check, so that the checks
+// themselves stay a call each (the default flavour is a size-budgeted download).
+std::string outOfMemoryMessage(double bytes, const char* what, double count = -1, const char* unit = "");
+
+// heapHasRoom(bytes); when it is false, *err is the kOutOfMemoryCode error
+// naming `field`, with outOfMemoryMessage's sentence. The ShapeError form
+// (for the shape builders) sets its outOfMemory flag.
+bool heapHasRoom(double bytes, SceneError* err, const char* field, const char* what, double count = -1,
+                 const char* unit = "");
+bool heapHasRoom(double bytes, ShapeError* err, const char* field, const char* what, double count = -1,
+                 const char* unit = "");
 
 }  // namespace collidoscope

@@ -47,6 +47,11 @@ struct MeshShape {
 // unchanged and *err says why.
 bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err);
 
+// Whether the heap holds a second build of mesh shape s, which bakeScale
+// makes when s is scaled (true when it is not); when it does not, *err is
+// an out-of-memory error naming prefix + "scale" (heap_room.h).
+bool scaledMeshHasRoom(const Shape& s, const std::string& prefix, SceneError* err);
+
 // A mesh from flat arrays (the object API): vertices x0, y0, z0, x1, …
 // and indices i0, j0, k0, … as doubles; errors ("invalid-argument") name
 // "vertices", "triangles" or the element ("triangles[4][1]").

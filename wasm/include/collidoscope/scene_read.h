@@ -19,9 +19,6 @@ bool fail(SceneError* err, const std::string& field, const std::string& message)
 // A shape builder's error, its field under `prefix`: its own code when it
 // has one (out of memory), "invalid-scene" otherwise.
 bool failShape(SceneError* err, const std::string& prefix, const ShapeError& se);
-// A build of about `bytes` that the heap cannot hold now: kOutOfMemoryCode
-// naming the field (heap_room.h).
-bool failRoom(SceneError* err, const std::string& field, const std::string& what, double bytes);
 // n finite numbers (an array of exactly n), at most 1e15 in magnitude.
 bool readVec(const JsonValue& v, const std::string& field, int n, double* out, SceneError* err);
 bool readVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err);

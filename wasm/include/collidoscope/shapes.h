@@ -16,7 +16,6 @@
 #include <cstddef>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "collidoscope/math.h"
@@ -156,14 +155,11 @@ void bakeScale(Shape* s);
 // A problem with a shape's parameters: the field (relative to the shape, e.g.
 // "radius" or "points[3][1]") and a sentence saying what is wrong.
 struct ShapeError {
-  ShapeError() = default;
-  ShapeError(std::string f, std::string m, std::string c = {})
-      : field(std::move(f)), message(std::move(m)), code(std::move(c)) {}
   std::string field;
   std::string message;
-  // Empty for a problem with the parameters (the caller gives its own code);
-  // kOutOfMemoryCode (heap_room.h) for a build refused for want of memory.
-  std::string code;
+  // A build refused for want of memory (heap_room.h): its code is then
+  // kOutOfMemoryCode; otherwise the caller gives its own.
+  bool outOfMemory = false;
 };
 
 // Checks the parameters of s: finite, non-negative sizes, the point counts
