@@ -262,14 +262,7 @@ std::string createMeshArrays(const emscripten::val& vertices, const emscripten::
   const std::vector<double> idx = emscripten::convertJSArrayToNumberVector<double>(indices);
   Shape s;
   SceneError err;
-  if (!makeMeshFromArrays(flat, idx, &s, &err)) return error(err);
-  ShapeError se;
-  s.scale = {sx, sy, sz};
-  if (!validateShape(s, &se)) return error({"invalid-argument", se.field, se.message});
-  // A scaled mesh is built again (bakeScale), beside the one made.
-  if (!scaledMeshHasRoom(s, "", &lastError())) return error(lastError());
-  bakeScale(&s);
-  if (!isUnscaled(s)) return error({"invalid-argument", "scale", "the scaled mesh is not a valid mesh (its vertices grow past 1e15)"});
+  if (!makeMeshFromArrays(flat, idx, &s, &err) || !scaleMeshShape(&s, {sx, sy, sz}, &err)) return error(err);
   return addShape(std::move(s));
 }
 

@@ -156,6 +156,29 @@ bool readCompoundShape(const JsonValue& json, const std::string& prefix, Shape* 
   return true;
 }
 
+void writeLevelShapeFields(JsonWriter& w, const Shape& s) {
+  if (s.type == ShapeType::Compound) {
+    w.key("children").beginArray();
+    for (const Shape& c : s.compoundData->children) sceneread::writeShape(w, c);
+    w.endArray();
+    return;
+  }
+  if (const Heightfield* field = s.meshData->heightfield.get()) {
+    w.key("heights").beginArray();
+    for (int i = 0; i < field->rows; ++i)
+      w.vec(field->heights.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(field->cols), field->cols);
+    w.endArray().key("cellSize");
+    const double cell[2] = {field->cellX, field->cellZ};
+    w.vec(cell, 2);
+    return;
+  }
+  w.key("vertices").beginArray();
+  for (const Vec3& p : s.meshData->mesh.vertices) writeVec(w, p);
+  w.endArray().key("triangles").beginArray();
+  for (const auto& t : s.meshData->mesh.triangles) w.beginArray().value(t[0]).value(t[1]).value(t[2]).endArray();
+  w.endArray();
+}
+
 // A scene whose query reads a mesh: the ray cast on shape A through its
 // OBB tree (mesh_raycast.h); intersect, distance, shapecast and contacts
 // between a mesh and a convex shape (mesh_pair.h); or a clear refusal.

@@ -25,6 +25,35 @@ bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err) {
   return true;
 }
 
+bool bakeMeshScale(Shape* s) {
+  TriangleMesh m = s->meshData->mesh;
+  for (Vec3& p : m.vertices) p = {s->scale.x * p.x, s->scale.y * p.y, s->scale.z * p.z};
+  if (s->scale.x * s->scale.y * s->scale.z < 0)
+    for (auto& t : m.triangles) std::swap(t[1], t[2]);
+  Shape rebuilt;
+  ShapeError err;
+  // The scaled mesh is valid when the mesh was and the scale is within the
+  // checked bounds; a failure keeps the scale, which the scene parser refuses.
+  if (!makeMeshShape(std::move(m), &rebuilt, &err)) return false;
+  s->meshData = std::move(rebuilt.meshData);
+  return true;
+}
+
+bool scaleMeshShape(Shape* s, const Vec3& scale, SceneError* err) {
+  s->scale = scale;
+  ShapeError se;
+  if (!validateShape(*s, &se)) {
+    *err = {"invalid-argument", se.field, se.message};
+    return false;
+  }
+  // A scaled mesh is built again (bakeScale), beside the one made.
+  if (!scaledMeshHasRoom(*s, "", err)) return false;
+  bakeScale(s);
+  if (isUnscaled(*s)) return true;
+  *err = {"invalid-argument", "scale", "the scaled mesh is not a valid mesh (its vertices grow past 1e15)"};
+  return false;
+}
+
 bool scaledMeshHasRoom(const Shape& s, const std::string& prefix, SceneError* err) {
   if (isUnscaled(s)) return true;
   const double triangles = static_cast<double>(s.meshData->mesh.triangles.size());

@@ -211,26 +211,7 @@ void writeShape(JsonWriter& w, const Shape& live) {
     case ShapeType::Ellipsoid: w.key("radii"); writeVec(w, s.radii); break;
     case ShapeType::Plane: w.key("normal"); writeVec(w, s.normal); w.key("offset").value(s.offset); break;
     case ShapeType::Compound:
-      w.key("children").beginArray();
-      for (const Shape& c : s.compoundData->children) writeShape(w, c);
-      w.endArray();
-      break;
-    case ShapeType::Mesh:
-      if (field != nullptr) {
-        w.key("heights").beginArray();
-        for (int i = 0; i < field->rows; ++i)
-          w.vec(field->heights.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(field->cols), field->cols);
-        w.endArray().key("cellSize");
-        const double cell[2] = {field->cellX, field->cellZ};
-        w.vec(cell, 2);
-        break;
-      }
-      w.key("vertices").beginArray();
-      for (const Vec3& p : s.meshData->mesh.vertices) writeVec(w, p);
-      w.endArray().key("triangles").beginArray();
-      for (const auto& t : s.meshData->mesh.triangles) w.beginArray().value(t[0]).value(t[1]).value(t[2]).endArray();
-      w.endArray();
-      break;
+    case ShapeType::Mesh: writeLevelShapeFields(w, s); break;
     default:
       w.key("points").beginArray();
       for (const Vec3& p : s.points) writeVec(w, p);
@@ -280,6 +261,7 @@ bool failShape(SceneError* err, const std::string& prefix, const ShapeError& se)
 bool readVec(const JsonValue& v, const std::string& field, int n, double* out, SceneError* err) {
   return collidoscope::readVec(v, field, n, out, err);
 }
+void writeShape(JsonWriter& w, const Shape& s) { collidoscope::writeShape(w, s); }
 bool readVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err) {
   return collidoscope::readVec3(v, field, out, err);
 }

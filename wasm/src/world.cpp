@@ -76,7 +76,8 @@ int World::add(int shape, const double* pose, SceneError* err) {
       fail(err, "", "too many bodies in one world (" + std::to_string(kMaxBodies) + "); remove some first");
       return 0;
     }
-    if (slots() == static_cast<int>(shape_.capacity()) && !reserveSlots(std::min(std::max(2 * slots(), kFirstSlots), kMaxBodies), err))
+    // dynamics_ is full at the slots where the arrays that double fill up (reserveSlots).
+    if (slots() == static_cast<int>(dynamics_.capacity()) && !reserveSlots(std::min(std::max(2 * slots(), kFirstSlots), kMaxBodies), err))
       return 0;
     slot = slots();
     shape_.push_back(0);
@@ -116,13 +117,12 @@ bool World::reserveSlots(int n, SceneError* err) {
   const double bytes = static_cast<double>(n + slots()) * (kSlotBytes + kBroadphaseBytes);
   if (!heapHasRoom(bytes, err, "", "room for ", n, " bodies in the world")) return false;
   const std::size_t k = static_cast<std::size_t>(n);
+  // poses_, velocities_, boxShape_ and dynamics_ are left to grow by doubling: add() pushes onto each once per new
+  // slot, so they fill up together, and add() calls this whenever they are full (old and new blocks are in `bytes`).
+  // The others grow elsewhere (remove, sync, step) or share an element type with an array that must be reserved.
   for (std::vector<int>* v : {&shape_, &generation_, &order_, &orderAt_, &free_, &planes_, &rigidSlot_, &indexOf_})
     reserveExactly(*v, k);
-  reserveExactly(poses_, k * kPoseSize);
-  reserveExactly(velocities_, 6 * k);
   reserveExactly(boxes_, k);
-  reserveExactly(boxShape_, k);
-  reserveExactly(dynamics_, k);
   reserveExactly(checked_, k);
   reserveExactly(rigid_, k);
   if (broadphase_ == WorldBroadphase::SweepAndPrune) sap_.reserve(n);

@@ -3,7 +3,7 @@
 // (world.ts) share. Internal: not re-exported by index.ts.
 import type { WasmModule } from '#collidoscope-wasm';
 import { CollidoscopeError } from './errors';
-import { unwrap } from './module';
+import { mod, unwrap } from './module';
 import type { Quat, Vec3 } from './types';
 
 /** Numbers per pose: [x, y, z, qx, qy, qz, qw]. */
@@ -146,8 +146,8 @@ export function jsonReaderBytes(text: string): number {
  * Throws 'out-of-memory' naming `field` when it cannot; the C++ builders then check the shapes the text describes
  * (heap_room.h).
  */
-export function jsonRoom(m: WasmModule, text: string, field: string | null): string {
-  ensureHeap(m, jsonReaderBytes(text) + 4096, field, `reading ${text.length} characters of JSON`);
+export function jsonRoom(text: string, field: string | null): string {
+  ensureHeap(mod(), jsonReaderBytes(text) + 4096, field, `reading ${text.length} characters of JSON`);
   return text;
 }
 

@@ -147,8 +147,7 @@ export function createShape(spec: Shape): ConvexShape {
   } catch (e) {
     throw unreadable(e, 'shape');
   }
-  const m = mod();
-  const reply = m.createShape(jsonRoom(m, toSceneJson(spec, 'invalid-argument'), 'shape'));
+  const reply = mod().createShape(jsonRoom(toSceneJson(spec, 'invalid-argument'), 'shape'));
   if (type === 'compound') return new CompoundShape(unwrap<number>(reply));
   return type === 'mesh' || type === 'heightfield' ? meshOfHandle(unwrap<number>(reply), type) : made(reply, type);
 }
@@ -854,7 +853,7 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   // A compound's trace is the answering child's own, which the scene runner writes (the default flavour has no
   // compounds: captions.ts).
   if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) && trace === true && (compoundA || compoundB)) {
-    return withText(unwrap<RawTrace>(m.runScene(jsonRoom(m, JSON.stringify(unwrap<Scene>(m.sceneOfQuery(q, a, b, s.input))), 'shape'), true)));
+    return withText(unwrap<RawTrace>(m.runScene(jsonRoom(JSON.stringify(unwrap<Scene>(m.sceneOfQuery(q, a, b, s.input))), 'shape'), true)));
   }
   if (trace === true) return withText(unwrap<RawTrace>(m.traceQuery(q, a, b, s.input)));
   if (cache !== undefined && !(cache instanceof IntersectCache)) {

@@ -31,7 +31,7 @@ struct ShapeError;
 constexpr const char* kOutOfMemoryCode = "out-of-memory";
 
 // v.reserve(n), kept out of line: one copy per element type in the whole
-// module (a world's growth reserves some twenty arrays at once; each reserve
+// module (a world's growth reserves up to sixteen arrays at once; each reserve
 // written out would be a copy of the vector's growth code in the download).
 template <class T>
 [[gnu::noinline]] void reserveExactly(std::vector<T>& v, std::size_t n) {

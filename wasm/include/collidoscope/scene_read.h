@@ -24,6 +24,8 @@ bool readVec(const JsonValue& v, const std::string& field, int n, double* out, S
 bool readVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err);
 // A finite number.
 bool readNumber(const JsonValue& v, const std::string& field, double* out, SceneError* err);
+// A shape as the scene format writes it (a compound's children).
+void writeShape(JsonWriter& w, const Shape& s);
 
 }  // namespace sceneread
 
@@ -33,5 +35,8 @@ bool readNumber(const JsonValue& v, const std::string& field, double* out, Scene
 bool readMeshShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err);
 bool readHeightfieldShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err);
 bool readCompoundShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err);
+// Their fields written back, as read (the scene writer's part for a mesh
+// shape or a compound: mesh_scene.cpp; the default flavour has none).
+void writeLevelShapeFields(JsonWriter& w, const Shape& s);
 
 }  // namespace collidoscope
