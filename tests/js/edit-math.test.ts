@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, run, validateScene, type Scene } from '../../web/lib/index';
 import {
-  MAX_SCENE_TEXT, motionEnd, motionWithEnd, parseSceneText, rayTip, rayWithOrigin, rayWithTip, readQuaternion, sceneFileText,
+  MAX_SCENE_TEXT, fileTooLarge, motionEnd, motionWithEnd, parseSceneText, rayTip, rayWithOrigin, rayWithTip, readQuaternion, sceneFileText,
 } from '../../web/viz/edit-math';
 import { fmt } from '../../web/lib/draw/format';
 import { fmtVecPair } from '../../web/viz/vec-pair';
@@ -133,6 +133,17 @@ describe('scene file text', () => {
     const justUnder = `[${'0,'.repeat(MAX_SCENE_TEXT / 2 - 2)}0]`;
     expect(justUnder.length).toBeLessThanOrEqual(MAX_SCENE_TEXT);
     expect(parseSceneText(justUnder).ok).toBe(true);
+  });
+
+  it('refuses a file over MAX_SCENE_TEXT bytes by its size, naming it, the size and the limit; one at the limit passes', () => {
+    expect(fileTooLarge('scene.json', MAX_SCENE_TEXT)).toBeNull();
+    expect(fileTooLarge('empty.json', 0)).toBeNull();
+    expect(fileTooLarge('cloud.json', 59_328_682)).toBe('"cloud.json" was not read: it is 59,328,682 bytes, and the page reads files '
+      + 'of up to 5,000,000 (a larger one would hold the tab for seconds; the library\'s run() and mesh() take more).');
+    // A file's name is the user's text: control and bidi characters are written out, long names cut.
+    const named = fileTooLarge('\u202eevil\u0000.json', MAX_SCENE_TEXT + 1)!;
+    expect(named.startsWith('"\\u202eevil\\u0000.json" was not read: it is 5,000,001 bytes')).toBe(true);
+    expect(fileTooLarge(`${'a'.repeat(500)}.obj`, MAX_SCENE_TEXT + 1)!.length).toBeLessThan(400);
   });
 });
 

@@ -584,7 +584,8 @@ describe('memory', () => {
     expect(out.error).toMatchObject({ isCollidoscopeError: true, code: 'invalid-json', field: null });
     expect(out.error.message).toMatch(/too many values \(more than 8100000\)/);
     expect(out.same).toBe(true);
-    expect(out.stats.heapBytes).toBeLessThan(4096);
+    // What stays: under 4 KB, and the 64 KB the heap checks hold back for an error's own message (heap_room.h).
+    expect(out.stats.heapBytes).toBeLessThan(4096 + 65536);
     expect(out.stats.memoryBytes).toBeLessThan(1.5 * 1024 ** 3);
   }, 120_000);
 });

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "collidoscope/api.h"
+#include "collidoscope/heap_room.h"
 #include "collidoscope/world.h"
 #include "collidoscope/json.h"
 #include "collidoscope/mesh_shape.h"
@@ -201,6 +202,12 @@ api::World* worldOf(int handle, WorldSlot** slot = nullptr) {
 }
 
 std::string addShape(Shape s) {
+  // The support walk is built here (preparePolytopeSupport), a hull construction.
+  if (s.type == ShapeType::Polytope && s.points.size() >= kPolytopeSupportMinPoints) {
+    const double points = static_cast<double>(s.points.size());
+    if (!heapHasRoom(kPolytopePeakBytesPerPoint * points, &lastError(), "points", "a polytope of ", points, " points"))
+      return error(lastError());
+  }
   preparePolytopeSupport(&s);
   const int handle = registry().add(std::move(s), &lastError());
   if (handle == 0) return error(lastError());
@@ -255,12 +262,7 @@ std::string createMeshArrays(const emscripten::val& vertices, const emscripten::
   const std::vector<double> idx = emscripten::convertJSArrayToNumberVector<double>(indices);
   Shape s;
   SceneError err;
-  if (!makeMeshFromArrays(flat, idx, &s, &err)) return error(err);
-  ShapeError se;
-  s.scale = {sx, sy, sz};
-  if (!validateShape(s, &se)) return error({"invalid-argument", se.field, se.message});
-  bakeScale(&s);
-  if (!isUnscaled(s)) return error({"invalid-argument", "scale", "the scaled mesh is not a valid mesh (its vertices grow past 1e15)"});
+  if (!makeMeshFromArrays(flat, idx, &s, &err) || !scaleMeshShape(&s, {sx, sy, sz}, &err)) return error(err);
   return addShape(std::move(s));
 }
 
@@ -409,6 +411,10 @@ EMSCRIPTEN_KEEPALIVE int cds_world_create(int broadphase) {
   std::vector<WorldSlot>& w = worlds();
   std::size_t i = 0;
   while (i < w.size() && w[i].world) ++i;
+  // The world, and the slots' array grown as emplace_back would grow it (old and new blocks live at once).
+  double bytes = sizeof(api::World);
+  if (i == w.size() && w.size() == w.capacity()) bytes += 3.0 * static_cast<double>(std::max<std::size_t>(w.capacity(), 1)) * sizeof(WorldSlot);
+  if (!heapHasRoom(bytes, &lastError(), "world", "a new world")) return 0;
   if (i == w.size()) {
     if (w.size() >= (1u << kWorldSlotBits) - 1) {
       lastError() = {"invalid-argument", "world", "too many live worlds; dispose some first"};

@@ -17,6 +17,7 @@
 #include "collidoscope/compound.h"
 #include "collidoscope/heightfield.h"
 #include "collidoscope/manifold.h"
+#include "collidoscope/mass.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/mesh_shape.h"
@@ -47,6 +48,9 @@ bool makeCompoundShape(std::vector<Shape>, Shape*, ShapeError* err) {
   return false;
 }
 
+// No compound can be made here, so none has moments.
+MassStatus compoundMoments(const Shape&, Moments*) { return MassStatus::InvalidShape; }
+
 // No compound can be made here, so no scene holds one.
 bool sceneHasCompound(const Scene&) { return false; }
 
@@ -65,6 +69,16 @@ bool readHeightfieldShape(const JsonValue& json, const std::string& prefix, Shap
 bool readCompoundShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err) {
   return readMeshShape(json, prefix, s, err);
 }
+
+// No mesh is made here, scaled or not.
+bool bakeMeshScale(Shape*) { return false; }
+bool scaleMeshShape(Shape*, const Vec3&, SceneError* err) {
+  *err = {"unsupported-query", "mesh", kNoMeshes};
+  return false;
+}
+bool scaledMeshHasRoom(const Shape&, const std::string&, SceneError*) { return true; }
+
+void writeLevelShapeFields(JsonWriter&, const Shape&) {}
 
 bool makeMeshFromArrays(const std::vector<double>&, const std::vector<double>&, Shape*, SceneError* err) {
   *err = {"unsupported-query", "mesh", kNoMeshes};

@@ -3,14 +3,16 @@
 
 #include <algorithm>
 
+#include "collidoscope/heap_room.h"
+
 namespace collidoscope {
 
 void AabbTree::reserve(int bodies) {
   if (bodies <= 0) return;
   const std::size_t n = static_cast<std::size_t>(std::min(bodies, kMaxBroadphaseId));
-  nodes_.reserve(2 * n);
-  leafOf_.reserve(n);
-  boxOf_.reserve(n);
+  reserveExactly(nodes_, 2 * n);
+  reserveExactly(leafOf_, n);
+  reserveExactly(boxOf_, n);
 }
 
 int AabbTree::allocateNode() {

@@ -13,6 +13,7 @@
 #include "collidoscope/contact.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
+#include "collidoscope/heap_room.h"
 #include "collidoscope/json.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_shape.h"
@@ -254,6 +255,20 @@ bool Registry::setTolerance(double t, SceneError* err) {
 Registry::~Registry() = default;
 
 int Registry::add(Shape shape, SceneError* err) {
+  // What the shape's slot needs: a new entry, the per-slot arrays grown as push_back would grow them (old and new
+  // blocks live at once), and project's feature list.
+  std::size_t points = shape.points.size();
+  if (shape.type == ShapeType::Compound)
+    for (const Shape& c : shape.compoundData->children) points = std::max(points, c.points.size());
+  double bytes = 0;
+  if (free_.empty()) {
+    bytes += sizeof(Entry);
+    if (slots_.size() == slots_.capacity())
+      bytes += 3.0 * static_cast<double>(std::max<std::size_t>(slots_.capacity(), 1)) *
+               (sizeof(std::unique_ptr<Entry>) + sizeof(int) + sizeof(Hot));
+  }
+  if (project_.feature.vertices.capacity() < points + 8) bytes += static_cast<double>(points + 8) * sizeof(int);
+  if (!heapHasRoom(bytes, err, "", "one more shape (", live_, " are live)")) return 0;
   int slot;
   if (!free_.empty()) {
     slot = free_.back();
@@ -273,9 +288,6 @@ int Registry::add(Shape shape, SceneError* err) {
   e.shape.pose = Transform{};
   e.core = coreKindOf(e.shape);
   // project's feature lists at most a shape's points (a box's 8): room for them now, not in a query.
-  std::size_t points = e.shape.points.size();
-  if (e.shape.type == ShapeType::Compound)
-    for (const Shape& c : e.shape.compoundData->children) points = std::max(points, c.points.size());
   if (project_.feature.vertices.capacity() < points + 8) project_.feature.vertices.reserve(points + 8);
   hot_[static_cast<std::size_t>(slot)] = {localCore(e.shape), e.core};
   e.live = true;

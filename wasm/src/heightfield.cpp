@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "collidoscope/heap_room.h"
 #include "collidoscope/mesh_shape.h"
 
 namespace collidoscope {
@@ -76,6 +77,9 @@ TriangleMesh heightfieldMesh(const Heightfield& h) {
 
 bool makeHeightfieldShape(Heightfield h, Shape* out, ShapeError* err) {
   if (!validateHeightfield(h, err)) return false;
+  const double cells = static_cast<double>(h.rows - 1) * static_cast<double>(h.cols - 1);
+  const double bytes = meshPeakBytes(2 * cells, static_cast<double>(h.heights.size()));
+  if (!heapHasRoom(bytes, err, "heights", "a heightfield of ", cells, " cells")) return false;
   Shape s;
   if (!makeMeshShape(heightfieldMesh(h), &s, err)) return false;
   // The record was made here and is not shared yet: attach the grid.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "collidoscope/compound.h"
+#include "collidoscope/heap_room.h"
 #include "collidoscope/heightfield.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
@@ -40,6 +41,10 @@ bool readMeshShape(const JsonValue& json, const std::string& prefix, Shape* s, S
   if (ts->items.size() > kMaxMeshTriangles)
     return sceneread::fail(err, prefix + "triangles", "has " + std::to_string(ts->items.size()) + " triangles; the limit is " +
                                               std::to_string(kMaxMeshTriangles));
+  const double triangles = static_cast<double>(ts->items.size());
+  if (!heapHasRoom(meshPeakBytes(triangles, static_cast<double>(vs->items.size())), err, (prefix + "triangles").c_str(),
+                   "a mesh of ", triangles, " triangles"))
+    return false;
   TriangleMesh m;
   m.vertices.resize(vs->items.size());
   for (std::size_t i = 0; i < vs->items.size(); ++i)
@@ -61,7 +66,7 @@ bool readMeshShape(const JsonValue& json, const std::string& prefix, Shape* s, S
   }
   ShapeError se;
   Shape mesh;
-  if (!makeMeshShape(std::move(m), &mesh, &se)) return sceneread::fail(err, prefix + se.field, se.message);
+  if (!makeMeshShape(std::move(m), &mesh, &se)) return sceneread::failShape(err, prefix, se);
   s->meshData = std::move(mesh.meshData);
   return true;
 }
@@ -90,6 +95,11 @@ bool readHeightfieldShape(const JsonValue& json, const std::string& prefix, Shap
     return sceneread::fail(err, prefix + "heights",
                 "has " + std::to_string(static_cast<long long>(cells)) + " cells; the limit is " +
                     std::to_string(kMaxHeightfieldCells) + " (two triangles a cell, within the mesh limit)");
+  // The heights, the grid's mesh (two triangles a cell) and its tree.
+  const double points = static_cast<double>(hs->items.size()) * static_cast<double>(first.items.size());
+  if (!heapHasRoom(meshPeakBytes(2 * cells, points) + sizeof(double) * points, err, (prefix + "heights").c_str(),
+                   "a heightfield of ", cells, " cells"))
+    return false;
   h.rows = static_cast<int>(hs->items.size());
   h.cols = static_cast<int>(first.items.size());
   h.heights.resize(static_cast<std::size_t>(h.rows) * static_cast<std::size_t>(h.cols));
@@ -111,7 +121,7 @@ bool readHeightfieldShape(const JsonValue& json, const std::string& prefix, Shap
   h.cellZ = cell[1];
   ShapeError se;
   Shape field;
-  if (!makeHeightfieldShape(std::move(h), &field, &se)) return sceneread::fail(err, prefix + se.field, se.message);
+  if (!makeHeightfieldShape(std::move(h), &field, &se)) return sceneread::failShape(err, prefix, se);
   s->meshData = std::move(field.meshData);
   return true;
 }
@@ -141,9 +151,32 @@ bool readCompoundShape(const JsonValue& json, const std::string& prefix, Shape* 
   }
   ShapeError se;
   Shape compound;
-  if (!makeCompoundShape(std::move(children), &compound, &se)) return sceneread::fail(err, prefix + se.field, se.message);
+  if (!makeCompoundShape(std::move(children), &compound, &se)) return sceneread::failShape(err, prefix, se);
   s->compoundData = std::move(compound.compoundData);
   return true;
+}
+
+void writeLevelShapeFields(JsonWriter& w, const Shape& s) {
+  if (s.type == ShapeType::Compound) {
+    w.key("children").beginArray();
+    for (const Shape& c : s.compoundData->children) sceneread::writeShape(w, c);
+    w.endArray();
+    return;
+  }
+  if (const Heightfield* field = s.meshData->heightfield.get()) {
+    w.key("heights").beginArray();
+    for (int i = 0; i < field->rows; ++i)
+      w.vec(field->heights.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(field->cols), field->cols);
+    w.endArray().key("cellSize");
+    const double cell[2] = {field->cellX, field->cellZ};
+    w.vec(cell, 2);
+    return;
+  }
+  w.key("vertices").beginArray();
+  for (const Vec3& p : s.meshData->mesh.vertices) writeVec(w, p);
+  w.endArray().key("triangles").beginArray();
+  for (const auto& t : s.meshData->mesh.triangles) w.beginArray().value(t[0]).value(t[1]).value(t[2]).endArray();
+  w.endArray();
 }
 
 // A scene whose query reads a mesh: the ray cast on shape A through its

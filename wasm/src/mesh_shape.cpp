@@ -4,9 +4,15 @@
 #include <cmath>
 #include <utility>
 
+#include "collidoscope/heap_room.h"
+
 namespace collidoscope {
 
 bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err) {
+  const double triangles = static_cast<double>(m.triangles.size());
+  if (!heapHasRoom(meshPeakBytes(triangles, static_cast<double>(m.vertices.size())), err, "triangles", "a mesh of ",
+                   triangles, " triangles"))
+    return false;
   auto data = std::make_shared<MeshShape>();
   data->mesh = std::move(m);
   // The build validates the mesh (validateMesh) and computes the normals the report reads.
@@ -17,6 +23,42 @@ bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err) {
   s.meshData = std::move(data);
   *out = std::move(s);
   return true;
+}
+
+bool bakeMeshScale(Shape* s) {
+  TriangleMesh m = s->meshData->mesh;
+  for (Vec3& p : m.vertices) p = {s->scale.x * p.x, s->scale.y * p.y, s->scale.z * p.z};
+  if (s->scale.x * s->scale.y * s->scale.z < 0)
+    for (auto& t : m.triangles) std::swap(t[1], t[2]);
+  Shape rebuilt;
+  ShapeError err;
+  // The scaled mesh is valid when the mesh was and the scale is within the
+  // checked bounds; a failure keeps the scale, which the scene parser refuses.
+  if (!makeMeshShape(std::move(m), &rebuilt, &err)) return false;
+  s->meshData = std::move(rebuilt.meshData);
+  return true;
+}
+
+bool scaleMeshShape(Shape* s, const Vec3& scale, SceneError* err) {
+  s->scale = scale;
+  ShapeError se;
+  if (!validateShape(*s, &se)) {
+    *err = {"invalid-argument", se.field, se.message};
+    return false;
+  }
+  // A scaled mesh is built again (bakeScale), beside the one made.
+  if (!scaledMeshHasRoom(*s, "", err)) return false;
+  bakeScale(s);
+  if (isUnscaled(*s)) return true;
+  *err = {"invalid-argument", "scale", "the scaled mesh is not a valid mesh (its vertices grow past 1e15)"};
+  return false;
+}
+
+bool scaledMeshHasRoom(const Shape& s, const std::string& prefix, SceneError* err) {
+  if (isUnscaled(s)) return true;
+  const double triangles = static_cast<double>(s.meshData->mesh.triangles.size());
+  return heapHasRoom(meshPeakBytes(triangles, static_cast<double>(s.meshData->mesh.vertices.size())), err,
+                     (prefix + "scale").c_str(), "the scaled mesh of ", triangles, " triangles");
 }
 
 bool makeMeshFromArrays(const std::vector<double>& flat, const std::vector<double>& idx, Shape* out, SceneError* err) {
@@ -52,7 +94,7 @@ bool makeMeshFromArrays(const std::vector<double>& flat, const std::vector<doubl
   }
   ShapeError se;
   if (!makeMeshShape(std::move(m), out, &se)) {
-    *err = {"invalid-argument", se.field, se.message};
+    *err = {se.outOfMemory ? kOutOfMemoryCode : "invalid-argument", se.field, se.message};
     return false;
   }
   return true;

@@ -15,6 +15,7 @@
 #include "collidoscope/gjk.h"
 #include "collidoscope/hull.h"
 #include "collidoscope/compound.h"
+#include "collidoscope/heap_room.h"
 #include "collidoscope/heightfield.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
@@ -219,26 +220,7 @@ void writeShape(JsonWriter& w, const Shape& live) {
     case ShapeType::Ellipsoid: w.key("radii"); writeVec(w, s.radii); break;
     case ShapeType::Plane: w.key("normal"); writeVec(w, s.normal); w.key("offset").value(s.offset); break;
     case ShapeType::Compound:
-      w.key("children").beginArray();
-      for (const Shape& c : s.compoundData->children) writeShape(w, c);
-      w.endArray();
-      break;
-    case ShapeType::Mesh:
-      if (field != nullptr) {
-        w.key("heights").beginArray();
-        for (int i = 0; i < field->rows; ++i)
-          w.vec(field->heights.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(field->cols), field->cols);
-        w.endArray().key("cellSize");
-        const double cell[2] = {field->cellX, field->cellZ};
-        w.vec(cell, 2);
-        break;
-      }
-      w.key("vertices").beginArray();
-      for (const Vec3& p : s.meshData->mesh.vertices) writeVec(w, p);
-      w.endArray().key("triangles").beginArray();
-      for (const auto& t : s.meshData->mesh.triangles) w.beginArray().value(t[0]).value(t[1]).value(t[2]).endArray();
-      w.endArray();
-      break;
+    case ShapeType::Mesh: writeLevelShapeFields(w, s); break;
     default:
       w.key("points").beginArray();
       for (const Vec3& p : s.points) writeVec(w, p);
@@ -280,9 +262,15 @@ namespace sceneread {
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
   return collidoscope::fail(err, field, message);
 }
+bool failShape(SceneError* err, const std::string& prefix, const ShapeError& se) {
+  if (!se.outOfMemory) return collidoscope::fail(err, prefix + se.field, se.message);
+  *err = {kOutOfMemoryCode, prefix + se.field, se.message};
+  return false;
+}
 bool readVec(const JsonValue& v, const std::string& field, int n, double* out, SceneError* err) {
   return collidoscope::readVec(v, field, n, out, err);
 }
+void writeShape(JsonWriter& w, const Shape& s) { collidoscope::writeShape(w, s); }
 bool readVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err) {
   return collidoscope::readVec3(v, field, out, err);
 }
@@ -340,6 +328,8 @@ bool parseShape(const JsonValue& json, const std::string& path, Shape* out, Scen
   }
   ShapeError se;
   if (!validateShape(s, &se)) return fail(err, prefix + se.field, se.message);
+  // A scaled mesh is built again (bakeScale), beside the one read.
+  if (s.type == ShapeType::Mesh && !scaledMeshHasRoom(s, prefix, err)) return false;
   bakeScale(&s);
   if (s.type == ShapeType::Mesh && !isUnscaled(s))
     return fail(err, prefix + "scale", "the scaled mesh is not a valid mesh (its vertices grow past 1e15)");

@@ -487,23 +487,9 @@ void bakeScale(Shape* s) {
     case ShapeType::Plane:
       s->normal = {s->normal.x / s->scale.x, s->normal.y / s->scale.y, s->normal.z / s->scale.z};
       break;
-    // A mesh's vertices scaled, its tree built again; a mirror (an odd
-    // number of negative components) reverses every triangle's winding so
-    // that CCW stays outward.
-    case ShapeType::Mesh: {
-      TriangleMesh m = s->meshData->mesh;
-      for (Vec3& p : m.vertices) p = mul(s->scale, p);
-      if (s->scale.x * s->scale.y * s->scale.z < 0)
-        for (auto& t : m.triangles) std::swap(t[1], t[2]);
-      Shape rebuilt;
-      ShapeError err;
-      // The scaled mesh is valid when the mesh was and the scale is within
-      // the checked bounds; a failure keeps the scale, which the scene
-      // parser refuses.
-      baked = makeMeshShape(std::move(m), &rebuilt, &err);
-      if (baked) s->meshData = std::move(rebuilt.meshData);
+    case ShapeType::Mesh:
+      baked = bakeMeshScale(s);
       break;
-    }
     default:
       baked = false;
       break;

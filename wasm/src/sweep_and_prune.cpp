@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "collidoscope/heap_room.h"
+
 namespace collidoscope {
 
 namespace {
@@ -27,11 +29,11 @@ double sortValue(double v) { return std::isnan(v) ? std::numeric_limits<double>:
 void SweepAndPrune::reserve(int bodies) {
   if (bodies <= 0) return;
   const std::size_t n = static_cast<std::size_t>(std::min(bodies, kMaxBroadphaseId));
-  present_.reserve(n);
-  boxOf_.reserve(n);
-  list_.reserve(2 * n);
-  active_.reserve(n);
-  activePos_.reserve(n);
+  reserveExactly(present_, n);
+  reserveExactly(boxOf_, n);
+  reserveExactly(list_, 2 * n);
+  reserveExactly(active_, n);
+  reserveExactly(activePos_, n);
 }
 
 bool SweepAndPrune::insert(int id, const Aabb& box) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "collidoscope/heap_room.h"
 #include "collidoscope/json.h"
 #include "collidoscope/mass.h"
 #include "collidoscope/schema_json.h"
@@ -23,6 +24,8 @@ constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
 // drop a pair the narrow phase would call touching, so boxes are rounded
 // out by this fraction of their coordinates' magnitude.
 constexpr double kBoxPad = 1e-12;
+// Slots of a world's first growth; then each growth doubles them.
+constexpr int kFirstSlots = 16;
 
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
   *err = {"invalid-argument", field, message};
@@ -73,6 +76,9 @@ int World::add(int shape, const double* pose, SceneError* err) {
       fail(err, "", "too many bodies in one world (" + std::to_string(kMaxBodies) + "); remove some first");
       return 0;
     }
+    // dynamics_ is full at the slots where the arrays that double fill up (reserveSlots).
+    if (slots() == static_cast<int>(dynamics_.capacity()) && !reserveSlots(std::min(std::max(2 * slots(), kFirstSlots), kMaxBodies), err))
+      return 0;
     slot = slots();
     shape_.push_back(0);
     generation_.push_back(0);
@@ -97,6 +103,31 @@ int World::add(int shape, const double* pose, SceneError* err) {
   track(slot, false);
   ++live_;
   return (generation_[k] << kSlotBits) | (slot + 1);
+}
+
+bool World::reserveSlots(int n, SceneError* err) {
+  // Every array kept per slot (step()'s included), and the broad phase's per body: the sweep's presence flag, box,
+  // two endpoints and two active-list ints; the tree's two nodes, leaf index, box and moved flag.
+  constexpr double kSlotBytes =
+      4 * sizeof(int) + sizeof(int) + kPoseSize * sizeof(double) + sizeof(Aabb) + sizeof(BoxShape) + sizeof(Dynamics) +
+      6 * sizeof(double) + sizeof(Transform) + sizeof(RigidBody) + 2 * sizeof(int) + sizeof(int);
+  constexpr double kBroadphaseBytes = std::max(1 + sizeof(Aabb) + 2 * 2 * sizeof(double) + 2 * sizeof(int),
+                                               2 * sizeof(AabbTreeNode) + sizeof(int) + sizeof(Aabb) + 1);
+  // The old blocks are freed only once their contents are copied.
+  const double bytes = static_cast<double>(n + slots()) * (kSlotBytes + kBroadphaseBytes);
+  if (!heapHasRoom(bytes, err, "", "room for ", n, " bodies in the world")) return false;
+  const std::size_t k = static_cast<std::size_t>(n);
+  // poses_, velocities_, boxShape_ and dynamics_ are left to grow by doubling: add() pushes onto each once per new
+  // slot, so they fill up together, and add() calls this whenever they are full (old and new blocks are in `bytes`).
+  // The others grow elsewhere (remove, sync, step) or share an element type with an array that must be reserved.
+  for (std::vector<int>* v : {&shape_, &generation_, &order_, &orderAt_, &free_, &planes_, &rigidSlot_, &indexOf_})
+    reserveExactly(*v, k);
+  reserveExactly(boxes_, k);
+  reserveExactly(checked_, k);
+  reserveExactly(rigid_, k);
+  if (broadphase_ == WorldBroadphase::SweepAndPrune) sap_.reserve(n);
+  else tree_.reserve(n);
+  return true;
 }
 
 bool World::remove(int body, SceneError* err) {

@@ -5,9 +5,11 @@
  * Every failure of the API: bad scenes and shapes, garbled links, calls
  * before init(). `code` is machine-readable ('invalid-scene', 'invalid-json',
  * 'unsupported-query', 'bad-link', 'not-initialized', 'load-failed';
- * the object API adds 'invalid-argument' for a bad argument, 'disposed'
- * for a shape used after dispose() and 'out-of-memory' for a mesh, polytope
- * or batch larger than what is left of the 2 GB of wasm memory),
+ * the object API adds 'invalid-argument' for a bad argument and 'disposed'
+ * for a shape used after dispose(); any of them may throw 'out-of-memory'
+ * for input whose reading or building needs more than is left of the 2 GB
+ * of wasm memory: JSON text, a mesh, heightfield, compound or polytope, a
+ * batch, a world or its next bodies — nothing is made then),
  * `field` names the offending field when there is one (e.g.
  * "shapes[1].radius"), and `message` reads "field: what is wrong".
  */

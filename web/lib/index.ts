@@ -12,6 +12,7 @@
 // CLI, the page and permalinks report the same errors for the same input.
 import { CollidoscopeError, toSceneJson } from './errors';
 import { mod, unwrap } from './module';
+import { jsonRoom } from './heap';
 import { ConvexShape, flatPoints, sceneOf, type PoseLike } from './objects';
 
 export { CollidoscopeError } from './errors';
@@ -50,7 +51,7 @@ export function run(scene: Scene | string): Result;
 /** A scene of either kind (what decodeLink gives): a 2D scene's result has [x, y] vectors. */
 export function run(scene: Scene | Scene2D | string): Result | Planar<Result>;
 export function run(scene: Scene | Scene2D | string): Result | Planar<Result> {
-  return unwrap<Result>(mod().runScene(toSceneJson(scene), false));
+  return unwrap<Result>(mod().runScene(jsonRoom(toSceneJson(scene), 'scene'), false));
 }
 
 /**
@@ -77,14 +78,14 @@ export function trace(scene: Scene2D): Planar<GjkTrace | PlanarEpaTrace | Raycas
 export function trace(scene: Scene | string): Trace;
 export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace>;
 export function trace(scene: Scene | Scene2D | string): Trace | Planar<Trace> | Planar<PlanarEpaTrace> | ObbTreeTrace | PairsTrace | SimulateTrace {
-  return withText(unwrap<RawTrace>(mod().runScene(toSceneJson(scene), true)));
+  return withText(unwrap<RawTrace>(mod().runScene(jsonRoom(toSceneJson(scene), 'scene'), true)));
 }
 
 /** Checks a scene; returns a normalized copy (defaults filled in, rotations normalized) or throws. */
 export function validateScene(scene: Scene2D): Scene2D;
 export function validateScene(scene: unknown): Scene;
 export function validateScene(scene: unknown): Scene | Scene2D {
-  return unwrap<Scene>(mod().validateScene(toSceneJson(scene)));
+  return unwrap<Scene>(mod().validateScene(jsonRoom(toSceneJson(scene), 'scene')));
 }
 
 /**
@@ -93,7 +94,7 @@ export function validateScene(scene: unknown): Scene | Scene2D {
  * Empty for a scene without such triangles. Throws what run() throws for an invalid scene.
  */
 export function sceneWarnings(scene: Scene | string): string[] {
-  return unwrap<string[]>(mod().sceneWarnings(toSceneJson(scene)));
+  return unwrap<string[]>(mod().sceneWarnings(jsonRoom(toSceneJson(scene), 'scene')));
 }
 
 // Directions sampled on curved shapes by shapeSurface() and minkowskiSurface() (kMinSamples, kMaxSamples in scene.h).
@@ -111,14 +112,14 @@ function sampleCount(samples: unknown): number {
 /** World-space points whose convex hull is the shape as the library sees it (`samples` directions on curved shapes, 6…20000). */
 export function shapeSurface(shape: Shape, samples = 1200): Vec3[] {
   const n = sampleCount(samples);
-  return unwrap<Vec3[]>(mod().shapeSurface(toSceneJson(shape, 'invalid-scene', 'shape'), n));
+  return unwrap<Vec3[]>(mod().shapeSurface(jsonRoom(toSceneJson(shape, 'invalid-scene', 'shape'), 'shape'), n));
 }
 
 /** Points of A − B (full shapes) and of core(A) − core(B), whose hulls are the two differences. */
 export function minkowskiSurface(a: Shape, b: Shape, samples = 1200): { points: Vec3[]; corePoints: Vec3[] } {
   const n = sampleCount(samples);
   return unwrap<{ points: Vec3[]; corePoints: Vec3[] }>(
-    mod().minkowskiSurface(toSceneJson(a, 'invalid-scene', 'a'), toSceneJson(b, 'invalid-scene', 'b'), n),
+    mod().minkowskiSurface(jsonRoom(toSceneJson(a, 'invalid-scene', 'a'), 'a'), jsonRoom(toSceneJson(b, 'invalid-scene', 'b'), 'b'), n),
   );
 }
 

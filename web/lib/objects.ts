@@ -18,7 +18,7 @@ import { withText, type RawTrace } from './captions';
 import { CONTACT_RECORD_STRIDE, DECODERS, decodeContactRecord } from './generated-schema';
 import { CollidoscopeError, printable, toSceneJson } from './errors';
 import { loadedModule, mod, unwrap } from './module';
-import { AXES, POSE, describe, lastError, notNumber, num, unreadable, writePose, writeVec, type PoseLike, type XYZ } from './heap';
+import { AXES, POSE, describe, ensureHeap, jsonRoom, lastError, notNumber, num, unreadable, writePose, writeVec, type PoseLike, type XYZ } from './heap';
 import type { ContactPoint, ContactsResult, EpaStatus, FeatureKind, MeshProjectResult } from './generated-schema';
 import type {
   ChungWangResult, ChungWangTrace, ClosedFormTraceOf, ContainsResult, DistanceResult, EpaTrace, GjkTrace, IntersectResult, MeshTriangle,
@@ -147,7 +147,7 @@ export function createShape(spec: Shape): ConvexShape {
   } catch (e) {
     throw unreadable(e, 'shape');
   }
-  const reply = mod().createShape(toSceneJson(spec, 'invalid-argument'));
+  const reply = mod().createShape(jsonRoom(toSceneJson(spec, 'invalid-argument'), 'shape'));
   if (type === 'compound') return new CompoundShape(unwrap<number>(reply));
   return type === 'mesh' || type === 'heightfield' ? meshOfHandle(unwrap<number>(reply), type) : made(reply, type);
 }
@@ -292,26 +292,12 @@ export function polytope(points: PointArray, options?: ShapeOptions): ConvexShap
   return made(m.createPolytope(flat, margin, scale[0], scale[1], scale[2]), 'polytope');
 }
 
-/**
- * Checks that wasm memory can still give `bytes` (what building a shape of this size needs at its peak), and
- * throws 'out-of-memory' naming `field` when it cannot. The module's memory grows up to 2 GB; a C++ allocation
- * that fails inside a build aborts the module (no exceptions in the wasm build), while a malloc here fails
- * cleanly: the block is taken and given back, so the build then finds room where the check did.
- */
-function ensureHeap(m: WasmModule, bytes: number, field: string, what: string): void {
-  const p = m._malloc(bytes);
-  if (p === 0) {
-    throw new CollidoscopeError('out-of-memory', field, `${what} needs about ${Math.ceil(bytes / 1e6)} MB of wasm memory `
-      + `at its peak, more than is left of the 2 GB the module can grow to (${Math.round(m.HEAPU8.buffer.byteLength / 1e6)} MB `
-      + 'in use by the memory now): dispose shapes, meshes, worlds and batches that are no longer needed');
-  }
-  m._free(p);
-}
-
 // Bytes a build needs at its peak, per element, from the growth of stats().memoryBytes, rounded up: a mesh's
 // triangles and their OBB tree (≈ 640 a triangle while building 10⁵ to 4·10⁵, 442 kept); a polytope's hull under
 // construction, worst when every point is a vertex (10⁶ points on a sphere: ≈ 1 470 a point; a random ball's
 // cloud ≈ 94). The check is for the worst case, so a cloud that would fit may be refused when memory is short.
+// The same figures as kMeshPeakBytesPer*, kPolytopePeakBytesPerPoint (heap_room.h), checked here before the
+// arrays are copied into wasm memory.
 const MESH_PEAK_BYTES_PER_TRIANGLE = 768;
 const MESH_PEAK_BYTES_PER_VERTEX = 64;
 const POLYTOPE_PEAK_BYTES_PER_POINT = 1536;
@@ -867,7 +853,7 @@ function single(q: BatchQuery, options: IntersectOptions | undefined, x0: unknow
   // A compound's trace is the answering child's own, which the scene runner writes (the default flavour has no
   // compounds: captions.ts).
   if ((typeof __COLLIDOSCOPE_LEVEL_GEOMETRY__ === 'undefined' || __COLLIDOSCOPE_LEVEL_GEOMETRY__) && trace === true && (compoundA || compoundB)) {
-    return withText(unwrap<RawTrace>(m.runScene(JSON.stringify(unwrap<Scene>(m.sceneOfQuery(q, a, b, s.input))), true)));
+    return withText(unwrap<RawTrace>(m.runScene(jsonRoom(JSON.stringify(unwrap<Scene>(m.sceneOfQuery(q, a, b, s.input))), 'shape'), true)));
   }
   if (trace === true) return withText(unwrap<RawTrace>(m.traceQuery(q, a, b, s.input)));
   if (cache !== undefined && !(cache instanceof IntersectCache)) {

@@ -101,6 +101,19 @@ export function sceneFileText(scene: Scene, step: number): string {
 export const MAX_SCENE_TEXT = 5_000_000;
 
 /**
+ * Why a file of `size` bytes is refused before it is read (null when it is not): larger than MAX_SCENE_TEXT bytes.
+ * A file has at least as many bytes as its text has characters (UTF-8), so a file within the limit has text within
+ * it too; one over it is not read at all, into the text box or a parser, which would hold the page as a paste of
+ * that size would.
+ */
+export function fileTooLarge(name: string, size: number): string | null {
+  if (size <= MAX_SCENE_TEXT) return null;
+  const n = (x: number) => x.toLocaleString('en');
+  return `"${printable(name, 80)}" was not read: it is ${n(size)} bytes, and the page reads files of up to ${n(MAX_SCENE_TEXT)} `
+    + '(a larger one would hold the tab for seconds; the library\'s run() and mesh() take more).';
+}
+
+/**
  * Pasted or imported text as a JSON value, or a message saying where it is not JSON. Whether the value is a
  * scene is the library's to say (validateScene): its errors name the field.
  */

@@ -81,6 +81,7 @@ function wireControls(app: App): void {
       const raw = (value as { step?: unknown } | null)?.step;
       return app.apply(value, { step: typeof raw === 'number' ? raw : 0, fit: true, errorPrefix: `${source}: ` });
     },
+    refuse: (message) => app.banner.show(message),
   });
 
   const scrub = $('scrubber') as HTMLInputElement;

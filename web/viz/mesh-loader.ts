@@ -3,7 +3,7 @@
 // with three.js's loaders and its triangles taken by the library's meshArrays() (collidoscope/three: the reading
 // meshFromGeometry() does, every mesh placed by its world matrix) into one mesh shape A; B is a sphere in the
 // middle of it. Problems are said in #mesh-status: not a mesh file, no triangles, too many triangles, a parse
-// error.
+// error; a file over the page's size limit is refused unread, in the banner too.
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
@@ -11,6 +11,7 @@ import { CollidoscopeError, type Scene, type Shape, type Vec3 } from '../lib/ind
 import { meshArrays } from '../lib/three';
 import type { App } from './app';
 import { BUILTIN_MESHES, builtinScene, type BuiltinMesh } from './builtin-meshes';
+import { fileTooLarge } from './edit-math';
 
 /**
  * Most triangles the page takes from a file: the scene goes to the library as JSON and every triangle is drawn, so
@@ -84,6 +85,12 @@ export async function loadMeshFile(app: App, file: File, status: HTMLElement): P
     status.hidden = false;
     status.classList.toggle('error', error);
   };
+  const tooLarge = fileTooLarge(file.name, file.size);
+  if (tooLarge) {
+    say(tooLarge, true);
+    app.banner.show(tooLarge);
+    return false;
+  }
   say(`Reading ${file.name}…`, false);
   try {
     const mesh = mergeMeshes(await parseFile(file));

@@ -2,7 +2,7 @@
 // export the scene shown (download or copy). The library's scene parser judges what is read, so its errors
 // name the field; this file only reads text and says where it is not JSON.
 import type { Scene } from '../lib/index';
-import { parseSceneText, sceneFileText } from './edit-math';
+import { fileTooLarge, parseSceneText, sceneFileText } from './edit-math';
 import { $ } from './panel';
 
 export interface SceneJsonHost {
@@ -10,6 +10,8 @@ export interface SceneJsonHost {
   current(): { scene: Scene; step: number };
   /** Show `value` at its own "step" (0 without one); false (and the banner says why) when the library refuses it. */
   load(value: unknown, source: string): boolean;
+  /** Say in the banner why a file was not read. */
+  refuse(message: string): void;
 }
 
 export function wireSceneJson(host: SceneJsonHost): void {
@@ -48,6 +50,12 @@ export function wireSceneJson(host: SceneJsonHost): void {
     const f = file.files?.[0];
     file.value = '';
     if (!f) return;
+    const tooLarge = fileTooLarge(f.name, f.size);
+    if (tooLarge) {
+      say(`File ${tooLarge}`, true);
+      host.refuse(`File ${tooLarge}`);
+      return;
+    }
     let t: string;
     try {
       t = await f.text();

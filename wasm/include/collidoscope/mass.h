@@ -112,6 +112,21 @@ enum class MassStatus {
   InvalidShape,    // a compound without children data, a polytope without points
 };
 
+// Volume, centroid and second moment about the centroid of a solid at unit
+// density (the header's V, c, C).
+struct Moments {
+  double volume = 0;
+  Vec3 centroid;
+  Mat3 second;
+};
+
+// A shape's moments (its unscaled solid's, margin per the header, then its
+// scale); a compound's from its children's (compoundMoments).
+MassStatus momentsOf(const Shape& s, Moments* out);
+// In compound.cpp, with the rest of the compounds, which the default
+// flavour leaves out (wasm/flavours/no_meshes.cpp: no compound is made there).
+MassStatus compoundMoments(const Shape& s, Moments* out);
+
 // A sentence naming the problem of a status (empty for Ok).
 const char* massStatusMessage(MassStatus s);
 

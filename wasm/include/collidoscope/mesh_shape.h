@@ -47,6 +47,23 @@ struct MeshShape {
 // unchanged and *err says why.
 bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err);
 
+// The object API's scale of a mesh made by makeMeshFromArrays: checked
+// ("invalid-argument" naming "scale"), then baked in (bakeScale), with
+// room for the second build checked first (scaledMeshHasRoom).
+bool scaleMeshShape(Shape* s, const Vec3& scale, SceneError* err);
+
+// bakeScale() of a mesh shape: its vertices scaled, its tree built again;
+// a mirror (an odd number of negative components) reverses every
+// triangle's winding so that CCW stays outward. False, s unchanged, when
+// the scaled mesh is not a valid mesh. (Mesh code, which the default
+// flavour leaves out: wasm/flavours/no_meshes.cpp.)
+bool bakeMeshScale(Shape* s);
+
+// Whether the heap holds a second build of mesh shape s, which bakeScale
+// makes when s is scaled (true when it is not); when it does not, *err is
+// an out-of-memory error naming prefix + "scale" (heap_room.h).
+bool scaledMeshHasRoom(const Shape& s, const std::string& prefix, SceneError* err);
+
 // A mesh from flat arrays (the object API): vertices x0, y0, z0, x1, …
 // and indices i0, j0, k0, … as doubles; errors ("invalid-argument") name
 // "vertices", "triangles" or the element ("triangles[4][1]").

@@ -16,11 +16,16 @@ namespace collidoscope {
 namespace sceneread {
 
 bool fail(SceneError* err, const std::string& field, const std::string& message);
+// A shape builder's error, its field under `prefix`: its own code when it
+// has one (out of memory), "invalid-scene" otherwise.
+bool failShape(SceneError* err, const std::string& prefix, const ShapeError& se);
 // n finite numbers (an array of exactly n), at most 1e15 in magnitude.
 bool readVec(const JsonValue& v, const std::string& field, int n, double* out, SceneError* err);
 bool readVec3(const JsonValue& v, const std::string& field, Vec3* out, SceneError* err);
 // A finite number.
 bool readNumber(const JsonValue& v, const std::string& field, double* out, SceneError* err);
+// A shape as the scene format writes it (a compound's children).
+void writeShape(JsonWriter& w, const Shape& s);
 
 }  // namespace sceneread
 
@@ -30,5 +35,8 @@ bool readNumber(const JsonValue& v, const std::string& field, double* out, Scene
 bool readMeshShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err);
 bool readHeightfieldShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err);
 bool readCompoundShape(const JsonValue& json, const std::string& prefix, Shape* s, SceneError* err);
+// Their fields written back, as read (the scene writer's part for a mesh
+// shape or a compound: mesh_scene.cpp; the default flavour has none).
+void writeLevelShapeFields(JsonWriter& w, const Shape& s);
 
 }  // namespace collidoscope

@@ -157,6 +157,9 @@ void bakeScale(Shape* s);
 struct ShapeError {
   std::string field;
   std::string message;
+  // A build refused for want of memory (heap_room.h): its code is then
+  // kOutOfMemoryCode; otherwise the caller gives its own.
+  bool outOfMemory = false;
 };
 
 // Checks the parameters of s: finite, non-negative sizes, the point counts

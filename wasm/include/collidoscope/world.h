@@ -208,6 +208,10 @@ class World {
   // The box of a shape of that kind at `pose` (s: the shape, read by Support only).
   static Aabb boxFrom(const BoxShape& kind, const Shape* s, const Transform& pose);
   void classify(int slot, const Shape& s);
+  // Capacity for n slots in every per-slot array and the broad phase, at
+  // once, after checking that the heap holds it (heap_room.h): the one
+  // place a world's arrays grow with its bodies.
+  bool reserveSlots(int n, SceneError* err);
   // The broad phase's copy of a slot's box: insert, move, remove.
   void track(int slot, bool inserted);
   void untrack(int slot);
