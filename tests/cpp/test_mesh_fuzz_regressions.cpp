@@ -581,4 +581,65 @@ TEST(MeshFuzzRegressions, ADenormalMeshAgreesWithBruteForceAndItsUnitSelf) {
   EXPECT_GT(hits, 1450);
 }
 
+
+// fuzz_mesh's input (campaign seed 3030, tree-misses-nearer-sliver), in the
+// mesh's frame: slivers 1e6 long and 1e-7 wide, crossed by a ray near
+// t = 1. Exact rational arithmetic on these doubles (the plane of each
+// triangle met by the ray, then the point's side of each edge) puts the
+// hits at t = 0.999999941670208 (triangle 5) and t = 1.000000000607102
+// (triangle 7), and no other. rayTriangle's sums gave triangle 7 t = 0.9477
+// (det, the sum of U, V, W, cancels), so brute force over the triangles
+// answered it while the tree, whose box of it the ray enters near t = 1,
+// rightly answered triangle 5. A hit's t is now kept inside the triangle's
+// bounding box, which the exact hit point lies in.
+TEST(MeshFuzzRegressions, ASliversHitIsWhereTheRayMeetsIt) {
+  TriangleMesh m;
+  m.vertices = {{600000, 1.2392156862745097e-07, 1.2392156862744938e-07},
+                {-3.1529411764705881e-07, -3.1529411764705881e-07, -3.1528320312499996e-07},
+                {-3.1529411764705881e-07, -3.152941176470578e-07, 2.7500000000000001e-07},
+                {-1.0248779310568352e-07, -2.3786956223050558e-08, 3.9999999999999998e-07},
+                {3.9999999994448295e-07, 6, 3.9999999999999998e-07},
+                {3.9999999999999998e-07, 1000000, 1000000},
+                {1000000, 9.9999999999999995e-08, -3.94357496178622e-08},
+                {2, -9.9999999999999995e-08, 2.1875e-07},
+                {7, -1.0198744792595428e-07, -7},
+                {600000, 1.2392156862745097e-07, 1.2392156862744938e-07},
+                {-2.4939812320561022e-07, -2.4591954063621867e-07, 3.5624999999999998e-07},
+                {2.9999999999999999e-07, -1.019264129082348e-07, 1}};
+  m.triangles = {{10, 9, 2}, {1, 0, 0}, {3, 11, 11}, {0, 1, 6}, {9, 3, 6}, {2, 9, 11},
+                 {1, 6, 9},  {3, 6, 2}, {9, 11, 5}, {1, 8, 4}, {11, 7, 7}};
+  const Vec3 origin{299992.99999987532, -0.5946739665753219, 6.0000002400857841};
+  const Vec3 direction{7, 0.59467390557633593, -6};
+  const double exact[2] = {0.999999941670208, 1.000000000607102};  // triangles 5 and 7
+  const Shape s = build(m);
+  ASSERT_TRUE(s.meshData);
+  const ShearedRay ray = ShearedRay::make(origin, direction);
+  // Each triangle alone: hits exactly 5 and 7, each where the ray meets it
+  // to 1e-11 of the mesh's size 1e6 (along the ray: t·|d|), and brute force
+  // over them answers triangle 5.
+  const double length = std::sqrt(49 + 0.59467390557633593 * 0.59467390557633593 + 36);
+  const double tolerance = 1e-11 * 1e6;
+  double best = std::numeric_limits<double>::infinity();
+  std::size_t nearest = m.triangles.size();
+  for (std::size_t i = 0; i < m.triangles.size(); ++i) {
+    const auto& tri = m.triangles[i];
+    RayTriangleHit hit;
+    const bool met = rayTriangle(ray, m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]],
+                                 std::numeric_limits<double>::infinity(), &hit);
+    EXPECT_EQ(met, i == 5 || i == 7) << "triangle " << i << " t " << hit.t;
+    if (!met) continue;
+    if (i == 5 || i == 7) {
+      EXPECT_NEAR(hit.t * length, exact[i == 5 ? 0 : 1] * length, tolerance) << "triangle " << i;
+    }
+    if (hit.t < best) best = hit.t, nearest = i;
+  }
+  EXPECT_EQ(nearest, 5u);
+  // The tree's closest hit: the same.
+  const MeshRayHit q = rayCastMeshLocal(m, s.meshData->tree, origin, direction,
+                                        std::numeric_limits<double>::infinity(), MeshRayMode::Closest);
+  ASSERT_TRUE(q.hit);
+  EXPECT_EQ(q.triangle, 5);
+  EXPECT_NEAR(q.t * length, exact[0] * length, tolerance);
+}
+
 }  // namespace

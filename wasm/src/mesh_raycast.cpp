@@ -54,6 +54,41 @@ inline int edgeFunction(double px, double py, double qx, double qy, double* valu
   return positive - negative;
 }
 
+// t moved into the triangle's bounding box. The hit point lies in the
+// triangle, so inside its box: t with every t·d_k within [min_k, max_k]
+// (corners relative to the origin). t from the sums of the watertight test
+// can be far off where det, the sum of U, V, W, cancels (a sliver 1e6 long
+// and 1e-7 wide: t 0.05 off); a t whose point is outside the box by more
+// than rounding is clamped to the box's slab interval, rounded outward, so
+// a t within rounding of the exact one is never moved.
+[[gnu::noinline]] double clampToBox(double t, const Vec3& A, const Vec3& B, const Vec3& C, const Vec3& d) {
+  constexpr double kSlack = 16 * std::numeric_limits<double>::epsilon();
+  double low = 0, high = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < 3; ++k) {
+    if (d[k] == 0) continue;
+    double a = std::fmin(A[k], std::fmin(B[k], C[k])) / d[k];
+    double b = std::fmax(A[k], std::fmax(B[k], C[k])) / d[k];
+    if (a > b) std::swap(a, b);
+    low = std::fmax(low, a - kSlack * std::fabs(a));
+    high = std::fmin(high, b + kSlack * std::fabs(b));
+  }
+  return low <= high ? std::fmin(std::fmax(t, low), high) : t;
+}
+
+// Whether t puts the hit point outside the triangle's box by more than
+// rounding (clampToBox then moves it): three products, no division.
+inline bool outsideBox(double t, const Vec3& A, const Vec3& B, const Vec3& C, const Vec3& d) {
+  constexpr double kSlack = 8 * std::numeric_limits<double>::epsilon();
+  bool outside = false;
+  for (int k = 0; k < 3; ++k) {
+    const double p = t * d[k];
+    const double low = std::fmin(A[k], std::fmin(B[k], C[k])), high = std::fmax(A[k], std::fmax(B[k], C[k]));
+    const double slack = kSlack * (std::fabs(low) + std::fabs(high) + std::fabs(p));
+    outside |= (p < low - slack) | (p > high + slack);
+  }
+  return outside;
+}
+
 // The watertight test (the header's formulas) on the corners relative to
 // the ray's origin. kScaled: the ray and corners come from scaledTest, and
 // t is taken back to the caller's by 2^tExponent before its range is
@@ -85,10 +120,12 @@ inline bool shearedTest(const ShearedRay& ray, const Vec3& A, const Vec3& B, con
     // scale 1, exactly.
     const int s = -std::ilogb(det);
     t = (std::ldexp(U, s) * az + std::ldexp(V, s) * bz + std::ldexp(W, s) * cz) / std::ldexp(det, s);
+    if (outsideBox(t, A, B, C, ray.direction)) t = clampToBox(t, A, B, C, ray.direction);
     t = std::ldexp(t, tExponent);
     if (!(t <= kMaxDouble)) return false;
   } else {
     t = (U * az + V * bz + W * cz) / det;
+    if (outsideBox(t, A, B, C, ray.direction)) t = clampToBox(t, A, B, C, ray.direction);
   }
   if (!(t >= 0 && t <= maxT)) return false;
   hit->t = t;
