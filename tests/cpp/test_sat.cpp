@@ -1012,3 +1012,32 @@ TEST(SatTrace, BoxFramesInOrder) {
 }
 
 }  // namespace
+
+// fuzz_pair's input (seed 22, sat-sliver-polytope-point-apart-8e-8): a
+// polytope whose hull is a triangle 13.9 long and ~6e-7 wide along the
+// diagonal, its corner c = (−5e-8, −5e-8, −5e-8) pointing at the origin,
+// where a point sits (both posed at (−8, −8, −8)). The point is
+// |c| = 8.66e-8 from the triangle, at its corner; along the sides' normals
+// it is only ~1e-14 outside (distance × the corner's angle), below
+// rounding, and SAT called the pair touching. The reference distance is the
+// point–triangle distance by brute force over the triangle's features.
+TEST(SatTouching, APointBeyondASliversSharpCornerIsApart) {
+  const Vec3 far{-3.1764705882352935, -3.1764700108152972, -3.1764705882352935};
+  const Vec3 c{-4.9999999999999998e-08, -4.9999999999999998e-08, -4.9999999999999998e-08};
+  std::vector<Vec3> pts(6, far);
+  pts.push_back({-8, -8, -8});
+  pts.push_back(c);
+  Shape a = Shape::polytope(pts);
+  a.pose.position = {-8, -8, -8};
+  Shape b = Shape::point();
+  b.pose.position = {-8, -8, -8};
+  const double distance = ref::pointTriangleDistance({0, 0, 0}, far, {-8, -8, -8}, c);
+  ASSERT_NEAR(distance, 5e-8 * std::sqrt(3.0), 1e-15);  // at the corner
+  for (bool swap : {false, true}) {
+    const SatResult r = swap ? sat(b, a) : sat(a, b);
+    EXPECT_EQ(r.status, SatStatus::Ok);
+    EXPECT_FALSE(r.intersecting) << (swap ? "B, A" : "A, B");
+    EXPECT_GT(r.depth, 0.5 * distance);        // a gap of the distance's order, not rounding's
+    EXPECT_LE(r.depth, distance * (1 + 1e-9));  // and a lower bound of it
+  }
+}

@@ -65,7 +65,11 @@
 // face, is 1e-8 outside its thin faces, under the 4e-5 rounding bound. So
 // the in-plane side normals n × e for every edge class of A and B are also
 // tested then (the 2D SAT of the two contact sets, whose sides are edges
-// of A and B), like the flat sides of a polygon hull above.
+// of A and B), like the flat sides of a polygon hull above. At a sharp
+// corner those sides separate by distance × its angle only (a point 8.7e-8
+// beyond the corner of a sliver 6e-7 wide: 1e-14), so the in-plane
+// directions between the contact sets' vertices are tested as well (up to
+// kSatCornerPairs pairs).
 //
 // Rounded shapes (margin, sphere, capsule: core ⊕ ball of radius r). Every
 // interval widens by r on each side — exact for any axis, since the support
@@ -143,6 +147,10 @@ constexpr double kSatSameAxisSine = 1e-12;
 // above. Beyond, use GJK/EPA (support mappings, O(V) per iteration)
 // instead.
 constexpr std::int64_t kSatMaxProjections = std::int64_t{1} << 24;
+
+// Most pairs of contact-set vertices whose in-plane direction is tested
+// when the cores touch to rounding (satHulls, "Touching in a plane").
+constexpr int kSatCornerPairs = 64;
 
 // Most candidate axes a traced query may record (one frame each).
 constexpr std::int64_t kSatMaxTracedAxes = 1 << 14;
@@ -715,7 +723,8 @@ SatResult satHulls(const SatHull& a, const Transform& poseA, const SatHull& b, c
   const std::int64_t fb = static_cast<std::int64_t>(b.faceAxes.size());
   const std::int64_t ea = static_cast<std::int64_t>(a.edgeAxes.size());
   const std::int64_t eb = static_cast<std::int64_t>(b.edgeAxes.size());
-  const std::int64_t extra = 3 * (ea + eb) + 4;  // flat sides of both polygons, a touching plane's, lines
+  // Flat sides of both polygons, a touching plane's sides and corner pairs, lines.
+  const std::int64_t extra = 3 * (ea + eb) + 4 + kSatCornerPairs;
   const std::int64_t axes = fa + fb + ea * eb + extra;
   const std::int64_t verts = static_cast<std::int64_t>(a.vertices.size() + b.vertices.size());
   if (axes * verts > kSatMaxProjections || (Trace::enabled && axes > kSatMaxTracedAxes))
@@ -892,6 +901,29 @@ SatResult satHulls(const SatHull& a, const Transform& poseA, const SatHull& b, c
       Vec3 L;
       if (detail::satCrossAxis(n, dirB(b.edgeAxes, j), &L))
         stop = test(L, SatAxisKind::FlatSide, kFlatAxes, -1, static_cast<int>(j), false, true, nullptr, nullptr);
+    }
+    // The side normals separate the contact sets in exact arithmetic, but
+    // at a sharp corner only by distance × its angle: a point 8.7e-8
+    // beyond the corner of a triangle 8 long and 6e-7 wide is 1e-14 outside
+    // its sides, below rounding. The direction in that plane from a vertex
+    // of A's contact set (its vertices within rounding of A's extreme along
+    // n) to one of B's shows the gap at a corner: kSatCornerPairs pairs at
+    // most (every pair of two such sets when they are that small).
+    const detail::SatInterval onA = detail::satProjectHull(a, poseA, n), onB = detail::satProjectHull(b, poseB, n);
+    const Vec3 nA = poseA.toLocalDirection(n), nB = poseB.toLocalDirection(n);
+    int pairs = 0;
+    for (std::size_t i = 0; i < a.vertices.size() && !stop && pairs < kSatCornerPairs; ++i) {
+      if (dot(nA, a.vertices[i]) < onA.hi - tolerance) continue;
+      const Vec3 va = poseA.applyToDirection(a.vertices[i]);
+      for (std::size_t j = 0; j < b.vertices.size() && !stop && pairs < kSatCornerPairs; ++j) {
+        if (dot(nB, b.vertices[j]) > onB.lo + tolerance) continue;
+        const Vec3 w = poseB.applyToDirection(b.vertices[j]) + t - va;
+        const Vec3 inPlane = w - n * dot(w, n);
+        ++pairs;
+        if (maxAbs(inPlane) > 0)
+          stop = test(normalizedOr(inPlane, Vec3{0, 1, 0}), SatAxisKind::FlatSide, kFlatAxes, -1, -1, false, false,
+                      nullptr, nullptr);
+      }
     }
   }
   return detail::satFinish(st, rA + rB, trace);
