@@ -326,7 +326,15 @@ inline RayCastResult analyticSphereCast(const Vec3& s, const Vec3& r, double max
     out.reason = RayReason::InvalidInput;
     return out;
   }
-  const Vec3 m = s - c;
+  // m and R at unit size when the sphere and the origin lie within 2^-500
+  // of each other (a point 2.5e-316 from the origin, and a ray 4 long, which
+  // keeps the tiny scene from magnifying them further: tiny_scene.h):
+  // squared, they would underflow to 0, "inside". Powers of two, so exact;
+  // t, in units of the same u, scales back by the same power.
+  const double size = std::fmax(maxAbs(s - c), R);
+  const int k = size > 0 && size < 0x1p-500 ? -std::ilogb(size) : 0;
+  const Vec3 m = (s - c) * std::ldexp(1.0, k);
+  R = std::ldexp(R, k);
   const double mm = length(m);
   const double c0 = (mm - R) * (mm + R);  // m·m − R², factored: relative error ~u
   if (c0 <= 0) {
@@ -351,11 +359,11 @@ inline RayCastResult analyticSphereCast(const Vec3& s, const Vec3& r, double max
   if (disc < 0) return out;  // the line passes farther than R from the centre
   const double q = -b + std::sqrt(disc);
   const double tu = c0 / q;
-  const double t = std::ldexp(tu, -e);
+  const double t = std::ldexp(tu, -e - k);
   if (!(t <= maxT)) return out;
   out.hit = true;
   out.t = t;
-  out.point = s + u * tu;
+  out.point = s + u * std::ldexp(tu, -k);
   // The outward normal at the hit: (hit − c)/R. hit − c carries the
   // rounding of m + u·t_u, ~4u·|m|: for a radius within (64 times) that —
   // a point, whose ray passes exactly through it — it is noise (a random
