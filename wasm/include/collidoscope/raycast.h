@@ -838,13 +838,16 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
   return out;
 }
 
-// Point cores (spheres; points with a margin) of PosedShape, for the
+// Point cores (spheres; points and boxes of no extent, with a margin) of PosedShape, for the
 // closed form. Other shape types never take the analytic path.
 template <class S>
 inline bool pointCore(const S& shape, Vec3* centre) {
   if constexpr (std::is_same_v<S, PosedShape>) {
-    const ShapeType t = shape.shape().type;
-    if ((t == ShapeType::Sphere || t == ShapeType::Point) && isUnscaled(shape.shape())) {
+    const Shape& s = shape.shape();
+    const ShapeType t = s.type;
+    // A box of no extent is a point too (its margin the radius).
+    const bool pointBox = t == ShapeType::Box && s.halfExtents == Vec3{0, 0, 0};
+    if ((t == ShapeType::Sphere || t == ShapeType::Point || pointBox) && isUnscaled(s)) {
       *centre = shape.center();
       return true;
     }
