@@ -68,6 +68,11 @@ const MAX_LEN = { fuzz_scene: 4096, fuzz_hull: 1024, fuzz_hull_full: 1024, fuzz_
 
 // ------------------------------------------------------------------ build
 
+// What '#' in a recorded invariant (known.json) matches: any number as the
+// targets print it (an index, or a double such as -7.9999996151723991 or
+// 4.9406564584124654e-324).
+const ANY_NUMBER = '-?\\d+(?:\\.\\d+)?(?:e[-+]?\\d+)?';
+
 function configureAndBuild(targets, log) {
   const cache = path.join(BUILD, 'CMakeCache.txt');
   if (!existsSync(cache)) {
@@ -199,9 +204,10 @@ function replayKnown() {
     const r = spawnSync(bin, [file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const text = `${r.stdout ?? ''}${r.stderr ?? ''}`;
     // '#' in a recorded invariant stands for any number (face and vertex
-    // indices change with the order a hull is numbered in).
+    // indices change with the order a hull is numbered in; depths and
+    // distances are written as the doubles they are).
     const escaped = `INVARIANT ${e.target}: ${e.invariant}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const want = new RegExp(escaped.replace(/#/g, '\\d+'));
+    const want = new RegExp(escaped.replace(/#/g, ANY_NUMBER));
     if (r.error) problems.push(`${e.file}: cannot run ${e.target}: ${r.error.message}`);
     else if (r.status === 0) {
       problems.push(`${e.file} no longer fails (fixed?): remove it from tests/fuzz/known/known.json and keep it as a regression test`);
@@ -624,7 +630,7 @@ function knownEntries() {
 function isKnown(target, what, known) {
   return known.some((e) => {
     if (e.target !== target) return false;
-    const escaped = `${e.target}: ${e.invariant}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/#/g, '\\d+');
+    const escaped = `${e.target}: ${e.invariant}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/#/g, ANY_NUMBER);
     return new RegExp(`^${escaped}`).test(what);
   });
 }
