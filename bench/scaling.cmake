@@ -45,6 +45,8 @@ set(_nt_lib_sources
   "${_cds_root}/wasm/src/mesh_shape.cpp" "${_cds_root}/wasm/src/mesh.cpp" "${_cds_root}/wasm/src/obbtree.cpp"
   "${_cds_root}/wasm/src/obbtree_rays.cpp"
   "${_cds_root}/wasm/src/obb.cpp" "${_cds_root}/wasm/src/json.cpp"
+  # mesh_shape.cpp's heap checks.
+  "${_cds_root}/wasm/src/heap_room.cpp"
   "${_cds_root}/wasm/src/portable_math.cpp")
 # One translation unit per algorithm (NTB_ALGO = its ntb::Algo): unit-wide inlining
 # decisions then depend on that algorithm alone, which keeps the machine-code comparison
