@@ -166,7 +166,14 @@ SceneError& lastError() {
   return e;
 }
 
-std::string lastErrorJson() { return error(lastError()); }
+// Read once (web/lib/heap.ts) and then cleared, so that an error's text
+// holds no heap between failures: the strings' capacity would otherwise
+// depend on which failures came before, and the heap with it.
+std::string lastErrorJson() {
+  std::string out = error(lastError());
+  lastError() = SceneError{};
+  return out;
+}
 
 // Worlds (world.h) on the registry's shapes, by handle: slot + 1 in the low
 // 16 bits, a generation above, so that a disposed world's handle stays dead.
