@@ -738,10 +738,8 @@ class VertexDrops {
         }
         // A drop that would leave the kept vertices exactly coplanar is
         // held back (the cloud is then within about τ of that plane: the
-        // caller measures it), and the round goes on. Building the flat
-        // set's hull instead used to fail and undo the whole round, which
-        // kept a vertex within τ of a neighbour (a lattice needle whose
-        // four far corners lie in one plane, issue 20).
+        // caller measures it), and the round goes on: a round undone as a
+        // whole would keep a vertex within τ of a neighbour.
         int replaced = -1, by = -1;
         if (!keepsSolid(static_cast<std::size_t>(k), solid, gone, &replaced, &by)) {
           flattened_ = true;
