@@ -90,7 +90,7 @@ const SAT = [
   'for each face normal n of B: test(n)',
   'for each edge a of A, edge b of B: L ← a × b',
   '  if |â × b̂| ≤ ε_parallel: skip            // parallel: faces cover it',
-  'flat A − B, or touching in a plane n: test in-plane side normals n × e (and the line\'s offset)',
+  'flat A − B, or touching in a plane n: test in-plane side normals n × e, the line\'s offset, and directions between touching corners',
   'test(L): [minA,maxA], [minB,maxB] ← projections; o ← min(maxA − minB, maxB − minA)',
   '  if o < 0: return separated, axis L, gap −o',
   '  if o < best: best ← (L, o)                 // least overlap so far',
