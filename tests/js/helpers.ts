@@ -15,6 +15,18 @@ export function catchError(f: () => unknown): CollidoscopeError {
   throw new Error('expected a CollidoscopeError, nothing was thrown');
 }
 
+/**
+ * Runs f, which must be refused with CollidoscopeError 'out-of-memory' naming `field`, its message matching `message`;
+ * returns the error.
+ */
+export function expectOutOfMemory(f: () => unknown, field: string | null, message: RegExp = /wasm memory/): CollidoscopeError {
+  const e = catchError(f);
+  expect(e.code).toBe('out-of-memory');
+  expect(e.field).toBe(field);
+  expect(e.message).toMatch(message);
+  return e;
+}
+
 /** A call that must throw `invalid-argument`, the field it must name, and what its detail must say. */
 export type InvalidCase = [() => unknown, string, RegExp];
 

@@ -11,6 +11,7 @@ import {
 } from '../../web/lib/index';
 import { jsonReaderBytes } from '../../web/lib/heap';
 import { mod } from '../../web/lib/module';
+import { expectOutOfMemory } from './helpers';
 
 const MB = 1024 * 1024;
 // The blocks taken by leave().
@@ -40,21 +41,6 @@ function leave(bytes: number): void {
   }
   expect(m.HEAPU8.buffer.byteLength).toBeGreaterThan(1900 * MB);
   if (gap !== 0) m._free(gap);
-}
-
-function expectOutOfMemory(f: () => unknown, field: string | null, message: RegExp): CollidoscopeError {
-  let thrown: unknown;
-  try {
-    f();
-  } catch (e) {
-    thrown = e;
-  }
-  expect(thrown).toBeInstanceOf(CollidoscopeError);
-  const e = thrown as CollidoscopeError;
-  expect(e.code).toBe('out-of-memory');
-  expect(e.field).toBe(field);
-  expect(e.message).toMatch(message);
-  return e;
 }
 
 /**

@@ -3,25 +3,12 @@
 // module), and the module answers afterwards. The memory is filled first with malloc'd blocks that are never
 // touched: growing wasm memory reserves address space, so this takes milliseconds and no real RAM.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CollidoscopeError, createBatch, distance, init, mesh, polytope, sphere, stats } from '../../web/lib/index';
+import { createBatch, distance, init, mesh, polytope, sphere, stats } from '../../web/lib/index';
 import { mod } from '../../web/lib/module';
+import { expectOutOfMemory } from './helpers';
 
 const MB = 1024 * 1024;
 const hog: number[] = [];
-
-function expectOutOfMemory(f: () => unknown, field: string): void {
-  let thrown: unknown;
-  try {
-    f();
-  } catch (e) {
-    thrown = e;
-  }
-  expect(thrown).toBeInstanceOf(CollidoscopeError);
-  const e = thrown as CollidoscopeError;
-  expect(e.code).toBe('out-of-memory');
-  expect(e.field).toBe(field);
-  expect(e.message).toMatch(/wasm memory/);
-}
 
 beforeAll(async () => {
   await init();
