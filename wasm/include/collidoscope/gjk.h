@@ -341,6 +341,12 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
       refinedV = v;
       return !certified && refinements < detail::kGjkRefinements && resolveOnEdge(&refined, &refinedV);
     };
+    auto adoptRefined = [&]() {
+      ++refinements;
+      simplex = refined;
+      v = refinedV;
+      vv = dot(v, v);
+    };
 
     bool stop = false;
     bool resolved = false;
@@ -375,10 +381,7 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
     if (resolved) {
       // Go on from the re-solved v: the next step's support point, in the
       // corrected direction, either meets the gap test or moves W on.
-      ++refinements;
-      simplex = refined;
-      v = refinedV;
-      vv = dot(v, v);
+      adoptRefined();
       if constexpr (Trace::enabled) {
         GjkFrame f = detail::stateFrame(iteration, simplex, v, vv, lower);
         f.event = GjkEvent::Simplex;
@@ -423,12 +426,7 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
       const GjkReason why =
           certified ? GjkReason::BoundsWithinTolerance : again ? GjkReason::Refine : GjkReason::NoProgress;
       const int at = certified || again ? kDistStall : kDistNoProgress;
-      if (again) {
-        ++refinements;
-        simplex = refined;
-        v = refinedV;
-        vv = dot(v, v);
-      }
+      if (again) adoptRefined();
       if constexpr (Trace::enabled) {
         GjkFrame f = detail::stateFrame(iteration, simplex, v, vv, lower);
         f.event = GjkEvent::Simplex;
