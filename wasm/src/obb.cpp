@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <utility>
 
-#include "collidoscope/portable_math.h"
 
 namespace collidoscope {
 
@@ -636,7 +635,7 @@ SymmetricEigen symmetricEigenClosedForm(const double m[3][3]) {
   const double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
   if (!(off > 0) || !std::isfinite(off)) return symmetricEigen(m);  // diagonal (or NaN): Jacobi is exact
   // Eigenvalues of A = qI + pB (q their mean, p their spread): with
-  // cos 3φ = det(B)/2 they are q + 2p cos(φ + 2πk/3).
+  // x = cos 3φ = det(B)/2 they are q + 2p cos(φ + 2πk/3), φ in [0, π/3].
   const double q = (a[0][0] + a[1][1] + a[2][2]) / 3.0;
   const double d0 = a[0][0] - q, d1 = a[1][1] - q, d2 = a[2][2] - q;
   const double p = std::sqrt((d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * off) / 6.0);
@@ -644,16 +643,31 @@ SymmetricEigen symmetricEigenClosedForm(const double m[3][3]) {
   const double b00 = d0 / p, b11 = d1 / p, b22 = d2 / p;
   const double b01 = a[0][1] / p, b02 = a[0][2] / p, b12 = a[1][2] / p;
   const double det = b00 * (b11 * b22 - b12 * b12) - b01 * (b01 * b22 - b12 * b02) + b02 * (b01 * b12 - b11 * b02);
-  const double phi = portable::acos(std::min(1.0, std::max(-1.0, 0.5 * det))) / 3.0;
-  const double hi = q + 2.0 * p * portable::cos(phi);
-  const double lo = q + 2.0 * p * portable::cos(phi + 2.0 * kPi / 3.0);
-  const double mid = 3.0 * q - hi - lo;
+  const double x = std::min(1.0, std::max(-1.0, 0.5 * det));
   // The eigenvalue farther from the middle one is isolated (its gap is at
-  // least half the spread hi − lo ≥ 1.5p), so it and its null vector are
+  // least half the spread, ≥ 1.5p), so it and its null vector are
   // accurate; the nearer pair can be ill-conditioned as a cubic's roots and
-  // is solved instead as the 2×2 problem in the plane orthogonal to it.
-  const bool hiIsolated = hi - mid >= mid - lo;
-  const Vec3 iso = nullVector(a, hiIsolated ? hi : lo);
+  // is solved instead as the 2×2 problem in the plane orthogonal to it. The
+  // largest is the isolated one when x ≥ 0 (φ ≤ π/6), the least otherwise:
+  // q ± 2p·c with c = cos(arccos|x| / 3), the largest root of the
+  // trisection cubic 4c³ − 3c = |x|, which lies in [√3/2, 1] where the
+  // cubic's slope is at least 6. Newton's method finds it with +, −, ×, ÷
+  // only (correctly rounded everywhere: the same bits natively and in
+  // WebAssembly, without a transcendental function's series): from the
+  // start min(1, √3/2 + |x|/6), above the root (c is concave in |x| and
+  // that is its tangent at 0), the cubic is convex, so the iterates fall
+  // monotonically, quadratically (error e → ≤ 2e², from ≤ 0.03); the loop
+  // stops when an iterate no longer falls (rounding reached).
+  const bool hiIsolated = x >= 0;
+  const double y = std::fabs(x);
+  double c3 = std::min(1.0, 0.8660254037844386 + y / 6.0);
+  for (int it = 0; it < kTrisectionMaxSteps; ++it) {
+    const double next = c3 - (4.0 * c3 * c3 * c3 - 3.0 * c3 - y) / (12.0 * c3 * c3 - 3.0);
+    if (!(next < c3)) break;
+    c3 = next;
+  }
+  const double isoValue = hiIsolated ? q + 2.0 * p * c3 : q - 2.0 * p * c3;
+  const Vec3 iso = nullVector(a, isoValue);
   if (!(std::fabs(lengthSquared(iso) - 1.0) < 1e-12)) return symmetricEigen(m);
   const Vec3 u = anyPerpendicular(iso), w = cross(iso, u);
   auto form = [&](const Vec3& x, const Vec3& y) {
@@ -687,10 +701,10 @@ SymmetricEigen symmetricEigenClosedForm(const double m[3][3]) {
   SymmetricEigen out;
   Vec3 vec[2];
   if (hiIsolated) {
-    out.values[0] = hi, out.values[1] = bigValue, out.values[2] = smallValue;
+    out.values[0] = isoValue, out.values[1] = bigValue, out.values[2] = smallValue;
     vec[0] = iso, vec[1] = big;
   } else {
-    out.values[0] = bigValue, out.values[1] = smallValue, out.values[2] = lo;
+    out.values[0] = bigValue, out.values[1] = smallValue, out.values[2] = isoValue;
     vec[0] = big, vec[1] = small;
   }
   // Orthonormal by construction (to rounding): signed and made

@@ -155,11 +155,13 @@ struct SymmetricEigen {
 SymmetricEigen symmetricEigen(const double m[3][3]);
 
 // The same decomposition in closed form, several times cheaper than
-// Jacobi: the eigenvalue of the characteristic cubic (trigonometric
-// solution) farthest from the middle one, its eigenvector as the longest
-// cross product of two rows of A − λI, and the other two as the symmetric
-// 2×2 problem in the plane orthogonal to it (one rotation, its angle's cosine
-// and sine from half-angle formulas), so
+// Jacobi: the eigenvalue of the characteristic cubic farthest from the
+// middle one (the trigonometric solution's, its cosine of a third of an
+// angle found as the root of the trisection cubic by Newton's method:
+// arithmetic and square roots only, so the same bits on every platform),
+// its eigenvector as the longest cross product of two rows of A − λI, and
+// the other two as the symmetric 2×2 problem in the plane orthogonal to it
+// (one rotation, its angle's cosine and sine from half-angle formulas), so
 // nearly repeated eigenvalues cost no accuracy. A diagonal, zero or
 // non-finite matrix goes to symmetricEigen. The vectors agree with
 // Jacobi's to rounding over the eigenvalue gap (same order, same signs),
@@ -169,6 +171,10 @@ SymmetricEigen symmetricEigenClosedForm(const double m[3][3]);
 // Jacobi: off-diagonal mass shrinks quadratically; a 3×3 matrix converges
 // to rounding in ~4–6 sweeps. 50 is a cap that finite input never reaches.
 constexpr int kJacobiMaxSweeps = 50;
+// Newton steps of symmetricEigenClosedForm's trisection root: from its
+// start (within 0.03) the error squares each step (e → ≤ 2e²), so 5 steps
+// reach rounding; the cap only bounds the loop.
+constexpr int kTrisectionMaxSteps = 12;
 // Coordinate-descent sweeps of refineObb; each sweep re-fits the minimum
 // rectangle around each of the best box's three axes. A box-like cloud
 // settles within a few sweeps; the cap bounds the rare slow creep of a
