@@ -744,8 +744,10 @@ TEST(SimulateScene, AFallingBallIsTheIntegratorsClosedFormAndTheWorldsOwnSteps) 
     "bodies":[{"shape":0,"velocity":[2,0,0],"mass":3}],"gravity":[0,-10,0],"dt":0.01,"steps":100})";
   const JsonValue r = runJson(text);
   const JsonValue& b = r.find("bodies")->items.at(0);
-  // 100 steps of 8 substeps, h = 0.00125: y = 50 − 10·h²·N(N+1)/2 with N = 800.
-  const double h = 0.00125, N = 800;
+  // 100 steps of S substeps (the solver's default), h = 0.01/S: a free fall
+  // in semi-implicit Euler, y = 50 − 10·h²·N(N+1)/2 with N = 100·S.
+  const int S = StepSettings{}.substeps;
+  const double h = 0.01 / S, N = 100.0 * S;
   EXPECT_NEAR(b.find("position")->items[1].number, 50 - 10 * h * h * N * (N + 1) / 2, 1e-9);
   EXPECT_NEAR(b.find("position")->items[0].number, 2 * N * h, 1e-9);
   EXPECT_NEAR(b.find("velocity")->items[1].number, -10 * h * N, 1e-9);

@@ -187,8 +187,8 @@ describe('World motion', () => {
     world.add(floor, { position: [0, -0.5, 0] });
     expect(world.mass(b)).toBe(3);
     for (let i = 0; i < 100; i++) world.step({ dt: 0.01, gravity: [0, -10, 0] });
-    // 100 steps of 8 substeps h = 0.00125: y = 50 − 10·h²·N(N+1)/2, N = 800.
-    const h = 0.00125, N = 800;
+    // 100 steps of the default S = 4 substeps, h = 0.01/S: y = 50 − 10·h²·N(N+1)/2, N = 100·S.
+    const S = 4, h = 0.01 / S, N = 100 * S;
     const p = world.pose(b);
     expect(p[1]).toBeCloseTo(50 - 10 * h * h * N * (N + 1) / 2, 9);
     expect(p[0]).toBeCloseTo(2 * N * h, 9);

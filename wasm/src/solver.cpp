@@ -62,11 +62,17 @@ SolverStatus checkSettings(const StepSettings& s, StepReport* r) {
   if (s.substeps < 1 || s.substeps > kSolverMaxSubsteps) return bad("substeps must be in [1, 64]");
   if (s.velocityIterations < 1 || s.velocityIterations > kSolverMaxIterations)
     return bad("velocityIterations must be in [1, 1000]");
+  if (s.relaxIterations < 0 || s.relaxIterations > kSolverMaxIterations)
+    return bad("relaxIterations must be in [0, 1000]");
   if (!std::isfinite(s.friction) || !(s.friction >= 0)) return bad("friction must be finite and not negative");
   if (!(s.restitution >= 0 && s.restitution <= 1)) return bad("restitution must be in [0, 1]");
   if (!std::isfinite(s.restitutionThreshold) || !(s.restitutionThreshold >= 0))
     return bad("restitutionThreshold must be finite and not negative");
-  if (!(s.baumgarte >= 0 && s.baumgarte <= 1)) return bad("baumgarte must be in [0, 1]");
+  if (!std::isfinite(s.contactHertz) || !(s.contactHertz > 0)) return bad("contactHertz must be finite and positive");
+  if (!std::isfinite(s.contactDampingRatio) || !(s.contactDampingRatio >= 0))
+    return bad("contactDampingRatio must be finite and not negative");
+  if (!std::isfinite(s.contactPushSpeed) || !(s.contactPushSpeed > 0))
+    return bad("contactPushSpeed must be finite and positive");
   if (!std::isfinite(s.slop) || !(s.slop >= 0)) return bad("slop must be finite and not negative");
   if (!std::isfinite(s.contactMargin) || !(s.contactMargin >= 0))
     return bad("contactMargin must be finite and not negative");
@@ -439,7 +445,8 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     int pieces = 1;
     // The last manifold again (header: step 1), its points carried by their
     // bodies, while b has moved relative to a by at most manifoldReuse since
-    // it was computed: the same features, ids and normal (in a's axes).
+    // it was computed: the same features, ids and normal (in a's axes, or
+    // a static b's).
     const Transform relative = relativePose(bodies[a].pose, bodies[b].pose);
     Transform reference = relative;
     bool reused = false;
@@ -448,7 +455,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       if (first >= 0 && relativeMotion(previousFrames_[static_cast<std::size_t>(first)].relative, relative,
                                         radii_[static_cast<std::size_t>(b)]) <= settings.manifoldReuse) {
         const Frame& f = previousFrames_[static_cast<std::size_t>(first)];
-        m.normal = bodies[a].pose.applyToDirection(f.normalA);
+        m.normal = (f.inB ? bodies[b] : bodies[a]).pose.applyToDirection(f.normal);
         for (std::size_t k = static_cast<std::size_t>(first);
              k < previous_.size() && previous_[k].a == a && previous_[k].b == b && m.count < 4; ++k) {
           ManifoldPoint& mp = m.points[m.count++];
@@ -474,6 +481,9 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       if (m.count == 0) continue;
       ++manifolds;
       const Vec3 nrm = m.normal;
+      // Kept for reuse in the axes of a static b (a plane, a floor) when a
+      // moves: its face is what the normal is, and it does not turn.
+      const bool normalInB = bodies[b].inverseMass == 0 && bodies[a].inverseMass != 0;
       const Vec3 t1 = tangentOf(nrm), t2 = cross(nrm, t1);
       const double imA = bodies[a].inverseMass, imB = bodies[b].inverseMass;
       for (int k = 0; k < m.count; ++k) {
@@ -518,7 +528,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         }
         contacts_.push_back(c);
         frames_.push_back({bodies[b].pose.toLocalDirection(mp.pointB - bodies[b].pose.position),
-                           bodies[a].pose.toLocalDirection(nrm), reference});
+                           (normalInB ? bodies[b] : bodies[a]).pose.toLocalDirection(nrm), normalInB, reference});
         points_.push_back(q);
         anchors_.push_back(at);
       }
@@ -559,79 +569,18 @@ void Solver::prepare(const RigidBody* bodies, int n) {
   }
 }
 
-void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
-                     const StepSettings& settings, StepReport* r) {
-  const double dt = settings.dt / settings.substeps;
-  Motion* motion = motion_.data();
-  // Δv along a point's direction d (0: the normal, 1, 2: the tangents).
-  const auto relative = [motion](const Point& q, const Vec3& d, int i) {
-    const Motion& a = motion[q.a];
-    const Motion& b = motion[q.b];
-    return dot(b.velocity - a.velocity, d) + dot(b.angularVelocity, q.armB[i]) - dot(a.angularVelocity, q.armA[i]);
-  };
-
-  // The points' separations, moved with their bodies since the contacts
-  // (s = s₀ + n·(p_B − p_A − (p_B₀ − p_A₀)), each point fixed in its body),
-  // and the normal targets they give. Each body's centre and rotation
-  // matrix once, rather than two quaternion turns per point and body.
-  const std::size_t count = static_cast<std::size_t>(n);
-  if (centresNow_.size() < count) centresNow_.resize(count), rotationsNow_.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    rotationsNow_[i] = Mat3::rotation(bodies[i].pose.rotation);
-    centresNow_[i] = bodies[i].pose.position + rotationsNow_[i] * bodies[i].centerOfMassLocal;
-  }
-  for (std::size_t k = 0; k < points_.size(); ++k) {
-    const Anchor& at = anchors_[k];
-    Point& q = points_[k];
-    const std::size_t a = static_cast<std::size_t>(q.a), b = static_cast<std::size_t>(q.b);
-    const Vec3 pointA = centresNow_[a] + rotationsNow_[a] * at.localA;
-    const Vec3 pointB = centresNow_[b] + rotationsNow_[b] * at.localB;
-    const double s = at.base + dot(pointB - pointA, q.normal);
-    q.target = 0;
-    if (s > 0) q.target = -s / dt;
-    else if (-s > settings.slop) q.target = settings.baumgarte * (-s - settings.slop) / dt;
-    // The closing speed before gravity's increment: bouncing the
-    // incremented one back would gain g·dt of speed per bounce. Bounce only
-    // a point the bodies reach within this substep.
-    if (settings.restitution > 0) {
-      const double vn = relative(q, q.normal, 0);
-      if (vn < -settings.restitutionThreshold && s + vn * dt < 0) q.target = std::fmax(q.target, -settings.restitution * vn);
-    }
-  }
-
-  // 2. Velocities (after the closing speeds were measured), then 3. the
-  // warm start: the last substep's impulses (the first substep's: last
-  // step's, matched in collide()).
-  for (int i = 0; i < n; ++i)
-    if (motion[i].inverseMass > 0) motion[i].velocity += settings.gravity * dt;
+void Solver::rounds(int count, double friction) {
+  // Friction (bounded by the current normal impulse), then the normal,
+  // point by point. Symmetric Gauss–Seidel: every other round runs the
+  // points backwards, so that no corner of a face is always solved first (a
+  // fixed order leaves a torque that tilts stacked boxes). This is the
+  // step's hot loop: the two bodies' velocities are read once into locals
+  // and written back once per point (a and b differ, but the compiler
+  // cannot know it and would reload them after every store).
+  Motion* const motion = motion_.data();
   Point* const points = points_.data();
   const std::size_t m = points_.size();
-  for (std::size_t k = 0; k < m; ++k) {
-    Point& q = points[k];
-    if (!settings.warmStarting) {
-      q.normalImpulse = q.frictionImpulse1 = q.frictionImpulse2 = 0;
-      continue;
-    }
-    // The three impulses as one: each body read and written once.
-    const double l0 = q.normalImpulse, l1 = q.frictionImpulse1, l2 = q.frictionImpulse2;
-    const Vec3 impulse = q.normal * l0 + q.tangent1 * l1 + q.tangent2 * l2;
-    Motion& A = motion[q.a];
-    Motion& B = motion[q.b];
-    A.velocity -= impulse * A.inverseMass;
-    A.angularVelocity -= q.turnA[0] * l0 + q.turnA[1] * l1 + q.turnA[2] * l2;
-    B.velocity += impulse * B.inverseMass;
-    B.angularVelocity += q.turnB[0] * l0 + q.turnB[1] * l1 + q.turnB[2] * l2;
-  }
-
-  // 4. Sequential impulses: friction (bounded by the current normal
-  // impulse), then the normal, point by point. Symmetric Gauss–Seidel: odd
-  // rounds run the points backwards, so that no corner of a face is always
-  // solved first (a fixed order leaves a torque that tilts stacked boxes).
-  // The round is the step's hot loop: the two bodies' velocities are read
-  // once into locals and written back once per point (a and b differ, but
-  // the compiler cannot know it and would reload them after every store).
-  const double friction = settings.friction;
-  for (int it = 0; it < settings.velocityIterations; ++it) {
+  for (int it = 0; it < count; ++it) {
     for (std::size_t kk = 0; kk < m; ++kk) {
       const std::size_t k = (it & 1) != 0 ? m - 1 - kk : kk;
       Point& q = points[k];
@@ -662,7 +611,7 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       wB += q.turnB[1] * d1 + q.turnB[2] * d2;
 
       const double vn = dot(vB - vA, q.normal) + dot(wB, q.armB[0]) - dot(wA, q.armA[0]);
-      const double sum = q.normalImpulse + (q.target - vn) * q.normalMass;
+      const double sum = q.normalImpulse + (q.target - vn) * q.pushMass - q.impulseScale * q.normalImpulse;
       // λ_n ≥ 0 (a comparison, not fmax: no call in the hot loop).
       const double total = sum > 0 ? sum : 0.0;
       const double dn = total - q.normalImpulse;
@@ -675,6 +624,97 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       B.velocity = vB, B.angularVelocity = wB;
     }
   }
+}
+
+void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
+                     const StepSettings& settings, StepReport* r) {
+  const double dt = settings.dt / settings.substeps;
+  Motion* motion = motion_.data();
+  const std::size_t count = static_cast<std::size_t>(n);
+  const std::size_t m = points_.size();
+  Point* const points = points_.data();
+
+  // The soft contact (header step 4; Catto, "Solver2D", 2024, and Box2D
+  // v3's b2MakeSoft): a spring of angular frequency ω = 2π·contactHertz and
+  // damping ratio ζ per unit of the point's effective mass, integrated
+  // implicitly over h. Its impulse, λ += (β·d − v_n)·K⁻¹·massScale −
+  // impulseScale·λ for an overlap d = −s ≥ 0, has
+  //   β = ω / (2ζ + hω), massScale = hω(2ζ + hω) / (1 + hω(2ζ + hω)),
+  //   impulseScale = 1 / (1 + hω(2ζ + hω)).
+  const double omega = 2 * 3.14159265358979323846 * settings.contactHertz;
+  const double a1 = 2 * settings.contactDampingRatio + dt * omega;
+  const double a2 = dt * omega * a1;
+  const double biasRate = omega / a1, massScale = a2 / (1 + a2), impulseScale = 1 / (1 + a2);
+  // Δv along a point's normal.
+  const auto closing = [motion](const Point& q) {
+    const Motion& a = motion[q.a];
+    const Motion& b = motion[q.b];
+    return dot(b.velocity - a.velocity, q.normal) + dot(b.angularVelocity, q.armB[0]) -
+           dot(a.angularVelocity, q.armA[0]);
+  };
+
+  // The points' separations, moved with their bodies since the contacts
+  // (s = s₀ + n·(p_B − p_A − (p_B₀ − p_A₀)), each point fixed in its body),
+  // and the normal targets they give. Each body's centre and rotation
+  // matrix once, rather than two quaternion turns per point and body.
+  if (centresNow_.size() < count) centresNow_.resize(count), rotationsNow_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    rotationsNow_[i] = Mat3::rotation(bodies[i].pose.rotation);
+    centresNow_[i] = bodies[i].pose.position + rotationsNow_[i] * bodies[i].centerOfMassLocal;
+  }
+  for (std::size_t k = 0; k < m; ++k) {
+    const Anchor& at = anchors_[k];
+    Point& q = points[k];
+    const std::size_t a = static_cast<std::size_t>(q.a), b = static_cast<std::size_t>(q.b);
+    const Vec3 pointA = centresNow_[a] + rotationsNow_[a] * at.localA;
+    const Vec3 pointB = centresNow_[b] + rotationsNow_[b] * at.localB;
+    const double s = at.base + dot(pointB - pointA, q.normal);
+    q.pushMass = q.normalMass;
+    q.impulseScale = 0;
+    q.target = 0;
+    if (s > 0) {
+      q.target = -s / dt;  // speculative: close the gap in this substep and no more
+    } else {
+      // Soft from the first touch: a spring with a rigid zone of some slop
+      // would leave every layer of a stack that slop deep.
+      q.target = std::fmin(biasRate * -s, settings.contactPushSpeed);
+      q.pushMass = q.normalMass * massScale;
+      q.impulseScale = impulseScale;
+    }
+    // The closing speed before gravity's increment: bouncing the
+    // incremented one back would gain g·dt of speed per bounce. Bounce only
+    // a point the bodies reach within this substep; the bounce is rigid.
+    if (settings.restitution > 0) {
+      const double vn = closing(q);
+      if (vn < -settings.restitutionThreshold && s + vn * dt < 0 && -settings.restitution * vn > q.target)
+        q.target = -settings.restitution * vn, q.pushMass = q.normalMass, q.impulseScale = 0;
+    }
+  }
+
+  // 2. Velocities (after the closing speeds were measured), then 3. the
+  // warm start: the last substep's impulses (the first substep's: last
+  // step's, matched in collide()).
+  for (int i = 0; i < n; ++i)
+    if (motion[i].inverseMass > 0) motion[i].velocity += settings.gravity * dt;
+  for (std::size_t k = 0; k < m; ++k) {
+    Point& q = points[k];
+    if (!settings.warmStarting) {
+      q.normalImpulse = q.frictionImpulse1 = q.frictionImpulse2 = 0;
+      continue;
+    }
+    // The three impulses as one: each body read and written once.
+    const double l0 = q.normalImpulse, l1 = q.frictionImpulse1, l2 = q.frictionImpulse2;
+    const Vec3 impulse = q.normal * l0 + q.tangent1 * l1 + q.tangent2 * l2;
+    Motion& A = motion[q.a];
+    Motion& B = motion[q.b];
+    A.velocity -= impulse * A.inverseMass;
+    A.angularVelocity -= q.turnA[0] * l0 + q.turnA[1] * l1 + q.turnA[2] * l2;
+    B.velocity += impulse * B.inverseMass;
+    B.angularVelocity += q.turnB[0] * l0 + q.turnB[1] * l1 + q.turnB[2] * l2;
+  }
+
+  // 4. Sequential impulses.
+  rounds(settings.velocityIterations, settings.friction);
 
   // 5. Continuous collision (at the substep's start poses, with the solved
   // velocities), then 6. the positions. The fast bodies first: only when
@@ -717,6 +757,25 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     body.pose.rotation = integrate(body.pose.rotation, motion[i].angularVelocity, dt);
     body.pose.position = centre - rotate(body.pose.rotation, body.centerOfMassLocal);
   }
+
+  // 7. Relax: the push's velocity moved the bodies apart; taken out again,
+  // it does not carry on as motion. Rigid rounds without the push: an
+  // overlap (or a touch) holds at v_n ≥ 0, a gap may still close by what is
+  // left of it, s + v_n·h (its distance moved on with the solved velocity),
+  // and a bounce keeps its target.
+  if (settings.relaxIterations == 0) return;
+  for (std::size_t k = 0; k < m; ++k) {
+    Point& q = points[k];
+    if (q.target < 0) {
+      const double left = q.target - closing(q);
+      q.target = left < 0 ? left : 0.0;
+    } else if (q.impulseScale != 0) {
+      q.target = 0;
+    }
+    q.pushMass = q.normalMass;
+    q.impulseScale = 0;
+  }
+  rounds(settings.relaxIterations, settings.friction);
 }
 
 void Solver::finish(RigidBody* bodies, int n) {

@@ -24,9 +24,10 @@ const WORLD_CODE = [
   'each step: broad phase: the pairs whose boxes, grown by the step\'s motion, overlap',
   '  contacts of each pair: up to 4 points, normal from A to B, signed distance (> 0: speculative)',
   '  velocities: v ← v + g·h for every body',
-  '  impulses: warm start, then friction and normal impulses at every point, a few rounds',
+  '  impulses: warm start, then friction and normal impulses at every point (soft where they overlap), a few rounds',
   '  fast bodies: a shape cast stops them at the earliest time of impact',
   '  positions: x ← x + v·h, q ← normalize(q + ½ (ω, 0) q h)',
+  '  relax: one more round without the push apart, so that it does not go on as motion',
   '  sleeping: an island of bodies all slower than 0.1 m/s for 0.5 s sleeps; steps skip it until something wakes it',
 ];
 
@@ -164,11 +165,12 @@ function foundAt(frame: SimulateFrame, t: SimulateTrace): string {
     : `the poses of step ${before} (not kept: this trace keeps one step in ${t.every}); the bodies are drawn after step ${frame.step}`;
 }
 
-/** The line a frame highlights: the start, or the step's last line (the bodies moved). */
-/** The pseudocode line of a frame: the start, the last line of a step that moved bodies, or sleeping when all slept. */
+/** The line a frame highlights: the start, or the positions' line (the bodies moved). */
+/** The pseudocode line of a frame: the start, the positions' line of a step that moved bodies, or sleeping when all slept. */
 export function sandboxLine(frame: SimulateFrame, t: SandboxTrace): number {
   if (frame.step === 0) return 1;
-  return t.bodies > 0 && frame.sleeping >= t.bodies ? WORLD_CODE.length : WORLD_CODE.length - 1;
+  // (The relax round's line comes after the positions'.)
+  return t.bodies > 0 && frame.sleeping >= t.bodies ? WORLD_CODE.length : WORLD_CODE.length - 2;
 }
 
 /** Room around a moving shape's centre when framing the run (its size, roughly: the drawn shapes add their own). */

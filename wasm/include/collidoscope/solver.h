@@ -21,7 +21,7 @@
 //     settings.manifoldReuse since its manifold was computed (|Δt| +
 //     2 sin(θ/2)·r_b, the farthest any point of b can have gone in a's
 //     frame), the last step's points are used again, each carried by its
-//     body (its offset in each body's frame, the normal in a's axes, the
+//     body (its offset in each body's frame, the normal in a's axes or a static b's, the
 //     distance re-measured along it), with their ids; a mesh or compound
 //     pair is always computed anew. A resting pile's pairs move 0.1–0.5 mm
 //     a step, so most are reused for a few steps; the contacts lag the
@@ -52,8 +52,10 @@
 //     earlier round pushed too far but never pulls the bodies together. Odd
 //     rounds run the points backwards (symmetric Gauss–Seidel), so no corner
 //     of a face is always solved first. The normal target, from the
-//     substep's s: −s/h for a gap (speculative); for an overlap deeper than
-//     the slop, Baumgarte's β·(−s − slop)/h; a closing speed above
+//     substep's s: −s/h for a gap (speculative, rigid); for an overlap
+//     (s ≤ 0) a soft contact (Box2D v3's b2MakeSoft: a spring of
+//     contactHertz and contactDampingRatio, implicit over h) pushing at
+//     most contactPushSpeed; a closing speed above
 //     restitutionThreshold that reaches contact within the substep bounces
 //     back at restitution times it. The rounds read flat arrays: per body
 //     its velocities and inverse mass (zero for a static or sleeping body,
@@ -80,9 +82,13 @@
 // with one step of 10 iterations; substeps converge faster for the work,
 // since each starts from the last one's impulses and positions. With the
 // contacts found once per step a substep costs only its impulse rounds, so
-// the default is 8 substeps of 4 rounds (1.1 mm down, 2.3 mm sideways; 1.8 mm without the manifolds' reuse);
-// 4 × 8, the same 32 rounds, drifted 9–18 mm sideways on one contact set
-// per step (3.4 mm when every substep found its own contacts).
+// the default is 4 substeps of 3 rounds and 1 relax round (step 7): 16
+// rounds; the stack sinks 6.9 mm (the springs under its weight) and drifts
+// 6.3 mm sideways, and the 1 000-box pile of bench/world.mjs sleeps at 3 s.
+//  7. Relax (relaxIterations rounds after the positions): the same rounds
+//     without the push, an overlap held at v_n ≥ 0 and a gap closing by at
+//     most what is left of it (s + v_n·h), so the push's velocity does not
+//     carry on as motion (Box2D v3's relax).
 //
 // Sleeping (settings.sleep, on by default; Box2D's and rapier's islands).
 // After a step, a dynamic body whose speed |v| + r·|ω| (r its bounding
@@ -162,14 +168,18 @@ RigidBody makeStaticBody(const Shape* shape, const Transform& pose);
 struct StepSettings {
   Vec3 gravity{0, -9.81, 0};
   double dt = 1.0 / 60;
-  int substeps = 8;                 // 1 .. kSolverMaxSubsteps: steps 2–6 run this many times with
+  int substeps = 4;                 // 1 .. kSolverMaxSubsteps: steps 2–7 run this many times with
                                     // dt / substeps on one set of contacts (header: Substeps)
-  int velocityIterations = 4;       // per substep, 1 .. kSolverMaxIterations
+  int velocityIterations = 3;       // impulse rounds per substep, 1 .. kSolverMaxIterations
+  int relaxIterations = 1;          // rounds without the push after the positions (header step 7),
+                                    // 0 .. kSolverMaxIterations
   double friction = 0.5;            // μ, Coulomb, every pair; ≥ 0
   double restitution = 0;           // e in [0, 1]
   double restitutionThreshold = 1;  // closing speeds below this (m/s) do not bounce; ≥ 0
-  double baumgarte = 0.2;           // β in [0, 1]: share of the excess depth removed per substep
-  double slop = 0.005;              // depth (m) left alone, so resting contacts persist; ≥ 0
+  double contactHertz = 60;         // Hz: the contacts' spring (header step 4); > 0
+  double contactDampingRatio = 10;  // ζ of that spring; ≥ 0
+  double contactPushSpeed = 1;      // m/s: the fastest the spring separates an overlap; > 0
+  double slop = 0.005;              // m: a shape cast stops this short of the surface (header step 5); ≥ 0
   double contactMargin = 0.02;      // gap (m) within which speculative points are kept; ≥ 0
   bool warmStarting = true;
   double manifoldReuse = 0.001;     // m: a pair's last manifold is used again while b has moved relative
@@ -247,6 +257,8 @@ class Solver {
   // Steps 2–6, on collide()'s points.
   void substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                const StepSettings& settings, StepReport* report);
+  // `count` rounds of sequential impulses over the points (header step 4).
+  void rounds(int count, double friction);
   // The velocities and impulses back into the bodies and contacts_.
   void finish(RigidBody* bodies, int n);
   // Sleeping (header): wake() before the contacts, settle() after the step.
@@ -271,7 +283,9 @@ class Solver {
     std::int32_t a = 0, b = 0;  // body indices
     Vec3 normal, tangent1, tangent2;
     double normalMass = 0, tangentMass1 = 0, tangentMass2 = 0;
-    double target = 0;    // v_n the normal constraint aims at (at least), this substep
+    // The normal constraint of this pass: λ += (target − v_n)·pushMass − impulseScale·λ, with
+    // pushMass = normalMass and impulseScale = 0 where it is rigid (header step 4).
+    double target = 0, pushMass = 0, impulseScale = 0;
     // Along d = normal, tangent1, tangent2: r × d, and I⁻¹ (r × d), the
     // angular velocity a unit impulse along d gives.
     Vec3 armA[3], armB[3], turnA[3], turnB[3];
@@ -286,7 +300,8 @@ class Solver {
   // Per point, what its pair's manifold reuse needs (parallel to contacts_).
   struct Frame {
     Vec3 localB;         // pointB in body b's shape frame
-    Vec3 normalA;        // the normal in body a's axes
+    Vec3 normal;         // the normal in body a's axes, or b's when only b is static (its face does not turn)
+    bool inB;            // normal is in b's axes
     Transform relative;  // b's pose in a's shape frame when the manifold was computed
   };
   struct CacheEntry {
