@@ -445,6 +445,22 @@ bool penetrationOfTinyScene(const SA& shapeA, const SB& shapeB, const DistanceRe
   return false;
 }
 
+// Cores that GJK leaves apart by no more than its own absolute tolerance
+// while the rounded shapes overlap: they touch as far as GJK can tell,
+// and v is no normal. A stall certifies ‖v‖ ≤ ε_abs·S against the lower
+// bound 0 without any support point along −v coming near −‖v‖, so v's
+// direction is rounding noise: a triangle whose corner sits at the centre
+// of a flat ellipsoid (radii 0, 1e6, 8) ends on three rim points 6.7e5
+// out, ‖v‖ = 3.9e-7, v along the disk's normal but on the wrong side, and
+// r_A + r_B − ‖v‖ along −v overlapped by 10 more than the depth. EPA then
+// runs on the cores as for overlapping ones (the origin on or within the
+// tolerance of C's boundary, as for touching cores), which finds the
+// normal of the boundary there.
+inline bool coresTouchWithinTolerance(const DistanceResult& g, double radius, const GjkSettings& settings) {
+  const double coreDistance = length(g.v);
+  return coreDistance <= absoluteBound(settings) * g.scale && coreDistance < radius;
+}
+
 // ---- refining the normal of a full polytope ---------------------------------
 //
 // Where the depth is nearly the same over a circle of directions (a point
@@ -547,7 +563,7 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
   // ‖·‖ below this is rounding noise of the support points.
   // (growToTetrahedron raises it with the support points it gathers.)
   double tiny = kRoundingBound * std::fmax(scale, 1e-300);
-  if (!g.coresOverlap) {
+  if (!g.coresOverlap && !detail::coresTouchWithinTolerance(g, rA + rB, gjkSettings)) {
     // Cores apart: the rounded shapes overlap by r_A + r_B − |v|, exactly
     // (touching when that is zero to rounding).
     const double coreDistance = length(g.v);
