@@ -495,9 +495,17 @@ constexpr double kEpaRefineEndRadius = 1e-13;
 // doublings of its reach to bracket the floor, and the cuts that then find it.
 constexpr int kEpaSettleReaches = 24;
 constexpr int kEpaSettleCuts = 24;
-// Starts: the faces with the least h, up to this many, pairwise further
-// apart than 0.5 rad (the cosine below), which keeps two starts out of one
-// basin on the shapes above.
+// Starts: the faces with the least h, up to kEpaRefineScreens of them,
+// pairwise further apart than 0.5 rad (the cosine below), which keeps two
+// starts out of one basin on the shapes above. Each is screened by a few
+// steps, and the kEpaRefineStarts best after them are refined to the end:
+// a basin whose faces' h is high can be the deepest (a small cone inside a
+// cylinder 2e6 wide: the faces near the cap's normal mix the cone's apex
+// and rim, tilt 1.6e-5 rad off it and have h 16 above the cap's depth,
+// above every chord of the side, whose ~13 starts the screens must reach
+// past; three steps bring them down onto the cap's, four are taken).
+constexpr int kEpaRefineScreens = 16;
+constexpr int kEpaRefineScreenSteps = 4;
 constexpr int kEpaRefineStarts = 3;
 constexpr double kEpaRefineStartsApart = 0.8775825618903728;  // cos 0.5
 
@@ -527,10 +535,12 @@ MinkowskiSupportFn minkowskiSupportFn(const SA& a, const SB& b) {
           }};
 }
 
-// Walks downhill on h from n0 (see above; epa.cpp) and returns the best
-// normal found. `floor` (a lower bound on the depth, the polytope's nearest
-// face) and `tolerance` end it early once the two meet.
-RefinedNormal refineNormal(const MinkowskiSupportFn& support, const Vec3& n0, double floor, double tolerance);
+// Walks downhill on h from n0 (see above; epa.cpp), at most `steps` steps,
+// and returns the best normal found, with its points when `withPoints`.
+// `floor` (a lower bound on the depth, the polytope's nearest face) and
+// `tolerance` end it early once the two meet.
+RefinedNormal refineNormal(const MinkowskiSupportFn& support, const Vec3& n0, double floor, double tolerance,
+                           int steps = kEpaRefineSteps, bool withPoints = true);
 
 }  // namespace detail
 
@@ -911,14 +921,15 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
     // far side of a cylinder from a point near its axis), or in the wrong
     // one of two basins (the ends of a near-spherical ellipsoid's shortest
     // axis) — while h, one support point per face, says where C's boundary
-    // is nearest. The best kEpaRefineStarts, each at least 0.5 rad from
-    // those before it, are refined and the least h kept.
+    // is nearest. The best kEpaRefineScreens, each at least 0.5 rad from
+    // those before it, are screened by a few steps, the kEpaRefineStarts
+    // best of those refined to the end and the least h kept.
     double faceH[kEpaMaxFaces];
     for (int i = 0; i < poly.faceSlots; ++i)
       if (poly.face[i].alive) faceH[i] = dot(poly.face[i].normal, minkowskiSupport(shapeA, shapeB, poly.face[i].normal).w);
-    Vec3 starts[detail::kEpaRefineStarts];
+    Vec3 starts[detail::kEpaRefineScreens];
     int startCount = 0;
-    for (int k = 0; k < detail::kEpaRefineStarts; ++k) {
+    for (int k = 0; k < detail::kEpaRefineScreens; ++k) {
       int pick = -1;
       for (int i = 0; i < poly.faceSlots; ++i) {
         if (!poly.face[i].alive || (pick >= 0 && !(faceH[i] < faceH[pick]))) continue;
@@ -930,9 +941,17 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
       starts[startCount++] = poly.face[pick].normal;
     }
     const detail::MinkowskiSupportFn support = detail::minkowskiSupportFn(shapeA, shapeB);
+    detail::RefinedNormal screened[detail::kEpaRefineScreens];
+    for (int k = 0; k < startCount; ++k)
+      screened[k] = detail::refineNormal(support, starts[k], floor, refinedTolerance, detail::kEpaRefineScreenSteps, false);
+    // The best few screens first (a partial selection sort).
+    const int finalists = std::min(startCount, detail::kEpaRefineStarts);
+    for (int k = 0; k < finalists; ++k)
+      for (int j = k + 1; j < startCount; ++j)
+        if (screened[j].depth < screened[k].depth) std::swap(screened[k], screened[j]);
     detail::RefinedNormal rn = detail::refineNormal(support, answer->normal, floor, refinedTolerance);
-    for (int k = 0; k < startCount; ++k) {
-      const detail::RefinedNormal other = detail::refineNormal(support, starts[k], floor, refinedTolerance);
+    for (int k = 0; k < finalists; ++k) {
+      const detail::RefinedNormal other = detail::refineNormal(support, screened[k].normal, floor, refinedTolerance);
       if (other.depth < rn.depth) rn = other;
     }
     refinedGap = rn.depth - floor;
