@@ -57,6 +57,31 @@ TEST(EpaTouchingCores, TriangleCornerAtTheCentreOfAFlatEllipsoid) {
   EXPECT_TRUE(epacheck::wellFormed(r, tol)) << rp;
 }
 
+// Found by fuzz_pair (seed 3): a polytope of collinear points, a segment
+// along y 2e6 long, in the plane that touches an ellipsoid of radii
+// (1, 1e6, 1e6) at the bottom of its rim (relative z = −1e6): the two
+// meet in that one point, so the depth is 0, and a normal must be one
+// along which they overlap by no more than that (+z; along the
+// ellipsoid's short axis x they overlap by 1). GJK finds the cores
+// overlapping; EPA's polytope held a face through the origin with normal
+// +x from its seed, never expanded, and the answer was moved onto it
+// (its triangle holds its foot): status touching along +x.
+TEST(EpaTouchingCores, ALongSegmentTouchingAnEllipsoidsRim) {
+  std::vector<Vec3> pts;
+  for (int k = 0; k < 61; ++k) pts.push_back({1.4286933626883796e-101, -983048 + 32768.0 * k, -8});
+  Shape a = Shape::polytope(pts);
+  a.at({-8, 1, -1000000});
+  Shape b = Shape::ellipsoid({1, 1e6, 1e6});
+  b.at({-8, 3, -8});
+  const PenetrationResult r = pen(a, b);
+  const double tol = 1e-9 * ref::sceneScale(a, b);
+  const std::string rp = repro(a, b, r);
+  EXPECT_TRUE(r.intersecting) << rp;
+  EXPECT_LE(r.depth, tol) << rp;
+  EXPECT_NEAR(eparef::overlapAlong(a, b, r.normal), r.depth, tol) << rp;
+  EXPECT_TRUE(epacheck::wellFormed(r, tol)) << rp;
+}
+
 struct Tally {
   int total = 0, certified = 0;
   double worst = 0;  // |f(normal) − depth| or |depth − reference|, of the scale

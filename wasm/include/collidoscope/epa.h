@@ -875,6 +875,14 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
                            dot(cand.normal, cross(w0 - q, w1 - q))};
       const double total = l[0] + l[1] + l[2];
       if (!(total > 0) || !(std::fmin(l[0], std::fmin(l[1], l[2])) / total >= -kEpaHoldSlack)) continue;
+      // A converged answer stays certified: the face must meet the gap test
+      // itself. (With the origin on C's boundary, a face through it that
+      // EPA never expanded — a long segment touching an ellipsoid's rim,
+      // whose seed put a face across C at distance 0 — holds its foot
+      // trivially while C reaches 1 beyond it.)
+      if (status == EpaStatus::Converged &&
+          !(dot(cand.normal, minkowskiSupport(shapeA, shapeB, cand.normal).w) - cand.distance <= lastTolerance))
+        continue;
       fallback = i;
       for (int k = 0; k < 3; ++k) fallbackLam[k] = l[k];
     }
