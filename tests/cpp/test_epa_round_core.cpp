@@ -246,4 +246,42 @@ TEST(EpaRoundCore, NeedleInsideAHugeCone) {
   EXPECT_EQ(t.converged + t.capped, t.total);
 }
 
+// Found by fuzz_pair (seed 21): a cone (radius and half-height 8) inside a
+// cylinder 2e6 wide and tall, both unrotated. Along +y the cone's apex
+// reaches y = 1 and the cylinder's bottom cap lies at 5 − 1e6, so B must
+// move 1 + 1e6 − 5 = 999996 up; along a horizontal u, 1e6 + 8 + u·(1, 0, 1)
+// ≥ 1e6 + 8 − √2, and every tilted direction sees the cylinder's rim
+// (h ≈ 1e6·(|cos| + |sin|)), so 999996 is the depth. The polytope filled
+// up with chords of the side, its faces near ±y mixed the cone's apex and
+// rim and sat 16 above the cap's depth, and the three starts (least h)
+// all fell on the side: 1000006.59 along (−0.707, 0, −0.707).
+TEST(EpaRoundCore, SmallConeInsideAHugeCylinder) {
+  Tally t{"small shapes inside a huge cylinder"};
+  {
+    Shape cone = Shape::cone(8, 8);
+    cone.at({-7, -7, -7});
+    Shape cylinder = Shape::cylinder(1e6, 1e6);
+    cylinder.at({-8, 5, -8});
+    check(cone, cylinder, 999996, &t);
+    check(cylinder, cone, 999996, &t);
+  }
+  // The family: small cones, cylinders and ellipsoids near the centre of
+  // a cylinder up to 2e6 wide, its cap nearer than its side or not,
+  // against the numeric minimum of the support function (epa_reference.h,
+  // which starts from the cylinder's axes among its grid).
+  Rng rng(2016);
+  for (int i = 0; i < 24; ++i) {
+    const double R = rng.logUniform(1e3, 1e6), H = R * rng.uniform(0.8, 1.2);
+    Shape cylinder = Shape::cylinder(R, H);
+    cylinder.at(rng.inCube(10), i % 2 ? rng.rotation() : Quat{});
+    const double size = rng.uniform(1, 16);
+    Shape small = i % 3 == 0 ? Shape::cone(size, size * rng.uniform(0.5, 2))
+                  : i % 3 == 1 ? Shape::cylinder(size, size * rng.uniform(0.5, 2))
+                               : Shape::ellipsoid({size, size * rng.uniform(0.5, 2), size * rng.uniform(0.5, 2)});
+    small.at(ref::toWorld(cylinder, rng.inCube(16)), i % 4 < 2 ? cylinder.pose.rotation : rng.rotation());
+    const eparef::Reference rf = eparef::numericDepth(small, cylinder);
+    check(small, cylinder, rf.value, &t);
+  }
+}
+
 }  // namespace

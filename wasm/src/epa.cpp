@@ -181,7 +181,8 @@ Vec3 settleAcross(const MinkowskiSupportFn& support, const Vec3& m, const Vec3& 
 
 }  // namespace
 
-RefinedNormal refineNormal(const MinkowskiSupportFn& support, const Vec3& n0, double floor, double tolerance) {
+RefinedNormal refineNormal(const MinkowskiSupportFn& support, const Vec3& n0, double floor, double tolerance, int steps,
+                           bool withPoints) {
   RefinedNormal best;
   best.normal = n0;
   best.depth = dot(n0, support(n0).w);
@@ -190,7 +191,7 @@ RefinedNormal refineNormal(const MinkowskiSupportFn& support, const Vec3& n0, do
   // bearing soon falls between two of them.
   const double kTurn = 2.399963229728653;
   int it = 0;
-  for (; it < kEpaRefineSteps && radius >= kEpaRefineEndRadius; ++it) {
+  for (; it < steps && radius >= kEpaRefineEndRadius; ++it) {
     if (best.depth - floor <= tolerance) break;
     const Vec3 n = best.normal;
     const Vec3 t1 = perpendicular(n), t2 = cross(n, t1);
@@ -223,6 +224,7 @@ RefinedNormal refineNormal(const MinkowskiSupportFn& support, const Vec3& n0, do
     }
     if (!moved) radius *= 0.1;
   }
+  if (!withPoints) return best;
   // The points: the shortest combination at the final normal, at the
   // radius reached (across a kink it mixes the supports of both sides, so
   // pointA − pointB ≈ depth·normal, not a rim point off to one side).

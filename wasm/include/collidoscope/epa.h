@@ -445,6 +445,22 @@ bool penetrationOfTinyScene(const SA& shapeA, const SB& shapeB, const DistanceRe
   return false;
 }
 
+// Cores that GJK leaves apart by no more than its own absolute tolerance
+// while the rounded shapes overlap: they touch as far as GJK can tell,
+// and v is no normal. A stall certifies ‖v‖ ≤ ε_abs·S against the lower
+// bound 0 without any support point along −v coming near −‖v‖, so v's
+// direction is rounding noise: a triangle whose corner sits at the centre
+// of a flat ellipsoid (radii 0, 1e6, 8) ends on three rim points 6.7e5
+// out, ‖v‖ = 3.9e-7, v along the disk's normal but on the wrong side, and
+// r_A + r_B − ‖v‖ along −v overlapped by 10 more than the depth. EPA then
+// runs on the cores as for overlapping ones (the origin on or within the
+// tolerance of C's boundary, as for touching cores), which finds the
+// normal of the boundary there.
+inline bool coresTouchWithinTolerance(const DistanceResult& g, double radius, const GjkSettings& settings) {
+  const double coreDistance = length(g.v);
+  return coreDistance <= absoluteBound(settings) * g.scale && coreDistance < radius;
+}
+
 // ---- refining the normal of a full polytope ---------------------------------
 //
 // Where the depth is nearly the same over a circle of directions (a point
@@ -479,9 +495,17 @@ constexpr double kEpaRefineEndRadius = 1e-13;
 // doublings of its reach to bracket the floor, and the cuts that then find it.
 constexpr int kEpaSettleReaches = 24;
 constexpr int kEpaSettleCuts = 24;
-// Starts: the faces with the least h, up to this many, pairwise further
-// apart than 0.5 rad (the cosine below), which keeps two starts out of one
-// basin on the shapes above.
+// Starts: the faces with the least h, up to kEpaRefineScreens of them,
+// pairwise further apart than 0.5 rad (the cosine below), which keeps two
+// starts out of one basin on the shapes above. Each is screened by a few
+// steps, and the kEpaRefineStarts best after them are refined to the end:
+// a basin whose faces' h is high can be the deepest (a small cone inside a
+// cylinder 2e6 wide: the faces near the cap's normal mix the cone's apex
+// and rim, tilt 1.6e-5 rad off it and have h 16 above the cap's depth,
+// above every chord of the side, whose ~13 starts the screens must reach
+// past; three steps bring them down onto the cap's, four are taken).
+constexpr int kEpaRefineScreens = 16;
+constexpr int kEpaRefineScreenSteps = 4;
 constexpr int kEpaRefineStarts = 3;
 constexpr double kEpaRefineStartsApart = 0.8775825618903728;  // cos 0.5
 
@@ -511,10 +535,12 @@ MinkowskiSupportFn minkowskiSupportFn(const SA& a, const SB& b) {
           }};
 }
 
-// Walks downhill on h from n0 (see above; epa.cpp) and returns the best
-// normal found. `floor` (a lower bound on the depth, the polytope's nearest
-// face) and `tolerance` end it early once the two meet.
-RefinedNormal refineNormal(const MinkowskiSupportFn& support, const Vec3& n0, double floor, double tolerance);
+// Walks downhill on h from n0 (see above; epa.cpp), at most `steps` steps,
+// and returns the best normal found, with its points when `withPoints`.
+// `floor` (a lower bound on the depth, the polytope's nearest face) and
+// `tolerance` end it early once the two meet.
+RefinedNormal refineNormal(const MinkowskiSupportFn& support, const Vec3& n0, double floor, double tolerance,
+                           int steps = kEpaRefineSteps, bool withPoints = true);
 
 }  // namespace detail
 
@@ -547,7 +573,7 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
   // ‖·‖ below this is rounding noise of the support points.
   // (growToTetrahedron raises it with the support points it gathers.)
   double tiny = kRoundingBound * std::fmax(scale, 1e-300);
-  if (!g.coresOverlap) {
+  if (!g.coresOverlap && !detail::coresTouchWithinTolerance(g, rA + rB, gjkSettings)) {
     // Cores apart: the rounded shapes overlap by r_A + r_B − |v|, exactly
     // (touching when that is zero to rounding).
     const double coreDistance = length(g.v);
@@ -849,6 +875,14 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
                            dot(cand.normal, cross(w0 - q, w1 - q))};
       const double total = l[0] + l[1] + l[2];
       if (!(total > 0) || !(std::fmin(l[0], std::fmin(l[1], l[2])) / total >= -kEpaHoldSlack)) continue;
+      // A converged answer stays certified: the face must meet the gap test
+      // itself. (With the origin on C's boundary, a face through it that
+      // EPA never expanded — a long segment touching an ellipsoid's rim,
+      // whose seed put a face across C at distance 0 — holds its foot
+      // trivially while C reaches 1 beyond it.)
+      if (status == EpaStatus::Converged &&
+          !(dot(cand.normal, minkowskiSupport(shapeA, shapeB, cand.normal).w) - cand.distance <= lastTolerance))
+        continue;
       fallback = i;
       for (int k = 0; k < 3; ++k) fallbackLam[k] = l[k];
     }
@@ -895,14 +929,15 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
     // far side of a cylinder from a point near its axis), or in the wrong
     // one of two basins (the ends of a near-spherical ellipsoid's shortest
     // axis) — while h, one support point per face, says where C's boundary
-    // is nearest. The best kEpaRefineStarts, each at least 0.5 rad from
-    // those before it, are refined and the least h kept.
+    // is nearest. The best kEpaRefineScreens, each at least 0.5 rad from
+    // those before it, are screened by a few steps, the kEpaRefineStarts
+    // best of those refined to the end and the least h kept.
     double faceH[kEpaMaxFaces];
     for (int i = 0; i < poly.faceSlots; ++i)
       if (poly.face[i].alive) faceH[i] = dot(poly.face[i].normal, minkowskiSupport(shapeA, shapeB, poly.face[i].normal).w);
-    Vec3 starts[detail::kEpaRefineStarts];
+    Vec3 starts[detail::kEpaRefineScreens];
     int startCount = 0;
-    for (int k = 0; k < detail::kEpaRefineStarts; ++k) {
+    for (int k = 0; k < detail::kEpaRefineScreens; ++k) {
       int pick = -1;
       for (int i = 0; i < poly.faceSlots; ++i) {
         if (!poly.face[i].alive || (pick >= 0 && !(faceH[i] < faceH[pick]))) continue;
@@ -914,9 +949,17 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
       starts[startCount++] = poly.face[pick].normal;
     }
     const detail::MinkowskiSupportFn support = detail::minkowskiSupportFn(shapeA, shapeB);
+    detail::RefinedNormal screened[detail::kEpaRefineScreens];
+    for (int k = 0; k < startCount; ++k)
+      screened[k] = detail::refineNormal(support, starts[k], floor, refinedTolerance, detail::kEpaRefineScreenSteps, false);
+    // The best few screens first (a partial selection sort).
+    const int finalists = std::min(startCount, detail::kEpaRefineStarts);
+    for (int k = 0; k < finalists; ++k)
+      for (int j = k + 1; j < startCount; ++j)
+        if (screened[j].depth < screened[k].depth) std::swap(screened[k], screened[j]);
     detail::RefinedNormal rn = detail::refineNormal(support, answer->normal, floor, refinedTolerance);
-    for (int k = 0; k < startCount; ++k) {
-      const detail::RefinedNormal other = detail::refineNormal(support, starts[k], floor, refinedTolerance);
+    for (int k = 0; k < finalists; ++k) {
+      const detail::RefinedNormal other = detail::refineNormal(support, screened[k].normal, floor, refinedTolerance);
       if (other.depth < rn.depth) rn = other;
     }
     refinedGap = rn.depth - floor;

@@ -194,13 +194,15 @@ PenetrationResult penetration2d(const SA& shapeA, const SB& shapeB, const GjkSet
                                        }))
       return scaled;
   }
-  if (!g.coresOverlap) {
+  const double rA = shapeA.radius(), rB = shapeB.radius();
+  // Cores touching within GJK's tolerance run here, as overlapping ones:
+  // the 3D penetration would read the flat C as touching across the plane.
+  if (!g.coresOverlap && !detail::coresTouchWithinTolerance(g, rA + rB, gjkSettings)) {
     record(EpaEvent::Done, EpaReason::Apart, kGjk, 0, nullptr, 0, -1, nullptr);
     return penetration(shapeA, shapeB, gjkSettings, settings);
   }
 
   PenetrationResult out;
-  const double rA = shapeA.radius(), rB = shapeB.radius();
   double scale = g.scale;
   // ‖·‖ below this is rounding noise of the support points.
   const double tiny = kRoundingBound * std::fmax(scale, 1e-300);
