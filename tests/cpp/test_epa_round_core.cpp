@@ -265,6 +265,16 @@ TEST(EpaRoundCore, SmallConeInsideAHugeCylinder) {
     check(cone, cylinder, 999996, &t);
     check(cylinder, cone, 999996, &t);
   }
+  {
+    // The cone's top (y = 1) is 1e6 + 1 above the cylinder's bottom cap, nearer than the other cap (1e6 + 15)
+    // or the side (1e6 + 8 + |(−5, 1)|): the faces near the cap screen above the side's for four steps.
+    Shape cone = Shape::cone(8, 8);
+    cone.at({-7, -7, 1});
+    Shape cylinder = Shape::cylinder(1e6, 1e6);
+    cylinder.at({-2, 0, -9e-12});
+    check(cone, cylinder, 1000001, &t);
+    check(cylinder, cone, 1000001, &t);
+  }
   // The family: small cones, cylinders and ellipsoids near the centre of
   // a cylinder up to 2e6 wide, its cap nearer than its side or not,
   // against the numeric minimum of the support function (epa_reference.h,

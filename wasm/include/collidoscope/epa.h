@@ -503,9 +503,11 @@ constexpr int kEpaSettleCuts = 24;
 // cylinder 2e6 wide: the faces near the cap's normal mix the cone's apex
 // and rim, tilt 1.6e-5 rad off it and have h 16 above the cap's depth,
 // above every chord of the side, whose ~13 starts the screens must reach
-// past; three steps bring them down onto the cap's, four are taken).
+// past; three steps bring them down onto the cap's for a cone at
+// (−7, −7, −7) in one at (−8, 5, −8), four do not for a cone at (−7, −7, 1)
+// in one at (−2, 0, 0), eight do: eight are taken).
 constexpr int kEpaRefineScreens = 16;
-constexpr int kEpaRefineScreenSteps = 4;
+constexpr int kEpaRefineScreenSteps = 8;
 constexpr int kEpaRefineStarts = 3;
 constexpr double kEpaRefineStartsApart = 0.8775825618903728;  // cos 0.5
 
