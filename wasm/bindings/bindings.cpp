@@ -352,13 +352,13 @@ EMSCRIPTEN_KEEPALIVE int cds_query(int kind, int a, int b, const double* in, dou
 
 EMSCRIPTEN_KEEPALIVE int cds_batch(int kind, const int* handles, int nShapes, const double* poses,
                                    const std::uint32_t* pairs, int n, const double* extras, double* caches,
-                                   double* out, int* features, double* barycentric) {
+                                   double* out, int* features, double* barycentric, std::uint64_t* rayOrder) {
   if (kind < 0 || kind >= static_cast<int>(api::Kind::Count)) {
     lastError() = {"invalid-argument", "query", "unknown query"};
     return 0;
   }
   return registry().batch(static_cast<api::Kind>(kind), handles, nShapes, poses, pairs, n, extras, caches, out,
-                          &lastError(), features, barycentric)
+                          &lastError(), features, barycentric, rayOrder)
              ? 1
              : 0;
 }

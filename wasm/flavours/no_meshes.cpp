@@ -21,6 +21,7 @@
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/mesh_shape.h"
+#include "collidoscope/ray_order.h"
 #include "collidoscope/sap_view.h"
 #include "collidoscope/scene_read.h"
 
@@ -132,6 +133,7 @@ bool answerMesh(Kind, const Shape&, const Shape*, const double*, double*, MeshRa
   return false;
 }
 void answerMeshRay(const Shape&, const Transform&, const double*, double*, MeshRayHit*, int*, double*) {}
+void coherentRayOrder(const double*, std::int64_t, const Obb&, std::uint64_t*, std::uint64_t*) {}
 bool answerCompound(Kind, Shape&, const Transform&, Shape*, const Transform&, const double*, double*, int*, Registry&,
                     SceneError* err) {
   *err = {"unsupported-query", "shape", kNoMeshes};

@@ -20,6 +20,7 @@
 #include "collidoscope/plane.h"
 #include "collidoscope/point_query.h"
 #include "collidoscope/schema_json.h"
+#include "collidoscope/ray_order.h"
 #include "collidoscope/raycast.h"
 #include "collidoscope/sat.h"
 #include "collidoscope/support.h"
@@ -889,14 +890,18 @@ bool runContactsScene(const Scene& scene, bool trace, std::string* json, SceneEr
 
 bool Registry::batch(Kind kind, const int* handles, int nShapes, const double* poses, const std::uint32_t* pairs,
                      std::int64_t n, const double* extras, double* caches, double* out, SceneError* err,
-                     int* features, double* barycentric) {
-  return answerBatch(kind, handles, nShapes, poses, pairs, n, extras, caches, out, err, features, barycentric) ||
+                     int* features, double* barycentric, std::uint64_t* rayOrder) {
+  return answerBatch(kind, handles, nShapes, poses, pairs, n, extras, caches, out, err, features, barycentric,
+                     rayOrder) ||
          argumentError(err);
 }
 
+static_assert(kMaxBatch <= kRayOrderMaxRays, "coherentRayOrder orders any batch's rays");
+
 bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const double* poses,
                            const std::uint32_t* pairs, std::int64_t n, const double* extras, double* caches,
-                           double* out, SceneError* err, int* features, double* barycentric) {
+                           double* out, SceneError* err, int* features, double* barycentric,
+                           std::uint64_t* rayOrder) {
   if (kind == Kind::Count) return fail(err, "invalid-argument", "query", "unknown query");
   if (n < 0 || n > kMaxBatch)
     return fail(err, "invalid-argument", "pairs", "must hold at most " + std::to_string(kMaxBatch) + " queries");
@@ -959,6 +964,15 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
   };
   Transform rayPose;  // of shape rayPoseOf, for rays on meshes
   std::uint32_t rayPoseOf = std::numeric_limits<std::uint32_t>::max();  // no shape index is this
+  // Ray r of the batch on mesh shape `mesh` at rayPose, its row's features
+  // and barycentric written as the loop below writes them.
+  const auto traceMeshRay = [&](const Shape& mesh, std::int64_t r) {
+    int* feature = features != nullptr ? features + 2 * r : nullptr;
+    if (feature != nullptr) feature[1] = -1;  // answerMeshRay writes feature[0], the triangle
+    answerMeshRay(mesh, rayPose, extras + kExtraSize * r, out + stride * r, &meshHit_, feature,
+                  barycentric != nullptr ? barycentric + 3 * r : nullptr);
+  };
+  std::int64_t inOrderUntil = rayOrder != nullptr ? 0 : n;  // rays before this one run in the batch's order
   for (std::int64_t q = 0; q < n; ++q) {
     const std::uint32_t ia = pairs[perQuery * q];
     const std::uint32_t ib = perQuery == 2 ? pairs[perQuery * q + 1] : ia;
@@ -977,6 +991,29 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
         if (ia != rayPoseOf) {
           rayPose = checkedPose(poses + kPoseSize * ia);
           rayPoseOf = ia;
+        }
+        if (q >= inOrderUntil) {
+          // The run of rays on this mesh from q: a long one is traced in
+          // coherent order, each answer in its own row. Its last ray is
+          // traced last, so lastMeshHit() is the same as in the batch's order.
+          std::int64_t end = q + 1;
+          while (end < n && pairs[end] == ia) ++end;
+          const std::int64_t count = end - q;
+          if (count >= kRayOrderMinRays && a.shape.meshData->mesh.triangles.size() >= kRayOrderMinTriangles &&
+              !a.shape.meshData->tree.nodes.empty()) {
+            // The root box in the rays' frame.
+            const Obb& local = a.shape.meshData->tree.nodes[0].box;
+            Obb box;
+            box.center = rayPose.apply(local.center);
+            for (int k = 0; k < 3; ++k) box.axes[k] = rayPose.applyToDirection(local.axes[k]);
+            box.halfExtents = local.halfExtents;
+            coherentRayOrder(extras + kExtraSize * q, count - 1, box, rayOrder, rayOrder + n);
+            for (std::int64_t k = 0; k < count - 1; ++k) traceMeshRay(a.shape, q + rayOfItem(rayOrder[k]));
+            traceMeshRay(a.shape, end - 1);
+            q = end - 1;
+            continue;
+          }
+          inOrderUntil = end;
         }
         answerMeshRay(a.shape, rayPose, extra, answer, &meshHit_, feature, bary);
         continue;

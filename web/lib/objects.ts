@@ -1358,7 +1358,9 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   const dCaches = dExtras + (extras || margins ? 7 * n : 0);
   const dOut = dCaches + (caches ? CACHE * n : 0);
   const dBary = dOut + stride * n;
-  const doubles = dBary + (bary ? 3 * n : 0);
+  // raycast: 2 words per ray of scratch for tracing rays on a mesh in a coherent order (wasm/src/ray_order.cpp).
+  const dRayOrder = dBary + (bary ? 3 * n : 0);
+  const doubles = dRayOrder + (q === 'raycast' ? 2 * n : 0);
   const base = arenaOf(m, 8 * doubles + 4 * (nShapes + nIndices + (features ? 2 * n : 0)));
   const f64 = m.HEAPF64;
   const at = base >> 3;
@@ -1419,7 +1421,7 @@ export function batch(query: BatchQuery, shapes: readonly ConvexShape[], poses: 
   const ok = m._cds_batch(
     KINDS.indexOf(q), iHandles << 2, nShapes, base + 8 * dPoses, iPairs << 2, n,
     extras || margins ? base + 8 * dExtras : 0, caches ? base + 8 * dCaches : 0, base + 8 * dOut,
-    features ? iFeatures << 2 : 0, bary ? base + 8 * dBary : 0,
+    features ? iFeatures << 2 : 0, bary ? base + 8 * dBary : 0, q === 'raycast' ? base + 8 * dRayOrder : 0,
   );
   if (ok === 0) throw lastError(m);
   const heap = m.HEAPF64;
@@ -1483,7 +1485,7 @@ export class BatchBuffers {
   #ptr: number;
   #buffer: ArrayBufferLike | null = null;
   #views: BatchViews | null = null;
-  readonly #layout: { wide: number; narrow: number; extras: number; motions: number; margins: number; caches: number; out: number; barycentric: number; handles: number; pairs: number; features: number; bytes: number };
+  readonly #layout: { wide: number; narrow: number; extras: number; motions: number; margins: number; caches: number; out: number; barycentric: number; rayOrder: number; handles: number; pairs: number; features: number; bytes: number };
   readonly #hasCaches: boolean;
   readonly #features: boolean;
   readonly #barycentric: boolean;
@@ -1510,13 +1512,15 @@ export class BatchBuffers {
     const cachesAt = margins + (query === 'contact' ? capacity : 0);
     const out = cachesAt + (caches ? CACHE * capacity : 0);
     const baryAt = out + stride * capacity;
-    const doubles = baryAt + (barycentric ? 3 * capacity : 0);
+    // raycast: 2 words per ray of scratch for tracing rays on a mesh in a coherent order (wasm/src/ray_order.cpp).
+    const rayOrder = baryAt + (barycentric ? 3 * capacity : 0);
+    const doubles = rayOrder + (query === 'raycast' ? 2 * capacity : 0);
     const narrow = 2 * doubles; // in 4-byte units
     const handlesAt = narrow + (precision === 'f32' ? POSE * n : 0);
     const pairs = handlesAt + n;
     const featuresAt = pairs + per * capacity;
     const bytes = 4 * (featuresAt + (features ? 2 * capacity : 0));
-    this.#layout = { wide, narrow, extras, motions, margins, caches: cachesAt, out, barycentric: baryAt, handles: handlesAt, pairs, features: featuresAt, bytes };
+    this.#layout = { wide, narrow, extras, motions, margins, caches: cachesAt, out, barycentric: baryAt, rayOrder, handles: handlesAt, pairs, features: featuresAt, bytes };
     const m = mod();
     this.#ptr = m._malloc(bytes);
     if (this.#ptr === 0) throw new CollidoscopeError('out-of-memory', 'options.capacity', `the batch needs ${bytes} bytes of wasm memory, more than is available`);
@@ -1634,6 +1638,7 @@ export class BatchBuffers {
       KINDS.indexOf(this.query), p + 4 * L.handles, this.shapeCount, p + 8 * L.wide, p + 4 * L.pairs, count,
       v.extras !== null ? p + 8 * L.extras : 0, v.caches !== null ? p + 8 * L.caches : 0, p + 8 * L.out,
       v.features !== null ? p + 4 * L.features : 0, v.barycentric !== null ? p + 8 * L.barycentric : 0,
+      this.query === 'raycast' ? p + 8 * L.rayOrder : 0,
     );
     if (ok === 0) throw lastError(m);
     return this.#current().out.subarray(0, this.stride * count);

@@ -42,9 +42,10 @@ export interface WasmModule {
 
   /** features: 0, or room for 2 int32: the compound children that answer (−1: none, or not a compound). */
   _cds_query(kind: number, a: number, b: number, input: number, cache: number, out: number, features?: number): number;
+  /** rayOrder: 0, or scratch of 2 × 8 bytes per ray (raycast): long runs of rays on one mesh are traced in a coherent order (the same answers, faster). */
   _cds_batch(
     kind: number, handles: number, nShapes: number, poses: number, pairs: number, n: number, extras: number,
-    caches: number, out: number, features: number, barycentric: number,
+    caches: number, out: number, features: number, barycentric: number, rayOrder: number,
   ): number;
   /** Registry::contactsBatch: records (capacity of them), offsets (n + 1), perPair (iterations, truncated), children (0, or 2 int32 per contact: the compound children). */
   _cds_contacts_batch(
