@@ -1,3 +1,4 @@
+// collidoscope — the coherent ray order of ray_order.h: Morton keys of where each ray enters the root box, radix-sorted.
 #include "collidoscope/ray_order.h"
 
 namespace collidoscope {

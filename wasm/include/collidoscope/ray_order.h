@@ -1,5 +1,4 @@
-#pragma once
-// A coherent order for a batch of rays on one mesh.
+// collidoscope — a coherent order for a batch of rays on one mesh.
 //
 // Rays of a batch are independent, but consecutive rays of a game's (or a
 // benchmark's) batch often go to unrelated parts of a large mesh: each one
@@ -17,6 +16,7 @@
 // 3 % sorted in chunks of 4 096). So the scratch is the caller's, 2 words per ray,
 // reserved with the batch's buffers (Registry::batch's rayOrder), not a
 // fixed array on the stack.
+#pragma once
 
 #include <cstddef>
 #include <cstdint>
