@@ -1512,3 +1512,25 @@ TEST(RayCastTrace, ShapeCastRecorderGivesNoTraceBits) {
 }
 
 }  // namespace
+
+// A point grazing the margin of a long segment: the segment, 1.4e6 long with
+// a margin of 10, lies (after a half turn about (1, 1, 0)/√2, to rounding)
+// in the plane z = 10; the point moves 1e6 along −y relative to it in the
+// plane z = 0 and meets the margin's bottom at a single time, where the
+// normal is −z, perpendicular to the motion (fuzz_pair's input). v's
+// direction carries GJK's tolerance at this scale (~1e-10·S/ρ rad): the
+// normal must still face the motion (B cannot be moving away from A at the
+// first touch; it leaned 2.7e-8 rad past), as the closed form's does.
+TEST(ShapeCast, AGrazingTouchsNormalFacesTheMotion) {
+  Shape a = Shape::polytope({{-8, 5.3725490196067067, 0}, {-1e6, -1e6, 0}});
+  a.withMargin(10);
+  a.at({10, 10, 10}, Quat{0.70711757086208316, 0.7070959913463708, -1.4142351417241664e-10, 0});
+  Shape b = Shape::triangle({0, 0, 0}, {0, 0, 0}, {0, 0, 0});
+  b.at({0, -3.0000000000000004e-09, 0});
+  const Vec3 ta{-8, 1e6, -8}, tb{-8, -8, -8};
+  const ShapeCastResult r = collidoscope::gjkShapeCast(PosedShape(a), PosedShape(b), ta, tb);
+  ASSERT_TRUE(r.hit);
+  EXPECT_FALSE(r.initiallyOverlapping);
+  EXPECT_LE(dot(r.normal, tb - ta), 0.0) << "normal " << r.normal.x << " " << r.normal.y << " " << r.normal.z;
+  EXPECT_LT(length(r.normal - Vec3{0, 0, -1}), 1e-4);
+}

@@ -816,6 +816,13 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
             out.normal = mHat;
         }
       }
+      // As in analyticSphereCast: a normal that rounding tilted past
+      // tangent at a grazing hit (v's direction carries the tolerance's
+      // error, ~ε·S/ρ rad) loses its component along the ray, so that it
+      // always faces the ray.
+      const Vec3 back = normalizedOr(-r, Vec3{});
+      const double along = dot(out.normal, back);
+      if (along < 0) out.normal = normalizedOr(out.normal - back * along, out.normal);
     }
   }
   if constexpr (Trace::enabled) {
