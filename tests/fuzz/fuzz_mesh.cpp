@@ -20,10 +20,11 @@
 //                triangle that the ray hits; the point lies on the ray
 //   intersect    convex shape against the mesh = the OR over the
 //                triangles of meshConvexTriangleIntersect (the same leaf
-//                test) unless the least triangle distance is within
-//                1e-9 of the scene scale of touching (either answer keeps
-//                the accuracy promise there), and the triangle it names
-//                is one of them
+//                test) unless the shape touches to within 1e-9 of the
+//                scene scale: least triangle distance and deepest overlap
+//                (EPA on each touching triangle alone) both within it
+//                (either answer keeps the accuracy promise there), and the
+//                triangle it names is one of them
 //   distance     = the minimum over the triangles of
 //                meshConvexTriangleDistance within 1e-9 of the scene scale
 //                (certified answers on well-conditioned shapes), finite,
@@ -41,12 +42,14 @@
 #include <limits>
 #include <string>
 
+#include "collidoscope/epa.h"
 #include "collidoscope/mesh.h"
 #include "collidoscope/mesh_convex.h"
 #include "collidoscope/mesh_mesh.h"
 #include "collidoscope/mesh_pair.h"
 #include "collidoscope/mesh_raycast.h"
 #include "collidoscope/mesh_shape.h"
+#include "collidoscope/support.h"
 #include "collidoscope/triangle.h"
 #include "fuzz_common.h"
 
@@ -233,6 +236,10 @@ void checkConvex(FuzzedDataProvider& in, const collidoscope::Shape& meshShape, c
   bool bruteIn = false;
   std::vector<bool> touching(m.triangles.size(), false);
   double bruteD = std::numeric_limits<double>::infinity();
+  // The deepest overlap of the shape with a triangle the leaf test calls
+  // touching, by EPA on the triangle as a shape of its own: a certified
+  // depth beyond tol means the shape is inside, not touching to rounding.
+  double deepest = 0;
   std::vector<double> dist(m.triangles.size(), 0);
   bool certified = fuzz::conditioned(s);
   for (std::size_t t = 0; t < m.triangles.size(); ++t) {
@@ -243,6 +250,15 @@ void checkConvex(FuzzedDataProvider& in, const collidoscope::Shape& meshShape, c
     if (d.status != MeshQueryStatus::Converged) certified = false;
     dist[t] = d.distance;
     bruteD = std::fmin(bruteD, d.distance);
+    if (r.intersecting) {
+      const auto& k = m.triangles[t];
+      collidoscope::Shape tri = collidoscope::Shape::triangle(m.vertices[k[0]], m.vertices[k[1]], m.vertices[k[2]]);
+      tri.pose = pose;
+      const collidoscope::PenetrationResult p =
+          collidoscope::penetration(collidoscope::PosedShape(tri), collidoscope::PosedShape(s));
+      const bool sure = p.status == collidoscope::EpaStatus::Converged || p.status == collidoscope::EpaStatus::Touching;
+      deepest = std::fmax(deepest, sure ? p.depth : std::numeric_limits<double>::infinity());
+    }
   }
 
   const collidoscope::MeshIntersectResult q = collidoscope::meshConvexIntersect(m, tree, pose, s);
@@ -250,7 +266,11 @@ void checkConvex(FuzzedDataProvider& in, const collidoscope::Shape& meshShape, c
   // leaf's GJK calls a point 5e-11·S off a needle segment touching, where
   // the tree's culling slack, 1e-12·S, has already called its box apart);
   // test_mesh_convex.cpp asks the same.
-  const bool nearTouching = bruteD <= tol && bruteD > 0;
+  // The distances of a touch come out as 0 or a few ulps of S either side
+  // (a point 2e-9 off a sliver 1e6 long: the leaf distance rounds to 0), so
+  // touching within tol is a least distance ≤ tol with no overlap deeper
+  // than tol.
+  const bool nearTouching = bruteD <= tol && deepest <= tol;
   if ((q.status == MeshQueryStatus::Converged || q.status == MeshQueryStatus::LeafInexact) && !nearTouching) {
     if (q.intersecting != bruteIn)
       fail(std::string("intersect: ") + (q.intersecting ? "intersecting" : "apart") +
