@@ -34,10 +34,13 @@
 // tests/fuzz/corpus/<target>; --resume carries on a stopped campaign from build/fuzz/campaign/<target>.
 // Exit code 1 when a failure not in known.json was found.
 //
+// Same code as a campaign ran? `node scripts/fuzz.mjs --same-build [--target …]` builds the targets here and
+// compares their SHA-256 with the campaign's state (exit code 1 when one differs).
 // Reproduce a crash: build/fuzz/fuzz/<target> <crash file>.
 // Reproduce a link input: node scripts/fuzz.mjs --target link --seed S --replay K.
 // Regenerate the fuzz_scene seeds from shared/: node scripts/fuzz.mjs --seed-corpus.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -649,11 +652,48 @@ function countFiles(dir) {
   return { files, bytes };
 }
 
+// What a target runs: the libFuzzer binary, or for link the library bundle. A campaign records its SHA-256,
+// so that its counts can be claimed for a later revision whose build of the target is the same bytes (built
+// in the same directory: the binaries hold their source paths), and a resume onto other code is refused.
+export function targetFingerprint(target) {
+  const file = target === 'link' ? LIB : path.join(BIN, target);
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+// Whether this checkout builds each campaign target (all with a saved state, or those named) into the same
+// bytes the campaign ran; prints one line per target. The campaign's counts hold for this revision where it does.
+export function sameBuild(targets, log = console.log) {
+  const names = targets ?? (existsSync(CAMPAIGN) ? readdirSync(CAMPAIGN) : []).filter((t) => existsSync(path.join(CAMPAIGN, t, 'state.json')));
+  if (!names.length) {
+    log('fuzz: no campaign state in build/fuzz/campaign');
+    return false;
+  }
+  const native = names.filter((t) => t !== 'link');
+  if (native.length) {
+    const err = configureAndBuild(native, log);
+    if (err) throw new Error(err);
+  }
+  let all = true;
+  for (const t of names) {
+    const file = path.join(CAMPAIGN, t, 'state.json');
+    const st = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+    const now = targetFingerprint(t);
+    const same = Boolean(st?.binary) && st.binary === now;
+    all &&= same;
+    log(`fuzz ${t}: ${!st ? 'no campaign state' : same ? `same build as the campaign (${st.execs.toLocaleString('en-US')} inputs, ${st.failures.length} failures, at revision ${st.revision})` : `build differs from the campaign's (sha256 ${(st.binary ?? '?').slice(0, 12)} → ${now.slice(0, 12)})`}`);
+  }
+  return all;
+}
+
 function loadState(target, { runs, seconds, seed, resume }, meta) {
   const dir = path.join(CAMPAIGN, target);
   const file = path.join(dir, 'state.json');
+  const binary = targetFingerprint(target);
   if (resume && existsSync(file)) {
     const st = JSON.parse(readFileSync(file, 'utf8'));
+    if (st.binary && st.binary !== binary)
+      throw new Error(`${target}: its build changed since the campaign started (sha256 ${st.binary.slice(0, 12)} → ${binary.slice(0, 12)}); ` +
+        'a resumed campaign must run the same code: start it afresh without --resume');
     st.runsWanted = runs ?? st.runsWanted;
     st.secondsWanted = seconds ?? st.secondsWanted;
     st.merged = false;
@@ -664,7 +704,7 @@ function loadState(target, { runs, seconds, seed, resume }, meta) {
   const corpusBefore = countFiles(path.join(FUZZ_DIR, 'corpus', target));
   if (target !== 'link') copyCorpus(target, path.join(dir, 'corpus'));
   return {
-    target, command: meta.command, revision: meta.revision, runsWanted: runs ?? null, secondsWanted: seconds ?? null, seed, execs: 0, seconds: 0, segments: [],
+    target, command: meta.command, revision: meta.revision, binary, runsWanted: runs ?? null, secondsWanted: seconds ?? null, seed, execs: 0, seconds: 0, segments: [],
     failures: [], corpusBefore, corpusAfter: null, merged: false, started: new Date().toISOString(),
   };
 }
@@ -867,7 +907,8 @@ function writeReport(current) {
     `- machine: ${cpus.length} cores (${cpus[0]?.model?.trim() ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; load average when written ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
     `- segments: target segment k runs with seed + k and ends at ${n(SEGMENT_RUNS)} inputs (link: ${n(LINK_SEGMENT_RUNS)}) or at a failure`,
     '',
-    ...states.map((st) => `- ${st.target}: \`${st.command ?? '?'}\`, seed ${st.seed}, started ${st.started} at revision ${st.revision ?? '?'}`),
+    ...states.map((st) => `- ${st.target}: \`${st.command ?? '?'}\`, seed ${st.seed}, started ${st.started} at revision ${st.revision ?? '?'}` +
+      (st.binary ? `; ${st.target === 'link' ? 'web/dist/lib/index.mjs' : `build/fuzz/fuzz/${st.target}`} sha256 ${st.binary.slice(0, 16)}` : '')),
     '',
     'Inputs count every execution, the corpus replayed at the start of each segment included. Kinds: crash',
     '(sanitizer report or signal), hang (one input over 10 s), oom (over 2 GiB), NaN (a broken invariant that',
@@ -993,6 +1034,7 @@ function parseArgs(argv) {
     else if (a === '--keep-going') o.keepGoing = true;
     else if (a === '--link-worker') o.linkWorker = true;
     else if (a === '--seed-corpus') o.seedCorpus = true;
+    else if (a === '--same-build') o.sameBuild = true;
     else if (a === '--help' || a === '-h') o.help = true;
     else throw new Error(`unknown argument ${a}`);
   }
@@ -1021,6 +1063,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     await linkWorker({ seed: opts.seed ?? 1, replay: opts.replay });
   } else if (opts.seedCorpus) {
     seedCorpus();
+  } else if (opts.sameBuild) {
+    process.exit(sameBuild(opts.targets) ? 0 : 1);
   } else if (opts.runs !== undefined || opts.minutes !== undefined || opts.resume) {
     const states = await runCampaign({ runs: opts.runs, seconds: opts.minutes && opts.minutes * 60, targets: opts.targets, jobs: opts.jobs ?? 2,
       seed: opts.seed ?? 1, resume: opts.resume });
