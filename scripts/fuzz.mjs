@@ -35,7 +35,9 @@
 // Exit code 1 when a failure not in known.json was found.
 //
 // Same code as a campaign ran? `node scripts/fuzz.mjs --same-build [--target …]` builds the targets here and
-// compares their SHA-256 with the campaign's state (exit code 1 when one differs).
+// compares their SHA-256 with the campaign's state (exit code 1 when one differs). Clean builds of one source
+// tree in one directory give the same bytes; a build directory copied in from elsewhere may hold objects
+// that its timestamps hide, so clean it first (cmake --build build/fuzz --target clean).
 // Reproduce a crash: build/fuzz/fuzz/<target> <crash file>.
 // Reproduce a link input: node scripts/fuzz.mjs --target link --seed S --replay K.
 // Regenerate the fuzz_scene seeds from shared/: node scripts/fuzz.mjs --seed-corpus.
@@ -1066,9 +1068,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   } else if (opts.sameBuild) {
     process.exit(sameBuild(opts.targets) ? 0 : 1);
   } else if (opts.runs !== undefined || opts.minutes !== undefined || opts.resume) {
-    const states = await runCampaign({ runs: opts.runs, seconds: opts.minutes && opts.minutes * 60, targets: opts.targets, jobs: opts.jobs ?? 2,
-      seed: opts.seed ?? 1, resume: opts.resume });
-    process.exitCode = states.some((st) => st.broken || st.failures.some((f) => !f.known)) ? 1 : 0;
+    try {
+      const states = await runCampaign({ runs: opts.runs, seconds: opts.minutes && opts.minutes * 60, targets: opts.targets,
+        jobs: opts.jobs ?? 2, seed: opts.seed ?? 1, resume: opts.resume });
+      process.exitCode = states.some((st) => st.broken || st.failures.some((f) => !f.known)) ? 1 : 0;
+    } catch (e) {
+      console.error(`fuzz: ${e.message}`);
+      process.exitCode = 2;
+    }
   } else {
     const { failed } = await runFuzz({ seconds: opts.seconds, targets: opts.targets, jobs: opts.jobs, seed: opts.seed });
     process.exitCode = failed > 0 ? 1 : 0;
