@@ -857,17 +857,22 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
   // nearest face that holds its own foot point d_g·n_g (on a convex
   // polytope the nearest face always does, so this never changes a sound
   // result): its depth bounds the overlap along its normal as any face's
-  // does, and depth, normal and points agree. It is taken only within a
-  // loose bound of f's distance (1e-6 of the scale, the accuracy promised
-  // for best estimates); beyond that the clamped weights stay.
+  // does, and depth, normal and points agree. But f's distance is the lower
+  // bound, so the depth exceeds the least overlap by up to the difference:
+  // a converged answer takes another face only within its tolerance of f
+  // (a segment 1.6e6 long in a cone put the nearest holder 2.5e-3 beyond f,
+  // 30 tolerances), a best estimate within a loose bound (1e-6 of the
+  // scale, the accuracy promised for those). Beyond it f and its clamped
+  // weights stay, and the points are made to agree below.
   const EpaFace* answer = &f;
   double answerDepth = depthCore;
   if (bestMin < -kEpaHoldSlack) {
     int fallback = -1;
     double fallbackLam[3] = {0, 0, 0};
+    const double window = status == EpaStatus::Converged ? std::fmax(lastTolerance, tiny) : 1e-6 * scale;
     for (int i = 0; i < poly.faceSlots; ++i) {
       const EpaFace& cand = poly.face[i];
-      if (!cand.alive || !(cand.distance <= f.distance + 1e-6 * scale) || !(cand.distance >= 0)) continue;
+      if (!cand.alive || !(cand.distance <= f.distance + window) || !(cand.distance >= 0)) continue;
       if (fallback >= 0 && !(cand.distance < poly.face[fallback].distance)) continue;
       const Vec3 q = cand.normal * cand.distance;
       const Vec3& w0 = poly.vertex[cand.v[0]].w;
