@@ -356,6 +356,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   frames_.clear();
   carriedFrames_.clear();
   points_.clear();
+  patches_.clear();
   anchors_.clear();
   // Entries: one per point and at most one per pair; load ≤ ½.
   std::size_t capacity = 16;
@@ -486,6 +487,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       const bool normalInB = bodies[b].inverseMass == 0 && bodies[a].inverseMass != 0;
       const Vec3 t1 = tangentOf(nrm), t2 = cross(nrm, t1);
       const double imA = bodies[a].inverseMass, imB = bodies[b].inverseMass;
+      patches_.push_back({a, b, static_cast<std::uint32_t>(points_.size()), static_cast<std::uint32_t>(m.count), nrm, t1, t2});
       for (int k = 0; k < m.count; ++k) {
         const ManifoldPoint& mp = m.points[k];
         SolverContact c;
@@ -504,11 +506,6 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         at.localA = bodies[a].pose.toLocalDirection(at.rA);
         at.localB = bodies[b].pose.toLocalDirection(at.rB);
         at.base = mp.distance - dot(mp.pointB - mp.pointA, nrm);
-        q.a = a;
-        q.b = b;
-        q.normal = nrm;
-        q.tangent1 = t1;
-        q.tangent2 = t2;
         // K = 1/m_A + 1/m_B + (I_A⁻¹(r_A × d) × r_A)·d + (same for B) along d.
         const auto effective = [&](const Vec3& d) {
           const double k = imA + imB + dot(cross(inverseInertiaWorld_[a] * cross(at.rA, d), at.rA), d) +
@@ -554,18 +551,25 @@ void Solver::prepare(const RigidBody* bodies, int n) {
     m.inverseMass = dynamic ? b.inverseMass : 0;
   }
   const Mat3 none;  // a static or sleeping body's: it does not turn
-  for (std::size_t k = 0; k < contacts_.size(); ++k) {
-    const SolverContact& c = contacts_[k];
-    const Anchor& at = anchors_[k];
-    Point& q = points_[k];
-    const Mat3& iA = awake(bodies, c.a) ? inverseInertiaWorld_[static_cast<std::size_t>(c.a)] : none;
-    const Mat3& iB = awake(bodies, c.b) ? inverseInertiaWorld_[static_cast<std::size_t>(c.b)] : none;
-    q.armA[0] = cross(at.rA, c.normal), q.armA[1] = cross(at.rA, q.tangent1), q.armA[2] = cross(at.rA, q.tangent2);
-    q.armB[0] = cross(at.rB, c.normal), q.armB[1] = cross(at.rB, q.tangent1), q.armB[2] = cross(at.rB, q.tangent2);
-    for (int d = 0; d < 3; ++d) q.turnA[d] = iA * q.armA[d], q.turnB[d] = iB * q.armB[d];
-    q.normalImpulse = c.normalImpulse;
-    q.frictionImpulse1 = dot(c.frictionImpulse, q.tangent1);
-    q.frictionImpulse2 = dot(c.frictionImpulse, q.tangent2);
+  for (const Patch& p : patches_) {
+    const Mat3& iA = awake(bodies, p.a) ? inverseInertiaWorld_[static_cast<std::size_t>(p.a)] : none;
+    const Mat3& iB = awake(bodies, p.b) ? inverseInertiaWorld_[static_cast<std::size_t>(p.b)] : none;
+    for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
+      const SolverContact& c = contacts_[k];
+      const Anchor& at = anchors_[k];
+      Point& q = points_[k];
+      q.rA = at.rA, q.rB = at.rB;
+      const Vec3* const directions[3] = {&p.normal, &p.tangent1, &p.tangent2};
+      for (int d = 0; d < 3; ++d) q.turnA[d] = iA * cross(at.rA, *directions[d]), q.turnB[d] = iB * cross(at.rB, *directions[d]);
+      // v_n = n·(v_B + ω_B × r_B − v_A − ω_A × r_A) after an impulse t_d on B (−t_d on A).
+      const double linear = motion_[static_cast<std::size_t>(p.a)].inverseMass + motion_[static_cast<std::size_t>(p.b)].inverseMass;
+      const Vec3 armA = cross(at.rA, p.normal), armB = cross(at.rB, p.normal);
+      q.coupling1 = linear * dot(p.normal, p.tangent1) + dot(armA, q.turnA[1]) + dot(armB, q.turnB[1]);
+      q.coupling2 = linear * dot(p.normal, p.tangent2) + dot(armA, q.turnA[2]) + dot(armB, q.turnB[2]);
+      q.normalImpulse = c.normalImpulse;
+      q.frictionImpulse1 = dot(c.frictionImpulse, p.tangent1);
+      q.frictionImpulse2 = dot(c.frictionImpulse, p.tangent2);
+    }
   }
 }
 
@@ -574,52 +578,55 @@ void Solver::rounds(int count, double friction) {
   // point by point. Symmetric Gauss–Seidel: every other round runs the
   // points backwards, so that no corner of a face is always solved first (a
   // fixed order leaves a torque that tilts stacked boxes). This is the
-  // step's hot loop: the two bodies' velocities are read once into locals
-  // and written back once per point (a and b differ, but the compiler
-  // cannot know it and would reload them after every store).
+  // step's hot loop: a patch's two bodies' velocities are read once into
+  // locals and written back once, after its points (a and b differ, but the
+  // compiler cannot know it and would reload them after every store).
   Motion* const motion = motion_.data();
   Point* const points = points_.data();
-  const std::size_t m = points_.size();
+  const Patch* const patches = patches_.data();
+  const std::size_t np = patches_.size();
   for (int it = 0; it < count; ++it) {
-    for (std::size_t kk = 0; kk < m; ++kk) {
-      const std::size_t k = (it & 1) != 0 ? m - 1 - kk : kk;
-      Point& q = points[k];
-      Motion& A = motion[q.a];
-      Motion& B = motion[q.b];
+    const bool backwards = (it & 1) != 0;
+    for (std::size_t jj = 0; jj < np; ++jj) {
+      const Patch& p = patches[backwards ? np - 1 - jj : jj];
+      Motion& A = motion[p.a];
+      Motion& B = motion[p.b];
       Vec3 vA = A.velocity, wA = A.angularVelocity, vB = B.velocity, wB = B.angularVelocity;
       const double mA = A.inverseMass, mB = B.inverseMass;
+      const Vec3 normal = p.normal, tangent1 = p.tangent1, tangent2 = p.tangent2;
+      for (std::uint32_t kk = 0; kk < p.count; ++kk) {
+        Point& q = points[p.first + (backwards ? p.count - 1 - kk : kk)];
+        // The velocity of the point on B relative to the point on A, read
+        // once: the normal's v_n after the friction's impulse follows from
+        // the coupling (the same Gauss–Seidel sweep, one impulse applied).
+        const Vec3 dv = vB + cross(wB, q.rB) - vA - cross(wA, q.rA);
+        const double old1 = q.frictionImpulse1, old2 = q.frictionImpulse2;
+        double new1 = old1 - dot(dv, tangent1) * q.tangentMass1;
+        double new2 = old2 - dot(dv, tangent2) * q.tangentMass2;
+        const double limit = friction * q.normalImpulse;
+        const double len2 = new1 * new1 + new2 * new2;
+        if (len2 > limit * limit) {
+          const double len = std::sqrt(len2);
+          const double f = len > 0 ? limit / len : 0;
+          new1 *= f;
+          new2 *= f;
+        }
+        q.frictionImpulse1 = new1;
+        q.frictionImpulse2 = new2;
+        const double d1 = new1 - old1, d2 = new2 - old2;
 
-      const Vec3 dv = vB - vA;
-      const double old1 = q.frictionImpulse1, old2 = q.frictionImpulse2;
-      double new1 = old1 - (dot(dv, q.tangent1) + dot(wB, q.armB[1]) - dot(wA, q.armA[1])) * q.tangentMass1;
-      double new2 = old2 - (dot(dv, q.tangent2) + dot(wB, q.armB[2]) - dot(wA, q.armA[2])) * q.tangentMass2;
-      const double limit = friction * q.normalImpulse;
-      const double len2 = new1 * new1 + new2 * new2;
-      if (len2 > limit * limit) {
-        const double len = std::sqrt(len2);
-        const double f = len > 0 ? limit / len : 0;
-        new1 *= f;
-        new2 *= f;
+        const double vn = dot(dv, normal) + q.coupling1 * d1 + q.coupling2 * d2;
+        const double sum = q.normalImpulse + (q.target - vn) * q.pushMass - q.impulseScale * q.normalImpulse;
+        // λ_n ≥ 0 (a comparison, not fmax: no call in the hot loop).
+        const double total = sum > 0 ? sum : 0.0;
+        const double dn = total - q.normalImpulse;
+        q.normalImpulse = total;
+        const Vec3 impulse = normal * dn + tangent1 * d1 + tangent2 * d2;
+        vA -= impulse * mA;
+        wA -= q.turnA[0] * dn + q.turnA[1] * d1 + q.turnA[2] * d2;
+        vB += impulse * mB;
+        wB += q.turnB[0] * dn + q.turnB[1] * d1 + q.turnB[2] * d2;
       }
-      q.frictionImpulse1 = new1;
-      q.frictionImpulse2 = new2;
-      const double d1 = new1 - old1, d2 = new2 - old2;
-      const Vec3 push = q.tangent1 * d1 + q.tangent2 * d2;
-      vA -= push * mA;
-      wA -= q.turnA[1] * d1 + q.turnA[2] * d2;
-      vB += push * mB;
-      wB += q.turnB[1] * d1 + q.turnB[2] * d2;
-
-      const double vn = dot(vB - vA, q.normal) + dot(wB, q.armB[0]) - dot(wA, q.armA[0]);
-      const double sum = q.normalImpulse + (q.target - vn) * q.pushMass - q.impulseScale * q.normalImpulse;
-      // λ_n ≥ 0 (a comparison, not fmax: no call in the hot loop).
-      const double total = sum > 0 ? sum : 0.0;
-      const double dn = total - q.normalImpulse;
-      q.normalImpulse = total;
-      vA -= q.normal * (dn * mA);
-      wA -= q.turnA[0] * dn;
-      vB += q.normal * (dn * mB);
-      wB += q.turnB[0] * dn;
       A.velocity = vA, A.angularVelocity = wA;
       B.velocity = vB, B.angularVelocity = wB;
     }
@@ -646,11 +653,10 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   const double a2 = dt * omega * a1;
   const double biasRate = omega / a1, massScale = a2 / (1 + a2), impulseScale = 1 / (1 + a2);
   // Δv along a point's normal.
-  const auto closing = [motion](const Point& q) {
-    const Motion& a = motion[q.a];
-    const Motion& b = motion[q.b];
-    return dot(b.velocity - a.velocity, q.normal) + dot(b.angularVelocity, q.armB[0]) -
-           dot(a.angularVelocity, q.armA[0]);
+  const auto closing = [motion](const Patch& p, const Point& q) {
+    const Motion& a = motion[p.a];
+    const Motion& b = motion[p.b];
+    return dot(b.velocity + cross(b.angularVelocity, q.rB) - a.velocity - cross(a.angularVelocity, q.rA), p.normal);
   };
 
   // The points' separations, moved with their bodies since the contacts
@@ -662,13 +668,14 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     rotationsNow_[i] = Mat3::rotation(bodies[i].pose.rotation);
     centresNow_[i] = bodies[i].pose.position + rotationsNow_[i] * bodies[i].centerOfMassLocal;
   }
-  for (std::size_t k = 0; k < m; ++k) {
+  for (const Patch& p : patches_) {
+    const std::size_t a = static_cast<std::size_t>(p.a), b = static_cast<std::size_t>(p.b);
+    for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
     const Anchor& at = anchors_[k];
     Point& q = points[k];
-    const std::size_t a = static_cast<std::size_t>(q.a), b = static_cast<std::size_t>(q.b);
     const Vec3 pointA = centresNow_[a] + rotationsNow_[a] * at.localA;
     const Vec3 pointB = centresNow_[b] + rotationsNow_[b] * at.localB;
-    const double s = at.base + dot(pointB - pointA, q.normal);
+    const double s = at.base + dot(pointB - pointA, p.normal);
     q.pushMass = q.normalMass;
     q.impulseScale = 0;
     q.target = 0;
@@ -685,9 +692,10 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     // incremented one back would gain g·dt of speed per bounce. Bounce only
     // a point the bodies reach within this substep; the bounce is rigid.
     if (settings.restitution > 0) {
-      const double vn = closing(q);
+      const double vn = closing(p, q);
       if (vn < -settings.restitutionThreshold && s + vn * dt < 0 && -settings.restitution * vn > q.target)
         q.target = -settings.restitution * vn, q.pushMass = q.normalMass, q.impulseScale = 0;
+    }
     }
   }
 
@@ -696,22 +704,23 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   // step's, matched in collide()).
   for (int i = 0; i < n; ++i)
     if (motion[i].inverseMass > 0) motion[i].velocity += settings.gravity * dt;
-  for (std::size_t k = 0; k < m; ++k) {
-    Point& q = points[k];
-    if (!settings.warmStarting) {
-      q.normalImpulse = q.frictionImpulse1 = q.frictionImpulse2 = 0;
-      continue;
+  if (!settings.warmStarting)
+    for (std::size_t k = 0; k < m; ++k) points[k].normalImpulse = points[k].frictionImpulse1 = points[k].frictionImpulse2 = 0;
+  else
+    for (const Patch& p : patches_) {
+      Motion& A = motion[p.a];
+      Motion& B = motion[p.b];
+      for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
+        const Point& q = points[k];
+        // The three impulses as one: each body read and written once.
+        const double l0 = q.normalImpulse, l1 = q.frictionImpulse1, l2 = q.frictionImpulse2;
+        const Vec3 impulse = p.normal * l0 + p.tangent1 * l1 + p.tangent2 * l2;
+        A.velocity -= impulse * A.inverseMass;
+        A.angularVelocity -= q.turnA[0] * l0 + q.turnA[1] * l1 + q.turnA[2] * l2;
+        B.velocity += impulse * B.inverseMass;
+        B.angularVelocity += q.turnB[0] * l0 + q.turnB[1] * l1 + q.turnB[2] * l2;
+      }
     }
-    // The three impulses as one: each body read and written once.
-    const double l0 = q.normalImpulse, l1 = q.frictionImpulse1, l2 = q.frictionImpulse2;
-    const Vec3 impulse = q.normal * l0 + q.tangent1 * l1 + q.tangent2 * l2;
-    Motion& A = motion[q.a];
-    Motion& B = motion[q.b];
-    A.velocity -= impulse * A.inverseMass;
-    A.angularVelocity -= q.turnA[0] * l0 + q.turnA[1] * l1 + q.turnA[2] * l2;
-    B.velocity += impulse * B.inverseMass;
-    B.angularVelocity += q.turnB[0] * l0 + q.turnB[1] * l1 + q.turnB[2] * l2;
-  }
 
   // 4. Sequential impulses.
   rounds(settings.velocityIterations, settings.friction);
@@ -764,10 +773,11 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   // left of it, s + v_n·h (its distance moved on with the solved velocity),
   // and a bounce keeps its target.
   if (settings.relaxIterations == 0) return;
-  for (std::size_t k = 0; k < m; ++k) {
+  for (const Patch& p : patches_)
+  for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
     Point& q = points[k];
     if (q.target < 0) {
-      const double left = q.target - closing(q);
+      const double left = q.target - closing(p, q);
       q.target = left < 0 ? left : 0.0;
     } else if (q.impulseScale != 0) {
       q.target = 0;
@@ -784,11 +794,12 @@ void Solver::finish(RigidBody* bodies, int n) {
     bodies[i].velocity = motion_[static_cast<std::size_t>(i)].velocity;
     bodies[i].angularVelocity = motion_[static_cast<std::size_t>(i)].angularVelocity;
   }
-  for (std::size_t k = 0; k < contacts_.size(); ++k) {
-    const Point& q = points_[k];
-    contacts_[k].normalImpulse = q.normalImpulse;
-    contacts_[k].frictionImpulse = q.tangent1 * q.frictionImpulse1 + q.tangent2 * q.frictionImpulse2;
-  }
+  for (const Patch& p : patches_)
+    for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
+      const Point& q = points_[k];
+      contacts_[k].normalImpulse = q.normalImpulse;
+      contacts_[k].frictionImpulse = p.tangent1 * q.frictionImpulse1 + p.tangent2 * q.frictionImpulse2;
+    }
   contacts_.insert(contacts_.end(), carried_.begin(), carried_.end());
   frames_.insert(frames_.end(), carriedFrames_.begin(), carriedFrames_.end());
 }
@@ -874,7 +885,7 @@ void Solver::settle(RigidBody* bodies, int n, const StepSettings& settings, Step
     }
     return i;
   };
-  for (const Point& q : points_) {
+  for (const Patch& q : patches_) {
     if (!awake(bodies, q.a) || !awake(bodies, q.b)) continue;
     const std::int32_t ra = root(q.a), rb = root(q.b);
     // The smaller index the root, so that the islands do not depend on the order of the pairs.
