@@ -416,6 +416,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   };
 
   int manifolds = 0, warmStarted = 0;
+  const Mat3 none;
   if (meshScratch_.size() < static_cast<std::size_t>(kSolverMeshContacts)) meshScratch_.resize(kSolverMeshContacts);
   if (compoundScratch_.size() < static_cast<std::size_t>(kSolverCompoundManifolds))
     compoundScratch_.resize(kSolverCompoundManifolds);
@@ -487,6 +488,11 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       const bool normalInB = bodies[b].inverseMass == 0 && bodies[a].inverseMass != 0;
       const Vec3 t1 = tangentOf(nrm), t2 = cross(nrm, t1);
       const double imA = bodies[a].inverseMass, imB = bodies[b].inverseMass;
+      // A static body does not turn (nor, in a pair solved, does a sleeping
+      // one: wake() left none beside an awake body).
+      const Mat3& iA = imA > 0 ? inverseInertiaWorld_[static_cast<std::size_t>(a)] : none;
+      const Mat3& iB = imB > 0 ? inverseInertiaWorld_[static_cast<std::size_t>(b)] : none;
+      const Vec3 directions[3] = {nrm, t1, t2};
       patches_.push_back({a, b, static_cast<std::uint32_t>(points_.size()), static_cast<std::uint32_t>(m.count), nrm, t1, t2});
       for (int k = 0; k < m.count; ++k) {
         const ManifoldPoint& mp = m.points[k];
@@ -506,22 +512,31 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         at.localA = bodies[a].pose.toLocalDirection(at.rA);
         at.localB = bodies[b].pose.toLocalDirection(at.rB);
         at.base = mp.distance - dot(mp.pointB - mp.pointA, nrm);
-        // K = 1/m_A + 1/m_B + (I_A⁻¹(r_A × d) × r_A)·d + (same for B) along d.
-        const auto effective = [&](const Vec3& d) {
-          const double k = imA + imB + dot(cross(inverseInertiaWorld_[a] * cross(at.rA, d), at.rA), d) +
-                           dot(cross(inverseInertiaWorld_[b] * cross(at.rB, d), at.rB), d);
-          return k > 0 ? 1 / k : 0.0;
-        };
-        q.normalMass = effective(nrm);
-        q.tangentMass1 = effective(t1);
-        q.tangentMass2 = effective(t2);
+        q.rA = at.rA, q.rB = at.rB;
+        // Along each direction d: the turn I⁻¹(r × d) a unit impulse gives,
+        // and K = 1/m_A + 1/m_B + (r_A × d)·I_A⁻¹(r_A × d) + (same for B).
+        Vec3 armA[3], armB[3];
+        double mass[3];
+        for (int d = 0; d < 3; ++d) {
+          armA[d] = cross(at.rA, directions[d]), armB[d] = cross(at.rB, directions[d]);
+          q.turnA[d] = iA * armA[d], q.turnB[d] = iB * armB[d];
+          const double k = imA + imB + dot(armA[d], q.turnA[d]) + dot(armB[d], q.turnB[d]);
+          mass[d] = k > 0 ? 1 / k : 0.0;
+        }
+        q.normalMass = mass[0], q.tangentMass1 = mass[1], q.tangentMass2 = mass[2];
+        // v_n = n·(v_B + ω_B × r_B − v_A − ω_A × r_A) after an impulse t_d on B (−t_d on A).
+        q.coupling1 = (imA + imB) * dot(nrm, t1) + dot(armA[0], q.turnA[1]) + dot(armB[0], q.turnB[1]);
+        q.coupling2 = (imA + imB) * dot(nrm, t2) + dot(armA[0], q.turnA[2]) + dot(armB[0], q.turnB[2]);
         c.anchorA = bodies[a].pose.toLocalDirection(mp.pointA - bodies[a].pose.position);
         if (const SolverContact* old = findPrevious(a, b, mp.id, c.anchorA)) {
           c.warmStarted = true;
           ++warmStarted;
           c.normalImpulse = old->normalImpulse;
           // The old friction impulse on the new tangent plane.
-          c.frictionImpulse = t1 * dot(old->frictionImpulse, t1) + t2 * dot(old->frictionImpulse, t2);
+          q.normalImpulse = c.normalImpulse;
+          q.frictionImpulse1 = dot(old->frictionImpulse, t1);
+          q.frictionImpulse2 = dot(old->frictionImpulse, t2);
+          c.frictionImpulse = t1 * q.frictionImpulse1 + t2 * q.frictionImpulse2;
         }
         contacts_.push_back(c);
         frames_.push_back({bodies[b].pose.toLocalDirection(mp.pointB - bodies[b].pose.position),
@@ -549,27 +564,6 @@ void Solver::prepare(const RigidBody* bodies, int n) {
     m.velocity = dynamic ? b.velocity : Vec3{};
     m.angularVelocity = dynamic ? b.angularVelocity : Vec3{};
     m.inverseMass = dynamic ? b.inverseMass : 0;
-  }
-  const Mat3 none;  // a static or sleeping body's: it does not turn
-  for (const Patch& p : patches_) {
-    const Mat3& iA = awake(bodies, p.a) ? inverseInertiaWorld_[static_cast<std::size_t>(p.a)] : none;
-    const Mat3& iB = awake(bodies, p.b) ? inverseInertiaWorld_[static_cast<std::size_t>(p.b)] : none;
-    for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
-      const SolverContact& c = contacts_[k];
-      const Anchor& at = anchors_[k];
-      Point& q = points_[k];
-      q.rA = at.rA, q.rB = at.rB;
-      const Vec3* const directions[3] = {&p.normal, &p.tangent1, &p.tangent2};
-      for (int d = 0; d < 3; ++d) q.turnA[d] = iA * cross(at.rA, *directions[d]), q.turnB[d] = iB * cross(at.rB, *directions[d]);
-      // v_n = n·(v_B + ω_B × r_B − v_A − ω_A × r_A) after an impulse t_d on B (−t_d on A).
-      const double linear = motion_[static_cast<std::size_t>(p.a)].inverseMass + motion_[static_cast<std::size_t>(p.b)].inverseMass;
-      const Vec3 armA = cross(at.rA, p.normal), armB = cross(at.rB, p.normal);
-      q.coupling1 = linear * dot(p.normal, p.tangent1) + dot(armA, q.turnA[1]) + dot(armB, q.turnB[1]);
-      q.coupling2 = linear * dot(p.normal, p.tangent2) + dot(armA, q.turnA[2]) + dot(armB, q.turnB[2]);
-      q.normalImpulse = c.normalImpulse;
-      q.frictionImpulse1 = dot(c.frictionImpulse, p.tangent1);
-      q.frictionImpulse2 = dot(c.frictionImpulse, p.tangent2);
-    }
   }
 }
 

@@ -258,7 +258,7 @@ class Solver {
   // Step 1 (header) and the warm start's match, once per step.
   void collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                const StepSettings& settings, StepReport* report);
-  // The substeps' body and point state (Motion, Point's arms and impulses).
+  // The substeps' body state (Motion); collide() made the points' rows.
   void prepare(const RigidBody* bodies, int n);
   // Steps 2–6, on collide()'s points.
   void substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
