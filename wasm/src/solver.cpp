@@ -655,41 +655,40 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
 
   // The points' separations, moved with their bodies since the contacts
   // (s = s₀ + n·(p_B − p_A − (p_B₀ − p_A₀)), each point fixed in its body),
-  // and the normal targets they give. Each body's centre and rotation
-  // matrix once, rather than two quaternion turns per point and body.
-  if (centresNow_.size() < count) centresNow_.resize(count), rotationsNow_.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    rotationsNow_[i] = Mat3::rotation(bodies[i].pose.rotation);
-    centresNow_[i] = bodies[i].pose.position + rotationsNow_[i] * bodies[i].centerOfMassLocal;
-  }
+  // and the normal targets they give. With p = c + R l (c the centre of
+  // mass, l the point in the body's axes), n·(p_B − p_A) = n·(c_B − c_A) +
+  // (R_Bᵀn)·l_B − (R_Aᵀn)·l_A: the normal turned into each body's axes once
+  // per patch, rather than each point turned into the world.
+  if (centresNow_.size() < count) centresNow_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) centresNow_[i] = bodies[i].pose.apply(bodies[i].centerOfMassLocal);
   for (const Patch& p : patches_) {
     const std::size_t a = static_cast<std::size_t>(p.a), b = static_cast<std::size_t>(p.b);
+    const double apart = dot(centresNow_[b] - centresNow_[a], p.normal);
+    const Vec3 inA = bodies[a].pose.toLocalDirection(p.normal), inB = bodies[b].pose.toLocalDirection(p.normal);
     for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
-    const Anchor& at = anchors_[k];
-    Point& q = points[k];
-    const Vec3 pointA = centresNow_[a] + rotationsNow_[a] * at.localA;
-    const Vec3 pointB = centresNow_[b] + rotationsNow_[b] * at.localB;
-    const double s = at.base + dot(pointB - pointA, p.normal);
-    q.pushMass = q.normalMass;
-    q.impulseScale = 0;
-    q.target = 0;
-    if (s > 0) {
-      q.target = -s / dt;  // speculative: close the gap in this substep and no more
-    } else {
-      // Soft from the first touch: a spring with a rigid zone of some slop
-      // would leave every layer of a stack that slop deep.
-      q.target = std::fmin(biasRate * -s, settings.contactPushSpeed);
-      q.pushMass = q.normalMass * massScale;
-      q.impulseScale = impulseScale;
-    }
-    // The closing speed before gravity's increment: bouncing the
-    // incremented one back would gain g·dt of speed per bounce. Bounce only
-    // a point the bodies reach within this substep; the bounce is rigid.
-    if (settings.restitution > 0) {
-      const double vn = closing(p, q);
-      if (vn < -settings.restitutionThreshold && s + vn * dt < 0 && -settings.restitution * vn > q.target)
-        q.target = -settings.restitution * vn, q.pushMass = q.normalMass, q.impulseScale = 0;
-    }
+      const Anchor& at = anchors_[k];
+      Point& q = points[k];
+      const double s = at.base + (apart + (dot(inB, at.localB) - dot(inA, at.localA)));
+      q.pushMass = q.normalMass;
+      q.impulseScale = 0;
+      q.target = 0;
+      if (s > 0) {
+        q.target = -s / dt;  // speculative: close the gap in this substep and no more
+      } else {
+        // Soft from the first touch: a spring with a rigid zone of some slop
+        // would leave every layer of a stack that slop deep.
+        q.target = std::fmin(biasRate * -s, settings.contactPushSpeed);
+        q.pushMass = q.normalMass * massScale;
+        q.impulseScale = impulseScale;
+      }
+      // The closing speed before gravity's increment: bouncing the
+      // incremented one back would gain g·dt of speed per bounce. Bounce only
+      // a point the bodies reach within this substep; the bounce is rigid.
+      if (settings.restitution > 0) {
+        const double vn = closing(p, q);
+        if (vn < -settings.restitutionThreshold && s + vn * dt < 0 && -settings.restitution * vn > q.target)
+          q.target = -settings.restitution * vn, q.pushMass = q.normalMass, q.impulseScale = 0;
+      }
     }
   }
 
@@ -702,18 +701,23 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     for (std::size_t k = 0; k < m; ++k) points[k].normalImpulse = points[k].frictionImpulse1 = points[k].frictionImpulse2 = 0;
   else
     for (const Patch& p : patches_) {
-      Motion& A = motion[p.a];
-      Motion& B = motion[p.b];
+      // The patch's impulses summed: its linear part along the normal and
+      // tangents, its turns point by point; each body read and written once.
+      double l0 = 0, l1 = 0, l2 = 0;
+      Vec3 turnA, turnB;
       for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
         const Point& q = points[k];
-        // The three impulses as one: each body read and written once.
-        const double l0 = q.normalImpulse, l1 = q.frictionImpulse1, l2 = q.frictionImpulse2;
-        const Vec3 impulse = p.normal * l0 + p.tangent1 * l1 + p.tangent2 * l2;
-        A.velocity -= impulse * A.inverseMass;
-        A.angularVelocity -= q.turnA[0] * l0 + q.turnA[1] * l1 + q.turnA[2] * l2;
-        B.velocity += impulse * B.inverseMass;
-        B.angularVelocity += q.turnB[0] * l0 + q.turnB[1] * l1 + q.turnB[2] * l2;
+        l0 += q.normalImpulse, l1 += q.frictionImpulse1, l2 += q.frictionImpulse2;
+        turnA += q.turnA[0] * q.normalImpulse + q.turnA[1] * q.frictionImpulse1 + q.turnA[2] * q.frictionImpulse2;
+        turnB += q.turnB[0] * q.normalImpulse + q.turnB[1] * q.frictionImpulse1 + q.turnB[2] * q.frictionImpulse2;
       }
+      const Vec3 impulse = p.normal * l0 + p.tangent1 * l1 + p.tangent2 * l2;
+      Motion& A = motion[p.a];
+      Motion& B = motion[p.b];
+      A.velocity -= impulse * A.inverseMass;
+      A.angularVelocity -= turnA;
+      B.velocity += impulse * B.inverseMass;
+      B.angularVelocity += turnB;
     }
 
   // 4. Sequential impulses.
@@ -756,7 +760,7 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         ++r->ccdClamped;
       }
     }
-    const Vec3 centre = body.pose.apply(body.centerOfMassLocal) + step * fraction;
+    const Vec3 centre = centresNow_[static_cast<std::size_t>(i)] + step * fraction;
     body.pose.rotation = integrate(body.pose.rotation, motion[i].angularVelocity, dt);
     body.pose.position = centre - rotate(body.pose.rotation, body.centerOfMassLocal);
   }

@@ -340,7 +340,6 @@ class Solver {
   std::vector<Patch> patches_;             // points_ by manifold, in order
   std::vector<Anchor> anchors_;            // parallel to contacts_
   std::vector<Vec3> centresNow_;           // per body: centre of mass, world, as a substep starts
-  std::vector<Mat3> rotationsNow_;         // per body: its rotation, as a substep starts
   std::vector<Motion> motion_;             // per body, during the substeps
   std::vector<std::uint8_t> fast_;         // per body, this substep: its motion takes a shape cast
   std::vector<MeshContact> meshScratch_;
