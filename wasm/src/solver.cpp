@@ -452,6 +452,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     const Transform relative = relativePose(bodies[a].pose, bodies[b].pose);
     Transform reference = relative;
     bool reused = false;
+    std::size_t reusedFrom = 0;  // its first point in previous_
     if (settings.manifoldReuse > 0 && !mesh && !compound) {
       const std::int32_t first = firstOfPair(pairKey(a, b));
       if (first >= 0 && relativeMotion(previousFrames_[static_cast<std::size_t>(first)].relative, relative,
@@ -468,6 +469,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         }
         reference = f.relative;
         reused = true;
+        reusedFrom = static_cast<std::size_t>(first);
         ++r->reusedManifolds;
       }
     }
@@ -508,9 +510,15 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         Anchor at;
         at.rA = mp.pointA - centres_[a];
         at.rB = mp.pointB - centres_[b];
+        // A reused point keeps its places in its bodies' frames (turned into
+        // the world and back they would come out the same but for rounding).
+        const SolverContact* const kept = reused ? &previous_[reusedFrom + static_cast<std::size_t>(k)] : nullptr;
+        const Frame* const keptFrame = reused ? &previousFrames_[reusedFrom + static_cast<std::size_t>(k)] : nullptr;
+        c.anchorA = kept ? kept->anchorA : bodies[a].pose.toLocalDirection(mp.pointA - bodies[a].pose.position);
+        const Vec3 localB = kept ? keptFrame->localB : bodies[b].pose.toLocalDirection(mp.pointB - bodies[b].pose.position);
         // The points ride on their bodies through the substeps (header: step 1).
-        at.localA = bodies[a].pose.toLocalDirection(at.rA);
-        at.localB = bodies[b].pose.toLocalDirection(at.rB);
+        at.localA = c.anchorA - bodies[a].centerOfMassLocal;
+        at.localB = localB - bodies[b].centerOfMassLocal;
         at.base = mp.distance - dot(mp.pointB - mp.pointA, nrm);
         q.rA = at.rA, q.rB = at.rB;
         // Along each direction d: the turn I⁻¹(r × d) a unit impulse gives,
@@ -527,8 +535,8 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         // v_n = n·(v_B + ω_B × r_B − v_A − ω_A × r_A) after an impulse t_d on B (−t_d on A).
         q.coupling1 = (imA + imB) * dot(nrm, t1) + dot(armA[0], q.turnA[1]) + dot(armB[0], q.turnB[1]);
         q.coupling2 = (imA + imB) * dot(nrm, t2) + dot(armA[0], q.turnA[2]) + dot(armB[0], q.turnB[2]);
-        c.anchorA = bodies[a].pose.toLocalDirection(mp.pointA - bodies[a].pose.position);
-        if (const SolverContact* old = findPrevious(a, b, mp.id, c.anchorA)) {
+        // (A reused point's impulses are its own of last step.)
+        if (const SolverContact* old = kept && settings.warmStarting ? kept : findPrevious(a, b, mp.id, c.anchorA)) {
           c.warmStarted = true;
           ++warmStarted;
           c.normalImpulse = old->normalImpulse;
@@ -539,8 +547,11 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
           c.frictionImpulse = t1 * q.frictionImpulse1 + t2 * q.frictionImpulse2;
         }
         contacts_.push_back(c);
-        frames_.push_back({bodies[b].pose.toLocalDirection(mp.pointB - bodies[b].pose.position),
-                           (normalInB ? bodies[b] : bodies[a]).pose.toLocalDirection(nrm), normalInB, reference});
+        frames_.push_back({localB,
+                           keptFrame && keptFrame->inB == normalInB
+                               ? keptFrame->normal
+                               : (normalInB ? bodies[b] : bodies[a]).pose.toLocalDirection(nrm),
+                           normalInB, reference});
         points_.push_back(q);
         anchors_.push_back(at);
       }
