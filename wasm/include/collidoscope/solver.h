@@ -13,8 +13,10 @@
 //     (its offsets from the centres of mass, in the bodies' axes); as the
 //     substeps move the bodies its signed distance follows them,
 //     s = s₀ + n·(Δp_B − Δp_A) with Δp the motion of the point on each body
-//     since the step began, while the normal, tangents, lever arms and
-//     effective masses stay those of the start. A point with a gap (s > 0)
+//     since the step began (per manifold the normal is turned into each
+//     body's axes once a substep, and each point's offsets dotted with it),
+//     while the normal, tangents, lever arms and effective masses stay
+//     those of the start. A point with a gap (s > 0)
 //     is speculative: it allows the bodies to close that gap in a substep
 //     and no more. A pair's manifold persists (Bullet's and Box2D's
 //     persistent manifolds): while b has moved relative to a by at most
@@ -22,7 +24,8 @@
 //     2 sin(θ/2)·r_b, the farthest any point of b can have gone in a's
 //     frame), the last step's points are used again, each carried by its
 //     body (its offset in each body's frame, the normal in a's axes or a static b's, the
-//     distance re-measured along it), with their ids; a mesh or compound
+//     distance re-measured along it), with their ids and, for the warm
+//     start, each its own last impulses; a mesh or compound
 //     pair is always computed anew. A resting pile's pairs move 0.1–0.5 mm
 //     a step, so most are reused for a few steps; the contacts lag the
 //     fresh ones by at most that tolerance (1 mm by default).
