@@ -342,6 +342,9 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     }
     shapes_[i].pose = body.pose;
     centres_[i] = body.pose.apply(body.centerOfMassLocal);
+    // Only an awake body turns (below: a static one's turns are none, and a
+    // sleeping one's pairs are not solved).
+    if (!awake(bodies, static_cast<std::int32_t>(i))) continue;
     const Mat3 rot = Mat3::rotation(body.pose.rotation);
     inverseInertiaWorld_[i] = rot * body.inverseInertiaLocal * rot.transposed();
   }
@@ -490,10 +493,10 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       const bool normalInB = bodies[b].inverseMass == 0 && bodies[a].inverseMass != 0;
       const Vec3 t1 = tangentOf(nrm), t2 = cross(nrm, t1);
       const double imA = bodies[a].inverseMass, imB = bodies[b].inverseMass;
-      // A static body does not turn (nor, in a pair solved, does a sleeping
-      // one: wake() left none beside an awake body).
-      const Mat3& iA = imA > 0 ? inverseInertiaWorld_[static_cast<std::size_t>(a)] : none;
-      const Mat3& iB = imB > 0 ? inverseInertiaWorld_[static_cast<std::size_t>(b)] : none;
+      // A static body does not turn (nor would a sleeping one; wake() left
+      // none beside an awake body).
+      const Mat3& iA = awake(bodies, a) ? inverseInertiaWorld_[static_cast<std::size_t>(a)] : none;
+      const Mat3& iB = awake(bodies, b) ? inverseInertiaWorld_[static_cast<std::size_t>(b)] : none;
       const Vec3 directions[3] = {nrm, t1, t2};
       patches_.push_back({a, b, static_cast<std::uint32_t>(points_.size()), static_cast<std::uint32_t>(m.count), nrm, t1, t2});
       for (int k = 0; k < m.count; ++k) {
