@@ -674,7 +674,9 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   // (R_Bᵀn)·l_B − (R_Aᵀn)·l_A: the normal turned into each body's axes once
   // per patch, rather than each point turned into the world.
   if (centresNow_.size() < count) centresNow_.resize(count);
-  for (std::size_t i = 0; i < count; ++i) centresNow_[i] = bodies[i].pose.apply(bodies[i].centerOfMassLocal);
+  // (A sleeping body's is not needed: its pairs are carried, and it does not move.)
+  for (std::size_t i = 0; i < count; ++i)
+    if (asleep_[i] == 0) centresNow_[i] = bodies[i].pose.apply(bodies[i].centerOfMassLocal);
   for (const Patch& p : patches_) {
     const std::size_t a = static_cast<std::size_t>(p.a), b = static_cast<std::size_t>(p.b);
     const double apart = dot(centresNow_[b] - centresNow_[a], p.normal);
