@@ -18,6 +18,7 @@
 #include "collidoscope/json.h"
 #include "collidoscope/mesh_convex.h"
 #include "collidoscope/mesh_raycast.h"
+#include "collidoscope/world.h"
 #include "api_flatten.h"
 #include "reference.h"
 
@@ -255,6 +256,41 @@ TEST(Api, PlanarPenetrationDoesNotAllocate) {
 // "No heap allocation inside a query": after the first use of each shape
 // (which may build a sat hull or a twin copy), queries and batches allocate
 // nothing. Errors may (their message is a string).
+// "No heap allocation inside step() after warm-up": once a world's buffers
+// have grown to its pile's contacts, further steps allocate nothing, with
+// sleeping off (every pair solved every step) and on (islands asleep, their
+// points carried).
+TEST(Api, AWarmWorldStepDoesNotAllocate) {
+  for (const bool sleep : {false, true}) {
+    Registry reg;
+    api::World world(&reg);
+    SceneError err;
+    const int cube = reg.add(Shape::box({0.5, 0.5, 0.5}), &err), floor = reg.add(Shape::box({20, 0.5, 20}), &err);
+    const double at[7] = {0, -0.5, 0, 0, 0, 0, 1};
+    ASSERT_GT(world.add(floor, at, &err), 0) << err.message;
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j)
+        for (int k = 0; k < 4; ++k) {
+          const double p[7] = {(i - 2) * 1.2, 0.5 + j * 1.01, (k - 2) * 1.2, 0, 0, 0, 1};
+          const int id = world.add(cube, p, &err);
+          ASSERT_TRUE(id > 0 && world.setMass(id, 1, &err)) << err.message;
+        }
+    StepSettings s;
+    s.sleep = sleep;
+    StepReport r;
+    const long first = gAllocations.load();
+    ASSERT_TRUE(world.step(s, &err, &r)) << err.message;
+    EXPECT_GT(gAllocations.load() - first, 0);  // the counter sees a step's growth
+    for (int step = 1; step < 120; ++step) ASSERT_TRUE(world.step(s, &err, &r)) << err.message;
+    const int points = r.points;
+    const long before = gAllocations.load();
+    for (int step = 0; step < 60; ++step) ASSERT_TRUE(world.step(s, &err, &r)) << err.message;
+    EXPECT_EQ(gAllocations.load() - before, 0) << (sleep ? "sleeping on" : "sleeping off");
+    EXPECT_EQ(r.points, points);  // the same contacts: nothing new to make room for
+    EXPECT_EQ(r.sleeping, sleep ? 64 : 0);
+  }
+}
+
 TEST(Api, QueriesAndBatchesDoNotAllocate) {
   {  // the counter sees allocations at all
     const long b0 = gAllocations.load();

@@ -588,6 +588,37 @@ TEST(WorldMotion, AddingOrRemovingABodyWakesOnlyTheIslandsItTouched) {
   (void)floor;
 }
 
+TEST(WorldMotion, ContactsNameSlotsWithAndWithoutAnEmptySlot) {
+  // Two boxes on a floor, far apart: each touches only the floor. Their
+  // contacts name the slots (the solver's indices are the same until a slot
+  // empties), and once the first box is removed, the second's still name
+  // the second's slot, not its new index in the solver.
+  Motion m;
+  const int floor = m.add(Shape::box({20, 0.5, 20}), {0, -0.5, 0}, 0);
+  const int first = m.add(Shape::box({0.5, 0.5, 0.5}), {-5, 0.5, 0}, 1);
+  const int second = m.add(Shape::box({0.5, 0.5, 0.5}), {5, 0.5, 0}, 1);
+  StepSettings s;
+  s.sleep = false;
+  const auto touching = [&] {
+    std::set<std::pair<int, int>> out;
+    for (const SolverContact& c : m.world.contacts()) {
+      out.insert({c.a, c.b});
+      // The point on b lies on b's bottom face: x within its half-extent
+      // of the centre at that slot's pose (which the step moved by microns;
+      // the other box is 10 m away).
+      EXPECT_NEAR(c.pointB.x, m.world.poses()[7 * c.b], 0.5 + 1e-3);
+    }
+    return out;
+  };
+  ASSERT_TRUE(m.world.step(s, &m.err)) << m.err.message;
+  const int f = m.world.slotOf(floor), a = m.world.slotOf(first), b = m.world.slotOf(second);
+  EXPECT_EQ(touching(), (std::set<std::pair<int, int>>{{f, a}, {f, b}}));
+  ASSERT_TRUE(m.world.remove(first, &m.err)) << m.err.message;
+  ASSERT_TRUE(m.world.step(s, &m.err)) << m.err.message;
+  EXPECT_EQ(m.world.slotOf(second), b);
+  EXPECT_EQ(touching(), (std::set<std::pair<int, int>>{{f, b}}));
+}
+
 TEST(WorldMotion, AddingABodyKeepsTheWarmStart) {
   // Sleep off: a resting stack is solved every step, each point warm started
   // from the last step's impulses. A body added far away keeps it so.

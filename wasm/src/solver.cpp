@@ -342,6 +342,9 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     }
     shapes_[i].pose = body.pose;
     centres_[i] = body.pose.apply(body.centerOfMassLocal);
+    // Only an awake body turns (below: a static one's turns are none, and a
+    // sleeping one's pairs are not solved).
+    if (!awake(bodies, static_cast<std::int32_t>(i))) continue;
     const Mat3 rot = Mat3::rotation(body.pose.rotation);
     inverseInertiaWorld_[i] = rot * body.inverseInertiaLocal * rot.transposed();
   }
@@ -356,6 +359,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   frames_.clear();
   carriedFrames_.clear();
   points_.clear();
+  patches_.clear();
   anchors_.clear();
   // Entries: one per point and at most one per pair; load ≤ ½.
   std::size_t capacity = 16;
@@ -415,6 +419,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   };
 
   int manifolds = 0, warmStarted = 0;
+  const Mat3 none;
   if (meshScratch_.size() < static_cast<std::size_t>(kSolverMeshContacts)) meshScratch_.resize(kSolverMeshContacts);
   if (compoundScratch_.size() < static_cast<std::size_t>(kSolverCompoundManifolds))
     compoundScratch_.resize(kSolverCompoundManifolds);
@@ -450,6 +455,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     const Transform relative = relativePose(bodies[a].pose, bodies[b].pose);
     Transform reference = relative;
     bool reused = false;
+    std::size_t reusedFrom = 0;  // its first point in previous_
     if (settings.manifoldReuse > 0 && !mesh && !compound) {
       const std::int32_t first = firstOfPair(pairKey(a, b));
       if (first >= 0 && relativeMotion(previousFrames_[static_cast<std::size_t>(first)].relative, relative,
@@ -466,6 +472,7 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         }
         reference = f.relative;
         reused = true;
+        reusedFrom = static_cast<std::size_t>(first);
         ++r->reusedManifolds;
       }
     }
@@ -486,6 +493,12 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       const bool normalInB = bodies[b].inverseMass == 0 && bodies[a].inverseMass != 0;
       const Vec3 t1 = tangentOf(nrm), t2 = cross(nrm, t1);
       const double imA = bodies[a].inverseMass, imB = bodies[b].inverseMass;
+      // A static body does not turn (nor would a sleeping one; wake() left
+      // none beside an awake body).
+      const Mat3& iA = awake(bodies, a) ? inverseInertiaWorld_[static_cast<std::size_t>(a)] : none;
+      const Mat3& iB = awake(bodies, b) ? inverseInertiaWorld_[static_cast<std::size_t>(b)] : none;
+      const Vec3 directions[3] = {nrm, t1, t2};
+      patches_.push_back({a, b, static_cast<std::uint32_t>(points_.size()), static_cast<std::uint32_t>(m.count), nrm, t1, t2});
       for (int k = 0; k < m.count; ++k) {
         const ManifoldPoint& mp = m.points[k];
         SolverContact c;
@@ -500,35 +513,48 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         Anchor at;
         at.rA = mp.pointA - centres_[a];
         at.rB = mp.pointB - centres_[b];
+        // A reused point keeps its places in its bodies' frames (turned into
+        // the world and back they would come out the same but for rounding).
+        const SolverContact* const kept = reused ? &previous_[reusedFrom + static_cast<std::size_t>(k)] : nullptr;
+        const Frame* const keptFrame = reused ? &previousFrames_[reusedFrom + static_cast<std::size_t>(k)] : nullptr;
+        c.anchorA = kept ? kept->anchorA : bodies[a].pose.toLocalDirection(mp.pointA - bodies[a].pose.position);
+        const Vec3 localB = kept ? keptFrame->localB : bodies[b].pose.toLocalDirection(mp.pointB - bodies[b].pose.position);
         // The points ride on their bodies through the substeps (header: step 1).
-        at.localA = bodies[a].pose.toLocalDirection(at.rA);
-        at.localB = bodies[b].pose.toLocalDirection(at.rB);
+        at.localA = c.anchorA - bodies[a].centerOfMassLocal;
+        at.localB = localB - bodies[b].centerOfMassLocal;
         at.base = mp.distance - dot(mp.pointB - mp.pointA, nrm);
-        q.a = a;
-        q.b = b;
-        q.normal = nrm;
-        q.tangent1 = t1;
-        q.tangent2 = t2;
-        // K = 1/m_A + 1/m_B + (I_A⁻¹(r_A × d) × r_A)·d + (same for B) along d.
-        const auto effective = [&](const Vec3& d) {
-          const double k = imA + imB + dot(cross(inverseInertiaWorld_[a] * cross(at.rA, d), at.rA), d) +
-                           dot(cross(inverseInertiaWorld_[b] * cross(at.rB, d), at.rB), d);
-          return k > 0 ? 1 / k : 0.0;
-        };
-        q.normalMass = effective(nrm);
-        q.tangentMass1 = effective(t1);
-        q.tangentMass2 = effective(t2);
-        c.anchorA = bodies[a].pose.toLocalDirection(mp.pointA - bodies[a].pose.position);
-        if (const SolverContact* old = findPrevious(a, b, mp.id, c.anchorA)) {
+        q.rA = at.rA, q.rB = at.rB;
+        // Along each direction d: the turn I⁻¹(r × d) a unit impulse gives,
+        // and K = 1/m_A + 1/m_B + (r_A × d)·I_A⁻¹(r_A × d) + (same for B).
+        Vec3 armA[3], armB[3];
+        double mass[3];
+        for (int d = 0; d < 3; ++d) {
+          armA[d] = cross(at.rA, directions[d]), armB[d] = cross(at.rB, directions[d]);
+          q.turnA[d] = iA * armA[d], q.turnB[d] = iB * armB[d];
+          const double k = imA + imB + dot(armA[d], q.turnA[d]) + dot(armB[d], q.turnB[d]);
+          mass[d] = k > 0 ? 1 / k : 0.0;
+        }
+        q.normalMass = mass[0], q.tangentMass1 = mass[1], q.tangentMass2 = mass[2];
+        // v_n = n·(v_B + ω_B × r_B − v_A − ω_A × r_A) after an impulse t_d on B (−t_d on A).
+        q.coupling1 = (imA + imB) * dot(nrm, t1) + dot(armA[0], q.turnA[1]) + dot(armB[0], q.turnB[1]);
+        q.coupling2 = (imA + imB) * dot(nrm, t2) + dot(armA[0], q.turnA[2]) + dot(armB[0], q.turnB[2]);
+        // (A reused point's impulses are its own of last step.)
+        if (const SolverContact* old = kept && settings.warmStarting ? kept : findPrevious(a, b, mp.id, c.anchorA)) {
           c.warmStarted = true;
           ++warmStarted;
           c.normalImpulse = old->normalImpulse;
           // The old friction impulse on the new tangent plane.
-          c.frictionImpulse = t1 * dot(old->frictionImpulse, t1) + t2 * dot(old->frictionImpulse, t2);
+          q.normalImpulse = c.normalImpulse;
+          q.frictionImpulse1 = dot(old->frictionImpulse, t1);
+          q.frictionImpulse2 = dot(old->frictionImpulse, t2);
+          c.frictionImpulse = t1 * q.frictionImpulse1 + t2 * q.frictionImpulse2;
         }
         contacts_.push_back(c);
-        frames_.push_back({bodies[b].pose.toLocalDirection(mp.pointB - bodies[b].pose.position),
-                           (normalInB ? bodies[b] : bodies[a]).pose.toLocalDirection(nrm), normalInB, reference});
+        frames_.push_back({localB,
+                           keptFrame && keptFrame->inB == normalInB
+                               ? keptFrame->normal
+                               : (normalInB ? bodies[b] : bodies[a]).pose.toLocalDirection(nrm),
+                           normalInB, reference});
         points_.push_back(q);
         anchors_.push_back(at);
       }
@@ -553,20 +579,6 @@ void Solver::prepare(const RigidBody* bodies, int n) {
     m.angularVelocity = dynamic ? b.angularVelocity : Vec3{};
     m.inverseMass = dynamic ? b.inverseMass : 0;
   }
-  const Mat3 none;  // a static or sleeping body's: it does not turn
-  for (std::size_t k = 0; k < contacts_.size(); ++k) {
-    const SolverContact& c = contacts_[k];
-    const Anchor& at = anchors_[k];
-    Point& q = points_[k];
-    const Mat3& iA = awake(bodies, c.a) ? inverseInertiaWorld_[static_cast<std::size_t>(c.a)] : none;
-    const Mat3& iB = awake(bodies, c.b) ? inverseInertiaWorld_[static_cast<std::size_t>(c.b)] : none;
-    q.armA[0] = cross(at.rA, c.normal), q.armA[1] = cross(at.rA, q.tangent1), q.armA[2] = cross(at.rA, q.tangent2);
-    q.armB[0] = cross(at.rB, c.normal), q.armB[1] = cross(at.rB, q.tangent1), q.armB[2] = cross(at.rB, q.tangent2);
-    for (int d = 0; d < 3; ++d) q.turnA[d] = iA * q.armA[d], q.turnB[d] = iB * q.armB[d];
-    q.normalImpulse = c.normalImpulse;
-    q.frictionImpulse1 = dot(c.frictionImpulse, q.tangent1);
-    q.frictionImpulse2 = dot(c.frictionImpulse, q.tangent2);
-  }
 }
 
 void Solver::rounds(int count, double friction) {
@@ -574,52 +586,55 @@ void Solver::rounds(int count, double friction) {
   // point by point. Symmetric Gauss–Seidel: every other round runs the
   // points backwards, so that no corner of a face is always solved first (a
   // fixed order leaves a torque that tilts stacked boxes). This is the
-  // step's hot loop: the two bodies' velocities are read once into locals
-  // and written back once per point (a and b differ, but the compiler
-  // cannot know it and would reload them after every store).
+  // step's hot loop: a patch's two bodies' velocities are read once into
+  // locals and written back once, after its points (a and b differ, but the
+  // compiler cannot know it and would reload them after every store).
   Motion* const motion = motion_.data();
   Point* const points = points_.data();
-  const std::size_t m = points_.size();
+  const Patch* const patches = patches_.data();
+  const std::size_t np = patches_.size();
   for (int it = 0; it < count; ++it) {
-    for (std::size_t kk = 0; kk < m; ++kk) {
-      const std::size_t k = (it & 1) != 0 ? m - 1 - kk : kk;
-      Point& q = points[k];
-      Motion& A = motion[q.a];
-      Motion& B = motion[q.b];
+    const bool backwards = (it & 1) != 0;
+    for (std::size_t jj = 0; jj < np; ++jj) {
+      const Patch& p = patches[backwards ? np - 1 - jj : jj];
+      Motion& A = motion[p.a];
+      Motion& B = motion[p.b];
       Vec3 vA = A.velocity, wA = A.angularVelocity, vB = B.velocity, wB = B.angularVelocity;
       const double mA = A.inverseMass, mB = B.inverseMass;
+      const Vec3 normal = p.normal, tangent1 = p.tangent1, tangent2 = p.tangent2;
+      for (std::uint32_t kk = 0; kk < p.count; ++kk) {
+        Point& q = points[p.first + (backwards ? p.count - 1 - kk : kk)];
+        // The velocity of the point on B relative to the point on A, read
+        // once: the normal's v_n after the friction's impulse follows from
+        // the coupling (the same Gauss–Seidel sweep, one impulse applied).
+        const Vec3 dv = vB + cross(wB, q.rB) - vA - cross(wA, q.rA);
+        const double old1 = q.frictionImpulse1, old2 = q.frictionImpulse2;
+        double new1 = old1 - dot(dv, tangent1) * q.tangentMass1;
+        double new2 = old2 - dot(dv, tangent2) * q.tangentMass2;
+        const double limit = friction * q.normalImpulse;
+        const double len2 = new1 * new1 + new2 * new2;
+        if (len2 > limit * limit) {
+          const double len = std::sqrt(len2);
+          const double f = len > 0 ? limit / len : 0;
+          new1 *= f;
+          new2 *= f;
+        }
+        q.frictionImpulse1 = new1;
+        q.frictionImpulse2 = new2;
+        const double d1 = new1 - old1, d2 = new2 - old2;
 
-      const Vec3 dv = vB - vA;
-      const double old1 = q.frictionImpulse1, old2 = q.frictionImpulse2;
-      double new1 = old1 - (dot(dv, q.tangent1) + dot(wB, q.armB[1]) - dot(wA, q.armA[1])) * q.tangentMass1;
-      double new2 = old2 - (dot(dv, q.tangent2) + dot(wB, q.armB[2]) - dot(wA, q.armA[2])) * q.tangentMass2;
-      const double limit = friction * q.normalImpulse;
-      const double len2 = new1 * new1 + new2 * new2;
-      if (len2 > limit * limit) {
-        const double len = std::sqrt(len2);
-        const double f = len > 0 ? limit / len : 0;
-        new1 *= f;
-        new2 *= f;
+        const double vn = dot(dv, normal) + q.coupling1 * d1 + q.coupling2 * d2;
+        const double sum = q.normalImpulse + (q.target - vn) * q.pushMass - q.impulseScale * q.normalImpulse;
+        // λ_n ≥ 0 (a comparison, not fmax: no call in the hot loop).
+        const double total = sum > 0 ? sum : 0.0;
+        const double dn = total - q.normalImpulse;
+        q.normalImpulse = total;
+        const Vec3 impulse = normal * dn + tangent1 * d1 + tangent2 * d2;
+        vA -= impulse * mA;
+        wA -= q.turnA[0] * dn + q.turnA[1] * d1 + q.turnA[2] * d2;
+        vB += impulse * mB;
+        wB += q.turnB[0] * dn + q.turnB[1] * d1 + q.turnB[2] * d2;
       }
-      q.frictionImpulse1 = new1;
-      q.frictionImpulse2 = new2;
-      const double d1 = new1 - old1, d2 = new2 - old2;
-      const Vec3 push = q.tangent1 * d1 + q.tangent2 * d2;
-      vA -= push * mA;
-      wA -= q.turnA[1] * d1 + q.turnA[2] * d2;
-      vB += push * mB;
-      wB += q.turnB[1] * d1 + q.turnB[2] * d2;
-
-      const double vn = dot(vB - vA, q.normal) + dot(wB, q.armB[0]) - dot(wA, q.armA[0]);
-      const double sum = q.normalImpulse + (q.target - vn) * q.pushMass - q.impulseScale * q.normalImpulse;
-      // λ_n ≥ 0 (a comparison, not fmax: no call in the hot loop).
-      const double total = sum > 0 ? sum : 0.0;
-      const double dn = total - q.normalImpulse;
-      q.normalImpulse = total;
-      vA -= q.normal * (dn * mA);
-      wA -= q.turnA[0] * dn;
-      vB += q.normal * (dn * mB);
-      wB += q.turnB[0] * dn;
       A.velocity = vA, A.angularVelocity = wA;
       B.velocity = vB, B.angularVelocity = wB;
     }
@@ -646,48 +661,50 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   const double a2 = dt * omega * a1;
   const double biasRate = omega / a1, massScale = a2 / (1 + a2), impulseScale = 1 / (1 + a2);
   // Δv along a point's normal.
-  const auto closing = [motion](const Point& q) {
-    const Motion& a = motion[q.a];
-    const Motion& b = motion[q.b];
-    return dot(b.velocity - a.velocity, q.normal) + dot(b.angularVelocity, q.armB[0]) -
-           dot(a.angularVelocity, q.armA[0]);
+  const auto closing = [motion](const Patch& p, const Point& q) {
+    const Motion& a = motion[p.a];
+    const Motion& b = motion[p.b];
+    return dot(b.velocity + cross(b.angularVelocity, q.rB) - a.velocity - cross(a.angularVelocity, q.rA), p.normal);
   };
 
   // The points' separations, moved with their bodies since the contacts
   // (s = s₀ + n·(p_B − p_A − (p_B₀ − p_A₀)), each point fixed in its body),
-  // and the normal targets they give. Each body's centre and rotation
-  // matrix once, rather than two quaternion turns per point and body.
-  if (centresNow_.size() < count) centresNow_.resize(count), rotationsNow_.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    rotationsNow_[i] = Mat3::rotation(bodies[i].pose.rotation);
-    centresNow_[i] = bodies[i].pose.position + rotationsNow_[i] * bodies[i].centerOfMassLocal;
-  }
-  for (std::size_t k = 0; k < m; ++k) {
-    const Anchor& at = anchors_[k];
-    Point& q = points[k];
-    const std::size_t a = static_cast<std::size_t>(q.a), b = static_cast<std::size_t>(q.b);
-    const Vec3 pointA = centresNow_[a] + rotationsNow_[a] * at.localA;
-    const Vec3 pointB = centresNow_[b] + rotationsNow_[b] * at.localB;
-    const double s = at.base + dot(pointB - pointA, q.normal);
-    q.pushMass = q.normalMass;
-    q.impulseScale = 0;
-    q.target = 0;
-    if (s > 0) {
-      q.target = -s / dt;  // speculative: close the gap in this substep and no more
-    } else {
-      // Soft from the first touch: a spring with a rigid zone of some slop
-      // would leave every layer of a stack that slop deep.
-      q.target = std::fmin(biasRate * -s, settings.contactPushSpeed);
-      q.pushMass = q.normalMass * massScale;
-      q.impulseScale = impulseScale;
-    }
-    // The closing speed before gravity's increment: bouncing the
-    // incremented one back would gain g·dt of speed per bounce. Bounce only
-    // a point the bodies reach within this substep; the bounce is rigid.
-    if (settings.restitution > 0) {
-      const double vn = closing(q);
-      if (vn < -settings.restitutionThreshold && s + vn * dt < 0 && -settings.restitution * vn > q.target)
-        q.target = -settings.restitution * vn, q.pushMass = q.normalMass, q.impulseScale = 0;
+  // and the normal targets they give. With p = c + R l (c the centre of
+  // mass, l the point in the body's axes), n·(p_B − p_A) = n·(c_B − c_A) +
+  // (R_Bᵀn)·l_B − (R_Aᵀn)·l_A: the normal turned into each body's axes once
+  // per patch, rather than each point turned into the world.
+  if (centresNow_.size() < count) centresNow_.resize(count);
+  // (A sleeping body's is not needed: its pairs are carried, and it does not move.)
+  for (std::size_t i = 0; i < count; ++i)
+    if (asleep_[i] == 0) centresNow_[i] = bodies[i].pose.apply(bodies[i].centerOfMassLocal);
+  for (const Patch& p : patches_) {
+    const std::size_t a = static_cast<std::size_t>(p.a), b = static_cast<std::size_t>(p.b);
+    const double apart = dot(centresNow_[b] - centresNow_[a], p.normal);
+    const Vec3 inA = bodies[a].pose.toLocalDirection(p.normal), inB = bodies[b].pose.toLocalDirection(p.normal);
+    for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
+      const Anchor& at = anchors_[k];
+      Point& q = points[k];
+      const double s = at.base + (apart + (dot(inB, at.localB) - dot(inA, at.localA)));
+      q.pushMass = q.normalMass;
+      q.impulseScale = 0;
+      q.target = 0;
+      if (s > 0) {
+        q.target = -s / dt;  // speculative: close the gap in this substep and no more
+      } else {
+        // Soft from the first touch: a spring with a rigid zone of some slop
+        // would leave every layer of a stack that slop deep.
+        q.target = std::fmin(biasRate * -s, settings.contactPushSpeed);
+        q.pushMass = q.normalMass * massScale;
+        q.impulseScale = impulseScale;
+      }
+      // The closing speed before gravity's increment: bouncing the
+      // incremented one back would gain g·dt of speed per bounce. Bounce only
+      // a point the bodies reach within this substep; the bounce is rigid.
+      if (settings.restitution > 0) {
+        const double vn = closing(p, q);
+        if (vn < -settings.restitutionThreshold && s + vn * dt < 0 && -settings.restitution * vn > q.target)
+          q.target = -settings.restitution * vn, q.pushMass = q.normalMass, q.impulseScale = 0;
+      }
     }
   }
 
@@ -696,22 +713,28 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   // step's, matched in collide()).
   for (int i = 0; i < n; ++i)
     if (motion[i].inverseMass > 0) motion[i].velocity += settings.gravity * dt;
-  for (std::size_t k = 0; k < m; ++k) {
-    Point& q = points[k];
-    if (!settings.warmStarting) {
-      q.normalImpulse = q.frictionImpulse1 = q.frictionImpulse2 = 0;
-      continue;
+  if (!settings.warmStarting)
+    for (std::size_t k = 0; k < m; ++k) points[k].normalImpulse = points[k].frictionImpulse1 = points[k].frictionImpulse2 = 0;
+  else
+    for (const Patch& p : patches_) {
+      // The patch's impulses summed: its linear part along the normal and
+      // tangents, its turns point by point; each body read and written once.
+      double l0 = 0, l1 = 0, l2 = 0;
+      Vec3 turnA, turnB;
+      for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
+        const Point& q = points[k];
+        l0 += q.normalImpulse, l1 += q.frictionImpulse1, l2 += q.frictionImpulse2;
+        turnA += q.turnA[0] * q.normalImpulse + q.turnA[1] * q.frictionImpulse1 + q.turnA[2] * q.frictionImpulse2;
+        turnB += q.turnB[0] * q.normalImpulse + q.turnB[1] * q.frictionImpulse1 + q.turnB[2] * q.frictionImpulse2;
+      }
+      const Vec3 impulse = p.normal * l0 + p.tangent1 * l1 + p.tangent2 * l2;
+      Motion& A = motion[p.a];
+      Motion& B = motion[p.b];
+      A.velocity -= impulse * A.inverseMass;
+      A.angularVelocity -= turnA;
+      B.velocity += impulse * B.inverseMass;
+      B.angularVelocity += turnB;
     }
-    // The three impulses as one: each body read and written once.
-    const double l0 = q.normalImpulse, l1 = q.frictionImpulse1, l2 = q.frictionImpulse2;
-    const Vec3 impulse = q.normal * l0 + q.tangent1 * l1 + q.tangent2 * l2;
-    Motion& A = motion[q.a];
-    Motion& B = motion[q.b];
-    A.velocity -= impulse * A.inverseMass;
-    A.angularVelocity -= q.turnA[0] * l0 + q.turnA[1] * l1 + q.turnA[2] * l2;
-    B.velocity += impulse * B.inverseMass;
-    B.angularVelocity += q.turnB[0] * l0 + q.turnB[1] * l1 + q.turnB[2] * l2;
-  }
 
   // 4. Sequential impulses.
   rounds(settings.velocityIterations, settings.friction);
@@ -753,7 +776,7 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         ++r->ccdClamped;
       }
     }
-    const Vec3 centre = body.pose.apply(body.centerOfMassLocal) + step * fraction;
+    const Vec3 centre = centresNow_[static_cast<std::size_t>(i)] + step * fraction;
     body.pose.rotation = integrate(body.pose.rotation, motion[i].angularVelocity, dt);
     body.pose.position = centre - rotate(body.pose.rotation, body.centerOfMassLocal);
   }
@@ -764,10 +787,11 @@ void Solver::substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   // left of it, s + v_n·h (its distance moved on with the solved velocity),
   // and a bounce keeps its target.
   if (settings.relaxIterations == 0) return;
-  for (std::size_t k = 0; k < m; ++k) {
+  for (const Patch& p : patches_)
+  for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
     Point& q = points[k];
     if (q.target < 0) {
-      const double left = q.target - closing(q);
+      const double left = q.target - closing(p, q);
       q.target = left < 0 ? left : 0.0;
     } else if (q.impulseScale != 0) {
       q.target = 0;
@@ -784,11 +808,12 @@ void Solver::finish(RigidBody* bodies, int n) {
     bodies[i].velocity = motion_[static_cast<std::size_t>(i)].velocity;
     bodies[i].angularVelocity = motion_[static_cast<std::size_t>(i)].angularVelocity;
   }
-  for (std::size_t k = 0; k < contacts_.size(); ++k) {
-    const Point& q = points_[k];
-    contacts_[k].normalImpulse = q.normalImpulse;
-    contacts_[k].frictionImpulse = q.tangent1 * q.frictionImpulse1 + q.tangent2 * q.frictionImpulse2;
-  }
+  for (const Patch& p : patches_)
+    for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
+      const Point& q = points_[k];
+      contacts_[k].normalImpulse = q.normalImpulse;
+      contacts_[k].frictionImpulse = p.tangent1 * q.frictionImpulse1 + p.tangent2 * q.frictionImpulse2;
+    }
   contacts_.insert(contacts_.end(), carried_.begin(), carried_.end());
   frames_.insert(frames_.end(), carriedFrames_.begin(), carriedFrames_.end());
 }
@@ -874,7 +899,7 @@ void Solver::settle(RigidBody* bodies, int n, const StepSettings& settings, Step
     }
     return i;
   };
-  for (const Point& q : points_) {
+  for (const Patch& q : patches_) {
     if (!awake(bodies, q.a) || !awake(bodies, q.b)) continue;
     const std::int32_t ra = root(q.a), rb = root(q.b);
     // The smaller index the root, so that the islands do not depend on the order of the pairs.

@@ -491,6 +491,11 @@ bool World::step(const StepSettings& settings, SceneError* err, StepReport* stat
     v[4] = b.angularVelocity.y;
     v[5] = b.angularVelocity.z;
   }
+  // The solver names bodies by index, which is the slot while no slot below
+  // the last body is empty (the slots rise from 0): its contacts then serve
+  // as they are, without a copy.
+  slotsAreIndices_ = rigidSlot_.empty() || rigidSlot_.back() == static_cast<int>(rigidSlot_.size()) - 1;
+  if (slotsAreIndices_) return true;
   contacts_ = solver_.contacts();
   for (SolverContact& c : contacts_) {
     c.a = rigidSlot_[static_cast<std::size_t>(c.a)];

@@ -13,8 +13,10 @@
 //     (its offsets from the centres of mass, in the bodies' axes); as the
 //     substeps move the bodies its signed distance follows them,
 //     s = s₀ + n·(Δp_B − Δp_A) with Δp the motion of the point on each body
-//     since the step began, while the normal, tangents, lever arms and
-//     effective masses stay those of the start. A point with a gap (s > 0)
+//     since the step began (per manifold the normal is turned into each
+//     body's axes once a substep, and each point's offsets dotted with it),
+//     while the normal, tangents, lever arms and effective masses stay
+//     those of the start. A point with a gap (s > 0)
 //     is speculative: it allows the bodies to close that gap in a substep
 //     and no more. A pair's manifold persists (Bullet's and Box2D's
 //     persistent manifolds): while b has moved relative to a by at most
@@ -22,7 +24,8 @@
 //     2 sin(θ/2)·r_b, the farthest any point of b can have gone in a's
 //     frame), the last step's points are used again, each carried by its
 //     body (its offset in each body's frame, the normal in a's axes or a static b's, the
-//     distance re-measured along it), with their ids; a mesh or compound
+//     distance re-measured along it), with their ids and, for the warm
+//     start, each its own last impulses; a mesh or compound
 //     pair is always computed anew. A resting pile's pairs move 0.1–0.5 mm
 //     a step, so most are reused for a few steps; the contacts lag the
 //     fresh ones by at most that tolerance (1 mm by default).
@@ -59,9 +62,15 @@
 //     restitutionThreshold that reaches contact within the substep bounces
 //     back at restitution times it. The rounds read flat arrays: per body
 //     its velocities and inverse mass (zero for a static or sleeping body,
-//     so no branch), per point one packed row — its bodies, directions,
-//     masses, impulses, and r × d and I⁻¹(r × d) for its three directions
-//     d, computed once per step (I⁻¹ zero for a body that does not move).
+//     so no branch); per manifold a patch — its bodies, normal and
+//     tangents — whose bodies' velocities are read once and written once
+//     for its points; per point one packed row — its masses, impulses, lever
+//     arms r, and I⁻¹(r × d) for its three directions d, computed once per
+//     step (I⁻¹ zero for a body that does not move). A point reads the
+//     relative velocity once: the normal's v_n after the friction's impulse
+//     is v_n + K_nt·Δλ_t, K_nt the coupling of the two (fixed per step), and
+//     the two impulses are applied as one — the same sweep as solving the
+//     normal on the velocities the friction left, without a second read.
 //  5. Continuous collision: a body whose translation over the substep
 //     exceeds ccdFraction of its bounding radius casts its shape
 //     (gjkShapeCast; a plane in closed form; meshPairShapeCast for a mesh;
@@ -252,7 +261,7 @@ class Solver {
   // Step 1 (header) and the warm start's match, once per step.
   void collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                const StepSettings& settings, StepReport* report);
-  // The substeps' body and point state (Motion, Point's arms and impulses).
+  // The substeps' body state (Motion); collide() made the points' rows.
   void prepare(const RigidBody* bodies, int n);
   // Steps 2–6, on collide()'s points.
   void substep(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
@@ -277,18 +286,28 @@ class Solver {
     double inverseMass = 0;
   };
 
+  // Per manifold, what its points share: the rounds read the bodies once
+  // per patch, not per point (the points' order is unchanged).
+  struct Patch {
+    std::int32_t a = 0, b = 0;       // body indices
+    std::uint32_t first = 0, count = 0;  // its points in points_
+    Vec3 normal, tangent1, tangent2;
+  };
   // Per point, what the impulse rounds read and write, packed together
   // (the rounds are the step's hot loop; the geometry is in Anchor).
   struct Point {
-    std::int32_t a = 0, b = 0;  // body indices
-    Vec3 normal, tangent1, tangent2;
     double normalMass = 0, tangentMass1 = 0, tangentMass2 = 0;
     // The normal constraint of this pass: λ += (target − v_n)·pushMass − impulseScale·λ, with
     // pushMass = normalMass and impulseScale = 0 where it is rigid (header step 4).
     double target = 0, pushMass = 0, impulseScale = 0;
-    // Along d = normal, tangent1, tangent2: r × d, and I⁻¹ (r × d), the
-    // angular velocity a unit impulse along d gives.
-    Vec3 armA[3], armB[3], turnA[3], turnB[3];
+    // The change of v_n a unit impulse along tangent1, tangent2 makes (the
+    // normal's row of K off its diagonal): the normal sees the friction's
+    // impulse without the velocities being read again.
+    double coupling1 = 0, coupling2 = 0;
+    Vec3 rA, rB;  // from the centres of mass to the point, world (Anchor's)
+    // Along d = normal, tangent1, tangent2: I⁻¹ (r × d), the angular
+    // velocity a unit impulse along d gives.
+    Vec3 turnA[3], turnB[3];
     double normalImpulse = 0, frictionImpulse1 = 0, frictionImpulse2 = 0;  // accumulated
   };
   // Per point, where it is: read once per substep for its separation.
@@ -321,9 +340,9 @@ class Solver {
   std::vector<Frame> previousFrames_;      // parallel to previous_
   std::vector<CacheEntry> table_;          // open addressing over previous_
   std::vector<Point> points_;              // parallel to contacts_
+  std::vector<Patch> patches_;             // points_ by manifold, in order
   std::vector<Anchor> anchors_;            // parallel to contacts_
   std::vector<Vec3> centresNow_;           // per body: centre of mass, world, as a substep starts
-  std::vector<Mat3> rotationsNow_;         // per body: its rotation, as a substep starts
   std::vector<Motion> motion_;             // per body, during the substeps
   std::vector<std::uint8_t> fast_;         // per body, this substep: its motion takes a shape cast
   std::vector<MeshContact> meshScratch_;

@@ -176,7 +176,7 @@ class World {
   bool shapecast(int shape, const double* pose, const double* translation, WorldHit* hit, SceneError* err);
 
   // The last step's contact points, bodies named by slot.
-  const std::vector<SolverContact>& contacts() const { return contacts_; }
+  const std::vector<SolverContact>& contacts() const { return slotsAreIndices_ ? solver_.contacts() : contacts_; }
 
   // Every pair of live bodies whose shapes intersect (intersect()'s answer),
   // as slots {i, j}, i < j, sorted: 2 numbers per pair in *out (cleared
@@ -242,7 +242,8 @@ class World {
   std::vector<int> rigidSlot_;            // step(): rigid_[i]'s slot
   std::vector<int> indexOf_;              // step(): per slot, its index in rigid_
   std::vector<std::uint32_t> stepPairs_;  // step(): body index pairs for the solver
-  std::vector<SolverContact> contacts_;   // the last step's, by slot
+  std::vector<SolverContact> contacts_;   // the last step's, by slot (unless slotsAreIndices_)
+  bool slotsAreIndices_ = false;          // the last step's bodies were slots 0, 1, …: contacts() is the solver's
   bool membershipChanged_ = true;         // a body came or went: the solver's bodies are renumbered
   std::vector<int> solverBody_;           // the id of each of the solver's bodies, as it numbers them
   std::vector<std::int32_t> renumber_;    // step(): the solver's body index → this step's, or −1
