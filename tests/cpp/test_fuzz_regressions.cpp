@@ -1035,3 +1035,32 @@ TEST(FuzzRegressions, PenetrationOfALongCapsuleStaysTheLeastOverlap) {
 }
 
 }  // namespace
+
+namespace {
+
+using collidoscope::PosedShape;
+using collidoscope::Shape;
+
+// A ray along +y at z = 0, beside a triangle in the plane z = 1.6875 with
+// margin 1 (so the shape lies in 0.6875 ≤ z ≤ 2.6875) whose first corner's
+// y is 8.1e-174: the ray runs parallel to the supporting plane, tilted by
+// that y, and the step to it was 3.6e172. The check against the shape's
+// box, for such steps, saw a box exit of −∞ (the ray never enters the
+// z-slab) and compared with −∞ + ∞ = NaN, so the step was taken and the
+// loop "converged" there with a hit at y = 1.4e173. Found by fuzz_world.
+TEST(FuzzRegressions, RayBesideABoxSlabMissesInsteadOfStepping) {
+  const Shape tri = Shape::triangle({0, 8.0870537446030864e-174, 1.6875}, {1.6875, 1.6875, 1.6875}, {1e6, 1.6875, 1.6875});
+  Shape s = tri;
+  s.margin = 1;
+  for (const double maxT : {1e300, std::numeric_limits<double>::infinity(), 1e6}) {
+    const auto r = collidoscope::gjkRayCast(PosedShape(s), Vec3{0, 0, 0}, Vec3{0, 4, 0}, maxT);
+    EXPECT_FALSE(r.hit) << "maxT " << maxT << ": hit at t = " << r.t;
+    // The reference: every point of the shape has z ≥ 1.6875 − 1, the ray z = 0.
+    EXPECT_GT(-ref::supportValue(s, Vec3{0, 0, -1}), 0.5);
+  }
+  // The same ray lifted into the slab hits the triangle's margin.
+  const auto lifted = collidoscope::gjkRayCast(PosedShape(s), Vec3{0.5, -5, 1}, Vec3{0, 4, 0}, 1e300);
+  EXPECT_TRUE(lifted.hit);
+}
+
+}  // namespace

@@ -492,7 +492,9 @@ RayLoopResult rayCastLoop(const Support& support, double rho, const Vec3& s, con
         boxExit = std::fmin(boxExit, std::fmax(t0, t1));
       }
     }
-    return next > boxExit + std::fabs(boxExit) * roundFloor;
+    // (A ray beside the box, parallel to one of its slabs, never enters it:
+    // boxExit = −∞, and any step is past it.)
+    return next > boxExit + (std::isfinite(boxExit) ? std::fabs(boxExit) * roundFloor : 0.0);
   };
 
   const SimplexVertex first = support(firstDirection);
