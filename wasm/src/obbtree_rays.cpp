@@ -179,15 +179,18 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
     int axis = 0;
     for (int a = 1; a < 3; ++a)
       if (centres.high(a) - centres.low(a) > centres.high(axis) - centres.low(axis)) axis = a;
-    const double lo = centres.low(axis), extent = centres.high(axis) - lo;
-    // Bins per unit along the axis (finite: a float extent > 0 is at least 2⁻¹⁴⁹).
-    const double binScale = kBins / extent;
+    // Bins per unit along the axis, in floats as the centres are (the same
+    // operations on every platform). An extent below 2⁻¹²⁴ makes it +∞ (a
+    // centre at lo goes to bin 0, the others to the last), an infinite one
+    // 0 (all go to bin 0, and the range is halved instead).
+    const float lo = centres.low(axis), extent = centres.high(axis) - lo;
+    const float binScale = kBins / extent;
     // Binned surface-area heuristic along the axis of widest centres.
     int leftCount = 0;
     int splitBin = -1;
     double bestCost = std::numeric_limits<double>::infinity();
-    auto binOf = [&](const Prim& p) {  // NaN (an infinite extent) goes to bin 0
-      const double x = (keyFloat(p.centre[axis]) - lo) * binScale;
+    auto binOf = [&](const Prim& p) {  // NaN (0 · ∞) goes to bin 0
+      const float x = (keyFloat(p.centre[axis]) - lo) * binScale;
       return x >= kBins ? kBins - 1 : (x >= 1 ? static_cast<int>(x) : 0);
     };
     if (extent > 0) {
