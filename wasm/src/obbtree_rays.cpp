@@ -172,7 +172,10 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
       *task.ref = ~((task.first << kRayLeafCountBits) | task.count);
       for (int i = 0; i < task.count; ++i) out->triangles[static_cast<std::size_t>(task.first + i)] = range[i].triangle;
     };
-    if (task.count <= 1) {
+    // A split costs at least its own box tests, kInnerCost times the area
+    // (see below): for so few triangles that is no less than testing them
+    // all, and they stay one leaf without binning.
+    if (task.count <= kInnerCost) {
       makeLeaf();
       continue;
     }
