@@ -22,8 +22,9 @@
 // floats), the cut between bins that minimises area(left)·count(left) +
 // area(right)·count(right). A range of at most kRayLeafTriangles stays one
 // leaf unless that cost, plus the inner node's own (kInnerCost in
-// obbtree_rays.cpp, per area), is below count·area (testing them all): one
-// of at most kInnerCost triangles always does, without binning. The
+// obbtree_rays.cpp, per area), is below count·area (testing them all); a
+// range of at most kInnerCost triangles, where it never is, is one leaf
+// without binning. The
 // partition is stable, so the layout is the same on every platform. When
 // every centre falls in one bin, or a side would need more levels than the
 // depth cap leaves, the range is split in halves by (centre, triangle
