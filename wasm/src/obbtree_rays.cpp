@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "collidoscope/obbtree.h"
@@ -34,39 +35,58 @@ float floatAbove(double d) {
   return f;
 }
 
-// A box in floats; empty: lo = +∞, hi = −∞.
+// A float's bits as an int ordered as the floats are (−0 below +0; no
+// NaN reaches the build): the bounds below are unions of these, taken with
+// integer comparisons (with float ones, V8 took twice the native time on a
+// triangle soup, as if each were a mispredicted branch; obbtree_rays.h).
+std::int32_t orderKey(float f) {
+  std::int32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  return bits ^ ((bits >> 31) & 0x7fffffff);
+}
+float keyFloat(std::int32_t key) {
+  key ^= (key >> 31) & 0x7fffffff;
+  float f;
+  std::memcpy(&f, &key, sizeof f);
+  return f;
+}
+
+// A box as order keys of its float bounds; empty: lo = +∞, hi = −∞.
 struct Bounds {
-  float lo[3] = {kInfinity, kInfinity, kInfinity};
-  float hi[3] = {-kInfinity, -kInfinity, -kInfinity};
-  static constexpr float kInfinity = std::numeric_limits<float>::infinity();
+  std::int32_t lo[3] = {kEmptyLo, kEmptyLo, kEmptyLo};
+  std::int32_t hi[3] = {kEmptyHi, kEmptyHi, kEmptyHi};
+  static constexpr std::int32_t kEmptyLo = 0x7f800000;                               // +∞
+  static constexpr std::int32_t kEmptyHi = static_cast<std::int32_t>(0x807fffffu);  // −∞
   void add(const Bounds& b) {
     for (int a = 0; a < 3; ++a) {
       lo[a] = std::min(lo[a], b.lo[a]);
       hi[a] = std::max(hi[a], b.hi[a]);
     }
   }
-  void add(const float* p) {
+  void add(const std::int32_t* p) {
     for (int a = 0; a < 3; ++a) {
       lo[a] = std::min(lo[a], p[a]);
       hi[a] = std::max(hi[a], p[a]);
     }
   }
+  float low(int a) const { return keyFloat(lo[a]); }
+  float high(int a) const { return keyFloat(hi[a]); }
   double halfArea() const {
-    const double x = double(hi[0]) - lo[0], y = double(hi[1]) - lo[1], z = double(hi[2]) - lo[2];
+    const double x = double(high(0)) - low(0), y = double(high(1)) - low(1), z = double(high(2)) - low(2);
     return x * y + y * z + z * x;
   }
   void store(float* box) const {
     for (int a = 0; a < 3; ++a) {
-      box[a] = lo[a];
-      box[3 + a] = hi[a];
+      box[a] = low(a);
+      box[3 + a] = high(a);
     }
   }
 };
 
 // 40 bytes per triangle, twice while building (the partition's scratch).
 struct Prim {
-  Bounds box;       // the triangle's corners, each bound rounded outward
-  float centre[3];  // of box
+  Bounds box;              // the triangle's corners, each bound rounded outward
+  std::int32_t centre[3];  // of box, as order keys
   int triangle;
 };
 
@@ -103,9 +123,11 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
     const Vec3 &a = m.vertices[static_cast<std::size_t>(tri[0])], &b = m.vertices[static_cast<std::size_t>(tri[1])],
                &c = m.vertices[static_cast<std::size_t>(tri[2])];
     for (int k = 0; k < 3; ++k) {
-      p.box.lo[k] = floatBelow(std::min(std::min(a[k], b[k]), c[k]));
-      p.box.hi[k] = floatAbove(std::max(std::max(a[k], b[k]), c[k]));
-      p.centre[k] = 0.5f * p.box.lo[k] + 0.5f * p.box.hi[k];
+      const float low = floatBelow(std::min(std::min(a[k], b[k]), c[k]));
+      const float high = floatAbove(std::max(std::max(a[k], b[k]), c[k]));
+      p.box.lo[k] = orderKey(low);
+      p.box.hi[k] = orderKey(high);
+      p.centre[k] = orderKey(0.5f * low + 0.5f * high);
     }
     p.triangle = static_cast<int>(t);
     prims.push_back(p);
@@ -149,22 +171,28 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
       *task.ref = ~((task.first << kRayLeafCountBits) | task.count);
       for (int i = 0; i < task.count; ++i) out->triangles[static_cast<std::size_t>(task.first + i)] = range[i].triangle;
     };
-    if (task.count <= 1) {
+    // A split costs at least its own box tests, kInnerCost times the area
+    // (see below): for so few triangles that is no less than testing them
+    // all, and they stay one leaf without binning.
+    if (task.count <= kInnerCost) {
       makeLeaf();
       continue;
     }
     int axis = 0;
     for (int a = 1; a < 3; ++a)
-      if (centres.hi[a] - centres.lo[a] > centres.hi[axis] - centres.lo[axis]) axis = a;
-    const double lo = centres.lo[axis], extent = centres.hi[axis] - lo;
-    // Bins per unit along the axis (finite: a float extent > 0 is at least 2⁻¹⁴⁹).
-    const double binScale = kBins / extent;
+      if (centres.high(a) - centres.low(a) > centres.high(axis) - centres.low(axis)) axis = a;
+    // Bins per unit along the axis, in floats as the centres are (the same
+    // operations on every platform). An extent below 2⁻¹²⁴ makes it +∞ (a
+    // centre at lo goes to bin 0, the others to the last), an infinite one
+    // 0 (all go to bin 0, and the range is halved instead).
+    const float lo = centres.low(axis), extent = centres.high(axis) - lo;
+    const float binScale = kBins / extent;
     // Binned surface-area heuristic along the axis of widest centres.
     int leftCount = 0;
     int splitBin = -1;
     double bestCost = std::numeric_limits<double>::infinity();
-    auto binOf = [&](const Prim& p) {  // NaN (an infinite extent) goes to bin 0
-      const double x = (p.centre[axis] - lo) * binScale;
+    auto binOf = [&](const Prim& p) {  // NaN (0 · ∞) goes to bin 0
+      const float x = (keyFloat(p.centre[axis]) - lo) * binScale;
       return x >= kBins ? kBins - 1 : (x >= 1 ? static_cast<int>(x) : 0);
     };
     if (extent > 0) {
@@ -280,29 +308,42 @@ void buildRayTree(const TriangleMesh& m, const ObbTree& tree, RayTree* out) {
                      node.box[1]});
     stack.push_back({task.first, leftCount, task.depth + 1, childBuffer, &node.child[0], node.box[0]});
   }
+  // Each triangle's place in leaf order (−1: left out). The corners are
+  // copied in mesh order, each triangle's to its place: reading the
+  // vertices in leaf order waited on a cache miss per corner on meshes
+  // larger than the cache, where scattered writes wait on nothing.
+  // The partition's buffers are freed first: the copy adds nothing to the
+  // build's peak memory.
+  std::vector<Prim>().swap(prims);
+  std::vector<Prim>().swap(scratch);
+  std::vector<int> slot(m.triangles.size(), -1);
+  for (std::size_t i = 0; i < out->triangles.size(); ++i)
+    slot[static_cast<std::size_t>(out->triangles[i])] = static_cast<int>(i);
   // Floats widen back to the same doubles, so the ray tests see the same
   // corners either way (a zero's sign included: −0 stays −0). They are
   // copied while checked; the first corner that is not exactly a float
   // sends the copy to doubles instead.
   bool allFloats = true;
-  out->floatCorners.resize(9 * prims.size());
-  float* f = out->floatCorners.data();
-  for (const int t : out->triangles) {
-    for (const int v : m.triangles[static_cast<std::size_t>(t)]) {
+  out->floatCorners.resize(9 * static_cast<std::size_t>(n));
+  for (std::size_t t = 0; t < slot.size() && allFloats; ++t) {
+    if (slot[t] < 0) continue;
+    float* f = out->floatCorners.data() + 9 * static_cast<std::size_t>(slot[t]);
+    for (const int v : m.triangles[t]) {
       const Vec3& x = m.vertices[static_cast<std::size_t>(v)];
       for (int a = 0; a < 3; ++a) {
         *f = static_cast<float>(x[a]);
         allFloats = allFloats && static_cast<double>(*f++) == x[a];
       }
     }
-    if (!allFloats) break;
   }
   if (!allFloats) {
     std::vector<float>().swap(out->floatCorners);
-    out->corners.resize(3 * prims.size());
-    Vec3* c = out->corners.data();
-    for (const int t : out->triangles)
-      for (const int v : m.triangles[static_cast<std::size_t>(t)]) *c++ = m.vertices[static_cast<std::size_t>(v)];
+    out->corners.resize(3 * static_cast<std::size_t>(n));
+    for (std::size_t t = 0; t < slot.size(); ++t) {
+      if (slot[t] < 0) continue;
+      Vec3* c = out->corners.data() + 3 * static_cast<std::size_t>(slot[t]);
+      for (const int v : m.triangles[t]) *c++ = m.vertices[static_cast<std::size_t>(v)];
+    }
   }
   // A corner coordinate non-zero below kRayTinyCoordinate sends rays to the
   // corner check (mesh_raycast.cpp); vertices no triangle uses count too,
