@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "collidoscope/chung_wang.h"
+#include "collidoscope/closed_form.h"
 #include "collidoscope/epa.h"
 #include "collidoscope/gjk.h"
 #include "collidoscope/raycast.h"
@@ -1061,6 +1062,64 @@ TEST(FuzzRegressions, RayBesideABoxSlabMissesInsteadOfStepping) {
   // The same ray lifted into the slab hits the triangle's margin.
   const auto lifted = collidoscope::gjkRayCast(PosedShape(s), Vec3{0.5, -5, 1}, Vec3{0, 4, 0}, 1e300);
   EXPECT_TRUE(lifted.hit);
+}
+
+// Sphere pairs whose centres are denormally close: the centres' offset
+// squared underflows, so a plain length() measures it with a few digits
+// (or as 0) and the normal divided by it is not unit. The reference is the
+// offset itself, along z: its length is |z|, its direction ±z.
+TEST(FuzzRegressions, DenormalSphereOffsetsKeepAUnitNormal) {
+  using collidoscope::PosedShape;
+  using collidoscope::Shape;
+  struct Case {
+    double z, radiusA, radiusB;
+  };
+  // The first is fuzz_pair's (a scene scaled by 2^485 into unit size leaves
+  // the centres 1.3e-159 apart: their offset squared is a denormal with 18
+  // significant bits); the others put the offset among the denormals itself.
+  const Case cases[] = {{1.2553953967496001e-305, 0, 1.1e-146}, {1e-310, 0, 1}, {3e-200, 0.5, 0.5},
+                        {-7.5e-320, 1, 0}};
+  for (const Case& c : cases) {
+    const Shape a = Shape::sphere(c.radiusA).at(Vec3{0, 0, c.z});
+    const Shape b = Shape::sphere(c.radiusB);
+    const double depth = c.radiusA + c.radiusB - std::fabs(c.z);
+    // GJK + EPA (what fuzz_pair runs) and the closed form (what the object
+    // API and the scene runner run on spheres).
+    // The closed form declines a tiny scene (all below kTinyScene: the first
+    // case), which the queries then scale up and run on GJK + EPA.
+    const bool tiny = c.radiusA + c.radiusB < collidoscope::kTinyScene;
+    collidoscope::PenetrationResult closed;
+    ASSERT_EQ(collidoscope::closedPenetration(a, b, &closed), !tiny) << "z " << c.z;
+    const collidoscope::PenetrationResult epa = collidoscope::penetration(PosedShape(a), PosedShape(b));
+    const collidoscope::PenetrationResult* const results[] = {&closed, &epa};
+    for (const collidoscope::PenetrationResult* p : results) {
+      if (p == &closed && tiny) continue;
+      const char* path = p == &closed ? "closed form" : "GJK + EPA";
+      EXPECT_NEAR(std::sqrt(p->normal.x * p->normal.x + p->normal.y * p->normal.y + p->normal.z * p->normal.z), 1,
+                  4e-16)
+          << path << ", z " << c.z;
+      EXPECT_TRUE(p->intersecting) << path;
+      EXPECT_NEAR(p->depth, depth, 1e-15 * depth) << path << ", z " << c.z;
+    }
+    // The least overlap of two balls is along the line of their centres,
+    // from A towards B: −z for A above, +z below. (GJK may take cores this
+    // close for touching ones, whose every direction overlaps r_A + r_B to
+    // rounding.)
+    if (!tiny) EXPECT_NEAR(closed.normal.z, c.z > 0 ? -1 : 1, 4e-16) << "z " << c.z;
+  }
+}
+
+TEST(FuzzRegressions, LengthNoUnderflowMeasuresDenormalVectors) {
+  using collidoscope::lengthNoUnderflow;
+  // 3-4-5 triangles scaled by powers of two: exact lengths.
+  for (const int e : {0, -500, -900, -1000, -1070}) {
+    const Vec3 v{3 * std::ldexp(1.0, e), 4 * std::ldexp(1.0, e), 0};
+    EXPECT_EQ(lengthNoUnderflow(v), 5 * std::ldexp(1.0, e)) << "2^" << e;
+  }
+  EXPECT_EQ(lengthNoUnderflow(Vec3{0, 0, 0}), 0);
+  EXPECT_TRUE(std::isnan(lengthNoUnderflow(Vec3{std::nan(""), 0, 0})));
+  EXPECT_EQ(lengthNoUnderflow(Vec3{std::numeric_limits<double>::infinity(), 0, 0}),
+            std::numeric_limits<double>::infinity());
 }
 
 }  // namespace

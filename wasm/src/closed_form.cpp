@@ -32,7 +32,7 @@ bool crossing(const Vec3& d1, const Vec3& d2) {
 Vec3 across(const Vec3& d1, const Vec3& d2) {
   if (crossing(d1, d2)) {
     const Vec3 n = cross(d1, d2);
-    return n * (1 / length(n));
+    return unitOfLength(n, lengthNoUnderflow(n));
   }
   const Vec3 d = dot(d1, d1) >= dot(d2, d2) ? d1 : d2;
   if (!(maxAbs(d) > 0)) return {0, 1, 0};
@@ -41,7 +41,7 @@ Vec3 across(const Vec3& d1, const Vec3& d2) {
   const Vec3 ad{std::fabs(d.x), std::fabs(d.y), std::fabs(d.z)};
   const Vec3 axis = ad.z <= ad.x && ad.z <= ad.y ? Vec3{0, 0, 1} : (ad.y <= ad.x ? Vec3{0, 1, 0} : Vec3{1, 0, 0});
   const Vec3 m = cross(d, axis);
-  return m * (1 / length(m));
+  return unitOfLength(m, lengthNoUnderflow(m));
 }
 
 // The closest core points of the pair and the rounding bound; false for a
@@ -76,7 +76,7 @@ struct Cores {
     f.coreA = s == 0 ? a.p0 : (s == 1 ? a.p1 : a.p0 + c->dA * s);
     f.coreB = t == 0 ? b.p0 : (t == 1 ? b.p1 : b.p0 + c->dB * t);
   }
-  f.coreDistance = length(f.coreA - f.coreB);
+  f.coreDistance = lengthNoUnderflow(f.coreA - f.coreB);
   return true;
 }
 
@@ -221,7 +221,7 @@ bool closedDistance(const Core& a, const Core& b, DistanceResult* out, ClosedFor
     out->pointA = out->pointB = (f.coreA + f.coreB) * 0.5;
     return true;
   }
-  const Vec3 normal = (f.coreB - f.coreA) * (1 / f.coreDistance);  // from A towards B
+  const Vec3 normal = unitOfLength(f.coreB - f.coreA, f.coreDistance);  // from A towards B
   if (f.coreDistance > radius) {
     out->distance = f.coreDistance - radius;
     out->pointA = f.coreA + normal * f.radiusA;
@@ -250,7 +250,7 @@ static void penetrationOf(const Cores& c, PenetrationResult* out) {
     if (!(radius > 0)) out->status = EpaStatus::Touching;
     return;
   }
-  const Vec3 n = (f.coreB - f.coreA) * (1 / f.coreDistance);
+  const Vec3 n = unitOfLength(f.coreB - f.coreA, f.coreDistance);
   out->normal = n;
   out->pointA = f.coreA + n * f.radiusA;
   if (f.coreDistance <= radius + f.touching) {
@@ -289,7 +289,7 @@ bool closedContact(const Core& a, const Core& b, double margin, ContactResult* o
   if (!(f.coreDistance <= f.touching) && f.coreDistance > f.radiusA + f.radiusB) {
     const double distance = f.coreDistance - (f.radiusA + f.radiusB);
     if (!(distance <= margin)) return true;  // the other fields are not read
-    const Vec3 n = (f.coreB - f.coreA) * (1 / f.coreDistance);
+    const Vec3 n = unitOfLength(f.coreB - f.coreA, f.coreDistance);
     out->contact = true;
     out->distance = distance;
     out->normal = n;
@@ -433,8 +433,8 @@ bool pointBox(const Core& p, const BoxCore& box, bool pointFirst, PointBox* pb) 
   } else {
     // Apart: a point–point pair of the centre and its clamp, in world
     // coordinates as the answer reports them.
-    f.coreDistance = length(f.coreA - f.coreB);
-    pb->normal = (f.coreB - f.coreA) * (1 / f.coreDistance);
+    f.coreDistance = lengthNoUnderflow(f.coreA - f.coreB);
+    pb->normal = unitOfLength(f.coreB - f.coreA, f.coreDistance);
   }
   return true;
 }
@@ -632,7 +632,7 @@ void boxWitness(const BoxCore& a, const BoxCore& b, BoxBox* bb) {
   }
   f.coreA = coreA;
   f.coreB = coreB;
-  f.coreDistance = length(coreA - coreB);
+  f.coreDistance = lengthNoUnderflow(coreA - coreB);
 }
 
 }  // namespace

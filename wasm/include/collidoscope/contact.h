@@ -72,7 +72,7 @@ ContactResult contactAfterGjk(const SA& shapeA, const SB& shapeB, const Distance
     if (!(g.distance <= margin)) return out;
     out.contact = true;
     out.distance = g.distance;
-    out.normal = g.v / -length(g.v);
+    out.normal = g.v / -lengthNoUnderflow(g.v);
     out.pointA = g.pointA;
     out.pointB = g.pointB;
     return out;

@@ -578,7 +578,7 @@ PenetrationResult penetrationAfterGjk(const SA& shapeA, const SB& shapeB, const 
   if (!g.coresOverlap && !detail::coresTouchWithinTolerance(g, rA + rB, gjkSettings)) {
     // Cores apart: the rounded shapes overlap by r_A + r_B − |v|, exactly
     // (touching when that is zero to rounding).
-    const double coreDistance = length(g.v);
+    const double coreDistance = lengthNoUnderflow(g.v);  // v can be denormal in a scaled tiny scene
     const Vec3 n = g.v / -coreDistance;
     const Vec3 pa = g.simplex.pointA();
     out.normal = n;

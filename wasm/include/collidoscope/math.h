@@ -63,6 +63,26 @@ inline Vec3 normalizedOr(const Vec3& v, const Vec3& fallback) {
   return s / length(s);
 }
 
+// ‖v‖ also where ‖v‖² falls among the denormals (components below about
+// 1e-154 in magnitude, where length() loses digits or gives 0). At or above
+// 2^-920 the plain square root is taken (each square lost to underflow is
+// then below 2^-150 of the sum); below, every component is below 2^-460 and
+// v is measured 2^600 times larger (exact: a power of two; its squares,
+// at least 2^-948, are normal doubles). NaN in, NaN out.
+inline double lengthNoUnderflow(const Vec3& v) {
+  const double s = dot(v, v);
+  if (s >= 0x1p-920 || !(s == s)) return std::sqrt(s);
+  return length(v * 0x1p600) * 0x1p-600;
+}
+
+// v / len for len = lengthNoUnderflow(v) > 0: v · (1 / len) where len is at
+// least 2^-460 (the plain formula's bits), else normalizedOr's pre-scaled
+// form, since 1 / len overflows for a denormal len. Unit within a few ulps.
+inline Vec3 unitOfLength(const Vec3& v, double len) {
+  if (len >= 0x1p-460) return v * (1 / len);
+  return normalizedOr(v, v);
+}
+
 // Rotation quaternion (x, y, z, w), unit length. Scene input is normalized
 // on entry (see scene.cpp), so the rotation helpers below may assume |q| = 1.
 struct Quat {
