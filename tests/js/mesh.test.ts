@@ -405,8 +405,8 @@ describe('mesh(): the OBB tree on first need, report on first read', () => {
       for (const m of made) m.dispose();
       expect(stats().heapBytes).toBe(before.heapBytes);
     }
-    ball.dispose();
     expect(stats().liveShapes).toBe(before.liveShapes);
+    ball.dispose();
   });
 });
 
