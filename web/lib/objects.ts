@@ -327,8 +327,8 @@ export interface MeshReport {
  * What is built when: mesh() builds what ray casts read (the triangles' normals and the ray layout, a
  * bounding-box hierarchy), about a quarter of the full build's time. The OBB tree that every other query
  * reads (intersect, distance, shapecast, contacts, project, a World's steps) is built once, by the first of
- * them, and kept: on a mesh of 10⁶ triangles that first query takes about a second longer (see the README's
- * mesh figures). A mesh that is only ray cast never builds it. Call prepare() to pay for it at a moment of
+ * them, and kept: it costs 2–3 times mesh()'s own build (1.8–2.4 s of CPU in Node at 10⁶ triangles on a loaded
+ * machine; see the README's mesh figures). A mesh that is only ray cast never builds it. Call prepare() to pay for it at a moment of
  * your choosing (a level's load); World.add() of a mesh body builds it too.
  */
 export class MeshShape extends ConvexShape {
