@@ -24,6 +24,7 @@
 #include "collidoscope/compound.h"
 #include "collidoscope/mesh_shape.h"
 #include "collidoscope/obbtree.h"
+#include "collidoscope/ray_order.h"
 #include "collidoscope/scene.h"
 #include "collidoscope/world.h"
 #include "mesh_gen.h"
@@ -33,6 +34,7 @@ namespace {
 
 using api::Kind;
 using api::Registry;
+using api::World;
 
 template <class T>
 bool sameBits(const T& a, const T& b) {
@@ -144,7 +146,7 @@ TEST(MeshLazy, RayCastsNeverBuildTheTree) {
   const int n = 300;
   std::vector<double> extras(static_cast<std::size_t>(api::kExtraSize * n));
   for (int q = 0; q < n; ++q) {
-    const Vec3 o = rng.direction() * 4, d = rng.inCube(1) - o;
+    const Vec3 o = rng.unit() * 4, d = rng.inCube(1) - o;
     const double v[7] = {o.x, o.y, o.z, d.x, d.y, d.z, 1e9};
     std::memcpy(&extras[static_cast<std::size_t>(api::kExtraSize * q)], v, sizeof v);
   }
@@ -219,6 +221,7 @@ TEST(MeshLazy, EveryOtherEntryPointBuildsTheTreeFirst) {
       EXPECT_TRUE(swapped.find(sh)->meshData->treeBuilt()) << api::kindName(kind);
     }
   }
+  EXPECT_EQ(meshTreeLateBuilds(), late) << "single queries";
   // Contacts, and batches.
   {
     Registry reg;
@@ -243,13 +246,14 @@ TEST(MeshLazy, EveryOtherEntryPointBuildsTheTreeFirst) {
     const std::uint32_t pairs[2] = {1, 0};
     const double margins[1] = {0.05};
     std::vector<double> records(64 * api::kContactSize);
-    std::uint32_t offsets[1];
+    std::uint32_t offsets[2];  // n + 1
     double perPair[2];
     ASSERT_TRUE(api::contactsBatch(reg, handles, 2, poses, pairs, 1, margins, records.data(), 64, offsets, perPair,
                                    &err))
         << err.message;
     EXPECT_TRUE(reg.find(handles[1])->meshData->treeBuilt());
   }
+  EXPECT_EQ(meshTreeLateBuilds(), late) << "contacts and batches";
   // The scene runner: pair queries, project, the obbtree view, a compound against the mesh.
   for (QueryKind query : {QueryKind::Intersect, QueryKind::Distance, QueryKind::Contacts, QueryKind::ObbTree}) {
     Scene scene;
@@ -285,6 +289,7 @@ TEST(MeshLazy, EveryOtherEntryPointBuildsTheTreeFirst) {
     ASSERT_TRUE(reg.query(Kind::Intersect, c, h, x.in, nullptr, out, &err)) << err.message;
     EXPECT_TRUE(reg.find(h)->meshData->treeBuilt());
   }
+  EXPECT_EQ(meshTreeLateBuilds(), late) << "scenes";
   // A world builds it when the mesh body is added; its steps then find it built.
   {
     Registry reg;
