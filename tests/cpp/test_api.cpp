@@ -18,6 +18,7 @@
 #include "collidoscope/json.h"
 #include "collidoscope/mesh_convex.h"
 #include "collidoscope/mesh_raycast.h"
+#include "collidoscope/mesh_shape.h"
 #include "collidoscope/world.h"
 #include "api_flatten.h"
 #include "reference.h"
@@ -640,6 +641,67 @@ TEST(Api, CompoundQueriesDoNotAllocate) {
   }
   EXPECT_EQ(allocated, 0);
   EXPECT_GT(answered, 0);
+}
+
+// A mesh shape builds its OBB tree at its first query other than a ray
+// cast (mesh_shape.h): ray casts before it allocate nothing, that first
+// round allocates (the build), and every query, batch and contacts() after
+// it allocates nothing.
+TEST(Api, MeshQueriesDoNotAllocateOncePrepared) {
+  TriangleMesh m;
+  const int n = 30;
+  for (int i = 0; i <= n; ++i)
+    for (int j = 0; j <= n; ++j) m.vertices.push_back({i * 0.1, std::sin(i * 0.3) * std::cos(j * 0.2), j * 0.1});
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const int a = i * (n + 1) + j;
+      m.triangles.push_back({a, a + n + 1, a + n + 2});
+      m.triangles.push_back({a, a + n + 2, a + 1});
+    }
+  Shape mesh;
+  ShapeError shapeErr;
+  ASSERT_TRUE(makeMeshShape(m, &mesh, &shapeErr)) << shapeErr.message;
+  Registry reg;
+  SceneError err;
+  const int handles[3] = {reg.add(mesh, &err), reg.add(Shape::sphere(0.2), &err), reg.add(Shape::box({0.2, 0.1, 0.3}), &err)};
+  const MeshShape& data = *reg.find(handles[0])->meshData;
+  ref::Rng rng(1808);
+  const double poses[21] = {0.2, -0.1, 0.1, 0, 0, 0, 1, 1.5, 0.1, 1.5, 0, 0, 0, 1, 1, 0, 2, 0, 0.6, 0, 0.8};
+  const std::uint32_t pairs[8] = {0, 1, 2, 0, 0, 2, 1, 0};
+  const std::uint32_t single[4] = {0, 0, 0, 0};
+  double extras[4 * api::kExtraSize], out[4 * api::kMaxResultStride], contacts[api::kContactsHeader + 64 * api::kContactSize];
+  int features[8];
+  double in[api::kInputSize];
+  std::memcpy(in, poses, sizeof(double) * 2 * api::kPoseSize);
+  const auto answerAll = [&](bool rays) {
+    for (Kind kind : {Kind::Raycast, Kind::Intersect, Kind::Distance, Kind::Shapecast, Kind::Project}) {
+      if ((kind == Kind::Raycast) != rays) continue;
+      for (int q = 0; q < 4; ++q) randomExtra(rng, kind, extras + api::kExtraSize * q);
+      std::memcpy(in + 2 * api::kPoseSize, extras, sizeof(double) * api::kExtraSize);
+      const bool one = api::isSingleShape(kind);
+      ASSERT_TRUE(reg.batch(kind, handles, 3, poses, one ? single : pairs, 4, extras, nullptr, out, &err, features))
+          << err.message;
+      ASSERT_TRUE(reg.query(kind, handles[0], handles[1], in, nullptr, out, &err, features)) << err.message;
+    }
+    if (rays) return;
+    in[2 * api::kPoseSize] = 0.5;  // the margin
+    ASSERT_TRUE(reg.contacts(handles[0], handles[2], in, contacts, 64, &err)) << err.message;
+  };
+  answerAll(true);  // the registry's buffers for rays
+  long before = gAllocations.load();
+  answerAll(true);
+  EXPECT_EQ(gAllocations.load() - before, 0) << "ray casts";
+  EXPECT_FALSE(data.treeBuilt());
+  before = gAllocations.load();
+  answerAll(false);
+  EXPECT_GT(gAllocations.load() - before, 0);  // the tree's build, and the contact buffer
+  EXPECT_TRUE(data.treeBuilt());
+  for (int round = 0; round < 2; ++round) {
+    before = gAllocations.load();
+    answerAll(false);
+    answerAll(true);
+    EXPECT_EQ(gAllocations.load() - before, 0) << "round " << round;
+  }
 }
 
 }  // namespace

@@ -130,7 +130,7 @@ TEST(Heightfield, ParsesAsAMeshAndWritesBackAsAHeightfield) {
   ASSERT_NE(s.meshData->heightfield, nullptr);
   EXPECT_EQ(s.meshData->mesh.vertices.size(), 24u);
   EXPECT_EQ(s.meshData->mesh.triangles.size(), 2u * 3 * 5);
-  EXPECT_TRUE(s.meshData->report.degenerate.empty());
+  EXPECT_TRUE(s.meshData->report().degenerate.empty());
   const std::string text = sceneToJson(scene);
   EXPECT_NE(text.find("\"type\":\"heightfield\""), std::string::npos) << text;
   EXPECT_EQ(text.find("\"vertices\""), std::string::npos) << text;

@@ -57,7 +57,7 @@ Shape build(const TriangleMesh& m) {
   ShapeError err;
   EXPECT_TRUE(makeMeshShape(m, &s, &err)) << err.field << ": " << err.message;
   if (!s.meshData) return s;
-  std::vector<int> order = s.meshData->tree.order;
+  std::vector<int> order = s.meshData->buildTree().order;
   std::sort(order.begin(), order.end());
   std::vector<int> all(m.triangles.size());
   std::iota(all.begin(), all.end(), 0);
@@ -74,8 +74,8 @@ TEST(MeshFuzzRegressions, TreeOfCentroidsADenormalApartFromTheFuzzInput) {
   m.triangles = {{1, 2, 4}, {4, 4, 4}, {4, 4, 4}, {4, 4, 4}, {4, 4, 4}};
   const Shape s = build(m);
   ASSERT_TRUE(s.meshData);
-  EXPECT_EQ(s.meshData->report.degenerate.size(), 5u);
-  const MeshRayHit h = rayCastMeshLocal(m, s.meshData->tree, {1e-9, 1e-9, 1}, {0, 0, -1},
+  EXPECT_EQ(s.meshData->report().degenerate.size(), 5u);
+  const MeshRayHit h = rayCastMeshLocal(m, s.meshData->forRays(), {1e-9, 1e-9, 1}, {0, 0, -1},
                                         std::numeric_limits<double>::infinity());
   EXPECT_EQ(h.status, MeshRayStatus::Converged);
   EXPECT_FALSE(h.hit);
@@ -90,19 +90,19 @@ TEST(MeshFuzzRegressions, TreeOfTrianglesADenormalApart) {
   m.triangles = {{0, 1, 2}, {3, 4, 5}};
   const Shape s = build(m);
   ASSERT_TRUE(s.meshData);
-  const MeshRayHit h = rayCastMeshLocal(m, s.meshData->tree, {0.1, 0.1, 1}, {0, 0, -1},
+  const MeshRayHit h = rayCastMeshLocal(m, s.meshData->forRays(), {0.1, 0.1, 1}, {0, 0, -1},
                                         std::numeric_limits<double>::infinity());
   ASSERT_TRUE(h.hit);
   EXPECT_NEAR(h.t, 1.0, 1e-15);
   EXPECT_NEAR(h.point.x, 0.1, 1e-15);
   EXPECT_NEAR(h.point.y, 0.1, 1e-15);
-  const MeshRayHit miss = rayCastMeshLocal(m, s.meshData->tree, {5, 0.1, 1}, {0, 0, -1},
+  const MeshRayHit miss = rayCastMeshLocal(m, s.meshData->forRays(), {5, 0.1, 1}, {0, 0, -1},
                                            std::numeric_limits<double>::infinity());
   EXPECT_FALSE(miss.hit);
 
   Shape ball = Shape::sphere(0.5);
   ball.pose.position = {0.1, 0.1, 2};
-  const MeshDistanceResult d = meshConvexDistance(m, s.meshData->tree, Transform{}, ball);
+  const MeshDistanceResult d = meshConvexDistance(m, s.meshData->buildTree(), Transform{}, ball);
   EXPECT_NEAR(d.distance, 1.5, 1e-12);
   EXPECT_FALSE(d.intersecting);
 }
@@ -130,7 +130,7 @@ TEST(MeshFuzzRegressions, DistanceOfAGapWhoseSquareUnderflows) {
   for (double margin : {0.0, 1e-256}) {
     MeshConvexSettings settings;
     settings.meshMargin = margin;
-    const MeshDistanceResult d = meshConvexDistance(m, s.meshData->tree, pose, box, settings);
+    const MeshDistanceResult d = meshConvexDistance(m, s.meshData->buildTree(), pose, box, settings);
     EXPECT_NEAR(d.distance, z - margin, 1e-270);
     EXPECT_FALSE(d.intersecting);
     ASSERT_TRUE(std::isfinite(d.pointA.x) && std::isfinite(d.pointA.y) && std::isfinite(d.pointA.z));
@@ -154,10 +154,10 @@ void expectApart(const TriangleMesh& m, const Shape& shape, double expected, dou
     EXPECT_EQ(d.status, MeshQueryStatus::Converged) << "triangle " << t;
     EXPECT_NEAR(d.distance, expected, 1e-9 * scale) << "triangle " << t;
   }
-  const MeshIntersectResult q = meshConvexIntersect(m, s.meshData->tree, pose, shape);
+  const MeshIntersectResult q = meshConvexIntersect(m, s.meshData->buildTree(), pose, shape);
   EXPECT_EQ(q.status, MeshQueryStatus::Converged);
   EXPECT_FALSE(q.intersecting);
-  const MeshDistanceResult d = meshConvexDistance(m, s.meshData->tree, pose, shape);
+  const MeshDistanceResult d = meshConvexDistance(m, s.meshData->buildTree(), pose, shape);
   EXPECT_EQ(d.status, MeshQueryStatus::Converged);
   EXPECT_NEAR(d.distance, expected, 1e-9 * scale);
   EXPECT_FALSE(d.intersecting);
@@ -224,10 +224,10 @@ TEST(MeshFuzzRegressions, DenormalEllipsoidOnADenormalMeshTouches) {
   const Shape e = Shape::ellipsoid({d, d, d}).at({d, d, d});
   const Transform pose;
   EXPECT_TRUE(meshConvexTriangleIntersect(m, pose, e, 1).intersecting);
-  const MeshIntersectResult q = meshConvexIntersect(m, s.meshData->tree, pose, e);
+  const MeshIntersectResult q = meshConvexIntersect(m, s.meshData->buildTree(), pose, e);
   EXPECT_EQ(q.status, MeshQueryStatus::Converged);
   EXPECT_TRUE(q.intersecting);
-  const MeshDistanceResult dist = meshConvexDistance(m, s.meshData->tree, pose, e);
+  const MeshDistanceResult dist = meshConvexDistance(m, s.meshData->buildTree(), pose, e);
   EXPECT_EQ(dist.distance, 0);
   EXPECT_TRUE(dist.intersecting);
 }
@@ -308,7 +308,7 @@ TEST(MeshFuzzRegressions, ARayWhoseShearUnderflowsMissesATriangleOffIt) {
     EXPECT_FALSE(rayTriangle(ray, b, c, a, maxT, &hit)) << "maxT " << maxT;
     EXPECT_FALSE(rayTriangle(ray, c, b, a, maxT, &hit)) << "maxT " << maxT;
     for (const MeshRayMode mode : {MeshRayMode::Closest, MeshRayMode::Any}) {
-      const MeshRayHit q = rayCastMeshLocal(m, s.meshData->tree, origin, direction, maxT, mode);
+      const MeshRayHit q = rayCastMeshLocal(m, s.meshData->forRays(), origin, direction, maxT, mode);
       EXPECT_EQ(q.status, MeshRayStatus::Converged);
       EXPECT_FALSE(q.hit) << "maxT " << maxT << " t " << q.t;
     }
@@ -341,7 +341,7 @@ TEST(MeshFuzzRegressions, AScaledRayKeepsADenormalOffsetFromAnEdge) {
     EXPECT_FALSE(rayTriangle(ray, a, b, c, maxT, &hit)) << "maxT " << maxT << " t " << hit.t;
     EXPECT_FALSE(rayTriangle(ray, b, c, a, maxT, &hit)) << "maxT " << maxT;
     EXPECT_FALSE(rayTriangle(ray, c, b, a, maxT, &hit)) << "maxT " << maxT;
-    EXPECT_FALSE(rayCastMeshLocal(m, s.meshData->tree, origin, direction, maxT).hit) << "maxT " << maxT;
+    EXPECT_FALSE(rayCastMeshLocal(m, s.meshData->forRays(), origin, direction, maxT).hit) << "maxT " << maxT;
   }
 }
 
@@ -465,10 +465,10 @@ TEST(MeshFuzzRegressions, ATinyOrHugeDirectionScalesT) {
     m.triangles = {{0, 1, 2}};
     const Shape s = build(m);
     ASSERT_TRUE(s.meshData);
-    ASSERT_FALSE(s.meshData->tree.rays.floatCorners.empty());
+    ASSERT_FALSE(s.meshData->forRays().rays.floatCorners.empty());
     for (const int g : {-600, 600}) {
       const Vec3 d = k.d * std::ldexp(1.0, g);
-      const MeshRayHit q = rayCastMeshLocal(m, s.meshData->tree, k.o, d, std::numeric_limits<double>::infinity());
+      const MeshRayHit q = rayCastMeshLocal(m, s.meshData->forRays(), k.o, d, std::numeric_limits<double>::infinity());
       ASSERT_EQ(q.hit, k.hit) << "g " << g;
       if (!q.hit) continue;
       ++hits;
@@ -501,15 +501,15 @@ TEST(MeshFuzzRegressions, ADirectionWhoseInverseOverflowsReachesATriangle) {
   EXPECT_NEAR(h.barycentric.x, 0.5, 1e-15);
   EXPECT_NEAR(h.barycentric.y, 0.25, 1e-15);
   for (const MeshRayMode mode : {MeshRayMode::Closest, MeshRayMode::Any}) {
-    const MeshRayHit q = rayCastMeshLocal(m, s.meshData->tree, origin, direction, inf, mode);
+    const MeshRayHit q = rayCastMeshLocal(m, s.meshData->forRays(), origin, direction, inf, mode);
     EXPECT_TRUE(q.hit);
     EXPECT_EQ(q.t, 0x1p1010);
-    EXPECT_FALSE(rayCastMeshLocal(m, s.meshData->tree, origin, direction, 0x1p1009, mode).hit);
+    EXPECT_FALSE(rayCastMeshLocal(m, s.meshData->forRays(), origin, direction, 0x1p1009, mode).hit);
   }
   // From 2^-5 ahead t would be 2^1025, beyond the doubles: no hit.
   const Vec3 far{-0x1p-5, 0.25, 0.25};
   EXPECT_FALSE(rayTriangle(ShearedRay::make(far, direction), m.vertices[0], m.vertices[1], m.vertices[2], inf, &h));
-  EXPECT_FALSE(rayCastMeshLocal(m, s.meshData->tree, far, direction, inf).hit);
+  EXPECT_FALSE(rayCastMeshLocal(m, s.meshData->forRays(), far, direction, inf).hit);
 }
 
 // A closed mesh (an octahedron of quarters) scaled per axis into the
@@ -535,8 +535,8 @@ TEST(MeshFuzzRegressions, ADenormalMeshAgreesWithBruteForceAndItsUnitSelf) {
     for (Vec3& v : m.vertices) v = scaledPerAxis(v, e);
     const Shape s = build(m);
     ASSERT_TRUE(s.meshData);
-    ASSERT_TRUE(s.meshData->report.degenerate.empty());
-    ASSERT_TRUE(s.meshData->tree.rays.tinyCorners);
+    ASSERT_TRUE(s.meshData->report().degenerate.empty());
+    ASSERT_TRUE(s.meshData->forRays().rays.tinyCorners);
     const Shape u = build(unit);
     for (int i = 0; i < 300; ++i) {
       const Vec3 o{sixteenth() * 2, sixteenth() * 2, sixteenth() * 2};
@@ -550,13 +550,13 @@ TEST(MeshFuzzRegressions, ADenormalMeshAgreesWithBruteForceAndItsUnitSelf) {
       for (const auto& f : unit.triangles)
         grazing = grazing || orient3d(unit.vertices[f[0]], unit.vertices[f[1]], unit.vertices[f[2]], o) == 0;
       if (grazing) continue;
-      const MeshRayHit ref = rayCastMeshLocal(unit, u.meshData->tree, o, d, std::numeric_limits<double>::infinity());
+      const MeshRayHit ref = rayCastMeshLocal(unit, u.meshData->forRays(), o, d, std::numeric_limits<double>::infinity());
       ASSERT_TRUE(ref.hit) << "o " << o.x << " " << o.y << " " << o.z << " target " << target.x << " " << target.y << " " << target.z;  // the target is inside a face
       const Vec3 so = scaledPerAxis(o, e), sd = scaledPerAxis(d, e);
       // Exact: corners are quarters, origins eighths, targets and so directions sixteenths.
       ASSERT_EQ(sd.x, std::ldexp(1.0, e[0]) * d.x);
       ASSERT_EQ(std::ldexp(sd.x, -e[0]), d.x);
-      const MeshRayHit q = rayCastMeshLocal(m, s.meshData->tree, so, sd, std::numeric_limits<double>::infinity());
+      const MeshRayHit q = rayCastMeshLocal(m, s.meshData->forRays(), so, sd, std::numeric_limits<double>::infinity());
       ASSERT_TRUE(q.hit) << "scales " << e[0] << " " << e[1] << " " << e[2] << " ray " << i;
       ++hits;
       EXPECT_NEAR(q.t, ref.t, 1e-13 * ref.t) << "scales " << e[0] << " " << e[1] << " " << e[2] << " ray " << i;
@@ -574,7 +574,7 @@ TEST(MeshFuzzRegressions, ADenormalMeshAgreesWithBruteForceAndItsUnitSelf) {
       EXPECT_EQ(q.triangle, best);
       EXPECT_EQ(q.t, bestT);
       const MeshRayHit any =
-          rayCastMeshLocal(m, s.meshData->tree, so, sd, std::numeric_limits<double>::infinity(), MeshRayMode::Any);
+          rayCastMeshLocal(m, s.meshData->forRays(), so, sd, std::numeric_limits<double>::infinity(), MeshRayMode::Any);
       EXPECT_TRUE(any.hit);
     }
   }
@@ -635,7 +635,7 @@ TEST(MeshFuzzRegressions, ASliversHitIsWhereTheRayMeetsIt) {
   }
   EXPECT_EQ(nearest, 5u);
   // The tree's closest hit: the same.
-  const MeshRayHit q = rayCastMeshLocal(m, s.meshData->tree, origin, direction,
+  const MeshRayHit q = rayCastMeshLocal(m, s.meshData->forRays(), origin, direction,
                                         std::numeric_limits<double>::infinity(), MeshRayMode::Closest);
   ASSERT_TRUE(q.hit);
   EXPECT_EQ(q.triangle, 5);

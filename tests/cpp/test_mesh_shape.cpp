@@ -152,7 +152,7 @@ TEST(MeshShape, ParsesAndWritesBackExactly) {
   ASSERT_NE(scene.shapes[0].meshData, nullptr);
   EXPECT_EQ(scene.shapes[0].meshData->mesh.vertices, m.vertices);
   EXPECT_EQ(scene.shapes[0].meshData->mesh.triangles, m.triangles);
-  EXPECT_EQ(scene.shapes[0].meshData->tree.normals.size(), m.triangles.size());
+  EXPECT_EQ(scene.shapes[0].meshData->forRays().normals.size(), m.triangles.size());
   const std::string again = sceneToJson(scene);
   Scene back;
   ASSERT_TRUE(parseScene(again, &back, &err)) << err.message;
@@ -224,7 +224,7 @@ TEST(MeshShape, DegenerateAndDuplicateTrianglesAreReportedNotFatal) {
   Scene scene;
   SceneError err;
   ASSERT_TRUE(parseScene(withShape(shape), &scene, &err)) << err.message;
-  const MeshReport& r = scene.shapes[0].meshData->report;
+  const MeshReport& r = scene.shapes[0].meshData->report();
   ASSERT_EQ(r.degenerate, std::vector<int>{1});
   ASSERT_EQ(r.duplicates.size(), 1u);
   EXPECT_EQ(r.duplicates[0][0], 2);

@@ -64,7 +64,7 @@ bool bruteForce(const Shape& a, const Shape& b) {
 }
 
 void checkLevels(const Shape& a, const std::vector<ObbViewFrame>& frames) {
-  const int nodes = static_cast<int>(a.meshData->tree.nodes.size());
+  const int nodes = static_cast<int>(a.meshData->buildTree().nodes.size());
   std::set<int> seen;
   std::vector<int> levelOf(static_cast<std::size_t>(nodes), -1);
   for (const ObbViewFrame& f : frames) {
@@ -128,7 +128,7 @@ TEST(ObbTreeView, LargeTreeIsCappedAndSaysSo) {
   EXPECT_TRUE(r.levelsTruncated);
   checkLevels(a, frames);
   // Nodes per level from the tree's own links (left child = next node, right = index), walked here.
-  const ObbTree& tree = a.meshData->tree;
+  const ObbTree& tree = a.meshData->buildTree();
   std::vector<int> perLevel;
   std::vector<std::pair<int, int>> stack{{0, 0}};
   while (!stack.empty()) {
@@ -213,7 +213,7 @@ TEST(ObbTreeView, MeshConvexStepsThroughEachCandidateTriangle) {
         if (f.kind != ObbViewFrameKind::Step) continue;
         if (f.event == MeshMeshEventKind::Leaves) {
           lastLeaf = f.nodeA;
-          leafTriangles += a.meshData->tree.nodes[static_cast<std::size_t>(f.nodeA)].count;
+          leafTriangles += a.meshData->buildTree().nodes[static_cast<std::size_t>(f.nodeA)].count;
         }
         if (f.event != MeshMeshEventKind::Triangle) continue;
         EXPECT_EQ(f.nodeA, lastLeaf);  // a leaf's triangles follow it

@@ -164,9 +164,9 @@ Vec3 aimPoint(FuzzedDataProvider& in, const TriangleMesh& m) {
 
 void checkRays(FuzzedDataProvider& in, const collidoscope::Shape& s, const std::string& repro) {
   const TriangleMesh& m = s.meshData->mesh;
-  const collidoscope::ObbTree& tree = s.meshData->tree;
+  const collidoscope::ObbTree& tree = s.meshData->forRays();  // rays read only this part
   std::vector<bool> degenerate(m.triangles.size(), false);
-  for (int t : s.meshData->report.degenerate) degenerate[static_cast<std::size_t>(t)] = true;
+  for (int t : s.meshData->report().degenerate) degenerate[static_cast<std::size_t>(t)] = true;
   const int rays = in.ConsumeIntegralInRange<int>(1, 4);
   for (int r = 0; r < rays; ++r) {
     const Vec3 target = aimPoint(in, m);
@@ -218,7 +218,7 @@ void checkRays(FuzzedDataProvider& in, const collidoscope::Shape& s, const std::
 
 void checkConvex(FuzzedDataProvider& in, const collidoscope::Shape& meshShape, const std::string& repro) {
   const TriangleMesh& m = meshShape.meshData->mesh;
-  const collidoscope::ObbTree& tree = meshShape.meshData->tree;
+  const collidoscope::ObbTree& tree = meshShape.meshData->buildTree();
   const Transform& pose = meshShape.pose;
   collidoscope::Shape s = fuzz::shape(in, true);
   ShapeError err;

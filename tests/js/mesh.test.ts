@@ -349,6 +349,67 @@ describe('mesh(): report, spec, memory', () => {
   });
 });
 
+describe('mesh(): the OBB tree on first need, report on first read', () => {
+  it('report and prepare() work, and a lazily built mesh answers what a prepared one does', () => {
+    const s = torus(60, 20, 1, 0.35);
+    const v = Float64Array.from(s.vertices);
+    const ix = Uint32Array.from(s.indices);
+    const lazy = mesh(v, ix);
+    const ready = mesh(v, ix);
+    expect(ready.prepare()).toBe(ready);
+    expect(ready.prepare()).toBe(ready); // idempotent
+    // The report: the same values on both, read whenever (the torus is closed and clean).
+    expect(lazy.report).toEqual(ready.report);
+    expect(lazy.report).toEqual({ vertexCount: 60 * 20, triangleCount: 2 * 60 * 20, degenerate: [], duplicates: [], warnings: [] });
+    expect(lazy.report).toBe(lazy.report); // kept after the first read
+    const rnd = seeded(1809);
+    const ball = sphere(0.2);
+    for (let i = 0; i < 20; i++) {
+      const at: Vec3 = [2.6 * rnd() - 1.3, 0.8 * rnd() - 0.4, 2.6 * rnd() - 1.3];
+      // Each query's first call on `lazy` (i = 0) builds its tree; every answer equals the prepared mesh's.
+      expect(intersect(lazy, undefined, ball, { position: at })).toEqual(intersect(ready, undefined, ball, { position: at }));
+      expect(distance(ball, { position: at }, lazy, undefined)).toEqual(distance(ball, { position: at }, ready, undefined));
+      expect(shapecast(lazy, undefined, ball, { position: at }, { translationB: [0, -1, 0] }))
+        .toEqual(shapecast(ready, undefined, ball, { position: at }, { translationB: [0, -1, 0] }));
+      expect(project(lazy, undefined, at)).toEqual(project(ready, undefined, at));
+    }
+    for (const m of [lazy, ready, ball]) m.dispose();
+    expect(catchError(() => lazy.prepare()).code).toBe('disposed');
+  });
+
+  it('the wasm heap returns to where it was after dispose(), with or without the OBB tree built', () => {
+    const s = torus(40, 20, 1, 0.3);
+    const v = Float64Array.from(s.vertices);
+    const ix = Uint32Array.from(s.indices);
+    const ball = sphere(0.2);
+    const round = (prepare: boolean) => {
+      const made = Array.from({ length: 10 }, () => mesh(v, ix));
+      for (const m of made) {
+        if (prepare) m.prepare();
+        else distance(m, undefined, ball, { position: [1, 0.5, 0] }); // builds it on first need
+        void m.report;
+      }
+      return made;
+    };
+    for (const m of round(false)) m.dispose(); // the registry's slots and the module's scratch grow once
+    const before = stats();
+    const rayOnly = Array.from({ length: 10 }, () => mesh(v, ix));
+    const rayHeap = stats().heapBytes - before.heapBytes;
+    for (const m of rayOnly) raycast(m, undefined, { origin: [0, 3, 0.7], direction: [0, -1, 0], maxT: 10 });
+    for (const m of rayOnly) m.dispose();
+    expect(stats().heapBytes).toBe(before.heapBytes);
+    for (const prepare of [true, false]) {
+      const made = round(prepare);
+      // The tree is kept beside the ray layout: more memory than the meshes made for rays only.
+      expect(stats().heapBytes - before.heapBytes).toBeGreaterThan(rayHeap + 10 * 1600 * 100);
+      for (const m of made) m.dispose();
+      expect(stats().heapBytes).toBe(before.heapBytes);
+    }
+    expect(stats().liveShapes).toBe(before.liveShapes);
+    ball.dispose();
+  });
+});
+
 describe('mesh(): hostile input names the field', () => {
   it('bad arrays, indices and coordinates', () => {
     const v = [0, 0, 0, 1, 0, 0, 0, 1, 0];

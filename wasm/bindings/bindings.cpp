@@ -278,9 +278,22 @@ std::string meshInfoJson(int handle) {
   const Shape* s = registry().find(handle);
   if (s == nullptr) return error({"disposed", "shape", "the shape was disposed (or never created)"});
   if (s->type != ShapeType::Mesh) return error({"invalid-argument", "shape", "is not a mesh"});
+  SceneError err;
+  if (!prepareMeshReport(*s, "shape", &err)) return error(err);
   JsonWriter w;
   writeMeshInfo(w, *s->meshData);
   return ok(w.str());
+}
+
+// Builds a mesh shape's OBB tree now (prepareMeshTree), if it is not built:
+// what its first query other than a ray cast would otherwise do.
+std::string prepareMeshJson(int handle) {
+  const Shape* s = registry().find(handle);
+  if (s == nullptr) return error({"disposed", "shape", "the shape was disposed (or never created)"});
+  if (s->type != ShapeType::Mesh) return error({"invalid-argument", "shape", "is not a mesh"});
+  SceneError err;
+  if (!prepareMeshTree(*s, "shape", &err)) return error(err);
+  return ok("true");
 }
 
 // The warnings of every mesh in a scene, one line each, prefixed with the
@@ -293,7 +306,8 @@ std::string sceneWarningsJson(const std::string& text) {
   w.beginArray();
   for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
     if (scene.shapes[i].type != ShapeType::Mesh) continue;
-    for (const std::string& line : meshWarnings(scene.shapes[i].meshData->report, 20))
+    if (!prepareMeshReport(scene.shapes[i], "shapes[" + std::to_string(i) + "]", &err)) return error(err);
+    for (const std::string& line : meshWarnings(*scene.shapes[i].meshData, 20))
       w.value("shapes[" + std::to_string(i) + "]." + line);
   }
   w.endArray();
@@ -601,6 +615,7 @@ EMSCRIPTEN_BINDINGS(collidoscope) {
   emscripten::function("createPolytope", &createPolytopeArray);
   emscripten::function("createMesh", &createMeshArrays);
   emscripten::function("meshInfo", &meshInfoJson);
+  emscripten::function("prepareMesh", &prepareMeshJson);
   emscripten::function("sceneWarnings", &sceneWarningsJson);
   emscripten::function("shapeSpec", &shapeSpecJson);
   emscripten::function("traceQuery", &traceQuery);

@@ -89,6 +89,11 @@ bool makeMeshFromArrays(const std::vector<double>&, const std::vector<double>&, 
 void writeMeshInfo(JsonWriter& w, const MeshShape&) { w.beginObject().endObject(); }
 
 std::vector<std::string> meshWarnings(const MeshReport&, std::size_t) { return {}; }
+std::vector<std::string> meshWarnings(const MeshShape&, std::size_t) { return {}; }
+
+// No mesh is made here: there is no tree or report to build.
+bool prepareMeshTree(const Shape&, const std::string&, SceneError*) { return true; }
+bool prepareMeshReport(const Shape&, const std::string&, SceneError*) { return true; }
 
 MeshRayHit rayCastMesh(const TriangleMesh&, const ObbTree&, const Transform&, const Vec3&, const Vec3&, double,
                        MeshRayMode) {

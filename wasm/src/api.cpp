@@ -57,6 +57,12 @@ struct Field {
   std::string operator+(const std::string& suffix) const { return str() + suffix; }
 };
 
+// prepareMeshTree for a mesh whose tree is not built yet (the field's name
+// made only then); at once true for a built one and any other shape.
+bool prepared(const Shape& s, const Field& field, SceneError* err) {
+  return s.type != ShapeType::Mesh || s.meshData->treeBuilt() || prepareMeshTree(s, field.str(), err);
+}
+
 bool readFinite(const double* in, int n, const Field& field, SceneError* err) {
   // x − x is 0 for a finite x and NaN otherwise: one test for the common case.
   double sum = 0;
@@ -631,6 +637,13 @@ bool Registry::answerPosed(Kind kind, const Shape& a, const Shape* shapeB, const
   return fail(err, "invalid-argument", "query", "unknown query");
 }
 
+// Whether query `kind` reads a mesh's OBB tree, which its entry point then
+// builds first (prepareMeshTree, mesh_shape.h): a ray cast reads only the
+// ray layout, and the other kinds a mesh refuses.
+static bool readsMeshTree(Kind kind) {
+  return kind == Kind::Intersect || kind == Kind::Distance || kind == Kind::Shapecast || kind == Kind::Project;
+}
+
 // The checks shared with the scene format report "invalid-scene"; here the
 // problem is an argument.
 static bool argumentError(SceneError* err) {
@@ -657,6 +670,9 @@ bool Registry::answer(Kind kind, int handleA, int handleB, const double* in, dou
   if (kind == Kind::Sat) {
     if (!checkSatShape(a->shape, "a.type", err) || !checkSatShape(b->shape, "b.type", err)) return false;
   }
+  if (readsMeshTree(kind) &&
+      (!prepared(a->shape, Field{pair ? "a" : "shape"}, err) || (pair && !prepared(b->shape, Field{"b"}, err))))
+    return false;
   if (pair && closedKind(kind)) {
     const Hot& ha = hotOf(handleA);
     const Hot& hb = hotOf(handleB);
@@ -693,6 +709,7 @@ bool Registry::contactsInto(int handleA, int handleB, const double* in, double* 
   }
   if (a->shape.type == ShapeType::Mesh && b->shape.type == ShapeType::Mesh)
     return fail(err, kMeshUnsupportedCode, "b.type", "contacts between two meshes are not available yet");
+  if (!prepared(a->shape, Field{"a"}, err) || !prepared(b->shape, Field{"b"}, err)) return false;
   if (contacts_.empty()) contacts_.resize(kMaxMeshContacts);
   if (compound)
     return compoundContacts(a->shape, b->shape, in, header, records, capacity, features, contacts_.data(), *this, err);
@@ -911,9 +928,12 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
     return fail(err, "invalid-argument", extraName(kind, true), "is missing (7 numbers per query)");
   // Check everything first: a batch either answers every query or none
   // (but a sat pair whose shapes are too large for SAT stops it there).
+  const bool treesRead = readsMeshTree(kind);
   for (int i = 0; i < nShapes; ++i) {
-    if (entry(handles[i], "shapes", i, err) == nullptr) return false;
+    const Entry* e = entry(handles[i], "shapes", i, err);
+    if (e == nullptr) return false;
     if (!checkPose(poses + static_cast<std::ptrdiff_t>(kPoseSize) * i, "poses", i, err)) return false;
+    if (treesRead && !prepared(e->shape, Field{"shapes", i}, err)) return false;
   }
   for (std::int64_t q = 0; q < n; ++q) {
     for (int k = 0; k < perQuery; ++k) {
@@ -999,14 +1019,18 @@ bool Registry::answerBatch(Kind kind, const int* handles, int nShapes, const dou
           std::int64_t end = q + 1;
           while (end < n && pairs[end] == ia) ++end;
           const std::int64_t count = end - q;
-          if (count >= kRayOrderMinRays && a.shape.meshData->mesh.triangles.size() >= kRayOrderMinTriangles &&
-              !a.shape.meshData->tree.nodes.empty()) {
-            // The root box in the rays' frame.
-            const Obb& local = a.shape.meshData->tree.nodes[0].box;
+          if (count >= kRayOrderMinRays && a.shape.meshData->mesh.triangles.size() >= kRayOrderMinTriangles) {
+            // The ray layout's root box (its axes the mesh's) in the rays'
+            // frame: the key only orders the work, so any box around the
+            // mesh gives the same answers.
+            const float* root = a.shape.meshData->forRays().rays.rootBox;
             Obb box;
-            box.center = rayPose.apply(local.center);
-            for (int k = 0; k < 3; ++k) box.axes[k] = rayPose.applyToDirection(local.axes[k]);
-            box.halfExtents = local.halfExtents;
+            const Vec3 lo{root[0], root[1], root[2]}, hi{root[3], root[4], root[5]};
+            box.center = rayPose.apply(lo * 0.5 + hi * 0.5);
+            box.axes[0] = rayPose.applyToDirection({1, 0, 0});
+            box.axes[1] = rayPose.applyToDirection({0, 1, 0});
+            box.axes[2] = rayPose.applyToDirection({0, 0, 1});
+            box.halfExtents = hi * 0.5 - lo * 0.5;
             coherentRayOrder(extras + kExtraSize * q, count - 1, box, rayOrder, rayOrder + n);
             for (std::int64_t k = 0; k < count - 1; ++k) traceMeshRay(a.shape, q + rayOfItem(rayOrder[k]));
             traceMeshRay(a.shape, end - 1);

@@ -12,6 +12,7 @@
 #include "collidoscope/json.h"
 #include "collidoscope/mass.h"
 #include "collidoscope/mesh_pair.h"
+#include "collidoscope/mesh_shape.h"
 #include "collidoscope/plane.h"
 #include "collidoscope/point_query.h"
 #include "collidoscope/raycast.h"
@@ -378,6 +379,11 @@ bool runChildLoop(const Scene& scene, ChildRule rule, const CompoundSide& A, con
 }  // namespace
 
 bool runCompoundScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+  // A mesh on the other side: its OBB tree is built once, here, before the
+  // children's queries read it (an out-of-memory error names the mesh).
+  if (scene.query != QueryKind::Raycast)
+    for (std::size_t i = 0; i < scene.shapes.size(); ++i)
+      if (!prepareMeshTree(scene.shapes[i], "shapes[" + std::to_string(i) + "]", err)) return false;
   if (trace) return runCompoundSceneByChildScenes(scene, trace, json, err);
   if (!checkCompoundScene(scene, trace, err)) return false;
   const QueryKind q = scene.query;

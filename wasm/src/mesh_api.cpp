@@ -70,7 +70,7 @@ bool answerMeshPair(Kind kind, const Shape& a, const Shape& b, const double* ext
 void answerMeshRay(const Shape& a, const Transform& pose, const double* extra, double* out, MeshRayHit* meshHit,
                    int* features, double* barycentric) {
   const MeshShape& m = *a.meshData;
-  const MeshRayHit r = rayCastMesh(m.mesh, m.tree, pose, vec(extra), vec(extra + 3), extra[6], MeshRayMode::Closest);
+  const MeshRayHit r = rayCastMesh(m.mesh, m.forRays(), pose, vec(extra), vec(extra + 3), extra[6], MeshRayMode::Closest);
   constexpr int k = static_cast<int>(Kind::Raycast);
   out[AT(k, "hit")] = r.hit;
   out[AT(k, "t")] = r.hit ? r.t : kNaN;
@@ -149,6 +149,10 @@ bool contactsBatch(Registry& reg, const int* handles, int nShapes, const double*
       return false;
     }
     if (!readPose(poses + static_cast<std::ptrdiff_t>(kPoseSize) * i, "poses", i, &pose, err)) return false;
+    // A mesh's OBB tree, before any pair is answered (the field's name made only when it is built).
+    const Shape& shape = *reg.find(handles[i]);
+    if (shape.type == ShapeType::Mesh && !shape.meshData->treeBuilt() && !prepareMeshTree(shape, at("shapes", i), err))
+      return false;
   }
   for (std::int64_t q = 0; q < n; ++q) {
     const Shape* s[2];

@@ -12,7 +12,7 @@ namespace collidoscope {
 MeshMeshResult meshMeshIntersect(const Shape& a, const Shape& b) {
   const MeshShape& ma = *a.meshData;
   const MeshShape& mb = *b.meshData;
-  return meshesIntersect(ma.mesh, ma.tree, a.pose, mb.mesh, mb.tree, b.pose);
+  return meshesIntersect(ma.mesh, ma.tree(), a.pose, mb.mesh, mb.tree(), b.pose);
 }
 
 namespace {
@@ -34,13 +34,13 @@ Sides sidesOf(const Shape& a, const Shape& b) {
 MeshIntersectResult meshPairIntersect(const Shape& a, const Shape& b, const MeshConvexSettings& settings) {
   const Sides s = sidesOf(a, b);
   const MeshShape& m = *s.mesh->meshData;
-  return meshConvexIntersect(m.mesh, m.tree, s.mesh->pose, *s.other, settings);
+  return meshConvexIntersect(m.mesh, m.tree(), s.mesh->pose, *s.other, settings);
 }
 
 MeshDistanceResult meshPairDistance(const Shape& a, const Shape& b, const MeshConvexSettings& settings) {
   const Sides s = sidesOf(a, b);
   const MeshShape& m = *s.mesh->meshData;
-  MeshDistanceResult r = meshConvexDistance(m.mesh, m.tree, s.mesh->pose, *s.other, settings);
+  MeshDistanceResult r = meshConvexDistance(m.mesh, m.tree(), s.mesh->pose, *s.other, settings);
   if (s.meshIsB) std::swap(r.pointA, r.pointB);
   return r;
 }
@@ -51,7 +51,7 @@ MeshShapeCastResult meshPairShapeCast(const Shape& a, const Shape& b, const Vec3
   const MeshShape& m = *s.mesh->meshData;
   const Vec3 meshMotion = s.meshIsB ? translationB : translationA;
   const Vec3 otherMotion = s.meshIsB ? translationA : translationB;
-  MeshShapeCastResult r = meshConvexShapeCast(m.mesh, m.tree, s.mesh->pose, *s.other, otherMotion - meshMotion, settings);
+  MeshShapeCastResult r = meshConvexShapeCast(m.mesh, m.tree(), s.mesh->pose, *s.other, otherMotion - meshMotion, settings);
   if (r.hit) {
     // Back from the frame moving with the mesh: both points moved with it.
     const Vec3 shift = meshMotion * r.t;
@@ -69,7 +69,7 @@ MeshContactsResult meshPairContacts(const Shape& a, const Shape& b, double margi
                                     const MeshConvexSettings& settings) {
   const Sides s = sidesOf(a, b);
   const MeshShape& m = *s.mesh->meshData;
-  MeshContactsResult r = meshConvexContacts(m.mesh, m.tree, s.mesh->pose, *s.other, margin, out, capacity, settings);
+  MeshContactsResult r = meshConvexContacts(m.mesh, m.tree(), s.mesh->pose, *s.other, margin, out, capacity, settings);
   if (s.meshIsB) {
     for (int i = 0; i < r.count; ++i) {
       std::swap(out[i].pointA, out[i].pointB);

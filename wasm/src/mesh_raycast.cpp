@@ -441,13 +441,10 @@ MeshRayHit rayCastMeshLocal(const TriangleMesh& m, const ObbTree& tree, const Ve
     out.status = MeshRayStatus::InvalidInput;
     return out;
   }
-  // A tree that was not built from this mesh (or an empty one) answers nothing.
-  if (tree.nodes.empty() || tree.normals.size() != m.triangles.size() || tree.order.size() != m.triangles.size()) {
-    out.status = MeshRayStatus::InvalidInput;
-    return out;
-  }
+  // A tree that was not built from this mesh (or an empty one) answers
+  // nothing. Only the ray part is read: the OBB nodes may not be built.
   const RayTree& rt = tree.rays;
-  if (!rt.built) {
+  if (!rt.built || tree.normals.size() != m.triangles.size()) {
     out.status = MeshRayStatus::InvalidInput;
     return out;
   }

@@ -179,6 +179,14 @@ void writeLevelShapeFields(JsonWriter& w, const Shape& s) {
   w.endArray();
 }
 
+// Builds the OBB tree of every mesh of the scene (prepareMeshTree), for a
+// query other than a ray cast; an out-of-memory error names the shape.
+static bool prepareSceneMeshes(const Scene& scene, SceneError* err) {
+  for (std::size_t i = 0; i < scene.shapes.size(); ++i)
+    if (!prepareMeshTree(scene.shapes[i], "shapes[" + std::to_string(i) + "]", err)) return false;
+  return true;
+}
+
 // A scene whose query reads a mesh: the ray cast on shape A through its
 // OBB tree (mesh_raycast.h); intersect, distance, shapecast and contacts
 // between a mesh and a convex shape (mesh_pair.h); or a clear refusal.
@@ -193,6 +201,7 @@ bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* json, S
   }
   JsonWriter w;
   if (q == QueryKind::Project && !trace) {
+    if (!prepareSceneMeshes(scene, err)) return false;
     MeshProjectResult r;
     projectOnMesh(scene.shapes[0], scene.point, &r);
     put(w, r);
@@ -202,7 +211,7 @@ bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* json, S
   if (q == QueryKind::Raycast) {
     const Shape& a = scene.shapes[0];
     const MeshShape& m = *a.meshData;
-    const MeshRayHit hit = rayCastMesh(m.mesh, m.tree, a.pose, scene.ray.origin, scene.ray.direction,
+    const MeshRayHit hit = rayCastMesh(m.mesh, m.forRays(), a.pose, scene.ray.origin, scene.ray.direction,
                                        scene.ray.maxT, MeshRayMode::Closest);
     if (!trace) {
       put(w, hit);
@@ -234,6 +243,7 @@ bool runMeshScene(const Scene& scene, int mesh, bool trace, std::string* json, S
             std::string("query \"") + queryName(q) + "\" on a mesh has no steps to trace yet (run answers it)"};
     return false;
   }
+  if (!prepareSceneMeshes(scene, err)) return false;
   if (scene.shapes.size() != 2) {
     *err = {"invalid-scene", "shapes", "this query needs 2 shapes"};
     return false;
@@ -278,6 +288,7 @@ bool runObbTreeScene(const Scene& scene, bool trace, std::string* json, SceneErr
             "step through one child of a compound instead)"};
     return false;
   }
+  if (!prepareSceneMeshes(scene, err)) return false;
   std::vector<ObbViewFrame> frames;
   const ObbViewResult r = runObbView(scene.shapes[0], b, trace ? &frames : nullptr);
   JsonWriter w;

@@ -1,12 +1,69 @@
 // collidoscope — the mesh shape (see mesh_shape.h).
 #include "collidoscope/mesh_shape.h"
 
+#include <cassert>
 #include <cmath>
 #include <utility>
 
 #include "collidoscope/heap_room.h"
 
 namespace collidoscope {
+
+namespace {
+std::atomic<long> lateBuilds{0};
+
+// The report's peak per triangle (reportMesh): a hash and a grouped entry
+// (8 + 12), the earliest repeat (4), the lists it fills (≤ 12), with room.
+constexpr double kMeshReportPeakBytesPerTriangle = 48;
+}  // namespace
+
+long meshTreeLateBuilds() { return lateBuilds.load(); }
+
+const ObbTree& MeshShape::buildTree() const {
+  std::call_once(treeOnce_, [this] {
+    buildObbTreeNodes(mesh, ObbTreeSettings{}, &tree_);
+    treeBuilt_.store(true, std::memory_order_release);
+  });
+  return tree_;
+}
+
+const ObbTree& MeshShape::tree() const {
+  if (!treeBuilt()) {
+    // An entry point that runs a query on this mesh did not call
+    // prepareMeshTree: the answer stays right, only this query is slow.
+    assert(!"a query reached a mesh whose OBB tree no entry point prepared (prepareMeshTree)");
+    ++lateBuilds;
+    buildTree();
+  }
+  return tree_;
+}
+
+const MeshReport& MeshShape::report() const {
+  std::call_once(reportOnce_, [this] { reportMesh(mesh, tree_.normals, &report_); });
+  return report_;
+}
+
+bool prepareMeshTree(const Shape& s, const std::string& field, SceneError* err) {
+  if (s.type != ShapeType::Mesh || !s.meshData || s.meshData->treeBuilt()) return true;
+  const double triangles = static_cast<double>(s.meshData->mesh.triangles.size());
+  if (!heapHasRoom(kObbTreeNodesPeakBytesPerTriangle * triangles, err, field.c_str(), "the OBB tree of a mesh of ",
+                   triangles, " triangles"))
+    return false;
+  s.meshData->buildTree();
+  return true;
+}
+
+bool prepareMeshReport(const Shape& s, const std::string& field, SceneError* err) {
+  if (s.type != ShapeType::Mesh || !s.meshData) return true;
+  const double triangles = static_cast<double>(s.meshData->mesh.triangles.size());
+  // Checked every time (the report says nothing of whether it is found): a
+  // small block, and a report is read once.
+  if (!heapHasRoom(kMeshReportPeakBytesPerTriangle * triangles, err, field.c_str(), "the report of a mesh of ",
+                   triangles, " triangles"))
+    return false;
+  s.meshData->report();
+  return true;
+}
 
 bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err) {
   const double triangles = static_cast<double>(m.triangles.size());
@@ -15,9 +72,11 @@ bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err) {
     return false;
   auto data = std::make_shared<MeshShape>();
   data->mesh = std::move(m);
-  // The build validates the mesh (validateMesh) and computes the normals the report reads.
-  if (!buildObbTree(data->mesh, ObbTreeSettings{}, &data->tree, err)) return false;
-  reportMesh(data->mesh, data->tree.normals, &data->report);
+  // The build validates the mesh (validateMesh) and computes the normals
+  // that the ray casts, the report and the OBB hierarchy read.
+  ObbTree rays;
+  if (!buildObbTreeForRays(data->mesh, &rays, err)) return false;
+  data->setRayTree(std::move(rays));
   Shape s;
   s.type = ShapeType::Mesh;
   s.meshData = std::move(data);
@@ -104,13 +163,16 @@ void writeMeshInfo(JsonWriter& w, const MeshShape& m) {
   w.beginObject().key("vertexCount").value(static_cast<int>(m.mesh.vertices.size()));
   w.key("triangleCount").value(static_cast<int>(m.mesh.triangles.size()));
   w.key("degenerate").beginArray();
-  for (int t : m.report.degenerate) w.value(t);
+  const MeshReport& report = m.report();
+  for (int t : report.degenerate) w.value(t);
   w.endArray().key("duplicates").beginArray();
-  for (const auto& d : m.report.duplicates) w.beginArray().value(d[0]).value(d[1]).endArray();
+  for (const auto& d : report.duplicates) w.beginArray().value(d[0]).value(d[1]).endArray();
   w.endArray().key("warnings").beginArray();
-  for (const std::string& line : meshWarnings(m.report, 20)) w.value(line);
+  for (const std::string& line : meshWarnings(report, 20)) w.value(line);
   w.endArray().endObject();
 }
+
+std::vector<std::string> meshWarnings(const MeshShape& m, std::size_t limit) { return meshWarnings(m.report(), limit); }
 
 std::vector<std::string> meshWarnings(const MeshReport& report, std::size_t limit) {
   std::vector<std::string> out;

@@ -243,18 +243,46 @@ struct MedianKey {
 
 bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTree* out, ShapeError* err) {
   *out = ObbTree{};
-  if (!validateMesh(m, err, nullptr)) return false;
   const int leaf = settings.leafTriangles;
+  ObbTree tree;
+  // Validates m first, so a bad mesh is named before bad settings.
+  if (!buildObbTreeForRays(m, &tree, err)) return false;
   if (leaf < 1 || leaf > kObbTreeMaxLeafTriangles) {
     *err = {"leafTriangles", "must be an integer from 1 to " + std::to_string(kObbTreeMaxLeafTriangles) + ", got " +
                                  std::to_string(leaf)};
     return false;
   }
+  buildObbTreeNodes(m, settings, &tree);
+  *out = std::move(tree);
+  return true;
+}
+
+bool buildObbTreeForRays(const TriangleMesh& m, ObbTree* out, ShapeError* err) {
+  *out = ObbTree{};
+  if (!validateMesh(m, err, nullptr)) return false;
   const int n = static_cast<int>(m.triangles.size());
   const Vec3* vx = m.vertices.data();
-
   ObbTree tree;
   for (const Vec3& v : m.vertices) tree.scale = std::max(tree.scale, maxAbs(v));
+  // Filled by push_back: a resize would first zero it.
+  tree.normals.reserve(n);
+  for (int t = 0; t < n; ++t) {
+    const auto& tri = m.triangles[t];
+    tree.normals.push_back(triangleUnitNormal(vx[tri[0]], vx[tri[1]], vx[tri[2]]));
+  }
+  buildRayTree(m, tree, &tree.rays);
+  *out = std::move(tree);
+  return true;
+}
+
+void buildObbTreeNodes(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTree* out) {
+  ObbTree& tree = *out;
+  tree.nodes.clear();
+  tree.order.clear();
+  tree.depth = 0;
+  const int leaf = settings.leafTriangles;
+  const int n = static_cast<int>(m.triangles.size());
+  const Vec3* vx = m.vertices.data();
   // The unit of the float moments: a power of two (exact) within a factor 2 of the scale.
   int exponent = 0;
   std::frexp(tree.scale, &exponent);
@@ -277,11 +305,9 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
   // where each level would otherwise redo them with three divisions).
   std::vector<Vec3> centroids;
   centroids.reserve(n);
-  tree.normals.reserve(n);
   for (int t = 0; t < n; ++t) {
     const auto& tri = m.triangles[t];
     const Vec3 &a = vx[tri[0]], &b = vx[tri[1]], &c = vx[tri[2]];
-    tree.normals.push_back(triangleUnitNormal(a, b, c));
     centroids.push_back((a + b + c) / 3.0);
   }
   const std::vector<int> spatial = spatialOrder(centroids.data(), n);
@@ -430,9 +456,6 @@ bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTre
     stack.push_back({task.first + leftCount, count - leftCount, task.depth + 1, self});
     stack.push_back({task.first, leftCount, task.depth + 1, -1});
   }
-  buildRayTree(m, tree, &tree.rays);
-  *out = std::move(tree);
-  return true;
 }
 
 }  // namespace collidoscope

@@ -76,9 +76,9 @@ void addLevels(const ObbTree& tree, const Transform& pose, std::vector<ObbViewFr
 
 void treeSummary(const MeshShape& m, ObbViewResult* r) {
   r->triangles = static_cast<int>(m.mesh.triangles.size());
-  r->nodes = static_cast<int>(m.tree.nodes.size());
-  r->depth = m.tree.depth;
-  for (const ObbTreeNode& n : m.tree.nodes) {
+  r->nodes = static_cast<int>(m.tree().nodes.size());
+  r->depth = m.tree().depth;
+  for (const ObbTreeNode& n : m.tree().nodes) {
     if (n.leaf()) ++r->leaves;
     else if (n.split == ObbSplit::Mean) ++r->meanSplits;
     else ++r->medianSplits;
@@ -142,7 +142,7 @@ void runMeshMesh(const Shape& a, const Shape& b, std::vector<ObbViewFrame>* fram
   s.mode = MeshMeshMode::All;
   s.trace = frames ? &events : nullptr;
   s.traceCap = kObbViewStepCap;
-  const MeshMeshResult m = meshesIntersect(ma.mesh, ma.tree, a.pose, mb.mesh, mb.tree, b.pose, s);
+  const MeshMeshResult m = meshesIntersect(ma.mesh, ma.tree(), a.pose, mb.mesh, mb.tree(), b.pose, s);
   r->trianglesB = static_cast<int>(mb.mesh.triangles.size());
   r->intersecting = m.intersecting;
   r->firstA = m.first.a;
@@ -152,12 +152,12 @@ void runMeshMesh(const Shape& a, const Shape& b, std::vector<ObbViewFrame>* fram
   r->triangleTests = m.triangleTests;
   r->ok = m.status == MeshMeshStatus::Converged;
   if (m.intersecting)
-    r->pathBound = pathVolumeTestBound(obbTreeLeafLevel(ma.tree, m.first.a), obbTreeLeafLevel(mb.tree, m.first.b));
+    r->pathBound = pathVolumeTestBound(obbTreeLeafLevel(ma.tree(), m.first.a), obbTreeLeafLevel(mb.tree(), m.first.b));
   if (frames == nullptr) return;
   RunningCounts counts;
   for (const MeshMeshEvent& e : events) {
-    ObbViewFrame f = stepFrame(e, worldBox(ma.tree.nodes[static_cast<std::size_t>(e.nodeA)].box, a.pose),
-                               worldBox(mb.tree.nodes[static_cast<std::size_t>(e.nodeB)].box, b.pose));
+    ObbViewFrame f = stepFrame(e, worldBox(ma.tree().nodes[static_cast<std::size_t>(e.nodeA)].box, a.pose),
+                               worldBox(mb.tree().nodes[static_cast<std::size_t>(e.nodeB)].box, b.pose));
     if (e.kind == MeshMeshEventKind::Triangle) {
       corners(ma.mesh, a.pose, e.triA, f.cornersA);
       corners(mb.mesh, b.pose, e.triB, f.cornersB);
@@ -184,7 +184,7 @@ void runMeshConvex(const Shape& a, const Shape& b, std::vector<ObbViewFrame>* fr
   s.capacity = static_cast<int>(candidates.size());
   s.trace = frames ? &events : nullptr;
   s.traceCap = kObbViewStepCap;
-  const MeshBoxResult m = meshBoxCandidates(ma.mesh, ma.tree, a.pose, box, s);
+  const MeshBoxResult m = meshBoxCandidates(ma.mesh, ma.tree(), a.pose, box, s);
   candidates.resize(static_cast<std::size_t>(std::min<long long>(m.candidateCount, s.capacity)));
   const MeshIntersectResult narrow = meshPairIntersect(a, b);
   std::vector<MeshContact> contacts(kMaxMeshContacts);
@@ -196,7 +196,7 @@ void runMeshConvex(const Shape& a, const Shape& b, std::vector<ObbViewFrame>* fr
   takeWork(m, m.nodes, r);
   r->triangleTests = static_cast<long long>(candidates.size());
   r->ok = m.status == MeshMeshStatus::Converged && narrow.status == MeshQueryStatus::Converged;
-  if (narrow.intersecting) r->pathBound = pathVolumeTestBound(obbTreeLeafLevel(ma.tree, narrow.triangle), 0);
+  if (narrow.intersecting) r->pathBound = pathVolumeTestBound(obbTreeLeafLevel(ma.tree(), narrow.triangle), 0);
   if (frames == nullptr) return;
   RunningCounts counts;
   std::size_t next = 0;  // the next candidate: they come leaf by leaf, in the order of the Leaves events
@@ -209,7 +209,7 @@ void runMeshConvex(const Shape& a, const Shape& b, std::vector<ObbViewFrame>* fr
   };
   for (const MeshMeshEvent& e : events) {
     if (full()) break;
-    const ObbTreeNode& node = ma.tree.nodes[static_cast<std::size_t>(e.nodeA)];
+    const ObbTreeNode& node = ma.tree().nodes[static_cast<std::size_t>(e.nodeA)];
     const Obb nodeBox = worldBox(node.box, a.pose);
     ObbViewFrame f = stepFrame(e, nodeBox, box);
     counts.add(e, &f);
@@ -245,7 +245,7 @@ ObbViewResult runObbView(const Shape& a, const Shape* b, std::vector<ObbViewFram
   ObbViewResult r;
   const MeshShape& ma = *a.meshData;
   treeSummary(ma, &r);
-  addLevels(ma.tree, a.pose, frames, &r);
+  addLevels(ma.tree(), a.pose, frames, &r);
   if (b != nullptr) {
     if (b->type == ShapeType::Mesh) {
       r.mode = ObbViewMode::MeshMesh;

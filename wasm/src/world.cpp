@@ -7,6 +7,7 @@
 #include "collidoscope/heap_room.h"
 #include "collidoscope/json.h"
 #include "collidoscope/mass.h"
+#include "collidoscope/mesh_shape.h"
 #include "collidoscope/schema_json.h"
 #include "collidoscope/support.h"
 
@@ -67,6 +68,9 @@ int World::add(int shape, const double* pose, SceneError* err) {
   }
   Transform checked;
   if (!readArgumentPose(pose, "pose", -1, &checked, err)) return 0;
+  // A mesh body's OBB tree, built now (a level is added once) rather than
+  // inside the first step or query that meets it.
+  if (!prepareMeshTree(*s, "shape", err)) return 0;
   int slot;
   if (!free_.empty()) {
     slot = free_.back();

@@ -319,18 +319,44 @@ export interface MeshReport {
 }
 
 /**
- * A triangle mesh in wasm memory (mesh()): its triangles and their OBB tree, built once. It takes raycast
- * (with the hit triangle and barycentric coordinates), hull and obb of its vertices, and batch('raycast');
- * the other queries answer 'unsupported-query' for now. Free it with dispose().
+ * A triangle mesh in wasm memory (mesh(), meshFromGeometry(), heightfield()). It takes raycast (with the hit
+ * triangle and barycentric coordinates), project, intersect, distance, shapecast and contacts against a convex
+ * shape (intersect also against a mesh), hull and obb of its vertices, and the batches of those. Free it with
+ * dispose().
+ *
+ * What is built when: mesh() builds what ray casts read (the triangles' normals and the ray layout, a
+ * bounding-box hierarchy), about a quarter of the full build's time. The OBB tree that every other query
+ * reads (intersect, distance, shapecast, contacts, project, a World's steps) is built once, by the first of
+ * them, and kept: it costs 2–3 times mesh()'s own build (1.8–2.4 s of CPU in Node at 10⁶ triangles on a loaded
+ * machine; see the README's mesh figures). A mesh that is only ray cast never builds it. Call prepare() to pay for it at a moment of
+ * your choosing (a level's load); World.add() of a mesh body builds it too.
  */
 export class MeshShape extends ConvexShape {
-  /** Degenerate and duplicate triangles found when the mesh was made (not errors). */
-  readonly report: MeshReport;
+  #report: MeshReport | undefined;
 
   /** @internal Use mesh(), meshFromGeometry() or heightfield(). */
-  constructor(handle: number, report: MeshReport, type: 'mesh' | 'heightfield' = 'mesh') {
+  constructor(handle: number, type: 'mesh' | 'heightfield' = 'mesh') {
     super(handle, type);
-    this.report = report;
+  }
+
+  /**
+   * Degenerate and duplicate triangles (not errors), found on the first read and kept (a hash of the
+   * triangles: tens of milliseconds at 10⁶ triangles). Throws 'disposed' when first read after dispose().
+   */
+  get report(): MeshReport {
+    if (this.#report === undefined) this.#report = unwrap<MeshReport>(mod().meshInfo(this.handle('shape')));
+    return this.#report;
+  }
+
+  /**
+   * Builds the mesh's OBB tree now, if no query has built it yet: what the first intersect, distance,
+   * shapecast, contacts or project on it would otherwise do (ray casts do not need it). A game calls it at
+   * a level's load so that no frame pays for it. Idempotent; returns the shape. Throws 'out-of-memory'
+   * (naming "shape", the module intact) when the wasm heap cannot hold the build, 'disposed' after dispose().
+   */
+  prepare(): this {
+    unwrap<boolean>(mod().prepareMesh(this.handle('shape')));
+    return this;
   }
 }
 
@@ -477,15 +503,7 @@ export function heightfield(heights: readonly (readonly number[])[] | HeightGrid
 }
 
 function meshOfHandle(handle: number, type: 'mesh' | 'heightfield' = 'mesh'): MeshShape {
-  const m = mod();
-  let report: MeshReport;
-  try {
-    report = unwrap<MeshReport>(m.meshInfo(handle));
-  } catch (e) {
-    m._cds_dispose(handle);
-    throw e;
-  }
-  return new MeshShape(handle, report, type);
+  return new MeshShape(handle, type);
 }
 
 /** What polytopeFromGeometry() reads: a three.js BufferGeometry, or anything with the same position attribute. */

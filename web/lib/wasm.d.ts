@@ -25,7 +25,10 @@ export interface WasmModule {
   /** A polytope from x0,y0,z0,x1,… and a margin; value: its handle. */
   createPolytope(points: Float64Array, margin: number, sx: number, sy: number, sz: number): string;
   createMesh(vertices: ArrayLike<number>, indices: ArrayLike<number>, sx: number, sy: number, sz: number): string;
+  /** A mesh's sizes and report (found on this first read); value: MeshReport. */
   meshInfo(handle: number): string;
+  /** Builds a mesh's OBB tree if it is not built (MeshShape.prepare()); value: true. */
+  prepareMesh(handle: number): string;
   sceneWarnings(sceneJson: string): string;
   /** value: {"version":1,"shapes":[the shape],...}. */
   shapeSpec(handle: number): string;

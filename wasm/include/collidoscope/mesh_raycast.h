@@ -177,7 +177,8 @@ struct MeshRayHit {
 enum class MeshRayMode { Closest, Any };
 
 // The ray in the mesh's own coordinates. maxT may be +∞. tree must be
-// buildObbTree's answer for m.
+// buildObbTree's or buildObbTreeForRays' answer for m: a ray cast reads
+// only the normals, the scale and the ray layout, never the OBB nodes.
 MeshRayHit rayCastMeshLocal(const TriangleMesh& m, const ObbTree& tree, const Vec3& origin, const Vec3& direction,
                             double maxT, MeshRayMode mode = MeshRayMode::Closest);
 // The ray in world coordinates, the mesh placed by pose (x_world = R x + p):

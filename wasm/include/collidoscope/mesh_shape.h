@@ -2,6 +2,21 @@
 // with its OBB tree (obbtree.h) and its validation report, built once and
 // shared, immutable, by every copy of the Shape that holds it.
 //
+// What is built when. Making the shape (makeMeshShape, and so the scene
+// parser, heightfields and a baked scale) validates the mesh and builds
+// what ray casts read: the triangles' normals, the scale and the ray
+// layout (obbtree_rays.h), about a quarter of the full build's time. The
+// OBB hierarchy proper (nodes, order, depth), which every other query
+// reads, is built once, the first time an entry point needs it
+// (prepareMeshTree: the object API's queries and batches other than ray
+// casts, the scene runner, the obbtree view, a world's add), and kept; the
+// degenerate/duplicate report likewise on its first read. A level that is
+// only ray cast never pays for its OBB tree. Both builds run under a
+// std::call_once, so the record stays safe to read from several threads
+// (the natives' case; the wasm build has one). The query algorithms
+// (mesh_convex.h, mesh_mesh.h) never build: they are handed a built tree,
+// and allocate nothing.
+//
 // The record is in the shape's local frame; the shape's pose places it. A
 // mesh is a surface with no thickness: its shape takes no margin (a margin
 // would make it a swept volume, which no mesh query computes yet), so
@@ -16,7 +31,9 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -32,19 +49,63 @@ namespace collidoscope {
 
 struct Heightfield;  // heightfield.h
 
-struct MeshShape {
+class MeshShape {
+ public:
   TriangleMesh mesh;
-  ObbTree tree;
-  MeshReport report;
   // The grid when the mesh is a heightfield's cells (makeHeightfieldShape):
   // the writers write the shape back as that heightfield. Null for a mesh.
   std::shared_ptr<const Heightfield> heightfield;
+
+  // The tree as ray casts read it (rayCastMesh): normals, scale and ray
+  // layout, always built; its nodes, order and depth only once treeBuilt().
+  const ObbTree& forRays() const { return tree_; }
+  // Whether the OBB hierarchy is built.
+  bool treeBuilt() const { return treeBuilt_.load(std::memory_order_acquire); }
+  // The built tree, for the queries. Their entry points build it first
+  // (prepareMeshTree, which checks the heap's room): a debug build asserts
+  // that one did; a release build then builds it here, late but right, and
+  // counts it (meshTreeLateBuilds).
+  const ObbTree& tree() const;
+  // Builds the hierarchy if it is not built (once, whatever the threads)
+  // and returns the tree. No heap check: prepareMeshTree is the checked way.
+  const ObbTree& buildTree() const;
+  // The degenerate and duplicate triangles, found on the first read.
+  const MeshReport& report() const;
+
+  // The ray part of a tree built from mesh (buildObbTreeForRays).
+  void setRayTree(ObbTree t) { tree_ = std::move(t); }
+
+ private:
+  mutable ObbTree tree_;
+  mutable MeshReport report_;
+  mutable std::once_flag treeOnce_, reportOnce_;
+  mutable std::atomic<bool> treeBuilt_{false};
 };
 
+// Builds the OBB hierarchy of mesh shape s if it is not built yet, after
+// checking that the heap has room for the build (heap_room.h). False when
+// it has not: *err is an out-of-memory error naming `field` (the mesh, e.g.
+// "shapes[2]"), and nothing changed. True at once for a shape that is not
+// a mesh, or whose tree is built. (The default flavour, which has no
+// meshes, links a stand-in that returns true: wasm/flavours/no_meshes.cpp.)
+bool prepareMeshTree(const Shape& s, const std::string& field, SceneError* err);
+
+// How many trees tree() built late (a query reached one that no entry point
+// prepared): 0 when every entry point prepares. For the tests.
+long meshTreeLateBuilds();
+
+// The report of mesh shape s (built on first read), after checking that
+// the heap has room for finding it when it is not found yet; false and an
+// out-of-memory error naming `field` when it has not.
+bool prepareMeshReport(const Shape& s, const std::string& field, SceneError* err);
+
 // Validates m (validateMesh: errors name "vertices[i][k]", "triangles[t][k]",
-// ...), builds its tree with the default settings, and makes *out a mesh
-// shape holding them (identity pose, no margin). On failure *out is
-// unchanged and *err says why.
+// ...), builds the ray part of its tree (buildObbTreeForRays; the OBB
+// hierarchy and the report wait for their first need, above), and makes
+// *out a mesh shape holding them (identity pose, no margin). The heap is
+// checked for the full build's peak (meshPeakBytes), so that the deferred
+// builds normally find room later. On failure *out is unchanged and *err
+// says why.
 bool makeMeshShape(TriangleMesh m, Shape* out, ShapeError* err);
 
 // The object API's scale of a mesh made by makeMeshFromArrays: checked
@@ -115,5 +176,7 @@ inline std::string meshUnsupportedMessage(const char* query) {
 // starting with its field relative to the shape ("triangles[4]: ..."),
 // at most `limit` of them followed by a count of the rest.
 std::vector<std::string> meshWarnings(const MeshReport& report, std::size_t limit);
+// The same of a mesh shape's report (found on this first read if not yet).
+std::vector<std::string> meshWarnings(const MeshShape& m, std::size_t limit);
 
 }  // namespace collidoscope

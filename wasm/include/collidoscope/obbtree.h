@@ -95,18 +95,41 @@ struct ObbTreeSettings {
   int leafTriangles = kObbTreeLeafTriangles;  // 1 … kObbTreeMaxLeafTriangles
 };
 
+// Two parts, built apart (a mesh shape builds the second on first need,
+// mesh_shape.h): what ray casts read (normals, scale, rays), and the OBB
+// hierarchy proper (nodes, order, depth), which every other query reads.
 struct ObbTree {
-  std::vector<ObbTreeNode> nodes;  // preorder, nodes[0] the root
+  std::vector<ObbTreeNode> nodes;  // preorder, nodes[0] the root; empty until the hierarchy is built
   std::vector<int> order;          // triangle indices; each leaf owns a range
   std::vector<Vec3> normals;       // per triangle (mesh order): unit CCW normal, zero if degenerate
   int depth = 0;                   // levels (a lone root: 1), ≤ kObbTreeMaxDepth
   double scale = 0;                // largest |coordinate| of the mesh's vertices
-  RayTree rays;                    // the ray casts' layout of this tree (obbtree_rays.h)
+  RayTree rays;                    // the ray casts' layout (obbtree_rays.h)
 };
 
-// Builds the tree of m. Validates m first (validateMesh: errors name the
-// field, e.g. "triangles[4][0]") and the settings ("leafTriangles"); on
-// failure returns false and leaves *out empty.
+// Builds the tree of m: buildObbTreeForRays, then buildObbTreeNodes.
+// Validates m first (validateMesh: errors name the field, e.g.
+// "triangles[4][0]") and the settings ("leafTriangles"); on failure
+// returns false and leaves *out empty.
 bool buildObbTree(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTree* out, ShapeError* err);
+
+// The part of the tree that ray casts read: validates m (as buildObbTree)
+// and fills out->normals, out->scale and out->rays, leaving nodes, order
+// and depth empty. On failure returns false and leaves *out empty.
+bool buildObbTreeForRays(const TriangleMesh& m, ObbTree* out, ShapeError* err);
+
+// The hierarchy of a tree whose ray part buildObbTreeForRays built from
+// the same m: fills tree->nodes, tree->order and tree->depth (settings
+// valid: leafTriangles from 1 to kObbTreeMaxLeafTriangles), the same bit
+// for bit as buildObbTree's (the build reads only m, the normals and the
+// scale, and is deterministic). Peak memory: at most
+// kObbTreeNodesPeakBytesPerTriangle per triangle.
+void buildObbTreeNodes(const TriangleMesh& m, const ObbTreeSettings& settings, ObbTree* tree);
+
+// buildObbTreeNodes' peak per triangle: the node reserve (2 nodes of 144
+// bytes), the order (4), two buffers of triangle data (72), the corners
+// (72), normals and centroids in build order (48), the spatial order (4)
+// and the median split's scratch (16), with room to spare.
+constexpr double kObbTreeNodesPeakBytesPerTriangle = 576;
 
 }  // namespace collidoscope

@@ -106,7 +106,8 @@ struct ObbViewResult {
 };
 
 // shapes[0] must be a mesh; b, if given, a mesh or a convex shape (not a
-// plane). frames (may be null) receives the trace.
+// plane), their OBB trees built (prepareMeshTree, mesh_shape.h: the scene
+// runner's runObbTreeScene does it). frames (may be null) receives the trace.
 ObbViewResult runObbView(const Shape& a, const Shape* b, std::vector<ObbViewFrame>* frames);
 
 }  // namespace collidoscope

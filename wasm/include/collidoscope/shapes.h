@@ -54,7 +54,7 @@ constexpr std::size_t kMaxPolytopePoints = 1000000;
 constexpr double kMaxMagnitude = 1e15;
 
 class PolytopeSupport;  // polytope_support.h
-struct MeshShape;       // mesh_shape.h
+class MeshShape;        // mesh_shape.h
 struct CompoundShape;   // compound.h
 
 // A polytope with at least this many points gets a precomputed support

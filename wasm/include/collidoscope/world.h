@@ -121,8 +121,9 @@ class World {
   World& operator=(const World&) = delete;
 
   // Adds a body: the live shape `shape` (a registry handle) at `pose` (7
-  // numbers). Returns its id (> 0), or 0 with *err (a disposed shape, a bad
-  // pose, too many bodies). The world does not own the shape: dispose it
+  // numbers); a mesh's OBB tree is built now if it is not yet
+  // (prepareMeshTree). Returns its id (> 0), or 0 with *err (a disposed
+  // shape, a bad pose, too many bodies, no memory for the mesh's tree). The world does not own the shape: dispose it
   // only after removing its bodies (pairs() names a body whose shape was
   // disposed).
   int add(int shape, const double* pose, SceneError* err);
