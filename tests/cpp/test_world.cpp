@@ -638,6 +638,36 @@ TEST(WorldMotion, AddingABodyKeepsTheWarmStart) {
   EXPECT_EQ(r.warmStarted, points);
 }
 
+TEST(WorldMotion, AMassChangeDropsTheWarmStartOfItsPairs) {
+  // A stack of heavy boxes at rest, then the top one made a million times
+  // lighter. The impulses its contact carried (its old weight over a
+  // substep, m·g·h ≈ 41 N·s) would throw it at 4·10⁴ m/s if warm started
+  // on the light body; solved afresh, no point pushes faster than the soft
+  // contact's push speed, so no box moves faster than that plus a step of
+  // gravity. With sleep on, the stack is asleep by then and the mass change
+  // wakes it (a sleeping body keeps its velocity of 0 otherwise).
+  for (const bool sleep : {false, true}) {
+    Motion m;
+    m.add(Shape::box({20, 0.5, 20}), {0, -0.5, 0}, 0);
+    std::vector<int> boxes;
+    for (int i = 0; i < 3; ++i) boxes.push_back(m.add(Shape::box({0.5, 0.5, 0.5}), {0, 0.5 + i, 0}, 1000));
+    StepSettings s;
+    s.sleep = sleep;
+    StepReport r;
+    for (int k = 0; k < 90; ++k) ASSERT_TRUE(m.world.step(s, &m.err, &r)) << m.err.message;
+    if (sleep) ASSERT_EQ(r.sleeping, 3) << "the stack fell asleep";
+    ASSERT_TRUE(m.world.setMass(boxes.back(), 1e-3, &m.err)) << m.err.message;
+    ASSERT_TRUE(m.world.step(s, &m.err, &r)) << m.err.message;
+    if (sleep) EXPECT_EQ(r.sleeping, 0) << "the mass change woke the stack";
+    const double bound = s.contactPushSpeed + std::fabs(s.gravity.y) * s.dt;
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      const double* v = m.velocity(boxes[i]);
+      EXPECT_LE(std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), bound) << "sleep " << sleep << ", box " << i;
+      EXPECT_NEAR(m.pose(boxes[i])[1], 0.5 + static_cast<double>(i), 0.05) << "sleep " << sleep << ", box " << i;
+    }
+  }
+}
+
 TEST(WorldMotion, AFastSphereDoesNotPassThroughAThinWall) {
   for (bool continuous : {true, false}) {
     Motion m;

@@ -287,6 +287,13 @@ COLLIDOSCOPE_RARE void Solver::renumber(const std::int32_t* to, std::size_t oldC
   frames_.erase(frames_.begin() + static_cast<std::ptrdiff_t>(kept), frames_.end());
 }
 
+COLLIDOSCOPE_RARE void Solver::massChanged(std::int32_t body) {
+  for (SolverContact& c : contacts_)
+    if (c.a == body || c.b == body) c.normalImpulse = 0, c.frictionImpulse = Vec3{};
+  const std::size_t i = static_cast<std::size_t>(body);
+  if (i < asleep_.size() && i < islandNext_.size() && asleep_[i] != 0) wakeIsland(body);
+}
+
 SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, std::int64_t nPairs,
                           const StepSettings& settings, StepReport* report) {
   StepReport local;

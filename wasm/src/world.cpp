@@ -346,6 +346,7 @@ bool World::setMass(int body, double mass, SceneError* err) {
   Dynamics& d = dynamics_[static_cast<std::size_t>(slot)];
   if (mass == 0) {
     d = Dynamics{};
+    d.changed = massChanged_ = true;
     return true;
   }
   const Shape& s = *registry_->find(shape_[static_cast<std::size_t>(slot)]);
@@ -365,6 +366,7 @@ bool World::setMass(int body, double mass, SceneError* err) {
   d.inverseMass = 1 / m;
   d.inverseInertiaLocal = inverse;
   d.centerOfMassLocal = unit.centerOfMass;
+  d.changed = massChanged_ = true;
   return true;
 }
 
@@ -463,6 +465,16 @@ bool World::step(const StepSettings& settings, SceneError* err, StepReport* stat
       solverBody_[i] = (generation_[static_cast<std::size_t>(rigidSlot_[i])] << kSlotBits) | (rigidSlot_[i] + 1);
   }
   membershipChanged_ = false;
+  if (massChanged_) {
+    for (int slot = 0; slot < slots(); ++slot) {
+      Dynamics& d = dynamics_[static_cast<std::size_t>(slot)];
+      if (!d.changed) continue;
+      d.changed = false;
+      const int index = indexOf_[static_cast<std::size_t>(slot)];
+      if (index >= 0) solver_.massChanged(index);
+    }
+    massChanged_ = false;
+  }
   StepReport report;
   const SolverStatus status = solver_.step(rigid_.data(), static_cast<int>(rigid_.size()), stepPairs_.data(),
                                            static_cast<std::int64_t>(stepPairs_.size() / 2), settings, &report);

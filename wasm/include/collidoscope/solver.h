@@ -256,6 +256,11 @@ class Solver {
   // over for the bodies that stay; a sleeping island that touched a gone
   // body (or held one) wakes whole, and new bodies start awake.
   void renumber(const std::int32_t* to, std::size_t oldCount, std::size_t newCount);
+  // Body `body`'s mass or inertia changed since the last step: the impulses
+  // its pairs carry to the warm start were solved for the old ones (a body
+  // made 10¹⁹ times lighter would be thrown by them), so they are dropped,
+  // and its island wakes.
+  void massChanged(std::int32_t body);
 
  private:
   // Step 1 (header) and the warm start's match, once per step.

@@ -235,6 +235,7 @@ class World {
     double inverseMass = 0;
     Mat3 inverseInertiaLocal;
     Vec3 centerOfMassLocal;
+    bool changed = false;  // setMass since the last step (the solver drops its warm start)
   };
   std::vector<Dynamics> dynamics_;
   std::vector<double> velocities_;  // 6 per slot
@@ -246,6 +247,7 @@ class World {
   std::vector<SolverContact> contacts_;   // the last step's, by slot (unless slotsAreIndices_)
   bool slotsAreIndices_ = false;          // the last step's bodies were slots 0, 1, …: contacts() is the solver's
   bool membershipChanged_ = true;         // a body came or went: the solver's bodies are renumbered
+  bool massChanged_ = false;              // some body's Dynamics::changed is set
   std::vector<int> solverBody_;           // the id of each of the solver's bodies, as it numbers them
   std::vector<std::int32_t> renumber_;    // step(): the solver's body index → this step's, or −1
   SweepAndPrune sap_;
