@@ -190,6 +190,7 @@ double timeOfImpact(const Shape& moving, const Vec3& da, const Shape& other, con
 }  // namespace
 
 void Solver::reset() {
+  asleepPairs_ = false;
   previous_.clear();
   contacts_.clear();
   frames_.clear();
@@ -237,6 +238,7 @@ void moveEntries(std::vector<T>* v, const std::int32_t* to, std::size_t oldCount
 }  // namespace
 
 COLLIDOSCOPE_RARE void Solver::renumber(const std::int32_t* to, std::size_t oldCount, std::size_t newCount) {
+  asleepPairs_ = false;
   const auto gone = [&](std::int32_t i) { return static_cast<std::size_t>(i) >= oldCount || to[i] < 0; };
   const bool sleeping = asleep_.size() == oldCount && islandNext_.size() == oldCount;
   if (sleeping) {
@@ -315,10 +317,25 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
     pushes_.resize(count);
   }
   if (settings.sleep) wake(bodies, n, pairs, nPairs);
-  collide(bodies, n, pairs, nPairs, settings, r);
-  prepare(bodies, n);
-  for (int k = 0; k < settings.substeps; ++k) substep(bodies, n, pairs, nPairs, settings, r);
-  finish(bodies, n);
+  // Nobody awake (header: Sleeping): no velocity, impulse or pose can
+  // change, and the contacts are the sleeping pairs' carried over. When the
+  // last step was so too, over the same pairs, they are its contacts as they
+  // stand: collide() would carry each pair's points over in the same order.
+  bool anyAwake = false;
+  for (int i = 0; i < n && !anyAwake; ++i) anyAwake = awake(bodies, i);
+  const std::size_t pairWords = 2 * static_cast<std::size_t>(nPairs);
+  const bool still = !anyAwake && asleepPairs_ && asleepPairsOf_.size() == pairWords &&
+                     (pairWords == 0 || std::memcmp(asleepPairsOf_.data(), pairs, pairWords * sizeof(std::uint32_t)) == 0);
+  if (!still) {
+    collide(bodies, n, pairs, nPairs, settings, r);
+    if (anyAwake) {
+      prepare(bodies, n);
+      for (int k = 0; k < settings.substeps; ++k) substep(bodies, n, pairs, nPairs, settings, r);
+    }
+    finish(bodies, n);
+  }
+  asleepPairs_ = !anyAwake && settings.sleep;
+  if (asleepPairs_ && !still) asleepPairsOf_.assign(pairs, pairs + pairWords);
   if (settings.sleep) settle(bodies, n, settings, r);
   return SolverStatus::Ok;
 }
@@ -840,11 +857,13 @@ void Solver::wake(const RigidBody* bodies, int n, const std::uint32_t* pairs, st
   };
   // Touched by the caller: a sleeping body given a velocity, made static or
   // moved; a static body moved (it pushes whatever it is paired with).
+  bool anyPush = false;
   for (int i = 0; i < n; ++i) {
     const std::size_t k = static_cast<std::size_t>(i);
     const RigidBody& b = bodies[i];
     if (!(b.inverseMass > 0)) {
       pushes_[k] = known_[k] != 0 && moved(b.pose, restPose_[k]) ? 1 : 0;
+      anyPush = anyPush || pushes_[k] != 0;
       if (asleep_[k] != 0) wakeIsland(i);
       restPose_[k] = b.pose;
       known_[k] = 1;
@@ -858,6 +877,7 @@ void Solver::wake(const RigidBody* bodies, int n, const std::uint32_t* pairs, st
   // A moved static body wakes what touched it last step (it may have moved
   // out of their candidate pairs: a floor lowered under a pile).
   for (const SolverContact& c : contacts_) {
+    if (!anyPush) break;
     const auto a = static_cast<std::size_t>(c.a), b = static_cast<std::size_t>(c.b);
     if (a >= pushes_.size() || b >= pushes_.size()) continue;  // another numbering (reset() clears them)
     if (asleep_[b] != 0 && pushes_[a] != 0) wakeIsland(c.b);

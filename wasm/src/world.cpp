@@ -164,6 +164,7 @@ bool World::setPose(int body, const double* pose, SceneError* err) {
 }
 
 void World::track(int slot, bool inserted) {
+  pairsCurrent_ = false;
   if (unbounded(slot)) {
     if (!inserted) planes_.push_back(slot);
     return;
@@ -179,6 +180,7 @@ void World::track(int slot, bool inserted) {
 }
 
 void World::untrack(int slot) {
+  pairsCurrent_ = false;
   if (unbounded(slot)) {
     planes_.erase(std::find(planes_.begin(), planes_.end(), slot));
   } else if (broadphase_ == WorldBroadphase::SweepAndPrune) {
@@ -191,11 +193,12 @@ void World::untrack(int slot) {
 World::BoxShape World::classifyShape(const Shape& s) {
   BoxShape b;
   b.radius = coreRadius(s);
+  b.bound = localBoundingRadius(s);
   if (s.type == ShapeType::Plane) {
     b.kind = BoxKind::Unbounded;
   } else if (s.type == ShapeType::Mesh || s.type == ShapeType::Compound) {
     b.kind = BoxKind::Cube;
-    b.radius = localBoundingRadius(s);
+    b.radius = b.bound;
   } else if (!isUnscaled(s)) {
     b.kind = BoxKind::Support;
   } else if (s.type == ShapeType::Point || s.type == ShapeType::Sphere) {
@@ -216,8 +219,22 @@ void World::classify(int slot, const Shape& s) { boxShape_[static_cast<std::size
 
 void World::boxOf(int slot, const Transform& pose) {
   const std::size_t k = static_cast<std::size_t>(slot);
+  boxes_[k] = boxAt(slot, pose);
+}
+
+Aabb World::boxAt(int slot, const Transform& pose) const {
+  const std::size_t k = static_cast<std::size_t>(slot);
   const BoxShape& shape = boxShape_[k];
-  boxes_[k] = boxFrom(shape, shape.kind == BoxKind::Support ? registry_->find(shape_[k]) : nullptr, pose);
+  return boxFrom(shape, shape.kind == BoxKind::Support ? registry_->find(shape_[k]) : nullptr, pose);
+}
+
+void World::moveBox(int slot, const Aabb& box) {
+  Aabb& held = boxes_[static_cast<std::size_t>(slot)];
+  // Bit for bit the box the broad phase holds: its pairs stand (a sleeping
+  // or static body's box, step after step).
+  if (box.min == held.min && box.max == held.max) return;
+  held = box;
+  track(slot, true);
 }
 
 Aabb World::boxFrom(const BoxShape& shape, const Shape* s, const Transform& pose) {
@@ -283,17 +300,21 @@ bool World::readPoses(SceneError* err) {
 bool World::sync(SceneError* err) {
   // Check every body before moving any box: an error changes nothing.
   if (!readPoses(err)) return false;
-  for (std::size_t i = 0; i < order_.size(); ++i) {
-    boxOf(order_[i], checked_[i]);
-    track(order_[i], true);
-  }
+  for (std::size_t i = 0; i < order_.size(); ++i) moveBox(order_[i], boxAt(order_[i], checked_[i]));
   return true;
 }
 
 bool World::candidatePairs(SceneError* err) {
   candidates_.clear();
-  const bool all = broadphase_ == WorldBroadphase::SweepAndPrune ? sap_.pairs(&boxPairs_, kMaxWorldPairs)
-                                                                  : tree_.pairs(&boxPairs_, kMaxWorldPairs);
+  // The broad phase's pairs are those of its boxes alone (sorted, whatever
+  // its history): while no box has moved since they were found, they stand
+  // — a world asleep, or queried twice, sweeps nothing.
+  bool all = true;
+  if (!pairsCurrent_) {
+    all = broadphase_ == WorldBroadphase::SweepAndPrune ? sap_.pairs(&boxPairs_, kMaxWorldPairs)
+                                                        : tree_.pairs(&boxPairs_, kMaxWorldPairs);
+    pairsCurrent_ = all;
+  }
   const std::int64_t withPlanes = static_cast<std::int64_t>(boxPairs_.size()) +
                                   static_cast<std::int64_t>(planes_.size()) * static_cast<std::int64_t>(order_.size());
   if (!all || withPlanes > kMaxWorldPairs)
@@ -419,21 +440,19 @@ bool World::step(const StepSettings& settings, SceneError* err, StepReport* stat
   // most |ω|·dt times its bounding radius), and the solver's contact margin.
   for (std::size_t i = 0; i < order_.size(); ++i) {
     const int slot = order_[i];
-    boxOf(slot, checked_[i]);
+    Aabb b = boxAt(slot, checked_[i]);
     const Dynamics& d = dynamics_[static_cast<std::size_t>(slot)];
-    Aabb& b = boxes_[static_cast<std::size_t>(slot)];
     if (d.inverseMass > 0 && !unbounded(slot)) {
       const double* v = velocities_.data() + 6 * slot;
       const double dt = settings.dt;
       const Vec3 move{v[0] * dt + 0.5 * settings.gravity.x * dt * dt, v[1] * dt + 0.5 * settings.gravity.y * dt * dt,
                       v[2] * dt + 0.5 * settings.gravity.z * dt * dt};
       const double w = std::sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
-      const Shape& s = *rigid_[static_cast<std::size_t>(indexOf_[static_cast<std::size_t>(slot)])].shape;
-      const double turn = std::fmin(w * dt, 2.0) * localBoundingRadius(s) + settings.contactMargin;
+      const double turn = std::fmin(w * dt, 2.0) * boxShape_[static_cast<std::size_t>(slot)].bound + settings.contactMargin;
       b.min = b.min + Vec3{std::fmin(move.x, 0.0), std::fmin(move.y, 0.0), std::fmin(move.z, 0.0)} - Vec3{turn, turn, turn};
       b.max = b.max + Vec3{std::fmax(move.x, 0.0), std::fmax(move.y, 0.0), std::fmax(move.z, 0.0)} + Vec3{turn, turn, turn};
     }
-    track(slot, true);
+    moveBox(slot, b);
   }
   if (!candidatePairs(err)) return false;
   // Pairs with a dynamic body, as body indices; static pairs never meet.

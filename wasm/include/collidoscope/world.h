@@ -203,6 +203,7 @@ class World {
     BoxKind kind = BoxKind::Support;
     Vec3 half;
     double radius = 0;  // the core radius (margin included); Cube: the bounding ball's
+    double bound = 0;   // localBoundingRadius: the farthest a turn moves a point of the shape, per radian
   };
   static BoxShape classifyShape(const Shape& s);
   // The box of a shape of that kind at `pose` (s: the shape, read by Support only).
@@ -224,6 +225,9 @@ class World {
   // False, naming the body, when its shape was disposed.
   bool liveShape(int slot, SceneError* err) const;
   void boxOf(int slot, const Transform& pose);
+  Aabb boxAt(int slot, const Transform& pose) const;
+  // The slot's box is now `box`: the broad phase is told only when it differs.
+  void moveBox(int slot, const Aabb& box);
   bool candidatePairs(SceneError* err);
 
   Registry* registry_;
@@ -250,6 +254,7 @@ class World {
   SweepAndPrune sap_;
   AabbTree tree_;
   std::vector<IdPair> boxPairs_;  // the broad phase's pairs of the last candidatePairs()
+  bool pairsCurrent_ = false;     // boxPairs_ are the pairs of the boxes the broad phase holds now
   std::vector<int> planes_;       // slots of the unbounded bodies
   std::vector<int> shape_;        // per slot: the shape handle, 0 when free
   std::vector<int> generation_;   // per slot: the live body's generation
