@@ -374,28 +374,43 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   std::swap(previousFrames_, frames_);
   contacts_.clear();
   frames_.clear();
-  carriedFrames_.clear();
   points_.clear();
   patches_.clear();
   anchors_.clear();
-  // Entries: one per point and at most one per pair; load ≤ ½.
+  // Only a solved pair (one with an awake body) looks its points up by id
+  // (findPrevious); every pair looks up its first point (a sleeping pair's
+  // to carry them, an awake one's for the reuse and the match by position).
+  // A pile mostly asleep enters a few ids and a pair entry per pair.
+  const auto solved = [&](const SolverContact& c) {
+    return c.a < n && c.b < n && (awake(bodies, c.a) || awake(bodies, c.b));
+  };
+  const auto firstOfItsPair = [&](std::size_t k) {
+    return k == 0 || previous_[k - 1].a != previous_[k].a || previous_[k - 1].b != previous_[k].b;
+  };
+  const bool cached = settings.warmStarting || settings.sleep || settings.manifoldReuse > 0;
+  std::size_t entries = 0;
+  if (cached)
+    for (std::size_t k = 0; k < previous_.size(); ++k)
+      entries += (firstOfItsPair(k) ? 1 : 0) + (solved(previous_[k]) ? 1 : 0);
+  // Load ≤ ½; the table's first `capacity` entries are this step's.
   std::size_t capacity = 16;
-  while (capacity < 4 * previous_.size()) capacity *= 2;
+  while (capacity < 2 * entries) capacity *= 2;
   if (table_.size() < capacity) table_.resize(capacity);
-  capacity = table_.size();
   const std::size_t mask = capacity - 1;
-  for (CacheEntry& e : table_) e = CacheEntry{};
+  std::fill(table_.begin(), table_.begin() + static_cast<std::ptrdiff_t>(capacity), CacheEntry{});
   // (Built with sleep on, too: a sleeping pair's points are found here, as
   // are a pair's last points for the manifold's reuse.)
-  if (settings.warmStarting || settings.sleep || settings.manifoldReuse > 0) {
+  if (cached) {
     for (std::size_t k = 0; k < previous_.size(); ++k) {
       const SolverContact& c = previous_[k];
       const std::uint64_t key = pairKey(c.a, c.b);
       std::size_t slot = mix(key ^ (static_cast<std::uint64_t>(c.id) * 0x9e3779b97f4a7c15ULL)) & mask;
-      for (std::size_t probe = 0; probe < capacity && table_[slot].index >= 0; ++probe) slot = (slot + 1) & mask;
-      table_[slot] = {key, c.id, static_cast<std::int32_t>(k)};
+      if (solved(c)) {
+        for (std::size_t probe = 0; probe < capacity && table_[slot].index >= 0; ++probe) slot = (slot + 1) & mask;
+        table_[slot] = {key, c.id, static_cast<std::int32_t>(k)};
+      }
       // The pair's first point, for the match by position.
-      if (k == 0 || previous_[k - 1].a != c.a || previous_[k - 1].b != c.b) {
+      if (firstOfItsPair(k)) {
         slot = mix(key | kPairEntry) & mask;
         for (std::size_t probe = 0; probe < capacity && table_[slot].index >= 0; ++probe) slot = (slot + 1) & mask;
         table_[slot] = {key | kPairEntry, 0, static_cast<std::int32_t>(k)};
@@ -444,13 +459,15 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
     if (!dynamic(a) && !dynamic(b)) continue;
     if (!awake(bodies, a) && !awake(bodies, b)) {
-      // Asleep (with a sleeping or static partner): its points as they were.
+      // Asleep (with a sleeping or static partner): its points as they were
+      // (finish() copies them; consecutive runs as one).
       const std::int32_t first = firstOfPair(pairKey(a, b));
-      for (std::size_t k = static_cast<std::size_t>(first);
-           first >= 0 && k < previous_.size() && previous_[k].a == a && previous_[k].b == b; ++k) {
-        carried_.push_back(previous_[k]);
-        carriedFrames_.push_back(previousFrames_[k]);
-      }
+      if (first < 0) continue;
+      std::size_t end = static_cast<std::size_t>(first);
+      while (end < previous_.size() && previous_[end].a == a && previous_[end].b == b) ++end;
+      const auto begin = static_cast<std::uint32_t>(first), count = static_cast<std::uint32_t>(end) - begin;
+      if (!carried_.empty() && carried_.back().first + carried_.back().count == begin) carried_.back().count += count;
+      else carried_.push_back({begin, count});
       continue;
     }
     Manifold m;
@@ -831,8 +848,10 @@ void Solver::finish(RigidBody* bodies, int n) {
       contacts_[k].normalImpulse = q.normalImpulse;
       contacts_[k].frictionImpulse = p.tangent1 * q.frictionImpulse1 + p.tangent2 * q.frictionImpulse2;
     }
-  contacts_.insert(contacts_.end(), carried_.begin(), carried_.end());
-  frames_.insert(frames_.end(), carriedFrames_.begin(), carriedFrames_.end());
+  for (const Run& run : carried_) {
+    contacts_.insert(contacts_.end(), previous_.begin() + run.first, previous_.begin() + run.first + run.count);
+    frames_.insert(frames_.end(), previousFrames_.begin() + run.first, previousFrames_.begin() + run.first + run.count);
+  }
 }
 
 void Solver::wakeIsland(std::int32_t body) {

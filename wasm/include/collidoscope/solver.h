@@ -358,8 +358,10 @@ class Solver {
   std::vector<std::int32_t> islandHead_;    // settle(): per root, its ring's first body
   bool asleepPairs_ = false;                 // the last step had no awake body: contacts_ are carried points only
   std::vector<std::uint32_t> asleepPairsOf_;  // and these were its pairs
-  std::vector<SolverContact> carried_;      // collide(): the sleeping pairs' points
-  std::vector<Frame> carriedFrames_;        // parallel to carried_
+  struct Run {
+    std::uint32_t first = 0, count = 0;  // points of previous_ (and previousFrames_)
+  };
+  std::vector<Run> carried_;                // collide(): the sleeping pairs' points, for finish()
   std::vector<Manifold> compoundScratch_;  // a compound pair's manifolds, one per pair of pieces
 };
 
