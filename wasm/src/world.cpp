@@ -26,6 +26,10 @@ constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
 constexpr double kBoxPad = 1e-12;
 // Slots of a world's first growth; then each growth doubles them.
 constexpr int kFirstSlots = 16;
+// The broad phase is swept again when more than one box in this many moved
+// since its pairs were found; fewer are each tested against every box (n
+// tests apiece, against the sweep's few hundred nanoseconds per box).
+constexpr int kMovedBoxesPerRescan = 16;
 
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
   *err = {"invalid-argument", field, message};
@@ -86,6 +90,7 @@ int World::add(int shape, const double* pose, SceneError* err) {
     boxes_.emplace_back();
     boxShape_.emplace_back();
     orderAt_.push_back(-1);
+    movedMark_.push_back(0);
     dynamics_.emplace_back();
     velocities_.resize(velocities_.size() + 6);
   }
@@ -110,7 +115,7 @@ bool World::reserveSlots(int n, SceneError* err) {
   // two endpoints and two active-list ints; the tree's two nodes, leaf index, box and moved flag.
   constexpr double kSlotBytes =
       4 * sizeof(int) + sizeof(int) + kPoseSize * sizeof(double) + sizeof(Aabb) + sizeof(BoxShape) + sizeof(Dynamics) +
-      6 * sizeof(double) + sizeof(Transform) + sizeof(RigidBody) + 2 * sizeof(int) + sizeof(int);
+      6 * sizeof(double) + sizeof(Transform) + sizeof(RigidBody) + 2 * sizeof(int) + sizeof(int) + sizeof(int) + 1;
   constexpr double kBroadphaseBytes = std::max(1 + sizeof(Aabb) + 2 * 2 * sizeof(double) + 2 * sizeof(int),
                                                2 * sizeof(AabbTreeNode) + sizeof(int) + sizeof(Aabb) + 1);
   // The old blocks are freed only once their contents are copied.
@@ -120,8 +125,9 @@ bool World::reserveSlots(int n, SceneError* err) {
   // poses_, velocities_, boxShape_ and dynamics_ are left to grow by doubling: add() pushes onto each once per new
   // slot, so they fill up together, and add() calls this whenever they are full (old and new blocks are in `bytes`).
   // The others grow elsewhere (remove, sync, step) or share an element type with an array that must be reserved.
-  for (std::vector<int>* v : {&shape_, &generation_, &order_, &orderAt_, &free_, &planes_, &rigidSlot_, &indexOf_})
+  for (std::vector<int>* v : {&shape_, &generation_, &order_, &orderAt_, &free_, &planes_, &rigidSlot_, &indexOf_, &moved_})
     reserveExactly(*v, k);
+  reserveExactly(movedMark_, k);
   reserveExactly(boxes_, k);
   reserveExactly(checked_, k);
   reserveExactly(rigid_, k);
@@ -164,12 +170,25 @@ bool World::setPose(int body, const double* pose, SceneError* err) {
 }
 
 void World::track(int slot, bool inserted) {
-  pairsCurrent_ = false;
+  // (A plane is not in the broad phase: its pairs are made anew each time.)
   if (unbounded(slot)) {
     if (!inserted) planes_.push_back(slot);
     return;
   }
-  const Aabb& b = boxes_[static_cast<std::size_t>(slot)];
+  const std::size_t k = static_cast<std::size_t>(slot);
+  if (!inserted) {
+    pairsKnown_ = false;
+  } else if (pairsKnown_ && movedMark_[k] == 0) {
+    // Few moved boxes are tested against every box (candidatePairs); beyond
+    // that many, a sweep of them all is cheaper.
+    if (moved_.size() >= static_cast<std::size_t>(live_ / kMovedBoxesPerRescan)) {
+      pairsKnown_ = false;
+    } else {
+      movedMark_[k] = 1;
+      moved_.push_back(slot);
+    }
+  }
+  const Aabb& b = boxes_[k];
   if (broadphase_ == WorldBroadphase::SweepAndPrune) {
     if (inserted) sap_.update(slot, b);
     else sap_.insert(slot, b);
@@ -180,10 +199,12 @@ void World::track(int slot, bool inserted) {
 }
 
 void World::untrack(int slot) {
-  pairsCurrent_ = false;
   if (unbounded(slot)) {
     planes_.erase(std::find(planes_.begin(), planes_.end(), slot));
-  } else if (broadphase_ == WorldBroadphase::SweepAndPrune) {
+    return;
+  }
+  pairsKnown_ = false;
+  if (broadphase_ == WorldBroadphase::SweepAndPrune) {
     sap_.remove(slot);
   } else {
     tree_.remove(slot);
@@ -308,13 +329,43 @@ bool World::candidatePairs(SceneError* err) {
   candidates_.clear();
   // The broad phase's pairs are those of its boxes alone (sorted, whatever
   // its history): while no box has moved since they were found, they stand
-  // — a world asleep, or queried twice, sweeps nothing.
+  // — a world asleep, or queried twice, sweeps nothing — and when a few
+  // have, the pairs of two that did not stand, and the few are tested
+  // against every box (a pile mostly asleep).
   bool all = true;
-  if (!pairsCurrent_) {
+  if (!pairsKnown_) {
     all = broadphase_ == WorldBroadphase::SweepAndPrune ? sap_.pairs(&boxPairs_, kMaxWorldPairs)
                                                         : tree_.pairs(&boxPairs_, kMaxWorldPairs);
-    pairsCurrent_ = all;
+    pairsKnown_ = all;
+  } else if (!moved_.empty()) {
+    std::size_t kept = 0;
+    for (const IdPair& p : boxPairs_)
+      if (movedMark_[static_cast<std::size_t>(p.a)] == 0 && movedMark_[static_cast<std::size_t>(p.b)] == 0) boxPairs_[kept++] = p;
+    boxPairs_.resize(kept);
+    freshPairs_.clear();
+    for (int i : moved_) {
+      const Aabb& a = boxes_[static_cast<std::size_t>(i)];
+      for (int j : order_) {
+        // A pair of two moved boxes once, from the smaller slot.
+        if (j == i || unbounded(j) || (movedMark_[static_cast<std::size_t>(j)] != 0 && j < i)) continue;
+        const Aabb& b = boxes_[static_cast<std::size_t>(j)];
+        // Closed boxes, as the broad phase's: touching counts.
+        if ((a.min.x <= b.max.x) & (b.min.x <= a.max.x) & (a.min.y <= b.max.y) & (b.min.y <= a.max.y) &
+            (a.min.z <= b.max.z) & (b.min.z <= a.max.z))
+          freshPairs_.push_back({std::min(i, j), std::max(i, j)});
+      }
+    }
+    all = static_cast<std::int64_t>(kept + freshPairs_.size()) <= kMaxWorldPairs;
+    if (all) {
+      std::sort(freshPairs_.begin(), freshPairs_.end());
+      mergedPairs_.resize(kept + freshPairs_.size());
+      std::merge(boxPairs_.begin(), boxPairs_.end(), freshPairs_.begin(), freshPairs_.end(), mergedPairs_.begin());
+      std::swap(boxPairs_, mergedPairs_);
+    }
+    pairsKnown_ = all;
   }
+  for (int i : moved_) movedMark_[static_cast<std::size_t>(i)] = 0;
+  moved_.clear();
   const std::int64_t withPlanes = static_cast<std::int64_t>(boxPairs_.size()) +
                                   static_cast<std::int64_t>(planes_.size()) * static_cast<std::int64_t>(order_.size());
   if (!all || withPlanes > kMaxWorldPairs)

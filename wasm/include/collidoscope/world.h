@@ -254,7 +254,12 @@ class World {
   SweepAndPrune sap_;
   AabbTree tree_;
   std::vector<IdPair> boxPairs_;  // the broad phase's pairs of the last candidatePairs()
-  bool pairsCurrent_ = false;     // boxPairs_ are the pairs of the boxes the broad phase holds now
+  // boxPairs_ are the pairs of the broad phase's boxes but those of moved_
+  // (each marked in movedMark_), which moved since (candidatePairs()).
+  bool pairsKnown_ = false;
+  std::vector<int> moved_;
+  std::vector<std::uint8_t> movedMark_;         // per slot
+  std::vector<IdPair> freshPairs_, mergedPairs_;  // candidatePairs(): the moved boxes' pairs, then all
   std::vector<int> planes_;       // slots of the unbounded bodies
   std::vector<int> shape_;        // per slot: the shape handle, 0 when free
   std::vector<int> generation_;   // per slot: the live body's generation
