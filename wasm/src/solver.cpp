@@ -535,7 +535,10 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       patches_.push_back({a, b, static_cast<std::uint32_t>(points_.size()), static_cast<std::uint32_t>(m.count), nrm, t1, t2});
       for (int k = 0; k < m.count; ++k) {
         const ManifoldPoint& mp = m.points[k];
-        SolverContact c;
+        // Made in place (each is a few hundred bytes: built aside, it would be copied in).
+        SolverContact& c = contacts_.emplace_back();
+        Point& q = points_.emplace_back();
+        Anchor& at = anchors_.emplace_back();
         c.a = a;
         c.b = b;
         c.id = mp.id;
@@ -543,8 +546,6 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         c.pointB = mp.pointB;
         c.normal = nrm;
         c.distance = mp.distance;
-        Point q;
-        Anchor at;
         at.rA = mp.pointA - centres_[a];
         at.rB = mp.pointB - centres_[b];
         // A reused point keeps its places in its bodies' frames (turned into
@@ -583,14 +584,11 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
           q.frictionImpulse2 = dot(old->frictionImpulse, t2);
           c.frictionImpulse = t1 * q.frictionImpulse1 + t2 * q.frictionImpulse2;
         }
-        contacts_.push_back(c);
         frames_.push_back({localB,
                            keptFrame && keptFrame->inB == normalInB
                                ? keptFrame->normal
                                : (normalInB ? bodies[b] : bodies[a]).pose.toLocalDirection(nrm),
                            normalInB, reference});
-        points_.push_back(q);
-        anchors_.push_back(at);
       }
     }
   }
