@@ -32,6 +32,15 @@
 // (solver.h: contact manifolds, sequential impulses, warm starting, shape
 // casts for fast bodies) on those pairs.
 //
+// Still bodies. The broad phase's pairs depend on its boxes alone, so a box
+// computed again bit for bit the same (a static body, a sleeping one: no
+// velocity, the same pose) is not handed to it, and while no box moved the
+// last pairs stand without a sweep. When a few moved (at most one box in
+// kMovedBoxesPerRescan, world.cpp: a pile mostly asleep, a few bodies set
+// by hand), the pairs of two unmoved boxes stand, each moved box is tested
+// against every box, and the two sorted lists are merged; more than that
+// and the broad phase sweeps them all. The pairs are the same either way.
+//
 // Memory: adding bodies grows the arrays; pairs() and step() reuse their
 // buffers and allocate only when a frame has more pairs than any before.
 #pragma once
