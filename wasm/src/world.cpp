@@ -26,6 +26,13 @@ constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
 constexpr double kBoxPad = 1e-12;
 // Slots of a world's first growth; then each growth doubles them.
 constexpr int kFirstSlots = 16;
+// Calls made per body or per scene, not per step or query: built for size
+// (the default flavour's download) rather than speed, where the compiler can.
+#if defined(__clang__)
+#define COLLIDOSCOPE_RARE [[gnu::noinline, clang::minsize]]
+#else
+#define COLLIDOSCOPE_RARE [[gnu::noinline]]
+#endif
 // The broad phase is swept again when more than one box in this many moved
 // since its pairs were found; fewer are each tested against every box (n
 // tests apiece, against the sweep's few hundred nanoseconds per box).
@@ -63,7 +70,7 @@ int World::slotOf(int body) const {
   return slot;
 }
 
-int World::add(int shape, const double* pose, SceneError* err) {
+COLLIDOSCOPE_RARE int World::add(int shape, const double* pose, SceneError* err) {
   const Shape* s = registry_->find(shape);
   if (s == nullptr) {
     fail(err, "shape", "is disposed (or was never made): bodies need a live shape");
@@ -110,12 +117,12 @@ int World::add(int shape, const double* pose, SceneError* err) {
   return (generation_[k] << kSlotBits) | (slot + 1);
 }
 
-bool World::reserveSlots(int n, SceneError* err) {
+COLLIDOSCOPE_RARE bool World::reserveSlots(int n, SceneError* err) {
   // Every array kept per slot (step()'s included), and the broad phase's per body: the sweep's presence flag, box,
   // two endpoints and two active-list ints; the tree's two nodes, leaf index, box and moved flag.
   constexpr double kSlotBytes =
       4 * sizeof(int) + sizeof(int) + kPoseSize * sizeof(double) + sizeof(Aabb) + sizeof(BoxShape) + sizeof(Dynamics) +
-      6 * sizeof(double) + sizeof(Transform) + sizeof(RigidBody) + 2 * sizeof(int) + sizeof(int) + sizeof(int) + 1;
+      6 * sizeof(double) + sizeof(Transform) + sizeof(RigidBody) + 2 * sizeof(int) + sizeof(int) + 2 * sizeof(int);
   constexpr double kBroadphaseBytes = std::max(1 + sizeof(Aabb) + 2 * 2 * sizeof(double) + 2 * sizeof(int),
                                                2 * sizeof(AabbTreeNode) + sizeof(int) + sizeof(Aabb) + 1);
   // The old blocks are freed only once their contents are copied.
@@ -125,9 +132,8 @@ bool World::reserveSlots(int n, SceneError* err) {
   // poses_, velocities_, boxShape_ and dynamics_ are left to grow by doubling: add() pushes onto each once per new
   // slot, so they fill up together, and add() calls this whenever they are full (old and new blocks are in `bytes`).
   // The others grow elsewhere (remove, sync, step) or share an element type with an array that must be reserved.
-  for (std::vector<int>* v : {&shape_, &generation_, &order_, &orderAt_, &free_, &planes_, &rigidSlot_, &indexOf_, &moved_})
+  for (std::vector<int>* v : {&shape_, &generation_, &order_, &orderAt_, &free_, &planes_, &rigidSlot_, &indexOf_, &moved_, &movedMark_})
     reserveExactly(*v, k);
-  reserveExactly(movedMark_, k);
   reserveExactly(boxes_, k);
   reserveExactly(checked_, k);
   reserveExactly(rigid_, k);
@@ -136,7 +142,7 @@ bool World::reserveSlots(int n, SceneError* err) {
   return true;
 }
 
-bool World::remove(int body, SceneError* err) {
+COLLIDOSCOPE_RARE bool World::remove(int body, SceneError* err) {
   const int slot = slotOf(body);
   if (slot < 0) return fail(err, "body", "is not in this world (removed already, or never added)");
   untrack(slot);
@@ -338,30 +344,7 @@ bool World::candidatePairs(SceneError* err) {
                                                         : tree_.pairs(&boxPairs_, kMaxWorldPairs);
     pairsKnown_ = all;
   } else if (!moved_.empty()) {
-    std::size_t kept = 0;
-    for (const IdPair& p : boxPairs_)
-      if (movedMark_[static_cast<std::size_t>(p.a)] == 0 && movedMark_[static_cast<std::size_t>(p.b)] == 0) boxPairs_[kept++] = p;
-    boxPairs_.resize(kept);
-    freshPairs_.clear();
-    for (int i : moved_) {
-      const Aabb& a = boxes_[static_cast<std::size_t>(i)];
-      for (int j : order_) {
-        // A pair of two moved boxes once, from the smaller slot.
-        if (j == i || unbounded(j) || (movedMark_[static_cast<std::size_t>(j)] != 0 && j < i)) continue;
-        const Aabb& b = boxes_[static_cast<std::size_t>(j)];
-        // Closed boxes, as the broad phase's: touching counts.
-        if ((a.min.x <= b.max.x) & (b.min.x <= a.max.x) & (a.min.y <= b.max.y) & (b.min.y <= a.max.y) &
-            (a.min.z <= b.max.z) & (b.min.z <= a.max.z))
-          freshPairs_.push_back({std::min(i, j), std::max(i, j)});
-      }
-    }
-    all = static_cast<std::int64_t>(kept + freshPairs_.size()) <= kMaxWorldPairs;
-    if (all) {
-      std::sort(freshPairs_.begin(), freshPairs_.end());
-      mergedPairs_.resize(kept + freshPairs_.size());
-      std::merge(boxPairs_.begin(), boxPairs_.end(), freshPairs_.begin(), freshPairs_.end(), mergedPairs_.begin());
-      std::swap(boxPairs_, mergedPairs_);
-    }
+    all = pairsOfMoved();
     pairsKnown_ = all;
   }
   for (int i : moved_) movedMark_[static_cast<std::size_t>(i)] = 0;
@@ -378,6 +361,42 @@ bool World::candidatePairs(SceneError* err) {
       if (o != p && (!unbounded(o) || p < o)) candidates_.push_back(pairKey(p, o));
   // Sorted, so that the answer does not depend on the broad phase's order.
   if (!planes_.empty()) std::sort(candidates_.begin(), candidates_.end());
+  return true;
+}
+
+// Runs when a few bodies moved among many still ones (a pile mostly asleep):
+// built for size too, with the sort the candidates already use.
+COLLIDOSCOPE_RARE bool World::pairsOfMoved() {
+  std::size_t kept = 0;
+  for (const IdPair& p : boxPairs_)
+    if (movedMark_[static_cast<std::size_t>(p.a)] == 0 && movedMark_[static_cast<std::size_t>(p.b)] == 0) boxPairs_[kept++] = p;
+  boxPairs_.resize(kept);
+  freshPairs_.clear();
+  for (int i : moved_) {
+    const Aabb& a = boxes_[static_cast<std::size_t>(i)];
+    for (int j : order_) {
+      // A pair of two moved boxes once, from the smaller slot.
+      if (j == i || unbounded(j) || (movedMark_[static_cast<std::size_t>(j)] != 0 && j < i)) continue;
+      const Aabb& b = boxes_[static_cast<std::size_t>(j)];
+      // Closed boxes, as the broad phase's: touching counts.
+      if ((a.min.x <= b.max.x) & (b.min.x <= a.max.x) & (a.min.y <= b.max.y) & (b.min.y <= a.max.y) &
+          (a.min.z <= b.max.z) & (b.min.z <= a.max.z))
+        freshPairs_.push_back(pairKey(i, j));
+    }
+  }
+  if (static_cast<std::int64_t>(kept + freshPairs_.size()) > kMaxWorldPairs) return false;
+  // (pairKey orders as IdPair does: the smaller slot, then the larger.)
+  std::sort(freshPairs_.begin(), freshPairs_.end());
+  mergedPairs_.clear();
+  std::size_t f = 0;
+  for (const IdPair& p : boxPairs_) {
+    for (; f < freshPairs_.size() && freshPairs_[f] < pairKey(p.a, p.b); ++f)
+      mergedPairs_.push_back({static_cast<int>(freshPairs_[f] >> 32), static_cast<int>(freshPairs_[f] & 0xffffffffu)});
+    mergedPairs_.push_back(p);
+  }
+  for (; f < freshPairs_.size(); ++f)
+    mergedPairs_.push_back({static_cast<int>(freshPairs_[f] >> 32), static_cast<int>(freshPairs_[f] & 0xffffffffu)});
+  std::swap(boxPairs_, mergedPairs_);
   return true;
 }
 
@@ -406,7 +425,7 @@ bool World::pairs(std::vector<std::uint32_t>* out, SceneError* err, std::int64_t
   return true;
 }
 
-bool World::setMass(int body, double mass, SceneError* err) {
+COLLIDOSCOPE_RARE bool World::setMass(int body, double mass, SceneError* err) {
   const int slot = slotOf(body);
   if (slot < 0) return fail(err, "body", "is not in this world (removed already, or never added)");
   if (!liveShape(slot, err)) return false;
@@ -757,7 +776,7 @@ bool World::shapecast(int shape, const double* pose, const double* translation, 
   return true;
 }
 
-bool runPairsScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+COLLIDOSCOPE_RARE bool runPairsScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
   if (trace) return runPairsTrace(scene, json, err);
   Registry registry;
   World world(&registry);
@@ -809,7 +828,7 @@ void recordFrame(const World& world, const double* poses, int shapes, int step, 
 
 }  // namespace
 
-bool runSimulateScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+COLLIDOSCOPE_RARE bool runSimulateScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
   Registry registry;
   World world(&registry);
   const int n = static_cast<int>(scene.shapes.size());

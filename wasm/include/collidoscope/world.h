@@ -267,8 +267,11 @@ class World {
   // (each marked in movedMark_), which moved since (candidatePairs()).
   bool pairsKnown_ = false;
   std::vector<int> moved_;
-  std::vector<std::uint8_t> movedMark_;         // per slot
-  std::vector<IdPair> freshPairs_, mergedPairs_;  // candidatePairs(): the moved boxes' pairs, then all
+  std::vector<int> movedMark_;                  // per slot: 1 when in moved_
+  std::vector<std::uint64_t> freshPairs_;  // pairsOfMoved(): the moved boxes' pairs (pairKey)
+  std::vector<IdPair> mergedPairs_;        // pairsOfMoved(): all of them
+  // candidatePairs() with few boxes moved: boxPairs_ from the last and the moved boxes (false: too many).
+  bool pairsOfMoved();
   std::vector<int> planes_;       // slots of the unbounded bodies
   std::vector<int> shape_;        // per slot: the shape handle, 0 when free
   std::vector<int> generation_;   // per slot: the live body's generation
