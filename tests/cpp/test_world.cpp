@@ -11,6 +11,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "collidoscope/api.h"
@@ -194,6 +195,65 @@ TEST(World, PairsFollowMovesTeleportsRemovalsAndReinsertions) {
     }
     w.check("frame " + std::to_string(frame));
   }
+  }
+}
+
+TEST(World, PairsFollowAFewMovesAmongStillBodies) {
+  // When few boxes moved since the last pairs (a world mostly at rest), the
+  // world keeps the pairs of the others and tests the few against every
+  // box; beyond one box in 16 it sweeps them all. Frames move 0 to 30 of
+  // 300 bodies (nudges, teleports, once in a while a removal and an
+  // insertion); every frame the pairs equal brute force, and the candidate
+  // count the boxes' own: every pair of boxes that overlap, planes with all.
+  for (api::WorldBroadphase bp : kBroadphases) {
+    ref::Rng rng(77);
+    RandomWorld w(true, bp);
+    for (int i = 0; i < 300; ++i) w.add(rng, 2 + std::cbrt(300.0));
+    for (int frame = 0; frame < 60; ++frame) {
+      const int moves = frame % 4 == 0 ? 0 : rng.integer(1, frame % 3 == 0 ? 30 : 12);
+      for (int k = 0; k < moves; ++k) {
+        const int slot = rng.integer(0, w.world.slots() - 1);
+        if (w.bodies[static_cast<std::size_t>(slot)] == 0) continue;
+        double* p = w.world.poses() + 7 * slot;
+        if (rng.uniform(0, 1) < 0.2) {
+          randomPose(rng, 2 + std::cbrt(300.0), p);
+        } else {
+          const Vec3 d = rng.inCube(0.1);
+          p[0] += d.x;
+          p[1] += d.y;
+          p[2] += d.z;
+        }
+      }
+      if (frame % 10 == 7) {
+        const int slot = rng.integer(0, w.world.slots() - 1);
+        if (const int id = w.bodies[static_cast<std::size_t>(slot)]) {
+          SceneError err;
+          ASSERT_TRUE(w.world.remove(id, &err));
+          w.bodies[static_cast<std::size_t>(slot)] = 0;
+          w.shapeOfSlot[static_cast<std::size_t>(slot)] = 0;
+        }
+        w.add(rng, 2 + std::cbrt(300.0));
+      }
+      w.check("frame " + std::to_string(frame));
+      std::vector<std::uint32_t> pairs;
+      SceneError err;
+      std::int64_t candidates = -1;
+      ASSERT_TRUE(w.world.pairs(&pairs, &err, &candidates)) << err.message;
+      std::int64_t boxes = 0;
+      for (int a = 0; a < w.world.slots(); ++a)
+        for (int b = a + 1; b < w.world.slots(); ++b) {
+          if (w.bodies[static_cast<std::size_t>(a)] == 0 || w.bodies[static_cast<std::size_t>(b)] == 0) continue;
+          if (w.world.unbounded(a) || w.world.unbounded(b)) {
+            ++boxes;
+            continue;
+          }
+          const Aabb &x = w.world.box(a), &y = w.world.box(b);
+          bool meet = true;
+          for (int k = 0; k < 3; ++k) meet = meet && x.min[k] <= y.max[k] && y.min[k] <= x.max[k];
+          boxes += meet ? 1 : 0;
+        }
+      EXPECT_EQ(candidates, boxes) << "frame " << frame << ", " << moves << " moves";
+    }
   }
 }
 
@@ -586,6 +646,77 @@ TEST(WorldMotion, AddingOrRemovingABodyWakesOnlyTheIslandsItTouched) {
   EXPECT_NEAR(m.pose(stackA[2])[1], 1.5, 0.02);  // on the bottom box now
   EXPECT_EQ(posesOf(stackB), restB);
   (void)floor;
+}
+
+TEST(WorldMotion, ASleepingPilesStepIsTheFullStepBitForBit) {
+  // A world whose bodies are all asleep skips work: its broad phase keeps
+  // its pairs while no box moved, and its solver keeps its contacts while
+  // nobody is awake over the same pairs. The reference is the same world
+  // made to do the full step each time: a far static body added and
+  // removed before every step renumbers the solver's bodies (to the same
+  // numbers) and re-inserts a box into the broad phase, so neither may keep
+  // anything. Nine columns of three boxes fall asleep; later a box dropped
+  // on one column wakes it (and it alone); every step, both worlds' poses,
+  // velocities, contacts and reports agree to the bit.
+  Motion fast, full;
+  for (Motion* m : {&fast, &full}) {
+    m->add(Shape::box({20, 0.5, 20}), {0, -0.5, 0}, 0);
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k)
+        for (int j = 0; j < 3; ++j) m->add(Shape::box({0.5, 0.5, 0.5}), {(i - 1) * 1.5, 0.6 + j * 1.1, (k - 1) * 1.5}, 1);
+  }
+  const int far = full.reg.add(Shape::sphere(0.5), &full.err);
+  const double farPose[7] = {100, 100, 100, 0, 0, 0, 1};
+  StepSettings s;
+  const auto same = [](const SolverContact& x, const SolverContact& y) {
+    return x.a == y.a && x.b == y.b && x.id == y.id && x.pointA == y.pointA && x.pointB == y.pointB &&
+           x.anchorA == y.anchorA && x.normal == y.normal && x.distance == y.distance &&
+           x.normalImpulse == y.normalImpulse && x.frictionImpulse == y.frictionImpulse && x.warmStarted == y.warmStarted;
+  };
+  int allAsleep = 0, woken = 0;
+  const auto run = [&](int steps, std::vector<int>* sleeping) {
+    for (int step = 0; step < steps; ++step) {
+      const int id = full.world.add(far, farPose, &full.err);
+      ASSERT_GT(id, 0) << full.err.message;
+      ASSERT_TRUE(full.world.remove(id, &full.err)) << full.err.message;
+      StepReport a, b;
+      ASSERT_TRUE(fast.world.step(s, &fast.err, &a)) << fast.err.message;
+      ASSERT_TRUE(full.world.step(s, &full.err, &b)) << full.err.message;
+      ASSERT_LE(fast.world.slots(), full.world.slots());  // (full's last may be the far body's, free)
+      for (int i = 0; i < 7 * fast.world.slots(); ++i) ASSERT_EQ(fast.world.poses()[i], full.world.poses()[i]) << "step " << step;
+      for (int i = 0; i < 6 * fast.world.slots(); ++i)
+        ASSERT_EQ(fast.world.velocities()[i], full.world.velocities()[i]) << "step " << step;
+      ASSERT_EQ(fast.world.contacts().size(), full.world.contacts().size()) << "step " << step;
+      for (std::size_t k = 0; k < fast.world.contacts().size(); ++k)
+        ASSERT_TRUE(same(fast.world.contacts()[k], full.world.contacts()[k])) << "step " << step << ", contact " << k;
+      ASSERT_EQ(std::make_tuple(a.manifolds, a.points, a.warmStarted, a.reusedManifolds, a.ccdClamped, a.sleeping),
+                std::make_tuple(b.manifolds, b.points, b.warmStarted, b.reusedManifolds, b.ccdClamped, b.sleeping))
+          << "step " << step;
+      sleeping->push_back(a.sleeping);
+      if (a.sleeping == 27) ++allAsleep;
+    }
+  };
+  std::vector<int> sleeping;
+  run(150, &sleeping);
+  ASSERT_EQ(sleeping.back(), 27);
+  EXPECT_GE(allAsleep, 30);  // steps with the whole pile asleep: the ones that skip
+  const std::vector<double> rest(fast.world.poses(), fast.world.poses() + 7 * fast.world.slots());
+  // A box dropped onto the middle column: it wakes that column's island only.
+  for (Motion* m : {&fast, &full}) {
+    const int box = m->add(Shape::box({0.5, 0.5, 0.5}), {0, 4.5, 0}, 1);
+    m->velocity(box)[1] = -2;
+  }
+  sleeping.clear();
+  run(120, &sleeping);
+  for (int v : sleeping) woken = std::max(woken, 27 - v);
+  EXPECT_EQ(woken, 3);  // the middle column (the dropped box is not counted until it sleeps)
+  EXPECT_EQ(sleeping.back(), 28);
+  // The other columns did not move by a bit.
+  for (int slot = 1; slot <= 27; ++slot) {
+    const int column = (slot - 1) / 3;
+    if (column == 4) continue;
+    for (int i = 0; i < 7; ++i) EXPECT_EQ(fast.world.poses()[7 * slot + i], rest[7 * slot + i]) << "slot " << slot;
+  }
 }
 
 TEST(WorldMotion, ContactsNameSlotsWithAndWithoutAnEmptySlot) {

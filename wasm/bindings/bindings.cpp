@@ -514,10 +514,9 @@ EMSCRIPTEN_KEEPALIVE double* cds_world_velocities(int handle) {
 
 // World::step with the settings in[kWorldStepSettings]; out gets the report:
 // manifolds, points, warmStarted, ccdClamped, the contact count, sleeping,
-// reusedManifolds; *contacts points at the contacts (kWorldContactSize doubles each).
-EMSCRIPTEN_KEEPALIVE int cds_world_step(int handle, const double* in, double* out, double** contacts) {
-  WorldSlot* slot = nullptr;
-  api::World* w = worldOf(handle, &slot);
+// reusedManifolds (the contacts themselves: cds_world_contacts).
+EMSCRIPTEN_KEEPALIVE int cds_world_step(int handle, const double* in, double* out) {
+  api::World* w = worldOf(handle);
   if (w == nullptr) return 0;
   StepSettings s;
   s.dt = in[0];
@@ -533,6 +532,23 @@ EMSCRIPTEN_KEEPALIVE int cds_world_step(int handle, const double* in, double* ou
   s.manifoldReuse = in[10];
   StepReport report;
   if (!w->step(s, &lastError(), &report)) return 0;
+  out[0] = report.manifolds;
+  out[1] = report.points;
+  out[2] = report.warmStarted;
+  out[3] = report.ccdClamped;
+  out[4] = static_cast<double>(w->contacts().size());
+  out[5] = report.sleeping;
+  out[6] = report.reusedManifolds;
+  return 1;
+}
+
+// The last step's contacts as JS reads them (kWorldContactSize doubles each,
+// as many as that step's report said), copied when asked for rather than by
+// every step: a resting pile keeps thousands. Null for a disposed world.
+EMSCRIPTEN_KEEPALIVE double* cds_world_contacts(int handle) {
+  WorldSlot* slot = nullptr;
+  api::World* w = worldOf(handle, &slot);
+  if (w == nullptr) return nullptr;
   slot->contacts.clear();
   for (const SolverContact& c : w->contacts()) {
     const double d[kWorldContactSize] = {
@@ -541,15 +557,7 @@ EMSCRIPTEN_KEEPALIVE int cds_world_step(int handle, const double* in, double* ou
         c.frictionImpulse.x, c.frictionImpulse.y, c.frictionImpulse.z};
     slot->contacts.insert(slot->contacts.end(), d, d + kWorldContactSize);
   }
-  out[0] = report.manifolds;
-  out[1] = report.points;
-  out[2] = report.warmStarted;
-  out[3] = report.ccdClamped;
-  out[4] = static_cast<double>(w->contacts().size());
-  out[5] = report.sleeping;
-  out[6] = report.reusedManifolds;
-  *contacts = slot->contacts.data();
-  return 1;
+  return slot->contacts.data();
 }
 
 void putHit(const api::WorldHit& h, double* out) {

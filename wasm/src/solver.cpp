@@ -190,6 +190,7 @@ double timeOfImpact(const Shape& moving, const Vec3& da, const Shape& other, con
 }  // namespace
 
 void Solver::reset() {
+  asleepPairs_ = false;
   previous_.clear();
   contacts_.clear();
   frames_.clear();
@@ -237,6 +238,7 @@ void moveEntries(std::vector<T>* v, const std::int32_t* to, std::size_t oldCount
 }  // namespace
 
 COLLIDOSCOPE_RARE void Solver::renumber(const std::int32_t* to, std::size_t oldCount, std::size_t newCount) {
+  asleepPairs_ = false;
   const auto gone = [&](std::int32_t i) { return static_cast<std::size_t>(i) >= oldCount || to[i] < 0; };
   const bool sleeping = asleep_.size() == oldCount && islandNext_.size() == oldCount;
   if (sleeping) {
@@ -322,10 +324,25 @@ SolverStatus Solver::step(RigidBody* bodies, int n, const std::uint32_t* pairs, 
     pushes_.resize(count);
   }
   if (settings.sleep) wake(bodies, n, pairs, nPairs);
-  collide(bodies, n, pairs, nPairs, settings, r);
-  prepare(bodies, n);
-  for (int k = 0; k < settings.substeps; ++k) substep(bodies, n, pairs, nPairs, settings, r);
-  finish(bodies, n);
+  // Nobody awake (header: Sleeping): no velocity, impulse or pose can
+  // change, and the contacts are the sleeping pairs' carried over. When the
+  // last step was so too, over the same pairs, they are its contacts as they
+  // stand: collide() would carry each pair's points over in the same order.
+  bool anyAwake = false;
+  for (int i = 0; i < n && !anyAwake; ++i) anyAwake = awake(bodies, i);
+  const std::size_t pairWords = 2 * static_cast<std::size_t>(nPairs);
+  const bool still = !anyAwake && asleepPairs_ && asleepPairsOf_.size() == pairWords &&
+                     (pairWords == 0 || std::memcmp(asleepPairsOf_.data(), pairs, pairWords * sizeof(std::uint32_t)) == 0);
+  if (!still) {
+    collide(bodies, n, pairs, nPairs, settings, r);
+    if (anyAwake) {
+      prepare(bodies, n);
+      for (int k = 0; k < settings.substeps; ++k) substep(bodies, n, pairs, nPairs, settings, r);
+    }
+    finish(bodies, n);
+  }
+  asleepPairs_ = !anyAwake && settings.sleep;
+  if (asleepPairs_ && !still) asleepPairsOf_.assign(pairs, pairs + pairWords);
   if (settings.sleep) settle(bodies, n, settings, r);
   return SolverStatus::Ok;
 }
@@ -364,28 +381,43 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
   std::swap(previousFrames_, frames_);
   contacts_.clear();
   frames_.clear();
-  carriedFrames_.clear();
   points_.clear();
   patches_.clear();
   anchors_.clear();
-  // Entries: one per point and at most one per pair; load ≤ ½.
+  // Only a solved pair (one with an awake body) looks its points up by id
+  // (findPrevious); every pair looks up its first point (a sleeping pair's
+  // to carry them, an awake one's for the reuse and the match by position).
+  // A pile mostly asleep enters a few ids and a pair entry per pair.
+  const auto solved = [&](const SolverContact& c) {
+    return c.a < n && c.b < n && (awake(bodies, c.a) || awake(bodies, c.b));
+  };
+  const auto firstOfItsPair = [&](std::size_t k) {
+    return k == 0 || previous_[k - 1].a != previous_[k].a || previous_[k - 1].b != previous_[k].b;
+  };
+  const bool cached = settings.warmStarting || settings.sleep || settings.manifoldReuse > 0;
+  std::size_t entries = 0;
+  if (cached)
+    for (std::size_t k = 0; k < previous_.size(); ++k)
+      entries += (firstOfItsPair(k) ? 1 : 0) + (solved(previous_[k]) ? 1 : 0);
+  // Load ≤ ½; the table's first `capacity` entries are this step's.
   std::size_t capacity = 16;
-  while (capacity < 4 * previous_.size()) capacity *= 2;
+  while (capacity < 2 * entries) capacity *= 2;
   if (table_.size() < capacity) table_.resize(capacity);
-  capacity = table_.size();
   const std::size_t mask = capacity - 1;
-  for (CacheEntry& e : table_) e = CacheEntry{};
+  std::fill(table_.begin(), table_.begin() + static_cast<std::ptrdiff_t>(capacity), CacheEntry{});
   // (Built with sleep on, too: a sleeping pair's points are found here, as
   // are a pair's last points for the manifold's reuse.)
-  if (settings.warmStarting || settings.sleep || settings.manifoldReuse > 0) {
+  if (cached) {
     for (std::size_t k = 0; k < previous_.size(); ++k) {
       const SolverContact& c = previous_[k];
       const std::uint64_t key = pairKey(c.a, c.b);
       std::size_t slot = mix(key ^ (static_cast<std::uint64_t>(c.id) * 0x9e3779b97f4a7c15ULL)) & mask;
-      for (std::size_t probe = 0; probe < capacity && table_[slot].index >= 0; ++probe) slot = (slot + 1) & mask;
-      table_[slot] = {key, c.id, static_cast<std::int32_t>(k)};
+      if (solved(c)) {
+        for (std::size_t probe = 0; probe < capacity && table_[slot].index >= 0; ++probe) slot = (slot + 1) & mask;
+        table_[slot] = {key, c.id, static_cast<std::int32_t>(k)};
+      }
       // The pair's first point, for the match by position.
-      if (k == 0 || previous_[k - 1].a != c.a || previous_[k - 1].b != c.b) {
+      if (firstOfItsPair(k)) {
         slot = mix(key | kPairEntry) & mask;
         for (std::size_t probe = 0; probe < capacity && table_[slot].index >= 0; ++probe) slot = (slot + 1) & mask;
         table_[slot] = {key | kPairEntry, 0, static_cast<std::int32_t>(k)};
@@ -434,13 +466,15 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
     const auto a = static_cast<std::int32_t>(pairs[2 * p]), b = static_cast<std::int32_t>(pairs[2 * p + 1]);
     if (!dynamic(a) && !dynamic(b)) continue;
     if (!awake(bodies, a) && !awake(bodies, b)) {
-      // Asleep (with a sleeping or static partner): its points as they were.
+      // Asleep (with a sleeping or static partner): its points as they were
+      // (finish() copies them; consecutive runs as one).
       const std::int32_t first = firstOfPair(pairKey(a, b));
-      for (std::size_t k = static_cast<std::size_t>(first);
-           first >= 0 && k < previous_.size() && previous_[k].a == a && previous_[k].b == b; ++k) {
-        carried_.push_back(previous_[k]);
-        carriedFrames_.push_back(previousFrames_[k]);
-      }
+      if (first < 0) continue;
+      std::size_t end = static_cast<std::size_t>(first);
+      while (end < previous_.size() && previous_[end].a == a && previous_[end].b == b) ++end;
+      const auto begin = static_cast<std::uint32_t>(first), count = static_cast<std::uint32_t>(end) - begin;
+      if (!carried_.empty() && carried_.back().first + carried_.back().count == begin) carried_.back().count += count;
+      else carried_.push_back({begin, count});
       continue;
     }
     Manifold m;
@@ -508,7 +542,10 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
       patches_.push_back({a, b, static_cast<std::uint32_t>(points_.size()), static_cast<std::uint32_t>(m.count), nrm, t1, t2});
       for (int k = 0; k < m.count; ++k) {
         const ManifoldPoint& mp = m.points[k];
-        SolverContact c;
+        // Made in place (each is a few hundred bytes: built aside, it would be copied in).
+        SolverContact& c = contacts_.emplace_back();
+        Point& q = points_.emplace_back();
+        Anchor& at = anchors_.emplace_back();
         c.a = a;
         c.b = b;
         c.id = mp.id;
@@ -516,8 +553,6 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
         c.pointB = mp.pointB;
         c.normal = nrm;
         c.distance = mp.distance;
-        Point q;
-        Anchor at;
         at.rA = mp.pointA - centres_[a];
         at.rB = mp.pointB - centres_[b];
         // A reused point keeps its places in its bodies' frames (turned into
@@ -556,14 +591,11 @@ void Solver::collide(RigidBody* bodies, int n, const std::uint32_t* pairs, std::
           q.frictionImpulse2 = dot(old->frictionImpulse, t2);
           c.frictionImpulse = t1 * q.frictionImpulse1 + t2 * q.frictionImpulse2;
         }
-        contacts_.push_back(c);
         frames_.push_back({localB,
                            keptFrame && keptFrame->inB == normalInB
                                ? keptFrame->normal
                                : (normalInB ? bodies[b] : bodies[a]).pose.toLocalDirection(nrm),
                            normalInB, reference});
-        points_.push_back(q);
-        anchors_.push_back(at);
       }
     }
   }
@@ -821,8 +853,10 @@ void Solver::finish(RigidBody* bodies, int n) {
       contacts_[k].normalImpulse = q.normalImpulse;
       contacts_[k].frictionImpulse = p.tangent1 * q.frictionImpulse1 + p.tangent2 * q.frictionImpulse2;
     }
-  contacts_.insert(contacts_.end(), carried_.begin(), carried_.end());
-  frames_.insert(frames_.end(), carriedFrames_.begin(), carriedFrames_.end());
+  for (const Run& run : carried_) {
+    contacts_.insert(contacts_.end(), previous_.begin() + run.first, previous_.begin() + run.first + run.count);
+    frames_.insert(frames_.end(), previousFrames_.begin() + run.first, previousFrames_.begin() + run.first + run.count);
+  }
 }
 
 void Solver::wakeIsland(std::int32_t body) {
@@ -847,11 +881,13 @@ void Solver::wake(const RigidBody* bodies, int n, const std::uint32_t* pairs, st
   };
   // Touched by the caller: a sleeping body given a velocity, made static or
   // moved; a static body moved (it pushes whatever it is paired with).
+  bool anyPush = false;
   for (int i = 0; i < n; ++i) {
     const std::size_t k = static_cast<std::size_t>(i);
     const RigidBody& b = bodies[i];
     if (!(b.inverseMass > 0)) {
       pushes_[k] = known_[k] != 0 && moved(b.pose, restPose_[k]) ? 1 : 0;
+      anyPush = anyPush || pushes_[k] != 0;
       if (asleep_[k] != 0) wakeIsland(i);
       restPose_[k] = b.pose;
       known_[k] = 1;
@@ -865,6 +901,7 @@ void Solver::wake(const RigidBody* bodies, int n, const std::uint32_t* pairs, st
   // A moved static body wakes what touched it last step (it may have moved
   // out of their candidate pairs: a floor lowered under a pile).
   for (const SolverContact& c : contacts_) {
+    if (!anyPush) break;
     const auto a = static_cast<std::size_t>(c.a), b = static_cast<std::size_t>(c.b);
     if (a >= pushes_.size() || b >= pushes_.size()) continue;  // another numbering (reset() clears them)
     if (asleep_[b] != 0 && pushes_[a] != 0) wakeIsland(c.b);

@@ -27,6 +27,17 @@ constexpr int kMaxGeneration = (1 << (31 - kSlotBits)) - 1;
 constexpr double kBoxPad = 1e-12;
 // Slots of a world's first growth; then each growth doubles them.
 constexpr int kFirstSlots = 16;
+// Calls made per body or per scene, not per step or query: built for size
+// (the default flavour's download) rather than speed, where the compiler can.
+#if defined(__clang__)
+#define COLLIDOSCOPE_RARE [[gnu::noinline, clang::minsize]]
+#else
+#define COLLIDOSCOPE_RARE [[gnu::noinline]]
+#endif
+// The broad phase is swept again when more than one box in this many moved
+// since its pairs were found; fewer are each tested against every box (n
+// tests apiece, against the sweep's few hundred nanoseconds per box).
+constexpr int kMovedBoxesPerRescan = 16;
 
 bool fail(SceneError* err, const std::string& field, const std::string& message) {
   *err = {"invalid-argument", field, message};
@@ -60,7 +71,7 @@ int World::slotOf(int body) const {
   return slot;
 }
 
-int World::add(int shape, const double* pose, SceneError* err) {
+COLLIDOSCOPE_RARE int World::add(int shape, const double* pose, SceneError* err) {
   const Shape* s = registry_->find(shape);
   if (s == nullptr) {
     fail(err, "shape", "is disposed (or was never made): bodies need a live shape");
@@ -90,6 +101,7 @@ int World::add(int shape, const double* pose, SceneError* err) {
     boxes_.emplace_back();
     boxShape_.emplace_back();
     orderAt_.push_back(-1);
+    movedMark_.push_back(0);
     dynamics_.emplace_back();
     velocities_.resize(velocities_.size() + 6);
   }
@@ -109,12 +121,12 @@ int World::add(int shape, const double* pose, SceneError* err) {
   return (generation_[k] << kSlotBits) | (slot + 1);
 }
 
-bool World::reserveSlots(int n, SceneError* err) {
+COLLIDOSCOPE_RARE bool World::reserveSlots(int n, SceneError* err) {
   // Every array kept per slot (step()'s included), and the broad phase's per body: the sweep's presence flag, box,
   // two endpoints and two active-list ints; the tree's two nodes, leaf index, box and moved flag.
   constexpr double kSlotBytes =
       4 * sizeof(int) + sizeof(int) + kPoseSize * sizeof(double) + sizeof(Aabb) + sizeof(BoxShape) + sizeof(Dynamics) +
-      6 * sizeof(double) + sizeof(Transform) + sizeof(RigidBody) + 2 * sizeof(int) + sizeof(int);
+      6 * sizeof(double) + sizeof(Transform) + sizeof(RigidBody) + 2 * sizeof(int) + sizeof(int) + 2 * sizeof(int);
   constexpr double kBroadphaseBytes = std::max(1 + sizeof(Aabb) + 2 * 2 * sizeof(double) + 2 * sizeof(int),
                                                2 * sizeof(AabbTreeNode) + sizeof(int) + sizeof(Aabb) + 1);
   // The old blocks are freed only once their contents are copied.
@@ -124,7 +136,7 @@ bool World::reserveSlots(int n, SceneError* err) {
   // poses_, velocities_, boxShape_ and dynamics_ are left to grow by doubling: add() pushes onto each once per new
   // slot, so they fill up together, and add() calls this whenever they are full (old and new blocks are in `bytes`).
   // The others grow elsewhere (remove, sync, step) or share an element type with an array that must be reserved.
-  for (std::vector<int>* v : {&shape_, &generation_, &order_, &orderAt_, &free_, &planes_, &rigidSlot_, &indexOf_})
+  for (std::vector<int>* v : {&shape_, &generation_, &order_, &orderAt_, &free_, &planes_, &rigidSlot_, &indexOf_, &moved_, &movedMark_})
     reserveExactly(*v, k);
   reserveExactly(boxes_, k);
   reserveExactly(checked_, k);
@@ -134,7 +146,7 @@ bool World::reserveSlots(int n, SceneError* err) {
   return true;
 }
 
-bool World::remove(int body, SceneError* err) {
+COLLIDOSCOPE_RARE bool World::remove(int body, SceneError* err) {
   const int slot = slotOf(body);
   if (slot < 0) return fail(err, "body", "is not in this world (removed already, or never added)");
   untrack(slot);
@@ -168,11 +180,25 @@ bool World::setPose(int body, const double* pose, SceneError* err) {
 }
 
 void World::track(int slot, bool inserted) {
+  // (A plane is not in the broad phase: its pairs are made anew each time.)
   if (unbounded(slot)) {
     if (!inserted) planes_.push_back(slot);
     return;
   }
-  const Aabb& b = boxes_[static_cast<std::size_t>(slot)];
+  const std::size_t k = static_cast<std::size_t>(slot);
+  if (!inserted) {
+    pairsKnown_ = false;
+  } else if (pairsKnown_ && movedMark_[k] == 0) {
+    // Few moved boxes are tested against every box (candidatePairs); beyond
+    // that many, a sweep of them all is cheaper.
+    if (moved_.size() >= static_cast<std::size_t>(live_ / kMovedBoxesPerRescan)) {
+      pairsKnown_ = false;
+    } else {
+      movedMark_[k] = 1;
+      moved_.push_back(slot);
+    }
+  }
+  const Aabb& b = boxes_[k];
   if (broadphase_ == WorldBroadphase::SweepAndPrune) {
     if (inserted) sap_.update(slot, b);
     else sap_.insert(slot, b);
@@ -185,7 +211,10 @@ void World::track(int slot, bool inserted) {
 void World::untrack(int slot) {
   if (unbounded(slot)) {
     planes_.erase(std::find(planes_.begin(), planes_.end(), slot));
-  } else if (broadphase_ == WorldBroadphase::SweepAndPrune) {
+    return;
+  }
+  pairsKnown_ = false;
+  if (broadphase_ == WorldBroadphase::SweepAndPrune) {
     sap_.remove(slot);
   } else {
     tree_.remove(slot);
@@ -195,11 +224,12 @@ void World::untrack(int slot) {
 World::BoxShape World::classifyShape(const Shape& s) {
   BoxShape b;
   b.radius = coreRadius(s);
+  b.bound = localBoundingRadius(s);
   if (s.type == ShapeType::Plane) {
     b.kind = BoxKind::Unbounded;
   } else if (s.type == ShapeType::Mesh || s.type == ShapeType::Compound) {
     b.kind = BoxKind::Cube;
-    b.radius = localBoundingRadius(s);
+    b.radius = b.bound;
   } else if (!isUnscaled(s)) {
     b.kind = BoxKind::Support;
   } else if (s.type == ShapeType::Point || s.type == ShapeType::Sphere) {
@@ -220,8 +250,22 @@ void World::classify(int slot, const Shape& s) { boxShape_[static_cast<std::size
 
 void World::boxOf(int slot, const Transform& pose) {
   const std::size_t k = static_cast<std::size_t>(slot);
+  boxes_[k] = boxAt(slot, pose);
+}
+
+Aabb World::boxAt(int slot, const Transform& pose) const {
+  const std::size_t k = static_cast<std::size_t>(slot);
   const BoxShape& shape = boxShape_[k];
-  boxes_[k] = boxFrom(shape, shape.kind == BoxKind::Support ? registry_->find(shape_[k]) : nullptr, pose);
+  return boxFrom(shape, shape.kind == BoxKind::Support ? registry_->find(shape_[k]) : nullptr, pose);
+}
+
+void World::moveBox(int slot, const Aabb& box) {
+  Aabb& held = boxes_[static_cast<std::size_t>(slot)];
+  // Bit for bit the box the broad phase holds: its pairs stand (a sleeping
+  // or static body's box, step after step).
+  if (box.min == held.min && box.max == held.max) return;
+  held = box;
+  track(slot, true);
 }
 
 Aabb World::boxFrom(const BoxShape& shape, const Shape* s, const Transform& pose) {
@@ -287,17 +331,28 @@ bool World::readPoses(SceneError* err) {
 bool World::sync(SceneError* err) {
   // Check every body before moving any box: an error changes nothing.
   if (!readPoses(err)) return false;
-  for (std::size_t i = 0; i < order_.size(); ++i) {
-    boxOf(order_[i], checked_[i]);
-    track(order_[i], true);
-  }
+  for (std::size_t i = 0; i < order_.size(); ++i) moveBox(order_[i], boxAt(order_[i], checked_[i]));
   return true;
 }
 
 bool World::candidatePairs(SceneError* err) {
   candidates_.clear();
-  const bool all = broadphase_ == WorldBroadphase::SweepAndPrune ? sap_.pairs(&boxPairs_, kMaxWorldPairs)
-                                                                  : tree_.pairs(&boxPairs_, kMaxWorldPairs);
+  // The broad phase's pairs are those of its boxes alone (sorted, whatever
+  // its history): while no box has moved since they were found, they stand
+  // — a world asleep, or queried twice, sweeps nothing — and when a few
+  // have, the pairs of two that did not stand, and the few are tested
+  // against every box (a pile mostly asleep).
+  bool all = true;
+  if (!pairsKnown_) {
+    all = broadphase_ == WorldBroadphase::SweepAndPrune ? sap_.pairs(&boxPairs_, kMaxWorldPairs)
+                                                        : tree_.pairs(&boxPairs_, kMaxWorldPairs);
+    pairsKnown_ = all;
+  } else if (!moved_.empty()) {
+    all = pairsOfMoved();
+    pairsKnown_ = all;
+  }
+  for (int i : moved_) movedMark_[static_cast<std::size_t>(i)] = 0;
+  moved_.clear();
   const std::int64_t withPlanes = static_cast<std::int64_t>(boxPairs_.size()) +
                                   static_cast<std::int64_t>(planes_.size()) * static_cast<std::int64_t>(order_.size());
   if (!all || withPlanes > kMaxWorldPairs)
@@ -310,6 +365,42 @@ bool World::candidatePairs(SceneError* err) {
       if (o != p && (!unbounded(o) || p < o)) candidates_.push_back(pairKey(p, o));
   // Sorted, so that the answer does not depend on the broad phase's order.
   if (!planes_.empty()) std::sort(candidates_.begin(), candidates_.end());
+  return true;
+}
+
+// Runs when a few bodies moved among many still ones (a pile mostly asleep):
+// built for size too, with the sort the candidates already use.
+COLLIDOSCOPE_RARE bool World::pairsOfMoved() {
+  std::size_t kept = 0;
+  for (const IdPair& p : boxPairs_)
+    if (movedMark_[static_cast<std::size_t>(p.a)] == 0 && movedMark_[static_cast<std::size_t>(p.b)] == 0) boxPairs_[kept++] = p;
+  boxPairs_.resize(kept);
+  freshPairs_.clear();
+  for (int i : moved_) {
+    const Aabb& a = boxes_[static_cast<std::size_t>(i)];
+    for (int j : order_) {
+      // A pair of two moved boxes once, from the smaller slot.
+      if (j == i || unbounded(j) || (movedMark_[static_cast<std::size_t>(j)] != 0 && j < i)) continue;
+      const Aabb& b = boxes_[static_cast<std::size_t>(j)];
+      // Closed boxes, as the broad phase's: touching counts.
+      if ((a.min.x <= b.max.x) & (b.min.x <= a.max.x) & (a.min.y <= b.max.y) & (b.min.y <= a.max.y) &
+          (a.min.z <= b.max.z) & (b.min.z <= a.max.z))
+        freshPairs_.push_back(pairKey(i, j));
+    }
+  }
+  if (static_cast<std::int64_t>(kept + freshPairs_.size()) > kMaxWorldPairs) return false;
+  // (pairKey orders as IdPair does: the smaller slot, then the larger.)
+  std::sort(freshPairs_.begin(), freshPairs_.end());
+  mergedPairs_.clear();
+  std::size_t f = 0;
+  for (const IdPair& p : boxPairs_) {
+    for (; f < freshPairs_.size() && freshPairs_[f] < pairKey(p.a, p.b); ++f)
+      mergedPairs_.push_back({static_cast<int>(freshPairs_[f] >> 32), static_cast<int>(freshPairs_[f] & 0xffffffffu)});
+    mergedPairs_.push_back(p);
+  }
+  for (; f < freshPairs_.size(); ++f)
+    mergedPairs_.push_back({static_cast<int>(freshPairs_[f] >> 32), static_cast<int>(freshPairs_[f] & 0xffffffffu)});
+  std::swap(boxPairs_, mergedPairs_);
   return true;
 }
 
@@ -338,7 +429,7 @@ bool World::pairs(std::vector<std::uint32_t>* out, SceneError* err, std::int64_t
   return true;
 }
 
-bool World::setMass(int body, double mass, SceneError* err) {
+COLLIDOSCOPE_RARE bool World::setMass(int body, double mass, SceneError* err) {
   const int slot = slotOf(body);
   if (slot < 0) return fail(err, "body", "is not in this world (removed already, or never added)");
   if (!liveShape(slot, err)) return false;
@@ -425,21 +516,19 @@ bool World::step(const StepSettings& settings, SceneError* err, StepReport* stat
   // most |ω|·dt times its bounding radius), and the solver's contact margin.
   for (std::size_t i = 0; i < order_.size(); ++i) {
     const int slot = order_[i];
-    boxOf(slot, checked_[i]);
+    Aabb b = boxAt(slot, checked_[i]);
     const Dynamics& d = dynamics_[static_cast<std::size_t>(slot)];
-    Aabb& b = boxes_[static_cast<std::size_t>(slot)];
     if (d.inverseMass > 0 && !unbounded(slot)) {
       const double* v = velocities_.data() + 6 * slot;
       const double dt = settings.dt;
       const Vec3 move{v[0] * dt + 0.5 * settings.gravity.x * dt * dt, v[1] * dt + 0.5 * settings.gravity.y * dt * dt,
                       v[2] * dt + 0.5 * settings.gravity.z * dt * dt};
       const double w = std::sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
-      const Shape& s = *rigid_[static_cast<std::size_t>(indexOf_[static_cast<std::size_t>(slot)])].shape;
-      const double turn = std::fmin(w * dt, 2.0) * localBoundingRadius(s) + settings.contactMargin;
+      const double turn = std::fmin(w * dt, 2.0) * boxShape_[static_cast<std::size_t>(slot)].bound + settings.contactMargin;
       b.min = b.min + Vec3{std::fmin(move.x, 0.0), std::fmin(move.y, 0.0), std::fmin(move.z, 0.0)} - Vec3{turn, turn, turn};
       b.max = b.max + Vec3{std::fmax(move.x, 0.0), std::fmax(move.y, 0.0), std::fmax(move.z, 0.0)} + Vec3{turn, turn, turn};
     }
-    track(slot, true);
+    moveBox(slot, b);
   }
   if (!candidatePairs(err)) return false;
   // Pairs with a dynamic body, as body indices; static pairs never meet.
@@ -703,7 +792,7 @@ bool World::shapecast(int shape, const double* pose, const double* translation, 
   return true;
 }
 
-bool runPairsScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+COLLIDOSCOPE_RARE bool runPairsScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
   if (trace) return runPairsTrace(scene, json, err);
   Registry registry;
   World world(&registry);
@@ -755,7 +844,7 @@ void recordFrame(const World& world, const double* poses, int shapes, int step, 
 
 }  // namespace
 
-bool runSimulateScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
+COLLIDOSCOPE_RARE bool runSimulateScene(const Scene& scene, bool trace, std::string* json, SceneError* err) {
   Registry registry;
   World world(&registry);
   const int n = static_cast<int>(scene.shapes.size());

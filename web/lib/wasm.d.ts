@@ -80,8 +80,10 @@ export interface WasmModule {
   _cds_world_mass(world: number, body: number): number;
   /** The velocity array (6 doubles per slot), 0 for a disposed world. */
   _cds_world_velocities(world: number): number;
-  /** in: dt, gravity (3), substeps, iterations, friction, restitution, continuous, sleep; out: manifolds, points, warmStarted, ccdClamped, contacts, sleeping; *contacts: 16 doubles per contact. */
-  _cds_world_step(world: number, input: number, out: number, contacts: number): number;
+  /** in: dt, gravity (3), substeps, iterations, friction, restitution, continuous, sleep, manifoldReuse; out: manifolds, points, warmStarted, ccdClamped, contacts, sleeping, reusedManifolds. */
+  _cds_world_step(world: number, input: number, out: number): number;
+  /** The last step's contacts, 16 doubles each (as many as its report's count), copied now; 0 for a disposed world. */
+  _cds_world_contacts(world: number): number;
   /** ray: 7 doubles; the number of hits (−1: lastError()), 12 doubles each at *out (slot, t, point, normal, startedInside, pointB). */
   _cds_world_raycast(world: number, ray: number, all: number, out: number): number;
   /** The number of bodies (−1: lastError()), their int32 slots at *out. */

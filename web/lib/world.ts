@@ -343,22 +343,20 @@ export class World {
     }
     heap.set(values, at >> 3);
     const out = at + 8 * SCRATCH_IN;
-    if (m._cds_world_step(w, at, out, out + 8 * 7) === 0) {  // (out: 7 report numbers, then the pointer)
+    if (m._cds_world_step(w, at, out) === 0) {  // (out: 7 report numbers)
       const e = lastError(m);
       throw new CollidoscopeError(e.code, e.field?.startsWith('settings') ? `options${e.field.slice('settings'.length)}` : e.field, e.detail);
     }
     const h = m.HEAPF64;
     const r = out >> 3;
     this.#contactCount = h[r + 4];
-    this.#contactPtr = m.HEAPU32[(out + 8 * 7) >> 2];
     return {
       manifolds: h[r], points: h[r + 1], warmStarted: h[r + 2], ccdClamped: h[r + 3], sleeping: h[r + 5],
       reusedManifolds: h[r + 6],
     };
   }
 
-  #contactCount = 0;
-  #contactPtr = 0;
+  #contactCount = 0;  // the last step's, 0 once a body was removed (they may name it)
 
   /**
    * The bodies a ray meets, by the library's ray cast on each body whose box it crosses: the nearest hit (ties: the
@@ -427,11 +425,14 @@ export class World {
 
   /** The contact points of the last step (bodies as given to add()). */
   contacts(): WorldContact[] {
-    this.#live();
-    const h = mod().HEAPF64;
+    const w = this.#live();
     const out: WorldContact[] = [];
+    if (this.#contactCount === 0) return out;
+    const m = mod();
+    const at = m._cds_world_contacts(w);  // copied on demand: a step does not pay for them
+    const h = m.HEAPF64;
     for (let i = 0; i < this.#contactCount; i++) {
-      const k = (this.#contactPtr >> 3) + CONTACT * i;
+      const k = (at >> 3) + CONTACT * i;
       const v = (j: number): Vec3 => [h[k + j], h[k + j + 1], h[k + j + 2]];
       out.push({
         a: this.#bodies[h[k]]!, b: this.#bodies[h[k + 1]]!, pointA: v(2), pointB: v(5), normal: v(8),

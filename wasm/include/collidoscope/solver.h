@@ -119,6 +119,16 @@
 // a removed body or touched one; every body wakes on reset() or a step with
 // sleep off. All of it is decided from the step's numbers alone, so
 // it is as deterministic as the rest.
+// What a sleeping island costs. Its pairs are not solved, and the cache
+// table holds the ids of the solved pairs' points only (a sleeping pair
+// looks up its first point, to carry its points on, which are copied once,
+// run by run). A step with nobody awake runs no substep; when the step
+// before it had nobody awake either and the pairs are the same, its
+// contacts are those of that step as they stand (carrying each pair's
+// points over would rebuild the same list in the same order), so a world
+// all asleep costs the checks, the wake test and the rest times: O(n) with
+// a small constant. Each skip gives the full step's numbers bit for bit
+// (test_world: ASleepingPilesStepIsTheFullStepBitForBit).
 //
 // Shapes. A body points to its shape; the solver keeps one copy per body
 // (made when the pointer changes, which allocates) and writes the body's
@@ -361,8 +371,12 @@ class Solver {
   std::vector<std::int32_t> islandOf_;      // settle(): union–find parents, then roots
   std::vector<double> islandRest_;          // settle(): per root, its bodies' least rest time
   std::vector<std::int32_t> islandHead_;    // settle(): per root, its ring's first body
-  std::vector<SolverContact> carried_;      // collide(): the sleeping pairs' points
-  std::vector<Frame> carriedFrames_;        // parallel to carried_
+  bool asleepPairs_ = false;                 // the last step had no awake body: contacts_ are carried points only
+  std::vector<std::uint32_t> asleepPairsOf_;  // and these were its pairs
+  struct Run {
+    std::uint32_t first = 0, count = 0;  // points of previous_ (and previousFrames_)
+  };
+  std::vector<Run> carried_;                // collide(): the sleeping pairs' points, for finish()
   std::vector<Manifold> compoundScratch_;  // a compound pair's manifolds, one per pair of pieces
 };
 

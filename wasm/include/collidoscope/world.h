@@ -32,6 +32,15 @@
 // (solver.h: contact manifolds, sequential impulses, warm starting, shape
 // casts for fast bodies) on those pairs.
 //
+// Still bodies. The broad phase's pairs depend on its boxes alone, so a box
+// computed again bit for bit the same (a static body, a sleeping one: no
+// velocity, the same pose) is not handed to it, and while no box moved the
+// last pairs stand without a sweep. When a few moved (at most one box in
+// kMovedBoxesPerRescan, world.cpp: a pile mostly asleep, a few bodies set
+// by hand), the pairs of two unmoved boxes stand, each moved box is tested
+// against every box, and the two sorted lists are merged; more than that
+// and the broad phase sweeps them all. The pairs are the same either way.
+//
 // Memory: adding bodies grows the arrays; pairs() and step() reuse their
 // buffers and allocate only when a frame has more pairs than any before.
 #pragma once
@@ -204,6 +213,7 @@ class World {
     BoxKind kind = BoxKind::Support;
     Vec3 half;
     double radius = 0;  // the core radius (margin included); Cube: the bounding ball's
+    double bound = 0;   // localBoundingRadius: the farthest a turn moves a point of the shape, per radian
   };
   static BoxShape classifyShape(const Shape& s);
   // The box of a shape of that kind at `pose` (s: the shape, read by Support only).
@@ -225,6 +235,9 @@ class World {
   // False, naming the body, when its shape was disposed.
   bool liveShape(int slot, SceneError* err) const;
   void boxOf(int slot, const Transform& pose);
+  Aabb boxAt(int slot, const Transform& pose) const;
+  // The slot's box is now `box`: the broad phase is told only when it differs.
+  void moveBox(int slot, const Aabb& box);
   bool candidatePairs(SceneError* err);
 
   Registry* registry_;
@@ -253,6 +266,15 @@ class World {
   SweepAndPrune sap_;
   AabbTree tree_;
   std::vector<IdPair> boxPairs_;  // the broad phase's pairs of the last candidatePairs()
+  // boxPairs_ are the pairs of the broad phase's boxes but those of moved_
+  // (each marked in movedMark_), which moved since (candidatePairs()).
+  bool pairsKnown_ = false;
+  std::vector<int> moved_;
+  std::vector<int> movedMark_;                  // per slot: 1 when in moved_
+  std::vector<std::uint64_t> freshPairs_;  // pairsOfMoved(): the moved boxes' pairs (pairKey)
+  std::vector<IdPair> mergedPairs_;        // pairsOfMoved(): all of them
+  // candidatePairs() with few boxes moved: boxPairs_ from the last and the moved boxes (false: too many).
+  bool pairsOfMoved();
   std::vector<int> planes_;       // slots of the unbounded bodies
   std::vector<int> shape_;        // per slot: the shape handle, 0 when free
   std::vector<int> generation_;   // per slot: the live body's generation
