@@ -252,24 +252,28 @@ std::string createPolytopeArray(const emscripten::val& array, double margin, dou
   return addShape(std::move(s));
 }
 
-// A mesh from flat arrays: vertices x0, y0, z0, x1, … and indices i0, j0,
-// k0, i1, … (any typed array or number array), scaled by [sx, sy, sz] as a
-// scene's "scale" (bakeScale). The lengths are checked against the limits
-// before anything is copied into wasm memory.
-std::string createMeshArrays(const emscripten::val& vertices, const emscripten::val& indices, double sx, double sy,
-                             double sz) {
-  const double nv = vertices["length"].as<double>();
-  const double ni = indices["length"].as<double>();
+// A mesh from flat arrays that mesh() copied into wasm memory as they were
+// (web/lib/objects.ts): vertices x0, y0, z0, x1, … (nv numbers of
+// MeshArrayType vertexType at `vertices`) and indices i0, j0, k0, i1, …
+// (ni of indexType at `indices`), scaled by [sx, sy, sz] as a scene's
+// "scale" (bakeScale). The caller keeps and frees the arrays. The lengths
+// are checked against the limits before anything is read.
+std::string createMeshArrays(std::uintptr_t vertices, double nv, int vertexType, std::uintptr_t indices, double ni,
+                             int indexType, double sx, double sy, double sz) {
   if (!(ni <= 3.0 * kMaxMeshTriangles))
     return error({"invalid-argument", "triangles",
                   "has more than " + std::to_string(kMaxMeshTriangles) + " triangles (the limit)"});
   if (!(nv <= 3.0 * kMaxMeshVertices))
     return error({"invalid-argument", "vertices", "has more than " + std::to_string(kMaxMeshVertices) + " vertices (the limit)"});
-  const std::vector<double> flat = emscripten::convertJSArrayToNumberVector<double>(vertices);
-  const std::vector<double> idx = emscripten::convertJSArrayToNumberVector<double>(indices);
+  if (!(vertexType >= 0 && vertexType <= 4 && indexType >= 0 && indexType <= 4 && nv >= 0 && ni >= 0))
+    return error({"invalid-argument", "mesh", "unknown array type"});
+  const MeshArray v{reinterpret_cast<const void*>(vertices), static_cast<std::size_t>(nv),
+                    static_cast<MeshArrayType>(vertexType)};
+  const MeshArray ix{reinterpret_cast<const void*>(indices), static_cast<std::size_t>(ni),
+                     static_cast<MeshArrayType>(indexType)};
   Shape s;
   SceneError err;
-  if (!makeMeshFromArrays(flat, idx, &s, &err) || !scaleMeshShape(&s, {sx, sy, sz}, &err)) return error(err);
+  if (!makeMeshFromArrays(v, ix, &s, &err) || !scaleMeshShape(&s, {sx, sy, sz}, &err)) return error(err);
   return addShape(std::move(s));
 }
 

@@ -24,7 +24,9 @@ export interface WasmModule {
   createShape(shapeJson: string): string;
   /** A polytope from x0,y0,z0,x1,… and a margin; value: its handle. */
   createPolytope(points: Float64Array, margin: number, sx: number, sy: number, sz: number): string;
-  createMesh(vertices: ArrayLike<number>, indices: ArrayLike<number>, sx: number, sy: number, sz: number): string;
+  /** Arrays in wasm memory: a pointer, a count of numbers and a MeshArrayType (mesh_shape.h) each; the caller frees them. */
+  createMesh(vertices: number, vertexCount: number, vertexType: number, indices: number, indexCount: number,
+    indexType: number, sx: number, sy: number, sz: number): string;
   /** A mesh's sizes and report (found on this first read); value: MeshReport. */
   meshInfo(handle: number): string;
   /** Builds a mesh's OBB tree if it is not built (MeshShape.prepare()); value: true. */
