@@ -301,7 +301,8 @@ describe('mesh(): report, spec, memory', () => {
     for (const va of vertexArrays) {
       const vertices = Array.from({ length: va.length / 3 }, (_, i) => [va[3 * i], va[3 * i + 1], va[3 * i + 2]]);
       for (const ia of indexArrays) {
-        const m = mesh(va, ia);
+        // Int32Array and float index arrays are accepted at run time beyond the declared types.
+        const m = mesh(va as Float64Array, ia as Uint32Array);
         const spec = m.spec() as { vertices: number[][]; triangles: number[][] };
         expect(spec.vertices).toEqual(vertices);
         expect(spec.triangles).toEqual(triangles);
@@ -464,15 +465,15 @@ describe('mesh(): hostile input names the field', () => {
       [() => mesh(v, Uint32Array.of(0, 1, 3)), 'triangles[0][2]', /^must be below the vertex count 3 \(a vertex index\)$/],
       [() => mesh(v, Uint32Array.of(0, 1, 2, 2, 0xffffffff, 1)), 'triangles[1][1]', /^must be below the vertex count 3 /],
       [() => mesh(v, Uint16Array.of(0, 1, 2, 0, 3, 1)), 'triangles[1][1]', /^must be below the vertex count 3 /],
-      [() => mesh(v, Int32Array.of(0, 1, 2, 1, 2, -1)), 'triangles[1][2]', /^must not be negative \(a vertex index\)$/],
-      [() => mesh(v, Int32Array.of(0, 1, 2, 1, 2, 3)), 'triangles[1][2]', /^must be below the vertex count 3 /],
-      [() => mesh(v, Float32Array.of(0, 1, 2.5)), 'triangles[0][2]', /^must be a whole number \(a vertex index\)$/],
-      [() => mesh(v, Float64Array.of(0, -1, 2)), 'triangles[0][1]', /^must not be negative/],
-      [() => mesh(v, Float64Array.of(0, 1, 2, 0, 1, 2 ** 40)), 'triangles[1][2]', /^must be below the vertex count 3 /],
+      [() => mesh(v, Int32Array.of(0, 1, 2, 1, 2, -1) as never), 'triangles[1][2]', /^must not be negative \(a vertex index\)$/],
+      [() => mesh(v, Int32Array.of(0, 1, 2, 1, 2, 3) as never), 'triangles[1][2]', /^must be below the vertex count 3 /],
+      [() => mesh(v, Float32Array.of(0, 1, 2.5) as never), 'triangles[0][2]', /^must be a whole number \(a vertex index\)$/],
+      [() => mesh(v, Float64Array.of(0, -1, 2) as never), 'triangles[0][1]', /^must not be negative/],
+      [() => mesh(v, Float64Array.of(0, 1, 2, 0, 1, 2 ** 40) as never), 'triangles[1][2]', /^must be below the vertex count 3 /],
       // The first bad element in index order wins, and an index error comes before a vertex error.
       [() => mesh(Float64Array.of(0, 0, 0, 1, NaN, 0, 0, 1, 0), Uint32Array.of(0, 1, 2, 0, 1, 7, 9, 1, 2)), 'triangles[1][2]', /below the vertex count 3/],
       [() => mesh(Float64Array.of(0, 0, 0, 1, NaN, 0, 0, 1, 0), Uint16Array.of(0, 1, 2)), 'vertices[1][1]', /finite/],
-      [() => mesh(Int32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0), Uint16Array.of(0, 1, 2, 0)), 'triangles', /not a multiple of 3/],
+      [() => mesh(Int32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0) as never, Uint16Array.of(0, 1, 2, 0)), 'triangles', /not a multiple of 3/],
       [() => mesh(new Float32Array(0), new Uint16Array(0)), 'vertices', /at least 1/],
     ];
     expectInvalidArguments(cases);

@@ -200,19 +200,36 @@ bool copyFloatIndices(const T* in, std::size_t triangles, std::size_t vertices, 
 }  // namespace
 
 bool makeMeshFromArrays(const MeshArray& vertices, const MeshArray& indices, Shape* out, SceneError* err) {
-  if (vertices.count % 3 != 0) {
-    *err = {"invalid-argument", "vertices",
-            "has " + std::to_string(vertices.count) + " numbers, not a multiple of 3"};
+  if (!(indices.count <= 3.0 * kMaxMeshTriangles)) {
+    *err = {"invalid-argument", "triangles",
+            "has more than " + std::to_string(kMaxMeshTriangles) + " triangles (the limit)"};
     return false;
   }
-  if (indices.count % 3 != 0) {
-    *err = {"invalid-argument", "triangles",
-            "has " + std::to_string(indices.count) + " indices, not a multiple of 3"};
+  if (!(vertices.count <= 3.0 * kMaxMeshVertices)) {
+    *err = {"invalid-argument", "vertices",
+            "has more than " + std::to_string(kMaxMeshVertices) + " vertices (the limit)"};
+    return false;
+  }
+  const auto known = [](const MeshArray& a) {
+    return a.count >= 0 && a.count == std::floor(a.count) && a.type >= 0 && a.type <= 4;
+  };
+  if (!known(vertices) || !known(indices)) {
+    *err = {"invalid-argument", known(vertices) ? "triangles" : "vertices", "is not an array mesh() copied"};
+    return false;
+  }
+  const std::size_t nvNumbers = static_cast<std::size_t>(vertices.count);
+  const std::size_t ntNumbers = static_cast<std::size_t>(indices.count);
+  if (nvNumbers % 3 != 0) {
+    *err = {"invalid-argument", "vertices", "has " + std::to_string(nvNumbers) + " numbers, not a multiple of 3"};
+    return false;
+  }
+  if (ntNumbers % 3 != 0) {
+    *err = {"invalid-argument", "triangles", "has " + std::to_string(ntNumbers) + " indices, not a multiple of 3"};
     return false;
   }
   TriangleMesh m;
-  const std::size_t nv = vertices.count / 3, nt = indices.count / 3;
-  switch (vertices.type) {
+  const std::size_t nv = nvNumbers / 3, nt = ntNumbers / 3;
+  switch (static_cast<MeshArrayType>(vertices.type)) {
     case MeshArrayType::Float64: widenVertices(static_cast<const double*>(vertices.data), nv, &m.vertices); break;
     case MeshArrayType::Float32: widenVertices(static_cast<const float*>(vertices.data), nv, &m.vertices); break;
     case MeshArrayType::Uint32:
@@ -224,7 +241,7 @@ bool makeMeshFromArrays(const MeshArray& vertices, const MeshArray& indices, Sha
     case MeshArrayType::Int32: widenVertices(static_cast<const std::int32_t*>(vertices.data), nv, &m.vertices); break;
   }
   bool ok = false;
-  switch (indices.type) {
+  switch (static_cast<MeshArrayType>(indices.type)) {
     case MeshArrayType::Float64:
       ok = copyFloatIndices(static_cast<const double*>(indices.data), nt, nv, &m, err);
       break;

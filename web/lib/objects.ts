@@ -412,14 +412,19 @@ export function mesh(
     try {
       vp = meshArrayCopy(m, v, vt, 'vertices');
       ip = meshArrayCopy(m, ix, it, 'triangles');
-      return meshOfHandle(unwrap<number>(m.createMesh(vp, v.length, vt, ip, ix.length, it, scale[0], scale[1], scale[2])));
+      const handle = m._cds_create_mesh(vp, v.length, vt, ip, ix.length, it, scale[0], scale[1], scale[2]);
+      if (handle === 0) throw lastError(m);
+      return meshOfHandle(handle);
     } finally {
       m._free(vp);
       m._free(ip);
     }
   }
   // The default flavour has none: its wasm refuses one, naming the flavours that have them.
-  return meshOfHandle(unwrap<number>(mod().createMesh(0, 0, 0, 0, 0, 0, 1, 1, 1)));
+  const m = mod();
+  const handle = m._cds_create_mesh(0, 0, 0, 0, 0, 0, 1, 1, 1);
+  if (handle === 0) throw lastError(m);
+  return meshOfHandle(handle);
 }
 
 // The element types mesh() copies into wasm memory (MeshArrayType in mesh_shape.h), by index: a typed array

@@ -131,11 +131,12 @@ bool scaledMeshHasRoom(const Shape& s, const std::string& prefix, SceneError* er
 // web/lib/objects.ts (MESH_ARRAY_TYPES).
 enum class MeshArrayType : int { Float64 = 0, Float32 = 1, Uint32 = 2, Uint16 = 3, Int32 = 4 };
 
-// A flat array in memory: `count` numbers (not triples) of `type`.
+// A flat array in memory: `count` numbers (not triples) of MeshArrayType
+// `type`, as the wasm boundary passes them (checked by makeMeshFromArrays).
 struct MeshArray {
   const void* data = nullptr;
-  std::size_t count = 0;
-  MeshArrayType type = MeshArrayType::Float64;
+  double count = 0;
+  int type = 0;
 };
 
 // A mesh from flat arrays (the object API): vertices x0, y0, z0, x1, …
@@ -144,8 +145,9 @@ struct MeshArray {
 // Indices of an integer type are checked as integers; of a float type, as
 // doubles (whole, not negative), the same sentences either way. Errors
 // ("invalid-argument") name "vertices", "triangles" or the element
-// ("triangles[4][1]"): the index errors first, in index order, then
-// validateMesh's (makeMeshShape).
+// ("triangles[4][1]"): first the lengths (more than the limits, not a
+// multiple of 3) before anything is read, then the indices in index order,
+// then validateMesh's (makeMeshShape).
 bool makeMeshFromArrays(const MeshArray& vertices, const MeshArray& indices, Shape* out, SceneError* err);
 
 // The shape's sizes and report as JSON: {"vertexCount", "triangleCount",
