@@ -292,6 +292,25 @@ describe('mesh(): report, spec, memory', () => {
     m.dispose();
   });
 
+  it('every accepted array type gives the same mesh as number[]: the same vertices to the bit, the same triangles', () => {
+    const s = torus(12, 8, 1, 0.3);
+    const f32 = Float32Array.from(s.vertices);
+    const vertexArrays = [Array.from(f32), Float64Array.from(f32), f32, Int32Array.from(f32, (x) => Math.round(4 * x))];
+    const indexArrays = [Array.from(s.indices), Uint32Array.from(s.indices), Uint16Array.from(s.indices), Int32Array.from(s.indices), Float32Array.from(s.indices), Float64Array.from(s.indices)];
+    const triangles = Array.from({ length: s.indices.length / 3 }, (_, t) => s.indices.slice(3 * t, 3 * t + 3));
+    for (const va of vertexArrays) {
+      const vertices = Array.from({ length: va.length / 3 }, (_, i) => [va[3 * i], va[3 * i + 1], va[3 * i + 2]]);
+      for (const ia of indexArrays) {
+        // Int32Array and float index arrays are accepted at run time beyond the declared types.
+        const m = mesh(va as Float64Array, ia as Uint32Array);
+        const spec = m.spec() as { vertices: number[][]; triangles: number[][] };
+        expect(spec.vertices).toEqual(vertices);
+        expect(spec.triangles).toEqual(triangles);
+        m.dispose();
+      }
+    }
+  });
+
   it('createShape() of a scene-format mesh and spec() round-trip', () => {
     const spec = { type: 'mesh' as const, vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]] as Vec3[], triangles: [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]] as [number, number, number][] };
     const m = createShape(spec);
@@ -434,6 +453,28 @@ describe('mesh(): hostile input names the field', () => {
       [() => mesh(v, new Uint32Array(3e7)), 'triangles', /more than 2000000 triangles/],
       [() => createShape({ type: 'mesh', vertices: [[0, 0, 0]], triangles: [[0, 0, 1]] }), 'triangles[0][2]', /below the vertex count 1/],
       [() => createShape({ type: 'mesh', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0]], triangles: [[0, 1, 2]], margin: 0.1 }), 'margin', /no margin/],
+    ];
+    expectInvalidArguments(cases);
+    expect(stats().heapBytes).toBe(heap);
+  });
+
+  it('typed index arrays are checked as integers, float ones as numbers, with the same sentences; the heap is left as it was', () => {
+    const v = Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0);
+    const heap = stats().heapBytes;
+    const cases: InvalidCase[] = [
+      [() => mesh(v, Uint32Array.of(0, 1, 3)), 'triangles[0][2]', /^must be below the vertex count 3 \(a vertex index\)$/],
+      [() => mesh(v, Uint32Array.of(0, 1, 2, 2, 0xffffffff, 1)), 'triangles[1][1]', /^must be below the vertex count 3 /],
+      [() => mesh(v, Uint16Array.of(0, 1, 2, 0, 3, 1)), 'triangles[1][1]', /^must be below the vertex count 3 /],
+      [() => mesh(v, Int32Array.of(0, 1, 2, 1, 2, -1) as never), 'triangles[1][2]', /^must not be negative \(a vertex index\)$/],
+      [() => mesh(v, Int32Array.of(0, 1, 2, 1, 2, 3) as never), 'triangles[1][2]', /^must be below the vertex count 3 /],
+      [() => mesh(v, Float32Array.of(0, 1, 2.5) as never), 'triangles[0][2]', /^must be a whole number \(a vertex index\)$/],
+      [() => mesh(v, Float64Array.of(0, -1, 2) as never), 'triangles[0][1]', /^must not be negative/],
+      [() => mesh(v, Float64Array.of(0, 1, 2, 0, 1, 2 ** 40) as never), 'triangles[1][2]', /^must be below the vertex count 3 /],
+      // The first bad element in index order wins, and an index error comes before a vertex error.
+      [() => mesh(Float64Array.of(0, 0, 0, 1, NaN, 0, 0, 1, 0), Uint32Array.of(0, 1, 2, 0, 1, 7, 9, 1, 2)), 'triangles[1][2]', /below the vertex count 3/],
+      [() => mesh(Float64Array.of(0, 0, 0, 1, NaN, 0, 0, 1, 0), Uint16Array.of(0, 1, 2)), 'vertices[1][1]', /finite/],
+      [() => mesh(Int32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0) as never, Uint16Array.of(0, 1, 2, 0)), 'triangles', /not a multiple of 3/],
+      [() => mesh(new Float32Array(0), new Uint16Array(0)), 'vertices', /at least 1/],
     ];
     expectInvalidArguments(cases);
     expect(stats().heapBytes).toBe(heap);

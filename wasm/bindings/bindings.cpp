@@ -252,27 +252,6 @@ std::string createPolytopeArray(const emscripten::val& array, double margin, dou
   return addShape(std::move(s));
 }
 
-// A mesh from flat arrays: vertices x0, y0, z0, x1, … and indices i0, j0,
-// k0, i1, … (any typed array or number array), scaled by [sx, sy, sz] as a
-// scene's "scale" (bakeScale). The lengths are checked against the limits
-// before anything is copied into wasm memory.
-std::string createMeshArrays(const emscripten::val& vertices, const emscripten::val& indices, double sx, double sy,
-                             double sz) {
-  const double nv = vertices["length"].as<double>();
-  const double ni = indices["length"].as<double>();
-  if (!(ni <= 3.0 * kMaxMeshTriangles))
-    return error({"invalid-argument", "triangles",
-                  "has more than " + std::to_string(kMaxMeshTriangles) + " triangles (the limit)"});
-  if (!(nv <= 3.0 * kMaxMeshVertices))
-    return error({"invalid-argument", "vertices", "has more than " + std::to_string(kMaxMeshVertices) + " vertices (the limit)"});
-  const std::vector<double> flat = emscripten::convertJSArrayToNumberVector<double>(vertices);
-  const std::vector<double> idx = emscripten::convertJSArrayToNumberVector<double>(indices);
-  Shape s;
-  SceneError err;
-  if (!makeMeshFromArrays(flat, idx, &s, &err) || !scaleMeshShape(&s, {sx, sy, sz}, &err)) return error(err);
-  return addShape(std::move(s));
-}
-
 // A mesh shape's sizes and validation report.
 std::string meshInfoJson(int handle) {
   const Shape* s = registry().find(handle);
@@ -395,6 +374,21 @@ EMSCRIPTEN_KEEPALIVE int cds_contacts_batch(const int* handles, int nShapes, con
                             perPair, &lastError(), features)
              ? 1
              : 0;
+}
+
+// A mesh from flat arrays that mesh() copied into wasm memory as they were
+// (web/lib/objects.ts): vertices x0, y0, z0, x1, … (nv numbers of
+// MeshArrayType vertexType) and indices i0, j0, k0, i1, … (ni of
+// indexType), scaled by [sx, sy, sz] as a scene's "scale" (bakeScale). The
+// caller keeps and frees the arrays. The new shape's handle, or 0
+// (lastError()): makeMeshFromArrays checks the lengths before reading.
+EMSCRIPTEN_KEEPALIVE int cds_create_mesh(const void* vertices, double nv, int vertexType, const void* indices,
+                                         double ni, int indexType, double sx, double sy, double sz) {
+  Shape s;
+  if (!makeMeshFromArrays({vertices, nv, vertexType}, {indices, ni, indexType}, &s, &lastError()) ||
+      !scaleMeshShape(&s, {sx, sy, sz}, &lastError()))
+    return 0;
+  return registry().add(std::move(s), &lastError());
 }
 
 // The last mesh ray cast's triangle (NaN on a miss) and barycentric
@@ -621,7 +615,6 @@ EMSCRIPTEN_KEEPALIVE double cds_tolerance() { return registry().tolerance(); }
 EMSCRIPTEN_BINDINGS(collidoscope) {
   emscripten::function("createShape", &createShapeJson);
   emscripten::function("createPolytope", &createPolytopeArray);
-  emscripten::function("createMesh", &createMeshArrays);
   emscripten::function("meshInfo", &meshInfoJson);
   emscripten::function("prepareMesh", &prepareMeshJson);
   emscripten::function("sceneWarnings", &sceneWarningsJson);

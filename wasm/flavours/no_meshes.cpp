@@ -81,7 +81,7 @@ bool scaledMeshHasRoom(const Shape&, const std::string&, SceneError*) { return t
 
 void writeLevelShapeFields(JsonWriter&, const Shape&) {}
 
-bool makeMeshFromArrays(const std::vector<double>&, const std::vector<double>&, Shape*, SceneError* err) {
+bool makeMeshFromArrays(const MeshArray&, const MeshArray&, Shape*, SceneError* err) {
   *err = {"unsupported-query", "mesh", kNoMeshes};
   return false;
 }

@@ -3,6 +3,8 @@
 
 #include <cassert>
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "collidoscope/heap_room.h"
@@ -120,37 +122,143 @@ bool scaledMeshHasRoom(const Shape& s, const std::string& prefix, SceneError* er
                      (prefix + "scale").c_str(), "the scaled mesh of ", triangles, " triangles");
 }
 
-bool makeMeshFromArrays(const std::vector<double>& flat, const std::vector<double>& idx, Shape* out, SceneError* err) {
-  if (flat.size() % 3 != 0) {
-    *err = {"invalid-argument", "vertices", "has " + std::to_string(flat.size()) + " numbers, not a multiple of 3"};
+namespace {
+
+// The vertices x0, y0, z0, x1, … of `in` (count / 3 of them) as doubles.
+// Filled by push_back: a resize would first zero them.
+template <class T>
+void widenVertices(const T* in, std::size_t count, std::vector<Vec3>* out) {
+  out->reserve(count);
+  for (std::size_t i = 0; i < count; ++i)
+    out->push_back({static_cast<double>(in[3 * i]), static_cast<double>(in[3 * i + 1]),
+                    static_cast<double>(in[3 * i + 2])});
+}
+
+void indexError(std::size_t t, std::size_t k, const std::string& why, SceneError* err) {
+  *err = {"invalid-argument", "triangles[" + std::to_string(t) + "][" + std::to_string(k) + "]", why};
+}
+
+std::string indexBelow(std::size_t vertices) {
+  return "must be below the vertex count " + std::to_string(vertices) + " (a vertex index)";
+}
+
+// Indices of an integer type: a negative one (Int32 only) or one not below
+// the vertex count names its element. The loop stops at the first.
+template <class T>
+bool copyIntegerIndices(const T* in, std::size_t triangles, std::size_t vertices, TriangleMesh* m, SceneError* err) {
+  m->triangles.reserve(triangles);
+  for (std::size_t t = 0; t < triangles; ++t) {
+    std::array<int, 3> tri;
+    for (std::size_t k = 0; k < 3; ++k) {
+      const T x = in[3 * t + k];
+      if constexpr (std::is_signed_v<T>) {
+        if (x < 0) {
+          indexError(t, k, "must not be negative (a vertex index)", err);
+          return false;
+        }
+      }
+      // x ≥ 0 here: its unsigned value is its value.
+      if (static_cast<std::uint64_t>(x) >= vertices) {
+        indexError(t, k, indexBelow(vertices), err);
+        return false;
+      }
+      tri[k] = static_cast<int>(x);
+    }
+    m->triangles.push_back(tri);
+  }
+  return true;
+}
+
+// Indices of a float type (a number[] or a float array): each must be a
+// whole number, not negative and below the vertex count (NaN is not whole).
+template <class T>
+bool copyFloatIndices(const T* in, std::size_t triangles, std::size_t vertices, TriangleMesh* m, SceneError* err) {
+  m->triangles.reserve(triangles);
+  for (std::size_t t = 0; t < triangles; ++t) {
+    std::array<int, 3> tri;
+    for (std::size_t k = 0; k < 3; ++k) {
+      const double x = static_cast<double>(in[3 * t + k]);
+      if (!(x == std::floor(x))) {
+        indexError(t, k, "must be a whole number (a vertex index)", err);
+        return false;
+      }
+      if (x < 0) {
+        indexError(t, k, "must not be negative (a vertex index)", err);
+        return false;
+      }
+      if (x >= static_cast<double>(vertices)) {
+        indexError(t, k, indexBelow(vertices), err);
+        return false;
+      }
+      tri[k] = static_cast<int>(x);
+    }
+    m->triangles.push_back(tri);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool makeMeshFromArrays(const MeshArray& vertices, const MeshArray& indices, Shape* out, SceneError* err) {
+  if (!(indices.count <= 3.0 * kMaxMeshTriangles)) {
+    *err = {"invalid-argument", "triangles",
+            "has more than " + std::to_string(kMaxMeshTriangles) + " triangles (the limit)"};
     return false;
   }
-  if (idx.size() % 3 != 0) {
-    *err = {"invalid-argument", "triangles", "has " + std::to_string(idx.size()) + " indices, not a multiple of 3"};
+  if (!(vertices.count <= 3.0 * kMaxMeshVertices)) {
+    *err = {"invalid-argument", "vertices",
+            "has more than " + std::to_string(kMaxMeshVertices) + " vertices (the limit)"};
+    return false;
+  }
+  const auto known = [](const MeshArray& a) {
+    return a.count >= 0 && a.count == std::floor(a.count) && a.type >= 0 && a.type <= 4;
+  };
+  if (!known(vertices) || !known(indices)) {
+    *err = {"invalid-argument", known(vertices) ? "triangles" : "vertices", "is not an array mesh() copied"};
+    return false;
+  }
+  const std::size_t nvNumbers = static_cast<std::size_t>(vertices.count);
+  const std::size_t ntNumbers = static_cast<std::size_t>(indices.count);
+  if (nvNumbers % 3 != 0) {
+    *err = {"invalid-argument", "vertices", "has " + std::to_string(nvNumbers) + " numbers, not a multiple of 3"};
+    return false;
+  }
+  if (ntNumbers % 3 != 0) {
+    *err = {"invalid-argument", "triangles", "has " + std::to_string(ntNumbers) + " indices, not a multiple of 3"};
     return false;
   }
   TriangleMesh m;
-  m.vertices.resize(flat.size() / 3);
-  for (std::size_t i = 0; i < m.vertices.size(); ++i) m.vertices[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
-  m.triangles.resize(idx.size() / 3);
-  for (std::size_t t = 0; t < m.triangles.size(); ++t) {
-    for (std::size_t k = 0; k < 3; ++k) {
-      const double x = idx[3 * t + k];
-      const char* why = nullptr;
-      if (!(x == std::floor(x))) why = "must be a whole number (a vertex index)";
-      else if (x < 0) why = "must not be negative (a vertex index)";
-      if (why == nullptr && x >= static_cast<double>(m.vertices.size())) {
-        *err = {"invalid-argument", "triangles[" + std::to_string(t) + "][" + std::to_string(k) + "]",
-                "must be below the vertex count " + std::to_string(m.vertices.size()) + " (a vertex index)"};
-        return false;
-      }
-      if (why != nullptr) {
-        *err = {"invalid-argument", "triangles[" + std::to_string(t) + "][" + std::to_string(k) + "]", why};
-        return false;
-      }
-      m.triangles[t][k] = static_cast<int>(x);
-    }
+  const std::size_t nv = nvNumbers / 3, nt = ntNumbers / 3;
+  switch (static_cast<MeshArrayType>(vertices.type)) {
+    case MeshArrayType::Float64: widenVertices(static_cast<const double*>(vertices.data), nv, &m.vertices); break;
+    case MeshArrayType::Float32: widenVertices(static_cast<const float*>(vertices.data), nv, &m.vertices); break;
+    case MeshArrayType::Uint32:
+      widenVertices(static_cast<const std::uint32_t*>(vertices.data), nv, &m.vertices);
+      break;
+    case MeshArrayType::Uint16:
+      widenVertices(static_cast<const std::uint16_t*>(vertices.data), nv, &m.vertices);
+      break;
+    case MeshArrayType::Int32: widenVertices(static_cast<const std::int32_t*>(vertices.data), nv, &m.vertices); break;
   }
+  bool ok = false;
+  switch (static_cast<MeshArrayType>(indices.type)) {
+    case MeshArrayType::Float64:
+      ok = copyFloatIndices(static_cast<const double*>(indices.data), nt, nv, &m, err);
+      break;
+    case MeshArrayType::Float32:
+      ok = copyFloatIndices(static_cast<const float*>(indices.data), nt, nv, &m, err);
+      break;
+    case MeshArrayType::Uint32:
+      ok = copyIntegerIndices(static_cast<const std::uint32_t*>(indices.data), nt, nv, &m, err);
+      break;
+    case MeshArrayType::Uint16:
+      ok = copyIntegerIndices(static_cast<const std::uint16_t*>(indices.data), nt, nv, &m, err);
+      break;
+    case MeshArrayType::Int32:
+      ok = copyIntegerIndices(static_cast<const std::int32_t*>(indices.data), nt, nv, &m, err);
+      break;
+  }
+  if (!ok) return false;
   ShapeError se;
   if (!makeMeshShape(std::move(m), out, &se)) {
     *err = {se.outOfMemory ? kOutOfMemoryCode : "invalid-argument", se.field, se.message};

@@ -407,10 +407,56 @@ export function mesh(
     const m = mod();
     ensureHeap(m, MESH_PEAK_BYTES_PER_TRIANGLE * (ix.length / 3) + MESH_PEAK_BYTES_PER_VERTEX * (v.length / 3) + 4096,
       'triangles', `a mesh of ${ix.length / 3} triangles`);
-    return meshOfHandle(unwrap<number>(m.createMesh(v, ix, scale[0], scale[1], scale[2])));
+    const vt = meshArrayType(v), it = meshArrayType(ix);
+    let vp = 0, ip = 0;
+    try {
+      vp = meshArrayCopy(m, v, vt, 'vertices');
+      ip = meshArrayCopy(m, ix, it, 'triangles');
+      const handle = m._cds_create_mesh(vp, v.length, vt, ip, ix.length, it, scale[0], scale[1], scale[2]);
+      if (handle === 0) throw lastError(m);
+      return meshOfHandle(handle);
+    } finally {
+      m._free(vp);
+      m._free(ip);
+    }
   }
   // The default flavour has none: its wasm refuses one, naming the flavours that have them.
-  return meshOfHandle(unwrap<number>(mod().createMesh([], [], 1, 1, 1)));
+  const m = mod();
+  const handle = m._cds_create_mesh(0, 0, 0, 0, 0, 0, 1, 1, 1);
+  if (handle === 0) throw lastError(m);
+  return meshOfHandle(handle);
+}
+
+// The element types mesh() copies into wasm memory (MeshArrayType in mesh_shape.h), by index: a typed array
+// goes as it is (one copy of its bytes, widened or checked in C++), a number[] as doubles.
+const MESH_ARRAY_TYPES = [Float64Array, Float32Array, Uint32Array, Uint16Array, Int32Array] as const;
+
+function meshArrayType(a: ArrayLike<number>): number {
+  const i = MESH_ARRAY_TYPES.findIndex((T) => a instanceof T);
+  return i < 0 ? 0 : i;
+}
+
+/**
+ * `a` copied into a new block of wasm memory as MESH_ARRAY_TYPES[type] (one TypedArray.set: a memcpy for a typed
+ * array); the caller frees it. Only after ensureHeap, which checked room for the whole build: a refusal here
+ * still throws 'out-of-memory' naming the field rather than abort.
+ */
+function meshArrayCopy(m: WasmModule, a: ArrayLike<number>, type: number, field: 'vertices' | 'triangles'): number {
+  const T = MESH_ARRAY_TYPES[type];
+  const bytes = T.BYTES_PER_ELEMENT * a.length;
+  const p = m._malloc(Math.max(bytes, 8));
+  if (p === 0) {
+    throw new CollidoscopeError('out-of-memory', field, `copying ${Math.ceil(bytes / 1e6)} MB of ${field} into wasm memory failed: `
+      + 'dispose shapes, meshes, worlds and batches that are no longer needed');
+  }
+  try {
+    // The heap's buffer read after the malloc, which may have grown (and replaced) it.
+    new T(m.HEAPU8.buffer as ArrayBuffer, p, a.length).set(a);
+  } catch (e) {
+    m._free(p);
+    throw unreadable(e, field);
+  }
+  return p;
 }
 
 /** Options of mesh() and heightfield(): a surface takes a scale but no margin. */

@@ -24,7 +24,6 @@ export interface WasmModule {
   createShape(shapeJson: string): string;
   /** A polytope from x0,y0,z0,x1,… and a margin; value: its handle. */
   createPolytope(points: Float64Array, margin: number, sx: number, sy: number, sz: number): string;
-  createMesh(vertices: ArrayLike<number>, indices: ArrayLike<number>, sx: number, sy: number, sz: number): string;
   /** A mesh's sizes and report (found on this first read); value: MeshReport. */
   meshInfo(handle: number): string;
   /** Builds a mesh's OBB tree if it is not built (MeshShape.prepare()); value: true. */
@@ -62,6 +61,9 @@ export interface WasmModule {
   /** Registry::contacts: out gets count, truncated, iterations, then one kContactRecord per contact; features: 0, or 2 int32 per contact (the compound children). */
   _cds_contacts(a: number, b: number, input: number, out: number, capacity: number, features?: number): number;
   _cds_live_shapes(): number;
+  /** A mesh's handle, or 0 (lastError()): arrays in wasm memory, a pointer, a count of numbers and a MeshArrayType (mesh_shape.h) each; the caller frees them. */
+  _cds_create_mesh(vertices: number, vertexCount: number, vertexType: number, indices: number, indexCount: number,
+    indexType: number, sx: number, sy: number, sz: number): number;
   _cds_set_tolerance(tolerance: number): number;
   _cds_tolerance(): number;
   /** Worlds (world.h): a new world's handle, or 0 (lastError()); broadphase 0 sweep and prune, 1 tree. */

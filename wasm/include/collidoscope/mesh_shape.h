@@ -125,11 +125,30 @@ bool bakeMeshScale(Shape* s);
 // an out-of-memory error naming prefix + "scale" (heap_room.h).
 bool scaledMeshHasRoom(const Shape& s, const std::string& prefix, SceneError* err);
 
+// The element type of a flat array that the object API's mesh() copied
+// into wasm memory as it was: a typed array's own bytes (one copy, no
+// conversion in JavaScript), a number[] as doubles. The values match
+// web/lib/objects.ts (MESH_ARRAY_TYPES).
+enum class MeshArrayType : int { Float64 = 0, Float32 = 1, Uint32 = 2, Uint16 = 3, Int32 = 4 };
+
+// A flat array in memory: `count` numbers (not triples) of MeshArrayType
+// `type`, as the wasm boundary passes them (checked by makeMeshFromArrays).
+struct MeshArray {
+  const void* data = nullptr;
+  double count = 0;
+  int type = 0;
+};
+
 // A mesh from flat arrays (the object API): vertices x0, y0, z0, x1, …
-// and indices i0, j0, k0, … as doubles; errors ("invalid-argument") name
-// "vertices", "triangles" or the element ("triangles[4][1]").
-bool makeMeshFromArrays(const std::vector<double>& flat, const std::vector<double>& idx, Shape* out,
-                        SceneError* err);
+// and indices i0, j0, k0, … of any MeshArrayType. Vertices are widened to
+// doubles (exactly: every float32 and every 32-bit integer is a double).
+// Indices of an integer type are checked as integers; of a float type, as
+// doubles (whole, not negative), the same sentences either way. Errors
+// ("invalid-argument") name "vertices", "triangles" or the element
+// ("triangles[4][1]"): first the lengths (more than the limits, not a
+// multiple of 3) before anything is read, then the indices in index order,
+// then validateMesh's (makeMeshShape).
+bool makeMeshFromArrays(const MeshArray& vertices, const MeshArray& indices, Shape* out, SceneError* err);
 
 // The shape's sizes and report as JSON: {"vertexCount", "triangleCount",
 // "degenerate", "duplicates", "warnings"}.
