@@ -786,10 +786,14 @@ TEST(WorldMotion, AMassChangeDropsTheWarmStartOfItsPairs) {
     s.sleep = sleep;
     StepReport r;
     for (int k = 0; k < 90; ++k) ASSERT_TRUE(m.world.step(s, &m.err, &r)) << m.err.message;
-    if (sleep) ASSERT_EQ(r.sleeping, 3) << "the stack fell asleep";
+    if (sleep) {
+      ASSERT_EQ(r.sleeping, 3) << "the stack fell asleep";
+    }
     ASSERT_TRUE(m.world.setMass(boxes.back(), 1e-3, &m.err)) << m.err.message;
     ASSERT_TRUE(m.world.step(s, &m.err, &r)) << m.err.message;
-    if (sleep) EXPECT_EQ(r.sleeping, 0) << "the mass change woke the stack";
+    if (sleep) {
+      EXPECT_EQ(r.sleeping, 0) << "the mass change woke the stack";
+    }
     const double bound = s.contactPushSpeed + std::fabs(s.gravity.y) * s.dt;
     for (std::size_t i = 0; i < boxes.size(); ++i) {
       const double* v = m.velocity(boxes[i]);
