@@ -1123,3 +1123,36 @@ TEST(FuzzRegressions, LengthNoUnderflowMeasuresDenormalVectors) {
 }
 
 }  // namespace
+
+// fuzz_pair (campaign seed 40): a segment 2e6 long (a cylinder of radius 0)
+// 303 below an ellipsoid 2e6 long, 14 and 2 across. GJK's distance was right
+// (302.99992939, the ellipsoid's lowest point 2.99993 above the segment at
+// −300), but it ended on a stall certified by an earlier step's lower bound;
+// the final v, tilted 2.6e-9 rad by the rounding of the segment's weights,
+// sees the segment's far end 5.5e-3 lower: the gap along v̂ was 302.99447.
+// The result's axis is the step's v that certified, and the gap along it
+// (closed-form supports) is the distance within GJK's tolerance.
+TEST(FuzzRegressions, ADistanceCertifiedByAnEarlierStepGivesThatStepsAxis) {
+  using collidoscope::PosedShape;
+  using collidoscope::Shape;
+  Shape segment = Shape::cylinder(0, 1e6);
+  segment.at(Vec3{-1e6, -1e6, -300});
+  Shape ellipsoid = Shape::ellipsoid(Vec3{1e6, 7, 1});
+  ellipsoid.at(Vec3{-1e6, -2.9999999999999999e-07, 9.9999293906915767},
+               Quat{7.0710678115119122e-06, -0.70710678115119219, -0.70710678115119219, 7.0710676164794488e-06});
+  const collidoscope::DistanceResult d = collidoscope::gjkDistance(PosedShape(segment), PosedShape(ellipsoid));
+  ASSERT_EQ(d.status, collidoscope::GjkStatus::Converged);
+  // A lower bound: the gap along +z, from the segment's z = −300 to the
+  // ellipsoid's lowest point (−h(−z)); the distance is no less, and GJK's
+  // is no more than the tolerance of the scene scale 2e6 above it.
+  const double tol = 1e-9 * 2e6;
+  const double gapZ = -(ref::supportValue(segment, Vec3{0, 0, 1}) + ref::supportValue(ellipsoid, Vec3{0, 0, -1}));
+  EXPECT_NEAR(gapZ, 302.99992939, 1e-8);
+  EXPECT_NEAR(d.distance, gapZ, tol);
+  const double axisLength = std::sqrt(d.axis.x * d.axis.x + d.axis.y * d.axis.y + d.axis.z * d.axis.z);
+  ASSERT_GT(axisLength, 0);
+  const Vec3 n = d.axis * (-1 / axisLength);  // from the segment towards the ellipsoid
+  const double gap = -(ref::supportValue(segment, n) + ref::supportValue(ellipsoid, -n));
+  EXPECT_GE(gap, d.distance - tol) << "the gap along the axis";
+  EXPECT_LE(gap, d.distance + tol);
+}

@@ -211,7 +211,7 @@ bool closedDistance(const Core& a, const Core& b, DistanceResult* out, ClosedFor
   if (frame != nullptr) *frame = f;
   out->iterations = 0;
   out->status = GjkStatus::Converged;
-  out->v = f.coreA - f.coreB;
+  out->v = out->axis = f.coreA - f.coreB;
   out->simplex.size = 0;
   out->scale = f.touching / kRoundingBound;
   const double radius = f.radiusA + f.radiusB;
@@ -463,12 +463,12 @@ bool pointBoxDistance(const Core& p, const BoxCore& box, bool pointFirst, Distan
   out->coresOverlap = pb.inside;
   if (pb.inside) {
     // The point is a common point of the cores.
-    out->v = Vec3{};
+    out->v = out->axis = Vec3{};
     out->distance = 0;
     out->pointA = out->pointB = p.p0;
     return true;
   }
-  out->v = f.coreA - f.coreB;
+  out->v = out->axis = f.coreA - f.coreB;
   const double radius = f.radiusA + f.radiusB;
   if (f.coreDistance > radius) {
     out->distance = f.coreDistance - radius;

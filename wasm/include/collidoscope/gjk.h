@@ -96,6 +96,14 @@ struct DistanceResult {
   GjkStatus status = GjkStatus::Converged;
   bool coresOverlap = false;  // the cores intersect (or touch within rounding)
   Vec3 v;                     // final v = core(A) point − core(B) point
+  // The certificate of the distance: the shapes' gap along −axis/‖axis‖ is
+  // within the tolerance of `distance`. It is v, except when a stall ended
+  // the query certified by an earlier step's lower bound (see the header):
+  // then it is that step's v. The final v can then be tilted from it by the
+  // rounding of the closest points' weights, which a long shape turns into
+  // a gap along v̂ short of the distance (a segment 2e6 long 303 from an
+  // ellipsoid 1e6 long: 0.0055 short, while the answer was right to 1e-8).
+  Vec3 axis;
   Simplex simplex;            // final W (EPA starts from it)
   double scale = 0;           // largest support-point coordinate seen (S)
   // gjkDistanceWithin only: a step proved the distance larger than the
@@ -116,6 +124,7 @@ inline void scaleLengths(DistanceResult* r, double g) {
   r->pointA = r->pointA * g;
   r->pointB = r->pointB * g;
   r->v = r->v * g;
+  r->axis = r->axis * g;
   scaleLengths(&r->simplex, g);
   r->scale *= g;
 }
@@ -258,6 +267,7 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
       out.iterations = 1;
       out.status = GjkStatus::Converged;
       out.v = v;
+      out.axis = towardsA;
       out.simplex = simplex;
       out.scale = scale;
       if constexpr (Trace::enabled) {
@@ -283,6 +293,7 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
   int sideways = 0;
   int refinements = 0;
   double lower = 0;  // L: the best lower bound on the core distance so far (stalls, above)
+  Vec3 lowerV;       // the v whose support gave L (DistanceResult::axis)
   Simplex refined;   // a stall's W and v, re-solved
   Vec3 refinedV;
   if constexpr (Trace::enabled) {
@@ -313,7 +324,7 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
       out.distance = vw / vNorm - radius;
       out.iterations = iteration;
       out.status = GjkStatus::Converged;
-      out.v = v;
+      out.v = out.axis = v;
       out.simplex = simplex;
       out.scale = scale;
       if constexpr (Trace::enabled) {
@@ -332,7 +343,10 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
     const double gap = vv - vw;
     const double tolerance = maxOfNonNegative(settings.relativeTolerance * vv, detail::absoluteBound(settings) * vNorm * scale);
     const double bound = vw / vNorm - kRoundingBound * scale;
-    if (bound > lower) lower = bound;
+    if (bound > lower) {
+      lower = bound;
+      lowerV = v;
+    }
     // A stall (see the header) is certified when ‖v‖² − L‖v‖ meets the
     // tolerance; else a v on a segment is re-solved (into `refined`).
     const bool certified = vv - lower * vNorm <= tolerance;
@@ -466,6 +480,7 @@ DistanceResult gjkDistanceWithin(const SA& shapeA, const SB& shapeB, double marg
   out.status = status;
   out.coresOverlap = overlap;
   out.v = v;
+  out.axis = reason == GjkReason::BoundsWithinTolerance && lower > 0 ? lowerV : v;
   out.simplex = simplex;
   out.scale = scale;
   const Vec3 pa = simplex.pointA();
