@@ -18,7 +18,9 @@
 // large).
 //   three-mesh-bvh  new MeshBVH(geometry) with its defaults (CENTER split,
 //                   up to 10 triangles per leaf); bvh.raycastFirst(ray,
-//                   DoubleSide) per ray, the Ray object reused.
+//                   DoubleSide) per ray, the Ray object reused. Also built
+//                   with { strategy: SAH }, the kind of tree ours is, for a
+//                   like-for-like build and ray table.
 //   ours            'collidoscope/meshes': mesh(vertices, indices) (validation, normals and the ray layout
 //                   built in wasm; the OBB tree, which rays do not read, timed apart as a first prepare());
 //                   batch('raycast', [mesh], pose, pairs, { rays }) over all
@@ -155,6 +157,7 @@ function warmBuilds(three, ours) {
   geometry.setIndex(new THREE.BufferAttribute(idx, 1));
   for (let i = 0; i < 20; i++) {
     new B.MeshBVH(geometry.clone());
+    new B.MeshBVH(geometry.clone(), { strategy: B.SAH });
     ours.api?.mesh(pos, idx).dispose();
   }
 }
@@ -176,13 +179,19 @@ function benchOne(kind, n, three, ours, quick) {
   // ray casts read; the OBB tree the other queries read is built on first
   // need, timed here as a first prepare() right after (buildMs.tree).
   const builds = n >= 1000000 ? 3 : 5;
-  const tb = [], ob = [], op = [];
-  let bvh, shape;
+  const tb = [], ts = [], ob = [], op = [];
+  let bvh, bvhSah, shape;
   for (let i = 0; i < builds; i++) {
     const g = geometry.clone();
     let t = cpuMs();
     bvh = new B.MeshBVH(g);
     tb.push(cpuMs() - t);
+    // Its SAH strategy, the kind of tree ours is (a binned surface-area
+    // heuristic): the like-for-like build.
+    const gs = geometry.clone();
+    t = cpuMs();
+    bvhSah = new B.MeshBVH(gs, { strategy: B.SAH });
+    ts.push(cpuMs() - t);
     if (ours.api) {
       shape?.dispose();
       t = cpuMs();
@@ -197,6 +206,7 @@ function benchOne(kind, n, three, ours, quick) {
   }
   geometry.boundsTree = bvh;
   row.buildMs.three = median(tb);
+  row.buildMs.threeSah = median(ts);
   if (ours.api) row.buildMs.ours = median(ob);
   if (op.length) row.buildMs.tree = median(op);
 
@@ -204,15 +214,16 @@ function benchOne(kind, n, three, ours, quick) {
   const count = quick ? 5000 : 20000;
   const rs = rays(count, rnd);
   const ray = new THREE.Ray();
-  const threeCast = (i) => {
+  const castWith = (tree) => (i) => {
     ray.origin.set(rs[7 * i], rs[7 * i + 1], rs[7 * i + 2]);
     ray.direction.set(rs[7 * i + 3], rs[7 * i + 4], rs[7 * i + 5]);
     // three-mesh-bvh wants a unit direction; t is then in units of |d|.
     const len = ray.direction.length();
     ray.direction.divideScalar(len);
-    const h = bvh.raycastFirst(ray, THREE.DoubleSide);
+    const h = tree.raycastFirst(ray, THREE.DoubleSide);
     return h ? h.distance / len : -1;
   };
+  const threeCast = castWith(bvh), threeSahCast = castWith(bvhSah);
   let hits = 0;
   const threeT = new Float64Array(count);
   for (let i = 0; i < count; i++) {
@@ -236,12 +247,15 @@ function benchOne(kind, n, three, ours, quick) {
     }
     row.disagreements = disagree;
   }
-  const tt = [], ot = [];
+  const tt = [], tts = [], ot = [];
   for (let pass = 0; pass < 5; pass++) {
     let t = cpuMs();
     let sink = 0;
     for (let i = 0; i < count; i++) sink += threeCast(i);
     tt.push(((cpuMs() - t) * 1000) / count);
+    t = cpuMs();
+    for (let i = 0; i < count; i++) sink += threeSahCast(i);
+    tts.push(((cpuMs() - t) * 1000) / count);
     if (ours.api) {
       t = cpuMs();
       ours.api.batch('raycast', [shape], poses, pairs, { rays: rs, out });
@@ -250,6 +264,7 @@ function benchOne(kind, n, three, ours, quick) {
     if (Number.isNaN(sink)) throw new Error('unreachable');
   }
   row.rayUs.three = median(tt);
+  row.rayUs.threeSah = median(tts);
   if (ours.api) row.rayUs.ours = median(ot);
 
   // Mesh–mesh: the same mesh twice, B rotated and offset.
@@ -440,6 +455,14 @@ export function meshesMarkdown(r) {
       md.push(`| ${x.mesh} | ${x.triangles} | ${f(x.buildMs.ours, 1)} / ${f(x.buildMs.three, 1)} | ${f(x.buildMs.ours / x.buildMs.three)} | ${f(x.buildMs.tree, 1)} | ${f((x.buildMs.ours + x.buildMs.tree) / x.buildMs.three)} | ${f(x.rayUs.ours, 3)} / ${f(x.rayUs.three, 3)} | ${f(x.rayUs.ours / x.rayUs.three)} | ${x.hits}/${x.rays} | ${x.disagreements ?? '—'} | ${f(mm.oursUs, 1)} / ${f(mm.threeUs, 1)} | ${f(mm.oursUs / mm.threeUs)} | ${mm.intersecting}/${mm.pairs}${mm.disagreements ? ` (${mm.disagreements} disagree)` : ''} |`);
     }
     md.push('');
+    if (r.rows.some((x) => x.buildMs.threeSah !== undefined)) {
+      md.push('Like for like: three-mesh-bvh built with `{ strategy: SAH }`, a binned surface-area heuristic as ours is (its default above splits at the centre of the longest axis, which builds faster and casts slower).', '');
+      md.push('| mesh | triangles | build ms: ours / three SAH | build ratio | ray µs: ours / three SAH | ray ratio |', '|---|---:|---:|---:|---:|---:|');
+      for (const x of r.rows) {
+        md.push(`| ${x.mesh} | ${x.triangles} | ${f(x.buildMs.ours, 1)} / ${f(x.buildMs.threeSah, 1)} | ${f(x.buildMs.ours / x.buildMs.threeSah)} | ${f(x.rayUs.ours, 3)} / ${f(x.rayUs.threeSah, 3)} | ${f(x.rayUs.ours / x.rayUs.threeSah)} |`);
+      }
+      md.push('');
+    }
     const pend = r.rows.flatMap((x) => Object.entries(x.pending).map(([k, v]) => `${x.mesh} ${x.triangles} ${k}: ${v}`));
     if (pend.length) md.push(`Not measured: ${[...new Set(pend.map((s) => s.replace(/^\S+ \d+ /, '')))].join('; ')}.`, '');
   }

@@ -34,6 +34,9 @@
 // tests/fuzz/corpus/<target>; --resume carries on a stopped campaign from build/fuzz/campaign/<target>.
 // Exit code 1 when a failure not in known.json was found.
 //
+// Only build: `node scripts/fuzz.mjs --build-only [--target …]` configures build/fuzz if needed and builds the binaries
+// the targets need (default: those of a quick check), without running anything (scripts/test.mjs runs it in the
+// background while the browser tests run).
 // Same code as a campaign ran? `node scripts/fuzz.mjs --same-build [--target …]` builds the targets here and
 // compares their SHA-256 with the campaign's state (exit code 1 when one differs). Clean builds of one source
 // tree in one directory give the same bytes; a build directory copied in from elsewhere may hold objects
@@ -533,6 +536,30 @@ async function linkWorker({ seconds, seed, scratch, replay, runs, keepGoing }) {
 
 // ------------------------------------------------------------------ the run
 
+/** The libFuzzer binaries a quick run of `targets` needs: its native targets and, for 'known', the recorded failures'. */
+function binariesFor(targets) {
+  const need = targets.filter((t) => LIBFUZZER_TARGETS.includes(t));
+  if (targets.includes('known') && existsSync(path.join(FUZZ_DIR, 'known', 'known.json'))) {
+    for (const e of JSON.parse(readFileSync(path.join(FUZZ_DIR, 'known', 'known.json'), 'utf8')).failures ?? []) {
+      if (!need.includes(e.target)) need.push(e.target);
+    }
+  }
+  return need;
+}
+
+/** Configures build/fuzz if needed and builds the binaries a quick run of `targets` needs; true when it worked. */
+export function buildFuzzTargets(targets = DEFAULT_TARGETS, log = console.log) {
+  const unknown = targets.filter((t) => !LIBFUZZER_TARGETS.includes(t) && t !== 'link' && t !== 'known');
+  if (unknown.length) {
+    log(`fuzz build: FAILED — unknown fuzz target(s): ${unknown.join(', ')} (known: ${[...LIBFUZZER_TARGETS, 'link', 'known'].join(', ')})`);
+    return false;
+  }
+  const need = binariesFor(targets);
+  const err = need.length ? configureAndBuild(need, log) : null;
+  log(err ? `fuzz build: FAILED — ${err}` : `fuzz build: ok (${need.join(', ') || 'nothing to build'})`);
+  return !err;
+}
+
 /**
  * Builds what the targets need and runs each for `seconds`.
  * Returns { passed, failed, rows } with rows [{ name, ok, execs, detail?, note? }].
@@ -545,12 +572,7 @@ export async function runFuzz({ seconds = DEFAULT_SECONDS, targets = DEFAULT_TAR
   const linkSeed = seed ?? Math.floor(Math.random() * 2 ** 31);
   const rows = [];
   const native = targets.filter((t) => LIBFUZZER_TARGETS.includes(t));
-  const needBuild = [...native];
-  if (targets.includes('known') && existsSync(path.join(FUZZ_DIR, 'known', 'known.json'))) {
-    for (const e of JSON.parse(readFileSync(path.join(FUZZ_DIR, 'known', 'known.json'), 'utf8')).failures ?? []) {
-      if (!needBuild.includes(e.target)) needBuild.push(e.target);
-    }
-  }
+  const needBuild = binariesFor(targets);
   let built = true;
   if (needBuild.length) {
     const err = configureAndBuild(needBuild, log);
@@ -1037,6 +1059,7 @@ function parseArgs(argv) {
     else if (a === '--link-worker') o.linkWorker = true;
     else if (a === '--seed-corpus') o.seedCorpus = true;
     else if (a === '--same-build') o.sameBuild = true;
+    else if (a === '--build-only') o.buildOnly = true;
     else if (a === '--help' || a === '-h') o.help = true;
     else throw new Error(`unknown argument ${a}`);
   }
@@ -1065,6 +1088,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     await linkWorker({ seed: opts.seed ?? 1, replay: opts.replay });
   } else if (opts.seedCorpus) {
     seedCorpus();
+  } else if (opts.buildOnly) {
+    process.exit(buildFuzzTargets(opts.targets) ? 0 : 1);
   } else if (opts.sameBuild) {
     process.exit(sameBuild(opts.targets) ? 0 : 1);
   } else if (opts.runs !== undefined || opts.minutes !== undefined || opts.resume) {

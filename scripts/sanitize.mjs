@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer.
 //
-//   node scripts/sanitize.mjs [--compiler g++|clang++] [--no-build] [--jobs N]
+//   node scripts/sanitize.mjs [--compiler g++|clang++] [--no-build | --build-only] [--jobs N]
 //
 // Configures build/asan (the library AND the tests compiled with
 // -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1 -g, NDEBUG as in the
@@ -21,6 +21,10 @@
 //
 // The differential tests read COLLIDOSCOPE_TEST_SCALE (default 1; their random input counts are multiplied by
 // it); it passes through to ctest from this script's environment. Nothing is skipped either way.
+//
+// --build-only configures and builds build/asan and stops there (scripts/test.mjs runs it in the background while
+// the browser tests run, then the suite with --no-build); its last line is "sanitize: build ok (T s)" or
+// "sanitize: build FAILED — why", exit code 1 on failure.
 //
 // Also an ES module: `import { runSanitized } from './sanitize.mjs'` -> { passed, failed, seconds }.
 import { spawnSync } from 'node:child_process';
@@ -82,8 +86,9 @@ export function countJunit(file) {
 
 /**
  * Configure + build build/asan, run ctest there under the sanitizers.
- * Options: compiler ('g++' | 'clang++' | a path; default $SANITIZE_CXX or g++), build (false: reuse the build as is),
- * jobs (build and ctest parallelism; default $BUILD_JOBS or 2).
+ * Options: compiler ('g++' | 'clang++' | a path; default $SANITIZE_CXX or g++), build (false: reuse the build as is;
+ * 'only': build and stop, returning { passed: 0, failed: 0 or 1, buildSeconds }), jobs (build and ctest parallelism;
+ * default $BUILD_JOBS or 2).
  * Returns { passed, failed, seconds } (and skipped, the per-phase times, and the compiler used).
  */
 export async function runSanitized(options = {}) {
@@ -121,6 +126,7 @@ export async function runSanitized(options = {}) {
     buildSeconds = secs(tb);
     if (built !== 0) return result(0, 1, { buildSeconds, note: 'build failed' });
     log(`build done in ${buildSeconds}s (${compiler})`);
+    if (options.build === 'only') return result(0, 0, { buildSeconds });
   } else if (!existsSync(path.join(BUILD, 'CTestTestfile.cmake'))) {
     return result(0, 1, { note: 'build/asan is not built (run without --no-build)' });
   }
@@ -152,15 +158,25 @@ if (isMain) {
   const options = {};
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--no-build') options.build = false;
+    if (a === '--no-build' || a === '--build-only') {
+      if (options.build !== undefined) {
+        console.error('sanitize: --no-build and --build-only exclude each other');
+        process.exit(2);
+      }
+      options.build = a === '--no-build' ? false : 'only';
+    }
     else if (a === '--compiler' && i + 1 < args.length) options.compiler = args[++i];
     else if (a === '--jobs' && i + 1 < args.length) options.jobs = args[++i];
     else {
-      console.error(`usage: node scripts/sanitize.mjs [--compiler g++|clang++] [--no-build] [--jobs N]  (unknown: ${a})`);
+      console.error(`usage: node scripts/sanitize.mjs [--compiler g++|clang++] [--no-build | --build-only] [--jobs N]  (unknown: ${a})`);
       process.exit(2);
     }
   }
   const r = await runSanitized(options);
+  if (options.build === 'only') {
+    console.log(r.failed ? `sanitize: build FAILED — ${r.note}` : `sanitize: build ok (${r.buildSeconds}s, ${r.compiler})`);
+    process.exit(r.failed ? 1 : 0);
+  }
   const parts = [`compiler ${r.compiler}`];
   if (r.buildSeconds) parts.push(`build ${r.buildSeconds}s`);
   if (r.testSeconds !== undefined) parts.push(`ctest ${r.testSeconds}s`);

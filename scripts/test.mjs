@@ -7,10 +7,15 @@
 //   sanitizers  the C++ tests again under AddressSanitizer + UndefinedBehaviorSanitizer (scripts/sanitize.mjs)
 //   fuzz        each libFuzzer target and the link fuzzer on a fixed number of inputs from a fixed seed, and the
 //               recorded failures replayed (scripts/fuzz.mjs); one test per target
+// The sanitizer and fuzz builds (build/asan, build/fuzz: the whole library and tests again, twice) start in the
+// background right after the bootstrap, at the lowest CPU priority (nice 19), with their output in
+// build/test-results/background-build.log: the browser suite keeps about one core busy (Chromium's software
+// renderer), and these builds take the other. Their suites wait for them; if a background build failed, the
+// suite builds again in the foreground, so that the errors are in this log.
 // Last line, always: "tests: N passed, M failed". Exit code 1 if anything failed (a failed
 // build step counts as one failed test, and the suites that need it are not run).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runFuzz } from './fuzz.mjs';
@@ -25,6 +30,7 @@ const t0 = Date.now();
 const FUZZ_SECONDS = 60;
 const FUZZ_SEED = 2;
 const FUZZ_RUNS = { fuzz_scene: 40_000, fuzz_hull: 4_000, fuzz_pair: 10_000, fuzz_mesh: 10_000, fuzz_world: 2_000, link: 3_000 };
+const FUZZ_TARGETS = ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_mesh', 'fuzz_world', 'link', 'known'];
 
 const rows = []; // { name, passed, failed, skipped, note }
 function record(name, passed, failed, skipped = 0, note = '') {
@@ -61,6 +67,31 @@ if (run('bash', [path.join(ROOT, 'scripts', 'bootstrap.sh')]) !== 0) {
   finish();
   process.exit();
 }
+
+// ------------------------------------------------------------------ background builds
+// Resolves to { sanitizer: exit code, fuzz: exit code, seconds }; never rejects (a build that could not start
+// counts as failed, and its suite builds in the foreground).
+function startBackgroundBuilds() {
+  mkdirSync(RESULTS, { recursive: true });
+  const logFile = path.join(RESULTS, 'background-build.log');
+  const fd = openSync(logFile, 'w');
+  const tb = Date.now();
+  // nice(1) is in coreutils; without it the builds run at normal priority.
+  const niced = spawnSync('sh', ['-c', 'command -v nice'], { encoding: 'utf8' }).status === 0;
+  const runNiced = (script, args) => new Promise((resolve) => {
+    const argv = [process.execPath, path.join(ROOT, 'scripts', script), ...args];
+    const child = spawn(niced ? 'nice' : argv[0], niced ? ['-n', '19', ...argv] : argv.slice(1), { cwd: ROOT, stdio: ['ignore', fd, fd] });
+    child.on('error', () => resolve(1));
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+  return (async () => {
+    const sanitizer = await runNiced('sanitize.mjs', ['--build-only', '--jobs', '2']);
+    const fuzz = await runNiced('fuzz.mjs', ['--build-only', '--target', FUZZ_TARGETS.join(',')]);
+    closeSync(fd);
+    return { sanitizer, fuzz, seconds: ((Date.now() - tb) / 1000).toFixed(1), logFile: path.relative(ROOT, logFile) };
+  })();
+}
+const background = startBackgroundBuilds();
 
 const { buildNative, buildWasm, buildJs } = await import('./build.mjs');
 async function step(name, fn) {
@@ -146,10 +177,18 @@ vitestSuite('JS', 'vitest.config.ts', needJs);
 vitestSuite('browser', 'vitest.e2e.config.ts', needJs);
 
 // ------------------------------------------------------------------ sanitizers and fuzzers
-async function sanitizerSuite() {
+async function awaitBackgroundBuilds() {
+  banner('background builds (build/asan, build/fuzz)');
+  const bg = await background;
+  const says = (code) => (code === 0 ? 'ok' : `FAILED (exit ${code}); building again here`);
+  console.log(`sanitizer build: ${says(bg.sanitizer)}; fuzz build: ${says(bg.fuzz)}; done ${bg.seconds}s after the bootstrap; log: ${bg.logFile}`);
+  return bg;
+}
+
+async function sanitizerSuite(built) {
   banner('C++ tests under ASan + UBSan (scripts/sanitize.mjs)');
   try {
-    const r = await runSanitized({ jobs: 2 });
+    const r = await runSanitized({ jobs: 2, build: !built });
     record('sanitizers', r.passed, r.failed, 0, r.note ?? '');
   } catch (err) {
     console.error(err.stack);
@@ -162,7 +201,8 @@ async function fuzzSuite() {
   try {
     // libFuzzer's path is not bit-reproducible across machines even on a fixed seed, so this is a fixed
     // budget of fresh inputs; the recorded failures are replayed by 'known'.
-    const r = await runFuzz({ seconds: FUZZ_SECONDS, seed: FUZZ_SEED, runs: FUZZ_RUNS, jobs: 2, targets: ['fuzz_scene', 'fuzz_hull', 'fuzz_pair', 'fuzz_mesh', 'fuzz_world', 'link', 'known'] });
+    // runFuzz builds the targets again (a no-op after a good background build; the errors, after a failed one).
+    const r = await runFuzz({ seconds: FUZZ_SECONDS, seed: FUZZ_SEED, runs: FUZZ_RUNS, jobs: 2, targets: FUZZ_TARGETS });
     const note = r.rows.filter((x) => !x.ok).map((x) => x.name).join(', ');
     record('fuzz', r.passed, r.failed, 0, note ? `failed: ${note}` : '');
   } catch (err) {
@@ -171,6 +211,7 @@ async function fuzzSuite() {
   }
 }
 
-await sanitizerSuite();
+const bg = await awaitBackgroundBuilds();
+await sanitizerSuite(bg.sanitizer === 0);
 await fuzzSuite();
 finish();
