@@ -6,6 +6,12 @@
 #include <cstdlib>
 #include <set>
 
+// Scenes are read and answers written once per scene, not per query: in
+// wasm (clang) this file is built for size, as scene.cpp is.
+#if defined(__clang__)
+#pragma clang attribute push (__attribute__((minsize)), apply_to = function)
+#endif
+
 namespace collidoscope {
 
 namespace {
@@ -378,3 +384,7 @@ JsonWriter& JsonWriter::vec(const double* v, int n) {
 }
 
 }  // namespace collidoscope
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#endif
